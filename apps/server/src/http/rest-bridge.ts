@@ -1,0 +1,49 @@
+import { ApiError, type AppRouter, createCaller, type RestRoute, restRoutes, type Services } from '@lfk/api';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { contextForRequest } from './request-context.ts';
+
+type Caller = ReturnType<typeof createCaller>;
+type Procedure = (input: unknown) => Promise<unknown>;
+
+/** `apiKeys.create` → the caller's function for it. */
+function procedureOf(caller: Caller, path: RestRoute['procedure']): Procedure {
+  const [group, name] = path.split('.') as [keyof Caller, string];
+  return (caller[group] as unknown as Record<string, Procedure>)[name]!;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Path parameters win over body or query fields of the same name. */
+function inputOf(route: RestRoute, request: FastifyRequest): unknown {
+  const params = request.params as Record<string, string>;
+  let rest: Record<string, unknown> = {};
+  if (route.from === 'body' && request.body !== undefined) {
+    if (!isPlainObject(request.body)) {
+      throw new ApiError('invalid_request', { message: 'The request body must be a JSON object.' });
+    }
+    rest = request.body;
+  } else if (route.from === 'query') {
+    rest = request.query as Record<string, unknown>;
+  }
+  return route.input === null && Object.keys(params).length === 0 ? undefined : { ...rest, ...params };
+}
+
+/** Registers every route of the REST table; each one calls its procedure and nothing else. */
+export function registerRestBridge(app: FastifyInstance, services: Services, publicUrl: string): void {
+  for (const route of restRoutes) {
+    app.route({
+      method: route.method,
+      url: route.path,
+      handler: async (request, reply) => {
+        const ctx = await contextForRequest(services, publicUrl, request, reply);
+        const result = await procedureOf(createCaller(ctx), route.procedure)(inputOf(route, request));
+        reply.code(route.status);
+        return route.status === 204 ? reply.send() : reply.send(result);
+      },
+    });
+  }
+}
+
+export type { AppRouter };

@@ -1,0 +1,2 @@
+export { type Config, ConfigError, loadConfig } from './config.ts';
+export { createServer, type LfkServer, type ServerOptions } from './server.ts';

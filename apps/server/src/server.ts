@@ -1,0 +1,121 @@
+import { randomBytes } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
+import { LastUsedRecorder, type Services } from '@lfk/api';
+import { type Database, openDatabase } from '@lfk/db';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
+import type { Config } from './config.ts';
+import { registerErrorHandling } from './http/errors.ts';
+import { buildOpenApi } from './http/openapi.ts';
+import { registerRestBridge } from './http/rest-bridge.ts';
+import { registerTrpc } from './http/trpc.ts';
+
+export const BODY_LIMIT = 1024 * 1024;
+
+/** Secrets never reach a log line, whatever object a log call is handed. */
+const REDACT = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  '*.authorization',
+  '*.cookie',
+  '*.password',
+  '*.key',
+  '*.token',
+  '*.session_token',
+  '*.claim_token',
+];
+
+export interface LfkServer {
+  app: FastifyInstance;
+  db: Database;
+  services: Services;
+  config: Config;
+  /** Listens on the configured host and port; resolves to the address. */
+  listen(): Promise<string>;
+  /** Stops taking requests, finishes those in flight, writes what is pending, closes the database. */
+  close(): Promise<void>;
+}
+
+export interface ServerOptions {
+  /** Where JSON log lines go (tests capture them); standard output by default. */
+  logStream?: DestinationStream;
+  /** An already open database (tests); otherwise opened from the config. */
+  db?: Database;
+}
+
+/** Request ids: the caller's own if it is a plain token, else a fresh one. */
+function requestIdFor(incoming: unknown): string {
+  if (typeof incoming === 'string' && /^[A-Za-z0-9._-]{1,128}$/.test(incoming)) return incoming;
+  return `req_${randomBytes(12).toString('hex')}`;
+}
+
+export async function createServer(config: Config, options: ServerOptions = {}): Promise<LfkServer> {
+  const db = options.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const lastUsed = new LastUsedRecorder(db, config.lastUsedFlushMs);
+  const services: Services = { db, lastUsed, allowSignup: config.allowSignup };
+
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT,
+    genReqId: (req) => requestIdFor(req.headers['x-request-id']),
+    logger: {
+      level: config.logLevel,
+      redact: { paths: REDACT, censor: '[redacted]' },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
+    trustProxy: false,
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    // API answers are never cached: one of them carries a key that is shown once.
+    reply.header('cache-control', 'no-store');
+  });
+
+  // JSON is the only body lfk takes here; anything else is a 415.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(Object.assign(new Error('invalid json'), { code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400 }), undefined);
+    }
+  });
+
+  await app.register(fastifyCookie);
+  registerErrorHandling(app);
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    const ready = await db.isReady();
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', database: db.engine });
+  });
+  const openApi = buildOpenApi(config.publicUrl);
+  app.get('/v1/openapi.json', async () => openApi);
+
+  registerRestBridge(app, services, config.publicUrl);
+  await registerTrpc(app, services, config.publicUrl);
+
+  lastUsed.start();
+  let closing: Promise<void> | undefined;
+
+  return {
+    app,
+    db,
+    services,
+    config,
+    async listen() {
+      return app.listen({ port: config.port, host: config.host });
+    },
+    close() {
+      closing ??= (async () => {
+        await app.close();
+        await lastUsed.stop();
+        await db.close();
+      })();
+      return closing;
+    },
+  };
+}

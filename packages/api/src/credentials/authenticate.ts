@@ -1,0 +1,117 @@
+import type { EntityManager } from '@mikro-orm/sql';
+import { ApiError } from '../errors.ts';
+import { isWellFormedApiKey } from './api-key-format.ts';
+import type { LastUsedRecorder } from './last-used.ts';
+import { sha256 } from './secrets.ts';
+import { isWellFormedSessionToken, SESSION_TOKEN_PREFIX } from './tokens.ts';
+
+export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
+/** A session's expiry slides forward at most once a day, so using a session rarely writes. */
+const SESSION_SLIDE_AFTER_MS = 24 * 3600 * 1000;
+
+export type Principal =
+  | { kind: 'anonymous' }
+  | { kind: 'session'; userId: string; sessionId: string; expiresAt: Date }
+  | { kind: 'api_key'; keyId: string; workspaceId: string };
+
+export interface Authentication {
+  principal: Principal;
+  /** Why presented credentials were refused; null when none were presented or they are good. */
+  failure: ApiError | null;
+  via: 'bearer' | 'cookie' | null;
+}
+
+export interface CredentialsOnRequest {
+  method: string;
+  authorization: string | undefined;
+  sessionCookie: string | undefined;
+  origin: string | undefined;
+  secFetchSite: string | undefined;
+  /** Origins this server answers as: its public URL and the one the request was addressed to. */
+  ownOrigins: readonly string[];
+}
+
+const ANONYMOUS: Principal = { kind: 'anonymous' };
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** One error instance for every bad key, so unknown, revoked and malformed answer byte for byte alike. */
+const invalidApiKey = () => new ApiError('invalid_api_key');
+
+export async function authenticate(
+  em: EntityManager,
+  request: CredentialsOnRequest,
+  lastUsed: LastUsedRecorder,
+  now = new Date(),
+): Promise<Authentication> {
+  if (request.authorization !== undefined) {
+    const token = bearerToken(request.authorization);
+    if (token !== null && token.startsWith(SESSION_TOKEN_PREFIX)) {
+      return fromSession(em, token, 'bearer', now);
+    }
+    const principal = token === null ? null : await verifyApiKey(em, token, lastUsed, now);
+    return principal
+      ? { principal, failure: null, via: 'bearer' }
+      : { principal: ANONYMOUS, failure: invalidApiKey(), via: 'bearer' };
+  }
+  if (request.sessionCookie !== undefined) {
+    if (!SAFE_METHODS.has(request.method) && !passesCsrfCheck(request)) {
+      return { principal: ANONYMOUS, failure: new ApiError('csrf_failed'), via: 'cookie' };
+    }
+    return fromSession(em, request.sessionCookie, 'cookie', now);
+  }
+  return { principal: ANONYMOUS, failure: null, via: null };
+}
+
+function bearerToken(header: string): string | null {
+  const match = /^Bearer +(\S+) *$/i.exec(header);
+  return match ? match[1]! : null;
+}
+
+/**
+ * A browser marks cross-site requests with `Origin` (and `Sec-Fetch-Site`). A request that carries
+ * neither did not come from a page of another site, so it cannot be a forgery.
+ */
+function passesCsrfCheck(request: CredentialsOnRequest): boolean {
+  if (request.origin !== undefined) return request.ownOrigins.includes(request.origin);
+  return request.secFetchSite === undefined || request.secFetchSite === 'same-origin' || request.secFetchSite === 'none';
+}
+
+async function verifyApiKey(
+  em: EntityManager,
+  key: string,
+  lastUsed: LastUsedRecorder,
+  now: Date,
+): Promise<Principal | null> {
+  if (!isWellFormedApiKey(key)) return null;
+  const rows = await em.execute<{ id: string; workspace_id: string; revoked_at: unknown }[]>(
+    'select id, workspace_id, revoked_at from api_keys where key_hash = ?',
+    [sha256(key)],
+  );
+  const row = rows[0];
+  if (!row || row.revoked_at !== null) return null;
+  lastUsed.touch(row.id, now);
+  return { kind: 'api_key', keyId: row.id, workspaceId: row.workspace_id };
+}
+
+async function fromSession(
+  em: EntityManager,
+  token: string,
+  via: 'bearer' | 'cookie',
+  now: Date,
+): Promise<Authentication> {
+  const failure = { principal: ANONYMOUS, failure: new ApiError('invalid_session'), via };
+  if (!isWellFormedSessionToken(token)) return failure;
+  const rows = await em.execute<{ id: string; user_id: string; expires_at: string | Date; revoked_at: unknown }[]>(
+    'select id, user_id, expires_at, revoked_at from sessions where token_hash = ?',
+    [sha256(token)],
+  );
+  const row = rows[0];
+  if (!row || row.revoked_at !== null) return failure;
+  let expiresAt = new Date(row.expires_at);
+  if (expiresAt <= now) return failure;
+  if (expiresAt.getTime() - now.getTime() < SESSION_TTL_MS - SESSION_SLIDE_AFTER_MS) {
+    expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
+    await em.execute('update sessions set expires_at = ? where id = ?', [expiresAt.toISOString(), row.id]);
+  }
+  return { principal: { kind: 'session', userId: row.user_id, sessionId: row.id, expiresAt }, failure: null, via };
+}

@@ -1,0 +1,155 @@
+import { TRPCError } from '@trpc/server';
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+import { ZodError } from 'zod';
+
+/** Every error code lfk answers with, its HTTP status and the sentence a caller sees. */
+const CATALOGUE = {
+  invalid_request: [400, 'The request is not valid.'],
+  invalid_json: [400, 'The request body is not valid JSON.'],
+  unauthenticated: [401, 'Authentication is required: send a session or an API key.'],
+  invalid_api_key: [401, 'The API key is invalid or has been revoked.'],
+  invalid_session: [401, 'The session is invalid or has expired. Sign in again.'],
+  api_key_required: [401, 'This form accepts submissions authenticated with an API key only.'],
+  invalid_credentials: [401, 'The email or password is incorrect.'],
+  session_required: [403, 'This operation needs a signed-in session; API keys cannot be used here.'],
+  owner_required: [403, 'Only an owner of the workspace can do this.'],
+  origin_not_allowed: [403, "The request's origin is not allowed for this form."],
+  forbidden: [403, 'This credential may not do this.'],
+  csrf_failed: [403, "Cookie-authenticated requests that change state must come from lfk's own origin."],
+  signup_disabled: [403, 'Sign-up is disabled on this server.'],
+  workspace_not_found: [404, 'No such workspace.'],
+  api_key_not_found: [404, 'No such API key.'],
+  form_not_found: [404, 'No such form.'],
+  project_not_found: [404, 'No such project.'],
+  user_not_found: [404, 'No user has that email address.'],
+  member_not_found: [404, 'No such member.'],
+  not_found: [404, 'Not found.'],
+  email_taken: [409, 'An account with that email address already exists.'],
+  already_member: [409, 'That user is already a member of the workspace.'],
+  last_owner: [409, 'A workspace must keep at least one owner.'],
+  form_already_claimed: [409, 'The form has already been claimed.'],
+  email_already_verified: [409, 'The email address is already verified.'],
+  idempotency_key_reused: [409, 'The Idempotency-Key was already used with a different request.'],
+  payload_too_large: [413, 'The request body is too large.'],
+  unsupported_media_type: [415, 'The request body has a content type this route does not accept.'],
+  validation_failed: [422, 'The submission does not satisfy the form schema.'],
+  api_key_limit_reached: [429, 'The workspace already has 10 active API keys. Revoke one first.'],
+  rate_limited: [429, 'Too many requests. Retry later.'],
+  internal_error: [500, 'Something went wrong on our side.'],
+  unavailable: [503, 'The service is not ready.'],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type ErrorCode = keyof typeof CATALOGUE;
+export const ERROR_CODES = Object.keys(CATALOGUE) as ErrorCode[];
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export interface WireError {
+  status: number;
+  body: {
+    error: { code: ErrorCode; message: string; details?: ErrorDetail[]; request_id: string };
+  };
+}
+
+const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'UNPROCESSABLE_CONTENT',
+  429: 'TOO_MANY_REQUESTS',
+  500: 'INTERNAL_SERVER_ERROR',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+export function statusOf(code: ErrorCode): number {
+  return CATALOGUE[code][0];
+}
+
+/**
+ * A domain error. It is a TRPCError so tRPC answers with the right HTTP status, and it carries
+ * lfk's own code, which the one mapping below turns into the wire shape.
+ */
+export class ApiError extends TRPCError {
+  readonly apiCode: ErrorCode;
+  readonly details: ErrorDetail[] | undefined;
+  /** Response headers that belong to this error, such as `Retry-After`. */
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    code: ErrorCode,
+    options: { message?: string; details?: ErrorDetail[]; headers?: Record<string, string> } = {},
+  ) {
+    super({ code: TRPC_CODE_BY_STATUS[statusOf(code)]!, message: options.message ?? CATALOGUE[code][1] });
+    this.name = 'ApiError';
+    this.apiCode = code;
+    this.details = options.details;
+    this.headers = options.headers;
+  }
+}
+
+export function detailsOfZodError(error: ZodError): ErrorDetail[] {
+  return error.issues.map((issue) => ({
+    path: issue.path.map(String).join('.'),
+    message: issue.message,
+  }));
+}
+
+/** tRPC's own failures (bad procedure path, bad input) in lfk's terms. */
+function fromTrpcError(error: TRPCError): ApiError | null {
+  switch (error.code) {
+    case 'PARSE_ERROR':
+      return new ApiError('invalid_json');
+    case 'NOT_FOUND':
+      return new ApiError('not_found');
+    case 'METHOD_NOT_SUPPORTED':
+      return new ApiError('not_found', { message: 'No such route for this method.' });
+    case 'PAYLOAD_TOO_LARGE':
+      return new ApiError('payload_too_large');
+    case 'UNSUPPORTED_MEDIA_TYPE':
+      return new ApiError('unsupported_media_type');
+    case 'BAD_REQUEST':
+      // Input validation. (A ZodError under INTERNAL_SERVER_ERROR is a bad output: that stays a 500.)
+      if (error.cause instanceof ZodError) {
+        return new ApiError('invalid_request', { details: detailsOfZodError(error.cause) });
+      }
+      // tRPC reports an unparseable JSON body or `?input=` as BAD_REQUEST caused by a SyntaxError.
+      if (error.cause instanceof SyntaxError) return new ApiError('invalid_json');
+      return new ApiError('invalid_request', { message: error.message });
+    default:
+      return null;
+  }
+}
+
+/** Finds the lfk error inside whatever was thrown; null means it was unexpected. */
+export function asApiError(error: unknown): ApiError | null {
+  if (error instanceof ApiError) return error;
+  if (error instanceof TRPCError) {
+    if (error.cause instanceof ApiError) return error.cause;
+    return fromTrpcError(error);
+  }
+  if (error instanceof ZodError) {
+    return new ApiError('invalid_request', { details: detailsOfZodError(error) });
+  }
+  return null;
+}
+
+/** The one place an error becomes a status and a body. Unexpected errors say nothing of themselves. */
+export function toWireError(error: unknown, requestId: string): WireError {
+  const api = asApiError(error) ?? new ApiError('internal_error');
+  const body: WireError['body'] = {
+    error: {
+      code: api.apiCode,
+      message: api.message,
+      ...(api.details ? { details: api.details } : {}),
+      request_id: requestId,
+    },
+  };
+  return { status: statusOf(api.apiCode), body };
+}

@@ -1,0 +1,24 @@
+import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
+import { apiKeysRouter } from './router/api-keys.ts';
+import { auditEventsRouter } from './router/audit-events.ts';
+import { authRouter } from './router/auth.ts';
+import { formsRouter } from './router/forms.ts';
+import { membersRouter } from './router/members.ts';
+import { projectsRouter } from './router/projects.ts';
+import { workspacesRouter } from './router/workspaces.ts';
+import { createCallerFactory, router } from './trpc.ts';
+
+export const appRouter = router({
+  auth: authRouter,
+  workspaces: workspacesRouter,
+  members: membersRouter,
+  projects: projectsRouter,
+  apiKeys: apiKeysRouter,
+  auditEvents: auditEventsRouter,
+  forms: formsRouter,
+});
+
+export type AppRouter = typeof appRouter;
+export type RouterInputs = inferRouterInputs<AppRouter>;
+export type RouterOutputs = inferRouterOutputs<AppRouter>;
+export const createCaller = createCallerFactory(appRouter);

@@ -1,0 +1,94 @@
+import { ApiKey, isId, newId } from '@lfk/db';
+import { generateApiKey } from '../credentials/api-key-format.ts';
+import { ApiError } from '../errors.ts';
+import { apiKey, apiKeyCreateInput, apiKeyListInput, apiKeyRevokeInput, createdApiKey } from '../schemas/api-keys.ts';
+import { listOf } from '../schemas/common.ts';
+import { apiKeyToWire } from '../serializers.ts';
+import { recordAudit } from '../services/audit.ts';
+import { cursorFilter, page } from '../services/pagination.ts';
+import { lockWorkspace } from '../services/workspaces.ts';
+import { ownerProcedure, router } from '../trpc.ts';
+
+export const MAX_ACTIVE_KEYS = 10;
+
+export const apiKeysRouter = router({
+  create: ownerProcedure
+    .input(apiKeyCreateInput)
+    .output(createdApiKey)
+    .mutation(async ({ ctx, input }) => {
+      const { key, hash, prefix } = generateApiKey();
+      const created = await ctx.em.transactional(async (em) => {
+        // The workspace row lock makes "count, then insert" atomic across requests and replicas.
+        await lockWorkspace(em, ctx.workspaceId);
+        const active = await em.count(ApiKey, { workspace: ctx.workspaceId, revokedAt: null });
+        if (active >= MAX_ACTIVE_KEYS) throw new ApiError('api_key_limit_reached');
+        const record = em.create(ApiKey, {
+          id: newId('key'),
+          workspace: ctx.workspaceId,
+          name: input.name ?? null,
+          prefix,
+          keyHash: hash,
+          createdBy: ctx.session.userId,
+          lastUsedAt: null,
+          revokedAt: null,
+          revokedBy: null,
+        });
+        recordAudit(em, {
+          workspaceId: ctx.workspaceId,
+          action: 'api_key.created',
+          actor: ctx.actor,
+          target: { type: 'api_key', id: record.id },
+          data: { name: record.name, prefix },
+        });
+        return record;
+      });
+      return {
+        id: created.id,
+        name: created.name ?? null,
+        prefix: created.prefix,
+        key,
+        status: 'active' as const,
+        workspace_id: ctx.workspaceId,
+        created_by: ctx.session.userId,
+        created_at: created.createdAt.toISOString(),
+      };
+    }),
+
+  list: ownerProcedure
+    .input(apiKeyListInput)
+    .output(listOf(apiKey))
+    .query(async ({ ctx, input }) => {
+      const before = cursorFilter('key', input);
+      const keys = await ctx.em.find(
+        ApiKey,
+        { workspace: ctx.workspaceId, ...(before ? { id: before } : {}) },
+        { orderBy: { id: 'desc' }, limit: input.limit + 1 },
+      );
+      return page(keys, input.limit, (k) => k.id, apiKeyToWire);
+    }),
+
+  /** Soft: the record stays for audit and in lists. Revoking a revoked key changes nothing. */
+  revoke: ownerProcedure.input(apiKeyRevokeInput).mutation(async ({ ctx, input }) => {
+    if (!isId('key', input.key_id)) throw new ApiError('api_key_not_found');
+    await ctx.em.transactional(async (em) => {
+      // A conditional update, so two revokes at once record one revocation.
+      const revoked = await em.nativeUpdate(
+        ApiKey,
+        { id: input.key_id, workspace: ctx.workspaceId, revokedAt: null },
+        { revokedAt: new Date(), revokedBy: ctx.session.userId },
+      );
+      if (revoked === 0) {
+        if (!(await em.count(ApiKey, { id: input.key_id, workspace: ctx.workspaceId }))) {
+          throw new ApiError('api_key_not_found');
+        }
+        return;
+      }
+      recordAudit(em, {
+        workspaceId: ctx.workspaceId,
+        action: 'api_key.revoked',
+        actor: ctx.actor,
+        target: { type: 'api_key', id: input.key_id },
+      });
+    });
+  }),
+});

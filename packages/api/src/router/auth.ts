@@ -1,0 +1,72 @@
+import { newId, Session, User } from '@lfk/db';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
+import { SESSION_TTL_MS } from '../credentials/authenticate.ts';
+import { hashPassword, verifyPassword } from '../credentials/passwords.ts';
+import { generateSessionToken } from '../credentials/tokens.ts';
+import { ApiError } from '../errors.ts';
+import { loginInput, loginOutput, sessionOutput, signupInput, signupOutput } from '../schemas/auth.ts';
+import { userToWire, workspaceToWire } from '../serializers.ts';
+import { createWorkspace } from '../services/workspaces.ts';
+import { publicProcedure, router, sessionProcedure } from '../trpc.ts';
+
+/** Queues a new session; the plaintext token goes to the caller once and is never stored. */
+function startSession(em: EntityManager, userId: string) {
+  const { token, hash } = generateSessionToken();
+  const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
+  em.create(Session, { id: newId('ses'), user: userId, tokenHash: hash, expiresAt, revokedAt: null });
+  return { token, expiresAt };
+}
+
+export const authRouter = router({
+  signup: publicProcedure
+    .input(signupInput)
+    .output(signupOutput)
+    .mutation(async ({ ctx, input }) => {
+      if (!ctx.services.allowSignup) throw new ApiError('signup_disabled');
+      const passwordHash = await hashPassword(input.password);
+      try {
+        const result = await ctx.em.transactional(async (em) => {
+          if (await em.count(User, { email: input.email })) throw new ApiError('email_taken');
+          const user = em.create(User, { id: newId('usr'), email: input.email, name: input.name ?? null, passwordHash });
+          const actor = { type: 'user' as const, id: user.id };
+          const workspace = createWorkspace(em, user.id, input.name ? `${input.name}'s workspace` : 'Personal', actor);
+          const session = startSession(em, user.id);
+          return { user, workspace, session };
+        });
+        ctx.cookies.set(result.session.token, result.session.expiresAt);
+        return {
+          user: userToWire(result.user),
+          workspace: workspaceToWire(result.workspace, 'owner'),
+          session_token: result.session.token,
+        };
+      } catch (error) {
+        // Two sign-ups with one address at once: the unique index decides.
+        if (error instanceof UniqueConstraintViolationException) throw new ApiError('email_taken');
+        throw error;
+      }
+    }),
+
+  login: publicProcedure
+    .input(loginInput)
+    .output(loginOutput)
+    .mutation(async ({ ctx, input }) => {
+      const user = await ctx.em.findOne(User, { email: input.email }, { populate: ['passwordHash'] });
+      const valid = await verifyPassword(user?.passwordHash ?? null, input.password);
+      if (!user || !valid) throw new ApiError('invalid_credentials');
+      const session = startSession(ctx.em, user.id);
+      await ctx.em.flush();
+      ctx.cookies.set(session.token, session.expiresAt);
+      return { user: userToWire(user), session_token: session.token, expires_at: session.expiresAt.toISOString() };
+    }),
+
+  logout: sessionProcedure.mutation(async ({ ctx }) => {
+    await ctx.em.nativeUpdate(Session, { id: ctx.session.sessionId }, { revokedAt: new Date() });
+    ctx.cookies.clear();
+  }),
+
+  session: sessionProcedure.output(sessionOutput).query(async ({ ctx }) => {
+    const user = await ctx.em.findOneOrFail(User, { id: ctx.session.userId });
+    return { user: userToWire(user), expires_at: ctx.session.expiresAt.toISOString() };
+  }),
+});

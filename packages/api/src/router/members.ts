@@ -1,0 +1,71 @@
+import { isId, Membership, newId, User } from '@lfk/db';
+import { ApiError } from '../errors.ts';
+import { listOf } from '../schemas/common.ts';
+import { member, memberAddInput, memberListInput, memberRemoveInput } from '../schemas/workspaces.ts';
+import { memberToWire } from '../serializers.ts';
+import { recordAudit } from '../services/audit.ts';
+import { cursorFilter, page } from '../services/pagination.ts';
+import { lockWorkspace } from '../services/workspaces.ts';
+import { memberProcedure, ownerProcedure, router } from '../trpc.ts';
+
+export const membersRouter = router({
+  list: memberProcedure
+    .input(memberListInput)
+    .output(listOf(member))
+    .query(async ({ ctx, input }) => {
+      const before = cursorFilter('usr', input);
+      const memberships = await ctx.em.find(
+        Membership,
+        { workspace: ctx.workspaceId, ...(before ? { user: before } : {}) },
+        { populate: ['user'], orderBy: { user: 'desc' }, limit: input.limit + 1 },
+      );
+      return page(memberships, input.limit, (m) => m.user.id, memberToWire);
+    }),
+
+  add: ownerProcedure
+    .input(memberAddInput)
+    .output(member)
+    .mutation(async ({ ctx, input }) => {
+      const user = await ctx.em.findOne(User, { email: input.email });
+      if (!user) throw new ApiError('user_not_found');
+      if (await ctx.em.count(Membership, { workspace: ctx.workspaceId, user: user.id })) {
+        throw new ApiError('already_member');
+      }
+      const membership = ctx.em.create(Membership, {
+        id: newId('mbr'),
+        workspace: ctx.workspaceId,
+        user,
+        role: input.role,
+      });
+      recordAudit(ctx.em, {
+        workspaceId: ctx.workspaceId,
+        action: 'member.added',
+        actor: ctx.actor,
+        target: { type: 'user', id: user.id },
+        data: { role: input.role },
+      });
+      await ctx.em.flush();
+      return memberToWire(membership);
+    }),
+
+  remove: ownerProcedure.input(memberRemoveInput).mutation(async ({ ctx, input }) => {
+    if (!isId('usr', input.user_id)) throw new ApiError('member_not_found');
+    await ctx.em.transactional(async (em) => {
+      // Two owners removing each other at once must not leave the workspace without one.
+      await lockWorkspace(em, ctx.workspaceId);
+      const membership = await em.findOne(Membership, { workspace: ctx.workspaceId, user: input.user_id });
+      if (!membership) throw new ApiError('member_not_found');
+      if (membership.role === 'owner' && (await em.count(Membership, { workspace: ctx.workspaceId, role: 'owner' })) <= 1) {
+        throw new ApiError('last_owner');
+      }
+      em.remove(membership);
+      recordAudit(em, {
+        workspaceId: ctx.workspaceId,
+        action: 'member.removed',
+        actor: ctx.actor,
+        target: { type: 'user', id: input.user_id },
+        data: { role: membership.role },
+      });
+    });
+  }),
+});

@@ -1,0 +1,37 @@
+import { newId, Project } from '@lfk/db';
+import { listOf } from '../schemas/common.ts';
+import { project, projectCreateInput, projectListInput } from '../schemas/workspaces.ts';
+import { projectToWire } from '../serializers.ts';
+import { recordAudit } from '../services/audit.ts';
+import { cursorFilter, page } from '../services/pagination.ts';
+import { memberProcedure, ownerProcedure, router } from '../trpc.ts';
+
+export const projectsRouter = router({
+  list: memberProcedure
+    .input(projectListInput)
+    .output(listOf(project))
+    .query(async ({ ctx, input }) => {
+      const before = cursorFilter('prj', input);
+      const projects = await ctx.em.find(
+        Project,
+        { workspace: ctx.workspaceId, ...(before ? { id: before } : {}) },
+        { orderBy: { id: 'desc' }, limit: input.limit + 1 },
+      );
+      return page(projects, input.limit, (p) => p.id, projectToWire);
+    }),
+
+  create: ownerProcedure
+    .input(projectCreateInput)
+    .output(project)
+    .mutation(async ({ ctx, input }) => {
+      const created = ctx.em.create(Project, { id: newId('prj'), workspace: ctx.workspaceId, name: input.name });
+      recordAudit(ctx.em, {
+        workspaceId: ctx.workspaceId,
+        action: 'project.created',
+        actor: ctx.actor,
+        target: { type: 'project', id: created.id },
+      });
+      await ctx.em.flush();
+      return projectToWire(created);
+    }),
+});

@@ -1,0 +1,31 @@
+import { Membership } from '@lfk/db';
+import { listInput, listOf } from '../schemas/common.ts';
+import { workspace, workspaceCreateInput } from '../schemas/workspaces.ts';
+import { workspaceToWire } from '../serializers.ts';
+import { cursorFilter, page } from '../services/pagination.ts';
+import { createWorkspace } from '../services/workspaces.ts';
+import { router, sessionProcedure } from '../trpc.ts';
+
+export const workspacesRouter = router({
+  list: sessionProcedure
+    .input(listInput)
+    .output(listOf(workspace))
+    .query(async ({ ctx, input }) => {
+      const before = cursorFilter('ws', input);
+      const memberships = await ctx.em.find(
+        Membership,
+        { user: ctx.session.userId, ...(before ? { workspace: before } : {}) },
+        { populate: ['workspace'], orderBy: { workspace: 'desc' }, limit: input.limit + 1 },
+      );
+      return page(memberships, input.limit, (m) => m.workspace.id, (m) => workspaceToWire(m.workspace, m.role));
+    }),
+
+  create: sessionProcedure
+    .input(workspaceCreateInput)
+    .output(workspace)
+    .mutation(async ({ ctx, input }) => {
+      const created = createWorkspace(ctx.em, ctx.session.userId, input.name, ctx.actor);
+      await ctx.em.flush();
+      return workspaceToWire(created, 'owner');
+    }),
+});

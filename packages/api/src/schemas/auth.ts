@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { MIN_PASSWORD_LENGTH } from '../credentials/passwords.ts';
+import { email, text, timestamp } from './common.ts';
+import { workspace } from './workspaces.ts';
+
+export const user = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string().nullable(),
+  created_at: timestamp,
+});
+
+const password = z
+  .string()
+  .min(MIN_PASSWORD_LENGTH, `Must be at least ${MIN_PASSWORD_LENGTH} characters.`)
+  .max(1024, 'Must be at most 1024 characters.');
+
+export const signupInput = z.strictObject({ email, password, name: text(100).optional() });
+export const signupOutput = z.object({ user, workspace, session_token: z.string() });
+
+export const loginInput = z.strictObject({ email, password: z.string().max(1024) });
+export const loginOutput = z.object({ user, session_token: z.string(), expires_at: timestamp });
+
+export const sessionOutput = z.object({ user, expires_at: timestamp });

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+/**
+ * Text a person typed: well-formed unicode with no control characters (PostgreSQL rejects NUL,
+ * and a lone surrogate cannot be stored faithfully), trimmed, 1..max characters.
+ */
+export function text(max: number) {
+  return z
+    .string()
+    .trim()
+    .min(1, 'Must not be empty.')
+    .max(max, `Must be at most ${max} characters.`)
+    .refine((value) => value.isWellFormed() && !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value), {
+      message: 'Must not contain control characters or unpaired surrogates.',
+    });
+}
+
+/** A path or body id. Its shape is checked where it is looked up: a wrong shape is "not found". */
+export const idParam = z.string().max(100);
+
+export const timestamp = z.iso.datetime();
+
+export const email = z
+  .string()
+  .trim()
+  .max(254)
+  .pipe(z.email('Must be an email address.'))
+  .transform((value) => value.toLowerCase());
+
+export const listInput = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  cursor: z.string().max(100).optional(),
+});
+export type ListInput = z.infer<typeof listInput>;
+
+export function listOf<T extends z.ZodType>(item: T) {
+  return z.object({ data: z.array(item), next_cursor: z.string().nullable() });
+}
+
+export const role = z.enum(['owner', 'member']);
+export type Role = z.infer<typeof role>;

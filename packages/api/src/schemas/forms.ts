@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { idParam, text, timestamp } from './common.ts';
+
+export const FIELD_TYPES = ['text', 'textarea', 'email', 'number', 'url', 'tel', 'date', 'checkbox', 'select'] as const;
+export const fieldType = z.enum(FIELD_TYPES);
+
+export const field = z
+  .strictObject({
+    name: z
+      .string()
+      .regex(
+        /^[A-Za-z][A-Za-z0-9_-]{0,63}$/,
+        'Must start with a letter and hold at most 64 letters, digits, "_" or "-".',
+      ),
+    type: fieldType,
+    required: z.boolean().default(false),
+    label: text(200).optional(),
+    options: z.array(text(200)).min(1).max(100).optional(),
+  })
+  .superRefine((f, ctx) => {
+    if (f.type === 'select') {
+      if (!f.options) ctx.addIssue({ code: 'custom', path: ['options'], message: 'A select field needs options.' });
+      else if (new Set(f.options).size !== f.options.length) {
+        ctx.addIssue({ code: 'custom', path: ['options'], message: 'Options must be unique.' });
+      }
+    } else if (f.options) {
+      ctx.addIssue({ code: 'custom', path: ['options'], message: 'Only select fields take options.' });
+    }
+  });
+export type Field = z.infer<typeof field>;
+
+export const formSchema = z
+  .array(field)
+  .min(1, 'A form needs at least one field.')
+  .max(100, 'A form has at most 100 fields.')
+  .superRefine((fields, ctx) => {
+    const seen = new Set<string>();
+    fields.forEach((f, index) => {
+      if (seen.has(f.name)) ctx.addIssue({ code: 'custom', path: [index, 'name'], message: 'Field names must be unique.' });
+      seen.add(f.name);
+    });
+  });
+
+/** An exact origin, normalised to scheme://host[:port]. */
+export const origin = z
+  .string()
+  .max(2048)
+  .transform((value, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'Must be an origin such as https://example.com.' });
+      return z.NEVER;
+    }
+    if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password
+      || url.pathname !== '/' || url.search || url.hash || value.endsWith('/')) {
+      ctx.addIssue({ code: 'custom', message: 'Must be an origin (scheme://host[:port]) with no path, query or credentials.' });
+      return z.NEVER;
+    }
+    return url.origin;
+  });
+
+export const httpUrl = z
+  .string()
+  .max(2048)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password;
+    } catch {
+      return false;
+    }
+  }, 'Must be an http or https URL.');
+
+export const submissionMode = z.enum(['browser', 'api_key']);
+export const formState = z.enum(['unclaimed', 'claimed']);
+
+const allowedOrigins = z
+  .array(origin)
+  .max(50, 'At most 50 origins.')
+  .transform((origins) => [...new Set(origins)]);
+
+const formFields = {
+  name: text(200),
+  schema: formSchema,
+  submission_mode: submissionMode,
+  allowed_origins: allowedOrigins,
+  project_id: idParam,
+  redirect_url: httpUrl.nullable(),
+};
+
+export const formCreateInput = z.strictObject({
+  ...formFields,
+  submission_mode: formFields.submission_mode.default('browser'),
+  allowed_origins: formFields.allowed_origins.default([]),
+  project_id: formFields.project_id.optional(),
+  redirect_url: formFields.redirect_url.optional(),
+  /** Required with a session (which workspace?); with a key the key's workspace is used. */
+  workspace_id: idParam.optional(),
+});
+export type FormCreateInput = z.infer<typeof formCreateInput>;
+
+export const formIdInput = z.object({ form_id: idParam });
+
+export const formUpdateInput = z.strictObject({
+  form_id: idParam,
+  name: formFields.name.optional(),
+  schema: formFields.schema.optional(),
+  submission_mode: formFields.submission_mode.optional(),
+  allowed_origins: formFields.allowed_origins.optional(),
+  project_id: formFields.project_id.optional(),
+  redirect_url: formFields.redirect_url.optional(),
+});
+export type FormUpdateInput = z.infer<typeof formUpdateInput>;
+
+export const form = z.object({
+  id: z.string(),
+  workspace_id: z.string().nullable(),
+  project_id: z.string().nullable(),
+  name: z.string(),
+  state: formState,
+  schema: z.array(
+    z.object({
+      name: z.string(),
+      type: fieldType,
+      required: z.boolean(),
+      label: z.string().optional(),
+      options: z.array(z.string()).optional(),
+    }),
+  ),
+  submission_mode: submissionMode,
+  allowed_origins: z.array(z.string()),
+  notify_email: z.string().nullable(),
+  notify_email_verified: z.boolean(),
+  redirect_url: z.string().nullable(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+export type Form = z.infer<typeof form>;

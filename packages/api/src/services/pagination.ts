@@ -1,0 +1,21 @@
+import { type IdPrefix, isId } from '@lfk/db';
+import { ApiError } from '../errors.ts';
+import type { ListInput } from '../schemas/common.ts';
+
+/** Ids sort by creation time, so "newest first" is "id descending" and a cursor is the last id seen. */
+export function cursorFilter(prefix: IdPrefix, input: ListInput): { $lt: string } | undefined {
+  if (input.cursor === undefined) return undefined;
+  if (!isId(prefix, input.cursor)) {
+    throw new ApiError('invalid_request', { details: [{ path: 'cursor', message: 'Not a cursor from this list.' }] });
+  }
+  return { $lt: input.cursor };
+}
+
+/** Fetch `limit + 1` rows; the extra one only says whether there is a next page. */
+export function page<T, R>(rows: T[], limit: number, cursorOf: (row: T) => string, toWire: (row: T) => R) {
+  const data = rows.slice(0, limit);
+  return {
+    data: data.map(toWire),
+    next_cursor: rows.length > limit && data.length > 0 ? cursorOf(data[data.length - 1]!) : null,
+  };
+}

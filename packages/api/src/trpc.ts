@@ -1,0 +1,83 @@
+import { initTRPC } from '@trpc/server';
+import type { Context } from './context.ts';
+import type { Principal } from './credentials/authenticate.ts';
+import { ApiError, toWireError } from './errors.ts';
+import { workspaceScoped } from './schemas/workspaces.ts';
+import { roleIn } from './services/memberships.ts';
+
+const t = initTRPC.context<Context>().create({
+  isDev: false,
+  errorFormatter({ shape, error, ctx }) {
+    const wire = toWireError(error, ctx?.requestId ?? '');
+    // `httpStatus` is the status the tRPC HTTP adapter answers with; the rest is lfk's error body.
+    return { code: shape.code, message: wire.body.error.message, data: { ...wire.body.error, httpStatus: wire.status } };
+  },
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+export type Actor = { type: 'user' | 'api_key'; id: string };
+type SessionPrincipal = Extract<Principal, { kind: 'session' }>;
+type KeyPrincipal = Extract<Principal, { kind: 'api_key' }>;
+
+/** No credentials needed; but a bearer that was presented and refused is refused here too. */
+export const publicProcedure = t.procedure.use(({ ctx, next }) => {
+  if (ctx.auth.via === 'bearer' && ctx.auth.failure) throw ctx.auth.failure;
+  return next();
+});
+
+const authenticatedProcedure = t.procedure.use(({ ctx, next }) => {
+  if (ctx.auth.failure) throw ctx.auth.failure;
+  const principal = ctx.auth.principal;
+  if (principal.kind === 'anonymous') throw new ApiError('unauthenticated');
+  const actor: Actor =
+    principal.kind === 'session' ? { type: 'user', id: principal.userId } : { type: 'api_key', id: principal.keyId };
+  return next({ ctx: { principal, actor } });
+});
+
+/** A signed-in person. An API key is refused: keys never reach what this guards. */
+export const sessionProcedure = authenticatedProcedure.use(({ ctx, next }) => {
+  if (ctx.principal.kind !== 'session') throw new ApiError('session_required');
+  return next({ ctx: { session: ctx.principal as SessionPrincipal } });
+});
+
+/** A signed-in person with at least `minimum` role in `input.workspace_id`. */
+function workspaceProcedure(minimum: 'member' | 'owner') {
+  return sessionProcedure.input(workspaceScoped).use(async ({ ctx, input, next }) => {
+    const role = await roleIn(ctx.em, input.workspace_id, ctx.session.userId);
+    // Outsiders learn nothing, not even that the workspace exists.
+    if (role === null) throw new ApiError('workspace_not_found');
+    if (minimum === 'owner' && role !== 'owner') throw new ApiError('owner_required');
+    return next({ ctx: { workspaceId: input.workspace_id, role } });
+  });
+}
+
+export const memberProcedure = workspaceProcedure('member');
+export const ownerProcedure = workspaceProcedure('owner');
+
+/**
+ * The forms scope: a workspace API key (its workspace only) or a signed-in member of the form's
+ * workspace. `canReach` is the single answer to "may this caller touch that workspace's forms?".
+ */
+export interface FormsScope {
+  /** The key's workspace; null for a session, which must name one. */
+  keyWorkspaceId: string | null;
+  canReach(workspaceId: string): Promise<boolean>;
+}
+
+export const formsScopeProcedure = authenticatedProcedure.use(({ ctx, next }) => {
+  const principal = ctx.principal;
+  const scope: FormsScope =
+    principal.kind === 'api_key'
+      ? {
+          keyWorkspaceId: (principal as KeyPrincipal).workspaceId,
+          canReach: async (workspaceId) => workspaceId === (principal as KeyPrincipal).workspaceId,
+        }
+      : {
+          keyWorkspaceId: null,
+          canReach: async (workspaceId) =>
+            (await roleIn(ctx.em, workspaceId, (principal as SessionPrincipal).userId)) !== null,
+        };
+  return next({ ctx: { scope } });
+});

@@ -1,0 +1,23 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { Workspace } from './workspace.ts';
+
+export const ACTOR_TYPES = ['user', 'api_key'] as const;
+
+/** Who did what to which resource of a workspace. Never holds a secret. */
+export const AuditEvent = defineEntity({
+  name: 'AuditEvent',
+  tableName: 'audit_events',
+  properties: {
+    id: p.string().primary().length(40),
+    workspace: () => p.manyToOne(Workspace),
+    action: p.string().length(64),
+    actorType: p.enum(ACTOR_TYPES),
+    actorId: p.string().length(40),
+    targetType: p.string().length(32).nullable(),
+    targetId: p.string().length(40).nullable(),
+    data: p.json<Record<string, unknown>>(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+  indexes: [{ properties: ['workspace', 'id'] }],
+});
+export type IAuditEvent = InferEntity<typeof AuditEvent>;

@@ -1,0 +1,41 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { Project } from './project.ts';
+import { Workspace } from './workspace.ts';
+
+export const FORM_STATES = ['unclaimed', 'claimed'] as const;
+export const SUBMISSION_MODES = ['browser', 'api_key'] as const;
+
+export interface StoredField {
+  name: string;
+  type: string;
+  required: boolean;
+  label?: string;
+  options?: string[];
+}
+
+/**
+ * A form. It is born claimed (in a workspace) when made with a key or a session, or unclaimed
+ * (no workspace, a hashed claim token) when made anonymously.
+ */
+export const Form = defineEntity({
+  name: 'Form',
+  tableName: 'forms',
+  properties: {
+    id: p.string().primary().length(40),
+    workspace: () => p.manyToOne(Workspace).nullable(),
+    project: () => p.manyToOne(Project).nullable(),
+    name: p.string().length(200),
+    state: p.enum(FORM_STATES),
+    schema: p.json<StoredField[]>(),
+    submissionMode: p.enum(SUBMISSION_MODES).default('browser'),
+    allowedOrigins: p.json<string[]>(),
+    notifyEmail: p.string().length(254).nullable(),
+    notifyEmailVerified: p.boolean().default(false),
+    redirectUrl: p.string().length(2048).nullable(),
+    claimTokenHash: p.string().length(64).nullable().unique(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+  indexes: [{ properties: ['workspace', 'id'] }],
+});
+export type IForm = InferEntity<typeof Form>;

@@ -1,0 +1,16 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { Workspace } from './workspace.ts';
+
+export const Project = defineEntity({
+  name: 'Project',
+  tableName: 'projects',
+  properties: {
+    id: p.string().primary().length(40),
+    workspace: () => p.manyToOne(Workspace),
+    name: p.string().length(100),
+    isDefault: p.boolean().default(false),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+  indexes: [{ properties: ['workspace', 'id'] }],
+});
+export type IProject = InferEntity<typeof Project>;

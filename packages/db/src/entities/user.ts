@@ -1,0 +1,15 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+
+export const User = defineEntity({
+  name: 'User',
+  tableName: 'users',
+  properties: {
+    id: p.string().primary().length(40),
+    email: p.string().length(254).unique(),
+    name: p.string().length(100).nullable(),
+    passwordHash: p.text().hidden().lazy(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+export type IUser = InferEntity<typeof User>;

@@ -1,0 +1,3 @@
+export * from './database.ts';
+export * from './entities/index.ts';
+export * from './ids.ts';

@@ -1,0 +1,7 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261121192523 } from './Migration20261121192523.ts';
+
+/** Applied in this order on PGlite and PostgreSQL alike; `name` is what the migrations table records. */
+export const migrationsList: MigrationObject[] = [
+  { name: 'Migration20261121192523', class: Migration20261121192523 },
+];
