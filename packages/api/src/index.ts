@@ -1,5 +1,5 @@
 export { type Context, createContext, type Services, type SessionCookieWriter } from './context.ts';
-export { isWellFormedApiKey } from './credentials/api-key-format.ts';
+export { generateApiKey, isWellFormedApiKey } from './credentials/api-key-format.ts';
 export { type Authentication, type Principal, SESSION_TTL_MS } from './credentials/authenticate.ts';
 export { LastUsedRecorder } from './credentials/last-used.ts';
 export * from './errors.ts';

@@ -16,7 +16,7 @@ export function text(max: number) {
 }
 
 /** A path or body id. Its shape is checked where it is looked up: a wrong shape is "not found". */
-export const idParam = z.string().max(100);
+export const idParam = z.string();
 
 export const timestamp = z.iso.datetime();
 
