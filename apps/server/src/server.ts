@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import { registerErrorHandling } from './http/errors.ts';
+import { redactSecrets } from './http/redact.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { registerRestBridge } from './http/rest-bridge.ts';
 import { registerTrpc } from './http/trpc.ts';
@@ -63,9 +64,19 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     logger: {
       level: config.logLevel,
       redact: { paths: REDACT, censor: '[redacted]' },
+      serializers: {
+        // A key pasted into a URL by mistake must not land in the logs either.
+        req: (req) => ({ method: req.method, url: redactSecrets(req.url), remoteAddress: req.ip }),
+      },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     trustProxy: false,
+  });
+
+  let closing: Promise<void> | undefined;
+  // While stopping, answers end their connection, so a keep-alive client cannot hold shutdown open.
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
   });
 
   app.addHook('onRequest', async (request, reply) => {
@@ -101,7 +112,6 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   await registerTrpc(app, services, config.publicUrl);
 
   lastUsed.start();
-  let closing: Promise<void> | undefined;
 
   return {
     app,

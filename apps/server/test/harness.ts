@@ -12,7 +12,7 @@ export const PASSWORD = 'correct horse battery staple';
 
 export interface Res {
   status: number;
-  headers: Record<string, string | string[] | undefined>;
+  headers: Record<string, string | string[] | number | undefined>;
   body: string;
   json: any;
 }

@@ -1,0 +1,467 @@
+/**
+ * Authorization matrix: every REST route of `restRoutes` × every kind of caller → the status and
+ * error code DESIGN.md §2–§4 documents (or the success status and one meaningful body property).
+ *
+ * The matrix is data (`MATRIX` below); one `it.each` runs every cell. A route added to `restRoutes`
+ * without a row here fails the coverage test, so no route can be forgotten.
+ *
+ * Callers send credentials as `Authorization: Bearer …`. A presented credential that is refused
+ * (expired or signed-out session, revoked or malformed key) is refused on every route, the public
+ * ones included: DESIGN §2 ties `invalid_session` / `invalid_api_key` to the credential, not to
+ * the route.
+ */
+import { createHash } from 'node:crypto';
+import { restRoutes } from '@lfk/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PASSWORD, type Res, startTestServer, type TestServer } from './harness.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Callers (columns)
+// ---------------------------------------------------------------------------------------------
+
+const CALLERS = [
+  'no_credentials',
+  'owner_session', // owner of workspace W (the workspace every route targets)
+  'member_session', // a user added to W with role `member`
+  'outsider_session', // a user of another workspace only
+  'expired_session', // an owner session whose expires_at is in the past
+  'signed_out_session', // an owner session after POST /v1/auth/logout
+  'workspace_key', // an active key of W
+  'other_workspace_key', // an active key of the outsider's workspace
+  'revoked_key', // a key of W, revoked
+  'malformed_bearer', // `Bearer not-a-key`
+  'bad_checksum_key', // W's key with its last checksum character changed
+] as const;
+type Caller = (typeof CALLERS)[number];
+
+/** `'403 owner_required'` for an error; a bare number for the route's success status. */
+type Expected = `${401 | 403 | 404} ${string}` | 200 | 201 | 204;
+
+interface Account {
+  token: string;
+  userId: string;
+  workspaceId: string;
+  email: string;
+}
+
+/** Shared state built once; every cell that would change it builds its own fresh state instead. */
+interface World {
+  owner: Account;
+  member: Account;
+  outsider: Account;
+  /** The workspace every workspace-scoped route targets. */
+  ws: string;
+  key: { key: string; id: string };
+  otherKey: { key: string; id: string };
+  revokedKey: string;
+  expiredToken: string;
+  signedOutToken: string;
+  badChecksumKey: string;
+  /** A claimed form of W (read only). */
+  formId: string;
+}
+
+/** What one cell sends: path parameters (`workspace_id` defaults to W), body, and anything to check. */
+interface Prepared {
+  params?: Record<string, string>;
+  body?: unknown;
+  /** Replaces the caller's usual token (e.g. a fresh session for logout). */
+  token?: string;
+  /** Anything the success check needs (a fresh user, the email signed up with…). */
+  ref?: Record<string, string>;
+}
+
+interface Row {
+  /** `METHOD path`, exactly as in `restRoutes`. */
+  route: string;
+  prepare?: (w: World, caller: Caller) => Promise<Prepared>;
+  success: (res: Res, cx: { w: World; caller: Caller; prepared: Prepared }) => void;
+  expect: Record<Caller, Expected>;
+}
+
+let t: TestServer;
+let w: World;
+
+const formBody = { name: 'Contact', schema: [{ name: 'email', type: 'email', required: true }] };
+let seq = 0;
+const freshEmail = () => `matrix${++seq}-${Date.now().toString(36)}@example.com`;
+
+// ---------------------------------------------------------------------------------------------
+// The matrix (rows)
+// ---------------------------------------------------------------------------------------------
+
+const MATRIX: Row[] = [
+  // ── /v1/auth: signup and login are public; logout and session need a session ──────────────
+  {
+    route: 'POST /v1/auth/signup',
+    prepare: async () => {
+      const email = freshEmail();
+      return { body: { email, password: PASSWORD }, ref: { email } };
+    },
+    success: (res, { prepared }) => expect(res.json.user.email).toBe(prepared.ref!.email),
+    expect: {
+      no_credentials: 201, owner_session: 201, member_session: 201, outsider_session: 201,
+      expired_session: '401 invalid_session', signed_out_session: '401 invalid_session',
+      workspace_key: 201, other_workspace_key: 201,
+      revoked_key: '401 invalid_api_key', malformed_bearer: '401 invalid_api_key', bad_checksum_key: '401 invalid_api_key',
+    },
+  },
+  {
+    route: 'POST /v1/auth/login',
+    prepare: async (w) => ({ body: { email: w.owner.email, password: PASSWORD } }),
+    success: (res, { w }) => {
+      expect(res.json.user.id).toBe(w.owner.userId);
+      expect(res.json.session_token).toMatch(/^lfs_/);
+    },
+    expect: {
+      no_credentials: 200, owner_session: 200, member_session: 200, outsider_session: 200,
+      expired_session: '401 invalid_session', signed_out_session: '401 invalid_session',
+      workspace_key: 200, other_workspace_key: 200,
+      revoked_key: '401 invalid_api_key', malformed_bearer: '401 invalid_api_key', bad_checksum_key: '401 invalid_api_key',
+    },
+  },
+  {
+    route: 'POST /v1/auth/logout',
+    // Signing out revokes the session: each session caller signs out a fresh one of its own.
+    prepare: async (w, caller) => {
+      const account = sessionAccount(w, caller);
+      return account ? { token: await login(account.email) } : {};
+    },
+    success: (res) => expect(res.body).toBe(''),
+    expect: {
+      no_credentials: '401 unauthenticated', owner_session: 204, member_session: 204, outsider_session: 204,
+      expired_session: '401 invalid_session', signed_out_session: '401 invalid_session',
+      workspace_key: '403 session_required', other_workspace_key: '403 session_required',
+      revoked_key: '401 invalid_api_key', malformed_bearer: '401 invalid_api_key', bad_checksum_key: '401 invalid_api_key',
+    },
+  },
+  {
+    route: 'GET /v1/auth/session',
+    success: (res, { w, caller }) => expect(res.json.user.id).toBe(sessionAccount(w, caller)!.userId),
+    expect: {
+      no_credentials: '401 unauthenticated', owner_session: 200, member_session: 200, outsider_session: 200,
+      expired_session: '401 invalid_session', signed_out_session: '401 invalid_session',
+      workspace_key: '403 session_required', other_workspace_key: '403 session_required',
+      revoked_key: '401 invalid_api_key', malformed_bearer: '401 invalid_api_key', bad_checksum_key: '401 invalid_api_key',
+    },
+  },
+
+  // ── Workspaces: any signed-in person ─────────────────────────────────────────────────────
+  {
+    route: 'GET /v1/workspaces',
+    success: (res, { w, caller }) => {
+      const expected = { owner_session: [w.ws, 'owner'], member_session: [w.ws, 'member'], outsider_session: [w.outsider.workspaceId, 'owner'] }[
+        caller as 'owner_session'
+      ]!;
+      expect(res.json.data.map((ws: { id: string; role: string }) => [ws.id, ws.role])).toContainEqual(expected);
+      if (caller === 'outsider_session') expect(res.json.data.map((ws: { id: string }) => ws.id)).not.toContain(w.ws);
+    },
+    expect: {
+      no_credentials: '401 unauthenticated', owner_session: 200, member_session: 200, outsider_session: 200,
+      expired_session: '401 invalid_session', signed_out_session: '401 invalid_session',
+      workspace_key: '403 session_required', other_workspace_key: '403 session_required',
+      revoked_key: '401 invalid_api_key', malformed_bearer: '401 invalid_api_key', bad_checksum_key: '401 invalid_api_key',
+    },
+  },
+  {
+    route: 'POST /v1/workspaces',
+    prepare: async () => ({ body: { name: 'Side project' } }),
+    success: (res) => expect(res.json).toMatchObject({ name: 'Side project', role: 'owner' }),
+    expect: {
+      no_credentials: '401 unauthenticated', owner_session: 201, member_session: 201, outsider_session: 201,
+      expired_session: '401 invalid_session', signed_out_session: '401 invalid_session',
+      workspace_key: '403 session_required', other_workspace_key: '403 session_required',
+      revoked_key: '401 invalid_api_key', malformed_bearer: '401 invalid_api_key', bad_checksum_key: '401 invalid_api_key',
+    },
+  },
+
+  // ── Members: list for members, add/remove for owners ─────────────────────────────────────
+  {
+    route: 'GET /v1/workspaces/:workspace_id/members',
+    success: (res, { w }) =>
+      expect(res.json.data.map((m: { user_id: string; role: string }) => [m.user_id, m.role])).toContainEqual([w.owner.userId, 'owner']),
+    expect: {
+      no_credentials: '401 unauthenticated', owner_session: 200, member_session: 200, outsider_session: '404 workspace_not_found',
+      expired_session: '401 invalid_session', signed_out_session: '401 invalid_session',
+      workspace_key: '403 session_required', other_workspace_key: '403 session_required',
+      revoked_key: '401 invalid_api_key', malformed_bearer: '401 invalid_api_key', bad_checksum_key: '401 invalid_api_key',
+    },
+  },
+  {
+    route: 'POST /v1/workspaces/:workspace_id/members',
+    // A fresh user to add, so one cell's success cannot turn another's into 409 already_member.
+    prepare: async () => {
+      const newcomer = await t.signup();
+      return { body: { email: newcomer.email, role: 'member' }, ref: { userId: newcomer.userId } };
+    },
+    success: (res, { prepared }) => expect(res.json).toMatchObject({ user_id: prepared.ref!.userId, role: 'member' }),
+    expect: {
+      no_credentials: '401 unauthenticated', owner_session: 201, member_session: '403 owner_required', outsider_session: '404 workspace_not_found',
+      expired_session: '401 invalid_session', signed_out_session: '401 invalid_session',
+      workspace_key: '403 session_required', other_workspace_key: '403 session_required',
+      revoked_key: '401 invalid_api_key', malformed_bearer: '401 invalid_api_key', bad_checksum_key: '401 invalid_api_key',
+    },
+  },
+  {
+    route: 'DELETE /v1/workspaces/:workspace_id/members/:user_id',
+    // A fresh member of W to remove, never the shared member caller.
+    prepare: async (w) => {
+      const leaving = await t.signup();
+      await t.addMember(w.owner.token, w.ws, leaving.email, 'member');
+      return { params: { user_id: leaving.userId }, ref: { userId: leaving.userId } };
+    },
+    success: (res) => expect(res.body).toBe(''),
+    expect: {
+      no_credentials: '401 unauthenticated', owner_session: 204, member_session: '403 owner_required', outsider_session: '404 workspace_not_found',
+      expired_session: '401 invalid_session', signed_out_session: '401 invalid_session',
+      workspace_key: '403 session_required', other_workspace_key: '403 session_required',
+      revoked_key: '401 invalid_api_key', malformed_bearer: '401 invalid_api_key', bad_checksum_key: '401 invalid_api_key',
+    },
+  },
+
+  // ── Projects: list for members, create for owners ────────────────────────────────────────
+  {
+    route: 'GET /v1/workspaces/:workspace_id/projects',
+    success: (res, { w }) =>
+      expect(res.json.data).toContainEqual(expect.objectContaining({ workspace_id: w.ws, is_default: true })),
+    expect: {
+      no_credentials: '401 unauthenticated', owner_session: 200, member_session: 200, outsider_session: '404 workspace_not_found',
+      expired_session: '401 invalid_session', signed_out_session: '401 invalid_session',
+      workspace_key: '403 session_required', other_workspace_key: '403 session_required',
+      revoked_key: '401 invalid_api_key', malformed_bearer: '401 invalid_api_key', bad_checksum_key: '401 invalid_api_key',
+    },
+  },
+  {
+    route: 'POST /v1/workspaces/:workspace_id/projects',
+    prepare: async () => ({ body: { name: 'Marketing' } }),
+    success: (res, { w }) => expect(res.json).toMatchObject({ workspace_id: w.ws, name: 'Marketing', is_default: false }),
+    expect: {
+      no_credentials: '401 unauthenticated', owner_session: 201, member_session: '403 owner_required', outsider_session: '404 workspace_not_found',
+      expired_session: '401 invalid_session', signed_out_session: '401 invalid_session',
+      workspace_key: '403 session_required', other_workspace_key: '403 session_required',
+      revoked_key: '401 invalid_api_key', malformed_bearer: '401 invalid_api_key', bad_checksum_key: '401 invalid_api_key',
+    },
+  },
+
+  // ── Audit events and key management: owners only ─────────────────────────────────────────
+  {
+    route: 'GET /v1/workspaces/:workspace_id/audit-events',
+    success: (res, { w }) =>
+      expect(res.json.data).toContainEqual(
+        expect.objectContaining({ action: 'api_key.created', target: { type: 'api_key', id: w.key.id } }),
+      ),
+    expect: {
+      no_credentials: '401 unauthenticated', owner_session: 200, member_session: '403 owner_required', outsider_session: '404 workspace_not_found',
+      expired_session: '401 invalid_session', signed_out_session: '401 invalid_session',
+      workspace_key: '403 session_required', other_workspace_key: '403 session_required',
+      revoked_key: '401 invalid_api_key', malformed_bearer: '401 invalid_api_key', bad_checksum_key: '401 invalid_api_key',
+    },
+  },
+  {
+    route: 'POST /v1/workspaces/:workspace_id/api-keys',
+    prepare: async () => ({ body: { name: 'matrix cell' } }),
+    success: (res, { w }) => {
+      expect(res.json.key).toMatch(/^lfk_[0-9A-Za-z]{36}$/);
+      expect(res.json.workspace_id).toBe(w.ws);
+    },
+    expect: {
+      no_credentials: '401 unauthenticated', owner_session: 201, member_session: '403 owner_required', outsider_session: '404 workspace_not_found',
+      expired_session: '401 invalid_session', signed_out_session: '401 invalid_session',
+      workspace_key: '403 session_required', other_workspace_key: '403 session_required',
+      revoked_key: '401 invalid_api_key', malformed_bearer: '401 invalid_api_key', bad_checksum_key: '401 invalid_api_key',
+    },
+  },
+  {
+    route: 'GET /v1/workspaces/:workspace_id/api-keys',
+    success: (res, { w }) =>
+      expect(res.json.data).toContainEqual(expect.objectContaining({ id: w.key.id, status: 'active' })),
+    expect: {
+      no_credentials: '401 unauthenticated', owner_session: 200, member_session: '403 owner_required', outsider_session: '404 workspace_not_found',
+      expired_session: '401 invalid_session', signed_out_session: '401 invalid_session',
+      workspace_key: '403 session_required', other_workspace_key: '403 session_required',
+      revoked_key: '401 invalid_api_key', malformed_bearer: '401 invalid_api_key', bad_checksum_key: '401 invalid_api_key',
+    },
+  },
+  {
+    route: 'DELETE /v1/workspaces/:workspace_id/api-keys/:key_id',
+    // A fresh key of W to revoke, never one a caller column uses.
+    prepare: async (w) => {
+      const doomed = await t.createKey(w.owner.token, w.ws, 'to revoke');
+      return { params: { key_id: doomed.id }, ref: { keyId: doomed.id } };
+    },
+    success: (res) => expect(res.body).toBe(''),
+    expect: {
+      no_credentials: '401 unauthenticated', owner_session: 204, member_session: '403 owner_required', outsider_session: '404 workspace_not_found',
+      expired_session: '401 invalid_session', signed_out_session: '401 invalid_session',
+      workspace_key: '403 session_required', other_workspace_key: '403 session_required',
+      revoked_key: '401 invalid_api_key', malformed_bearer: '401 invalid_api_key', bad_checksum_key: '401 invalid_api_key',
+    },
+  },
+
+  // ── Forms scope: a key of the form's workspace, or a member session ──────────────────────
+  {
+    route: 'POST /v1/forms',
+    // With credentials the body names W: a session must (DESIGN §4), and a key must match it.
+    // Anonymous creation of unclaimed forms (DESIGN §4) comes with the forms product (issue #3);
+    // until then a form needs credentials.
+    prepare: async (w) => ({ body: { ...formBody, workspace_id: w.ws } }),
+    success: (res, { w }) => expect(res.json).toMatchObject({ state: 'claimed', workspace_id: w.ws }),
+    expect: {
+      no_credentials: '401 unauthenticated', owner_session: 201, member_session: 201, outsider_session: '404 workspace_not_found',
+      expired_session: '401 invalid_session', signed_out_session: '401 invalid_session',
+      workspace_key: 201, other_workspace_key: '404 workspace_not_found',
+      revoked_key: '401 invalid_api_key', malformed_bearer: '401 invalid_api_key', bad_checksum_key: '401 invalid_api_key',
+    },
+  },
+  {
+    route: 'GET /v1/forms/:form_id',
+    prepare: async (w) => ({ params: { form_id: w.formId } }),
+    success: (res, { w }) => expect(res.json).toMatchObject({ id: w.formId, workspace_id: w.ws, state: 'claimed' }),
+    expect: {
+      no_credentials: '401 unauthenticated', owner_session: 200, member_session: 200, outsider_session: '404 form_not_found',
+      expired_session: '401 invalid_session', signed_out_session: '401 invalid_session',
+      workspace_key: 200, other_workspace_key: '404 form_not_found',
+      revoked_key: '401 invalid_api_key', malformed_bearer: '401 invalid_api_key', bad_checksum_key: '401 invalid_api_key',
+    },
+  },
+  {
+    route: 'PATCH /v1/forms/:form_id',
+    // A fresh form per cell, so a rename in one cell is never what another reads.
+    prepare: async (w) => {
+      const created = await t.request('POST', '/v1/forms', { token: w.key.key, body: formBody });
+      if (created.status !== 201) throw new Error(`form create failed: ${created.status} ${created.body}`);
+      return { params: { form_id: created.json.id }, body: { name: 'Renamed' }, ref: { formId: created.json.id } };
+    },
+    success: (res, { prepared }) => expect(res.json).toMatchObject({ id: prepared.ref!.formId, name: 'Renamed' }),
+    expect: {
+      no_credentials: '401 unauthenticated', owner_session: 200, member_session: 200, outsider_session: '404 form_not_found',
+      expired_session: '401 invalid_session', signed_out_session: '401 invalid_session',
+      workspace_key: 200, other_workspace_key: '404 form_not_found',
+      revoked_key: '401 invalid_api_key', malformed_bearer: '401 invalid_api_key', bad_checksum_key: '401 invalid_api_key',
+    },
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Machinery
+// ---------------------------------------------------------------------------------------------
+
+async function login(email: string): Promise<string> {
+  const res = await t.request('POST', '/v1/auth/login', { body: { email, password: PASSWORD } });
+  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.body}`);
+  return res.json.session_token;
+}
+
+function sessionAccount(world: World, caller: Caller): Account | null {
+  if (caller === 'owner_session') return world.owner;
+  if (caller === 'member_session') return world.member;
+  if (caller === 'outsider_session') return world.outsider;
+  return null;
+}
+
+function tokenOf(world: World, caller: Caller): string | undefined {
+  switch (caller) {
+    case 'no_credentials': return undefined;
+    case 'owner_session': return world.owner.token;
+    case 'member_session': return world.member.token;
+    case 'outsider_session': return world.outsider.token;
+    case 'expired_session': return world.expiredToken;
+    case 'signed_out_session': return world.signedOutToken;
+    case 'workspace_key': return world.key.key;
+    case 'other_workspace_key': return world.otherKey.key;
+    case 'revoked_key': return world.revokedKey;
+    case 'malformed_bearer': return 'not-a-key';
+    case 'bad_checksum_key': return world.badChecksumKey;
+  }
+}
+
+function urlOf(path: string, params: Record<string, string>): string {
+  return path.replace(/:(\w+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`no value for :${name} in ${path}`);
+    return encodeURIComponent(value);
+  });
+}
+
+beforeAll(async () => {
+  t = await startTestServer();
+  const owner = await t.signup();
+  const member = await t.signup();
+  await t.addMember(owner.token, owner.workspaceId, member.email, 'member');
+  const outsider = await t.signup();
+  const ws = owner.workspaceId;
+
+  const key = await t.createKey(owner.token, ws, 'matrix');
+  const otherKey = await t.createKey(outsider.token, outsider.workspaceId, 'other workspace');
+  const revoked = await t.createKey(owner.token, ws, 'revoked');
+  const revoke = await t.request('DELETE', `/v1/workspaces/${ws}/api-keys/${revoked.id}`, { token: owner.token });
+  if (revoke.status !== 204) throw new Error(`revoke failed: ${revoke.status} ${revoke.body}`);
+  const last = key.key.at(-1)!;
+  const badChecksumKey = key.key.slice(0, -1) + (last === 'A' ? 'B' : 'A');
+
+  const expiredToken = await login(owner.email);
+  await t.sql('update sessions set expires_at = ? where token_hash = ?', [
+    new Date(Date.now() - 60_000).toISOString(),
+    createHash('sha256').update(expiredToken).digest('hex'),
+  ]);
+  const signedOutToken = await login(owner.email);
+  const logout = await t.request('POST', '/v1/auth/logout', { token: signedOutToken });
+  if (logout.status !== 204) throw new Error(`logout failed: ${logout.status} ${logout.body}`);
+
+  const form = await t.request('POST', '/v1/forms', { token: key.key, body: formBody });
+  if (form.status !== 201) throw new Error(`form create failed: ${form.status} ${form.body}`);
+
+  w = {
+    owner, member, outsider, ws, key, otherKey,
+    revokedKey: revoked.key, expiredToken, signedOutToken, badChecksumKey, formId: form.json.id,
+  };
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+// ---------------------------------------------------------------------------------------------
+// The one loop
+// ---------------------------------------------------------------------------------------------
+
+const routeKey = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
+
+describe('authorization matrix', () => {
+  it('has exactly one row per route of restRoutes', () => {
+    const table = MATRIX.map((row) => row.route);
+    expect(new Set(table).size, 'duplicate rows').toBe(table.length);
+    expect([...table].sort()).toEqual(restRoutes.map(routeKey).sort());
+  });
+
+  const cells = MATRIX.flatMap((row) =>
+    CALLERS.map((caller) => ({ route: row.route, caller, expected: row.expect[caller], row })),
+  );
+
+  it.each(cells)('$route · $caller → $expected', async ({ row, caller, expected }) => {
+    const [method, path] = row.route.split(' ') as [string, string];
+    const prepared = (await row.prepare?.(w, caller)) ?? {};
+    const url = urlOf(path, { workspace_id: w.ws, ...prepared.params });
+    const token = prepared.token ?? tokenOf(w, caller);
+    try {
+      const res = await t.request(method, url, {
+        ...(token !== undefined ? { token } : {}),
+        ...(prepared.body !== undefined ? { body: prepared.body } : {}),
+      });
+      if (typeof expected === 'number') {
+        expect(res.status, res.body).toBe(expected);
+        row.success(res, { w, caller, prepared });
+      } else {
+        const [status, code] = expected.split(' ');
+        expect({ status: res.status, code: res.json?.error?.code }, res.body).toEqual({ status: Number(status), code });
+      }
+    } finally {
+      // Keys created by a cell never count against W's 10-key limit in a later cell.
+      await t.sql('update api_keys set revoked_at = ? where workspace_id = ? and revoked_at is null and id <> ?', [
+        new Date().toISOString(),
+        w.ws,
+        w.key.id,
+      ]);
+    }
+  });
+});

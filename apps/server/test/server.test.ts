@@ -1,0 +1,140 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '@lfk/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINE, PASSWORD, startTestServer, TEST_DATABASE_URL, type TestServer } from './harness.ts';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('health, docs and the wire format', () => {
+  it('answers /healthz and /readyz', async () => {
+    expect((await t.request('GET', '/healthz')).json).toEqual({ status: 'ok' });
+    const ready = await t.request('GET', '/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.json).toEqual({ status: 'ready', database: ENGINE });
+  });
+
+  it('serves an OpenAPI document covering every /v1 route', async () => {
+    const res = await t.request('GET', '/v1/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.json.openapi).toBe('3.1.0');
+    const create = res.json.paths['/v1/workspaces/{workspace_id}/api-keys'].post;
+    expect(create.operationId).toBe('apiKeys.create');
+    expect(create.responses['201'].content['application/json'].schema.properties.key).toBeDefined();
+    expect(create.responses['429']).toBeDefined();
+    expect(res.json.paths['/v1/forms'].post.requestBody.content['application/json'].schema.required).toEqual(
+      expect.arrayContaining(['name', 'schema']),
+    );
+    expect(Object.keys(res.json.paths)).toHaveLength(13);
+  });
+
+  it('echoes a sane x-request-id and replaces anything else', async () => {
+    const mine = await t.request('GET', '/healthz', { headers: { 'x-request-id': 'trace-123' } });
+    expect(mine.headers['x-request-id']).toBe('trace-123');
+    const hostile = await t.request('GET', '/nope', { headers: { 'x-request-id': 'a b\u0001<script>' } });
+    expect(hostile.headers['x-request-id']).toMatch(/^req_[0-9a-f]{24}$/);
+    expect(hostile.status).toBe(404);
+    expect(hostile.json).toEqual({
+      error: { code: 'not_found', message: 'No route GET /nope.', request_id: hostile.headers['x-request-id'] },
+    });
+  });
+
+  it('sends no CORS headers on key-authenticated routes', async () => {
+    const owner = await t.signup();
+    const { key } = await t.createKey(owner.token, owner.workspaceId);
+    const res = await t.request('POST', '/v1/forms', {
+      token: key,
+      headers: { origin: 'https://example.com' },
+      body: { name: 'x', schema: [{ name: 'a', type: 'text' }] },
+    });
+    expect(res.status).toBe(201);
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
+describe('configuration', () => {
+  it('refuses bad values with a message naming each', () => {
+    expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' })).toThrow(
+      /PORT[\s\S]*DATABASE_URL[\s\S]*LOG_LEVEL/,
+    );
+    expect(loadConfig({})).toMatchObject({ port: 3000, host: '127.0.0.1', dataDir: './.lfk/data', allowSignup: true });
+    expect(loadConfig({ LFK_ALLOW_SIGNUP: 'false', PORT: '' })).toMatchObject({ allowSignup: false, port: 3000 });
+  });
+});
+
+// The real entry point, as `npm start` runs it: start, serve, stop on SIGTERM, keep data across restarts.
+describe.runIf(ENGINE === 'pglite' || TEST_DATABASE_URL)('the server process', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'lfk-proc-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  async function start(port: number): Promise<{ child: ChildProcess; output: () => string }> {
+    let output = '';
+    const child = spawn(process.execPath, [join(import.meta.dirname, '../src/main.ts')], {
+      env: {
+        PATH: process.env.PATH,
+        PORT: String(port),
+        LFK_DATA_DIR: dataDir,
+        ...(TEST_DATABASE_URL ? { DATABASE_URL: TEST_DATABASE_URL } : {}),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      if (output.includes('lfk is listening')) return { child, output: () => output };
+      if (child.exitCode !== null) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    child.kill('SIGKILL');
+    throw new Error(`server did not start:\n${output}`);
+  }
+
+  function stopped(child: ChildProcess): Promise<number | null> {
+    return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  }
+
+  it('stops cleanly on SIGTERM, finishing what is in flight, and keeps its data', async () => {
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const base = `http://127.0.0.1:${port}`;
+    const first = await start(port);
+    const email = `proc-${Date.now()}@example.com`;
+    const signup = await fetch(`${base}/v1/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: PASSWORD }),
+    });
+    expect(signup.status).toBe(201);
+    // A sign-up hashes a password (tens of ms): SIGTERM lands while it is in flight.
+    const inFlight = fetch(`${base}/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: PASSWORD }),
+    });
+    await new Promise((r) => setTimeout(r, 5));
+    const exit = stopped(first.child);
+    first.child.kill('SIGTERM');
+    expect((await inFlight).status).toBe(200);
+    expect(await exit).toBe(0);
+    expect(first.output()).toContain('shutting down');
+
+    const second = await start(port);
+    const login = await fetch(`${base}/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: PASSWORD }),
+    });
+    expect(login.status).toBe(200);
+    const exit2 = stopped(second.child);
+    second.child.kill('SIGTERM');
+    expect(await exit2).toBe(0);
+  });
+});
