@@ -192,7 +192,7 @@ describe('API key lifecycle', () => {
     await t.request('DELETE', `/v1/workspaces/${owner.workspaceId}/api-keys/${id}`, { token: owner.token });
     const unknown = generateApiKey().key;
     const badChecksum = `${unknown.slice(0, -1)}${unknown.endsWith('A') ? 'B' : 'A'}`;
-    const candidates = [unknown, revoked, badChecksum, 'lfk_short', 'not-a-key', 'lfk_' + 'x'.repeat(500)];
+    const candidates = [unknown, revoked, badChecksum, 'lfk_short', 'not-a-key', `lfk_${'x'.repeat(500)}`];
     const answers = [];
     for (const candidate of candidates) {
       const res = await t.request('POST', '/v1/forms', { token: candidate, body: formBody });

@@ -57,7 +57,7 @@ function trpcMutation(path: string, input: unknown, token: string | undefined, e
 }
 
 /** `{ result: { data } }` → data. */
-function dataOf(res: Res, what = ''): any {
+function dataOf(res: Res, what = ''): Res['json'] {
   expect(res.status, `${what} ${res.body.slice(0, 400)}`).toBe(200);
   expect(res.headers['x-request-id'], what).toBeTypeOf('string');
   expect(Object.keys(res.json), what).toEqual(['result']);
@@ -66,7 +66,7 @@ function dataOf(res: Res, what = ''): any {
 }
 
 /** A REST success with its documented status → the body. */
-function bodyOf(res: Res, status: number, what = ''): any {
+function bodyOf(res: Res, status: number, what = ''): Res['json'] {
   expect(res.status, `${what} ${res.body.slice(0, 400)}`).toBe(status);
   expect(res.headers['x-request-id'], what).toBeTypeOf('string');
   return res.json;

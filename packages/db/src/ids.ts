@@ -51,7 +51,8 @@ function incrementRandom(): void {
   }
 }
 
-export function newId(prefix: IdPrefix, now = Date.now()): string {
+export function newId(prefix: IdPrefix): string {
+  const now = Date.now();
   if (now > lastTime) {
     lastTime = now;
     lastRandom.set(randomBytes(10));

@@ -45,7 +45,7 @@ export async function authenticate(
 ): Promise<Authentication> {
   if (request.authorization !== undefined) {
     const token = bearerToken(request.authorization);
-    if (token !== null && token.startsWith(SESSION_TOKEN_PREFIX)) {
+    if (token?.startsWith(SESSION_TOKEN_PREFIX)) {
       return fromSession(em, token, 'bearer', now);
     }
     const principal = token === null ? null : await verifyApiKey(em, token, lastUsed, now);

@@ -10,6 +10,7 @@ export function text(max: number) {
     .trim()
     .min(1, 'Must not be empty.')
     .max(max, `Must be at most ${max} characters.`)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
     .refine((value) => value.isWellFormed() && !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value), {
       message: 'Must not contain control characters or unpaired surrogates.',
     });

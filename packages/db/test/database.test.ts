@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isId, newId, openDatabase, User } from '../src/index.ts';
+
+const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
+
+describe('ids', () => {
+  it('are prefixed, 26 characters of Crockford base32, and sort in creation order', () => {
+    const ids = Array.from({ length: 1000 }, () => newId('key'));
+    for (const id of ids) expect(isId('key', id)).toBe(true);
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(1000);
+    // The first 10 characters are the creation time in milliseconds.
+    const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+    const millis = [...ids[0]!.slice(4, 14)].reduce((acc, c) => acc * 32 + ALPHABET.indexOf(c), 0);
+    expect(Math.abs(millis - Date.now())).toBeLessThan(60_000);
+    expect(isId('ws', ids[0])).toBe(false);
+    expect(isId('key', `${ids[0]}x`)).toBe(false);
+    expect(isId('key', 'key_ILOU0000000000000000000000')).toBe(false);
+  });
+});
+
+describe.runIf(!TEST_DATABASE_URL)('embedded PGlite', () => {
+  it('applies the migrations once and keeps data across reopenings', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lfk-db-'));
+    try {
+      const first = await openDatabase({ dataDir: join(dir, 'nested', 'data') });
+      expect(first.engine).toBe('pglite');
+      expect(await first.isReady()).toBe(true);
+      const em = first.fork();
+      em.create(User, { id: newId('usr'), email: 'kept@example.com', name: null, passwordHash: 'x' });
+      await em.flush();
+      await first.close();
+
+      const second = await openDatabase({ dataDir: join(dir, 'nested', 'data') });
+      expect(await second.fork().count(User, { email: 'kept@example.com' })).toBe(1);
+      const applied = await second.fork().execute('select name from mikro_orm_migrations');
+      expect(applied.map((r: { name: string }) => r.name)).toEqual(['Migration20261121192523']);
+      await second.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.runIf(TEST_DATABASE_URL)('PostgreSQL', () => {
+  it('applies the same migrations, idempotently', async () => {
+    const first = await openDatabase({ databaseUrl: TEST_DATABASE_URL });
+    expect(first.engine).toBe('postgresql');
+    expect(await first.isReady()).toBe(true);
+    await first.close();
+    const second = await openDatabase({ databaseUrl: TEST_DATABASE_URL });
+    const applied = await second.fork().execute('select name from mikro_orm_migrations');
+    expect(applied.map((r: { name: string }) => r.name)).toEqual(['Migration20261121192523']);
+    await second.close();
+  });
+});
