@@ -5,7 +5,7 @@ import { type Database, openDatabase } from '@lfk/db';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
-import { registerErrorHandling } from './http/errors.ts';
+import { frameworkError, registerErrorHandling } from './http/errors.ts';
 import { redactSecrets } from './http/redact.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { registerRestBridge } from './http/rest-bridge.ts';
@@ -71,6 +71,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     trustProxy: false,
+    frameworkErrors: frameworkError,
   });
 
   let closing: Promise<void> | undefined;
@@ -87,9 +88,10 @@ export async function createServer(config: Config, options: ServerOptions = {}):
 
   // JSON is the only body lfk takes here; anything else is a 415.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
-    if (text.trim() === '') return done(null, undefined);
+    // No route, no body to read: an unknown route is a 404 whatever it was sent.
+    if (request.routeOptions.url === undefined || text.trim() === '') return done(null, undefined);
     try {
       done(null, JSON.parse(text));
     } catch {

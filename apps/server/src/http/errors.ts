@@ -1,4 +1,4 @@
-import { ApiError, asApiError, toWireError } from '@lfk/api';
+import { ApiError, asApiError, type ErrorCode, restRoutes, toWireError } from '@lfk/api';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { redactSecrets } from './redact.ts';
@@ -20,10 +20,52 @@ function fromFastify(error: FastifyError): ApiError | null {
   }
 }
 
+/** What a path parameter that names nothing is: the 404 of its resource. */
+const NOT_FOUND_BY_PARAM: Record<string, ErrorCode> = {
+  workspace_id: 'workspace_not_found',
+  key_id: 'api_key_not_found',
+  user_id: 'member_not_found',
+  form_id: 'form_not_found',
+};
+
+function decodes(segment: string): boolean {
+  try {
+    decodeURIComponent(segment);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A URL whose percent-encoding does not decode. If it is a route with a broken id in it, that id
+ * names nothing: the 404 of its resource, as for any id of the wrong shape. Otherwise no route.
+ */
+function notFoundForUndecodableUrl(method: string, url: string): ApiError {
+  const segments = url.split('?')[0]!.split('/');
+  for (const route of restRoutes) {
+    const pattern = route.path.split('/');
+    if (route.method !== method || pattern.length !== segments.length) continue;
+    const fits = pattern.every((part, i) => part.startsWith(':') || part === segments[i]);
+    const broken = pattern.findIndex((part, i) => part.startsWith(':') && !decodes(segments[i]!));
+    const code = broken >= 0 ? NOT_FOUND_BY_PARAM[pattern[broken]!.slice(1)] : undefined;
+    if (fits && code) return new ApiError(code);
+  }
+  return new ApiError('not_found', { message: 'No such route.' });
+}
+
+/** Fastify's errors from before routing (a URL that does not decode, for one). */
+export function frameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const known = error.code === 'FST_ERR_BAD_URL' ? notFoundForUndecodableUrl(request.method, request.url) : error;
+  return sendError(known, request, reply);
+}
+
 export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const known = asApiError(error) ?? fromFastify(error as FastifyError);
   if (!known) request.log.error({ err: error }, 'unexpected error');
   const wire = toWireError(known ?? error, String(request.id));
+  // Errors raised before the onRequest hook ran still carry the request id.
+  reply.header('x-request-id', request.id);
   if (known?.headers) reply.headers(known.headers);
   reply.code(wire.status);
   // The typed client reads tRPC's envelope, even for errors raised before tRPC ran.

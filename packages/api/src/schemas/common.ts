@@ -29,7 +29,10 @@ export const email = z
   .transform((value) => value.toLowerCase());
 
 export const listInput = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(50),
+  // Query strings carry text: a plain decimal is read as a number (no hex, no exponents).
+  limit: z
+    .preprocess((v) => (typeof v === 'string' && /^\d{1,9}$/.test(v) ? Number(v) : v), z.number().int().min(1).max(100))
+    .default(50),
   cursor: z.string().max(100).optional(),
 });
 export type ListInput = z.infer<typeof listInput>;
