@@ -1,6 +1,5 @@
 import { initTRPC } from '@trpc/server';
 import type { Context } from './context.ts';
-import type { Principal } from './credentials/authenticate.ts';
 import { ApiError, toWireError } from './errors.ts';
 import { workspaceScoped } from './schemas/workspaces.ts';
 import { roleIn } from './services/memberships.ts';
@@ -18,8 +17,6 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 export type Actor = { type: 'user' | 'api_key'; id: string };
-type SessionPrincipal = Extract<Principal, { kind: 'session' }>;
-type KeyPrincipal = Extract<Principal, { kind: 'api_key' }>;
 
 /** No credentials needed; but a bearer that was presented and refused is refused here too. */
 export const publicProcedure = t.procedure.use(({ ctx, next }) => {
@@ -38,8 +35,9 @@ const authenticatedProcedure = t.procedure.use(({ ctx, next }) => {
 
 /** A signed-in person. An API key is refused: keys never reach what this guards. */
 export const sessionProcedure = authenticatedProcedure.use(({ ctx, next }) => {
-  if (ctx.principal.kind !== 'session') throw new ApiError('session_required');
-  return next({ ctx: { session: ctx.principal as SessionPrincipal } });
+  const principal = ctx.principal;
+  if (principal.kind !== 'session') throw new ApiError('session_required');
+  return next({ ctx: { session: principal } });
 });
 
 /** A signed-in person with at least `minimum` role in `input.workspace_id`. */
@@ -68,16 +66,13 @@ export interface FormsScope {
 
 export const formsScopeProcedure = authenticatedProcedure.use(({ ctx, next }) => {
   const principal = ctx.principal;
-  const scope: FormsScope =
-    principal.kind === 'api_key'
-      ? {
-          keyWorkspaceId: (principal as KeyPrincipal).workspaceId,
-          canReach: async (workspaceId) => workspaceId === (principal as KeyPrincipal).workspaceId,
-        }
-      : {
-          keyWorkspaceId: null,
-          canReach: async (workspaceId) =>
-            (await roleIn(ctx.em, workspaceId, (principal as SessionPrincipal).userId)) !== null,
-        };
+  let scope: FormsScope;
+  if (principal.kind === 'api_key') {
+    const keyWorkspaceId = principal.workspaceId;
+    scope = { keyWorkspaceId, canReach: async (workspaceId) => workspaceId === keyWorkspaceId };
+  } else {
+    const userId = principal.userId;
+    scope = { keyWorkspaceId: null, canReach: async (workspaceId) => (await roleIn(ctx.em, workspaceId, userId)) !== null };
+  }
   return next({ ctx: { scope } });
 });

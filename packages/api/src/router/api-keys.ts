@@ -5,7 +5,7 @@ import { apiKey, apiKeyCreateInput, apiKeyListInput, apiKeyRevokeInput, createdA
 import { listOf } from '../schemas/common.ts';
 import { apiKeyToWire } from '../serializers.ts';
 import { recordAudit } from '../services/audit.ts';
-import { cursorFilter, page } from '../services/pagination.ts';
+import { pageOfWorkspace } from '../services/pagination.ts';
 import { lockWorkspace } from '../services/workspaces.ts';
 import { ownerProcedure, router } from '../trpc.ts';
 
@@ -57,15 +57,7 @@ export const apiKeysRouter = router({
   list: ownerProcedure
     .input(apiKeyListInput)
     .output(listOf(apiKey))
-    .query(async ({ ctx, input }) => {
-      const before = cursorFilter('key', input);
-      const keys = await ctx.em.find(
-        ApiKey,
-        { workspace: ctx.workspaceId, ...(before ? { id: before } : {}) },
-        { orderBy: { id: 'desc' }, limit: input.limit + 1 },
-      );
-      return page(keys, input.limit, (k) => k.id, apiKeyToWire);
-    }),
+    .query(({ ctx, input }) => pageOfWorkspace(ctx.em, ApiKey, 'key', ctx.workspaceId, input, apiKeyToWire)),
 
   /** Soft: the record stays for audit and in lists. Revoking a revoked key changes nothing. */
   revoke: ownerProcedure.input(apiKeyRevokeInput).mutation(async ({ ctx, input }) => {

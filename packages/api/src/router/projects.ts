@@ -3,22 +3,14 @@ import { listOf } from '../schemas/common.ts';
 import { project, projectCreateInput, projectListInput } from '../schemas/workspaces.ts';
 import { projectToWire } from '../serializers.ts';
 import { recordAudit } from '../services/audit.ts';
-import { cursorFilter, page } from '../services/pagination.ts';
+import { pageOfWorkspace } from '../services/pagination.ts';
 import { memberProcedure, ownerProcedure, router } from '../trpc.ts';
 
 export const projectsRouter = router({
   list: memberProcedure
     .input(projectListInput)
     .output(listOf(project))
-    .query(async ({ ctx, input }) => {
-      const before = cursorFilter('prj', input);
-      const projects = await ctx.em.find(
-        Project,
-        { workspace: ctx.workspaceId, ...(before ? { id: before } : {}) },
-        { orderBy: { id: 'desc' }, limit: input.limit + 1 },
-      );
-      return page(projects, input.limit, (p) => p.id, projectToWire);
-    }),
+    .query(({ ctx, input }) => pageOfWorkspace(ctx.em, Project, 'prj', ctx.workspaceId, input, projectToWire)),
 
   create: ownerProcedure
     .input(projectCreateInput)

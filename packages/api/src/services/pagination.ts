@@ -1,4 +1,6 @@
 import { type IdPrefix, isId } from '@lfk/db';
+import type { EntityName, FilterQuery, OrderDefinition } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
 import { ApiError } from '../errors.ts';
 import type { ListInput } from '../schemas/common.ts';
 
@@ -18,4 +20,19 @@ export function page<T, R>(rows: T[], limit: number, cursorOf: (row: T) => strin
     data: data.map(toWire),
     next_cursor: rows.length > limit && data.length > 0 ? cursorOf(data[data.length - 1]!) : null,
   };
+}
+
+/** One page of a workspace's rows of `entity` (keys, projects, audit events), newest first. */
+export async function pageOfWorkspace<T extends { id: string }, R>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  prefix: IdPrefix,
+  workspaceId: string,
+  input: ListInput,
+  toWire: (row: T) => R,
+) {
+  const before = cursorFilter(prefix, input);
+  const where = { workspace: workspaceId, ...(before ? { id: before } : {}) } as FilterQuery<T>;
+  const rows = (await em.find(entity, where, { orderBy: { id: 'desc' } as OrderDefinition<T>, limit: input.limit + 1 })) as T[];
+  return page(rows, input.limit, (row) => row.id, toWire);
 }
