@@ -36,7 +36,6 @@ const CATALOGUE = {
   api_key_limit_reached: [429, 'The workspace already has 10 active API keys. Revoke one first.'],
   rate_limited: [429, 'Too many requests. Retry later.'],
   internal_error: [500, 'Something went wrong on our side.'],
-  unavailable: [503, 'The service is not ready.'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof CATALOGUE;
@@ -65,7 +64,6 @@ const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
   422: 'UNPROCESSABLE_CONTENT',
   429: 'TOO_MANY_REQUESTS',
   500: 'INTERNAL_SERVER_ERROR',
-  503: 'SERVICE_UNAVAILABLE',
 };
 
 export function statusOf(code: ErrorCode): number {

@@ -56,7 +56,7 @@ export function buildOpenApi(publicUrl: string): Record<string, unknown> {
         content: { 'application/json': { schema: { ...input, properties, required } } },
       };
     }
-    const errorStatuses = [...new Set(ERROR_CODES.map(statusOf))].filter((s) => s !== 503);
+    const errorStatuses = [...new Set(ERROR_CODES.map(statusOf))];
     const responses: Record<string, unknown> = {
       [route.status]: route.output
         ? { description: 'Success', content: { 'application/json': { schema: toJson(route.output, 'output') } } }
