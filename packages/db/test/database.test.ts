@@ -36,8 +36,8 @@ describe.runIf(!TEST_DATABASE_URL)('embedded PGlite', () => {
 
       const second = await openDatabase({ dataDir: join(dir, 'nested', 'data') });
       expect(await second.fork().count(User, { email: 'kept@example.com' })).toBe(1);
-      const applied = await second.fork().execute('select name from mikro_orm_migrations');
-      expect(applied.map((r: { name: string }) => r.name)).toEqual(['Migration20261121192523']);
+      const applied = await second.fork().execute<{ name: string }[]>('select name from mikro_orm_migrations');
+      expect(applied.map((r) => r.name)).toEqual(['Migration20261121192523']);
       await second.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -52,8 +52,8 @@ describe.runIf(TEST_DATABASE_URL)('PostgreSQL', () => {
     expect(await first.isReady()).toBe(true);
     await first.close();
     const second = await openDatabase({ databaseUrl: TEST_DATABASE_URL });
-    const applied = await second.fork().execute('select name from mikro_orm_migrations');
-    expect(applied.map((r: { name: string }) => r.name)).toEqual(['Migration20261121192523']);
+    const applied = await second.fork().execute<{ name: string }[]>('select name from mikro_orm_migrations');
+    expect(applied.map((r) => r.name)).toEqual(['Migration20261121192523']);
     await second.close();
   });
 });
