@@ -16,6 +16,18 @@ let outsider: Awaited<ReturnType<TestServer['signup']>>;
 let key: string;
 let keyId: string;
 
+/** A form body wrong in many ways at once: both doors must list the same details. */
+const severalSchemaProblems = {
+  name: '',
+  schema: [
+    { name: 'a', type: 'select' },
+    { name: 'a', type: 'bogus' },
+    { name: '9', type: 'text', options: ['x'], required: 'yes' },
+  ],
+  allowed_origins: ['https://example.com/path', 'ftp://example.com'],
+  extra: true,
+};
+
 const formBody = {
   name: 'Contact',
   schema: [
@@ -349,29 +361,11 @@ describe('the same failures answer the same errors', () => {
         'forms.create, several schema problems',
         await t.request('POST', '/v1/forms', {
           token: key,
-          body: {
-            name: '',
-            schema: [
-              { name: 'a', type: 'select' },
-              { name: 'a', type: 'bogus' },
-              { name: '9', type: 'text', options: ['x'], required: 'yes' },
-            ],
-            allowed_origins: ['https://example.com/path', 'ftp://example.com'],
-            extra: true,
-          },
+          body: severalSchemaProblems,
         }),
         await trpcMutation(
           'forms.create',
-          {
-            name: '',
-            schema: [
-              { name: 'a', type: 'select' },
-              { name: 'a', type: 'bogus' },
-              { name: '9', type: 'text', options: ['x'], required: 'yes' },
-            ],
-            allowed_origins: ['https://example.com/path', 'ftp://example.com'],
-            extra: true,
-          },
+          severalSchemaProblems,
           key,
         ),
       ],
