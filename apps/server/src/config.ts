@@ -1,3 +1,4 @@
+import { DEFAULT_RATE_LIMITS, RATE_LIMIT_NAMES, type RateLimitConfig, type RateLimitName } from '@lfk/api';
 import { z } from 'zod';
 
 const emptyAsUnset = (value: unknown) => (value === '' ? undefined : value);
@@ -5,6 +6,35 @@ const flag = z.preprocess(
   emptyAsUnset,
   z.enum(['true', 'false', '1', '0', 'yes', 'no']).default('true').transform((v) => ['true', '1', 'yes'].includes(v)),
 );
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3600_000, d: 86_400_000 };
+
+/** `10/1m`: ten requests per minute (units s, m, h, d); `off` turns the limit off. */
+const rateLimit = (fallback: RateLimitConfig[RateLimitName]) =>
+  z.preprocess(
+    emptyAsUnset,
+    z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        if (value === undefined) return fallback;
+        if (value === 'off') return null;
+        const match = /^(\d{1,9})\/(\d{1,9})([smhd])$/.exec(value);
+        if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) {
+          ctx.addIssue({ code: 'custom', message: 'Must be <count>/<duration> such as 10/1m (units s, m, h, d), or off.' });
+          return z.NEVER;
+        }
+        return { capacity: Number(match[1]), windowMs: Number(match[2]) * UNIT_MS[match[3]!]! };
+      }),
+  );
+
+/** The environment variable of each rate limit. */
+export const RATE_LIMIT_ENV: Record<RateLimitName, string> = {
+  anonymous_forms: 'LFK_RATE_LIMIT_ANONYMOUS_FORMS',
+  login: 'LFK_RATE_LIMIT_LOGIN',
+  key_failures: 'LFK_RATE_LIMIT_KEY_FAILURES',
+  browser_submissions: 'LFK_RATE_LIMIT_BROWSER_SUBMISSIONS',
+};
 
 const envSchema = z.object({
   PORT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(65535).default(3000)),
@@ -14,6 +44,11 @@ const envSchema = z.object({
   LFK_PUBLIC_URL: z.preprocess(emptyAsUnset, z.url({ protocol: /^https?$/, error: 'Must be an http(s) URL.' }).optional()),
   LFK_ALLOW_SIGNUP: flag,
   LOG_LEVEL: z.preprocess(emptyAsUnset, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
+  SMTP_URL: z.preprocess(emptyAsUnset, z.url({ protocol: /^smtps?$/, error: 'Must be an smtp:// or smtps:// URL.' }).optional()),
+  LFK_EMAIL_FROM: z.preprocess(emptyAsUnset, z.string().max(300).default('lfk <no-reply@localhost>')),
+  LFK_VERIFY_RESEND_INTERVAL: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(86_400).default(60)),
+  LFK_TRUST_PROXY: z.preprocess(emptyAsUnset, z.string().max(1000).optional()),
+  ...Object.fromEntries(RATE_LIMIT_NAMES.map((name) => [RATE_LIMIT_ENV[name], rateLimit(DEFAULT_RATE_LIMITS[name])])),
 });
 
 export interface Config {
@@ -28,6 +63,23 @@ export interface Config {
   logLevel: string;
   /** How often API keys' `last_used_at` is written, in milliseconds. */
   lastUsedFlushMs: number;
+  /** Where email goes: an SMTP server, or (unset) the server log. */
+  smtpUrl: string | undefined;
+  emailFrom: string;
+  verifyResendIntervalMs: number;
+  rateLimits: RateLimitConfig;
+  /**
+   * Fastify's `trustProxy`: unset trusts no proxy (the client is the socket's peer); `true`, a hop
+   * count, or addresses/CIDRs (comma-separated) read the client from `X-Forwarded-For`.
+   */
+  trustProxy: boolean | number | string[];
+}
+
+function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((part) => part.trim()).filter(Boolean);
 }
 
 export class ConfigError extends Error {}
@@ -50,5 +102,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     allowSignup: e.LFK_ALLOW_SIGNUP,
     logLevel: e.LOG_LEVEL,
     lastUsedFlushMs: 5000,
+    smtpUrl: e.SMTP_URL,
+    emailFrom: e.LFK_EMAIL_FROM,
+    verifyResendIntervalMs: e.LFK_VERIFY_RESEND_INTERVAL * 1000,
+    rateLimits: Object.fromEntries(
+      RATE_LIMIT_NAMES.map((name) => [name, (e as Record<string, unknown>)[RATE_LIMIT_ENV[name]]]),
+    ) as RateLimitConfig,
+    trustProxy: parseTrustProxy(e.LFK_TRUST_PROXY),
   };
 }

@@ -1,2 +1,3 @@
 export { type Config, ConfigError, loadConfig } from './config.ts';
 export { createServer, type LfkServer, type ServerOptions } from './server.ts';
+export type { OutboxSenderOptions } from './email/outbox-sender.ts';

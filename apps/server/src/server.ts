@@ -1,14 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
-import { LastUsedRecorder, type Services } from '@lfk/api';
+import { deleteExpiredIdempotencyRecords, LastUsedRecorder, RateLimits, type Services } from '@lfk/api';
 import { type Database, openDatabase } from '@lfk/db';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
+import { OutboxSender, type OutboxSenderOptions } from './email/outbox-sender.ts';
+import { logTransport, smtpTransport } from './email/transports.ts';
+import { registerEmailVerification } from './http/email-verification.ts';
 import { frameworkError, registerErrorHandling } from './http/errors.ts';
 import { redactSecrets } from './http/redact.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { registerRestBridge } from './http/rest-bridge.ts';
+import { registerSubmissions } from './http/submissions.ts';
 import { registerTrpc } from './http/trpc.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -43,7 +47,12 @@ export interface ServerOptions {
   logStream?: DestinationStream;
   /** An already open database (tests); otherwise opened from the config. */
   db?: Database;
+  /** Timings of the email sender (tests shorten them). */
+  outbox?: Partial<OutboxSenderOptions>;
 }
+
+/** Expired idempotency records are swept this often. */
+const SWEEP_EVERY_MS = 10 * 60_000;
 
 /** Request ids: the caller's own if it is a plain token, else a fresh one. */
 function requestIdFor(incoming: unknown): string {
@@ -54,7 +63,16 @@ function requestIdFor(incoming: unknown): string {
 export async function createServer(config: Config, options: ServerOptions = {}): Promise<LfkServer> {
   const db = options.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const lastUsed = new LastUsedRecorder(db, config.lastUsedFlushMs);
-  const services: Services = { db, lastUsed, allowSignup: config.allowSignup };
+  let sender: OutboxSender | undefined;
+  const services: Services = {
+    db,
+    lastUsed,
+    rateLimits: new RateLimits(config.rateLimits),
+    allowSignup: config.allowSignup,
+    publicUrl: config.publicUrl,
+    verifyResendIntervalMs: config.verifyResendIntervalMs,
+    wakeMailer: () => sender?.wake(),
+  };
 
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
@@ -70,7 +88,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
-    trustProxy: false,
+    // The union confuses fastify's overloads; each member is a value fastify accepts.
+    trustProxy: config.trustProxy as string[],
     frameworkErrors: frameworkError,
   });
 
@@ -111,9 +130,18 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.get('/v1/openapi.json', async () => openApi);
 
   registerRestBridge(app, services, config.publicUrl);
+  await registerSubmissions(app, services, config.publicUrl);
+  registerEmailVerification(app, services, config.publicUrl);
   await registerTrpc(app, services, config.publicUrl);
 
+  const transport = config.smtpUrl ? smtpTransport(config.smtpUrl, config.emailFrom) : logTransport(app.log);
+  sender = new OutboxSender(db, transport, app.log, options.outbox);
+  sender.start();
   lastUsed.start();
+  const sweeper = setInterval(() => {
+    deleteExpiredIdempotencyRecords(db.fork()).catch((err) => app.log.warn({ err }, 'could not sweep idempotency records'));
+  }, SWEEP_EVERY_MS);
+  sweeper.unref();
 
   return {
     app,
@@ -126,6 +154,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     close() {
       closing ??= (async () => {
         await app.close();
+        clearInterval(sweeper);
+        await sender?.stop();
         await lastUsed.stop();
         await db.close();
       })();

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { createServer, type LfkServer, loadConfig } from '@lfk/server';
+import { createServer, type LfkServer, loadConfig, type OutboxSenderOptions } from '@lfk/server';
 import { openDatabase } from '@lfk/db';
 import pg from 'pg';
 
@@ -60,9 +60,20 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-const SECRET_PATTERN = /\b(?:lfk|lfs|lfc)_[0-9A-Za-z]{30,}\b/g;
+const SECRET_PATTERN = /\b(?:lfk|lfs|lfc|lfv)_[0-9A-Za-z]{30,}\b/g;
 
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+/** Rate limits are off unless a test turns one on: suites sign up and log in many times from one address. */
+const LIMITS_OFF = {
+  LFK_RATE_LIMIT_ANONYMOUS_FORMS: 'off',
+  LFK_RATE_LIMIT_LOGIN: 'off',
+  LFK_RATE_LIMIT_KEY_FAILURES: 'off',
+  LFK_RATE_LIMIT_BROWSER_SUBMISSIONS: 'off',
+};
+
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: { outbox?: Partial<OutboxSenderOptions> } = {},
+): Promise<TestServer> {
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk, _encoding, done) {
@@ -75,11 +86,12 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     PORT: '0',
     LOG_LEVEL: 'info',
     LFK_PUBLIC_URL: 'http://lfk.test',
+    ...LIMITS_OFF,
     ...(pgDatabase ? { DATABASE_URL: pgDatabase.url } : { LFK_DATA_DIR: 'memory://' }),
     ...env,
   });
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 20 });
-  const server = await createServer(config, { logStream, db });
+  const server = await createServer(config, { logStream, db, ...(options.outbox ? { outbox: options.outbox } : {}) });
   const secretsHandedOut = new Set<string>();
   let counter = 0;
 

@@ -2,12 +2,20 @@ import type { Database } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import { type Authentication, authenticate, type CredentialsOnRequest } from './credentials/authenticate.ts';
 import type { LastUsedRecorder } from './credentials/last-used.ts';
+import type { RateLimits } from './rate-limits/rate-limits.ts';
 
 /** What every request shares: built once at start by the server. */
 export interface Services {
   db: Database;
   lastUsed: LastUsedRecorder;
+  rateLimits: RateLimits;
   allowSignup: boolean;
+  /** Where people reach this server: the base of links in emails. */
+  publicUrl: string;
+  /** Least time between two verification emails for one form. */
+  verifyResendIntervalMs: number;
+  /** Tells the email sender that the outbox has new mail (it also polls). */
+  wakeMailer(): void;
 }
 
 /** How a procedure sets or clears the session cookie, whichever transport carried the call. */
@@ -16,21 +24,49 @@ export interface SessionCookieWriter {
   clear(): void;
 }
 
+/** What a procedure may add to its response besides the body. */
+export interface ResponseHeaders {
+  set(name: string, value: string): void;
+}
+
+export interface RequestFacts extends CredentialsOnRequest {
+  requestId: string;
+  /** The `Idempotency-Key` header, when sent. */
+  idempotencyKey: string | undefined;
+}
+
 /** The inner context: no HTTP objects, so tests and server-side callers can build one too. */
 export interface Context {
   em: EntityManager;
   services: Services;
   auth: Authentication;
   requestId: string;
+  /** The client's address (behind a trusted proxy, the forwarded one). */
+  ip: string;
+  /** The request's `Origin` header: browser submissions are judged by it. */
+  origin: string | undefined;
+  idempotencyKey: string | undefined;
   cookies: SessionCookieWriter;
+  headers: ResponseHeaders;
 }
 
 export async function createContext(
   services: Services,
-  request: CredentialsOnRequest & { requestId: string },
+  request: RequestFacts,
   cookies: SessionCookieWriter,
+  headers: ResponseHeaders,
 ): Promise<Context> {
   const em = services.db.fork();
-  const auth = await authenticate(em, request, services.lastUsed);
-  return { em, services, auth, requestId: request.requestId, cookies };
+  const auth = await authenticate(em, request, services);
+  return {
+    em,
+    services,
+    auth,
+    requestId: request.requestId,
+    ip: request.ip,
+    origin: request.origin,
+    idempotencyKey: request.idempotencyKey,
+    cookies,
+    headers,
+  };
 }

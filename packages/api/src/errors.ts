@@ -29,6 +29,7 @@ const CATALOGUE = {
   last_owner: [409, 'A workspace must keep at least one owner.'],
   form_already_claimed: [409, 'The form has already been claimed.'],
   email_already_verified: [409, 'The email address is already verified.'],
+  no_notify_email: [409, 'The form has no notify_email to verify.'],
   idempotency_key_reused: [409, 'The Idempotency-Key was already used with a different request.'],
   payload_too_large: [413, 'The request body is too large.'],
   unsupported_media_type: [415, 'The request body has a content type this route does not accept.'],

@@ -1,7 +1,23 @@
-export { type Context, createContext, type Services, type SessionCookieWriter } from './context.ts';
+export {
+  type Context,
+  createContext,
+  type RequestFacts,
+  type ResponseHeaders,
+  type Services,
+  type SessionCookieWriter,
+} from './context.ts';
 export { generateApiKey, isWellFormedApiKey } from './credentials/api-key-format.ts';
 export { type Authentication, type Principal, SESSION_TTL_MS } from './credentials/authenticate.ts';
 export { LastUsedRecorder } from './credentials/last-used.ts';
 export * from './errors.ts';
 export { type Access, type ProcedurePath, type RestRoute, restRoutes } from './rest-routes.ts';
 export { type AppRouter, appRouter, createCaller, type RouterInputs, type RouterOutputs } from './root.ts';
+export { findSubmissionTarget, isOriginAllowed } from './services/forms.ts';
+export { deleteExpiredIdempotencyRecords } from './services/idempotency.ts';
+export {
+  DEFAULT_RATE_LIMITS,
+  RATE_LIMIT_NAMES,
+  type RateLimitConfig,
+  type RateLimitName,
+  RateLimits,
+} from './rate-limits/rate-limits.ts';

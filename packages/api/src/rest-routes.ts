@@ -1,9 +1,20 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { RouterInputs } from './root.ts';
 import { apiKey, apiKeyCreateInput, apiKeyListInput, apiKeyRevokeInput, createdApiKey } from './schemas/api-keys.ts';
 import { loginInput, loginOutput, sessionOutput, signupInput, signupOutput } from './schemas/auth.ts';
 import { listInput, listOf } from './schemas/common.ts';
-import { form, formCreateInput, formIdInput, formUpdateInput } from './schemas/forms.ts';
+import { emailVerificationInput } from './schemas/email-verifications.ts';
+import {
+  createdForm,
+  form,
+  formClaimInput,
+  formCreateInput,
+  formIdInput,
+  formListInput,
+  formUpdateInput,
+  verificationSent,
+} from './schemas/forms.ts';
+import { createdSubmission, submission, submissionListInput, submissionValue } from './schemas/submissions.ts';
 import {
   auditEvent,
   auditEventListInput,
@@ -32,7 +43,12 @@ export interface RestRoute {
   procedure: ProcedurePath;
   /** Where the rest of the input comes from besides the path. */
   from: 'body' | 'query' | 'none';
-  status: 200 | 201 | 204;
+  status: 200 | 201 | 202 | 204;
+  /**
+   * Routes whose HTTP side is more than JSON in, JSON out get their own module in the server:
+   * `submission` takes urlencoded HTML form posts and CORS; `html` answers a page.
+   */
+  transport?: 'submission' | 'html';
   access: Access;
   summary: string;
   input: z.ZodType | null;
@@ -80,9 +96,30 @@ export const restRoutes: RestRoute[] = [
     summary: 'Revoke an API key (soft; idempotent)', input: apiKeyRevokeInput, output: null },
 
   { method: 'POST', path: '/v1/forms', procedure: 'forms.create', from: 'body', status: 201, access: 'forms_scope',
-    summary: "Create a form, born claimed in the key's workspace (or `workspace_id` with a session)", input: formCreateInput, output: form },
+    summary: "Create a form: claimed in the key's workspace (or `workspace_id` with a session), or unclaimed without credentials",
+    input: formCreateInput, output: createdForm },
   { method: 'GET', path: '/v1/forms/:form_id', procedure: 'forms.get', from: 'none', status: 200, access: 'forms_scope',
     summary: 'Read a claimed form', input: formIdInput, output: form },
   { method: 'PATCH', path: '/v1/forms/:form_id', procedure: 'forms.update', from: 'body', status: 200, access: 'forms_scope',
     summary: 'Update some fields of a claimed form', input: formUpdateInput, output: form },
+  { method: 'POST', path: '/v1/forms/:form_id/resend-verification', procedure: 'forms.resendVerification', from: 'none',
+    status: 202, access: 'forms_scope', summary: "Send a new verification link to the form's notify_email",
+    input: formIdInput, output: verificationSent },
+  { method: 'POST', path: '/v1/forms/:form_id/claim', procedure: 'forms.claim', from: 'body', status: 200, access: 'member',
+    summary: 'Claim an unclaimed form into a workspace of the caller, with its claim token', input: formClaimInput, output: form },
+  { method: 'GET', path: `${ws}/forms`, procedure: 'forms.list', from: 'query', status: 200, access: 'member',
+    summary: "The workspace's forms, newest first", input: formListInput, output: listOf(form) },
+
+  { method: 'POST', path: '/v1/forms/:form_id/submissions', procedure: 'submissions.create', from: 'body', status: 201,
+    access: 'public', transport: 'submission',
+    summary: 'Submit to a form: from an allowed origin (browser mode) or with a key of its workspace',
+    input: z.record(z.string(), submissionValue), output: createdSubmission },
+  { method: 'GET', path: '/v1/forms/:form_id/submissions', procedure: 'submissions.list', from: 'query', status: 200,
+    access: 'member', summary: "A form's submissions, newest first (members' sessions only)",
+    input: submissionListInput, output: listOf(submission) },
+
+  { method: 'GET', path: '/v1/email-verifications/:token', procedure: 'emailVerifications.confirm', from: 'none',
+    status: 200, access: 'public', transport: 'html',
+    summary: 'Follow a verification link: marks the address verified and answers a small HTML page',
+    input: emailVerificationInput, output: null },
 ];

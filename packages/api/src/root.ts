@@ -2,9 +2,11 @@ import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { apiKeysRouter } from './router/api-keys.ts';
 import { auditEventsRouter } from './router/audit-events.ts';
 import { authRouter } from './router/auth.ts';
+import { emailVerificationsRouter } from './router/email-verifications.ts';
 import { formsRouter } from './router/forms.ts';
 import { membersRouter } from './router/members.ts';
 import { projectsRouter } from './router/projects.ts';
+import { submissionsRouter } from './router/submissions.ts';
 import { workspacesRouter } from './router/workspaces.ts';
 import { createCallerFactory, router } from './trpc.ts';
 
@@ -16,6 +18,8 @@ export const appRouter = router({
   apiKeys: apiKeysRouter,
   auditEvents: auditEventsRouter,
   forms: formsRouter,
+  submissions: submissionsRouter,
+  emailVerifications: emailVerificationsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,8 +1,9 @@
-import type { IApiKey, IAuditEvent, IForm, IMembership, IProject, IUser, IWorkspace } from '@lfk/db';
+import type { IApiKey, IAuditEvent, IForm, IMembership, IProject, ISubmission, IUser, IWorkspace } from '@lfk/db';
 import type { z } from 'zod';
 import type { apiKey } from './schemas/api-keys.ts';
 import type { user } from './schemas/auth.ts';
 import type { form } from './schemas/forms.ts';
+import type { submission } from './schemas/submissions.ts';
 import type { auditEvent, member, project, workspace } from './schemas/workspaces.ts';
 
 /** Entities → the documented wire objects. Hashes and internal columns never pass through here. */
@@ -80,4 +81,12 @@ export const formToWire = (f: IForm): z.input<typeof form> => ({
   redirect_url: f.redirectUrl ?? null,
   created_at: iso(f.createdAt),
   updated_at: iso(f.updatedAt),
+});
+
+export const submissionToWire = (s: ISubmission): z.input<typeof submission> => ({
+  id: s.id,
+  form_id: s.form.id,
+  data: s.data as z.input<typeof submission>['data'],
+  source: s.source,
+  created_at: iso(s.createdAt),
 });

@@ -1,6 +1,11 @@
 import { initTRPC } from '@trpc/server';
 import type { Context } from './context.ts';
+import type { Principal } from './credentials/authenticate.ts';
+import { Form, type IForm, isId } from '@lfk/db';
+import { z } from 'zod';
 import { ApiError, toWireError } from './errors.ts';
+import type { RateLimitName } from './rate-limits/rate-limits.ts';
+import { idParam } from './schemas/common.ts';
 import { workspaceScoped } from './schemas/workspaces.ts';
 import { roleIn } from './services/memberships.ts';
 
@@ -17,6 +22,13 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 export type Actor = { type: 'user' | 'api_key'; id: string };
+
+/** Counts the request against a per-IP limit, before any work is done for it. */
+export const perIpLimit = (name: RateLimitName) =>
+  t.middleware(({ ctx, next }) => {
+    ctx.services.rateLimits.consume(name, ctx.ip);
+    return next();
+  });
 
 /** No credentials needed; but a bearer that was presented and refused is refused here too. */
 export const publicProcedure = t.procedure.use(({ ctx, next }) => {
@@ -64,15 +76,50 @@ export interface FormsScope {
   canReach(workspaceId: string): Promise<boolean>;
 }
 
-export const formsScopeProcedure = authenticatedProcedure.use(({ ctx, next }) => {
-  const principal = ctx.principal;
-  let scope: FormsScope;
+function formsScopeOf(ctx: { em: Context['em'] }, principal: Exclude<Principal, { kind: 'anonymous' }>): FormsScope {
   if (principal.kind === 'api_key') {
     const keyWorkspaceId = principal.workspaceId;
-    scope = { keyWorkspaceId, canReach: async (workspaceId) => workspaceId === keyWorkspaceId };
-  } else {
-    const userId = principal.userId;
-    scope = { keyWorkspaceId: null, canReach: async (workspaceId) => (await roleIn(ctx.em, workspaceId, userId)) !== null };
+    return { keyWorkspaceId, canReach: async (workspaceId) => workspaceId === keyWorkspaceId };
   }
-  return next({ ctx: { scope } });
+  const userId = principal.userId;
+  return { keyWorkspaceId: null, canReach: async (workspaceId) => (await roleIn(ctx.em, workspaceId, userId)) !== null };
+}
+
+export const formsScopeProcedure = authenticatedProcedure.use(({ ctx, next }) =>
+  next({ ctx: { scope: formsScopeOf(ctx, ctx.principal) } }),
+);
+
+/**
+ * The forms scope, or nobody at all: `POST /v1/forms` without credentials makes an unclaimed
+ * form. `scope` and `actor` are null for the anonymous caller.
+ */
+export const formsScopeOrAnonymousProcedure = publicProcedure.use(({ ctx, next }) => {
+  const principal = ctx.auth.principal;
+  if (principal.kind === 'anonymous') return next({ ctx: { scope: null, actor: null } });
+  const actor: Actor =
+    principal.kind === 'session' ? { type: 'user', id: principal.userId } : { type: 'api_key', id: principal.keyId };
+  return next({ ctx: { scope: formsScopeOf(ctx, principal), actor } });
 });
+
+/**
+ * Submissions are public (browser forms are guarded by their origin list), but a key, when one
+ * is sent, must be good, and the procedure learns whose it is. A session is not a key here.
+ */
+export const submissionProcedure = publicProcedure.use(({ ctx, next }) => {
+  const principal = ctx.auth.principal;
+  const key = principal.kind === 'api_key' ? { keyId: principal.keyId, workspaceId: principal.workspaceId } : null;
+  return next({ ctx: { key } });
+});
+
+/** A signed-in member of the workspace of the claimed form `input.form_id`; others get "not found". */
+export const formMemberProcedure = sessionProcedure
+  .input(z.object({ form_id: idParam }))
+  .use(async ({ ctx, input, next }) => {
+    const found: IForm | null = isId('form', input.form_id)
+      ? await ctx.em.findOne(Form, { id: input.form_id, state: 'claimed' })
+      : null;
+    if (!found?.workspace || (await roleIn(ctx.em, found.workspace.id, ctx.session.userId)) === null) {
+      throw new ApiError('form_not_found');
+    }
+    return next({ ctx: { form: found } });
+  });

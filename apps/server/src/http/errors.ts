@@ -26,6 +26,7 @@ const NOT_FOUND_BY_PARAM: Record<string, ErrorCode> = {
   key_id: 'api_key_not_found',
   user_id: 'member_not_found',
   form_id: 'form_not_found',
+  token: 'not_found',
 };
 
 function decodes(segment: string): boolean {

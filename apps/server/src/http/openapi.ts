@@ -9,6 +9,16 @@ const ACCESS_NOTES: Record<RestRoute['access'], string> = {
   forms_scope: 'A workspace API key (`Authorization: Bearer lfk_…`) or a session of a member of the workspace.',
 };
 
+const TRANSPORT_NOTES: Record<NonNullable<RestRoute['transport']>, string> = {
+  submission:
+    'A `browser`-mode form takes submissions whose `Origin` is on its `allowed_origins` (CORS preflight is answered ' +
+    'for those origins only), or server-side calls with a key of its workspace; an `api_key`-mode form needs such a ' +
+    'key. The body is the flat object of field values, as JSON or as an HTML form post; a form post that accepts ' +
+    '`text/html` is answered 303 to the `redirect_url`, or a thank-you page. At most 64 KiB. ' +
+    'Values that do not satisfy the form get 422 `validation_failed` with one detail per field.',
+  html: 'Opened from an email: answers a small HTML page, 200 when the address is verified, 404 when the link is not valid.',
+};
+
 const errorBody = {
   type: 'object',
   required: ['error'],
@@ -34,6 +44,12 @@ const toJson = (schema: z.ZodType, io: 'input' | 'output') => {
   return json;
 };
 
+function securityOf(route: RestRoute): unknown[] {
+  if (route.transport === 'submission') return [{}, { apiKey: [] }];
+  if (route.access === 'public') return [];
+  return route.access === 'forms_scope' ? [{ apiKey: [] }, { session: [] }] : [{ session: [] }];
+}
+
 /** OpenAPI 3.1, generated from the route table and the very zod schemas the procedures use. */
 export function buildOpenApi(publicUrl: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -48,7 +64,12 @@ export function buildOpenApi(publicUrl: string): Record<string, unknown> {
         if (!pathParams.includes(name)) parameters.push({ name, in: 'query', required: false, schema });
       }
     }
-    if (input && route.from === 'body') {
+    if (input && route.transport === 'submission') {
+      requestBody = {
+        required: true,
+        content: { 'application/json': { schema: input }, 'application/x-www-form-urlencoded': { schema: input } },
+      };
+    } else if (input && route.from === 'body') {
       const properties = Object.fromEntries(Object.entries(input.properties ?? {}).filter(([k]) => !pathParams.includes(k)));
       const required = (input.required ?? []).filter((k) => !pathParams.includes(k));
       requestBody = {
@@ -65,15 +86,24 @@ export function buildOpenApi(publicUrl: string): Record<string, unknown> {
     for (const status of errorStatuses) {
       responses[status] = { description: 'Error', content: { 'application/json': { schema: errorBody } } };
     }
+    if (route.transport === 'submission') {
+      responses[303] = { description: 'An HTML form post, sent on to the form\'s `redirect_url`' };
+    }
+    if (route.transport === 'html') {
+      const page = { content: { 'text/html': { schema: { type: 'string' } } } };
+      for (const key of Object.keys(responses)) delete responses[key];
+      responses[200] = { description: 'The address is verified', ...page };
+      responses[404] = { description: 'The link is not valid (used, replaced or expired)', ...page };
+    }
     paths[openApiPath] ??= {};
     paths[openApiPath][route.method.toLowerCase()] = {
       operationId: route.procedure,
       summary: route.summary,
-      description: ACCESS_NOTES[route.access],
+      description: route.transport ? TRANSPORT_NOTES[route.transport] : ACCESS_NOTES[route.access],
       parameters,
       ...(requestBody ? { requestBody } : {}),
       responses,
-      security: route.access === 'public' ? [] : route.access === 'forms_scope' ? [{ apiKey: [] }, { session: [] }] : [{ session: [] }],
+      security: securityOf(route),
     };
   }
   return {

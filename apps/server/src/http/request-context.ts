@@ -1,4 +1,4 @@
-import { type Context, createContext, type Services, type SessionCookieWriter } from '@lfk/api';
+import { type Context, createContext, type ResponseHeaders, type Services, type SessionCookieWriter } from '@lfk/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export const SESSION_COOKIE = 'lfk_session';
@@ -24,6 +24,11 @@ export function contextForRequest(
       reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure });
     },
   };
+  const headers: ResponseHeaders = {
+    set(name, value) {
+      reply.header(name, value);
+    },
+  };
   return createContext(
     services,
     {
@@ -34,7 +39,10 @@ export function contextForRequest(
       origin: header(request, 'origin'),
       secFetchSite: header(request, 'sec-fetch-site'),
       ownOrigins: [new URL(publicUrl).origin, `${request.protocol}://${request.host}`],
+      ip: request.ip,
+      idempotencyKey: header(request, 'idempotency-key'),
     },
     cookies,
+    headers,
   );
 }

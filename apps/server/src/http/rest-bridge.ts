@@ -6,7 +6,7 @@ type Caller = ReturnType<typeof createCaller>;
 type Procedure = (input: unknown) => Promise<unknown>;
 
 /** `apiKeys.create` → the caller's function for it. */
-function procedureOf(caller: Caller, path: RestRoute['procedure']): Procedure {
+export function procedureOf(caller: Caller, path: RestRoute['procedure']): Procedure {
   const [group, name] = path.split('.') as [keyof Caller, string];
   return (caller[group] as unknown as Record<string, Procedure>)[name]!;
 }
@@ -33,6 +33,8 @@ function inputOf(route: RestRoute, request: FastifyRequest): unknown {
 /** Registers every route of the REST table; each one calls its procedure and nothing else. */
 export function registerRestBridge(app: FastifyInstance, services: Services, publicUrl: string): void {
   for (const route of restRoutes) {
+    // Routes with their own HTTP side (form posts, HTML pages) are registered by their modules.
+    if (route.transport) continue;
     app.route({
       method: route.method,
       url: route.path,

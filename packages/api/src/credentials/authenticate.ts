@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { ApiError } from '../errors.ts';
 import { isWellFormedApiKey } from './api-key-format.ts';
+import type { RateLimits } from '../rate-limits/rate-limits.ts';
 import type { LastUsedRecorder } from './last-used.ts';
 import { sha256 } from './secrets.ts';
 import { isWellFormedSessionToken, SESSION_TOKEN_PREFIX } from './tokens.ts';
@@ -29,6 +30,13 @@ export interface CredentialsOnRequest {
   secFetchSite: string | undefined;
   /** Origins this server answers as: its public URL and the one the request was addressed to. */
   ownOrigins: readonly string[];
+  /** The client's address, for the limit on refused keys. */
+  ip: string;
+}
+
+export interface Verifiers {
+  lastUsed: LastUsedRecorder;
+  rateLimits: RateLimits;
 }
 
 const ANONYMOUS: Principal = { kind: 'anonymous' };
@@ -40,7 +48,7 @@ const invalidApiKey = () => new ApiError('invalid_api_key');
 export async function authenticate(
   em: EntityManager,
   request: CredentialsOnRequest,
-  lastUsed: LastUsedRecorder,
+  verifiers: Verifiers,
   now = new Date(),
 ): Promise<Authentication> {
   if (request.authorization !== undefined) {
@@ -48,10 +56,13 @@ export async function authenticate(
     if (token?.startsWith(SESSION_TOKEN_PREFIX)) {
       return fromSession(em, token, 'bearer', now);
     }
-    const principal = token === null ? null : await verifyApiKey(em, token, lastUsed, now);
-    return principal
-      ? { principal, failure: null, via: 'bearer' }
-      : { principal: ANONYMOUS, failure: invalidApiKey(), via: 'bearer' };
+    // An address that keeps presenting bad keys is held back before any lookup.
+    const held = verifiers.rateLimits.check('key_failures', request.ip);
+    if (held) return { principal: ANONYMOUS, failure: held, via: 'bearer' };
+    const principal = token === null ? null : await verifyApiKey(em, token, verifiers.lastUsed, now);
+    if (principal) return { principal, failure: null, via: 'bearer' };
+    verifiers.rateLimits.record('key_failures', request.ip);
+    return { principal: ANONYMOUS, failure: invalidApiKey(), via: 'bearer' };
   }
   if (request.sessionCookie !== undefined) {
     if (!SAFE_METHODS.has(request.method) && !passesCsrfCheck(request)) {

@@ -8,7 +8,7 @@ import { ApiError } from '../errors.ts';
 import { loginInput, loginOutput, sessionOutput, signupInput, signupOutput } from '../schemas/auth.ts';
 import { userToWire, workspaceToWire } from '../serializers.ts';
 import { createWorkspace } from '../services/workspaces.ts';
-import { publicProcedure, router, sessionProcedure } from '../trpc.ts';
+import { perIpLimit, publicProcedure, router, sessionProcedure } from '../trpc.ts';
 
 /** Queues a new session; the plaintext token goes to the caller once and is never stored. */
 function startSession(em: EntityManager, userId: string) {
@@ -20,6 +20,7 @@ function startSession(em: EntityManager, userId: string) {
 
 export const authRouter = router({
   signup: publicProcedure
+    .use(perIpLimit('login'))
     .input(signupInput)
     .output(signupOutput)
     .mutation(async ({ ctx, input }) => {
@@ -48,6 +49,7 @@ export const authRouter = router({
     }),
 
   login: publicProcedure
+    .use(perIpLimit('login'))
     .input(loginInput)
     .output(loginOutput)
     .mutation(async ({ ctx, input }) => {

@@ -1,28 +1,38 @@
-import { Form, type IForm, isId, newId, Project } from '@lfk/db';
+import { Form, type IForm, isId, newId, Project, Workspace } from '@lfk/db';
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
+import type { Context, Services } from '../context.ts';
+import { sha256 } from '../credentials/secrets.ts';
+import { generateClaimToken, isWellFormedClaimToken } from '../credentials/tokens.ts';
 import { ApiError } from '../errors.ts';
-import { form, formCreateInput, formIdInput, formUpdateInput, type FormUpdateInput } from '../schemas/forms.ts';
+import { listOf } from '../schemas/common.ts';
+import {
+  type CreatedForm,
+  createdForm,
+  type FormCreateInput,
+  type FormUpdateInput,
+  form,
+  formClaimInput,
+  formCreateInput,
+  formIdInput,
+  formListInput,
+  formUpdateInput,
+  verificationSent,
+} from '../schemas/forms.ts';
 import { formToWire } from '../serializers.ts';
 import { recordAudit } from '../services/audit.ts';
-import { type FormsScope, formsScopeProcedure, router } from '../trpc.ts';
-
-/** A claimed form this caller may reach; anything else, unclaimed forms included, is "not found". */
-async function findReachableForm(em: EntityManager, scope: FormsScope, formId: string): Promise<IForm> {
-  if (!isId('form', formId)) throw new ApiError('form_not_found');
-  const found = await em.findOne(Form, { id: formId, state: 'claimed' });
-  if (!found?.workspace || !(await scope.canReach(found.workspace.id))) throw new ApiError('form_not_found');
-  return found;
-}
-
-/** The project a form goes in: the one named (of the same workspace), else the default one. */
-async function resolveProject(em: EntityManager, workspaceId: string, projectId: string | undefined) {
-  if (projectId === undefined) {
-    return em.findOneOrFail(Project, { workspace: workspaceId, isDefault: true });
-  }
-  const project = isId('prj', projectId) ? await em.findOne(Project, { id: projectId, workspace: workspaceId }) : null;
-  if (!project) throw new ApiError('project_not_found');
-  return project;
-}
+import { findReachableForm, resolveProject } from '../services/forms.ts';
+import { runIdempotently } from '../services/idempotency.ts';
+import { pageOfWorkspace } from '../services/pagination.ts';
+import { assertResendAllowed, maskEmail, sendVerification } from '../services/verification.ts';
+import {
+  type Actor,
+  type FormsScope,
+  formsScopeOrAnonymousProcedure,
+  formsScopeProcedure,
+  memberProcedure,
+  router,
+} from '../trpc.ts';
 
 const UPDATABLE: (keyof Omit<FormUpdateInput, 'form_id'>)[] = [
   'name',
@@ -31,46 +41,113 @@ const UPDATABLE: (keyof Omit<FormUpdateInput, 'form_id'>)[] = [
   'allowed_origins',
   'project_id',
   'redirect_url',
+  'notify_email',
 ];
 
+function invalid(path: string, message: string): ApiError {
+  return new ApiError('invalid_request', { details: [{ path, message }] });
+}
+
+/** Without credentials: an unclaimed form, a claim token shown once, a verification email. */
+async function createUnclaimed(ctx: Context, input: FormCreateInput) {
+  ctx.services.rateLimits.consume('anonymous_forms', ctx.ip);
+  // A workspace or project named without credentials: the caller meant to sign in.
+  if (input.workspace_id !== undefined || input.project_id !== undefined) throw new ApiError('unauthenticated');
+  const notifyEmail = input.notify_email;
+  if (!notifyEmail) {
+    throw invalid('notify_email', 'Required for a form made without credentials: submissions are sent there.');
+  }
+  if (input.submission_mode === 'api_key') {
+    throw invalid('submission_mode', 'api_key mode needs a claimed form: create it with a key or a session.');
+  }
+  const created = await runIdempotently(ctx, 'forms.create', input, async (em) => {
+    const claim = generateClaimToken();
+    const record = em.create(Form, {
+      id: newId('form'),
+      workspace: null,
+      project: null,
+      name: input.name,
+      state: 'unclaimed',
+      schema: input.schema,
+      submissionMode: 'browser',
+      allowedOrigins: input.allowed_origins,
+      notifyEmail,
+      redirectUrl: input.redirect_url ?? null,
+      claimTokenHash: claim.hash,
+      verificationSentAt: null,
+    });
+    await sendVerification(em, ctx.services, record);
+    await em.flush();
+    const wire = formToWire(record);
+    const response: CreatedForm = { ...wire, claim_token: claim.token };
+    return { response, replay: { ...wire, claim_token: null } };
+  });
+  ctx.services.wakeMailer();
+  return created;
+}
+
+/** With a key (its workspace) or a member's session (`workspace_id`): born claimed. */
+async function createClaimed(ctx: Context, scope: FormsScope, actor: Actor, input: FormCreateInput) {
+  const workspaceId = input.workspace_id ?? scope.keyWorkspaceId;
+  if (workspaceId === null) throw invalid('workspace_id', 'Required when signed in with a session.');
+  if (!isId('ws', workspaceId) || !(await scope.canReach(workspaceId))) throw new ApiError('workspace_not_found');
+  const project = await resolveProject(ctx.em, workspaceId, input.project_id);
+  const created = await runIdempotently(ctx, 'forms.create', input, async (em) => {
+    const record = em.create(Form, {
+      id: newId('form'),
+      workspace: workspaceId,
+      project: project.id,
+      name: input.name,
+      state: 'claimed',
+      schema: input.schema,
+      submissionMode: input.submission_mode,
+      allowedOrigins: input.allowed_origins,
+      notifyEmail: input.notify_email ?? null,
+      redirectUrl: input.redirect_url ?? null,
+      claimTokenHash: null,
+      verificationSentAt: null,
+    });
+    if (record.notifyEmail) await sendVerification(em, ctx.services, record);
+    recordAudit(em, {
+      workspaceId,
+      action: 'form.created',
+      actor,
+      target: { type: 'form', id: record.id },
+      data: { name: record.name },
+    });
+    await em.flush();
+    const wire = formToWire(record);
+    return { response: wire, replay: wire };
+  });
+  if (input.notify_email) ctx.services.wakeMailer();
+  return created;
+}
+
+/** Applies a PATCH; a changed `notify_email` starts verification over. True when an email was queued. */
+async function applyUpdate(em: EntityManager, services: Services, found: IForm, input: FormUpdateInput) {
+  if (input.name !== undefined) found.name = input.name;
+  if (input.schema !== undefined) found.schema = input.schema;
+  if (input.submission_mode !== undefined) found.submissionMode = input.submission_mode;
+  if (input.allowed_origins !== undefined) found.allowedOrigins = input.allowed_origins;
+  if (input.redirect_url !== undefined) found.redirectUrl = input.redirect_url;
+  if (input.project_id !== undefined) found.project = await resolveProject(em, found.workspace!.id, input.project_id);
+  if (input.notify_email === undefined || input.notify_email === found.notifyEmail) return false;
+  found.notifyEmail = input.notify_email;
+  found.notifyEmailVerified = false;
+  if (input.notify_email === null) return false;
+  await sendVerification(em, services, found);
+  return true;
+}
+
 export const formsRouter = router({
-  create: formsScopeProcedure
+  create: formsScopeOrAnonymousProcedure
     .input(formCreateInput)
-    .output(form)
-    .mutation(async ({ ctx, input }) => {
-      const workspaceId = input.workspace_id ?? ctx.scope.keyWorkspaceId;
-      if (workspaceId === null) {
-        throw new ApiError('invalid_request', {
-          details: [{ path: 'workspace_id', message: 'Required when signed in with a session.' }],
-        });
-      }
-      if (!isId('ws', workspaceId) || !(await ctx.scope.canReach(workspaceId))) {
-        throw new ApiError('workspace_not_found');
-      }
-      const project = await resolveProject(ctx.em, workspaceId, input.project_id);
-      const created = ctx.em.create(Form, {
-        id: newId('form'),
-        workspace: workspaceId,
-        project,
-        name: input.name,
-        state: 'claimed',
-        schema: input.schema,
-        submissionMode: input.submission_mode,
-        allowedOrigins: input.allowed_origins,
-        notifyEmail: null,
-        redirectUrl: input.redirect_url ?? null,
-        claimTokenHash: null,
-      });
-      recordAudit(ctx.em, {
-        workspaceId,
-        action: 'form.created',
-        actor: ctx.actor,
-        target: { type: 'form', id: created.id },
-        data: { name: created.name },
-      });
-      await ctx.em.flush();
-      return formToWire(created);
-    }),
+    .output(createdForm)
+    .mutation(({ ctx, input }) =>
+      ctx.scope === null || ctx.actor === null
+        ? createUnclaimed(ctx, input)
+        : createClaimed(ctx, ctx.scope, ctx.actor, input),
+    ),
 
   get: formsScopeProcedure
     .input(formIdInput)
@@ -82,24 +159,71 @@ export const formsRouter = router({
     .output(form)
     .mutation(async ({ ctx, input }) => {
       const found = await findReachableForm(ctx.em, ctx.scope, input.form_id);
-      const workspaceId = found.workspace!.id;
       const changed = UPDATABLE.filter((field) => input[field] !== undefined);
-      if (input.name !== undefined) found.name = input.name;
-      if (input.schema !== undefined) found.schema = input.schema;
-      if (input.submission_mode !== undefined) found.submissionMode = input.submission_mode;
-      if (input.allowed_origins !== undefined) found.allowedOrigins = input.allowed_origins;
-      if (input.redirect_url !== undefined) found.redirectUrl = input.redirect_url;
-      if (input.project_id !== undefined) found.project = await resolveProject(ctx.em, workspaceId, input.project_id);
+      const emailQueued = await applyUpdate(ctx.em, ctx.services, found, input);
       if (changed.length > 0) {
         recordAudit(ctx.em, {
-          workspaceId,
+          workspaceId: found.workspace!.id,
           action: 'form.updated',
           actor: ctx.actor,
           target: { type: 'form', id: found.id },
           data: { fields: changed },
         });
-        await ctx.em.flush();
       }
+      // One flush: the change, its audit event and any verification email commit together.
+      await ctx.em.flush();
+      if (emailQueued) ctx.services.wakeMailer();
       return formToWire(found);
     }),
+
+  resendVerification: formsScopeProcedure
+    .input(formIdInput)
+    .output(verificationSent)
+    .mutation(async ({ ctx, input }) => {
+      const reachable = await findReachableForm(ctx.em, ctx.scope, input.form_id);
+      const sentTo = await ctx.em.transactional(async (em) => {
+        // The row lock makes "check the interval, then send" one step for concurrent resends.
+        const found = await em.findOneOrFail(Form, { id: reachable.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+        if (!found.notifyEmail) throw new ApiError('no_notify_email');
+        if (found.notifyEmailVerified) throw new ApiError('email_already_verified');
+        assertResendAllowed(ctx.services, found);
+        await sendVerification(em, ctx.services, found);
+        return maskEmail(found.notifyEmail);
+      });
+      ctx.services.wakeMailer();
+      return { sent_to: sentTo };
+    }),
+
+  claim: memberProcedure
+    .input(formClaimInput)
+    .output(form)
+    .mutation(async ({ ctx, input }) => {
+      // A wrong token and an unknown form look alike, so tokens cannot be probed form by form.
+      if (!isId('form', input.form_id) || !isWellFormedClaimToken(input.claim_token)) {
+        throw new ApiError('form_not_found');
+      }
+      const project = await resolveProject(ctx.em, ctx.workspaceId, undefined);
+      const claimed = await ctx.em.transactional(async (em) => {
+        const found = await em.findOne(Form, { id: input.form_id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        if (!found || found.claimTokenHash !== sha256(input.claim_token)) throw new ApiError('form_not_found');
+        if (found.state === 'claimed') throw new ApiError('form_already_claimed');
+        found.state = 'claimed';
+        found.workspace = em.getReference(Workspace, ctx.workspaceId);
+        found.project = em.getReference(Project, project.id);
+        recordAudit(em, {
+          workspaceId: ctx.workspaceId,
+          action: 'form.claimed',
+          actor: ctx.actor,
+          target: { type: 'form', id: found.id },
+          data: { name: found.name },
+        });
+        return found;
+      });
+      return formToWire(claimed);
+    }),
+
+  list: memberProcedure
+    .input(formListInput)
+    .output(listOf(form))
+    .query(({ ctx, input }) => pageOfWorkspace(ctx.em, Form, 'form', ctx.workspaceId, input, formToWire)),
 });

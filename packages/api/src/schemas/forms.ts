@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { idParam, text, timestamp } from './common.ts';
+import { email, idParam, listInput, text, timestamp } from './common.ts';
+import { workspaceScoped } from './workspaces.ts';
 
 export const FIELD_TYPES = ['text', 'textarea', 'email', 'number', 'url', 'tel', 'date', 'checkbox', 'select'] as const;
 export const fieldType = z.enum(FIELD_TYPES);
@@ -88,6 +89,7 @@ const formFields = {
   allowed_origins: allowedOrigins,
   project_id: idParam,
   redirect_url: httpUrl.nullable(),
+  notify_email: email.nullable(),
 };
 
 export const formCreateInput = z.strictObject({
@@ -96,6 +98,7 @@ export const formCreateInput = z.strictObject({
   allowed_origins: formFields.allowed_origins.default([]),
   project_id: formFields.project_id.optional(),
   redirect_url: formFields.redirect_url.optional(),
+  notify_email: formFields.notify_email.optional(),
   /** Required with a session (which workspace?); with a key the key's workspace is used. */
   workspace_id: idParam.optional(),
 });
@@ -111,6 +114,7 @@ export const formUpdateInput = z.strictObject({
   allowed_origins: formFields.allowed_origins.optional(),
   project_id: formFields.project_id.optional(),
   redirect_url: formFields.redirect_url.optional(),
+  notify_email: formFields.notify_email.optional(),
 });
 export type FormUpdateInput = z.infer<typeof formUpdateInput>;
 
@@ -138,3 +142,17 @@ export const form = z.object({
   updated_at: timestamp,
 });
 export type Form = z.infer<typeof form>;
+
+/** The create response: an anonymous create also carries the claim token, shown this once. */
+export const createdForm = form.extend({ claim_token: z.string().nullable().optional() });
+export type CreatedForm = z.input<typeof createdForm>;
+
+export const formListInput = workspaceScoped.extend(listInput.shape);
+
+export const formClaimInput = z.strictObject({
+  form_id: idParam,
+  claim_token: z.string().max(200),
+  workspace_id: idParam,
+});
+
+export const verificationSent = z.object({ sent_to: z.string() });

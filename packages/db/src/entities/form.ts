@@ -33,6 +33,8 @@ export const Form = defineEntity({
     notifyEmailVerified: p.boolean().default(false),
     redirectUrl: p.string().length(2048).nullable(),
     claimTokenHash: p.string().length(64).nullable().unique(),
+    /** When the last verification email was queued; resends are spaced from it. */
+    verificationSentAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

@@ -1,20 +1,41 @@
 import { ApiKey } from './api-key.ts';
 import { AuditEvent } from './audit-event.ts';
+import { EmailVerification } from './email-verification.ts';
 import { Form } from './form.ts';
+import { IdempotencyRecord } from './idempotency-record.ts';
 import { Membership } from './membership.ts';
+import { OutboxEmail } from './outbox-email.ts';
 import { Project } from './project.ts';
 import { Session } from './session.ts';
+import { Submission } from './submission.ts';
 import { User } from './user.ts';
 import { Workspace } from './workspace.ts';
 
 export * from './api-key.ts';
 export * from './audit-event.ts';
+export * from './email-verification.ts';
 export * from './form.ts';
+export * from './idempotency-record.ts';
 export * from './membership.ts';
+export * from './outbox-email.ts';
 export * from './project.ts';
 export * from './session.ts';
+export * from './submission.ts';
 export * from './user.ts';
 export * from './workspace.ts';
 
 /** Listed explicitly: no glob discovery under ESM. */
-export const entities = [User, Session, Workspace, Membership, Project, ApiKey, Form, AuditEvent];
+export const entities = [
+  User,
+  Session,
+  Workspace,
+  Membership,
+  Project,
+  ApiKey,
+  Form,
+  AuditEvent,
+  Submission,
+  EmailVerification,
+  OutboxEmail,
+  IdempotencyRecord,
+];

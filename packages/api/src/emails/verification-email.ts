@@ -1,0 +1,19 @@
+import type { Email } from '../services/outbox.ts';
+
+export function verificationEmail(input: { to: string; formName: string; link: string; validHours: number }): Email {
+  return {
+    kind: 'verification',
+    to: input.to,
+    subject: `Confirm notifications for the form "${input.formName}"`,
+    body: [
+      `Someone asked lfk to send the submissions of the form "${input.formName}" to ${input.to}.`,
+      '',
+      'To confirm that this address may receive them, open this link:',
+      '',
+      input.link,
+      '',
+      `The link works once, for ${input.validHours} hours. If you did not ask for this, ignore this email:`,
+      'nothing will be sent to you.',
+    ].join('\n'),
+  };
+}

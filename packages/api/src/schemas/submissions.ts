@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { idParam, listInput, timestamp } from './common.ts';
+
+/**
+ * A submission's values as sent: a flat object. Each value is checked against the form's own
+ * schema by the submission validator, which is where field-level errors (422) come from.
+ */
+export const submissionCreateInput = z.object({
+  form_id: idParam,
+  // Taken as is (not rebuilt key by key), so a field called `__proto__` is just an unknown field.
+  data: z.custom<Record<string, unknown>>(
+    (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+    'Must be an object of field values.',
+  ),
+});
+
+export const createdSubmission = z.object({ id: z.string(), form_id: z.string(), created_at: timestamp });
+
+export const submissionValue = z.union([z.string(), z.number(), z.boolean()]);
+
+export const submission = z.object({
+  id: z.string(),
+  form_id: z.string(),
+  data: z.record(z.string(), submissionValue),
+  source: z.enum(['browser', 'api_key']),
+  created_at: timestamp,
+});
+
+export const submissionListInput = z.object({ form_id: idParam, ...listInput.shape });

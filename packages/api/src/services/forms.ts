@@ -1,0 +1,36 @@
+import { Form, type IForm, isId, Project } from '@lfk/db';
+import type { EntityManager } from '@mikro-orm/sql';
+import { ApiError } from '../errors.ts';
+import type { FormsScope } from '../trpc.ts';
+
+/** A claimed form this caller may reach; anything else, unclaimed forms included, is "not found". */
+export async function findReachableForm(em: EntityManager, scope: FormsScope, formId: string): Promise<IForm> {
+  if (!isId('form', formId)) throw new ApiError('form_not_found');
+  const found = await em.findOne(Form, { id: formId, state: 'claimed' });
+  if (!found?.workspace || !(await scope.canReach(found.workspace.id))) throw new ApiError('form_not_found');
+  return found;
+}
+
+/** The project a form goes in: the one named (of the same workspace), else the default one. */
+export async function resolveProject(em: EntityManager, workspaceId: string, projectId: string | undefined) {
+  if (projectId === undefined) {
+    return em.findOneOrFail(Project, { workspace: workspaceId, isDefault: true });
+  }
+  const project = isId('prj', projectId) ? await em.findOne(Project, { id: projectId, workspace: workspaceId }) : null;
+  if (!project) throw new ApiError('project_not_found');
+  return project;
+}
+
+/** Browser submissions are judged by their `Origin`: it must be on the form's list, exactly. */
+export function isOriginAllowed(form: Pick<IForm, 'submissionMode' | 'allowedOrigins'>, origin: string | undefined) {
+  return form.submissionMode === 'browser' && origin !== undefined && form.allowedOrigins.includes(origin);
+}
+
+/** What the HTTP side of submissions needs to know of a form: CORS and where a form post goes next. */
+export async function findSubmissionTarget(em: EntityManager, formId: string) {
+  if (!isId('form', formId)) return null;
+  const found = await em.findOne(Form, { id: formId }, { fields: ['submissionMode', 'allowedOrigins', 'redirectUrl'] });
+  return found
+    ? { submissionMode: found.submissionMode, allowedOrigins: found.allowedOrigins, redirectUrl: found.redirectUrl ?? null }
+    : null;
+}

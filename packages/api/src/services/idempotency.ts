@@ -1,0 +1,90 @@
+import { newId } from '@lfk/db';
+import type { EntityManager } from '@mikro-orm/sql';
+import type { Context } from '../context.ts';
+import { sha256 } from '../credentials/secrets.ts';
+import { ApiError } from '../errors.ts';
+
+export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
+const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
+
+/** JSON with object keys sorted, so the same request always has the same fingerprint. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** Whose keys these are: a caller never sees another caller's stored responses. */
+function scopeOf(ctx: Context): string {
+  const principal = ctx.auth.principal;
+  if (principal.kind === 'api_key') return `key:${principal.keyId}`;
+  if (principal.kind === 'session') return `user:${principal.userId}`;
+  return `ip:${ctx.ip}`;
+}
+
+export interface Performed<T> {
+  /** What this caller gets now. */
+  response: T;
+  /** What a retry gets: the same, less anything shown only once. */
+  replay: T;
+}
+
+/**
+ * Runs a write in one transaction, once per `Idempotency-Key` of this caller (for 24 hours).
+ * The key's record is inserted first, so a concurrent retry waits on it and then replays the
+ * stored response; the same key with another operation or input is `idempotency_key_reused`.
+ * A failed write leaves no record: the retry runs afresh.
+ */
+export async function runIdempotently<T>(
+  ctx: Context,
+  operation: string,
+  input: unknown,
+  perform: (em: EntityManager) => Promise<Performed<T>>,
+): Promise<T> {
+  const key = ctx.idempotencyKey;
+  if (key === undefined) return ctx.em.transactional(async (em) => (await perform(em)).response);
+  if (!KEY_SHAPE.test(key)) {
+    throw new ApiError('invalid_request', {
+      details: [{ path: 'Idempotency-Key', message: 'Must be 1 to 255 visible ASCII characters.' }],
+    });
+  }
+  const scope = scopeOf(ctx);
+  const fingerprint = sha256(`${operation}\n${canonicalJson(input)}`);
+  return ctx.em.transactional(async (em) => {
+    const now = new Date();
+    await em.execute('delete from idempotency_records where scope = ? and key = ? and expires_at <= ?', [
+      scope,
+      key,
+      now.toISOString(),
+    ]);
+    const id = newId('idem');
+    const inserted = await em.execute<{ id: string }[]>(
+      `insert into idempotency_records (id, scope, key, fingerprint, response_body, created_at, expires_at)
+       values (?, ?, ?, ?, 'null', ?, ?) on conflict (scope, key) do nothing returning id`,
+      [id, scope, key, fingerprint, now.toISOString(), new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString()],
+    );
+    if (inserted.length === 0) {
+      const [existing] = await em.execute<{ fingerprint: string; response_body: unknown }[]>(
+        'select fingerprint, response_body from idempotency_records where scope = ? and key = ?',
+        [scope, key],
+      );
+      if (!existing || existing.fingerprint !== fingerprint) throw new ApiError('idempotency_key_reused');
+      ctx.headers.set('idempotent-replayed', 'true');
+      const body = existing.response_body;
+      return (typeof body === 'string' ? JSON.parse(body) : body) as T;
+    }
+    const { response, replay } = await perform(em);
+    await em.execute('update idempotency_records set response_body = ? where id = ?', [JSON.stringify(replay), id]);
+    return response;
+  });
+}
+
+/** Drops records past their 24 hours. */
+export async function deleteExpiredIdempotencyRecords(em: EntityManager, now = new Date()): Promise<void> {
+  await em.execute('delete from idempotency_records where expires_at <= ?', [now.toISOString()]);
+}

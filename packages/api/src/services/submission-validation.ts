@@ -1,0 +1,120 @@
+import type { StoredField } from '@lfk/db';
+import { z } from 'zod';
+import type { ErrorDetail } from '../errors.ts';
+
+export type SubmissionValue = string | number | boolean;
+export type Validated = { ok: true; values: Record<string, SubmissionValue> } | { ok: false; details: ErrorDetail[] };
+
+const TEXT_MAX: Record<string, number> = { text: 10_000, textarea: 65_536 };
+const NUMBER_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const TEL = /^[0-9+(). -]{3,32}$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TRUE_WORDS = new Set(['on', 'true', '1', 'yes']);
+const FALSE_WORDS = new Set(['off', 'false', '0', 'no']);
+const emailShape = z.email();
+
+type Check = { value: SubmissionValue } | { error: string };
+
+function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/** Text a person could have typed: well-formed unicode without NUL (PostgreSQL cannot keep NUL). */
+function isStorableText(value: string): boolean {
+  return value.isWellFormed() && !value.includes('\u0000');
+}
+
+function isCalendarDate(value: string): boolean {
+  const match = DATE.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** One present (non-blank) value against its field. */
+function checkValue(field: StoredField, value: unknown): Check {
+  if (field.type === 'checkbox') {
+    if (typeof value === 'boolean') return { value };
+    const word = typeof value === 'string' ? value.trim().toLowerCase() : null;
+    if (word !== null && TRUE_WORDS.has(word)) return { value: true };
+    if (word !== null && FALSE_WORDS.has(word)) return { value: false };
+    return { error: 'Must be true or false.' };
+  }
+  if (field.type === 'number') {
+    if (typeof value === 'number') return Number.isFinite(value) ? { value } : { error: 'Must be a finite number.' };
+    if (typeof value === 'string' && value.trim().length <= 100 && NUMBER_TEXT.test(value.trim())) {
+      const parsed = Number(value.trim());
+      if (Number.isFinite(parsed)) return { value: parsed };
+    }
+    return { error: 'Must be a number.' };
+  }
+  if (typeof value !== 'string') return { error: 'Must be a string.' };
+  if (!isStorableText(value)) return { error: 'Must not contain NUL characters or unpaired surrogates.' };
+  const trimmed = value.trim();
+  switch (field.type) {
+    case 'email':
+      return trimmed.length <= 254 && emailShape.safeParse(trimmed).success
+        ? { value: trimmed }
+        : { error: 'Must be an email address.' };
+    case 'url':
+      return trimmed.length <= 2048 && isHttpUrl(trimmed) ? { value: trimmed } : { error: 'Must be an http or https URL.' };
+    case 'tel':
+      return TEL.test(trimmed) && (trimmed.match(/\d/g)?.length ?? 0) >= 3
+        ? { value: trimmed }
+        : { error: 'Must be a telephone number.' };
+    case 'date':
+      return isCalendarDate(trimmed) ? { value: trimmed } : { error: 'Must be a date as YYYY-MM-DD.' };
+    case 'select':
+      return field.options?.includes(value) ? { value } : { error: 'Must be one of the options.' };
+    default: {
+      const max = TEXT_MAX[field.type] ?? TEXT_MAX.text!;
+      return value.length <= max ? { value } : { error: `Must be at most ${max} characters.` };
+    }
+  }
+}
+
+/**
+ * Checks a submission against the form's fields: one detail per bad field, unknown fields
+ * included. Valid values are returned as they will be stored: text exactly as sent, numbers as
+ * numbers, checkboxes as booleans (an unticked one as false), blank optional fields left out.
+ */
+export function validateSubmission(fields: StoredField[], data: Record<string, unknown>): Validated {
+  const details: ErrorDetail[] = [];
+  const values = new Map<string, SubmissionValue>();
+  const known = new Set(fields.map((f) => f.name));
+  for (const field of fields) {
+    const raw = Object.hasOwn(data, field.name) ? data[field.name] : undefined;
+    if (Array.isArray(raw) || (raw !== null && typeof raw === 'object')) {
+      details.push({ path: field.name, message: 'Must be a single value.' });
+      continue;
+    }
+    if (isBlank(raw)) {
+      if (field.type === 'checkbox') {
+        if (field.required) details.push({ path: field.name, message: 'Must be checked.' });
+        else values.set(field.name, false);
+      } else if (field.required) {
+        details.push({ path: field.name, message: 'Is required.' });
+      }
+      continue;
+    }
+    const checked = checkValue(field, raw);
+    if ('error' in checked) details.push({ path: field.name, message: checked.error });
+    else if (field.type === 'checkbox' && field.required && checked.value === false) {
+      details.push({ path: field.name, message: 'Must be checked.' });
+    } else values.set(field.name, checked.value);
+  }
+  for (const name of Object.keys(data)) {
+    if (!known.has(name)) details.push({ path: name.slice(0, 100), message: 'Unknown field.' });
+  }
+  return details.length > 0 ? { ok: false, details } : { ok: true, values: Object.fromEntries(values) };
+}

@@ -1,0 +1,58 @@
+import { EmailVerification, type IForm, newId } from '@lfk/db';
+import type { EntityManager } from '@mikro-orm/sql';
+import type { Services } from '../context.ts';
+import { generateVerificationToken } from '../credentials/tokens.ts';
+import { verificationEmail } from '../emails/verification-email.ts';
+import { ApiError } from '../errors.ts';
+import { enqueueEmail } from './outbox.ts';
+
+export const VERIFICATION_TTL_MS = 24 * 3600 * 1000;
+
+/** `ada@example.com` → `a***@example.com`: enough to recognise, not enough to harvest. */
+export function maskEmail(address: string): string {
+  const at = address.lastIndexOf('@');
+  return `${address.slice(0, 1)}***${address.slice(at)}`;
+}
+
+/**
+ * Sends a new verification link for the form's `notifyEmail`. Earlier links of the form die with
+ * it. Everything is queued on `em` and written by its next flush, the email included.
+ */
+export async function sendVerification(em: EntityManager, services: Services, form: IForm, now = new Date()) {
+  const to = form.notifyEmail;
+  if (!to) throw new Error('sendVerification needs a notify_email');
+  for (const earlier of await em.find(EmailVerification, { form: form.id })) em.remove(earlier);
+  const { token, hash } = generateVerificationToken();
+  em.create(EmailVerification, {
+    id: newId('evf'),
+    form: form.id,
+    email: to,
+    tokenHash: hash,
+    expiresAt: new Date(now.getTime() + VERIFICATION_TTL_MS),
+    usedAt: null,
+  });
+  form.verificationSentAt = now;
+  enqueueEmail(
+    em,
+    verificationEmail({
+      to,
+      formName: form.name,
+      link: `${services.publicUrl}/v1/email-verifications/${token}`,
+      validHours: VERIFICATION_TTL_MS / 3600_000,
+    }),
+    now,
+  );
+}
+
+/** Throws `rate_limited` while the form's last verification email is younger than the interval. */
+export function assertResendAllowed(services: Services, form: IForm, now = new Date()): void {
+  if (!form.verificationSentAt) return;
+  const waitMs = form.verificationSentAt.getTime() + services.verifyResendIntervalMs - now.getTime();
+  if (waitMs > 0) {
+    const seconds = Math.ceil(waitMs / 1000);
+    throw new ApiError('rate_limited', {
+      message: `A verification email was sent recently. Retry in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+      headers: { 'retry-after': String(seconds) },
+    });
+  }
+}

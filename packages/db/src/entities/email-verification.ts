@@ -1,0 +1,22 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { Form } from './form.ts';
+
+/**
+ * A link that proves a form's `notify_email` reads its mail. Only the token's sha256 is kept.
+ * A form has at most one live verification: making a new one deletes the earlier ones.
+ */
+export const EmailVerification = defineEntity({
+  name: 'EmailVerification',
+  tableName: 'email_verifications',
+  properties: {
+    id: p.string().primary().length(40),
+    form: () => p.manyToOne(Form).deleteRule('cascade'),
+    email: p.string().length(254),
+    tokenHash: p.string().length(64).unique(),
+    expiresAt: p.datetime(),
+    usedAt: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+  indexes: [{ properties: ['form'] }],
+});
+export type IEmailVerification = InferEntity<typeof EmailVerification>;

@@ -1,0 +1,23 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+
+/**
+ * A request made with an `Idempotency-Key`, and the response it got. `scope` is the caller
+ * (a key, a user, or an IP for anonymous callers), so two callers never share keys; the
+ * fingerprint names the operation and its input, so a reused key with another request is caught.
+ */
+export const IdempotencyRecord = defineEntity({
+  name: 'IdempotencyRecord',
+  tableName: 'idempotency_records',
+  properties: {
+    id: p.string().primary().length(40),
+    scope: p.string().length(80),
+    key: p.string().length(255),
+    fingerprint: p.string().length(64),
+    responseBody: p.json<unknown>().columnType('json'),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    expiresAt: p.datetime(),
+  },
+  uniques: [{ properties: ['scope', 'key'] }],
+  indexes: [{ properties: ['expiresAt'] }],
+});
+export type IIdempotencyRecord = InferEntity<typeof IdempotencyRecord>;

@@ -1,0 +1,30 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+
+export const OUTBOX_STATUSES = ['pending', 'sent', 'failed'] as const;
+
+/**
+ * The durable outbox: an email is a row written in the same transaction as the change that
+ * causes it, and a sender delivers it later, retrying with backoff. `lockedUntil` lets one sender
+ * (of several replicas) hold a row while it sends; a sender that dies lets the lock lapse.
+ * Once sent, the body is cleared: it may hold a verification link.
+ */
+export const OutboxEmail = defineEntity({
+  name: 'OutboxEmail',
+  tableName: 'outbox_emails',
+  properties: {
+    id: p.string().primary().length(40),
+    kind: p.string().length(32),
+    to: p.string().length(254),
+    subject: p.string().length(300),
+    body: p.text().nullable(),
+    status: p.enum(OUTBOX_STATUSES).default('pending'),
+    attempts: p.integer().default(0),
+    nextAttemptAt: p.datetime(),
+    lockedUntil: p.datetime().nullable(),
+    lastError: p.string().length(500).nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    sentAt: p.datetime().nullable(),
+  },
+  indexes: [{ properties: ['status', 'nextAttemptAt'] }],
+});
+export type IOutboxEmail = InferEntity<typeof OutboxEmail>;

@@ -1,0 +1,24 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { Form } from './form.ts';
+
+export const SUBMISSION_SOURCES = ['browser', 'api_key'] as const;
+
+/**
+ * One submission to a form. `data` is kept in a `json` column (not `jsonb`), which stores the
+ * text it is given, so values come back exactly as they were accepted.
+ */
+export const Submission = defineEntity({
+  name: 'Submission',
+  tableName: 'submissions',
+  properties: {
+    id: p.string().primary().length(40),
+    form: () => p.manyToOne(Form).deleteRule('cascade'),
+    data: p.json<Record<string, unknown>>().columnType('json'),
+    source: p.enum(SUBMISSION_SOURCES),
+    /** The key that authenticated a server-side submission. */
+    apiKeyId: p.string().length(40).nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+  indexes: [{ properties: ['form', 'id'] }],
+});
+export type ISubmission = InferEntity<typeof Submission>;
