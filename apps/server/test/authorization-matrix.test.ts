@@ -35,7 +35,7 @@ const CALLERS = [
 type Caller = (typeof CALLERS)[number];
 
 /** `'403 owner_required'` for an error; a bare number for the route's success status. */
-type Expected = `${401 | 403 | 404} ${string}` | 200 | 201 | 204;
+type Expected = `${401 | 403 | 404} ${string}` | 200 | 201 | 202 | 204;
 
 interface Account {
   token: string;
@@ -59,6 +59,8 @@ interface World {
   badChecksumKey: string;
   /** A claimed form of W (read only). */
   formId: string;
+  /** A claimed `api_key`-mode form of W. */
+  apiKeyFormId: string;
 }
 
 /** What one cell sends: path parameters (`workspace_id` defaults to W), body, and anything to check. */
@@ -302,12 +304,17 @@ const MATRIX: Row[] = [
   {
     route: 'POST /v1/forms',
     // With credentials the body names W: a session must (DESIGN §4), and a key must match it.
-    // Anonymous creation of unclaimed forms (DESIGN §4) comes with the forms product (issue #3);
-    // until then a form needs credentials.
-    prepare: async (w) => ({ body: { ...formBody, workspace_id: w.ws } }),
-    success: (res, { w }) => expect(res.json).toMatchObject({ state: 'claimed', workspace_id: w.ws }),
+    // Without credentials the form is born unclaimed, and then it needs a notify_email.
+    prepare: async (w, caller) =>
+      caller === 'no_credentials'
+        ? { body: { ...formBody, notify_email: 'anonymous@example.com' } }
+        : { body: { ...formBody, workspace_id: w.ws } },
+    success: (res, { w, caller }) =>
+      caller === 'no_credentials'
+        ? expect(res.json).toMatchObject({ state: 'unclaimed', workspace_id: null, claim_token: expect.stringMatching(/^lfc_/) })
+        : expect(res.json).toMatchObject({ state: 'claimed', workspace_id: w.ws }),
     expect: {
-      no_credentials: '401 unauthenticated', owner_session: 201, member_session: 201, outsider_session: '404 workspace_not_found',
+      no_credentials: 201, owner_session: 201, member_session: 201, outsider_session: '404 workspace_not_found',
       expired_session: '401 invalid_session', signed_out_session: '401 invalid_session',
       workspace_key: 201, other_workspace_key: '404 workspace_not_found',
       revoked_key: '401 invalid_api_key', malformed_bearer: '401 invalid_api_key', bad_checksum_key: '401 invalid_api_key',
@@ -340,11 +347,127 @@ const MATRIX: Row[] = [
       revoked_key: '401 invalid_api_key', malformed_bearer: '401 invalid_api_key', bad_checksum_key: '401 invalid_api_key',
     },
   },
+  {
+    route: 'POST /v1/forms/:form_id/resend-verification',
+    // A fresh form per cell with an address, made long enough ago that a resend is due.
+    prepare: async (w) => {
+      const formId = await createForm(w.key.key, { ...formBody, notify_email: 'notify@example.com' });
+      await t.sql('update forms set verification_sent_at = ? where id = ?', [new Date(Date.now() - 3600_000).toISOString(), formId]);
+      return { params: { form_id: formId } };
+    },
+    success: (res) => expect(res.json).toEqual({ sent_to: 'n***@example.com' }),
+    expect: {
+      no_credentials: '401 unauthenticated', owner_session: 202, member_session: 202, outsider_session: '404 form_not_found',
+      expired_session: '401 invalid_session', signed_out_session: '401 invalid_session',
+      workspace_key: 202, other_workspace_key: '404 form_not_found',
+      revoked_key: '401 invalid_api_key', malformed_bearer: '401 invalid_api_key', bad_checksum_key: '401 invalid_api_key',
+    },
+  },
+  {
+    route: 'POST /v1/forms/:form_id/claim',
+    // A fresh unclaimed form per cell, claimed into W.
+    prepare: async (w) => {
+      const res = await t.request('POST', '/v1/forms', { body: { ...formBody, notify_email: 'claim@example.com' } });
+      if (res.status !== 201) throw new Error(`anonymous create failed: ${res.status} ${res.body}`);
+      return { params: { form_id: res.json.id }, body: { claim_token: res.json.claim_token, workspace_id: w.ws }, ref: { formId: res.json.id } };
+    },
+    success: (res, { w, prepared }) =>
+      expect(res.json).toMatchObject({ id: prepared.ref!.formId, state: 'claimed', workspace_id: w.ws }),
+    expect: {
+      no_credentials: '401 unauthenticated', owner_session: 200, member_session: 200, outsider_session: '404 workspace_not_found',
+      expired_session: '401 invalid_session', signed_out_session: '401 invalid_session',
+      workspace_key: '403 session_required', other_workspace_key: '403 session_required',
+      revoked_key: '401 invalid_api_key', malformed_bearer: '401 invalid_api_key', bad_checksum_key: '401 invalid_api_key',
+    },
+  },
+  {
+    route: 'GET /v1/workspaces/:workspace_id/forms',
+    success: (res, { w }) => expect(res.json.data.map((f: { id: string }) => f.id)).toContain(w.formId),
+    expect: {
+      no_credentials: '401 unauthenticated', owner_session: 200, member_session: 200, outsider_session: '404 workspace_not_found',
+      expired_session: '401 invalid_session', signed_out_session: '401 invalid_session',
+      workspace_key: '403 session_required', other_workspace_key: '403 session_required',
+      revoked_key: '401 invalid_api_key', malformed_bearer: '401 invalid_api_key', bad_checksum_key: '401 invalid_api_key',
+    },
+  },
+
+  // ── Submissions: an api_key-mode form takes its workspace's keys only; reading is for members ──
+  {
+    route: 'POST /v1/forms/:form_id/submissions',
+    prepare: async (w) => ({ params: { form_id: w.apiKeyFormId }, body: { email: 'someone@example.org' } }),
+    success: (res, { w }) => expect(res.json).toMatchObject({ id: expect.stringMatching(/^sub_/), form_id: w.apiKeyFormId }),
+    expect: {
+      no_credentials: '401 api_key_required', owner_session: '401 api_key_required', member_session: '401 api_key_required',
+      outsider_session: '401 api_key_required',
+      expired_session: '401 invalid_session', signed_out_session: '401 invalid_session',
+      workspace_key: 201, other_workspace_key: '403 forbidden',
+      revoked_key: '401 invalid_api_key', malformed_bearer: '401 invalid_api_key', bad_checksum_key: '401 invalid_api_key',
+    },
+  },
+  {
+    route: 'GET /v1/forms/:form_id/submissions',
+    prepare: async (w) => ({ params: { form_id: w.apiKeyFormId } }),
+    success: (res, { w }) => {
+      expect(res.json.next_cursor === null || typeof res.json.next_cursor === 'string').toBe(true);
+      for (const s of res.json.data) expect(s.form_id).toBe(w.apiKeyFormId);
+    },
+    expect: {
+      no_credentials: '401 unauthenticated', owner_session: 200, member_session: 200, outsider_session: '404 form_not_found',
+      expired_session: '401 invalid_session', signed_out_session: '401 invalid_session',
+      workspace_key: '403 session_required', other_workspace_key: '403 session_required',
+      revoked_key: '401 invalid_api_key', malformed_bearer: '401 invalid_api_key', bad_checksum_key: '401 invalid_api_key',
+    },
+  },
+
+  // ── The link in a verification email: public, an HTML page either way ───────────────────
+  {
+    route: 'GET /v1/email-verifications/:token',
+    // A fresh form and link per cell: a link works once.
+    prepare: async (w) => {
+      const address = freshEmail();
+      await createForm(w.key.key, { ...formBody, notify_email: address });
+      return { params: { token: await verificationTokenSentTo(address) } };
+    },
+    success: (res) => {
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.body).toContain('Address verified');
+    },
+    expect: {
+      no_credentials: 200, owner_session: 200, member_session: 200, outsider_session: 200,
+      expired_session: '401 invalid_session', signed_out_session: '401 invalid_session',
+      workspace_key: 200, other_workspace_key: 200,
+      revoked_key: '401 invalid_api_key', malformed_bearer: '401 invalid_api_key', bad_checksum_key: '401 invalid_api_key',
+    },
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------
 // Machinery
 // ---------------------------------------------------------------------------------------------
+
+async function createForm(key: string, body: unknown): Promise<string> {
+  const res = await t.request('POST', '/v1/forms', { token: key, body });
+  if (res.status !== 201) throw new Error(`form create failed: ${res.status} ${res.body}`);
+  return res.json.id;
+}
+
+/** Without SMTP the server prints its mail to the log: the verification link is read from there. */
+async function verificationTokenSentTo(address: string): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    for (const line of t.logs) {
+      const email = JSON.parse(line).email;
+      if (email?.to === address && email.kind === 'verification') return /lfv_[0-9A-Za-z]+/.exec(email.text)![0];
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`no verification email to ${address}`);
+}
+
+/** Error pages (HTML) carry their code in `<meta name="lfk-error-code">`. */
+function errorCodeOf(res: Res): string | undefined {
+  return res.json?.error?.code ?? /<meta name="lfk-error-code" content="([a-z_]+)">/.exec(res.body)?.[1];
+}
 
 async function login(email: string): Promise<string> {
   const res = await t.request('POST', '/v1/auth/login', { body: { email, password: PASSWORD } });
@@ -408,12 +531,12 @@ beforeAll(async () => {
   const logout = await t.request('POST', '/v1/auth/logout', { token: signedOutToken });
   if (logout.status !== 204) throw new Error(`logout failed: ${logout.status} ${logout.body}`);
 
-  const form = await t.request('POST', '/v1/forms', { token: key.key, body: formBody });
-  if (form.status !== 201) throw new Error(`form create failed: ${form.status} ${form.body}`);
+  const formId = await createForm(key.key, formBody);
+  const apiKeyFormId = await createForm(key.key, { ...formBody, submission_mode: 'api_key' });
 
   w = {
     owner, member, outsider, ws, key, otherKey,
-    revokedKey: revoked.key, expiredToken, signedOutToken, badChecksumKey, formId: form.json.id,
+    revokedKey: revoked.key, expiredToken, signedOutToken, badChecksumKey, formId, apiKeyFormId,
   };
 });
 
@@ -453,7 +576,7 @@ describe('authorization matrix', () => {
         row.success(res, { w, caller, prepared });
       } else {
         const [status, code] = expected.split(' ');
-        expect({ status: res.status, code: res.json?.error?.code }, res.body).toEqual({ status: Number(status), code });
+        expect({ status: res.status, code: errorCodeOf(res) }, res.body).toEqual({ status: Number(status), code });
       }
     } finally {
       // Keys created by a cell never count against W's 10-key limit in a later cell.

@@ -19,6 +19,11 @@ let key: string;
 let keyId: string;
 let formId: string;
 let outsiderKeyId: string;
+/** An unclaimed form and its claim token. */
+let unclaimed: { id: string; claimToken: string };
+/** A browser-mode form that takes submissions from ORIGIN. */
+let openFormId: string;
+const ORIGIN = 'https://site.example';
 
 const formBody = { name: 'Contact', schema: [{ name: 'email', type: 'email', required: true }] };
 
@@ -34,6 +39,15 @@ beforeAll(async () => {
   const form = await t.request('POST', '/v1/forms', { token: key, body: formBody });
   if (form.status !== 201) throw new Error(`form create failed: ${form.status} ${form.body}`);
   formId = form.json.id;
+  const anonymous = await t.request('POST', '/v1/forms', { body: { ...formBody, notify_email: 'anon@example.com' } });
+  if (anonymous.status !== 201) throw new Error(`anonymous create failed: ${anonymous.status} ${anonymous.body}`);
+  unclaimed = { id: anonymous.json.id, claimToken: anonymous.json.claim_token };
+  const open = await t.request('POST', '/v1/forms', {
+    token: key,
+    body: { ...formBody, schema: [{ name: 'email', type: 'email' }, { name: 'message', type: 'textarea' }], allowed_origins: [ORIGIN] },
+  });
+  if (open.status !== 201) throw new Error(`form create failed: ${open.status} ${open.body}`);
+  openFormId = open.json.id;
 });
 afterAll(async () => {
   await t?.close();
@@ -208,9 +222,18 @@ const BODY_CASES: Partial<Record<RestRoute['procedure'], BodyCase>> = {
     unknown: () => ({ name: 'Contact', workspace_id: outsider.workspaceId }),
     textField: 'name',
   },
+  'forms.claim': {
+    url: () => `/v1/forms/${unclaimed.id}/claim`,
+    token: () => owner.token,
+    valid: () => ({ claim_token: unclaimed.claimToken, workspace_id: owner.workspaceId }),
+    emptyOk: false,
+    unknown: () => ({ claim_token: unclaimed.claimToken, workspace_id: owner.workspaceId, project_id: 'prj_x' }),
+  },
 };
 
-const bodyRoutes = restRoutes.filter((r) => r.from === 'body');
+// The submission route takes form posts and validates against each form's own schema: its
+// hostile input has its own section below.
+const bodyRoutes = restRoutes.filter((r) => r.from === 'body' && !r.transport);
 
 function opts(c: BodyCase, extra: RequestOptions = {}): RequestOptions {
   const token = c.token();
@@ -332,6 +355,12 @@ describe('every body route of the REST table', () => {
 
     it('NUL, control characters and lone surrogates in its text field → 400 (escaped JSON still reaches validation)', async () => {
       const field = c().textField;
+      if (!field && route.procedure === 'forms.claim') {
+        // No free text here, and no email either: a lone surrogate in the token is a token that names nothing.
+        const res = await t.request(route.method, c().url(), opts(c(), { body: { ...c().valid(), claim_token: 'lfc_\ud800' } }));
+        expectError(res, 404, 'form_not_found', 'lone surrogate in claim_token');
+        return;
+      }
       if (!field) {
         // No free text here: a lone surrogate in the email is still a validation error.
         const raw = JSON.stringify({ ...c().valid(), email: 'a\ud800@example.com' });
@@ -349,6 +378,66 @@ describe('every body route of the REST table', () => {
       const raw = `${JSON.stringify(rest).slice(0, -1)}${Object.keys(rest).length ? ',' : ''}"${field}":"x\\ud800y"}`;
       expectInvalid(await t.request(route.method, c().url(), opts(c(), { raw })), field, 'raw \\ud800 escape');
     });
+  });
+});
+
+describe('the submission route', () => {
+  const url = () => `/v1/forms/${openFormId}/submissions`;
+  const headers = { origin: ORIGIN };
+
+  it('malformed JSON → 400 invalid_json', async () => {
+    await everyCase(MALFORMED_JSON, async ([what, raw]) => {
+      expectError(await t.request('POST', url(), { raw, headers }), 400, 'invalid_json', what);
+    });
+  });
+
+  it('JSON that is not an object → 400 invalid_request', async () => {
+    await everyCase(NON_OBJECT_JSON.filter(([what]) => what !== 'null'), async ([what, raw]) => {
+      expectError(await t.request('POST', url(), { raw, headers }), 400, 'invalid_request', what);
+    });
+  });
+
+  it('content types other than JSON and form posts → 415 unsupported_media_type', async () => {
+    const others = OTHER_CONTENT_TYPES.filter(([type]) => type !== 'application/x-www-form-urlencoded');
+    await everyCase(others, async ([contentType, raw]) => {
+      const res = await t.request('POST', url(), { raw, headers: { ...headers, 'content-type': contentType } });
+      expectError(res, 415, 'unsupported_media_type', contentType);
+    });
+  });
+
+  it('a body over 64 KiB → 413 payload_too_large, as JSON and as a form post', async () => {
+    const message = 'a'.repeat(64 * 1024);
+    expectError(await t.request('POST', url(), { body: { message }, headers }), 413, 'payload_too_large', 'json');
+    const form = await t.request('POST', url(), {
+      raw: `message=${message}`,
+      headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expectError(form, 413, 'payload_too_large', 'form post');
+  });
+
+  it('prototype-polluting keys are unknown fields of the form (422), and pollute nothing', async () => {
+    for (const raw of ['{"__proto__":{"admin":true},"email":"a@example.com"}', '{"constructor":{"prototype":{"admin":true}}}']) {
+      const res = await t.request('POST', url(), { raw, headers });
+      const error = expectError(res, 422, 'validation_failed', raw);
+      expect(error.details?.map((d) => d.path)).toContain(raw.includes('__proto__') ? '__proto__' : 'constructor');
+    }
+    const form = await t.request('POST', url(), {
+      raw: '__proto__=x&constructor=y&email=a%40example.com',
+      headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    const error = expectError(form, 422, 'validation_failed', 'form post');
+    expect(error.details?.map((d) => d.path).sort()).toEqual(['__proto__', 'constructor']);
+    expect(({} as Record<string, unknown>).admin).toBeUndefined();
+  });
+
+  it('NUL and lone surrogates in a value → 422 naming the field; other unicode is kept', async () => {
+    await everyCase(['a\u0000b', '\ud800', 'x\ud83d'], async (bad) => {
+      const res = await t.request('POST', url(), { body: { message: bad }, headers });
+      const error = expectError(res, 422, 'validation_failed', JSON.stringify(bad));
+      expect(error.details).toEqual([{ path: 'message', message: expect.any(String) }]);
+    });
+    const ok = await t.request('POST', url(), { body: { message: 'tab\tnew\nline ✓ 🎉 \u202e' }, headers });
+    expect(ok.status, ok.body).toBe(201);
   });
 });
 
@@ -891,6 +980,32 @@ describe('path ids of the wrong shape → 404 of that resource', () => {
     expectError(await t.request('GET', `/v1/forms/${formId}`, { token: outsider.token }), 404, 'form_not_found', 'outsider');
   });
 
+  it('the other form routes → 404 form_not_found for ids of the wrong shape', async () => {
+    const ids = [...badIds(keyId), ['a valid-shaped unknown id', 'form_01jd00000000000000000000aa'] as [string, string]];
+    await everyCase(ids, async ([what, id]) => {
+      const cases: [string, string, RequestOptions][] = [
+        ['POST', `/v1/forms/${id}/resend-verification`, { token: key }],
+        ['POST', `/v1/forms/${id}/claim`, { token: owner.token, body: { claim_token: unclaimed.claimToken, workspace_id: owner.workspaceId } }],
+        ['POST', `/v1/forms/${id}/submissions`, { body: { email: 'a@example.com' }, headers: { origin: ORIGIN } }],
+        ['POST', `/v1/forms/${id}/submissions`, { token: key, body: { email: 'a@example.com' } }],
+        ['GET', `/v1/forms/${id}/submissions`, { token: owner.token }],
+        ['OPTIONS', `/v1/forms/${id}/submissions`, { headers: { origin: ORIGIN, 'access-control-request-method': 'POST' } }],
+      ];
+      for (const [method, url, options] of cases) {
+        expectError(await t.request(method, url, options), 404, 'form_not_found', `${method} ${url.slice(0, 60)} (${what})`);
+      }
+    });
+  });
+
+  it('verification links of the wrong shape → a 404 page', async () => {
+    await everyCase([...badIds(keyId), ['an unknown token', `lfv_${'A'.repeat(43)}`] as [string, string]], async ([what, token]) => {
+      const res = await t.request('GET', `/v1/email-verifications/${token}`);
+      expect(res.status, what).toBe(404);
+      expect(res.headers['content-type'], what).toMatch(/^text\/html/);
+      expect(res.body, what).toContain('<meta name="lfk-error-code" content="not_found">');
+    });
+  });
+
   it('a path id that is not even valid percent-encoding → 404 of that resource, in the error shape', async () => {
     const encodings = ['%ED%A0%80' /* a lone surrogate as CESU-8 */, '%ZZ', '%', '%E0%A4%A', '%C0%AF' /* overlong "/" */];
     const urls: [string, string, string][] = [];
@@ -932,11 +1047,11 @@ describe('query parameters', () => {
 
   it('covers every list route of the table', () => {
     expect(queryRoutes.map((r) => r.procedure).sort()).toEqual(
-      ['apiKeys.list', 'auditEvents.list', 'members.list', 'projects.list', 'workspaces.list'].sort(),
+      ['apiKeys.list', 'auditEvents.list', 'forms.list', 'members.list', 'projects.list', 'submissions.list', 'workspaces.list'].sort(),
     );
   });
 
-  const urlOf = (route: RestRoute) => route.path.replace(':workspace_id', owner.workspaceId);
+  const urlOf = (route: RestRoute) => route.path.replace(':workspace_id', owner.workspaceId).replace(':form_id', openFormId);
 
   it.each(queryRoutes.map((r) => [`${r.method} ${r.path}`, r] as const))('%s: ?limit= out of range or not a number → 400', async (_n, route) => {
     await everyCase(['0', '101', '-1', 'abc', '1.5', '1e3', 'Infinity', 'NaN', '%00', '99999999999999999999', '1&limit=2'], async (limit) => {
@@ -956,7 +1071,7 @@ describe('query parameters', () => {
       'x'.repeat(5000),
       encodeURIComponent("' OR 1=1 --"),
       '%00',
-      formId, // a real id, of the wrong type for every list here
+      route.procedure === 'forms.list' ? keyId : formId, // a real id, of the wrong type for this list
       'abc&cursor=def',
     ];
     await everyCase(cursors, async (cursor) => {

@@ -22,7 +22,12 @@ export function registerEmailVerification(app: FastifyInstance, services: Servic
       if (!asApiError(error)) request.log.error({ err: error }, 'unexpected error');
       const wire = toWireError(error, String(request.id));
       return reply.code(wire.status).send(
-        htmlPage('This link does not work', [wire.body.error.message, `Request id: ${wire.body.error.request_id}`]),
+        htmlPage(
+          'This link does not work',
+          [wire.body.error.message, `Request id: ${wire.body.error.request_id}`],
+          [],
+          wire.body.error.code,
+        ),
       );
     }
   });

@@ -4,15 +4,18 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 
-/** A small self-contained page (no scripts, no outside resources) for people who follow a link or post a form. */
-export function htmlPage(title: string, paragraphs: string[], items: string[] = []): string {
+/**
+ * A small self-contained page (no scripts, no outside resources) for people who follow a link or
+ * post a form. An error page names its lfk error code in a `<meta>` for programs that read it.
+ */
+export function htmlPage(title: string, paragraphs: string[], items: string[] = [], errorCode?: string): string {
   const list = items.length > 0 ? `<ul>${items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>` : '';
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
+<title>${escapeHtml(title)}</title>${errorCode ? `\n<meta name="lfk-error-code" content="${escapeHtml(errorCode)}">` : ''}
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#222}h1{font-size:1.4rem}</style>
 </head>
 <body>

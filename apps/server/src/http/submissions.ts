@@ -48,7 +48,14 @@ function sendHtmlError(error: unknown, request: FastifyRequest, reply: FastifyRe
   return reply
     .code(wire.status)
     .type('text/html; charset=utf-8')
-    .send(htmlPage('The form was not sent', [wire.body.error.message, 'Go back, correct it, and send it again.'], items));
+    .send(
+      htmlPage(
+        'The form was not sent',
+        [wire.body.error.message, 'Go back, correct it, and send it again.'],
+        items,
+        wire.body.error.code,
+      ),
+    );
 }
 
 /** `POST /v1/forms/{form_id}/submissions` (JSON or HTML form posts) and its CORS preflight. */
