@@ -534,7 +534,10 @@ function anyBodyArb(schema: Field[]): fc.Arbitrary<string> {
       arbitrary: fc
         .tuple(
           fc.tuple(...schema.map(validEntryArb)),
-          fc.array(fc.tuple(keyArb(schema), jsonTextArb(schema)), { maxLength: 3 }),
+          fc.oneof(
+            fc.constant<[string, string][]>([]),
+            fc.array(fc.tuple(keyArb(schema), jsonTextArb(schema)), { minLength: 1, maxLength: 3 }),
+          ),
         )
         .map(([entries, tricky]) => {
           const parts = schema
@@ -627,7 +630,7 @@ describe('submission properties (random schemas, through the server)', () => {
     const formId = await createForm(schema, 'api_key');
     let count = 0;
     await fc.assert(
-      fc.asyncProperty(dateArb(100, 9999), async (day) => {
+      fc.asyncProperty(dateArb(1, 9999), async (day) => {
         const res = await submit(formId, 'api_key', JSON.stringify({ day }));
         expect(res.status, `${day}: ${res.body}`).toBe(201);
         count += 1;
@@ -637,7 +640,7 @@ describe('submission properties (random schemas, through the server)', () => {
       {
         numRuns: NUM_RUNS,
         // The years a two-digit-year shortcut would get wrong, every time.
-        examples: [['0100-03-01'], ['9999-12-31']],
+        examples: [['0001-01-01'], ['0050-06-15'], ['0099-12-31'], ['0096-02-29'], ['0100-03-01'], ['9999-12-31']],
       },
     );
     expect(count).toBeGreaterThan(0);
@@ -688,7 +691,6 @@ describe('submission properties (random schemas, through the server)', () => {
       fc.asyncProperty(caseArb, async ({ schema, mode, raw }) => {
         const formId = await createForm(schema, mode);
         const res = await submit(formId, mode, raw);
-        (globalThis as any).stats ??= {}; (globalThis as any).stats[res.status] = ((globalThis as any).stats[res.status] ?? 0) + 1;
         expect(res.status, res.body.slice(0, 500)).toBeLessThan(500);
         expect([201, 400, 413, 422]).toContain(res.status);
 
@@ -744,7 +746,6 @@ describe('submission properties (random schemas, through the server)', () => {
       { numRuns: 80 },
     );
     // And nothing was logged as an unexpected failure.
-    console.log('STATS', JSON.stringify((globalThis as any).stats));
     expect(errorLines()).toBe(errorsBefore);
   });
 });
