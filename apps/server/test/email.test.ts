@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createServer as createNetServer } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness.ts';
@@ -19,14 +18,22 @@ interface ReceivedEmail {
   raw: string;
 }
 
+interface HeldMessage {
+  to: string[];
+  /** Answers the held DATA: accepted (250) or refused (451, try later). */
+  settle(accept: boolean): void;
+}
+
 interface SmtpPeer {
   url: string;
   /** Messages accepted (answered 250), in order of arrival. */
   received: ReceivedEmail[];
-  /** How many messages were refused with a 451 by `reject`. */
-  rejected: number;
-  /** While it returns true for a message's recipients, the message is refused (451, try later). */
-  reject: ((to: string[]) => boolean) | null;
+  /** The recipients of each message refused with a 451. */
+  rejected: string[][];
+  /** Messages whose answer waits for the test (decision `hold`). */
+  held: HeldMessage[];
+  /** What to answer a message to these recipients; accept when unset. */
+  decide: ((to: string[]) => 'accept' | 'reject' | 'hold') | null;
   close(): Promise<void>;
 }
 
@@ -74,8 +81,9 @@ async function startSmtpPeer(): Promise<SmtpPeer> {
   const peer: SmtpPeer = {
     url: '',
     received: [],
-    rejected: 0,
-    reject: null,
+    rejected: [],
+    held: [],
+    decide: null,
     close: async () => {},
   };
   const server = new SMTPServer({
@@ -88,22 +96,27 @@ async function startSmtpPeer(): Promise<SmtpPeer> {
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const to = session.envelope.rcptTo.map((r) => r.address);
-        if (peer.reject?.(to)) {
-          peer.rejected++;
-          callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 }));
-          return;
-        }
-        const raw = Buffer.concat(chunks).toString('utf8');
-        const { headers, text } = parseMessage(raw);
-        peer.received.push({
-          envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : null,
-          envelopeTo: to,
-          headers,
-          subject: headers.get('subject') ?? '',
-          text,
-          raw,
-        });
-        callback();
+        const settle = (accept: boolean) => {
+          if (!accept) {
+            peer.rejected.push(to);
+            callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 }));
+            return;
+          }
+          const raw = Buffer.concat(chunks).toString('utf8');
+          const { headers, text } = parseMessage(raw);
+          peer.received.push({
+            envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : null,
+            envelopeTo: to,
+            headers,
+            subject: headers.get('subject') ?? '',
+            text,
+            raw,
+          });
+          callback();
+        };
+        const decision = peer.decide?.(to) ?? 'accept';
+        if (decision === 'hold') peer.held.push({ to, settle });
+        else settle(decision === 'accept');
       });
     },
   });
@@ -118,14 +131,11 @@ async function startSmtpPeer(): Promise<SmtpPeer> {
   return peer;
 }
 
-/** A local port nothing listens on (taken, then given back). */
-async function deadPort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const address = server.address();
-  if (!address || typeof address === 'string') throw new Error('no port');
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return address.port;
+/** Waits for the next message to `to` that the peer holds, and takes it off the held list. */
+async function nextHeld(peer: SmtpPeer, to: string): Promise<HeldMessage> {
+  const held = await waitFor(`a delivery attempt to ${to}`, () => peer.held.find((h) => h.to.includes(to)));
+  peer.held.splice(peer.held.indexOf(held), 1);
+  return held;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -445,159 +455,145 @@ describe('verification emails by SMTP', () => {
   });
 });
 
-describe('resending with LFK_VERIFY_RESEND_INTERVAL=0', () => {
+describe('a server with immediate resends and quick retries', () => {
   let t: TestServer;
   let peer: SmtpPeer;
   beforeAll(async () => {
     peer = await startSmtpPeer();
     t = await startTestServer(
       { SMTP_URL: peer.url, LFK_EMAIL_FROM: EMAIL_FROM, LFK_VERIFY_RESEND_INTERVAL: '0' },
-      { outbox: { pollMs: 50 } },
+      { outbox: { pollMs: 50, baseDelayMs: 100, maxDelayMs: 200, maxAttempts: 3 } },
     );
   });
   afterAll(async () => {
+    // Nothing may stay held, or the sender would wait for it on close.
+    peer.decide = null;
+    for (const held of peer.held.splice(0)) held.settle(false);
     await t?.close();
     await peer?.close();
   });
 
-  it('resend answers 202 with the masked address and sends a new link that replaces the older one', async () => {
-    const owner = await keyOwner(t);
-    const to = address('resend');
-    const form = await createKeyForm(t, owner.key, { name: 'Resent form', notify_email: to });
-    const [first] = await waitForEmails(peer, to);
-    const older = linkIn(first!.text);
+  describe('resending with LFK_VERIFY_RESEND_INTERVAL=0', () => {
+    it('resend answers 202 with the masked address and sends a new link that replaces the older one', async () => {
+      const owner = await keyOwner(t);
+      const to = address('resend');
+      const form = await createKeyForm(t, owner.key, { name: 'Resent form', notify_email: to });
+      const [first] = await waitForEmails(peer, to);
+      const older = linkIn(first!.text);
 
-    const resend = await t.request('POST', `/v1/forms/${form.id}/resend-verification`, { token: owner.key });
-    expect(resend.status).toBe(202);
-    expect(resend.json).toEqual({ sent_to: masked(to) });
-    expect(resend.json.sent_to).toMatch(/^r\*\*\*@example\.com$/);
+      const resend = await t.request('POST', `/v1/forms/${form.id}/resend-verification`, { token: owner.key });
+      expect(resend.status).toBe(202);
+      expect(resend.json).toEqual({ sent_to: masked(to) });
+      expect(resend.json.sent_to).toMatch(/^r\*\*\*@example\.com$/);
 
-    const emails = await waitForEmails(peer, to, 2);
-    expect(emails[1]!.subject).toContain('Resent form');
-    const newer = linkIn(emails[1]!.text);
-    expect(newer.token).not.toBe(older.token);
+      const emails = await waitForEmails(peer, to, 2);
+      expect(emails[1]!.subject).toContain('Resent form');
+      const newer = linkIn(emails[1]!.text);
+      expect(newer.token).not.toBe(older.token);
 
-    const stale = await t.request('GET', older.path);
-    expect(stale.status).toBe(404);
-    expectHtml(stale);
-    expect(await isVerified(t, form.id)).toBe(false);
+      const stale = await t.request('GET', older.path);
+      expect(stale.status).toBe(404);
+      expectHtml(stale);
+      expect(await isVerified(t, form.id)).toBe(false);
 
-    const fresh = await t.request('GET', newer.path);
-    expect(fresh.status).toBe(200);
-    expectHtml(fresh);
-    const read = await t.request('GET', `/v1/forms/${form.id}`, { token: owner.key });
-    expect(read.json.notify_email_verified).toBe(true);
+      const fresh = await t.request('GET', newer.path);
+      expect(fresh.status).toBe(200);
+      expectHtml(fresh);
+      const read = await t.request('GET', `/v1/forms/${form.id}`, { token: owner.key });
+      expect(read.json.notify_email_verified).toBe(true);
 
-    const after = await t.request('POST', `/v1/forms/${form.id}/resend-verification`, { token: owner.key });
-    expect(after.status).toBe(409);
-    expect(after.json.error.code).toBe('email_already_verified');
-    expect(emailsTo(peer, to)).toHaveLength(2);
-  });
-
-  it('a member session may resend too, and a form without notify_email is 409 no_notify_email', async () => {
-    const owner = await keyOwner(t);
-    const to = address('session');
-    const form = await createKeyForm(t, owner.key, { notify_email: to });
-    await waitForEmails(peer, to);
-    const resend = await t.request('POST', `/v1/forms/${form.id}/resend-verification`, { token: owner.token });
-    expect(resend.status).toBe(202);
-    expect(resend.json).toEqual({ sent_to: masked(to) });
-    await waitForEmails(peer, to, 2);
-
-    const bare = await createKeyForm(t, owner.key, {});
-    const none = await t.request('POST', `/v1/forms/${bare.id}/resend-verification`, { token: owner.key });
-    expect(none.status).toBe(409);
-    expect(none.json.error.code).toBe('no_notify_email');
-  });
-});
-
-describe('outbox retries', () => {
-  let t: TestServer;
-  let peer: SmtpPeer;
-  beforeAll(async () => {
-    peer = await startSmtpPeer();
-    t = await startTestServer(
-      { SMTP_URL: peer.url, LFK_EMAIL_FROM: EMAIL_FROM },
-      { outbox: { pollMs: 50, baseDelayMs: 100, maxDelayMs: 200, maxAttempts: 50 } },
-    );
-  });
-  afterAll(async () => {
-    await t?.close();
-    await peer?.close();
-  });
-
-  it('a refused email stays pending with growing attempts and last_error, then is delivered exactly once', async () => {
-    const { key } = await keyOwner(t);
-    const to = address('flaky');
-    let accepting = false;
-    peer.reject = (recipients) => recipients.includes(to) && !accepting;
-
-    await createKeyForm(t, key, { notify_email: to });
-    const firstFailure = await waitFor('a first failed attempt', async () => {
-      const [row] = await outboxTo(t, to);
-      return row && row.attempts >= 1 && row.last_error !== null ? row : undefined;
+      const after = await t.request('POST', `/v1/forms/${form.id}/resend-verification`, { token: owner.key });
+      expect(after.status).toBe(409);
+      expect(after.json.error.code).toBe('email_already_verified');
+      expect(emailsTo(peer, to)).toHaveLength(2);
     });
-    expect(firstFailure.status).toBe('pending');
-    expect(firstFailure.last_error).toContain('try again later');
-    expect(firstFailure.body).not.toBeNull();
 
-    const laterFailure = await waitFor('a further failed attempt', async () => {
-      const [row] = await outboxTo(t, to);
-      return row && row.attempts > firstFailure.attempts && row.last_error !== null ? row : undefined;
+    it('a member session may resend too, and a form without notify_email is 409 no_notify_email', async () => {
+      const owner = await keyOwner(t);
+      const to = address('session');
+      const form = await createKeyForm(t, owner.key, { notify_email: to });
+      await waitForEmails(peer, to);
+      const resend = await t.request('POST', `/v1/forms/${form.id}/resend-verification`, { token: owner.token });
+      expect(resend.status).toBe(202);
+      expect(resend.json).toEqual({ sent_to: masked(to) });
+      await waitForEmails(peer, to, 2);
+
+      const bare = await createKeyForm(t, owner.key, {});
+      const none = await t.request('POST', `/v1/forms/${bare.id}/resend-verification`, { token: owner.key });
+      expect(none.status).toBe(409);
+      expect(none.json.error.code).toBe('no_notify_email');
     });
-    expect(laterFailure.status).toBe('pending');
-    expect(laterFailure.last_error).toContain('try again later');
-    expect(emailsTo(peer, to)).toHaveLength(0);
-    expect(peer.rejected).toBeGreaterThanOrEqual(2);
-
-    accepting = true;
-    const sent = await waitFor('the email marked sent', async () => {
-      const [row] = await outboxTo(t, to);
-      return row?.status === 'sent' ? row : undefined;
-    });
-    expect(sent.body).toBeNull();
-    expect(sent.last_error).toBeNull();
-    expect(sent.attempts).toBeGreaterThan(laterFailure.attempts);
-
-    // A few more polls go by: nothing is sent again.
-    await sleep(400);
-    const delivered = emailsTo(peer, to);
-    expect(delivered).toHaveLength(1);
-    expect(delivered[0]!.headers.get('x-lfk-email-id')).toBe(sent.id);
-    linkIn(delivered[0]!.text);
-    const [final] = await outboxTo(t, to);
-    expect(final).toMatchObject({ status: 'sent', attempts: sent.attempts });
-  });
-});
-
-describe('outbox giving up', () => {
-  let t: TestServer;
-  beforeAll(async () => {
-    const port = await deadPort();
-    t = await startTestServer(
-      { SMTP_URL: `smtp://127.0.0.1:${port}`, LFK_EMAIL_FROM: EMAIL_FROM },
-      { outbox: { pollMs: 50, baseDelayMs: 50, maxDelayMs: 100, maxAttempts: 2 } },
-    );
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
-  it('an email that cannot be delivered is marked failed after maxAttempts, with its last error', async () => {
-    const { key } = await keyOwner(t);
-    const to = address('unreachable');
-    await createKeyForm(t, key, { notify_email: to });
-    const failed = await waitFor('the email marked failed', async () => {
-      const [row] = await outboxTo(t, to);
-      return row?.status === 'failed' ? row : undefined;
-    });
-    expect(failed.attempts).toBe(2);
-    expect(failed.last_error).toMatch(/ECONNREFUSED/);
-    expect(failed.sent_at).toBeNull();
+  describe('outbox retries (maxAttempts 3)', () => {
+    it('a refused email stays pending with growing attempts and last_error, then is delivered exactly once', async () => {
+      const { key } = await keyOwner(t);
+      const to = address('flaky');
+      peer.decide = (recipients) => (recipients.includes(to) ? 'hold' : 'accept');
+      await createKeyForm(t, key, { notify_email: to });
 
-    await sleep(300);
-    const [later] = await outboxTo(t, to);
-    expect(later).toMatchObject({ status: 'failed', attempts: 2 });
+      // Attempt 1 is in flight: nothing failed yet.
+      let held = await nextHeld(peer, to);
+      let [row] = await outboxTo(t, to);
+      expect(row).toMatchObject({ status: 'pending', attempts: 1, last_error: null });
+      held.settle(false);
+
+      // Attempt 2: the first refusal is recorded, and the message is still pending.
+      held = await nextHeld(peer, to);
+      [row] = await outboxTo(t, to);
+      expect(row).toMatchObject({ status: 'pending', attempts: 2 });
+      expect(row!.last_error).toContain('try again later');
+      expect(row!.body).not.toBeNull();
+      held.settle(false);
+
+      // Attempt 3 is accepted.
+      held = await nextHeld(peer, to);
+      [row] = await outboxTo(t, to);
+      expect(row).toMatchObject({ status: 'pending', attempts: 3 });
+      expect(row!.last_error).toContain('try again later');
+      expect(emailsTo(peer, to)).toHaveLength(0);
+      held.settle(true);
+
+      const sent = await waitFor('the email marked sent', async () => {
+        const [found] = await outboxTo(t, to);
+        return found?.status === 'sent' ? found : undefined;
+      });
+      expect(sent).toMatchObject({ attempts: 3, body: null, last_error: null });
+      expect(sent.sent_at).not.toBeNull();
+      expect(peer.rejected.filter((r) => r.includes(to))).toHaveLength(2);
+
+      // A few more polls go by: nothing is attempted or sent again.
+      await sleep(400);
+      expect(peer.held.filter((h) => h.to.includes(to))).toHaveLength(0);
+      const delivered = emailsTo(peer, to);
+      expect(delivered).toHaveLength(1);
+      expect(delivered[0]!.headers.get('x-lfk-email-id')).toBe(sent.id);
+      linkIn(delivered[0]!.text);
+      const [final] = await outboxTo(t, to);
+      expect(final).toMatchObject({ status: 'sent', attempts: 3 });
+    });
+
+    it('an email refused on every attempt is marked failed after maxAttempts, with its last error', async () => {
+      const { key } = await keyOwner(t);
+      const to = address('refused');
+      peer.decide = (recipients) => (recipients.includes(to) ? 'reject' : 'accept');
+      await createKeyForm(t, key, { notify_email: to });
+
+      const failed = await waitFor('the email marked failed', async () => {
+        const [row] = await outboxTo(t, to);
+        return row?.status === 'failed' ? row : undefined;
+      });
+      expect(failed.attempts).toBe(3);
+      expect(failed.last_error).toContain('try again later');
+      expect(failed.sent_at).toBeNull();
+
+      // It is not tried again.
+      await sleep(400);
+      const [later] = await outboxTo(t, to);
+      expect(later).toMatchObject({ status: 'failed', attempts: 3 });
+      expect(peer.rejected.filter((r) => r.includes(to))).toHaveLength(3);
+      expect(emailsTo(peer, to)).toHaveLength(0);
+    });
   });
 });
 
