@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isId, newId, openDatabase, User } from '../src/index.ts';
+import { migrationsList } from '../src/migrations/index.ts';
 
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 
@@ -37,7 +38,7 @@ describe.runIf(!TEST_DATABASE_URL)('embedded PGlite', () => {
       const second = await openDatabase({ dataDir: join(dir, 'nested', 'data') });
       expect(await second.fork().count(User, { email: 'kept@example.com' })).toBe(1);
       const applied = await second.fork().execute<{ name: string }[]>('select name from mikro_orm_migrations');
-      expect(applied.map((r) => r.name)).toEqual(['Migration20261121192523']);
+      expect(applied.map((r) => r.name)).toEqual(migrationsList.map((m) => m.name));
       await second.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -53,7 +54,7 @@ describe.runIf(TEST_DATABASE_URL)('PostgreSQL', () => {
     await first.close();
     const second = await openDatabase({ databaseUrl: TEST_DATABASE_URL });
     const applied = await second.fork().execute<{ name: string }[]>('select name from mikro_orm_migrations');
-    expect(applied.map((r) => r.name)).toEqual(['Migration20261121192523']);
+    expect(applied.map((r) => r.name)).toEqual(migrationsList.map((m) => m.name));
     await second.close();
   });
 });
