@@ -12,7 +12,7 @@ afterAll(async () => {
 
 const formBody = { name: 'Leads', schema: [{ name: 'email', type: 'email', required: true }] };
 
-it('no plaintext key or session token reaches the database or the logs', async () => {
+it('no plaintext key, session token or claim token reaches the database or the logs', async () => {
   const owner = await t.signup();
   const login = await t.request('POST', '/v1/auth/login', { body: { email: owner.email, password: PASSWORD } });
   expect(login.status).toBe(200);
@@ -32,17 +32,34 @@ it('no plaintext key or session token reaches the database or the logs', async (
   await t.request('GET', '/v1/auth/session', { headers: { cookie: `lfk_session=${login.json.session_token}` } });
   await t.request('POST', '/v1/auth/logout', { token: login.json.session_token });
   await t.request('GET', '/v1/auth/session', { token: login.json.session_token });
+  // A claim token: handed out once, replayed as null, used, pasted where it does not belong.
+  const anonymousBody = { ...formBody, notify_email: 'leads@example.com', allowed_origins: ['https://leads.example'] };
+  const anonymous = await t.request('POST', '/v1/forms', { body: anonymousBody, headers: { 'idempotency-key': 'anon-1' } });
+  expect(anonymous.json.claim_token).toMatch(/^lfc_/);
+  const replay = await t.request('POST', '/v1/forms', { body: anonymousBody, headers: { 'idempotency-key': 'anon-1' } });
+  expect(replay.json).toMatchObject({ id: anonymous.json.id, claim_token: null });
+  const claim = { claim_token: anonymous.json.claim_token, workspace_id: owner.workspaceId };
+  expect((await t.request('POST', `/v1/forms/${anonymous.json.id}/claim`, { token: owner.token, body: claim })).status).toBe(200);
+  expect((await t.request('POST', `/v1/forms/${anonymous.json.id}/claim`, { token: owner.token, body: claim })).status).toBe(409);
+  await t.request('GET', `/v1/forms/${anonymous.json.claim_token}`, { token: owner.token });
+  await t.request('POST', `/v1/forms/${anonymous.json.id}/submissions`, {
+    body: { email: 'lead@example.com' },
+    headers: { origin: 'https://leads.example', 'idempotency-key': 'sub-1' },
+  });
   await t.server.services.lastUsed.flush();
 
-  // Every secret the server handed out: 3 keys and 2 session tokens at least.
+  // Every secret the server handed out: 3 keys, 2 session tokens and a claim token at least.
   const secrets = [...t.secretsHandedOut];
   expect(secrets.filter((s) => s.startsWith('lfk_')).length).toBeGreaterThanOrEqual(3);
   expect(secrets.filter((s) => s.startsWith('lfs_')).length).toBeGreaterThanOrEqual(2);
+  expect(secrets.filter((s) => s.startsWith('lfc_')).length).toBeGreaterThanOrEqual(1);
 
   const tables = await t.sql<{ table_name: string }>(
     "select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'",
   );
-  expect(tables.map((r) => r.table_name)).toEqual(expect.arrayContaining(['api_keys', 'sessions', 'audit_events']));
+  expect(tables.map((r) => r.table_name)).toEqual(
+    expect.arrayContaining(['api_keys', 'sessions', 'audit_events', 'forms', 'idempotency_records', 'submissions']),
+  );
   let dump = '';
   for (const { table_name } of tables) {
     dump += JSON.stringify(await t.sql(`select * from "${table_name}"`));
