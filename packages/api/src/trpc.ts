@@ -1,8 +1,8 @@
+import { Form, type IForm, isId } from '@lfk/db';
 import { initTRPC } from '@trpc/server';
+import { z } from 'zod';
 import type { Context } from './context.ts';
 import type { Principal } from './credentials/authenticate.ts';
-import { Form, type IForm, isId } from '@lfk/db';
-import { z } from 'zod';
 import { ApiError, toWireError } from './errors.ts';
 import type { RateLimitName } from './rate-limits/rate-limits.ts';
 import { idParam } from './schemas/common.ts';
@@ -22,6 +22,11 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 export type Actor = { type: 'user' | 'api_key'; id: string };
+type Identified = Exclude<Principal, { kind: 'anonymous' }>;
+
+/** Who an audit event names: the person, or the key. */
+const actorOf = (principal: Identified): Actor =>
+  principal.kind === 'session' ? { type: 'user', id: principal.userId } : { type: 'api_key', id: principal.keyId };
 
 /** Counts the request against a per-IP limit, before any work is done for it. */
 export const perIpLimit = (name: RateLimitName) =>
@@ -40,9 +45,7 @@ const authenticatedProcedure = t.procedure.use(({ ctx, next }) => {
   if (ctx.auth.failure) throw ctx.auth.failure;
   const principal = ctx.auth.principal;
   if (principal.kind === 'anonymous') throw new ApiError('unauthenticated');
-  const actor: Actor =
-    principal.kind === 'session' ? { type: 'user', id: principal.userId } : { type: 'api_key', id: principal.keyId };
-  return next({ ctx: { principal, actor } });
+  return next({ ctx: { principal, actor: actorOf(principal) } });
 });
 
 /** A signed-in person. An API key is refused: keys never reach what this guards. */
@@ -76,7 +79,7 @@ export interface FormsScope {
   canReach(workspaceId: string): Promise<boolean>;
 }
 
-function formsScopeOf(ctx: { em: Context['em'] }, principal: Exclude<Principal, { kind: 'anonymous' }>): FormsScope {
+function formsScopeOf(ctx: { em: Context['em'] }, principal: Identified): FormsScope {
   if (principal.kind === 'api_key') {
     const keyWorkspaceId = principal.workspaceId;
     return { keyWorkspaceId, canReach: async (workspaceId) => workspaceId === keyWorkspaceId };
@@ -96,9 +99,7 @@ export const formsScopeProcedure = authenticatedProcedure.use(({ ctx, next }) =>
 export const formsScopeOrAnonymousProcedure = publicProcedure.use(({ ctx, next }) => {
   const principal = ctx.auth.principal;
   if (principal.kind === 'anonymous') return next({ ctx: { scope: null, actor: null } });
-  const actor: Actor =
-    principal.kind === 'session' ? { type: 'user', id: principal.userId } : { type: 'api_key', id: principal.keyId };
-  return next({ ctx: { scope: formsScopeOf(ctx, principal), actor } });
+  return next({ ctx: { scope: formsScopeOf(ctx, principal), actor: actorOf(principal) } });
 });
 
 /**

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { ApiError } from '../errors.ts';
-import { isWellFormedApiKey } from './api-key-format.ts';
 import type { RateLimits } from '../rate-limits/rate-limits.ts';
+import { isWellFormedApiKey } from './api-key-format.ts';
 import type { LastUsedRecorder } from './last-used.ts';
 import { sha256 } from './secrets.ts';
 import { isWellFormedSessionToken, SESSION_TOKEN_PREFIX } from './tokens.ts';
