@@ -77,7 +77,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     // Long path ids are answered by the route (404 of that resource), not by the router (414).
-    maxParamLength: 8192,
+    routerOptions: { maxParamLength: 8192 },
     genReqId: (req) => requestIdFor(req.headers['x-request-id']),
     logger: {
       level: config.logLevel,
