@@ -3,7 +3,7 @@
  * killed with SIGKILL loses nothing it acknowledged. An email still in the outbox is sent after
  * the restart; a submission answered 201 is still there.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ENGINE, PASSWORD, TEST_DATABASE_URL } from './harness.ts';
+import { ENGINE, PASSWORD, spawnServerProcess, TEST_DATABASE_URL } from './harness.ts';
 
 /** A port nothing listens on: the SMTP server is "down". */
 async function closedPort(): Promise<number> {
@@ -62,24 +62,13 @@ describe.runIf(ENGINE === 'pglite' || TEST_DATABASE_URL)('a server killed with S
   });
 
   async function start(port: number, smtpPort: number): Promise<ChildProcess> {
-    let output = '';
-    const child = spawn(process.execPath, [join(import.meta.dirname, '../src/main.ts')], {
-      env: {
-        PATH: process.env.PATH,
-        PORT: String(port),
-        LFK_DATA_DIR: dataDir,
-        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-        ...(TEST_DATABASE_URL ? { DATABASE_URL: TEST_DATABASE_URL } : {}),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const { child } = await spawnServerProcess({
+      PORT: String(port),
+      LFK_DATA_DIR: dataDir,
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      ...(TEST_DATABASE_URL ? { DATABASE_URL: TEST_DATABASE_URL } : {}),
     });
     children.push(child);
-    child.stdout!.on('data', (d) => (output += d));
-    child.stderr!.on('data', (d) => (output += d));
-    await until('the server to listen', () => (output.includes('lfk is listening') ? true : undefined), 30_000).catch((e) => {
-      child.kill('SIGKILL');
-      throw new Error(`${e.message}:\n${output}`);
-    });
     return child;
   }
 

@@ -1,4 +1,6 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { createServer, type LfkServer, loadConfig, type OutboxSenderOptions } from '@lfk/server';
 import { openDatabase } from '@lfk/db';
@@ -151,3 +153,25 @@ export async function startTestServer(
   return t;
 }
 
+
+/**
+ * The real entry point as `npm start` runs it, in a child process with exactly `env` (plus PATH).
+ * Resolves once the server says it listens; `output()` is everything it printed so far.
+ */
+export async function spawnServerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string }> {
+  let output = '';
+  const child = spawn(process.execPath, [join(import.meta.dirname, '../src/main.ts')], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (output.includes('lfk is listening')) return { child, output: () => output };
+    if (child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`server did not start:\n${output}`);
+}

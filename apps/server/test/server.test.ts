@@ -1,11 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '@lfk/server';
 import { restRoutes } from '@lfk/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINE, PASSWORD, startTestServer, TEST_DATABASE_URL, type TestServer } from './harness.ts';
+import { ENGINE, PASSWORD, spawnServerProcess, startTestServer, TEST_DATABASE_URL, type TestServer } from './harness.ts';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -84,28 +84,12 @@ describe.runIf(ENGINE === 'pglite' || TEST_DATABASE_URL)('the server process', (
   const dataDir = mkdtempSync(join(tmpdir(), 'lfk-proc-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  async function start(port: number): Promise<{ child: ChildProcess; output: () => string }> {
-    let output = '';
-    const child = spawn(process.execPath, [join(import.meta.dirname, '../src/main.ts')], {
-      env: {
-        PATH: process.env.PATH,
-        PORT: String(port),
-        LFK_DATA_DIR: dataDir,
-        ...(TEST_DATABASE_URL ? { DATABASE_URL: TEST_DATABASE_URL } : {}),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const start = (port: number) =>
+    spawnServerProcess({
+      PORT: String(port),
+      LFK_DATA_DIR: dataDir,
+      ...(TEST_DATABASE_URL ? { DATABASE_URL: TEST_DATABASE_URL } : {}),
     });
-    child.stdout!.on('data', (d) => (output += d));
-    child.stderr!.on('data', (d) => (output += d));
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      if (output.includes('lfk is listening')) return { child, output: () => output };
-      if (child.exitCode !== null) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    child.kill('SIGKILL');
-    throw new Error(`server did not start:\n${output}`);
-  }
 
   function stopped(child: ChildProcess): Promise<number | null> {
     return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
