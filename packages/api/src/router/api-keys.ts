@@ -5,7 +5,7 @@ import { apiKey, apiKeyCreateInput, apiKeyListInput, apiKeyRevokeInput, createdA
 import { listOf } from '../schemas/common.ts';
 import { apiKeyToWire } from '../serializers.ts';
 import { recordAudit } from '../services/audit.ts';
-import { pageOfWorkspace } from '../services/pagination.ts';
+import { pageNewestFirst } from '../services/pagination.ts';
 import { lockWorkspace } from '../services/workspaces.ts';
 import { ownerProcedure, router } from '../trpc.ts';
 
@@ -57,7 +57,7 @@ export const apiKeysRouter = router({
   list: ownerProcedure
     .input(apiKeyListInput)
     .output(listOf(apiKey))
-    .query(({ ctx, input }) => pageOfWorkspace(ctx.em, ApiKey, 'key', ctx.workspaceId, input, apiKeyToWire)),
+    .query(({ ctx, input }) => pageNewestFirst(ctx.em, ApiKey, 'key', { workspace: ctx.workspaceId }, input, apiKeyToWire)),
 
   /** Soft: the record stays for audit and in lists. Revoking a revoked key changes nothing. */
   revoke: ownerProcedure.input(apiKeyRevokeInput).mutation(async ({ ctx, input }) => {

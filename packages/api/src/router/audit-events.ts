@@ -2,12 +2,12 @@ import { AuditEvent } from '@lfk/db';
 import { listOf } from '../schemas/common.ts';
 import { auditEvent, auditEventListInput } from '../schemas/workspaces.ts';
 import { auditEventToWire } from '../serializers.ts';
-import { pageOfWorkspace } from '../services/pagination.ts';
+import { pageNewestFirst } from '../services/pagination.ts';
 import { ownerProcedure, router } from '../trpc.ts';
 
 export const auditEventsRouter = router({
   list: ownerProcedure
     .input(auditEventListInput)
     .output(listOf(auditEvent))
-    .query(({ ctx, input }) => pageOfWorkspace(ctx.em, AuditEvent, 'evt', ctx.workspaceId, input, auditEventToWire)),
+    .query(({ ctx, input }) => pageNewestFirst(ctx.em, AuditEvent, 'evt', { workspace: ctx.workspaceId }, input, auditEventToWire)),
 });

@@ -23,7 +23,7 @@ import { formToWire } from '../serializers.ts';
 import { recordAudit } from '../services/audit.ts';
 import { findReachableForm, resolveProject } from '../services/forms.ts';
 import { runIdempotently } from '../services/idempotency.ts';
-import { pageOfWorkspace } from '../services/pagination.ts';
+import { pageNewestFirst } from '../services/pagination.ts';
 import { assertResendAllowed, maskEmail, sendVerification } from '../services/verification.ts';
 import {
   type Actor,
@@ -225,5 +225,5 @@ export const formsRouter = router({
   list: memberProcedure
     .input(formListInput)
     .output(listOf(form))
-    .query(({ ctx, input }) => pageOfWorkspace(ctx.em, Form, 'form', ctx.workspaceId, input, formToWire)),
+    .query(({ ctx, input }) => pageNewestFirst(ctx.em, Form, 'form', { workspace: ctx.workspaceId }, input, formToWire)),
 });

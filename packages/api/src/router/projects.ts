@@ -3,14 +3,14 @@ import { listOf } from '../schemas/common.ts';
 import { project, projectCreateInput, projectListInput } from '../schemas/workspaces.ts';
 import { projectToWire } from '../serializers.ts';
 import { recordAudit } from '../services/audit.ts';
-import { pageOfWorkspace } from '../services/pagination.ts';
+import { pageNewestFirst } from '../services/pagination.ts';
 import { memberProcedure, ownerProcedure, router } from '../trpc.ts';
 
 export const projectsRouter = router({
   list: memberProcedure
     .input(projectListInput)
     .output(listOf(project))
-    .query(({ ctx, input }) => pageOfWorkspace(ctx.em, Project, 'prj', ctx.workspaceId, input, projectToWire)),
+    .query(({ ctx, input }) => pageNewestFirst(ctx.em, Project, 'prj', { workspace: ctx.workspaceId }, input, projectToWire)),
 
   create: ownerProcedure
     .input(projectCreateInput)

@@ -7,7 +7,7 @@ import { submissionToWire } from '../serializers.ts';
 import { isOriginAllowed } from '../services/forms.ts';
 import { runIdempotently } from '../services/idempotency.ts';
 import { enqueueEmail } from '../services/outbox.ts';
-import { cursorFilter, page } from '../services/pagination.ts';
+import { pageNewestFirst } from '../services/pagination.ts';
 import { validateSubmission } from '../services/submission-validation.ts';
 import { formMemberProcedure, router, submissionProcedure } from '../trpc.ts';
 
@@ -66,13 +66,5 @@ export const submissionsRouter = router({
   list: formMemberProcedure
     .input(submissionListInput)
     .output(listOf(submission))
-    .query(async ({ ctx, input }) => {
-      const before = cursorFilter('sub', input);
-      const rows = await ctx.em.find(
-        Submission,
-        { form: ctx.form.id, ...(before ? { id: before } : {}) },
-        { orderBy: { id: 'desc' }, limit: input.limit + 1 },
-      );
-      return page(rows, input.limit, (row) => row.id, submissionToWire);
-    }),
+    .query(({ ctx, input }) => pageNewestFirst(ctx.em, Submission, 'sub', { form: ctx.form.id }, input, submissionToWire)),
 });

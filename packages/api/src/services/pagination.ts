@@ -22,17 +22,17 @@ export function page<T, R>(rows: T[], limit: number, cursorOf: (row: T) => strin
   };
 }
 
-/** One page of a workspace's rows of `entity` (keys, projects, audit events), newest first. */
-export async function pageOfWorkspace<T extends { id: string }, R>(
+/** One page of the rows of `entity` matching `where` (a workspace's keys, a form's submissions…), newest first. */
+export async function pageNewestFirst<T extends { id: string }, R>(
   em: EntityManager,
   entity: EntityName<T>,
   prefix: IdPrefix,
-  workspaceId: string,
+  where: FilterQuery<T>,
   input: ListInput,
   toWire: (row: T) => R,
 ) {
   const before = cursorFilter(prefix, input);
-  const where = { workspace: workspaceId, ...(before ? { id: before } : {}) } as FilterQuery<T>;
-  const rows = (await em.find(entity, where, { orderBy: { id: 'desc' } as OrderDefinition<T>, limit: input.limit + 1 })) as T[];
+  const filter = { ...(where as object), ...(before ? { id: before } : {}) } as FilterQuery<T>;
+  const rows = (await em.find(entity, filter, { orderBy: { id: 'desc' } as OrderDefinition<T>, limit: input.limit + 1 })) as T[];
   return page(rows, input.limit, (row) => row.id, toWire);
 }
