@@ -1,6 +1,7 @@
 import { ApiError, asApiError, type ErrorCode, restRoutes, toWireError } from '@lfk/api';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
+import { htmlPage } from './html-page.ts';
 import { redactSecrets } from './redact.ts';
 
 /** Fastify's own failures (body too large, wrong content type, bad JSON) in lfk's terms. */
@@ -81,6 +82,25 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
     });
   }
   return reply.send(wire.body);
+}
+
+/**
+ * The same error for a person in a browser (a verification link, an HTML form post): a small page
+ * with the error's status and headers, its message, `advice`, one line per bad field, and the code.
+ */
+export function sendErrorPage(
+  error: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  page: { title: string; advice?: string },
+): FastifyReply {
+  const known = asApiError(error);
+  if (!known) request.log.error({ err: error }, 'unexpected error');
+  const { status, body } = toWireError(error, String(request.id));
+  if (known?.headers) reply.headers(known.headers);
+  const paragraphs = [body.error.message, ...(page.advice ? [page.advice] : []), `Request id: ${body.error.request_id}`];
+  const items = (body.error.details ?? []).map((d) => `${d.path}: ${d.message}`);
+  return reply.code(status).type('text/html; charset=utf-8').send(htmlPage(page.title, paragraphs, items, body.error.code));
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

@@ -3,7 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export const SESSION_COOKIE = 'lfk_session';
 
-function header(request: FastifyRequest, name: string): string | undefined {
+/** A request header's (first) value. */
+export function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }

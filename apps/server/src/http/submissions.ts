@@ -1,16 +1,12 @@
-import { ApiError, asApiError, createCaller, findSubmissionTarget, isOriginAllowed, restRoutes, type Services, toWireError } from '@lfk/api';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sendError } from './errors.ts';
+import { ApiError, createCaller, findSubmissionTarget, isOriginAllowed, restRoutes, type Services } from '@lfk/api';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sendError, sendErrorPage } from './errors.ts';
 import { htmlPage } from './html-page.ts';
-import { contextForRequest } from './request-context.ts';
+import { contextForRequest, header } from './request-context.ts';
+import { isPlainObject } from './rest-bridge.ts';
 
 export const SUBMISSION_BODY_LIMIT = 64 * 1024;
 const FORM_TYPE = 'application/x-www-form-urlencoded';
-
-function header(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
 
 /** A urlencoded body as field values; a name sent more than once becomes a list (which validation refuses). */
 function parseFormBody(text: string): Record<string, string | string[]> {
@@ -39,25 +35,6 @@ function corsHeadersFor(request: FastifyRequest, target: Awaited<ReturnType<type
   return { 'access-control-allow-origin': origin, vary: 'Origin' };
 }
 
-function sendHtmlError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const known = asApiError(error);
-  if (!known) request.log.error({ err: error }, 'unexpected error');
-  const wire = toWireError(error, String(request.id));
-  if (known?.headers) reply.headers(known.headers);
-  const items = (wire.body.error.details ?? []).map((d) => `${d.path}: ${d.message}`);
-  return reply
-    .code(wire.status)
-    .type('text/html; charset=utf-8')
-    .send(
-      htmlPage(
-        'The form was not sent',
-        [wire.body.error.message, 'Go back, correct it, and send it again.'],
-        items,
-        wire.body.error.code,
-      ),
-    );
-}
-
 /** `POST /v1/forms/{form_id}/submissions` (JSON or HTML form posts) and its CORS preflight. */
 export async function registerSubmissions(app: FastifyInstance, services: Services, publicUrl: string): Promise<void> {
   const route = restRoutes.find((r) => r.transport === 'submission')!;
@@ -75,10 +52,8 @@ export async function registerSubmissions(app: FastifyInstance, services: Servic
         const cors = corsHeadersFor(request, target);
         if (cors) reply.headers(cors);
         const data = request.body ?? {};
-        if (typeof data !== 'object' || Array.isArray(data)) {
-          throw new ApiError('invalid_request', { message: 'The body must be an object of field values.' });
-        }
-        const created = await createCaller(ctx).submissions.create({ form_id: formId, data: data as Record<string, unknown> });
+        if (!isPlainObject(data)) throw new ApiError('invalid_request', { message: 'The body must be an object of field values.' });
+        const created = await createCaller(ctx).submissions.create({ form_id: formId, data });
         if (!htmlPost) return reply.code(201).send(created);
         if (target?.redirectUrl) return reply.code(303).header('location', target.redirectUrl).send();
         return reply
@@ -86,7 +61,9 @@ export async function registerSubmissions(app: FastifyInstance, services: Servic
           .type('text/html; charset=utf-8')
           .send(htmlPage('Thank you', ['Your submission was received.']));
       } catch (error) {
-        return htmlPost ? sendHtmlError(error, request, reply) : sendError(error, request, reply);
+        return htmlPost
+          ? sendErrorPage(error, request, reply, { title: 'The form was not sent', advice: 'Go back, correct it, and send it again.' })
+          : sendError(error, request, reply);
       }
     });
 
