@@ -1,0 +1,60 @@
+import type { Settings } from './config/settings.ts';
+import { CliError, usageError } from './errors.ts';
+import { type Api, createApi } from './http/api.ts';
+import type { Output } from './output/output.ts';
+
+/** What every command's action receives: the resolved settings and where to print. */
+export interface CommandContext {
+  settings: Settings;
+  out: Output;
+}
+
+/** The saved session for this server, or exit 1 saying how to get one. */
+export function requireSession(settings: Settings): string {
+  const token = settings.profile.session_token;
+  if (!token) {
+    throw new CliError('not_signed_in', `Not signed in to ${settings.baseUrl}.`, {
+      hint: "Run 'lfk login' (or 'lfk signup' for a new account).",
+    });
+  }
+  return token;
+}
+
+/** A client with the saved session: for what only a signed-in person may do. */
+export function sessionApi(ctx: CommandContext): Promise<Api> {
+  return createApi(ctx.settings, requireSession(ctx.settings));
+}
+
+/** A client with no credentials: sign-up and login. */
+export function anonymousApi(ctx: CommandContext): Promise<Api> {
+  return createApi(ctx.settings, undefined);
+}
+
+/** A client with the API key if one is given, and no credentials otherwise. */
+export function keyApi(ctx: CommandContext): Promise<Api> {
+  return createApi(ctx.settings, ctx.settings.apiKey);
+}
+
+/** Forms commands use the API key when one is given (flag, then env), the session otherwise, else none. */
+export function formsApi(ctx: CommandContext): Promise<Api> {
+  return createApi(ctx.settings, ctx.settings.apiKey ?? ctx.settings.profile.session_token);
+}
+
+/**
+ * The workspace a session command acts in: --workspace, else LFK_WORKSPACE, else the one chosen with
+ * `lfk workspaces use`, else the caller's only workspace. With several and none chosen, the caller
+ * must choose, so this lists them.
+ */
+export async function resolveWorkspace(ctx: CommandContext, api: Api): Promise<string> {
+  const chosen = ctx.settings.workspace?.id ?? ctx.settings.profile.workspace_id;
+  if (chosen) return chosen;
+  const { data } = await api.workspaces.list.query({ limit: 100 });
+  if (data.length === 1) return (data[0] as { id: string }).id;
+  if (data.length === 0) throw new CliError('no_workspace', 'You are not a member of any workspace.', { hint: "Create one with 'lfk workspaces create <name>'." });
+  const list = data.map((w) => `  ${w.id}  ${w.name} (${w.role})`).join('\n');
+  throw usageError(
+    'workspace_required',
+    'You are in several workspaces; say which one.',
+    `Pass --workspace <id>, set LFK_WORKSPACE, or run 'lfk workspaces use <id>'. Yours:\n${list}`,
+  );
+}

@@ -1,0 +1,122 @@
+import { type CommandContext, anonymousApi, requireSession } from '../command-context.ts';
+import { updateConfig } from '../config/config-file.ts';
+import { CliError } from '../errors.ts';
+import { createApi } from '../http/api.ts';
+import { toCliError } from '../http/api-errors.ts';
+import { promptHidden, promptLine, readStdin, requirePrompt } from '../terminal/prompts.ts';
+
+interface CredentialsFlags {
+  email?: string;
+  passwordStdin?: boolean;
+}
+
+async function emailFrom(flags: CredentialsFlags): Promise<string> {
+  if (flags.email) return flags.email;
+  requirePrompt('your email address', '--email <address>');
+  return promptLine('Email: ');
+}
+
+/** The password from standard input (one line, its newline dropped) or typed at a hidden prompt. */
+async function passwordFrom(flags: CredentialsFlags, confirmIt: boolean): Promise<string> {
+  if (flags.passwordStdin) return (await readStdin('the password')).replace(/\r?\n$/, '');
+  requirePrompt('a password', '--password-stdin and the password on standard input');
+  const password = await promptHidden('Password: ');
+  if (confirmIt && (await promptHidden('Password again: ')) !== password) {
+    throw new CliError('passwords_differ', 'The two passwords differ.');
+  }
+  return password;
+}
+
+// The session token is the CLI's to keep in its config file: --json prints the API object
+// without it, so it never lands in scrollback or a CI log.
+function withoutSessionToken<T extends { session_token: string }>(value: T): Omit<T, 'session_token'> {
+  const { session_token: _token, ...rest } = value;
+  return rest;
+}
+
+export async function signup(ctx: CommandContext, flags: CredentialsFlags & { name?: string }): Promise<void> {
+  if (flags.passwordStdin && !flags.email) throw new CliError('email_required', '--password-stdin needs --email.', { exitCode: 2 });
+  const email = await emailFrom(flags);
+  const password = await passwordFrom(flags, true);
+  const api = await anonymousApi(ctx);
+  const result = await api.auth.signup.mutate({ email, password, ...(flags.name ? { name: flags.name } : {}) });
+  const { baseUrl, configPath } = ctx.settings;
+  await updateConfig(configPath, (config) => {
+    config.base_url = baseUrl;
+    config.servers[baseUrl] = { session_token: result.session_token, user_email: result.user.email, workspace_id: result.workspace.id };
+  });
+  ctx.out.result(withoutSessionToken(result), () => {
+    ctx.out.line(`Signed up to ${baseUrl} as ${ctx.out.style.bold(result.user.email)}.`);
+    ctx.out.line(`Your workspace ${result.workspace.name} (${result.workspace.id}) is now the default.`);
+    ctx.out.line(`Next: ${ctx.out.style.bold('lfk keys create --name my-agent')}`);
+  });
+}
+
+export async function login(ctx: CommandContext, flags: CredentialsFlags): Promise<void> {
+  if (flags.passwordStdin && !flags.email) throw new CliError('email_required', '--password-stdin needs --email.', { exitCode: 2 });
+  const email = await emailFrom(flags);
+  const password = await passwordFrom(flags, false);
+  const api = await anonymousApi(ctx);
+  const result = await api.auth.login.mutate({ email, password });
+  const { baseUrl, configPath } = ctx.settings;
+  await updateConfig(configPath, (config) => {
+    const previous = config.servers[baseUrl];
+    // A default workspace belongs to the person who chose it.
+    const workspace = previous?.user_email === result.user.email ? previous.workspace_id : undefined;
+    config.base_url = baseUrl;
+    config.servers[baseUrl] = {
+      session_token: result.session_token,
+      user_email: result.user.email,
+      ...(workspace ? { workspace_id: workspace } : {}),
+    };
+  });
+  ctx.out.result(withoutSessionToken(result), () => {
+    ctx.out.line(`Signed in to ${baseUrl} as ${ctx.out.style.bold(result.user.email)}.`);
+  });
+}
+
+export async function logout(ctx: CommandContext): Promise<void> {
+  const { baseUrl, configPath, profile } = ctx.settings;
+  const token = profile.session_token;
+  if (!token) {
+    if (!ctx.out.json) ctx.out.line(`Not signed in to ${baseUrl}.`);
+    return;
+  }
+  let warning: string | undefined;
+  try {
+    await (await createApi(ctx.settings, token)).auth.logout.mutate();
+  } catch (error) {
+    const failure = toCliError(error, baseUrl, ctx.settings.timeoutMs);
+    // An expired or revoked session is already signed out; anything else is worth saying.
+    if (failure.code !== 'invalid_session') warning = `${failure.code}: ${failure.message}`;
+  }
+  // The token leaves this machine either way: no one can use it from here.
+  await updateConfig(configPath, (config) => {
+    const { session_token: _token, user_email: _email, ...rest } = config.servers[baseUrl] ?? {};
+    config.servers[baseUrl] = rest;
+  });
+  if (warning) ctx.out.note(`warning: the server could not be told to end the session (${warning}); it was removed from this machine.`);
+  if (!ctx.out.json) ctx.out.line(`Signed out of ${baseUrl}.`);
+}
+
+export async function whoami(ctx: CommandContext): Promise<void> {
+  const { settings, out } = ctx;
+  if (!settings.profile.session_token && settings.apiKey) {
+    throw new CliError('not_signed_in', `Not signed in to ${settings.baseUrl}; an API key is set, which acts for its workspace, not for a person.`, {
+      hint: "Run 'lfk login' to sign in.",
+    });
+  }
+  const api = await createApi(settings, requireSession(settings));
+  const session = await api.auth.session.query();
+  out.result(session, () => {
+    const workspace = settings.workspace
+      ? `${settings.workspace.id} (from ${settings.workspace.source === 'flag' ? '--workspace' : 'LFK_WORKSPACE'})`
+      : (settings.profile.workspace_id ?? 'none chosen');
+    out.record([
+      ['user', `${session.user.email} (${session.user.id})`],
+      ['server', settings.baseUrl],
+      ['workspace', workspace],
+      ['session expires', session.expires_at],
+    ]);
+  });
+}

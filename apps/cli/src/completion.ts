@@ -1,0 +1,112 @@
+import type { Command, Option } from 'commander';
+
+// The scripts are generated from the command tree, so they never fall behind it, and they hold the
+// whole tree: completing a word never has to start node.
+
+interface Node {
+  path: string;
+  command: Command;
+}
+
+function walk(command: Command, path = ''): Node[] {
+  return [{ path, command }, ...command.commands.flatMap((sub) => walk(sub, `${path}/${sub.name()}`))];
+}
+
+const flagsOf = (options: readonly Option[]) =>
+  options.filter((o) => !o.hidden).flatMap((o) => [o.long, o.short].filter((f): f is string => Boolean(f)));
+
+/** Every word that may follow this command: subcommands, then its own and the global flags. */
+function wordsAfter(node: Node, root: Command): string[] {
+  const subcommands = node.command.commands.map((c) => c.name());
+  const own = flagsOf(node.command.options);
+  const global = node.command === root ? [] : flagsOf(root.options);
+  return [...subcommands, ...own, ...global, '--help'];
+}
+
+/** Flags whose value is a file, or one of a few words. */
+function valueCompletions(root: Command): { files: string[]; choices: [string, string[]][] } {
+  const options = walk(root).flatMap((node) => node.command.options);
+  const files = [...new Set(options.filter((o) => /file/.test(o.flags)).map((o) => o.long as string))];
+  const choices = new Map<string, string[]>();
+  for (const o of options) if (o.argChoices && o.long) choices.set(o.long, o.argChoices);
+  return { files, choices: [...choices] };
+}
+
+const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+
+function bash(root: Command): string {
+  const nodes = walk(root);
+  const { files, choices } = valueCompletions(root);
+  const known = nodes.filter((n) => n.path).map((n) => n.path).join('|');
+  const cases = nodes.map((n) => `    ${quote(n.path)}) words=${quote(wordsAfter(n, root).join(' '))} ;;`).join('\n');
+  const valueCases = [
+    ...(files.length ? [`    ${files.join('|')}) COMPREPLY=($(compgen -f -- "$cur")); return ;;`] : []),
+    ...choices.map(([flag, words]) => `    ${flag}) COMPREPLY=($(compgen -W ${quote(words.join(' '))} -- "$cur")); return ;;`),
+  ].join('\n');
+  return `# lfk completion for bash: source <(lfk completion bash)
+_lfk_completions() {
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" path="" word words i
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    word="\${COMP_WORDS[i]}"
+    case "$path/$word" in
+      ${known}) path="$path/$word" ;;
+    esac
+  done
+  case "$prev" in
+${valueCases}
+  esac
+  case "$path" in
+${cases}
+  esac
+  COMPREPLY=($(compgen -W "$words" -- "$cur"))
+}
+complete -F _lfk_completions lfk
+`;
+}
+
+function zsh(root: Command): string {
+  const nodes = walk(root);
+  const { files, choices } = valueCompletions(root);
+  const known = nodes.filter((n) => n.path).map((n) => n.path).join('|');
+  const described = (node: Node) =>
+    node.command.commands.map((c) => quote(`${c.name()}:${c.description().replace(/:/g, '\\:')}`)).join(' ');
+  const cases = nodes
+    .map((n) => {
+      const flags = wordsAfter(n, root).filter((w) => w.startsWith('-'));
+      return `    ${quote(n.path)}) commands=(${described(n)}); flags=(${flags.map(quote).join(' ')}) ;;`;
+    })
+    .join('\n');
+  const valueCases = [
+    ...(files.length ? [`    ${files.join('|')}) _files; return ;;`] : []),
+    ...choices.map(([flag, words]) => `    ${flag}) compadd -- ${words.map(quote).join(' ')}; return ;;`),
+  ].join('\n');
+  return `#compdef lfk
+# lfk completion for zsh: source <(lfk completion zsh), after compinit
+_lfk() {
+  local path="" word i
+  local -a commands flags
+  for ((i = 2; i < CURRENT; i++)); do
+    word="\${words[i]}"
+    case "$path/$word" in
+      ${known}) path="$path/$word" ;;
+    esac
+  done
+  case "\${words[CURRENT-1]}" in
+${valueCases}
+  esac
+  case "$path" in
+${cases}
+  esac
+  if [[ "\${words[CURRENT]}" == -* ]]; then
+    compadd -- $flags
+  else
+    (( \${#commands} )) && _describe 'command' commands
+  fi
+}
+compdef _lfk lfk
+`;
+}
+
+export function completionScript(shell: 'bash' | 'zsh', root: Command): string {
+  return shell === 'bash' ? bash(root) : zsh(root);
+}

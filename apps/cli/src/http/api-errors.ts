@@ -1,0 +1,93 @@
+import { CliError, type ErrorDetail } from '../errors.ts';
+import { UnexpectedResponseError } from './unexpected-response.ts';
+
+/** Hints for the API errors a person at a terminal can do something about. */
+const HINTS: Record<string, string> = {
+  unauthenticated: "Sign in with 'lfk login', or give an API key with --api-key or LFK_API_KEY.",
+  invalid_session: "The saved session has expired or was signed out. Run 'lfk login'.",
+  invalid_api_key: 'Check --api-key or LFK_API_KEY: the key may have been revoked.',
+  session_required: "This needs a signed-in person ('lfk login'); API keys cannot do it.",
+  owner_required: 'Ask an owner of the workspace, or choose another with --workspace.',
+  api_key_required: 'This form takes submissions with an API key only: pass --api-key or set LFK_API_KEY.',
+  api_key_limit_reached: "List the keys with 'lfk keys list' and revoke one with 'lfk keys revoke <key_id>'.",
+};
+
+interface LfkErrorData {
+  code: string;
+  message?: string;
+  details?: ErrorDetail[];
+  request_id?: string;
+  httpStatus?: number;
+}
+
+const isLfkErrorData = (data: unknown): data is LfkErrorData =>
+  typeof data === 'object' && data !== null && typeof (data as { code?: unknown }).code === 'string';
+
+/** Walks an error's causes (and an AggregateError's errors) to find one that matches. */
+function findCause<T>(error: unknown, match: (candidate: unknown) => T | undefined, depth = 0): T | undefined {
+  if (error === null || error === undefined || depth > 8) return undefined;
+  const found = match(error);
+  if (found !== undefined) return found;
+  if (typeof error !== 'object') return undefined;
+  for (const inner of (error as { errors?: unknown[] }).errors ?? []) {
+    const nested = findCause(inner, match, depth + 1);
+    if (nested !== undefined) return nested;
+  }
+  return findCause((error as { cause?: unknown }).cause, match, depth + 1);
+}
+
+const NETWORK_REASONS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'the connection was reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'the connection timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'the connection timed out',
+  UND_ERR_SOCKET: 'the connection was closed',
+  EPIPE: 'the connection was closed',
+};
+
+/** Any failure of an API call, as the one line (and details) the CLI prints. */
+export function toCliError(error: unknown, baseUrl: string, timeoutMs: number): CliError {
+  if (error instanceof CliError) return error;
+  const data = (error as { data?: unknown } | null)?.data;
+  if (isLfkErrorData(data)) {
+    const details = Array.isArray(data.details) ? data.details : [];
+    const serverSide = (data.httpStatus ?? 0) >= 500;
+    const hint = HINTS[data.code] ?? (serverSide && data.request_id ? `Request id: ${data.request_id}` : undefined);
+    return new CliError(data.code, data.message ?? 'The request failed.', { details, ...(hint ? { hint } : {}) });
+  }
+  const timedOut = findCause(error, (e) => (e instanceof Error && e.name === 'TimeoutError' ? true : undefined));
+  if (timedOut) {
+    return new CliError('timeout', `No answer from ${baseUrl} within ${timeoutMs / 1000} s.`, {
+      hint: 'Try again, or allow longer with --timeout <seconds> (or LFK_TIMEOUT).',
+    });
+  }
+  const unexpected = findCause(error, (e) => (e instanceof UnexpectedResponseError ? e : undefined));
+  if (unexpected) {
+    return new CliError('bad_response', `${baseUrl} answered ${unexpected.message}, which is not the lfk API.`, {
+      hint: 'Check --base-url or LFK_BASE_URL.',
+    });
+  }
+  const code = findCause(error, (e) => {
+    const value = (e as { code?: unknown }).code;
+    return typeof value === 'string' && value in NETWORK_REASONS ? value : undefined;
+  });
+  if (code) {
+    return new CliError('network_error', `Cannot reach ${baseUrl}: ${NETWORK_REASONS[code]}.`, {
+      hint: 'Is the server running? Check --base-url or LFK_BASE_URL.',
+    });
+  }
+  const tls = findCause(error, (e) => {
+    const value = (e as { code?: unknown }).code;
+    return typeof value === 'string' && /CERT|SSL|TLS/.test(value) ? (e as Error).message : undefined;
+  });
+  if (tls) return new CliError('network_error', `Cannot reach ${baseUrl}: TLS: ${tls}`);
+  // Otherwise the innermost cause says the most ("fetch failed" wraps e.g. "bad port").
+  let innermost = error;
+  for (let depth = 0; depth < 8 && (innermost as { cause?: unknown })?.cause; depth++) innermost = (innermost as { cause: unknown }).cause;
+  const message = innermost instanceof Error ? innermost.message : String(innermost);
+  return new CliError('network_error', `Cannot reach ${baseUrl}: ${message}.`);
+}

@@ -1,0 +1,45 @@
+import { colourWanted, createStyle, type Style } from './style.ts';
+import { type Column, renderRecord, renderTable } from './table.ts';
+
+/** Where a command's results go: JSON or tables on stdout, notes and warnings on stderr. */
+export class Output {
+  readonly json: boolean;
+  /** Styling for stdout and for stderr, each on only if that stream is a terminal. */
+  readonly style: Style;
+  readonly errorStyle: Style;
+
+  constructor(json: boolean, env: NodeJS.ProcessEnv = process.env) {
+    this.json = json;
+    this.style = createStyle(colourWanted(process.stdout, env));
+    this.errorStyle = createStyle(colourWanted(process.stderr, env));
+  }
+
+  /** A line of the result, on stdout. */
+  line(text = ''): void {
+    process.stdout.write(`${text}\n`);
+  }
+
+  /** A line for the person at the terminal (progress, warnings, hints), on stderr. */
+  note(text: string): void {
+    process.stderr.write(`${text}\n`);
+  }
+
+  /** Exactly the API's object, for scripts. */
+  printJson(value: unknown): void {
+    process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  table<Row>(columns: Column<Row>[], rows: Row[]): void {
+    this.line(renderTable(columns, rows, this.style));
+  }
+
+  record(entries: [string, string][]): void {
+    this.line(renderRecord(entries, this.style));
+  }
+
+  /** `--json` prints the value as is; otherwise `human` renders it. */
+  result<T>(value: T, human: (value: T) => void): void {
+    if (this.json) this.printJson(value);
+    else human(value);
+  }
+}

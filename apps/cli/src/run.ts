@@ -1,0 +1,46 @@
+import type { CommanderError } from 'commander';
+import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, formatError } from './errors.ts';
+import { colourWanted, createStyle } from './output/style.ts';
+
+/** commander's camelCase error codes in lfk's snake_case: `commander.unknownCommand` → `unknown_command`. */
+const usageCode = (code: string) => code.replace(/^commander\./, '').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+function fromCommander(error: CommanderError): CliError | number {
+  if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT_OK;
+  // Help shown because a group was named without a command: a usage error, already explained.
+  if (error.code === 'commander.help') return EXIT_USAGE;
+  const [first = '', ...rest] = error.message.replace(/^error: /, '').split('\n');
+  const hint = [...rest.filter(Boolean), "Run 'lfk --help' (or 'lfk <command> --help') for usage."].join('\n');
+  return new CliError(usageCode(error.code), first, { exitCode: EXIT_USAGE, hint });
+}
+
+function report(error: CliError): number {
+  const style = createStyle(colourWanted(process.stderr));
+  const [first = '', ...rest] = formatError(error);
+  process.stderr.write(`${style.red(first.replace(/^error:/, style.bold('error:')))}\n`);
+  for (const line of rest) process.stderr.write(`${style.dim(line)}\n`);
+  return error.exitCode;
+}
+
+/** Runs one command line and answers its exit code; nothing here throws. */
+export async function run(argv: string[]): Promise<number> {
+  const { buildProgram } = await import('./program.ts');
+  const program = buildProgram();
+  if (argv.length === 0) {
+    program.outputHelp({ error: true });
+    return EXIT_USAGE;
+  }
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return EXIT_OK;
+  } catch (error) {
+    if (error instanceof CliError) return report(error);
+    if ((error as Error | null)?.name === 'CommanderError') {
+      const outcome = fromCommander(error as CommanderError);
+      return typeof outcome === 'number' ? outcome : report(outcome);
+    }
+    if (process.env.LFK_DEBUG) process.stderr.write(`${(error as Error)?.stack ?? String(error)}\n`);
+    const message = error instanceof Error ? error.message : String(error);
+    return report(new CliError('unexpected_error', message, { exitCode: EXIT_FAILURE, hint: 'This is a bug in lfk. Set LFK_DEBUG=1 to see where it happened.' }));
+  }
+}

@@ -1,0 +1,84 @@
+import { createInterface } from 'node:readline/promises';
+import { CliError, usageError } from '../errors.ts';
+
+/** Prompts need a person: a terminal on stdin to type into and on stderr to read the question. */
+export function canPrompt(): boolean {
+  return process.stdin.isTTY === true && process.stderr.isTTY === true;
+}
+
+/** Refuses, with what to pass instead, when a prompt is needed and nobody is there to answer it. */
+export function requirePrompt(what: string, instead: string): void {
+  if (!canPrompt()) throw usageError('prompt_unavailable', `Cannot ask for ${what}: standard input is not a terminal.`, `Pass ${instead}.`);
+}
+
+const cancelled = () => new CliError('cancelled', 'Cancelled.', { exitCode: 130 });
+
+export async function promptLine(question: string): Promise<string> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+  try {
+    const closed = new Promise<never>((_, reject) => rl.once('close', () => reject(cancelled())));
+    return (await Promise.race([rl.question(question), closed])).trim();
+  } finally {
+    rl.close();
+  }
+}
+
+/** Asks a yes/no question; only "y" or "yes" is yes. */
+export async function confirm(question: string): Promise<boolean> {
+  return /^y(es)?$/i.test(await promptLine(`${question} [y/N] `));
+}
+
+// Escape sequences (arrows, bracketed paste markers) are not part of a password.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching escape sequences is the point.
+const ESCAPES = /\u001b\[[0-9;]*[~A-Za-z]|\u001b./g;
+
+/** Reads a line with the terminal's echo off: nothing typed is shown, not even stars. */
+export function promptHidden(question: string): Promise<string> {
+  const stdin = process.stdin;
+  process.stderr.write(question);
+  stdin.setRawMode(true);
+  stdin.setEncoding('utf8');
+  stdin.resume();
+  return new Promise((resolve, reject) => {
+    let value = '';
+    const finish = () => {
+      stdin.off('data', onData);
+      stdin.setRawMode(false);
+      stdin.pause();
+      process.stderr.write('\n');
+    };
+    const onData = (chunk: string) => {
+      for (const char of chunk.replace(ESCAPES, '')) {
+        if (char === '\r' || char === '\n') {
+          finish();
+          resolve(value);
+          return;
+        }
+        if (char === '\u0003' || (char === '\u0004' && value === '')) {
+          finish();
+          reject(cancelled());
+          return;
+        }
+        if (char === '\u007f' || char === '\b') value = Array.from(value).slice(0, -1).join('');
+        else if (char === '\u0015') value = '';
+        else if (char >= ' ') value += char;
+      }
+    };
+    stdin.on('data', onData);
+  });
+}
+
+const STDIN_LIMIT = 4 * 1024 * 1024;
+
+/** All of standard input, as text. */
+export async function readStdin(what: string): Promise<string> {
+  if (process.stdin.isTTY) throw usageError('stdin_is_terminal', `Expected ${what} on standard input, but it is a terminal.`, 'Pipe it in, e.g. with < file.');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    size += (chunk as Buffer).length;
+    if (size > STDIN_LIMIT) throw usageError('input_too_large', `${what} on standard input is larger than 4 MiB.`);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
