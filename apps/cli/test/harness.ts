@@ -1,0 +1,138 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { openDatabase } from '@lfk/db';
+import { createServer, type LfkServer, loadConfig } from '@lfk/server';
+
+/** The CLI exactly as `npx lfk` runs it: its bin, under this Node. */
+export const LFK_BIN = join(import.meta.dirname, '../bin/lfk.js');
+
+export const PASSWORD = 'correct horse battery staple';
+
+export interface LfkServerUnderTest {
+  server: LfkServer;
+  /** `http://127.0.0.1:<port>`: a real listening socket, as the CLI needs. */
+  baseUrl: string;
+  /** Every JSON log line the server wrote. */
+  logs: string[];
+  /** Raw SQL against the server's database. */
+  sql<T = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+/** The real server on a random port of 127.0.0.1, on a fresh in-memory database. */
+export async function startServer(env: Record<string, string> = {}): Promise<LfkServerUnderTest> {
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const config = loadConfig({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'info',
+    LFK_DATA_DIR: 'memory://',
+    LFK_RATE_LIMIT_ANONYMOUS_FORMS: 'off',
+    LFK_RATE_LIMIT_LOGIN: 'off',
+    LFK_RATE_LIMIT_KEY_FAILURES: 'off',
+    LFK_RATE_LIMIT_BROWSER_SUBMISSIONS: 'off',
+    ...env,
+  });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const server = await createServer(config, { logStream, db });
+  const address = await server.listen();
+  const port = new URL(address).port;
+  return {
+    server,
+    baseUrl: `http://127.0.0.1:${port}`,
+    logs,
+    sql: (query, params = []) => server.db.fork().execute(query, params as unknown[]) as Promise<never[]>,
+    close: () => server.close(),
+  };
+}
+
+export interface LfkResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as JSON, or undefined if it is not JSON. */
+  json: any;
+}
+
+export interface LfkOptions {
+  /** Added to the child's environment (which is otherwise only PATH, HOME and XDG_CONFIG_HOME). */
+  env?: Record<string, string>;
+  /** Written to standard input, which is then closed. Without it stdin is empty, not a terminal. */
+  input?: string;
+  timeoutMs?: number;
+}
+
+/** A temporary HOME for one test file: the CLI's config lives under it and nowhere else. */
+export interface Home {
+  dir: string;
+  /** `$XDG_CONFIG_HOME/lfk/config.json` under this home. */
+  configPath: string;
+  /** Runs `lfk <args>` as a child process with this home; never throws on a non-zero exit. */
+  lfk(args: string[], options?: LfkOptions): Promise<LfkResult>;
+  remove(): Promise<void>;
+}
+
+export async function tempHome(defaults: Record<string, string> = {}): Promise<Home> {
+  const dir = await mkdtemp(join(tmpdir(), 'lfk-cli-home-'));
+  const configHome = join(dir, '.config');
+  return {
+    dir,
+    configPath: join(configHome, 'lfk', 'config.json'),
+    lfk: (args, options = {}) =>
+      runLfk(args, { ...options, env: { HOME: dir, XDG_CONFIG_HOME: configHome, ...defaults, ...options.env } }),
+    remove: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * Spawns the CLI without blocking this process's event loop (the server under test runs here too).
+ * The environment is built from scratch, so a developer's own LFK_* variables never leak in.
+ */
+export function runLfk(args: string[], options: LfkOptions = {}): Promise<LfkResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [LFK_BIN, ...args], {
+      env: { PATH: process.env.PATH ?? '', ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`lfk ${args.join(' ')} did not finish in time\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, options.timeoutMs ?? 30_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      let json: unknown;
+      try {
+        json = JSON.parse(stdout);
+      } catch {
+        json = undefined;
+      }
+      resolve({ code, stdout, stderr, json });
+    });
+    child.stdin.on('error', () => {}); // the CLI may exit before reading its input
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** Signs a new account up through the CLI (password on stdin) and answers its email and workspace. */
+export async function signupWithCli(home: Home, baseUrl: string, email = `owner-${Math.random().toString(36).slice(2, 10)}@example.com`) {
+  const result = await home.lfk(['signup', '--email', email, '--password-stdin', '--json'], {
+    input: `${PASSWORD}\n`,
+    env: { LFK_BASE_URL: baseUrl },
+  });
+  if (result.code !== 0) throw new Error(`signup failed: ${result.stderr}`);
+  return { email, userId: result.json.user.id as string, workspaceId: result.json.workspace.id as string };
+}
