@@ -5,4 +5,11 @@ if (major < 22 || (major === 22 && minor < 19)) {
   process.stderr.write(`error: unsupported_node: lfk needs Node.js 22.19 or newer; this is ${process.version}.\n`);
   process.exit(1);
 }
+// Node keeps compiled code (stripped TypeScript included) between runs, which halves start-up.
+// The cache lives in the user's own cache directory: a shared /tmp one could be planted by others.
+const { enableCompileCache } = await import('node:module');
+const { homedir } = await import('node:os');
+const { join } = await import('node:path');
+const cacheHome = process.env.XDG_CACHE_HOME?.startsWith('/') ? process.env.XDG_CACHE_HOME : join(homedir(), '.cache');
+enableCompileCache?.(join(cacheHome, 'lfk', 'compile-cache'));
 await import('../src/main.ts');
