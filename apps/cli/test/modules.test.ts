@@ -1,0 +1,156 @@
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readConfig, writeConfig } from '../src/config/config-file.ts';
+import { loadSettings, normalizeBaseUrl } from '../src/config/settings.ts';
+import { CliError } from '../src/errors.ts';
+import { parseFieldShorthand } from '../src/input/fields.ts';
+import { createStyle, displayWidth } from '../src/output/style.ts';
+import { renderTable } from '../src/output/table.ts';
+
+// The CLI's pure pieces, in process; everything that talks to a server is tested by spawning it.
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'lfk-cli-modules-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('config file', () => {
+  it('is written with mode 0600 in a 0700 directory, leaving no temporary file behind', async () => {
+    const path = join(dir, 'lfk', 'config.json');
+    await writeConfig(path, { base_url: 'http://a.test', servers: { 'http://a.test': { session_token: 'lfs_x', workspace_id: 'ws_1' } } });
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    expect((await stat(join(dir, 'lfk'))).mode & 0o777).toBe(0o700);
+    expect(await readdir(join(dir, 'lfk'))).toEqual(['config.json']);
+    expect(await readConfig(path)).toEqual({ base_url: 'http://a.test', servers: { 'http://a.test': { session_token: 'lfs_x', workspace_id: 'ws_1' } } });
+  });
+
+  it('replaces a looser existing file with a 0600 one', async () => {
+    const path = join(dir, 'config.json');
+    await writeFile(path, '{}', { mode: 0o644 });
+    await writeConfig(path, { servers: {} });
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+  });
+
+  it('reads a missing file as empty, and ignores entries of the wrong shape', async () => {
+    expect(await readConfig(join(dir, 'absent.json'))).toEqual({ servers: {} });
+    const path = join(dir, 'odd.json');
+    await writeFile(path, JSON.stringify({ base_url: 7, servers: { 'http://a.test': { session_token: 5, user_email: 'a@b.c' }, x: 'no' } }));
+    expect(await readConfig(path)).toEqual({ servers: { 'http://a.test': { user_email: 'a@b.c' } } });
+  });
+
+  it('refuses a file that is not JSON, naming it', async () => {
+    const path = join(dir, 'broken.json');
+    await writeFile(path, '{not json');
+    await expect(readConfig(path)).rejects.toMatchObject({ code: 'config_invalid', message: expect.stringContaining(path) });
+  });
+
+  it('concurrent writers leave one whole file, never a mix', async () => {
+    const path = join(dir, 'config.json');
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => writeConfig(path, { servers: { [`http://s${i}.test`]: { workspace_id: `ws_${i}` } } })),
+    );
+    const parsed = JSON.parse(await readFile(path, 'utf8'));
+    expect(Object.keys(parsed.servers)).toHaveLength(1);
+    expect(await readdir(dir)).toEqual(['config.json']);
+  });
+});
+
+describe('settings', () => {
+  const envFor = (extra: Record<string, string> = {}) => ({ HOME: dir, XDG_CONFIG_HOME: join(dir, 'xdg'), ...extra });
+
+  it('takes flags over environment over config over the default', async () => {
+    const env = envFor();
+    expect((await loadSettings({}, env)).baseUrl).toBe('http://localhost:3000');
+    await writeConfig(join(dir, 'xdg', 'lfk', 'config.json'), { base_url: 'http://config.test', servers: {} });
+    expect(await loadSettings({}, env)).toMatchObject({ baseUrl: 'http://config.test', baseUrlSource: 'config' });
+    expect(await loadSettings({}, envFor({ LFK_BASE_URL: 'http://env.test/' }))).toMatchObject({ baseUrl: 'http://env.test', baseUrlSource: 'env' });
+    expect(await loadSettings({ baseUrl: 'https://flag.test' }, envFor({ LFK_BASE_URL: 'http://env.test' }))).toMatchObject({
+      baseUrl: 'https://flag.test',
+      baseUrlSource: 'flag',
+    });
+    const both = await loadSettings({ apiKey: 'lfk_flag', workspace: 'ws_flag' }, envFor({ LFK_API_KEY: 'lfk_env', LFK_WORKSPACE: 'ws_env' }));
+    expect(both.apiKey).toBe('lfk_flag');
+    expect(both.workspace).toEqual({ id: 'ws_flag', source: 'flag' });
+    const fromEnv = await loadSettings({}, envFor({ LFK_API_KEY: 'lfk_env', LFK_WORKSPACE: 'ws_env', LFK_TIMEOUT: '2.5' }));
+    expect(fromEnv).toMatchObject({ apiKey: 'lfk_env', workspace: { id: 'ws_env', source: 'env' }, timeoutMs: 2500 });
+  });
+
+  it('uses ~/.config when XDG_CONFIG_HOME is unset', async () => {
+    await writeConfig(join(dir, '.config', 'lfk', 'config.json'), { base_url: 'http://home.test', servers: {} });
+    expect((await loadSettings({}, { HOME: dir })).baseUrl).toBe('http://home.test');
+  });
+
+  it('refuses base URLs that are not plain http(s) addresses, as usage errors', async () => {
+    for (const bad of ['ftp://x.test', 'not a url', 'http://user:pw@x.test', 'http://x.test/?q=1', 'http://x.test/#f']) {
+      expect(() => normalizeBaseUrl(bad, '--base-url')).toThrow(CliError);
+      try {
+        normalizeBaseUrl(bad, '--base-url');
+      } catch (error) {
+        expect((error as CliError).exitCode).toBe(2);
+      }
+    }
+    expect(normalizeBaseUrl('https://x.test/lfk/', '--base-url')).toBe('https://x.test/lfk');
+  });
+
+  it('refuses a timeout that is not a positive number of seconds', async () => {
+    for (const timeout of ['0', '-1', 'abc', '1e3', '3601']) {
+      await expect(loadSettings({ timeout }, envFor())).rejects.toMatchObject({ code: 'invalid_timeout', exitCode: 2 });
+    }
+  });
+});
+
+describe('field shorthand', () => {
+  it('reads name:type[:required] and select=a,b', () => {
+    expect(parseFieldShorthand('email:email:required')).toEqual({ name: 'email', type: 'email', required: true });
+    expect(parseFieldShorthand('age:number')).toEqual({ name: 'age', type: 'number', required: false });
+    expect(parseFieldShorthand('plan:select=free, pro:required')).toEqual({
+      name: 'plan',
+      type: 'select',
+      required: true,
+      options: ['free', 'pro'],
+    });
+  });
+
+  it('refuses anything else as a usage error', () => {
+    for (const bad of ['email', ':text', 'a:', 'a:text:optional', 'a:text:required:x']) {
+      expect(() => parseFieldShorthand(bad)).toThrow(expect.objectContaining({ code: 'invalid_field', exitCode: 2 }));
+    }
+  });
+});
+
+describe('tables', () => {
+  const plain = createStyle(false);
+
+  it('aligns columns by what the terminal shows, wide characters included', () => {
+    const rows = [
+      { id: 'key_1', name: '日本語' },
+      { id: 'key_22', name: 'ascii' },
+    ];
+    const lines = renderTable(
+      [
+        { header: 'NAME', value: (r: (typeof rows)[number]) => r.name },
+        { header: 'ID', value: (r: (typeof rows)[number]) => r.id },
+      ],
+      rows,
+      plain,
+    ).split('\n');
+    expect(lines).toEqual(['NAME    ID', '日本語  key_1', 'ascii   key_22']);
+    expect(displayWidth('日本語')).toBe(6);
+  });
+
+  it('keeps each row on one line whatever the text holds', () => {
+    const out = renderTable([{ header: 'NAME', value: (r: { name: string }) => r.name }], [{ name: 'two\nlines\tand tab' }], plain);
+    expect(out.split('\n')).toEqual(['NAME', 'two lines and tab']);
+  });
+
+  it('colours only when asked to', () => {
+    expect(createStyle(false).red('x')).toBe('x');
+    expect(createStyle(true).red('x')).toBe('\u001b[31mx\u001b[39m');
+    expect(displayWidth(createStyle(true).bold('abc'))).toBe(3);
+  });
+});
