@@ -15,9 +15,12 @@ function walk(command: Command, path = ''): Node[] {
 const flagsOf = (options: readonly Option[]) =>
   options.filter((o) => !o.hidden).flatMap((o) => [o.long, o.short].filter((f): f is string => Boolean(f)));
 
-/** Every word that may follow this command: subcommands, then its own and the global flags. */
+/** The fixed values an argument takes, e.g. `completion bash|zsh`. */
+const argumentChoices = (command: Command) => command.registeredArguments.flatMap((a) => a.argChoices ?? []);
+
+/** Every word that may follow this command: subcommands or argument values, then its own and the global flags. */
 function wordsAfter(node: Node, root: Command): string[] {
-  const subcommands = node.command.commands.map((c) => c.name());
+  const subcommands = [...node.command.commands.map((c) => c.name()), ...argumentChoices(node.command)];
   const own = flagsOf(node.command.options);
   const global = node.command === root ? [] : flagsOf(root.options);
   return [...subcommands, ...own, ...global, '--help'];
@@ -69,7 +72,12 @@ function zsh(root: Command): string {
   const { files, choices } = valueCompletions(root);
   const known = nodes.filter((n) => n.path).map((n) => n.path).join('|');
   const described = (node: Node) =>
-    node.command.commands.map((c) => quote(`${c.name()}:${c.description().replace(/:/g, '\\:')}`)).join(' ');
+    [
+      ...node.command.commands.map((c) => `${c.name()}:${c.description().replace(/:/g, '\\:')}`),
+      ...argumentChoices(node.command),
+    ]
+      .map(quote)
+      .join(' ');
   const cases = nodes
     .map((n) => {
       const flags = wordsAfter(n, root).filter((w) => w.startsWith('-'));
@@ -83,18 +91,18 @@ function zsh(root: Command): string {
   return `#compdef lfk
 # lfk completion for zsh: source <(lfk completion zsh), after compinit
 _lfk() {
-  local path="" word i
+  local at="" word i
   local -a commands flags
   for ((i = 2; i < CURRENT; i++)); do
     word="\${words[i]}"
-    case "$path/$word" in
-      ${known}) path="$path/$word" ;;
+    case "$at/$word" in
+      ${known}) at="$at/$word" ;;
     esac
   done
   case "\${words[CURRENT-1]}" in
 ${valueCases}
   esac
-  case "$path" in
+  case "$at" in
 ${cases}
   esac
   if [[ "\${words[CURRENT]}" == -* ]]; then

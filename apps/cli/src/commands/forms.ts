@@ -110,9 +110,10 @@ export async function create(ctx: CommandContext, flags: FormFlags & { idempoten
 }
 
 export async function list(ctx: CommandContext, flags: PageFlags): Promise<void> {
+  const input = pageInput(flags);
   const api = await sessionApi(ctx);
   const workspaceId = await resolveWorkspace(ctx, api);
-  const page = await api.forms.list.query({ workspace_id: workspaceId, ...pageInput(flags) });
+  const page = await api.forms.list.query({ workspace_id: workspaceId, ...input });
   ctx.out.result(page, () => {
     if (page.data.length === 0) return ctx.out.line(`No forms in ${workspaceId}. Create one with 'lfk forms create'.`);
     ctx.out.table(

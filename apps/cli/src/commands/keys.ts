@@ -17,9 +17,10 @@ export async function create(ctx: CommandContext, flags: { name?: string }): Pro
 }
 
 export async function list(ctx: CommandContext, flags: PageFlags): Promise<void> {
+  const input = pageInput(flags);
   const api = await sessionApi(ctx);
   const workspaceId = await resolveWorkspace(ctx, api);
-  const page = await api.apiKeys.list.query({ workspace_id: workspaceId, ...pageInput(flags) });
+  const page = await api.apiKeys.list.query({ workspace_id: workspaceId, ...input });
   ctx.out.result(page, () => {
     if (page.data.length === 0) return ctx.out.line(`No API keys in ${workspaceId}. Create one with 'lfk keys create --name <name>'.`);
     const { style } = ctx.out;

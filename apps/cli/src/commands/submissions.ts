@@ -23,8 +23,9 @@ const preview = (data: Record<string, unknown>) => {
 };
 
 export async function list(ctx: CommandContext, formId: string, flags: PageFlags): Promise<void> {
+  const input = pageInput(flags);
   const api = await sessionApi(ctx);
-  const page = await api.submissions.list.query({ form_id: formId, ...pageInput(flags) });
+  const page = await api.submissions.list.query({ form_id: formId, ...input });
   ctx.out.result(page, () => {
     if (page.data.length === 0) return ctx.out.line(`No submissions on ${formId} yet.`);
     ctx.out.table(

@@ -4,8 +4,9 @@ import { CliError } from '../errors.ts';
 import { noteNextPage, type PageFlags, pageInput } from './pages.ts';
 
 export async function list(ctx: CommandContext, flags: PageFlags): Promise<void> {
+  const input = pageInput(flags);
   const api = await sessionApi(ctx);
-  const page = await api.workspaces.list.query(pageInput(flags));
+  const page = await api.workspaces.list.query(input);
   const chosen = ctx.settings.workspace?.id ?? ctx.settings.profile.workspace_id;
   ctx.out.result(page, () => {
     if (page.data.length === 0) return ctx.out.line("No workspaces. Create one with 'lfk workspaces create <name>'.");

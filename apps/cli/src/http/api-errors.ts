@@ -49,6 +49,10 @@ const NETWORK_REASONS: Record<string, string> = {
   EPIPE: 'the connection was closed',
 };
 
+/** The failure may be the proxy's: the message cannot tell, so the hint names both. */
+const proxyInUse = () =>
+  ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((name) => (process.env[name] ?? '') !== '');
+
 /** Any failure of an API call, as the one line (and details) the CLI prints. */
 export function toCliError(error: unknown, baseUrl: string, timeoutMs: number): CliError {
   if (error instanceof CliError) return error;
@@ -77,7 +81,9 @@ export function toCliError(error: unknown, baseUrl: string, timeoutMs: number): 
   });
   if (code) {
     return new CliError('network_error', `Cannot reach ${baseUrl}: ${NETWORK_REASONS[code]}.`, {
-      hint: 'Is the server running? Check --base-url or LFK_BASE_URL.',
+      hint: proxyInUse()
+        ? 'Is the server running, and the proxy? Check --base-url or LFK_BASE_URL, and HTTPS_PROXY, HTTP_PROXY and NO_PROXY.'
+        : 'Is the server running? Check --base-url or LFK_BASE_URL.',
     });
   }
   const tls = findCause(error, (e) => {

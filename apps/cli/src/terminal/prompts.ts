@@ -16,7 +16,12 @@ const cancelled = () => new CliError('cancelled', 'Cancelled.', { exitCode: 130 
 export async function promptLine(question: string): Promise<string> {
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
   try {
-    const closed = new Promise<never>((_, reject) => rl.once('close', () => reject(cancelled())));
+    const closed = new Promise<never>((_, reject) =>
+      rl.once('close', () => {
+        process.stderr.write('\n'); // so the error does not land on the prompt's line
+        reject(cancelled());
+      }),
+    );
     return (await Promise.race([rl.question(question), closed])).trim();
   } finally {
     rl.close();
