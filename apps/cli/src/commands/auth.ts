@@ -90,9 +90,10 @@ export async function logout(ctx: CommandContext): Promise<void> {
     // An expired or revoked session is already signed out; anything else is worth saying.
     if (failure.code !== 'invalid_session') warning = `${failure.code}: ${failure.message}`;
   }
-  // The token leaves this machine either way: no one can use it from here.
+  // The token leaves this machine either way: no one can use it from here. The email stays, so
+  // the same person signing in again gets back the default workspace they chose.
   await updateConfig(configPath, (config) => {
-    const { session_token: _token, user_email: _email, ...rest } = config.servers[baseUrl] ?? {};
+    const { session_token: _token, ...rest } = config.servers[baseUrl] ?? {};
     config.servers[baseUrl] = rest;
   });
   if (warning) ctx.out.note(`warning: the server could not be told to end the session (${warning}); it was removed from this machine.`);
