@@ -31,6 +31,10 @@ function lazy(handler: Handler) {
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
+/** Every list takes the same page flags. */
+const paged = (command: Command) =>
+  command.option('--limit <n>', 'at most this many (1-100)').option('--cursor <cursor>', 'the page after this cursor');
+
 const examples = (lines: string[]) => `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
 
 const commands = () => import('./commands/index.ts');
@@ -88,10 +92,8 @@ export function buildProgram(): Command {
     .description('List, create and choose workspaces')
     .addHelpText('after', examples(['lfk workspaces list', 'lfk workspaces create "Acme" --use', 'lfk workspaces use ws_…']));
   workspaces
-    .command('list')
+  paged(workspaces.command('list'))
     .description('Your workspaces and your role in each (* marks the default)')
-    .option('--limit <n>', 'at most this many (1-100)')
-    .option('--cursor <cursor>', 'the page after this cursor')
     .action(lazy(async (ctx, _args, flags) => (await commands()).workspaces.list(ctx, flags)));
   workspaces
     .command('create')
@@ -115,10 +117,8 @@ export function buildProgram(): Command {
     .option('--name <name>', 'a name to tell the key apart by')
     .action(lazy(async (ctx, _args, flags) => (await commands()).keys.create(ctx, flags)));
   keys
-    .command('list')
+  paged(keys.command('list'))
     .description('List API keys, revoked ones included')
-    .option('--limit <n>', 'at most this many (1-100)')
-    .option('--cursor <cursor>', 'the page after this cursor')
     .action(lazy(async (ctx, _args, flags) => (await commands()).keys.list(ctx, flags)));
   keys
     .command('revoke')
@@ -152,10 +152,8 @@ export function buildProgram(): Command {
     .option('--idempotency-key <key>', 'reuse to make a repeated command create at most one form')
     .action(lazy(async (ctx, _args, flags) => (await commands()).forms.create(ctx, flags)));
   forms
-    .command('list')
+  paged(forms.command('list'))
     .description("The workspace's forms, newest first (needs a session)")
-    .option('--limit <n>', 'at most this many (1-100)')
-    .option('--cursor <cursor>', 'the page after this cursor')
     .action(lazy(async (ctx, _args, flags) => (await commands()).forms.list(ctx, flags)));
   forms
     .command('get')
@@ -195,11 +193,9 @@ export function buildProgram(): Command {
     .option('--idempotency-key <key>', 'reuse to make a repeated command submit at most once')
     .action(lazy(async (ctx, [id], flags) => (await commands()).submissions.create(ctx, id as string, flags)));
   submissions
-    .command('list')
+  paged(submissions.command('list'))
     .description("A form's submissions, newest first (needs a session)")
     .argument('<form_id>', 'the form')
-    .option('--limit <n>', 'at most this many (1-100)')
-    .option('--cursor <cursor>', 'the page after this cursor')
     .action(lazy(async (ctx, [id], flags) => (await commands()).submissions.list(ctx, id as string, flags)));
 
   program

@@ -323,9 +323,12 @@ describe('retries', () => {
     expect(fake.requests[0]?.headers['idempotency-key']).toBeUndefined();
   });
 
-  it('sends forms create three times with the same Idempotency-Key', async () => {
+  it.each([
+    { what: 'forms create', args: ['forms', 'create', '--name', 'y', '--field', 'a:text'], path: '/trpc/forms.create' },
+    { what: 'submissions create', args: ['submissions', 'create', 'form_x', '--data', 'a=b'], path: '/trpc/submissions.create' },
+  ])('sends $what three times with the same Idempotency-Key and body', async ({ args, path }) => {
     const fake = await fakeHttp(answer503);
-    const result = await anon.lfk(['forms', 'create', '--name', 'y', '--field', 'a:text'], withKey(fake.url));
+    const result = await anon.lfk(args, withKey(fake.url));
     expectFailure(result, 1, 'bad_response');
     expect(fake.requests).toHaveLength(3);
     const keys = fake.requests.map((r) => r.headers['idempotency-key']);
@@ -334,23 +337,8 @@ describe('retries', () => {
     expect(new Set(keys).size).toBe(1);
     for (const request of fake.requests) {
       expect(request.method).toBe('POST');
-      expect(request.path).toBe('/trpc/forms.create');
+      expect(request.path).toBe(path);
       expect(request.body).toBe(fake.requests[0]?.body);
-    }
-  });
-
-  it('sends submissions create three times with the same Idempotency-Key', async () => {
-    const fake = await fakeHttp(answer503);
-    const result = await anon.lfk(['submissions', 'create', 'form_x', '--data', 'a=b'], withKey(fake.url));
-    expectFailure(result, 1, 'bad_response');
-    expect(fake.requests).toHaveLength(3);
-    const keys = fake.requests.map((r) => r.headers['idempotency-key']);
-    expect(keys[0]).toEqual(expect.any(String));
-    expect(keys[0]).not.toBe('');
-    expect(new Set(keys).size).toBe(1);
-    for (const request of fake.requests) {
-      expect(request.method).toBe('POST');
-      expect(request.path).toBe('/trpc/submissions.create');
       expect(request.headers.authorization).toBe('Bearer lfk_anything');
     }
   });
