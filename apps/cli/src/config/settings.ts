@@ -14,7 +14,7 @@ export interface GlobalFlags {
   timeout?: string;
 }
 
-export type Source = 'flag' | 'env' | 'config' | 'default';
+type Source = 'flag' | 'env' | 'config' | 'default';
 
 /** Everything a command needs to know before it talks to the server: flags over env over config. */
 export interface Settings {

@@ -2,7 +2,7 @@ import { createInterface } from 'node:readline/promises';
 import { CliError, usageError } from '../errors.ts';
 
 /** Prompts need a person: a terminal on stdin to type into and on stderr to read the question. */
-export function canPrompt(): boolean {
+function canPrompt(): boolean {
   return process.stdin.isTTY === true && process.stderr.isTTY === true;
 }
 
