@@ -1,7 +1,6 @@
-import { type CommandContext, anonymousApi, requireSession } from '../command-context.ts';
+import { type CommandContext, anonymousApi, sessionApi } from '../command-context.ts';
 import { updateConfig } from '../config/config-file.ts';
 import { CliError } from '../errors.ts';
-import { createApi } from '../http/api.ts';
 import { toCliError } from '../http/api-errors.ts';
 import { promptHidden, promptLine, readStdin, requirePrompt } from '../terminal/prompts.ts';
 
@@ -12,6 +11,8 @@ interface CredentialsFlags {
 
 async function emailFrom(flags: CredentialsFlags): Promise<string> {
   if (flags.email) return flags.email;
+  // Standard input holds the password, so the email cannot be asked for there.
+  if (flags.passwordStdin) throw new CliError('email_required', '--password-stdin needs --email.', { exitCode: 2 });
   requirePrompt('your email address', '--email <address>');
   return promptLine('Email: ');
 }
@@ -35,7 +36,6 @@ function withoutSessionToken<T extends { session_token: string }>(value: T): Omi
 }
 
 export async function signup(ctx: CommandContext, flags: CredentialsFlags & { name?: string }): Promise<void> {
-  if (flags.passwordStdin && !flags.email) throw new CliError('email_required', '--password-stdin needs --email.', { exitCode: 2 });
   const email = await emailFrom(flags);
   const password = await passwordFrom(flags, true);
   const api = await anonymousApi(ctx);
@@ -53,7 +53,6 @@ export async function signup(ctx: CommandContext, flags: CredentialsFlags & { na
 }
 
 export async function login(ctx: CommandContext, flags: CredentialsFlags): Promise<void> {
-  if (flags.passwordStdin && !flags.email) throw new CliError('email_required', '--password-stdin needs --email.', { exitCode: 2 });
   const email = await emailFrom(flags);
   const password = await passwordFrom(flags, false);
   const api = await anonymousApi(ctx);
@@ -84,7 +83,7 @@ export async function logout(ctx: CommandContext): Promise<void> {
   }
   let warning: string | undefined;
   try {
-    await (await createApi(ctx.settings, token)).auth.logout.mutate();
+    await (await sessionApi(ctx)).auth.logout.mutate();
   } catch (error) {
     const failure = toCliError(error, baseUrl, ctx.settings.timeoutMs);
     // An expired or revoked session is already signed out; anything else is worth saying.
@@ -107,8 +106,7 @@ export async function whoami(ctx: CommandContext): Promise<void> {
       hint: "Run 'lfk login' to sign in.",
     });
   }
-  const api = await createApi(settings, requireSession(settings));
-  const session = await api.auth.session.query();
+  const session = await (await sessionApi(ctx)).auth.session.query();
   out.result(session, () => {
     const workspace = settings.workspace
       ? `${settings.workspace.id} (from ${settings.workspace.source === 'flag' ? '--workspace' : 'LFK_WORKSPACE'})`
