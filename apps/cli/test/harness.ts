@@ -2,9 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { openDatabase } from '@lfk/db';
-import { createServer, type LfkServer, loadConfig } from '@lfk/server';
+import type { LfkServer } from '@lfk/server';
+import { startTestServer } from '@lfk/server/test-harness';
 
 /** The CLI exactly as `npx lfk` runs it: its bin, under this Node. */
 export const LFK_BIN = join(import.meta.dirname, '../bin/lfk.js');
@@ -22,36 +21,19 @@ export interface LfkServerUnderTest {
   close(): Promise<void>;
 }
 
-/** The real server on a random port of 127.0.0.1, on a fresh in-memory database. */
+/**
+ * The server tests' own server (fresh database, rate limits off), listening on a random port of
+ * 127.0.0.1, since the CLI needs a real socket.
+ */
 export async function startServer(env: Record<string, string> = {}): Promise<LfkServerUnderTest> {
-  const logs: string[] = [];
-  const logStream = new Writable({
-    write(chunk, _encoding, done) {
-      logs.push(...String(chunk).split('\n').filter(Boolean));
-      done();
-    },
-  });
-  const config = loadConfig({
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'info',
-    LFK_DATA_DIR: 'memory://',
-    LFK_RATE_LIMIT_ANONYMOUS_FORMS: 'off',
-    LFK_RATE_LIMIT_LOGIN: 'off',
-    LFK_RATE_LIMIT_KEY_FAILURES: 'off',
-    LFK_RATE_LIMIT_BROWSER_SUBMISSIONS: 'off',
-    ...env,
-  });
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const server = await createServer(config, { logStream, db });
-  const address = await server.listen();
-  const port = new URL(address).port;
+  const started = await startTestServer({ HOST: '127.0.0.1', ...env });
+  const port = new URL(await started.server.listen()).port;
   return {
-    server,
+    server: started.server,
     baseUrl: `http://127.0.0.1:${port}`,
-    logs,
-    sql: (query, params = []) => server.db.fork().execute(query, params as unknown[]) as Promise<never[]>,
-    close: () => server.close(),
+    logs: started.logs,
+    sql: started.sql,
+    close: started.close,
   };
 }
 
