@@ -48,6 +48,8 @@ const envSchema = z.object({
   LFK_EMAIL_FROM: z.preprocess(emptyAsUnset, z.string().max(300).default('lfk <no-reply@localhost>')),
   LFK_VERIFY_RESEND_INTERVAL: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(86_400).default(60)),
   LFK_TRUST_PROXY: z.preprocess(emptyAsUnset, z.string().max(1000).optional()),
+  LFK_KEY_CACHE_TTL: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(3600).default(30)),
+  LFK_KEY_CACHE_SIZE: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(1_000_000).default(10_000)),
   ...Object.fromEntries(RATE_LIMIT_NAMES.map((name) => [RATE_LIMIT_ENV[name], rateLimit(DEFAULT_RATE_LIMITS[name])])),
 });
 
@@ -73,6 +75,8 @@ export interface Config {
    * count, or addresses/CIDRs (comma-separated) read the client from `X-Forwarded-For`.
    */
   trustProxy: boolean | number | string[];
+  /** Verified keys kept in memory: entries of each kind (valid, refused) and how long; 0 turns it off. */
+  apiKeyCache: { maxEntries: number; ttlMs: number };
 }
 
 function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
@@ -109,5 +113,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       RATE_LIMIT_NAMES.map((name) => [name, (e as Record<string, unknown>)[RATE_LIMIT_ENV[name]]]),
     ) as RateLimitConfig,
     trustProxy: parseTrustProxy(e.LFK_TRUST_PROXY),
+    apiKeyCache: { maxEntries: e.LFK_KEY_CACHE_SIZE, ttlMs: e.LFK_KEY_CACHE_TTL * 1000 },
   };
 }

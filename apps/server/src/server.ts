@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
-import { deleteExpiredIdempotencyRecords, LastUsedRecorder, RateLimits, type Services } from '@lfk/api';
+import {
+  ApiKeyCache,
+  deleteExpiredIdempotencyRecords,
+  followKeyRevocations,
+  LastUsedRecorder,
+  RateLimits,
+  type Services,
+} from '@lfk/api';
 import { type Database, openDatabase } from '@lfk/db';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
@@ -66,6 +73,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   let sender: OutboxSender | undefined;
   const services: Services = {
     db,
+    apiKeyCache: new ApiKeyCache(config.apiKeyCache),
     lastUsed,
     rateLimits: new RateLimits(config.rateLimits),
     allowSignup: config.allowSignup,
@@ -138,6 +146,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   sender = new OutboxSender(db, transport, app.log, options.outbox);
   sender.start();
   lastUsed.start();
+  const revocations = followKeyRevocations(db, services.apiKeyCache, app.log);
   const sweeper = setInterval(() => {
     deleteExpiredIdempotencyRecords(db.fork()).catch((err) => app.log.warn({ err }, 'could not sweep idempotency records'));
   }, SWEEP_EVERY_MS);
@@ -157,6 +166,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
         clearInterval(sweeper);
         await sender?.stop();
         await lastUsed.stop();
+        await revocations?.close();
         await db.close();
       })();
       return closing;

@@ -1,12 +1,15 @@
 import type { Database } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import { type Authentication, authenticate, type CredentialsOnRequest } from './credentials/authenticate.ts';
+import type { ApiKeyCache } from './credentials/api-key-cache.ts';
 import type { LastUsedRecorder } from './credentials/last-used.ts';
 import type { RateLimits } from './rate-limits/rate-limits.ts';
 
 /** What every request shares: built once at start by the server. */
 export interface Services {
   db: Database;
+  /** Verified keys by hash; a revocation anywhere drops its entry (see key-revocations.ts). */
+  apiKeyCache: ApiKeyCache;
   lastUsed: LastUsedRecorder;
   rateLimits: RateLimits;
   allowSignup: boolean;

@@ -1,10 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { Migrator } from '@mikro-orm/migrations';
+import pg from 'pg';
 import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import type { EntityManager, MikroORM } from '@mikro-orm/sql';
 import { entities } from './entities/index.ts';
 import { migrationsList } from './migrations/index.ts';
+import { ChannelListener, type ListenerTimings, type NotificationHandlers, type Subscription } from './notifications.ts';
 
 export type Engine = 'pglite' | 'postgresql';
 
@@ -24,8 +26,16 @@ export interface Database {
   fork(): EntityManager;
   /** True when the database answers a trivial query. */
   isReady(): Promise<boolean>;
+  /**
+   * Hears `NOTIFY` on `channel` from every process on this database. Null on PGlite, which only
+   * one process can open: there is nobody else to hear from.
+   */
+  listen(channel: string, handlers: NotificationHandlers, timings?: Partial<ListenerTimings>): Subscription | null;
   close(): Promise<void>;
 }
+
+/** Sent with a key's hash whenever a key stops being valid (a trigger in the migrations sends it). */
+export const API_KEY_REVOKED_CHANNEL = 'lfk_api_key_revoked';
 
 export const MIGRATIONS = {
   migrationsList,
@@ -53,7 +63,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     orm = (await PgliteORM.init({ ...common, dbName: dataDir })) as unknown as MikroORM;
   }
   try {
-    await orm.migrator.up();
+    await migrate(orm, options.databaseUrl);
   } catch (error) {
     await orm.close(true);
     throw error;
@@ -70,6 +80,32 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         return false;
       }
     },
+    listen(channel, handlers, timings) {
+      const url = options.databaseUrl;
+      return url ? new ChannelListener(url, channel, handlers, timings).start() : null;
+    },
     close: () => orm.close(true),
   };
+}
+
+/** Any number to call the migration lock by; the same in every lfk process. */
+const MIGRATION_LOCK_ID = 0x6c666b;
+
+/**
+ * Replicas starting together on a fresh PostgreSQL would otherwise race to create the same tables:
+ * an advisory lock, held on its own connection, lets one migrate while the others wait.
+ */
+async function migrate(orm: MikroORM, databaseUrl: string | undefined): Promise<void> {
+  if (!databaseUrl) {
+    await orm.migrator.up();
+    return;
+  }
+  const lock = new pg.Client({ connectionString: databaseUrl, application_name: 'lfk-migrations' });
+  await lock.connect();
+  try {
+    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    await orm.migrator.up();
+  } finally {
+    await lock.end();
+  }
 }

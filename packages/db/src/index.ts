@@ -1,3 +1,4 @@
 export * from './database.ts';
 export * from './entities/index.ts';
 export * from './ids.ts';
+export * from './notifications.ts';

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { ApiError } from '../errors.ts';
 import type { RateLimits } from '../rate-limits/rate-limits.ts';
+import type { ApiKeyCache, KeyPrincipal } from './api-key-cache.ts';
 import { isWellFormedApiKey } from './api-key-format.ts';
 import type { LastUsedRecorder } from './last-used.ts';
 import { sha256 } from './secrets.ts';
@@ -35,6 +36,7 @@ export interface CredentialsOnRequest {
 }
 
 export interface Verifiers {
+  apiKeyCache: ApiKeyCache;
   lastUsed: LastUsedRecorder;
   rateLimits: RateLimits;
 }
@@ -59,7 +61,7 @@ export async function authenticate(
     // An address that keeps presenting bad keys is held back before any lookup.
     const held = verifiers.rateLimits.check('key_failures', request.ip);
     if (held) return { principal: ANONYMOUS, failure: held, via: 'bearer' };
-    const principal = token === null ? null : await verifyApiKey(em, token, verifiers.lastUsed, now);
+    const principal = token === null ? null : await verifyApiKey(em, token, verifiers, now);
     if (principal) return { principal, failure: null, via: 'bearer' };
     verifiers.rateLimits.record('key_failures', request.ip);
     return { principal: ANONYMOUS, failure: invalidApiKey(), via: 'bearer' };
@@ -87,22 +89,34 @@ function passesCsrfCheck(request: CredentialsOnRequest): boolean {
   return request.secFetchSite === undefined || request.secFetchSite === 'same-origin' || request.secFetchSite === 'none';
 }
 
+/** Format and checksum first (no I/O), then the cache, then the database. */
 async function verifyApiKey(
   em: EntityManager,
   key: string,
-  lastUsed: LastUsedRecorder,
+  verifiers: Verifiers,
   now: Date,
 ): Promise<Principal | null> {
   if (!isWellFormedApiKey(key)) return null;
-  const rows = await em.execute<{ id: string; workspace_id: string; revoked_at: unknown }[]>(
-    'select id, workspace_id, revoked_at from api_keys where key_hash = ?',
-    [sha256(key)],
-  );
-  const row = rows[0];
-  if (!row || row.revoked_at !== null) return null;
-  lastUsed.touch(row.id, now);
-  return { kind: 'api_key', keyId: row.id, workspaceId: row.workspace_id };
+  const hash = sha256(key);
+  let principal = verifiers.apiKeyCache.lookup(hash);
+  if (principal === undefined) {
+    const generation = verifiers.apiKeyCache.generation();
+    const rows = await em.execute<{ id: string; workspace_id: string; revoked_at: unknown }[]>(
+      'select id, workspace_id, revoked_at from api_keys where key_hash = ?',
+      [hash],
+    );
+    const row = rows[0];
+    principal = row && row.revoked_at === null ? keyPrincipal(row.id, row.workspace_id) : null;
+    verifiers.apiKeyCache.store(hash, principal, generation);
+  }
+  if (principal === null) return null;
+  verifiers.lastUsed.touch(principal.keyId, now);
+  return principal;
 }
+
+/** Frozen: one cached principal is handed to many requests. */
+const keyPrincipal = (keyId: string, workspaceId: string): KeyPrincipal =>
+  Object.freeze({ kind: 'api_key', keyId, workspaceId });
 
 async function fromSession(
   em: EntityManager,

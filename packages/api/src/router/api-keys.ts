@@ -59,21 +59,25 @@ export const apiKeysRouter = router({
     .output(listOf(apiKey))
     .query(({ ctx, input }) => pageNewestFirst(ctx.em, ApiKey, 'key', { workspace: ctx.workspaceId }, input, apiKeyToWire)),
 
-  /** Soft: the record stays for audit and in lists. Revoking a revoked key changes nothing. */
+  /**
+   * Soft: the record stays for audit and in lists. Revoking a revoked key changes nothing.
+   * This process forgets the key at once; the others hear of it from the database (see key-revocations.ts).
+   */
   revoke: ownerProcedure.input(apiKeyRevokeInput).mutation(async ({ ctx, input }) => {
     if (!isId('key', input.key_id)) throw new ApiError('api_key_not_found');
-    await ctx.em.transactional(async (em) => {
+    const revokedHash = await ctx.em.transactional(async (em) => {
       // A conditional update, so two revokes at once record one revocation.
-      const revoked = await em.nativeUpdate(
-        ApiKey,
-        { id: input.key_id, workspace: ctx.workspaceId, revokedAt: null },
-        { revokedAt: new Date(), revokedBy: ctx.session.userId },
+      const revoked = await em.execute<{ key_hash: string }[]>(
+        `update api_keys set revoked_at = ?, revoked_by_id = ?
+          where id = ? and workspace_id = ? and revoked_at is null
+          returning key_hash`,
+        [new Date().toISOString(), ctx.session.userId, input.key_id, ctx.workspaceId],
       );
-      if (revoked === 0) {
+      if (revoked.length === 0) {
         if (!(await em.count(ApiKey, { id: input.key_id, workspace: ctx.workspaceId }))) {
           throw new ApiError('api_key_not_found');
         }
-        return;
+        return null;
       }
       recordAudit(em, {
         workspaceId: ctx.workspaceId,
@@ -81,6 +85,8 @@ export const apiKeysRouter = router({
         actor: ctx.actor,
         target: { type: 'api_key', id: input.key_id },
       });
+      return revoked[0]!.key_hash;
     });
+    if (revokedHash !== null) ctx.services.apiKeyCache.forget(revokedHash);
   }),
 });

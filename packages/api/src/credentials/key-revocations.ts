@@ -1,0 +1,38 @@
+import { API_KEY_REVOKED_CHANNEL, type Database, type ListenerTimings, type Subscription } from '@lfk/db';
+import type { ApiKeyCache } from './api-key-cache.ts';
+
+interface Log {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}
+
+/**
+ * Keeps this process's key cache true to revocations made by any process on the same database.
+ * Until the channel is listening, and whenever it is lost, the cache is suspended: every request
+ * asks the database, so a revocation that went unheard is never served from memory.
+ * Returns null on PGlite, where this process is the only one and revokes through its own cache.
+ */
+export function followKeyRevocations(
+  db: Database,
+  cache: ApiKeyCache,
+  log: Log,
+  timings?: Partial<ListenerTimings>,
+): Subscription | null {
+  if (db.engine !== 'postgresql') return null;
+  cache.suspend();
+  return db.listen(
+    API_KEY_REVOKED_CHANNEL,
+    {
+      onNotification: (keyHash) => cache.forget(keyHash),
+      onListening: () => {
+        cache.resume();
+        log.info({ channel: API_KEY_REVOKED_CHANNEL }, 'hearing key revocations; key cache on');
+      },
+      onLost: (error) => {
+        cache.suspend();
+        log.warn({ err: error, channel: API_KEY_REVOKED_CHANNEL }, 'lost the key revocation channel; key cache off until it is back');
+      },
+    },
+    timings,
+  );
+}

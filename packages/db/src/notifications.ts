@@ -1,0 +1,113 @@
+import pg from 'pg';
+
+/** What a listener tells its owner. Between `onLost` and the next `onListening`, notifications may be missed. */
+export interface NotificationHandlers {
+  onNotification(payload: string): void;
+  /** Listening, for the first time or again after a loss. */
+  onListening(): void;
+  onLost(error: Error | undefined): void;
+}
+
+export interface ListenerTimings {
+  /** A silent connection (a half-open socket) is caught by a trivial query this often… */
+  heartbeatMs: number;
+  /** …that must answer within this time. */
+  heartbeatTimeoutMs: number;
+  reconnectMinMs: number;
+  reconnectMaxMs: number;
+}
+
+export const DEFAULT_LISTENER_TIMINGS: ListenerTimings = {
+  heartbeatMs: 2000,
+  heartbeatTimeoutMs: 1000,
+  reconnectMinMs: 100,
+  reconnectMaxMs: 2000,
+};
+
+export interface Subscription {
+  close(): Promise<void>;
+}
+
+/**
+ * `LISTEN` on one channel over a dedicated connection (a pooled one would be handed to other
+ * queries), reconnecting with backoff for as long as it is open.
+ */
+export class ChannelListener implements Subscription {
+  readonly #url: string;
+  readonly #channel: string;
+  readonly #handlers: NotificationHandlers;
+  readonly #timings: ListenerTimings;
+  #client: pg.Client | undefined;
+  #heartbeat: NodeJS.Timeout | undefined;
+  #reconnect: NodeJS.Timeout | undefined;
+  #delayMs: number;
+  #closed = false;
+
+  constructor(url: string, channel: string, handlers: NotificationHandlers, timings: Partial<ListenerTimings> = {}) {
+    if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a plain channel name: ${channel}`);
+    this.#url = url;
+    this.#channel = channel;
+    this.#handlers = handlers;
+    this.#timings = { ...DEFAULT_LISTENER_TIMINGS, ...timings };
+    this.#delayMs = this.#timings.reconnectMinMs;
+  }
+
+  start(): this {
+    void this.#connect();
+    return this;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#reconnect);
+    clearInterval(this.#heartbeat);
+    const client = this.#client;
+    this.#client = undefined;
+    await client?.end().catch(() => {});
+  }
+
+  async #connect(): Promise<void> {
+    const client = new pg.Client({
+      connectionString: this.#url,
+      application_name: 'lfk-listener',
+      keepAlive: true,
+      connectionTimeoutMillis: 5000,
+      query_timeout: this.#timings.heartbeatTimeoutMs,
+    });
+    this.#client = client;
+    client.on('notification', (message) => {
+      if (message.channel === this.#channel) this.#handlers.onNotification(message.payload ?? '');
+    });
+    client.on('error', (error) => this.#lost(client, error));
+    client.on('end', () => this.#lost(client, undefined));
+    try {
+      await client.connect();
+      await client.query(`listen ${this.#channel}`);
+    } catch (error) {
+      this.#lost(client, error as Error);
+      return;
+    }
+    if (this.#client !== client) return;
+    this.#delayMs = this.#timings.reconnectMinMs;
+    this.#heartbeat = setInterval(() => {
+      client.query('select 1').catch((error: Error) => this.#lost(client, error));
+    }, this.#timings.heartbeatMs);
+    this.#heartbeat.unref();
+    this.#handlers.onListening();
+  }
+
+  #lost(client: pg.Client, error: Error | undefined): void {
+    if (this.#client !== client) return;
+    this.#client = undefined;
+    clearInterval(this.#heartbeat);
+    client.removeAllListeners('notification');
+    // A late error from the dead client must not crash the process.
+    client.on('error', () => {});
+    client.end().catch(() => {});
+    if (this.#closed) return;
+    this.#handlers.onLost(error);
+    this.#reconnect = setTimeout(() => void this.#connect(), this.#delayMs);
+    this.#reconnect.unref();
+    this.#delayMs = Math.min(this.#delayMs * 2, this.#timings.reconnectMaxMs);
+  }
+}
