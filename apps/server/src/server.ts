@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import {
   ApiKeyCache,
@@ -18,6 +17,8 @@ import { registerEmailVerification } from './http/email-verification.ts';
 import { frameworkError, registerErrorHandling } from './http/errors.ts';
 import { redactSecrets } from './http/redact.ts';
 import { buildOpenApi } from './http/openapi.ts';
+import { requestContexts } from './http/request-context.ts';
+import { requestIdFor } from './http/request-ids.ts';
 import { registerRestBridge } from './http/rest-bridge.ts';
 import { registerSubmissions } from './http/submissions.ts';
 import { registerTrpc } from './http/trpc.ts';
@@ -60,12 +61,6 @@ export interface ServerOptions {
 
 /** Expired idempotency records are swept this often. */
 const SWEEP_EVERY_MS = 10 * 60_000;
-
-/** Request ids: the caller's own if it is a plain token, else a fresh one. */
-function requestIdFor(incoming: unknown): string {
-  if (typeof incoming === 'string' && /^[A-Za-z0-9._-]{1,128}$/.test(incoming)) return incoming;
-  return `req_${randomBytes(12).toString('hex')}`;
-}
 
 export async function createServer(config: Config, options: ServerOptions = {}): Promise<LfkServer> {
   const db = options.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
@@ -137,10 +132,11 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const openApi = buildOpenApi(config.publicUrl);
   app.get('/v1/openapi.json', async () => openApi);
 
-  registerRestBridge(app, services, config.publicUrl);
-  await registerSubmissions(app, services, config.publicUrl);
-  registerEmailVerification(app, services, config.publicUrl);
-  await registerTrpc(app, services, config.publicUrl);
+  const contextFor = requestContexts(services, config.publicUrl);
+  registerRestBridge(app, contextFor);
+  await registerSubmissions(app, services, contextFor);
+  registerEmailVerification(app, contextFor);
+  await registerTrpc(app, contextFor);
 
   const transport = config.smtpUrl ? smtpTransport(config.smtpUrl, config.emailFrom) : logTransport(app.log);
   sender = new OutboxSender(db, transport, app.log, options.outbox);

@@ -59,10 +59,15 @@ export async function createContext(
   cookies: SessionCookieWriter,
   headers: ResponseHeaders,
 ): Promise<Context> {
-  const em = services.db.fork();
-  const auth = await authenticate(em, request, services);
+  // Forked on first use: a request refused by its credentials, or verified from the cache and
+  // refused later, never pays for an EntityManager it does not use.
+  let em: EntityManager | undefined;
+  const lazyEm = () => (em ??= services.db.fork());
+  const auth = await authenticate(lazyEm, request, services);
   return {
-    em,
+    get em() {
+      return lazyEm();
+    },
     services,
     auth,
     requestId: request.requestId,

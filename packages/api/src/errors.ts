@@ -85,7 +85,11 @@ export class ApiError extends TRPCError {
     code: ErrorCode,
     options: { message?: string; details?: ErrorDetail[]; headers?: Record<string, string> } = {},
   ) {
+    // An ApiError is an answer, not a fault: nobody reads its stack, and capturing one is most of its cost.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super({ code: TRPC_CODE_BY_STATUS[statusOf(code)]!, message: options.message ?? CATALOGUE[code][1] });
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = 'ApiError';
     this.apiCode = code;
     this.details = options.details;

@@ -2,7 +2,7 @@ import { Form, type IForm, isId } from '@lfk/db';
 import { initTRPC } from '@trpc/server';
 import { z } from 'zod';
 import type { Context } from './context.ts';
-import type { Principal } from './credentials/authenticate.ts';
+import { type Principal, refusal } from './credentials/authenticate.ts';
 import { ApiError, toWireError } from './errors.ts';
 import type { RateLimitName } from './rate-limits/rate-limits.ts';
 import { idParam } from './schemas/common.ts';
@@ -37,7 +37,8 @@ export const perIpLimit = (name: RateLimitName) =>
 
 /** No credentials needed; but a bearer that was presented and refused is refused here too. */
 export const publicProcedure = t.procedure.use(({ ctx, next }) => {
-  if (ctx.auth.via === 'bearer' && ctx.auth.failure) throw ctx.auth.failure;
+  const refused = refusal(ctx.auth);
+  if (refused) throw refused;
   return next();
 });
 

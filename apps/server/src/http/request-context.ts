@@ -9,41 +9,45 @@ export function header(request: FastifyRequest, name: string): string | undefine
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** The inner context for one HTTP request, whichever transport (REST or tRPC) carries it. */
-export function contextForRequest(
-  services: Services,
-  publicUrl: string,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<Context> {
+export type ContextForRequest = (request: FastifyRequest, reply: FastifyReply) => Promise<Context>;
+
+/**
+ * Builds the inner context of each HTTP request, whichever transport (REST or tRPC) carries it.
+ * What depends only on the configuration is worked out once, here, not per request.
+ */
+export function requestContexts(services: Services, publicUrl: string): ContextForRequest {
   const secure = publicUrl.startsWith('https:');
-  const cookies: SessionCookieWriter = {
-    set(token, expiresAt) {
-      reply.setCookie(SESSION_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax', secure, expires: expiresAt });
-    },
-    clear() {
-      reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure });
-    },
+  const publicOrigin = new URL(publicUrl).origin;
+  const cookieOptions = { path: '/', httpOnly: true, sameSite: 'lax', secure } as const;
+  return (request, reply) => {
+    const cookies: SessionCookieWriter = {
+      set(token, expiresAt) {
+        reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, expires: expiresAt });
+      },
+      clear() {
+        reply.clearCookie(SESSION_COOKIE, cookieOptions);
+      },
+    };
+    const headers: ResponseHeaders = {
+      set(name, value) {
+        reply.header(name, value);
+      },
+    };
+    return createContext(
+      services,
+      {
+        requestId: String(request.id),
+        method: request.method,
+        authorization: header(request, 'authorization'),
+        sessionCookie: request.cookies[SESSION_COOKIE],
+        origin: header(request, 'origin'),
+        secFetchSite: header(request, 'sec-fetch-site'),
+        isOwnOrigin: (origin) => origin === publicOrigin || origin === `${request.protocol}://${request.host}`,
+        ip: request.ip,
+        idempotencyKey: header(request, 'idempotency-key'),
+      },
+      cookies,
+      headers,
+    );
   };
-  const headers: ResponseHeaders = {
-    set(name, value) {
-      reply.header(name, value);
-    },
-  };
-  return createContext(
-    services,
-    {
-      requestId: String(request.id),
-      method: request.method,
-      authorization: header(request, 'authorization'),
-      sessionCookie: request.cookies[SESSION_COOKIE],
-      origin: header(request, 'origin'),
-      secFetchSite: header(request, 'sec-fetch-site'),
-      ownOrigins: [new URL(publicUrl).origin, `${request.protocol}://${request.host}`],
-      ip: request.ip,
-      idempotencyKey: header(request, 'idempotency-key'),
-    },
-    cookies,
-    headers,
-  );
 }

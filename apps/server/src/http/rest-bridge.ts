@@ -1,6 +1,6 @@
-import { ApiError, type AppRouter, createCaller, type RestRoute, restRoutes, type Services } from '@lfk/api';
+import { ApiError, type AppRouter, createCaller, type RestRoute, refusal, restRoutes } from '@lfk/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { contextForRequest } from './request-context.ts';
+import type { ContextForRequest } from './request-context.ts';
 
 type Caller = ReturnType<typeof createCaller>;
 type Procedure = (input: unknown) => Promise<unknown>;
@@ -31,7 +31,7 @@ function inputOf(route: RestRoute, request: FastifyRequest): unknown {
 }
 
 /** Registers every route of the REST table; each one calls its procedure and nothing else. */
-export function registerRestBridge(app: FastifyInstance, services: Services, publicUrl: string): void {
+export function registerRestBridge(app: FastifyInstance, contextFor: ContextForRequest): void {
   for (const route of restRoutes) {
     // Routes with their own HTTP side (form posts, HTML pages) are registered by their modules.
     if (route.transport) continue;
@@ -39,7 +39,10 @@ export function registerRestBridge(app: FastifyInstance, services: Services, pub
       method: route.method,
       url: route.path,
       handler: async (request, reply) => {
-        const ctx = await contextForRequest(services, publicUrl, request, reply);
+        const ctx = await contextFor(request, reply);
+        // The procedure would refuse these credentials first thing; refusing them here spares calling it.
+        const refused = refusal(ctx.auth);
+        if (refused) throw refused;
         const result = await procedureOf(createCaller(ctx), route.procedure)(inputOf(route, request));
         reply.code(route.status);
         return route.status === 204 ? reply.send() : reply.send(result);

@@ -2,7 +2,7 @@ import { ApiError, createCaller, findSubmissionTarget, isOriginAllowed, restRout
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sendError, sendErrorPage } from './errors.ts';
 import { htmlPage } from './html-page.ts';
-import { contextForRequest, header } from './request-context.ts';
+import { type ContextForRequest, header } from './request-context.ts';
 import { isPlainObject } from './rest-bridge.ts';
 
 export const SUBMISSION_BODY_LIMIT = 64 * 1024;
@@ -36,7 +36,11 @@ function corsHeadersFor(request: FastifyRequest, target: Awaited<ReturnType<type
 }
 
 /** `POST /v1/forms/{form_id}/submissions` (JSON or HTML form posts) and its CORS preflight. */
-export async function registerSubmissions(app: FastifyInstance, services: Services, publicUrl: string): Promise<void> {
+export async function registerSubmissions(
+  app: FastifyInstance,
+  services: Services,
+  contextFor: ContextForRequest,
+): Promise<void> {
   const route = restRoutes.find((r) => r.transport === 'submission')!;
   await app.register(async (scope) => {
     scope.addContentTypeParser(FORM_TYPE, { parseAs: 'string' }, (_request, body, done) => {
@@ -46,7 +50,7 @@ export async function registerSubmissions(app: FastifyInstance, services: Servic
     scope.post(route.path, { bodyLimit: SUBMISSION_BODY_LIMIT }, async (request, reply) => {
       const htmlPost = isHtmlFormPost(request);
       try {
-        const ctx = await contextForRequest(services, publicUrl, request, reply);
+        const ctx = await contextFor(request, reply);
         const formId = (request.params as { form_id: string }).form_id;
         const target = await findSubmissionTarget(ctx.em, formId);
         const cors = corsHeadersFor(request, target);

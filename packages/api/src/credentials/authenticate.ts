@@ -29,8 +29,8 @@ export interface CredentialsOnRequest {
   sessionCookie: string | undefined;
   origin: string | undefined;
   secFetchSite: string | undefined;
-  /** Origins this server answers as: its public URL and the one the request was addressed to. */
-  ownOrigins: readonly string[];
+  /** True for the origins this server answers as: its public URL's and the one the request was addressed to. */
+  isOwnOrigin(origin: string): boolean;
   /** The client's address, for the limit on refused keys. */
   ip: string;
 }
@@ -47,8 +47,9 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** One error instance for every bad key, so unknown, revoked and malformed answer byte for byte alike. */
 const invalidApiKey = () => new ApiError('invalid_api_key');
 
+/** `em` is called only when the database must be asked (a cached key never forks one). */
 export async function authenticate(
-  em: EntityManager,
+  em: () => EntityManager,
   request: CredentialsOnRequest,
   verifiers: Verifiers,
   now = new Date(),
@@ -56,7 +57,7 @@ export async function authenticate(
   if (request.authorization !== undefined) {
     const token = bearerToken(request.authorization);
     if (token?.startsWith(SESSION_TOKEN_PREFIX)) {
-      return fromSession(em, token, 'bearer', now);
+      return fromSession(em(), token, 'bearer', now);
     }
     // An address that keeps presenting bad keys is held back before any lookup.
     const held = verifiers.rateLimits.check('key_failures', request.ip);
@@ -70,9 +71,18 @@ export async function authenticate(
     if (!SAFE_METHODS.has(request.method) && !passesCsrfCheck(request)) {
       return { principal: ANONYMOUS, failure: new ApiError('csrf_failed'), via: 'cookie' };
     }
-    return fromSession(em, request.sessionCookie, 'cookie', now);
+    return fromSession(em(), request.sessionCookie, 'cookie', now);
   }
   return { principal: ANONYMOUS, failure: null, via: null };
+}
+
+/**
+ * A bearer credential that was presented and refused refuses the whole request, whatever it asks
+ * for: every procedure starts with this rule (see publicProcedure), and the REST bridge applies it
+ * before calling one.
+ */
+export function refusal(auth: Authentication): ApiError | null {
+  return auth.via === 'bearer' ? auth.failure : null;
 }
 
 function bearerToken(header: string): string | null {
@@ -85,13 +95,13 @@ function bearerToken(header: string): string | null {
  * neither did not come from a page of another site, so it cannot be a forgery.
  */
 function passesCsrfCheck(request: CredentialsOnRequest): boolean {
-  if (request.origin !== undefined) return request.ownOrigins.includes(request.origin);
+  if (request.origin !== undefined) return request.isOwnOrigin(request.origin);
   return request.secFetchSite === undefined || request.secFetchSite === 'same-origin' || request.secFetchSite === 'none';
 }
 
 /** Format and checksum first (no I/O), then the cache, then the database. */
 async function verifyApiKey(
-  em: EntityManager,
+  em: () => EntityManager,
   key: string,
   verifiers: Verifiers,
   now: Date,
@@ -101,7 +111,7 @@ async function verifyApiKey(
   let principal = verifiers.apiKeyCache.lookup(hash);
   if (principal === undefined) {
     const generation = verifiers.apiKeyCache.generation();
-    const rows = await em.execute<{ id: string; workspace_id: string; revoked_at: unknown }[]>(
+    const rows = await em().execute<{ id: string; workspace_id: string; revoked_at: unknown }[]>(
       'select id, workspace_id, revoked_at from api_keys where key_hash = ?',
       [hash],
     );

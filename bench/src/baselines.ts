@@ -1,0 +1,57 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { ApiError, type Context, createCaller, type Principal } from '@lfk/api';
+import type { LfkServer } from '@lfk/server';
+
+/**
+ * What the benchmark compares against, registered on the same server it measures and never part
+ * of lfk itself:
+ * - `GET /bench/forms/:form_id` reads a form through the same procedure as `GET /v1/forms/:form_id`,
+ *   for a key principal given up front: everything but authentication.
+ * - `GET /bench/unauthorized` answers the 401 of a bad key and does nothing else.
+ */
+export function registerBaselines(server: LfkServer, principal: () => Principal): void {
+  const { app, services } = server;
+  const noCookies = { set() {}, clear() {} };
+  app.get<{ Params: { form_id: string } }>('/bench/forms/:form_id', async (request, reply) => {
+    const ctx: Context = {
+      em: services.db.fork(),
+      services,
+      auth: { principal: principal(), failure: null, via: 'bearer' },
+      requestId: String(request.id),
+      ip: request.ip,
+      origin: undefined,
+      idempotencyKey: undefined,
+      cookies: noCookies,
+      headers: { set: (name, value) => reply.header(name, value) },
+    };
+    return reply.send(await createCaller(ctx).forms.get({ form_id: request.params.form_id }));
+  });
+  app.get('/bench/unauthorized', async () => {
+    throw new ApiError('invalid_api_key');
+  });
+}
+
+/**
+ * Counts the statements the server sends to its database while answering requests (all of them go
+ * through one method); those of its background jobs (the last-used batches, the email outbox) are
+ * not counted, as they happen whatever the requests are.
+ */
+export function countQueries(server: LfkServer): () => number {
+  const inRequest = new AsyncLocalStorage<true>();
+  // Everything the server does for a request starts in its HTTP server's 'request' listener.
+  const http = server.app.server;
+  for (const listener of http.listeners('request') as ((...args: unknown[]) => void)[]) {
+    http.off('request', listener);
+    http.on('request', (...args: unknown[]) => inRequest.run(true, () => listener(...args)));
+  }
+  const connection = server.db.orm.em.getConnection() as unknown as {
+    executeQuery: (...args: unknown[]) => Promise<unknown>;
+  };
+  const execute = connection.executeQuery.bind(connection);
+  let count = 0;
+  connection.executeQuery = (...args) => {
+    if (inRequest.getStore()) count++;
+    return execute(...args);
+  };
+  return () => count;
+}

@@ -1,0 +1,113 @@
+import { Agent, request } from 'node:http';
+import autocannon from 'autocannon';
+
+export interface LoadSettings {
+  /** Seconds per measured run. */
+  durationS: number;
+  connections: number;
+}
+
+export interface Load {
+  method?: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Several requests sent in turn on every connection (e.g. one per key), instead of `path`. */
+  rotate?: { headers: Record<string, string> }[];
+  /** The status every answer must have; any other answer counts as an error. */
+  expect: number;
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  total: number;
+}
+
+/** Drives `url` with autocannon for `durationS`, or for exactly `amount` requests. */
+export async function drive(url: string, load: Load, settings: LoadSettings, amount?: number): Promise<LoadResult> {
+  const headers = { ...(load.body ? { 'content-type': 'application/json' } : {}), ...load.headers };
+  const result = await autocannon({
+    url: `${url}${load.path}`,
+    method: load.method ?? 'GET',
+    headers,
+    ...(load.body ? { body: load.body } : {}),
+    ...(load.rotate ? { requests: load.rotate.map((r) => ({ headers: { ...headers, ...r.headers } })) } : {}),
+    connections: settings.connections,
+    ...(amount ? { amount } : { duration: settings.durationS }),
+  });
+  const answered = Object.entries(result.statusCodeStats ?? {}).reduce((sum, [, s]) => sum + (s.count ?? 0), 0);
+  const expected = (result.statusCodeStats as Record<string, { count: number }> | undefined)?.[load.expect]?.count ?? 0;
+  return {
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: answered - expected + result.errors,
+    total: answered,
+  };
+}
+
+/** The mean of several runs of the same load. */
+export function meanOf(runs: LoadResult[]): LoadResult {
+  const mean = (pick: (r: LoadResult) => number) => runs.reduce((sum, r) => sum + pick(r), 0) / runs.length;
+  return {
+    requestsPerSecond: mean((r) => r.requestsPerSecond),
+    p50Ms: mean((r) => r.p50Ms),
+    p99Ms: mean((r) => r.p99Ms),
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    total: runs.reduce((sum, r) => sum + r.total, 0),
+  };
+}
+
+/**
+ * A subject and its baseline, measured on the same server in turns (baseline, subject, baseline,
+ * subject) after a warm-up of both, so drift on the machine falls on both alike.
+ */
+export async function compare(
+  url: string,
+  subject: Load,
+  baseline: Load,
+  settings: LoadSettings,
+): Promise<{ subject: LoadResult; baseline: LoadResult }> {
+  const warmUp = { ...settings, durationS: Math.max(1, Math.round(settings.durationS / 3)) };
+  await drive(url, baseline, warmUp);
+  await drive(url, subject, warmUp);
+  const baselines: LoadResult[] = [];
+  const subjects: LoadResult[] = [];
+  for (let round = 0; round < 2; round++) {
+    baselines.push(await drive(url, baseline, settings));
+    subjects.push(await drive(url, subject, settings));
+  }
+  return { subject: meanOf(subjects), baseline: meanOf(baselines) };
+}
+
+const keepAlive = new Agent({ keepAlive: true, maxSockets: 1 });
+
+/** One request on a kept-alive connection: its status and how long it took, in milliseconds. */
+export function timedRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; ms: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const req = request(url, { method: options.method ?? 'GET', headers: options.headers, agent: keepAlive }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, ms: performance.now() - started, body }));
+    });
+    req.once('error', reject);
+    req.end(options.body);
+  });
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+export function median(values: number[]): number {
+  return percentile([...values].sort((a, b) => a - b), 50);
+}

@@ -1,0 +1,118 @@
+import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import type { FromServer, ToServer } from './protocol.ts';
+
+export const REPO = join(import.meta.dirname, '../..');
+
+/** lfk's limits on refused keys and sign-ups would answer the load with 429s. */
+const RATE_LIMITS_OFF = {
+  LFK_RATE_LIMIT_ANONYMOUS_FORMS: 'off',
+  LFK_RATE_LIMIT_LOGIN: 'off',
+  LFK_RATE_LIMIT_KEY_FAILURES: 'off',
+  LFK_RATE_LIMIT_BROWSER_SUBMISSIONS: 'off',
+};
+
+/** The server's environment: the defaults, on 127.0.0.1, logging warnings and worse. */
+export function serverEnv(database: { dataDir: string } | { databaseUrl: string }): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    ...RATE_LIMITS_OFF,
+    ...('databaseUrl' in database ? { DATABASE_URL: database.databaseUrl } : { LFK_DATA_DIR: database.dataDir }),
+  };
+}
+
+export interface BenchServer {
+  url: string;
+  pid: number;
+  send(message: ToServer): void;
+  /** Statements the server has sent to its database so far. */
+  queries(): Promise<number>;
+  rssBytes(): number;
+  stop(): Promise<void>;
+}
+
+/** The server under test (bench-server.ts) in a process of its own. */
+export async function startBenchServer(env: Record<string, string>): Promise<BenchServer> {
+  const child = fork(join(import.meta.dirname, 'bench-server.ts'), {
+    env: { ...env, PORT: '0' },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the benchmark server exited with ${code}`)));
+    child.on('message', (message: FromServer) => {
+      if (message.type === 'ready') resolve(message.url);
+    });
+  });
+  child.removeAllListeners('exit');
+  return {
+    url,
+    pid: child.pid!,
+    send: (message) => child.send(message),
+    queries: () =>
+      new Promise((resolve) => {
+        const answer = (message: FromServer) => {
+          if (message.type !== 'queries') return;
+          child.off('message', answer);
+          resolve(message.count);
+        };
+        child.on('message', answer);
+        child.send({ type: 'queries' } satisfies ToServer);
+      }),
+    rssBytes: () => rssOf(child.pid!),
+    stop: () => stopProcess(child),
+  };
+}
+
+/** Resident set size, from the kernel's own accounting. */
+function rssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = /^VmRSS:\s+(\d+) kB$/m.exec(status);
+  if (!kib) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(kib[1]) * 1024;
+}
+
+export function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** `npm start`'s own command, in a process of its own. */
+export function spawnMainServer(env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, [join(REPO, 'apps/server/src/main.ts')], { env, stdio: 'ignore' });
+}
+
+/** Runs a command to its end; resolves with its exit code and output. */
+export function run(
+  args: string[],
+  env: Record<string, string>,
+  stdin?: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin ?? '');
+  });
+}

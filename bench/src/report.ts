@@ -1,0 +1,87 @@
+import { writeFileSync } from 'node:fs';
+import { cpus, totalmem, type } from 'node:os';
+
+export interface Row {
+  scenario: string;
+  engine: string;
+  requestsPerSecond?: number;
+  p50Ms?: number;
+  p99Ms?: number;
+  errors?: number;
+  /** To the baseline measured in the same run (what a ratio means is said by `target`). */
+  ratio?: number;
+  target?: string;
+  met?: boolean;
+}
+
+const dash = '—';
+const fixed = (value: number | undefined, digits: number) => (value === undefined ? dash : value.toFixed(digits));
+const HEADER = ['scenario', 'engine', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'ratio', 'target', 'met'];
+
+export function table(rows: Row[]): string {
+  const cells = rows.map((r) => [
+    r.scenario,
+    r.engine,
+    r.requestsPerSecond === undefined ? dash : Math.round(r.requestsPerSecond).toString(),
+    fixed(r.p50Ms, r.p50Ms !== undefined && r.p50Ms < 10 ? 2 : 0),
+    fixed(r.p99Ms, r.p99Ms !== undefined && r.p99Ms < 10 ? 2 : 0),
+    r.errors === undefined ? dash : String(r.errors),
+    fixed(r.ratio, 2),
+    r.target ?? dash,
+    r.met === undefined ? dash : r.met ? 'yes' : '**no**',
+  ]);
+  const line = (values: string[]) => `| ${values.join(' | ')} |`;
+  return [line(HEADER), line(HEADER.map(() => '---')), ...cells.map(line)].join('\n');
+}
+
+export function machine(): string {
+  const cpu = cpus();
+  return `${type()} ${process.arch}, ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`;
+}
+
+export interface Report {
+  rows: Row[];
+  notes: string[];
+  command: string;
+  settings: string;
+  startedAt: Date;
+}
+
+/** The page `docs/benchmarks.md`: what was run, where, and what came out. */
+export function writeReport(path: string, report: Report): void {
+  const page = `# Benchmarks
+
+Written by \`npm run bench\` (bench/src/run.ts); run it again to replace this page.
+
+- **When:** ${report.startedAt.toISOString()}
+- **Machine:** ${machine()}
+- **Command:** \`${report.command}\`
+- **Settings:** ${report.settings}
+
+${table(report.rows)}
+
+${report.notes.map((note) => `- ${note}`).join('\n')}
+
+## How to read it
+
+- Every scenario drives a real lfk server (\`createServer\`, as \`npm start\` builds it) in a process of
+  its own, from this process, with autocannon over HTTP/1.1 keep-alive to 127.0.0.1. The server logs at
+  \`warn\` and its rate limits are off (they would answer the load with 429s).
+- **ratio** is requests per second against the baseline measured on the same server in the same run:
+  baseline and subject run in turns (baseline, subject, baseline, subject, after a warm-up of both),
+  and each figure is the mean of its two runs. For scenario 6 it is RSS after / RSS before.
+- autocannon records latencies in whole milliseconds; p50/p99 below 1 ms read as 0 or 1.
+- 1. \`GET /v1/forms/{id}\` with a valid key, against the same procedure with authentication bypassed
+  (\`/bench/forms/{id}\`, a route the benchmark adds to the server it measures). Target ≥ 0.90.
+- 2. A key whose checksum is wrong, against \`/bench/unauthorized\`, which only answers the same 401.
+  Target ≥ 0.95, and no database statement (the benchmark counts every statement the server sends).
+- 3. A well-formed unknown key against a revoked one: they must not be told apart by timing.
+- 4. \`POST /v1/forms/{id}/submissions\` to an \`api_key\`-mode form with a key; each one is stored.
+- 5. Two server processes on one PostgreSQL: revoke through A, poll through B until it answers 401;
+  the time runs from the revoke request being sent. 50 revocations. Target p99 ≤ 100 ms.
+- 6. Server RSS after a warm-up, and after 200 000 more key-authenticated requests. Target ≤ 1.10.
+- 7. Start-up: \`npm start\`'s command until \`/readyz\` answers 200 on an existing embedded database;
+  \`lfk --help\`; \`lfk keys list\` against a running server. Median (p50) and slowest (p99 column) of 10.
+`;
+  writeFileSync(path, page);
+}
