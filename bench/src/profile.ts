@@ -1,0 +1,82 @@
+/**
+ * `npm run bench:profile [valid|malformed|unknown]`: one load of `GET /v1/forms/{id}` against a
+ * server running under `node --cpu-prof`, then where its CPU time went, by package and by function.
+ * The profile itself stays in the printed directory for Chrome's DevTools.
+ */
+import { fork } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateApiKey } from '@lfk/api';
+import { drive } from './load.ts';
+import { serverEnv, stopProcess } from './processes.ts';
+import type { FromServer } from './protocol.ts';
+import { seed, withBadChecksum } from './seed.ts';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+const kind = process.argv[2] ?? 'valid';
+const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
+const dir = mkdtempSync(join(tmpdir(), 'lfk-profile-'));
+const child = fork(join(import.meta.dirname, 'bench-server.ts'), {
+  env: { ...serverEnv(databaseUrl ? { databaseUrl } : { dataDir: 'memory://' }), PORT: '0' },
+  execArgv: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+  stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+});
+const url = await new Promise<string>((resolve) =>
+  child.on('message', (message: FromServer) => message.type === 'ready' && resolve(message.url)),
+);
+const seeded = await seed(url, 1);
+const key = { valid: seeded.keys[0]!.key, malformed: withBadChecksum(seeded.keys[0]!.key), unknown: generateApiKey().key }[
+  kind as 'valid'
+];
+if (!key) throw new Error('usage: npm run bench:profile [valid|malformed|unknown]');
+const result = await drive(
+  url,
+  { path: `/v1/forms/${seeded.formId}`, headers: { authorization: `Bearer ${key}` }, expect: kind === 'valid' ? 200 : 401 },
+  { durationS: Number(process.env.BENCH_DURATION ?? 8), connections: 10 },
+);
+await stopProcess(child);
+
+const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'))!;
+const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Profile;
+const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+const packageOf = (url: string) => {
+  if (url.includes('node_modules/')) {
+    const parts = url.split('node_modules/').at(-1)!.split('/');
+    return parts[0]!.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!;
+  }
+  if (url.startsWith('wasm://')) return 'WebAssembly (PGlite)';
+  if (url.startsWith('node:') || url === '') return url || '(native)';
+  return `lfk ${url.replace(/^file:\/\/.*?\/(apps|packages|bench)\//, '$1/')}`;
+};
+const byPackage = new Map<string, number>();
+const byFunction = new Map<string, number>();
+let total = 0;
+profile.samples.forEach((id, i) => {
+  const frame = byId.get(id)!.callFrame;
+  const micros = profile.timeDeltas[i] ?? 0;
+  total += micros;
+  const where = packageOf(frame.url);
+  byPackage.set(where, (byPackage.get(where) ?? 0) + micros);
+  const name = `${frame.functionName || '(anonymous)'} ${where}:${frame.lineNumber + 1}`;
+  byFunction.set(name, (byFunction.get(name) ?? 0) + micros);
+});
+const top = (map: Map<string, number>, n: number) =>
+  [...map]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([name, micros]) => `${((micros / total) * 100).toFixed(1).padStart(5)}%  ${name}`)
+    .join('\n');
+process.stdout.write(
+  `${kind} key: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms\n` +
+    `profile (start-up and seeding included): ${join(dir, file)}\n\nby package\n${top(byPackage, 15)}\n\nby function\n${top(byFunction, 25)}\n`,
+);
