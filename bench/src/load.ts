@@ -5,6 +5,8 @@ export interface LoadSettings {
   /** Seconds per measured run. */
   durationS: number;
   connections: number;
+  /** Turns of baseline and subject in a comparison. */
+  rounds: number;
 }
 
 export interface Load {
@@ -61,26 +63,51 @@ export function meanOf(runs: LoadResult[]): LoadResult {
   };
 }
 
+export interface Comparison {
+  subject: LoadResult;
+  baseline: LoadResult;
+  /** The median over the rounds of subject req/s ÷ baseline req/s. */
+  ratio: number;
+  /** The server's CPU time per answered request (user + system), in microseconds. */
+  cpuMicros: { subject: number; baseline: number };
+}
+
 /**
- * A subject and its baseline, measured on the same server in turns (baseline, subject, baseline,
- * subject) after a warm-up of both, so drift on the machine falls on both alike.
+ * A subject and its baseline, measured on the same server in turns (baseline, subject, …) after a
+ * warm-up of both, so drift on the machine falls on both alike. `serverCpuSeconds` reads the
+ * server's CPU clock: unlike req/s, CPU per request does not depend on whether the load generator,
+ * which shares the machine, kept up.
  */
 export async function compare(
   url: string,
   subject: Load,
   baseline: Load,
   settings: LoadSettings,
-): Promise<{ subject: LoadResult; baseline: LoadResult }> {
-  const warmUp = { ...settings, durationS: Math.max(1, Math.round(settings.durationS / 3)) };
+  serverCpuSeconds: () => number,
+): Promise<Comparison> {
+  const warmUp = { ...settings, durationS: 1 };
   await drive(url, baseline, warmUp);
   await drive(url, subject, warmUp);
-  const baselines: LoadResult[] = [];
-  const subjects: LoadResult[] = [];
-  for (let round = 0; round < 2; round++) {
-    baselines.push(await drive(url, baseline, settings));
-    subjects.push(await drive(url, subject, settings));
+  const runs = { baseline: [] as LoadResult[], subject: [] as LoadResult[] };
+  const cpu = { baseline: 0, subject: 0 };
+  const measure = async (which: 'baseline' | 'subject') => {
+    const before = serverCpuSeconds();
+    runs[which].push(await drive(url, which === 'baseline' ? baseline : subject, settings));
+    cpu[which] += serverCpuSeconds() - before;
+  };
+  for (let round = 0; round < settings.rounds; round++) {
+    await measure('baseline');
+    await measure('subject');
   }
-  return { subject: meanOf(subjects), baseline: meanOf(baselines) };
+  const ratios = runs.subject.map((s, i) => s.requestsPerSecond / runs.baseline[i]!.requestsPerSecond);
+  const perRequest = (which: 'baseline' | 'subject') =>
+    (cpu[which] * 1e6) / runs[which].reduce((sum, r) => sum + r.total, 0);
+  return {
+    subject: meanOf(runs.subject),
+    baseline: meanOf(runs.baseline),
+    ratio: median(ratios),
+    cpuMicros: { subject: perRequest('subject'), baseline: perRequest('baseline') },
+  };
 }
 
 const keepAlive = new Agent({ keepAlive: true, maxSockets: 1 });

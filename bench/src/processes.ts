@@ -32,6 +32,8 @@ export interface BenchServer {
   /** Statements the server has sent to its database so far. */
   queries(): Promise<number>;
   rssBytes(): number;
+  /** CPU time the server has used so far, user and system, in seconds. */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ export async function startBenchServer(env: Record<string, string>): Promise<Ben
         child.send({ type: 'queries' } satisfies ToServer);
       }),
     rssBytes: () => rssOf(child.pid!),
+    cpuSeconds: () => cpuSecondsOf(child.pid!),
     stop: () => stopProcess(child),
   };
 }
@@ -73,6 +76,14 @@ function rssOf(pid: number): number {
   const kib = /^VmRSS:\s+(\d+) kB$/m.exec(status);
   if (!kib) throw new Error(`no VmRSS for process ${pid}`);
   return Number(kib[1]) * 1024;
+}
+
+/** utime + stime from /proc/<pid>/stat (fields 14 and 15, in clock ticks of 1/100 s). */
+function cpuSecondsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) may hold spaces; the fields after its closing parenthesis do not.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 export function stopProcess(child: ChildProcess): Promise<void> {

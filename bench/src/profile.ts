@@ -42,7 +42,7 @@ if (!key) throw new Error('usage: npm run bench:profile [valid|malformed|unknown
 const result = await drive(
   url,
   { path: `/v1/forms/${seeded.formId}`, headers: { authorization: `Bearer ${key}` }, expect: kind === 'valid' ? 200 : 401 },
-  { durationS: Number(process.env.BENCH_DURATION ?? 8), connections: 10 },
+  { durationS: Number(process.env.BENCH_DURATION ?? 8), connections: 10, rounds: 1 },
 );
 await stopProcess(child);
 

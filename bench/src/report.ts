@@ -68,14 +68,20 @@ ${report.notes.map((note) => `- ${note}`).join('\n')}
   its own, from this process, with autocannon over HTTP/1.1 keep-alive to 127.0.0.1. The server logs at
   \`warn\` and its rate limits are off (they would answer the load with 429s).
 - **ratio** is requests per second against the baseline measured on the same server in the same run:
-  baseline and subject run in turns (baseline, subject, baseline, subject, after a warm-up of both),
-  and each figure is the mean of its two runs. For scenario 6 it is RSS after / RSS before.
-- autocannon records latencies in whole milliseconds; p50/p99 below 1 ms read as 0 or 1.
+  after a warm-up of both, baseline and subject run in turns for the rounds of the settings; the
+  ratio is the median of the rounds' ratios, the other figures are means over the rounds. For
+  scenario 6 it is RSS after ÷ RSS before.
+- The load generator shares the machine with the server, so at tens of thousands of requests per
+  second req/s says as much about it as about the server. The notes give the server's own CPU time
+  per request for scenarios 1–3 (from /proc), which does not depend on that.
+- autocannon records latencies in whole milliseconds; p50/p99 below 1 ms read as 0 or 1. Scenario
+  3's p50/p99 come from a probe timed to the microsecond instead (see the notes).
 - 1. \`GET /v1/forms/{id}\` with a valid key, against the same procedure with authentication bypassed
   (\`/bench/forms/{id}\`, a route the benchmark adds to the server it measures). Target ≥ 0.90.
 - 2. A key whose checksum is wrong, against \`/bench/unauthorized\`, which only answers the same 401.
   Target ≥ 0.95, and no database statement (the benchmark counts every statement the server sends).
-- 3. A well-formed unknown key against a revoked one: they must not be told apart by timing.
+- 3. A well-formed unknown key against a revoked one: they must not be told apart by timing. Met
+  when a two-sample Kolmogorov–Smirnov test on the probe's latencies cannot tell them apart at 1 %.
 - 4. \`POST /v1/forms/{id}/submissions\` to an \`api_key\`-mode form with a key; each one is stored.
 - 5. Two server processes on one PostgreSQL: revoke through A, poll through B until it answers 401;
   the time runs from the revoke request being sent. 50 revocations. Target p99 ≤ 100 ms.

@@ -15,8 +15,9 @@ import { startup } from './scenarios/startup.ts';
 import { seed } from './seed.ts';
 
 const settings: LoadSettings = {
-  durationS: Number(process.env.BENCH_DURATION ?? 5),
+  durationS: Number(process.env.BENCH_DURATION ?? 3),
   connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
+  rounds: Number(process.env.BENCH_ROUNDS ?? 4),
 };
 const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
 const startedAt = new Date();
@@ -71,7 +72,9 @@ writeReport(join(REPO, 'docs/benchmarks.md'), {
   rows,
   notes,
   command,
-  settings: `${settings.durationS} s per measured run, ${settings.connections} connections (BENCH_DURATION, BENCH_CONNECTIONS)`,
+  settings:
+    `${settings.durationS} s per measured run, ${settings.rounds} rounds per comparison, ${settings.connections} connections ` +
+    '(BENCH_DURATION, BENCH_ROUNDS, BENCH_CONNECTIONS)',
   startedAt,
 });
 say('wrote docs/benchmarks.md');
