@@ -392,22 +392,31 @@ async function revokeSilently(url: string, keyId: string): Promise<void> {
   });
 }
 
-describe.runIf(!!TEST_DATABASE_URL)('in another process on the same PostgreSQL database', () => {
-  let a: TestServer;
-  let b: OtherProcess;
-  let url: string;
+/**
+ * A test server A (TTL 1 h) and the real main.ts as process B on A's PostgreSQL database, both
+ * hearing revocations; started before the describe block's tests and stopped after them.
+ */
+function twoProcesses(): { a: TestServer; b: OtherProcess; url: string } {
+  const both = {} as { a: TestServer; b: OtherProcess; url: string };
   beforeAll(async () => {
-    a = await startTestServer({ LFK_KEY_CACHE_TTL: '3600' });
-    url = a.server.config.databaseUrl!;
-    b = await otherProcess(url);
-    await until('the other process to hear key revocations', () => b.output().includes('hearing key revocations; key cache on'));
+    both.a = await startTestServer({ LFK_KEY_CACHE_TTL: '3600' });
+    await cacheOn(both.a);
+    both.url = both.a.server.config.databaseUrl!;
+    both.b = await otherProcess(both.url);
+    await until('the other process to hear key revocations', () => both.b.output().includes('hearing key revocations; key cache on'));
   });
   afterAll(async () => {
-    await b?.stop();
-    await a?.close();
+    await both.b?.stop();
+    await both.a?.close();
   });
+  return both;
+}
+
+describe.runIf(!!TEST_DATABASE_URL)('in another process on the same PostgreSQL database', () => {
+  const both = twoProcesses();
 
   it('serves a key from memory: a revoke nobody is told of goes unseen for the TTL (the control)', async () => {
+    const { a, b, url } = both;
     const owner = await a.signup();
     const { key, id } = await a.createKey(owner.token, owner.workspaceId);
     expectAccepted(await b.probe(key));
@@ -417,6 +426,7 @@ describe.runIf(!!TEST_DATABASE_URL)('in another process on the same PostgreSQL d
   });
 
   it('refuses a key revoked through the first process\'s API, told by the database', async () => {
+    const { a, b } = both;
     const owner = await a.signup();
     const { key, id } = await a.createKey(owner.token, owner.workspaceId);
     expectAccepted(await b.probe(key));
@@ -428,6 +438,7 @@ describe.runIf(!!TEST_DATABASE_URL)('in another process on the same PostgreSQL d
   });
 
   it('refuses a key revoked by raw SQL (the trigger notifies)', async () => {
+    const { a, b, url } = both;
     const owner = await a.signup();
     const { key, id } = await a.createKey(owner.token, owner.workspaceId);
     const { key: bystander } = await a.createKey(owner.token, owner.workspaceId);
@@ -440,6 +451,7 @@ describe.runIf(!!TEST_DATABASE_URL)('in another process on the same PostgreSQL d
   });
 
   it('refuses a key whose row is deleted by raw SQL', async () => {
+    const { a, b, url } = both;
     const owner = await a.signup();
     const { key, id } = await a.createKey(owner.token, owner.workspaceId);
     expectAccepted(await b.probe(key));
@@ -450,22 +462,10 @@ describe.runIf(!!TEST_DATABASE_URL)('in another process on the same PostgreSQL d
 });
 
 describe.runIf(!!TEST_DATABASE_URL)('a lost notification connection fails safe', () => {
-  let a: TestServer;
-  let b: OtherProcess;
-  let url: string;
-  beforeAll(async () => {
-    a = await startTestServer({ LFK_KEY_CACHE_TTL: '3600' });
-    await cacheOn(a);
-    url = a.server.config.databaseUrl!;
-    b = await otherProcess(url);
-    await until('the other process to hear key revocations', () => b.output().includes('hearing key revocations; key cache on'));
-  });
-  afterAll(async () => {
-    await b?.stop();
-    await a?.close();
-  });
+  const both = twoProcesses();
 
   it('a revocation whose notification is lost with the connection is still refused, and the cache comes back', async () => {
+    const { a, b, url } = both;
     const owner = await a.signup();
     const { key, id } = await a.createKey(owner.token, owner.workspaceId);
     const { key: silentlyRevoked, id: silentId } = await a.createKey(owner.token, owner.workspaceId);
