@@ -6,7 +6,7 @@ import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import type { EntityManager, MikroORM } from '@mikro-orm/sql';
 import { entities } from './entities/index.ts';
 import { migrationsList } from './migrations/index.ts';
-import { ChannelListener, type ListenerTimings, type NotificationHandlers, type Subscription } from './notifications.ts';
+import { ChannelListener, type NotificationHandlers, type Subscription } from './notifications.ts';
 
 export type Engine = 'pglite' | 'postgresql';
 
@@ -30,7 +30,7 @@ export interface Database {
    * Hears `NOTIFY` on `channel` from every process on this database. Null on PGlite, which only
    * one process can open: there is nobody else to hear from.
    */
-  listen(channel: string, handlers: NotificationHandlers, timings?: Partial<ListenerTimings>): Subscription | null;
+  listen(channel: string, handlers: NotificationHandlers): Subscription | null;
   close(): Promise<void>;
 }
 
@@ -80,9 +80,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         return false;
       }
     },
-    listen(channel, handlers, timings) {
+    listen(channel, handlers) {
       const url = options.databaseUrl;
-      return url ? new ChannelListener(url, channel, handlers, timings).start() : null;
+      return url ? new ChannelListener(url, channel, handlers).start() : null;
     },
     close: () => orm.close(true),
   };

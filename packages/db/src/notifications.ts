@@ -8,21 +8,12 @@ export interface NotificationHandlers {
   onLost(error: Error | undefined): void;
 }
 
-export interface ListenerTimings {
-  /** A silent connection (a half-open socket) is caught by a trivial query this often… */
-  heartbeatMs: number;
-  /** …that must answer within this time. */
-  heartbeatTimeoutMs: number;
-  reconnectMinMs: number;
-  reconnectMaxMs: number;
-}
-
-export const DEFAULT_LISTENER_TIMINGS: ListenerTimings = {
-  heartbeatMs: 2000,
-  heartbeatTimeoutMs: 1000,
-  reconnectMinMs: 100,
-  reconnectMaxMs: 2000,
-};
+/** A silent connection (a half-open socket) is caught by a trivial query this often… */
+const HEARTBEAT_MS = 2000;
+/** …that must answer within this time. */
+const HEARTBEAT_TIMEOUT_MS = 1000;
+const RECONNECT_MIN_MS = 100;
+const RECONNECT_MAX_MS = 2000;
 
 export interface Subscription {
   close(): Promise<void>;
@@ -36,20 +27,17 @@ export class ChannelListener implements Subscription {
   readonly #url: string;
   readonly #channel: string;
   readonly #handlers: NotificationHandlers;
-  readonly #timings: ListenerTimings;
   #client: pg.Client | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
   #reconnect: NodeJS.Timeout | undefined;
-  #delayMs: number;
+  #delayMs = RECONNECT_MIN_MS;
   #closed = false;
 
-  constructor(url: string, channel: string, handlers: NotificationHandlers, timings: Partial<ListenerTimings> = {}) {
+  constructor(url: string, channel: string, handlers: NotificationHandlers) {
     if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a plain channel name: ${channel}`);
     this.#url = url;
     this.#channel = channel;
     this.#handlers = handlers;
-    this.#timings = { ...DEFAULT_LISTENER_TIMINGS, ...timings };
-    this.#delayMs = this.#timings.reconnectMinMs;
   }
 
   start(): this {
@@ -72,7 +60,7 @@ export class ChannelListener implements Subscription {
       application_name: 'lfk-listener',
       keepAlive: true,
       connectionTimeoutMillis: 5000,
-      query_timeout: this.#timings.heartbeatTimeoutMs,
+      query_timeout: HEARTBEAT_TIMEOUT_MS,
     });
     this.#client = client;
     client.on('notification', (message) => {
@@ -88,10 +76,10 @@ export class ChannelListener implements Subscription {
       return;
     }
     if (this.#client !== client) return;
-    this.#delayMs = this.#timings.reconnectMinMs;
+    this.#delayMs = RECONNECT_MIN_MS;
     this.#heartbeat = setInterval(() => {
       client.query('select 1').catch((error: Error) => this.#lost(client, error));
-    }, this.#timings.heartbeatMs);
+    }, HEARTBEAT_MS);
     this.#heartbeat.unref();
     this.#handlers.onListening();
   }
@@ -108,6 +96,6 @@ export class ChannelListener implements Subscription {
     this.#handlers.onLost(error);
     this.#reconnect = setTimeout(() => void this.#connect(), this.#delayMs);
     this.#reconnect.unref();
-    this.#delayMs = Math.min(this.#delayMs * 2, this.#timings.reconnectMaxMs);
+    this.#delayMs = Math.min(this.#delayMs * 2, RECONNECT_MAX_MS);
   }
 }

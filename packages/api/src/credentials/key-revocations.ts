@@ -1,4 +1,4 @@
-import { API_KEY_REVOKED_CHANNEL, type Database, type ListenerTimings, type Subscription } from '@lfk/db';
+import { API_KEY_REVOKED_CHANNEL, type Database, type Subscription } from '@lfk/db';
 import type { ApiKeyCache } from './api-key-cache.ts';
 
 interface Log {
@@ -12,27 +12,18 @@ interface Log {
  * asks the database, so a revocation that went unheard is never served from memory.
  * Returns null on PGlite, where this process is the only one and revokes through its own cache.
  */
-export function followKeyRevocations(
-  db: Database,
-  cache: ApiKeyCache,
-  log: Log,
-  timings?: Partial<ListenerTimings>,
-): Subscription | null {
+export function followKeyRevocations(db: Database, cache: ApiKeyCache, log: Log): Subscription | null {
   if (db.engine !== 'postgresql') return null;
   cache.suspend();
-  return db.listen(
-    API_KEY_REVOKED_CHANNEL,
-    {
-      onNotification: (keyHash) => cache.forget(keyHash),
-      onListening: () => {
-        cache.resume();
-        log.info({ channel: API_KEY_REVOKED_CHANNEL }, 'hearing key revocations; key cache on');
-      },
-      onLost: (error) => {
-        cache.suspend();
-        log.warn({ err: error, channel: API_KEY_REVOKED_CHANNEL }, 'lost the key revocation channel; key cache off until it is back');
-      },
+  return db.listen(API_KEY_REVOKED_CHANNEL, {
+    onNotification: (keyHash) => cache.forget(keyHash),
+    onListening: () => {
+      cache.resume();
+      log.info({ channel: API_KEY_REVOKED_CHANNEL }, 'hearing key revocations; key cache on');
     },
-    timings,
-  );
+    onLost: (error) => {
+      cache.suspend();
+      log.warn({ err: error, channel: API_KEY_REVOKED_CHANNEL }, 'lost the key revocation channel; key cache off until it is back');
+    },
+  });
 }
