@@ -5,22 +5,12 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer as createNetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ENGINE, PASSWORD, spawnServerProcess, TEST_DATABASE_URL } from './harness.ts';
-
-/** A port nothing listens on: the SMTP server is "down". */
-async function closedPort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
+import { ENGINE, freePort, PASSWORD, spawnServerProcess, TEST_DATABASE_URL } from './harness.ts';
 
 /** An SMTP peer that keeps every message it accepts. */
 async function smtpPeer(): Promise<{ port: number; messages: string[]; close: () => Promise<void> }> {
@@ -86,7 +76,7 @@ describe.runIf(ENGINE === 'pglite' || TEST_DATABASE_URL)('a server killed with S
     const address = `crash-${Date.now()}@example.com`;
 
     // SMTP is down: the verification email can only wait in the outbox.
-    const first = await start(port, await closedPort());
+    const first = await start(port, await freePort());
     const created = await post('/v1/forms', {
       name: 'Crash test',
       schema: [{ name: 'message', type: 'textarea', required: true }],

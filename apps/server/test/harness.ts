@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { createServer as createNetServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { createServer, type LfkServer, loadConfig, type OutboxSenderOptions } from '@lfk/server';
@@ -153,6 +155,15 @@ export async function startTestServer(
   return t;
 }
 
+
+/** A port nothing listens on at the time of asking. */
+export async function freePort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
 
 /**
  * The real entry point as `npm start` runs it, in a child process with exactly `env` (plus PATH).

@@ -5,13 +5,11 @@
  * notification channel makes the cache step aside rather than serve what it may have missed.
  */
 import type { ChildProcess } from 'node:child_process';
-import { createServer as createNetServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { generateApiKey } from '@lfk/api';
 import { newId } from '@lfk/db';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Res, spawnServerProcess, startTestServer, TEST_DATABASE_URL, type TestServer } from './harness.ts';
+import { freePort, type Res, spawnServerProcess, startTestServer, TEST_DATABASE_URL, type TestServer } from './harness.ts';
 
 const LIMITS_OFF = {
   LFK_RATE_LIMIT_ANONYMOUS_FORMS: 'off',
@@ -311,15 +309,6 @@ describe('bounded memory (LFK_KEY_CACHE_SIZE=3)', () => {
     expect(cache.size).toEqual({ valid: 3, refused: 3 });
   });
 });
-
-/** A port free at the time of asking. */
-async function freePort(): Promise<number> {
-  const probeServer = createNetServer();
-  await new Promise<void>((resolve) => probeServer.listen(0, '127.0.0.1', resolve));
-  const { port } = probeServer.address() as AddressInfo;
-  await new Promise((resolve) => probeServer.close(resolve));
-  return port;
-}
 
 interface OtherProcess {
   child: ChildProcess;
