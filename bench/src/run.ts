@@ -45,7 +45,7 @@ try {
     return seeded;
   });
   say('start-up');
-  rows.push(...(await startup(join(dataDir), seeded)));
+  rows.push(...(await startup(dataDir, seeded)));
 
   if (databaseUrl) {
     say('PostgreSQL');
