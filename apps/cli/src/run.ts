@@ -1,5 +1,6 @@
 import type { CommanderError } from 'commander';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, formatError } from './errors.ts';
+import { inert } from './output/inert.ts';
 import { colourWanted, createStyle } from './output/style.ts';
 
 /** commander's camelCase error codes in lfk's snake_case: `commander.unknownCommand` → `unknown_command`. */
@@ -16,7 +17,8 @@ function fromCommander(error: CommanderError): CliError | number {
 
 function report(error: CliError): number {
   const style = createStyle(colourWanted(process.stderr));
-  const [first = '', ...rest] = formatError(error);
+  // An error's message and details may quote what the server was sent or holds: printed inert.
+  const [first = '', ...rest] = formatError(error).map(inert);
   process.stderr.write(`${style.red(first.replace(/^error:/, style.bold('error:')))}\n`);
   for (const line of rest) process.stderr.write(`${style.dim(line)}\n`);
   return error.exitCode;

@@ -304,6 +304,17 @@ describe('colour', () => {
     expect(output).not.toMatch(ESC);
   });
 
+  it('on a terminal, our colours stay while an escape sequence in a key name is shown inert', async () => {
+    const created = await home.lfk(['keys', 'create', '--name', 'to-be-hostile', '--json']);
+    await server.sql('update api_keys set name = ? where id = ?', ['\u001b[2J\u001b]0;pwned\u0007hostile', created.json.id]);
+    const { code, output } = await onTerminal(home, ['keys', 'list']).exit;
+    expect(code, output).toBe(0);
+    expect(output).toMatch(ESC);
+    expect(output).toContain('^[[2J^[]0;pwned^Ghostile');
+    expect(output).not.toContain('\u001b[2J');
+    expect(output).not.toContain('\u001b]0;');
+  });
+
   it('keys list through a pipe is never coloured', async () => {
     const result = await home.lfk(['keys', 'list']);
     expect(result.code, result.stderr).toBe(0);

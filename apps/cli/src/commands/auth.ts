@@ -2,6 +2,7 @@ import { type CommandContext, anonymousApi, sessionApi } from '../command-contex
 import { updateConfig } from '../config/config-file.ts';
 import { CliError } from '../errors.ts';
 import { toCliError } from '../http/api-errors.ts';
+import { inert } from '../output/inert.ts';
 import { promptHidden, promptLine, readStdin, requirePrompt } from '../terminal/prompts.ts';
 
 interface CredentialsFlags {
@@ -45,7 +46,7 @@ export async function signup(ctx: CommandContext, flags: CredentialsFlags & { na
     config.base_url = baseUrl;
     config.servers[baseUrl] = { session_token: result.session_token, user_email: result.user.email, workspace_id: result.workspace.id };
   });
-  ctx.out.result(withoutSessionToken(result), () => {
+  ctx.out.result(withoutSessionToken(result), (result) => {
     ctx.out.line(`Signed up to ${baseUrl} as ${ctx.out.style.bold(result.user.email)}.`);
     ctx.out.line(`Your workspace ${result.workspace.name} (${result.workspace.id}) is now the default.`);
     ctx.out.line(`Next: ${ctx.out.style.bold('lfk keys create --name my-agent')}`);
@@ -69,7 +70,7 @@ export async function login(ctx: CommandContext, flags: CredentialsFlags): Promi
       ...(workspace ? { workspace_id: workspace } : {}),
     };
   });
-  ctx.out.result(withoutSessionToken(result), () => {
+  ctx.out.result(withoutSessionToken(result), (result) => {
     ctx.out.line(`Signed in to ${baseUrl} as ${ctx.out.style.bold(result.user.email)}.`);
   });
 }
@@ -95,7 +96,7 @@ export async function logout(ctx: CommandContext): Promise<void> {
     const { session_token: _token, ...rest } = config.servers[baseUrl] ?? {};
     config.servers[baseUrl] = rest;
   });
-  if (warning) ctx.out.note(`warning: the server could not be told to end the session (${warning}); it was removed from this machine.`);
+  if (warning) ctx.out.note(`warning: the server could not be told to end the session (${inert(warning)}); it was removed from this machine.`);
   if (!ctx.out.json) ctx.out.line(`Signed out of ${baseUrl}.`);
 }
 
@@ -107,7 +108,7 @@ export async function whoami(ctx: CommandContext): Promise<void> {
     });
   }
   const session = await (await sessionApi(ctx)).auth.session.query();
-  out.result(session, () => {
+  out.result(session, (session) => {
     const workspace = settings.workspace
       ? `${settings.workspace.id} (from ${settings.workspace.source === 'flag' ? '--workspace' : 'LFK_WORKSPACE'})`
       : (settings.profile.workspace_id ?? 'none chosen');

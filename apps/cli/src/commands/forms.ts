@@ -2,6 +2,7 @@ import type { RouterOutputs } from '@lfk/api';
 import { type CommandContext, formsApi, resolveWorkspace, sessionApi } from '../command-context.ts';
 import { usageError } from '../errors.ts';
 import { schemaFromFlags } from '../input/fields.ts';
+import type { RecordEntry } from '../output/table.ts';
 import { noteNextPage, type PageFlags, pageInput } from './pages.ts';
 
 type Form = RouterOutputs['forms']['get'];
@@ -50,9 +51,11 @@ async function formBody(flags: FormFlags) {
 
 function printForm(ctx: CommandContext, form: Form): void {
   const { style } = ctx.out;
-  const notify = form.notify_email
-    ? `${form.notify_email} (${form.notify_email_verified ? style.green('verified') : style.yellow('not verified')})`
-    : 'none';
+  const notify: RecordEntry = !form.notify_email
+    ? ['notify email', 'none']
+    : form.notify_email_verified
+      ? ['notify email', `${form.notify_email} (verified)`, style.green]
+      : ['notify email', `${form.notify_email} (not verified)`, style.yellow];
   ctx.out.record([
     ['id', form.id],
     ['name', form.name],
@@ -61,7 +64,7 @@ function printForm(ctx: CommandContext, form: Form): void {
     ['project', form.project_id ?? '-'],
     ['submission mode', form.submission_mode],
     ['allowed origins', form.allowed_origins.join(', ') || 'none'],
-    ['notify email', notify],
+    notify,
     ['redirect url', form.redirect_url ?? 'none'],
     ['created', form.created_at],
     ['updated', form.updated_at],
@@ -96,7 +99,7 @@ export async function create(ctx: CommandContext, flags: FormFlags & { idempoten
     { ...body, name: body.name, schema: body.schema, ...(workspaceId ? { workspace_id: workspaceId } : {}) },
     { context: { idempotencyKey } },
   );
-  ctx.out.result(form, () => {
+  ctx.out.result(form, (form) => {
     ctx.out.note(`Created form ${form.id}${form.state === 'unclaimed' ? ' (unclaimed)' : ` in ${form.workspace_id}`}.`);
     printForm(ctx, form);
     if (form.claim_token) {
@@ -114,7 +117,7 @@ export async function list(ctx: CommandContext, flags: PageFlags): Promise<void>
   const api = await sessionApi(ctx);
   const workspaceId = await resolveWorkspace(ctx, api);
   const page = await api.forms.list.query({ workspace_id: workspaceId, ...input });
-  ctx.out.result(page, () => {
+  ctx.out.result(page, (page) => {
     if (page.data.length === 0) return ctx.out.line(`No forms in ${workspaceId}. Create one with 'lfk forms create'.`);
     ctx.out.table(
       [
@@ -134,7 +137,7 @@ export async function list(ctx: CommandContext, flags: PageFlags): Promise<void>
 export async function get(ctx: CommandContext, formId: string): Promise<void> {
   const api = await formsApi(ctx);
   const form = await api.forms.get.query({ form_id: formId });
-  ctx.out.result(form, () => printForm(ctx, form));
+  ctx.out.result(form, (form) => printForm(ctx, form));
 }
 
 export async function update(ctx: CommandContext, formId: string, flags: FormFlags): Promise<void> {
@@ -142,7 +145,7 @@ export async function update(ctx: CommandContext, formId: string, flags: FormFla
   if (Object.keys(body).length === 0) throw usageError('nothing_to_update', 'Say what to change: see lfk forms update --help.');
   const api = await formsApi(ctx);
   const form = await api.forms.update.mutate({ form_id: formId, ...body });
-  ctx.out.result(form, () => {
+  ctx.out.result(form, (form) => {
     ctx.out.note(`Updated form ${form.id}.`);
     printForm(ctx, form);
   });
@@ -151,14 +154,14 @@ export async function update(ctx: CommandContext, formId: string, flags: FormFla
 export async function resendVerification(ctx: CommandContext, formId: string): Promise<void> {
   const api = await formsApi(ctx);
   const sent = await api.forms.resendVerification.mutate({ form_id: formId });
-  ctx.out.result(sent, () => ctx.out.line(`Sent a new verification link to ${sent.sent_to}.`));
+  ctx.out.result(sent, (sent) => ctx.out.line(`Sent a new verification link to ${sent.sent_to}.`));
 }
 
 export async function claim(ctx: CommandContext, formId: string, flags: { claimToken: string }): Promise<void> {
   const api = await sessionApi(ctx);
   const workspaceId = await resolveWorkspace(ctx, api);
   const form = await api.forms.claim.mutate({ form_id: formId, claim_token: flags.claimToken, workspace_id: workspaceId });
-  ctx.out.result(form, () => {
+  ctx.out.result(form, (form) => {
     ctx.out.note(`Claimed form ${form.id} into ${form.workspace_id}.`);
     printForm(ctx, form);
   });

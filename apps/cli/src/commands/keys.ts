@@ -7,7 +7,7 @@ export async function create(ctx: CommandContext, flags: { name?: string }): Pro
   const api = await sessionApi(ctx);
   const workspaceId = await resolveWorkspace(ctx, api);
   const key = await api.apiKeys.create.mutate({ workspace_id: workspaceId, ...(flags.name !== undefined ? { name: flags.name } : {}) });
-  ctx.out.result(key, () => {
+  ctx.out.result(key, (key) => {
     const { style, errorStyle } = ctx.out;
     // The key alone on stdout, so `KEY=$(lfk keys create)` holds just the key; the rest is for the reader.
     ctx.out.note(`Created key ${key.id}${key.name ? ` (${key.name})` : ''} in workspace ${key.workspace_id}:`);
@@ -21,7 +21,7 @@ export async function list(ctx: CommandContext, flags: PageFlags): Promise<void>
   const api = await sessionApi(ctx);
   const workspaceId = await resolveWorkspace(ctx, api);
   const page = await api.apiKeys.list.query({ workspace_id: workspaceId, ...input });
-  ctx.out.result(page, () => {
+  ctx.out.result(page, (page) => {
     if (page.data.length === 0) return ctx.out.line(`No API keys in ${workspaceId}. Create one with 'lfk keys create --name <name>'.`);
     const { style } = ctx.out;
     ctx.out.table(

@@ -12,7 +12,7 @@ export async function create(
   const api = await keyApi(ctx);
   const idempotencyKey = flags.idempotencyKey ?? crypto.randomUUID();
   const created = await api.submissions.create.mutate({ form_id: formId, data }, { context: { idempotencyKey } });
-  ctx.out.result(created, () => ctx.out.line(`Created submission ${created.id} on ${created.form_id}.`));
+  ctx.out.result(created, (created) => ctx.out.line(`Created submission ${created.id} on ${created.form_id}.`));
 }
 
 const preview = (data: Record<string, unknown>) => {
@@ -26,7 +26,7 @@ export async function list(ctx: CommandContext, formId: string, flags: PageFlags
   const input = pageInput(flags);
   const api = await sessionApi(ctx);
   const page = await api.submissions.list.query({ form_id: formId, ...input });
-  ctx.out.result(page, () => {
+  ctx.out.result(page, (page) => {
     if (page.data.length === 0) return ctx.out.line(`No submissions on ${formId} yet.`);
     ctx.out.table(
       [

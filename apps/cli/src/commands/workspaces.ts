@@ -8,7 +8,7 @@ export async function list(ctx: CommandContext, flags: PageFlags): Promise<void>
   const api = await sessionApi(ctx);
   const page = await api.workspaces.list.query(input);
   const chosen = ctx.settings.workspace?.id ?? ctx.settings.profile.workspace_id;
-  ctx.out.result(page, () => {
+  ctx.out.result(page, (page) => {
     if (page.data.length === 0) return ctx.out.line("No workspaces. Create one with 'lfk workspaces create <name>'.");
     ctx.out.table(
       [
@@ -28,7 +28,7 @@ export async function create(ctx: CommandContext, name: string, flags: { use?: b
   const api = await sessionApi(ctx);
   const workspace = await api.workspaces.create.mutate({ name });
   if (flags.use) await remember(ctx, workspace.id);
-  ctx.out.result(workspace, () => {
+  ctx.out.result(workspace, (workspace) => {
     ctx.out.line(`Created workspace ${workspace.name} (${workspace.id}).`);
     ctx.out.line(flags.use ? 'It is now the default.' : `Make it the default with 'lfk workspaces use ${workspace.id}'.`);
   });
@@ -47,7 +47,7 @@ export async function use(ctx: CommandContext, id: string): Promise<void> {
   if (!found) throw new CliError('workspace_not_found', `You are not a member of a workspace ${id}.`, { hint: "See yours with 'lfk workspaces list'." });
   await remember(ctx, found.id);
   const workspace = found;
-  ctx.out.result(workspace, () => ctx.out.line(`Default workspace: ${workspace.name} (${workspace.id}).`));
+  ctx.out.result(workspace, (workspace) => ctx.out.line(`Default workspace: ${workspace.name} (${workspace.id}).`));
 }
 
 async function remember(ctx: CommandContext, workspaceId: string): Promise<void> {

@@ -1,5 +1,6 @@
+import { inertValue } from './inert.ts';
 import { colourWanted, createStyle, type Style } from './style.ts';
-import { type Column, renderRecord, renderTable } from './table.ts';
+import { type Column, type RecordEntry, renderRecord, renderTable } from './table.ts';
 
 /** Where a command's results go: JSON or tables on stdout, notes and warnings on stderr. */
 export class Output {
@@ -33,13 +34,16 @@ export class Output {
     this.line(renderTable(columns, rows, this.style));
   }
 
-  record(entries: [string, string][]): void {
+  record(entries: RecordEntry[]): void {
     this.line(renderRecord(entries, this.style));
   }
 
-  /** `--json` prints the value as is; otherwise `human` renders it. */
-  result<T>(value: T, human: (value: T) => void): void {
+  /**
+   * `--json` prints the value as is; otherwise `human` renders a copy whose strings are inert, so
+   * text a stranger put into a form cannot drive the terminal (see inert.ts).
+   */
+  result<T>(value: T, human: (view: T) => void): void {
     if (this.json) this.printJson(value);
-    else human(value);
+    else human(inertValue(value));
   }
 }

@@ -1,3 +1,4 @@
+import { inert } from './inert.ts';
 import { displayWidth, type Style } from './style.ts';
 
 export interface Column<Row> {
@@ -7,8 +8,8 @@ export interface Column<Row> {
   paint?: (text: string, row: Row) => string;
 }
 
-/** Cells are one line each: newlines and tabs in user text would break the columns. */
-const oneLine = (text: string) => text.replace(/[\r\n\t]+/g, ' ');
+/** Cells are one line each, and inert: newlines and tabs would break the columns, escapes the terminal. */
+const oneLine = (text: string) => inert(text).replace(/[\n\t]+/g, ' ');
 
 /** An aligned table: a bold header row, then one row per item, columns two spaces apart. */
 export function renderTable<Row>(columns: Column<Row>[], rows: Row[], style: Style): string {
@@ -31,8 +32,13 @@ export function renderTable<Row>(columns: Column<Row>[], rows: Row[], style: Sty
   return [header, ...body].join('\n');
 }
 
+/** One line of a record: label, value, and optionally a colour applied after the value is made inert. */
+export type RecordEntry = [label: string, value: string, paint?: (text: string) => string];
+
 /** `label  value` lines for one object, labels aligned. */
-export function renderRecord(entries: [string, string][], style: Style): string {
+export function renderRecord(entries: RecordEntry[], style: Style): string {
   const width = Math.max(...entries.map(([label]) => displayWidth(label)));
-  return entries.map(([label, value]) => `${style.dim(label.padEnd(width))}  ${oneLine(value)}`).join('\n');
+  return entries
+    .map(([label, value, paint]) => `${style.dim(label.padEnd(width))}  ${(paint ?? String)(oneLine(value))}`)
+    .join('\n');
 }

@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import { CliError, usageError } from '../errors.ts';
+import { inert } from '../output/inert.ts';
 
 /** Prompts need a person: a terminal on stdin to type into and on stderr to read the question. */
 function canPrompt(): boolean {
@@ -22,7 +23,7 @@ export async function promptLine(question: string): Promise<string> {
         reject(cancelled());
       }),
     );
-    return (await Promise.race([rl.question(question), closed])).trim();
+    return (await Promise.race([rl.question(inert(question)), closed])).trim();
   } finally {
     rl.close();
   }
@@ -40,7 +41,7 @@ const ESCAPES = /\u001b\[[0-9;]*[~A-Za-z]|\u001b./g;
 /** Reads a line with the terminal's echo off: nothing typed is shown, not even stars. */
 export function promptHidden(question: string): Promise<string> {
   const stdin = process.stdin;
-  process.stderr.write(question);
+  process.stderr.write(inert(question));
   stdin.setRawMode(true);
   stdin.setEncoding('utf8');
   stdin.resume();
