@@ -44,7 +44,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 const emailLogsTo = (to: string) =>
   server.logs.map((line) => JSON.parse(line)).filter((entry) => entry.email?.to === to);
 
-async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
+async function waitFor(check: () => boolean, timeoutMs = 30_000): Promise<void> {
   const start = Date.now();
   while (!check()) {
     if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');

@@ -32,6 +32,7 @@ const rateLimit = (fallback: RateLimitConfig[RateLimitName]) =>
 export const RATE_LIMIT_ENV: Record<RateLimitName, string> = {
   anonymous_forms: 'LFK_RATE_LIMIT_ANONYMOUS_FORMS',
   login: 'LFK_RATE_LIMIT_LOGIN',
+  login_failures: 'LFK_RATE_LIMIT_LOGIN_FAILURES',
   key_failures: 'LFK_RATE_LIMIT_KEY_FAILURES',
   browser_submissions: 'LFK_RATE_LIMIT_BROWSER_SUBMISSIONS',
 };

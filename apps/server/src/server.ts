@@ -70,7 +70,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     db,
     apiKeyCache: new ApiKeyCache(config.apiKeyCache),
     lastUsed,
-    rateLimits: new RateLimits(config.rateLimits),
+    rateLimits: new RateLimits(config.rateLimits, db),
     allowSignup: config.allowSignup,
     publicUrl: config.publicUrl,
     verifyResendIntervalMs: config.verifyResendIntervalMs,
@@ -145,6 +145,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const revocations = followKeyRevocations(db, services.apiKeyCache, app.log);
   const sweeper = setInterval(() => {
     deleteExpiredIdempotencyRecords(db.fork()).catch((err) => app.log.warn({ err }, 'could not sweep idempotency records'));
+    services.rateLimits.sweep().catch((err) => app.log.warn({ err }, 'could not sweep rate limit buckets'));
   }, SWEEP_EVERY_MS);
   sweeper.unref();
 

@@ -70,6 +70,7 @@ const SECRET_PATTERN = /\b(?:lfk|lfs|lfc|lfv)_[0-9A-Za-z]{30,}\b/g;
 const LIMITS_OFF = {
   LFK_RATE_LIMIT_ANONYMOUS_FORMS: 'off',
   LFK_RATE_LIMIT_LOGIN: 'off',
+  LFK_RATE_LIMIT_LOGIN_FAILURES: 'off',
   LFK_RATE_LIMIT_KEY_FAILURES: 'off',
   LFK_RATE_LIMIT_BROWSER_SUBMISSIONS: 'off',
 };

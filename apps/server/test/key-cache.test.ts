@@ -26,7 +26,7 @@ const PROBE = newId('form');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls until `probe` holds; throws after the deadline. Asserts the condition, never the time taken. */
-async function until(what: string, probe: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+async function until(what: string, probe: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     if (await probe()) return;

@@ -30,8 +30,8 @@ const actorOf = (principal: Identified): Actor =>
 
 /** Counts the request against a per-IP limit, before any work is done for it. */
 export const perIpLimit = (name: RateLimitName) =>
-  t.middleware(({ ctx, next }) => {
-    ctx.services.rateLimits.consume(name, ctx.ip);
+  t.middleware(async ({ ctx, next }) => {
+    await ctx.services.rateLimits.consume(name, ctx.ip);
     return next();
   });
 

@@ -59,13 +59,13 @@ export async function authenticate(
     if (token?.startsWith(SESSION_TOKEN_PREFIX)) {
       return fromSession(em(), token, 'bearer', now);
     }
-    // An address that keeps presenting bad keys is held back before any lookup.
-    const held = verifiers.rateLimits.check('key_failures', request.ip);
+    // An address this process knows keeps presenting bad keys is held back before any lookup.
+    const held = verifiers.rateLimits.heldHere('key_failures', request.ip);
     if (held) return { principal: ANONYMOUS, failure: held, via: 'bearer' };
     const principal = token === null ? null : await verifyApiKey(em, token, verifiers, now);
     if (principal) return { principal, failure: null, via: 'bearer' };
-    verifiers.rateLimits.record('key_failures', request.ip);
-    return { principal: ANONYMOUS, failure: invalidApiKey(), via: 'bearer' };
+    // Counted across replicas: a refusal past the shared limit answers as held back already.
+    return { principal: ANONYMOUS, failure: (await countKeyFailure(verifiers, request.ip)) ?? invalidApiKey(), via: 'bearer' };
   }
   if (request.sessionCookie !== undefined) {
     if (!SAFE_METHODS.has(request.method) && !passesCsrfCheck(request)) {
@@ -74,6 +74,15 @@ export async function authenticate(
     return fromSession(em(), request.sessionCookie, 'cookie', now);
   }
   return { principal: ANONYMOUS, failure: null, via: null };
+}
+
+async function countKeyFailure(verifiers: Verifiers, ip: string): Promise<ApiError | null> {
+  try {
+    return await verifiers.rateLimits.record('key_failures', ip);
+  } catch {
+    // The database is unreachable: the key is refused all the same, only not counted.
+    return null;
+  }
 }
 
 /**

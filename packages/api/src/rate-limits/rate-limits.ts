@@ -1,21 +1,29 @@
+import type { Database } from '@lfk/db';
+import { RateLimitBuckets } from '@lfk/db';
 import { ApiError } from '../errors.ts';
 import { type Rate, TokenBuckets } from './token-buckets.ts';
 
 /**
- * The abuse limits. Each is per process (a replica counts its own traffic): the cheap, I/O-free
- * choice that keeps a flood of bad keys away from the database.
+ * The limits, in two kinds. The security limits (guessing passwords, guessing keys, mass sign-up)
+ * are counted in the database, so N replicas hold one limit, not N; they are only counted for
+ * requests that are themselves slow or refused, so a valid request never writes for them. The
+ * abuse throttles are per process, in memory: cheap, and a replica's share of traffic is enough.
  */
 export const RATE_LIMIT_NAMES = [
-  /** Anonymous `POST /v1/forms`, per IP. */
+  /** Anonymous `POST /v1/forms`, per IP (per process). */
   'anonymous_forms',
-  /** Sign-up and login attempts, per IP. */
+  /** Sign-up and login attempts, per IP (shared). */
   'login',
-  /** Requests whose API key was refused, per IP. */
+  /** Failed logins, per account: the email given, whether or not it has an account (shared). */
+  'login_failures',
+  /** Requests whose API key was refused, per IP (shared). */
   'key_failures',
-  /** Browser (origin-checked) submissions, per form. */
+  /** Browser (origin-checked) submissions, per form (per process). */
   'browser_submissions',
 ] as const;
 export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];
+
+const SHARED: ReadonlySet<RateLimitName> = new Set(['login', 'login_failures', 'key_failures']);
 
 /** `null` turns a limit off. */
 export type RateLimitConfig = Record<RateLimitName, Rate | null>;
@@ -23,6 +31,7 @@ export type RateLimitConfig = Record<RateLimitName, Rate | null>;
 export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   anonymous_forms: { capacity: 10, windowMs: 3600_000 },
   login: { capacity: 10, windowMs: 60_000 },
+  login_failures: { capacity: 10, windowMs: 15 * 60_000 },
   key_failures: { capacity: 20, windowMs: 60_000 },
   browser_submissions: { capacity: 60, windowMs: 60_000 },
 };
@@ -35,30 +44,98 @@ function rateLimited(waitMs: number): ApiError {
   });
 }
 
-export class RateLimits {
-  readonly #buckets: Partial<Record<RateLimitName, TokenBuckets>> = {};
+/** Subjects this process has heard are over a shared limit, and until when (bounded, oldest out). */
+class HeldSubjects {
+  readonly #until = new Map<string, number>();
+  readonly #max: number;
 
-  constructor(config: RateLimitConfig) {
+  constructor(max = 100_000) {
+    this.#max = max;
+  }
+
+  hold(key: string, untilMs: number): void {
+    this.#until.delete(key);
+    if (this.#until.size >= this.#max) this.#until.delete(this.#until.keys().next().value!);
+    this.#until.set(key, untilMs);
+  }
+
+  waitFor(key: string, nowMs: number): number {
+    const until = this.#until.get(key);
+    if (until === undefined) return 0;
+    if (until > nowMs) return until - nowMs;
+    this.#until.delete(key);
+    return 0;
+  }
+}
+
+export class RateLimits {
+  readonly #config: RateLimitConfig;
+  readonly #local: Partial<Record<RateLimitName, TokenBuckets>> = {};
+  readonly #shared: RateLimitBuckets;
+  readonly #held = new HeldSubjects();
+
+  constructor(config: RateLimitConfig, db: Pick<Database, 'fork'>) {
+    this.#config = config;
+    this.#shared = new RateLimitBuckets(() => db.fork());
     for (const name of RATE_LIMIT_NAMES) {
       const rate = config[name];
-      if (rate) this.#buckets[name] = new TokenBuckets(rate);
+      if (rate && !SHARED.has(name)) this.#local[name] = new TokenBuckets(rate);
     }
   }
 
   /** Counts one request of `subject`; throws `rate_limited` (with `Retry-After`) when over. */
-  consume(name: RateLimitName, subject: string): void {
-    const wait = this.#buckets[name]?.take(subject) ?? 0;
+  async consume(name: RateLimitName, subject: string): Promise<void> {
+    const wait = await this.#take(name, subject);
     if (wait > 0) throw rateLimited(wait);
   }
 
-  /** The `rate_limited` error if `subject` is over the limit now, without counting a request. */
-  check(name: RateLimitName, subject: string): ApiError | null {
-    const wait = this.#buckets[name]?.waitFor(subject) ?? 0;
+  /**
+   * Counts one request that went wrong (a refused key), so the next ones can be held back.
+   * Answers the `rate_limited` error when this one was already over the limit.
+   */
+  async record(name: RateLimitName, subject: string): Promise<ApiError | null> {
+    const wait = await this.#take(name, subject);
     return wait > 0 ? rateLimited(wait) : null;
   }
 
-  /** Counts one request that went wrong (a refused key), so the next ones can be held back. */
-  record(name: RateLimitName, subject: string): void {
-    this.#buckets[name]?.take(subject);
+  /** The `rate_limited` error if `subject` is over the limit now, asking the database; counts nothing. */
+  async check(name: RateLimitName, subject: string): Promise<ApiError | null> {
+    const rate = this.#config[name];
+    if (!rate) return null;
+    const wait = SHARED.has(name)
+      ? await this.#shared.wait(name, subject, rate)
+      : (this.#local[name]?.waitFor(subject) ?? 0);
+    return wait > 0 ? rateLimited(wait) : null;
+  }
+
+  /**
+   * The `rate_limited` error if this process already knows `subject` is over the limit, without
+   * any I/O: for checks on the path of every request, such as a bearer key's.
+   */
+  heldHere(name: RateLimitName, subject: string): ApiError | null {
+    if (!this.#config[name]) return null;
+    const wait = SHARED.has(name) ? this.#held.waitFor(`${name}\u0000${subject}`, Date.now()) : (this.#local[name]?.waitFor(subject) ?? 0);
+    return wait > 0 ? rateLimited(wait) : null;
+  }
+
+  /** Undoes one count of `consume` or `record` on a shared limit (a login that turned out right). */
+  async giveBack(name: RateLimitName, subject: string): Promise<void> {
+    const rate = this.#config[name];
+    if (rate && SHARED.has(name)) await this.#shared.giveBack(name, subject, rate);
+  }
+
+  /** Forgets the shared limits' subjects whose buckets have refilled. */
+  sweep(): Promise<number> {
+    return this.#shared.sweep();
+  }
+
+  async #take(name: RateLimitName, subject: string): Promise<number> {
+    const rate = this.#config[name];
+    if (!rate) return 0;
+    if (!SHARED.has(name)) return this.#local[name]?.take(subject) ?? 0;
+    const { counted, nextInMs } = await this.#shared.take(name, subject, rate);
+    // Remembered here once the budget is spent, so heldHere() needs no query to hold it back.
+    if (nextInMs > 0) this.#held.hold(`${name}\u0000${subject}`, Date.now() + nextInMs);
+    return counted ? 0 : nextInMs;
   }
 }

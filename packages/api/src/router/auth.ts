@@ -53,9 +53,16 @@ export const authRouter = router({
     .input(loginInput)
     .output(loginOutput)
     .mutation(async ({ ctx, input }) => {
+      // Guesses at one account, from however many addresses, share one budget. It is taken before
+      // the password is checked (so parallel guesses cannot all slip through) and given back when
+      // the password is right. Unknown emails are counted alike: the answers never tell them apart.
+      const { rateLimits } = ctx.services;
+      const account = input.email.toLowerCase();
+      await rateLimits.consume('login_failures', account);
       const user = await ctx.em.findOne(User, { email: input.email }, { populate: ['passwordHash'] });
       const valid = await verifyPassword(user?.passwordHash ?? null, input.password);
       if (!user || !valid) throw new ApiError('invalid_credentials');
+      await rateLimits.giveBack('login_failures', account);
       const session = startSession(ctx.em, user.id);
       await ctx.em.flush();
       ctx.cookies.set(session.token, session.expiresAt);

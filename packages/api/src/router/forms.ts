@@ -50,7 +50,7 @@ function invalid(path: string, message: string): ApiError {
 
 /** Without credentials: an unclaimed form, a claim token shown once, a verification email. */
 async function createUnclaimed(ctx: Context, input: FormCreateInput) {
-  ctx.services.rateLimits.consume('anonymous_forms', ctx.ip);
+  await ctx.services.rateLimits.consume('anonymous_forms', ctx.ip);
   // A workspace or project named without credentials: the caller meant to sign in.
   if (input.workspace_id !== undefined || input.project_id !== undefined) throw new ApiError('unauthenticated');
   const notifyEmail = input.notify_email;

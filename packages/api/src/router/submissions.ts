@@ -27,7 +27,7 @@ export const submissionsRouter = router({
       } else {
         if (found.submissionMode === 'api_key') throw new ApiError('api_key_required');
         if (!isOriginAllowed(found, ctx.origin)) throw new ApiError('origin_not_allowed');
-        ctx.services.rateLimits.consume('browser_submissions', found.id);
+        await ctx.services.rateLimits.consume('browser_submissions', found.id);
         source = 'browser';
       }
       const validated = validateSubmission(found.schema, input.data);

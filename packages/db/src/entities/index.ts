@@ -6,6 +6,7 @@ import { IdempotencyRecord } from './idempotency-record.ts';
 import { Membership } from './membership.ts';
 import { OutboxEmail } from './outbox-email.ts';
 import { Project } from './project.ts';
+import { RateLimitBucket } from './rate-limit-bucket.ts';
 import { Session } from './session.ts';
 import { Submission } from './submission.ts';
 import { User } from './user.ts';
@@ -19,6 +20,7 @@ export * from './idempotency-record.ts';
 export * from './membership.ts';
 export * from './outbox-email.ts';
 export * from './project.ts';
+export * from './rate-limit-bucket.ts';
 export * from './session.ts';
 export * from './submission.ts';
 export * from './user.ts';
@@ -38,4 +40,5 @@ export const entities = [
   EmailVerification,
   OutboxEmail,
   IdempotencyRecord,
+  RateLimitBucket,
 ];
