@@ -1,10 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { sharedTestOptions } from '../../vitest.shared.ts';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    ...sharedTestOptions,
     // Each file runs its own server; the CLI runs as child processes beside it.
     pool: 'forks',
     maxWorkers: 2,

@@ -1,10 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { sharedTestOptions } from '../../vitest.shared.ts';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    ...sharedTestOptions,
     // Each file gets its own server and database; two cores run two at a time.
     pool: 'forks',
     maxWorkers: 2,
