@@ -1,47 +1,40 @@
-import type { RouterOutputs } from '@lfk/api';
+import { Command, Option, type OptionValues } from '@commander-js/extra-typings';
+import type { RouterInputs, RouterOutputs } from '@lfk/api';
 import { type CommandContext, formsApi, resolveWorkspace, sessionApi } from '../command-context.ts';
 import { usageError } from '../errors.ts';
 import { schemaFromFlags } from '../input/fields.ts';
 import type { RecordEntry } from '../output/table.ts';
-import { noteNextPage, type PageFlags, pageInput } from './pages.ts';
-
-type Form = RouterOutputs['forms']['get'];
-
-/** The flags create and update share; `false` is commander's `--no-…`, which clears a value. */
-interface FormFlags {
-  name?: string;
-  field?: string[];
-  schema?: string;
-  mode?: string;
-  origin?: string[];
-  redirectUrl?: string | false;
-  notifyEmail?: string | false;
-  project?: string;
-}
+import { collect, examples, paged } from './options.ts';
+import { noteNextPage, pageInput } from './pages.ts';
+import { runCommand } from './run-command.ts';
 
 const SUBMISSION_MODES = ['browser', 'api_key'] as const;
 
-/** The body fields the flags set, in the API's names; the server validates each of them. */
-async function formBody(flags: FormFlags) {
-  const body: {
-    name?: string;
-    schema?: never[];
-    submission_mode?: 'browser' | 'api_key';
-    allowed_origins?: string[];
-    redirect_url?: string | null;
-    notify_email?: string | null;
-    project_id?: string;
-  } = {};
+/** The flags `forms create` and `forms update` share, one for each field of the form. */
+const withFormOptions = <Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
+  command: Command<Args, Opts, Globals>,
+) =>
+  command
+    .option('--name <name>', "the form's name")
+    .option('--field <name:type[:required]>', 'a field; repeat for each (types: text textarea email number url tel date checkbox select=a,b)', collect)
+    .option('--schema <file|->', 'the fields as a JSON array, from a file or - for standard input')
+    .addOption(new Option('--mode <mode>', 'who may submit').choices(SUBMISSION_MODES))
+    .option('--origin <origin>', 'an origin allowed to submit from a browser; repeat for each', collect)
+    .option('--redirect-url <url>', 'where a browser goes after submitting')
+    .option('--notify-email <address>', 'email each submission here (once the address is verified)')
+    .option('--project <project_id>', 'the project the form belongs to');
+
+type NoOptions = Record<never, never>;
+type FormFlags = ReturnType<ReturnType<typeof withFormOptions<[], NoOptions, NoOptions>>['opts']>;
+
+/** The body fields the flags set, in the API's names; `false` (update's `--no-…`) clears a value. */
+async function formBody(flags: Omit<FormFlags, 'redirectUrl' | 'notifyEmail'> & { redirectUrl?: string | false; notifyEmail?: string | false }) {
+  const body: Omit<RouterInputs['forms']['update'], 'form_id'> = {};
   if (flags.name !== undefined) body.name = flags.name;
   const schema = await schemaFromFlags(flags.field, flags.schema);
   // The server checks the schema's shape and answers field by field; the CLI only carries it.
-  if (schema) body.schema = schema as never[];
-  if (flags.mode !== undefined) {
-    if (!(SUBMISSION_MODES as readonly string[]).includes(flags.mode)) {
-      throw usageError('invalid_mode', `--mode must be one of ${SUBMISSION_MODES.join(', ')}.`);
-    }
-    body.submission_mode = flags.mode as (typeof SUBMISSION_MODES)[number];
-  }
+  if (schema) body.schema = schema as NonNullable<typeof body.schema>;
+  if (flags.mode !== undefined) body.submission_mode = flags.mode;
   if (flags.origin?.length) body.allowed_origins = flags.origin;
   if (flags.redirectUrl !== undefined) body.redirect_url = flags.redirectUrl === false ? null : flags.redirectUrl;
   if (flags.notifyEmail !== undefined) body.notify_email = flags.notifyEmail === false ? null : flags.notifyEmail;
@@ -49,6 +42,9 @@ async function formBody(flags: FormFlags) {
   return body;
 }
 
+type Form = RouterOutputs['forms']['get'];
+
+/** A form's settings, then its fields as a table. */
 function printForm(ctx: CommandContext, form: Form): void {
   const { style } = ctx.out;
   const notify: RecordEntry = !form.notify_email
@@ -82,87 +78,141 @@ function printForm(ctx: CommandContext, form: Form): void {
   );
 }
 
-export async function create(ctx: CommandContext, flags: FormFlags & { idempotencyKey?: string }): Promise<void> {
-  const body = await formBody(flags);
-  if (!body.name) throw usageError('missing_name', 'A form needs --name.');
-  if (!body.schema) throw usageError('missing_schema', 'A form needs fields: --field name:type[:required] (repeatable) or --schema FILE|-.');
-  const api = await formsApi(ctx);
-  const { settings } = ctx;
-  // A key creates in its own workspace; a session must name one; with neither the form is born unclaimed.
-  let workspaceId: string | undefined;
-  if (settings.apiKey) workspaceId = settings.workspace?.id;
-  else if (settings.profile.session_token) workspaceId = await resolveWorkspace(ctx, api);
-  // One key per command run: if the answer is lost and the request is sent again, the server
-  // answers from the first create instead of making a second form.
-  const idempotencyKey = flags.idempotencyKey ?? crypto.randomUUID();
-  const form = await api.forms.create.mutate(
-    { ...body, name: body.name, schema: body.schema, ...(workspaceId ? { workspace_id: workspaceId } : {}) },
-    { context: { idempotencyKey } },
-  );
-  ctx.out.result(form, (form) => {
-    ctx.out.note(`Created form ${form.id}${form.state === 'unclaimed' ? ' (unclaimed)' : ` in ${form.workspace_id}`}.`);
-    printForm(ctx, form);
-    if (form.claim_token) {
-      ctx.out.line();
-      ctx.out.line(`claim token  ${ctx.out.style.bold(form.claim_token)}`);
-      ctx.out.note(ctx.out.errorStyle.yellow(
-        `This is the only time the claim token is shown. Claim the form with 'lfk forms claim ${form.id} --claim-token <token>'.`,
-      ));
-    }
-  });
-}
-
-export async function list(ctx: CommandContext, flags: PageFlags): Promise<void> {
-  const input = pageInput(flags);
-  const api = await sessionApi(ctx);
-  const workspaceId = await resolveWorkspace(ctx, api);
-  const page = await api.forms.list.query({ workspace_id: workspaceId, ...input });
-  ctx.out.result(page, (page) => {
-    if (page.data.length === 0) return ctx.out.line(`No forms in ${workspaceId}. Create one with 'lfk forms create'.`);
-    ctx.out.table(
-      [
-        { header: 'ID', value: (f) => f.id },
-        { header: 'NAME', value: (f) => f.name },
-        { header: 'MODE', value: (f) => f.submission_mode },
-        { header: 'FIELDS', value: (f) => String(f.schema.length) },
-        { header: 'NOTIFY', value: (f) => (f.notify_email ? `${f.notify_email}${f.notify_email_verified ? '' : ' (unverified)'}` : '') },
-        { header: 'CREATED', value: (f) => f.created_at },
-      ],
-      page.data,
+const formsCreateCommand = () =>
+  withFormOptions(new Command('create'))
+    .description("Create a form: in the key's workspace, the default workspace, or unclaimed without credentials")
+    .option('--idempotency-key <key>', 'reuse to make a repeated command create at most one form')
+    .action((flags, command) =>
+      runCommand(command, async (ctx) => {
+        const body = await formBody(flags);
+        if (!body.name) throw usageError('missing_name', 'A form needs --name.');
+        if (!body.schema) throw usageError('missing_schema', 'A form needs fields: --field name:type[:required] (repeatable) or --schema FILE|-.');
+        const api = await formsApi(ctx);
+        const { settings } = ctx;
+        // A key creates in its own workspace; a session must name one; with neither the form is born unclaimed.
+        let workspaceId: string | undefined;
+        if (settings.apiKey) workspaceId = settings.workspace?.id;
+        else if (settings.profile.session_token) workspaceId = await resolveWorkspace(ctx, api);
+        // One key per command run: if the answer is lost and the request is sent again, the server
+        // answers from the first create instead of making a second form.
+        const idempotencyKey = flags.idempotencyKey ?? crypto.randomUUID();
+        const form = await api.forms.create.mutate(
+          { ...body, name: body.name, schema: body.schema, ...(workspaceId ? { workspace_id: workspaceId } : {}) },
+          { context: { idempotencyKey } },
+        );
+        ctx.out.result(form, (form) => {
+          ctx.out.note(`Created form ${form.id}${form.state === 'unclaimed' ? ' (unclaimed)' : ` in ${form.workspace_id}`}.`);
+          printForm(ctx, form);
+          if (form.claim_token) {
+            ctx.out.line();
+            ctx.out.line(`claim token  ${ctx.out.style.bold(form.claim_token)}`);
+            ctx.out.note(ctx.out.errorStyle.yellow(
+              `This is the only time the claim token is shown. Claim the form with 'lfk forms claim ${form.id} --claim-token <token>'.`,
+            ));
+          }
+        });
+      }),
     );
-    noteNextPage(ctx, page.next_cursor, 'lfk forms list');
-  });
-}
 
-export async function get(ctx: CommandContext, formId: string): Promise<void> {
-  const api = await formsApi(ctx);
-  const form = await api.forms.get.query({ form_id: formId });
-  ctx.out.result(form, (form) => printForm(ctx, form));
-}
+const formsListCommand = () =>
+  paged(new Command('list'))
+    .description("The workspace's forms, newest first (needs a session)")
+    .action((flags, command) =>
+      runCommand(command, async (ctx) => {
+        const input = pageInput(flags);
+        const api = await sessionApi(ctx);
+        const workspaceId = await resolveWorkspace(ctx, api);
+        const page = await api.forms.list.query({ workspace_id: workspaceId, ...input });
+        ctx.out.result(page, (page) => {
+          if (page.data.length === 0) return ctx.out.line(`No forms in ${workspaceId}. Create one with 'lfk forms create'.`);
+          ctx.out.table(
+            [
+              { header: 'ID', value: (f) => f.id },
+              { header: 'NAME', value: (f) => f.name },
+              { header: 'MODE', value: (f) => f.submission_mode },
+              { header: 'FIELDS', value: (f) => String(f.schema.length) },
+              { header: 'NOTIFY', value: (f) => (f.notify_email ? `${f.notify_email}${f.notify_email_verified ? '' : ' (unverified)'}` : '') },
+              { header: 'CREATED', value: (f) => f.created_at },
+            ],
+            page.data,
+          );
+          noteNextPage(ctx, page.next_cursor, 'lfk forms list');
+        });
+      }),
+    );
 
-export async function update(ctx: CommandContext, formId: string, flags: FormFlags): Promise<void> {
-  const body = await formBody(flags);
-  if (Object.keys(body).length === 0) throw usageError('nothing_to_update', 'Say what to change: see lfk forms update --help.');
-  const api = await formsApi(ctx);
-  const form = await api.forms.update.mutate({ form_id: formId, ...body });
-  ctx.out.result(form, (form) => {
-    ctx.out.note(`Updated form ${form.id}.`);
-    printForm(ctx, form);
-  });
-}
+const formsGetCommand = () =>
+  new Command('get')
+    .description('Show a form')
+    .argument('<form_id>', 'the form, e.g. form_…')
+    .action((formId, _flags, command) =>
+      runCommand(command, async (ctx) => {
+        const api = await formsApi(ctx);
+        const form = await api.forms.get.query({ form_id: formId });
+        ctx.out.result(form, (form) => printForm(ctx, form));
+      }),
+    );
 
-export async function resendVerification(ctx: CommandContext, formId: string): Promise<void> {
-  const api = await formsApi(ctx);
-  const sent = await api.forms.resendVerification.mutate({ form_id: formId });
-  ctx.out.result(sent, (sent) => ctx.out.line(`Sent a new verification link to ${sent.sent_to}.`));
-}
+const formsUpdateCommand = () =>
+  withFormOptions(new Command('update').description("Change some of a form's settings").argument('<form_id>', 'the form'))
+    .option('--no-redirect-url', 'remove the redirect URL')
+    .option('--no-notify-email', 'stop emailing submissions')
+    .action((formId, flags, command) =>
+      runCommand(command, async (ctx) => {
+        const body = await formBody(flags);
+        if (Object.keys(body).length === 0) throw usageError('nothing_to_update', 'Say what to change: see lfk forms update --help.');
+        const api = await formsApi(ctx);
+        const form = await api.forms.update.mutate({ form_id: formId, ...body });
+        ctx.out.result(form, (form) => {
+          ctx.out.note(`Updated form ${form.id}.`);
+          printForm(ctx, form);
+        });
+      }),
+    );
 
-export async function claim(ctx: CommandContext, formId: string, flags: { claimToken: string }): Promise<void> {
-  const api = await sessionApi(ctx);
-  const workspaceId = await resolveWorkspace(ctx, api);
-  const form = await api.forms.claim.mutate({ form_id: formId, claim_token: flags.claimToken, workspace_id: workspaceId });
-  ctx.out.result(form, (form) => {
-    ctx.out.note(`Claimed form ${form.id} into ${form.workspace_id}.`);
-    printForm(ctx, form);
-  });
-}
+const formsResendVerificationCommand = () =>
+  new Command('resend-verification')
+    .description("Send a new verification link to the form's notify email")
+    .argument('<form_id>', 'the form')
+    .action((formId, _flags, command) =>
+      runCommand(command, async (ctx) => {
+        const api = await formsApi(ctx);
+        const sent = await api.forms.resendVerification.mutate({ form_id: formId });
+        ctx.out.result(sent, (sent) => ctx.out.line(`Sent a new verification link to ${sent.sent_to}.`));
+      }),
+    );
+
+const formsClaimCommand = () =>
+  new Command('claim')
+    .description('Claim an unclaimed form into your workspace with its claim token (needs a session)')
+    .argument('<form_id>', 'the form')
+    .requiredOption('--claim-token <token>', 'the lfc_… token printed when the form was created')
+    .action((formId, flags, command) =>
+      runCommand(command, async (ctx) => {
+        const api = await sessionApi(ctx);
+        const workspaceId = await resolveWorkspace(ctx, api);
+        const form = await api.forms.claim.mutate({ form_id: formId, claim_token: flags.claimToken, workspace_id: workspaceId });
+        ctx.out.result(form, (form) => {
+          ctx.out.note(`Claimed form ${form.id} into ${form.workspace_id}.`);
+          printForm(ctx, form);
+        });
+      }),
+    );
+
+export const formsCommand = () =>
+  new Command('forms')
+    .description('Create and manage forms (with an API key or a session)')
+    .addHelpText('after', examples([
+      'lfk forms create --name Contact --field email:email:required --field message:textarea --origin https://example.com',
+      'lfk forms create --name Signup --schema schema.json --mode api_key',
+      'lfk forms create --name Plans --field plan:select=free,pro:required',
+      'lfk forms update form_… --notify-email team@example.com',
+      'lfk forms get form_… --json',
+      'lfk forms claim form_… --claim-token lfc_…',
+    ]))
+    .addCommand(formsCreateCommand())
+    .addCommand(formsListCommand())
+    .addCommand(formsGetCommand())
+    .addCommand(formsUpdateCommand())
+    .addCommand(formsResendVerificationCommand())
+    .addCommand(formsClaimCommand());

@@ -1,54 +1,83 @@
-import { type CommandContext, resolveWorkspace, sessionApi } from '../command-context.ts';
+import { Command } from '@commander-js/extra-typings';
+import { resolveWorkspace, sessionApi } from '../command-context.ts';
 import { CliError } from '../errors.ts';
 import { confirm, requirePrompt } from '../terminal/prompts.ts';
-import { noteNextPage, type PageFlags, pageInput } from './pages.ts';
+import { examples, paged } from './options.ts';
+import { noteNextPage, pageInput } from './pages.ts';
+import { runCommand } from './run-command.ts';
 
-export async function create(ctx: CommandContext, flags: { name?: string }): Promise<void> {
-  const api = await sessionApi(ctx);
-  const workspaceId = await resolveWorkspace(ctx, api);
-  const key = await api.apiKeys.create.mutate({ workspace_id: workspaceId, ...(flags.name !== undefined ? { name: flags.name } : {}) });
-  ctx.out.result(key, (key) => {
-    const { style, errorStyle } = ctx.out;
-    // The key alone on stdout, so `KEY=$(lfk keys create)` holds just the key; the rest is for the reader.
-    ctx.out.note(`Created key ${key.id}${key.name ? ` (${key.name})` : ''} in workspace ${key.workspace_id}:`);
-    ctx.out.line(style.bold(key.key));
-    ctx.out.note(errorStyle.yellow('This is the only time the key is shown. Store it somewhere safe now; it cannot be shown again.'));
-  });
-}
-
-export async function list(ctx: CommandContext, flags: PageFlags): Promise<void> {
-  const input = pageInput(flags);
-  const api = await sessionApi(ctx);
-  const workspaceId = await resolveWorkspace(ctx, api);
-  const page = await api.apiKeys.list.query({ workspace_id: workspaceId, ...input });
-  ctx.out.result(page, (page) => {
-    if (page.data.length === 0) return ctx.out.line(`No API keys in ${workspaceId}. Create one with 'lfk keys create --name <name>'.`);
-    const { style } = ctx.out;
-    ctx.out.table(
-      [
-        { header: 'ID', value: (k) => k.id },
-        { header: 'NAME', value: (k) => k.name ?? '' },
-        { header: 'PREFIX', value: (k) => `${k.prefix}…` },
-        { header: 'STATUS', value: (k) => k.status, paint: (text, k) => (k.status === 'active' ? style.green(text) : style.red(text)) },
-        { header: 'CREATED', value: (k) => k.created_at },
-        { header: 'LAST USED', value: (k) => k.last_used_at ?? 'never' },
-      ],
-      page.data,
+const keysCreateCommand = () =>
+  new Command('create')
+    .description('Create an API key; it is printed once and cannot be shown again')
+    .option('--name <name>', 'a name to tell the key apart by')
+    .action((flags, command) =>
+      runCommand(command, async (ctx) => {
+        const api = await sessionApi(ctx);
+        const workspaceId = await resolveWorkspace(ctx, api);
+        const key = await api.apiKeys.create.mutate({ workspace_id: workspaceId, ...(flags.name !== undefined ? { name: flags.name } : {}) });
+        ctx.out.result(key, (key) => {
+          const { style, errorStyle } = ctx.out;
+          // The key alone on stdout, so `KEY=$(lfk keys create)` holds just the key; the rest is for the reader.
+          ctx.out.note(`Created key ${key.id}${key.name ? ` (${key.name})` : ''} in workspace ${key.workspace_id}:`);
+          ctx.out.line(style.bold(key.key));
+          ctx.out.note(errorStyle.yellow('This is the only time the key is shown. Store it somewhere safe now; it cannot be shown again.'));
+        });
+      }),
     );
-    noteNextPage(ctx, page.next_cursor, 'lfk keys list');
-  });
-}
 
-export async function revoke(ctx: CommandContext, keyId: string, flags: { yes?: boolean }): Promise<void> {
-  if (!flags.yes) {
-    requirePrompt('confirmation', '--yes to revoke without asking');
-    if (!(await confirm(`Revoke ${keyId}? Every request using it will fail from now on.`))) {
-      throw new CliError('cancelled', 'Nothing was revoked.');
-    }
-  }
-  const api = await sessionApi(ctx);
-  const workspaceId = await resolveWorkspace(ctx, api);
-  // Revoking twice is the same as once, so a lost answer may be asked again.
-  await api.apiKeys.revoke.mutate({ workspace_id: workspaceId, key_id: keyId }, { context: { idempotent: true } });
-  if (!ctx.out.json) ctx.out.line(`Revoked ${keyId}.`);
-}
+const keysListCommand = () =>
+  paged(new Command('list'))
+    .description('List API keys, revoked ones included')
+    .action((flags, command) =>
+      runCommand(command, async (ctx) => {
+        const input = pageInput(flags);
+        const api = await sessionApi(ctx);
+        const workspaceId = await resolveWorkspace(ctx, api);
+        const page = await api.apiKeys.list.query({ workspace_id: workspaceId, ...input });
+        ctx.out.result(page, (page) => {
+          if (page.data.length === 0) return ctx.out.line(`No API keys in ${workspaceId}. Create one with 'lfk keys create --name <name>'.`);
+          const { style } = ctx.out;
+          ctx.out.table(
+            [
+              { header: 'ID', value: (k) => k.id },
+              { header: 'NAME', value: (k) => k.name ?? '' },
+              { header: 'PREFIX', value: (k) => `${k.prefix}…` },
+              { header: 'STATUS', value: (k) => k.status, paint: (text, k) => (k.status === 'active' ? style.green(text) : style.red(text)) },
+              { header: 'CREATED', value: (k) => k.created_at },
+              { header: 'LAST USED', value: (k) => k.last_used_at ?? 'never' },
+            ],
+            page.data,
+          );
+          noteNextPage(ctx, page.next_cursor, 'lfk keys list');
+        });
+      }),
+    );
+
+const keysRevokeCommand = () =>
+  new Command('revoke')
+    .description('Revoke an API key: it stops working at once')
+    .argument('<key_id>', 'the key, e.g. key_…')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .action((keyId, flags, command) =>
+      runCommand(command, async (ctx) => {
+        if (!flags.yes) {
+          requirePrompt('confirmation', '--yes to revoke without asking');
+          if (!(await confirm(`Revoke ${keyId}? Every request using it will fail from now on.`))) {
+            throw new CliError('cancelled', 'Nothing was revoked.');
+          }
+        }
+        const api = await sessionApi(ctx);
+        const workspaceId = await resolveWorkspace(ctx, api);
+        // Revoking twice is the same as once, so a lost answer may be asked again.
+        await api.apiKeys.revoke.mutate({ workspace_id: workspaceId, key_id: keyId }, { context: { idempotent: true } });
+        if (!ctx.out.json) ctx.out.line(`Revoked ${keyId}.`);
+      }),
+    );
+
+export const keysCommand = () =>
+  new Command('keys')
+    .description("Create, list and revoke the workspace's API keys (owners)")
+    .addHelpText('after', examples(['lfk keys create --name ci', 'lfk keys list', 'lfk keys revoke key_… --yes', 'export LFK_API_KEY=$(lfk keys create --name agent)']))
+    .addCommand(keysCreateCommand())
+    .addCommand(keysListCommand())
+    .addCommand(keysRevokeCommand());

@@ -1,4 +1,4 @@
-import type { Command, Option } from 'commander';
+import type { CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
 
 // The scripts are generated from the command tree, so they never fall behind it, and they hold the
 // whole tree: completing a word never has to start node.

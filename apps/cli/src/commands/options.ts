@@ -1,0 +1,11 @@
+import type { Command, OptionValues } from '@commander-js/extra-typings';
+
+/** For repeatable flags: each use adds one value. */
+export const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** The `Examples:` block at the end of a command's help. */
+export const examples = (lines: string[]) => `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+
+/** Every list takes the same page flags. */
+export const paged = <Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(command: Command<Args, Opts, Globals>) =>
+  command.option('--limit <n>', 'at most this many (1-100)').option('--cursor <cursor>', 'the page after this cursor');
