@@ -1,5 +1,5 @@
 import type { Settings } from './config/settings.ts';
-import { CliError, usageError } from './errors.ts';
+import { CliError, EXIT_AUTH, usageError } from './errors.ts';
 import { type Api, createApi } from './http/api.ts';
 import type { Output } from './output/output.ts';
 
@@ -14,6 +14,7 @@ export function requireSession(settings: Settings): string {
   const token = settings.profile.session_token;
   if (!token) {
     throw new CliError('not_signed_in', `Not signed in to ${settings.baseUrl}.`, {
+      exitCode: EXIT_AUTH,
       hint: "Run 'lfk login' (or 'lfk signup' for a new account).",
     });
   }

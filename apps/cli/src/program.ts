@@ -7,6 +7,7 @@ import { keysCommand } from './commands/keys.ts';
 import { examples } from './commands/options.ts';
 import { submissionsCommand } from './commands/submissions.ts';
 import { workspacesCommand } from './commands/workspaces.ts';
+import { EXIT_CODES_HELP } from './errors.ts';
 
 // Each command group declares itself, options and handlers, in its own file under commands/;
 // this only assembles the tree.
@@ -32,7 +33,8 @@ export function buildProgram() {
       'lfk keys create --name my-agent',
       'LFK_API_KEY=lfk_… lfk forms create --name Contact --field email:email:required --field message:textarea',
       'lfk completion bash >> ~/.bashrc',
-    ]));
+    ]))
+    .addHelpText('after', EXIT_CODES_HELP);
   program
     .addCommand(signupCommand())
     .addCommand(loginCommand())

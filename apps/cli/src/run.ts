@@ -1,5 +1,5 @@
 import type { CommanderError } from 'commander';
-import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, formatError } from './errors.ts';
+import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, errorAsJson, formatError } from './errors.ts';
 import { inert } from './output/inert.ts';
 import { colourWanted, createStyle } from './output/style.ts';
 
@@ -15,11 +15,21 @@ function fromCommander(error: CommanderError): CliError | number {
   return new CliError(usageCode(error.code), first, { exitCode: EXIT_USAGE, hint });
 }
 
-function report(error: CliError): number {
+/** `--json` anywhere before a `--`: the command line may not have parsed, so it is looked for as written. */
+const wantsJson = (argv: string[]) => {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
+};
+
+function report(error: CliError, json: boolean): number {
+  if (json) {
+    process.stderr.write(`${JSON.stringify(errorAsJson(error))}\n`);
+    return error.exitCode;
+  }
   const style = createStyle(colourWanted(process.stderr));
   // An error's message and details may quote what the server was sent or holds: printed inert.
   const [first = '', ...rest] = formatError(error).map(inert);
-  process.stderr.write(`${style.red(first.replace(/^error:/, style.bold('error:')))}\n`);
+  process.stderr.write(`${error.isCancellation ? first : style.red(first.replace(/^error:/, style.bold('error:')))}\n`);
   for (const line of rest) process.stderr.write(`${style.dim(line)}\n`);
   return error.exitCode;
 }
@@ -32,17 +42,21 @@ export async function run(argv: string[]): Promise<number> {
     program.outputHelp({ error: true });
     return EXIT_USAGE;
   }
+  const json = wantsJson(argv);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT_OK;
   } catch (error) {
-    if (error instanceof CliError) return report(error);
+    if (error instanceof CliError) return report(error, json);
     if ((error as Error | null)?.name === 'CommanderError') {
       const outcome = fromCommander(error as CommanderError);
-      return typeof outcome === 'number' ? outcome : report(outcome);
+      return typeof outcome === 'number' ? outcome : report(outcome, json);
     }
     if (process.env.LFK_DEBUG) process.stderr.write(`${(error as Error)?.stack ?? String(error)}\n`);
     const message = error instanceof Error ? error.message : String(error);
-    return report(new CliError('unexpected_error', message, { exitCode: EXIT_FAILURE, hint: 'This is a bug in lfk. Set LFK_DEBUG=1 to see where it happened.' }));
+    return report(
+      new CliError('unexpected_error', message, { exitCode: EXIT_FAILURE, hint: 'This is a bug in lfk. Set LFK_DEBUG=1 to see where it happened.' }),
+      json,
+    );
   }
 }

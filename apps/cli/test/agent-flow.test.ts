@@ -248,7 +248,7 @@ describe('forms get / update / resend-verification (agent)', () => {
 
     // Setting the address just sent a link, so a resend straight away is too soon.
     const tooSoon = await agent.lfk(['forms', 'resend-verification', contactForm.id]);
-    expect(tooSoon.code).toBe(1);
+    expect(tooSoon.code).toBe(5); // rate limited
     expect(errorLine(tooSoon.stderr)).toMatch(/^error: rate_limited: A verification email was sent recently\. Retry in \d+ seconds?\.$/);
 
     // As if the default interval (60 s) had passed since that email.
@@ -261,9 +261,13 @@ describe('forms get / update / resend-verification (agent)', () => {
     expect(emailLogsTo(address).map((entry) => entry.email.kind)).toEqual(['verification', 'verification']);
 
     const again = await agent.lfk(['forms', 'resend-verification', contactForm.id, '--json']);
-    expect(again.code).toBe(1);
+    expect(again.code).toBe(5);
     expect(again.stdout).toBe('');
-    expect(errorLine(again.stderr)).toMatch(/^error: rate_limited: A verification email was sent recently\. Retry in \d+ seconds?\.$/);
+    // --json: the error is the API's object, on stderr.
+    const { error } = JSON.parse(again.stderr);
+    expect(error.code).toBe('rate_limited');
+    expect(error.message).toMatch(/^A verification email was sent recently\. Retry in \d+ seconds?\.$/);
+    expect(error.retry_after).toBeGreaterThanOrEqual(1);
     expect(emailLogsTo(address)).toHaveLength(2);
   });
 });
@@ -319,11 +323,11 @@ describe('submissions (agent)', () => {
   it('needs a key on an api_key form: no credentials, or only a session, is api_key_required', async () => {
     const before = await server.sql('select count(*)::int as n from submissions');
     const anonymous = await stranger.lfk(['submissions', 'create', contactForm.id, '--data', 'email=eve@example.com']);
-    expect(anonymous.code).toBe(1);
+    expect(anonymous.code).toBe(4); // credentials missing
     expect(errorLine(anonymous.stderr)).toMatch(/^error: api_key_required: /);
     // The owner is signed in, but submissions never send the session.
     const session = await owner.lfk(['submissions', 'create', contactForm.id, '--data', 'email=eve@example.com']);
-    expect(session.code).toBe(1);
+    expect(session.code).toBe(4);
     expect(errorLine(session.stderr)).toMatch(/^error: api_key_required: /);
     expect(await server.sql('select count(*)::int as n from submissions')).toEqual(before);
   });
@@ -338,7 +342,7 @@ describe('reading (owner session vs agent key)', () => {
     expect(ada.data).toEqual({ email: 'ada@example.com', message: 'Hello there' });
 
     const denied = await agent.lfk(['submissions', 'list', contactForm.id]);
-    expect(denied.code).toBe(1);
+    expect(denied.code).toBe(4);
     expect(errorLine(denied.stderr)).toBe(`error: not_signed_in: Not signed in to ${server.baseUrl}.`);
     expect(denied.stdout).toBe('');
   });
@@ -371,7 +375,7 @@ describe('a revoked key', () => {
     expect(row.revoked_at).not.toBeNull();
 
     const refused = await agent.lfk(['forms', 'get', contactForm.id]);
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(4);
     expect(refused.stderr.startsWith('error: invalid_api_key:')).toBe(true);
     expect(refused.stdout).toBe('');
 

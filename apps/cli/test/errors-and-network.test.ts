@@ -246,13 +246,18 @@ describe('a server that is down', () => {
 });
 
 describe('a server that never answers', () => {
-  it('gives up after --timeout, trying a query three times', async () => {
+  /** A server that accepts connections and reads requests but never answers; records each connection's life. */
+  async function silentServer() {
     const sockets = new Set<Socket>();
-    let connections = 0;
+    const lives: { opened: number; closed?: number }[] = [];
     const silent = createNetServer((socket) => {
-      connections++;
+      const life: { opened: number; closed?: number } = { opened: performance.now() };
+      lives.push(life);
       sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
+      socket.on('close', () => {
+        life.closed = performance.now();
+        sockets.delete(socket);
+      });
       socket.on('error', () => {});
       socket.resume(); // read the request, never answer it
     });
@@ -264,19 +269,26 @@ describe('a server that never answers', () => {
           silent.close(() => resolve());
         }),
     );
+    return { port, lives };
+  }
 
+  it('--timeout bounds the whole command: one attempt that waits the full time, no retry past it', async () => {
+    const { port, lives } = await silentServer();
     const started = performance.now();
-    const result = await anon.lfk(['--timeout', '0.5', 'forms', 'get', 'x'], {
+    const result = await anon.lfk(['--timeout', '2', 'forms', 'get', 'form_x'], {
       env: { LFK_API_KEY: 'lfk_anything', LFK_BASE_URL: `http://127.0.0.1:${port}` },
-      timeoutMs: 20_000,
+      timeoutMs: 60_000,
     });
     const elapsed = performance.now() - started;
     expectFailure(result, 1, 'timeout');
-    expect(firstLine(result.stderr)).toBe(`error: timeout: No answer from http://127.0.0.1:${port} within 0.5 s.`);
+    expect(firstLine(result.stderr)).toBe(`error: timeout: No answer from http://127.0.0.1:${port} within 2 s.`);
     expect(result.stderr).toContain('--timeout');
-    // Three attempts of 0.5 s and two short pauses: far below the 30 s default timeout.
-    expect(elapsed).toBeLessThan(8_000);
-    expect(connections).toBe(3);
+    // A query is retried on a timeout, but not past the command's deadline: the one attempt used it all.
+    expect(lives).toHaveLength(1);
+    expect(lives[0]!.closed! - lives[0]!.opened).toBeGreaterThan(1_500);
+    // Three attempts of 2 s each (the old behaviour) could not fit: the count above says so exactly;
+    // this only guards against something far worse, such as the 30 s default being used.
+    expect(elapsed).toBeLessThan(25_000);
   });
 });
 
@@ -417,7 +429,7 @@ describe('errors from the real server and the config', () => {
 
   it('says to log in when there is no session', async () => {
     const result = await anon.lfk(['keys', 'list'], { env: { LFK_BASE_URL: server.baseUrl } });
-    expectFailure(result, 1, 'not_signed_in');
+    expectFailure(result, 4, 'not_signed_in');
     expect(firstLine(result.stderr)).toContain(server.baseUrl);
     expect(result.stderr.split('\n').slice(1).join('\n')).toContain('lfk login');
   });

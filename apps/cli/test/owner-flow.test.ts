@@ -150,10 +150,10 @@ describe('the owner flow', () => {
     expect(stored).toEqual([{ role: 'owner' }]);
   });
 
-  it('whoami without a session exits 1 with not_signed_in', async () => {
+  it('whoami without a session exits 4 with not_signed_in', async () => {
     const home = await newHome();
     const result = await home.lfk(['whoami'], { env: { LFK_BASE_URL: server.baseUrl } });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(4);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(`error: not_signed_in: Not signed in to ${server.baseUrl}.`);
     expect(result.stderr).toContain("Run 'lfk login'");
@@ -378,7 +378,7 @@ describe('the owner flow', () => {
     expect(direct.body.error.code).toBe('invalid_session');
 
     const whoami = await owner.lfk(['whoami']);
-    expect(whoami.code).toBe(1);
+    expect(whoami.code).toBe(4);
     expect(whoami.stderr).toContain('error: not_signed_in:');
 
     const again = await owner.lfk(['logout']);
@@ -387,9 +387,9 @@ describe('the owner flow', () => {
     expect(again.stdout).toContain(`Not signed in to ${server.baseUrl}.`);
   });
 
-  it('login refuses a wrong password (exit 1) and a password it cannot ask for (exit 2), and saves nothing', async () => {
+  it('login refuses a wrong password (exit 4) and a password it cannot ask for (exit 2), and saves nothing', async () => {
     const wrong = await owner.lfk(['login', '--email', ownerEmail, '--password-stdin'], { input: 'not the password\n' });
-    expect(wrong.code).toBe(1);
+    expect(wrong.code).toBe(4);
     expect(wrong.stdout).toBe('');
     expect(wrong.stderr).toContain('error: invalid_credentials: The email or password is incorrect.');
 

@@ -1,6 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer as createNetServer, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Home, LFK_BIN, type LfkServerUnderTest, PASSWORD, signupWithCli, startServer, tempHome } from './harness.ts';
@@ -225,7 +226,7 @@ describe('Ctrl-C at a prompt', () => {
     const { output } = await terminal.exit;
 
     expect(output).toContain('EXIT=130');
-    expect(output).toContain('cancelled');
+    expect(output).toContain('Cancelled.');
     expect(output).not.toContain('half-typed');
     expect(output).not.toMatch(STACK_FRAME);
     expect(output).not.toContain('unexpected_error');
@@ -242,7 +243,7 @@ describe('Ctrl-C at a prompt', () => {
     const { output } = await terminal.exit;
 
     expect(output).toContain('EXIT=130');
-    expect(output).toContain('cancelled');
+    expect(output).toContain('Cancelled.');
     expect(output).not.toMatch(STACK_FRAME);
     expect(echoOn(output), output).toBe(true);
     expect(canonical(output), output).toBe(true);
@@ -266,9 +267,11 @@ describe('confirmation before revoking a key', () => {
     await no.waitFor('[y/N] ');
     await no.type('n\r');
     const declined = await no.exit;
-    expect(declined.code, declined.output).toBe(1);
+    // Answering no is not a failure: its own exit code, and no error line.
+    expect(declined.code, declined.output).toBe(3);
     expect(declined.output).toContain(keyId);
     expect(declined.output).toContain('Nothing was revoked');
+    expect(declined.output).not.toContain('error:');
     expect(await status()).toBe('active');
 
     const yes = onTerminal(home, ['keys', 'revoke', keyId]);
@@ -443,6 +446,37 @@ describe('zsh completion', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/^error: /);
     expect(result.stderr).toContain('fish');
+  });
+});
+
+describe('a slow request', () => {
+  it('shows a spinner on the terminal while it waits, and clears it before the error', async () => {
+    const sockets = new Set<Socket>();
+    const silent = createNetServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => {});
+      socket.resume(); // reads the request, never answers
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as { port: number }).port;
+    try {
+      const home = await newHome();
+      const { code, output } = await onTerminal(home, ['--timeout', '2', 'forms', 'get', 'form_x'], {
+        env: { LFK_API_KEY: 'lfk_anything', LFK_BASE_URL: `http://127.0.0.1:${port}` },
+      }).exit;
+      expect(code, output).toBe(1);
+      expect(output).toContain(`Waiting for 127.0.0.1:${port}…`);
+      // The spinner's line is blanked, so the error starts a clean line of its own.
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: removing colour escapes is the point.
+      const plain = output.replace(/\u001b\[[0-9;]*m/g, '');
+      const errorLines = plain.split(/\r?\n/).filter((line) => line.includes('error: timeout'));
+      expect(errorLines).toHaveLength(1);
+      // What the terminal shows of that line: after the last carriage return, the error alone.
+      expect(errorLines[0]!.split('\r').at(-1)).toMatch(/^error: timeout: /);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 import { Command } from '@commander-js/extra-typings';
 import { anonymousApi, sessionApi } from '../command-context.ts';
 import { updateConfig } from '../config/config-file.ts';
-import { CliError } from '../errors.ts';
+import { CliError, EXIT_AUTH, usageError } from '../errors.ts';
 import { toCliError } from '../http/api-errors.ts';
 import { inert } from '../output/inert.ts';
 import { promptHidden, promptLine, readStdin, requirePrompt } from '../terminal/prompts.ts';
@@ -16,7 +16,7 @@ interface CredentialsFlags {
 async function emailFrom(flags: CredentialsFlags): Promise<string> {
   if (flags.email) return flags.email;
   // Standard input holds the password, so the email cannot be asked for there.
-  if (flags.passwordStdin) throw new CliError('email_required', '--password-stdin needs --email.', { exitCode: 2 });
+  if (flags.passwordStdin) throw usageError('email_required', '--password-stdin needs --email.');
   requirePrompt('your email address', '--email <address>');
   return promptLine('Email: ');
 }
@@ -132,6 +132,7 @@ export const whoamiCommand = () =>
         const { settings, out } = ctx;
         if (!settings.profile.session_token && settings.apiKey) {
           throw new CliError('not_signed_in', `Not signed in to ${settings.baseUrl}; an API key is set, which acts for its workspace, not for a person.`, {
+            exitCode: EXIT_AUTH,
             hint: "Run 'lfk login' to sign in.",
           });
         }

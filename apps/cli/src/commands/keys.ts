@@ -1,6 +1,6 @@
 import { Command } from '@commander-js/extra-typings';
 import { resolveWorkspace, sessionApi } from '../command-context.ts';
-import { CliError } from '../errors.ts';
+import { declined } from '../errors.ts';
 import { confirm, requirePrompt } from '../terminal/prompts.ts';
 import { examples, paged } from './options.ts';
 import { noteNextPage, pageInput } from './pages.ts';
@@ -63,7 +63,7 @@ const keysRevokeCommand = () =>
         if (!flags.yes) {
           requirePrompt('confirmation', '--yes to revoke without asking');
           if (!(await confirm(`Revoke ${keyId}? Every request using it will fail from now on.`))) {
-            throw new CliError('cancelled', 'Nothing was revoked.');
+            throw declined('Nothing was revoked.');
           }
         }
         const api = await sessionApi(ctx);

@@ -26,6 +26,11 @@ export interface Settings {
   workspace: { id: string; source: 'flag' | 'env' } | undefined;
   json: boolean;
   timeoutMs: number;
+  /**
+   * When the command gives up talking to the server (epoch ms): fixed by the first call, at
+   * `timeoutMs` from then, so the timeout bounds every request and retry of the command together.
+   */
+  deadline(): number;
   configPath: string;
   config: Config;
   /** What the config holds for this server: its session and default workspace. */
@@ -82,6 +87,7 @@ export async function loadSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv = 
   if (flags.timeout !== undefined) timeoutMs = parseTimeout(flags.timeout, '--timeout');
   else if (nonEmpty(env.LFK_TIMEOUT)) timeoutMs = parseTimeout(nonEmpty(env.LFK_TIMEOUT) as string, 'LFK_TIMEOUT');
 
+  let deadline: number | undefined;
   return {
     baseUrl,
     baseUrlSource,
@@ -89,6 +95,7 @@ export async function loadSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv = 
     workspace,
     json: flags.json === true,
     timeoutMs,
+    deadline: () => (deadline ??= Date.now() + timeoutMs),
     configPath: path,
     config,
     profile: config.servers[baseUrl] ?? {},

@@ -1,4 +1,4 @@
-import { CliError, type ErrorDetail } from '../errors.ts';
+import { CliError, EXIT_AUTH, EXIT_FAILURE, EXIT_RATE_LIMITED, type ErrorDetail } from '../errors.ts';
 import { UnexpectedResponseError } from './unexpected-response.ts';
 
 /** Hints for the API errors a person at a terminal can do something about. */
@@ -11,6 +11,26 @@ const HINTS: Record<string, string> = {
   api_key_required: 'This form takes submissions with an API key only: pass --api-key or set LFK_API_KEY.',
   api_key_limit_reached: "List the keys with 'lfk keys list' and revoke one with 'lfk keys revoke <key_id>'.",
 };
+
+/** Codes that mean "who you are" was missing or refused: exit 4, whatever the status. */
+const AUTH_CODES = new Set([
+  'unauthenticated',
+  'invalid_session',
+  'invalid_api_key',
+  'invalid_credentials',
+  'api_key_required',
+  'session_required',
+  'csrf_failed',
+]);
+
+const exitCodeFor = (code: string) => (code === 'rate_limited' ? EXIT_RATE_LIMITED : AUTH_CODES.has(code) ? EXIT_AUTH : EXIT_FAILURE);
+
+/** `Retry-After` in whole seconds, from the response a tRPC error carries. */
+function retryAfterOf(error: unknown): number | undefined {
+  const headers = (error as { meta?: { response?: { headers?: Headers } } }).meta?.response?.headers;
+  const value = headers?.get?.('retry-after');
+  return value && /^\d+$/.test(value) ? Number(value) : undefined;
+}
 
 interface LfkErrorData {
   code: string;
@@ -61,7 +81,14 @@ export function toCliError(error: unknown, baseUrl: string, timeoutMs: number): 
     const details = Array.isArray(data.details) ? data.details : [];
     const serverSide = (data.httpStatus ?? 0) >= 500;
     const hint = HINTS[data.code] ?? (serverSide && data.request_id ? `Request id: ${data.request_id}` : undefined);
-    return new CliError(data.code, data.message ?? 'The request failed.', { details, ...(hint ? { hint } : {}) });
+    const retryAfterSeconds = data.code === 'rate_limited' ? retryAfterOf(error) : undefined;
+    return new CliError(data.code, data.message ?? 'The request failed.', {
+      exitCode: exitCodeFor(data.code),
+      details,
+      ...(hint ? { hint } : {}),
+      ...(data.request_id ? { requestId: data.request_id } : {}),
+      ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+    });
   }
   const timedOut = findCause(error, (e) => (e instanceof Error && e.name === 'TimeoutError' ? true : undefined));
   if (timedOut) {

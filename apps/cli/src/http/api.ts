@@ -5,26 +5,38 @@ import type { Settings } from '../config/settings.ts';
 
 export type Api = TRPCClient<AppRouter>;
 
+/** Less than this left before the deadline, another attempt would only time out. */
+const LEAST_ATTEMPT_MS = 100;
+
 /**
- * A typed client on undici, retrying idempotent calls. Loaded only by commands that talk to the
+ * A typed client on undici, retrying idempotent calls within the command's deadline (the
+ * timeout bounds the whole command, retries included). Loaded only by commands that talk to the
  * server, so `lfk --help` and `lfk completion` never pay for undici and tRPC.
  */
-export async function createApi(settings: Pick<Settings, 'baseUrl' | 'timeoutMs'>, token: string | undefined): Promise<Api> {
-  const [{ createLfkClient }, { retryLink }, { createTransport }, policy] = await Promise.all([
+export async function createApi(settings: Pick<Settings, 'baseUrl' | 'timeoutMs' | 'deadline'>, token: string | undefined): Promise<Api> {
+  const [{ createLfkClient }, { retryLink }, { createTransport }, policy, { slowRequestSpinner }] = await Promise.all([
     import('@lfk/api/client'),
     import('@trpc/client'),
     import('./transport.ts'),
     import('./retry-policy.ts'),
+    import('../terminal/spinner.ts'),
   ]);
+  const deadline = settings.deadline();
+  const onRequest = slowRequestSpinner(`Waiting for ${new URL(settings.baseUrl).host}…`);
+  const remaining = () => deadline - Date.now();
   return createLfkClient({
     baseUrl: settings.baseUrl,
     token,
-    fetch: createTransport({ timeoutMs: settings.timeoutMs }),
+    fetch: createTransport({ deadline, ...(onRequest ? { onRequest } : {}) }),
     userAgent: `lfk-cli/${packageJson.version} node/${process.versions.node}`,
     links: [
       retryLink<AppRouter>({
-        retry: ({ op, error, attempts }) => attempts < policy.MAX_ATTEMPTS && policy.isIdempotent(op) && policy.isTransient(error),
-        retryDelayMs: policy.retryDelayMs,
+        retry: ({ op, error, attempts }) =>
+          attempts < policy.MAX_ATTEMPTS &&
+          policy.isIdempotent(op) &&
+          policy.isTransient(error) &&
+          remaining() > 2 * LEAST_ATTEMPT_MS,
+        retryDelayMs: (attempt) => Math.max(0, Math.min(policy.retryDelayMs(attempt), remaining() - LEAST_ATTEMPT_MS)),
       }),
     ],
   });

@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import { CliError, usageError } from '../errors.ts';
+import { CliError, EXIT_INTERRUPTED, usageError } from '../errors.ts';
 import { inert } from '../output/inert.ts';
 
 /** Prompts need a person: a terminal on stdin to type into and on stderr to read the question. */
@@ -12,7 +12,7 @@ export function requirePrompt(what: string, instead: string): void {
   if (!canPrompt()) throw usageError('prompt_unavailable', `Cannot ask for ${what}: standard input is not a terminal.`, `Pass ${instead}.`);
 }
 
-const cancelled = () => new CliError('cancelled', 'Cancelled.', { exitCode: 130 });
+const cancelled = () => new CliError('interrupted', 'Cancelled.', { exitCode: EXIT_INTERRUPTED });
 
 export async function promptLine(question: string): Promise<string> {
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
