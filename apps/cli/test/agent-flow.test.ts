@@ -110,9 +110,9 @@ describe('forms create (agent, API key only)', () => {
     expect(result.stderr).toContain(`Created form ${id} in ${workspaceId}.`);
     expect(result.stdout).toMatch(/^state\s+claimed$/m);
     expect(result.stdout).toMatch(new RegExp(`^workspace\\s+${workspaceId}$`, 'm'));
-    expect(result.stdout).toMatch(/^FIELD\s+TYPE\s+REQUIRED\s+LABEL\s+OPTIONS$/m);
-    expect(result.stdout).toMatch(/^email\s+email\s+yes$/m);
-    expect(result.stdout).toMatch(/^plan\s+select\s+no\s+free, pro$/m);
+    // Through a pipe the fields are tab-separated rows (name, type, required, label, options).
+    expect(result.stdout).toContain('\nemail\temail\tyes\t\t\n');
+    expect(result.stdout).toContain('\nplan\tselect\tno\t\tfree, pro\n');
     expect(result.stdout).not.toContain('claim token');
     expect((await formRow(id as string)).workspace_id).toBe(workspaceId);
   });
@@ -197,7 +197,7 @@ describe('forms get / update / resend-verification (agent)', () => {
     expect(human.stdout).toMatch(new RegExp(`^id\\s+${contactForm.id}$`, 'm'));
     expect(human.stdout).toMatch(/^name\s+Contact$/m);
     expect(human.stdout).toMatch(/^submission mode\s+api_key$/m);
-    expect(human.stdout).toMatch(/^message\s+textarea\s+no$/m);
+    expect(human.stdout).toMatch(/^message\ttextarea\tno\t\t$/m);
 
     const json = await agent.lfk(['forms', 'get', contactForm.id, '--json']);
     expect(json.code).toBe(0);
@@ -356,9 +356,9 @@ describe('reading (owner session vs agent key)', () => {
 
     const human = await owner.lfk(['forms', 'list']);
     expect(human.code).toBe(0);
-    expect(human.stdout).toMatch(/^ID\s+NAME\s+MODE\s+FIELDS\s+NOTIFY\s+CREATED$/m);
-    expect(human.stdout).toMatch(new RegExp(`^${contactForm.id}\\s+Contact us\\s+api_key\\s+3\\s+team@example\\.com \\(unverified\\)\\s`, 'm'));
-    expect(human.stdout).toMatch(new RegExp(`^${typedForm.id}\\s+Typed\\s+api_key\\s+3\\s`, 'm'));
+    expect(human.stdout).not.toContain('NOTIFY'); // no header through a pipe
+    expect(human.stdout).toMatch(new RegExp(`^${contactForm.id}\\tContact us\\tapi_key\\t3\\tteam@example\\.com \\(unverified\\)\\t\\d{4}-`, 'm'));
+    expect(human.stdout).toMatch(new RegExp(`^${typedForm.id}\\tTyped\\tapi_key\\t3\\t`, 'm'));
   });
 });
 

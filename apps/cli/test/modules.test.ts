@@ -7,7 +7,8 @@ import { loadSettings, normalizeBaseUrl } from '../src/config/settings.ts';
 import { CliError } from '../src/errors.ts';
 import { parseFieldShorthand } from '../src/input/fields.ts';
 import { createStyle, displayWidth } from '../src/output/style.ts';
-import { renderTable } from '../src/output/table.ts';
+import { relativeTime } from '../src/output/relative-time.ts';
+import { renderRows, renderTable, truncate } from '../src/output/table.ts';
 
 // The CLI's pure pieces, in process; everything that talks to a server is tested by spawning it.
 
@@ -125,6 +126,7 @@ describe('field shorthand', () => {
 
 describe('tables', () => {
   const plain = createStyle(false);
+  const wide = { width: 200, now: Date.now() };
 
   it('aligns columns by what the terminal shows, wide characters included', () => {
     const rows = [
@@ -138,14 +140,61 @@ describe('tables', () => {
       ],
       rows,
       plain,
+      wide,
     ).split('\n');
     expect(lines).toEqual(['NAME    ID', '日本語  key_1', 'ascii   key_22']);
     expect(displayWidth('日本語')).toBe(6);
   });
 
   it('keeps each row on one line whatever the text holds', () => {
-    const out = renderTable([{ header: 'NAME', value: (r: { name: string }) => r.name }], [{ name: 'two\nlines\tand tab' }], plain);
+    const out = renderTable([{ header: 'NAME', value: (r: { name: string }) => r.name }], [{ name: 'two\nlines\tand tab' }], plain, wide);
     expect(out.split('\n')).toEqual(['NAME', 'two lines and tab']);
+    expect(renderRows([{ header: 'NAME', value: (r: { name: string }) => r.name }], [{ name: 'two\nlines\tand tab' }])).toBe('two lines and tab');
+  });
+
+  type Key = { id: string; name: string; status: string; created_at: string };
+  const keyColumns = [
+    { header: 'ID', value: (k: Key) => k.id },
+    { header: 'NAME', value: (k: Key) => k.name, shrink: true },
+    { header: 'STATUS', value: (k: Key) => k.status },
+    { header: 'CREATED', value: (k: Key) => k.created_at, time: true, optional: true },
+  ];
+  const now = Date.parse('2026-11-22T12:00:00Z');
+  const keys: Key[] = [
+    { id: 'key_01jd8m5y7q6v0s9x3c2b1a0zzz', name: 'the deploy bot of the marketing website', status: 'active', created_at: '2026-11-22T11:58:00Z' },
+    { id: 'key_01jd8m5y7q6v0s9x3c2b1a0yyy', name: 'ci', status: 'revoked', created_at: '2026-11-19T12:00:00Z' },
+  ];
+
+  it('fits 80 columns: free text is cut with an ellipsis, ids are never cut, times read as people say them', () => {
+    const lines = renderTable(keyColumns, keys, plain, { width: 80, now }).split('\n');
+    for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
+    expect(lines[0]).toMatch(/^ID\s+NAME\s+STATUS\s+CREATED$/);
+    expect(lines[1]).toMatch(/^key_01jd8m5y7q6v0s9x3c2b1a0zzz {2}the deploy bot.*… {2}active {3}2 minutes ago$/);
+    expect(lines[2]).toMatch(/^key_01jd8m5y7q6v0s9x3c2b1a0yyy {2}ci\s+revoked {2}3 days ago$/);
+  });
+
+  it('fits 60 columns by leaving out an optional column rather than breaking words', () => {
+    const lines = renderTable(keyColumns, keys, plain, { width: 60, now }).split('\n');
+    for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(60);
+    expect(lines[0]).toMatch(/^ID\s+NAME\s+STATUS$/);
+    expect(lines[1]).toMatch(/^key_01jd8m5y7q6v0s9x3c2b1a0zzz {2}the deploy bot.*… {2}active$/);
+    expect(lines[2]).toMatch(/^key_01jd8m5y7q6v0s9x3c2b1a0yyy {2}ci\s+revoked$/);
+  });
+
+  it('for a script: tab-separated rows, no header, nothing cut, times as given', () => {
+    expect(renderRows(keyColumns, keys).split('\n')).toEqual([
+      'key_01jd8m5y7q6v0s9x3c2b1a0zzz\tthe deploy bot of the marketing website\tactive\t2026-11-22T11:58:00Z',
+      'key_01jd8m5y7q6v0s9x3c2b1a0yyy\tci\trevoked\t2026-11-19T12:00:00Z',
+    ]);
+  });
+
+  it('says how long ago, or how soon, in words', () => {
+    expect(relativeTime('2026-11-22T11:59:50Z', now)).toBe('just now');
+    expect(relativeTime('2026-11-22T11:00:00Z', now)).toBe('1 hour ago');
+    expect(relativeTime('2026-11-29T12:00:00Z', now)).toBe('in 1 week');
+    expect(relativeTime('2025-11-01T12:00:00Z', now)).toBe('1 year ago');
+    expect(relativeTime('never', now)).toBe('never');
+    expect(truncate('日本語のテキスト', 7)).toBe('日本語…');
   });
 
   it('colours only when asked to', () => {

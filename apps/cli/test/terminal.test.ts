@@ -41,6 +41,8 @@ interface TerminalOptions {
   env?: Record<string, string>;
   /** Shell text run on the same terminal after lfk exits, e.g. `; echo EXIT=$?; stty -a`. */
   after?: string;
+  /** The terminal's width; 120 unless a test is about narrow ones. */
+  columns?: number;
   timeoutMs?: number;
 }
 
@@ -58,7 +60,7 @@ interface Terminal {
  * Everything the terminal displays (prompts, echo, output) is collected; the run is killed on timeout.
  */
 function onTerminal(home: Home, args: string[], options: TerminalOptions = {}): Terminal {
-  const command = [process.execPath, LFK_BIN, ...args].map(shellQuote).join(' ') + (options.after ?? '');
+  const command = `stty cols ${options.columns ?? 120} rows 40; ${[process.execPath, LFK_BIN, ...args].map(shellQuote).join(' ')}${options.after ?? ''}`;
   const child: ChildProcess = spawn('script', ['-qfec', command, '/dev/null'], {
     env: {
       PATH: process.env.PATH ?? '',
@@ -316,6 +318,19 @@ describe('colour', () => {
     expect(output).toContain('^[[2J^[]0;pwned^Ghostile');
     expect(output).not.toContain('\u001b[2J');
     expect(output).not.toContain('\u001b]0;');
+  });
+
+  it('keys list in a 60-column terminal fits it: no line wider, names cut with an ellipsis, nothing broken mid-word', async () => {
+    await home.lfk(['keys', 'create', '--name', 'a rather long name for the marketing site deploy bot']);
+    const { code, output } = await onTerminal(home, ['keys', 'list'], { columns: 60, env: { NO_COLOR: '1' } }).exit;
+    expect(code, output).toBe(0);
+    const lines = output.split(/\r?\n/).filter((line) => line.trim() !== '' && !line.startsWith('stty'));
+    for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(60);
+    // Too narrow for every column even with names cut: the optional ones (created, last used, prefix) go.
+    expect(lines[0]).toMatch(/^ID\s+NAME\s+STATUS$/);
+    expect(output).toMatch(/a rather[^\n]*…/);
+    expect(output).toMatch(/\sactive\s/);
+    expect(output).not.toContain('marketing site deploy bot');
   });
 
   it('keys list through a pipe is never coloured', async () => {

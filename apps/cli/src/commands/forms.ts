@@ -71,8 +71,8 @@ function printForm(ctx: CommandContext, form: Form): void {
       { header: 'FIELD', value: (f) => f.name },
       { header: 'TYPE', value: (f) => f.type },
       { header: 'REQUIRED', value: (f) => (f.required ? 'yes' : 'no') },
-      { header: 'LABEL', value: (f) => f.label ?? '' },
-      { header: 'OPTIONS', value: (f) => f.options?.join(', ') ?? '' },
+      { header: 'LABEL', value: (f) => f.label ?? '', shrink: true },
+      { header: 'OPTIONS', value: (f) => f.options?.join(', ') ?? '', shrink: true },
     ],
     form.schema,
   );
@@ -128,11 +128,11 @@ const formsListCommand = () =>
           ctx.out.table(
             [
               { header: 'ID', value: (f) => f.id },
-              { header: 'NAME', value: (f) => f.name },
-              { header: 'MODE', value: (f) => f.submission_mode },
-              { header: 'FIELDS', value: (f) => String(f.schema.length) },
-              { header: 'NOTIFY', value: (f) => (f.notify_email ? `${f.notify_email}${f.notify_email_verified ? '' : ' (unverified)'}` : '') },
-              { header: 'CREATED', value: (f) => f.created_at },
+              { header: 'NAME', value: (f) => f.name, shrink: true },
+              { header: 'MODE', value: (f) => f.submission_mode, optional: true },
+              { header: 'FIELDS', value: (f) => String(f.schema.length), optional: true },
+              { header: 'NOTIFY', value: (f) => (f.notify_email ? `${f.notify_email}${f.notify_email_verified ? '' : ' (unverified)'}` : ''), shrink: true },
+              { header: 'CREATED', value: (f) => f.created_at, time: true, optional: true },
             ],
             page.data,
           );

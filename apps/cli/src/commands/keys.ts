@@ -40,11 +40,11 @@ const keysListCommand = () =>
           ctx.out.table(
             [
               { header: 'ID', value: (k) => k.id },
-              { header: 'NAME', value: (k) => k.name ?? '' },
-              { header: 'PREFIX', value: (k) => `${k.prefix}…` },
+              { header: 'NAME', value: (k) => k.name ?? '', shrink: true },
+              { header: 'PREFIX', value: (k) => `${k.prefix}…`, optional: true },
               { header: 'STATUS', value: (k) => k.status, paint: (text, k) => (k.status === 'active' ? style.green(text) : style.red(text)) },
-              { header: 'CREATED', value: (k) => k.created_at },
-              { header: 'LAST USED', value: (k) => k.last_used_at ?? 'never' },
+              { header: 'LAST USED', value: (k) => k.last_used_at ?? 'never', time: true, optional: true },
+              { header: 'CREATED', value: (k) => k.created_at, time: true, optional: true },
             ],
             page.data,
           );

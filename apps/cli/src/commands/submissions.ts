@@ -23,13 +23,11 @@ const submissionsCreateCommand = () =>
       }),
     );
 
-/** One line of a submission's values, cut to fit a table cell. */
-const preview = (data: Record<string, unknown>) => {
-  const text = Object.entries(data)
+/** A submission's values on one line; a terminal's table cuts it to fit. */
+const preview = (data: Record<string, unknown>) =>
+  Object.entries(data)
     .map(([name, value]) => `${name}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
     .join(' ');
-  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
-};
 
 const submissionsListCommand = () =>
   paged(new Command('list').argument('<form_id>', 'the form'))
@@ -44,9 +42,9 @@ const submissionsListCommand = () =>
           ctx.out.table(
             [
               { header: 'ID', value: (s) => s.id },
-              { header: 'CREATED', value: (s) => s.created_at },
-              { header: 'SOURCE', value: (s) => s.source },
-              { header: 'DATA', value: (s) => preview(s.data) },
+              { header: 'CREATED', value: (s) => s.created_at, time: true },
+              { header: 'SOURCE', value: (s) => s.source, optional: true },
+              { header: 'DATA', value: (s) => preview(s.data), shrink: true },
             ],
             page.data,
           );

@@ -29,9 +29,9 @@ const workspacesListCommand = () =>
             [
               { header: '', value: (w) => (w.id === chosen ? '*' : ' ') },
               { header: 'ID', value: (w) => w.id },
-              { header: 'NAME', value: (w) => w.name },
+              { header: 'NAME', value: (w) => w.name, shrink: true },
               { header: 'ROLE', value: (w) => w.role },
-              { header: 'CREATED', value: (w) => w.created_at },
+              { header: 'CREATED', value: (w) => w.created_at, time: true, optional: true },
             ],
             page.data,
           );

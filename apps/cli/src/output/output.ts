@@ -1,6 +1,6 @@
 import { inertValue } from './inert.ts';
 import { colourWanted, createStyle, type Style } from './style.ts';
-import { type Column, type RecordEntry, renderRecord, renderTable } from './table.ts';
+import { type Column, type RecordEntry, renderRecord, renderRows, renderTable } from './table.ts';
 
 /** Where a command's results go: JSON or tables on stdout, notes and warnings on stderr. */
 export class Output {
@@ -8,9 +8,14 @@ export class Output {
   /** Styling for stdout and for stderr, each on only if that stream is a terminal. */
   readonly style: Style;
   readonly errorStyle: Style;
+  /** A person reads stdout (tables fitted and times relative), rather than a script or a file. */
+  readonly forTerminal: boolean;
+  readonly #env: NodeJS.ProcessEnv;
 
   constructor(json: boolean, env: NodeJS.ProcessEnv = process.env) {
     this.json = json;
+    this.#env = env;
+    this.forTerminal = process.stdout.isTTY === true;
     this.style = createStyle(colourWanted(process.stdout, env));
     this.errorStyle = createStyle(colourWanted(process.stderr, env));
   }
@@ -30,12 +35,18 @@ export class Output {
     process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   }
 
+  /** Rows as a table fitted to the terminal, or as tab-separated lines for a script. */
   table<Row>(columns: Column<Row>[], rows: Row[]): void {
-    this.line(renderTable(columns, rows, this.style));
+    if (!this.forTerminal) {
+      if (rows.length > 0) this.line(renderRows(columns, rows));
+      return;
+    }
+    const width = process.stdout.columns || Number(this.#env.COLUMNS) || 80;
+    this.line(renderTable(columns, rows, this.style, { width, now: Date.now() }));
   }
 
   record(entries: RecordEntry[]): void {
-    this.line(renderRecord(entries, this.style));
+    this.line(renderRecord(entries, this.style, this.forTerminal));
   }
 
   /**
