@@ -1,5 +1,18 @@
 import { z } from 'zod';
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/**
+ * True when the text holds a C0 or C1 control character, DEL, or a Unicode line or paragraph
+ * separator: none belongs in a one-line value (a CR/LF in a name ends up in an email header).
+ */
+export function hasControlCharacters(value: string): boolean {
+  return CONTROL_CHARACTER.test(value);
+}
+
+export const NO_CONTROL_CHARACTERS = 'Must not contain control characters or line breaks.';
+
 /**
  * Text a person typed: well-formed unicode with no control characters (PostgreSQL rejects NUL,
  * and a lone surrogate cannot be stored faithfully), trimmed, 1..max characters.
