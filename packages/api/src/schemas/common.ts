@@ -14,19 +14,18 @@ export function hasControlCharacters(value: string): boolean {
 export const NO_CONTROL_CHARACTERS = 'Must not contain control characters or line breaks.';
 
 /**
- * Text a person typed: well-formed unicode with no control characters (PostgreSQL rejects NUL,
- * and a lone surrogate cannot be stored faithfully), trimmed, 1..max characters.
+ * One line a person typed: well-formed unicode (a lone surrogate cannot be stored faithfully) with
+ * no control characters or line breaks, checked before trimming so that none is silently dropped;
+ * then trimmed, 1..max characters.
  */
 export function text(max: number) {
   return z
     .string()
+    .refine((value) => value.isWellFormed(), 'Must not contain unpaired surrogates.')
+    .refine((value) => !hasControlCharacters(value), NO_CONTROL_CHARACTERS)
     .trim()
     .min(1, 'Must not be empty.')
-    .max(max, `Must be at most ${max} characters.`)
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
-    .refine((value) => value.isWellFormed() && !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value), {
-      message: 'Must not contain control characters or unpaired surrogates.',
-    });
+    .max(max, `Must be at most ${max} characters.`);
 }
 
 /** A path or body id. Its shape is checked where it is looked up: a wrong shape is "not found". */
@@ -36,6 +35,7 @@ export const timestamp = z.iso.datetime();
 
 export const email = z
   .string()
+  .refine((value) => !hasControlCharacters(value), NO_CONTROL_CHARACTERS)
   .trim()
   .max(254)
   .pipe(z.email('Must be an email address.'))
