@@ -1276,10 +1276,10 @@ describe('tRPC endpoint', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Issue 11: one line where one line is meant; URLs stored normalised.
+// Issue 11: one line where one line is meant; URLs stored normalised; every value fits its column.
 // ---------------------------------------------------------------------------------------------
 
-describe('issue 11: single-line strings, stored URLs', () => {
+describe('issue 11: single-line strings, stored URLs, column limits', () => {
   /** Line breaks and controls that trimming or the URL parser once dropped or let through. */
   const NOT_ONE_LINE = ['a\r\nBcc: x@example.com', 'a\nb', 'a\rb', 'a\tb', 'a\u0085b', 'a\u009bb', 'a\u2028b', 'a\n', '\ta'];
 
@@ -1361,5 +1361,23 @@ describe('issue 11: single-line strings, stored URLs', () => {
         expect(error.details).toEqual([{ path: field, message: expect.any(String) }]);
       },
     );
+  });
+
+  it('a sign-up name of 89 to 100 characters → 201 (its workspace name is cut to fit); 101 → 400', async () => {
+    await everyCase([89, 95, 100], async (length) => {
+      const res = await t.request('POST', '/v1/auth/signup', { body: { email: freshEmail(), password: PASSWORD, name: 'n'.repeat(length) } });
+      expect(res.status, `${length} → ${res.body.slice(0, 300)}`).toBe(201);
+      expect(res.json.workspace.name.length).toBeLessThanOrEqual(100);
+    });
+    expectInvalid(
+      await t.request('POST', '/v1/auth/signup', { body: { email: freshEmail(), password: PASSWORD, name: 'n'.repeat(101) } }),
+      'name',
+    );
+  });
+
+  it('a redirect_url that overflows its column only once percent-encoded → 400, never a 500', async () => {
+    const url = `https://example.com/${'✓'.repeat(300)}`;
+    expectInvalid(await t.request('PATCH', `/v1/forms/${formId}`, { token: key, body: { redirect_url: url } }), 'redirect_url');
+    expectInvalid(await t.request('POST', '/v1/forms', { token: key, body: { ...formBody, redirect_url: url } }), 'redirect_url');
   });
 });

@@ -1,4 +1,5 @@
 export * from './database.ts';
 export * from './entities/index.ts';
 export * from './ids.ts';
+export * from './limits.ts';
 export * from './notifications.ts';

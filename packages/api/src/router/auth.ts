@@ -7,7 +7,7 @@ import { generateSessionToken } from '../credentials/tokens.ts';
 import { ApiError } from '../errors.ts';
 import { loginInput, loginOutput, sessionOutput, signupInput, signupOutput } from '../schemas/auth.ts';
 import { userToWire, workspaceToWire } from '../serializers.ts';
-import { createWorkspace } from '../services/workspaces.ts';
+import { createWorkspace, personalWorkspaceName } from '../services/workspaces.ts';
 import { perIpLimit, publicProcedure, router, sessionProcedure } from '../trpc.ts';
 
 /** Queues a new session; the plaintext token goes to the caller once and is never stored. */
@@ -31,7 +31,7 @@ export const authRouter = router({
           if (await em.count(User, { email: input.email })) throw new ApiError('email_taken');
           const user = em.create(User, { id: newId('usr'), email: input.email, name: input.name ?? null, passwordHash });
           const actor = { type: 'user' as const, id: user.id };
-          const workspace = createWorkspace(em, user.id, input.name ? `${input.name}'s workspace` : 'Personal', actor);
+          const workspace = createWorkspace(em, user.id, personalWorkspaceName(input.name), actor);
           const session = startSession(em, user.id);
           return { user, workspace, session };
         });

@@ -1,3 +1,4 @@
+import { TEXT_LIMITS } from '@lfk/db';
 import { z } from 'zod';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
@@ -37,7 +38,7 @@ export const email = z
   .string()
   .refine((value) => !hasControlCharacters(value), NO_CONTROL_CHARACTERS)
   .trim()
-  .max(254)
+  .max(TEXT_LIMITS.email)
   .pipe(z.email('Must be an email address.'))
   .transform((value) => value.toLowerCase());
 

@@ -1,3 +1,4 @@
+import { TEXT_LIMITS } from '@lfk/db';
 import { z } from 'zod';
 import { email, hasControlCharacters, idParam, listInput, NO_CONTROL_CHARACTERS, text, timestamp } from './common.ts';
 import { workspaceScoped } from './workspaces.ts';
@@ -42,8 +43,8 @@ export const formSchema = z
     });
   });
 
-/** The longest URL lfk stores, measured as stored (normalised): the `redirect_url` column's length. */
-export const URL_MAX = 2048;
+/** The longest URL lfk stores, measured as stored (normalised). */
+const URL_MAX = TEXT_LIMITS.url;
 
 /**
  * A URL as sent. Control characters are refused here because the URL parser would drop tabs and
@@ -98,7 +99,7 @@ const allowedOrigins = z
   .transform((origins) => [...new Set(origins)]);
 
 const formFields = {
-  name: text(200),
+  name: text(TEXT_LIMITS.formName),
   schema: formSchema,
   submission_mode: submissionMode,
   allowed_origins: allowedOrigins,

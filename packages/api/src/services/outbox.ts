@@ -1,4 +1,4 @@
-import { newId, OutboxEmail } from '@lfk/db';
+import { newId, OutboxEmail, TEXT_LIMITS } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 
 export interface Email {
@@ -29,7 +29,8 @@ export function enqueueEmail(em: EntityManager, email: Email, now = new Date()):
     id: newId('eml'),
     kind: email.kind,
     to: oneLine(email.to),
-    subject: oneLine(email.subject),
+    // Cut by whole characters to fit its column: a subject is built from stored names.
+    subject: Array.from(oneLine(email.subject)).slice(0, TEXT_LIMITS.emailSubject).join(''),
     body: email.body,
     status: 'pending',
     attempts: 0,
