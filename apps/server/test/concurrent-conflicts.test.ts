@@ -3,6 +3,7 @@
  * race on a unique thing answers that thing's 409 (never a 500), the winner its success, and the
  * stored rows are exactly what one request would have left. On PGlite and PostgreSQL alike.
  */
+import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINE, PASSWORD, type Res, startTestServer, type TestServer } from './harness.ts';
 
@@ -122,5 +123,37 @@ describe(`concurrent writes to one unique thing (${ENGINE})`, () => {
     expect(answers.filter((r) => r.status === 202)).toHaveLength(1);
     expect(await count('select count(*) as n from outbox_emails where "to" = ?', [to])).toBe(1);
     expect(await count('select count(*) as n from email_verifications where form_id = ?', [form.json.id])).toBe(1);
+  });
+
+  it('confirming a verification link while the notify_email changes: no 500, and never verified for an address no link went to', async () => {
+    const owner = await t.signup();
+    const { key } = await t.createKey(owner.token, owner.workspaceId);
+    const failures: string[] = [];
+    for (let round = 0; round < 5; round++) {
+      const form = await t.request('POST', '/v1/forms', {
+        token: key,
+        body: { name: 'Verify', schema: [{ name: 'email', type: 'email' }], notify_email: 'old@example.com' },
+      });
+      // A link of our own for the current address (the one emailed is only in the outbox).
+      const token = `lfv_${randomBytes(32).toString('base64').replace(/[^0-9A-Za-z]/g, '').padEnd(43, 'x').slice(0, 43)}`;
+      const id = `evf_${Array.from(randomBytes(26), (b) => '0123456789abcdefghjkmnpqrstvwxyz'[b % 32]).join('')}`;
+      await t.sql('delete from email_verifications where form_id = ?', [form.json.id]);
+      await t.sql(
+        'insert into email_verifications (id, form_id, email, token_hash, expires_at, used_at, created_at) values (?, ?, ?, ?, ?, null, ?)',
+        [id, form.json.id, 'old@example.com', createHash('sha256').update(token).digest('hex'), new Date(Date.now() + 3600_000).toISOString(), new Date().toISOString()],
+      );
+      const [confirm, patch] = await Promise.all([
+        t.request('POST', '/trpc/emailVerifications.confirm', { body: { token } }),
+        t.request('PATCH', `/v1/forms/${form.json.id}`, { token: key, body: { notify_email: 'new@example.com' } }),
+      ]);
+      if (![200, 404].includes(confirm.status)) failures.push(`confirm ${confirm.status} ${confirm.body.slice(0, 200)}`);
+      if (patch.status !== 200) failures.push(`patch ${patch.status} ${patch.body.slice(0, 200)}`);
+      const [row] = await t.sql<{ notify_email: string; notify_email_verified: boolean }>(
+        'select notify_email, notify_email_verified from forms where id = ?',
+        [form.json.id],
+      );
+      if (row!.notify_email !== 'new@example.com' || row!.notify_email_verified) failures.push(`round ${round}: ${JSON.stringify(row)}`);
+    }
+    expect(failures).toEqual([]);
   });
 });
