@@ -36,14 +36,17 @@ beforeAll(async () => {
   expect(form.code, form.stderr).toBe(0);
   formId = form.json.id;
 
-  // A stranger's browser submissions, as the form's public page would send them.
-  for (const message of [REORDERING, HOSTILE]) {
-    const posted = await fetch(`${server.baseUrl}/v1/forms/${formId}/submissions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: 'https://example.com' },
-      body: JSON.stringify({ message }),
-    });
-    expect(posted.status).toBe(201);
+  // A stranger's submissions, stored as an older version (which let control characters into a
+  // textarea) kept them: today's API refuses them, but what is stored must still be shown inert.
+  // The ids sort in this order, so HOSTILE is the newest.
+  for (const [id, message] of [
+    ['sub_0000000000000000000000000a', REORDERING],
+    ['sub_0000000000000000000000000b', HOSTILE],
+  ] as const) {
+    await server.sql(
+      `insert into submissions (id, form_id, data, source, api_key_id, created_at) values (?, ?, ?, 'browser', null, ?)`,
+      [id, formId, JSON.stringify({ message }), new Date().toISOString()],
+    );
   }
 
   // Names stored by other means (older versions, direct database edits) reach the CLI just the same.

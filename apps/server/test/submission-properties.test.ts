@@ -133,15 +133,18 @@ const schemaArb = fc.uniqueArray(fieldArb, { minLength: 1, maxLength: 8, selecto
 // ---------------------------------------------------------------------------------------------
 // Arbitraries: valid values
 
-/** Text a person could type: any unicode (emoji, combining marks, RTL, whitespace), not blank, no NUL. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+const NOT_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+const CONTROL_BUT_LAYOUT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+
+/** One line a person could type: any unicode (emoji, combining marks, RTL, spaces), not blank, no control characters. */
 const textArb = fc
   .oneof(
     fc.string({ unit: 'grapheme', minLength: 1, maxLength: 60 }),
     fc.string({ unit: 'binary', minLength: 1, maxLength: 60 }),
     fc.constantFrom(
       '  leading and trailing  ',
-      'line one\nline two\r\nline three',
-      '\ttabbed\t',
       '👩‍👩‍👧‍👦 family',
       'e\u0301 combining',
       '\u200b zero width',
@@ -152,15 +155,17 @@ const textArb = fc
       'Robert\'); DROP TABLE submissions;--',
     ),
   )
-  .filter((s) => s.trim() !== '' && !s.includes('\u0000') && s.isWellFormed());
+  .filter((s) => s.trim() !== '' && !NOT_ONE_LINE.test(s) && s.isWellFormed());
 
+/** Text over several lines: tabs, CR and LF are layout; no other control character. */
 const textareaArb = fc.oneof(
   textArb,
-  fc.string({ unit: 'grapheme', minLength: 1, maxLength: 400 }).filter((s) => s.trim() !== '' && !s.includes('\u0000')),
+  fc.constantFrom('line one\nline two\r\nline three', '\ttabbed\t', ' \r\n padded \n'),
+  fc.string({ unit: 'grapheme', minLength: 1, maxLength: 400 }).filter((s) => s.trim() !== '' && !CONTROL_BUT_LAYOUT.test(s)),
 );
 
-/** Whitespace a browser or a careless client may leave around a value that is stored trimmed. */
-const padArb = fc.constantFrom('', '', ' ', '  ', '\t', '\n', ' \r\n ');
+/** Spaces a browser or a careless client may leave around a one-line value that is stored trimmed. */
+const padArb = fc.constantFrom('', '', ' ', '  ');
 function padded(arb: fc.Arbitrary<string>): fc.Arbitrary<Entry> {
   return fc.tuple(padArb, arb, padArb).map(([a, v, b]) => ({ sent: `${a}${v}${b}`, expected: v }));
 }
@@ -229,8 +234,9 @@ function checkboxWordArb(words: string[]): fc.Arbitrary<string> {
     .map(([a, w, c, b]) => `${a}${c === 'upper' ? w.toUpperCase() : c === 'title' ? w[0]!.toUpperCase() + w.slice(1) : w}${b}`);
 }
 
-/** Blank: absent, empty, whitespace or null. */
-const blankArb = fc.constantFrom<unknown>(ABSENT, '', '   ', '\t\n', null);
+/** Blank: absent, empty, spaces or null (and, in a textarea, empty lines). */
+const blankArb = fc.constantFrom<unknown>(ABSENT, '', '   ', null);
+const textareaBlankArb = fc.oneof(blankArb, fc.constant<unknown>('\t\r\n'));
 
 function presentValueArb(field: Field): fc.Arbitrary<Entry> {
   switch (field.type) {
@@ -263,7 +269,7 @@ function presentValueArb(field: Field): fc.Arbitrary<Entry> {
 
 function validEntryArb(field: Field): fc.Arbitrary<Entry> {
   if (field.required) return presentValueArb(field);
-  const blank = blankArb.map((sent) => ({ sent, expected: field.type === 'checkbox' ? false : ABSENT }));
+  const blank = (field.type === 'textarea' ? textareaBlankArb : blankArb).map((sent) => ({ sent, expected: field.type === 'checkbox' ? false : ABSENT }));
   return fc.oneof({ weight: 3, arbitrary: presentValueArb(field) }, { weight: 1, arbitrary: blank });
 }
 
@@ -294,10 +300,15 @@ const compoundArb = fc.oneof(
   fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 1 }), { minKeys: 1, maxKeys: 3 }),
 );
 
-/** A NUL or an unpaired surrogate put somewhere into an otherwise fine string. */
-function withBadChar(arb: fc.Arbitrary<string>): fc.Arbitrary<string> {
+/** Refused in any text: NUL, unpaired surrogates, and control characters that are not layout. */
+const ALWAYS_BAD = ['\u0000', '\ud800', '\udbff', '\udc00', '\udfff', '\u001b', '\u007f', '\u0085', '\u000b'];
+/** Refused in a one-line value too: tabs and line breaks. */
+const ONE_LINE_BAD = [...ALWAYS_BAD, '\t', '\n', '\r', '\u2028'];
+
+/** A character the field refuses, put somewhere into an otherwise fine string. */
+function withBadChar(field: Field, arb: fc.Arbitrary<string>): fc.Arbitrary<string> {
   return fc
-    .tuple(arb, fc.nat(), fc.constantFrom('\u0000', '\ud800', '\udbff', '\udc00', '\udfff'))
+    .tuple(arb, fc.nat(), fc.constantFrom(...(field.type === 'textarea' ? ALWAYS_BAD : ONE_LINE_BAD)))
     .map(([s, i, bad]) => {
       const at = i % (s.length + 1);
       return s.slice(0, at) + bad + s.slice(at);
@@ -381,7 +392,7 @@ function badSelectArb(options: string[]): fc.Arbitrary<string> {
   ).filter((s) => s.trim() !== '' && !options.includes(s));
 }
 
-/** A string value of the right kind for the field, for the NUL / lone surrogate corruption. */
+/** A string value of the right kind for the field, for the bad-character corruption. */
 function stringValueArb(field: Field): fc.Arbitrary<string> {
   switch (field.type) {
     case 'email':
@@ -406,7 +417,7 @@ function stringValueArb(field: Field): fc.Arbitrary<string> {
 }
 
 function corruptionArb(field: Field): fc.Arbitrary<unknown> {
-  const choices: fc.Arbitrary<unknown>[] = [compoundArb, withBadChar(stringValueArb(field))];
+  const choices: fc.Arbitrary<unknown>[] = [compoundArb, withBadChar(field, stringValueArb(field))];
   if (field.required) choices.push(blankArb);
   if (field.required && field.type === 'checkbox') choices.push(fc.constantFrom(false, 'off', 'no', '0', 'FALSE', ' Off '));
   switch (field.type) {

@@ -1,3 +1,4 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { ZodError } from 'zod';
@@ -104,6 +105,23 @@ export function detailsOfZodError(error: ZodError): ErrorDetail[] {
   }));
 }
 
+/**
+ * The unique indexes a caller can race into (a double-click, two tabs), and the conflict each one
+ * means. The index decides, so the loser of a race gets the same 409 as a later request would.
+ */
+const CONFLICT_BY_UNIQUE_INDEX: Record<string, ErrorCode> = {
+  users_email_unique: 'email_taken',
+  memberships_workspace_id_user_id_unique: 'already_member',
+};
+
+/** A unique violation of an index a caller can race into, as its 409; null for any other error. */
+function fromUniqueViolation(error: unknown): ApiError | null {
+  if (!(error instanceof UniqueConstraintViolationException)) return null;
+  const index = (error as { constraint?: unknown }).constraint;
+  const code = typeof index === 'string' ? CONFLICT_BY_UNIQUE_INDEX[index] : undefined;
+  return code ? new ApiError(code) : null;
+}
+
 /** tRPC's own failures (bad procedure path, bad input) in lfk's terms. */
 function fromTrpcError(error: TRPCError): ApiError | null {
   switch (error.code) {
@@ -135,8 +153,10 @@ export function asApiError(error: unknown): ApiError | null {
   if (error instanceof ApiError) return error;
   if (error instanceof TRPCError) {
     if (error.cause instanceof ApiError) return error.cause;
-    return fromTrpcError(error);
+    return fromUniqueViolation(error.cause) ?? fromTrpcError(error);
   }
+  const conflict = fromUniqueViolation(error);
+  if (conflict) return conflict;
   if (error instanceof ZodError) {
     return new ApiError('invalid_request', { details: detailsOfZodError(error) });
   }

@@ -1,5 +1,4 @@
 import { newId, Session, User } from '@lfk/db';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import { SESSION_TTL_MS } from '../credentials/authenticate.ts';
 import { hashPassword, verifyPassword } from '../credentials/passwords.ts';
@@ -7,7 +6,7 @@ import { generateSessionToken } from '../credentials/tokens.ts';
 import { ApiError } from '../errors.ts';
 import { loginInput, loginOutput, sessionOutput, signupInput, signupOutput } from '../schemas/auth.ts';
 import { userToWire, workspaceToWire } from '../serializers.ts';
-import { createWorkspace } from '../services/workspaces.ts';
+import { createWorkspace, personalWorkspaceName } from '../services/workspaces.ts';
 import { perIpLimit, publicProcedure, router, sessionProcedure } from '../trpc.ts';
 
 /** Queues a new session; the plaintext token goes to the caller once and is never stored. */
@@ -26,26 +25,20 @@ export const authRouter = router({
     .mutation(async ({ ctx, input }) => {
       if (!ctx.services.allowSignup) throw new ApiError('signup_disabled');
       const passwordHash = await hashPassword(input.password);
-      try {
-        const result = await ctx.em.transactional(async (em) => {
-          if (await em.count(User, { email: input.email })) throw new ApiError('email_taken');
-          const user = em.create(User, { id: newId('usr'), email: input.email, name: input.name ?? null, passwordHash });
-          const actor = { type: 'user' as const, id: user.id };
-          const workspace = createWorkspace(em, user.id, input.name ? `${input.name}'s workspace` : 'Personal', actor);
-          const session = startSession(em, user.id);
-          return { user, workspace, session };
-        });
-        ctx.cookies.set(result.session.token, result.session.expiresAt);
-        return {
-          user: userToWire(result.user),
-          workspace: workspaceToWire(result.workspace, 'owner'),
-          session_token: result.session.token,
-        };
-      } catch (error) {
-        // Two sign-ups with one address at once: the unique index decides.
-        if (error instanceof UniqueConstraintViolationException) throw new ApiError('email_taken');
-        throw error;
-      }
+      // A taken address is found by the unique index, races included (409 email_taken).
+      const result = await ctx.em.transactional(async (em) => {
+        const user = em.create(User, { id: newId('usr'), email: input.email, name: input.name ?? null, passwordHash });
+        const actor = { type: 'user' as const, id: user.id };
+        const workspace = createWorkspace(em, user.id, personalWorkspaceName(input.name), actor);
+        const session = startSession(em, user.id);
+        return { user, workspace, session };
+      });
+      ctx.cookies.set(result.session.token, result.session.expiresAt);
+      return {
+        user: userToWire(result.user),
+        workspace: workspaceToWire(result.workspace, 'owner'),
+        session_token: result.session.token,
+      };
     }),
 
   login: publicProcedure

@@ -18,13 +18,14 @@ export const emailVerificationsRouter = router({
       if (!isWellFormedVerificationToken(input.token)) throw invalidLink();
       const now = new Date();
       return ctx.em.transactional(async (em) => {
-        const link = await em.findOne(
-          EmailVerification,
-          { tokenHash: sha256(input.token) },
-          { lockMode: LockMode.PESSIMISTIC_WRITE },
-        );
+        const tokenHash = sha256(input.token);
+        const unlocked = await em.findOne(EmailVerification, { tokenHash }, { fields: ['form'] });
+        if (!unlocked) throw invalidLink();
+        // The form's row first, then the link's: the order a form's update takes them in, so a
+        // confirmation racing a notify_email change waits for it (no deadlock) and then sees it.
+        const found = await em.findOneOrFail(Form, { id: unlocked.form.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+        const link = await em.findOne(EmailVerification, { tokenHash }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
         if (!link || link.usedAt !== null || link.expiresAt <= now) throw invalidLink();
-        const found = await em.findOneOrFail(Form, { id: link.form.id });
         // The address changed since this link was sent: it proves nothing about the new one.
         if (found.notifyEmail !== link.email) throw invalidLink();
         link.usedAt = now;

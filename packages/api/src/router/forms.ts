@@ -158,22 +158,27 @@ export const formsRouter = router({
     .input(formUpdateInput)
     .output(form)
     .mutation(async ({ ctx, input }) => {
-      const found = await findReachableForm(ctx.em, ctx.scope, input.form_id);
+      const reachable = await findReachableForm(ctx.em, ctx.scope, input.form_id);
       const changed = UPDATABLE.filter((field) => input[field] !== undefined);
-      const emailQueued = await applyUpdate(ctx.em, ctx.services, found, input);
-      if (changed.length > 0) {
-        recordAudit(ctx.em, {
-          workspaceId: found.workspace!.id,
-          action: 'form.updated',
-          actor: ctx.actor,
-          target: { type: 'form', id: found.id },
-          data: { fields: changed },
-        });
-      }
-      // One flush: the change, its audit event and any verification email commit together.
-      await ctx.em.flush();
+      // One transaction: the change, its audit event and any verification email commit together.
+      const { updated, emailQueued } = await ctx.em.transactional(async (em) => {
+        // The row lock orders concurrent updates of one form, so each new notify_email's link
+        // replaces the one before and a single link stays live.
+        const found = await em.findOneOrFail(Form, { id: reachable.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+        const queued = await applyUpdate(em, ctx.services, found, input);
+        if (changed.length > 0) {
+          recordAudit(em, {
+            workspaceId: found.workspace!.id,
+            action: 'form.updated',
+            actor: ctx.actor,
+            target: { type: 'form', id: found.id },
+            data: { fields: changed },
+          });
+        }
+        return { updated: found, emailQueued: queued };
+      });
       if (emailQueued) ctx.services.wakeMailer();
-      return formToWire(found);
+      return formToWire(updated);
     }),
 
   resendVerification: formsScopeProcedure

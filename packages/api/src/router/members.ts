@@ -28,9 +28,7 @@ export const membersRouter = router({
     .mutation(async ({ ctx, input }) => {
       const user = await ctx.em.findOne(User, { email: input.email });
       if (!user) throw new ApiError('user_not_found');
-      if (await ctx.em.count(Membership, { workspace: ctx.workspaceId, user: user.id })) {
-        throw new ApiError('already_member');
-      }
+      // No "is it a member already?" read first: the unique index decides, races included (409 already_member).
       const membership = ctx.em.create(Membership, {
         id: newId('mbr'),
         workspace: ctx.workspaceId,

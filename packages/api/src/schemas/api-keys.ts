@@ -1,3 +1,4 @@
+import { TEXT_LIMITS } from '@lfk/db';
 import { z } from 'zod';
 import { idParam, listInput, text, timestamp } from './common.ts';
 import { workspaceScoped } from './workspaces.ts';
@@ -27,6 +28,6 @@ export const createdApiKey = z.object({
   created_at: timestamp,
 });
 
-export const apiKeyCreateInput = workspaceScoped.extend({ name: text(64).optional() }).strict();
+export const apiKeyCreateInput = workspaceScoped.extend({ name: text(TEXT_LIMITS.apiKeyName).optional() }).strict();
 export const apiKeyListInput = workspaceScoped.extend(listInput.shape);
 export const apiKeyRevokeInput = workspaceScoped.extend({ key_id: idParam });

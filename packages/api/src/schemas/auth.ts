@@ -1,3 +1,4 @@
+import { TEXT_LIMITS } from '@lfk/db';
 import { z } from 'zod';
 import { MIN_PASSWORD_LENGTH } from '../credentials/passwords.ts';
 import { email, text, timestamp } from './common.ts';
@@ -15,7 +16,7 @@ const password = z
   .min(MIN_PASSWORD_LENGTH, `Must be at least ${MIN_PASSWORD_LENGTH} characters.`)
   .max(1024, 'Must be at most 1024 characters.');
 
-export const signupInput = z.strictObject({ email, password, name: text(100).optional() });
+export const signupInput = z.strictObject({ email, password, name: text(TEXT_LIMITS.userName).optional() });
 export const signupOutput = z.object({ user, workspace, session_token: z.string() });
 
 export const loginInput = z.strictObject({ email, password: z.string().max(1024) });

@@ -1,19 +1,32 @@
+import { TEXT_LIMITS } from '@lfk/db';
 import { z } from 'zod';
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
 /**
- * Text a person typed: well-formed unicode with no control characters (PostgreSQL rejects NUL,
- * and a lone surrogate cannot be stored faithfully), trimmed, 1..max characters.
+ * True when the text holds a C0 or C1 control character, DEL, or a Unicode line or paragraph
+ * separator: none belongs in a one-line value (a CR/LF in a name ends up in an email header).
+ */
+export function hasControlCharacters(value: string): boolean {
+  return CONTROL_CHARACTER.test(value);
+}
+
+export const NO_CONTROL_CHARACTERS = 'Must not contain control characters or line breaks.';
+
+/**
+ * One line a person typed: well-formed unicode (a lone surrogate cannot be stored faithfully) with
+ * no control characters or line breaks, checked before trimming so that none is silently dropped;
+ * then trimmed, 1..max characters.
  */
 export function text(max: number) {
   return z
     .string()
+    .refine((value) => value.isWellFormed(), 'Must not contain unpaired surrogates.')
+    .refine((value) => !hasControlCharacters(value), NO_CONTROL_CHARACTERS)
     .trim()
     .min(1, 'Must not be empty.')
-    .max(max, `Must be at most ${max} characters.`)
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
-    .refine((value) => value.isWellFormed() && !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value), {
-      message: 'Must not contain control characters or unpaired surrogates.',
-    });
+    .max(max, `Must be at most ${max} characters.`);
 }
 
 /** A path or body id. Its shape is checked where it is looked up: a wrong shape is "not found". */
@@ -23,8 +36,9 @@ export const timestamp = z.iso.datetime();
 
 export const email = z
   .string()
+  .refine((value) => !hasControlCharacters(value), NO_CONTROL_CHARACTERS)
   .trim()
-  .max(254)
+  .max(TEXT_LIMITS.email)
   .pipe(z.email('Must be an email address.'))
   .transform((value) => value.toLowerCase());
 

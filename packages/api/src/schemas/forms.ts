@@ -1,5 +1,6 @@
+import { TEXT_LIMITS } from '@lfk/db';
 import { z } from 'zod';
-import { email, idParam, listInput, text, timestamp } from './common.ts';
+import { email, hasControlCharacters, idParam, listInput, NO_CONTROL_CHARACTERS, text, timestamp } from './common.ts';
 import { workspaceScoped } from './workspaces.ts';
 
 export const FIELD_TYPES = ['text', 'textarea', 'email', 'number', 'url', 'tel', 'date', 'checkbox', 'select'] as const;
@@ -42,37 +43,52 @@ export const formSchema = z
     });
   });
 
-/** An exact origin, normalised to scheme://host[:port]. */
-export const origin = z
-  .string()
-  .max(2048)
-  .transform((value, ctx) => {
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'Must be an origin such as https://example.com.' });
-      return z.NEVER;
-    }
-    if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password
-      || url.pathname !== '/' || url.search || url.hash || value.endsWith('/')) {
-      ctx.addIssue({ code: 'custom', message: 'Must be an origin (scheme://host[:port]) with no path, query or credentials.' });
-      return z.NEVER;
-    }
-    return url.origin;
-  });
+/** The longest URL lfk stores, measured as stored (normalised). */
+const URL_MAX = TEXT_LIMITS.url;
 
-export const httpUrl = z
-  .string()
-  .max(2048)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password;
-    } catch {
-      return false;
+/**
+ * A URL as sent. Control characters are refused here because the URL parser would drop tabs and
+ * line breaks silently, storing something other than what was typed.
+ */
+const urlText = z.string().max(URL_MAX).refine((value) => !hasControlCharacters(value), NO_CONTROL_CHARACTERS);
+
+function parseUrl(value: string): URL | null {
+  try {
+    return new URL(value);
+  } catch {
+    return null;
+  }
+}
+
+/** An exact origin, stored normalised as scheme://host[:port] (a punycode host). */
+export const origin = urlText.transform((value, ctx) => {
+  const url = parseUrl(value);
+  if (!url) {
+    ctx.addIssue({ code: 'custom', message: 'Must be an origin such as https://example.com.' });
+    return z.NEVER;
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password
+    || url.pathname !== '/' || url.search || url.hash || value.endsWith('/')) {
+    ctx.addIssue({ code: 'custom', message: 'Must be an origin (scheme://host[:port]) with no path, query or credentials.' });
+    return z.NEVER;
+  }
+  return url.origin;
+});
+
+/**
+ * An http(s) URL, stored normalised (`new URL(x).href`: punycode host, percent-encoded path), so
+ * what is stored can be sent as a `Location` header as is; it must fit its column once normalised.
+ */
+export const httpUrl = urlText
+  .transform((value, ctx) => {
+    const url = parseUrl(value);
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) {
+      ctx.addIssue({ code: 'custom', message: 'Must be an http or https URL.' });
+      return z.NEVER;
     }
-  }, 'Must be an http or https URL.');
+    return url.href;
+  })
+  .pipe(z.string().max(URL_MAX, `Must be at most ${URL_MAX} characters once normalised (percent-encoded).`));
 
 export const submissionMode = z.enum(['browser', 'api_key']);
 export const formState = z.enum(['unclaimed', 'claimed']);
@@ -83,7 +99,7 @@ const allowedOrigins = z
   .transform((origins) => [...new Set(origins)]);
 
 const formFields = {
-  name: text(200),
+  name: text(TEXT_LIMITS.formName),
   schema: formSchema,
   submission_mode: submissionMode,
   allowed_origins: allowedOrigins,

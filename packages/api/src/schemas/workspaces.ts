@@ -1,8 +1,9 @@
+import { TEXT_LIMITS } from '@lfk/db';
 import { z } from 'zod';
 import { email, idParam, listInput, role, text, timestamp } from './common.ts';
 
 export const workspace = z.object({ id: z.string(), name: z.string(), role, created_at: timestamp });
-export const workspaceCreateInput = z.strictObject({ name: text(100) });
+export const workspaceCreateInput = z.strictObject({ name: text(TEXT_LIMITS.workspaceName) });
 
 /** Every workspace-scoped procedure names its workspace; the auth middleware reads this field. */
 export const workspaceScoped = z.object({ workspace_id: idParam });
@@ -26,7 +27,7 @@ export const project = z.object({
   created_at: timestamp,
 });
 export const projectListInput = workspaceScoped.extend(listInput.shape);
-export const projectCreateInput = workspaceScoped.extend({ name: text(100) }).strict();
+export const projectCreateInput = workspaceScoped.extend({ name: text(TEXT_LIMITS.projectName) }).strict();
 
 export const auditEvent = z.object({
   id: z.string(),

@@ -1,4 +1,4 @@
-import { newId } from '@lfk/db';
+import { newId, TEXT_LIMITS } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Context } from '../context.ts';
 import { sha256 } from '../credentials/secrets.ts';
@@ -27,6 +27,14 @@ function scopeOf(ctx: Context): string {
   return `ip:${ctx.ip}`;
 }
 
+/**
+ * The scope as stored: itself when it fits its column, else its hash. A client address can be
+ * long (behind a trusted proxy it is whatever X-Forwarded-For says).
+ */
+function storedScope(scope: string): string {
+  return scope.length <= TEXT_LIMITS.idempotencyScope ? scope : `sha256:${sha256(scope)}`;
+}
+
 export interface Performed<T> {
   /** What this caller gets now. */
   response: T;
@@ -53,7 +61,7 @@ export async function runIdempotently<T>(
       details: [{ path: 'Idempotency-Key', message: 'Must be 1 to 255 visible ASCII characters.' }],
     });
   }
-  const scope = scopeOf(ctx);
+  const scope = storedScope(scopeOf(ctx));
   const fingerprint = sha256(`${operation}\n${canonicalJson(input)}`);
   return ctx.em.transactional(async (em) => {
     const now = new Date();

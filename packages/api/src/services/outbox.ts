@@ -1,4 +1,4 @@
-import { newId, OutboxEmail } from '@lfk/db';
+import { newId, OutboxEmail, TEXT_LIMITS } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 
 export interface Email {
@@ -9,6 +9,17 @@ export interface Email {
   body: string;
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+const LINE_BREAKS_AND_CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+
+/**
+ * A header value on one line: whatever a subject was built from (a name stored by an older
+ * version, say), a line break in it must never start a header of its own.
+ */
+export function oneLine(value: string): string {
+  return value.replace(LINE_BREAKS_AND_CONTROLS, ' ');
+}
+
 /**
  * Queues an email on `em`: it is written in the same transaction as the change that causes it,
  * so it is sent if and only if that change is kept. The sender (apps/server) delivers it.
@@ -17,8 +28,9 @@ export function enqueueEmail(em: EntityManager, email: Email, now = new Date()):
   em.create(OutboxEmail, {
     id: newId('eml'),
     kind: email.kind,
-    to: email.to,
-    subject: email.subject,
+    to: oneLine(email.to),
+    // Cut by whole characters to fit its column: a subject is built from stored names.
+    subject: Array.from(oneLine(email.subject)).slice(0, TEXT_LIMITS.emailSubject).join(''),
     body: email.body,
     status: 'pending',
     attempts: 0,

@@ -1,6 +1,7 @@
 import type { StoredField } from '@lfk/db';
 import { z } from 'zod';
 import type { ErrorDetail } from '../errors.ts';
+import { hasControlCharacters, NO_CONTROL_CHARACTERS } from '../schemas/common.ts';
 
 export type SubmissionValue = string | number | boolean;
 export type Validated = { ok: true; values: Record<string, SubmissionValue> } | { ok: false; details: ErrorDetail[] };
@@ -19,9 +20,19 @@ function isBlank(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
 
-/** Text a person could have typed: well-formed unicode without NUL (PostgreSQL cannot keep NUL). */
-function isStorableText(value: string): boolean {
-  return value.isWellFormed() && !value.includes('\u0000');
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+const CONTROL_BUT_LAYOUT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+
+/**
+ * Whether a string value may be stored for its field: well-formed unicode; one line (no control
+ * character or line break) for every single-line type; a textarea also takes tab, CR and LF.
+ */
+function textProblem(field: StoredField, value: string): string | null {
+  if (!value.isWellFormed()) return 'Must not contain unpaired surrogates.';
+  if (field.type === 'textarea') {
+    return CONTROL_BUT_LAYOUT.test(value) ? 'Must not contain control characters other than tab and line breaks.' : null;
+  }
+  return hasControlCharacters(value) ? NO_CONTROL_CHARACTERS : null;
 }
 
 function isCalendarDate(value: string): boolean {
@@ -61,7 +72,6 @@ function checkValue(field: StoredField, value: unknown): Check {
     return { error: 'Must be a number.' };
   }
   if (typeof value !== 'string') return { error: 'Must be a string.' };
-  if (!isStorableText(value)) return { error: 'Must not contain NUL characters or unpaired surrogates.' };
   const trimmed = value.trim();
   switch (field.type) {
     case 'email':
@@ -98,6 +108,12 @@ export function validateSubmission(fields: StoredField[], data: Record<string, u
     const raw = Object.hasOwn(data, field.name) ? data[field.name] : undefined;
     if (Array.isArray(raw) || (raw !== null && typeof raw === 'object')) {
       details.push({ path: field.name, message: 'Must be a single value.' });
+      continue;
+    }
+    // Before the blank check: a value of only line breaks is refused, not taken for an empty field.
+    const problem = typeof raw === 'string' ? textProblem(field, raw) : null;
+    if (problem) {
+      details.push({ path: field.name, message: problem });
       continue;
     }
     if (isBlank(raw)) {

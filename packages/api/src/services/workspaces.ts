@@ -1,7 +1,19 @@
-import { Membership, newId, Project, Workspace } from '@lfk/db';
+import { Membership, newId, Project, TEXT_LIMITS, Workspace } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Actor } from '../trpc.ts';
 import { recordAudit } from './audit.ts';
+
+const PERSONAL_SUFFIX = "'s workspace";
+
+/**
+ * The name of a new account's own workspace: "<name>'s workspace", the name cut (by whole
+ * characters) so that the whole fits the workspace name's column.
+ */
+export function personalWorkspaceName(userName: string | undefined): string {
+  if (!userName) return 'Personal';
+  const room = TEXT_LIMITS.workspaceName - PERSONAL_SUFFIX.length;
+  return `${Array.from(userName).slice(0, room).join('').trimEnd()}${PERSONAL_SUFFIX}`;
+}
 
 /** A workspace with its first owner and its default project, queued on `em` for one flush. */
 export function createWorkspace(em: EntityManager, ownerId: string, name: string, actor: Actor) {

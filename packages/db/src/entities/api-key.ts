@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { TEXT_LIMITS } from '../limits.ts';
 import { User } from './user.ts';
 import { Workspace } from './workspace.ts';
 
@@ -12,7 +13,7 @@ export const ApiKey = defineEntity({
   properties: {
     id: p.string().primary().length(40),
     workspace: () => p.manyToOne(Workspace),
-    name: p.string().length(64).nullable(),
+    name: p.string().length(TEXT_LIMITS.apiKeyName).nullable(),
     prefix: p.string().length(16),
     keyHash: p.string().length(64).unique(),
     createdBy: () => p.manyToOne(User),

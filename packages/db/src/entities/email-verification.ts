@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { TEXT_LIMITS } from '../limits.ts';
 import { Form } from './form.ts';
 
 /**
@@ -11,7 +12,7 @@ export const EmailVerification = defineEntity({
   properties: {
     id: p.string().primary().length(40),
     form: () => p.manyToOne(Form).deleteRule('cascade'),
-    email: p.string().length(254),
+    email: p.string().length(TEXT_LIMITS.email),
     tokenHash: p.string().length(64).unique(),
     expiresAt: p.datetime(),
     usedAt: p.datetime().nullable(),

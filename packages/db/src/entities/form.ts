@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { TEXT_LIMITS } from '../limits.ts';
 import { Project } from './project.ts';
 import { Workspace } from './workspace.ts';
 
@@ -24,14 +25,14 @@ export const Form = defineEntity({
     id: p.string().primary().length(40),
     workspace: () => p.manyToOne(Workspace).nullable(),
     project: () => p.manyToOne(Project).nullable(),
-    name: p.string().length(200),
+    name: p.string().length(TEXT_LIMITS.formName),
     state: p.enum(FORM_STATES),
     schema: p.json<StoredField[]>(),
     submissionMode: p.enum(SUBMISSION_MODES).default('browser'),
     allowedOrigins: p.json<string[]>(),
-    notifyEmail: p.string().length(254).nullable(),
+    notifyEmail: p.string().length(TEXT_LIMITS.email).nullable(),
     notifyEmailVerified: p.boolean().default(false),
-    redirectUrl: p.string().length(2048).nullable(),
+    redirectUrl: p.string().length(TEXT_LIMITS.url).nullable(),
     claimTokenHash: p.string().length(64).nullable().unique(),
     /** When the last verification email was queued; resends are spaced from it. */
     verificationSentAt: p.datetime().nullable(),

@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { TEXT_LIMITS } from '../limits.ts';
 
 /**
  * A request made with an `Idempotency-Key`, and the response it got. `scope` is the caller
@@ -10,8 +11,8 @@ export const IdempotencyRecord = defineEntity({
   tableName: 'idempotency_records',
   properties: {
     id: p.string().primary().length(40),
-    scope: p.string().length(80),
-    key: p.string().length(255),
+    scope: p.string().length(TEXT_LIMITS.idempotencyScope),
+    key: p.string().length(TEXT_LIMITS.idempotencyKey),
     fingerprint: p.string().length(64),
     responseBody: p.json<unknown>().columnType('json'),
     createdAt: p.datetime().onCreate(() => new Date()),

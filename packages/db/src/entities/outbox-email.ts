@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { TEXT_LIMITS } from '../limits.ts';
 
 export const OUTBOX_STATUSES = ['pending', 'sent', 'failed'] as const;
 
@@ -14,8 +15,8 @@ export const OutboxEmail = defineEntity({
   properties: {
     id: p.string().primary().length(40),
     kind: p.string().length(32),
-    to: p.string().length(254),
-    subject: p.string().length(300),
+    to: p.string().length(TEXT_LIMITS.email),
+    subject: p.string().length(TEXT_LIMITS.emailSubject),
     body: p.text().nullable(),
     status: p.enum(OUTBOX_STATUSES).default('pending'),
     attempts: p.integer().default(0),

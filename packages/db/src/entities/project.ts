@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { TEXT_LIMITS } from '../limits.ts';
 import { Workspace } from './workspace.ts';
 
 export const Project = defineEntity({
@@ -7,7 +8,7 @@ export const Project = defineEntity({
   properties: {
     id: p.string().primary().length(40),
     workspace: () => p.manyToOne(Workspace),
-    name: p.string().length(100),
+    name: p.string().length(TEXT_LIMITS.projectName),
     isDefault: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
   },

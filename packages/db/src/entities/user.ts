@@ -1,12 +1,13 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { TEXT_LIMITS } from '../limits.ts';
 
 export const User = defineEntity({
   name: 'User',
   tableName: 'users',
   properties: {
     id: p.string().primary().length(40),
-    email: p.string().length(254).unique(),
-    name: p.string().length(100).nullable(),
+    email: p.string().length(TEXT_LIMITS.email).unique(),
+    name: p.string().length(TEXT_LIMITS.userName).nullable(),
     passwordHash: p.text().hidden().lazy(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),

@@ -1,11 +1,12 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { TEXT_LIMITS } from '../limits.ts';
 
 export const Workspace = defineEntity({
   name: 'Workspace',
   tableName: 'workspaces',
   properties: {
     id: p.string().primary().length(40),
-    name: p.string().length(100),
+    name: p.string().length(TEXT_LIMITS.workspaceName),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
