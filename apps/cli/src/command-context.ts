@@ -1,4 +1,4 @@
-import type { Settings } from './config/settings.ts';
+import { describeSource, type Settings } from './config/settings.ts';
 import { CliError, EXIT_AUTH, usageError } from './errors.ts';
 import { type Api, createApi } from './http/api.ts';
 import type { Output } from './output/output.ts';
@@ -15,7 +15,7 @@ export function requireSession(settings: Settings): string {
   if (!token) {
     throw new CliError('not_signed_in', `Not signed in to ${settings.baseUrl}.`, {
       exitCode: EXIT_AUTH,
-      hint: "Run 'lfk login' (or 'lfk signup' for a new account).",
+      hint: `That server is ${describeSource(settings.baseUrlSource)}. Run 'lfk login' (or 'lfk signup' for a new account), or name another with --base-url or LFK_BASE_URL.`,
     });
   }
   return token;

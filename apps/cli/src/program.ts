@@ -19,7 +19,7 @@ export function buildProgram() {
     .description('lfk from the terminal: accounts, workspaces, API keys, forms and submissions.')
     .version(packageJson.version, '-V, --version', 'Print the version')
     .helpOption('-h, --help', 'Show help')
-    .addOption(new Option('--base-url <url>', 'the lfk server (default: LFK_BASE_URL, then the one you signed in to, then http://localhost:3000)'))
+    .addOption(new Option('--base-url <url>', 'the lfk server (default: LFK_BASE_URL, then the one you signed in to, then http://127.0.0.1:3000)'))
     .addOption(new Option('--workspace <id>', 'the workspace to act in (default: LFK_WORKSPACE, then `lfk workspaces use`)'))
     .addOption(new Option('--api-key <key>', 'an API key for forms and submissions (default: LFK_API_KEY; never saved)'))
     .addOption(new Option('--timeout <seconds>', 'give up on a request after this long (default: LFK_TIMEOUT, then 30)'))

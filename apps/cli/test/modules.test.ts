@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readConfig, writeConfig } from '../src/config/config-file.ts';
+import { serverKey } from '../src/config/server-key.ts';
 import { loadSettings, normalizeBaseUrl } from '../src/config/settings.ts';
 import { CliError } from '../src/errors.ts';
 import { parseFieldShorthand } from '../src/input/fields.ts';
@@ -66,7 +67,7 @@ describe('settings', () => {
 
   it('takes flags over environment over config over the default', async () => {
     const env = envFor();
-    expect((await loadSettings({}, env)).baseUrl).toBe('http://localhost:3000');
+    expect((await loadSettings({}, env)).baseUrl).toBe('http://127.0.0.1:3000');
     await writeConfig(join(dir, 'xdg', 'lfk', 'config.json'), { base_url: 'http://config.test', servers: {} });
     expect(await loadSettings({}, env)).toMatchObject({ baseUrl: 'http://config.test', baseUrlSource: 'config' });
     expect(await loadSettings({}, envFor({ LFK_BASE_URL: 'http://env.test/' }))).toMatchObject({ baseUrl: 'http://env.test', baseUrlSource: 'env' });
@@ -101,6 +102,30 @@ describe('settings', () => {
   it('refuses a timeout that is not a positive number of seconds', async () => {
     for (const timeout of ['0', '-1', 'abc', '1e3', '3601']) {
       await expect(loadSettings({ timeout }, envFor())).rejects.toMatchObject({ code: 'invalid_timeout', exitCode: 2 });
+    }
+  });
+});
+
+describe('server keys', () => {
+  it('read every loopback name as 127.0.0.1, keeping scheme, port and path', () => {
+    for (const url of ['http://localhost:3000', 'http://LocalHost:3000/', 'http://127.0.0.1:3000', 'http://[::1]:3000', 'http://127.1.2.3:3000']) {
+      expect(serverKey(url), url).toBe('http://127.0.0.1:3000');
+    }
+    expect(serverKey('https://localhost:3000')).toBe('https://127.0.0.1:3000');
+    expect(serverKey('http://localhost:3001')).toBe('http://127.0.0.1:3001');
+    expect(serverKey('https://Forms.Example.com:443/lfk/')).toBe('https://forms.example.com/lfk');
+    expect(serverKey('http://localhost.example.com:3000')).toBe('http://localhost.example.com:3000');
+  });
+
+  it('an older config file keyed by localhost is read under the same key, a session beating none', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lfk-keys-'));
+    try {
+      const path = join(dir, 'config.json');
+      await writeFile(path, JSON.stringify({ servers: { 'http://127.0.0.1:3000': { user_email: 'a@example.com' }, 'http://localhost:3000/': { session_token: 'lfs_x', user_email: 'a@example.com' } } }));
+      const config = await readConfig(path);
+      expect(config.servers).toEqual({ 'http://127.0.0.1:3000': { session_token: 'lfs_x', user_email: 'a@example.com' } });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

@@ -150,6 +150,30 @@ describe('the owner flow', () => {
     expect(stored).toEqual([{ role: 'owner' }]);
   });
 
+  it('a session is good for every name of this machine: signed up at 127.0.0.1, signed in at localhost', async () => {
+    const home = await newHome();
+    const { email } = await signupWithCli(home, server.baseUrl);
+    const port = new URL(server.baseUrl).port;
+    for (const alias of [`http://localhost:${port}`, `http://LOCALHOST:${port}/`]) {
+      const whoami = await home.lfk(['whoami', '--json', '--base-url', alias]);
+      expect(whoami.code, `${alias}: ${whoami.stderr}`).toBe(0);
+      expect(whoami.json.user.email).toBe(email);
+    }
+    // Another port is another server.
+    const other = await home.lfk(['whoami', '--base-url', 'http://localhost:1']);
+    expect(other.code).toBe(4);
+    expect(other.stderr).toContain('error: not_signed_in: Not signed in to http://localhost:1.');
+    expect(other.stderr).toContain('That server is --base-url.');
+  });
+
+  it('with nothing set, the server is http://127.0.0.1:3000 (as npm start prints it), and the error says it is the default', async () => {
+    const home = await newHome();
+    const result = await home.lfk(['keys', 'list']);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('error: not_signed_in: Not signed in to http://127.0.0.1:3000.');
+    expect(result.stderr).toContain('That server is the default.');
+  });
+
   it('whoami without a session exits 4 with not_signed_in', async () => {
     const home = await newHome();
     const result = await home.lfk(['whoami'], { env: { LFK_BASE_URL: server.baseUrl } });

@@ -52,10 +52,10 @@ export const signupCommand = () =>
         const password = await passwordFrom(flags, true);
         const api = await anonymousApi(ctx);
         const result = await api.auth.signup.mutate({ email, password, ...(flags.name ? { name: flags.name } : {}) });
-        const { baseUrl, configPath } = ctx.settings;
+        const { baseUrl, serverKey, configPath } = ctx.settings;
         await updateConfig(configPath, (config) => {
           config.base_url = baseUrl;
-          config.servers[baseUrl] = { session_token: result.session_token, user_email: result.user.email, workspace_id: result.workspace.id };
+          config.servers[serverKey] = { session_token: result.session_token, user_email: result.user.email, workspace_id: result.workspace.id };
         });
         ctx.out.result(withoutSessionToken(result), (result) => {
           ctx.out.line(`Signed up to ${baseUrl} as ${ctx.out.style.bold(result.user.email)}.`);
@@ -77,13 +77,13 @@ export const loginCommand = () =>
         const password = await passwordFrom(flags, false);
         const api = await anonymousApi(ctx);
         const result = await api.auth.login.mutate({ email, password });
-        const { baseUrl, configPath } = ctx.settings;
+        const { baseUrl, serverKey, configPath } = ctx.settings;
         await updateConfig(configPath, (config) => {
-          const previous = config.servers[baseUrl];
+          const previous = config.servers[serverKey];
           // A default workspace belongs to the person who chose it.
           const workspace = previous?.user_email === result.user.email ? previous.workspace_id : undefined;
           config.base_url = baseUrl;
-          config.servers[baseUrl] = {
+          config.servers[serverKey] = {
             session_token: result.session_token,
             user_email: result.user.email,
             ...(workspace ? { workspace_id: workspace } : {}),
@@ -100,7 +100,7 @@ export const logoutCommand = () =>
     .description('Sign out: the session is ended on the server and removed from this machine')
     .action((_flags, command) =>
       runCommand(command, async (ctx) => {
-        const { baseUrl, configPath, profile } = ctx.settings;
+        const { baseUrl, serverKey, configPath, profile } = ctx.settings;
         if (!profile.session_token) {
           if (!ctx.out.json) ctx.out.line(`Not signed in to ${baseUrl}.`);
           return;
@@ -116,8 +116,8 @@ export const logoutCommand = () =>
         // The token leaves this machine either way: no one can use it from here. The email stays, so
         // the same person signing in again gets back the default workspace they chose.
         await updateConfig(configPath, (config) => {
-          const { session_token: _token, ...rest } = config.servers[baseUrl] ?? {};
-          config.servers[baseUrl] = rest;
+          const { session_token: _token, ...rest } = config.servers[serverKey] ?? {};
+          config.servers[serverKey] = rest;
         });
         if (warning) ctx.out.note(`warning: the server could not be told to end the session (${inert(warning)}); it was removed from this machine.`);
         if (!ctx.out.json) ctx.out.line(`Signed out of ${baseUrl}.`);

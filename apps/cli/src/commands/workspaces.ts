@@ -8,9 +8,9 @@ import { runCommand } from './run-command.ts';
 
 /** Makes `workspaceId` the default workspace for this server. */
 async function rememberWorkspace(ctx: CommandContext, workspaceId: string): Promise<void> {
-  const { baseUrl, configPath } = ctx.settings;
+  const { serverKey, configPath } = ctx.settings;
   await updateConfig(configPath, (config) => {
-    config.servers[baseUrl] = { ...config.servers[baseUrl], workspace_id: workspaceId };
+    config.servers[serverKey] = { ...config.servers[serverKey], workspace_id: workspaceId };
   });
 }
 

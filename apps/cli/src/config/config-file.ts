@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { CliError } from '../errors.ts';
+import { serverKey } from './server-key.ts';
 
 /** What `lfk login` remembers about one server. Sessions are kept per server, never sent to another. */
 export interface ServerProfile {
@@ -48,7 +49,15 @@ export async function readConfig(path: string): Promise<Config> {
       if (token) profile.session_token = token;
       if (email) profile.user_email = email;
       if (workspace) profile.workspace_id = workspace;
-      servers[url] = profile;
+      // Files written before servers were keyed by serverKey() may name one server twice: a
+      // profile holding a session wins over one without.
+      let key: string;
+      try {
+        key = serverKey(url);
+      } catch {
+        continue;
+      }
+      if (!servers[key]?.session_token) servers[key] = profile;
     }
   }
   const baseUrl = optionalString(parsed.base_url);

@@ -1,8 +1,15 @@
 import { usageError } from '../errors.ts';
 import { type Config, readConfig, type ServerProfile } from './config-file.ts';
 import { configPath } from './paths.ts';
+import { serverKey } from './server-key.ts';
 
-export const DEFAULT_BASE_URL = 'http://localhost:3000';
+/** Where `npm start` serves, as the server itself prints it. */
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:3000';
+
+/** How the base URL was chosen, for messages that name the server. */
+export function describeSource(source: Settings['baseUrlSource']): string {
+  return { flag: '--base-url', env: 'LFK_BASE_URL', config: 'the server you last signed in to', default: 'the default' }[source];
+}
 const DEFAULT_TIMEOUT_SECONDS = 30;
 
 /** The global flags every command takes (commander's `optsWithGlobals()`). */
@@ -33,6 +40,8 @@ export interface Settings {
   deadline(): number;
   configPath: string;
   config: Config;
+  /** This server's key in the config file (see serverKey). */
+  serverKey: string;
   /** What the config holds for this server: its session and default workspace. */
   profile: ServerProfile;
 }
@@ -98,6 +107,7 @@ export async function loadSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv = 
     deadline: () => (deadline ??= Date.now() + timeoutMs),
     configPath: path,
     config,
-    profile: config.servers[baseUrl] ?? {},
+    serverKey: serverKey(baseUrl),
+    profile: config.servers[serverKey(baseUrl)] ?? {},
   };
 }
