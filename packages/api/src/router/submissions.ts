@@ -33,7 +33,7 @@ export const submissionsRouter = router({
       const validated = validateSubmission(found.schema, input.data);
       if (!validated.ok) throw new ApiError('validation_failed', { details: validated.details });
       const notify = found.notifyEmailVerified ? found.notifyEmail : null;
-      const created = await runIdempotently(ctx, 'submissions.create', input, async (em) => {
+      const created = await runIdempotently(ctx, { operation: 'submissions.create', target: found.id }, input, async (em) => {
         const record = em.create(Submission, {
           id: newId('sub'),
           form: found.id,
