@@ -1,0 +1,22 @@
+import { Form, type IForm, isId } from '@lfk/db';
+import type { EntityManager } from '@mikro-orm/sql';
+import { ApiError } from '../errors.ts';
+
+/** The form a submission is for, claimed or not. A wrong-shaped id names nothing. */
+export async function findSubmissionForm(em: EntityManager, formId: string): Promise<IForm> {
+  const found = isId('form', formId) ? await em.findOne(Form, { id: formId }) : null;
+  if (!found) throw new ApiError('form_not_found');
+  return found;
+}
+
+/** Browser submissions are judged by their `Origin`: it must be on the form's list, exactly. */
+export function isOriginAllowed(form: IForm, origin: string): boolean {
+  return form.submissionMode === 'browser' && form.allowedOrigins.includes(origin);
+}
+
+/** A CORS preflight for a form's submissions: the origin it is granted to, or why not. */
+export async function preflightSubmission(em: EntityManager, formId: string, origin: string | undefined): Promise<string> {
+  const form = await findSubmissionForm(em, formId);
+  if (origin === undefined || !isOriginAllowed(form, origin)) throw new ApiError('origin_not_allowed');
+  return origin;
+}
