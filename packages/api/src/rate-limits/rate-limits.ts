@@ -12,7 +12,7 @@ export const RATE_LIMIT_NAMES = [
   'login',
   /** Requests whose API key was refused, per IP. */
   'key_failures',
-  /** Browser (origin-checked) submissions, per form. */
+  /** Taken browser (origin-checked) submissions, per form and client address. */
   'browser_submissions',
 ] as const;
 export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];

@@ -8,7 +8,7 @@ import { submissionToWire } from '../serializers.ts';
 import { runIdempotently } from '../services/idempotency.ts';
 import { enqueueEmail } from '../services/outbox.ts';
 import { pageNewestFirst } from '../services/pagination.ts';
-import { findSubmissionForm, isOriginAllowed } from '../services/submission-rules.ts';
+import { browserSubmitter, findSubmissionForm, isOriginAllowed } from '../services/submission-rules.ts';
 import { validateSubmission } from '../services/submission-validation.ts';
 import { type FormKey, formMemberProcedure, router, submissionProcedure } from '../trpc.ts';
 
@@ -26,7 +26,6 @@ function acceptBrowser(ctx: Context, form: IForm): 'browser' {
   if (origin === undefined || !isOriginAllowed(form, origin)) throw new ApiError('origin_not_allowed');
   // A request with an Authorization header is a server's, and servers get no CORS grant.
   if (ctx.auth.via !== 'bearer') ctx.browser.allowOrigin(origin);
-  ctx.services.rateLimits.consume('browser_submissions', form.id);
   return 'browser';
 }
 
@@ -39,6 +38,8 @@ export const submissionsRouter = router({
       const source = ctx.key ? acceptKey(form, ctx.key) : acceptBrowser(ctx, form);
       const validated = validateSubmission(form.schema, input.data);
       if (!validated.ok) throw new ApiError('validation_failed', { details: validated.details });
+      // Only a submission that will be taken counts: refused ones spend nobody's allowance.
+      if (source === 'browser') ctx.services.rateLimits.consume('browser_submissions', browserSubmitter(form, ctx.ip));
       const notify = form.notifyEmailVerified ? form.notifyEmail : null;
       const created = await runIdempotently(ctx, { operation: 'submissions.create', target: form.id }, input, async (em) => {
         const record = em.create(Submission, {

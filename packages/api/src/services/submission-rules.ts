@@ -20,3 +20,6 @@ export async function preflightSubmission(em: EntityManager, formId: string, ori
   if (origin === undefined || !isOriginAllowed(form, origin)) throw new ApiError('origin_not_allowed');
   return origin;
 }
+
+/** The browser-submission allowance is per form and per client address: one visitor never spends another's. */
+export const browserSubmitter = (form: IForm, ip: string) => `${form.id} ${ip}`;
