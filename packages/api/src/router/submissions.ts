@@ -8,7 +8,7 @@ import { submissionToWire } from '../serializers.ts';
 import { runIdempotently } from '../services/idempotency.ts';
 import { enqueueEmail } from '../services/outbox.ts';
 import { pageNewestFirst } from '../services/pagination.ts';
-import { browserSubmitter, findSubmissionForm, isOriginAllowed } from '../services/submission-rules.ts';
+import { browserSubmitter, findSubmissionForm, isOriginAllowed, redirectLocation } from '../services/submission-rules.ts';
 import { validateSubmission } from '../services/submission-validation.ts';
 import { type FormKey, formMemberProcedure, router, submissionProcedure } from '../trpc.ts';
 
@@ -68,7 +68,8 @@ export const submissionsRouter = router({
         return { response: wire, replay: wire };
       });
       if (notify) ctx.services.wakeMailer();
-      if (form.redirectUrl) ctx.browser.redirectTo(form.redirectUrl);
+      const location = redirectLocation(form.redirectUrl ?? null);
+      if (location) ctx.browser.redirectTo(location);
       return created;
     }),
 

@@ -1,6 +1,7 @@
 import { Form, type IForm, isId } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import { ApiError } from '../errors.ts';
+import { httpUrl } from '../schemas/forms.ts';
 
 /** The form a submission is for, claimed or not. A wrong-shaped id names nothing. */
 export async function findSubmissionForm(em: EntityManager, formId: string): Promise<IForm> {
@@ -23,3 +24,17 @@ export async function preflightSubmission(em: EntityManager, formId: string, ori
 
 /** The browser-submission allowance is per form and per client address: one visitor never spends another's. */
 export const browserSubmitter = (form: IForm, ip: string) => `${form.id} ${ip}`;
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * Where a person goes after an HTML form post: the form's `redirect_url` in its ASCII form
+ * (punycode host, percent-encoding), always a valid `Location`. A value an older version stored
+ * that today's rules refuse (no http(s) URL, control characters) is not followed: null, and the
+ * person gets the thank-you page.
+ */
+export function redirectLocation(stored: string | null): string | null {
+  if (stored === null || CONTROL_CHARACTERS.test(stored) || !httpUrl.safeParse(stored).success) return null;
+  return new URL(stored).href;
+}
