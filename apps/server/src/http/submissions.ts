@@ -4,7 +4,6 @@ import { sendError, sendErrorPage } from './errors.ts';
 import { htmlPage } from './html-page.ts';
 import { type ContextForRequest, header } from './request-context.ts';
 
-export const SUBMISSION_BODY_LIMIT = 64 * 1024;
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
 /** A urlencoded body as field values; a name sent more than once becomes a list (which validation refuses). */
@@ -54,7 +53,7 @@ export async function registerSubmissions(
       done(null, parseFormBody(body as string));
     });
 
-    scope.post(route.path, { bodyLimit: SUBMISSION_BODY_LIMIT }, async (request, reply) => {
+    scope.post(route.path, { bodyLimit: route.bodyLimit! }, async (request, reply) => {
       const htmlPost = isHtmlFormPost(request);
       const browser = browserAnswer(reply);
       try {

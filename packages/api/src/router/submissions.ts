@@ -8,7 +8,13 @@ import { submissionToWire } from '../serializers.ts';
 import { runIdempotently } from '../services/idempotency.ts';
 import { enqueueEmail } from '../services/outbox.ts';
 import { pageNewestFirst } from '../services/pagination.ts';
-import { browserSubmitter, findSubmissionForm, isOriginAllowed, redirectLocation } from '../services/submission-rules.ts';
+import {
+  assertSubmissionSize,
+  browserSubmitter,
+  findSubmissionForm,
+  isOriginAllowed,
+  redirectLocation,
+} from '../services/submission-rules.ts';
 import { validateSubmission } from '../services/submission-validation.ts';
 import { type FormKey, formMemberProcedure, router, submissionProcedure } from '../trpc.ts';
 
@@ -34,6 +40,7 @@ export const submissionsRouter = router({
     .input(submissionCreateInput)
     .output(createdSubmission)
     .mutation(async ({ ctx, input }) => {
+      assertSubmissionSize(input.data);
       const form = await findSubmissionForm(ctx.em, input.form_id);
       const source = ctx.key ? acceptKey(form, ctx.key) : acceptBrowser(ctx, form);
       const validated = validateSubmission(form.schema, input.data);

@@ -2,6 +2,7 @@ import { Form, type IForm, isId } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import { ApiError } from '../errors.ts';
 import { httpUrl } from '../schemas/forms.ts';
+import { SUBMISSION_MAX_BYTES } from '../schemas/submissions.ts';
 
 /** The form a submission is for, claimed or not. A wrong-shaped id names nothing. */
 export async function findSubmissionForm(em: EntityManager, formId: string): Promise<IForm> {
@@ -20,6 +21,39 @@ export async function preflightSubmission(em: EntityManager, formId: string, ori
   const form = await findSubmissionForm(em, formId);
   if (origin === undefined || !isOriginAllowed(form, origin)) throw new ApiError('origin_not_allowed');
   return origin;
+}
+
+/**
+ * The bytes of `value` written as compact JSON, counted up to `limit` (then `limit + 1`). Walked
+ * without recursion: a 64 KiB body can nest arrays deeper than `JSON.stringify` can follow.
+ */
+function jsonBytesUpTo(value: unknown, limit: number): number {
+  let bytes = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0 && bytes <= limit) {
+    const next = pending.pop();
+    if (Array.isArray(next)) {
+      bytes += 2 + Math.max(0, next.length - 1);
+      for (const item of next) pending.push(item);
+    } else if (next !== null && typeof next === 'object') {
+      const entries = Object.entries(next);
+      bytes += 2 + Math.max(0, entries.length - 1);
+      for (const [key, item] of entries) {
+        bytes += Buffer.byteLength(JSON.stringify(key)) + 1;
+        pending.push(item);
+      }
+    } else {
+      bytes += Buffer.byteLength(JSON.stringify(next) ?? 'null');
+    }
+  }
+  return Math.min(bytes, limit + 1);
+}
+
+/** Measured on the values themselves, so every transport (REST, tRPC, a batch) holds the same line. */
+export function assertSubmissionSize(data: Record<string, unknown>): void {
+  if (jsonBytesUpTo(data, SUBMISSION_MAX_BYTES) > SUBMISSION_MAX_BYTES) {
+    throw new ApiError('payload_too_large', { message: `A submission holds at most ${SUBMISSION_MAX_BYTES / 1024} KiB of values.` });
+  }
 }
 
 /** The browser-submission allowance is per form and per client address: one visitor never spends another's. */
