@@ -50,7 +50,6 @@ function invalid(path: string, message: string): ApiError {
 
 /** Without credentials: an unclaimed form, a claim token shown once, a verification email. */
 async function createUnclaimed(ctx: Context, input: FormCreateInput) {
-  ctx.services.rateLimits.consume('anonymous_forms', ctx.ip);
   // A workspace or project named without credentials: the caller meant to sign in.
   if (input.workspace_id !== undefined || input.project_id !== undefined) throw new ApiError('unauthenticated');
   const notifyEmail = input.notify_email;
@@ -60,6 +59,8 @@ async function createUnclaimed(ctx: Context, input: FormCreateInput) {
   if (input.submission_mode === 'api_key') {
     throw invalid('submission_mode', 'api_key mode needs a claimed form: create it with a key or a session.');
   }
+  // Counted once the form will be made: a refused attempt spends no allowance.
+  ctx.services.rateLimits.consume('anonymous_forms', ctx.ip);
   const created = await runIdempotently(ctx, { operation: 'forms.create', target: null }, input, async (em) => {
     const claim = generateClaimToken();
     const record = em.create(Form, {
