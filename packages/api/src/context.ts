@@ -43,7 +43,7 @@ export interface BrowserAnswer {
   redirectTo(location: string): void;
 }
 
-export const NO_BROWSER: BrowserAnswer = { allowOrigin() {}, redirectTo() {} };
+const NO_BROWSER: BrowserAnswer = { allowOrigin() {}, redirectTo() {} };
 
 export interface RequestFacts extends CredentialsOnRequest {
   requestId: string;

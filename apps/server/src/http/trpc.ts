@@ -1,26 +1,25 @@
 import { ApiError, type AppRouter, appRouter, asApiError } from '@lfk/api';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ContextForRequest } from './request-context.ts';
 
 /**
  * The most calls one batch may hold. Each call is a procedure run, often a transaction, so an
  * unbounded batch lets one request (even an anonymous one) order any amount of work.
  */
-export const MAX_BATCH_CALLS = 10;
+const MAX_BATCH_CALLS = 10;
 
-/** How many calls a request makes: tRPC batches name their procedures comma-separated in the path. */
-function callsIn(request: FastifyRequest): number {
-  const url = new URL(request.url, 'http://trpc.invalid');
-  if (url.searchParams.get('batch') !== '1') return 1;
-  const paths = url.pathname.slice('/trpc/'.length);
-  let decoded = paths;
+/** How many calls a request makes: a batch (`?batch=1`) names its procedures comma-separated in the path. */
+function callsIn(url: string): number {
+  const [path = '', query = ''] = url.split('?', 2);
+  if (new URLSearchParams(query).get('batch') !== '1') return 1;
+  let procedures = path;
   try {
-    decoded = decodeURIComponent(paths);
+    procedures = decodeURIComponent(path);
   } catch {
-    // Left as sent: tRPC refuses a path that does not decode, and raw commas still count.
+    // A path that does not decode is counted by the commas it has as sent.
   }
-  return decoded.split(',').length;
+  return procedures.split(',').length;
 }
 
 /** The tRPC endpoint: the same procedures as `/v1`, for the typed client. */
@@ -30,7 +29,7 @@ export async function registerTrpc(app: FastifyInstance, contextFor: ContextForR
     scope.addHook('onRequest', async (request) => {
       const type = request.headers['content-type'];
       if (type !== undefined && !/^application\/json\s*(;|$)/i.test(type)) throw new ApiError('unsupported_media_type');
-      const calls = callsIn(request);
+      const calls = callsIn(request.url);
       if (calls > MAX_BATCH_CALLS) {
         throw new ApiError('batch_too_large', { message: `A batch holds at most ${MAX_BATCH_CALLS} calls; this one has ${calls}.` });
       }
