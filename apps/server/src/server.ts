@@ -8,6 +8,7 @@ import {
   type Services,
 } from '@lfk/api';
 import { type Database, openDatabase } from '@lfk/db';
+import { maxHeaderSize } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
@@ -79,8 +80,9 @@ export async function createServer(config: Config, options: ServerOptions = {}):
 
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
-    // Long path ids are answered by the route (404 of that resource), not by the router (414).
-    routerOptions: { maxParamLength: 8192 },
+    // Long path ids are answered by the route (404 of that resource), as tRPC answers them, not by
+    // the router: no path segment that fits in a request Node reads is too long for it.
+    routerOptions: { maxParamLength: maxHeaderSize },
     genReqId: (req) => requestIdFor(req.headers['x-request-id']),
     logger: {
       level: config.logLevel,

@@ -32,6 +32,19 @@ export interface ResponseHeaders {
   set(name: string, value: string): void;
 }
 
+/**
+ * What a browser is told besides the body, decided by the procedure and said by the transport
+ * that answers browsers (the submission route); other transports have no browser to tell.
+ */
+export interface BrowserAnswer {
+  /** CORS: `origin` may read this answer, errors included (a page shows a 422's details). */
+  allowOrigin(origin: string): void;
+  /** Where an HTML form post sends the person next, instead of the thank-you page. */
+  redirectTo(location: string): void;
+}
+
+const NO_BROWSER: BrowserAnswer = { allowOrigin() {}, redirectTo() {} };
+
 export interface RequestFacts extends CredentialsOnRequest {
   requestId: string;
   /** The `Idempotency-Key` header, when sent. */
@@ -51,6 +64,7 @@ export interface Context {
   idempotencyKey: string | undefined;
   cookies: SessionCookieWriter;
   headers: ResponseHeaders;
+  browser: BrowserAnswer;
 }
 
 export async function createContext(
@@ -58,6 +72,7 @@ export async function createContext(
   request: RequestFacts,
   cookies: SessionCookieWriter,
   headers: ResponseHeaders,
+  browser: BrowserAnswer = NO_BROWSER,
 ): Promise<Context> {
   // Forked on first use: a request refused by its credentials, or verified from the cache and
   // refused later, never pays for an EntityManager it does not use.
@@ -76,5 +91,6 @@ export async function createContext(
     idempotencyKey: request.idempotencyKey,
     cookies,
     headers,
+    browser,
   };
 }

@@ -7,6 +7,7 @@ import { ZodError } from 'zod';
 const CATALOGUE = {
   invalid_request: [400, 'The request is not valid.'],
   invalid_json: [400, 'The request body is not valid JSON.'],
+  batch_too_large: [400, 'The tRPC batch holds too many calls.'],
   unauthenticated: [401, 'Authentication is required: send a session or an API key.'],
   invalid_api_key: [401, 'The API key is invalid or has been revoked.'],
   invalid_session: [401, 'The session is invalid or has expired. Sign in again.'],

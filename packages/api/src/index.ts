@@ -1,4 +1,5 @@
 export {
+  type BrowserAnswer,
   type Context,
   createContext,
   type RequestFacts,
@@ -14,7 +15,7 @@ export { LastUsedRecorder } from './credentials/last-used.ts';
 export * from './errors.ts';
 export { type Access, type ProcedurePath, type RestRoute, restRoutes } from './rest-routes.ts';
 export { type AppRouter, appRouter, createCaller, type RouterInputs, type RouterOutputs } from './root.ts';
-export { findSubmissionTarget, isOriginAllowed } from './services/forms.ts';
+export { preflightSubmission } from './services/submission-rules.ts';
 export { deleteExpiredIdempotencyRecords } from './services/idempotency.ts';
 export {
   DEFAULT_RATE_LIMITS,

@@ -14,7 +14,13 @@ import {
   formUpdateInput,
   verificationSent,
 } from './schemas/forms.ts';
-import { createdSubmission, submission, submissionListInput, submissionValue } from './schemas/submissions.ts';
+import {
+  createdSubmission,
+  SUBMISSION_MAX_BYTES,
+  submission,
+  submissionListInput,
+  submissionValue,
+} from './schemas/submissions.ts';
 import {
   auditEvent,
   auditEventListInput,
@@ -49,6 +55,8 @@ export interface RestRoute {
    * `submission` takes urlencoded HTML form posts and CORS; `html` answers a page.
    */
   transport?: 'submission' | 'html';
+  /** The most body bytes read, when the procedure holds a tighter limit than the server's 1 MiB. */
+  bodyLimit?: number;
   access: Access;
   summary: string;
   input: z.ZodType | null;
@@ -111,7 +119,7 @@ export const restRoutes: RestRoute[] = [
     summary: "The workspace's forms, newest first", input: formListInput, output: listOf(form) },
 
   { method: 'POST', path: '/v1/forms/:form_id/submissions', procedure: 'submissions.create', from: 'body', status: 201,
-    access: 'public', transport: 'submission',
+    access: 'public', transport: 'submission', bodyLimit: SUBMISSION_MAX_BYTES,
     summary: 'Submit to a form: from an allowed origin (browser mode) or with a key of its workspace',
     input: z.record(z.string(), submissionValue), output: createdSubmission },
   { method: 'GET', path: '/v1/forms/:form_id/submissions', procedure: 'submissions.list', from: 'query', status: 200,

@@ -103,13 +103,17 @@ export const formsScopeOrAnonymousProcedure = publicProcedure.use(({ ctx, next }
   return next({ ctx: { scope: formsScopeOf(ctx, principal), actor: actorOf(principal) } });
 });
 
+/** The key a submission was sent with. */
+export type FormKey = { keyId: string; workspaceId: string };
+
 /**
  * Submissions are public (browser forms are guarded by their origin list), but a key, when one
  * is sent, must be good, and the procedure learns whose it is. A session is not a key here.
  */
 export const submissionProcedure = publicProcedure.use(({ ctx, next }) => {
   const principal = ctx.auth.principal;
-  const key = principal.kind === 'api_key' ? { keyId: principal.keyId, workspaceId: principal.workspaceId } : null;
+  const key: FormKey | null =
+    principal.kind === 'api_key' ? { keyId: principal.keyId, workspaceId: principal.workspaceId } : null;
   return next({ ctx: { key } });
 });
 

@@ -1,4 +1,11 @@
-import { type Context, createContext, type ResponseHeaders, type Services, type SessionCookieWriter } from '@lfk/api';
+import {
+  type BrowserAnswer,
+  type Context,
+  createContext,
+  type ResponseHeaders,
+  type Services,
+  type SessionCookieWriter,
+} from '@lfk/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export const SESSION_COOKIE = 'lfk_session';
@@ -9,7 +16,8 @@ export function header(request: FastifyRequest, name: string): string | undefine
   return Array.isArray(value) ? value[0] : value;
 }
 
-export type ContextForRequest = (request: FastifyRequest, reply: FastifyReply) => Promise<Context>;
+/** `browser` is given by the transport that answers browsers (the submission route). */
+export type ContextForRequest = (request: FastifyRequest, reply: FastifyReply, browser?: BrowserAnswer) => Promise<Context>;
 
 /**
  * Builds the inner context of each HTTP request, whichever transport (REST or tRPC) carries it.
@@ -19,7 +27,7 @@ export function requestContexts(services: Services, publicUrl: string): ContextF
   const secure = publicUrl.startsWith('https:');
   const publicOrigin = new URL(publicUrl).origin;
   const cookieOptions = { path: '/', httpOnly: true, sameSite: 'lax', secure } as const;
-  return (request, reply) => {
+  return (request, reply, browser) => {
     const cookies: SessionCookieWriter = {
       set(token, expiresAt) {
         reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, expires: expiresAt });
@@ -48,6 +56,7 @@ export function requestContexts(services: Services, publicUrl: string): ContextF
       },
       cookies,
       headers,
+      browser,
     );
   };
 }

@@ -11,7 +11,7 @@ export function procedureOf(caller: Caller, path: RestRoute['procedure']): Proce
   return (caller[group] as unknown as Record<string, Procedure>)[name]!;
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
+function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

@@ -1,11 +1,9 @@
-import { ApiError, createCaller, findSubmissionTarget, isOriginAllowed, restRoutes, type Services } from '@lfk/api';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type BrowserAnswer, createCaller, preflightSubmission, restRoutes, type Services } from '@lfk/api';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError, sendErrorPage } from './errors.ts';
 import { htmlPage } from './html-page.ts';
 import { type ContextForRequest, header } from './request-context.ts';
-import { isPlainObject } from './rest-bridge.ts';
 
-export const SUBMISSION_BODY_LIMIT = 64 * 1024;
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
 /** A urlencoded body as field values; a name sent more than once becomes a list (which validation refuses). */
@@ -24,18 +22,26 @@ function isHtmlFormPost(request: FastifyRequest): boolean {
   return type.toLowerCase().startsWith(FORM_TYPE) && (header(request, 'accept') ?? '').includes('text/html');
 }
 
-/**
- * The CORS headers for a browser request from an origin on the form's list. Requests with an
- * `Authorization` header get none: a key is for servers, never browsers.
- */
-function corsHeadersFor(request: FastifyRequest, target: Awaited<ReturnType<typeof findSubmissionTarget>>) {
-  const origin = header(request, 'origin');
-  if (!target || origin === undefined || header(request, 'authorization') !== undefined) return null;
-  if (!isOriginAllowed(target, origin)) return null;
-  return { 'access-control-allow-origin': origin, vary: 'Origin' };
+const corsHeaders = (origin: string) => ({ 'access-control-allow-origin': origin, vary: 'Origin' });
+
+/** What the procedure tells the browser, as headers now (CORS) and as the answer later (redirect). */
+function browserAnswer(reply: FastifyReply): BrowserAnswer & { location: string | null } {
+  const answer: BrowserAnswer & { location: string | null } = {
+    location: null,
+    allowOrigin(origin) {
+      reply.headers(corsHeaders(origin));
+    },
+    redirectTo(location) {
+      answer.location = location;
+    },
+  };
+  return answer;
 }
 
-/** `POST /v1/forms/{form_id}/submissions` (JSON or HTML form posts) and its CORS preflight. */
+/**
+ * `POST /v1/forms/{form_id}/submissions` (JSON or HTML form posts) and its CORS preflight. The
+ * procedure decides everything; this only turns HTTP into a call and the call's outcome into HTTP.
+ */
 export async function registerSubmissions(
   app: FastifyInstance,
   services: Services,
@@ -47,19 +53,17 @@ export async function registerSubmissions(
       done(null, parseFormBody(body as string));
     });
 
-    scope.post(route.path, { bodyLimit: SUBMISSION_BODY_LIMIT }, async (request, reply) => {
+    scope.post(route.path, { bodyLimit: route.bodyLimit! }, async (request, reply) => {
       const htmlPost = isHtmlFormPost(request);
+      const browser = browserAnswer(reply);
       try {
-        const ctx = await contextFor(request, reply);
+        const ctx = await contextFor(request, reply, browser);
         const formId = (request.params as { form_id: string }).form_id;
-        const target = await findSubmissionTarget(ctx.em, formId);
-        const cors = corsHeadersFor(request, target);
-        if (cors) reply.headers(cors);
-        const data = request.body ?? {};
-        if (!isPlainObject(data)) throw new ApiError('invalid_request', { message: 'The body must be an object of field values.' });
+        // The body is the values, whatever it holds: the procedure's input schema judges its shape.
+        const data = (request.body ?? {}) as Record<string, unknown>;
         const created = await createCaller(ctx).submissions.create({ form_id: formId, data });
         if (!htmlPost) return reply.code(201).send(created);
-        if (target?.redirectUrl) return reply.code(303).header('location', target.redirectUrl).send();
+        if (browser.location) return reply.code(303).header('location', browser.location).send();
         return reply
           .code(200)
           .type('text/html; charset=utf-8')
@@ -74,19 +78,20 @@ export async function registerSubmissions(
     // Preflight: granted to the form's own origins only; anyone else gets no CORS headers.
     scope.options(route.path, async (request, reply) => {
       const formId = (request.params as { form_id: string }).form_id;
-      const target = await findSubmissionTarget(services.db.fork(), formId);
-      if (!target) return sendError(new ApiError('form_not_found'), request, reply);
-      const cors = corsHeadersFor(request, target);
-      if (!cors) return sendError(new ApiError('origin_not_allowed'), request, reply);
-      return reply
-        .code(204)
-        .headers({
-          ...cors,
-          'access-control-allow-methods': 'POST',
-          'access-control-allow-headers': 'content-type, idempotency-key',
-          'access-control-max-age': '600',
-        })
-        .send();
+      try {
+        const origin = await preflightSubmission(services.db.fork(), formId, header(request, 'origin'));
+        return reply
+          .code(204)
+          .headers({
+            ...corsHeaders(origin),
+            'access-control-allow-methods': 'POST',
+            'access-control-allow-headers': 'content-type, idempotency-key',
+            'access-control-max-age': '600',
+          })
+          .send();
+      } catch (error) {
+        return sendError(error, request, reply);
+      }
     });
   });
 }

@@ -3,13 +3,36 @@ import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/a
 import type { FastifyInstance } from 'fastify';
 import type { ContextForRequest } from './request-context.ts';
 
+/**
+ * The most calls one batch may hold. Each call is a procedure run, often a transaction, so an
+ * unbounded batch lets one request (even an anonymous one) order any amount of work.
+ */
+const MAX_BATCH_CALLS = 10;
+
+/** How many calls a request makes: a batch (`?batch=1`) names its procedures comma-separated in the path. */
+function callsIn(url: string): number {
+  const [path = '', query = ''] = url.split('?', 2);
+  if (new URLSearchParams(query).get('batch') !== '1') return 1;
+  let procedures = path;
+  try {
+    procedures = decodeURIComponent(path);
+  } catch {
+    // A path that does not decode is counted by the commas it has as sent.
+  }
+  return procedures.split(',').length;
+}
+
 /** The tRPC endpoint: the same procedures as `/v1`, for the typed client. */
 export async function registerTrpc(app: FastifyInstance, contextFor: ContextForRequest): Promise<void> {
   await app.register(async (scope) => {
-    // tRPC would take multipart and octet-stream bodies too; lfk's procedures take JSON only.
+    // tRPC would take multipart and octet-stream bodies too; lfk's procedures take JSON only. Batches are capped.
     scope.addHook('onRequest', async (request) => {
       const type = request.headers['content-type'];
       if (type !== undefined && !/^application\/json\s*(;|$)/i.test(type)) throw new ApiError('unsupported_media_type');
+      const calls = callsIn(request.url);
+      if (calls > MAX_BATCH_CALLS) {
+        throw new ApiError('batch_too_large', { message: `A batch holds at most ${MAX_BATCH_CALLS} calls; this one has ${calls}.` });
+      }
     });
     await registerTrpcPlugin(scope, contextFor);
   });

@@ -18,7 +18,7 @@ export const RATE_LIMIT_NAMES = [
   'login_failures',
   /** Requests whose API key was refused, per IP (shared). */
   'key_failures',
-  /** Browser (origin-checked) submissions, per form (per process). */
+  /** Taken browser (origin-checked) submissions, per form and client address (per process). */
   'browser_submissions',
 ] as const;
 export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];

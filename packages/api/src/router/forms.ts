@@ -50,7 +50,6 @@ function invalid(path: string, message: string): ApiError {
 
 /** Without credentials: an unclaimed form, a claim token shown once, a verification email. */
 async function createUnclaimed(ctx: Context, input: FormCreateInput) {
-  await ctx.services.rateLimits.consume('anonymous_forms', ctx.ip);
   // A workspace or project named without credentials: the caller meant to sign in.
   if (input.workspace_id !== undefined || input.project_id !== undefined) throw new ApiError('unauthenticated');
   const notifyEmail = input.notify_email;
@@ -60,7 +59,9 @@ async function createUnclaimed(ctx: Context, input: FormCreateInput) {
   if (input.submission_mode === 'api_key') {
     throw invalid('submission_mode', 'api_key mode needs a claimed form: create it with a key or a session.');
   }
-  const created = await runIdempotently(ctx, 'forms.create', input, async (em) => {
+  // Counted once the form will be made: a refused attempt spends no allowance.
+  await ctx.services.rateLimits.consume('anonymous_forms', ctx.ip);
+  const created = await runIdempotently(ctx, { operation: 'forms.create', target: null }, input, async (em) => {
     const claim = generateClaimToken();
     const record = em.create(Form, {
       id: newId('form'),
@@ -92,7 +93,7 @@ async function createClaimed(ctx: Context, scope: FormsScope, actor: Actor, inpu
   if (workspaceId === null) throw invalid('workspace_id', 'Required when signed in with a session.');
   if (!isId('ws', workspaceId) || !(await scope.canReach(workspaceId))) throw new ApiError('workspace_not_found');
   const project = await resolveProject(ctx.em, workspaceId, input.project_id);
-  const created = await runIdempotently(ctx, 'forms.create', input, async (em) => {
+  const created = await runIdempotently(ctx, { operation: 'forms.create', target: workspaceId }, input, async (em) => {
     const record = em.create(Form, {
       id: newId('form'),
       workspace: workspaceId,

@@ -1,42 +1,57 @@
-import { Form, isId, newId, Submission } from '@lfk/db';
+import { type IForm, newId, Submission } from '@lfk/db';
+import type { Context } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { submissionEmail } from '../emails/submission-email.ts';
 import { listOf } from '../schemas/common.ts';
 import { createdSubmission, submission, submissionCreateInput, submissionListInput } from '../schemas/submissions.ts';
 import { submissionToWire } from '../serializers.ts';
-import { isOriginAllowed } from '../services/forms.ts';
 import { runIdempotently } from '../services/idempotency.ts';
 import { enqueueEmail } from '../services/outbox.ts';
 import { pageNewestFirst } from '../services/pagination.ts';
+import {
+  assertSubmissionSize,
+  browserSubmitter,
+  findSubmissionForm,
+  isOriginAllowed,
+  redirectLocation,
+} from '../services/submission-rules.ts';
 import { validateSubmission } from '../services/submission-validation.ts';
-import { formMemberProcedure, router, submissionProcedure } from '../trpc.ts';
+import { type FormKey, formMemberProcedure, router, submissionProcedure } from '../trpc.ts';
+
+/** A server-side call: the key must be of the form's workspace. Keys never see unclaimed forms. */
+function acceptKey(form: IForm, key: FormKey): 'api_key' {
+  if (!form.workspace) throw new ApiError('form_not_found');
+  if (form.workspace.id !== key.workspaceId) throw new ApiError('forbidden');
+  return 'api_key';
+}
+
+/** A browser: the form must take browser submissions from this origin, which may then read the answer. */
+function acceptBrowser(ctx: Context, form: IForm): 'browser' {
+  if (form.submissionMode === 'api_key') throw new ApiError('api_key_required');
+  const origin = ctx.origin;
+  if (origin === undefined || !isOriginAllowed(form, origin)) throw new ApiError('origin_not_allowed');
+  // A request with an Authorization header is a server's, and servers get no CORS grant.
+  if (ctx.auth.via !== 'bearer') ctx.browser.allowOrigin(origin);
+  return 'browser';
+}
 
 export const submissionsRouter = router({
   create: submissionProcedure
     .input(submissionCreateInput)
     .output(createdSubmission)
     .mutation(async ({ ctx, input }) => {
-      const found = isId('form', input.form_id) ? await ctx.em.findOne(Form, { id: input.form_id }) : null;
-      if (!found) throw new ApiError('form_not_found');
-      let source: 'browser' | 'api_key';
-      if (ctx.key) {
-        // A server-side call: the key must be of the form's workspace. Keys never see unclaimed forms.
-        if (!found.workspace) throw new ApiError('form_not_found');
-        if (found.workspace.id !== ctx.key.workspaceId) throw new ApiError('forbidden');
-        source = 'api_key';
-      } else {
-        if (found.submissionMode === 'api_key') throw new ApiError('api_key_required');
-        if (!isOriginAllowed(found, ctx.origin)) throw new ApiError('origin_not_allowed');
-        await ctx.services.rateLimits.consume('browser_submissions', found.id);
-        source = 'browser';
-      }
-      const validated = validateSubmission(found.schema, input.data);
+      assertSubmissionSize(input.data);
+      const form = await findSubmissionForm(ctx.em, input.form_id);
+      const source = ctx.key ? acceptKey(form, ctx.key) : acceptBrowser(ctx, form);
+      const validated = validateSubmission(form.schema, input.data);
       if (!validated.ok) throw new ApiError('validation_failed', { details: validated.details });
-      const notify = found.notifyEmailVerified ? found.notifyEmail : null;
-      const created = await runIdempotently(ctx, 'submissions.create', input, async (em) => {
+      // Only a submission that will be taken counts: refused ones spend nobody's allowance.
+      if (source === 'browser') await ctx.services.rateLimits.consume('browser_submissions', browserSubmitter(form, ctx.ip));
+      const notify = form.notifyEmailVerified ? form.notifyEmail : null;
+      const created = await runIdempotently(ctx, { operation: 'submissions.create', target: form.id }, input, async (em) => {
         const record = em.create(Submission, {
           id: newId('sub'),
-          form: found.id,
+          form: form.id,
           data: validated.values,
           source,
           apiKeyId: ctx.key?.keyId ?? null,
@@ -47,8 +62,8 @@ export const submissionsRouter = router({
             em,
             submissionEmail({
               to: notify,
-              formName: found.name,
-              fields: found.schema,
+              formName: form.name,
+              fields: form.schema,
               values: validated.values,
               submissionId: record.id,
               receivedAt: record.createdAt,
@@ -56,10 +71,12 @@ export const submissionsRouter = router({
           );
           await em.flush();
         }
-        const wire = { id: record.id, form_id: found.id, created_at: record.createdAt.toISOString() };
+        const wire = { id: record.id, form_id: form.id, created_at: record.createdAt.toISOString() };
         return { response: wire, replay: wire };
       });
       if (notify) ctx.services.wakeMailer();
+      const location = redirectLocation(form.redirectUrl ?? null);
+      if (location) ctx.browser.redirectTo(location);
       return created;
     }),
 

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { idParam, listInput, timestamp } from './common.ts';
 
+/** The most a submission's values may weigh, as JSON: on every transport (REST also reads no more). */
+export const SUBMISSION_MAX_BYTES = 64 * 1024;
+
 /**
  * A submission's values as sent: a flat object. Each value is checked against the form's own
  * schema by the submission validator, which is where field-level errors (422) come from.

@@ -20,21 +20,3 @@ export async function resolveProject(em: EntityManager, workspaceId: string, pro
   if (!project) throw new ApiError('project_not_found');
   return project;
 }
-
-/** Browser submissions are judged by their `Origin`: it must be on the form's list, exactly. */
-export function isOriginAllowed(form: Pick<IForm, 'submissionMode' | 'allowedOrigins'>, origin: string | undefined) {
-  return form.submissionMode === 'browser' && origin !== undefined && form.allowedOrigins.includes(origin);
-}
-
-/**
- * What the HTTP side of submissions needs to know of a form: CORS and where a form post goes next.
- * The whole form is loaded, so the submission procedure on the same EntityManager finds it in the
- * identity map instead of reading it again.
- */
-export async function findSubmissionTarget(em: EntityManager, formId: string) {
-  if (!isId('form', formId)) return null;
-  const found = await em.findOne(Form, { id: formId });
-  return found
-    ? { submissionMode: found.submissionMode, allowedOrigins: found.allowedOrigins, redirectUrl: found.redirectUrl ?? null }
-    : null;
-}

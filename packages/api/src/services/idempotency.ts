@@ -1,4 +1,4 @@
-import { newId, TEXT_LIMITS } from '@lfk/db';
+import { newId } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Context } from '../context.ts';
 import { sha256 } from '../credentials/secrets.ts';
@@ -19,8 +19,8 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** Whose keys these are: a caller never sees another caller's stored responses. */
-function scopeOf(ctx: Context): string {
+/** Who is calling: a key, a person, or (anonymous) an address. */
+function callerOf(ctx: Context): string {
   const principal = ctx.auth.principal;
   if (principal.kind === 'api_key') return `key:${principal.keyId}`;
   if (principal.kind === 'session') return `user:${principal.userId}`;
@@ -28,11 +28,18 @@ function scopeOf(ctx: Context): string {
 }
 
 /**
- * The scope as stored: itself when it fits its column, else its hash. A client address can be
- * long (behind a trusted proxy it is whatever X-Forwarded-For says).
+ * Whose keys these are: the caller's, for what the write lands in (a form, a workspace), so the
+ * same key sent to two forms is two requests and a caller never sees another's responses.
+ * Hashed to fit its column: a forwarded address can be of any length.
  */
-function storedScope(scope: string): string {
-  return scope.length <= TEXT_LIMITS.idempotencyScope ? scope : `sha256:${sha256(scope)}`;
+function scopeOf(ctx: Context, target: string | null): string {
+  return sha256(`${callerOf(ctx)}\n${target ?? ''}`);
+}
+
+/** An idempotent write: its name, and the id of what it lands in (null when nothing exists yet). */
+export interface IdempotentWrite {
+  operation: string;
+  target: string | null;
 }
 
 export interface Performed<T> {
@@ -43,14 +50,14 @@ export interface Performed<T> {
 }
 
 /**
- * Runs a write in one transaction, once per `Idempotency-Key` of this caller (for 24 hours).
+ * Runs a write in one transaction, once per `Idempotency-Key` of this caller and target (for 24 hours).
  * The key's record is inserted first, so a concurrent retry waits on it and then replays the
  * stored response; the same key with another operation or input is `idempotency_key_reused`.
  * A failed write leaves no record: the retry runs afresh.
  */
 export async function runIdempotently<T>(
   ctx: Context,
-  operation: string,
+  { operation, target }: IdempotentWrite,
   input: unknown,
   perform: (em: EntityManager) => Promise<Performed<T>>,
 ): Promise<T> {
@@ -61,7 +68,7 @@ export async function runIdempotently<T>(
       details: [{ path: 'Idempotency-Key', message: 'Must be 1 to 255 visible ASCII characters.' }],
     });
   }
-  const scope = storedScope(scopeOf(ctx));
+  const scope = scopeOf(ctx, target);
   const fingerprint = sha256(`${operation}\n${canonicalJson(input)}`);
   return ctx.em.transactional(async (em) => {
     const now = new Date();

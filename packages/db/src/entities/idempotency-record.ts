@@ -2,9 +2,10 @@ import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { TEXT_LIMITS } from '../limits.ts';
 
 /**
- * A request made with an `Idempotency-Key`, and the response it got. `scope` is the caller
- * (a key, a user, or an IP for anonymous callers), so two callers never share keys; the
- * fingerprint names the operation and its input, so a reused key with another request is caught.
+ * A request made with an `Idempotency-Key`, and the response it got. `scope` is a hash of the
+ * caller (a key, a user, or an IP for anonymous callers) and what the write lands in (a form, a
+ * workspace), so two callers never share keys; the fingerprint names the operation and its
+ * input, so a reused key with another request is caught.
  */
 export const IdempotencyRecord = defineEntity({
   name: 'IdempotencyRecord',

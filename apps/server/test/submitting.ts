@@ -1,0 +1,96 @@
+import { expect } from 'vitest';
+import type { Res, TestServer } from './harness.ts';
+
+/** What the submission-path test files share: a browser form, posting to it, reading what was stored. */
+
+export const ORIGIN = 'https://shop.example';
+export const FORM_URLENCODED = 'application/x-www-form-urlencoded';
+export const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+export const VALID = { name: 'Ada', email: 'ada@example.com' };
+
+/** A claimed browser-mode form taking `VALID` from `ORIGIN`, made with `token` (a session) in `workspaceId`. */
+export async function createForm(
+  server: TestServer,
+  who: { token: string; workspaceId: string },
+  overrides: Record<string, unknown> = {},
+): Promise<{ id: string }> {
+  const res = await server.request('POST', '/v1/forms', {
+    token: who.token,
+    body: {
+      name: 'Contact',
+      schema: [
+        { name: 'name', type: 'text', required: true },
+        { name: 'email', type: 'email', required: true },
+        { name: 'message', type: 'textarea' },
+      ],
+      allowed_origins: [ORIGIN],
+      workspace_id: who.workspaceId,
+      ...overrides,
+    },
+  });
+  if (res.status !== 201) throw new Error(`form create failed: ${res.status} ${res.body}`);
+  return res.json;
+}
+
+export interface PostOptions {
+  origin?: string;
+  /** The client's address, read from X-Forwarded-For by a server that trusts its proxy. */
+  ip?: string;
+  token?: string;
+  headers?: Record<string, string>;
+}
+
+function headersOf(options: PostOptions): Record<string, string> {
+  return {
+    ...(options.origin !== undefined ? { origin: options.origin } : {}),
+    ...(options.ip !== undefined ? { 'x-forwarded-for': options.ip } : {}),
+    ...options.headers,
+  };
+}
+
+/** `POST /v1/forms/{id}/submissions` with a JSON body. */
+export function submit(server: TestServer, formId: string, body: unknown, options: PostOptions = {}): Promise<Res> {
+  return server.request('POST', `/v1/forms/${formId}/submissions`, {
+    body,
+    headers: headersOf(options),
+    ...(options.token ? { token: options.token } : {}),
+  });
+}
+
+/** A plain HTML `<form method="post">` as a browser sends it: urlencoded, wanting a page back. */
+export function postHtmlForm(server: TestServer, formId: string, fields: string, options: PostOptions = {}): Promise<Res> {
+  return server.request('POST', `/v1/forms/${formId}/submissions`, {
+    raw: fields,
+    headers: { 'content-type': FORM_URLENCODED, accept: BROWSER_ACCEPT, ...headersOf(options) },
+    ...(options.token ? { token: options.token } : {}),
+  });
+}
+
+/** `POST /trpc/submissions.create`. */
+export function submitOverTrpc(server: TestServer, formId: string, data: unknown, options: PostOptions = {}): Promise<Res> {
+  return server.request('POST', '/trpc/submissions.create', {
+    body: { form_id: formId, data },
+    headers: headersOf(options),
+    ...(options.token ? { token: options.token } : {}),
+  });
+}
+
+/** lfk's error shape (REST: the body; tRPC: the envelope's `data`), its status and code, with the request id. */
+export function expectError(res: Res, status: number, code: string): void {
+  expect(res.status, res.body.slice(0, 400)).toBe(status);
+  const error = res.json?.error?.data ?? res.json?.error;
+  expect(error?.code, res.body.slice(0, 400)).toBe(code);
+  expect(typeof error.message).toBe('string');
+  expect(error.request_id).toBe(res.headers['x-request-id']);
+}
+
+export function expectCreated(res: Res, formId: string): void {
+  expect(res.status, res.body.slice(0, 400)).toBe(201);
+  expect(res.json.form_id).toBe(formId);
+  expect(res.json.id).toMatch(/^sub_/);
+}
+
+export async function countSubmissions(server: TestServer, formId: string): Promise<number> {
+  const rows = await server.sql<{ n: number }>('select count(*)::int as n from submissions where form_id = ?', [formId]);
+  return rows[0]!.n;
+}

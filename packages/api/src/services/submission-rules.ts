@@ -1,0 +1,72 @@
+import { Form, type IForm, isId } from '@lfk/db';
+import type { EntityManager } from '@mikro-orm/sql';
+import { ApiError } from '../errors.ts';
+import { httpUrl } from '../schemas/forms.ts';
+import { SUBMISSION_MAX_BYTES } from '../schemas/submissions.ts';
+
+/** The form a submission is for, claimed or not. A wrong-shaped id names nothing. */
+export async function findSubmissionForm(em: EntityManager, formId: string): Promise<IForm> {
+  const found = isId('form', formId) ? await em.findOne(Form, { id: formId }) : null;
+  if (!found) throw new ApiError('form_not_found');
+  return found;
+}
+
+/** Browser submissions are judged by their `Origin`: it must be on the form's list, exactly. */
+export function isOriginAllowed(form: IForm, origin: string): boolean {
+  return form.submissionMode === 'browser' && form.allowedOrigins.includes(origin);
+}
+
+/** A CORS preflight for a form's submissions: the origin it is granted to, or why not. */
+export async function preflightSubmission(em: EntityManager, formId: string, origin: string | undefined): Promise<string> {
+  const form = await findSubmissionForm(em, formId);
+  if (origin === undefined || !isOriginAllowed(form, origin)) throw new ApiError('origin_not_allowed');
+  return origin;
+}
+
+/**
+ * The bytes of `value` written as compact JSON, counted up to `limit` (then `limit + 1`). Walked
+ * without recursion: a 64 KiB body can nest arrays deeper than `JSON.stringify` can follow.
+ */
+function jsonBytesUpTo(value: unknown, limit: number): number {
+  let bytes = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0 && bytes <= limit) {
+    const next = pending.pop();
+    if (Array.isArray(next)) {
+      bytes += 2 + Math.max(0, next.length - 1);
+      for (const item of next) pending.push(item);
+    } else if (next !== null && typeof next === 'object') {
+      const entries = Object.entries(next);
+      bytes += 2 + Math.max(0, entries.length - 1);
+      for (const [key, item] of entries) {
+        bytes += Buffer.byteLength(JSON.stringify(key)) + 1;
+        pending.push(item);
+      }
+    } else {
+      bytes += Buffer.byteLength(JSON.stringify(next) ?? 'null');
+    }
+  }
+  return Math.min(bytes, limit + 1);
+}
+
+/** Measured on the values themselves, so every transport (REST, tRPC, a batch) holds the same line. */
+export function assertSubmissionSize(data: Record<string, unknown>): void {
+  if (jsonBytesUpTo(data, SUBMISSION_MAX_BYTES) > SUBMISSION_MAX_BYTES) {
+    throw new ApiError('payload_too_large', { message: `A submission holds at most ${SUBMISSION_MAX_BYTES / 1024} KiB of values.` });
+  }
+}
+
+/** The browser-submission allowance is per form and per client address: one visitor never spends another's. */
+export const browserSubmitter = (form: IForm, ip: string) => `${form.id} ${ip}`;
+
+/**
+ * Where a person goes after an HTML form post: the form's `redirect_url` as the form schema stores
+ * it today (punycode host, percent-encoding), always a valid `Location`. A value an older version
+ * stored that today's rules refuse (no http(s) URL, control characters) is not followed: null, and
+ * the person gets the thank-you page.
+ */
+export function redirectLocation(stored: string | null): string | null {
+  if (stored === null) return null;
+  const parsed = httpUrl.safeParse(stored);
+  return parsed.success ? parsed.data : null;
+}
