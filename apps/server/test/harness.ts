@@ -4,7 +4,7 @@ import { createServer as createNetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { createServer, type LfkServer, loadConfig, type OutboxSenderOptions } from '@lfk/server';
+import { type Config, createServer, type LfkServer, loadConfig, type OutboxSenderOptions } from '@lfk/server';
 import { openDatabase } from '@lfk/db';
 import pg from 'pg';
 
@@ -30,7 +30,7 @@ export interface RequestOptions {
 }
 
 /** A fresh PostgreSQL database for one test file, dropped at the end. */
-async function freshPostgresDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function freshPostgresDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `lfk_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
@@ -76,7 +76,7 @@ const LIMITS_OFF = {
 
 export async function startTestServer(
   env: Record<string, string> = {},
-  options: { outbox?: Partial<OutboxSenderOptions> } = {},
+  options: { outbox?: Partial<OutboxSenderOptions>; config?: Partial<Config> } = {},
 ): Promise<TestServer> {
   const logs: string[] = [];
   const logStream = new Writable({
@@ -86,14 +86,18 @@ export async function startTestServer(
     },
   });
   const pgDatabase = TEST_DATABASE_URL ? await freshPostgresDatabase(TEST_DATABASE_URL) : null;
-  const config = loadConfig({
-    PORT: '0',
-    LOG_LEVEL: 'info',
-    LFK_PUBLIC_URL: 'http://lfk.test',
-    ...LIMITS_OFF,
-    ...(pgDatabase ? { DATABASE_URL: pgDatabase.url } : { LFK_DATA_DIR: 'memory://' }),
-    ...env,
-  });
+  const config = {
+    ...loadConfig({
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      LFK_PUBLIC_URL: 'http://lfk.test',
+      ...LIMITS_OFF,
+      ...(pgDatabase ? { DATABASE_URL: pgDatabase.url } : { LFK_DATA_DIR: 'memory://' }),
+      ...env,
+    }),
+    // Settings that are not in the environment (such as how often last_used_at is written).
+    ...options.config,
+  };
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 20 });
   const server = await createServer(config, { logStream, db, ...(options.outbox ? { outbox: options.outbox } : {}) });
   const secretsHandedOut = new Set<string>();
@@ -155,6 +159,16 @@ export async function startTestServer(
   return t;
 }
 
+/** Resolves with what `probe` finds once it finds something (it may be async); fails after `ms`. */
+export async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
 
 /** A port nothing listens on at the time of asking. */
 export async function freePort(): Promise<number> {
