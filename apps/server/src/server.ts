@@ -12,6 +12,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import { OutboxSender, type OutboxSenderOptions } from './email/outbox-sender.ts';
+import { every } from './periodic.ts';
 import { logTransport, smtpTransport } from './email/transports.ts';
 import { registerEmailVerification } from './http/email-verification.ts';
 import { frameworkError, registerErrorHandling } from './http/errors.ts';
@@ -64,19 +65,6 @@ const SWEEP_EVERY_MS = 10 * 60_000;
 
 export async function createServer(config: Config, options: ServerOptions = {}): Promise<LfkServer> {
   const db = options.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
-  const lastUsed = new LastUsedRecorder(db, config.lastUsedFlushMs);
-  let sender: OutboxSender | undefined;
-  const services: Services = {
-    db,
-    apiKeyCache: new ApiKeyCache(config.apiKeyCache),
-    lastUsed,
-    rateLimits: new RateLimits(config.rateLimits),
-    allowSignup: config.allowSignup,
-    publicUrl: config.publicUrl,
-    verifyResendIntervalMs: config.verifyResendIntervalMs,
-    wakeMailer: () => sender?.wake(),
-  };
-
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     // Long path ids are answered by the route (404 of that resource), not by the router (414).
@@ -95,6 +83,19 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     trustProxy: config.trustProxy as string[],
     frameworkErrors: frameworkError,
   });
+
+  const lastUsed = new LastUsedRecorder(db, config.lastUsedFlushMs, app.log);
+  let sender: OutboxSender | undefined;
+  const services: Services = {
+    db,
+    apiKeyCache: new ApiKeyCache(config.apiKeyCache),
+    lastUsed,
+    rateLimits: new RateLimits(config.rateLimits),
+    allowSignup: config.allowSignup,
+    publicUrl: config.publicUrl,
+    verifyResendIntervalMs: config.verifyResendIntervalMs,
+    wakeMailer: () => sender?.wake(),
+  };
 
   let closing: Promise<void> | undefined;
   // While stopping, answers end their connection, so a keep-alive client cannot hold shutdown open.
@@ -143,10 +144,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   sender.start();
   lastUsed.start();
   const revocations = followKeyRevocations(db, services.apiKeyCache, app.log);
-  const sweeper = setInterval(() => {
-    deleteExpiredIdempotencyRecords(db.fork()).catch((err) => app.log.warn({ err }, 'could not sweep idempotency records'));
-  }, SWEEP_EVERY_MS);
-  sweeper.unref();
+  const sweeper = every(SWEEP_EVERY_MS, 'sweep expired idempotency records', () => deleteExpiredIdempotencyRecords(db.fork()), app.log);
 
   return {
     app,
@@ -158,12 +156,25 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     },
     close() {
       closing ??= (async () => {
-        await app.close();
-        clearInterval(sweeper);
-        await sender?.stop();
-        await lastUsed.stop();
-        await revocations?.close();
-        await db.close();
+        // Every step runs whatever became of the one before: the database is always closed, last.
+        const steps: [string, () => Promise<unknown> | undefined][] = [
+          ['stop taking requests', () => app.close()],
+          ['stop the idempotency sweep', () => sweeper.stop()],
+          ['stop the email sender', () => sender?.stop()],
+          ['write last_used_at', () => lastUsed.stop()],
+          ['stop hearing key revocations', () => revocations?.close()],
+          ['close the database', () => db.close()],
+        ];
+        const failed: unknown[] = [];
+        for (const [step, run] of steps) {
+          try {
+            await run();
+          } catch (err) {
+            app.log.error({ err, step }, 'shutdown step failed');
+            failed.push(err);
+          }
+        }
+        if (failed.length > 0) throw new AggregateError(failed, 'shutdown did not complete cleanly');
       })();
       return closing;
     },
