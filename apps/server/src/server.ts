@@ -1,5 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
 import {
+  ApiError,
   ApiKeyCache,
   deleteExpiredIdempotencyRecords,
   followKeyRevocations,
@@ -15,6 +16,7 @@ import { OutboxSender, type OutboxSenderOptions } from './email/outbox-sender.ts
 import { every } from './periodic.ts';
 import { logTransport, smtpTransport } from './email/transports.ts';
 import { registerEmailVerification } from './http/email-verification.ts';
+import { clientErrorHandler, handleWhatNodeKeeps } from './http/client-errors.ts';
 import { frameworkError, registerErrorHandling } from './http/errors.ts';
 import { redactSecrets } from './http/redact.ts';
 import { buildOpenApi } from './http/openapi.ts';
@@ -60,6 +62,9 @@ export interface ServerOptions {
   outbox?: Partial<OutboxSenderOptions>;
 }
 
+/** How often Node looks for connections past their headers or request timeout. */
+const CONNECTIONS_CHECKED_EVERY_MS = 1000;
+
 /** Expired idempotency records are swept this often. */
 const SWEEP_EVERY_MS = 10 * 60_000;
 
@@ -82,6 +87,19 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     // The union confuses fastify's overloads; each member is a value fastify accepts.
     trustProxy: config.trustProxy as string[],
     frameworkErrors: frameworkError,
+    clientErrorHandler,
+    requestTimeout: config.timeouts.requestMs,
+    keepAliveTimeout: config.timeouts.keepAliveMs,
+    connectionTimeout: config.timeouts.idleMs,
+    http: {
+      headersTimeout: config.timeouts.headersMs,
+      // Node checks the two timeouts above this often (30 s by default, which would let them run late by as much).
+      connectionsCheckingInterval: CONNECTIONS_CHECKED_EVERY_MS,
+      // A request without Host is refused by lfk (in its own shape), not by Node (an empty 400).
+      requireHostHeader: false,
+    },
+    // A request that reaches the router while the server stops is refused by lfk (below), not by Fastify.
+    return503OnClosing: false,
   });
 
   const lastUsed = new LastUsedRecorder(db, config.lastUsedFlushMs, app.log);
@@ -97,6 +115,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     wakeMailer: () => sender?.wake(),
   };
 
+  handleWhatNodeKeeps(app);
+
   let closing: Promise<void> | undefined;
   // While stopping, answers end their connection, so a keep-alive client cannot hold shutdown open.
   app.addHook('onSend', async (_request, reply) => {
@@ -107,6 +127,11 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     reply.header('x-request-id', request.id);
     // API answers are never cached: one of them carries a key that is shown once.
     reply.header('cache-control', 'no-store');
+    // Shed load while draining: the balancer sends the retry to another replica.
+    if (closing) throw new ApiError('unavailable', { headers: { 'retry-after': '1' } });
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      throw new ApiError('invalid_request', { message: 'An HTTP/1.1 request must have a Host header.' });
+    }
   });
 
   // JSON is the only body lfk takes here; anything else is a 415.
