@@ -68,6 +68,13 @@ describe('slow clients', () => {
     expect(res.closedAfterMs).toBeLessThan(ENDED_WITHIN_MS);
   });
 
+  it('a connection that never sends a byte is answered 408 in lfk\'s shape once the headers timeout has passed', async () => {
+    const res = await rawExchange(port, () => {}, ENDED_WITHIN_MS);
+    expectLfk408(res);
+    expect(res.closedAfterMs).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_S * 1000);
+    expect(res.closedAfterMs).toBeLessThan(ENDED_WITHIN_MS);
+  });
+
   it('a request that arrives in time is served as usual on the same settings', async () => {
     const res = await rawExchange(port, (socket) => {
       socket.write('GET /healthz HTTP/1.1\r\nHost: lfk.test\r\nConnection: close\r\n\r\n');
