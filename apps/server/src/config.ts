@@ -85,15 +85,15 @@ export interface Config {
   timeouts: Timeouts;
 }
 
-/** How long a client may take; past these the connection is answered 408 (where it can be) and closed. */
+/** How long a client may take. */
 export interface Timeouts {
-  /** From the first byte of a request to the end of its headers. */
+  /** Until a request's headers have arrived (a new connection counts from its opening); then 408. */
   headersMs: number;
-  /** From the first byte of a request to the end of its body. */
+  /** Until a whole request, body included, has arrived; then 408. */
   requestMs: number;
-  /** An idle keep-alive connection between two requests. */
+  /** An idle keep-alive connection between two requests is closed after this. */
   keepAliveMs: number;
-  /** A connection on which no byte moves either way, whatever it is doing. */
+  /** A connection on which no byte moves either way is closed after this, whatever it is doing. */
   idleMs: number;
 }
 
