@@ -51,7 +51,12 @@ const envSchema = z.object({
   LFK_TRUST_PROXY: z.preprocess(emptyAsUnset, z.string().max(1000).optional()),
   LFK_KEY_CACHE_TTL: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(3600).default(30)),
   LFK_KEY_CACHE_SIZE: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(1_000_000).default(10_000)),
+  LFK_HEADERS_TIMEOUT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(600).default(10)),
+  LFK_REQUEST_TIMEOUT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(3600).default(30)),
   ...Object.fromEntries(RATE_LIMIT_NAMES.map((name) => [RATE_LIMIT_ENV[name], rateLimit(DEFAULT_RATE_LIMITS[name])])),
+}).refine((env) => env.LFK_HEADERS_TIMEOUT <= env.LFK_REQUEST_TIMEOUT, {
+  path: ['LFK_HEADERS_TIMEOUT'],
+  message: 'Must not be longer than LFK_REQUEST_TIMEOUT: the headers are part of the request.',
 });
 
 export interface Config {
@@ -78,7 +83,29 @@ export interface Config {
   trustProxy: boolean | number | string[];
   /** Verified keys kept in memory: entries of each kind (valid, refused) and how long; 0 turns it off. */
   apiKeyCache: { maxEntries: number; ttlMs: number };
+  timeouts: Timeouts;
 }
+
+/** How long a client may take. */
+export interface Timeouts {
+  /** Until a request's headers have arrived (a new connection counts from its opening); then 408. */
+  headersMs: number;
+  /** Until a whole request, body included, has arrived; then 408. */
+  requestMs: number;
+  /** An idle keep-alive connection between two requests is closed after this. */
+  keepAliveMs: number;
+  /** A connection on which no byte moves either way is closed after this, whatever it is doing. */
+  idleMs: number;
+}
+
+/**
+ * Longer than the 60 s idle timeout of the usual load balancers (AWS ALB, nginx upstream keepalive),
+ * so the balancer, never lfk, closes an idle connection first: otherwise a request sent on a
+ * connection lfk is closing at that instant fails with a 502.
+ */
+const KEEP_ALIVE_MS = 65_000;
+/** A connection on which nothing moves this long (one opened and never used, a vanished peer) is closed. */
+const IDLE_MS = 60_000;
 
 function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
   if (value === undefined || value === 'false') return false;
@@ -115,5 +142,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     ) as RateLimitConfig,
     trustProxy: parseTrustProxy(e.LFK_TRUST_PROXY),
     apiKeyCache: { maxEntries: e.LFK_KEY_CACHE_SIZE, ttlMs: e.LFK_KEY_CACHE_TTL * 1000 },
+    timeouts: {
+      headersMs: e.LFK_HEADERS_TIMEOUT * 1000,
+      requestMs: e.LFK_REQUEST_TIMEOUT * 1000,
+      keepAliveMs: KEEP_ALIVE_MS,
+      idleMs: IDLE_MS,
+    },
   };
 }

@@ -31,7 +31,10 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     stopping = true;
     server.app.log.info({ signal }, 'shutting down');
     server.close().then(
-      () => process.exit(0),
+      () => {
+        server.app.log.info('lfk stopped');
+        process.exit(0);
+      },
       (error) => {
         server.app.log.error({ err: error }, 'shutdown failed');
         process.exit(1);

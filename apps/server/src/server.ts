@@ -1,5 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
 import {
+  ApiError,
   ApiKeyCache,
   deleteExpiredIdempotencyRecords,
   followKeyRevocations,
@@ -13,8 +14,10 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import { OutboxSender, type OutboxSenderOptions } from './email/outbox-sender.ts';
+import { every } from './periodic.ts';
 import { logTransport, smtpTransport } from './email/transports.ts';
 import { registerEmailVerification } from './http/email-verification.ts';
+import { clientErrorHandler, handleWhatNodeKeeps } from './http/client-errors.ts';
 import { frameworkError, registerErrorHandling } from './http/errors.ts';
 import { redactSecrets } from './http/redact.ts';
 import { buildOpenApi } from './http/openapi.ts';
@@ -60,24 +63,14 @@ export interface ServerOptions {
   outbox?: Partial<OutboxSenderOptions>;
 }
 
+/** How often Node looks for connections past their headers or request timeout. */
+const CONNECTIONS_CHECKED_EVERY_MS = 1000;
+
 /** Expired idempotency records are swept this often. */
 const SWEEP_EVERY_MS = 10 * 60_000;
 
 export async function createServer(config: Config, options: ServerOptions = {}): Promise<LfkServer> {
   const db = options.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
-  const lastUsed = new LastUsedRecorder(db, config.lastUsedFlushMs);
-  let sender: OutboxSender | undefined;
-  const services: Services = {
-    db,
-    apiKeyCache: new ApiKeyCache(config.apiKeyCache),
-    lastUsed,
-    rateLimits: new RateLimits(config.rateLimits, db),
-    allowSignup: config.allowSignup,
-    publicUrl: config.publicUrl,
-    verifyResendIntervalMs: config.verifyResendIntervalMs,
-    wakeMailer: () => sender?.wake(),
-  };
-
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     // Long path ids are answered by the route (404 of that resource), as tRPC answers them, not by
@@ -96,7 +89,35 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     // The union confuses fastify's overloads; each member is a value fastify accepts.
     trustProxy: config.trustProxy as string[],
     frameworkErrors: frameworkError,
+    clientErrorHandler,
+    requestTimeout: config.timeouts.requestMs,
+    keepAliveTimeout: config.timeouts.keepAliveMs,
+    connectionTimeout: config.timeouts.idleMs,
+    http: {
+      headersTimeout: config.timeouts.headersMs,
+      // Node checks the two timeouts above this often (30 s by default, which would let them run late by as much).
+      connectionsCheckingInterval: CONNECTIONS_CHECKED_EVERY_MS,
+      // A request without Host is refused by lfk (in its own shape), not by Node (an empty 400).
+      requireHostHeader: false,
+    },
+    // A request that reaches the router while the server stops is refused by lfk (below), not by Fastify.
+    return503OnClosing: false,
   });
+
+  const lastUsed = new LastUsedRecorder(db, config.lastUsedFlushMs, app.log);
+  let sender: OutboxSender | undefined;
+  const services: Services = {
+    db,
+    apiKeyCache: new ApiKeyCache(config.apiKeyCache),
+    lastUsed,
+    rateLimits: new RateLimits(config.rateLimits, db),
+    allowSignup: config.allowSignup,
+    publicUrl: config.publicUrl,
+    verifyResendIntervalMs: config.verifyResendIntervalMs,
+    wakeMailer: () => sender?.wake(),
+  };
+
+  handleWhatNodeKeeps(app);
 
   let closing: Promise<void> | undefined;
   // While stopping, answers end their connection, so a keep-alive client cannot hold shutdown open.
@@ -108,6 +129,11 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     reply.header('x-request-id', request.id);
     // API answers are never cached: one of them carries a key that is shown once.
     reply.header('cache-control', 'no-store');
+    // Shed load while draining: the balancer sends the retry to another replica.
+    if (closing) throw new ApiError('unavailable', { headers: { 'retry-after': '1' } });
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      throw new ApiError('invalid_request', { message: 'An HTTP/1.1 request must have a Host header.' });
+    }
   });
 
   // JSON is the only body lfk takes here; anything else is a 415.
@@ -145,11 +171,10 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   sender.start();
   lastUsed.start();
   const revocations = followKeyRevocations(db, services.apiKeyCache, app.log);
-  const sweeper = setInterval(() => {
-    deleteExpiredIdempotencyRecords(db.fork()).catch((err) => app.log.warn({ err }, 'could not sweep idempotency records'));
-    services.rateLimits.sweep().catch((err) => app.log.warn({ err }, 'could not sweep rate limit buckets'));
-  }, SWEEP_EVERY_MS);
-  sweeper.unref();
+  const sweeper = every(SWEEP_EVERY_MS, 'sweep expired idempotency records', () => deleteExpiredIdempotencyRecords(db.fork()), app.log);
+  const bucketSweeper = every(SWEEP_EVERY_MS, 'sweep refilled rate limit buckets', async () => {
+    await services.rateLimits.sweep();
+  }, app.log);
 
   return {
     app,
@@ -161,12 +186,26 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     },
     close() {
       closing ??= (async () => {
-        await app.close();
-        clearInterval(sweeper);
-        await sender?.stop();
-        await lastUsed.stop();
-        await revocations?.close();
-        await db.close();
+        // Every step runs whatever became of the one before: the database is always closed, last.
+        const steps: [string, () => Promise<unknown> | undefined][] = [
+          ['stop taking requests', () => app.close()],
+          ['stop the idempotency sweep', () => sweeper.stop()],
+          ['stop the rate limit sweep', () => bucketSweeper.stop()],
+          ['stop the email sender', () => sender?.stop()],
+          ['write last_used_at', () => lastUsed.stop()],
+          ['stop hearing key revocations', () => revocations?.close()],
+          ['close the database', () => db.close()],
+        ];
+        const failed: unknown[] = [];
+        for (const [step, run] of steps) {
+          try {
+            await run();
+          } catch (err) {
+            app.log.error({ err, step }, 'shutdown step failed');
+            failed.push(err);
+          }
+        }
+        if (failed.length > 0) throw new AggregateError(failed, 'shutdown did not complete cleanly');
       })();
       return closing;
     },

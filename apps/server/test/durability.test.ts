@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ENGINE, freePort, PASSWORD, spawnServerProcess, TEST_DATABASE_URL } from './harness.ts';
+import { ENGINE, freePort, PASSWORD, spawnServerProcess, TEST_DATABASE_URL, until } from './harness.ts';
 
 /** An SMTP peer that keeps every message it accepts. */
 async function smtpPeer(): Promise<{ port: number; messages: string[]; close: () => Promise<void> }> {
@@ -31,16 +31,6 @@ async function smtpPeer(): Promise<{ port: number; messages: string[]; close: ()
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return { port, messages, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
-async function until<T>(what: string, probe: () => T | undefined, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    const value = probe();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 describe.runIf(ENGINE === 'pglite' || TEST_DATABASE_URL)('a server killed with SIGKILL', () => {

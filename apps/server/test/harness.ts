@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer as createNetServer } from 'node:net';
+import { connect, createServer as createNetServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { createServer, type LfkServer, loadConfig, type OutboxSenderOptions } from '@lfk/server';
+import { type Config, createServer, type LfkServer, loadConfig, type OutboxSenderOptions } from '@lfk/server';
 import { openDatabase } from '@lfk/db';
 import pg from 'pg';
 
@@ -30,7 +30,7 @@ export interface RequestOptions {
 }
 
 /** A fresh PostgreSQL database for one test file, dropped at the end. */
-async function freshPostgresDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function freshPostgresDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `lfk_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
@@ -77,7 +77,7 @@ const LIMITS_OFF = {
 
 export async function startTestServer(
   env: Record<string, string> = {},
-  options: { outbox?: Partial<OutboxSenderOptions> } = {},
+  options: { outbox?: Partial<OutboxSenderOptions>; config?: Partial<Config> } = {},
 ): Promise<TestServer> {
   const logs: string[] = [];
   const logStream = new Writable({
@@ -87,14 +87,18 @@ export async function startTestServer(
     },
   });
   const pgDatabase = TEST_DATABASE_URL ? await freshPostgresDatabase(TEST_DATABASE_URL) : null;
-  const config = loadConfig({
-    PORT: '0',
-    LOG_LEVEL: 'info',
-    LFK_PUBLIC_URL: 'http://lfk.test',
-    ...LIMITS_OFF,
-    ...(pgDatabase ? { DATABASE_URL: pgDatabase.url } : { LFK_DATA_DIR: 'memory://' }),
-    ...env,
-  });
+  const config = {
+    ...loadConfig({
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      LFK_PUBLIC_URL: 'http://lfk.test',
+      ...LIMITS_OFF,
+      ...(pgDatabase ? { DATABASE_URL: pgDatabase.url } : { LFK_DATA_DIR: 'memory://' }),
+      ...env,
+    }),
+    // Settings that are not in the environment (such as how often last_used_at is written).
+    ...options.config,
+  };
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 20 });
   const server = await createServer(config, { logStream, db, ...(options.outbox ? { outbox: options.outbox } : {}) });
   const secretsHandedOut = new Set<string>();
@@ -156,6 +160,58 @@ export async function startTestServer(
   return t;
 }
 
+/** Resolves with what `probe` finds once it finds something (it may be async); fails after `ms`. */
+export async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  json: any;
+  /** Milliseconds from connecting until the server closed the connection. */
+  closedAfterMs: number;
+}
+
+/**
+ * One exchange over a raw TCP connection, for what an HTTP client library would refuse to send
+ * (no Host, a huge header, bytes trickling in). `talk` writes to the socket; the server's first
+ * answer is read once the server closes the connection (or, failing that, after `giveUpMs`).
+ */
+export async function rawExchange(port: number, talk: (socket: Socket) => void | Promise<void>, giveUpMs = 60_000): Promise<RawResponse> {
+  const socket = connect(port, '127.0.0.1');
+  socket.on('error', () => {});
+  const started = Date.now();
+  let received = '';
+  socket.on('data', (chunk) => (received += chunk.toString('latin1')));
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  const giveUp = setTimeout(() => socket.destroy(), giveUpMs);
+  await talk(socket);
+  await closed;
+  clearTimeout(giveUp);
+  const closedAfterMs = Date.now() - started;
+  const headerEnd = received.indexOf('\r\n\r\n');
+  if (headerEnd < 0) throw new Error(`no answer within ${closedAfterMs} ms: ${JSON.stringify(received)}`);
+  const [statusLine, ...lines] = received.slice(0, headerEnd).split('\r\n');
+  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+  const length = Number(headers['content-length'] ?? received.length);
+  const body = Buffer.from(received.slice(headerEnd + 4), 'latin1').subarray(0, length).toString('utf8');
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    json = undefined;
+  }
+  return { status: Number(statusLine!.split(' ')[1]), headers, body, json, closedAfterMs };
+}
 
 /** A port nothing listens on at the time of asking. */
 export async function freePort(): Promise<number> {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { PASSWORD, startTestServer, type TestServer } from './harness.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PASSWORD, rawExchange, startTestServer, type TestServer } from './harness.ts';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -78,4 +78,28 @@ it('no plaintext key, session token or claim token reaches the database or the l
     expect(hit, `logs hold ${secret.slice(0, 8)}…`).toBeUndefined();
   }
   expect(logText).not.toContain(PASSWORD);
+});
+
+describe('requests refused before they become requests (malformed, too large, CONNECT)', () => {
+  it('leave no secret in the log, even at trace level', async () => {
+    const owner = await t.signup();
+    const { key } = await t.createKey(owner.token, owner.workspaceId);
+    const port = Number(new URL(await t.server.listen()).port);
+    const raw = [
+      `GET /v1/forms HTTP/1.1\r\nHost: lfk.test\r\nAuthorization: Bearer ${key}\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`,
+      `GET /v1/forms?api_key=${key} HTTP/1.1\r\nHost: lfk.test\r\nX-Bad: \x01\r\n\r\n`,
+      `GET /v1/forms HTTP/1.1\r\nHost: lfk.test\r\nCookie: lfk_session=${owner.token}\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      `CONNECT ${key}.example:443 HTTP/1.1\r\nHost: ${key}.example:443\r\nAuthorization: Bearer ${owner.token}\r\n\r\n`,
+    ];
+    const answers = [];
+    for (const request of raw) answers.push(await rawExchange(port, (socket) => void socket.write(request)).catch((error: Error) => error));
+    for (const secret of [key, owner.token]) {
+      expect(t.logs.find((line) => line.includes(secret.slice(4))), `logs hold ${secret.slice(0, 8)}…`).toBeUndefined();
+    }
+    for (const res of answers) {
+      if (res instanceof Error) throw res;
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.json.error.request_id).toBe(res.headers['x-request-id']);
+    }
+  });
 });

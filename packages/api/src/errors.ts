@@ -26,6 +26,7 @@ const CATALOGUE = {
   user_not_found: [404, 'No user has that email address.'],
   member_not_found: [404, 'No such member.'],
   not_found: [404, 'Not found.'],
+  request_timeout: [408, 'The request did not arrive in time.'],
   email_taken: [409, 'An account with that email address already exists.'],
   already_member: [409, 'That user is already a member of the workspace.'],
   last_owner: [409, 'A workspace must keep at least one owner.'],
@@ -38,7 +39,9 @@ const CATALOGUE = {
   validation_failed: [422, 'The submission does not satisfy the form schema.'],
   api_key_limit_reached: [429, 'The workspace already has 10 active API keys. Revoke one first.'],
   rate_limited: [429, 'Too many requests. Retry later.'],
+  headers_too_large: [431, 'The request headers are too large.'],
   internal_error: [500, 'Something went wrong on our side.'],
+  unavailable: [503, 'The server is shutting down. Retry shortly.'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof CATALOGUE;
@@ -61,12 +64,16 @@ const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
   401: 'UNAUTHORIZED',
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
+  408: 'TIMEOUT',
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   422: 'UNPROCESSABLE_CONTENT',
   429: 'TOO_MANY_REQUESTS',
+  // tRPC has no code of its own for 431.
+  431: 'BAD_REQUEST',
   500: 'INTERNAL_SERVER_ERROR',
+  503: 'SERVICE_UNAVAILABLE',
 };
 
 export function statusOf(code: ErrorCode): number {

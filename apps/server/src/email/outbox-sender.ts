@@ -90,8 +90,9 @@ export class OutboxSender {
         if (batch.length < this.#options.batchSize || this.#stopped) return;
       }
     } catch (error) {
-      // The database may be briefly away; the next poll tries again.
-      this.#log.error({ err: error }, 'outbox: could not read pending mail');
+      // The database may be briefly away; the next poll tries again. A message sent but not yet
+      // marked sent has its lock lapse and goes out once more: at least once, never lost.
+      this.#log.error({ err: error }, 'outbox: could not reach the database; trying again at the next poll');
     }
   }
 

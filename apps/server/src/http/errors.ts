@@ -1,4 +1,5 @@
 import { ApiError, asApiError, type ErrorCode, restRoutes, toWireError } from '@lfk/api';
+import { validateHeaderName, validateHeaderValue } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { htmlPage } from './html-page.ts';
@@ -62,9 +63,25 @@ export function frameworkError(error: FastifyError, request: FastifyRequest, rep
   return sendError(known, request, reply);
 }
 
+/**
+ * Headers Node refuses to write (a stored value with a control character in it, say): the failure
+ * surfaces only when the answer is sent, and the error answer must not carry them, or it fails too.
+ */
+function dropUnsendableHeaders(reply: FastifyReply): void {
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    try {
+      validateHeaderName(name);
+      for (const one of [value ?? ''].flat()) validateHeaderValue(name, String(one));
+    } catch {
+      reply.removeHeader(name);
+    }
+  }
+}
+
 export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const known = asApiError(error) ?? fromFastify(error as FastifyError);
   if (!known) request.log.error({ err: error }, 'unexpected error');
+  dropUnsendableHeaders(reply);
   const wire = toWireError(known ?? error, String(request.id));
   // Errors raised before the onRequest hook ran still carry the request id.
   reply.header('x-request-id', request.id);
@@ -96,6 +113,7 @@ export function sendErrorPage(
 ): FastifyReply {
   const known = asApiError(error);
   if (!known) request.log.error({ err: error }, 'unexpected error');
+  dropUnsendableHeaders(reply);
   const { status, body } = toWireError(error, String(request.id));
   if (known?.headers) reply.headers(known.headers);
   const paragraphs = [body.error.message, ...(page.advice ? [page.advice] : []), `Request id: ${body.error.request_id}`];

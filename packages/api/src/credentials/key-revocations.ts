@@ -1,10 +1,6 @@
 import { API_KEY_REVOKED_CHANNEL, type Database, type Subscription } from '@lfk/db';
+import type { Log } from '../log.ts';
 import type { ApiKeyCache } from './api-key-cache.ts';
-
-interface Log {
-  info(fields: object, message: string): void;
-  warn(fields: object, message: string): void;
-}
 
 /**
  * Keeps this process's key cache true to revocations made by any process on the same database.
