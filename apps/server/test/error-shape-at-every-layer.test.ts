@@ -115,10 +115,21 @@ describe('a failure while the answer is written out', () => {
   let t: TestServer;
   beforeAll(async () => {
     t = await startTestServer();
+    // No route of lfk's writes such a header any more (stored redirects are re-checked before they
+    // are followed): a route of the test's own stands for whatever might, to hold the mechanism.
+    t.server.app.get('/test/unsendable-header', async (_request, reply) => reply.header('x-echo', 'a\r\nSet-Cookie: x=1').send({ ok: true }));
   });
   afterAll(() => t.close());
 
-  it('a header value Node refuses to send (a redirect stored before URLs were checked) is lfk\'s 500, not Fastify\'s', async () => {
+  it('a header value Node refuses to send is lfk\'s 500 with a request id, not Fastify\'s, and the bad header is not sent', async () => {
+    const res = await t.request('GET', '/test/unsendable-header');
+    expectLfkError(res, 500, 'internal_error');
+    expect(res.headers['x-echo']).toBeUndefined();
+    expect(res.headers['set-cookie']).toBeUndefined();
+    expect(res.body).not.toContain('Set-Cookie');
+  });
+
+  it('a redirect stored with CR/LF before URLs were checked is not followed: the visitor gets the thank-you page', async () => {
     const owner = await t.signup();
     const created = await t.request('POST', '/v1/forms', {
       token: owner.token,
@@ -138,8 +149,10 @@ describe('a failure while the answer is written out', () => {
       raw: 'message=hello',
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', origin: 'https://site.example' },
     });
-    expectLfkError(res, 500, 'internal_error');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.headers.location).toBeUndefined();
-    expect(res.body).not.toContain('Set-Cookie');
+    expect(res.headers['set-cookie']).toBeUndefined();
   });
 });
+
