@@ -5,6 +5,7 @@ import {
   followKeyRevocations,
   LastUsedRecorder,
   RateLimits,
+  redactSecrets,
   type Services,
 } from '@lfk/api';
 import { type Database, openDatabase } from '@lfk/db';
@@ -15,7 +16,6 @@ import { OutboxSender, type OutboxSenderOptions } from './email/outbox-sender.ts
 import { logTransport, smtpTransport } from './email/transports.ts';
 import { registerEmailVerification } from './http/email-verification.ts';
 import { frameworkError, registerErrorHandling } from './http/errors.ts';
-import { redactSecrets } from './http/redact.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { requestContexts } from './http/request-context.ts';
 import { requestIdFor } from './http/request-ids.ts';

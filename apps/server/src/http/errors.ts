@@ -2,7 +2,6 @@ import { ApiError, asApiError, type ErrorCode, restRoutes, toWireError } from '@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { htmlPage } from './html-page.ts';
-import { redactSecrets } from './redact.ts';
 
 /** Fastify's own failures (body too large, wrong content type, bad JSON) in lfk's terms. */
 function fromFastify(error: FastifyError): ApiError | null {
@@ -106,6 +105,6 @@ export function sendErrorPage(
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
   app.setNotFoundHandler((request, reply) =>
-    sendError(new ApiError('not_found', { message: `No route ${request.method} ${redactSecrets(request.url.split('?')[0]!)}.` }), request, reply),
+    sendError(new ApiError('not_found', { message: `No route ${request.method} ${request.url.split('?')[0]!}.` }), request, reply),
   );
 }
