@@ -17,6 +17,7 @@ import { logTransport, smtpTransport } from './email/transports.ts';
 import { registerEmailVerification } from './http/email-verification.ts';
 import { frameworkError, registerErrorHandling } from './http/errors.ts';
 import { buildOpenApi } from './http/openapi.ts';
+import { ownOriginCheck } from './http/own-origin.ts';
 import { requestContexts } from './http/request-context.ts';
 import { requestIdFor } from './http/request-ids.ts';
 import { registerRestBridge } from './http/rest-bridge.ts';
@@ -132,7 +133,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const openApi = buildOpenApi(config.publicUrl);
   app.get('/v1/openapi.json', async () => openApi);
 
-  const contextFor = requestContexts(services, config.publicUrl);
+  const contextFor = requestContexts(services, config.publicUrl, ownOriginCheck(config.publicUrl, config.publicUrlIsSet));
   registerRestBridge(app, contextFor);
   await registerSubmissions(app, services, contextFor);
   registerEmailVerification(app, contextFor);
