@@ -136,7 +136,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const contextFor = requestContexts(services, config.publicUrl, ownOriginCheck(config.publicUrl, config.publicUrlIsSet));
   registerRestBridge(app, contextFor);
   await registerSubmissions(app, services, contextFor);
-  registerEmailVerification(app, contextFor);
+  await registerEmailVerification(app, contextFor);
   await registerTrpc(app, contextFor);
 
   const transport = config.smtpUrl ? smtpTransport(config.smtpUrl, config.emailFrom) : logTransport(app.log);

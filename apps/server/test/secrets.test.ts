@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, startTestServer, type TestServer } from './harness.ts';
+import { PASSWORD, startTestServer, type TestServer, verificationTokenSentTo } from './harness.ts';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -103,7 +103,7 @@ describe('secrets in URLs, whatever comes before them and however they are encod
     const notify = `url-${Date.now()}@example.com`;
     const anonymous = await t.request('POST', '/v1/forms', { body: { ...formBody, notify_email: notify } });
     expect(anonymous.status).toBe(201);
-    const verification = await verificationTokenSentTo(notify);
+    const verification = await verificationTokenSentTo(t, notify);
     const secrets = { key, session: owner.token, claim: anonymous.json.claim_token as string, verification };
     expect(secrets.claim).toMatch(/^lfc_/);
     // The email that carries the link is printed to the log by design (no SMTP here); scan what follows it.
@@ -163,16 +163,3 @@ describe('secrets where a caller echoes them back: request ids, field names', ()
     }
   });
 });
-
-/** Without SMTP the server prints its mail to the log: the verification link is read from there. */
-async function verificationTokenSentTo(to: string): Promise<string> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    for (const line of t.logs) {
-      const email = JSON.parse(line).email;
-      if (email?.to === to && email.kind === 'verification') return /lfv_[0-9A-Za-z]+/.exec(email.text)![0];
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`no verification email to ${to}`);
-}

@@ -61,9 +61,15 @@ export function frameworkError(error: FastifyError, request: FastifyRequest, rep
   return sendError(known, request, reply);
 }
 
-export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+/** The lfk error behind whatever was thrown, by lfk, tRPC or fastify; null (logged) when unexpected. */
+function knownError(error: unknown, request: FastifyRequest): ApiError | null {
   const known = asApiError(error) ?? fromFastify(error as FastifyError);
   if (!known) request.log.error({ err: error }, 'unexpected error');
+  return known;
+}
+
+export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const known = knownError(error, request);
   const wire = toWireError(known ?? error, String(request.id));
   // Errors raised before the onRequest hook ran still carry the request id.
   reply.header('x-request-id', request.id);
@@ -93,13 +99,12 @@ export function sendErrorPage(
   reply: FastifyReply,
   page: { title: string; advice?: string },
 ): FastifyReply {
-  const known = asApiError(error);
-  if (!known) request.log.error({ err: error }, 'unexpected error');
-  const { status, body } = toWireError(error, String(request.id));
+  const known = knownError(error, request);
+  const { status, body } = toWireError(known ?? error, String(request.id));
   if (known?.headers) reply.headers(known.headers);
   const paragraphs = [body.error.message, ...(page.advice ? [page.advice] : []), `Request id: ${body.error.request_id}`];
   const items = (body.error.details ?? []).map((d) => `${d.path}: ${d.message}`);
-  return reply.code(status).type('text/html; charset=utf-8').send(htmlPage(page.title, paragraphs, items, body.error.code));
+  return reply.code(status).type('text/html; charset=utf-8').send(htmlPage(page.title, paragraphs, { items, errorCode: body.error.code }));
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

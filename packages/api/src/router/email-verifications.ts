@@ -1,5 +1,6 @@
 import { EmailVerification, Form } from '@lfk/db';
 import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
 import { sha256 } from '../credentials/secrets.ts';
 import { isWellFormedVerificationToken } from '../credentials/tokens.ts';
 import { ApiError } from '../errors.ts';
@@ -9,27 +10,48 @@ import { publicProcedure, router } from '../trpc.ts';
 const invalidLink = () =>
   new ApiError('not_found', { message: 'This verification link is not valid: it was already used, replaced by a newer one, or has expired.' });
 
+/**
+ * The link behind `token` and its form, if the link still works: unused, unexpired, the newest of
+ * its form (older ones are deleted), for the address the form has now. `lock` holds the link's row
+ * until the transaction ends, so that two posts of one link verify once.
+ */
+async function workingLink(em: EntityManager, token: string, lock: boolean) {
+  if (!isWellFormedVerificationToken(token)) throw invalidLink();
+  const link = await em.findOne(
+    EmailVerification,
+    { tokenHash: sha256(token) },
+    lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
+  );
+  if (!link || link.usedAt !== null || link.expiresAt <= new Date()) throw invalidLink();
+  const form = await em.findOneOrFail(Form, { id: link.form.id });
+  // The address changed since this link was sent: it proves nothing about the new one.
+  if (form.notifyEmail !== link.email) throw invalidLink();
+  return { link, form };
+}
+
 export const emailVerificationsRouter = router({
-  /** Follows a link from a verification email: single use, 24 hours, the newest link only. */
+  /**
+   * What a link would verify, changing nothing: opening a link (GET, HEAD) is also what link
+   * checkers and mail scanners do, so only the page's button (`confirm`) verifies.
+   */
+  preview: publicProcedure
+    .input(emailVerificationInput)
+    .output(emailVerified)
+    .query(async ({ ctx, input }) => {
+      const { link, form } = await workingLink(ctx.em, input.token, false);
+      return { form_id: form.id, form_name: form.name, email: link.email };
+    }),
+
+  /** Verifies the address a link was sent to: single use, 24 hours, the newest link only. */
   confirm: publicProcedure
     .input(emailVerificationInput)
     .output(emailVerified)
     .mutation(async ({ ctx, input }) => {
-      if (!isWellFormedVerificationToken(input.token)) throw invalidLink();
-      const now = new Date();
       return ctx.em.transactional(async (em) => {
-        const link = await em.findOne(
-          EmailVerification,
-          { tokenHash: sha256(input.token) },
-          { lockMode: LockMode.PESSIMISTIC_WRITE },
-        );
-        if (!link || link.usedAt !== null || link.expiresAt <= now) throw invalidLink();
-        const found = await em.findOneOrFail(Form, { id: link.form.id });
-        // The address changed since this link was sent: it proves nothing about the new one.
-        if (found.notifyEmail !== link.email) throw invalidLink();
-        link.usedAt = now;
-        found.notifyEmailVerified = true;
-        return { form_id: found.id, form_name: found.name, email: link.email };
+        const { link, form } = await workingLink(em, input.token, true);
+        link.usedAt = new Date();
+        form.notifyEmailVerified = true;
+        return { form_id: form.id, form_name: form.name, email: link.email };
       });
     }),
 });
