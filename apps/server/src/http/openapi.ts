@@ -105,11 +105,11 @@ export function buildOpenApi(publicUrl: string): Record<string, unknown> {
     if (route.transport === 'submission') {
       responses[303] = { description: 'An HTML form post, sent on to the form\'s `redirect_url`' };
     }
-    const htmlPage = route.transport === 'html' ? HTML_PAGES[route.method as 'GET' | 'POST'] : undefined;
-    if (htmlPage) {
+    const linkPage = route.transport === 'html' ? HTML_PAGES[route.method as 'GET' | 'POST'] : undefined;
+    if (linkPage) {
       const page = { content: { 'text/html': { schema: { type: 'string' } } } };
       for (const key of Object.keys(responses)) delete responses[key];
-      responses[200] = { description: htmlPage.ok, ...page };
+      responses[200] = { description: linkPage.ok, ...page };
       responses[404] = { description: 'The link is not valid (used, replaced or expired)', ...page };
       if (route.method === 'POST') {
         requestBody = { required: false, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object' } } } };
@@ -121,7 +121,7 @@ export function buildOpenApi(publicUrl: string): Record<string, unknown> {
     paths[openApiPath][route.method.toLowerCase()] = {
       operationId: route.procedure,
       summary: route.summary,
-      description: htmlPage?.description ?? (route.transport === 'submission' ? SUBMISSION_NOTES : ACCESS_NOTES[route.access]),
+      description: linkPage?.description ?? (route.transport === 'submission' ? SUBMISSION_NOTES : ACCESS_NOTES[route.access]),
       parameters,
       ...(requestBody ? { requestBody } : {}),
       responses,
