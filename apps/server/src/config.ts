@@ -67,6 +67,11 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Where people reach this server; the base of links and the origin cookies belong to. */
   publicUrl: string;
+  /**
+   * False when `LFK_PUBLIC_URL` is unset and `publicUrl` was derived from `HOST` and `PORT` (local
+   * development): the CSRF check then also takes the loopback name a request was addressed to.
+   */
+  publicUrlIsSet: boolean;
   allowSignup: boolean;
   logLevel: string;
   /** How often API keys' `last_used_at` is written, in milliseconds. */
@@ -131,6 +136,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dataDir: e.LFK_DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     publicUrl: (e.LFK_PUBLIC_URL ?? `http://${displayHost}:${e.PORT}`).replace(/\/+$/, ''),
+    publicUrlIsSet: e.LFK_PUBLIC_URL !== undefined,
     allowSignup: e.LFK_ALLOW_SIGNUP,
     logLevel: e.LOG_LEVEL,
     lastUsedFlushMs: 5000,

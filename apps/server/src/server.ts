@@ -6,6 +6,7 @@ import {
   followKeyRevocations,
   LastUsedRecorder,
   RateLimits,
+  redactSecrets,
   type Services,
 } from '@lfk/api';
 import { type Database, openDatabase } from '@lfk/db';
@@ -19,8 +20,8 @@ import { logTransport, smtpTransport } from './email/transports.ts';
 import { registerEmailVerification } from './http/email-verification.ts';
 import { clientErrorHandler, handleWhatNodeKeeps } from './http/client-errors.ts';
 import { frameworkError, registerErrorHandling } from './http/errors.ts';
-import { redactSecrets } from './http/redact.ts';
 import { buildOpenApi } from './http/openapi.ts';
+import { ownOriginCheck } from './http/own-origin.ts';
 import { requestContexts } from './http/request-context.ts';
 import { requestIdFor } from './http/request-ids.ts';
 import { registerRestBridge } from './http/rest-bridge.ts';
@@ -160,10 +161,10 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const openApi = buildOpenApi(config.publicUrl);
   app.get('/v1/openapi.json', async () => openApi);
 
-  const contextFor = requestContexts(services, config.publicUrl);
+  const contextFor = requestContexts(services, config.publicUrl, ownOriginCheck(config.publicUrl, config.publicUrlIsSet));
   registerRestBridge(app, contextFor);
   await registerSubmissions(app, services, contextFor);
-  registerEmailVerification(app, contextFor);
+  await registerEmailVerification(app, contextFor);
   await registerTrpc(app, contextFor);
 
   const transport = config.smtpUrl ? smtpTransport(config.smtpUrl, config.emailFrom) : logTransport(app.log);

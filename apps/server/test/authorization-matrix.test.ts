@@ -428,6 +428,26 @@ const MATRIX: Row[] = [
       await createForm(w.key.key, { ...formBody, notify_email: address });
       return { params: { token: await verificationTokenSentTo(address) } };
     },
+    // Opening a link shows its "Verify" button and changes nothing.
+    success: (res) => {
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.body).toContain('<button type="submit">Verify</button>');
+    },
+    expect: {
+      no_credentials: 200, owner_session: 200, member_session: 200, outsider_session: 200,
+      expired_session: '401 invalid_session', signed_out_session: '401 invalid_session',
+      workspace_key: 200, other_workspace_key: 200,
+      revoked_key: '401 invalid_api_key', malformed_bearer: '401 invalid_api_key', bad_checksum_key: '401 invalid_api_key',
+    },
+  },
+  {
+    route: 'POST /v1/email-verifications/:token',
+    prepare: async (w) => {
+      const address = freshEmail();
+      await createForm(w.key.key, { ...formBody, notify_email: address });
+      return { params: { token: await verificationTokenSentTo(address) } };
+    },
+    // The button verifies: the token is the credential, so any caller holding it may press it.
     success: (res) => {
       expect(res.headers['content-type']).toMatch(/^text\/html/);
       expect(res.body).toContain('Address verified');
@@ -587,6 +607,44 @@ describe('authorization matrix', () => {
       ]);
     }
   });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Cookie sessions: the CSRF check knows the server's origin from LFK_PUBLIC_URL, never from Host
+// ---------------------------------------------------------------------------------------------
+
+describe('cookie sessions from a page of another host', () => {
+  /** Every route a session changes state through: not public, not a GET, and refused without credentials. */
+  const stateChanging = restRoutes.filter((r) => {
+    const row = MATRIX.find((m) => m.route === routeKey(r))!;
+    return r.access !== 'public' && r.method !== 'GET' && typeof row.expect.no_credentials === 'string';
+  });
+  /** Ids of the right shape that name nothing: a request that got past the CSRF check changes nothing. */
+  const nothing = {
+    workspace_id: 'ws_00000000000000000000000000',
+    form_id: 'form_00000000000000000000000000',
+    key_id: 'key_00000000000000000000000000',
+    user_id: 'usr_00000000000000000000000000',
+  };
+
+  it.each(stateChanging.map((r) => ({ route: routeKey(r), r })))(
+    '$route · owner cookie, Host and Origin of another site → 403 csrf_failed',
+    async ({ r }) => {
+      const cookie = `lfk_session=${w.owner.token}`;
+      const forged = await t.request(r.method, urlOf(r.path, { ...nothing, workspace_id: w.ws, form_id: w.formId }), {
+        headers: { cookie, host: 'evil.example', origin: 'http://evil.example' },
+        body: {},
+      });
+      expect({ status: forged.status, code: errorCodeOf(forged) }, forged.body).toEqual({ status: 403, code: 'csrf_failed' });
+
+      const own = await t.request(r.method, urlOf(r.path, nothing), {
+        headers: { cookie, host: 'evil.example', origin: 'http://lfk.test' },
+        body: {},
+      });
+      expect(errorCodeOf(own), own.body).not.toBe('csrf_failed');
+      expect(own.status, own.body).toBeLessThan(500);
+    },
+  );
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './harness.ts';
+import { type Res, startTestServer, type TestServer } from './harness.ts';
 
 // ---------------------------------------------------------------------------------------------
 // An in-process SMTP peer, and a plain parser for what it receives.
@@ -223,6 +223,25 @@ function expectHtml(res: { headers: Record<string, unknown> }) {
   expect(String(res.headers['content-type'])).toMatch(/^text\/html/);
 }
 
+async function linkUsed(t: TestServer, token: string): Promise<boolean> {
+  const hash = createHash('sha256').update(token).digest('hex');
+  const rows = await t.sql<{ used_at: unknown }>('select used_at from email_verifications where token_hash = ?', [hash]);
+  return rows[0]!.used_at !== null;
+}
+
+/**
+ * Follows a link as a person does: opening it shows a page with a "Verify" button and changes
+ * nothing (mail scanners open links too); the button's form post is what verifies.
+ */
+async function openAndVerify(t: TestServer, link: { path: string; token: string }): Promise<Res> {
+  const page = await t.request('GET', link.path);
+  expect(page.status).toBe(200);
+  expectHtml(page);
+  expect(page.body).toContain('<button type="submit">Verify</button>');
+  expect(await linkUsed(t, link.token)).toBe(false);
+  return t.request('POST', link.path, { raw: '', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' } });
+}
+
 // ---------------------------------------------------------------------------------------------
 
 describe('verification emails by SMTP', () => {
@@ -254,7 +273,7 @@ describe('verification emails by SMTP', () => {
     const link = linkIn(email!.text);
     expect(await isVerified(t, created.json.id)).toBe(false);
 
-    const followed = await t.request('GET', link.path);
+    const followed = await openAndVerify(t, link);
     expect(followed.status).toBe(200);
     expectHtml(followed);
     expect(followed.body).toContain(to);
@@ -270,10 +289,12 @@ describe('verification emails by SMTP', () => {
     const read = await t.request('GET', `/v1/forms/${created.json.id}`, { token: owner.token });
     expect(read.json.notify_email_verified).toBe(true);
 
-    const again = await t.request('GET', link.path);
-    expect(again.status).toBe(404);
-    expectHtml(again);
-    expect(again.body).not.toContain('"error"');
+    for (const method of ['GET', 'POST']) {
+      const again = await t.request(method, link.path);
+      expect(again.status).toBe(404);
+      expectHtml(again);
+      expect(again.body).not.toContain('"error"');
+    }
     expect(emailsTo(peer, to)).toHaveLength(1);
   });
 
@@ -310,7 +331,7 @@ describe('verification emails by SMTP', () => {
     const to = address('done');
     const form = await createKeyForm(t, key, { notify_email: to });
     const [email] = await waitForEmails(peer, to);
-    expect((await t.request('GET', linkIn(email!.text).path)).status).toBe(200);
+    expect((await openAndVerify(t, linkIn(email!.text))).status).toBe(200);
 
     const verified = await t.request('POST', `/v1/forms/${form.id}/resend-verification`, { token: key });
     expect(verified.status).toBe(409);
@@ -339,12 +360,14 @@ describe('verification emails by SMTP', () => {
     const newLink = linkIn(second!.text);
     expect(newLink.token).not.toBe(oldLink.token);
 
-    const old = await t.request('GET', oldLink.path);
-    expect(old.status).toBe(404);
-    expectHtml(old);
+    for (const method of ['GET', 'POST']) {
+      const old = await t.request(method, oldLink.path);
+      expect(old.status).toBe(404);
+      expectHtml(old);
+    }
     expect(await isVerified(t, form.id)).toBe(false);
 
-    expect((await t.request('GET', newLink.path)).status).toBe(200);
+    expect((await openAndVerify(t, newLink)).status).toBe(200);
     const read = await t.request('GET', `/v1/forms/${form.id}`, { token: key });
     expect(read.json).toMatchObject({ notify_email: after, notify_email_verified: true });
     expect(emailsTo(peer, before)).toHaveLength(1);
@@ -356,7 +379,7 @@ describe('verification emails by SMTP', () => {
     const second = address('second');
     const form = await createKeyForm(t, key, { notify_email: first });
     const [email] = await waitForEmails(peer, first);
-    expect((await t.request('GET', linkIn(email!.text).path)).status).toBe(200);
+    expect((await openAndVerify(t, linkIn(email!.text))).status).toBe(200);
     expect(await isVerified(t, form.id)).toBe(true);
 
     const moved = await t.request('PATCH', `/v1/forms/${form.id}`, { token: key, body: { notify_email: second } });
@@ -395,7 +418,7 @@ describe('verification emails by SMTP', () => {
     expect(early.status).toBe(201);
     expect((await outboxTo(t, to)).map((row) => row.kind)).toEqual(['verification']);
 
-    expect((await t.request('GET', linkIn(verification!.text).path)).status).toBe(200);
+    expect((await openAndVerify(t, linkIn(verification!.text))).status).toBe(200);
 
     const name = 'Zoë Ærøskøbing 山田 🌍';
     const sent = await t.request('POST', `/v1/forms/${form.id}/submissions`, {
@@ -491,12 +514,14 @@ describe('a server with immediate resends and quick retries', () => {
       const newer = linkIn(emails[1]!.text);
       expect(newer.token).not.toBe(older.token);
 
-      const stale = await t.request('GET', older.path);
-      expect(stale.status).toBe(404);
-      expectHtml(stale);
+      for (const method of ['GET', 'POST']) {
+        const stale = await t.request(method, older.path);
+        expect(stale.status).toBe(404);
+        expectHtml(stale);
+      }
       expect(await isVerified(t, form.id)).toBe(false);
 
-      const fresh = await t.request('GET', newer.path);
+      const fresh = await openAndVerify(t, newer);
       expect(fresh.status).toBe(200);
       expectHtml(fresh);
       const read = await t.request('GET', `/v1/forms/${form.id}`, { token: owner.key });
@@ -636,7 +661,7 @@ describe('without SMTP_URL', () => {
     expect(row.body).toBeNull();
     expect(line.email.id).toBe(row.id);
 
-    const followed = await t.request('GET', link.path);
+    const followed = await openAndVerify(t, link);
     expect(followed.status).toBe(200);
     expect(await isVerified(t, created.json.id)).toBe(true);
   });

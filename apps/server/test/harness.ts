@@ -243,3 +243,16 @@ export async function spawnServerProcess(env: Record<string, string>): Promise<{
   child.kill('SIGKILL');
   throw new Error(`server did not start:\n${output}`);
 }
+
+/** Without SMTP the server prints its mail to the log: the verification link sent to `to` is read from there. */
+export async function verificationTokenSentTo(t: TestServer, to: string): Promise<string> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    for (const line of t.logs) {
+      const email = JSON.parse(line).email;
+      if (email?.to === to && email.kind === 'verification') return /lfv_[0-9A-Za-z]+/.exec(email.text)![0];
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`no verification email to ${to}`);
+}

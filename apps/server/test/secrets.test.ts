@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, rawExchange, startTestServer, type TestServer } from './harness.ts';
+import { PASSWORD, rawExchange, startTestServer, type TestServer, verificationTokenSentTo } from './harness.ts';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -78,6 +78,90 @@ it('no plaintext key, session token or claim token reaches the database or the l
     expect(hit, `logs hold ${secret.slice(0, 8)}…`).toBeUndefined();
   }
   expect(logText).not.toContain(PASSWORD);
+});
+
+describe('secrets in URLs, whatever comes before them and however they are encoded', () => {
+  /** Every way a caller has been seen to put a secret into a URL; `s` is the secret. */
+  const shapes: [string, (s: string) => string][] = [
+    ['after "Bearer%20" in a query', (s) => `/v1/auth/session?api_key=Bearer%20${s}`],
+    ['after an encoded quote in a query', (s) => `/v1/auth/session?q=%22${s}`],
+    ['inside a tRPC ?input=', (s) => `/trpc/auth.session?input=${encodeURIComponent(JSON.stringify({ token: s }))}`],
+    ['after an encoded space in an unknown path', (s) => `/v1/nowhere/%20${s}`],
+    ['after an underscore in a path id', (s) => `/v1/forms/x_${s}`],
+    ['with its underscore percent-encoded', (s) => `/v1/nowhere/${s.slice(0, 3)}%5F${s.slice(4)}`],
+    ['with its underscore double-encoded', (s) => `/v1/nowhere/${s.slice(0, 3)}%255F${s.slice(4)}`],
+    ['fully percent-encoded', (s) => `/v1/nowhere/${[...s].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')}`],
+    ['double-encoded after a space', (s) => `/v1/forms/%2520${s}`],
+    // Every secret starts with "l" (U+006C), written here as a JSON escape.
+    ['with a JSON escape in a tRPC ?input=', (s) => `/trpc/auth.session?input=${encodeURIComponent(`{"token":"\\u006c${s.slice(1)}"}`)}`],
+    ['as a query parameter name', (s) => `/v1/workspaces?${s}=1`],
+  ];
+
+  it('no key, session, claim or verification token sent in a URL reaches a log line or an answer', async () => {
+    const owner = await t.signup();
+    const { key } = await t.createKey(owner.token, owner.workspaceId, 'url');
+    const notify = `url-${Date.now()}@example.com`;
+    const anonymous = await t.request('POST', '/v1/forms', { body: { ...formBody, notify_email: notify } });
+    expect(anonymous.status).toBe(201);
+    const verification = await verificationTokenSentTo(t, notify);
+    const secrets = { key, session: owner.token, claim: anonymous.json.claim_token as string, verification };
+    expect(secrets.claim).toMatch(/^lfc_/);
+    // The email that carries the link is printed to the log by design (no SMTP here); scan what follows it.
+    const from = t.logs.length;
+
+    const answers: string[] = [];
+    for (const [kind, secret] of Object.entries(secrets)) {
+      for (const [shape, url] of shapes) {
+        for (const method of ['GET', 'POST']) {
+          const res = await t.request(method, url(secret), { token: owner.token, ...(method === 'POST' ? { body: {} } : {}) });
+          expect(res.status, `${method} ${kind} ${shape}`).toBeLessThan(500);
+          answers.push(`${method} ${kind} ${shape}: ${JSON.stringify(res.headers)} ${res.body}`);
+        }
+      }
+    }
+
+    const logs = t.logs.slice(from);
+    // The logs are real: every request was logged with its (redacted) URL.
+    expect(logs.filter((l) => JSON.parse(l).req?.url !== undefined).length).toBeGreaterThanOrEqual(Object.keys(secrets).length * shapes.length * 2);
+    for (const [kind, secret] of Object.entries(secrets)) {
+      const body = secret.slice(4);
+      const leakedLog = logs.find((l) => l.includes(body));
+      expect(leakedLog, `a log line holds the ${kind} token`).toBeUndefined();
+      const leakedAnswer = answers.find((a) => a.includes(body));
+      expect(leakedAnswer, `an answer holds the ${kind} token`).toBeUndefined();
+    }
+  });
+});
+
+describe('secrets where a caller echoes them back: request ids, field names', () => {
+  it('a secret sent as the request id, or as a field name of a body, is not echoed in an answer or a log line', async () => {
+    const owner = await t.signup();
+    const { key } = await t.createKey(owner.token, owner.workspaceId, 'echo');
+    const open = await t.request('POST', '/v1/forms', { token: key, body: { ...formBody, allowed_origins: ['https://echo.example'] } });
+    expect(open.status).toBe(201);
+    const from = t.logs.length;
+    const answers: string[] = [];
+    for (const secret of [key, owner.token]) {
+      const asRequestId = await t.request('GET', '/v1/auth/session', { token: owner.token, headers: { 'x-request-id': secret } });
+      expect(asRequestId.status).toBe(200);
+      expect(asRequestId.headers['x-request-id']).toMatch(/^req_[0-9a-f]{24}$/);
+      const asLoginField = await t.request('POST', '/v1/auth/login', { body: { email: owner.email, password: PASSWORD, [secret]: 1 } });
+      expect(asLoginField.status).toBe(400);
+      const asSubmissionField = await t.request('POST', `/v1/forms/${open.json.id}/submissions`, {
+        body: { email: 'a@example.com', [secret]: 'x' },
+        headers: { origin: 'https://echo.example' },
+      });
+      expect(asSubmissionField.status).toBe(422);
+      expect(asSubmissionField.json.error.details).toContainEqual({ path: `${secret.slice(0, 3)}_[redacted]`, message: 'Unknown field.' });
+      for (const res of [asRequestId, asLoginField, asSubmissionField]) answers.push(`${JSON.stringify(res.headers)} ${res.body}`);
+    }
+    const logs = t.logs.slice(from);
+    expect(logs.length).toBeGreaterThan(6);
+    for (const secret of [key, owner.token]) {
+      expect(logs.find((l) => l.includes(secret.slice(4))), `a log line holds ${secret.slice(0, 4)}…`).toBeUndefined();
+      expect(answers.find((a) => a.includes(secret.slice(4))), `an answer holds ${secret.slice(0, 4)}…`).toBeUndefined();
+    }
+  });
 });
 
 describe('requests refused before they become requests (malformed, too large, CONNECT)', () => {

@@ -2,6 +2,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { ZodError } from 'zod';
+import { redactSecrets } from './credentials/redact.ts';
 
 /** Every error code lfk answers with, its HTTP status and the sentence a caller sees. */
 const CATALOGUE = {
@@ -171,14 +172,18 @@ export function asApiError(error: unknown): ApiError | null {
   return null;
 }
 
-/** The one place an error becomes a status and a body. Unexpected errors say nothing of themselves. */
+/**
+ * The one place an error becomes a status and a body. Unexpected errors say nothing of themselves;
+ * messages and details that quote what the caller sent (a path, a field name) never quote a secret.
+ */
 export function toWireError(error: unknown, requestId: string): WireError {
   const api = asApiError(error) ?? new ApiError('internal_error');
+  const details = api.details?.map((d) => ({ path: redactSecrets(d.path), message: redactSecrets(d.message) }));
   const body: WireError['body'] = {
     error: {
       code: api.apiCode,
-      message: api.message,
-      ...(api.details ? { details: api.details } : {}),
+      message: redactSecrets(api.message),
+      ...(details ? { details } : {}),
       request_id: requestId,
     },
   };

@@ -12,6 +12,7 @@ export { type Authentication, type Principal, refusal, SESSION_TTL_MS } from './
 export { ApiKeyCache, type ApiKeyCacheOptions } from './credentials/api-key-cache.ts';
 export { followKeyRevocations } from './credentials/key-revocations.ts';
 export { LastUsedRecorder } from './credentials/last-used.ts';
+export { redactSecrets } from './credentials/redact.ts';
 export * from './errors.ts';
 export { type Access, type ProcedurePath, type RestRoute, restRoutes } from './rest-routes.ts';
 export { type AppRouter, appRouter, createCaller, type RouterInputs, type RouterOutputs } from './root.ts';

@@ -126,8 +126,12 @@ export const restRoutes: RestRoute[] = [
     access: 'member', summary: "A form's submissions, newest first (members' sessions only)",
     input: submissionListInput, output: listOf(submission) },
 
-  { method: 'GET', path: '/v1/email-verifications/:token', procedure: 'emailVerifications.confirm', from: 'none',
+  { method: 'GET', path: '/v1/email-verifications/:token', procedure: 'emailVerifications.preview', from: 'none',
     status: 200, access: 'public', transport: 'html',
-    summary: 'Follow a verification link: marks the address verified and answers a small HTML page',
+    summary: 'Open a verification link: a small HTML page with a "Verify" button; GET and HEAD change nothing',
+    input: emailVerificationInput, output: null },
+  { method: 'POST', path: '/v1/email-verifications/:token', procedure: 'emailVerifications.confirm', from: 'none',
+    status: 200, access: 'public', transport: 'html',
+    summary: 'The "Verify" button: marks the address verified (the link works once) and answers a small HTML page',
     input: emailVerificationInput, output: null },
 ];

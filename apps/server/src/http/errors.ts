@@ -3,7 +3,6 @@ import { validateHeaderName, validateHeaderValue } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { htmlPage } from './html-page.ts';
-import { redactSecrets } from './redact.ts';
 
 /** Fastify's own failures (body too large, wrong content type, bad JSON) in lfk's terms. */
 function fromFastify(error: FastifyError): ApiError | null {
@@ -78,9 +77,15 @@ function dropUnsendableHeaders(reply: FastifyReply): void {
   }
 }
 
-export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+/** The lfk error behind whatever was thrown, by lfk, tRPC or fastify; null (logged) when unexpected. */
+function knownError(error: unknown, request: FastifyRequest): ApiError | null {
   const known = asApiError(error) ?? fromFastify(error as FastifyError);
   if (!known) request.log.error({ err: error }, 'unexpected error');
+  return known;
+}
+
+export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const known = knownError(error, request);
   dropUnsendableHeaders(reply);
   const wire = toWireError(known ?? error, String(request.id));
   // Errors raised before the onRequest hook ran still carry the request id.
@@ -111,19 +116,18 @@ export function sendErrorPage(
   reply: FastifyReply,
   page: { title: string; advice?: string },
 ): FastifyReply {
-  const known = asApiError(error);
-  if (!known) request.log.error({ err: error }, 'unexpected error');
+  const known = knownError(error, request);
   dropUnsendableHeaders(reply);
-  const { status, body } = toWireError(error, String(request.id));
+  const { status, body } = toWireError(known ?? error, String(request.id));
   if (known?.headers) reply.headers(known.headers);
   const paragraphs = [body.error.message, ...(page.advice ? [page.advice] : []), `Request id: ${body.error.request_id}`];
   const items = (body.error.details ?? []).map((d) => `${d.path}: ${d.message}`);
-  return reply.code(status).type('text/html; charset=utf-8').send(htmlPage(page.title, paragraphs, items, body.error.code));
+  return reply.code(status).type('text/html; charset=utf-8').send(htmlPage(page.title, paragraphs, { items, errorCode: body.error.code }));
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
   app.setNotFoundHandler((request, reply) =>
-    sendError(new ApiError('not_found', { message: `No route ${request.method} ${redactSecrets(request.url.split('?')[0]!)}.` }), request, reply),
+    sendError(new ApiError('not_found', { message: `No route ${request.method} ${request.url.split('?')[0]!}.` }), request, reply),
   );
 }

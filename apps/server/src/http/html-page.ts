@@ -4,12 +4,22 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 
-/**
- * A small self-contained page (no scripts, no outside resources) for people who follow a link or
- * post a form. An error page names its lfk error code in a `<meta>` for programs that read it.
- */
-export function htmlPage(title: string, paragraphs: string[], items: string[] = [], errorCode?: string): string {
+/** What a page may hold besides its paragraphs. */
+export interface PageParts {
+  /** A bulleted list (one line per bad field). */
+  items?: string[];
+  /** An error page names its lfk error code in a `<meta>` for programs that read it. */
+  errorCode?: string;
+  /** A button that posts an empty form to `action` (a plain HTML form: no script needed). */
+  button?: { label: string; action: string };
+}
+
+/** A small self-contained page (no scripts, no outside resources) for people who follow a link or post a form. */
+export function htmlPage(title: string, paragraphs: string[], { items = [], errorCode, button }: PageParts = {}): string {
   const list = items.length > 0 ? `<ul>${items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>` : '';
+  const form = button
+    ? `<form method="post" action="${escapeHtml(button.action)}">\n<button type="submit">${escapeHtml(button.label)}</button>\n</form>\n`
+    : '';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -22,7 +32,7 @@ export function htmlPage(title: string, paragraphs: string[], items: string[] = 
 <h1>${escapeHtml(title)}</h1>
 ${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
 ${list}
-</body>
+${form}</body>
 </html>
 `;
 }

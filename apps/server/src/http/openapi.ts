@@ -1,5 +1,6 @@
 import { ERROR_CODES, type RestRoute, restRoutes, statusOf } from '@lfk/api';
 import { z } from 'zod';
+import { BUTTON_BODY_LIMIT } from './email-verification.ts';
 
 const ACCESS_NOTES: Record<RestRoute['access'], string> = {
   public: 'No credentials needed.',
@@ -9,14 +10,29 @@ const ACCESS_NOTES: Record<RestRoute['access'], string> = {
   forms_scope: 'A workspace API key (`Authorization: Bearer lfk_…`) or a session of a member of the workspace.',
 };
 
-const TRANSPORT_NOTES: Record<NonNullable<RestRoute['transport']>, string> = {
-  submission:
-    'A `browser`-mode form takes submissions whose `Origin` is on its `allowed_origins` (CORS preflight is answered ' +
-    'for those origins only), or server-side calls with a key of its workspace; an `api_key`-mode form needs such a ' +
-    'key. The body is the flat object of field values, as JSON or as an HTML form post; a form post that accepts ' +
-    '`text/html` is answered 303 to the `redirect_url`, or a thank-you page. At most 64 KiB. ' +
-    'Values that do not satisfy the form get 422 `validation_failed` with one detail per field.',
-  html: 'Opened from an email: answers a small HTML page, 200 when the address is verified, 404 when the link is not valid.',
+const SUBMISSION_NOTES =
+  'A `browser`-mode form takes submissions whose `Origin` is on its `allowed_origins` (CORS preflight is answered ' +
+  'for those origins only), or server-side calls with a key of its workspace; an `api_key`-mode form needs such a ' +
+  'key. The body is the flat object of field values, as JSON or as an HTML form post; a form post that accepts ' +
+  '`text/html` is answered 303 to the `redirect_url`, or a thank-you page. At most 64 KiB. ' +
+  'Values that do not satisfy the form get 422 `validation_failed` with one detail per field.';
+
+/** The two sides of a verification link: opening it changes nothing, its button verifies. */
+const HTML_PAGES: Record<'GET' | 'POST', { description: string; ok: string }> = {
+  GET: {
+    description:
+      'Opened from an email, and by link checkers (HEAD) and mail scanners: shows the address and the form, with a ' +
+      '"Verify" button that posts to this link. GET and HEAD change nothing. 404 when the link is not valid ' +
+      '(used, replaced by a newer one, or older than 24 hours).',
+    ok: 'A page with a "Verify" button; nothing changed',
+  },
+  POST: {
+    description:
+      'The page\'s "Verify" button, a plain HTML form post (its body, if any, is ignored): marks the address verified. ' +
+      'The link works once. No session is needed and no CSRF check applies: the token the address was sent is the ' +
+      'only credential. 404 when the link is not valid.',
+    ok: 'The address is verified',
+  },
 };
 
 const errorBody = {
@@ -89,17 +105,23 @@ export function buildOpenApi(publicUrl: string): Record<string, unknown> {
     if (route.transport === 'submission') {
       responses[303] = { description: 'An HTML form post, sent on to the form\'s `redirect_url`' };
     }
-    if (route.transport === 'html') {
+    const linkPage = route.transport === 'html' ? HTML_PAGES[route.method as 'GET' | 'POST'] : undefined;
+    if (linkPage) {
       const page = { content: { 'text/html': { schema: { type: 'string' } } } };
       for (const key of Object.keys(responses)) delete responses[key];
-      responses[200] = { description: 'The address is verified', ...page };
+      responses[200] = { description: linkPage.ok, ...page };
       responses[404] = { description: 'The link is not valid (used, replaced or expired)', ...page };
+      if (route.method === 'POST') {
+        requestBody = { required: false, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object' } } } };
+        responses[413] = { description: `A body over ${BUTTON_BODY_LIMIT} bytes`, ...page };
+        responses[415] = { description: 'A body that is not a form post', ...page };
+      }
     }
     paths[openApiPath] ??= {};
     paths[openApiPath][route.method.toLowerCase()] = {
       operationId: route.procedure,
       summary: route.summary,
-      description: route.transport ? TRANSPORT_NOTES[route.transport] : ACCESS_NOTES[route.access],
+      description: linkPage?.description ?? (route.transport === 'submission' ? SUBMISSION_NOTES : ACCESS_NOTES[route.access]),
       parameters,
       ...(requestBody ? { requestBody } : {}),
       responses,

@@ -7,6 +7,7 @@ import {
   type SessionCookieWriter,
 } from '@lfk/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { OwnOriginCheck } from './own-origin.ts';
 
 export const SESSION_COOKIE = 'lfk_session';
 
@@ -23,9 +24,8 @@ export type ContextForRequest = (request: FastifyRequest, reply: FastifyReply, b
  * Builds the inner context of each HTTP request, whichever transport (REST or tRPC) carries it.
  * What depends only on the configuration is worked out once, here, not per request.
  */
-export function requestContexts(services: Services, publicUrl: string): ContextForRequest {
+export function requestContexts(services: Services, publicUrl: string, isOwnOrigin: OwnOriginCheck): ContextForRequest {
   const secure = publicUrl.startsWith('https:');
-  const publicOrigin = new URL(publicUrl).origin;
   const cookieOptions = { path: '/', httpOnly: true, sameSite: 'lax', secure } as const;
   return (request, reply, browser) => {
     const cookies: SessionCookieWriter = {
@@ -50,7 +50,7 @@ export function requestContexts(services: Services, publicUrl: string): ContextF
         sessionCookie: request.cookies[SESSION_COOKIE],
         origin: header(request, 'origin'),
         secFetchSite: header(request, 'sec-fetch-site'),
-        isOwnOrigin: (origin) => origin === publicOrigin || origin === `${request.protocol}://${request.host}`,
+        isOwnOrigin: (origin) => isOwnOrigin(origin, request),
         ip: request.ip,
         idempotencyKey: header(request, 'idempotency-key'),
       },

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { redactSecrets } from '@lfk/api';
 
 const ID_BYTES = 12;
 const POOL_BYTES = ID_BYTES * 1024;
@@ -16,8 +17,13 @@ export function newRequestId(): string {
   return `req_${id}`;
 }
 
-/** Request ids: the caller's own if it is a plain token, else a fresh one. */
+/**
+ * Request ids: the caller's own if it is a plain token, else a fresh one. A caller's id is echoed in
+ * every answer and log line, so one shaped like an lfk secret is never taken.
+ */
 export function requestIdFor(incoming: unknown): string {
-  if (typeof incoming === 'string' && /^[A-Za-z0-9._-]{1,128}$/.test(incoming)) return incoming;
+  if (typeof incoming === 'string' && /^[A-Za-z0-9._-]{1,128}$/.test(incoming) && redactSecrets(incoming) === incoming) {
+    return incoming;
+  }
   return newRequestId();
 }

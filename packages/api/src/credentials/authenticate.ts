@@ -29,7 +29,7 @@ export interface CredentialsOnRequest {
   sessionCookie: string | undefined;
   origin: string | undefined;
   secFetchSite: string | undefined;
-  /** True for the origins this server answers as: its public URL's and the one the request was addressed to. */
+  /** True for the origins this server answers as (see the server's own-origin.ts). */
   isOwnOrigin(origin: string): boolean;
   /** The client's address, for the limit on refused keys. */
   ip: string;

@@ -8,7 +8,7 @@ export function verificationEmail(input: { to: string; formName: string; link: s
     body: [
       `Someone asked lfk to send the submissions of the form "${input.formName}" to ${input.to}.`,
       '',
-      'To confirm that this address may receive them, open this link:',
+      'To confirm that this address may receive them, open this link and press "Verify":',
       '',
       input.link,
       '',

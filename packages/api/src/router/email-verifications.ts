@@ -1,5 +1,6 @@
-import { EmailVerification, Form } from '@lfk/db';
+import { EmailVerification, Form, type IForm } from '@lfk/db';
 import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
 import { sha256 } from '../credentials/secrets.ts';
 import { isWellFormedVerificationToken } from '../credentials/tokens.ts';
 import { ApiError } from '../errors.ts';
@@ -9,28 +10,56 @@ import { publicProcedure, router } from '../trpc.ts';
 const invalidLink = () =>
   new ApiError('not_found', { message: 'This verification link is not valid: it was already used, replaced by a newer one, or has expired.' });
 
+/**
+ * The link behind `token` and its form, if the link still works: unused, unexpired, the newest of
+ * its form (older ones are deleted), for the address the form has now. `lock` holds both rows until
+ * the transaction ends, so that two posts of one link verify once.
+ */
+async function workingLink(em: EntityManager, token: string, lock: boolean) {
+  if (!isWellFormedVerificationToken(token)) throw invalidLink();
+  const tokenHash = sha256(token);
+  let link = await em.findOne(EmailVerification, { tokenHash });
+  if (!link) throw invalidLink();
+  let form: IForm;
+  if (lock) {
+    // The form's row first, then the link's: the order a form's update takes them in, so a
+    // confirmation racing a notify_email change waits for it (no deadlock) and then sees it.
+    const locked = { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } as const;
+    form = await em.findOneOrFail(Form, { id: link.form.id }, locked);
+    link = await em.findOne(EmailVerification, { tokenHash }, locked);
+    if (!link) throw invalidLink();
+  } else {
+    form = await em.findOneOrFail(Form, { id: link.form.id });
+  }
+  if (link.usedAt !== null || link.expiresAt <= new Date()) throw invalidLink();
+  // The address changed since this link was sent: it proves nothing about the new one.
+  if (form.notifyEmail !== link.email) throw invalidLink();
+  return { link, form };
+}
+
 export const emailVerificationsRouter = router({
-  /** Follows a link from a verification email: single use, 24 hours, the newest link only. */
+  /**
+   * What a link would verify, changing nothing: opening a link (GET, HEAD) is also what link
+   * checkers and mail scanners do, so only the page's button (`confirm`) verifies.
+   */
+  preview: publicProcedure
+    .input(emailVerificationInput)
+    .output(emailVerified)
+    .query(async ({ ctx, input }) => {
+      const { link, form } = await workingLink(ctx.em, input.token, false);
+      return { form_id: form.id, form_name: form.name, email: link.email };
+    }),
+
+  /** Verifies the address a link was sent to: single use, 24 hours, the newest link only. */
   confirm: publicProcedure
     .input(emailVerificationInput)
     .output(emailVerified)
     .mutation(async ({ ctx, input }) => {
-      if (!isWellFormedVerificationToken(input.token)) throw invalidLink();
-      const now = new Date();
       return ctx.em.transactional(async (em) => {
-        const tokenHash = sha256(input.token);
-        const unlocked = await em.findOne(EmailVerification, { tokenHash }, { fields: ['form'] });
-        if (!unlocked) throw invalidLink();
-        // The form's row first, then the link's: the order a form's update takes them in, so a
-        // confirmation racing a notify_email change waits for it (no deadlock) and then sees it.
-        const found = await em.findOneOrFail(Form, { id: unlocked.form.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-        const link = await em.findOne(EmailVerification, { tokenHash }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-        if (!link || link.usedAt !== null || link.expiresAt <= now) throw invalidLink();
-        // The address changed since this link was sent: it proves nothing about the new one.
-        if (found.notifyEmail !== link.email) throw invalidLink();
-        link.usedAt = now;
-        found.notifyEmailVerified = true;
-        return { form_id: found.id, form_name: found.name, email: link.email };
+        const { link, form } = await workingLink(em, input.token, true);
+        link.usedAt = new Date();
+        form.notifyEmailVerified = true;
+        return { form_id: form.id, form_name: form.name, email: link.email };
       });
     }),
 });
