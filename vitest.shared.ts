@@ -6,6 +6,6 @@ import type { ViteUserConfig } from 'vitest/config';
  */
 export const sharedTestOptions = {
   include: ['test/**/*.test.ts'],
-  testTimeout: 60_000,
-  hookTimeout: 60_000,
+  testTimeout: 120_000,
+  hookTimeout: 120_000,
 } satisfies ViteUserConfig['test'];

@@ -630,7 +630,10 @@ describe('cookie sessions from a page of another host', () => {
   it.each(stateChanging.map((r) => ({ route: routeKey(r), r })))(
     '$route · owner cookie, Host and Origin of another site → 403 csrf_failed',
     async ({ r }) => {
-      const cookie = `lfk_session=${w.owner.token}`;
+      // A session of this test's own: one of these routes is logout, which would end a shared one.
+      const login = await t.request('POST', '/v1/auth/login', { body: { email: w.owner.email, password: PASSWORD } });
+      expect(login.status, login.body).toBe(200);
+      const cookie = `lfk_session=${login.json.session_token}`;
       const forged = await t.request(r.method, urlOf(r.path, { ...nothing, workspace_id: w.ws, form_id: w.formId }), {
         headers: { cookie, host: 'evil.example', origin: 'http://evil.example' },
         body: {},

@@ -4,21 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, type Res, startTestServer, type TestServer } from './harness.ts';
 
 let t: TestServer;
-/** Servers with one rate limit each turned on (the main one has them all off). */
-let anonLimited: TestServer;
-let loginLimited: TestServer;
-let keyFailuresLimited: TestServer;
 beforeAll(async () => {
-  // Started side by side: each is a server of its own, with its own database.
-  [t, anonLimited, loginLimited, keyFailuresLimited] = await Promise.all([
-    startTestServer(),
-    startTestServer({ LFK_RATE_LIMIT_ANONYMOUS_FORMS: '2/1h' }),
-    startTestServer({ LFK_RATE_LIMIT_LOGIN: '3/1m', LFK_TRUST_PROXY: 'true' }),
-    startTestServer({ LFK_RATE_LIMIT_KEY_FAILURES: '3/1m', LFK_TRUST_PROXY: 'true' }),
-  ]);
+  t = await startTestServer();
 });
 afterAll(async () => {
-  await Promise.all([t, anonLimited, loginLimited, keyFailuresLimited].map((server) => server?.close()));
+  await t?.close();
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -970,6 +960,25 @@ describe('Idempotency-Key on POST /v1/forms', () => {
 // ---------------------------------------------------------------------------------------------
 
 describe('rate limits', () => {
+  /** Servers with one rate limit each turned on (the main one has them all off). */
+  let anonLimited: TestServer;
+  let loginLimited: TestServer;
+  let keyFailuresLimited: TestServer;
+  // One at a time, each in a hook of its own: four PGlite databases starting at once on a loaded
+  // two-core machine could outlast any one hook's time limit.
+  beforeAll(async () => {
+    anonLimited = await startTestServer({ LFK_RATE_LIMIT_ANONYMOUS_FORMS: '2/1h' });
+  });
+  beforeAll(async () => {
+    loginLimited = await startTestServer({ LFK_RATE_LIMIT_LOGIN: '3/1m', LFK_TRUST_PROXY: 'true' });
+  });
+  beforeAll(async () => {
+    keyFailuresLimited = await startTestServer({ LFK_RATE_LIMIT_KEY_FAILURES: '3/1m', LFK_TRUST_PROXY: 'true' });
+  });
+  afterAll(async () => {
+    await Promise.all([anonLimited, loginLimited, keyFailuresLimited].map((server) => server?.close()));
+  });
+
   it('LFK_RATE_LIMIT_ANONYMOUS_FORMS: the third anonymous create is 429; keys and sessions are not limited', async () => {
     const s = anonLimited;
     for (let i = 0; i < 2; i++) {

@@ -161,7 +161,7 @@ export async function startTestServer(
 }
 
 /** Resolves with what `probe` finds once it finds something (it may be async); fails after `ms`. */
-export async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 20_000): Promise<T> {
+export async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 60_000): Promise<T> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     const value = await probe();
@@ -234,7 +234,8 @@ export async function spawnServerProcess(env: Record<string, string>): Promise<{
   });
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
-  const deadline = Date.now() + 30_000;
+  // A PGlite server starting while the machine is loaded can take tens of seconds.
+  const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     if (output.includes('lfk is listening')) return { child, output: () => output };
     if (child.exitCode !== null) break;
