@@ -9,9 +9,16 @@ export interface CommandContext {
   out: Output;
 }
 
-/** The saved session for this server, or exit 1 saying how to get one. */
+/** The saved session for this server, or exit 4 saying how to get one. */
 export function requireSession(settings: Settings): string {
   const token = settings.profile.session_token;
+  // An agent with only a key has not forgotten to sign in: keys cannot do this at all.
+  if (!token && settings.apiKey) {
+    throw new CliError('session_required', 'This needs a signed-in person: an API key cannot do it.', {
+      exitCode: EXIT_AUTH,
+      hint: "A key creates, reads and updates its workspace's forms, resends their verification and submits to them. Listing forms, reading submissions and managing keys, members and workspaces need 'lfk login'.",
+    });
+  }
   if (!token) {
     throw new CliError('not_signed_in', `Not signed in to ${settings.baseUrl}.`, {
       exitCode: EXIT_AUTH,

@@ -334,7 +334,7 @@ describe('submissions (agent)', () => {
 });
 
 describe('reading (owner session vs agent key)', () => {
-  it('lets the owner list submissions, and tells the agent to sign in', async () => {
+  it('lets the owner list submissions, and tells the agent a key cannot', async () => {
     const listed = await owner.lfk(['submissions', 'list', contactForm.id, '--json']);
     expect(listed.code).toBe(0);
     expect(listed.json.data.map((s: any) => s.id).sort()).toEqual([...submissionIds].sort());
@@ -343,8 +343,13 @@ describe('reading (owner session vs agent key)', () => {
 
     const denied = await agent.lfk(['submissions', 'list', contactForm.id]);
     expect(denied.code).toBe(4);
-    expect(errorLine(denied.stderr)).toBe(`error: not_signed_in: Not signed in to ${server.baseUrl}.`);
+    // Not "run lfk login": the agent has a key, and no key can do this.
+    expect(errorLine(denied.stderr)).toBe('error: session_required: This needs a signed-in person: an API key cannot do it.');
+    expect(denied.stderr).toContain('Listing forms, reading submissions and managing keys');
     expect(denied.stdout).toBe('');
+    const forms = await agent.lfk(['forms', 'list', '--json']);
+    expect(forms.code).toBe(4);
+    expect(JSON.parse(forms.stderr).error.code).toBe('session_required');
   });
 
   it('lists the workspace forms for the owner', async () => {

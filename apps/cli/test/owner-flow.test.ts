@@ -246,9 +246,10 @@ describe('the owner flow', () => {
     const [stillActive] = await server.sql<{ revoked_at: unknown }>('select revoked_at from api_keys where id = ?', [ciKeyId]);
     expect(stillActive?.revoked_at).toBeNull();
 
-    const revoked = await owner.lfk(['keys', 'revoke', ciKeyId, '--yes']);
+    const revoked = await owner.lfk(['keys', 'revoke', ciKeyId, '--yes', '--json']);
     expect(revoked.code).toBe(0);
-    expect(revoked.stdout).toContain(`Revoked ${ciKeyId}.`);
+    // --json: the key after the revoke, as the list shows it.
+    expect(revoked.json).toMatchObject({ id: ciKeyId, status: 'revoked', revoked_at: expect.any(String) });
     const [row] = await server.sql<{ revoked_at: unknown }>('select revoked_at from api_keys where id = ?', [ciKeyId]);
     expect(row?.revoked_at).not.toBeNull();
 
@@ -258,11 +259,15 @@ describe('the owner flow', () => {
     expect(Number.isNaN(Date.parse(byId[ciKeyId].revoked_at))).toBe(false);
     expect(byId[deployKeyId]).toMatchObject({ status: 'active', revoked_at: null });
 
-    // Again: nothing to do, and no error. --json prints nothing for a revoke.
+    // Again: nothing to do, and no error; it says so, and --json prints the key as it stands.
     const again = await owner.lfk(['keys', 'revoke', ciKeyId, '-y', '--json']);
     expect(again.code).toBe(0);
-    expect(again.stdout).toBe('');
+    expect(again.json).toMatchObject({ id: ciKeyId, name: 'ci', status: 'revoked', revoked_at: byId[ciKeyId].revoked_at });
+    expect(again.json.key).toBeUndefined();
     expect(again.stderr).toBe('');
+    const human = await owner.lfk(['keys', 'revoke', ciKeyId, '-y']);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toBe(`${ciKeyId} was already revoked.\n`);
   });
 
   it('keys revoke of a key that is not in the workspace exits 1 with api_key_not_found', async () => {
@@ -543,5 +548,24 @@ describe('the owner flow', () => {
     expect(result.stderr).toContain('error: workspace_required:');
     expect(result.stderr).toContain(personal!.workspace_id);
     expect(result.stderr).toContain(secondId);
+  });
+});
+
+describe('whoami --json', () => {
+  it('is the API session plus the server and the default workspace, with where it came from', async () => {
+    const home = await newHome();
+    const { workspaceId } = await signupWithCli(home, server.baseUrl);
+    const fromConfig = await home.lfk(['whoami', '--json']);
+    expect(fromConfig.code, fromConfig.stderr).toBe(0);
+    expect(fromConfig.json).toEqual({
+      user: expect.objectContaining({ id: expect.any(String), email: expect.any(String) }),
+      expires_at: expect.any(String),
+      server: server.baseUrl,
+      default_workspace: { id: workspaceId, source: 'config' },
+    });
+    const fromEnv = await home.lfk(['whoami', '--json'], { env: { LFK_WORKSPACE: 'ws_other' } });
+    expect(fromEnv.json.default_workspace).toEqual({ id: 'ws_other', source: 'env' });
+    const human = await home.lfk(['whoami'], { env: { LFK_WORKSPACE: 'ws_other' } });
+    expect(human.stdout).toMatch(/^workspace\tws_other \(from LFK_WORKSPACE\)$/m);
   });
 });

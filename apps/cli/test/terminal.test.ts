@@ -271,7 +271,8 @@ describe('confirmation before revoking a key', () => {
     const declined = await no.exit;
     // Answering no is not a failure: its own exit code, and no error line.
     expect(declined.code, declined.output).toBe(3);
-    expect(declined.output).toContain(keyId);
+    // The question names the key three ways: id, name and display prefix.
+    expect(declined.output).toMatch(new RegExp(`Revoke ${keyId} \\(tty-revoke, lfk_[0-9A-Za-z]{6}…\\)\\?`));
     expect(declined.output).toContain('Nothing was revoked');
     expect(declined.output).not.toContain('error:');
     expect(await status()).toBe('active');
@@ -492,6 +493,53 @@ describe('a slow request', () => {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => silent.close(resolve));
     }
+  });
+});
+
+describe('signing up and in at a terminal', () => {
+  it('signup says a password is too short before asking for it again', async () => {
+    const home = await newHome();
+    const terminal = onTerminal(home, ['signup', '--email', uniqueEmail('short')]);
+    await terminal.waitFor('Password: ');
+    await terminal.type('short\r');
+    const { code, output } = await terminal.exit;
+    expect(code, output).toBe(2);
+    expect(output).toContain('invalid_password');
+    expect(output).toContain('at least 10 characters');
+    expect(output).not.toContain('Password again');
+  });
+
+  it('signup says the server cannot be reached before asking for a password at all', async () => {
+    const home = await newHome();
+    const { code, output } = await onTerminal(home, ['signup', '--email', uniqueEmail('away')], {
+      env: { LFK_BASE_URL: 'http://127.0.0.1:1' },
+    }).exit;
+    expect(code, output).toBe(1);
+    expect(output).toContain('network_error: Cannot reach http://127.0.0.1:1');
+    expect(output).not.toContain('Password');
+  });
+
+  it('login of someone in several workspaces asks which one is the default, and remembers it', async () => {
+    const owner = await newHome();
+    const { email } = await signupWithCli(owner, server.baseUrl);
+    const second = await owner.lfk(['workspaces', 'create', 'Second place', '--json']);
+    expect(second.code, second.stderr).toBe(0);
+
+    const home = await newHome();
+    const terminal = onTerminal(home, ['login', '--email', email]);
+    await terminal.waitFor('Password: ');
+    await terminal.type(`${PASSWORD}\r`);
+    await terminal.waitFor('Workspace [1-2]: ');
+    await terminal.type('9\r');
+    await terminal.waitFor('Answer a number from 1 to 2.');
+    await terminal.waitFor('Workspace [1-2]: ');
+    const listed = await owner.lfk(['workspaces', 'list', '--json']); // the same person's workspaces, in the same order
+    const index = listed.json.data.findIndex((w: any) => w.id === second.json.id) + 1;
+    await terminal.type(`${index}\r`);
+    const { code, output } = await terminal.exit;
+    expect(code, output).toBe(0);
+    expect(output).toContain('Second place');
+    expect((await readConfig(home)).servers[server.baseUrl].workspace_id).toBe(second.json.id);
   });
 });
 

@@ -1,12 +1,16 @@
 import { Command } from '@commander-js/extra-typings';
-import { anonymousApi, sessionApi } from '../command-context.ts';
+import { anonymousApi, type CommandContext, sessionApi } from '../command-context.ts';
 import { updateConfig } from '../config/config-file.ts';
-import { CliError, EXIT_AUTH, usageError } from '../errors.ts';
+import { CliError, EXIT_USAGE, usageError } from '../errors.ts';
+import { type Api, assertReachable, createApi } from '../http/api.ts';
 import { toCliError } from '../http/api-errors.ts';
-import { inert } from '../output/inert.ts';
-import { promptHidden, promptLine, readStdin, requirePrompt } from '../terminal/prompts.ts';
+import { inert, inertValue } from '../output/inert.ts';
+import { canPrompt, promptHidden, promptLine, readStdin, requirePrompt } from '../terminal/prompts.ts';
 import { examples } from './options.ts';
 import { runCommand } from './run-command.ts';
+
+/** The server's rule (the server checks it too): said before the password is asked for twice. */
+const MIN_PASSWORD_LENGTH = 10;
 
 interface CredentialsFlags {
   email?: string;
@@ -21,15 +25,45 @@ async function emailFrom(flags: CredentialsFlags): Promise<string> {
   return promptLine('Email: ');
 }
 
-/** The password from standard input (one line, its newline dropped) or typed at a hidden prompt. */
-async function passwordFrom(flags: CredentialsFlags, confirmIt: boolean): Promise<string> {
+/**
+ * The password from standard input (one line, its newline dropped) or typed at a hidden prompt.
+ * A new password (`choosing`) is checked against the length rule, and the server for being
+ * there, before it is asked for a second time.
+ */
+async function passwordFrom(ctx: CommandContext, flags: CredentialsFlags, choosing: boolean): Promise<string> {
   if (flags.passwordStdin) return (await readStdin('the password')).replace(/\r?\n$/, '');
   requirePrompt('a password', '--password-stdin and the password on standard input');
+  await assertReachable(ctx.settings);
   const password = await promptHidden('Password: ');
-  if (confirmIt && (await promptHidden('Password again: ')) !== password) {
-    throw new CliError('passwords_differ', 'The two passwords differ.');
+  if (!choosing) return password;
+  if ([...password].length < MIN_PASSWORD_LENGTH) {
+    throw new CliError('invalid_password', `A password needs at least ${MIN_PASSWORD_LENGTH} characters.`, { exitCode: EXIT_USAGE });
   }
+  if ((await promptHidden('Password again: ')) !== password) throw new CliError('passwords_differ', 'The two passwords differ.');
   return password;
+}
+
+/**
+ * The workspace to make the default after signing in: the only one, or the one picked from a
+ * numbered list on a terminal. Without a terminal (or with --json) none is chosen, and it says how.
+ */
+async function chooseWorkspace(ctx: CommandContext, api: Api): Promise<string | undefined> {
+  const { data } = await api.workspaces.list.query({ limit: 100 });
+  if (data.length === 1) return data[0]!.id;
+  if (data.length === 0) return undefined;
+  if (ctx.out.json || !canPrompt()) {
+    ctx.out.note(`You are in ${data.length} workspaces; choose the default with 'lfk workspaces use <id>' (see 'lfk workspaces list').`);
+    return undefined;
+  }
+  const rows = inertValue(data);
+  ctx.out.note('You are in several workspaces. Which one should commands act in by default?');
+  for (const [i, w] of rows.entries()) ctx.out.note(`  ${i + 1}. ${w.name} (${w.id}, ${w.role})`);
+  for (;;) {
+    const answer = await promptLine(`Workspace [1-${rows.length}]: `);
+    const picked = /^\d+$/.test(answer) ? rows[Number(answer) - 1] : undefined;
+    if (picked) return picked.id;
+    ctx.out.note(`Answer a number from 1 to ${rows.length}.`);
+  }
 }
 
 // The session token is the CLI's to keep in its config file: --json prints the API object
@@ -49,7 +83,7 @@ export const signupCommand = () =>
     .action((flags, command) =>
       runCommand(command, async (ctx) => {
         const email = await emailFrom(flags);
-        const password = await passwordFrom(flags, true);
+        const password = await passwordFrom(ctx, flags, true);
         const api = await anonymousApi(ctx);
         const result = await api.auth.signup.mutate({ email, password, ...(flags.name ? { name: flags.name } : {}) });
         const { baseUrl, serverKey, configPath } = ctx.settings;
@@ -74,14 +108,17 @@ export const loginCommand = () =>
     .action((flags, command) =>
       runCommand(command, async (ctx) => {
         const email = await emailFrom(flags);
-        const password = await passwordFrom(flags, false);
+        const password = await passwordFrom(ctx, flags, false);
         const api = await anonymousApi(ctx);
         const result = await api.auth.login.mutate({ email, password });
-        const { baseUrl, serverKey, configPath } = ctx.settings;
+        const { baseUrl, serverKey, configPath, config: saved } = ctx.settings;
+        const previous = saved.servers[serverKey];
+        // A default workspace belongs to the person who chose it; someone new to this machine chooses now.
+        const workspace =
+          previous?.user_email === result.user.email && previous.workspace_id
+            ? previous.workspace_id
+            : await chooseWorkspace(ctx, await createApi(ctx.settings, result.session_token));
         await updateConfig(configPath, (config) => {
-          const previous = config.servers[serverKey];
-          // A default workspace belongs to the person who chose it.
-          const workspace = previous?.user_email === result.user.email ? previous.workspace_id : undefined;
           config.base_url = baseUrl;
           config.servers[serverKey] = {
             session_token: result.session_token,
@@ -130,22 +167,17 @@ export const whoamiCommand = () =>
     .action((_flags, command) =>
       runCommand(command, async (ctx) => {
         const { settings, out } = ctx;
-        if (!settings.profile.session_token && settings.apiKey) {
-          throw new CliError('not_signed_in', `Not signed in to ${settings.baseUrl}; an API key is set, which acts for its workspace, not for a person.`, {
-            exitCode: EXIT_AUTH,
-            hint: "Run 'lfk login' to sign in.",
-          });
-        }
         const session = await (await sessionApi(ctx)).auth.session.query();
-        out.result(session, (session) => {
-          const workspace = settings.workspace
-            ? `${settings.workspace.id} (from ${settings.workspace.source === 'flag' ? '--workspace' : 'LFK_WORKSPACE'})`
-            : (settings.profile.workspace_id ?? 'none chosen');
+        const chosen = settings.workspace ?? (settings.profile.workspace_id ? { id: settings.profile.workspace_id, source: 'config' as const } : null);
+        // The API's session, plus what the CLI adds to it: which server, and the workspace commands act in.
+        const view = { ...session, server: settings.baseUrl, default_workspace: chosen };
+        out.result(view, (view) => {
+          const from = { flag: ' (from --workspace)', env: ' (from LFK_WORKSPACE)', config: '' };
           out.record([
-            ['user', `${session.user.email} (${session.user.id})`],
-            ['server', settings.baseUrl],
-            ['workspace', workspace],
-            ['session expires', session.expires_at],
+            ['user', `${view.user.email} (${view.user.id})`],
+            ['server', view.server],
+            ['workspace', view.default_workspace ? `${view.default_workspace.id}${from[view.default_workspace.source]}` : 'none chosen'],
+            ['session expires', view.expires_at],
           ]);
         });
       }),

@@ -1,5 +1,6 @@
 import { Command } from '@commander-js/extra-typings';
 import { resolveWorkspace, sessionApi } from '../command-context.ts';
+import type { Api } from '../http/api.ts';
 import { declined } from '../errors.ts';
 import { confirm, requirePrompt } from '../terminal/prompts.ts';
 import { examples, paged } from './options.ts';
@@ -60,19 +61,41 @@ const keysRevokeCommand = () =>
     .option('-y, --yes', 'do not ask for confirmation')
     .action((keyId, flags, command) =>
       runCommand(command, async (ctx) => {
-        if (!flags.yes) {
+        const lookup = await sessionApi(ctx);
+        const workspaceId = await resolveWorkspace(ctx, lookup);
+        const key = await findKey(lookup, workspaceId, keyId);
+        if (key?.status === 'revoked') {
+          ctx.out.result(key, (key) => ctx.out.line(`${key.id} was already revoked.`));
+          return;
+        }
+        // An id the list does not hold goes to the server as it is, which answers api_key_not_found.
+        if (key && !flags.yes) {
           requirePrompt('confirmation', '--yes to revoke without asking');
-          if (!(await confirm(`Revoke ${keyId}? Every request using it will fail from now on.`))) {
+          const named = `${key.id} (${key.name ? `${key.name}, ` : ''}${key.prefix}…)`;
+          if (!(await confirm(`Revoke ${named}? Every request using it will fail from now on.`))) {
             throw declined('Nothing was revoked.');
           }
         }
+        // A client of its own after the question, so time spent answering is not spent from the timeout.
         const api = await sessionApi(ctx);
-        const workspaceId = await resolveWorkspace(ctx, api);
         // Revoking twice is the same as once, so a lost answer may be asked again.
         await api.apiKeys.revoke.mutate({ workspace_id: workspaceId, key_id: keyId }, { context: { idempotent: true } });
-        if (!ctx.out.json) ctx.out.line(`Revoked ${keyId}.`);
+        const revoked = await findKey(api, workspaceId, keyId);
+        ctx.out.result(revoked, () => ctx.out.line(`Revoked ${keyId}.`));
       }),
     );
+
+/** One key of the workspace, from its list (paged), or undefined when the list has no such id. */
+async function findKey(api: Api, workspaceId: string, keyId: string) {
+  let cursor: string | undefined;
+  do {
+    const page = await api.apiKeys.list.query({ workspace_id: workspaceId, limit: 100, ...(cursor ? { cursor } : {}) });
+    const found = page.data.find((k) => k.id === keyId);
+    if (found) return found;
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor);
+  return undefined;
+}
 
 export const keysCommand = () =>
   new Command('keys')

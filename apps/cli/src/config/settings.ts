@@ -32,12 +32,8 @@ export interface Settings {
   /** `--workspace` or `LFK_WORKSPACE`; the config's default and the only-workspace rule come later. */
   workspace: { id: string; source: 'flag' | 'env' } | undefined;
   json: boolean;
+  /** How long a command's talk with the server may take, every request and retry of it together. */
   timeoutMs: number;
-  /**
-   * When the command gives up talking to the server (epoch ms): fixed by the first call, at
-   * `timeoutMs` from then, so the timeout bounds every request and retry of the command together.
-   */
-  deadline(): number;
   configPath: string;
   config: Config;
   /** This server's key in the config file (see serverKey). */
@@ -96,7 +92,6 @@ export async function loadSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv = 
   if (flags.timeout !== undefined) timeoutMs = parseTimeout(flags.timeout, '--timeout');
   else if (nonEmpty(env.LFK_TIMEOUT)) timeoutMs = parseTimeout(nonEmpty(env.LFK_TIMEOUT) as string, 'LFK_TIMEOUT');
 
-  let deadline: number | undefined;
   return {
     baseUrl,
     baseUrlSource,
@@ -104,7 +99,6 @@ export async function loadSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv = 
     workspace,
     json: flags.json === true,
     timeoutMs,
-    deadline: () => (deadline ??= Date.now() + timeoutMs),
     configPath: path,
     config,
     serverKey: serverKey(baseUrl),

@@ -9,11 +9,12 @@ export type Api = TRPCClient<AppRouter>;
 const LEAST_ATTEMPT_MS = 100;
 
 /**
- * A typed client on undici, retrying idempotent calls within the command's deadline (the
- * timeout bounds the whole command, retries included). Loaded only by commands that talk to the
- * server, so `lfk --help` and `lfk completion` never pay for undici and tRPC.
+ * A typed client on undici, retrying idempotent calls within one deadline: the timeout bounds
+ * every request and retry made through this client together. A command that asks a person
+ * something between two calls makes a client for each side, so time at a prompt never counts.
+ * Loaded only by commands that talk to the server, so `lfk --help` never pays for undici and tRPC.
  */
-export async function createApi(settings: Pick<Settings, 'baseUrl' | 'timeoutMs' | 'deadline'>, token: string | undefined): Promise<Api> {
+export async function createApi(settings: Pick<Settings, 'baseUrl' | 'timeoutMs'>, token: string | undefined): Promise<Api> {
   const [{ createLfkClient }, { retryLink }, { createTransport }, policy, { slowRequestSpinner }] = await Promise.all([
     import('@lfk/api/client'),
     import('@trpc/client'),
@@ -21,7 +22,7 @@ export async function createApi(settings: Pick<Settings, 'baseUrl' | 'timeoutMs'
     import('./retry-policy.ts'),
     import('../terminal/spinner.ts'),
   ]);
-  const deadline = settings.deadline();
+  const deadline = Date.now() + settings.timeoutMs;
   const onRequest = slowRequestSpinner(`Waiting for ${new URL(settings.baseUrl).host}…`);
   const remaining = () => deadline - Date.now();
   return createLfkClient({
@@ -40,4 +41,19 @@ export async function createApi(settings: Pick<Settings, 'baseUrl' | 'timeoutMs'
       }),
     ],
   });
+}
+
+/**
+ * Fails with the network error now if the server cannot be reached: before asking a person for a
+ * password twice, not after.
+ */
+export async function assertReachable(settings: Pick<Settings, 'baseUrl' | 'timeoutMs'>): Promise<void> {
+  const [{ createTransport }, { toCliError }] = await Promise.all([import('./transport.ts'), import('./api-errors.ts')]);
+  const fetch = createTransport({ deadline: Date.now() + settings.timeoutMs });
+  try {
+    const response = await fetch(`${settings.baseUrl}/healthz`);
+    await response.body?.cancel();
+  } catch (error) {
+    throw toCliError(error, settings.baseUrl, settings.timeoutMs);
+  }
 }

@@ -3,7 +3,7 @@ import { CliError, EXIT_INTERRUPTED, usageError } from '../errors.ts';
 import { inert } from '../output/inert.ts';
 
 /** Prompts need a person: a terminal on stdin to type into and on stderr to read the question. */
-function canPrompt(): boolean {
+export function canPrompt(): boolean {
   return process.stdin.isTTY === true && process.stderr.isTTY === true;
 }
 
