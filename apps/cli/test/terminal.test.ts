@@ -543,6 +543,30 @@ describe('signing up and in at a terminal', () => {
   });
 });
 
+describe('replacing a form\'s fields on a terminal', () => {
+  it('asks first, naming what would be dropped; "n" changes nothing (exit 3), "y" replaces', async () => {
+    const home = await newHome();
+    await signupWithCli(home, server.baseUrl);
+    const created = await home.lfk(['forms', 'create', '--name', 'Asked', '--field', 'email:email', '--field', 'fax:tel', '--json']);
+    expect(created.code, created.stderr).toBe(0);
+    const id: string = created.json.id;
+
+    const no = onTerminal(home, ['forms', 'update', id, '--field', 'email:email']);
+    await no.waitFor('"fax" will be removed. Continue? [y/N] ');
+    await no.type('n\r');
+    const declined = await no.exit;
+    expect(declined.code, declined.output).toBe(3);
+    expect(declined.output).toContain('Nothing was changed.');
+    expect((await home.lfk(['forms', 'get', id, '--json'])).json.schema).toHaveLength(2);
+
+    const yes = onTerminal(home, ['forms', 'update', id, '--field', 'email:email']);
+    await yes.waitFor('Continue? [y/N] ');
+    await yes.type('y\r');
+    expect((await yes.exit).code).toBe(0);
+    expect((await home.lfk(['forms', 'get', id, '--json'])).json.schema.map((f: any) => f.name)).toEqual(['email']);
+  });
+});
+
 describe('help and version', () => {
   let home: Home;
   beforeAll(async () => {

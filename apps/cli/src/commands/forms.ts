@@ -1,8 +1,9 @@
 import { Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import type { RouterInputs, RouterOutputs } from '@lfk/api';
 import { type CommandContext, formsApi, resolveWorkspace, sessionApi } from '../command-context.ts';
-import { usageError } from '../errors.ts';
-import { schemaFromFlags } from '../input/fields.ts';
+import { declined, usageError } from '../errors.ts';
+import { parseFieldShorthand, schemaFromFlags } from '../input/fields.ts';
+import { canPrompt, confirm } from '../terminal/prompts.ts';
 import type { RecordEntry } from '../output/table.ts';
 import { collect, examples, paged } from './options.ts';
 import { noteNextPage, pageInput } from './pages.ts';
@@ -153,16 +154,107 @@ const formsGetCommand = () =>
       }),
     );
 
+interface ListEdits {
+  add?: string[];
+  remove?: string[];
+}
+
+/** `list` with `remove` taken out and `add` put at the end; a name to remove must be there, one to add must not. */
+function edited<T>(list: T[], nameOf: (item: T) => string, edits: { add: T[]; remove: string[] }, what: string, flag: string): T[] {
+  const names = new Set(list.map(nameOf));
+  for (const name of edits.remove) {
+    if (!names.has(name)) throw usageError('not_in_form', `The form has no ${what} ${JSON.stringify(name)} to remove (--remove-${flag}).`);
+  }
+  const kept = list.filter((item) => !edits.remove.includes(nameOf(item)));
+  for (const item of edits.add) {
+    if (kept.some((k) => nameOf(k) === nameOf(item))) {
+      throw usageError('already_in_form', `The form already has the ${what} ${JSON.stringify(nameOf(item))} (--add-${flag}).`);
+    }
+    kept.push(item);
+  }
+  return kept;
+}
+
+/** An origin as the server stores it (`https://Example.com/` is `https://example.com`); the server judges the rest. */
+function asOrigin(value: string): string {
+  try {
+    return new URL(value).origin;
+  } catch {
+    return value;
+  }
+}
+
+const hasEdits = (edits: ListEdits) => (edits.add?.length ?? 0) + (edits.remove?.length ?? 0) > 0;
+
+/**
+ * Replacing a form's whole list of fields or origins drops what is not named again: said plainly,
+ * and asked about on a terminal (`--yes` answers for you); a script is told on stderr.
+ */
+async function confirmReplacement(ctx: CommandContext, what: string, before: string[], after: string[], yes: boolean | undefined) {
+  const dropped = before.filter((name) => !after.includes(name));
+  if (dropped.length === 0) return;
+  const sentence = `This replaces every ${what} of the form: ${dropped.map((d) => JSON.stringify(d)).join(', ')} will be removed.`;
+  if (yes || !canPrompt()) {
+    ctx.out.note(`warning: ${sentence} (To change one, use --add-${what} or --remove-${what}.)`);
+    return;
+  }
+  if (!(await confirm(`${sentence} Continue?`))) throw declined('Nothing was changed.');
+}
+
 const formsUpdateCommand = () =>
-  withFormOptions(new Command('update').description("Change some of a form's settings").argument('<form_id>', 'the form'))
+  withFormOptions(
+    new Command('update')
+      .description("Change some of a form's settings; --field and --origin replace the whole list, --add-…/--remove-… change one")
+      .argument('<form_id>', 'the form'),
+  )
+    .option('--add-field <name:type[:required]>', 'add a field, keeping the others; repeatable', collect)
+    .option('--remove-field <name>', 'remove the field of this name; repeatable', collect)
+    .option('--add-origin <origin>', 'allow one more origin, keeping the others; repeatable', collect)
+    .option('--remove-origin <origin>', 'no longer allow this origin; repeatable', collect)
     .option('--no-redirect-url', 'remove the redirect URL')
     .option('--no-notify-email', 'stop emailing submissions')
+    .option('-y, --yes', 'replace a whole list of fields or origins without asking')
+    .addHelpText('after', examples([
+      'lfk forms update form_… --add-field phone:tel',
+      'lfk forms update form_… --remove-field fax --add-origin https://www.example.com',
+      'lfk forms update form_… --field email:email:required --field message:textarea   # the form has exactly these two',
+    ]))
     .action((formId, flags, command) =>
       runCommand(command, async (ctx) => {
+        const fieldEdits = { add: flags.addField, remove: flags.removeField };
+        const originEdits = { add: flags.addOrigin, remove: flags.removeOrigin };
+        if (hasEdits(fieldEdits) && (flags.field?.length || flags.schema !== undefined)) {
+          throw usageError('conflicting_flags', 'Give the whole list of fields (--field, --schema) or changes to it (--add-field, --remove-field), not both.');
+        }
+        if (hasEdits(originEdits) && flags.origin?.length) {
+          throw usageError('conflicting_flags', 'Give the whole list of origins (--origin) or changes to it (--add-origin, --remove-origin), not both.');
+        }
         const body = await formBody(flags);
-        if (Object.keys(body).length === 0) throw usageError('nothing_to_update', 'Say what to change: see lfk forms update --help.');
+        const additions = (flags.addField ?? []).map(parseFieldShorthand);
+        if (Object.keys(body).length === 0 && !hasEdits(fieldEdits) && !hasEdits(originEdits)) {
+          throw usageError('nothing_to_update', 'Say what to change: see lfk forms update --help.');
+        }
         const api = await formsApi(ctx);
-        const form = await api.forms.update.mutate({ form_id: formId, ...body });
+        const replacing = body.schema !== undefined || body.allowed_origins !== undefined;
+        if (hasEdits(fieldEdits) || hasEdits(originEdits) || replacing) {
+          // The lists are edited from the form as it is now; a change made by someone in between is
+          // overwritten, as with any whole-list update.
+          const current = await api.forms.get.query({ form_id: formId });
+          const fieldNames = current.schema.map((f) => f.name);
+          if (hasEdits(fieldEdits)) {
+            body.schema = edited(current.schema, (f) => f.name, { add: additions as typeof current.schema, remove: flags.removeField ?? [] }, 'field', 'field');
+          } else if (body.schema) {
+            await confirmReplacement(ctx, 'field', fieldNames, body.schema.map((f) => f.name), flags.yes);
+          }
+          if (hasEdits(originEdits)) {
+            const origins = { add: (flags.addOrigin ?? []).map(asOrigin), remove: (flags.removeOrigin ?? []).map(asOrigin) };
+            body.allowed_origins = edited(current.allowed_origins, String, origins, 'origin', 'origin');
+          } else if (body.allowed_origins) {
+            await confirmReplacement(ctx, 'origin', current.allowed_origins, body.allowed_origins, flags.yes);
+          }
+        }
+        // A client of its own after any question, so time spent answering is not spent from the timeout.
+        const form = await (await formsApi(ctx)).forms.update.mutate({ form_id: formId, ...body });
         ctx.out.result(form, (form) => {
           ctx.out.note(`Updated form ${form.id}.`);
           printForm(ctx, form);

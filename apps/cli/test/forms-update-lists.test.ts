@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Home, type LfkServerUnderTest, signupWithCli, startServer, tempHome } from './harness.ts';
+
+// `forms update` changes one field or origin with --add-…/--remove-…; --field and --origin give the
+// whole list, and say so when that drops what was there.
+
+let server: LfkServerUnderTest;
+let owner: Home;
+let agent: Home;
+
+beforeAll(async () => {
+  server = await startServer();
+  owner = await tempHome();
+  await signupWithCli(owner, server.baseUrl);
+  const key = await owner.lfk(['keys', 'create', '--name', 'lists', '--json']);
+  agent = await tempHome({ LFK_BASE_URL: server.baseUrl, LFK_API_KEY: key.json.key });
+});
+afterAll(async () => {
+  await server?.close();
+  await owner?.remove();
+  await agent?.remove();
+});
+
+async function newForm(): Promise<string> {
+  const created = await agent.lfk([
+    'forms', 'create', '--name', 'Lists', '--field', 'email:email:required', '--field', 'message:textarea',
+    '--origin', 'https://a.example', '--origin', 'https://b.example', '--json',
+  ]);
+  expect(created.code, created.stderr).toBe(0);
+  return created.json.id;
+}
+
+const stored = async (id: string) => (await agent.lfk(['forms', 'get', id, '--json'])).json;
+
+describe('forms update, one item at a time', () => {
+  it('--add-field keeps every other field', async () => {
+    const id = await newForm();
+    const result = await agent.lfk(['forms', 'update', id, '--add-field', 'phone:tel', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.json.schema.map((f: any) => f.name)).toEqual(['email', 'message', 'phone']);
+    expect((await stored(id)).schema).toEqual([
+      { name: 'email', type: 'email', required: true },
+      { name: 'message', type: 'textarea', required: false },
+      { name: 'phone', type: 'tel', required: false },
+    ]);
+  });
+
+  it('--remove-field and --add-origin/--remove-origin change only what they name', async () => {
+    const id = await newForm();
+    const result = await agent.lfk([
+      'forms', 'update', id, '--remove-field', 'message', '--add-origin', 'https://C.example/', '--remove-origin', 'https://a.example', '--json',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const form = await stored(id);
+    expect(form.schema.map((f: any) => f.name)).toEqual(['email']);
+    expect(form.allowed_origins).toEqual(['https://b.example', 'https://c.example']);
+  });
+
+  it('refuses to remove what is not there or add what is, changing nothing', async () => {
+    const id = await newForm();
+    const before = await stored(id);
+    const missing = await agent.lfk(['forms', 'update', id, '--remove-field', 'fax']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^error: not_in_form: The form has no field "fax"/);
+    const twice = await agent.lfk(['forms', 'update', id, '--add-origin', 'https://a.example']);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toMatch(/^error: already_in_form: /);
+    const both = await agent.lfk(['forms', 'update', id, '--field', 'x:text', '--add-field', 'y:text']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/^error: conflicting_flags: /);
+    expect(await stored(id)).toEqual(before);
+  });
+});
+
+describe('forms update, the whole list', () => {
+  it('--field replaces every field and says which were dropped (on stderr, for a script)', async () => {
+    const id = await newForm();
+    const result = await agent.lfk(['forms', 'update', id, '--field', 'email:email:required', '--field', 'phone:tel']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('warning: This replaces every field of the form: "message" will be removed.');
+    expect((await stored(id)).schema.map((f: any) => f.name)).toEqual(['email', 'phone']);
+  });
+
+  it('--origin replaces every origin, and says so', async () => {
+    const id = await newForm();
+    const result = await agent.lfk(['forms', 'update', id, '--origin', 'https://c.example', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('"https://a.example", "https://b.example" will be removed');
+    expect(result.json.allowed_origins).toEqual(['https://c.example']);
+  });
+
+  it('a replacement that drops nothing says nothing', async () => {
+    const id = await newForm();
+    const result = await agent.lfk(['forms', 'update', id, '--field', 'email:email:required', '--field', 'message:textarea', '--field', 'extra:text']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).not.toContain('warning');
+  });
+});
