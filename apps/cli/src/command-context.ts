@@ -28,9 +28,12 @@ export function requireSession(settings: Settings): string {
   return token;
 }
 
-/** A client with the saved session: for what only a signed-in person may do. */
-export function sessionApi(ctx: CommandContext): Promise<Api> {
-  return createApi(ctx.settings, requireSession(ctx.settings));
+/**
+ * A client with the saved session: for what only a signed-in person may do. `request` bounds each
+ * request by the timeout rather than the client's whole life (for a command that keeps watching).
+ */
+export function sessionApi(ctx: CommandContext, timeoutBounds: 'client' | 'request' = 'client'): Promise<Api> {
+  return createApi(ctx.settings, requireSession(ctx.settings), timeoutBounds);
 }
 
 /** A client with no credentials: sign-up and login. */

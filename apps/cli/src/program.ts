@@ -1,10 +1,13 @@
 import { Command, type CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import packageJson from '../package.json' with { type: 'json' };
 import { loginCommand, logoutCommand, signupCommand, whoamiCommand } from './commands/auth.ts';
+import { auditCommand } from './commands/audit.ts';
 import { completionCommand } from './commands/completion.ts';
 import { formsCommand } from './commands/forms.ts';
 import { keysCommand } from './commands/keys.ts';
+import { membersCommand } from './commands/members.ts';
 import { examples } from './commands/options.ts';
+import { projectsCommand } from './commands/projects.ts';
 import { submissionsCommand } from './commands/submissions.ts';
 import { workspacesCommand } from './commands/workspaces.ts';
 import { EXIT_CODES_HELP } from './errors.ts';
@@ -41,9 +44,12 @@ export function buildProgram() {
     .addCommand(logoutCommand())
     .addCommand(whoamiCommand())
     .addCommand(workspacesCommand())
+    .addCommand(membersCommand())
+    .addCommand(projectsCommand())
     .addCommand(keysCommand())
     .addCommand(formsCommand())
     .addCommand(submissionsCommand())
+    .addCommand(auditCommand())
     .addCommand(completionCommand(program));
   inheritSettings(program);
   return program;

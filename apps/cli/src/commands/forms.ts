@@ -6,7 +6,7 @@ import { parseFieldShorthand, schemaFromFlags } from '../input/fields.ts';
 import { canPrompt, confirm } from '../terminal/prompts.ts';
 import type { RecordEntry } from '../output/table.ts';
 import { collect, examples, paged } from './options.ts';
-import { noteNextPage, pageInput } from './pages.ts';
+import { listed, noteNextPage } from './pages.ts';
 import { runCommand } from './run-command.ts';
 
 const SUBMISSION_MODES = ['browser', 'api_key'] as const;
@@ -120,10 +120,9 @@ const formsListCommand = () =>
     .description("The workspace's forms, newest first (needs a session)")
     .action((flags, command) =>
       runCommand(command, async (ctx) => {
-        const input = pageInput(flags);
         const api = await sessionApi(ctx);
         const workspaceId = await resolveWorkspace(ctx, api);
-        const page = await api.forms.list.query({ workspace_id: workspaceId, ...input });
+        const page = await listed(flags, (input) => api.forms.list.query({ workspace_id: workspaceId, ...input }));
         ctx.out.result(page, (page) => {
           if (page.data.length === 0) return ctx.out.line(`No forms in ${workspaceId}. Create one with 'lfk forms create'.`);
           ctx.out.table(

@@ -4,7 +4,7 @@ import type { Api } from '../http/api.ts';
 import { declined } from '../errors.ts';
 import { confirm, requirePrompt } from '../terminal/prompts.ts';
 import { examples, paged } from './options.ts';
-import { noteNextPage, pageInput } from './pages.ts';
+import { listed, noteNextPage } from './pages.ts';
 import { runCommand } from './run-command.ts';
 
 const keysCreateCommand = () =>
@@ -31,10 +31,9 @@ const keysListCommand = () =>
     .description('List API keys, revoked ones included')
     .action((flags, command) =>
       runCommand(command, async (ctx) => {
-        const input = pageInput(flags);
         const api = await sessionApi(ctx);
         const workspaceId = await resolveWorkspace(ctx, api);
-        const page = await api.apiKeys.list.query({ workspace_id: workspaceId, ...input });
+        const page = await listed(flags, (input) => api.apiKeys.list.query({ workspace_id: workspaceId, ...input }));
         ctx.out.result(page, (page) => {
           if (page.data.length === 0) return ctx.out.line(`No API keys in ${workspaceId}. Create one with 'lfk keys create --name <name>'.`);
           const { style } = ctx.out;

@@ -8,4 +8,7 @@ export const examples = (lines: string[]) => `\nExamples:\n${lines.map((line) =>
 
 /** Every list takes the same page flags. */
 export const paged = <Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(command: Command<Args, Opts, Globals>) =>
-  command.option('--limit <n>', 'at most this many (1-100)').option('--cursor <cursor>', 'the page after this cursor');
+  command
+    .option('--limit <n>', 'at most this many (1-100)')
+    .option('--cursor <cursor>', 'the page after this cursor')
+    .option('--all', 'every page, not just the first');

@@ -4,11 +4,22 @@ import { usageError } from '../errors.ts';
 export interface PageFlags {
   limit?: string;
   cursor?: string;
+  all?: true;
+}
+
+export interface Page<T> {
+  data: T[];
+  next_cursor: string | null;
+}
+
+interface PageInput {
+  limit?: number;
+  cursor?: string;
 }
 
 /** `--limit` and `--cursor`, as the list procedures take them. */
-export function pageInput(flags: PageFlags): { limit?: number; cursor?: string } {
-  const input: { limit?: number; cursor?: string } = {};
+function pageInput(flags: PageFlags): PageInput {
+  const input: PageInput = {};
   if (flags.limit !== undefined) {
     if (!/^\d{1,3}$/.test(flags.limit) || Number(flags.limit) < 1 || Number(flags.limit) > 100) {
       throw usageError('invalid_limit', '--limit must be a whole number from 1 to 100.');
@@ -19,7 +30,24 @@ export function pageInput(flags: PageFlags): { limit?: number; cursor?: string }
   return input;
 }
 
+/**
+ * One page as the flags ask for it, or with `--all` every page from there on (`--limit` is then
+ * the size of each request, 100 unless given), as one page with no next cursor.
+ */
+export async function listed<T>(flags: PageFlags, fetchPage: (input: PageInput) => Promise<Page<T>>): Promise<Page<T>> {
+  const input = pageInput(flags);
+  if (!flags.all) return fetchPage(input);
+  const data: T[] = [];
+  let cursor = input.cursor;
+  do {
+    const page = await fetchPage({ limit: input.limit ?? 100, ...(cursor ? { cursor } : {}) });
+    data.push(...page.data);
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor);
+  return { data, next_cursor: null };
+}
+
 /** After a table: how to get the next page, on stderr so a pipe gets only the rows. */
 export function noteNextPage(ctx: CommandContext, nextCursor: string | null, command: string): void {
-  if (nextCursor) ctx.out.note(ctx.out.errorStyle.dim(`More: ${command} --cursor ${nextCursor}`));
+  if (nextCursor) ctx.out.note(ctx.out.errorStyle.dim(`More: ${command} --cursor ${nextCursor} (or --all)`));
 }

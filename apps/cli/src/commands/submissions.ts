@@ -1,8 +1,12 @@
 import { Command } from '@commander-js/extra-typings';
-import { keyApi, sessionApi } from '../command-context.ts';
+import type { RouterOutputs } from '@lfk/api';
+import { type CommandContext, keyApi, sessionApi } from '../command-context.ts';
+import { usageError } from '../errors.ts';
+import { inertValue } from '../output/inert.ts';
+import type { Column } from '../output/table.ts';
 import { valuesFromFlags } from '../input/values.ts';
 import { collect, examples, paged } from './options.ts';
-import { noteNextPage, pageInput } from './pages.ts';
+import { listed, noteNextPage } from './pages.ts';
 import { runCommand } from './run-command.ts';
 
 const submissionsCreateCommand = () =>
@@ -29,25 +33,57 @@ const preview = (data: Record<string, unknown>) =>
     .map(([name, value]) => `${name}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
     .join(' ');
 
+type Submission = RouterOutputs['submissions']['list']['data'][number];
+
+const columns: Column<Submission>[] = [
+  { header: 'ID', value: (s) => s.id },
+  { header: 'CREATED', value: (s) => s.created_at, time: true },
+  { header: 'SOURCE', value: (s) => s.source, optional: true },
+  { header: 'DATA', value: (s) => preview(s.data), shrink: true },
+];
+
+/** How often --follow asks for new submissions. */
+const FOLLOW_EVERY_MS = 2000;
+
+/**
+ * Prints the newest page, then every submission that arrives, oldest first, until Ctrl-C. With
+ * --json, one submission object per line (NDJSON), so a script can read them as they come.
+ */
+async function follow(ctx: CommandContext, formId: string): Promise<never> {
+  // Each request gets the whole timeout: this command runs for as long as it is left to.
+  const api = await sessionApi(ctx, 'request');
+  const seen = new Set<string>();
+  ctx.out.note(ctx.out.errorStyle.dim(`Watching ${formId} for submissions (Ctrl-C to stop).`));
+  for (;;) {
+    const page = await api.submissions.list.query({ form_id: formId, limit: 100 });
+    const arrived = page.data.filter((s) => !seen.has(s.id)).reverse();
+    if (ctx.out.json) {
+      for (const submission of arrived) ctx.out.line(JSON.stringify(submission));
+    } else if (arrived.length > 0) {
+      // The header once, with the first rows; later rows continue the same table.
+      if (seen.size === 0) ctx.out.table(columns, inertValue(arrived));
+      else ctx.out.rows(columns, inertValue(arrived));
+    }
+    for (const submission of arrived) seen.add(submission.id);
+    await new Promise((resolve) => setTimeout(resolve, FOLLOW_EVERY_MS));
+  }
+}
+
 const submissionsListCommand = () =>
   paged(new Command('list').argument('<form_id>', 'the form'))
     .description("A form's submissions, newest first (needs a session)")
+    .option('--follow', 'keep watching: print submissions as they arrive, oldest first (Ctrl-C to stop)')
     .action((formId, flags, command) =>
       runCommand(command, async (ctx) => {
-        const input = pageInput(flags);
+        if (flags.follow) {
+          if (flags.all || flags.cursor !== undefined) throw usageError('conflicting_flags', '--follow starts from the newest submissions: leave out --all and --cursor.');
+          return follow(ctx, formId);
+        }
         const api = await sessionApi(ctx);
-        const page = await api.submissions.list.query({ form_id: formId, ...input });
+        const page = await listed(flags, (input) => api.submissions.list.query({ form_id: formId, ...input }));
         ctx.out.result(page, (page) => {
           if (page.data.length === 0) return ctx.out.line(`No submissions on ${formId} yet.`);
-          ctx.out.table(
-            [
-              { header: 'ID', value: (s) => s.id },
-              { header: 'CREATED', value: (s) => s.created_at, time: true },
-              { header: 'SOURCE', value: (s) => s.source, optional: true },
-              { header: 'DATA', value: (s) => preview(s.data), shrink: true },
-            ],
-            page.data,
-          );
+          ctx.out.table(columns, page.data);
           noteNextPage(ctx, page.next_cursor, `lfk submissions list ${formId}`);
         });
       }),

@@ -3,7 +3,7 @@ import { type CommandContext, sessionApi } from '../command-context.ts';
 import { updateConfig } from '../config/config-file.ts';
 import { CliError } from '../errors.ts';
 import { examples, paged } from './options.ts';
-import { noteNextPage, pageInput } from './pages.ts';
+import { listed, noteNextPage } from './pages.ts';
 import { runCommand } from './run-command.ts';
 
 /** Makes `workspaceId` the default workspace for this server. */
@@ -19,9 +19,8 @@ const workspacesListCommand = () =>
     .description('Your workspaces and your role in each (* marks the default)')
     .action((flags, command) =>
       runCommand(command, async (ctx) => {
-        const input = pageInput(flags);
         const api = await sessionApi(ctx);
-        const page = await api.workspaces.list.query(input);
+        const page = await listed(flags, (input) => api.workspaces.list.query(input));
         const chosen = ctx.settings.workspace?.id ?? ctx.settings.profile.workspace_id;
         ctx.out.result(page, (page) => {
           if (page.data.length === 0) return ctx.out.line("No workspaces. Create one with 'lfk workspaces create <name>'.");

@@ -14,7 +14,12 @@ const LEAST_ATTEMPT_MS = 100;
  * something between two calls makes a client for each side, so time at a prompt never counts.
  * Loaded only by commands that talk to the server, so `lfk --help` never pays for undici and tRPC.
  */
-export async function createApi(settings: Pick<Settings, 'baseUrl' | 'timeoutMs'>, token: string | undefined): Promise<Api> {
+export async function createApi(
+  settings: Pick<Settings, 'baseUrl' | 'timeoutMs'>,
+  token: string | undefined,
+  /** `request`: the timeout bounds each request (and its retries) alone, for commands that keep running. */
+  timeoutBounds: 'client' | 'request' = 'client',
+): Promise<Api> {
   const [{ createLfkClient }, { retryLink }, { createTransport }, policy, { slowRequestSpinner }] = await Promise.all([
     import('@lfk/api/client'),
     import('@trpc/client'),
@@ -22,9 +27,10 @@ export async function createApi(settings: Pick<Settings, 'baseUrl' | 'timeoutMs'
     import('./retry-policy.ts'),
     import('../terminal/spinner.ts'),
   ]);
-  const deadline = Date.now() + settings.timeoutMs;
+  const clientDeadline = Date.now() + settings.timeoutMs;
+  const deadline = timeoutBounds === 'client' ? () => clientDeadline : () => Date.now() + settings.timeoutMs;
   const onRequest = slowRequestSpinner(`Waiting for ${new URL(settings.baseUrl).host}…`);
-  const remaining = () => deadline - Date.now();
+  const remaining = () => deadline() - Date.now();
   return createLfkClient({
     baseUrl: settings.baseUrl,
     token,
@@ -49,7 +55,8 @@ export async function createApi(settings: Pick<Settings, 'baseUrl' | 'timeoutMs'
  */
 export async function assertReachable(settings: Pick<Settings, 'baseUrl' | 'timeoutMs'>): Promise<void> {
   const [{ createTransport }, { toCliError }] = await Promise.all([import('./transport.ts'), import('./api-errors.ts')]);
-  const fetch = createTransport({ deadline: Date.now() + settings.timeoutMs });
+  const deadline = Date.now() + settings.timeoutMs;
+  const fetch = createTransport({ deadline: () => deadline });
   try {
     const response = await fetch(`${settings.baseUrl}/healthz`);
     await response.body?.cancel();

@@ -2,8 +2,8 @@ import { EnvHttpProxyAgent, fetch as undiciFetch } from 'undici';
 import { UnexpectedResponseError } from './unexpected-response.ts';
 
 export interface TransportOptions {
-  /** When the whole command gives up (epoch ms): every attempt, and every retry, ends by then. */
-  deadline: number;
+  /** When a request gives up (epoch ms), asked as each one starts: every attempt and retry ends by then. */
+  deadline: () => number;
   /** Called when a request starts and ends, e.g. to show a spinner while it is slow. */
   onRequest?: () => () => void;
 }
@@ -15,10 +15,10 @@ export interface TransportOptions {
 export function createTransport(options: TransportOptions): typeof globalThis.fetch {
   const dispatcher = new EnvHttpProxyAgent({
     keepAliveTimeout: 10_000,
-    connect: { timeout: Math.max(1, Math.min(options.deadline - Date.now(), 10_000)) },
+    connect: { timeout: Math.max(1, Math.min(options.deadline() - Date.now(), 10_000)) },
   });
   const send = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const timeout = AbortSignal.timeout(Math.max(1, options.deadline - Date.now()));
+    const timeout = AbortSignal.timeout(Math.max(1, options.deadline() - Date.now()));
     const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
     const done = options.onRequest?.();
     try {

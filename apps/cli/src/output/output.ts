@@ -41,8 +41,21 @@ export class Output {
       if (rows.length > 0) this.line(renderRows(columns, rows));
       return;
     }
-    const width = process.stdout.columns || Number(this.#env.COLUMNS) || 80;
-    this.line(renderTable(columns, rows, this.style, { width, now: Date.now() }));
+    this.line(renderTable(columns, rows, this.style, this.#layout()));
+  }
+
+  /** More rows of a table already begun (a stream): no header, each batch fitted on its own. */
+  rows<Row>(columns: Column<Row>[], rows: Row[]): void {
+    if (!this.forTerminal) {
+      this.line(renderRows(columns, rows));
+      return;
+    }
+    this.line(renderTable(columns, rows, this.style, this.#layout()).split('\n').slice(1).join('\n'));
+  }
+
+  /** The terminal's width (the pty's, else COLUMNS, else 80) and now, for fitting a table. */
+  #layout() {
+    return { width: process.stdout.columns || Number(this.#env.COLUMNS) || 80, now: Date.now() };
   }
 
   record(entries: RecordEntry[]): void {

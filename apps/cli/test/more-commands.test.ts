@@ -1,0 +1,134 @@
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Home, LFK_BIN, type LfkServerUnderTest, signupWithCli, startServer, tempHome } from './harness.ts';
+
+// members, projects, the audit log, --all, and submissions list --follow, against the real server.
+
+let server: LfkServerUnderTest;
+let owner: Home;
+let workspaceId: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  owner = await tempHome();
+  ({ workspaceId } = await signupWithCli(owner, server.baseUrl));
+});
+afterAll(async () => {
+  await server?.close();
+  await owner?.remove();
+});
+
+describe('members', () => {
+  it('add, list and remove, as the database sees it', async () => {
+    const colleague = await tempHome();
+    try {
+      const { email, userId } = await signupWithCli(colleague, server.baseUrl);
+      const added = await owner.lfk(['members', 'add', email, '--role', 'member', '--json']);
+      expect(added.code, added.stderr).toBe(0);
+      expect(added.json).toMatchObject({ user_id: userId, email, role: 'member' });
+      expect(await server.sql('select role from memberships where workspace_id = ? and user_id = ?', [workspaceId, userId])).toEqual([{ role: 'member' }]);
+
+      const listed = await owner.lfk(['members', 'list']);
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toMatch(new RegExp(`^${userId}\\t${email.replace('.', '\\.')}\\t\\tmember\\t`, 'm'));
+
+      const badRole = await owner.lfk(['members', 'add', email, '--role', 'admin']);
+      expect(badRole.code).toBe(2);
+
+      const unconfirmed = await owner.lfk(['members', 'remove', userId]);
+      expect(unconfirmed.code).toBe(2);
+      expect(unconfirmed.stderr).toContain('prompt_unavailable');
+      const removed = await owner.lfk(['members', 'remove', userId, '--yes']);
+      expect(removed.code, removed.stderr).toBe(0);
+      expect(removed.stdout).toBe(`Removed ${userId} from ${workspaceId}.\n`);
+      expect(await server.sql('select role from memberships where workspace_id = ? and user_id = ?', [workspaceId, userId])).toEqual([]);
+    } finally {
+      await colleague.remove();
+    }
+  });
+
+  it('the last owner cannot be removed: exit 1 last_owner', async () => {
+    const me = (await owner.lfk(['whoami', '--json'])).json.user.id;
+    const result = await owner.lfk(['members', 'remove', me, '--yes']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: last_owner: /);
+  });
+});
+
+describe('projects', () => {
+  it('create, then list, then put a form in it', async () => {
+    const created = await owner.lfk(['projects', 'create', 'Marketing site', '--json']);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.json).toMatchObject({ name: 'Marketing site', workspace_id: workspaceId, is_default: false });
+    const listed = await owner.lfk(['projects', 'list', '--json']);
+    expect(listed.json.data.map((p: any) => p.name).sort()).toEqual(['Default', 'Marketing site'].sort());
+    const form = await owner.lfk(['forms', 'create', '--name', 'In a project', '--field', 'email:email', '--project', created.json.id, '--json']);
+    expect(form.code, form.stderr).toBe(0);
+    expect(form.json.project_id).toBe(created.json.id);
+  });
+});
+
+describe('the audit log', () => {
+  it('lists who did what, newest first', async () => {
+    const key = await owner.lfk(['keys', 'create', '--name', 'audited', '--json']);
+    const result = await owner.lfk(['audit', 'list', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const newest = result.json.data[0];
+    expect(newest).toMatchObject({ action: 'api_key.created', target: { type: 'api_key', id: key.json.id }, actor: { type: 'user' } });
+    const human = await owner.lfk(['audit', 'list']);
+    expect(human.stdout.split('\n')[0]).toMatch(/\tapi_key\.created\tusr_\w+\tkey_\w+\tevt_\w+$/);
+  });
+});
+
+describe('--all', () => {
+  it('follows every page: 7 keys, 3 a page, all of them once', async () => {
+    for (let i = 0; i < 6; i++) expect((await owner.lfk(['keys', 'create', '--name', `paged-${i}`])).code).toBe(0);
+    const all = await owner.lfk(['keys', 'list', '--all', '--limit', '3', '--json']);
+    expect(all.code, all.stderr).toBe(0);
+    const ids = all.json.data.map((k: any) => k.id);
+    const rows = await server.sql<{ id: string }>('select id from api_keys where workspace_id = ? order by id desc', [workspaceId]);
+    expect(ids).toEqual(rows.map((r) => r.id));
+    expect(all.json.next_cursor).toBeNull();
+    const first = await owner.lfk(['keys', 'list', '--limit', '3', '--json']);
+    expect(first.json.data).toHaveLength(3);
+    expect(first.json.next_cursor).toEqual(expect.any(String));
+  });
+});
+
+describe('submissions list --follow', () => {
+  it('prints what is there, then each submission as it arrives (NDJSON with --json), until stopped', async () => {
+    const key = (await owner.lfk(['keys', 'create', '--name', 'follow', '--json'])).json.key;
+    const form = await owner.lfk(['forms', 'create', '--name', 'Followed', '--field', 'message:text', '--mode', 'api_key', '--json']);
+    const submit = (message: string) =>
+      fetch(`${server.baseUrl}/v1/forms/${form.json.id}/submissions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ message }),
+      }).then((res) => res.json() as Promise<{ id: string }>);
+    const before = await submit('before watching');
+
+    const child = spawn(process.execPath, [LFK_BIN, 'submissions', 'list', form.json.id, '--follow', '--json'], {
+      env: { PATH: process.env.PATH ?? '', HOME: owner.dir, XDG_CONFIG_HOME: `${owner.dir}/.config` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    const lines = () => stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    const until = async (check: () => boolean) => {
+      const deadline = Date.now() + 60_000;
+      while (!check()) {
+        if (Date.now() > deadline) throw new Error(`not seen in time; stdout: ${stdout}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    try {
+      await until(() => lines().length === 1);
+      const during = [await submit('first while watching'), await submit('second while watching')];
+      await until(() => lines().length === 3);
+      expect(lines().map((s) => s.id)).toEqual([before.id, ...during.map((s) => s.id)]);
+      expect(lines()[2]).toMatchObject({ form_id: form.json.id, data: { message: 'second while watching' }, source: 'api_key' });
+    } finally {
+      child.kill('SIGINT');
+    }
+  });
+});
