@@ -1,0 +1,42 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { until } from './harness.ts';
+
+// The README's first command starts the server through npm. Stopping npm — SIGTERM from a process
+// manager, or Ctrl-C — must stop the server too, not leave it running without its parent.
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('npm start', () => {
+  it('SIGTERM to npm reaches the server, which shuts down cleanly', async () => {
+    const npm = spawn('npm', ['start', '--silent'], {
+      cwd: join(import.meta.dirname, '../../..'),
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: '0', LFK_DATA_DIR: 'memory://', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    npm.stdout.on('data', (chunk) => (output += chunk));
+    npm.stderr.on('data', (chunk) => (output += chunk));
+    try {
+      const ready = await until('the server to be ready', () =>
+        output.split('\n').map((line) => (line.startsWith('{') ? JSON.parse(line) : null)).find((entry) => entry?.msg === 'lfk is ready'),
+      90_000);
+      const serverPid: number = ready.pid;
+      expect(serverPid).not.toBe(npm.pid);
+      npm.kill('SIGTERM');
+      await until('the server process to end', () => (alive(serverPid) ? undefined : true), 60_000);
+      expect(output).toContain('"msg":"shutting down"');
+      expect(output).toContain('"msg":"lfk stopped"');
+    } finally {
+      npm.kill('SIGKILL');
+    }
+  });
+});
