@@ -10,6 +10,7 @@ export const REPO = join(import.meta.dirname, '../..');
 const RATE_LIMITS_OFF = {
   LFK_RATE_LIMIT_ANONYMOUS_FORMS: 'off',
   LFK_RATE_LIMIT_LOGIN: 'off',
+  LFK_RATE_LIMIT_LOGIN_FAILURES: 'off',
   LFK_RATE_LIMIT_KEY_FAILURES: 'off',
   LFK_RATE_LIMIT_BROWSER_SUBMISSIONS: 'off',
 };
