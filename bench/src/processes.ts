@@ -2,18 +2,11 @@ import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { RATE_LIMITS_OFF } from '@lfk/server';
 import type { FromServer, ToServer } from './protocol.ts';
 
 export const REPO = join(import.meta.dirname, '../..');
 
-/** lfk's limits on refused keys and sign-ups would answer the load with 429s. */
-const RATE_LIMITS_OFF = {
-  LFK_RATE_LIMIT_ANONYMOUS_FORMS: 'off',
-  LFK_RATE_LIMIT_LOGIN: 'off',
-  LFK_RATE_LIMIT_LOGIN_FAILURES: 'off',
-  LFK_RATE_LIMIT_KEY_FAILURES: 'off',
-  LFK_RATE_LIMIT_BROWSER_SUBMISSIONS: 'off',
-};
 
 /** The server's environment: the defaults, on 127.0.0.1, logging warnings and worse. */
 export function serverEnv(database: { dataDir: string } | { databaseUrl: string }): Record<string, string> {

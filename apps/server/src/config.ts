@@ -37,6 +37,9 @@ export const RATE_LIMIT_ENV: Record<RateLimitName, string> = {
   browser_submissions: 'LFK_RATE_LIMIT_BROWSER_SUBMISSIONS',
 };
 
+/** Every rate limit turned off, as environment variables: for tests and benchmarks that send the load themselves. */
+export const RATE_LIMITS_OFF: Record<string, string> = Object.fromEntries(Object.values(RATE_LIMIT_ENV).map((name) => [name, 'off']));
+
 const envSchema = z.object({
   PORT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(65535).default(3000)),
   HOST: z.preprocess(emptyAsUnset, z.string().default('127.0.0.1')),
