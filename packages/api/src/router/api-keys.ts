@@ -13,6 +13,10 @@ export const MAX_ACTIVE_KEYS = 10;
 
 export const apiKeysRouter = router({
   create: ownerProcedure
+    .meta({ rest: {
+      method: 'POST', path: '/v1/workspaces/:workspace_id/api-keys', from: 'body', status: 201,
+      summary: 'Create an API key; the plaintext key is in this response only',
+    } })
     .input(apiKeyCreateInput)
     .output(createdApiKey)
     .mutation(async ({ ctx, input }) => {
@@ -55,6 +59,10 @@ export const apiKeysRouter = router({
     }),
 
   list: ownerProcedure
+    .meta({ rest: {
+      method: 'GET', path: '/v1/workspaces/:workspace_id/api-keys', from: 'query', status: 200,
+      summary: 'List API keys by display prefix, revoked ones included',
+    } })
     .input(apiKeyListInput)
     .output(listOf(apiKey))
     .query(({ ctx, input }) => pageNewestFirst(ctx.em, ApiKey, 'key', { workspace: ctx.workspaceId }, input, apiKeyToWire)),
@@ -63,7 +71,10 @@ export const apiKeysRouter = router({
    * Soft: the record stays for audit and in lists. Revoking a revoked key changes nothing.
    * This process forgets the key at once; the others hear of it from the database (see key-revocations.ts).
    */
-  revoke: ownerProcedure.input(apiKeyRevokeInput).mutation(async ({ ctx, input }) => {
+  revoke: ownerProcedure.meta({ rest: {
+    method: 'DELETE', path: '/v1/workspaces/:workspace_id/api-keys/:key_id', from: 'none', status: 204,
+    summary: 'Revoke an API key (soft; idempotent)',
+  } }).input(apiKeyRevokeInput).mutation(async ({ ctx, input }) => {
     if (!isId('key', input.key_id)) throw new ApiError('api_key_not_found');
     const revokedHash = await ctx.em.transactional(async (em) => {
       // A conditional update, so two revokes at once record one revocation.

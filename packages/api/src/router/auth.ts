@@ -19,6 +19,10 @@ function startSession(em: EntityManager, userId: string) {
 
 export const authRouter = router({
   signup: publicProcedure
+    .meta({ rest: {
+      method: 'POST', path: '/v1/auth/signup', from: 'body', status: 201,
+      summary: 'Create an account, its personal workspace and a session',
+    } })
     .use(perIpLimit('login'))
     .input(signupInput)
     .output(signupOutput)
@@ -42,6 +46,10 @@ export const authRouter = router({
     }),
 
   login: publicProcedure
+    .meta({ rest: {
+      method: 'POST', path: '/v1/auth/login', from: 'body', status: 200,
+      summary: 'Sign in and get a session token',
+    } })
     .use(perIpLimit('login'))
     .input(loginInput)
     .output(loginOutput)
@@ -62,12 +70,18 @@ export const authRouter = router({
       return { user: userToWire(user), session_token: session.token, expires_at: session.expiresAt.toISOString() };
     }),
 
-  logout: sessionProcedure.mutation(async ({ ctx }) => {
+  logout: sessionProcedure.meta({ rest: {
+    method: 'POST', path: '/v1/auth/logout', from: 'none', status: 204,
+    summary: 'Sign out: the session is revoked',
+  } }).mutation(async ({ ctx }) => {
     await ctx.em.nativeUpdate(Session, { id: ctx.session.sessionId }, { revokedAt: new Date() });
     ctx.cookies.clear();
   }),
 
-  session: sessionProcedure.output(sessionOutput).query(async ({ ctx }) => {
+  session: sessionProcedure.meta({ rest: {
+    method: 'GET', path: '/v1/auth/session', from: 'none', status: 200,
+    summary: 'The signed-in user and when the session expires',
+  } }).output(sessionOutput).query(async ({ ctx }) => {
     const user = await ctx.em.findOneOrFail(User, { id: ctx.session.userId });
     return { user: userToWire(user), expires_at: ctx.session.expiresAt.toISOString() };
   }),

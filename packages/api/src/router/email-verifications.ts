@@ -43,6 +43,11 @@ export const emailVerificationsRouter = router({
    * checkers and mail scanners do, so only the page's button (`confirm`) verifies.
    */
   preview: publicProcedure
+    .meta({ rest: {
+      method: 'GET', path: '/v1/email-verifications/:token', from: 'none', status: 200,
+      transport: 'html',
+      summary: 'Open a verification link: a small HTML page with a "Verify" button; GET and HEAD change nothing',
+    } })
     .input(emailVerificationInput)
     .output(emailVerified)
     .query(async ({ ctx, input }) => {
@@ -52,6 +57,11 @@ export const emailVerificationsRouter = router({
 
   /** Verifies the address a link was sent to: single use, 24 hours, the newest link only. */
   confirm: publicProcedure
+    .meta({ rest: {
+      method: 'POST', path: '/v1/email-verifications/:token', from: 'none', status: 200,
+      transport: 'html',
+      summary: 'The "Verify" button: marks the address verified (the link works once) and answers a small HTML page',
+    } })
     .input(emailVerificationInput)
     .output(emailVerified)
     .mutation(async ({ ctx, input }) => {

@@ -142,6 +142,10 @@ async function applyUpdate(em: EntityManager, services: Services, found: IForm, 
 
 export const formsRouter = router({
   create: formsScopeOrAnonymousProcedure
+    .meta({ rest: {
+      method: 'POST', path: '/v1/forms', from: 'body', status: 201,
+      summary: "Create a form: claimed in the key's workspace (or `workspace_id` with a session), or unclaimed without credentials",
+    } })
     .input(formCreateInput)
     .output(createdForm)
     .mutation(({ ctx, input }) =>
@@ -151,11 +155,19 @@ export const formsRouter = router({
     ),
 
   get: formsScopeProcedure
+    .meta({ rest: {
+      method: 'GET', path: '/v1/forms/:form_id', from: 'none', status: 200,
+      summary: 'Read a claimed form',
+    } })
     .input(formIdInput)
     .output(form)
     .query(async ({ ctx, input }) => formToWire(await findReachableForm(ctx.em, ctx.scope, input.form_id))),
 
   update: formsScopeProcedure
+    .meta({ rest: {
+      method: 'PATCH', path: '/v1/forms/:form_id', from: 'body', status: 200,
+      summary: 'Update some fields of a claimed form',
+    } })
     .input(formUpdateInput)
     .output(form)
     .mutation(async ({ ctx, input }) => {
@@ -183,6 +195,10 @@ export const formsRouter = router({
     }),
 
   resendVerification: formsScopeProcedure
+    .meta({ rest: {
+      method: 'POST', path: '/v1/forms/:form_id/resend-verification', from: 'none', status: 202,
+      summary: "Send a new verification link to the form's notify_email",
+    } })
     .input(formIdInput)
     .output(verificationSent)
     .mutation(async ({ ctx, input }) => {
@@ -201,6 +217,10 @@ export const formsRouter = router({
     }),
 
   claim: memberProcedure
+    .meta({ rest: {
+      method: 'POST', path: '/v1/forms/:form_id/claim', from: 'body', status: 200,
+      summary: 'Claim an unclaimed form into a workspace of the caller, with its claim token',
+    } })
     .input(formClaimInput)
     .output(form)
     .mutation(async ({ ctx, input }) => {
@@ -229,6 +249,10 @@ export const formsRouter = router({
     }),
 
   list: memberProcedure
+    .meta({ rest: {
+      method: 'GET', path: '/v1/workspaces/:workspace_id/forms', from: 'query', status: 200,
+      summary: "The workspace's forms, newest first",
+    } })
     .input(formListInput)
     .output(listOf(form))
     .query(({ ctx, input }) => pageNewestFirst(ctx.em, Form, 'form', { workspace: ctx.workspaceId }, input, formToWire)),

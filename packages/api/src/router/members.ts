@@ -10,6 +10,10 @@ import { memberProcedure, ownerProcedure, router } from '../trpc.ts';
 
 export const membersRouter = router({
   list: memberProcedure
+    .meta({ rest: {
+      method: 'GET', path: '/v1/workspaces/:workspace_id/members', from: 'query', status: 200,
+      summary: "The workspace's members",
+    } })
     .input(memberListInput)
     .output(listOf(member))
     .query(async ({ ctx, input }) => {
@@ -23,6 +27,10 @@ export const membersRouter = router({
     }),
 
   add: ownerProcedure
+    .meta({ rest: {
+      method: 'POST', path: '/v1/workspaces/:workspace_id/members', from: 'body', status: 201,
+      summary: 'Add an existing user by email',
+    } })
     .input(memberAddInput)
     .output(member)
     .mutation(async ({ ctx, input }) => {
@@ -46,7 +54,10 @@ export const membersRouter = router({
       return memberToWire(membership);
     }),
 
-  remove: ownerProcedure.input(memberRemoveInput).mutation(async ({ ctx, input }) => {
+  remove: ownerProcedure.meta({ rest: {
+    method: 'DELETE', path: '/v1/workspaces/:workspace_id/members/:user_id', from: 'none', status: 204,
+    summary: 'Remove a member; the last owner cannot be removed',
+  } }).input(memberRemoveInput).mutation(async ({ ctx, input }) => {
     if (!isId('usr', input.user_id)) throw new ApiError('member_not_found');
     await ctx.em.transactional(async (em) => {
       // Two owners removing each other at once must not leave the workspace without one.

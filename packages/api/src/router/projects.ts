@@ -8,11 +8,19 @@ import { memberProcedure, ownerProcedure, router } from '../trpc.ts';
 
 export const projectsRouter = router({
   list: memberProcedure
+    .meta({ rest: {
+      method: 'GET', path: '/v1/workspaces/:workspace_id/projects', from: 'query', status: 200,
+      summary: "The workspace's projects",
+    } })
     .input(projectListInput)
     .output(listOf(project))
     .query(({ ctx, input }) => pageNewestFirst(ctx.em, Project, 'prj', { workspace: ctx.workspaceId }, input, projectToWire)),
 
   create: ownerProcedure
+    .meta({ rest: {
+      method: 'POST', path: '/v1/workspaces/:workspace_id/projects', from: 'body', status: 201,
+      summary: 'Create a project',
+    } })
     .input(projectCreateInput)
     .output(project)
     .mutation(async ({ ctx, input }) => {

@@ -3,7 +3,14 @@ import type { Context } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { submissionEmail } from '../emails/submission-email.ts';
 import { listOf } from '../schemas/common.ts';
-import { createdSubmission, submission, submissionCreateInput, submissionListInput } from '../schemas/submissions.ts';
+import {
+  createdSubmission,
+  SUBMISSION_MAX_BYTES,
+  submission,
+  submissionCreateInput,
+  submissionListInput,
+  submissionValues,
+} from '../schemas/submissions.ts';
 import { submissionToWire } from '../serializers.ts';
 import { runIdempotently } from '../services/idempotency.ts';
 import { enqueueEmail } from '../services/outbox.ts';
@@ -37,6 +44,11 @@ function acceptBrowser(ctx: Context, form: IForm): 'browser' {
 
 export const submissionsRouter = router({
   create: submissionProcedure
+    .meta({ rest: {
+      method: 'POST', path: '/v1/forms/:form_id/submissions', from: 'body', status: 201,
+      transport: 'submission', bodyLimit: SUBMISSION_MAX_BYTES, body: submissionValues,
+      summary: 'Submit to a form: from an allowed origin (browser mode) or with a key of its workspace',
+    } })
     .input(submissionCreateInput)
     .output(createdSubmission)
     .mutation(async ({ ctx, input }) => {
@@ -81,6 +93,10 @@ export const submissionsRouter = router({
     }),
 
   list: formMemberProcedure
+    .meta({ rest: {
+      method: 'GET', path: '/v1/forms/:form_id/submissions', from: 'query', status: 200,
+      summary: "A form's submissions, newest first (members' sessions only)",
+    } })
     .input(submissionListInput)
     .output(listOf(submission))
     .query(({ ctx, input }) => pageNewestFirst(ctx.em, Submission, 'sub', { form: ctx.form.id }, input, submissionToWire)),

@@ -8,6 +8,10 @@ import { router, sessionProcedure } from '../trpc.ts';
 
 export const workspacesRouter = router({
   list: sessionProcedure
+    .meta({ rest: {
+      method: 'GET', path: '/v1/workspaces', from: 'query', status: 200,
+      summary: "The caller's workspaces, with the caller's role",
+    } })
     .input(listInput)
     .output(listOf(workspace))
     .query(async ({ ctx, input }) => {
@@ -21,6 +25,10 @@ export const workspacesRouter = router({
     }),
 
   create: sessionProcedure
+    .meta({ rest: {
+      method: 'POST', path: '/v1/workspaces', from: 'body', status: 201,
+      summary: 'Create a workspace; the caller becomes its owner',
+    } })
     .input(workspaceCreateInput)
     .output(workspace)
     .mutation(async ({ ctx, input }) => {
