@@ -8,8 +8,6 @@ export interface RestMeta {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Fastify syntax: `:name` segments become input fields of the same name. */
   path: string;
-  /** Where the rest of the input comes from besides the path. */
-  from: 'body' | 'query' | 'none';
   status: 200 | 201 | 202 | 204;
   summary: string;
   /**

@@ -1,5 +1,5 @@
 import type { AnyTRPCProcedure } from '@trpc/server';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Access, ProcedureMeta, RestMeta } from './procedure-meta.ts';
 import { appRouter, type RouterInputs } from './root.ts';
 
@@ -11,6 +11,8 @@ export type ProcedurePath = {
 export interface RestRoute extends Omit<RestMeta, 'body'> {
   procedure: ProcedurePath;
   access: Access;
+  /** Where the rest of the input comes from besides the path. */
+  from: 'body' | 'query' | 'none';
   /** What the route documents as its input: the body as documented, or else the procedure's own input. */
   input: z.ZodType | null;
   output: z.ZodType | null;
@@ -18,6 +20,14 @@ export interface RestRoute extends Omit<RestMeta, 'body'> {
 
 /** tRPC keeps a procedure's `.output()` schema on its definition, though it types only the inputs. */
 type ProcedureDef = AnyTRPCProcedure['_def'] & { meta?: ProcedureMeta; output?: z.ZodType };
+
+/** Input fields beyond the path's come from a GET's query string or any other method's body; with none, neither is read. */
+function sourceOf(rest: RestMeta, input: z.ZodType | null): RestRoute['from'] {
+  const params = [...rest.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+  const pathOnly = input instanceof z.ZodObject && Object.keys(input.shape).every((field) => params.includes(field));
+  if (input === null || pathOnly) return 'none';
+  return rest.method === 'GET' ? 'query' : 'body';
+}
 
 function routeOf(path: string, procedure: AnyTRPCProcedure): RestRoute[] {
   const def = procedure._def as ProcedureDef;
@@ -27,7 +37,9 @@ function routeOf(path: string, procedure: AnyTRPCProcedure): RestRoute[] {
   const { body, ...http } = rest;
   // A builder's input (`workspace_id`, `form_id`) is part of the procedure's own, which comes last.
   const ownInput = (def.inputs.at(-1) as z.ZodType | undefined) ?? null;
-  return [{ ...http, procedure: path as ProcedurePath, access, input: body ?? ownInput, output: def.output ?? null }];
+  return [
+    { ...http, procedure: path as ProcedurePath, access, from: sourceOf(rest, ownInput), input: body ?? ownInput, output: def.output ?? null },
+  ];
 }
 
 // Every procedure by its dotted path (`apiKeys.create`), in the routers' order; tRPC types it as the nested record.

@@ -14,7 +14,7 @@ export const MAX_ACTIVE_KEYS = 10;
 export const apiKeysRouter = router({
   create: ownerProcedure
     .meta({ rest: {
-      method: 'POST', path: '/v1/workspaces/:workspace_id/api-keys', from: 'body', status: 201,
+      method: 'POST', path: '/v1/workspaces/:workspace_id/api-keys', status: 201,
       summary: 'Create an API key; the plaintext key is in this response only',
     } })
     .input(apiKeyCreateInput)
@@ -60,7 +60,7 @@ export const apiKeysRouter = router({
 
   list: ownerProcedure
     .meta({ rest: {
-      method: 'GET', path: '/v1/workspaces/:workspace_id/api-keys', from: 'query', status: 200,
+      method: 'GET', path: '/v1/workspaces/:workspace_id/api-keys', status: 200,
       summary: 'List API keys by display prefix, revoked ones included',
     } })
     .input(apiKeyListInput)
@@ -72,7 +72,7 @@ export const apiKeysRouter = router({
    * This process forgets the key at once; the others hear of it from the database (see key-revocations.ts).
    */
   revoke: ownerProcedure.meta({ rest: {
-    method: 'DELETE', path: '/v1/workspaces/:workspace_id/api-keys/:key_id', from: 'none', status: 204,
+    method: 'DELETE', path: '/v1/workspaces/:workspace_id/api-keys/:key_id', status: 204,
     summary: 'Revoke an API key (soft; idempotent)',
   } }).input(apiKeyRevokeInput).mutation(async ({ ctx, input }) => {
     if (!isId('key', input.key_id)) throw new ApiError('api_key_not_found');

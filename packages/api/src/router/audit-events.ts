@@ -8,7 +8,7 @@ import { ownerProcedure, router } from '../trpc.ts';
 export const auditEventsRouter = router({
   list: ownerProcedure
     .meta({ rest: {
-      method: 'GET', path: '/v1/workspaces/:workspace_id/audit-events', from: 'query', status: 200,
+      method: 'GET', path: '/v1/workspaces/:workspace_id/audit-events', status: 200,
       summary: "The workspace's audit events, newest first",
     } })
     .input(auditEventListInput)

@@ -20,7 +20,7 @@ function startSession(em: EntityManager, userId: string) {
 export const authRouter = router({
   signup: publicProcedure
     .meta({ rest: {
-      method: 'POST', path: '/v1/auth/signup', from: 'body', status: 201,
+      method: 'POST', path: '/v1/auth/signup', status: 201,
       summary: 'Create an account, its personal workspace and a session',
     } })
     .use(perIpLimit('login'))
@@ -47,7 +47,7 @@ export const authRouter = router({
 
   login: publicProcedure
     .meta({ rest: {
-      method: 'POST', path: '/v1/auth/login', from: 'body', status: 200,
+      method: 'POST', path: '/v1/auth/login', status: 200,
       summary: 'Sign in and get a session token',
     } })
     .use(perIpLimit('login'))
@@ -71,7 +71,7 @@ export const authRouter = router({
     }),
 
   logout: sessionProcedure.meta({ rest: {
-    method: 'POST', path: '/v1/auth/logout', from: 'none', status: 204,
+    method: 'POST', path: '/v1/auth/logout', status: 204,
     summary: 'Sign out: the session is revoked',
   } }).mutation(async ({ ctx }) => {
     await ctx.em.nativeUpdate(Session, { id: ctx.session.sessionId }, { revokedAt: new Date() });
@@ -79,7 +79,7 @@ export const authRouter = router({
   }),
 
   session: sessionProcedure.meta({ rest: {
-    method: 'GET', path: '/v1/auth/session', from: 'none', status: 200,
+    method: 'GET', path: '/v1/auth/session', status: 200,
     summary: 'The signed-in user and when the session expires',
   } }).output(sessionOutput).query(async ({ ctx }) => {
     const user = await ctx.em.findOneOrFail(User, { id: ctx.session.userId });

@@ -44,7 +44,7 @@ export const emailVerificationsRouter = router({
    */
   preview: publicProcedure
     .meta({ rest: {
-      method: 'GET', path: '/v1/email-verifications/:token', from: 'none', status: 200,
+      method: 'GET', path: '/v1/email-verifications/:token', status: 200,
       transport: 'html',
       summary: 'Open a verification link: a small HTML page with a "Verify" button; GET and HEAD change nothing',
     } })
@@ -58,7 +58,7 @@ export const emailVerificationsRouter = router({
   /** Verifies the address a link was sent to: single use, 24 hours, the newest link only. */
   confirm: publicProcedure
     .meta({ rest: {
-      method: 'POST', path: '/v1/email-verifications/:token', from: 'none', status: 200,
+      method: 'POST', path: '/v1/email-verifications/:token', status: 200,
       transport: 'html',
       summary: 'The "Verify" button: marks the address verified (the link works once) and answers a small HTML page',
     } })

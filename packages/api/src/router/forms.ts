@@ -143,7 +143,7 @@ async function applyUpdate(em: EntityManager, services: Services, found: IForm, 
 export const formsRouter = router({
   create: formsScopeOrAnonymousProcedure
     .meta({ rest: {
-      method: 'POST', path: '/v1/forms', from: 'body', status: 201,
+      method: 'POST', path: '/v1/forms', status: 201,
       summary: "Create a form: claimed in the key's workspace (or `workspace_id` with a session), or unclaimed without credentials",
     } })
     .input(formCreateInput)
@@ -156,7 +156,7 @@ export const formsRouter = router({
 
   get: formsScopeProcedure
     .meta({ rest: {
-      method: 'GET', path: '/v1/forms/:form_id', from: 'none', status: 200,
+      method: 'GET', path: '/v1/forms/:form_id', status: 200,
       summary: 'Read a claimed form',
     } })
     .input(formIdInput)
@@ -165,7 +165,7 @@ export const formsRouter = router({
 
   update: formsScopeProcedure
     .meta({ rest: {
-      method: 'PATCH', path: '/v1/forms/:form_id', from: 'body', status: 200,
+      method: 'PATCH', path: '/v1/forms/:form_id', status: 200,
       summary: 'Update some fields of a claimed form',
     } })
     .input(formUpdateInput)
@@ -196,7 +196,7 @@ export const formsRouter = router({
 
   resendVerification: formsScopeProcedure
     .meta({ rest: {
-      method: 'POST', path: '/v1/forms/:form_id/resend-verification', from: 'none', status: 202,
+      method: 'POST', path: '/v1/forms/:form_id/resend-verification', status: 202,
       summary: "Send a new verification link to the form's notify_email",
     } })
     .input(formIdInput)
@@ -218,7 +218,7 @@ export const formsRouter = router({
 
   claim: memberProcedure
     .meta({ rest: {
-      method: 'POST', path: '/v1/forms/:form_id/claim', from: 'body', status: 200,
+      method: 'POST', path: '/v1/forms/:form_id/claim', status: 200,
       summary: 'Claim an unclaimed form into a workspace of the caller, with its claim token',
     } })
     .input(formClaimInput)
@@ -250,7 +250,7 @@ export const formsRouter = router({
 
   list: memberProcedure
     .meta({ rest: {
-      method: 'GET', path: '/v1/workspaces/:workspace_id/forms', from: 'query', status: 200,
+      method: 'GET', path: '/v1/workspaces/:workspace_id/forms', status: 200,
       summary: "The workspace's forms, newest first",
     } })
     .input(formListInput)

@@ -11,7 +11,7 @@ import { memberProcedure, ownerProcedure, router } from '../trpc.ts';
 export const membersRouter = router({
   list: memberProcedure
     .meta({ rest: {
-      method: 'GET', path: '/v1/workspaces/:workspace_id/members', from: 'query', status: 200,
+      method: 'GET', path: '/v1/workspaces/:workspace_id/members', status: 200,
       summary: "The workspace's members",
     } })
     .input(memberListInput)
@@ -28,7 +28,7 @@ export const membersRouter = router({
 
   add: ownerProcedure
     .meta({ rest: {
-      method: 'POST', path: '/v1/workspaces/:workspace_id/members', from: 'body', status: 201,
+      method: 'POST', path: '/v1/workspaces/:workspace_id/members', status: 201,
       summary: 'Add an existing user by email',
     } })
     .input(memberAddInput)
@@ -55,7 +55,7 @@ export const membersRouter = router({
     }),
 
   remove: ownerProcedure.meta({ rest: {
-    method: 'DELETE', path: '/v1/workspaces/:workspace_id/members/:user_id', from: 'none', status: 204,
+    method: 'DELETE', path: '/v1/workspaces/:workspace_id/members/:user_id', status: 204,
     summary: 'Remove a member; the last owner cannot be removed',
   } }).input(memberRemoveInput).mutation(async ({ ctx, input }) => {
     if (!isId('usr', input.user_id)) throw new ApiError('member_not_found');

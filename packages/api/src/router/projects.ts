@@ -9,7 +9,7 @@ import { memberProcedure, ownerProcedure, router } from '../trpc.ts';
 export const projectsRouter = router({
   list: memberProcedure
     .meta({ rest: {
-      method: 'GET', path: '/v1/workspaces/:workspace_id/projects', from: 'query', status: 200,
+      method: 'GET', path: '/v1/workspaces/:workspace_id/projects', status: 200,
       summary: "The workspace's projects",
     } })
     .input(projectListInput)
@@ -18,7 +18,7 @@ export const projectsRouter = router({
 
   create: ownerProcedure
     .meta({ rest: {
-      method: 'POST', path: '/v1/workspaces/:workspace_id/projects', from: 'body', status: 201,
+      method: 'POST', path: '/v1/workspaces/:workspace_id/projects', status: 201,
       summary: 'Create a project',
     } })
     .input(projectCreateInput)

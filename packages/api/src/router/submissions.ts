@@ -45,7 +45,7 @@ function acceptBrowser(ctx: Context, form: IForm): 'browser' {
 export const submissionsRouter = router({
   create: submissionProcedure
     .meta({ rest: {
-      method: 'POST', path: '/v1/forms/:form_id/submissions', from: 'body', status: 201,
+      method: 'POST', path: '/v1/forms/:form_id/submissions', status: 201,
       transport: 'submission', bodyLimit: SUBMISSION_MAX_BYTES, body: submissionValues,
       summary: 'Submit to a form: from an allowed origin (browser mode) or with a key of its workspace',
     } })
@@ -94,7 +94,7 @@ export const submissionsRouter = router({
 
   list: formMemberProcedure
     .meta({ rest: {
-      method: 'GET', path: '/v1/forms/:form_id/submissions', from: 'query', status: 200,
+      method: 'GET', path: '/v1/forms/:form_id/submissions', status: 200,
       summary: "A form's submissions, newest first (members' sessions only)",
     } })
     .input(submissionListInput)

@@ -9,7 +9,7 @@ import { router, sessionProcedure } from '../trpc.ts';
 export const workspacesRouter = router({
   list: sessionProcedure
     .meta({ rest: {
-      method: 'GET', path: '/v1/workspaces', from: 'query', status: 200,
+      method: 'GET', path: '/v1/workspaces', status: 200,
       summary: "The caller's workspaces, with the caller's role",
     } })
     .input(listInput)
@@ -26,7 +26,7 @@ export const workspacesRouter = router({
 
   create: sessionProcedure
     .meta({ rest: {
-      method: 'POST', path: '/v1/workspaces', from: 'body', status: 201,
+      method: 'POST', path: '/v1/workspaces', status: 201,
       summary: 'Create a workspace; the caller becomes its owner',
     } })
     .input(workspaceCreateInput)
