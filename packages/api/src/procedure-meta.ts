@@ -29,3 +29,16 @@ export interface ProcedureMeta {
   access?: Access;
   rest?: RestMeta;
 }
+
+type Method = RestMeta['method'];
+
+/** The meta of a procedure reached at `route` (`'GET /v1/forms/:form_id'`) over the REST API. */
+export function rest(
+  route: `${Method} /v1/${string}`,
+  status: RestMeta['status'],
+  summary: string,
+  options: Pick<RestMeta, 'transport' | 'bodyLimit' | 'body'> = {},
+): ProcedureMeta {
+  const [method, path] = route.split(' ') as [Method, string];
+  return { rest: { method, path, status, summary, ...options } };
+}

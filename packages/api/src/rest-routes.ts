@@ -37,9 +37,8 @@ function routeOf(path: string, procedure: AnyTRPCProcedure): RestRoute[] {
   const { body, ...http } = rest;
   // A builder's input (`workspace_id`, `form_id`) is part of the procedure's own, which comes last.
   const ownInput = (def.inputs.at(-1) as z.ZodType | undefined) ?? null;
-  return [
-    { ...http, procedure: path as ProcedurePath, access, from: sourceOf(rest, ownInput), input: body ?? ownInput, output: def.output ?? null },
-  ];
+  const from = sourceOf(rest, ownInput);
+  return [{ ...http, procedure: path as ProcedurePath, access, from, input: body ?? ownInput, output: def.output ?? null }];
 }
 
 // Every procedure by its dotted path (`apiKeys.create`), in the routers' order; tRPC types it as the nested record.

@@ -101,11 +101,13 @@ export const formsScopeProcedure = authenticatedProcedure.meta({ access: 'forms_
  * The forms scope, or nobody at all: `POST /v1/forms` without credentials makes an unclaimed
  * form. `scope` and `actor` are null for the anonymous caller.
  */
-export const formsScopeOrAnonymousProcedure = publicProcedure.meta({ access: 'forms_scope_or_anonymous' }).use(({ ctx, next }) => {
-  const principal = ctx.auth.principal;
-  if (principal.kind === 'anonymous') return next({ ctx: { scope: null, actor: null } });
-  return next({ ctx: { scope: formsScopeOf(ctx, principal), actor: actorOf(principal) } });
-});
+export const formsScopeOrAnonymousProcedure = publicProcedure
+  .meta({ access: 'forms_scope_or_anonymous' })
+  .use(({ ctx, next }) => {
+    const principal = ctx.auth.principal;
+    if (principal.kind === 'anonymous') return next({ ctx: { scope: null, actor: null } });
+    return next({ ctx: { scope: formsScopeOf(ctx, principal), actor: actorOf(principal) } });
+  });
 
 /** The key a submission was sent with. */
 export type FormKey = { keyId: string; workspaceId: string };

@@ -5,6 +5,7 @@ import type { Context, Services } from '../context.ts';
 import { sha256 } from '../credentials/secrets.ts';
 import { generateClaimToken, isWellFormedClaimToken } from '../credentials/tokens.ts';
 import { ApiError } from '../errors.ts';
+import { rest } from '../procedure-meta.ts';
 import { listOf } from '../schemas/common.ts';
 import {
   type CreatedForm,
@@ -141,11 +142,8 @@ async function applyUpdate(em: EntityManager, services: Services, found: IForm, 
 }
 
 export const formsRouter = router({
-  create: formsScopeOrAnonymousProcedure
-    .meta({ rest: {
-      method: 'POST', path: '/v1/forms', status: 201,
-      summary: "Create a form: claimed in the key's workspace (or `workspace_id` with a session), or unclaimed without credentials",
-    } })
+  create: formsScopeOrAnonymousProcedure.meta(rest('POST /v1/forms', 201,
+      "Create a form: claimed in the key's workspace (or `workspace_id` with a session), or unclaimed without credentials"))
     .input(formCreateInput)
     .output(createdForm)
     .mutation(({ ctx, input }) =>
@@ -154,20 +152,12 @@ export const formsRouter = router({
         : createClaimed(ctx, ctx.scope, ctx.actor, input),
     ),
 
-  get: formsScopeProcedure
-    .meta({ rest: {
-      method: 'GET', path: '/v1/forms/:form_id', status: 200,
-      summary: 'Read a claimed form',
-    } })
+  get: formsScopeProcedure.meta(rest('GET /v1/forms/:form_id', 200, 'Read a claimed form'))
     .input(formIdInput)
     .output(form)
     .query(async ({ ctx, input }) => formToWire(await findReachableForm(ctx.em, ctx.scope, input.form_id))),
 
-  update: formsScopeProcedure
-    .meta({ rest: {
-      method: 'PATCH', path: '/v1/forms/:form_id', status: 200,
-      summary: 'Update some fields of a claimed form',
-    } })
+  update: formsScopeProcedure.meta(rest('PATCH /v1/forms/:form_id', 200, 'Update some fields of a claimed form'))
     .input(formUpdateInput)
     .output(form)
     .mutation(async ({ ctx, input }) => {
@@ -194,11 +184,8 @@ export const formsRouter = router({
       return formToWire(updated);
     }),
 
-  resendVerification: formsScopeProcedure
-    .meta({ rest: {
-      method: 'POST', path: '/v1/forms/:form_id/resend-verification', status: 202,
-      summary: "Send a new verification link to the form's notify_email",
-    } })
+  resendVerification: formsScopeProcedure.meta(rest('POST /v1/forms/:form_id/resend-verification', 202,
+      "Send a new verification link to the form's notify_email"))
     .input(formIdInput)
     .output(verificationSent)
     .mutation(async ({ ctx, input }) => {
@@ -216,11 +203,8 @@ export const formsRouter = router({
       return { sent_to: sentTo };
     }),
 
-  claim: memberProcedure
-    .meta({ rest: {
-      method: 'POST', path: '/v1/forms/:form_id/claim', status: 200,
-      summary: 'Claim an unclaimed form into a workspace of the caller, with its claim token',
-    } })
+  claim: memberProcedure.meta(rest('POST /v1/forms/:form_id/claim', 200,
+      'Claim an unclaimed form into a workspace of the caller, with its claim token'))
     .input(formClaimInput)
     .output(form)
     .mutation(async ({ ctx, input }) => {
@@ -248,11 +232,7 @@ export const formsRouter = router({
       return formToWire(claimed);
     }),
 
-  list: memberProcedure
-    .meta({ rest: {
-      method: 'GET', path: '/v1/workspaces/:workspace_id/forms', status: 200,
-      summary: "The workspace's forms, newest first",
-    } })
+  list: memberProcedure.meta(rest('GET /v1/workspaces/:workspace_id/forms', 200, "The workspace's forms, newest first"))
     .input(formListInput)
     .output(listOf(form))
     .query(({ ctx, input }) => pageNewestFirst(ctx.em, Form, 'form', { workspace: ctx.workspaceId }, input, formToWire)),

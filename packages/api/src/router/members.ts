@@ -1,5 +1,6 @@
 import { isId, Membership, newId, User } from '@lfk/db';
 import { ApiError } from '../errors.ts';
+import { rest } from '../procedure-meta.ts';
 import { listOf } from '../schemas/common.ts';
 import { member, memberAddInput, memberListInput, memberRemoveInput } from '../schemas/workspaces.ts';
 import { memberToWire } from '../serializers.ts';
@@ -9,11 +10,7 @@ import { lockWorkspace } from '../services/workspaces.ts';
 import { memberProcedure, ownerProcedure, router } from '../trpc.ts';
 
 export const membersRouter = router({
-  list: memberProcedure
-    .meta({ rest: {
-      method: 'GET', path: '/v1/workspaces/:workspace_id/members', status: 200,
-      summary: "The workspace's members",
-    } })
+  list: memberProcedure.meta(rest('GET /v1/workspaces/:workspace_id/members', 200, "The workspace's members"))
     .input(memberListInput)
     .output(listOf(member))
     .query(async ({ ctx, input }) => {
@@ -26,11 +23,7 @@ export const membersRouter = router({
       return page(memberships, input.limit, (m) => m.user.id, memberToWire);
     }),
 
-  add: ownerProcedure
-    .meta({ rest: {
-      method: 'POST', path: '/v1/workspaces/:workspace_id/members', status: 201,
-      summary: 'Add an existing user by email',
-    } })
+  add: ownerProcedure.meta(rest('POST /v1/workspaces/:workspace_id/members', 201, 'Add an existing user by email'))
     .input(memberAddInput)
     .output(member)
     .mutation(async ({ ctx, input }) => {
@@ -54,10 +47,9 @@ export const membersRouter = router({
       return memberToWire(membership);
     }),
 
-  remove: ownerProcedure.meta({ rest: {
-    method: 'DELETE', path: '/v1/workspaces/:workspace_id/members/:user_id', status: 204,
-    summary: 'Remove a member; the last owner cannot be removed',
-  } }).input(memberRemoveInput).mutation(async ({ ctx, input }) => {
+  remove: ownerProcedure.meta(
+    rest('DELETE /v1/workspaces/:workspace_id/members/:user_id', 204, 'Remove a member; the last owner cannot be removed'),
+  ).input(memberRemoveInput).mutation(async ({ ctx, input }) => {
     if (!isId('usr', input.user_id)) throw new ApiError('member_not_found');
     await ctx.em.transactional(async (em) => {
       // Two owners removing each other at once must not leave the workspace without one.

@@ -1,4 +1,5 @@
 import { Membership } from '@lfk/db';
+import { rest } from '../procedure-meta.ts';
 import { listInput, listOf } from '../schemas/common.ts';
 import { workspace, workspaceCreateInput } from '../schemas/workspaces.ts';
 import { workspaceToWire } from '../serializers.ts';
@@ -7,11 +8,7 @@ import { createWorkspace } from '../services/workspaces.ts';
 import { router, sessionProcedure } from '../trpc.ts';
 
 export const workspacesRouter = router({
-  list: sessionProcedure
-    .meta({ rest: {
-      method: 'GET', path: '/v1/workspaces', status: 200,
-      summary: "The caller's workspaces, with the caller's role",
-    } })
+  list: sessionProcedure.meta(rest('GET /v1/workspaces', 200, "The caller's workspaces, with the caller's role"))
     .input(listInput)
     .output(listOf(workspace))
     .query(async ({ ctx, input }) => {
@@ -24,11 +21,7 @@ export const workspacesRouter = router({
       return page(memberships, input.limit, (m) => m.workspace.id, (m) => workspaceToWire(m.workspace, m.role));
     }),
 
-  create: sessionProcedure
-    .meta({ rest: {
-      method: 'POST', path: '/v1/workspaces', status: 201,
-      summary: 'Create a workspace; the caller becomes its owner',
-    } })
+  create: sessionProcedure.meta(rest('POST /v1/workspaces', 201, 'Create a workspace; the caller becomes its owner'))
     .input(workspaceCreateInput)
     .output(workspace)
     .mutation(async ({ ctx, input }) => {
