@@ -4,12 +4,13 @@ import { z } from 'zod';
 import type { Context } from './context.ts';
 import { type Principal, refusal } from './credentials/authenticate.ts';
 import { ApiError, toWireError } from './errors.ts';
+import type { ProcedureMeta } from './procedure-meta.ts';
 import type { RateLimitName } from './rate-limits/rate-limits.ts';
 import { idParam } from './schemas/common.ts';
 import { workspaceScoped } from './schemas/workspaces.ts';
 import { roleIn } from './services/memberships.ts';
 
-const t = initTRPC.context<Context>().create({
+const t = initTRPC.context<Context>().meta<ProcedureMeta>().create({
   isDev: false,
   errorFormatter({ shape, error, ctx }) {
     const wire = toWireError(error, ctx?.requestId ?? '');
@@ -35,8 +36,11 @@ export const perIpLimit = (name: RateLimitName) =>
     return next();
   });
 
+// Each exported builder stamps `meta.access` next to the middleware that enforces it: the REST
+// table and OpenAPI read who may call a procedure from there, never from a second list.
+
 /** No credentials needed; but a bearer that was presented and refused is refused here too. */
-export const publicProcedure = t.procedure.use(({ ctx, next }) => {
+export const publicProcedure = t.procedure.meta({ access: 'public' }).use(({ ctx, next }) => {
   const refused = refusal(ctx.auth);
   if (refused) throw refused;
   return next();
@@ -50,7 +54,7 @@ const authenticatedProcedure = t.procedure.use(({ ctx, next }) => {
 });
 
 /** A signed-in person. An API key is refused: keys never reach what this guards. */
-export const sessionProcedure = authenticatedProcedure.use(({ ctx, next }) => {
+export const sessionProcedure = authenticatedProcedure.meta({ access: 'session' }).use(({ ctx, next }) => {
   const principal = ctx.principal;
   if (principal.kind !== 'session') throw new ApiError('session_required');
   return next({ ctx: { session: principal } });
@@ -58,7 +62,7 @@ export const sessionProcedure = authenticatedProcedure.use(({ ctx, next }) => {
 
 /** A signed-in person with at least `minimum` role in `input.workspace_id`. */
 function workspaceProcedure(minimum: 'member' | 'owner') {
-  return sessionProcedure.input(workspaceScoped).use(async ({ ctx, input, next }) => {
+  return sessionProcedure.meta({ access: minimum }).input(workspaceScoped).use(async ({ ctx, input, next }) => {
     const role = await roleIn(ctx.em, input.workspace_id, ctx.session.userId);
     // Outsiders learn nothing, not even that the workspace exists.
     if (role === null) throw new ApiError('workspace_not_found');
@@ -89,7 +93,7 @@ function formsScopeOf(ctx: { em: Context['em'] }, principal: Identified): FormsS
   return { keyWorkspaceId: null, canReach: async (workspaceId) => (await roleIn(ctx.em, workspaceId, userId)) !== null };
 }
 
-export const formsScopeProcedure = authenticatedProcedure.use(({ ctx, next }) =>
+export const formsScopeProcedure = authenticatedProcedure.meta({ access: 'forms_scope' }).use(({ ctx, next }) =>
   next({ ctx: { scope: formsScopeOf(ctx, ctx.principal) } }),
 );
 
@@ -97,11 +101,13 @@ export const formsScopeProcedure = authenticatedProcedure.use(({ ctx, next }) =>
  * The forms scope, or nobody at all: `POST /v1/forms` without credentials makes an unclaimed
  * form. `scope` and `actor` are null for the anonymous caller.
  */
-export const formsScopeOrAnonymousProcedure = publicProcedure.use(({ ctx, next }) => {
-  const principal = ctx.auth.principal;
-  if (principal.kind === 'anonymous') return next({ ctx: { scope: null, actor: null } });
-  return next({ ctx: { scope: formsScopeOf(ctx, principal), actor: actorOf(principal) } });
-});
+export const formsScopeOrAnonymousProcedure = publicProcedure
+  .meta({ access: 'forms_scope_or_anonymous' })
+  .use(({ ctx, next }) => {
+    const principal = ctx.auth.principal;
+    if (principal.kind === 'anonymous') return next({ ctx: { scope: null, actor: null } });
+    return next({ ctx: { scope: formsScopeOf(ctx, principal), actor: actorOf(principal) } });
+  });
 
 /** The key a submission was sent with. */
 export type FormKey = { keyId: string; workspaceId: string };
@@ -119,6 +125,7 @@ export const submissionProcedure = publicProcedure.use(({ ctx, next }) => {
 
 /** A signed-in member of the workspace of the claimed form `input.form_id`; others get "not found". */
 export const formMemberProcedure = sessionProcedure
+  .meta({ access: 'member' })
   .input(z.object({ form_id: idParam }))
   .use(async ({ ctx, input, next }) => {
     const found: IForm | null = isId('form', input.form_id)

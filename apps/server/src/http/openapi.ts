@@ -8,6 +8,9 @@ const ACCESS_NOTES: Record<RestRoute['access'], string> = {
   member: 'A session of a member of the workspace.',
   owner: 'A session of an owner of the workspace. API keys get 403 `session_required`.',
   forms_scope: 'A workspace API key (`Authorization: Bearer lfk_…`) or a session of a member of the workspace.',
+  forms_scope_or_anonymous:
+    'A workspace API key (`Authorization: Bearer lfk_…`) or a session of a member of the workspace; ' +
+    'without credentials, the form is made unclaimed.',
 };
 
 const SUBMISSION_NOTES =
@@ -63,6 +66,7 @@ const toJson = (schema: z.ZodType, io: 'input' | 'output') => {
 function securityOf(route: RestRoute): unknown[] {
   if (route.transport === 'submission') return [{}, { apiKey: [] }];
   if (route.access === 'public') return [];
+  if (route.access === 'forms_scope_or_anonymous') return [{}, { apiKey: [] }, { session: [] }];
   return route.access === 'forms_scope' ? [{ apiKey: [] }, { session: [] }] : [{ session: [] }];
 }
 

@@ -1,6 +1,7 @@
 import { ApiKey, isId, newId } from '@lfk/db';
 import { generateApiKey } from '../credentials/api-key-format.ts';
 import { ApiError } from '../errors.ts';
+import { rest } from '../procedure-meta.ts';
 import { apiKey, apiKeyCreateInput, apiKeyListInput, apiKeyRevokeInput, createdApiKey } from '../schemas/api-keys.ts';
 import { listOf } from '../schemas/common.ts';
 import { apiKeyToWire } from '../serializers.ts';
@@ -12,7 +13,8 @@ import { ownerProcedure, router } from '../trpc.ts';
 export const MAX_ACTIVE_KEYS = 10;
 
 export const apiKeysRouter = router({
-  create: ownerProcedure
+  create: ownerProcedure.meta(rest('POST /v1/workspaces/:workspace_id/api-keys', 201,
+      'Create an API key; the plaintext key is in this response only'))
     .input(apiKeyCreateInput)
     .output(createdApiKey)
     .mutation(async ({ ctx, input }) => {
@@ -54,7 +56,8 @@ export const apiKeysRouter = router({
       };
     }),
 
-  list: ownerProcedure
+  list: ownerProcedure.meta(rest('GET /v1/workspaces/:workspace_id/api-keys', 200,
+      'List API keys by display prefix, revoked ones included'))
     .input(apiKeyListInput)
     .output(listOf(apiKey))
     .query(({ ctx, input }) => pageNewestFirst(ctx.em, ApiKey, 'key', { workspace: ctx.workspaceId }, input, apiKeyToWire)),
@@ -63,7 +66,9 @@ export const apiKeysRouter = router({
    * Soft: the record stays for audit and in lists. Revoking a revoked key changes nothing.
    * This process forgets the key at once; the others hear of it from the database (see key-revocations.ts).
    */
-  revoke: ownerProcedure.input(apiKeyRevokeInput).mutation(async ({ ctx, input }) => {
+  revoke: ownerProcedure.meta(
+    rest('DELETE /v1/workspaces/:workspace_id/api-keys/:key_id', 204, 'Revoke an API key (soft; idempotent)'),
+  ).input(apiKeyRevokeInput).mutation(async ({ ctx, input }) => {
     if (!isId('key', input.key_id)) throw new ApiError('api_key_not_found');
     const revokedHash = await ctx.em.transactional(async (em) => {
       // A conditional update, so two revokes at once record one revocation.

@@ -1,4 +1,5 @@
 import { AuditEvent } from '@lfk/db';
+import { rest } from '../procedure-meta.ts';
 import { listOf } from '../schemas/common.ts';
 import { auditEvent, auditEventListInput } from '../schemas/workspaces.ts';
 import { auditEventToWire } from '../serializers.ts';
@@ -6,7 +7,8 @@ import { pageNewestFirst } from '../services/pagination.ts';
 import { ownerProcedure, router } from '../trpc.ts';
 
 export const auditEventsRouter = router({
-  list: ownerProcedure
+  list: ownerProcedure.meta(rest('GET /v1/workspaces/:workspace_id/audit-events', 200,
+      "The workspace's audit events, newest first"))
     .input(auditEventListInput)
     .output(listOf(auditEvent))
     .query(({ ctx, input }) => pageNewestFirst(ctx.em, AuditEvent, 'evt', { workspace: ctx.workspaceId }, input, auditEventToWire)),

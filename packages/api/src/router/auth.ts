@@ -4,6 +4,7 @@ import { SESSION_TTL_MS } from '../credentials/authenticate.ts';
 import { hashPassword, verifyPassword } from '../credentials/passwords.ts';
 import { generateSessionToken } from '../credentials/tokens.ts';
 import { ApiError } from '../errors.ts';
+import { rest } from '../procedure-meta.ts';
 import { loginInput, loginOutput, sessionOutput, signupInput, signupOutput } from '../schemas/auth.ts';
 import { userToWire, workspaceToWire } from '../serializers.ts';
 import { createWorkspace, personalWorkspaceName } from '../services/workspaces.ts';
@@ -18,7 +19,7 @@ function startSession(em: EntityManager, userId: string) {
 }
 
 export const authRouter = router({
-  signup: publicProcedure
+  signup: publicProcedure.meta(rest('POST /v1/auth/signup', 201, 'Create an account, its personal workspace and a session'))
     .use(perIpLimit('login'))
     .input(signupInput)
     .output(signupOutput)
@@ -41,7 +42,7 @@ export const authRouter = router({
       };
     }),
 
-  login: publicProcedure
+  login: publicProcedure.meta(rest('POST /v1/auth/login', 200, 'Sign in and get a session token'))
     .use(perIpLimit('login'))
     .input(loginInput)
     .output(loginOutput)
@@ -62,12 +63,16 @@ export const authRouter = router({
       return { user: userToWire(user), session_token: session.token, expires_at: session.expiresAt.toISOString() };
     }),
 
-  logout: sessionProcedure.mutation(async ({ ctx }) => {
+  logout: sessionProcedure.meta(
+    rest('POST /v1/auth/logout', 204, 'Sign out: the session is revoked'),
+  ).mutation(async ({ ctx }) => {
     await ctx.em.nativeUpdate(Session, { id: ctx.session.sessionId }, { revokedAt: new Date() });
     ctx.cookies.clear();
   }),
 
-  session: sessionProcedure.output(sessionOutput).query(async ({ ctx }) => {
+  session: sessionProcedure.meta(
+    rest('GET /v1/auth/session', 200, 'The signed-in user and when the session expires'),
+  ).output(sessionOutput).query(async ({ ctx }) => {
     const user = await ctx.em.findOneOrFail(User, { id: ctx.session.userId });
     return { user: userToWire(user), expires_at: ctx.session.expiresAt.toISOString() };
   }),

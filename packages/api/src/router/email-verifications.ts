@@ -4,6 +4,7 @@ import type { EntityManager } from '@mikro-orm/sql';
 import { sha256 } from '../credentials/secrets.ts';
 import { isWellFormedVerificationToken } from '../credentials/tokens.ts';
 import { ApiError } from '../errors.ts';
+import { rest } from '../procedure-meta.ts';
 import { emailVerificationInput, emailVerified } from '../schemas/email-verifications.ts';
 import { publicProcedure, router } from '../trpc.ts';
 
@@ -42,7 +43,8 @@ export const emailVerificationsRouter = router({
    * What a link would verify, changing nothing: opening a link (GET, HEAD) is also what link
    * checkers and mail scanners do, so only the page's button (`confirm`) verifies.
    */
-  preview: publicProcedure
+  preview: publicProcedure.meta(rest('GET /v1/email-verifications/:token', 200,
+      'Open a verification link: a small HTML page with a "Verify" button; GET and HEAD change nothing', { transport: 'html' }))
     .input(emailVerificationInput)
     .output(emailVerified)
     .query(async ({ ctx, input }) => {
@@ -51,7 +53,8 @@ export const emailVerificationsRouter = router({
     }),
 
   /** Verifies the address a link was sent to: single use, 24 hours, the newest link only. */
-  confirm: publicProcedure
+  confirm: publicProcedure.meta(rest('POST /v1/email-verifications/:token', 200,
+      'The "Verify" button: marks the address verified (the link works once) and answers a small HTML page', { transport: 'html' }))
     .input(emailVerificationInput)
     .output(emailVerified)
     .mutation(async ({ ctx, input }) => {

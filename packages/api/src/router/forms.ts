@@ -5,6 +5,7 @@ import type { Context, Services } from '../context.ts';
 import { sha256 } from '../credentials/secrets.ts';
 import { generateClaimToken, isWellFormedClaimToken } from '../credentials/tokens.ts';
 import { ApiError } from '../errors.ts';
+import { rest } from '../procedure-meta.ts';
 import { listOf } from '../schemas/common.ts';
 import {
   type CreatedForm,
@@ -141,7 +142,8 @@ async function applyUpdate(em: EntityManager, services: Services, found: IForm, 
 }
 
 export const formsRouter = router({
-  create: formsScopeOrAnonymousProcedure
+  create: formsScopeOrAnonymousProcedure.meta(rest('POST /v1/forms', 201,
+      "Create a form: claimed in the key's workspace (or `workspace_id` with a session), or unclaimed without credentials"))
     .input(formCreateInput)
     .output(createdForm)
     .mutation(({ ctx, input }) =>
@@ -150,12 +152,12 @@ export const formsRouter = router({
         : createClaimed(ctx, ctx.scope, ctx.actor, input),
     ),
 
-  get: formsScopeProcedure
+  get: formsScopeProcedure.meta(rest('GET /v1/forms/:form_id', 200, 'Read a claimed form'))
     .input(formIdInput)
     .output(form)
     .query(async ({ ctx, input }) => formToWire(await findReachableForm(ctx.em, ctx.scope, input.form_id))),
 
-  update: formsScopeProcedure
+  update: formsScopeProcedure.meta(rest('PATCH /v1/forms/:form_id', 200, 'Update some fields of a claimed form'))
     .input(formUpdateInput)
     .output(form)
     .mutation(async ({ ctx, input }) => {
@@ -182,7 +184,8 @@ export const formsRouter = router({
       return formToWire(updated);
     }),
 
-  resendVerification: formsScopeProcedure
+  resendVerification: formsScopeProcedure.meta(rest('POST /v1/forms/:form_id/resend-verification', 202,
+      "Send a new verification link to the form's notify_email"))
     .input(formIdInput)
     .output(verificationSent)
     .mutation(async ({ ctx, input }) => {
@@ -200,7 +203,8 @@ export const formsRouter = router({
       return { sent_to: sentTo };
     }),
 
-  claim: memberProcedure
+  claim: memberProcedure.meta(rest('POST /v1/forms/:form_id/claim', 200,
+      'Claim an unclaimed form into a workspace of the caller, with its claim token'))
     .input(formClaimInput)
     .output(form)
     .mutation(async ({ ctx, input }) => {
@@ -228,7 +232,7 @@ export const formsRouter = router({
       return formToWire(claimed);
     }),
 
-  list: memberProcedure
+  list: memberProcedure.meta(rest('GET /v1/workspaces/:workspace_id/forms', 200, "The workspace's forms, newest first"))
     .input(formListInput)
     .output(listOf(form))
     .query(({ ctx, input }) => pageNewestFirst(ctx.em, Form, 'form', { workspace: ctx.workspaceId }, input, formToWire)),

@@ -1,5 +1,6 @@
 import { isId, Membership, newId, User } from '@lfk/db';
 import { ApiError } from '../errors.ts';
+import { rest } from '../procedure-meta.ts';
 import { listOf } from '../schemas/common.ts';
 import { member, memberAddInput, memberListInput, memberRemoveInput } from '../schemas/workspaces.ts';
 import { memberToWire } from '../serializers.ts';
@@ -9,7 +10,7 @@ import { lockWorkspace } from '../services/workspaces.ts';
 import { memberProcedure, ownerProcedure, router } from '../trpc.ts';
 
 export const membersRouter = router({
-  list: memberProcedure
+  list: memberProcedure.meta(rest('GET /v1/workspaces/:workspace_id/members', 200, "The workspace's members"))
     .input(memberListInput)
     .output(listOf(member))
     .query(async ({ ctx, input }) => {
@@ -22,7 +23,7 @@ export const membersRouter = router({
       return page(memberships, input.limit, (m) => m.user.id, memberToWire);
     }),
 
-  add: ownerProcedure
+  add: ownerProcedure.meta(rest('POST /v1/workspaces/:workspace_id/members', 201, 'Add an existing user by email'))
     .input(memberAddInput)
     .output(member)
     .mutation(async ({ ctx, input }) => {
@@ -46,7 +47,9 @@ export const membersRouter = router({
       return memberToWire(membership);
     }),
 
-  remove: ownerProcedure.input(memberRemoveInput).mutation(async ({ ctx, input }) => {
+  remove: ownerProcedure.meta(
+    rest('DELETE /v1/workspaces/:workspace_id/members/:user_id', 204, 'Remove a member; the last owner cannot be removed'),
+  ).input(memberRemoveInput).mutation(async ({ ctx, input }) => {
     if (!isId('usr', input.user_id)) throw new ApiError('member_not_found');
     await ctx.em.transactional(async (em) => {
       // Two owners removing each other at once must not leave the workspace without one.

@@ -1,4 +1,5 @@
 import { newId, Project } from '@lfk/db';
+import { rest } from '../procedure-meta.ts';
 import { listOf } from '../schemas/common.ts';
 import { project, projectCreateInput, projectListInput } from '../schemas/workspaces.ts';
 import { projectToWire } from '../serializers.ts';
@@ -7,12 +8,12 @@ import { pageNewestFirst } from '../services/pagination.ts';
 import { memberProcedure, ownerProcedure, router } from '../trpc.ts';
 
 export const projectsRouter = router({
-  list: memberProcedure
+  list: memberProcedure.meta(rest('GET /v1/workspaces/:workspace_id/projects', 200, "The workspace's projects"))
     .input(projectListInput)
     .output(listOf(project))
     .query(({ ctx, input }) => pageNewestFirst(ctx.em, Project, 'prj', { workspace: ctx.workspaceId }, input, projectToWire)),
 
-  create: ownerProcedure
+  create: ownerProcedure.meta(rest('POST /v1/workspaces/:workspace_id/projects', 201, 'Create a project'))
     .input(projectCreateInput)
     .output(project)
     .mutation(async ({ ctx, input }) => {

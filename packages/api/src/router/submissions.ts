@@ -2,8 +2,16 @@ import { type IForm, newId, Submission } from '@lfk/db';
 import type { Context } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { submissionEmail } from '../emails/submission-email.ts';
+import { rest } from '../procedure-meta.ts';
 import { listOf } from '../schemas/common.ts';
-import { createdSubmission, submission, submissionCreateInput, submissionListInput } from '../schemas/submissions.ts';
+import {
+  createdSubmission,
+  SUBMISSION_MAX_BYTES,
+  submission,
+  submissionCreateInput,
+  submissionListInput,
+  submissionValues,
+} from '../schemas/submissions.ts';
 import { submissionToWire } from '../serializers.ts';
 import { runIdempotently } from '../services/idempotency.ts';
 import { enqueueEmail } from '../services/outbox.ts';
@@ -36,7 +44,9 @@ function acceptBrowser(ctx: Context, form: IForm): 'browser' {
 }
 
 export const submissionsRouter = router({
-  create: submissionProcedure
+  create: submissionProcedure.meta(rest('POST /v1/forms/:form_id/submissions', 201,
+      'Submit to a form: from an allowed origin (browser mode) or with a key of its workspace',
+      { transport: 'submission', bodyLimit: SUBMISSION_MAX_BYTES, body: submissionValues }))
     .input(submissionCreateInput)
     .output(createdSubmission)
     .mutation(async ({ ctx, input }) => {
@@ -80,7 +90,8 @@ export const submissionsRouter = router({
       return created;
     }),
 
-  list: formMemberProcedure
+  list: formMemberProcedure.meta(rest('GET /v1/forms/:form_id/submissions', 200,
+      "A form's submissions, newest first (members' sessions only)"))
     .input(submissionListInput)
     .output(listOf(submission))
     .query(({ ctx, input }) => pageNewestFirst(ctx.em, Submission, 'sub', { form: ctx.form.id }, input, submissionToWire)),

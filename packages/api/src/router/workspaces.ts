@@ -1,4 +1,5 @@
 import { Membership } from '@lfk/db';
+import { rest } from '../procedure-meta.ts';
 import { listInput, listOf } from '../schemas/common.ts';
 import { workspace, workspaceCreateInput } from '../schemas/workspaces.ts';
 import { workspaceToWire } from '../serializers.ts';
@@ -7,7 +8,7 @@ import { createWorkspace } from '../services/workspaces.ts';
 import { router, sessionProcedure } from '../trpc.ts';
 
 export const workspacesRouter = router({
-  list: sessionProcedure
+  list: sessionProcedure.meta(rest('GET /v1/workspaces', 200, "The caller's workspaces, with the caller's role"))
     .input(listInput)
     .output(listOf(workspace))
     .query(async ({ ctx, input }) => {
@@ -20,7 +21,7 @@ export const workspacesRouter = router({
       return page(memberships, input.limit, (m) => m.workspace.id, (m) => workspaceToWire(m.workspace, m.role));
     }),
 
-  create: sessionProcedure
+  create: sessionProcedure.meta(rest('POST /v1/workspaces', 201, 'Create a workspace; the caller becomes its owner'))
     .input(workspaceCreateInput)
     .output(workspace)
     .mutation(async ({ ctx, input }) => {

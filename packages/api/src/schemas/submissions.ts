@@ -20,6 +20,8 @@ export const submissionCreateInput = z.object({
 export const createdSubmission = z.object({ id: z.string(), form_id: z.string(), created_at: timestamp });
 
 export const submissionValue = z.union([z.string(), z.number(), z.boolean()]);
+/** A submission's values as a REST body or form post carries them: a flat object. */
+export const submissionValues = z.record(z.string(), submissionValue);
 
 export const submission = z.object({
   id: z.string(),

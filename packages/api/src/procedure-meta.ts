@@ -1,0 +1,44 @@
+import type { z } from 'zod';
+
+/** Who may call a procedure. */
+export type Access = 'public' | 'session' | 'member' | 'owner' | 'forms_scope' | 'forms_scope_or_anonymous';
+
+/** How a procedure is reached over the `/v1` REST API; its input, output and access come from the procedure. */
+export interface RestMeta {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** Fastify syntax: `:name` segments become input fields of the same name. */
+  path: string;
+  status: 200 | 201 | 202 | 204;
+  summary: string;
+  /**
+   * Routes whose HTTP side is more than JSON in, JSON out get their own module in the server:
+   * `submission` takes urlencoded HTML form posts and CORS; `html` answers a page.
+   */
+  transport?: 'submission' | 'html';
+  /** The most body bytes read, when the procedure holds a tighter limit than the server's 1 MiB. */
+  bodyLimit?: number;
+  /** The body as documented, when the route's module builds the input from it rather than passing it on. */
+  body?: z.ZodType;
+}
+
+/**
+ * What a procedure's `.meta()` holds. `access` is stamped by the builder in trpc.ts whose
+ * middleware enforces it, so the two cannot disagree; a router sets `rest` only.
+ */
+export interface ProcedureMeta {
+  access?: Access;
+  rest?: RestMeta;
+}
+
+type Method = RestMeta['method'];
+
+/** The meta of a procedure reached at `route` (`'GET /v1/forms/:form_id'`) over the REST API. */
+export function rest(
+  route: `${Method} /v1/${string}`,
+  status: RestMeta['status'],
+  summary: string,
+  options: Pick<RestMeta, 'transport' | 'bodyLimit' | 'body'> = {},
+): ProcedureMeta {
+  const [method, path] = route.split(' ') as [Method, string];
+  return { rest: { method, path, status, summary, ...options } };
+}
