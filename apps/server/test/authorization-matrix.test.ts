@@ -405,6 +405,21 @@ const MATRIX: Row[] = [
     },
   },
   {
+    route: 'GET /v1/forms/:form_id/submissions/:submission_id',
+    prepare: async (w) => {
+      const created = await t.request('POST', `/v1/forms/${w.apiKeyFormId}/submissions`, { token: w.key.key, body: { email: 'read@example.org' } });
+      expect(created.status, created.body).toBe(201);
+      return { params: { form_id: w.apiKeyFormId, submission_id: created.json.id }, ref: { id: created.json.id } };
+    },
+    success: (res, { w, prepared }) => expect(res.json).toMatchObject({ id: prepared.ref!.id, form_id: w.apiKeyFormId, data: { email: 'read@example.org' } }),
+    expect: {
+      no_credentials: '401 unauthenticated', owner_session: 200, member_session: 200, outsider_session: '404 form_not_found',
+      expired_session: '401 invalid_session', signed_out_session: '401 invalid_session',
+      workspace_key: '403 session_required', other_workspace_key: '403 session_required',
+      revoked_key: '401 invalid_api_key', malformed_bearer: '401 invalid_api_key', bad_checksum_key: '401 invalid_api_key',
+    },
+  },
+  {
     route: 'GET /v1/forms/:form_id/submissions',
     prepare: async (w) => ({ params: { form_id: w.apiKeyFormId } }),
     success: (res, { w }) => {

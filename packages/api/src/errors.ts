@@ -26,6 +26,7 @@ const CATALOGUE = {
   project_not_found: [404, 'No such project.'],
   user_not_found: [404, 'No user has that email address.'],
   member_not_found: [404, 'No such member.'],
+  submission_not_found: [404, 'No such submission.'],
   not_found: [404, 'Not found.'],
   request_timeout: [408, 'The request did not arrive in time.'],
   email_taken: [409, 'An account with that email address already exists.'],

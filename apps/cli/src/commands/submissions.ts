@@ -89,6 +89,32 @@ const submissionsListCommand = () =>
       }),
     );
 
+const submissionsGetCommand = () =>
+  new Command('get')
+    .description('One submission, every value in full (needs a session)')
+    .argument('<form_id>', 'the form')
+    .argument('<submission_id>', 'the submission, e.g. sub_…')
+    .action((formId, submissionId, _flags, command) =>
+      runCommand(command, async (ctx) => {
+        const api = await sessionApi(ctx);
+        const submission = await api.submissions.get.query({ form_id: formId, submission_id: submissionId });
+        ctx.out.result(submission, (submission) => {
+          ctx.out.record([
+            ['id', submission.id],
+            ['form', submission.form_id],
+            ['source', submission.source],
+            ['received', submission.created_at],
+          ]);
+          ctx.out.line();
+          // Each value whole, on lines of its own: a textarea's line breaks are kept, indented.
+          for (const [name, value] of Object.entries(submission.data)) {
+            const text = typeof value === 'string' ? value : JSON.stringify(value);
+            ctx.out.line(`${ctx.out.style.bold(name)}:\n${text.split('\n').map((line) => `  ${line}`).join('\n')}`);
+          }
+        });
+      }),
+    );
+
 export const submissionsCommand = () =>
   new Command('submissions')
     .description('Submit to a form with an API key, and read its submissions')
@@ -96,6 +122,8 @@ export const submissionsCommand = () =>
       'lfk submissions create form_… --data email=ada@example.com --data message=Hello',
       'echo \'{"email":"ada@example.com","age":36}\' | lfk submissions create form_… --data-json -',
       'lfk submissions list form_… --json',
+      'lfk submissions get form_… sub_…',
     ]))
     .addCommand(submissionsCreateCommand())
-    .addCommand(submissionsListCommand());
+    .addCommand(submissionsListCommand())
+    .addCommand(submissionsGetCommand());

@@ -27,6 +27,7 @@ const NOT_FOUND_BY_PARAM: Record<string, ErrorCode> = {
   key_id: 'api_key_not_found',
   user_id: 'member_not_found',
   form_id: 'form_not_found',
+  submission_id: 'submission_not_found',
   token: 'not_found',
 };
 

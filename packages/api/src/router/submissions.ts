@@ -1,4 +1,4 @@
-import { type IForm, newId, Submission } from '@lfk/db';
+import { type IForm, isId, newId, Submission } from '@lfk/db';
 import type { Context } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { submissionEmail } from '../emails/submission-email.ts';
@@ -9,6 +9,7 @@ import {
   SUBMISSION_MAX_BYTES,
   submission,
   submissionCreateInput,
+  submissionGetInput,
   submissionListInput,
   submissionValues,
 } from '../schemas/submissions.ts';
@@ -88,6 +89,17 @@ export const submissionsRouter = router({
       const location = redirectLocation(form.redirectUrl ?? null);
       if (location) ctx.browser.redirectTo(location);
       return created;
+    }),
+
+  get: formMemberProcedure.meta(rest('GET /v1/forms/:form_id/submissions/:submission_id', 200,
+      "One submission of a form, all of its values (members' sessions only)"))
+    .input(submissionGetInput)
+    .output(submission)
+    .query(async ({ ctx, input }) => {
+      // An id of the wrong shape, or of another form's submission, names nothing here.
+      const found = isId('sub', input.submission_id) ? await ctx.em.findOne(Submission, { id: input.submission_id, form: ctx.form.id }) : null;
+      if (!found) throw new ApiError('submission_not_found');
+      return submissionToWire(found);
     }),
 
   list: formMemberProcedure.meta(rest('GET /v1/forms/:form_id/submissions', 200,

@@ -32,3 +32,4 @@ export const submission = z.object({
 });
 
 export const submissionListInput = z.object({ form_id: idParam, ...listInput.shape });
+export const submissionGetInput = z.object({ form_id: idParam, submission_id: idParam });
