@@ -1,4 +1,5 @@
 import { Form, type IForm, isId } from '@lfk/db';
+import type { ActorType, Role } from '@lfk/db/constants';
 import { initTRPC } from '@trpc/server';
 import { z } from 'zod';
 import type { Context } from './context.ts';
@@ -21,7 +22,7 @@ const t = initTRPC.context<Context>().create({
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-export type Actor = { type: 'user' | 'api_key'; id: string };
+export type Actor = { type: ActorType; id: string };
 type Identified = Exclude<Principal, { kind: 'anonymous' }>;
 
 /** Who an audit event names: the person, or the key. */
@@ -57,7 +58,7 @@ export const sessionProcedure = authenticatedProcedure.use(({ ctx, next }) => {
 });
 
 /** A signed-in person with at least `minimum` role in `input.workspace_id`. */
-function workspaceProcedure(minimum: 'member' | 'owner') {
+function workspaceProcedure(minimum: Role) {
   return sessionProcedure.input(workspaceScoped).use(async ({ ctx, input, next }) => {
     const role = await roleIn(ctx.em, input.workspace_id, ctx.session.userId);
     // Outsiders learn nothing, not even that the workspace exists.

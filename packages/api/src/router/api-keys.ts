@@ -1,4 +1,4 @@
-import { ApiKey, isId, newId } from '@lfk/db';
+import { ApiKey, isId, MAX_ACTIVE_KEYS, newId } from '@lfk/db';
 import { generateApiKey } from '../credentials/api-key-format.ts';
 import { ApiError } from '../errors.ts';
 import { apiKey, apiKeyCreateInput, apiKeyListInput, apiKeyRevokeInput, createdApiKey } from '../schemas/api-keys.ts';
@@ -8,8 +8,6 @@ import { recordAudit } from '../services/audit.ts';
 import { pageNewestFirst } from '../services/pagination.ts';
 import { lockWorkspace } from '../services/workspaces.ts';
 import { ownerProcedure, router } from '../trpc.ts';
-
-export const MAX_ACTIVE_KEYS = 10;
 
 export const apiKeysRouter = router({
   create: ownerProcedure

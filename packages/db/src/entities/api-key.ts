@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { TEXT_LIMITS } from '../limits.ts';
+import { TEXT_LIMITS } from '../constants.ts';
 import { User } from './user.ts';
 import { Workspace } from './workspace.ts';
 

@@ -1,7 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { ACTOR_TYPES } from '../constants.ts';
 import { Workspace } from './workspace.ts';
-
-export const ACTOR_TYPES = ['user', 'api_key'] as const;
 
 /** Who did what to which resource of a workspace. Never holds a secret. */
 export const AuditEvent = defineEntity({

@@ -1,10 +1,7 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { TEXT_LIMITS } from '../limits.ts';
+import { FORM_STATES, SUBMISSION_MODES, TEXT_LIMITS } from '../constants.ts';
 import { Project } from './project.ts';
 import { Workspace } from './workspace.ts';
-
-export const FORM_STATES = ['unclaimed', 'claimed'] as const;
-export const SUBMISSION_MODES = ['browser', 'api_key'] as const;
 
 export interface StoredField {
   name: string;

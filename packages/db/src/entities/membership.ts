@@ -1,8 +1,7 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { ROLES } from '../constants.ts';
 import { User } from './user.ts';
 import { Workspace } from './workspace.ts';
-
-export const ROLES = ['owner', 'member'] as const;
 
 export const Membership = defineEntity({
   name: 'Membership',

@@ -1,7 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { TEXT_LIMITS } from '../limits.ts';
-
-export const OUTBOX_STATUSES = ['pending', 'sent', 'failed'] as const;
+import { OUTBOX_STATUSES, TEXT_LIMITS } from '../constants.ts';
 
 /**
  * The durable outbox: an email is a row written in the same transaction as the change that

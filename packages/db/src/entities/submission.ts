@@ -1,7 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { SUBMISSION_SOURCES } from '../constants.ts';
 import { Form } from './form.ts';
-
-export const SUBMISSION_SOURCES = ['browser', 'api_key'] as const;
 
 /**
  * One submission to a form. `data` is kept in a `json` column (not `jsonb`), which stores the
