@@ -1,4 +1,4 @@
-import { ApiKey, isId, MAX_ACTIVE_KEYS, newId } from '@lfk/db';
+import { ApiKey, isId, MAX_ACTIVE_KEYS, newId, Workspace } from '@lfk/db';
 import { generateApiKey } from '../credentials/api-key-format.ts';
 import { ApiError } from '../errors.ts';
 import { apiKey, apiKeyCreateInput, apiKeyListInput, apiKeyRevokeInput, createdApiKey } from '../schemas/api-keys.ts';
@@ -6,7 +6,6 @@ import { listOf } from '../schemas/common.ts';
 import { apiKeyToWire } from '../serializers.ts';
 import { recordAudit } from '../services/audit.ts';
 import { pageNewestFirst } from '../services/pagination.ts';
-import { lockWorkspace } from '../services/workspaces.ts';
 import { ownerProcedure, router } from '../trpc.ts';
 
 export const apiKeysRouter = router({
@@ -17,8 +16,8 @@ export const apiKeysRouter = router({
       const { key, hash, prefix } = generateApiKey();
       const created = await ctx.em.transactional(async (em) => {
         // The workspace row lock makes "count, then insert" atomic across requests and replicas.
-        await lockWorkspace(em, ctx.workspaceId);
-        const active = await em.count(ApiKey, { workspace: ctx.workspaceId, revokedAt: null });
+        await em.getRepository(Workspace).lock(ctx.workspaceId);
+        const active = await em.getRepository(ApiKey).countActive(ctx.workspaceId);
         if (active >= MAX_ACTIVE_KEYS) throw new ApiError('api_key_limit_reached');
         const record = em.create(ApiKey, {
           id: newId('key'),
@@ -64,14 +63,8 @@ export const apiKeysRouter = router({
   revoke: ownerProcedure.input(apiKeyRevokeInput).mutation(async ({ ctx, input }) => {
     if (!isId('key', input.key_id)) throw new ApiError('api_key_not_found');
     const revokedHash = await ctx.em.transactional(async (em) => {
-      // A conditional update, so two revokes at once record one revocation.
-      const revoked = await em.execute<{ key_hash: string }[]>(
-        `update api_keys set revoked_at = ?, revoked_by_id = ?
-          where id = ? and workspace_id = ? and revoked_at is null
-          returning key_hash`,
-        [new Date().toISOString(), ctx.session.userId, input.key_id, ctx.workspaceId],
-      );
-      if (revoked.length === 0) {
+      const revokedHash = await em.getRepository(ApiKey).revoke(input.key_id, ctx.workspaceId, ctx.session.userId);
+      if (revokedHash === null) {
         if (!(await em.count(ApiKey, { id: input.key_id, workspace: ctx.workspaceId }))) {
           throw new ApiError('api_key_not_found');
         }
@@ -83,7 +76,7 @@ export const apiKeysRouter = router({
         actor: ctx.actor,
         target: { type: 'api_key', id: input.key_id },
       });
-      return revoked[0]!.key_hash;
+      return revokedHash;
     });
     if (revokedHash !== null) ctx.services.apiKeyCache.forget(revokedHash);
   }),

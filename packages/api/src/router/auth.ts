@@ -63,7 +63,7 @@ export const authRouter = router({
     }),
 
   logout: sessionProcedure.mutation(async ({ ctx }) => {
-    await ctx.em.nativeUpdate(Session, { id: ctx.session.sessionId }, { revokedAt: new Date() });
+    await ctx.em.getRepository(Session).revoke(ctx.session.sessionId);
     ctx.cookies.clear();
   }),
 

@@ -1,5 +1,4 @@
 import { Form, type IForm, isId, newId, Project, Workspace } from '@lfk/db';
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Context, Services } from '../context.ts';
 import { sha256 } from '../credentials/secrets.ts';
@@ -165,7 +164,7 @@ export const formsRouter = router({
       const { updated, emailQueued } = await ctx.em.transactional(async (em) => {
         // The row lock orders concurrent updates of one form, so each new notify_email's link
         // replaces the one before and a single link stays live.
-        const found = await em.findOneOrFail(Form, { id: reachable.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+        const found = await em.getRepository(Form).findOneForUpdateOrFail({ id: reachable.id });
         const queued = await applyUpdate(em, ctx.services, found, input);
         if (changed.length > 0) {
           recordAudit(em, {
@@ -189,7 +188,7 @@ export const formsRouter = router({
       const reachable = await findReachableForm(ctx.em, ctx.scope, input.form_id);
       const sentTo = await ctx.em.transactional(async (em) => {
         // The row lock makes "check the interval, then send" one step for concurrent resends.
-        const found = await em.findOneOrFail(Form, { id: reachable.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+        const found = await em.getRepository(Form).findOneForUpdateOrFail({ id: reachable.id });
         if (!found.notifyEmail) throw new ApiError('no_notify_email');
         if (found.notifyEmailVerified) throw new ApiError('email_already_verified');
         assertResendAllowed(ctx.services, found);
@@ -210,7 +209,7 @@ export const formsRouter = router({
       }
       const project = await resolveProject(ctx.em, ctx.workspaceId, undefined);
       const claimed = await ctx.em.transactional(async (em) => {
-        const found = await em.findOne(Form, { id: input.form_id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        const found = await em.getRepository(Form).findOneForUpdate({ id: input.form_id });
         if (!found || found.claimTokenHash !== sha256(input.claim_token)) throw new ApiError('form_not_found');
         if (found.state === 'claimed') throw new ApiError('form_already_claimed');
         found.state = 'claimed';

@@ -1,11 +1,10 @@
-import { isId, Membership, newId, User } from '@lfk/db';
+import { isId, Membership, newId, User, Workspace } from '@lfk/db';
 import { ApiError } from '../errors.ts';
 import { listOf } from '../schemas/common.ts';
 import { member, memberAddInput, memberListInput, memberRemoveInput } from '../schemas/workspaces.ts';
 import { memberToWire } from '../serializers.ts';
 import { recordAudit } from '../services/audit.ts';
 import { cursorFilter, page } from '../services/pagination.ts';
-import { lockWorkspace } from '../services/workspaces.ts';
 import { memberProcedure, ownerProcedure, router } from '../trpc.ts';
 
 export const membersRouter = router({
@@ -50,7 +49,7 @@ export const membersRouter = router({
     if (!isId('usr', input.user_id)) throw new ApiError('member_not_found');
     await ctx.em.transactional(async (em) => {
       // Two owners removing each other at once must not leave the workspace without one.
-      await lockWorkspace(em, ctx.workspaceId);
+      await em.getRepository(Workspace).lock(ctx.workspaceId);
       const membership = await em.findOne(Membership, { workspace: ctx.workspaceId, user: input.user_id });
       if (!membership) throw new ApiError('member_not_found');
       if (membership.role === 'owner' && (await em.count(Membership, { workspace: ctx.workspaceId, role: 'owner' })) <= 1) {

@@ -24,7 +24,4 @@ export function createWorkspace(em: EntityManager, ownerId: string, name: string
   return workspace;
 }
 
-/** Serialises changes to one workspace's members and keys across transactions and server replicas. */
-export async function lockWorkspace(em: EntityManager, workspaceId: string): Promise<void> {
-  await em.execute('select id from workspaces where id = ? for update', [workspaceId]);
-}
+

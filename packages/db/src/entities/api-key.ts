@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { TEXT_LIMITS } from '../constants.ts';
+import { ApiKeyRepository } from '../repositories/api-keys.ts';
 import { User } from './user.ts';
 import { Workspace } from './workspace.ts';
 
@@ -10,6 +11,7 @@ import { Workspace } from './workspace.ts';
 export const ApiKey = defineEntity({
   name: 'ApiKey',
   tableName: 'api_keys',
+  repository: () => ApiKeyRepository,
   properties: {
     id: p.string().primary().length(40),
     workspace: () => p.manyToOne(Workspace),

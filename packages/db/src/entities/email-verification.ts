@@ -1,6 +1,7 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { TEXT_LIMITS } from '../constants.ts';
 import { Form } from './form.ts';
+import { EmailVerificationRepository } from '../repositories/email-verifications.ts';
 
 /**
  * A link that proves a form's `notify_email` reads its mail. Only the token's sha256 is kept.
@@ -9,6 +10,7 @@ import { Form } from './form.ts';
 export const EmailVerification = defineEntity({
   name: 'EmailVerification',
   tableName: 'email_verifications',
+  repository: () => EmailVerificationRepository,
   properties: {
     id: p.string().primary().length(40),
     form: () => p.manyToOne(Form).deleteRule('cascade'),

@@ -2,6 +2,7 @@ import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { FORM_STATES, SUBMISSION_MODES, TEXT_LIMITS } from '../constants.ts';
 import { Project } from './project.ts';
 import { Workspace } from './workspace.ts';
+import { FormRepository } from '../repositories/forms.ts';
 
 export interface StoredField {
   name: string;
@@ -18,6 +19,7 @@ export interface StoredField {
 export const Form = defineEntity({
   name: 'Form',
   tableName: 'forms',
+  repository: () => FormRepository,
   properties: {
     id: p.string().primary().length(40),
     workspace: () => p.manyToOne(Workspace).nullable(),

@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { TEXT_LIMITS } from '../constants.ts';
+import { IdempotencyRecordRepository } from '../repositories/idempotency-records.ts';
 
 /**
  * A request made with an `Idempotency-Key`, and the response it got. `scope` is a hash of the
@@ -10,6 +11,7 @@ import { TEXT_LIMITS } from '../constants.ts';
 export const IdempotencyRecord = defineEntity({
   name: 'IdempotencyRecord',
   tableName: 'idempotency_records',
+  repository: () => IdempotencyRecordRepository,
   properties: {
     id: p.string().primary().length(40),
     scope: p.string().length(TEXT_LIMITS.idempotencyScope),

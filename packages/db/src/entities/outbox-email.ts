@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { OUTBOX_STATUSES, TEXT_LIMITS } from '../constants.ts';
+import { OutboxEmailRepository } from '../repositories/outbox-emails.ts';
 
 /**
  * The durable outbox: an email is a row written in the same transaction as the change that
@@ -10,6 +11,7 @@ import { OUTBOX_STATUSES, TEXT_LIMITS } from '../constants.ts';
 export const OutboxEmail = defineEntity({
   name: 'OutboxEmail',
   tableName: 'outbox_emails',
+  repository: () => OutboxEmailRepository,
   properties: {
     id: p.string().primary().length(40),
     kind: p.string().length(32),

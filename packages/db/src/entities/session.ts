@@ -1,10 +1,12 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { User } from './user.ts';
+import { SessionRepository } from '../repositories/sessions.ts';
 
 /** A signed-in session. Only the sha256 of its `lfs_` token is kept. */
 export const Session = defineEntity({
   name: 'Session',
   tableName: 'sessions',
+  repository: () => SessionRepository,
   properties: {
     id: p.string().primary().length(40),
     user: () => p.manyToOne(User),
