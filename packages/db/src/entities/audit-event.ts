@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { BaseEntity } from './base.ts';
 import { ACTOR_TYPES } from '../constants.ts';
 import { Workspace } from './workspace.ts';
 
@@ -6,8 +7,8 @@ import { Workspace } from './workspace.ts';
 export const AuditEvent = defineEntity({
   name: 'AuditEvent',
   tableName: 'audit_events',
+  extends: BaseEntity,
   properties: {
-    id: p.string().primary().length(40),
     workspace: () => p.manyToOne(Workspace),
     action: p.string().length(64),
     actorType: p.enum(ACTOR_TYPES),
@@ -15,7 +16,6 @@ export const AuditEvent = defineEntity({
     targetType: p.string().length(32).nullable(),
     targetId: p.string().length(40).nullable(),
     data: p.json<Record<string, unknown>>(),
-    createdAt: p.datetime().onCreate(() => new Date()),
   },
   indexes: [{ properties: ['workspace', 'id'] }],
 });

@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { BaseEntity } from './base.ts';
 import { TEXT_LIMITS } from '../constants.ts';
 import { Form } from './form.ts';
 import { EmailVerificationRepository } from '../repositories/email-verifications.ts';
@@ -10,15 +11,14 @@ import { EmailVerificationRepository } from '../repositories/email-verifications
 export const EmailVerification = defineEntity({
   name: 'EmailVerification',
   tableName: 'email_verifications',
+  extends: BaseEntity,
   repository: () => EmailVerificationRepository,
   properties: {
-    id: p.string().primary().length(40),
     form: () => p.manyToOne(Form).deleteRule('cascade'),
     email: p.string().length(TEXT_LIMITS.email),
     tokenHash: p.string().length(64).unique(),
     expiresAt: p.datetime(),
     usedAt: p.datetime().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
   },
   indexes: [{ properties: ['form'] }],
 });

@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { BaseEntity } from './base.ts';
 import { TEXT_LIMITS } from '../constants.ts';
 import { IdempotencyRecordRepository } from '../repositories/idempotency-records.ts';
 
@@ -11,14 +12,13 @@ import { IdempotencyRecordRepository } from '../repositories/idempotency-records
 export const IdempotencyRecord = defineEntity({
   name: 'IdempotencyRecord',
   tableName: 'idempotency_records',
+  extends: BaseEntity,
   repository: () => IdempotencyRecordRepository,
   properties: {
-    id: p.string().primary().length(40),
     scope: p.string().length(TEXT_LIMITS.idempotencyScope),
     key: p.string().length(TEXT_LIMITS.idempotencyKey),
     fingerprint: p.string().length(64),
     responseBody: p.json<unknown>().columnType('json'),
-    createdAt: p.datetime().onCreate(() => new Date()),
     expiresAt: p.datetime(),
   },
   uniques: [{ properties: ['scope', 'key'] }],

@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { BaseEntity } from './base.ts';
 import { User } from './user.ts';
 import { SessionRepository } from '../repositories/sessions.ts';
 
@@ -6,12 +7,11 @@ import { SessionRepository } from '../repositories/sessions.ts';
 export const Session = defineEntity({
   name: 'Session',
   tableName: 'sessions',
+  extends: BaseEntity,
   repository: () => SessionRepository,
   properties: {
-    id: p.string().primary().length(40),
     user: () => p.manyToOne(User),
     tokenHash: p.string().length(64).unique(),
-    createdAt: p.datetime().onCreate(() => new Date()),
     expiresAt: p.datetime(),
     revokedAt: p.datetime().nullable(),
   },

@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { BaseEntity } from './base.ts';
 import { SUBMISSION_SOURCES } from '../constants.ts';
 import { Form } from './form.ts';
 
@@ -9,14 +10,13 @@ import { Form } from './form.ts';
 export const Submission = defineEntity({
   name: 'Submission',
   tableName: 'submissions',
+  extends: BaseEntity,
   properties: {
-    id: p.string().primary().length(40),
     form: () => p.manyToOne(Form).deleteRule('cascade'),
     data: p.json<Record<string, unknown>>().columnType('json'),
     source: p.enum(SUBMISSION_SOURCES),
     /** The key that authenticated a server-side submission. */
     apiKeyId: p.string().length(40).nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
   },
   indexes: [{ properties: ['form', 'id'] }],
 });
