@@ -123,7 +123,7 @@ export const formMemberProcedure = sessionProcedure
   .input(z.object({ form_id: idParam }))
   .use(async ({ ctx, input, next }) => {
     const found: IForm | null = isId('form', input.form_id)
-      ? await ctx.em.findOne(Form, { id: input.form_id, state: 'claimed' })
+      ? await ctx.em.getRepository(Form).findClaimed(input.form_id)
       : null;
     if (!found?.workspace || (await roleIn(ctx.em, found.workspace.id, ctx.session.userId)) === null) {
       throw new ApiError('form_not_found');

@@ -22,6 +22,20 @@ export type Role = (typeof ROLES)[number];
 export const ACTOR_TYPES = ['user', 'api_key'] as const;
 export type ActorType = (typeof ACTOR_TYPES)[number];
 
+/** What an audit event records. */
+export const AUDIT_ACTIONS = [
+  'api_key.created',
+  'api_key.revoked',
+  'form.created',
+  'form.updated',
+  'form.claimed',
+  'member.added',
+  'member.removed',
+  'project.created',
+  'workspace.created',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
 export const FIELD_TYPES = ['text', 'textarea', 'email', 'number', 'url', 'tel', 'date', 'checkbox', 'select'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 

@@ -1,10 +1,9 @@
-import { ApiKey, isId, MAX_ACTIVE_KEYS, newId, Workspace } from '@lfk/db';
+import { ApiKey, AuditEvent, isId, MAX_ACTIVE_KEYS, newId, Workspace } from '@lfk/db';
 import { generateApiKey } from '../credentials/api-key-format.ts';
 import { ApiError } from '../errors.ts';
 import { apiKey, apiKeyCreateInput, apiKeyListInput, apiKeyRevokeInput, createdApiKey } from '../schemas/api-keys.ts';
 import { listOf } from '../schemas/common.ts';
 import { apiKeyToWire } from '../serializers.ts';
-import { recordAudit } from '../services/audit.ts';
 import { pageNewestFirst } from '../services/pagination.ts';
 import { ownerProcedure, router } from '../trpc.ts';
 
@@ -30,7 +29,7 @@ export const apiKeysRouter = router({
           revokedAt: null,
           revokedBy: null,
         });
-        recordAudit(em, {
+        em.getRepository(AuditEvent).record({
           workspaceId: ctx.workspaceId,
           action: 'api_key.created',
           actor: ctx.actor,
@@ -70,7 +69,7 @@ export const apiKeysRouter = router({
         }
         return null;
       }
-      recordAudit(em, {
+      em.getRepository(AuditEvent).record({
         workspaceId: ctx.workspaceId,
         action: 'api_key.revoked',
         actor: ctx.actor,

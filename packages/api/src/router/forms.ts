@@ -1,4 +1,4 @@
-import { Form, type IForm, isId, newId, Project, Workspace } from '@lfk/db';
+import { AuditEvent, Form, type IForm, isId, newId, Project, Workspace } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Context, Services } from '../context.ts';
 import { sha256 } from '../credentials/secrets.ts';
@@ -19,7 +19,6 @@ import {
   verificationSent,
 } from '../schemas/forms.ts';
 import { formToWire } from '../serializers.ts';
-import { recordAudit } from '../services/audit.ts';
 import { findReachableForm, resolveProject } from '../services/forms.ts';
 import { runIdempotently } from '../services/idempotency.ts';
 import { pageNewestFirst } from '../services/pagination.ts';
@@ -108,7 +107,7 @@ async function createClaimed(ctx: Context, scope: FormsScope, actor: Actor, inpu
       verificationSentAt: null,
     });
     if (record.notifyEmail) await sendVerification(em, ctx.services, record);
-    recordAudit(em, {
+    em.getRepository(AuditEvent).record({
       workspaceId,
       action: 'form.created',
       actor,
@@ -167,7 +166,7 @@ export const formsRouter = router({
         const found = await em.getRepository(Form).findOneForUpdateOrFail({ id: reachable.id });
         const queued = await applyUpdate(em, ctx.services, found, input);
         if (changed.length > 0) {
-          recordAudit(em, {
+          em.getRepository(AuditEvent).record({
             workspaceId: found.workspace!.id,
             action: 'form.updated',
             actor: ctx.actor,
@@ -215,7 +214,7 @@ export const formsRouter = router({
         found.state = 'claimed';
         found.workspace = em.getReference(Workspace, ctx.workspaceId);
         found.project = em.getReference(Project, project.id);
-        recordAudit(em, {
+        em.getRepository(AuditEvent).record({
           workspaceId: ctx.workspaceId,
           action: 'form.claimed',
           actor: ctx.actor,

@@ -1,9 +1,8 @@
-import { isId, Membership, newId, User, Workspace } from '@lfk/db';
+import { AuditEvent, isId, Membership, newId, User, Workspace } from '@lfk/db';
 import { ApiError } from '../errors.ts';
 import { listOf } from '../schemas/common.ts';
 import { member, memberAddInput, memberListInput, memberRemoveInput } from '../schemas/workspaces.ts';
 import { memberToWire } from '../serializers.ts';
-import { recordAudit } from '../services/audit.ts';
 import { cursorFilter, page } from '../services/pagination.ts';
 import { memberProcedure, ownerProcedure, router } from '../trpc.ts';
 
@@ -34,7 +33,7 @@ export const membersRouter = router({
         user,
         role: input.role,
       });
-      recordAudit(ctx.em, {
+      ctx.em.getRepository(AuditEvent).record({
         workspaceId: ctx.workspaceId,
         action: 'member.added',
         actor: ctx.actor,
@@ -56,7 +55,7 @@ export const membersRouter = router({
         throw new ApiError('last_owner');
       }
       em.remove(membership);
-      recordAudit(em, {
+      em.getRepository(AuditEvent).record({
         workspaceId: ctx.workspaceId,
         action: 'member.removed',
         actor: ctx.actor,

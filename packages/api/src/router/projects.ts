@@ -1,8 +1,7 @@
-import { newId, Project } from '@lfk/db';
+import { AuditEvent, newId, Project } from '@lfk/db';
 import { listOf } from '../schemas/common.ts';
 import { project, projectCreateInput, projectListInput } from '../schemas/workspaces.ts';
 import { projectToWire } from '../serializers.ts';
-import { recordAudit } from '../services/audit.ts';
 import { pageNewestFirst } from '../services/pagination.ts';
 import { memberProcedure, ownerProcedure, router } from '../trpc.ts';
 
@@ -17,7 +16,7 @@ export const projectsRouter = router({
     .output(project)
     .mutation(async ({ ctx, input }) => {
       const created = ctx.em.create(Project, { id: newId('prj'), workspace: ctx.workspaceId, name: input.name });
-      recordAudit(ctx.em, {
+      ctx.em.getRepository(AuditEvent).record({
         workspaceId: ctx.workspaceId,
         action: 'project.created',
         actor: ctx.actor,

@@ -2,6 +2,7 @@ import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { BaseEntity } from './base.ts';
 import { SUBMISSION_SOURCES } from '../constants.ts';
 import { Form } from './form.ts';
+import { SubmissionRepository } from '../repositories/submissions.ts';
 
 /**
  * One submission to a form. `data` is kept in a `json` column (not `jsonb`), which stores the
@@ -10,6 +11,7 @@ import { Form } from './form.ts';
 export const Submission = defineEntity({
   name: 'Submission',
   tableName: 'submissions',
+  repository: () => SubmissionRepository,
   extends: BaseEntity,
   properties: {
     form: () => p.manyToOne(Form).deleteRule('cascade'),

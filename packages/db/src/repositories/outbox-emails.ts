@@ -1,5 +1,15 @@
 import { SqlEntityRepository } from '@mikro-orm/sql';
 import type { IOutboxEmail } from '../entities/outbox-email.ts';
+import { newId } from '../ids.ts';
+
+/** A message to send, as the outbox stores it. */
+export interface NewEmail {
+  /** What the email is for (`verification`, `submission`); shown in logs, never its body. */
+  kind: string;
+  to: string;
+  subject: string;
+  body: string;
+}
 
 /** A message taken for sending: what the transport needs, and which attempt this is. */
 export interface ClaimedEmail {
@@ -12,6 +22,20 @@ export interface ClaimedEmail {
 }
 
 export class OutboxEmailRepository extends SqlEntityRepository<IOutboxEmail> {
+  /** Queues the message on this repository's EntityManager, due at once: it is written with the change that causes it. */
+  enqueue(email: NewEmail, now = new Date()): void {
+    this.create({
+      id: newId('eml'),
+      ...email,
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: now,
+      lockedUntil: null,
+      lastError: null,
+      sentAt: null,
+    });
+  }
+
   /**
    * Takes up to `limit` due messages, each locked until `lockedUntil` and counted as one more
    * attempt. `skip locked`, so replicas claiming at once never take the same message.
