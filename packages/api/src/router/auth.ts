@@ -13,7 +13,7 @@ import { perIpLimit, publicProcedure, router, sessionProcedure } from '../trpc.t
 function startSession(em: EntityManager, userId: string) {
   const { token, hash } = generateSessionToken();
   const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
-  em.create(Session, { id: newId('ses'), user: userId, tokenHash: hash, expiresAt, revokedAt: null });
+  em.getRepository(Session).start(userId, hash, expiresAt);
   return { token, expiresAt };
 }
 

@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { BaseEntity } from './base.ts';
 import { TEXT_LIMITS } from '../constants.ts';
 import { ApiKeyRepository } from '../repositories/api-keys.ts';
+import { BaseEntity } from './base.ts';
 import { User } from './user.ts';
 import { Workspace } from './workspace.ts';
 

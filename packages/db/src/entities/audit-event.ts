@@ -1,8 +1,8 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { BaseEntity } from './base.ts';
 import { ACTOR_TYPES } from '../constants.ts';
-import { Workspace } from './workspace.ts';
 import { AuditEventRepository } from '../repositories/audit-events.ts';
+import { BaseEntity } from './base.ts';
+import { Workspace } from './workspace.ts';
 
 /** Who did what to which resource of a workspace. Never holds a secret. */
 export const AuditEvent = defineEntity({

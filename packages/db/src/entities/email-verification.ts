@@ -1,8 +1,8 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { BaseEntity } from './base.ts';
 import { TEXT_LIMITS } from '../constants.ts';
-import { Form } from './form.ts';
 import { EmailVerificationRepository } from '../repositories/email-verifications.ts';
+import { BaseEntity } from './base.ts';
+import { Form } from './form.ts';
 
 /**
  * A link that proves a form's `notify_email` reads its mail. Only the token's sha256 is kept.

@@ -1,9 +1,9 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { UpdatableEntity } from './base.ts';
 import { FORM_STATES, SUBMISSION_MODES, TEXT_LIMITS } from '../constants.ts';
+import { FormRepository } from '../repositories/forms.ts';
+import { UpdatableEntity } from './base.ts';
 import { Project } from './project.ts';
 import { Workspace } from './workspace.ts';
-import { FormRepository } from '../repositories/forms.ts';
 
 export interface StoredField {
   name: string;

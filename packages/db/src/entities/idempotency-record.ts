@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { BaseEntity } from './base.ts';
 import { TEXT_LIMITS } from '../constants.ts';
 import { IdempotencyRecordRepository } from '../repositories/idempotency-records.ts';
+import { BaseEntity } from './base.ts';
 
 /**
  * A request made with an `Idempotency-Key`, and the response it got. `scope` is a hash of the

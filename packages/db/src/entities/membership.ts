@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { BaseEntity } from './base.ts';
 import { ROLES } from '../constants.ts';
+import { BaseEntity } from './base.ts';
 import { User } from './user.ts';
 import { Workspace } from './workspace.ts';
 

@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { BaseEntity } from './base.ts';
 import { OUTBOX_STATUSES, TEXT_LIMITS } from '../constants.ts';
 import { OutboxEmailRepository } from '../repositories/outbox-emails.ts';
+import { BaseEntity } from './base.ts';
 
 /**
  * The durable outbox: an email is a row written in the same transaction as the change that

@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { BaseEntity } from './base.ts';
 import { TEXT_LIMITS } from '../constants.ts';
+import { BaseEntity } from './base.ts';
 import { Workspace } from './workspace.ts';
 
 export const Project = defineEntity({

@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { SessionRepository } from '../repositories/sessions.ts';
 import { BaseEntity } from './base.ts';
 import { User } from './user.ts';
-import { SessionRepository } from '../repositories/sessions.ts';
 
 /** A signed-in session. Only the sha256 of its `lfs_` token is kept. */
 export const Session = defineEntity({

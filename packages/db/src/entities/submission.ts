@@ -1,8 +1,8 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { BaseEntity } from './base.ts';
 import { SUBMISSION_SOURCES } from '../constants.ts';
-import { Form } from './form.ts';
 import { SubmissionRepository } from '../repositories/submissions.ts';
+import { BaseEntity } from './base.ts';
+import { Form } from './form.ts';
 
 /**
  * One submission to a form. `data` is kept in a `json` column (not `jsonb`), which stores the

@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { UpdatableEntity } from './base.ts';
 import { TEXT_LIMITS } from '../constants.ts';
+import { UpdatableEntity } from './base.ts';
 
 export const User = defineEntity({
   name: 'User',

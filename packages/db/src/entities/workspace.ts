@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { UpdatableEntity } from './base.ts';
 import { TEXT_LIMITS } from '../constants.ts';
 import { WorkspaceRepository } from '../repositories/workspaces.ts';
+import { UpdatableEntity } from './base.ts';
 
 export const Workspace = defineEntity({
   name: 'Workspace',

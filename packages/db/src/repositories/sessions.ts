@@ -1,5 +1,6 @@
 import { SqlEntityRepository } from '@mikro-orm/sql';
 import type { ISession } from '../entities/session.ts';
+import { newId } from '../ids.ts';
 
 /** What checking a session needs, read without hydrating an entity: it runs on every signed-in request. */
 export interface StoredSession {
@@ -10,6 +11,11 @@ export interface StoredSession {
 }
 
 export class SessionRepository extends SqlEntityRepository<ISession> {
+  /** Queues a new session on this repository's EntityManager; only its token's hash is stored. */
+  start(userId: string, tokenHash: string, expiresAt: Date): void {
+    this.create({ id: newId('ses'), user: userId, tokenHash, expiresAt, revokedAt: null });
+  }
+
   async findByTokenHash(tokenHash: string): Promise<StoredSession | null> {
     const rows = await this.em.execute<{ id: string; user_id: string; expires_at: string | Date; revoked_at: unknown }[]>(
       'select id, user_id, expires_at, revoked_at from sessions where token_hash = ?',
