@@ -1,3 +1,4 @@
+import { MAX_ACTIVE_KEYS } from '@lfk/db/constants';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
@@ -39,7 +40,7 @@ const CATALOGUE = {
   payload_too_large: [413, 'The request body is too large.'],
   unsupported_media_type: [415, 'The request body has a content type this route does not accept.'],
   validation_failed: [422, 'The submission does not satisfy the form schema.'],
-  api_key_limit_reached: [429, 'The workspace already has 10 active API keys. Revoke one first.'],
+  api_key_limit_reached: [429, `The workspace already has ${MAX_ACTIVE_KEYS} active API keys. Revoke one first.`],
   rate_limited: [429, 'Too many requests. Retry later.'],
   headers_too_large: [431, 'The request headers are too large.'],
   internal_error: [500, 'Something went wrong on our side.'],

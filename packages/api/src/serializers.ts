@@ -1,4 +1,5 @@
 import type { IApiKey, IAuditEvent, IForm, IMembership, IProject, ISubmission, IUser, IWorkspace } from '@lfk/db';
+import type { Role } from '@lfk/db/constants';
 import type { z } from 'zod';
 import type { apiKey } from './schemas/api-keys.ts';
 import type { user } from './schemas/auth.ts';
@@ -17,7 +18,7 @@ export const userToWire = (u: IUser): z.input<typeof user> => ({
   created_at: iso(u.createdAt),
 });
 
-export const workspaceToWire = (w: IWorkspace, role: 'owner' | 'member'): z.input<typeof workspace> => ({
+export const workspaceToWire = (w: IWorkspace, role: Role): z.input<typeof workspace> => ({
   id: w.id,
   name: w.name,
   role,

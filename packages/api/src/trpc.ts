@@ -1,4 +1,5 @@
 import { Form, type IForm, isId } from '@lfk/db';
+import type { ActorType, Role } from '@lfk/db/constants';
 import { initTRPC } from '@trpc/server';
 import { z } from 'zod';
 import type { Context } from './context.ts';
@@ -22,7 +23,7 @@ const t = initTRPC.context<Context>().meta<ProcedureMeta>().create({
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-export type Actor = { type: 'user' | 'api_key'; id: string };
+export type Actor = { type: ActorType; id: string };
 type Identified = Exclude<Principal, { kind: 'anonymous' }>;
 
 /** Who an audit event names: the person, or the key. */
@@ -61,7 +62,7 @@ export const sessionProcedure = authenticatedProcedure.meta({ access: 'session' 
 });
 
 /** A signed-in person with at least `minimum` role in `input.workspace_id`. */
-function workspaceProcedure(minimum: 'member' | 'owner') {
+function workspaceProcedure(minimum: Role) {
   return sessionProcedure.meta({ access: minimum }).input(workspaceScoped).use(async ({ ctx, input, next }) => {
     const role = await roleIn(ctx.em, input.workspace_id, ctx.session.userId);
     // Outsiders learn nothing, not even that the workspace exists.
@@ -129,7 +130,7 @@ export const formMemberProcedure = sessionProcedure
   .input(z.object({ form_id: idParam }))
   .use(async ({ ctx, input, next }) => {
     const found: IForm | null = isId('form', input.form_id)
-      ? await ctx.em.findOne(Form, { id: input.form_id, state: 'claimed' })
+      ? await ctx.em.getRepository(Form).findClaimed(input.form_id)
       : null;
     if (!found?.workspace || (await roleIn(ctx.em, found.workspace.id, ctx.session.userId)) === null) {
       throw new ApiError('form_not_found');

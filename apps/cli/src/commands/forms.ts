@@ -1,5 +1,6 @@
 import { Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import type { RouterInputs, RouterOutputs } from '@lfk/api';
+import { FIELD_TYPES, SUBMISSION_MODES } from '@lfk/db/constants';
 import { type CommandContext, formsApi, resolveWorkspace, sessionApi } from '../command-context.ts';
 import { declined, usageError } from '../errors.ts';
 import { parseFieldShorthand, schemaFromFlags } from '../input/fields.ts';
@@ -9,7 +10,8 @@ import { collect, examples, paged } from './options.ts';
 import { listed, noteNextPage } from './pages.ts';
 import { runCommand } from './run-command.ts';
 
-const SUBMISSION_MODES = ['browser', 'api_key'] as const;
+/** As the help lists them: a select field is given with its options. */
+const FIELD_TYPES_HELP = FIELD_TYPES.map((type) => (type === 'select' ? 'select=a,b' : type)).join(' ');
 
 /** The flags `forms create` and `forms update` share, one for each field of the form. */
 const withFormOptions = <Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
@@ -17,7 +19,7 @@ const withFormOptions = <Args extends unknown[], Opts extends OptionValues, Glob
 ) =>
   command
     .option('--name <name>', "the form's name")
-    .option('--field <name:type[:required]>', 'a field; repeat for each (types: text textarea email number url tel date checkbox select=a,b)', collect)
+    .option('--field <name:type[:required]>', `a field; repeat for each (types: ${FIELD_TYPES_HELP})`, collect)
     .option('--schema <file|->', 'the fields as a JSON array, from a file or - for standard input')
     .addOption(new Option('--mode <mode>', 'who may submit').choices(SUBMISSION_MODES))
     .option('--origin <origin>', 'an origin allowed to submit from a browser; repeat for each', collect)

@@ -1,6 +1,6 @@
-import type { Database } from '@lfk/db';
+import { type ClaimedEmail, type Database, OutboxEmail } from '@lfk/db';
 import type { FastifyBaseLogger } from 'fastify';
-import type { MailTransport, OutgoingEmail } from './transports.ts';
+import type { MailTransport } from './transports.ts';
 
 export interface OutboxSenderOptions {
   /** How often to look for due mail when nobody wakes the sender. */
@@ -22,8 +22,6 @@ export const DEFAULT_OUTBOX_OPTIONS: OutboxSenderOptions = {
   maxDelayMs: 15 * 60_000,
   batchSize: 10,
 };
-
-type Row = OutgoingEmail & { attempts: number };
 
 /**
  * Delivers the outbox. Each message is taken with a time-limited lock (`for update skip locked`,
@@ -96,36 +94,23 @@ export class OutboxSender {
     }
   }
 
-  async #claim(): Promise<Row[]> {
+  #claim(): Promise<ClaimedEmail[]> {
     const now = new Date();
-    return this.#db.fork().execute<Row[]>(
-      `update outbox_emails set locked_until = ?, attempts = attempts + 1
-       where id in (
-         select id from outbox_emails
-         where status = 'pending' and next_attempt_at <= ? and (locked_until is null or locked_until <= ?)
-         order by next_attempt_at, id limit ? for update skip locked)
-       returning id, kind, "to", subject, body, attempts`,
-      [new Date(now.getTime() + this.#options.lockMs).toISOString(), now.toISOString(), now.toISOString(), this.#options.batchSize],
-    );
+    const lockedUntil = new Date(now.getTime() + this.#options.lockMs);
+    return this.#db.fork().getRepository(OutboxEmail).claimDue(now, lockedUntil, this.#options.batchSize);
   }
 
-  async #deliver(row: Row): Promise<void> {
-    const em = this.#db.fork();
+  async #deliver(row: ClaimedEmail): Promise<void> {
+    const outbox = this.#db.fork().getRepository(OutboxEmail);
     try {
       await this.#transport.send(row);
-      await em.execute(
-        `update outbox_emails set status = 'sent', sent_at = ?, body = null, locked_until = null, last_error = null where id = ?`,
-        [new Date().toISOString(), row.id],
-      );
+      await outbox.markSent(row.id);
       this.#log.info({ email_id: row.id, kind: row.kind, attempt: row.attempts }, 'email sent');
     } catch (error) {
       const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
       const giveUp = row.attempts >= this.#options.maxAttempts;
       const delay = Math.min(this.#options.baseDelayMs * 2 ** (row.attempts - 1), this.#options.maxDelayMs);
-      await em.execute(
-        `update outbox_emails set status = ?, next_attempt_at = ?, locked_until = null, last_error = ? where id = ?`,
-        [giveUp ? 'failed' : 'pending', new Date(Date.now() + delay).toISOString(), reason, row.id],
-      );
+      await outbox.markFailed(row.id, reason, new Date(Date.now() + delay), giveUp);
       const fields = { email_id: row.id, kind: row.kind, attempt: row.attempts, reason };
       if (giveUp) this.#log.error(fields, 'email failed for good after its last attempt');
       else this.#log.warn({ ...fields, retry_in_ms: delay }, 'email not sent; will retry');

@@ -1,3 +1,4 @@
+import { ApiKey, Session } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import { ApiError } from '../errors.ts';
 import type { RateLimits } from '../rate-limits/rate-limits.ts';
@@ -120,12 +121,8 @@ async function verifyApiKey(
   let principal = verifiers.apiKeyCache.lookup(hash);
   if (principal === undefined) {
     const generation = verifiers.apiKeyCache.generation();
-    const rows = await em().execute<{ id: string; workspace_id: string; revoked_at: unknown }[]>(
-      'select id, workspace_id, revoked_at from api_keys where key_hash = ?',
-      [hash],
-    );
-    const row = rows[0];
-    principal = row && row.revoked_at === null ? keyPrincipal(row.id, row.workspace_id) : null;
+    const active = await em().getRepository(ApiKey).findActiveByHash(hash);
+    principal = active ? keyPrincipal(active.id, active.workspaceId) : null;
     verifiers.apiKeyCache.store(hash, principal, generation);
   }
   if (principal === null) return null;
@@ -145,17 +142,14 @@ async function fromSession(
 ): Promise<Authentication> {
   const failure = { principal: ANONYMOUS, failure: new ApiError('invalid_session'), via };
   if (!isWellFormedSessionToken(token)) return failure;
-  const rows = await em.execute<{ id: string; user_id: string; expires_at: string | Date; revoked_at: unknown }[]>(
-    'select id, user_id, expires_at, revoked_at from sessions where token_hash = ?',
-    [sha256(token)],
-  );
-  const row = rows[0];
-  if (!row || row.revoked_at !== null) return failure;
-  let expiresAt = new Date(row.expires_at);
+  const sessions = em.getRepository(Session);
+  const stored = await sessions.findByTokenHash(sha256(token));
+  if (!stored || stored.revoked) return failure;
+  let expiresAt = stored.expiresAt;
   if (expiresAt <= now) return failure;
   if (expiresAt.getTime() - now.getTime() < SESSION_TTL_MS - SESSION_SLIDE_AFTER_MS) {
     expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-    await em.execute('update sessions set expires_at = ? where id = ?', [expiresAt.toISOString(), row.id]);
+    await sessions.extend(stored.id, expiresAt);
   }
-  return { principal: { kind: 'session', userId: row.user_id, sessionId: row.id, expiresAt }, failure: null, via };
+  return { principal: { kind: 'session', userId: stored.userId, sessionId: stored.id, expiresAt }, failure: null, via };
 }

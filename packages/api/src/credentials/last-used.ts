@@ -1,4 +1,4 @@
-import type { Database } from '@lfk/db';
+import { ApiKey, type Database } from '@lfk/db';
 import type { Log } from '../log.ts';
 
 /**
@@ -56,15 +56,8 @@ export class LastUsedRecorder {
     if (this.#pending.size === 0) return;
     const batch = this.#pending;
     this.#pending = new Map();
-    const rows = [...batch];
-    const values = rows.map(() => '(?, ?::timestamptz)').join(', ');
     try {
-      await this.#db.fork().execute(
-        `update api_keys as k set last_used_at = v.at
-           from (values ${values}) as v(id, at)
-          where k.id = v.id and (k.last_used_at is null or k.last_used_at < v.at)`,
-        rows.flatMap(([id, at]) => [id, at.toISOString()]),
-      );
+      await this.#db.fork().getRepository(ApiKey).touchLastUsed(batch);
     } catch (error) {
       // Newer uses touched meanwhile win over the failed batch's.
       for (const [id, at] of batch) if (!this.#pending.has(id)) this.#pending.set(id, at);

@@ -4,8 +4,6 @@ import { type Algorithm, hash, verify } from '@node-rs/argon2';
 // (`Algorithm` is an ambient const enum; 2 is its Argon2id.)
 const OPTIONS = { algorithm: 2 as Algorithm, memoryCost: 19456, timeCost: 2, parallelism: 1 };
 
-export const MIN_PASSWORD_LENGTH = 10;
-
 export function hashPassword(password: string): Promise<string> {
   return hash(password, OPTIONS);
 }

@@ -1,5 +1,4 @@
-import type { StoredField } from '@lfk/db';
-import type { Email } from '../services/outbox.ts';
+import type { NewEmail, StoredField } from '@lfk/db';
 
 /** A notification of one submission: each field of the form, in its order, with the value given. */
 export function submissionEmail(input: {
@@ -9,7 +8,7 @@ export function submissionEmail(input: {
   values: Record<string, string | number | boolean>;
   submissionId: string;
   receivedAt: Date;
-}): Email {
+}): NewEmail {
   const lines = input.fields.map((field) => {
     const value = input.values[field.name];
     const shown = value === undefined ? '(empty)' : String(value);

@@ -1,6 +1,6 @@
-import type { Email } from '../services/outbox.ts';
+import type { NewEmail } from '@lfk/db';
 
-export function verificationEmail(input: { to: string; formName: string; link: string; validHours: number }): Email {
+export function verificationEmail(input: { to: string; formName: string; link: string; validHours: number }): NewEmail {
   return {
     kind: 'verification',
     to: input.to,

@@ -1,5 +1,4 @@
-import type { Database } from '@lfk/db';
-import { RateLimitBuckets } from '@lfk/db';
+import { type Database, RateLimitBucket, type RateLimitBucketRepository } from '@lfk/db';
 import { ApiError } from '../errors.ts';
 import { type Rate, TokenBuckets } from './token-buckets.ts';
 
@@ -71,12 +70,17 @@ class HeldSubjects {
 export class RateLimits {
   readonly #config: RateLimitConfig;
   readonly #local: Partial<Record<RateLimitName, TokenBuckets>> = {};
-  readonly #shared: RateLimitBuckets;
+  readonly #db: Pick<Database, 'fork'>;
   readonly #held = new HeldSubjects();
+
+  /** A fresh EntityManager per call: each count is a statement of its own, outside any request's transaction. */
+  #shared(): RateLimitBucketRepository {
+    return this.#db.fork().getRepository(RateLimitBucket);
+  }
 
   constructor(config: RateLimitConfig, db: Pick<Database, 'fork'>) {
     this.#config = config;
-    this.#shared = new RateLimitBuckets(() => db.fork());
+    this.#db = db;
     for (const name of RATE_LIMIT_NAMES) {
       const rate = config[name];
       if (rate && !SHARED.has(name)) this.#local[name] = new TokenBuckets(rate);
@@ -103,7 +107,7 @@ export class RateLimits {
     const rate = this.#config[name];
     if (!rate) return null;
     const wait = SHARED.has(name)
-      ? await this.#shared.wait(name, subject, rate)
+      ? await this.#shared().wait(name, subject, rate)
       : (this.#local[name]?.waitFor(subject) ?? 0);
     return wait > 0 ? rateLimited(wait) : null;
   }
@@ -121,19 +125,19 @@ export class RateLimits {
   /** Undoes one count of `consume` or `record` on a shared limit (a login that turned out right). */
   async giveBack(name: RateLimitName, subject: string): Promise<void> {
     const rate = this.#config[name];
-    if (rate && SHARED.has(name)) await this.#shared.giveBack(name, subject, rate);
+    if (rate && SHARED.has(name)) await this.#shared().giveBack(name, subject, rate);
   }
 
   /** Forgets the shared limits' subjects whose buckets have refilled. */
   sweep(): Promise<number> {
-    return this.#shared.sweep();
+    return this.#shared().sweep();
   }
 
   async #take(name: RateLimitName, subject: string): Promise<number> {
     const rate = this.#config[name];
     if (!rate) return 0;
     if (!SHARED.has(name)) return this.#local[name]?.take(subject) ?? 0;
-    const { counted, nextInMs } = await this.#shared.take(name, subject, rate);
+    const { counted, nextInMs } = await this.#shared().take(name, subject, rate);
     // Remembered here once the budget is spent, so heldHere() needs no query to hold it back.
     if (nextInMs > 0) this.#held.hold(`${name}\u0000${subject}`, Date.now() + nextInMs);
     return counted ? 0 : nextInMs;

@@ -1,16 +1,12 @@
-import { ApiKey, isId, newId } from '@lfk/db';
+import { ApiKey, AuditEvent, isId, MAX_ACTIVE_KEYS, newId, Workspace } from '@lfk/db';
 import { generateApiKey } from '../credentials/api-key-format.ts';
 import { ApiError } from '../errors.ts';
 import { rest } from '../procedure-meta.ts';
 import { apiKey, apiKeyCreateInput, apiKeyListInput, apiKeyRevokeInput, createdApiKey } from '../schemas/api-keys.ts';
 import { listOf } from '../schemas/common.ts';
 import { apiKeyToWire } from '../serializers.ts';
-import { recordAudit } from '../services/audit.ts';
 import { pageNewestFirst } from '../services/pagination.ts';
-import { lockWorkspace } from '../services/workspaces.ts';
 import { ownerProcedure, router } from '../trpc.ts';
-
-export const MAX_ACTIVE_KEYS = 10;
 
 export const apiKeysRouter = router({
   create: ownerProcedure.meta(rest('POST /v1/workspaces/:workspace_id/api-keys', 201,
@@ -21,8 +17,8 @@ export const apiKeysRouter = router({
       const { key, hash, prefix } = generateApiKey();
       const created = await ctx.em.transactional(async (em) => {
         // The workspace row lock makes "count, then insert" atomic across requests and replicas.
-        await lockWorkspace(em, ctx.workspaceId);
-        const active = await em.count(ApiKey, { workspace: ctx.workspaceId, revokedAt: null });
+        await em.getRepository(Workspace).lock(ctx.workspaceId);
+        const active = await em.getRepository(ApiKey).countActive(ctx.workspaceId);
         if (active >= MAX_ACTIVE_KEYS) throw new ApiError('api_key_limit_reached');
         const record = em.create(ApiKey, {
           id: newId('key'),
@@ -35,7 +31,7 @@ export const apiKeysRouter = router({
           revokedAt: null,
           revokedBy: null,
         });
-        recordAudit(em, {
+        em.getRepository(AuditEvent).record({
           workspaceId: ctx.workspaceId,
           action: 'api_key.created',
           actor: ctx.actor,
@@ -71,26 +67,20 @@ export const apiKeysRouter = router({
   ).input(apiKeyRevokeInput).mutation(async ({ ctx, input }) => {
     if (!isId('key', input.key_id)) throw new ApiError('api_key_not_found');
     const revokedHash = await ctx.em.transactional(async (em) => {
-      // A conditional update, so two revokes at once record one revocation.
-      const revoked = await em.execute<{ key_hash: string }[]>(
-        `update api_keys set revoked_at = ?, revoked_by_id = ?
-          where id = ? and workspace_id = ? and revoked_at is null
-          returning key_hash`,
-        [new Date().toISOString(), ctx.session.userId, input.key_id, ctx.workspaceId],
-      );
-      if (revoked.length === 0) {
+      const revokedHash = await em.getRepository(ApiKey).revoke(input.key_id, ctx.workspaceId, ctx.session.userId);
+      if (revokedHash === null) {
         if (!(await em.count(ApiKey, { id: input.key_id, workspace: ctx.workspaceId }))) {
           throw new ApiError('api_key_not_found');
         }
         return null;
       }
-      recordAudit(em, {
+      em.getRepository(AuditEvent).record({
         workspaceId: ctx.workspaceId,
         action: 'api_key.revoked',
         actor: ctx.actor,
         target: { type: 'api_key', id: input.key_id },
       });
-      return revoked[0]!.key_hash;
+      return revokedHash;
     });
     if (revokedHash !== null) ctx.services.apiKeyCache.forget(revokedHash);
   }),

@@ -14,7 +14,7 @@ import { perIpLimit, publicProcedure, router, sessionProcedure } from '../trpc.t
 function startSession(em: EntityManager, userId: string) {
   const { token, hash } = generateSessionToken();
   const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
-  em.create(Session, { id: newId('ses'), user: userId, tokenHash: hash, expiresAt, revokedAt: null });
+  em.getRepository(Session).start(userId, hash, expiresAt);
   return { token, expiresAt };
 }
 
@@ -66,7 +66,7 @@ export const authRouter = router({
   logout: sessionProcedure.meta(
     rest('POST /v1/auth/logout', 204, 'Sign out: the session is revoked'),
   ).mutation(async ({ ctx }) => {
-    await ctx.em.nativeUpdate(Session, { id: ctx.session.sessionId }, { revokedAt: new Date() });
+    await ctx.em.getRepository(Session).revoke(ctx.session.sessionId);
     ctx.cookies.clear();
   }),
 

@@ -1,5 +1,4 @@
 import { EmailVerification, Form, type IForm } from '@lfk/db';
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import { sha256 } from '../credentials/secrets.ts';
 import { isWellFormedVerificationToken } from '../credentials/tokens.ts';
@@ -25,9 +24,8 @@ async function workingLink(em: EntityManager, token: string, lock: boolean) {
   if (lock) {
     // The form's row first, then the link's: the order a form's update takes them in, so a
     // confirmation racing a notify_email change waits for it (no deadlock) and then sees it.
-    const locked = { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } as const;
-    form = await em.findOneOrFail(Form, { id: link.form.id }, locked);
-    link = await em.findOne(EmailVerification, { tokenHash }, locked);
+    form = await em.getRepository(Form).findOneForUpdateOrFail({ id: link.form.id });
+    link = await em.getRepository(EmailVerification).findOneForUpdate({ tokenHash });
     if (!link) throw invalidLink();
   } else {
     form = await em.findOneOrFail(Form, { id: link.form.id });

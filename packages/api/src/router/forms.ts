@@ -1,5 +1,4 @@
-import { Form, type IForm, isId, newId, Project, Workspace } from '@lfk/db';
-import { LockMode } from '@mikro-orm/core';
+import { AuditEvent, Form, type IForm, isId, newId, Project, Workspace } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Context, Services } from '../context.ts';
 import { sha256 } from '../credentials/secrets.ts';
@@ -21,7 +20,6 @@ import {
   verificationSent,
 } from '../schemas/forms.ts';
 import { formToWire } from '../serializers.ts';
-import { recordAudit } from '../services/audit.ts';
 import { findReachableForm, resolveProject } from '../services/forms.ts';
 import { runIdempotently } from '../services/idempotency.ts';
 import { pageNewestFirst } from '../services/pagination.ts';
@@ -110,7 +108,7 @@ async function createClaimed(ctx: Context, scope: FormsScope, actor: Actor, inpu
       verificationSentAt: null,
     });
     if (record.notifyEmail) await sendVerification(em, ctx.services, record);
-    recordAudit(em, {
+    em.getRepository(AuditEvent).record({
       workspaceId,
       action: 'form.created',
       actor,
@@ -167,10 +165,10 @@ export const formsRouter = router({
       const { updated, emailQueued } = await ctx.em.transactional(async (em) => {
         // The row lock orders concurrent updates of one form, so each new notify_email's link
         // replaces the one before and a single link stays live.
-        const found = await em.findOneOrFail(Form, { id: reachable.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+        const found = await em.getRepository(Form).findOneForUpdateOrFail({ id: reachable.id });
         const queued = await applyUpdate(em, ctx.services, found, input);
         if (changed.length > 0) {
-          recordAudit(em, {
+          em.getRepository(AuditEvent).record({
             workspaceId: found.workspace!.id,
             action: 'form.updated',
             actor: ctx.actor,
@@ -192,7 +190,7 @@ export const formsRouter = router({
       const reachable = await findReachableForm(ctx.em, ctx.scope, input.form_id);
       const sentTo = await ctx.em.transactional(async (em) => {
         // The row lock makes "check the interval, then send" one step for concurrent resends.
-        const found = await em.findOneOrFail(Form, { id: reachable.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+        const found = await em.getRepository(Form).findOneForUpdateOrFail({ id: reachable.id });
         if (!found.notifyEmail) throw new ApiError('no_notify_email');
         if (found.notifyEmailVerified) throw new ApiError('email_already_verified');
         assertResendAllowed(ctx.services, found);
@@ -214,13 +212,13 @@ export const formsRouter = router({
       }
       const project = await resolveProject(ctx.em, ctx.workspaceId, undefined);
       const claimed = await ctx.em.transactional(async (em) => {
-        const found = await em.findOne(Form, { id: input.form_id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        const found = await em.getRepository(Form).findOneForUpdate({ id: input.form_id });
         if (!found || found.claimTokenHash !== sha256(input.claim_token)) throw new ApiError('form_not_found');
         if (found.state === 'claimed') throw new ApiError('form_already_claimed');
         found.state = 'claimed';
         found.workspace = em.getReference(Workspace, ctx.workspaceId);
         found.project = em.getReference(Project, project.id);
-        recordAudit(em, {
+        em.getRepository(AuditEvent).record({
           workspaceId: ctx.workspaceId,
           action: 'form.claimed',
           actor: ctx.actor,

@@ -1,12 +1,10 @@
-import { isId, Membership, newId, User } from '@lfk/db';
+import { AuditEvent, isId, Membership, newId, User, Workspace } from '@lfk/db';
 import { ApiError } from '../errors.ts';
 import { rest } from '../procedure-meta.ts';
 import { listOf } from '../schemas/common.ts';
 import { member, memberAddInput, memberListInput, memberRemoveInput } from '../schemas/workspaces.ts';
 import { memberToWire } from '../serializers.ts';
-import { recordAudit } from '../services/audit.ts';
 import { cursorFilter, page } from '../services/pagination.ts';
-import { lockWorkspace } from '../services/workspaces.ts';
 import { memberProcedure, ownerProcedure, router } from '../trpc.ts';
 
 export const membersRouter = router({
@@ -36,7 +34,7 @@ export const membersRouter = router({
         user,
         role: input.role,
       });
-      recordAudit(ctx.em, {
+      ctx.em.getRepository(AuditEvent).record({
         workspaceId: ctx.workspaceId,
         action: 'member.added',
         actor: ctx.actor,
@@ -53,14 +51,14 @@ export const membersRouter = router({
     if (!isId('usr', input.user_id)) throw new ApiError('member_not_found');
     await ctx.em.transactional(async (em) => {
       // Two owners removing each other at once must not leave the workspace without one.
-      await lockWorkspace(em, ctx.workspaceId);
+      await em.getRepository(Workspace).lock(ctx.workspaceId);
       const membership = await em.findOne(Membership, { workspace: ctx.workspaceId, user: input.user_id });
       if (!membership) throw new ApiError('member_not_found');
       if (membership.role === 'owner' && (await em.count(Membership, { workspace: ctx.workspaceId, role: 'owner' })) <= 1) {
         throw new ApiError('last_owner');
       }
       em.remove(membership);
-      recordAudit(em, {
+      em.getRepository(AuditEvent).record({
         workspaceId: ctx.workspaceId,
         action: 'member.removed',
         actor: ctx.actor,

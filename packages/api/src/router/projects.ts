@@ -1,9 +1,8 @@
-import { newId, Project } from '@lfk/db';
+import { AuditEvent, newId, Project } from '@lfk/db';
 import { rest } from '../procedure-meta.ts';
 import { listOf } from '../schemas/common.ts';
 import { project, projectCreateInput, projectListInput } from '../schemas/workspaces.ts';
 import { projectToWire } from '../serializers.ts';
-import { recordAudit } from '../services/audit.ts';
 import { pageNewestFirst } from '../services/pagination.ts';
 import { memberProcedure, ownerProcedure, router } from '../trpc.ts';
 
@@ -18,7 +17,7 @@ export const projectsRouter = router({
     .output(project)
     .mutation(async ({ ctx, input }) => {
       const created = ctx.em.create(Project, { id: newId('prj'), workspace: ctx.workspaceId, name: input.name });
-      recordAudit(ctx.em, {
+      ctx.em.getRepository(AuditEvent).record({
         workspaceId: ctx.workspaceId,
         action: 'project.created',
         actor: ctx.actor,

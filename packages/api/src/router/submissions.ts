@@ -1,4 +1,4 @@
-import { type IForm, isId, newId, Submission } from '@lfk/db';
+import { type IForm, isId, Submission } from '@lfk/db';
 import type { Context } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { submissionEmail } from '../emails/submission-email.ts';
@@ -60,9 +60,8 @@ export const submissionsRouter = router({
       if (source === 'browser') await ctx.services.rateLimits.consume('browser_submissions', browserSubmitter(form, ctx.ip));
       const notify = form.notifyEmailVerified ? form.notifyEmail : null;
       const created = await runIdempotently(ctx, { operation: 'submissions.create', target: form.id }, input, async (em) => {
-        const record = em.create(Submission, {
-          id: newId('sub'),
-          form: form.id,
+        const record = em.getRepository(Submission).add({
+          formId: form.id,
           data: validated.values,
           source,
           apiKeyId: ctx.key?.keyId ?? null,

@@ -1,4 +1,4 @@
-import { TEXT_LIMITS } from '@lfk/db';
+import { TEXT_LIMITS } from '@lfk/db/constants';
 import { z } from 'zod';
 import { idParam, listInput, text, timestamp } from './common.ts';
 import { workspaceScoped } from './workspaces.ts';

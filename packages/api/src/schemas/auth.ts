@@ -1,6 +1,5 @@
-import { TEXT_LIMITS } from '@lfk/db';
+import { MIN_PASSWORD_LENGTH, TEXT_LIMITS } from '@lfk/db/constants';
 import { z } from 'zod';
-import { MIN_PASSWORD_LENGTH } from '../credentials/passwords.ts';
 import { email, text, timestamp } from './common.ts';
 import { workspace } from './workspaces.ts';
 

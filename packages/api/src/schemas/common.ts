@@ -1,4 +1,4 @@
-import { TEXT_LIMITS } from '@lfk/db';
+import { ROLES, TEXT_LIMITS } from '@lfk/db/constants';
 import { z } from 'zod';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
@@ -55,5 +55,4 @@ export function listOf<T extends z.ZodType>(item: T) {
   return z.object({ data: z.array(item), next_cursor: z.string().nullable() });
 }
 
-export const role = z.enum(['owner', 'member']);
-export type Role = z.infer<typeof role>;
+export const role = z.enum(ROLES);

@@ -1,9 +1,8 @@
-import { TEXT_LIMITS } from '@lfk/db';
+import { FIELD_TYPES, FORM_STATES, SUBMISSION_MODES, TEXT_LIMITS } from '@lfk/db/constants';
 import { z } from 'zod';
 import { email, hasControlCharacters, idParam, listInput, NO_CONTROL_CHARACTERS, text, timestamp } from './common.ts';
 import { workspaceScoped } from './workspaces.ts';
 
-export const FIELD_TYPES = ['text', 'textarea', 'email', 'number', 'url', 'tel', 'date', 'checkbox', 'select'] as const;
 export const fieldType = z.enum(FIELD_TYPES);
 
 export const field = z
@@ -90,8 +89,8 @@ export const httpUrl = urlText
   })
   .pipe(z.string().max(URL_MAX, `Must be at most ${URL_MAX} characters once normalised (percent-encoded).`));
 
-export const submissionMode = z.enum(['browser', 'api_key']);
-export const formState = z.enum(['unclaimed', 'claimed']);
+export const submissionMode = z.enum(SUBMISSION_MODES);
+export const formState = z.enum(FORM_STATES);
 
 const allowedOrigins = z
   .array(origin)

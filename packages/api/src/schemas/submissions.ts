@@ -1,3 +1,4 @@
+import { SUBMISSION_SOURCES } from '@lfk/db/constants';
 import { z } from 'zod';
 import { idParam, listInput, timestamp } from './common.ts';
 
@@ -27,7 +28,7 @@ export const submission = z.object({
   id: z.string(),
   form_id: z.string(),
   data: z.record(z.string(), submissionValue),
-  source: z.enum(['browser', 'api_key']),
+  source: z.enum(SUBMISSION_SOURCES),
   created_at: timestamp,
 });
 

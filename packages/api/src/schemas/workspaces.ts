@@ -1,4 +1,4 @@
-import { TEXT_LIMITS } from '@lfk/db';
+import { ACTOR_TYPES, TEXT_LIMITS } from '@lfk/db/constants';
 import { z } from 'zod';
 import { email, idParam, listInput, role, text, timestamp } from './common.ts';
 
@@ -33,7 +33,7 @@ export const auditEvent = z.object({
   id: z.string(),
   workspace_id: z.string(),
   action: z.string(),
-  actor: z.object({ type: z.enum(['user', 'api_key']), id: z.string() }),
+  actor: z.object({ type: z.enum(ACTOR_TYPES), id: z.string() }),
   target: z.object({ type: z.string(), id: z.string() }).nullable(),
   data: z.record(z.string(), z.unknown()),
   created_at: timestamp,

@@ -6,7 +6,7 @@ import type { FormsScope } from '../trpc.ts';
 /** A claimed form this caller may reach; anything else, unclaimed forms included, is "not found". */
 export async function findReachableForm(em: EntityManager, scope: FormsScope, formId: string): Promise<IForm> {
   if (!isId('form', formId)) throw new ApiError('form_not_found');
-  const found = await em.findOne(Form, { id: formId, state: 'claimed' });
+  const found = await em.getRepository(Form).findClaimed(formId);
   if (!found?.workspace || !(await scope.canReach(found.workspace.id))) throw new ApiError('form_not_found');
   return found;
 }

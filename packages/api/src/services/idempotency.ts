@@ -1,4 +1,4 @@
-import { newId } from '@lfk/db';
+import { IdempotencyRecord } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Context } from '../context.ts';
 import { sha256 } from '../credentials/secrets.ts';
@@ -71,35 +71,23 @@ export async function runIdempotently<T>(
   const scope = scopeOf(ctx, target);
   const fingerprint = sha256(`${operation}\n${canonicalJson(input)}`);
   return ctx.em.transactional(async (em) => {
+    const records = em.getRepository(IdempotencyRecord);
     const now = new Date();
-    await em.execute('delete from idempotency_records where scope = ? and key = ? and expires_at <= ?', [
-      scope,
-      key,
-      now.toISOString(),
-    ]);
-    const id = newId('idem');
-    const inserted = await em.execute<{ id: string }[]>(
-      `insert into idempotency_records (id, scope, key, fingerprint, response_body, created_at, expires_at)
-       values (?, ?, ?, ?, 'null', ?, ?) on conflict (scope, key) do nothing returning id`,
-      [id, scope, key, fingerprint, now.toISOString(), new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString()],
-    );
-    if (inserted.length === 0) {
-      const [existing] = await em.execute<{ fingerprint: string; response_body: unknown }[]>(
-        'select fingerprint, response_body from idempotency_records where scope = ? and key = ?',
-        [scope, key],
-      );
+    const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS);
+    const id = await records.claim({ scope, key, fingerprint, expiresAt }, now);
+    if (id === null) {
+      const existing = await records.findStored(scope, key);
       if (!existing || existing.fingerprint !== fingerprint) throw new ApiError('idempotency_key_reused');
       ctx.headers.set('idempotent-replayed', 'true');
-      const body = existing.response_body;
-      return (typeof body === 'string' ? JSON.parse(body) : body) as T;
+      return existing.responseBody as T;
     }
     const { response, replay } = await perform(em);
-    await em.execute('update idempotency_records set response_body = ? where id = ?', [JSON.stringify(replay), id]);
+    await records.storeResponse(id, replay);
     return response;
   });
 }
 
 /** Drops records past their 24 hours. */
 export async function deleteExpiredIdempotencyRecords(em: EntityManager, now = new Date()): Promise<void> {
-  await em.execute('delete from idempotency_records where expires_at <= ?', [now.toISOString()]);
+  await em.getRepository(IdempotencyRecord).sweep(now);
 }

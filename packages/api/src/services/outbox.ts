@@ -1,13 +1,5 @@
-import { newId, OutboxEmail, TEXT_LIMITS } from '@lfk/db';
+import { type NewEmail, OutboxEmail, TEXT_LIMITS } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
-
-export interface Email {
-  /** What the email is for (`verification`, `submission`); shown in logs, never its body. */
-  kind: string;
-  to: string;
-  subject: string;
-  body: string;
-}
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
 const LINE_BREAKS_AND_CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
@@ -24,19 +16,15 @@ export function oneLine(value: string): string {
  * Queues an email on `em`: it is written in the same transaction as the change that causes it,
  * so it is sent if and only if that change is kept. The sender (apps/server) delivers it.
  */
-export function enqueueEmail(em: EntityManager, email: Email, now = new Date()): void {
-  em.create(OutboxEmail, {
-    id: newId('eml'),
-    kind: email.kind,
-    to: oneLine(email.to),
-    // Cut by whole characters to fit its column: a subject is built from stored names.
-    subject: Array.from(oneLine(email.subject)).slice(0, TEXT_LIMITS.emailSubject).join(''),
-    body: email.body,
-    status: 'pending',
-    attempts: 0,
-    nextAttemptAt: now,
-    lockedUntil: null,
-    lastError: null,
-    sentAt: null,
-  });
+export function enqueueEmail(em: EntityManager, email: NewEmail, now = new Date()): void {
+  em.getRepository(OutboxEmail).enqueue(
+    {
+      kind: email.kind,
+      to: oneLine(email.to),
+      // Cut by whole characters to fit its column: a subject is built from stored names.
+      subject: Array.from(oneLine(email.subject)).slice(0, TEXT_LIMITS.emailSubject).join(''),
+      body: email.body,
+    },
+    now,
+  );
 }

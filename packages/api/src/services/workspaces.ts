@@ -1,7 +1,6 @@
-import { Membership, newId, Project, TEXT_LIMITS, Workspace } from '@lfk/db';
+import { AuditEvent, Membership, newId, Project, TEXT_LIMITS, Workspace } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Actor } from '../trpc.ts';
-import { recordAudit } from './audit.ts';
 
 const PERSONAL_SUFFIX = "'s workspace";
 
@@ -20,11 +19,8 @@ export function createWorkspace(em: EntityManager, ownerId: string, name: string
   const workspace = em.create(Workspace, { id: newId('ws'), name });
   em.create(Membership, { id: newId('mbr'), workspace, user: ownerId, role: 'owner' });
   em.create(Project, { id: newId('prj'), workspace, name: 'Default', isDefault: true });
-  recordAudit(em, { workspaceId: workspace.id, action: 'workspace.created', actor, target: { type: 'workspace', id: workspace.id } });
+  em.getRepository(AuditEvent).record({ workspaceId: workspace.id, action: 'workspace.created', actor, target: { type: 'workspace', id: workspace.id } });
   return workspace;
 }
 
-/** Serialises changes to one workspace's members and keys across transactions and server replicas. */
-export async function lockWorkspace(em: EntityManager, workspaceId: string): Promise<void> {
-  await em.execute('select id from workspaces where id = ? for update', [workspaceId]);
-}
+

@@ -1,5 +1,7 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { TEXT_LIMITS } from '../limits.ts';
+import { TEXT_LIMITS } from '../constants.ts';
+import { ApiKeyRepository } from '../repositories/api-keys.ts';
+import { BaseEntity } from './base.ts';
 import { User } from './user.ts';
 import { Workspace } from './workspace.ts';
 
@@ -10,14 +12,14 @@ import { Workspace } from './workspace.ts';
 export const ApiKey = defineEntity({
   name: 'ApiKey',
   tableName: 'api_keys',
+  extends: BaseEntity,
+  repository: () => ApiKeyRepository,
   properties: {
-    id: p.string().primary().length(40),
     workspace: () => p.manyToOne(Workspace),
     name: p.string().length(TEXT_LIMITS.apiKeyName).nullable(),
     prefix: p.string().length(16),
     keyHash: p.string().length(64).unique(),
     createdBy: () => p.manyToOne(User),
-    createdAt: p.datetime().onCreate(() => new Date()),
     lastUsedAt: p.datetime().nullable(),
     revokedAt: p.datetime().nullable(),
     revokedBy: () => p.manyToOne(User).nullable(),

@@ -1,14 +1,16 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { ACTOR_TYPES } from '../constants.ts';
+import { AuditEventRepository } from '../repositories/audit-events.ts';
+import { BaseEntity } from './base.ts';
 import { Workspace } from './workspace.ts';
-
-export const ACTOR_TYPES = ['user', 'api_key'] as const;
 
 /** Who did what to which resource of a workspace. Never holds a secret. */
 export const AuditEvent = defineEntity({
   name: 'AuditEvent',
   tableName: 'audit_events',
+  repository: () => AuditEventRepository,
+  extends: BaseEntity,
   properties: {
-    id: p.string().primary().length(40),
     workspace: () => p.manyToOne(Workspace),
     action: p.string().length(64),
     actorType: p.enum(ACTOR_TYPES),
@@ -16,7 +18,6 @@ export const AuditEvent = defineEntity({
     targetType: p.string().length(32).nullable(),
     targetId: p.string().length(40).nullable(),
     data: p.json<Record<string, unknown>>(),
-    createdAt: p.datetime().onCreate(() => new Date()),
   },
   indexes: [{ properties: ['workspace', 'id'] }],
 });

@@ -1,5 +1,7 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { TEXT_LIMITS } from '../limits.ts';
+import { TEXT_LIMITS } from '../constants.ts';
+import { EmailVerificationRepository } from '../repositories/email-verifications.ts';
+import { BaseEntity } from './base.ts';
 import { Form } from './form.ts';
 
 /**
@@ -9,14 +11,14 @@ import { Form } from './form.ts';
 export const EmailVerification = defineEntity({
   name: 'EmailVerification',
   tableName: 'email_verifications',
+  extends: BaseEntity,
+  repository: () => EmailVerificationRepository,
   properties: {
-    id: p.string().primary().length(40),
     form: () => p.manyToOne(Form).deleteRule('cascade'),
     email: p.string().length(TEXT_LIMITS.email),
     tokenHash: p.string().length(64).unique(),
     expiresAt: p.datetime(),
     usedAt: p.datetime().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
   },
   indexes: [{ properties: ['form'] }],
 });

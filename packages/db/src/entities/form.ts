@@ -1,10 +1,9 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { TEXT_LIMITS } from '../limits.ts';
+import { FORM_STATES, SUBMISSION_MODES, TEXT_LIMITS } from '../constants.ts';
+import { FormRepository } from '../repositories/forms.ts';
+import { UpdatableEntity } from './base.ts';
 import { Project } from './project.ts';
 import { Workspace } from './workspace.ts';
-
-export const FORM_STATES = ['unclaimed', 'claimed'] as const;
-export const SUBMISSION_MODES = ['browser', 'api_key'] as const;
 
 export interface StoredField {
   name: string;
@@ -21,8 +20,9 @@ export interface StoredField {
 export const Form = defineEntity({
   name: 'Form',
   tableName: 'forms',
+  extends: UpdatableEntity,
+  repository: () => FormRepository,
   properties: {
-    id: p.string().primary().length(40),
     workspace: () => p.manyToOne(Workspace).nullable(),
     project: () => p.manyToOne(Project).nullable(),
     name: p.string().length(TEXT_LIMITS.formName),
@@ -36,8 +36,6 @@ export const Form = defineEntity({
     claimTokenHash: p.string().length(64).nullable().unique(),
     /** When the last verification email was queued; resends are spaced from it. */
     verificationSentAt: p.datetime().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
   indexes: [{ properties: ['workspace', 'id'] }],
 });

@@ -1,5 +1,7 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { TEXT_LIMITS } from '../limits.ts';
+import { TEXT_LIMITS } from '../constants.ts';
+import { IdempotencyRecordRepository } from '../repositories/idempotency-records.ts';
+import { BaseEntity } from './base.ts';
 
 /**
  * A request made with an `Idempotency-Key`, and the response it got. `scope` is a hash of the
@@ -10,13 +12,13 @@ import { TEXT_LIMITS } from '../limits.ts';
 export const IdempotencyRecord = defineEntity({
   name: 'IdempotencyRecord',
   tableName: 'idempotency_records',
+  extends: BaseEntity,
+  repository: () => IdempotencyRecordRepository,
   properties: {
-    id: p.string().primary().length(40),
     scope: p.string().length(TEXT_LIMITS.idempotencyScope),
     key: p.string().length(TEXT_LIMITS.idempotencyKey),
     fingerprint: p.string().length(64),
     responseBody: p.json<unknown>().columnType('json'),
-    createdAt: p.datetime().onCreate(() => new Date()),
     expiresAt: p.datetime(),
   },
   uniques: [{ properties: ['scope', 'key'] }],

@@ -1,5 +1,6 @@
 import { ApiKey } from './api-key.ts';
 import { AuditEvent } from './audit-event.ts';
+import { BaseEntity, UpdatableEntity } from './base.ts';
 import { EmailVerification } from './email-verification.ts';
 import { Form } from './form.ts';
 import { IdempotencyRecord } from './idempotency-record.ts';
@@ -14,6 +15,7 @@ import { Workspace } from './workspace.ts';
 
 export * from './api-key.ts';
 export * from './audit-event.ts';
+export * from './base.ts';
 export * from './email-verification.ts';
 export * from './form.ts';
 export * from './idempotency-record.ts';
@@ -28,6 +30,8 @@ export * from './workspace.ts';
 
 /** Listed explicitly: no glob discovery under ESM. */
 export const entities = [
+  BaseEntity,
+  UpdatableEntity,
   User,
   Session,
   Workspace,

@@ -1,18 +1,17 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { ROLES } from '../constants.ts';
+import { BaseEntity } from './base.ts';
 import { User } from './user.ts';
 import { Workspace } from './workspace.ts';
-
-export const ROLES = ['owner', 'member'] as const;
 
 export const Membership = defineEntity({
   name: 'Membership',
   tableName: 'memberships',
+  extends: BaseEntity,
   properties: {
-    id: p.string().primary().length(40),
     workspace: () => p.manyToOne(Workspace),
     user: () => p.manyToOne(User),
     role: p.enum(ROLES),
-    createdAt: p.datetime().onCreate(() => new Date()),
   },
   uniques: [{ properties: ['workspace', 'user'] }],
   indexes: [{ properties: ['user'] }],

@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { TEXT_LIMITS } from '../limits.ts';
-
-export const OUTBOX_STATUSES = ['pending', 'sent', 'failed'] as const;
+import { OUTBOX_STATUSES, TEXT_LIMITS } from '../constants.ts';
+import { OutboxEmailRepository } from '../repositories/outbox-emails.ts';
+import { BaseEntity } from './base.ts';
 
 /**
  * The durable outbox: an email is a row written in the same transaction as the change that
@@ -12,8 +12,9 @@ export const OUTBOX_STATUSES = ['pending', 'sent', 'failed'] as const;
 export const OutboxEmail = defineEntity({
   name: 'OutboxEmail',
   tableName: 'outbox_emails',
+  extends: BaseEntity,
+  repository: () => OutboxEmailRepository,
   properties: {
-    id: p.string().primary().length(40),
     kind: p.string().length(32),
     to: p.string().length(TEXT_LIMITS.email),
     subject: p.string().length(TEXT_LIMITS.emailSubject),
@@ -23,7 +24,6 @@ export const OutboxEmail = defineEntity({
     nextAttemptAt: p.datetime(),
     lockedUntil: p.datetime().nullable(),
     lastError: p.string().length(500).nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
     sentAt: p.datetime().nullable(),
   },
   indexes: [{ properties: ['status', 'nextAttemptAt'] }],

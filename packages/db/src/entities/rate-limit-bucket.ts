@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { RateLimitBucketRepository } from '../repositories/rate-limit-buckets.ts';
 
 /**
  * One subject's standing under one security limit, shared by every replica on the database.
@@ -9,6 +10,7 @@ import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 export const RateLimitBucket = defineEntity({
   name: 'RateLimitBucket',
   tableName: 'rate_limit_buckets',
+  repository: () => RateLimitBucketRepository,
   properties: {
     limitName: p.string().primary().length(32),
     subject: p.string().primary().length(320),

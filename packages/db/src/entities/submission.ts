@@ -1,7 +1,8 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { SUBMISSION_SOURCES } from '../constants.ts';
+import { SubmissionRepository } from '../repositories/submissions.ts';
+import { BaseEntity } from './base.ts';
 import { Form } from './form.ts';
-
-export const SUBMISSION_SOURCES = ['browser', 'api_key'] as const;
 
 /**
  * One submission to a form. `data` is kept in a `json` column (not `jsonb`), which stores the
@@ -10,14 +11,14 @@ export const SUBMISSION_SOURCES = ['browser', 'api_key'] as const;
 export const Submission = defineEntity({
   name: 'Submission',
   tableName: 'submissions',
+  repository: () => SubmissionRepository,
+  extends: BaseEntity,
   properties: {
-    id: p.string().primary().length(40),
     form: () => p.manyToOne(Form).deleteRule('cascade'),
     data: p.json<Record<string, unknown>>().columnType('json'),
     source: p.enum(SUBMISSION_SOURCES),
     /** The key that authenticated a server-side submission. */
     apiKeyId: p.string().length(40).nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
   },
   indexes: [{ properties: ['form', 'id'] }],
 });

@@ -1,5 +1,5 @@
-import type { EntityManager } from '@mikro-orm/sql';
-import { RateLimitBucket } from '../entities/rate-limit-bucket.ts';
+import { SqlEntityRepository } from '@mikro-orm/sql';
+import type { IRateLimitBucket } from '../entities/rate-limit-bucket.ts';
 
 /** A limit as the database applies it: `capacity` events per `windowMs`, at most `capacity` at once. */
 export interface BucketRate {
@@ -24,13 +24,7 @@ function untilNext(tatMs: number, rate: BucketRate, nowMs: number): number {
  * Each call is one statement on its own, outside any transaction, so a count is never rolled back
  * with the request that made it.
  */
-export class RateLimitBuckets {
-  readonly #em: () => EntityManager;
-
-  constructor(em: () => EntityManager) {
-    this.#em = em;
-  }
-
+export class RateLimitBucketRepository extends SqlEntityRepository<IRateLimitBucket> {
   /**
    * Counts one event for `subject`, atomically across replicas, unless it is over the limit (then
    * nothing is counted). `nextInMs` is how long until one more event would be within the limit:
@@ -39,7 +33,7 @@ export class RateLimitBuckets {
    */
   async take(limitName: string, subject: string, rate: BucketRate, nowMs = Date.now()): Promise<{ counted: boolean; nextInMs: number }> {
     const { interval, burst } = gcra(rate);
-    const taken = await this.#em().execute<{ tat_ms: string }[]>(
+    const taken = await this.em.execute<{ tat_ms: string }[]>(
       `insert into rate_limit_buckets as b (limit_name, subject, tat_ms) values (?, ?, ?)
        on conflict (limit_name, subject) do update
          set tat_ms = greatest(b.tat_ms, ?) + ?
@@ -53,7 +47,7 @@ export class RateLimitBuckets {
 
   /** Milliseconds until `subject` may have one more event; 0 means now. Counts nothing. */
   async wait(limitName: string, subject: string, rate: BucketRate, nowMs = Date.now()): Promise<number> {
-    const rows = await this.#em().execute<{ tat_ms: string }[]>(
+    const rows = await this.em.execute<{ tat_ms: string }[]>(
       'select tat_ms from rate_limit_buckets where limit_name = ? and subject = ?',
       [limitName, subject],
     );
@@ -62,7 +56,7 @@ export class RateLimitBuckets {
 
   /** Gives back one event counted by `take` (a login that turned out to be right). */
   async giveBack(limitName: string, subject: string, rate: BucketRate): Promise<void> {
-    await this.#em().execute('update rate_limit_buckets set tat_ms = tat_ms - ? where limit_name = ? and subject = ?', [
+    await this.em.execute('update rate_limit_buckets set tat_ms = tat_ms - ? where limit_name = ? and subject = ?', [
       gcra(rate).interval,
       limitName,
       subject,
@@ -71,6 +65,6 @@ export class RateLimitBuckets {
 
   /** Forgets subjects whose buckets have refilled: they are the same as no row. */
   async sweep(nowMs = Date.now()): Promise<number> {
-    return this.#em().nativeDelete(RateLimitBucket, { tatMs: { $lt: nowMs } });
+    return this.nativeDelete({ tatMs: { $lt: nowMs } });
   }
 }

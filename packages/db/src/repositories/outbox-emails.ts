@@ -1,0 +1,70 @@
+import { SqlEntityRepository } from '@mikro-orm/sql';
+import type { IOutboxEmail } from '../entities/outbox-email.ts';
+import { newId } from '../ids.ts';
+
+/** A message to send, as the outbox stores it. */
+export interface NewEmail {
+  /** What the email is for (`verification`, `submission`); shown in logs, never its body. */
+  kind: string;
+  to: string;
+  subject: string;
+  body: string;
+}
+
+/** A message taken for sending: what the transport needs, and which attempt this is. */
+export interface ClaimedEmail {
+  id: string;
+  kind: string;
+  to: string;
+  subject: string;
+  body: string;
+  attempts: number;
+}
+
+export class OutboxEmailRepository extends SqlEntityRepository<IOutboxEmail> {
+  /** Queues the message on this repository's EntityManager, due at once: it is written with the change that causes it. */
+  enqueue(email: NewEmail, now = new Date()): void {
+    this.create({
+      id: newId('eml'),
+      ...email,
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: now,
+      lockedUntil: null,
+      lastError: null,
+      sentAt: null,
+    });
+  }
+
+  /**
+   * Takes up to `limit` due messages, each locked until `lockedUntil` and counted as one more
+   * attempt. `skip locked`, so replicas claiming at once never take the same message.
+   */
+  claimDue(now: Date, lockedUntil: Date, limit: number): Promise<ClaimedEmail[]> {
+    return this.em.execute<ClaimedEmail[]>(
+      `update outbox_emails set locked_until = ?, attempts = attempts + 1
+       where id in (
+         select id from outbox_emails
+         where status = 'pending' and next_attempt_at <= ? and (locked_until is null or locked_until <= ?)
+         order by next_attempt_at, id limit ? for update skip locked)
+       returning id, kind, "to", subject, body, attempts`,
+      [lockedUntil.toISOString(), now.toISOString(), now.toISOString(), limit],
+    );
+  }
+
+  /** Sent: the body is cleared, since it may hold a verification link. */
+  async markSent(id: string, at = new Date()): Promise<void> {
+    await this.em.execute(
+      `update outbox_emails set status = 'sent', sent_at = ?, body = null, locked_until = null, last_error = null where id = ?`,
+      [at.toISOString(), id],
+    );
+  }
+
+  /** Not sent: tried again at `nextAttemptAt`, or never again once `giveUp`. */
+  async markFailed(id: string, reason: string, nextAttemptAt: Date, giveUp: boolean): Promise<void> {
+    await this.em.execute(
+      `update outbox_emails set status = ?, next_attempt_at = ?, locked_until = null, last_error = ? where id = ?`,
+      [giveUp ? 'failed' : 'pending', nextAttemptAt.toISOString(), reason, id],
+    );
+  }
+}

@@ -1,0 +1,26 @@
+import { SqlEntityRepository } from '@mikro-orm/sql';
+import type { SubmissionSource } from '../constants.ts';
+import type { ISubmission } from '../entities/submission.ts';
+import { newId } from '../ids.ts';
+
+export interface NewSubmission {
+  formId: string;
+  /** The values as validated: stored as the JSON text they make, so they read back unchanged. */
+  data: Record<string, unknown>;
+  source: SubmissionSource;
+  /** The key that authenticated a server-side submission. */
+  apiKeyId: string | null;
+}
+
+export class SubmissionRepository extends SqlEntityRepository<ISubmission> {
+  /** Queues the submission on this repository's EntityManager, for the caller's flush. */
+  add(submission: NewSubmission): ISubmission {
+    return this.create({
+      id: newId('sub'),
+      form: submission.formId,
+      data: submission.data,
+      source: submission.source,
+      apiKeyId: submission.apiKeyId,
+    });
+  }
+}
