@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, request as httpRequest, type Server, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { dirname } from 'node:path';
+import { freePort } from '@lfk/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import packageJson from '../package.json' with { type: 'json' };
 import { type Home, type LfkResult, type LfkServerUnderTest, signupWithCli, startServer, tempHome } from './harness.ts';
@@ -105,14 +106,6 @@ async function forwardingProxy(target: string): Promise<FakeServer> {
   const proxy = { url: `http://127.0.0.1:${port}`, requests, close: () => closeHttp(server) };
   cleanups.push(proxy.close);
   return proxy;
-}
-
-/** A port nothing listens on: bound, read, closed. */
-async function closedPort(): Promise<number> {
-  const server = createNetServer();
-  const port = await listen(server);
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 let server: LfkServerUnderTest;
@@ -232,7 +225,7 @@ describe('usage errors', () => {
 
 describe('a server that is down', () => {
   it('reports connection refused for a query and for a mutation', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const env = { LFK_API_KEY: 'lfk_anything', LFK_BASE_URL: base };
     const query = await anon.lfk(['forms', 'get', 'form_x'], { env });

@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { restRoutes } from '@lfk/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, type Res, startTestServer, type TestServer } from './harness.ts';
+import { createForm, PASSWORD, type Res, startTestServer, type TestServer, verificationTokenSentTo } from '@lfk/testing';
 
 // ---------------------------------------------------------------------------------------------
 // Callers (columns)
@@ -351,7 +351,7 @@ const MATRIX: Row[] = [
     route: 'POST /v1/forms/:form_id/resend-verification',
     // A fresh form per cell with an address, made long enough ago that a resend is due.
     prepare: async (w) => {
-      const formId = await createForm(w.key.key, { ...formBody, notify_email: 'notify@example.com' });
+      const formId = (await createForm(t, w.key.key, { ...formBody, notify_email: 'notify@example.com' })).id;
       await t.sql('update forms set verification_sent_at = ? where id = ?', [new Date(Date.now() - 3600_000).toISOString(), formId]);
       return { params: { form_id: formId } };
     },
@@ -425,8 +425,8 @@ const MATRIX: Row[] = [
     // A fresh form and link per cell: a link works once.
     prepare: async (w) => {
       const address = freshEmail();
-      await createForm(w.key.key, { ...formBody, notify_email: address });
-      return { params: { token: await verificationTokenSentTo(address) } };
+      await createForm(t, w.key.key, { ...formBody, notify_email: address });
+      return { params: { token: await verificationTokenSentTo(t, address) } };
     },
     // Opening a link shows its "Verify" button and changes nothing.
     success: (res) => {
@@ -444,8 +444,8 @@ const MATRIX: Row[] = [
     route: 'POST /v1/email-verifications/:token',
     prepare: async (w) => {
       const address = freshEmail();
-      await createForm(w.key.key, { ...formBody, notify_email: address });
-      return { params: { token: await verificationTokenSentTo(address) } };
+      await createForm(t, w.key.key, { ...formBody, notify_email: address });
+      return { params: { token: await verificationTokenSentTo(t, address) } };
     },
     // The button verifies: the token is the credential, so any caller holding it may press it.
     success: (res) => {
@@ -464,25 +464,6 @@ const MATRIX: Row[] = [
 // ---------------------------------------------------------------------------------------------
 // Machinery
 // ---------------------------------------------------------------------------------------------
-
-async function createForm(key: string, body: unknown): Promise<string> {
-  const res = await t.request('POST', '/v1/forms', { token: key, body });
-  if (res.status !== 201) throw new Error(`form create failed: ${res.status} ${res.body}`);
-  return res.json.id;
-}
-
-/** Without SMTP the server prints its mail to the log: the verification link is read from there. */
-async function verificationTokenSentTo(address: string): Promise<string> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    for (const line of t.logs) {
-      const email = JSON.parse(line).email;
-      if (email?.to === address && email.kind === 'verification') return /lfv_[0-9A-Za-z]+/.exec(email.text)![0];
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`no verification email to ${address}`);
-}
 
 /** Error pages (HTML) carry their code in `<meta name="lfk-error-code">`. */
 function errorCodeOf(res: Res): string | undefined {
@@ -551,8 +532,8 @@ beforeAll(async () => {
   const logout = await t.request('POST', '/v1/auth/logout', { token: signedOutToken });
   if (logout.status !== 204) throw new Error(`logout failed: ${logout.status} ${logout.body}`);
 
-  const formId = await createForm(key.key, formBody);
-  const apiKeyFormId = await createForm(key.key, { ...formBody, submission_mode: 'api_key' });
+  const formId = (await createForm(t, key.key, formBody)).id;
+  const apiKeyFormId = (await createForm(t, key.key, { ...formBody, submission_mode: 'api_key' })).id;
 
   w = {
     owner, member, outsider, ws, key, otherKey,
@@ -659,7 +640,7 @@ describe('submissions: one decision per caller, whichever door', () => {
   const origin = 'https://matrix.example';
   let browserFormId: string;
   beforeAll(async () => {
-    browserFormId = await createForm(w.key.key, { ...formBody, allowed_origins: [origin] });
+    browserFormId = (await createForm(t, w.key.key, { ...formBody, allowed_origins: [origin] })).id;
   });
 
   it.each(CALLERS)('submissions.create over tRPC · %s → the REST row’s answer', async (caller) => {

@@ -15,7 +15,7 @@ import {
   TEST_DATABASE_URL,
   type TestServer,
   until,
-} from './harness.ts';
+} from '@lfk/testing';
 
 const FAILED_BATCH_LOG = 'could not write last_used_at';
 

@@ -4,7 +4,7 @@
  * button's plain HTML form post is what verifies (single use, 24 hours, the newest link only).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Res, startTestServer, type TestServer, verificationTokenSentTo } from './harness.ts';
+import { type Res, startTestServer, type TestServer, verificationTokenSentTo } from '@lfk/testing';
 
 let t: TestServer;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Res, startTestServer, type TestServer } from './harness.ts';
+import { type Res, startTestServer, type TestServer, until } from '@lfk/testing';
 
 // ---------------------------------------------------------------------------------------------
 // An in-process SMTP peer, and a plain parser for what it receives.
@@ -133,7 +133,7 @@ async function startSmtpPeer(): Promise<SmtpPeer> {
 
 /** Waits for the next message to `to` that the peer holds, and takes it off the held list. */
 async function nextHeld(peer: SmtpPeer, to: string): Promise<HeldMessage> {
-  const held = await waitFor(`a delivery attempt to ${to}`, () => peer.held.find((h) => h.to.includes(to)));
+  const held = await until(`a delivery attempt to ${to}`, () => peer.held.find((h) => h.to.includes(to)));
   peer.held.splice(peer.held.indexOf(held), 1);
   return held;
 }
@@ -144,22 +144,11 @@ async function nextHeld(peer: SmtpPeer, to: string): Promise<HeldMessage> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls `probe` until it gives a value (not undefined/null/false), or fails after the deadline. */
-async function waitFor<T>(what: string, probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== null && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(25);
-  }
-}
-
 const emailsTo = (peer: SmtpPeer, address: string) => peer.received.filter((m) => m.envelopeTo.includes(address));
 
 /** Waits until `address` has received at least `count` emails; returns all of them, oldest first. */
 function waitForEmails(peer: SmtpPeer, address: string, count = 1): Promise<ReceivedEmail[]> {
-  return waitFor(`${count} email(s) to ${address}`, () => {
+  return until(`${count} email(s) to ${address}`, () => {
     const found = emailsTo(peer, address);
     return found.length >= count ? found : undefined;
   });
@@ -439,7 +428,7 @@ describe('verification emails by SMTP', () => {
     expect(notification.text).toContain(sent.json.id);
     expect(notification.text).not.toContain('Before verification');
 
-    const rows = await waitFor('the submission email marked sent', async () => {
+    const rows = await until('the submission email marked sent', async () => {
       const found = await outboxTo(t, to);
       return found.length === 2 && found[1]!.status === 'sent' ? found : undefined;
     });
@@ -455,7 +444,7 @@ describe('verification emails by SMTP', () => {
     const [email] = await waitForEmails(peer, to);
     const { token } = linkIn(email!.text);
 
-    const rows = await waitFor('the verification email marked sent', async () => {
+    const rows = await until('the verification email marked sent', async () => {
       const found = await outboxTo(t, to);
       return found[0]?.status === 'sent' ? found : undefined;
     });
@@ -579,7 +568,7 @@ describe('a server with immediate resends and quick retries', () => {
       expect(emailsTo(peer, to)).toHaveLength(0);
       held.settle(true);
 
-      const sent = await waitFor('the email marked sent', async () => {
+      const sent = await until('the email marked sent', async () => {
         const [found] = await outboxTo(t, to);
         return found?.status === 'sent' ? found : undefined;
       });
@@ -604,7 +593,7 @@ describe('a server with immediate resends and quick retries', () => {
       peer.decide = (recipients) => (recipients.includes(to) ? 'reject' : 'accept');
       await createKeyForm(t, key, { notify_email: to });
 
-      const failed = await waitFor('the email marked failed', async () => {
+      const failed = await until('the email marked failed', async () => {
         const [row] = await outboxTo(t, to);
         return row?.status === 'failed' ? row : undefined;
       });
@@ -638,7 +627,7 @@ describe('without SMTP_URL', () => {
     });
     expect(created.status).toBe(201);
 
-    const line = await waitFor('the email in the log', () =>
+    const line = await until('the email in the log', () =>
       t.logs
         .map((raw) => {
           try {
@@ -654,7 +643,7 @@ describe('without SMTP_URL', () => {
     expect(line.email.subject).toContain('Local form');
     const link = linkIn(line.email.text);
 
-    const row = await waitFor('the logged email marked sent', async () => {
+    const row = await until('the logged email marked sent', async () => {
       const [found] = await outboxTo(t, to);
       return found?.status === 'sent' ? found : undefined;
     });

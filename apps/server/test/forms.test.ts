@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig } from '@lfk/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, type Res, startTestServer, type TestServer } from './harness.ts';
+import { expectError, PASSWORD, type Res, startTestServer, type TestServer, verificationTokenSentTo } from '@lfk/testing';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -27,14 +27,6 @@ const strayClaimToken = () =>
 
 function anonymousBody(extra: Record<string, unknown> = {}) {
   return { name: unique('Anon form'), schema: SCHEMA, notify_email: address('anon'), ...extra };
-}
-
-/** An API error: the status, its code, and (when given) the detail paths. */
-function expectError(res: Res, status: number, code: string, paths?: string[]) {
-  expect(res.status, res.body).toBe(status);
-  expect(res.json?.error?.code, res.body).toBe(code);
-  expect(typeof res.json.error.request_id).toBe('string');
-  if (paths) expect(res.json.error.details?.map((d: { path: string }) => d.path), res.body).toEqual(paths);
 }
 
 function expectRetryAfter(res: Res) {
@@ -76,19 +68,6 @@ const json = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) 
 async function countForms(where: string, params: unknown[]): Promise<number> {
   const rows = await t.sql<{ n: number }>(`select count(*)::int as n from forms where ${where}`, params);
   return rows[0]!.n;
-}
-
-/** Without SMTP the server prints its mail to the log: the verification link is read from there. */
-async function verificationTokenSentTo(to: string): Promise<string> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    for (const line of t.logs) {
-      const email = JSON.parse(line).email;
-      if (email?.to === to && email.kind === 'verification') return /lfv_[0-9A-Za-z]+/.exec(email.text)![0];
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`no verification email to ${to}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -136,16 +115,16 @@ describe('anonymous POST /v1/forms', () => {
   it('requires notify_email (missing or null) → 400 with detail notify_email, and stores nothing', async () => {
     const name = unique('No email');
     const missing = await t.request('POST', '/v1/forms', { body: { name, schema: SCHEMA } });
-    expectError(missing, 400, 'invalid_request', ['notify_email']);
+    expectError(missing, 400, 'invalid_request', { paths: ['notify_email'] });
     const nulled = await t.request('POST', '/v1/forms', { body: { name, schema: SCHEMA, notify_email: null } });
-    expectError(nulled, 400, 'invalid_request', ['notify_email']);
+    expectError(nulled, 400, 'invalid_request', { paths: ['notify_email'] });
     expect(await countForms('name = ?', [name])).toBe(0);
   });
 
   it('refuses submission_mode api_key → 400 with detail submission_mode', async () => {
     const body = anonymousBody({ submission_mode: 'api_key' });
     const res = await t.request('POST', '/v1/forms', { body });
-    expectError(res, 400, 'invalid_request', ['submission_mode']);
+    expectError(res, 400, 'invalid_request', { paths: ['submission_mode'] });
     expect(await countForms('name = ?', [body.name])).toBe(0);
   });
 
@@ -164,7 +143,7 @@ describe('anonymous POST /v1/forms', () => {
     const noOptions = await t.request('POST', '/v1/forms', {
       body: anonymousBody({ schema: [{ name: 'topic', type: 'select' }] }),
     });
-    expectError(noOptions, 400, 'invalid_request', ['schema.0.options']);
+    expectError(noOptions, 400, 'invalid_request', { paths: ['schema.0.options'] });
     const emptyOptions = await t.request('POST', '/v1/forms', {
       body: anonymousBody({ schema: [{ name: 'topic', type: 'select', options: [] }] }),
     });
@@ -173,7 +152,7 @@ describe('anonymous POST /v1/forms', () => {
     const textWithOptions = await t.request('POST', '/v1/forms', {
       body: anonymousBody({ schema: [{ name: 'topic', type: 'text', options: ['a'] }] }),
     });
-    expectError(textWithOptions, 400, 'invalid_request', ['schema.0.options']);
+    expectError(textWithOptions, 400, 'invalid_request', { paths: ['schema.0.options'] });
 
     const ok = await t.request('POST', '/v1/forms', {
       body: anonymousBody({ schema: [{ name: 'topic', type: 'select', options: ['Sales', 'Support'] }] }),
@@ -207,7 +186,7 @@ describe('anonymous POST /v1/forms', () => {
       '',
     ]) {
       const res = await t.request('POST', '/v1/forms', { body: anonymousBody({ allowed_origins: [bad] }) });
-      expectError(res, 400, 'invalid_request', ['allowed_origins.0']);
+      expectError(res, 400, 'invalid_request', { paths: ['allowed_origins.0'] });
     }
   });
 });
@@ -622,7 +601,7 @@ describe('the whole form via a key', () => {
     });
     expect(created.status, created.body).toBe(201);
     const id: string = created.json.id;
-    const link = `/v1/email-verifications/${await verificationTokenSentTo(notify)}`;
+    const link = `/v1/email-verifications/${await verificationTokenSentTo(t, notify)}`;
     // Opening the link changes nothing; its page's button (a form post) verifies.
     expect((await t.request('GET', link)).status).toBe(200);
     expect((await t.request('GET', `/v1/forms/${id}`, { token: key })).json.notify_email_verified).toBe(false);
@@ -668,9 +647,9 @@ describe('the whole form via a key', () => {
         token: key,
         body: { name: 'Bad redirect', schema: SCHEMA, redirect_url: bad },
       });
-      expectError(onCreate, 400, 'invalid_request', ['redirect_url']);
+      expectError(onCreate, 400, 'invalid_request', { paths: ['redirect_url'] });
       const onPatch = await t.request('PATCH', `/v1/forms/${created.json.id}`, { token: key, body: { redirect_url: bad } });
-      expectError(onPatch, 400, 'invalid_request', ['redirect_url']);
+      expectError(onPatch, 400, 'invalid_request', { paths: ['redirect_url'] });
     }
     expect((await formRow(created.json.id)).redirect_url).toBe('https://example.com/ok');
     expect(await countForms("name = 'Bad redirect'", [])).toBe(0);
@@ -892,7 +871,7 @@ describe('Idempotency-Key on POST /v1/forms', () => {
       await t.request('POST', '/v1/forms', { body: withoutEmail, headers: { 'idempotency-key': anonKey } }),
       400,
       'invalid_request',
-      ['notify_email'],
+      { paths: ['notify_email'] },
     );
     const anonFixed = await t.request('POST', '/v1/forms', { body: anonBody, headers: { 'idempotency-key': anonKey } });
     expect(anonFixed.status, anonFixed.body).toBe(201);
@@ -934,14 +913,14 @@ describe('Idempotency-Key on POST /v1/forms', () => {
         body: { name: 'Bad key', schema: SCHEMA },
         headers: { 'idempotency-key': bad },
       });
-      expectError(res, 400, 'invalid_request', ['Idempotency-Key']);
+      expectError(res, 400, 'invalid_request', { paths: ['Idempotency-Key'] });
     }
     const anon = anonymousBody();
     expectError(
       await t.request('POST', '/v1/forms', { body: anon, headers: { 'idempotency-key': 'z'.repeat(300) } }),
       400,
       'invalid_request',
-      ['Idempotency-Key'],
+      { paths: ['Idempotency-Key'] },
     );
     expect(await countForms('workspace_id = ?', [owner.workspaceId])).toBe(0);
     expect(await countForms('name = ?', [anon.name])).toBe(0);

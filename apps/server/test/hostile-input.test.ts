@@ -5,7 +5,7 @@
  */
 import { type RestRoute, restRoutes } from '@lfk/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, rawExchange, type Res, type RequestOptions, startTestServer, type TestServer } from './harness.ts';
+import { expectDocumentedError, PASSWORD, rawExchange, type Res, type RequestOptions, startTestServer, type TestServer, type WireError } from '@lfk/testing';
 
 const MiB = 1024 * 1024;
 
@@ -54,48 +54,12 @@ afterAll(async () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// The one assertion every error answer goes through.
+// Error assertions: expectDocumentedError (the harness's) and the shapes built on it.
 // ---------------------------------------------------------------------------------------------
 
-interface WireErrorBody {
-  code: string;
-  message: string;
-  details?: { path: string; message: string }[];
-  request_id: string;
-}
-
-/** `{ error: { code, message, details?, request_id } }`, request_id = `x-request-id`, nothing else. */
-function expectError(res: Res, status: number, code: string, what = ''): WireErrorBody {
-  const label = `${what} → ${res.status} ${res.body.slice(0, 500)}`;
-  expect(res.status, label).toBe(status);
-  expect(String(res.headers['content-type']), label).toMatch(/^application\/json/);
-  const requestId = res.headers['x-request-id'];
-  expect(typeof requestId, label).toBe('string');
-  expect((requestId as string).length, label).toBeGreaterThan(0);
-  expect(res.json, label).toBeTypeOf('object');
-  expect(Object.keys(res.json), label).toEqual(['error']);
-  const error = res.json.error as WireErrorBody;
-  expect(error.code, label).toBe(code);
-  expect(error.request_id, label).toBe(requestId);
-  expect(typeof error.message, label).toBe('string');
-  expect(error.message.length, label).toBeGreaterThan(0);
-  // Never a stack trace or an internal detail: exactly the documented keys.
-  for (const k of Object.keys(error)) expect(['code', 'message', 'details', 'request_id'], label).toContain(k);
-  expect(error.message, label).not.toMatch(/\bat .*\(.*:\d+:\d+\)|node_modules|Error:/);
-  if (error.details !== undefined) {
-    expect(Array.isArray(error.details), label).toBe(true);
-    for (const d of error.details) {
-      expect(Object.keys(d).sort(), label).toEqual(['message', 'path']);
-      expect(typeof d.path, label).toBe('string');
-      expect(typeof d.message, label).toBe('string');
-    }
-  }
-  return error;
-}
-
 /** A 400 invalid_request whose details name `path` (exactly). */
-function expectInvalid(res: Res, path: string, what = ''): WireErrorBody {
-  const error = expectError(res, 400, 'invalid_request', what);
+function expectInvalid(res: Res, path: string, what = ''): WireError {
+  const error = expectDocumentedError(res, 400, 'invalid_request', what);
   expect(error.details, `${what}: details ${JSON.stringify(error.details)}`).toBeDefined();
   expect(
     error.details!.map((d) => d.path),
@@ -105,7 +69,7 @@ function expectInvalid(res: Res, path: string, what = ''): WireErrorBody {
 }
 
 /** tRPC's envelope: `{ error: { message, code, data: { code, message, details?, request_id, httpStatus } } }`. */
-function expectTrpcError(res: Res, status: number, code: string, what = ''): WireErrorBody {
+function expectTrpcError(res: Res, status: number, code: string, what = ''): WireError {
   const label = `${what} → ${res.status} ${res.body.slice(0, 500)}`;
   expect(res.status, label).toBe(status);
   expect(String(res.headers['content-type']), label).toMatch(/^application\/json/);
@@ -124,7 +88,7 @@ function expectTrpcError(res: Res, status: number, code: string, what = ''): Wir
   for (const k of Object.keys(error)) expect(['code', 'message', 'data'], label).toContain(k);
   for (const k of Object.keys(data)) expect(['code', 'message', 'details', 'request_id'], label).toContain(k);
   expect(JSON.stringify(error), label).not.toMatch(/node_modules|\.ts:\d+|stack/);
-  return data as WireErrorBody;
+  return data as WireError;
 }
 
 /** Runs every case, then fails once, listing each case that failed: one bad case hides no other. */
@@ -297,32 +261,32 @@ describe('every body route of the REST table', () => {
     it('malformed JSON → 400 invalid_json', async () => {
       await everyCase(MALFORMED_JSON, async ([what, raw]) => {
         const res = await t.request(route.method, c().url(), opts(c(), { raw }));
-        expectError(res, 400, 'invalid_json', what);
+        expectDocumentedError(res, 400, 'invalid_json', what);
       });
     });
 
     it('JSON that is not an object → 400 invalid_request', async () => {
       await everyCase(NON_OBJECT_JSON, async ([what, raw]) => {
         const res = await t.request(route.method, c().url(), opts(c(), { raw }));
-        expectError(res, 400, 'invalid_request', what);
+        expectDocumentedError(res, 400, 'invalid_request', what);
       });
     });
 
     it('other content types → 415 unsupported_media_type', async () => {
       await everyCase(OTHER_CONTENT_TYPES, async ([contentType, raw]) => {
         const res = await t.request(route.method, c().url(), opts(c(), { raw, headers: { 'content-type': contentType } }));
-        expectError(res, 415, 'unsupported_media_type', contentType);
+        expectDocumentedError(res, 415, 'unsupported_media_type', contentType);
       });
     });
 
     it('a body just over 1 MiB → 413 payload_too_large; exactly 1 MiB is read', async () => {
       const over = await t.request(route.method, c().url(), opts(c(), { raw: jsonOfSize(MiB + 1) }));
-      expectError(over, 413, 'payload_too_large', '1 MiB + 1');
+      expectDocumentedError(over, 413, 'payload_too_large', '1 MiB + 1');
       const farOver = await t.request(route.method, c().url(), opts(c(), { raw: Buffer.alloc(5 * MiB, 0x20) }));
-      expectError(farOver, 413, 'payload_too_large', '5 MiB');
+      expectDocumentedError(farOver, 413, 'payload_too_large', '5 MiB');
       // At the limit the body is parsed and validated (a 1 MiB name is too long, or not a field).
       const at = await t.request(route.method, c().url(), opts(c(), { raw: jsonOfSize(MiB) }));
-      expectError(at, 400, 'invalid_request', 'exactly 1 MiB');
+      expectDocumentedError(at, 400, 'invalid_request', 'exactly 1 MiB');
     });
 
     it('an empty body with content-type json is no input: a 400 invalid_request, or success when every field is optional', async () => {
@@ -331,14 +295,14 @@ describe('every body route of the REST table', () => {
         if (c().emptyOk) {
           expect(res.status, res.body).toBe(route.status);
         } else {
-          expectError(res, 400, 'invalid_request', `empty body ${JSON.stringify(raw)}`);
+          expectDocumentedError(res, 400, 'invalid_request', `empty body ${JSON.stringify(raw)}`);
         }
       });
     });
 
     it('an unknown field → 400 invalid_request (strict objects)', async () => {
       const res = await t.request(route.method, c().url(), opts(c(), { body: c().unknown() }));
-      const error = expectError(res, 400, 'invalid_request', 'unknown field');
+      const error = expectDocumentedError(res, 400, 'invalid_request', 'unknown field');
       expect(error.details?.length, res.body).toBeGreaterThan(0);
     });
 
@@ -348,7 +312,7 @@ describe('every body route of the REST table', () => {
         `{"constructor":{"prototype":{"admin":true}},${JSON.stringify(c().valid()).slice(1)}`,
       ]) {
         const res = await t.request(route.method, c().url(), opts(c(), { raw }));
-        expectError(res, 400, 'invalid_request', raw.slice(0, 40));
+        expectDocumentedError(res, 400, 'invalid_request', raw.slice(0, 40));
       }
       expect(({} as Record<string, unknown>).admin).toBeUndefined();
     });
@@ -358,7 +322,7 @@ describe('every body route of the REST table', () => {
       if (!field && route.procedure === 'forms.claim') {
         // No free text here, and no email either: a lone surrogate in the token is a token that names nothing.
         const res = await t.request(route.method, c().url(), opts(c(), { body: { ...c().valid(), claim_token: 'lfc_\ud800' } }));
-        expectError(res, 404, 'form_not_found', 'lone surrogate in claim_token');
+        expectDocumentedError(res, 404, 'form_not_found', 'lone surrogate in claim_token');
         return;
       }
       if (!field) {
@@ -387,13 +351,13 @@ describe('the submission route', () => {
 
   it('malformed JSON → 400 invalid_json', async () => {
     await everyCase(MALFORMED_JSON, async ([what, raw]) => {
-      expectError(await t.request('POST', url(), { raw, headers }), 400, 'invalid_json', what);
+      expectDocumentedError(await t.request('POST', url(), { raw, headers }), 400, 'invalid_json', what);
     });
   });
 
   it('JSON that is not an object → 400 invalid_request', async () => {
     await everyCase(NON_OBJECT_JSON.filter(([what]) => what !== 'null'), async ([what, raw]) => {
-      expectError(await t.request('POST', url(), { raw, headers }), 400, 'invalid_request', what);
+      expectDocumentedError(await t.request('POST', url(), { raw, headers }), 400, 'invalid_request', what);
     });
   });
 
@@ -401,31 +365,31 @@ describe('the submission route', () => {
     const others = OTHER_CONTENT_TYPES.filter(([type]) => type !== 'application/x-www-form-urlencoded');
     await everyCase(others, async ([contentType, raw]) => {
       const res = await t.request('POST', url(), { raw, headers: { ...headers, 'content-type': contentType } });
-      expectError(res, 415, 'unsupported_media_type', contentType);
+      expectDocumentedError(res, 415, 'unsupported_media_type', contentType);
     });
   });
 
   it('a body over 64 KiB → 413 payload_too_large, as JSON and as a form post', async () => {
     const message = 'a'.repeat(64 * 1024);
-    expectError(await t.request('POST', url(), { body: { message }, headers }), 413, 'payload_too_large', 'json');
+    expectDocumentedError(await t.request('POST', url(), { body: { message }, headers }), 413, 'payload_too_large', 'json');
     const form = await t.request('POST', url(), {
       raw: `message=${message}`,
       headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
     });
-    expectError(form, 413, 'payload_too_large', 'form post');
+    expectDocumentedError(form, 413, 'payload_too_large', 'form post');
   });
 
   it('prototype-polluting keys are unknown fields of the form (422), and pollute nothing', async () => {
     for (const raw of ['{"__proto__":{"admin":true},"email":"a@example.com"}', '{"constructor":{"prototype":{"admin":true}}}']) {
       const res = await t.request('POST', url(), { raw, headers });
-      const error = expectError(res, 422, 'validation_failed', raw);
+      const error = expectDocumentedError(res, 422, 'validation_failed', raw);
       expect(error.details?.map((d) => d.path)).toContain(raw.includes('__proto__') ? '__proto__' : 'constructor');
     }
     const form = await t.request('POST', url(), {
       raw: '__proto__=x&constructor=y&email=a%40example.com',
       headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
     });
-    const error = expectError(form, 422, 'validation_failed', 'form post');
+    const error = expectDocumentedError(form, 422, 'validation_failed', 'form post');
     expect(error.details?.map((d) => d.path).sort()).toEqual(['__proto__', 'constructor']);
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
   });
@@ -433,7 +397,7 @@ describe('the submission route', () => {
   it('NUL and lone surrogates in a value → 422 naming the field; other unicode is kept', async () => {
     await everyCase(['a\u0000b', '\ud800', 'x\ud83d'], async (bad) => {
       const res = await t.request('POST', url(), { body: { message: bad }, headers });
-      const error = expectError(res, 422, 'validation_failed', JSON.stringify(bad));
+      const error = expectDocumentedError(res, 422, 'validation_failed', JSON.stringify(bad));
       expect(error.details).toEqual([{ path: 'message', message: expect.any(String) }]);
     });
     const ok = await t.request('POST', url(), { body: { message: 'tab\tnew\nline ✓ 🎉 \u202e' }, headers });
@@ -642,7 +606,7 @@ describe('unknown fields', () => {
     ];
     await everyCase(cases, async ([method, url, token, body]) => {
       const res = await t.request(method, url, { ...(token ? { token } : {}), body });
-      const error = expectError(res, 400, 'invalid_request', `${method} ${url} ${JSON.stringify(body)}`);
+      const error = expectDocumentedError(res, 400, 'invalid_request', `${method} ${url} ${JSON.stringify(body)}`);
       expect(error.details?.length).toBeGreaterThan(0);
     });
     const nested = await t.request('POST', '/v1/forms', {
@@ -701,7 +665,7 @@ describe('strings', () => {
     expect(signup.status, signup.body).not.toBe(500);
     const login = await t.request('POST', '/v1/auth/login', { body: { email: `${owner.email}\u0000`, password: PASSWORD } });
     expect([400, 401], login.body).toContain(login.status);
-    expectError(login, login.status, login.status === 400 ? 'invalid_request' : 'invalid_credentials');
+    expectDocumentedError(login, login.status, login.status === 400 ? 'invalid_request' : 'invalid_credentials');
   });
 
   const UNICODE = {
@@ -930,7 +894,7 @@ describe('path ids of the wrong shape → 404 of that resource', () => {
         .replace(':user_id', member.userId);
       const body = route.from === 'body' ? BODY_CASES[route.procedure]?.valid() ?? {} : undefined;
       const res = await t.request(route.method, url, { token: owner.token, ...(body ? { body } : {}) });
-      expectError(res, 404, 'workspace_not_found', `${route.method} ${what}`);
+      expectDocumentedError(res, 404, 'workspace_not_found', `${route.method} ${what}`);
     });
   });
 
@@ -942,7 +906,7 @@ describe('path ids of the wrong shape → 404 of that resource', () => {
     ];
     await everyCase(ids, async ([what, id]) => {
       const res = await t.request('DELETE', `/v1/workspaces/${owner.workspaceId}/api-keys/${id}`, { token: owner.token });
-      expectError(res, 404, 'api_key_not_found', what);
+      expectDocumentedError(res, 404, 'api_key_not_found', what);
     });
     const list = await t.request('GET', `/v1/workspaces/${outsider.workspaceId}/api-keys`, { token: outsider.token });
     expect(list.json.data.every((k: { status: string }) => k.status === 'active')).toBe(true);
@@ -956,7 +920,7 @@ describe('path ids of the wrong shape → 404 of that resource', () => {
     ];
     await everyCase(ids, async ([what, id]) => {
       const res = await t.request('DELETE', `/v1/workspaces/${owner.workspaceId}/members/${id}`, { token: owner.token });
-      expectError(res, 404, 'member_not_found', what);
+      expectDocumentedError(res, 404, 'member_not_found', what);
     });
   });
 
@@ -967,8 +931,8 @@ describe('path ids of the wrong shape → 404 of that resource', () => {
     ];
     await everyCase([key, owner.token], async (token) => {
       await everyCase(ids, async ([what, id]) => {
-        expectError(await t.request('GET', `/v1/forms/${id}`, { token }), 404, 'form_not_found', `GET ${what}`);
-        expectError(
+        expectDocumentedError(await t.request('GET', `/v1/forms/${id}`, { token }), 404, 'form_not_found', `GET ${what}`);
+        expectDocumentedError(
           await t.request('PATCH', `/v1/forms/${id}`, { token, body: { name: 'x' } }),
           404,
           'form_not_found',
@@ -977,7 +941,7 @@ describe('path ids of the wrong shape → 404 of that resource', () => {
       });
     });
     // Another workspace's form is not found either.
-    expectError(await t.request('GET', `/v1/forms/${formId}`, { token: outsider.token }), 404, 'form_not_found', 'outsider');
+    expectDocumentedError(await t.request('GET', `/v1/forms/${formId}`, { token: outsider.token }), 404, 'form_not_found', 'outsider');
   });
 
   it('the other form routes → 404 form_not_found for ids of the wrong shape', async () => {
@@ -992,7 +956,7 @@ describe('path ids of the wrong shape → 404 of that resource', () => {
         ['OPTIONS', `/v1/forms/${id}/submissions`, { headers: { origin: ORIGIN, 'access-control-request-method': 'POST' } }],
       ];
       for (const [method, url, options] of cases) {
-        expectError(await t.request(method, url, options), 404, 'form_not_found', `${method} ${url.slice(0, 60)} (${what})`);
+        expectDocumentedError(await t.request(method, url, options), 404, 'form_not_found', `${method} ${url.slice(0, 60)} (${what})`);
       }
     });
   });
@@ -1021,7 +985,7 @@ describe('path ids of the wrong shape → 404 of that resource', () => {
     await everyCase(urls, async ([method, url, code]) => {
       const token = url.startsWith('/v1/forms') ? key : owner.token;
       const res = await t.request(method, url, { token, ...(method === 'PATCH' ? { body: { name: 'x' } } : {}) });
-      expectError(res, 404, code, `${method} ${url}`);
+      expectDocumentedError(res, 404, code, `${method} ${url}`);
     });
   });
 
@@ -1029,7 +993,7 @@ describe('path ids of the wrong shape → 404 of that resource', () => {
     await everyCase([...badIds(owner.userId), ['another’s', outsider.workspaceId] as [string, string]], async ([what, id]) => {
       const workspace_id = decodeURIComponentSafe(id);
       const res = await t.request('POST', '/v1/forms', { token: owner.token, body: { ...formBody, workspace_id } });
-      expectError(res, 404, 'workspace_not_found', what);
+      expectDocumentedError(res, 404, 'workspace_not_found', what);
     });
   });
 });
@@ -1127,7 +1091,7 @@ describe('unknown routes and wrong methods', () => {
     ];
     await everyCase(cases, async ([method, url]) => {
       const res = await t.request(method, url, { token: owner.token });
-      expectError(res, 404, 'not_found', `${method} ${url.slice(0, 60)}`);
+      expectDocumentedError(res, 404, 'not_found', `${method} ${url.slice(0, 60)}`);
     });
   });
 
@@ -1135,23 +1099,23 @@ describe('unknown routes and wrong methods', () => {
     await everyCase(['/v1/nope%ZZ', '/v1/%E0%A4%A', '/%', '/trpc/forms.get%ZZ'], async (url) => {
       const res = await t.request('GET', url, { token: owner.token });
       if (url.startsWith('/trpc/')) expectTrpcError(res, 404, 'not_found', url);
-      else expectError(res, 404, 'not_found', url);
+      else expectDocumentedError(res, 404, 'not_found', url);
     });
   });
 
   it('a wrong method with a body is still a 404, not a body error', async () => {
     const res = await t.request('PUT', '/v1/forms', { token: key, raw: '{' });
-    expectError(res, 404, 'not_found');
+    expectDocumentedError(res, 404, 'not_found');
   });
 });
 
 describe('headers', () => {
   it('a plain caller request id is echoed; a hostile one is replaced', async () => {
     const echoed = await t.request('GET', '/v1/forms/nope', { token: key, headers: { 'x-request-id': 'abc-123_X.y' } });
-    expect(expectError(echoed, 404, 'form_not_found').request_id).toBe('abc-123_X.y');
+    expect(expectDocumentedError(echoed, 404, 'form_not_found').request_id).toBe('abc-123_X.y');
     await everyCase(['a b', 'x'.repeat(200), '<script>', 'a\tb', '"quoted"'], async (hostile) => {
       const res = await t.request('GET', '/v1/forms/nope', { token: key, headers: { 'x-request-id': hostile } });
-      const error = expectError(res, 404, 'form_not_found', hostile);
+      const error = expectDocumentedError(res, 404, 'form_not_found', hostile);
       expect(error.request_id).not.toBe(hostile);
       expect(error.request_id).toMatch(/^[A-Za-z0-9._-]{1,128}$/);
     });
@@ -1161,14 +1125,14 @@ describe('headers', () => {
     await everyCase(['Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', 'Bearer a b', `Bearer ${'x'.repeat(8000)}`, 'Bearer lfs_', 'Bearer lfk_\u00e9'], async (authorization) => {
       const res = await t.request('GET', `/v1/forms/${formId}`, { headers: { authorization } });
       expect(res.status, `${authorization.slice(0, 30)} ${res.body}`).toBe(401);
-      expectError(res, 401, authorization.startsWith('Bearer lfs_') ? 'invalid_session' : 'invalid_api_key', authorization.slice(0, 30));
+      expectDocumentedError(res, 401, authorization.startsWith('Bearer lfs_') ? 'invalid_session' : 'invalid_api_key', authorization.slice(0, 30));
     });
   });
 
   it('a session cookie with garbage is refused, not a 500', async () => {
     await everyCase(['lfk_session=', 'lfk_session=%00', `lfk_session=${'x'.repeat(4000)}`, 'lfk_session=lfs_nope'], async (cookie) => {
       const res = await t.request('GET', '/v1/auth/session', { headers: { cookie } });
-      expectError(res, 401, 'invalid_session', cookie.slice(0, 30));
+      expectDocumentedError(res, 401, 'invalid_session', cookie.slice(0, 30));
     });
   });
 });
@@ -1357,7 +1321,7 @@ describe('issue 11: single-line strings, stored URLs, column limits', () => {
       ] as const,
       async ([data, field]) => {
         const res = await t.request('POST', url, { body: data, headers: { origin: ORIGIN } });
-        const error = expectError(res, 422, 'validation_failed', JSON.stringify(data));
+        const error = expectDocumentedError(res, 422, 'validation_failed', JSON.stringify(data));
         expect(error.details).toEqual([{ path: field, message: expect.any(String) }]);
       },
     );
@@ -1399,7 +1363,7 @@ describe('submission limits on every transport, and the answer after a stored su
   it('deeply nested values never overflow a stack: 422 within the limit, 413 beyond it, on both doors', async () => {
     const within = `{"message":${nested(30_000)}}`;
     const restWithin = await t.request('POST', `/v1/forms/${openFormId}/submissions`, { raw: within, headers: { origin: ORIGIN } });
-    expectError(restWithin, 422, 'validation_failed', 'REST within');
+    expectDocumentedError(restWithin, 422, 'validation_failed', 'REST within');
     const trpcWithin = await t.request('POST', '/trpc/submissions.create', {
       raw: `{"form_id":"${openFormId}","data":${within}}`,
       headers: { origin: ORIGIN },
@@ -1501,7 +1465,7 @@ describe('verification link posts, forged hosts, strangely written secrets', () 
         headers: { cookie: `lfk_session=${owner.token}`, host, origin: `http://${host}` },
         body: { name: 'forged' },
       });
-      expectError(res, 403, 'csrf_failed', `Host ${JSON.stringify(host)}`);
+      expectDocumentedError(res, 403, 'csrf_failed', `Host ${JSON.stringify(host)}`);
     });
   });
 

@@ -9,7 +9,7 @@ import { generateApiKey } from '@lfk/api';
 import { newId } from '@lfk/db';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, type Res, spawnServerProcess, startTestServer, TEST_DATABASE_URL, type TestServer } from './harness.ts';
+import { freePort, type Res, spawnServerProcess, startTestServer, TEST_DATABASE_URL, type TestServer, until } from '@lfk/testing';
 
 const LIMITS_OFF = {
   LFK_RATE_LIMIT_ANONYMOUS_FORMS: 'off',
@@ -22,18 +22,6 @@ const formBody = { name: 'Contact', schema: [{ name: 'email', type: 'email', req
 
 /** A well-shaped form id that names no form: a good key gets 404 form_not_found, a bad one 401. */
 const PROBE = newId('form');
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls until `probe` holds; throws after the deadline. Asserts the condition, never the time taken. */
-async function until(what: string, probe: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await probe()) return;
-    await sleep(50);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 /**
  * On PostgreSQL the cache is off until the process listens for revocations: wait for that, so the

@@ -5,8 +5,7 @@
  */
 import { generateApiKey } from '@lfk/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './harness.ts';
-import { createForm, expectError, ORIGIN, submit, submitOverTrpc, VALID } from './submitting.ts';
+import { createContactForm, expectError, ORIGIN, startTestServer, submit, submitOverTrpc, type TestServer, VALID } from '@lfk/testing';
 
 const HELD = '203.0.113.9';
 
@@ -18,7 +17,7 @@ let goodKey: string;
 beforeAll(async () => {
   t = await startTestServer({ LFK_RATE_LIMIT_KEY_FAILURES: '2/1h', LFK_TRUST_PROXY: 'true' });
   const owner = await t.signup();
-  formId = (await createForm(t, owner, { submission_mode: 'api_key', allowed_origins: [] })).id;
+  formId = (await createContactForm(t, owner, { submission_mode: 'api_key', allowed_origins: [] })).id;
   goodKey = (await t.createKey(owner.token, owner.workspaceId)).key;
   const revoked = await t.createKey(owner.token, owner.workspaceId);
   await t.request('DELETE', `/v1/workspaces/${owner.workspaceId}/api-keys/${revoked.id}`, { token: owner.token });

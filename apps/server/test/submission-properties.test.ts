@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Res, startTestServer, type TestServer } from './harness.ts';
+import { createForm, type Res, startTestServer, type TestServer } from '@lfk/testing';
 
 const TYPES = ['text', 'textarea', 'email', 'number', 'url', 'tel', 'date', 'checkbox', 'select'] as const;
 type FieldType = (typeof TYPES)[number];
@@ -49,20 +49,11 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------
 // Helpers against the server
 
-async function createForm(schema: Field[], mode: Mode): Promise<string> {
-  const res = await t.request('POST', '/v1/forms', {
-    token: key,
-    body: {
-      name: 'Property form',
-      schema,
-      submission_mode: mode,
-      allowed_origins: mode === 'browser' ? [ORIGIN] : [],
-    },
-  });
-  if (res.status !== 201) throw new Error(`form create failed: ${res.status} ${res.body}`);
+async function createPropertyForm(schema: Field[], mode: Mode): Promise<string> {
+  const form = await createForm(t, key, { name: 'Property form', schema, submission_mode: mode, allowed_origins: mode === 'browser' ? [ORIGIN] : [] });
   // The schema is kept as given (options are already trimmed, `required` is explicit).
-  expect(res.json.schema).toEqual(schema);
-  return res.json.id;
+  expect(form.schema).toEqual(schema);
+  return form.id;
 }
 
 async function submit(formId: string, mode: Mode, raw: string, contentType = 'application/json'): Promise<Res> {
@@ -614,7 +605,7 @@ describe('submission properties (random schemas, through the server)', () => {
         const pairs = schema.map((f, i): [string, unknown] => [f.name, entries[i]!.sent]);
         const raw = encoding === 'json' ? objectText(pairs) : urlencodedText(pairs);
         fc.pre(Buffer.byteLength(raw) < SUBMISSION_LIMIT - 1024);
-        const formId = await createForm(schema, mode);
+        const formId = await createPropertyForm(schema, mode);
 
         const res = await submit(formId, mode, raw, encoding === 'json' ? 'application/json' : 'application/x-www-form-urlencoded');
         expect(res.status, res.body).toBe(201);
@@ -638,7 +629,7 @@ describe('submission properties (random schemas, through the server)', () => {
 
   it('a date field takes every real calendar date from 0001-01-01 to 9999-12-31', async () => {
     const schema: Field[] = [{ name: 'day', type: 'date', required: true }];
-    const formId = await createForm(schema, 'api_key');
+    const formId = await createPropertyForm(schema, 'api_key');
     let count = 0;
     await fc.assert(
       fc.asyncProperty(dateArb(1, 9999), async (day) => {
@@ -665,7 +656,7 @@ describe('submission properties (random schemas, through the server)', () => {
         pairs.push(...extras);
         const raw = objectText(pairs);
         fc.pre(Buffer.byteLength(raw) < SUBMISSION_LIMIT - 1024);
-        const formId = await createForm(schema, mode);
+        const formId = await createPropertyForm(schema, mode);
 
         const res = await submit(formId, mode, raw);
         expect(res.status, res.body).toBe(422);
@@ -700,7 +691,7 @@ describe('submission properties (random schemas, through the server)', () => {
     );
     await fc.assert(
       fc.asyncProperty(caseArb, async ({ schema, mode, raw }) => {
-        const formId = await createForm(schema, mode);
+        const formId = await createPropertyForm(schema, mode);
         const res = await submit(formId, mode, raw);
         expect(res.status, res.body.slice(0, 500)).toBeLessThan(500);
         expect([201, 400, 413, 422]).toContain(res.status);

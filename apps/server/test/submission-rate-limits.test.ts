@@ -3,17 +3,18 @@
  * submissions that are taken: junk from one visitor never closes a form to the others.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './harness.ts';
 import {
   countSubmissions,
-  createForm,
+  createContactForm,
   expectCreated,
   expectError,
   ORIGIN,
+  startTestServer,
   submit,
   submitOverTrpc,
+  type TestServer,
   VALID,
-} from './submitting.ts';
+} from '@lfk/testing';
 
 const JUNK_SENDER = '203.0.113.66';
 const VISITOR = '198.51.100.7';
@@ -30,7 +31,7 @@ describe('junk from one address never closes a form to another', () => {
 
   it("61 junk posts (422) with the form's Origin, then a valid post from another address → 201", async () => {
     const owner = await s.signup();
-    const form = await createForm(s, owner);
+    const form = await createContactForm(s, owner);
     for (let i = 0; i < 61; i++) {
       expectError(await submit(s, form.id, { nope: 1 }, { origin: ORIGIN, ip: JUNK_SENDER }), 422, 'validation_failed');
     }
@@ -40,7 +41,7 @@ describe('junk from one address never closes a form to another', () => {
 
   it('refused posts of every kind (422, wrong origin, over tRPC too) spend nothing, not even the sender’s own allowance', async () => {
     const owner = await s.signup();
-    const form = await createForm(s, owner);
+    const form = await createContactForm(s, owner);
     for (let i = 0; i < 35; i++) {
       expectError(await submit(s, form.id, { nope: 1 }, { origin: ORIGIN, ip: JUNK_SENDER }), 422, 'validation_failed');
       expectError(await submit(s, form.id, VALID, { origin: 'https://evil.example', ip: JUNK_SENDER }), 403, 'origin_not_allowed');
@@ -62,8 +63,8 @@ describe('taken submissions are counted per form and per address', () => {
 
   it("an address over its allowance gets 429 with Retry-After; other addresses and the address's other forms do not", async () => {
     const owner = await s.signup();
-    const form = await createForm(s, owner);
-    const other = await createForm(s, owner);
+    const form = await createContactForm(s, owner);
+    const other = await createContactForm(s, owner);
     for (let i = 0; i < 3; i++) expectCreated(await submit(s, form.id, VALID, { origin: ORIGIN, ip: JUNK_SENDER }), form.id);
 
     const over = await submit(s, form.id, VALID, { origin: ORIGIN, ip: JUNK_SENDER });

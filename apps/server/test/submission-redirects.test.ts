@@ -5,8 +5,7 @@
  * Either way the submission is stored once and the answer is never a 500.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './harness.ts';
-import { countSubmissions, createForm, ORIGIN, postHtmlForm, submit, VALID } from './submitting.ts';
+import { countSubmissions, createContactForm, ORIGIN, postHtmlForm, startTestServer, submit, type TestServer, VALID } from '@lfk/testing';
 
 let t: TestServer;
 let owner: Awaited<ReturnType<TestServer['signup']>>;
@@ -21,7 +20,7 @@ afterAll(async () => {
 
 /** A form whose redirect_url was stored as is, as an older version did, bypassing today's rules. */
 async function formRedirectingTo(stored: string) {
-  const form = await createForm(t, owner);
+  const form = await createContactForm(t, owner);
   await t.sql('update forms set redirect_url = ? where id = ?', [stored, form.id]);
   return form;
 }

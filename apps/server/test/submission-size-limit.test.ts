@@ -3,8 +3,17 @@
  * to the procedure, so REST, tRPC (single or batched) answer alike.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './harness.ts';
-import { countSubmissions, createForm, expectCreated, expectError, ORIGIN, submit, submitOverTrpc } from './submitting.ts';
+import {
+  countSubmissions,
+  createContactForm,
+  expectCreated,
+  expectError,
+  ORIGIN,
+  startTestServer,
+  submit,
+  submitOverTrpc,
+  type TestServer,
+} from '@lfk/testing';
 
 const KiB = 1024;
 /** Values whose JSON, `{"message":"…"}`, is exactly `bytes` long. */
@@ -24,7 +33,7 @@ afterAll(async () => {
 });
 
 /** A form with one optional textarea, `message`. */
-const messageForm = () => createForm(t, owner, { schema: [{ name: 'message', type: 'textarea' }] });
+const messageForm = () => createContactForm(t, owner, { schema: [{ name: 'message', type: 'textarea' }] });
 
 describe('the 64 KiB submission limit on every transport', () => {
   it('/trpc/submissions.create refuses a 600 KB submission with 413 payload_too_large and stores nothing', async () => {

@@ -1,14 +1,20 @@
 import { generateApiKey } from '@lfk/api';
 import { newId } from '@lfk/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Res, startTestServer, type TestServer } from './harness.ts';
+import {
+  BROWSER_ACCEPT,
+  createContactForm,
+  expectError,
+  FORM_URLENCODED,
+  ORIGIN,
+  type Res,
+  startTestServer,
+  type TestServer,
+} from '@lfk/testing';
 
 /** End to end: POST and GET /v1/forms/{form_id}/submissions, in browser and api_key mode. */
 
-const ORIGIN = 'https://shop.example';
 const LOCAL_ORIGIN = 'http://localhost:3000';
-const FORM_URLENCODED = 'application/x-www-form-urlencoded';
-const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
 const contactSchema = [
   { name: 'name', type: 'text', required: true },
@@ -43,19 +49,8 @@ afterAll(async () => {
 // Helpers
 
 /** A claimed form in the owner's workspace (made with the owner's session). */
-async function createForm(overrides: Record<string, unknown> = {}, server: TestServer = t, who: User = owner) {
-  const res = await server.request('POST', '/v1/forms', {
-    token: who.token,
-    body: {
-      name: 'Contact',
-      schema: contactSchema,
-      allowed_origins: [ORIGIN, LOCAL_ORIGIN],
-      workspace_id: who.workspaceId,
-      ...overrides,
-    },
-  });
-  if (res.status !== 201) throw new Error(`form create failed: ${res.status} ${res.body}`);
-  return res.json as { id: string; redirect_url: string | null; submission_mode: string; state: string };
+function createForm(overrides: Record<string, unknown> = {}, server: TestServer = t, who: User = owner) {
+  return createContactForm(server, who, { schema: contactSchema, allowed_origins: [ORIGIN, LOCAL_ORIGIN], ...overrides });
 }
 
 interface SubmitOptions {
@@ -118,13 +113,6 @@ function headerList(res: Res, name: string): string[] {
     .split(',')
     .map((part) => part.trim().toLowerCase())
     .filter(Boolean);
-}
-
-function expectError(res: Res, status: number, code: string) {
-  expect(res.status, res.body).toBe(status);
-  expect(res.json?.error?.code, res.body).toBe(code);
-  expect(typeof res.json.error.message).toBe('string');
-  expect(typeof res.json.error.request_id).toBe('string');
 }
 
 function expectCreated(res: Res, formId: string) {

@@ -1,11 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { connect, createServer as createNetServer, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { type Config, createServer, type LfkServer, loadConfig, type OutboxSenderOptions } from '@lfk/server';
 import { openDatabase } from '@lfk/db';
+import { type Config, createServer, type LfkServer, loadConfig, type OutboxSenderOptions } from '@lfk/server';
 import pg from 'pg';
 
 /** Engine under test: PostgreSQL when TEST_DATABASE_URL is set, else in-memory PGlite. */
@@ -158,102 +154,4 @@ export async function startTestServer(
     },
   };
   return t;
-}
-
-/** Resolves with what `probe` finds once it finds something (it may be async); fails after `ms`. */
-export async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-export interface RawResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-  json: any;
-  /** Milliseconds from connecting until the server closed the connection. */
-  closedAfterMs: number;
-}
-
-/**
- * One exchange over a raw TCP connection, for what an HTTP client library would refuse to send
- * (no Host, a huge header, bytes trickling in). `talk` writes to the socket; the server's first
- * answer is read once the server closes the connection (or, failing that, after `giveUpMs`).
- */
-export async function rawExchange(port: number, talk: (socket: Socket) => void | Promise<void>, giveUpMs = 60_000): Promise<RawResponse> {
-  const socket = connect(port, '127.0.0.1');
-  socket.on('error', () => {});
-  const started = Date.now();
-  let received = '';
-  socket.on('data', (chunk) => (received += chunk.toString('latin1')));
-  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-  const giveUp = setTimeout(() => socket.destroy(), giveUpMs);
-  await talk(socket);
-  await closed;
-  clearTimeout(giveUp);
-  const closedAfterMs = Date.now() - started;
-  const headerEnd = received.indexOf('\r\n\r\n');
-  if (headerEnd < 0) throw new Error(`no answer within ${closedAfterMs} ms: ${JSON.stringify(received)}`);
-  const [statusLine, ...lines] = received.slice(0, headerEnd).split('\r\n');
-  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
-  const length = Number(headers['content-length'] ?? received.length);
-  const body = Buffer.from(received.slice(headerEnd + 4), 'latin1').subarray(0, length).toString('utf8');
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch {
-    json = undefined;
-  }
-  return { status: Number(statusLine!.split(' ')[1]), headers, body, json, closedAfterMs };
-}
-
-/** A port nothing listens on at the time of asking. */
-export async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/**
- * The real entry point as `npm start` runs it, in a child process with exactly `env` (plus PATH).
- * Resolves once the server says it listens; `output()` is everything it printed so far.
- */
-export async function spawnServerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string }> {
-  let output = '';
-  const child = spawn(process.execPath, [join(import.meta.dirname, '../src/main.ts')], {
-    env: { PATH: process.env.PATH, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  // A PGlite server starting while the machine is loaded can take tens of seconds.
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (output.includes('lfk is listening')) return { child, output: () => output };
-    if (child.exitCode !== null) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`server did not start:\n${output}`);
-}
-
-/** Without SMTP the server prints its mail to the log: the verification link sent to `to` is read from there. */
-export async function verificationTokenSentTo(t: TestServer, to: string): Promise<string> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    for (const line of t.logs) {
-      const email = JSON.parse(line).email;
-      if (email?.to === to && email.kind === 'verification') return /lfv_[0-9A-Za-z]+/.exec(email.text)![0];
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`no verification email to ${to}`);
 }

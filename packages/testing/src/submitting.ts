@@ -1,36 +1,12 @@
 import { expect } from 'vitest';
-import type { Res, TestServer } from './harness.ts';
+import type { Res, TestServer } from './server.ts';
 
-/** What the submission-path test files share: a browser form, posting to it, reading what was stored. */
+/** Posting submissions the ways clients do, and reading what was stored. */
 
-export const ORIGIN = 'https://shop.example';
 export const FORM_URLENCODED = 'application/x-www-form-urlencoded';
 export const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+/** A submission `createContactForm`'s form takes. */
 export const VALID = { name: 'Ada', email: 'ada@example.com' };
-
-/** A claimed browser-mode form taking `VALID` from `ORIGIN`, made with `token` (a session) in `workspaceId`. */
-export async function createForm(
-  server: TestServer,
-  who: { token: string; workspaceId: string },
-  overrides: Record<string, unknown> = {},
-): Promise<{ id: string }> {
-  const res = await server.request('POST', '/v1/forms', {
-    token: who.token,
-    body: {
-      name: 'Contact',
-      schema: [
-        { name: 'name', type: 'text', required: true },
-        { name: 'email', type: 'email', required: true },
-        { name: 'message', type: 'textarea' },
-      ],
-      allowed_origins: [ORIGIN],
-      workspace_id: who.workspaceId,
-      ...overrides,
-    },
-  });
-  if (res.status !== 201) throw new Error(`form create failed: ${res.status} ${res.body}`);
-  return res.json;
-}
 
 export interface PostOptions {
   origin?: string;
@@ -73,15 +49,6 @@ export function submitOverTrpc(server: TestServer, formId: string, data: unknown
     headers: headersOf(options),
     ...(options.token ? { token: options.token } : {}),
   });
-}
-
-/** lfk's error shape (REST: the body; tRPC: the envelope's `data`), its status and code, with the request id. */
-export function expectError(res: Res, status: number, code: string): void {
-  expect(res.status, res.body.slice(0, 400)).toBe(status);
-  const error = res.json?.error?.data ?? res.json?.error;
-  expect(error?.code, res.body.slice(0, 400)).toBe(code);
-  expect(typeof error.message).toBe('string');
-  expect(error.request_id).toBe(res.headers['x-request-id']);
 }
 
 export function expectCreated(res: Res, formId: string): void {
