@@ -4,7 +4,7 @@
  * Each answer must be the documented 4xx (DESIGN.md §2–§4) in the one error shape, never a 500.
  */
 import { type RestRoute, restRoutes } from '@lfk/api';
-import { expect, } from 'vitest';
+import { expect } from 'vitest';
 import {
   expectDocumentedError,
   PASSWORD,
