@@ -129,7 +129,7 @@ export interface BodyCase {
   textField?: string;
 }
 
-export let emailCounter = 0;
+let emailCounter = 0;
 export const freshEmail = () => `hostile${++emailCounter}-${Date.now()}@example.com`;
 
 export const BODY_CASES: Partial<Record<RestRoute['procedure'], BodyCase>> = {

@@ -2,8 +2,9 @@
  * Authorization matrix: every REST route of `restRoutes` × every kind of caller → the status and
  * error code DESIGN.md §2–§4 documents (or the success status and one meaningful body property).
  *
- * The matrix is data (`MATRIX` below); one `it.each` runs every cell. A route added to `restRoutes`
- * without a row here fails the coverage test, so no route can be forgotten.
+ * The matrix is data (`MATRIX` below, one row per route naming its access); the files beside this one
+ * run its cells. A route added to `restRoutes` without a row here fails the coverage test, so no route
+ * can be forgotten.
  *
  * Callers send credentials as `Authorization: Bearer …`. A presented credential that is refused
  * (expired or signed-out session, revoked or malformed key) is refused on every route, the public
@@ -11,15 +12,14 @@
  * the route.
  */
 import { createHash } from 'node:crypto';
-import { restRoutes } from '@lfk/api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { createForm, PASSWORD, type Res, startTestServer, type TestServer, verificationTokenSentTo } from '@lfk/testing';
 
 // ---------------------------------------------------------------------------------------------
 // Callers (columns)
 // ---------------------------------------------------------------------------------------------
 
-const CALLERS = [
+export const CALLERS = [
   'no_credentials',
   'owner_session', // owner of workspace W (the workspace every route targets)
   'member_session', // a user added to W with role `member`
@@ -32,12 +32,12 @@ const CALLERS = [
   'malformed_bearer', // `Bearer not-a-key`
   'bad_checksum_key', // W's key with its last checksum character changed
 ] as const;
-type Caller = (typeof CALLERS)[number];
+export type Caller = (typeof CALLERS)[number];
 
 /** `'403 owner_required'` for an error; a bare number for the route's success status. */
-type Expected = `${401 | 403 | 404} ${string}` | 200 | 201 | 202 | 204;
+export type Expected = `${401 | 403 | 404} ${string}` | 200 | 201 | 202 | 204;
 
-interface Account {
+export interface Account {
   token: string;
   userId: string;
   workspaceId: string;
@@ -45,7 +45,7 @@ interface Account {
 }
 
 /** Shared state built once; every cell that would change it builds its own fresh state instead. */
-interface World {
+export interface World {
   owner: Account;
   member: Account;
   outsider: Account;
@@ -64,7 +64,7 @@ interface World {
 }
 
 /** What one cell sends: path parameters (`workspace_id` defaults to W), body, and anything to check. */
-interface Prepared {
+export interface Prepared {
   params?: Record<string, string>;
   body?: unknown;
   /** Replaces the caller's usual token (e.g. a fresh session for logout). */
@@ -73,7 +73,7 @@ interface Prepared {
   ref?: Record<string, string>;
 }
 
-interface Row {
+export interface Row {
   /** `METHOD path`, exactly as in `restRoutes`. */
   route: string;
   prepare?: (w: World, caller: Caller) => Promise<Prepared>;
@@ -81,22 +81,22 @@ interface Row {
   expect: Expectations;
 }
 
-let t: TestServer;
-let w: World;
+export let t: TestServer;
+export let w: World;
 
-const formBody = { name: 'Contact', schema: [{ name: 'email', type: 'email', required: true }] };
+export const formBody = { name: 'Contact', schema: [{ name: 'email', type: 'email', required: true }] };
 let seq = 0;
-const freshEmail = () => `matrix${++seq}-${Date.now().toString(36)}@example.com`;
+export const freshEmail = () => `matrix${++seq}-${Date.now().toString(36)}@example.com`;
 
 // ---------------------------------------------------------------------------------------------
 // Who may call a route: one row of expectations per kind of access, `ok` the route's success
 // ---------------------------------------------------------------------------------------------
 
-type Expectations = Record<Caller, Expected>;
-type Success = 200 | 201 | 202 | 204;
+export type Expectations = Record<Caller, Expected>;
+export type Success = 200 | 201 | 202 | 204;
 
 /** A presented credential that is refused is refused on every route, the public ones included (DESIGN §2). */
-const REFUSED_CREDENTIALS = {
+export const REFUSED_CREDENTIALS = {
   expired_session: '401 invalid_session',
   signed_out_session: '401 invalid_session',
   revoked_key: '401 invalid_api_key',
@@ -105,37 +105,37 @@ const REFUSED_CREDENTIALS = {
 } as const;
 
 /** Public: no credentials needed, any good one accepted. */
-const anyone = (ok: Success): Expectations => ({
+export const anyone = (ok: Success): Expectations => ({
   no_credentials: ok, owner_session: ok, member_session: ok, outsider_session: ok,
   workspace_key: ok, other_workspace_key: ok,
   ...REFUSED_CREDENTIALS,
 });
 
 /** Any signed-in person's session; a key is not a person. */
-const signedIn = (ok: Success): Expectations => ({
+export const signedIn = (ok: Success): Expectations => ({
   no_credentials: '401 unauthenticated', owner_session: ok, member_session: ok, outsider_session: ok,
   workspace_key: '403 session_required', other_workspace_key: '403 session_required',
   ...REFUSED_CREDENTIALS,
 });
 
 /** A session of a member of W; to anyone else W (or the form in it) does not exist. */
-const workspaceMember = (ok: Success, notFound: Expected = '404 workspace_not_found'): Expectations => ({
+export const workspaceMember = (ok: Success, notFound: Expected = '404 workspace_not_found'): Expectations => ({
   ...signedIn(ok),
   outsider_session: notFound,
 });
 
 /** A session of an owner of W. */
-const workspaceOwner = (ok: Success): Expectations => ({ ...workspaceMember(ok), member_session: '403 owner_required' });
+export const workspaceOwner = (ok: Success): Expectations => ({ ...workspaceMember(ok), member_session: '403 owner_required' });
 
 /** The forms scope: a member's session or a key of the form's workspace. */
-const formsScope = (ok: Success, notFound: Expected = '404 form_not_found'): Expectations => ({
+export const formsScope = (ok: Success, notFound: Expected = '404 form_not_found'): Expectations => ({
   ...workspaceMember(ok, notFound),
   workspace_key: ok,
   other_workspace_key: notFound,
 });
 
 /** A key of the form's workspace, and nothing else. */
-const workspaceKey = (ok: Success): Expectations => ({
+export const workspaceKey = (ok: Success): Expectations => ({
   no_credentials: '401 api_key_required', owner_session: '401 api_key_required', member_session: '401 api_key_required',
   outsider_session: '401 api_key_required',
   workspace_key: ok, other_workspace_key: '403 forbidden',
@@ -146,7 +146,7 @@ const workspaceKey = (ok: Success): Expectations => ({
 // The matrix (rows)
 // ---------------------------------------------------------------------------------------------
 
-const MATRIX: Row[] = [
+export const MATRIX: Row[] = [
   // ── /v1/auth: signup and login are public; logout and session need a session ──────────────
   {
     route: 'POST /v1/auth/signup',
@@ -394,24 +394,24 @@ const MATRIX: Row[] = [
 // ---------------------------------------------------------------------------------------------
 
 /** Error pages (HTML) carry their code in `<meta name="lfk-error-code">`. */
-function errorCodeOf(res: Res): string | undefined {
+export function errorCodeOf(res: Res): string | undefined {
   return res.json?.error?.code ?? /<meta name="lfk-error-code" content="([a-z_]+)">/.exec(res.body)?.[1];
 }
 
-async function login(email: string): Promise<string> {
+export async function login(email: string): Promise<string> {
   const res = await t.request('POST', '/v1/auth/login', { body: { email, password: PASSWORD } });
   if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.body}`);
   return res.json.session_token;
 }
 
-function sessionAccount(world: World, caller: Caller): Account | null {
+export function sessionAccount(world: World, caller: Caller): Account | null {
   if (caller === 'owner_session') return world.owner;
   if (caller === 'member_session') return world.member;
   if (caller === 'outsider_session') return world.outsider;
   return null;
 }
 
-function tokenOf(world: World, caller: Caller): string | undefined {
+export function tokenOf(world: World, caller: Caller): string | undefined {
   switch (caller) {
     case 'no_credentials': return undefined;
     case 'owner_session': return world.owner.token;
@@ -427,7 +427,7 @@ function tokenOf(world: World, caller: Caller): string | undefined {
   }
 }
 
-function urlOf(path: string, params: Record<string, string>): string {
+export function urlOf(path: string, params: Record<string, string>): string {
   return path.replace(/:(\w+)/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined) throw new Error(`no value for :${name} in ${path}`);
@@ -435,7 +435,8 @@ function urlOf(path: string, params: Record<string, string>): string {
   });
 }
 
-beforeAll(async () => {
+/** The world every cell acts in: W's owner, member and keys, an outsider, refused credentials, and W's forms. */
+export async function startWorld(): Promise<void> {
   t = await startTestServer();
   const owner = await t.signup();
   const member = await t.signup();
@@ -467,150 +468,14 @@ beforeAll(async () => {
     owner, member, outsider, ws, key, otherKey,
     revokedKey: revoked.key, expiredToken, signedOutToken, badChecksumKey, formId, apiKeyFormId,
   };
-});
+}
 
-afterAll(async () => {
+export async function stopWorld(): Promise<void> {
   await t?.close();
-});
+}
 
 // ---------------------------------------------------------------------------------------------
 // The one loop
 // ---------------------------------------------------------------------------------------------
 
-const routeKey = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
-
-describe('authorization matrix', () => {
-  it('has exactly one row per route of restRoutes', () => {
-    const table = MATRIX.map((row) => row.route);
-    expect(new Set(table).size, 'duplicate rows').toBe(table.length);
-    expect([...table].sort()).toEqual(restRoutes.map(routeKey).sort());
-  });
-
-  const cells = MATRIX.flatMap((row) =>
-    CALLERS.map((caller) => ({ route: row.route, caller, expected: row.expect[caller], row })),
-  );
-
-  it.each(cells)('$route · $caller → $expected', async ({ row, caller, expected }) => {
-    const [method, path] = row.route.split(' ') as [string, string];
-    const prepared = (await row.prepare?.(w, caller)) ?? {};
-    const url = urlOf(path, { workspace_id: w.ws, ...prepared.params });
-    const token = prepared.token ?? tokenOf(w, caller);
-    try {
-      const res = await t.request(method, url, {
-        ...(token !== undefined ? { token } : {}),
-        ...(prepared.body !== undefined ? { body: prepared.body } : {}),
-      });
-      if (typeof expected === 'number') {
-        expect(res.status, res.body).toBe(expected);
-        row.success(res, { w, caller, prepared });
-      } else {
-        const [status, code] = expected.split(' ');
-        expect({ status: res.status, code: errorCodeOf(res) }, res.body).toEqual({ status: Number(status), code });
-      }
-    } finally {
-      // Keys created by a cell never count against W's 10-key limit in a later cell.
-      await t.sql('update api_keys set revoked_at = ? where workspace_id = ? and revoked_at is null and id <> ?', [
-        new Date().toISOString(),
-        w.ws,
-        w.key.id,
-      ]);
-    }
-  });
-});
-
-// ---------------------------------------------------------------------------------------------
-// Cookie sessions: the CSRF check knows the server's origin from LFK_PUBLIC_URL, never from Host
-// ---------------------------------------------------------------------------------------------
-
-describe('cookie sessions from a page of another host', () => {
-  /** Every route a session changes state through: not public, not a GET, and refused without credentials. */
-  const stateChanging = restRoutes.filter((r) => {
-    const row = MATRIX.find((m) => m.route === routeKey(r))!;
-    return r.access !== 'public' && r.method !== 'GET' && typeof row.expect.no_credentials === 'string';
-  });
-  /** Ids of the right shape that name nothing: a request that got past the CSRF check changes nothing. */
-  const nothing = {
-    workspace_id: 'ws_00000000000000000000000000',
-    form_id: 'form_00000000000000000000000000',
-    key_id: 'key_00000000000000000000000000',
-    user_id: 'usr_00000000000000000000000000',
-  };
-
-  it.each(stateChanging.map((r) => ({ route: routeKey(r), r })))(
-    '$route · owner cookie, Host and Origin of another site → 403 csrf_failed',
-    async ({ r }) => {
-      // A session of this test's own: one of these routes is logout, which would end a shared one.
-      const login = await t.request('POST', '/v1/auth/login', { body: { email: w.owner.email, password: PASSWORD } });
-      expect(login.status, login.body).toBe(200);
-      const cookie = `lfk_session=${login.json.session_token}`;
-      const forged = await t.request(r.method, urlOf(r.path, { ...nothing, workspace_id: w.ws, form_id: w.formId }), {
-        headers: { cookie, host: 'evil.example', origin: 'http://evil.example' },
-        body: {},
-      });
-      expect({ status: forged.status, code: errorCodeOf(forged) }, forged.body).toEqual({ status: 403, code: 'csrf_failed' });
-
-      const own = await t.request(r.method, urlOf(r.path, nothing), {
-        headers: { cookie, host: 'evil.example', origin: 'http://lfk.test' },
-        body: {},
-      });
-      expect(errorCodeOf(own), own.body).not.toBe('csrf_failed');
-      expect(own.status, own.body).toBeLessThan(500);
-    },
-  );
-});
-
-// ---------------------------------------------------------------------------------------------
-// Submissions decide once, in the procedure: the same answer over tRPC, and the CORS grant.
-// ---------------------------------------------------------------------------------------------
-
-describe('submissions: one decision per caller, whichever door', () => {
-  const submissionRow = MATRIX.find((row) => row.route === 'POST /v1/forms/:form_id/submissions')!;
-  const origin = 'https://matrix.example';
-  let browserFormId: string;
-  beforeAll(async () => {
-    browserFormId = (await createForm(t, w.key.key, { ...formBody, allowed_origins: [origin] })).id;
-  });
-
-  it.each(CALLERS)('submissions.create over tRPC · %s → the REST row’s answer', async (caller) => {
-    const token = tokenOf(w, caller);
-    const res = await t.request('POST', '/trpc/submissions.create', {
-      ...(token !== undefined ? { token } : {}),
-      body: { form_id: w.apiKeyFormId, data: { email: 'someone@example.org' } },
-    });
-    const expected = submissionRow.expect[caller];
-    if (typeof expected === 'number') {
-      expect(res.status, res.body).toBe(200);
-      expect(res.json.result.data.form_id).toBe(w.apiKeyFormId);
-    } else {
-      const [status, code] = expected.split(' ');
-      expect({ status: res.status, code: res.json?.error?.data?.code }, res.body).toEqual({ status: Number(status), code });
-    }
-  });
-
-  // A credential in the Authorization header marks a server's call: only a bare browser may read the answer.
-  const BROWSER_FORM: Record<Caller, { status: number; cors: boolean }> = {
-    no_credentials: { status: 201, cors: true },
-    owner_session: { status: 201, cors: false },
-    member_session: { status: 201, cors: false },
-    outsider_session: { status: 201, cors: false },
-    expired_session: { status: 401, cors: false },
-    signed_out_session: { status: 401, cors: false },
-    workspace_key: { status: 201, cors: false },
-    other_workspace_key: { status: 403, cors: false },
-    revoked_key: { status: 401, cors: false },
-    malformed_bearer: { status: 401, cors: false },
-    bad_checksum_key: { status: 401, cors: false },
-  };
-
-  it.each(CALLERS)('a browser-mode form post from its origin · %s → status and CORS grant', async (caller) => {
-    const token = tokenOf(w, caller);
-    const res = await t.request('POST', `/v1/forms/${browserFormId}/submissions`, {
-      ...(token !== undefined ? { token } : {}),
-      body: { email: 'someone@example.org' },
-      headers: { origin },
-    });
-    const { status, cors } = BROWSER_FORM[caller];
-    expect(res.status, res.body).toBe(status);
-    expect(res.headers['access-control-allow-origin'], res.body).toBe(cors ? origin : undefined);
-  });
-});
+export const routeKey = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
