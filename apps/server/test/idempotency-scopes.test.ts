@@ -4,17 +4,7 @@
  * or workspace is a new request, not a reuse; on the same one it still replays or conflicts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  countSubmissions,
-  createContactForm,
-  expectCreated,
-  expectError,
-  ORIGIN,
-  startTestServer,
-  submit,
-  type TestServer,
-  VALID,
-} from '@lfk/testing';
+import { countSubmissions, createContactForm, expectCreated, expectError, ORIGIN, startTestServer, submit, type TestServer, VALID } from '@lfk/testing';
 
 let t: TestServer;
 let owner: Awaited<ReturnType<TestServer['signup']>>;

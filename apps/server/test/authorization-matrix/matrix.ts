@@ -142,6 +142,13 @@ export const workspaceKey = (ok: Success): Expectations => ({
   ...REFUSED_CREDENTIALS,
 });
 
+/** A fresh form and the link its verification email carries: a link works once, so one per cell. */
+async function freshVerificationLink(w: World): Promise<Prepared> {
+  const address = freshEmail();
+  await createForm(t, w.key.key, { ...formBody, notify_email: address });
+  return { params: { token: await verificationTokenSentTo(t, address) } };
+}
+
 // ---------------------------------------------------------------------------------------------
 // The matrix (rows)
 // ---------------------------------------------------------------------------------------------
@@ -360,12 +367,7 @@ export const MATRIX: Row[] = [
   // ── The link in a verification email: public, an HTML page either way ───────────────────
   {
     route: 'GET /v1/email-verifications/:token',
-    // A fresh form and link per cell: a link works once.
-    prepare: async (w) => {
-      const address = freshEmail();
-      await createForm(t, w.key.key, { ...formBody, notify_email: address });
-      return { params: { token: await verificationTokenSentTo(t, address) } };
-    },
+    prepare: freshVerificationLink,
     // Opening a link shows its "Verify" button and changes nothing.
     success: (res) => {
       expect(res.headers['content-type']).toMatch(/^text\/html/);
@@ -375,11 +377,7 @@ export const MATRIX: Row[] = [
   },
   {
     route: 'POST /v1/email-verifications/:token',
-    prepare: async (w) => {
-      const address = freshEmail();
-      await createForm(t, w.key.key, { ...formBody, notify_email: address });
-      return { params: { token: await verificationTokenSentTo(t, address) } };
-    },
+    prepare: freshVerificationLink,
     // The button verifies: the token is the credential, so any caller holding it may press it.
     success: (res) => {
       expect(res.headers['content-type']).toMatch(/^text\/html/);

@@ -3,24 +3,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, until } from '@lfk/testing';
-import {
-  address,
-  createKeyForm,
-  EMAIL_FROM,
-  emailsTo,
-  expectHtml,
-  isVerified,
-  keyOwner,
-  linkIn,
-  masked,
-  nextHeld,
-  openAndVerify,
-  outboxTo,
-  sleep,
-  type SmtpPeer,
-  startSmtpPeer,
-  waitForEmails,
-} from './fixtures.ts';
+import { address, createKeyForm, EMAIL_FROM, emailsTo, expectHtml, isVerified, keyOwner, linkIn, masked, nextHeld, openAndVerify, outboxTo, sleep, type SmtpPeer, startSmtpPeer, waitForEmails } from './fixtures.ts';
 
 describe('a server with immediate resends and quick retries', () => {
   let t: TestServer;

@@ -3,21 +3,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, until } from '@lfk/testing';
-import {
-  address,
-  createKeyForm,
-  EMAIL_FROM,
-  emailsTo,
-  expectHtml,
-  isVerified,
-  keyOwner,
-  linkIn,
-  openAndVerify,
-  outboxTo,
-  type SmtpPeer,
-  startSmtpPeer,
-  waitForEmails,
-} from './fixtures.ts';
+import { address, createKeyForm, EMAIL_FROM, emailsTo, expectHtml, isVerified, keyOwner, linkIn, openAndVerify, outboxTo, type SmtpPeer, startSmtpPeer, waitForEmails } from './fixtures.ts';
 
 describe('verification emails by SMTP', () => {
   let t: TestServer;

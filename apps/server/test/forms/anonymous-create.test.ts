@@ -3,20 +3,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '@lfk/testing';
-import {
-  address,
-  anonymousBody,
-  countForms,
-  defaultProjectOf,
-  formRow,
-  json,
-  SCHEMA,
-  sha256Hex,
-  startWorld,
-  stopWorld,
-  t,
-  unique,
-} from './fixtures.ts';
+import { address, anonymousBody, countForms, defaultProjectOf, formRow, json, SCHEMA, sha256Hex, startWorld, stopWorld, t, unique } from './fixtures.ts';
 
 beforeAll(startWorld);
 afterAll(stopWorld);

@@ -4,24 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectDocumentedError } from '@lfk/testing';
-import {
-  BAD_TEXT,
-  BODY_CASES,
-  bodyRoutes,
-  everyCase,
-  expectInvalid,
-  jsonOfSize,
-  MALFORMED_JSON,
-  MiB,
-  NON_OBJECT_JSON,
-  openFormId,
-  opts,
-  ORIGIN,
-  OTHER_CONTENT_TYPES,
-  startWorld,
-  stopWorld,
-  t,
-} from './fixtures.ts';
+import { BAD_TEXT, BODY_CASES, bodyRoutes, everyCase, expectInvalid, jsonOfSize, MALFORMED_JSON, MiB, NON_OBJECT_JSON, openFormId, opts, ORIGIN, OTHER_CONTENT_TYPES, startWorld, stopWorld, t } from './fixtures.ts';
 
 beforeAll(startWorld);
 afterAll(stopWorld);

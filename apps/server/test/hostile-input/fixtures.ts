@@ -5,15 +5,7 @@
  */
 import { type RestRoute, restRoutes } from '@lfk/api';
 import { expect } from 'vitest';
-import {
-  expectDocumentedError,
-  PASSWORD,
-  type Res,
-  type RequestOptions,
-  startTestServer,
-  type TestServer,
-  type WireError,
-} from '@lfk/testing';
+import { expectDocumentedError, PASSWORD, type Res, type RequestOptions, startTestServer, type TestServer, type WireError } from '@lfk/testing';
 
 export const MiB = 1024 * 1024;
 

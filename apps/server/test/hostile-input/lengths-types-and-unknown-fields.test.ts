@@ -3,20 +3,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectDocumentedError, PASSWORD } from '@lfk/testing';
-import {
-  everyCase,
-  expectInvalid,
-  formBody,
-  formId,
-  freshEmail,
-  key,
-  member,
-  outsider,
-  owner,
-  startWorld,
-  stopWorld,
-  t,
-} from './fixtures.ts';
+import { everyCase, expectInvalid, formBody, formId, freshEmail, key, member, outsider, owner, startWorld, stopWorld, t } from './fixtures.ts';
 
 beforeAll(startWorld);
 afterAll(stopWorld);

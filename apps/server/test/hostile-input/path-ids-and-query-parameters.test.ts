@@ -4,27 +4,7 @@
 import { type RestRoute, restRoutes } from '@lfk/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectDocumentedError, type RequestOptions } from '@lfk/testing';
-import {
-  badIds,
-  BODY_CASES,
-  decodeURIComponentSafe,
-  everyCase,
-  expectInvalid,
-  formBody,
-  formId,
-  key,
-  keyId,
-  member,
-  openFormId,
-  ORIGIN,
-  outsider,
-  outsiderKeyId,
-  owner,
-  startWorld,
-  stopWorld,
-  t,
-  unclaimed,
-} from './fixtures.ts';
+import { badIds, BODY_CASES, decodeURIComponentSafe, everyCase, expectInvalid, formBody, formId, key, keyId, member, openFormId, ORIGIN, outsider, outsiderKeyId, owner, startWorld, stopWorld, t, unclaimed } from './fixtures.ts';
 
 beforeAll(startWorld);
 afterAll(stopWorld);

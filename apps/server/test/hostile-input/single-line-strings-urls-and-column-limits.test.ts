@@ -3,25 +3,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectDocumentedError, PASSWORD } from '@lfk/testing';
-import {
-  BODY_CASES,
-  bodyRoutes,
-  everyCase,
-  expectInvalid,
-  expectTrpcError,
-  formBody,
-  formId,
-  freshEmail,
-  key,
-  openFormId,
-  opts,
-  ORIGIN,
-  owner,
-  startWorld,
-  stopWorld,
-  stranger,
-  t,
-} from './fixtures.ts';
+import { BODY_CASES, bodyRoutes, everyCase, expectInvalid, expectTrpcError, formBody, formId, freshEmail, key, openFormId, opts, ORIGIN, owner, startWorld, stopWorld, stranger, t } from './fixtures.ts';
 
 beforeAll(startWorld);
 afterAll(stopWorld);

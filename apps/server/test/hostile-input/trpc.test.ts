@@ -3,24 +3,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestOptions } from '@lfk/testing';
-import {
-  badIds,
-  decodeURIComponentSafe,
-  everyCase,
-  expectTrpcError,
-  formId,
-  key,
-  keyId,
-  MALFORMED_JSON,
-  member,
-  MiB,
-  NON_OBJECT_JSON,
-  OTHER_CONTENT_TYPES,
-  owner,
-  startWorld,
-  stopWorld,
-  t,
-} from './fixtures.ts';
+import { badIds, decodeURIComponentSafe, everyCase, expectTrpcError, formId, key, keyId, MALFORMED_JSON, member, MiB, NON_OBJECT_JSON, OTHER_CONTENT_TYPES, owner, startWorld, stopWorld, t } from './fixtures.ts';
 
 beforeAll(startWorld);
 afterAll(stopWorld);

@@ -3,18 +3,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  anyBodyArb,
-  createPropertyForm,
-  type Mode,
-  schemaArb,
-  startWorld,
-  stopWorld,
-  storedSubmissions,
-  SUBMISSION_LIMIT,
-  submit,
-  t,
-} from './fixtures.ts';
+import { anyBodyArb, createPropertyForm, type Mode, schemaArb, startWorld, stopWorld, storedSubmissions, SUBMISSION_LIMIT, submit, t } from './fixtures.ts';
 
 beforeAll(startWorld);
 afterAll(stopWorld);

@@ -4,18 +4,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createPropertyForm,
-  invalidCaseArb,
-  objectText,
-  ORIGIN,
-  sorted,
-  startWorld,
-  stopWorld,
-  storedSubmissions,
-  SUBMISSION_LIMIT,
-  submit,
-} from './fixtures.ts';
+import { createPropertyForm, invalidCaseArb, objectText, ORIGIN, sorted, startWorld, stopWorld, storedSubmissions, SUBMISSION_LIMIT, submit } from './fixtures.ts';
 
 beforeAll(startWorld);
 afterAll(stopWorld);

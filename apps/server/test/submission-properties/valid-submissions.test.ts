@@ -4,23 +4,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ABSENT,
-  asJson,
-  createPropertyForm,
-  dateArb,
-  type Field,
-  NUM_RUNS,
-  objectText,
-  ORIGIN,
-  startWorld,
-  stopWorld,
-  storedSubmissions,
-  SUBMISSION_LIMIT,
-  submit,
-  urlencodedText,
-  validCaseArb,
-} from './fixtures.ts';
+import { ABSENT, asJson, createPropertyForm, dateArb, type Field, NUM_RUNS, objectText, ORIGIN, startWorld, stopWorld, storedSubmissions, SUBMISSION_LIMIT, submit, urlencodedText, validCaseArb } from './fixtures.ts';
 
 beforeAll(startWorld);
 afterAll(stopWorld);

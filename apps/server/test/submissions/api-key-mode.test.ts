@@ -5,22 +5,7 @@ import { generateApiKey } from '@lfk/api';
 import { newId } from '@lfk/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, ORIGIN } from '@lfk/testing';
-import {
-  contactSchema,
-  corsHeaderNames,
-  countRows,
-  expectCreated,
-  member,
-  outsiderKey,
-  owner,
-  ownerKey,
-  startWorld,
-  stopWorld,
-  storedRows,
-  submit,
-  t,
-  withoutRequestId,
-} from './fixtures.ts';
+import { contactSchema, corsHeaderNames, countRows, expectCreated, member, outsiderKey, owner, ownerKey, startWorld, stopWorld, storedRows, submit, t, withoutRequestId } from './fixtures.ts';
 
 beforeAll(startWorld);
 afterAll(stopWorld);

@@ -4,21 +4,7 @@
 import { newId } from '@lfk/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, ORIGIN } from '@lfk/testing';
-import {
-  contactSchema,
-  corsHeaderNames,
-  countRows,
-  createForm,
-  expectCreated,
-  headerList,
-  LOCAL_ORIGIN,
-  ownerKey,
-  startWorld,
-  stopWorld,
-  storedRows,
-  submit,
-  t,
-} from './fixtures.ts';
+import { contactSchema, corsHeaderNames, countRows, createForm, expectCreated, headerList, LOCAL_ORIGIN, ownerKey, startWorld, stopWorld, storedRows, submit, t } from './fixtures.ts';
 
 beforeAll(startWorld);
 afterAll(stopWorld);

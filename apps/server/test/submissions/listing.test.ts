@@ -3,20 +3,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, ORIGIN } from '@lfk/testing';
-import {
-  createForm,
-  expectCreated,
-  listAll,
-  member,
-  outsider,
-  outsiderKey,
-  owner,
-  ownerKey,
-  startWorld,
-  stopWorld,
-  submit,
-  t,
-} from './fixtures.ts';
+import { createForm, expectCreated, listAll, member, outsider, outsiderKey, owner, ownerKey, startWorld, stopWorld, submit, t } from './fixtures.ts';
 
 beforeAll(startWorld);
 afterAll(stopWorld);

@@ -3,20 +3,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, FORM_URLENCODED, ORIGIN } from '@lfk/testing';
-import {
-  corsHeaderNames,
-  countRows,
-  createForm,
-  expectCreated,
-  LOCAL_ORIGIN,
-  owner,
-  postForm,
-  startWorld,
-  stopWorld,
-  storedRows,
-  submit,
-  t,
-} from './fixtures.ts';
+import { corsHeaderNames, countRows, createForm, expectCreated, LOCAL_ORIGIN, owner, postForm, startWorld, stopWorld, storedRows, submit, t } from './fixtures.ts';
 
 beforeAll(startWorld);
 afterAll(stopWorld);

@@ -3,17 +3,7 @@
  * to the procedure, so REST, tRPC (single or batched) answer alike.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  countSubmissions,
-  createContactForm,
-  expectCreated,
-  expectError,
-  ORIGIN,
-  startTestServer,
-  submit,
-  submitOverTrpc,
-  type TestServer,
-} from '@lfk/testing';
+import { countSubmissions, createContactForm, expectCreated, expectError, ORIGIN, startTestServer, submit, submitOverTrpc, type TestServer } from '@lfk/testing';
 
 const KiB = 1024;
 /** Values whose JSON, `{"message":"…"}`, is exactly `bytes` long. */
