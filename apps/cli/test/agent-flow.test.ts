@@ -1,5 +1,6 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { until } from '@lfk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Home, type LfkServerUnderTest, signupWithCli, startServer, tempHome } from './harness.ts';
 
@@ -43,14 +44,6 @@ async function filesUnder(dir: string): Promise<string[]> {
 /** The server's log lines for emails to `to` (no SMTP_URL: the LOG transport prints them). */
 const emailLogsTo = (to: string) =>
   server.logs.map((line) => JSON.parse(line)).filter((entry) => entry.email?.to === to);
-
-async function waitFor(check: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 beforeAll(async () => {
   server = await startServer();
@@ -244,7 +237,7 @@ describe('forms get / update / resend-verification (agent)', () => {
     const row = await formRow(contactForm.id);
     expect(row.notify_email).toBe(address);
     expect(row.notify_email_verified).toBe(false);
-    await waitFor(() => emailLogsTo(address).length === 1);
+    await until('the first email in the log', () => emailLogsTo(address).length === 1);
 
     // Setting the address just sent a link, so a resend straight away is too soon.
     const tooSoon = await agent.lfk(['forms', 'resend-verification', contactForm.id]);
@@ -257,7 +250,7 @@ describe('forms get / update / resend-verification (agent)', () => {
     expect(resent.code).toBe(0);
     expect(resent.stdout).toBe('Sent a new verification link to t***@example.com.\n');
     expect(resent.stdout).not.toContain(address);
-    await waitFor(() => emailLogsTo(address).length === 2);
+    await until('the second email in the log', () => emailLogsTo(address).length === 2);
     expect(emailLogsTo(address).map((entry) => entry.email.kind)).toEqual(['verification', 'verification']);
 
     const again = await agent.lfk(['forms', 'resend-verification', contactForm.id, '--json']);

@@ -3,12 +3,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LfkServer } from '@lfk/server';
-import { startTestServer } from '@lfk/server/test-harness';
+import { PASSWORD, startTestServer } from '@lfk/testing';
 
 /** The CLI exactly as `npx lfk` runs it: its bin, under this Node. */
 export const LFK_BIN = join(import.meta.dirname, '../bin/lfk.js');
 
-export const PASSWORD = 'correct horse battery staple';
+export { PASSWORD };
 
 export interface LfkServerUnderTest {
   server: LfkServer;

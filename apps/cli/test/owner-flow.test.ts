@@ -7,8 +7,8 @@
 // who creates keys and workspaces later), so they run in order.
 import { createHash } from 'node:crypto';
 import { readFile, stat, writeFile } from 'node:fs/promises';
-import { createServer as createNetServer } from 'node:net';
 import { dirname } from 'node:path';
+import { freePort } from '@lfk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Home, type LfkServerUnderTest, PASSWORD, signupWithCli, startServer, tempHome } from './harness.ts';
 
@@ -38,15 +38,6 @@ async function readConfigFile(home: Home): Promise<any> {
 /** What the config file holds for the server under test. */
 async function profileOf(home: Home): Promise<any> {
   return (await readConfigFile(home)).servers[server.baseUrl];
-}
-
-/** An address on 127.0.0.1 where nothing listens: a port the OS handed out, then closed. */
-async function closedPortUrl(): Promise<string> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve, reject) => probe.close((error) => (error ? reject(error) : resolve())));
-  return `http://127.0.0.1:${port}`;
 }
 
 /** A call to the REST API as a signed-in person, outside the CLI (to set things up). */
@@ -471,7 +462,7 @@ describe('the owner flow', () => {
   });
 
   it('the base URL comes from --base-url, then LFK_BASE_URL, then the config file', async () => {
-    const closed = await closedPortUrl();
+    const closed = `http://127.0.0.1:${await freePort()}`;
 
     // --base-url beats LFK_BASE_URL: the closed port is never tried.
     const flagWins = await owner.lfk(['whoami', '--base-url', server.baseUrl, '--json'], { env: { LFK_BASE_URL: closed } });

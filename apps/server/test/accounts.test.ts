@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, startTestServer, type TestServer } from './harness.ts';
+import { PASSWORD, startTestServer, type TestServer } from '@lfk/testing';
 
 let t: TestServer;
 beforeAll(async () => {

@@ -3,8 +3,7 @@
  * (no notify_email, api_key mode, a workspace named without signing in) spends no allowance.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './harness.ts';
-import { expectError } from './submitting.ts';
+import { expectError, startTestServer, type TestServer } from '@lfk/testing';
 
 const ADDRESS = { 'x-forwarded-for': '203.0.113.40' };
 const schema = [{ name: 'email', type: 'email' }];

@@ -1,6 +1,6 @@
 import { generateApiKey } from '@lfk/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './harness.ts';
+import { startTestServer, type TestServer } from '@lfk/testing';
 
 let t: TestServer;
 beforeAll(async () => {

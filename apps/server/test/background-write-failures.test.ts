@@ -5,17 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  ENGINE,
-  freePort,
-  freshPostgresDatabase,
-  PASSWORD,
-  spawnServerProcess,
-  startTestServer,
-  TEST_DATABASE_URL,
-  type TestServer,
-  until,
-} from './harness.ts';
+import { ENGINE, freePort, freshPostgresDatabase, PASSWORD, spawnServerProcess, startTestServer, TEST_DATABASE_URL, type TestServer, until } from '@lfk/testing';
 
 const FAILED_BATCH_LOG = 'could not write last_used_at';
 

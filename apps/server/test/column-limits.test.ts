@@ -5,7 +5,7 @@
  * derives (a sign-up's workspace name, an idempotency scope) are made to fit.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, type Res, startTestServer, type TestServer } from './harness.ts';
+import { PASSWORD, type Res, startTestServer, type TestServer } from '@lfk/testing';
 
 let t: TestServer;
 let owner: Awaited<ReturnType<TestServer['signup']>>;

@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINE, PASSWORD, type Res, startTestServer, type TestServer } from './harness.ts';
+import { ENGINE, PASSWORD, type Res, startTestServer, type TestServer } from '@lfk/testing';
 
 const N = 8;
 

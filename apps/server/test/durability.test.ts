@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ENGINE, freePort, PASSWORD, spawnServerProcess, TEST_DATABASE_URL, until } from './harness.ts';
+import { ENGINE, freePort, PASSWORD, spawnServerProcess, TEST_DATABASE_URL, until } from '@lfk/testing';
 
 /** An SMTP peer that keeps every message it accepts. */
 async function smtpPeer(): Promise<{ port: number; messages: string[]; close: () => Promise<void> }> {

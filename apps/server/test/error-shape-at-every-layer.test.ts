@@ -5,7 +5,7 @@
  */
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RawResponse, rawExchange, startTestServer, type TestServer, until } from './harness.ts';
+import { type RawResponse, rawExchange, startTestServer, type TestServer, until } from '@lfk/testing';
 
 function expectLfkError(res: { status: number; headers: Record<string, unknown>; json: any }, status: number, code: string): void {
   expect(res.status).toBe(status);

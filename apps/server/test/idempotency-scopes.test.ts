@@ -4,8 +4,7 @@
  * or workspace is a new request, not a reuse; on the same one it still replays or conflicts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './harness.ts';
-import { countSubmissions, createForm, expectCreated, expectError, ORIGIN, submit, VALID } from './submitting.ts';
+import { countSubmissions, createContactForm, expectCreated, expectError, ORIGIN, startTestServer, submit, type TestServer, VALID } from '@lfk/testing';
 
 let t: TestServer;
 let owner: Awaited<ReturnType<TestServer['signup']>>;
@@ -24,8 +23,8 @@ const idem = (value: string) => ({ 'idempotency-key': value });
 
 describe('submissions: one Idempotency-Key per (form, caller)', () => {
   it('an anonymous visitor sends the same key to two forms: two submissions, no 409', async () => {
-    const a = await createForm(t, owner);
-    const b = await createForm(t, owner);
+    const a = await createContactForm(t, owner);
+    const b = await createContactForm(t, owner);
     const visitor = { origin: ORIGIN, ip: '198.51.100.20', headers: idem('checkout-1') };
     expectCreated(await submit(t, a.id, VALID, visitor), a.id);
     expectCreated(await submit(t, b.id, VALID, visitor), b.id);
@@ -34,15 +33,15 @@ describe('submissions: one Idempotency-Key per (form, caller)', () => {
   });
 
   it('a key sends the same Idempotency-Key to two forms of its workspace: two submissions', async () => {
-    const a = await createForm(t, owner);
-    const b = await createForm(t, owner);
+    const a = await createContactForm(t, owner);
+    const b = await createContactForm(t, owner);
     expectCreated(await submit(t, a.id, VALID, { token: key, headers: idem('server-1') }), a.id);
     expectCreated(await submit(t, b.id, VALID, { token: key, headers: idem('server-1') }), b.id);
     expect(await countSubmissions(t, b.id)).toBe(1);
   });
 
   it('on the same form the key still replays the same request and refuses a different one', async () => {
-    const form = await createForm(t, owner);
+    const form = await createContactForm(t, owner);
     const visitor = { origin: ORIGIN, ip: '198.51.100.21', headers: idem('retry-me') };
     const first = await submit(t, form.id, VALID, visitor);
     expectCreated(first, form.id);
@@ -57,7 +56,7 @@ describe('submissions: one Idempotency-Key per (form, caller)', () => {
   });
 
   it('a forwarded address of any length (a proxy passes what it was given) is a 201, not a 500', async () => {
-    const form = await createForm(t, owner);
+    const form = await createContactForm(t, owner);
     const odd = { origin: ORIGIN, ip: 'x'.repeat(300), headers: idem('long-address') };
     expectCreated(await submit(t, form.id, VALID, odd), form.id);
     expect((await submit(t, form.id, VALID, odd)).headers['idempotent-replayed']).toBe('true');

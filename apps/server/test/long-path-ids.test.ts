@@ -3,8 +3,7 @@
  * a wrong-shaped id is the 404 of its resource, never a router's 400 for a long path segment.
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { startTestServer, type TestServer } from './harness.ts';
-import { expectError, ORIGIN, VALID } from './submitting.ts';
+import { expectError, ORIGIN, startTestServer, type TestServer, VALID } from '@lfk/testing';
 
 let t: TestServer;
 let key: string;

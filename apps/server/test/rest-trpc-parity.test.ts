@@ -7,7 +7,7 @@
 import { restRoutes } from '@lfk/api';
 import { createLfkClient } from '@lfk/api/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, type Res, type RequestOptions, startTestServer, type TestServer } from './harness.ts';
+import { PASSWORD, type Res, type RequestOptions, startTestServer, type TestServer } from '@lfk/testing';
 
 let t: TestServer;
 let owner: Awaited<ReturnType<TestServer['signup']>>;

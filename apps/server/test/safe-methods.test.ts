@@ -5,7 +5,7 @@
  */
 import { restRoutes } from '@lfk/api';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './harness.ts';
+import { startTestServer, type TestServer } from '@lfk/testing';
 
 let t: TestServer;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, rawExchange, startTestServer, type TestServer, verificationTokenSentTo } from './harness.ts';
+import { PASSWORD, rawExchange, startTestServer, type TestServer, verificationTokenSentTo } from '@lfk/testing';
 
 let t: TestServer;
 beforeAll(async () => {

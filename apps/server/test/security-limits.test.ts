@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, type Res, startTestServer, TEST_DATABASE_URL, type TestServer } from './harness.ts';
+import { PASSWORD, type Res, startTestServer, TEST_DATABASE_URL, type TestServer } from '@lfk/testing';
 
 // The security limits — guesses at one account's password, guesses at keys, sign-ups and logins
 // per address — are counted in the database, so they hold for the account or address whatever

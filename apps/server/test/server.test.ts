@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { loadConfig } from '@lfk/server';
 import { restRoutes } from '@lfk/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINE, PASSWORD, spawnServerProcess, startTestServer, TEST_DATABASE_URL, type TestServer } from './harness.ts';
+import { ENGINE, PASSWORD, spawnServerProcess, startTestServer, TEST_DATABASE_URL, type TestServer } from '@lfk/testing';
 
 let t: TestServer;
 beforeAll(async () => {

@@ -6,7 +6,7 @@
  * whatever is stored, an email subject is one line.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, type Res, startTestServer, type TestServer } from './harness.ts';
+import { PASSWORD, type Res, startTestServer, type TestServer } from '@lfk/testing';
 
 let t: TestServer;
 let owner: Awaited<ReturnType<TestServer['signup']>>;

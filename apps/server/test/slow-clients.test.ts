@@ -5,7 +5,7 @@
  */
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawExchange, startTestServer, type TestServer } from './harness.ts';
+import { rawExchange, startTestServer, type TestServer } from '@lfk/testing';
 
 const HEADERS_TIMEOUT_S = 1;
 const REQUEST_TIMEOUT_S = 2;

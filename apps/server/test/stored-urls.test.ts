@@ -5,7 +5,7 @@
  * same on create and PATCH, over REST and tRPC.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Res, startTestServer, type TestServer } from './harness.ts';
+import { type Res, startTestServer, type TestServer } from '@lfk/testing';
 
 let t: TestServer;
 let key: string;

@@ -3,8 +3,7 @@
  * runs, with lfk's `batch_too_large` in tRPC's envelope.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './harness.ts';
-import { countSubmissions, createForm, expectError, ORIGIN, VALID } from './submitting.ts';
+import { countSubmissions, createContactForm, expectError, ORIGIN, startTestServer, type TestServer, VALID } from '@lfk/testing';
 
 let t: TestServer;
 let owner: Awaited<ReturnType<TestServer['signup']>>;
@@ -26,7 +25,7 @@ function submissionBatch(formId: string, calls: number, separator = ',') {
 
 describe('the tRPC batch cap', () => {
   it('an unauthenticated batch of 200 submissions is 400 batch_too_large and runs none of them', async () => {
-    const form = await createForm(t, owner);
+    const form = await createContactForm(t, owner);
     const res = await submissionBatch(form.id, 200);
     expectError(res, 400, 'batch_too_large');
     expect(res.json.error.data.message).toContain('10');
@@ -34,7 +33,7 @@ describe('the tRPC batch cap', () => {
   });
 
   it('10 calls run; 11 are refused, also when the commas are percent-encoded', async () => {
-    const form = await createForm(t, owner);
+    const form = await createContactForm(t, owner);
     const ten = await submissionBatch(form.id, 10);
     expect(ten.status, ten.body.slice(0, 300)).toBe(200);
     expect(ten.json.map((answer: { result: { data: { form_id: string } } }) => answer.result.data.form_id)).toEqual(

@@ -1,0 +1,238 @@
+/**
+ * At a terminal: hidden password prompts, Ctrl-C at a prompt, and the confirmation before revoking a key.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PASSWORD, signupWithCli } from '../harness.ts';
+import { newHome, onTerminal, readConfig, server, STACK_FRAME, startWorld, stopWorld, uniqueEmail } from './fixtures.ts';
+
+beforeAll(startWorld);
+afterAll(stopWorld);
+
+describe('hidden password prompts on a terminal', () => {
+  it('signup asks for the password twice without echoing it and signs up', async () => {
+    const home = await newHome();
+    const email = uniqueEmail('tty-signup');
+    const password = `Tty-Secret-${Math.random().toString(36).slice(2, 10)}`;
+    const terminal = onTerminal(home, ['signup', '--email', email]);
+    await terminal.waitFor('Password: ');
+    await terminal.type(`${password}\r`);
+    await terminal.waitFor('Password again: ');
+    await terminal.type(`${password}\r`);
+    const { code, output } = await terminal.exit;
+
+    expect(code, output).toBe(0);
+    expect(output).toContain(`Signed up to ${server.baseUrl}`);
+    expect(output).toContain(email);
+    expect(output).not.toContain(password);
+    expect(output).not.toContain('Tty-Secret');
+    const config = await readConfig(home);
+    expect(config.base_url).toBe(server.baseUrl);
+    expect(config.servers[server.baseUrl].user_email).toBe(email);
+    expect(config.servers[server.baseUrl].session_token).toEqual(expect.any(String));
+    expect(config.servers[server.baseUrl].session_token.length).toBeGreaterThan(0);
+
+    // The session saved from the terminal works.
+    const whoami = await home.lfk(['whoami', '--json']);
+    expect(whoami.code, whoami.stderr).toBe(0);
+    expect(whoami.json.user.email).toBe(email);
+  });
+
+  it('signup with two different passwords fails with passwords_differ and signs nobody up', async () => {
+    const home = await newHome();
+    const email = uniqueEmail('tty-differ');
+    const terminal = onTerminal(home, ['signup', '--email', email]);
+    await terminal.waitFor('Password: ');
+    await terminal.type('first-Password-1\r');
+    await terminal.waitFor('Password again: ');
+    await terminal.type('second-Password-2\r');
+    const { code, output } = await terminal.exit;
+
+    expect(code, output).toBe(1);
+    expect(output).toContain('passwords_differ');
+    expect(output).not.toContain('first-Password-1');
+    expect(output).not.toContain('second-Password-2');
+    expect(output).not.toMatch(STACK_FRAME);
+    expect((await readConfig(home))?.servers?.[server.baseUrl]?.session_token).toBeUndefined();
+
+    // Nobody was signed up: the email is still free to sign up with.
+    const again = await home.lfk(['signup', '--email', email, '--password-stdin', '--json'], { input: `${PASSWORD}\n` });
+    expect(again.code, again.stderr).toBe(0);
+  });
+
+  it('login --email asks for the password without echoing it and signs in', async () => {
+    const { email } = await signupWithCli(await newHome(), server.baseUrl);
+    const home = await newHome();
+    const terminal = onTerminal(home, ['login', '--email', email]);
+    await terminal.waitFor('Password: ');
+    await terminal.type(`${PASSWORD}\r`);
+    const { code, output } = await terminal.exit;
+
+    expect(code, output).toBe(0);
+    expect(output).toContain(`Signed in to ${server.baseUrl}`);
+    expect(output).not.toContain(PASSWORD);
+    expect(output).not.toContain('horse battery');
+    const config = await readConfig(home);
+    expect(config.servers[server.baseUrl].user_email).toBe(email);
+    expect(config.servers[server.baseUrl].session_token).toEqual(expect.any(String));
+  });
+
+  it('login without --email asks for the email (shown as typed), then the password', async () => {
+    const { email } = await signupWithCli(await newHome(), server.baseUrl);
+    const home = await newHome();
+    const terminal = onTerminal(home, ['login']);
+    await terminal.waitFor('Email: ');
+    await terminal.type(`${email}\r`);
+    await terminal.waitFor('Password: ');
+    await terminal.type(`${PASSWORD}\r`);
+    const { code, output } = await terminal.exit;
+
+    expect(code, output).toBe(0);
+    expect(output).toContain(email);
+    expect(output).not.toContain(PASSWORD);
+    expect((await readConfig(home)).servers[server.baseUrl].user_email).toBe(email);
+  });
+});
+
+describe('Ctrl-C at a prompt', () => {
+  // `stty -a` runs on the same terminal right after lfk, showing the mode lfk left it in.
+  const after = '; echo "EXIT=$?"; stty -a';
+  const echoOn = (output: string) => /(^|\s)echo(\s|$)/m.test(output) && !/(^|\s)-echo(\s|$)/m.test(output);
+  const canonical = (output: string) => /(^|\s)icanon(\s|$)/m.test(output) && !/(^|\s)-icanon(\s|$)/m.test(output);
+
+  it('at the password prompt: exits 130, no stack trace, echo restored', async () => {
+    const home = await newHome();
+    const terminal = onTerminal(home, ['login', '--email', 'x@example.com'], { after });
+    await terminal.waitFor('Password: ');
+    await terminal.type('half-typed\u0003');
+    const { output } = await terminal.exit;
+
+    expect(output).toContain('EXIT=130');
+    expect(output).toContain('Cancelled.');
+    expect(output).not.toContain('half-typed');
+    expect(output).not.toMatch(STACK_FRAME);
+    expect(output).not.toContain('unexpected_error');
+    expect(echoOn(output), output).toBe(true);
+    expect(canonical(output), output).toBe(true);
+    expect(await readConfig(home)).toBeUndefined();
+  });
+
+  it('at the email prompt: exits 130, no stack trace, echo restored', async () => {
+    const home = await newHome();
+    const terminal = onTerminal(home, ['login'], { after });
+    await terminal.waitFor('Email: ');
+    await terminal.type('\u0003');
+    const { output } = await terminal.exit;
+
+    expect(output).toContain('EXIT=130');
+    expect(output).toContain('Cancelled.');
+    expect(output).not.toMatch(STACK_FRAME);
+    expect(echoOn(output), output).toBe(true);
+    expect(canonical(output), output).toBe(true);
+  });
+});
+
+describe('confirmation before revoking a key', () => {
+  it('asks [y/N]: "n" keeps the key, "y" revokes it', async () => {
+    const home = await newHome();
+    await signupWithCli(home, server.baseUrl);
+    const created = await home.lfk(['keys', 'create', '--name', 'tty-revoke', '--json']);
+    expect(created.code, created.stderr).toBe(0);
+    const keyId: string = created.json.id;
+    const status = async () => {
+      const list = await home.lfk(['keys', 'list', '--json']);
+      expect(list.code, list.stderr).toBe(0);
+      return list.json.data.find((k: any) => k.id === keyId)?.status;
+    };
+
+    const no = onTerminal(home, ['keys', 'revoke', keyId]);
+    await no.waitFor('[y/N] ');
+    await no.type('n\r');
+    const declined = await no.exit;
+    // Answering no is not a failure: its own exit code, and no error line.
+    expect(declined.code, declined.output).toBe(3);
+    // The question names the key three ways: id, name and display prefix.
+    expect(declined.output).toMatch(new RegExp(`Revoke ${keyId} \\(tty-revoke, lfk_[0-9A-Za-z]{6}…\\)\\?`));
+    expect(declined.output).toContain('Nothing was revoked');
+    expect(declined.output).not.toContain('error:');
+    expect(await status()).toBe('active');
+
+    const yes = onTerminal(home, ['keys', 'revoke', keyId]);
+    await yes.waitFor('[y/N] ');
+    await yes.type('y\r');
+    const accepted = await yes.exit;
+    expect(accepted.code, accepted.output).toBe(0);
+    expect(accepted.output).toContain(`Revoked ${keyId}.`);
+    expect(await status()).toBe('revoked');
+  }, 120_000);
+});
+
+describe('signing up and in at a terminal', () => {
+  it('signup says a password is too short before asking for it again', async () => {
+    const home = await newHome();
+    const terminal = onTerminal(home, ['signup', '--email', uniqueEmail('short')]);
+    await terminal.waitFor('Password: ');
+    await terminal.type('short\r');
+    const { code, output } = await terminal.exit;
+    expect(code, output).toBe(2);
+    expect(output).toContain('invalid_password');
+    expect(output).toContain('at least 10 characters');
+    expect(output).not.toContain('Password again');
+  });
+
+  it('signup says the server cannot be reached before asking for a password at all', async () => {
+    const home = await newHome();
+    const { code, output } = await onTerminal(home, ['signup', '--email', uniqueEmail('away')], {
+      env: { LFK_BASE_URL: 'http://127.0.0.1:1' },
+    }).exit;
+    expect(code, output).toBe(1);
+    expect(output).toContain('network_error: Cannot reach http://127.0.0.1:1');
+    expect(output).not.toContain('Password');
+  });
+
+  it('login of someone in several workspaces asks which one is the default, and remembers it', async () => {
+    const owner = await newHome();
+    const { email } = await signupWithCli(owner, server.baseUrl);
+    const second = await owner.lfk(['workspaces', 'create', 'Second place', '--json']);
+    expect(second.code, second.stderr).toBe(0);
+
+    const home = await newHome();
+    const terminal = onTerminal(home, ['login', '--email', email]);
+    await terminal.waitFor('Password: ');
+    await terminal.type(`${PASSWORD}\r`);
+    await terminal.waitFor('Workspace [1-2]: ');
+    await terminal.type('9\r');
+    await terminal.waitFor('Answer a number from 1 to 2.');
+    await terminal.waitFor('Workspace [1-2]: ');
+    const listed = await owner.lfk(['workspaces', 'list', '--json']); // the same person's workspaces, in the same order
+    const index = listed.json.data.findIndex((w: any) => w.id === second.json.id) + 1;
+    await terminal.type(`${index}\r`);
+    const { code, output } = await terminal.exit;
+    expect(code, output).toBe(0);
+    expect(output).toContain('Second place');
+    expect((await readConfig(home)).servers[server.baseUrl].workspace_id).toBe(second.json.id);
+  });
+});
+
+describe('replacing a form\'s fields on a terminal', () => {
+  it('asks first, naming what would be dropped; "n" changes nothing (exit 3), "y" replaces', async () => {
+    const home = await newHome();
+    await signupWithCli(home, server.baseUrl);
+    const created = await home.lfk(['forms', 'create', '--name', 'Asked', '--field', 'email:email', '--field', 'fax:tel', '--json']);
+    expect(created.code, created.stderr).toBe(0);
+    const id: string = created.json.id;
+
+    const no = onTerminal(home, ['forms', 'update', id, '--field', 'email:email']);
+    await no.waitFor('"fax" will be removed. Continue? [y/N] ');
+    await no.type('n\r');
+    const declined = await no.exit;
+    expect(declined.code, declined.output).toBe(3);
+    expect(declined.output).toContain('Nothing was changed.');
+    expect((await home.lfk(['forms', 'get', id, '--json'])).json.schema).toHaveLength(2);
+
+    const yes = onTerminal(home, ['forms', 'update', id, '--field', 'email:email']);
+    await yes.waitFor('Continue? [y/N] ');
+    await yes.type('y\r');
+    expect((await yes.exit).code).toBe(0);
+    expect((await home.lfk(['forms', 'get', id, '--json'])).json.schema.map((f: any) => f.name)).toEqual(['email']);
+  });
+});

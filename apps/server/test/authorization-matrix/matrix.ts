@@ -1,0 +1,489 @@
+/**
+ * Authorization matrix: every REST route of `restRoutes` × every kind of caller → the status and
+ * error code DESIGN.md §2–§4 documents (or the success status and one meaningful body property).
+ *
+ * The matrix is data (`MATRIX` below, one row per route naming its access); the files beside this one
+ * run its cells. A route added to `restRoutes` without a row here fails the coverage test, so no route
+ * can be forgotten.
+ *
+ * Callers send credentials as `Authorization: Bearer …`. A presented credential that is refused
+ * (expired or signed-out session, revoked or malformed key) is refused on every route, the public
+ * ones included: DESIGN §2 ties `invalid_session` / `invalid_api_key` to the credential, not to
+ * the route.
+ */
+import { createHash } from 'node:crypto';
+import { expect } from 'vitest';
+import { createForm, PASSWORD, type Res, startTestServer, type TestServer, verificationTokenSentTo } from '@lfk/testing';
+
+// ---------------------------------------------------------------------------------------------
+// Callers (columns)
+// ---------------------------------------------------------------------------------------------
+
+export const CALLERS = [
+  'no_credentials',
+  'owner_session', // owner of workspace W (the workspace every route targets)
+  'member_session', // a user added to W with role `member`
+  'outsider_session', // a user of another workspace only
+  'expired_session', // an owner session whose expires_at is in the past
+  'signed_out_session', // an owner session after POST /v1/auth/logout
+  'workspace_key', // an active key of W
+  'other_workspace_key', // an active key of the outsider's workspace
+  'revoked_key', // a key of W, revoked
+  'malformed_bearer', // `Bearer not-a-key`
+  'bad_checksum_key', // W's key with its last checksum character changed
+] as const;
+export type Caller = (typeof CALLERS)[number];
+
+/** `'403 owner_required'` for an error; a bare number for the route's success status. */
+export type Expected = `${401 | 403 | 404} ${string}` | 200 | 201 | 202 | 204;
+
+export interface Account {
+  token: string;
+  userId: string;
+  workspaceId: string;
+  email: string;
+}
+
+/** Shared state built once; every cell that would change it builds its own fresh state instead. */
+export interface World {
+  owner: Account;
+  member: Account;
+  outsider: Account;
+  /** The workspace every workspace-scoped route targets. */
+  ws: string;
+  key: { key: string; id: string };
+  otherKey: { key: string; id: string };
+  revokedKey: string;
+  expiredToken: string;
+  signedOutToken: string;
+  badChecksumKey: string;
+  /** A claimed form of W (read only). */
+  formId: string;
+  /** A claimed `api_key`-mode form of W. */
+  apiKeyFormId: string;
+}
+
+/** What one cell sends: path parameters (`workspace_id` defaults to W), body, and anything to check. */
+export interface Prepared {
+  params?: Record<string, string>;
+  body?: unknown;
+  /** Replaces the caller's usual token (e.g. a fresh session for logout). */
+  token?: string;
+  /** Anything the success check needs (a fresh user, the email signed up with…). */
+  ref?: Record<string, string>;
+}
+
+export interface Row {
+  /** `METHOD path`, exactly as in `restRoutes`. */
+  route: string;
+  prepare?: (w: World, caller: Caller) => Promise<Prepared>;
+  success: (res: Res, cx: { w: World; caller: Caller; prepared: Prepared }) => void;
+  expect: Expectations;
+}
+
+export let t: TestServer;
+export let w: World;
+
+export const formBody = { name: 'Contact', schema: [{ name: 'email', type: 'email', required: true }] };
+let seq = 0;
+export const freshEmail = () => `matrix${++seq}-${Date.now().toString(36)}@example.com`;
+
+// ---------------------------------------------------------------------------------------------
+// Who may call a route: one row of expectations per kind of access, `ok` the route's success
+// ---------------------------------------------------------------------------------------------
+
+export type Expectations = Record<Caller, Expected>;
+export type Success = 200 | 201 | 202 | 204;
+
+/** A presented credential that is refused is refused on every route, the public ones included (DESIGN §2). */
+export const REFUSED_CREDENTIALS = {
+  expired_session: '401 invalid_session',
+  signed_out_session: '401 invalid_session',
+  revoked_key: '401 invalid_api_key',
+  malformed_bearer: '401 invalid_api_key',
+  bad_checksum_key: '401 invalid_api_key',
+} as const;
+
+/** Public: no credentials needed, any good one accepted. */
+export const anyone = (ok: Success): Expectations => ({
+  no_credentials: ok, owner_session: ok, member_session: ok, outsider_session: ok,
+  workspace_key: ok, other_workspace_key: ok,
+  ...REFUSED_CREDENTIALS,
+});
+
+/** Any signed-in person's session; a key is not a person. */
+export const signedIn = (ok: Success): Expectations => ({
+  no_credentials: '401 unauthenticated', owner_session: ok, member_session: ok, outsider_session: ok,
+  workspace_key: '403 session_required', other_workspace_key: '403 session_required',
+  ...REFUSED_CREDENTIALS,
+});
+
+/** A session of a member of W; to anyone else W (or the form in it) does not exist. */
+export const workspaceMember = (ok: Success, notFound: Expected = '404 workspace_not_found'): Expectations => ({
+  ...signedIn(ok),
+  outsider_session: notFound,
+});
+
+/** A session of an owner of W. */
+export const workspaceOwner = (ok: Success): Expectations => ({ ...workspaceMember(ok), member_session: '403 owner_required' });
+
+/** The forms scope: a member's session or a key of the form's workspace. */
+export const formsScope = (ok: Success, notFound: Expected = '404 form_not_found'): Expectations => ({
+  ...workspaceMember(ok, notFound),
+  workspace_key: ok,
+  other_workspace_key: notFound,
+});
+
+/** A key of the form's workspace, and nothing else. */
+export const workspaceKey = (ok: Success): Expectations => ({
+  no_credentials: '401 api_key_required', owner_session: '401 api_key_required', member_session: '401 api_key_required',
+  outsider_session: '401 api_key_required',
+  workspace_key: ok, other_workspace_key: '403 forbidden',
+  ...REFUSED_CREDENTIALS,
+});
+
+/** A fresh form and the link its verification email carries: a link works once, so one per cell. */
+async function freshVerificationLink(w: World): Promise<Prepared> {
+  const address = freshEmail();
+  await createForm(t, w.key.key, { ...formBody, notify_email: address });
+  return { params: { token: await verificationTokenSentTo(t, address) } };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The matrix (rows)
+// ---------------------------------------------------------------------------------------------
+
+export const MATRIX: Row[] = [
+  // ── /v1/auth: signup and login are public; logout and session need a session ──────────────
+  {
+    route: 'POST /v1/auth/signup',
+    prepare: async () => {
+      const email = freshEmail();
+      return { body: { email, password: PASSWORD }, ref: { email } };
+    },
+    success: (res, { prepared }) => expect(res.json.user.email).toBe(prepared.ref!.email),
+    expect: anyone(201),
+  },
+  {
+    route: 'POST /v1/auth/login',
+    prepare: async (w) => ({ body: { email: w.owner.email, password: PASSWORD } }),
+    success: (res, { w }) => {
+      expect(res.json.user.id).toBe(w.owner.userId);
+      expect(res.json.session_token).toMatch(/^lfs_/);
+    },
+    expect: anyone(200),
+  },
+  {
+    route: 'POST /v1/auth/logout',
+    // Signing out revokes the session: each session caller signs out a fresh one of its own.
+    prepare: async (w, caller) => {
+      const account = sessionAccount(w, caller);
+      return account ? { token: await login(account.email) } : {};
+    },
+    success: (res) => expect(res.body).toBe(''),
+    expect: signedIn(204),
+  },
+  {
+    route: 'GET /v1/auth/session',
+    success: (res, { w, caller }) => expect(res.json.user.id).toBe(sessionAccount(w, caller)!.userId),
+    expect: signedIn(200),
+  },
+
+  // ── Workspaces: any signed-in person ─────────────────────────────────────────────────────
+  {
+    route: 'GET /v1/workspaces',
+    success: (res, { w, caller }) => {
+      const expected = { owner_session: [w.ws, 'owner'], member_session: [w.ws, 'member'], outsider_session: [w.outsider.workspaceId, 'owner'] }[
+        caller as 'owner_session'
+      ]!;
+      expect(res.json.data.map((ws: { id: string; role: string }) => [ws.id, ws.role])).toContainEqual(expected);
+      if (caller === 'outsider_session') expect(res.json.data.map((ws: { id: string }) => ws.id)).not.toContain(w.ws);
+    },
+    expect: signedIn(200),
+  },
+  {
+    route: 'POST /v1/workspaces',
+    prepare: async () => ({ body: { name: 'Side project' } }),
+    success: (res) => expect(res.json).toMatchObject({ name: 'Side project', role: 'owner' }),
+    expect: signedIn(201),
+  },
+
+  // ── Members: list for members, add/remove for owners ─────────────────────────────────────
+  {
+    route: 'GET /v1/workspaces/:workspace_id/members',
+    success: (res, { w }) =>
+      expect(res.json.data.map((m: { user_id: string; role: string }) => [m.user_id, m.role])).toContainEqual([w.owner.userId, 'owner']),
+    expect: workspaceMember(200),
+  },
+  {
+    route: 'POST /v1/workspaces/:workspace_id/members',
+    // A fresh user to add, so one cell's success cannot turn another's into 409 already_member.
+    prepare: async () => {
+      const newcomer = await t.signup();
+      return { body: { email: newcomer.email, role: 'member' }, ref: { userId: newcomer.userId } };
+    },
+    success: (res, { prepared }) => expect(res.json).toMatchObject({ user_id: prepared.ref!.userId, role: 'member' }),
+    expect: workspaceOwner(201),
+  },
+  {
+    route: 'DELETE /v1/workspaces/:workspace_id/members/:user_id',
+    // A fresh member of W to remove, never the shared member caller.
+    prepare: async (w) => {
+      const leaving = await t.signup();
+      await t.addMember(w.owner.token, w.ws, leaving.email, 'member');
+      return { params: { user_id: leaving.userId }, ref: { userId: leaving.userId } };
+    },
+    success: (res) => expect(res.body).toBe(''),
+    expect: workspaceOwner(204),
+  },
+
+  // ── Projects: list for members, create for owners ────────────────────────────────────────
+  {
+    route: 'GET /v1/workspaces/:workspace_id/projects',
+    success: (res, { w }) =>
+      expect(res.json.data).toContainEqual(expect.objectContaining({ workspace_id: w.ws, is_default: true })),
+    expect: workspaceMember(200),
+  },
+  {
+    route: 'POST /v1/workspaces/:workspace_id/projects',
+    prepare: async () => ({ body: { name: 'Marketing' } }),
+    success: (res, { w }) => expect(res.json).toMatchObject({ workspace_id: w.ws, name: 'Marketing', is_default: false }),
+    expect: workspaceOwner(201),
+  },
+
+  // ── Audit events and key management: owners only ─────────────────────────────────────────
+  {
+    route: 'GET /v1/workspaces/:workspace_id/audit-events',
+    success: (res, { w }) =>
+      expect(res.json.data).toContainEqual(
+        expect.objectContaining({ action: 'api_key.created', target: { type: 'api_key', id: w.key.id } }),
+      ),
+    expect: workspaceOwner(200),
+  },
+  {
+    route: 'POST /v1/workspaces/:workspace_id/api-keys',
+    prepare: async () => ({ body: { name: 'matrix cell' } }),
+    success: (res, { w }) => {
+      expect(res.json.key).toMatch(/^lfk_[0-9A-Za-z]{36}$/);
+      expect(res.json.workspace_id).toBe(w.ws);
+    },
+    expect: workspaceOwner(201),
+  },
+  {
+    route: 'GET /v1/workspaces/:workspace_id/api-keys',
+    success: (res, { w }) =>
+      expect(res.json.data).toContainEqual(expect.objectContaining({ id: w.key.id, status: 'active' })),
+    expect: workspaceOwner(200),
+  },
+  {
+    route: 'DELETE /v1/workspaces/:workspace_id/api-keys/:key_id',
+    // A fresh key of W to revoke, never one a caller column uses.
+    prepare: async (w) => {
+      const doomed = await t.createKey(w.owner.token, w.ws, 'to revoke');
+      return { params: { key_id: doomed.id }, ref: { keyId: doomed.id } };
+    },
+    success: (res) => expect(res.body).toBe(''),
+    expect: workspaceOwner(204),
+  },
+
+  // ── Forms scope: a key of the form's workspace, or a member session ──────────────────────
+  {
+    route: 'POST /v1/forms',
+    // With credentials the body names W: a session must (DESIGN §4), and a key must match it.
+    // Without credentials the form is born unclaimed, and then it needs a notify_email.
+    prepare: async (w, caller) =>
+      caller === 'no_credentials'
+        ? { body: { ...formBody, notify_email: 'anonymous@example.com' } }
+        : { body: { ...formBody, workspace_id: w.ws } },
+    success: (res, { w, caller }) =>
+      caller === 'no_credentials'
+        ? expect(res.json).toMatchObject({ state: 'unclaimed', workspace_id: null, claim_token: expect.stringMatching(/^lfc_/) })
+        : expect(res.json).toMatchObject({ state: 'claimed', workspace_id: w.ws }),
+    expect: { ...formsScope(201, '404 workspace_not_found'), no_credentials: 201 },
+  },
+  {
+    route: 'GET /v1/forms/:form_id',
+    prepare: async (w) => ({ params: { form_id: w.formId } }),
+    success: (res, { w }) => expect(res.json).toMatchObject({ id: w.formId, workspace_id: w.ws, state: 'claimed' }),
+    expect: formsScope(200),
+  },
+  {
+    route: 'PATCH /v1/forms/:form_id',
+    // A fresh form per cell, so a rename in one cell is never what another reads.
+    prepare: async (w) => {
+      const created = await t.request('POST', '/v1/forms', { token: w.key.key, body: formBody });
+      if (created.status !== 201) throw new Error(`form create failed: ${created.status} ${created.body}`);
+      return { params: { form_id: created.json.id }, body: { name: 'Renamed' }, ref: { formId: created.json.id } };
+    },
+    success: (res, { prepared }) => expect(res.json).toMatchObject({ id: prepared.ref!.formId, name: 'Renamed' }),
+    expect: formsScope(200),
+  },
+  {
+    route: 'POST /v1/forms/:form_id/resend-verification',
+    // A fresh form per cell with an address, made long enough ago that a resend is due.
+    prepare: async (w) => {
+      const formId = (await createForm(t, w.key.key, { ...formBody, notify_email: 'notify@example.com' })).id;
+      await t.sql('update forms set verification_sent_at = ? where id = ?', [new Date(Date.now() - 3600_000).toISOString(), formId]);
+      return { params: { form_id: formId } };
+    },
+    success: (res) => expect(res.json).toEqual({ sent_to: 'n***@example.com' }),
+    expect: formsScope(202),
+  },
+  {
+    route: 'POST /v1/forms/:form_id/claim',
+    // A fresh unclaimed form per cell, claimed into W.
+    prepare: async (w) => {
+      const res = await t.request('POST', '/v1/forms', { body: { ...formBody, notify_email: 'claim@example.com' } });
+      if (res.status !== 201) throw new Error(`anonymous create failed: ${res.status} ${res.body}`);
+      return { params: { form_id: res.json.id }, body: { claim_token: res.json.claim_token, workspace_id: w.ws }, ref: { formId: res.json.id } };
+    },
+    success: (res, { w, prepared }) =>
+      expect(res.json).toMatchObject({ id: prepared.ref!.formId, state: 'claimed', workspace_id: w.ws }),
+    expect: workspaceMember(200),
+  },
+  {
+    route: 'GET /v1/workspaces/:workspace_id/forms',
+    success: (res, { w }) => expect(res.json.data.map((f: { id: string }) => f.id)).toContain(w.formId),
+    expect: workspaceMember(200),
+  },
+
+  // ── Submissions: an api_key-mode form takes its workspace's keys only; reading is for members ──
+  {
+    route: 'POST /v1/forms/:form_id/submissions',
+    prepare: async (w) => ({ params: { form_id: w.apiKeyFormId }, body: { email: 'someone@example.org' } }),
+    success: (res, { w }) => expect(res.json).toMatchObject({ id: expect.stringMatching(/^sub_/), form_id: w.apiKeyFormId }),
+    expect: workspaceKey(201),
+  },
+  {
+    route: 'GET /v1/forms/:form_id/submissions/:submission_id',
+    prepare: async (w) => {
+      const created = await t.request('POST', `/v1/forms/${w.apiKeyFormId}/submissions`, { token: w.key.key, body: { email: 'read@example.org' } });
+      expect(created.status, created.body).toBe(201);
+      return { params: { form_id: w.apiKeyFormId, submission_id: created.json.id }, ref: { id: created.json.id } };
+    },
+    success: (res, { w, prepared }) => expect(res.json).toMatchObject({ id: prepared.ref!.id, form_id: w.apiKeyFormId, data: { email: 'read@example.org' } }),
+    expect: workspaceMember(200, '404 form_not_found'),
+  },
+  {
+    route: 'GET /v1/forms/:form_id/submissions',
+    prepare: async (w) => ({ params: { form_id: w.apiKeyFormId } }),
+    success: (res, { w }) => {
+      expect(res.json.next_cursor === null || typeof res.json.next_cursor === 'string').toBe(true);
+      for (const s of res.json.data) expect(s.form_id).toBe(w.apiKeyFormId);
+    },
+    expect: workspaceMember(200, '404 form_not_found'),
+  },
+
+  // ── The link in a verification email: public, an HTML page either way ───────────────────
+  {
+    route: 'GET /v1/email-verifications/:token',
+    prepare: freshVerificationLink,
+    // Opening a link shows its "Verify" button and changes nothing.
+    success: (res) => {
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.body).toContain('<button type="submit">Verify</button>');
+    },
+    expect: anyone(200),
+  },
+  {
+    route: 'POST /v1/email-verifications/:token',
+    prepare: freshVerificationLink,
+    // The button verifies: the token is the credential, so any caller holding it may press it.
+    success: (res) => {
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.body).toContain('Address verified');
+    },
+    expect: anyone(200),
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Machinery
+// ---------------------------------------------------------------------------------------------
+
+/** Error pages (HTML) carry their code in `<meta name="lfk-error-code">`. */
+export function errorCodeOf(res: Res): string | undefined {
+  return res.json?.error?.code ?? /<meta name="lfk-error-code" content="([a-z_]+)">/.exec(res.body)?.[1];
+}
+
+export async function login(email: string): Promise<string> {
+  const res = await t.request('POST', '/v1/auth/login', { body: { email, password: PASSWORD } });
+  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.body}`);
+  return res.json.session_token;
+}
+
+export function sessionAccount(world: World, caller: Caller): Account | null {
+  if (caller === 'owner_session') return world.owner;
+  if (caller === 'member_session') return world.member;
+  if (caller === 'outsider_session') return world.outsider;
+  return null;
+}
+
+export function tokenOf(world: World, caller: Caller): string | undefined {
+  switch (caller) {
+    case 'no_credentials': return undefined;
+    case 'owner_session': return world.owner.token;
+    case 'member_session': return world.member.token;
+    case 'outsider_session': return world.outsider.token;
+    case 'expired_session': return world.expiredToken;
+    case 'signed_out_session': return world.signedOutToken;
+    case 'workspace_key': return world.key.key;
+    case 'other_workspace_key': return world.otherKey.key;
+    case 'revoked_key': return world.revokedKey;
+    case 'malformed_bearer': return 'not-a-key';
+    case 'bad_checksum_key': return world.badChecksumKey;
+  }
+}
+
+export function urlOf(path: string, params: Record<string, string>): string {
+  return path.replace(/:(\w+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`no value for :${name} in ${path}`);
+    return encodeURIComponent(value);
+  });
+}
+
+/** The world every cell acts in: W's owner, member and keys, an outsider, refused credentials, and W's forms. */
+export async function startWorld(): Promise<void> {
+  t = await startTestServer();
+  const owner = await t.signup();
+  const member = await t.signup();
+  await t.addMember(owner.token, owner.workspaceId, member.email, 'member');
+  const outsider = await t.signup();
+  const ws = owner.workspaceId;
+
+  const key = await t.createKey(owner.token, ws, 'matrix');
+  const otherKey = await t.createKey(outsider.token, outsider.workspaceId, 'other workspace');
+  const revoked = await t.createKey(owner.token, ws, 'revoked');
+  const revoke = await t.request('DELETE', `/v1/workspaces/${ws}/api-keys/${revoked.id}`, { token: owner.token });
+  if (revoke.status !== 204) throw new Error(`revoke failed: ${revoke.status} ${revoke.body}`);
+  const last = key.key.at(-1)!;
+  const badChecksumKey = key.key.slice(0, -1) + (last === 'A' ? 'B' : 'A');
+
+  const expiredToken = await login(owner.email);
+  await t.sql('update sessions set expires_at = ? where token_hash = ?', [
+    new Date(Date.now() - 60_000).toISOString(),
+    createHash('sha256').update(expiredToken).digest('hex'),
+  ]);
+  const signedOutToken = await login(owner.email);
+  const logout = await t.request('POST', '/v1/auth/logout', { token: signedOutToken });
+  if (logout.status !== 204) throw new Error(`logout failed: ${logout.status} ${logout.body}`);
+
+  const formId = (await createForm(t, key.key, formBody)).id;
+  const apiKeyFormId = (await createForm(t, key.key, { ...formBody, submission_mode: 'api_key' })).id;
+
+  w = {
+    owner, member, outsider, ws, key, otherKey,
+    revokedKey: revoked.key, expiredToken, signedOutToken, badChecksumKey, formId, apiKeyFormId,
+  };
+}
+
+export async function stopWorld(): Promise<void> {
+  await t?.close();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The one loop
+// ---------------------------------------------------------------------------------------------
+
+export const routeKey = (r: { method: string; path: string }) => `${r.method} ${r.path}`;

@@ -1,0 +1,51 @@
+/**
+ * Email: without SMTP_URL, mail is written to the log.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer, until } from '@lfk/testing';
+import { address, isVerified, linkIn, openAndVerify, outboxTo } from './fixtures.ts';
+
+describe('without SMTP_URL', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({}, { outbox: { pollMs: 50 } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('the email is printed to the log, link included, and the link works', async () => {
+    const to = address('logged');
+    const created = await t.request('POST', '/v1/forms', {
+      body: { name: 'Local form', schema: [{ name: 'email', type: 'email' }], notify_email: to },
+    });
+    expect(created.status).toBe(201);
+
+    const line = await until('the email in the log', () =>
+      t.logs
+        .map((raw) => {
+          try {
+            return JSON.parse(raw);
+          } catch {
+            return undefined;
+          }
+        })
+        .find((entry) => entry?.email?.to === to),
+    );
+    expect(String(line.msg).startsWith('email to')).toBe(true);
+    expect(line.email).toMatchObject({ kind: 'verification', to });
+    expect(line.email.subject).toContain('Local form');
+    const link = linkIn(line.email.text);
+
+    const row = await until('the logged email marked sent', async () => {
+      const [found] = await outboxTo(t, to);
+      return found?.status === 'sent' ? found : undefined;
+    });
+    expect(row.body).toBeNull();
+    expect(line.email.id).toBe(row.id);
+
+    const followed = await openAndVerify(t, link);
+    expect(followed.status).toBe(200);
+    expect(await isVerified(t, created.json.id)).toBe(true);
+  });
+});

@@ -1,0 +1,293 @@
+/**
+ * What the hostile-input files share: one server with an owner, a member, an outsider, a key and forms of
+ * every kind; the error assertions; every body route with a valid body; and the bad values the files send.
+ * Each answer must be the documented 4xx (DESIGN.md §2–§4) in the one error shape, never a 500.
+ */
+import { type RestRoute, restRoutes } from '@lfk/api';
+import { expect } from 'vitest';
+import { expectDocumentedError, PASSWORD, type Res, type RequestOptions, startTestServer, type TestServer, type WireError } from '@lfk/testing';
+
+export const MiB = 1024 * 1024;
+
+export let t: TestServer;
+export let owner: Awaited<ReturnType<TestServer['signup']>>;
+export let member: Awaited<ReturnType<TestServer['signup']>>;
+export let outsider: Awaited<ReturnType<TestServer['signup']>>;
+/** Only ever the subject of members.add bodies, so a wrongly accepted add disturbs nothing else. */
+export let stranger: Awaited<ReturnType<TestServer['signup']>>;
+export let key: string;
+export let keyId: string;
+export let formId: string;
+export let outsiderKeyId: string;
+/** An unclaimed form and its claim token. */
+export let unclaimed: { id: string; claimToken: string };
+/** A browser-mode form that takes submissions from ORIGIN. */
+export let openFormId: string;
+export const ORIGIN = 'https://site.example';
+
+export const formBody = { name: 'Contact', schema: [{ name: 'email', type: 'email', required: true }] };
+
+/** A fresh server and the callers, keys and forms every case uses. */
+export async function startWorld(): Promise<void> {
+  t = await startTestServer();
+  owner = await t.signup();
+  member = await t.signup();
+  outsider = await t.signup();
+  stranger = await t.signup();
+  await t.addMember(owner.token, owner.workspaceId, member.email, 'member');
+  ({ key, id: keyId } = await t.createKey(owner.token, owner.workspaceId, 'hostile'));
+  outsiderKeyId = (await t.createKey(outsider.token, outsider.workspaceId)).id;
+  const form = await t.request('POST', '/v1/forms', { token: key, body: formBody });
+  if (form.status !== 201) throw new Error(`form create failed: ${form.status} ${form.body}`);
+  formId = form.json.id;
+  const anonymous = await t.request('POST', '/v1/forms', { body: { ...formBody, notify_email: 'anon@example.com' } });
+  if (anonymous.status !== 201) throw new Error(`anonymous create failed: ${anonymous.status} ${anonymous.body}`);
+  unclaimed = { id: anonymous.json.id, claimToken: anonymous.json.claim_token };
+  const open = await t.request('POST', '/v1/forms', {
+    token: key,
+    body: { ...formBody, schema: [{ name: 'email', type: 'email' }, { name: 'message', type: 'textarea' }], allowed_origins: [ORIGIN] },
+  });
+  if (open.status !== 201) throw new Error(`form create failed: ${open.status} ${open.body}`);
+  openFormId = open.json.id;
+}
+export async function stopWorld(): Promise<void> {
+  await t?.close();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Error assertions: expectDocumentedError (the harness's) and the shapes built on it.
+// ---------------------------------------------------------------------------------------------
+
+/** A 400 invalid_request whose details name `path` (exactly). */
+export function expectInvalid(res: Res, path: string, what = ''): WireError {
+  const error = expectDocumentedError(res, 400, 'invalid_request', what);
+  expect(error.details, `${what}: details ${JSON.stringify(error.details)}`).toBeDefined();
+  expect(
+    error.details!.map((d) => d.path),
+    `${what}: details ${JSON.stringify(error.details)}`,
+  ).toContain(path);
+  return error;
+}
+
+/** tRPC's envelope: `{ error: { message, code, data: { code, message, details?, request_id, httpStatus } } }`. */
+export function expectTrpcError(res: Res, status: number, code: string, what = ''): WireError {
+  const label = `${what} → ${res.status} ${res.body.slice(0, 500)}`;
+  expect(res.status, label).toBe(status);
+  expect(String(res.headers['content-type']), label).toMatch(/^application\/json/);
+  const requestId = res.headers['x-request-id'];
+  expect(typeof requestId, label).toBe('string');
+  expect(res.json, label).toBeTypeOf('object');
+  expect(Object.keys(res.json), label).toEqual(['error']);
+  const { error } = res.json;
+  expect(typeof error.code, label).toBe('number');
+  expect(typeof error.message, label).toBe('string');
+  const { httpStatus, ...data } = error.data;
+  expect(httpStatus, label).toBe(status);
+  expect(data.code, label).toBe(code);
+  expect(data.request_id, label).toBe(requestId);
+  expect(error.message, label).toBe(data.message);
+  for (const k of Object.keys(error)) expect(['code', 'message', 'data'], label).toContain(k);
+  for (const k of Object.keys(data)) expect(['code', 'message', 'details', 'request_id'], label).toContain(k);
+  expect(JSON.stringify(error), label).not.toMatch(/node_modules|\.ts:\d+|stack/);
+  return data as WireError;
+}
+
+/** Runs every case, then fails once, listing each case that failed: one bad case hides no other. */
+export async function everyCase<T>(cases: readonly T[], check: (c: T) => Promise<void>): Promise<void> {
+  const failures: string[] = [];
+  for (const c of cases) {
+    try {
+      await check(c);
+    } catch (error) {
+      failures.push(String((error as Error).message).split('\n')[0]!.slice(0, 400));
+    }
+  }
+  expect(failures, `${failures.length} of ${cases.length} cases failed:\n${failures.join('\n')}`).toEqual([]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Every body route, with a caller and a valid body.
+// ---------------------------------------------------------------------------------------------
+
+export interface BodyCase {
+  url: () => string;
+  token: () => string | undefined;
+  valid: () => Record<string, unknown>;
+  /** Whether an empty body is a valid input (every field optional). */
+  emptyOk: boolean;
+  /** A body with one unknown field. */
+  unknown: () => Record<string, unknown>;
+  /** The field that takes a person's text, if any, for the string checks. */
+  textField?: string;
+}
+
+let emailCounter = 0;
+export const freshEmail = () => `hostile${++emailCounter}-${Date.now()}@example.com`;
+
+export const BODY_CASES: Partial<Record<RestRoute['procedure'], BodyCase>> = {
+  'auth.signup': {
+    url: () => '/v1/auth/signup',
+    token: () => undefined,
+    valid: () => ({ email: freshEmail(), password: PASSWORD }),
+    emptyOk: false,
+    unknown: () => ({ email: freshEmail(), password: PASSWORD, role: 'admin' }),
+    textField: 'name',
+  },
+  'auth.login': {
+    url: () => '/v1/auth/login',
+    token: () => undefined,
+    valid: () => ({ email: owner.email, password: PASSWORD }),
+    emptyOk: false,
+    unknown: () => ({ email: owner.email, password: PASSWORD, remember_me: true }),
+  },
+  'workspaces.create': {
+    url: () => '/v1/workspaces',
+    token: () => owner.token,
+    valid: () => ({ name: 'W' }),
+    emptyOk: false,
+    unknown: () => ({ name: 'W', plan: 'enterprise' }),
+    textField: 'name',
+  },
+  'members.add': {
+    url: () => `/v1/workspaces/${owner.workspaceId}/members`,
+    token: () => owner.token,
+    valid: () => ({ email: stranger.email, role: 'member' }),
+    emptyOk: false,
+    unknown: () => ({ email: stranger.email, role: 'member', is_admin: true }),
+  },
+  'projects.create': {
+    url: () => `/v1/workspaces/${owner.workspaceId}/projects`,
+    token: () => owner.token,
+    valid: () => ({ name: 'P' }),
+    emptyOk: false,
+    unknown: () => ({ name: 'P', is_default: true }),
+    textField: 'name',
+  },
+  'apiKeys.create': {
+    url: () => `/v1/workspaces/${owner.workspaceId}/api-keys`,
+    token: () => owner.token,
+    valid: () => ({ name: 'k' }),
+    emptyOk: true,
+    unknown: () => ({ name: 'k', scopes: ['everything'] }),
+    textField: 'name',
+  },
+  'forms.create': {
+    url: () => '/v1/forms',
+    token: () => key,
+    valid: () => ({ ...formBody }),
+    emptyOk: false,
+    unknown: () => ({ ...formBody, state: 'unclaimed' }),
+    textField: 'name',
+  },
+  'forms.update': {
+    url: () => `/v1/forms/${formId}`,
+    token: () => key,
+    valid: () => ({ name: 'Contact' }),
+    emptyOk: true,
+    unknown: () => ({ name: 'Contact', workspace_id: outsider.workspaceId }),
+    textField: 'name',
+  },
+  'forms.claim': {
+    url: () => `/v1/forms/${unclaimed.id}/claim`,
+    token: () => owner.token,
+    valid: () => ({ claim_token: unclaimed.claimToken, workspace_id: owner.workspaceId }),
+    emptyOk: false,
+    unknown: () => ({ claim_token: unclaimed.claimToken, workspace_id: owner.workspaceId, project_id: 'prj_x' }),
+  },
+};
+
+// The submission route takes form posts and validates against each form's own schema: its
+// hostile input has its own section below.
+export const bodyRoutes = restRoutes.filter((r) => r.from === 'body' && !r.transport);
+
+export function opts(c: BodyCase, extra: RequestOptions = {}): RequestOptions {
+  const token = c.token();
+  return { ...(token ? { token } : {}), ...extra };
+}
+
+export const MALFORMED_JSON: [string, string | Buffer][] = [
+  ['an unclosed object', '{'],
+  ['a missing value', '{"a":}'],
+  ['a truncated literal', 'nul'],
+  ['a trailing comma', '{"name":"x",}'],
+  ['single quotes', "{'name':'x'}"],
+  ['an unquoted key', '{name:"x"}'],
+  ['an unterminated string', '{"name":"x'],
+  ['trailing garbage', '{"name":"x"} garbage'],
+  ['two documents', '{"a":1}{"b":2}'],
+  ['NaN', 'NaN'],
+  ['undefined', 'undefined'],
+  ['a raw control character in a string', '{"name":"a\u0001b"}'],
+  ['a bad escape', '{"name":"\\x41"}'],
+  ['a truncated unicode escape', '{"name":"\\u12"}'],
+  ['an unclosed array', '[1,2'],
+  ['invalid UTF-8 bytes', Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0xff, 0xfe, 0x7d])],
+  ['deep nesting, unclosed', '['.repeat(10_000)],
+];
+
+export const NON_OBJECT_JSON: [string, string][] = [
+  ['an array', '[{"name":"x"}]'],
+  ['an empty array', '[]'],
+  ['a string', '"name"'],
+  ['a number', '42'],
+  ['true', 'true'],
+  ['null', 'null'],
+];
+
+export const OTHER_CONTENT_TYPES: [string, string][] = [
+  ['text/plain', '{"name":"x"}'],
+  ['application/xml', '<name>x</name>'],
+  ['application/x-www-form-urlencoded', 'name=x&email=a%40example.com'],
+  ['multipart/form-data; boundary=XyZ', '--XyZ\r\nContent-Disposition: form-data; name="name"\r\n\r\nx\r\n--XyZ--\r\n'],
+  ['text/html', '<b>x</b>'],
+  ['application/octet-stream', 'name=x'],
+  ['', '{"name":"x"}'], // an empty content-type header
+];
+
+/** A JSON object of exactly `bytes` bytes: `{"name":"aaaa…"}`. */
+export function jsonOfSize(bytes: number): string {
+  const shell = '{"name":""}';
+  return `{"name":"${'a'.repeat(bytes - shell.length)}"}`;
+}
+
+export const BAD_TEXT = [
+  'a\u0000b',
+  '\u0000',
+  'bell\u0007',
+  'esc\u001b[31m',
+  'del\u007f',
+  'v\u000bt', // VT and FF inside the text: at its ends trim() removes them as whitespace
+  'f\u000ct',
+  '\ud800',
+  'a\udc00b',
+  'x\ud83d', // half an emoji
+  '\udfff\ud800',
+  '   ',
+  '',
+];
+
+export function badIds(otherTypeId: string): [string, string][] {
+  return [
+    ['nope', 'nope'],
+    ['%00', '%00'],
+    ['NUL inside', 'ws_%00abc'],
+    ['5000 chars', 'x'.repeat(5000)],
+    ['another type of id', otherTypeId],
+    ['upper-cased', otherTypeId.toUpperCase()],
+    ["' OR '1'='1", encodeURIComponent("' OR '1'='1")],
+    ['drop table', encodeURIComponent("1'; DROP TABLE api_keys; --")],
+    ['union select', encodeURIComponent('x UNION SELECT key_hash FROM api_keys')],
+    ['an encoded slash', '..%2F..%2Fetc%2Fpasswd'],
+    ['emoji', encodeURIComponent('😀')],
+    ['json', encodeURIComponent('{"$ne":null}')],
+    ['whitespace', '%20%09'],
+  ];
+}
+
+export function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}

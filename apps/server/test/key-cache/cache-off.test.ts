@@ -1,0 +1,33 @@
+/**
+ * Key cache: with the cache off, every answer comes from the database.
+ */
+import { generateApiKey } from '@lfk/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '@lfk/testing';
+import { badChecksum, comparable, expectAccepted, probe, revoke } from './fixtures.ts';
+
+describe('with the cache off, every answer comes from the database', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ LFK_KEY_CACHE_TTL: '0' });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('refuses unknown, revoked and malformed keys alike, repeatedly, and caches nothing', async () => {
+    const owner = await t.signup();
+    const { key: revoked, id } = await t.createKey(owner.token, owner.workspaceId);
+    const { key: good } = await t.createKey(owner.token, owner.workspaceId);
+    await revoke(t, owner, id);
+    const reference = comparable(await probe(t, generateApiKey().key));
+    expect(reference.status).toBe(401);
+    for (let round = 0; round < 3; round++) {
+      for (const key of [generateApiKey().key, revoked, badChecksum(revoked), 'not-a-key']) {
+        expect(comparable(await probe(t, key)), key).toEqual(reference);
+      }
+      expectAccepted(await probe(t, good));
+    }
+    expect(t.server.services.apiKeyCache.size).toEqual({ valid: 0, refused: 0 });
+  });
+});

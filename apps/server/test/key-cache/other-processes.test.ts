@@ -1,0 +1,55 @@
+/**
+ * Key cache: in another process on the same PostgreSQL database, a revoked key is refused once PostgreSQL tells it.
+ */
+import { describe, it } from 'vitest';
+import { TEST_DATABASE_URL, until } from '@lfk/testing';
+import { expectAccepted, expectRefused, inTransaction, probe, revoke, revokeSilently, twoProcesses } from './fixtures.ts';
+
+describe.runIf(!!TEST_DATABASE_URL)('in another process on the same PostgreSQL database', () => {
+  const both = twoProcesses();
+
+  it('serves a key from memory: a revoke nobody is told of goes unseen for the TTL (the control)', async () => {
+    const { a, b, url } = both;
+    const owner = await a.signup();
+    const { key, id } = await a.createKey(owner.token, owner.workspaceId);
+    expectAccepted(await b.probe(key));
+    await revokeSilently(url, id);
+    expectRefused(await probe(a, key)); // uncached in A: the database says revoked…
+    expectAccepted(await b.probe(key)); // …and B, trusting its memory for an hour, has not heard.
+  });
+
+  it('refuses a key revoked through the first process\'s API, told by the database', async () => {
+    const { a, b } = both;
+    const owner = await a.signup();
+    const { key, id } = await a.createKey(owner.token, owner.workspaceId);
+    expectAccepted(await b.probe(key));
+    expectAccepted(await b.probe(key));
+    await revoke(a, owner, id);
+    expectRefused(await probe(a, key));
+    await until('the other process to refuse the revoked key', async () => (await b.probe(key)).status === 401);
+    expectRefused(await b.probe(key));
+  });
+
+  it('refuses a key revoked by raw SQL (the trigger notifies)', async () => {
+    const { a, b, url } = both;
+    const owner = await a.signup();
+    const { key, id } = await a.createKey(owner.token, owner.workspaceId);
+    const { key: bystander } = await a.createKey(owner.token, owner.workspaceId);
+    expectAccepted(await b.probe(key));
+    expectAccepted(await b.probe(bystander));
+    await inTransaction(url, (client) => client.query('update api_keys set revoked_at = now() where id = $1', [id]));
+    await until('the other process to refuse the key revoked by SQL', async () => (await b.probe(key)).status === 401);
+    expectRefused(await b.probe(key));
+    expectAccepted(await b.probe(bystander));
+  });
+
+  it('refuses a key whose row is deleted by raw SQL', async () => {
+    const { a, b, url } = both;
+    const owner = await a.signup();
+    const { key, id } = await a.createKey(owner.token, owner.workspaceId);
+    expectAccepted(await b.probe(key));
+    await inTransaction(url, (client) => client.query('delete from api_keys where id = $1', [id]));
+    await until('the other process to refuse the deleted key', async () => (await b.probe(key)).status === 401);
+    expectRefused(await b.probe(key));
+  });
+});

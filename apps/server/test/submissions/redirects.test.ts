@@ -1,0 +1,67 @@
+/**
+ * After an HTML form post the visitor is sent on with a 303 whose `Location` is always a valid
+ * header value (the URL's ASCII form), whatever an older version stored as `redirect_url`; a
+ * value that is no http(s) URL, or holds control characters, gets the thank-you page instead.
+ * Either way the submission is stored once and the answer is never a 500.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countSubmissions, createContactForm, ORIGIN, postHtmlForm, startTestServer, submit, type TestServer, VALID } from '@lfk/testing';
+
+let t: TestServer;
+let owner: Awaited<ReturnType<TestServer['signup']>>;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  owner = await t.signup();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** A form whose redirect_url was stored as is, as an older version did, bypassing today's rules. */
+async function formRedirectingTo(stored: string) {
+  const form = await createContactForm(t, owner);
+  await t.sql('update forms set redirect_url = ? where id = ?', [stored, form.id]);
+  return form;
+}
+
+const FIELDS = 'name=Ada&email=ada%40example.com';
+const HEADER_VALUE = /^[\x21-\x7e]+$/;
+
+describe('the 303 after a form post, for redirect_urls stored raw', () => {
+  it.each([
+    ['https://例え.jp/thanks', 'https://xn--r8jz45g.jp/thanks'],
+    ['https://example.com/merci-✓', 'https://example.com/merci-%E2%9C%93'],
+    ['https://example.com/danke schön?für=dich', 'https://example.com/danke%20sch%C3%B6n?f%C3%BCr=dich'],
+  ])('%s → 303 to its ASCII form, one submission stored', async (stored, location) => {
+    const form = await formRedirectingTo(stored);
+    const res = await postHtmlForm(t, form.id, FIELDS, { origin: ORIGIN });
+    expect(res.status, res.body.slice(0, 300)).toBe(303);
+    expect(res.headers.location).toBe(location);
+    expect(String(res.headers.location)).toMatch(HEADER_VALUE);
+    expect(await countSubmissions(t, form.id)).toBe(1);
+  });
+
+  it.each([
+    ['a tab', 'https://example.com/a\tb'],
+    ['CR/LF', 'https://example.com/x\r\nSet-Cookie: a=b'],
+    ['another control character', 'https://example.com/\u0007'],
+    ['not a URL', 'thanks page'],
+    ['another scheme', 'javascript:alert(1)'],
+  ])('%s → the thank-you page (200, HTML, no Location), one submission stored', async (_what, stored) => {
+    const form = await formRedirectingTo(stored);
+    const res = await postHtmlForm(t, form.id, FIELDS, { origin: ORIGIN });
+    expect(res.status, res.body.slice(0, 300)).toBe(200);
+    expect(String(res.headers['content-type'])).toMatch(/^text\/html/);
+    expect(res.headers.location).toBeUndefined();
+    expect(res.body).toContain('Your submission was received.');
+    expect(await countSubmissions(t, form.id)).toBe(1);
+  });
+
+  it('a JSON submission to such a form is a plain 201', async () => {
+    const form = await formRedirectingTo('https://例え.jp/thanks');
+    const res = await submit(t, form.id, VALID, { origin: ORIGIN });
+    expect(res.status, res.body).toBe(201);
+    expect(res.headers.location).toBeUndefined();
+  });
+});

@@ -1,0 +1,28 @@
+export { verificationTokenSentTo } from './email.ts';
+export { expectDocumentedError, type ExpectErrorOptions, expectError, type WireError } from './errors.ts';
+export { type CreatedForm, createContactForm, createForm, ORIGIN } from './forms.ts';
+export { freePort } from './ports.ts';
+export { type RawResponse, rawExchange } from './raw-http.ts';
+export {
+  ENGINE,
+  freshPostgresDatabase,
+  PASSWORD,
+  type RequestOptions,
+  type Res,
+  startTestServer,
+  TEST_DATABASE_URL,
+  type TestServer,
+} from './server.ts';
+export { spawnServerProcess } from './server-process.ts';
+export {
+  BROWSER_ACCEPT,
+  countSubmissions,
+  expectCreated,
+  FORM_URLENCODED,
+  type PostOptions,
+  postHtmlForm,
+  submit,
+  submitOverTrpc,
+  VALID,
+} from './submitting.ts';
+export { until } from './wait.ts';

@@ -1,0 +1,29 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+/** The server's entry point, `npm start`'s file, found beside the package's own entry. */
+const SERVER_MAIN = join(dirname(createRequire(import.meta.url).resolve('@lfk/server')), 'main.ts');
+
+/**
+ * The real entry point as `npm start` runs it, in a child process with exactly `env` (plus PATH).
+ * Resolves once the server says it listens; `output()` is everything it printed so far.
+ */
+export async function spawnServerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string }> {
+  let output = '';
+  const child = spawn(process.execPath, [SERVER_MAIN], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  // A PGlite server starting while the machine is loaded can take tens of seconds.
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (output.includes('lfk is listening')) return { child, output: () => output };
+    if (child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`server did not start:\n${output}`);
+}

@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { openDatabase } from '@lfk/db';
+import { type Config, createServer, type LfkServer, loadConfig, type OutboxSenderOptions, RATE_LIMITS_OFF } from '@lfk/server';
+import pg from 'pg';
+
+/** Engine under test: PostgreSQL when TEST_DATABASE_URL is set, else in-memory PGlite. */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
+export const ENGINE = TEST_DATABASE_URL ? 'postgresql' : 'pglite';
+
+export const PASSWORD = 'correct horse battery staple';
+
+export interface Res {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: string;
+  json: any;
+}
+
+export interface RequestOptions {
+  token?: string;
+  body?: unknown;
+  /** A raw body sent as is (with the given content type, JSON by default). */
+  raw?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+/** A fresh PostgreSQL database for one test file, dropped at the end. */
+export async function freshPostgresDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `lfk_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: baseUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+export interface TestServer {
+  server: LfkServer;
+  /** Every JSON log line the server wrote. */
+  logs: string[];
+  /** Every key, session token and claim token the server handed out. */
+  secretsHandedOut: Set<string>;
+  request(method: string, url: string, options?: RequestOptions): Promise<Res>;
+  signup(email?: string): Promise<{ token: string; userId: string; workspaceId: string; email: string }>;
+  createKey(token: string, workspaceId: string, name?: string): Promise<{ key: string; id: string }>;
+  addMember(ownerToken: string, workspaceId: string, email: string, role: 'owner' | 'member'): Promise<void>;
+  /** Raw SQL against the server's database. */
+  sql<T = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+const SECRET_PATTERN = /\b(?:lfk|lfs|lfc|lfv)_[0-9A-Za-z]{30,}\b/g;
+
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: { outbox?: Partial<OutboxSenderOptions>; config?: Partial<Config> } = {},
+): Promise<TestServer> {
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const pgDatabase = TEST_DATABASE_URL ? await freshPostgresDatabase(TEST_DATABASE_URL) : null;
+  const config = {
+    ...loadConfig({
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      LFK_PUBLIC_URL: 'http://lfk.test',
+      // Rate limits are off unless a test turns one on: suites sign up and log in many times from one address.
+      ...RATE_LIMITS_OFF,
+      ...(pgDatabase ? { DATABASE_URL: pgDatabase.url } : { LFK_DATA_DIR: 'memory://' }),
+      ...env,
+    }),
+    // Settings that are not in the environment (such as how often last_used_at is written).
+    ...options.config,
+  };
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 20 });
+  const server = await createServer(config, { logStream, db, ...(options.outbox ? { outbox: options.outbox } : {}) });
+  const secretsHandedOut = new Set<string>();
+  let counter = 0;
+
+  const request: TestServer['request'] = async (method, url, options = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let payload: string | Buffer | undefined;
+    if (options.raw !== undefined) {
+      payload = options.raw;
+      headers['content-type'] ??= 'application/json';
+    } else if (options.body !== undefined) {
+      payload = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await server.app.inject({ method: method as 'GET', url, headers, ...(payload !== undefined ? { payload } : {}) });
+    for (const secret of res.body.match(SECRET_PATTERN) ?? []) secretsHandedOut.add(secret);
+    for (const cookie of [res.headers['set-cookie'] ?? []].flat()) {
+      for (const secret of String(cookie).match(SECRET_PATTERN) ?? []) secretsHandedOut.add(secret);
+    }
+    let json: unknown;
+    try {
+      json = res.body ? JSON.parse(res.body) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: res.statusCode, headers: res.headers, body: res.body, json };
+  };
+
+  const t: TestServer = {
+    server,
+    logs,
+    secretsHandedOut,
+    request,
+    async signup(email) {
+      const address = email ?? `user${++counter}-${randomBytes(3).toString('hex')}@example.com`;
+      const res = await request('POST', '/v1/auth/signup', { body: { email: address, password: PASSWORD } });
+      if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${res.body}`);
+      return { token: res.json.session_token, userId: res.json.user.id, workspaceId: res.json.workspace.id, email: address };
+    },
+    async createKey(token, workspaceId, name) {
+      const res = await request('POST', `/v1/workspaces/${workspaceId}/api-keys`, { token, body: name ? { name } : {} });
+      if (res.status !== 201) throw new Error(`key create failed: ${res.status} ${res.body}`);
+      return { key: res.json.key, id: res.json.id };
+    },
+    async addMember(ownerToken, workspaceId, email, role) {
+      const res = await request('POST', `/v1/workspaces/${workspaceId}/members`, { token: ownerToken, body: { email, role } });
+      if (res.status !== 201) throw new Error(`add member failed: ${res.status} ${res.body}`);
+    },
+    async sql(query, params = []) {
+      return server.db.fork().execute(query, params as unknown[]) as Promise<never[]>;
+    },
+    async close() {
+      await server.close();
+      await pgDatabase?.drop();
+    },
+  };
+  return t;
+}
