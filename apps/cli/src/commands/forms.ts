@@ -6,9 +6,9 @@ import { declined, usageError } from '../errors.ts';
 import { parseFieldShorthand, schemaFromFlags } from '../input/fields.ts';
 import { canPrompt, confirm } from '../terminal/prompts.ts';
 import type { RecordEntry } from '../output/table.ts';
-import { collect, examples, paged } from './options.ts';
-import { listed, noteNextPage } from './pages.ts';
+import { collect, examples } from './options.ts';
 import { runCommand } from './run-command.ts';
+import { workspaceListCommand } from './workspace-list.ts';
 
 /** As the help lists them: a select field is given with its options. */
 const FIELD_TYPES_HELP = FIELD_TYPES.map((type) => (type === 'select' ? 'select=a,b' : type)).join(' ');
@@ -118,30 +118,20 @@ const formsCreateCommand = () =>
     );
 
 const formsListCommand = () =>
-  paged(new Command('list'))
-    .description("The workspace's forms, newest first (needs a session)")
-    .action((flags, command) =>
-      runCommand(command, async (ctx) => {
-        const api = await sessionApi(ctx);
-        const workspaceId = await resolveWorkspace(ctx, api);
-        const page = await listed(flags, (input) => api.forms.list.query({ workspace_id: workspaceId, ...input }));
-        ctx.out.result(page, (page) => {
-          if (page.data.length === 0) return ctx.out.line(`No forms in ${workspaceId}. Create one with 'lfk forms create'.`);
-          ctx.out.table(
-            [
-              { header: 'ID', value: (f) => f.id },
-              { header: 'NAME', value: (f) => f.name, shrink: true },
-              { header: 'MODE', value: (f) => f.submission_mode, optional: true },
-              { header: 'FIELDS', value: (f) => String(f.schema.length), optional: true },
-              { header: 'NOTIFY', value: (f) => (f.notify_email ? `${f.notify_email}${f.notify_email_verified ? '' : ' (unverified)'}` : ''), shrink: true },
-              { header: 'CREATED', value: (f) => f.created_at, time: true, optional: true },
-            ],
-            page.data,
-          );
-          noteNextPage(ctx, page.next_cursor, 'lfk forms list');
-        });
-      }),
-    );
+  workspaceListCommand({
+    description: "The workspace's forms, newest first (needs a session)",
+    fetch: (api, workspaceId, input) => api.forms.list.query({ workspace_id: workspaceId, ...input }),
+    columns: [
+      { header: 'ID', value: (f) => f.id },
+      { header: 'NAME', value: (f) => f.name, shrink: true },
+      { header: 'MODE', value: (f) => f.submission_mode, optional: true },
+      { header: 'FIELDS', value: (f) => String(f.schema.length), optional: true },
+      { header: 'NOTIFY', value: (f) => (f.notify_email ? `${f.notify_email}${f.notify_email_verified ? '' : ' (unverified)'}` : ''), shrink: true },
+      { header: 'CREATED', value: (f) => f.created_at, time: true, optional: true },
+    ],
+    empty: (workspaceId) => `No forms in ${workspaceId}. Create one with 'lfk forms create'.`,
+    commandLine: 'lfk forms list',
+  });
 
 const formsGetCommand = () =>
   new Command('get')

@@ -3,9 +3,9 @@ import { resolveWorkspace, sessionApi } from '../command-context.ts';
 import type { Api } from '../http/api.ts';
 import { declined } from '../errors.ts';
 import { confirm, requirePrompt } from '../terminal/prompts.ts';
-import { examples, paged } from './options.ts';
-import { listed, noteNextPage } from './pages.ts';
+import { examples } from './options.ts';
 import { runCommand } from './run-command.ts';
+import { workspaceListCommand } from './workspace-list.ts';
 
 const keysCreateCommand = () =>
   new Command('create')
@@ -27,31 +27,20 @@ const keysCreateCommand = () =>
     );
 
 const keysListCommand = () =>
-  paged(new Command('list'))
-    .description('List API keys, revoked ones included')
-    .action((flags, command) =>
-      runCommand(command, async (ctx) => {
-        const api = await sessionApi(ctx);
-        const workspaceId = await resolveWorkspace(ctx, api);
-        const page = await listed(flags, (input) => api.apiKeys.list.query({ workspace_id: workspaceId, ...input }));
-        ctx.out.result(page, (page) => {
-          if (page.data.length === 0) return ctx.out.line(`No API keys in ${workspaceId}. Create one with 'lfk keys create --name <name>'.`);
-          const { style } = ctx.out;
-          ctx.out.table(
-            [
-              { header: 'ID', value: (k) => k.id },
-              { header: 'NAME', value: (k) => k.name ?? '', shrink: true },
-              { header: 'PREFIX', value: (k) => `${k.prefix}…`, optional: true },
-              { header: 'STATUS', value: (k) => k.status, paint: (text, k) => (k.status === 'active' ? style.green(text) : style.red(text)) },
-              { header: 'LAST USED', value: (k) => k.last_used_at ?? 'never', time: true, optional: true },
-              { header: 'CREATED', value: (k) => k.created_at, time: true, optional: true },
-            ],
-            page.data,
-          );
-          noteNextPage(ctx, page.next_cursor, 'lfk keys list');
-        });
-      }),
-    );
+  workspaceListCommand({
+    description: 'List API keys, revoked ones included',
+    fetch: (api, workspaceId, input) => api.apiKeys.list.query({ workspace_id: workspaceId, ...input }),
+    columns: [
+      { header: 'ID', value: (k) => k.id },
+      { header: 'NAME', value: (k) => k.name ?? '', shrink: true },
+      { header: 'PREFIX', value: (k) => `${k.prefix}…`, optional: true },
+      { header: 'STATUS', value: (k) => k.status, paint: (text, k, style) => (k.status === 'active' ? style.green(text) : style.red(text)) },
+      { header: 'LAST USED', value: (k) => k.last_used_at ?? 'never', time: true, optional: true },
+      { header: 'CREATED', value: (k) => k.created_at, time: true, optional: true },
+    ],
+    empty: (workspaceId) => `No API keys in ${workspaceId}. Create one with 'lfk keys create --name <name>'.`,
+    commandLine: 'lfk keys list',
+  });
 
 const keysRevokeCommand = () =>
   new Command('revoke')

@@ -2,35 +2,25 @@ import { Command, Option } from '@commander-js/extra-typings';
 import { resolveWorkspace, sessionApi } from '../command-context.ts';
 import { declined } from '../errors.ts';
 import { confirm, requirePrompt } from '../terminal/prompts.ts';
-import { examples, paged } from './options.ts';
-import { listed, noteNextPage } from './pages.ts';
+import { examples } from './options.ts';
 import { runCommand } from './run-command.ts';
+import { workspaceListCommand } from './workspace-list.ts';
 
 const ROLES = ['member', 'owner'] as const;
 
 const membersListCommand = () =>
-  paged(new Command('list'))
-    .description("The workspace's members and their roles")
-    .action((flags, command) =>
-      runCommand(command, async (ctx) => {
-        const api = await sessionApi(ctx);
-        const workspaceId = await resolveWorkspace(ctx, api);
-        const page = await listed(flags, (input) => api.members.list.query({ workspace_id: workspaceId, ...input }));
-        ctx.out.result(page, (page) => {
-          ctx.out.table(
-            [
-              { header: 'USER', value: (m) => m.user_id },
-              { header: 'EMAIL', value: (m) => m.email, shrink: true },
-              { header: 'NAME', value: (m) => m.name ?? '', shrink: true, optional: true },
-              { header: 'ROLE', value: (m) => m.role },
-              { header: 'JOINED', value: (m) => m.created_at, time: true, optional: true },
-            ],
-            page.data,
-          );
-          noteNextPage(ctx, page.next_cursor, 'lfk members list');
-        });
-      }),
-    );
+  workspaceListCommand({
+    description: "The workspace's members and their roles",
+    fetch: (api, workspaceId, input) => api.members.list.query({ workspace_id: workspaceId, ...input }),
+    columns: [
+      { header: 'USER', value: (m) => m.user_id },
+      { header: 'EMAIL', value: (m) => m.email, shrink: true },
+      { header: 'NAME', value: (m) => m.name ?? '', shrink: true, optional: true },
+      { header: 'ROLE', value: (m) => m.role },
+      { header: 'JOINED', value: (m) => m.created_at, time: true, optional: true },
+    ],
+    commandLine: 'lfk members list',
+  });
 
 const membersAddCommand = () =>
   new Command('add')

@@ -12,7 +12,7 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
-interface PageInput {
+export interface PageInput {
   limit?: number;
   cursor?: string;
 }

@@ -1,31 +1,21 @@
 import { Command } from '@commander-js/extra-typings';
 import { resolveWorkspace, sessionApi } from '../command-context.ts';
-import { examples, paged } from './options.ts';
-import { listed, noteNextPage } from './pages.ts';
+import { examples } from './options.ts';
 import { runCommand } from './run-command.ts';
+import { workspaceListCommand } from './workspace-list.ts';
 
 const projectsListCommand = () =>
-  paged(new Command('list'))
-    .description("The workspace's projects (a form belongs to one; see forms create --project)")
-    .action((flags, command) =>
-      runCommand(command, async (ctx) => {
-        const api = await sessionApi(ctx);
-        const workspaceId = await resolveWorkspace(ctx, api);
-        const page = await listed(flags, (input) => api.projects.list.query({ workspace_id: workspaceId, ...input }));
-        ctx.out.result(page, (page) => {
-          ctx.out.table(
-            [
-              { header: 'ID', value: (p) => p.id },
-              { header: 'NAME', value: (p) => p.name, shrink: true },
-              { header: 'DEFAULT', value: (p) => (p.is_default ? 'yes' : '') },
-              { header: 'CREATED', value: (p) => p.created_at, time: true, optional: true },
-            ],
-            page.data,
-          );
-          noteNextPage(ctx, page.next_cursor, 'lfk projects list');
-        });
-      }),
-    );
+  workspaceListCommand({
+    description: "The workspace's projects (a form belongs to one; see forms create --project)",
+    fetch: (api, workspaceId, input) => api.projects.list.query({ workspace_id: workspaceId, ...input }),
+    columns: [
+      { header: 'ID', value: (p) => p.id },
+      { header: 'NAME', value: (p) => p.name, shrink: true },
+      { header: 'DEFAULT', value: (p) => (p.is_default ? 'yes' : '') },
+      { header: 'CREATED', value: (p) => p.created_at, time: true, optional: true },
+    ],
+    commandLine: 'lfk projects list',
+  });
 
 const projectsCreateCommand = () =>
   new Command('create')

@@ -5,8 +5,8 @@ import { displayWidth, type Style } from './style.ts';
 export interface Column<Row> {
   header: string;
   value: (row: Row) => string;
-  /** Colour for a cell, applied after its width is worked out. */
-  paint?: (text: string, row: Row) => string;
+  /** Colour for a cell, applied after its width is worked out (with the styling the table is drawn in). */
+  paint?: (text: string, row: Row, style: Style) => string;
   /** Free text (names, values) that may be cut short to fit the terminal; ids and codes never are. */
   shrink?: boolean;
   /** An ISO timestamp: shown to people as "2 minutes ago", to scripts as it is. */
@@ -93,7 +93,7 @@ export function renderTable<Row>(allColumns: Column<Row>[], rows: Row[], style: 
         const cut = truncate(text, widths[i] ?? 0);
         const padded = i === last ? cut : pad(cut, i);
         const paint = columns[i]?.paint;
-        return paint ? paint(padded, rows[r] as Row) : padded;
+        return paint ? paint(padded, rows[r] as Row, style) : padded;
       })
       .join('  ')
       .trimEnd(),
