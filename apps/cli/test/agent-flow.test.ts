@@ -145,10 +145,18 @@ describe('forms create (agent, API key only)', () => {
       expect(result.stdout).toBe('');
     }
 
+    // An unknown type in the shorthand is caught here, naming the flag and the types there are…
     const colour = await agent.lfk(['forms', 'create', '--name', 'Bad type', '--field', 'name:text', '--field', 'x:colour']);
-    expect(colour.code).toBe(1);
-    expect(errorLine(colour.stderr)).toMatch(/^error: invalid_request: /);
-    expect(detailLines(colour.stderr)).toEqual([expect.stringMatching(/^ {2}schema\.1\.type: \S/)]);
+    expect(colour.code).toBe(2);
+    expect(errorLine(colour.stderr)).toBe('error: invalid_field: --field "x:colour": "colour" is not a field type.');
+    expect(colour.stderr).toContain('The types are text, textarea, email,');
+    // …and one in a --schema file by the server, field by field.
+    const badSchema = join(agent.dir, 'bad-type.json');
+    await writeFile(badSchema, JSON.stringify([{ name: 'name', type: 'text' }, { name: 'x', type: 'colour' }]));
+    const serverSide = await agent.lfk(['forms', 'create', '--name', 'Bad type', '--schema', badSchema]);
+    expect(serverSide.code).toBe(1);
+    expect(errorLine(serverSide.stderr)).toMatch(/^error: invalid_request: /);
+    expect(detailLines(serverSide.stderr)).toEqual([expect.stringMatching(/^ {2}schema\.1\.type: \S/)]);
 
     const notJson = join(agent.dir, 'not-json.txt');
     await writeFile(notJson, 'email: email\n');

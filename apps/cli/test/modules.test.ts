@@ -142,8 +142,18 @@ describe('field shorthand', () => {
     });
   });
 
+  it('names the flag and the known types when a type is unknown', () => {
+    expect(() => parseFieldShorthand('foo:bogus')).toThrow(
+      expect.objectContaining({
+        code: 'invalid_field',
+        message: '--field "foo:bogus": "bogus" is not a field type.',
+        hint: expect.stringContaining('text, textarea, email, number, url, tel, date, checkbox, select'),
+      }),
+    );
+  });
+
   it('refuses anything else as a usage error', () => {
-    for (const bad of ['email', ':text', 'a:', 'a:text:optional', 'a:text:required:x']) {
+    for (const bad of ['email', ':text', 'a:', 'a:text:optional', 'a:text:required:x', 'foo:bogus', 'a:Text', 'a:select']) {
       expect(() => parseFieldShorthand(bad)).toThrow(expect.objectContaining({ code: 'invalid_field', exitCode: 2 }));
     }
   });

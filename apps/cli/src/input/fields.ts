@@ -1,7 +1,9 @@
+import { FIELD_TYPES } from '@lfk/db/constants';
 import { usageError } from '../errors.ts';
 import { readJsonSource } from './json-source.ts';
 
-// The server checks every field against the form schema; this only turns the shorthand into JSON.
+// The server checks every field against the form schema; this turns the shorthand into JSON, and
+// names the flag when its type is not one the server knows (its answer would only say `schema.0.type`).
 export interface FieldSpec {
   name: string;
   type: string;
@@ -18,6 +20,11 @@ export function parseFieldShorthand(value: string): FieldSpec {
   if (!name || !typeSpec || rest.length > 0 || (flag !== undefined && flag !== 'required')) {
     throw usageError('invalid_field', `--field ${JSON.stringify(value)} is not name:type[:required].`, SHORTHAND_HELP);
   }
+  const known: readonly string[] = FIELD_TYPES;
+  if (!known.includes(typeSpec) && !typeSpec.startsWith('select=')) {
+    throw usageError('invalid_field', `--field ${JSON.stringify(value)}: ${JSON.stringify(typeSpec)} is not a field type.`, `The types are ${FIELD_TYPES.join(', ')} (select=a,b,c for a select).`);
+  }
+  if (typeSpec === 'select') throw usageError('invalid_field', `--field ${JSON.stringify(value)}: a select needs its options.`, 'Write select=a,b,c.');
   const field: FieldSpec = { name, type: typeSpec, required: flag === 'required' };
   const select = /^select=(.+)$/.exec(typeSpec);
   if (select) {
