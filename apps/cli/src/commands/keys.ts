@@ -4,6 +4,7 @@ import type { Api } from '../http/api.ts';
 import { declined } from '../errors.ts';
 import { confirm, requirePrompt } from '../terminal/prompts.ts';
 import { examples } from './options.ts';
+import { findListed } from './pages.ts';
 import { runCommand } from './run-command.ts';
 import { workspaceListCommand } from './workspace-list.ts';
 
@@ -74,15 +75,8 @@ const keysRevokeCommand = () =>
     );
 
 /** One key of the workspace, from its list (paged), or undefined when the list has no such id. */
-async function findKey(api: Api, workspaceId: string, keyId: string) {
-  let cursor: string | undefined;
-  do {
-    const page = await api.apiKeys.list.query({ workspace_id: workspaceId, limit: 100, ...(cursor ? { cursor } : {}) });
-    const found = page.data.find((k) => k.id === keyId);
-    if (found) return found;
-    cursor = page.next_cursor ?? undefined;
-  } while (cursor);
-  return undefined;
+function findKey(api: Api, workspaceId: string, keyId: string) {
+  return findListed((input) => api.apiKeys.list.query({ workspace_id: workspaceId, ...input }), (k) => k.id === keyId);
 }
 
 export const keysCommand = () =>

@@ -47,6 +47,18 @@ export async function listed<T>(flags: PageFlags, fetchPage: (input: PageInput) 
   return { data, next_cursor: null };
 }
 
+/** The first row `matches` accepts, reading the list a page (of 100) at a time until one does. */
+export async function findListed<T>(fetchPage: (input: PageInput) => Promise<Page<T>>, matches: (row: T) => boolean): Promise<T | undefined> {
+  let cursor: string | undefined;
+  do {
+    const page = await fetchPage({ limit: 100, ...(cursor ? { cursor } : {}) });
+    const found = page.data.find(matches);
+    if (found) return found;
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor);
+  return undefined;
+}
+
 /** After a table: how to get the next page, on stderr so a pipe gets only the rows. */
 export function noteNextPage(ctx: CommandContext, nextCursor: string | null, command: string): void {
   if (nextCursor) ctx.out.note(ctx.out.errorStyle.dim(`More: ${command} --cursor ${nextCursor} (or --all)`));

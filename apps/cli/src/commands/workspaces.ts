@@ -3,7 +3,7 @@ import { type CommandContext, sessionApi } from '../command-context.ts';
 import { updateConfig } from '../config/config-file.ts';
 import { CliError } from '../errors.ts';
 import { examples, paged } from './options.ts';
-import { listed, noteNextPage } from './pages.ts';
+import { findListed, listed, noteNextPage } from './pages.ts';
 import { runCommand } from './run-command.ts';
 
 /** Makes `workspaceId` the default workspace for this server. */
@@ -64,13 +64,7 @@ const workspacesUseCommand = () =>
       runCommand(command, async (ctx) => {
         // Only a workspace the caller is in can be the default: look for it, page by page.
         const api = await sessionApi(ctx);
-        let cursor: string | undefined;
-        let found: { id: string; name: string; role: string; created_at: string } | undefined;
-        do {
-          const page = await api.workspaces.list.query({ limit: 100, ...(cursor ? { cursor } : {}) });
-          found = page.data.find((w) => w.id === id);
-          cursor = page.next_cursor ?? undefined;
-        } while (!found && cursor);
+        const found = await findListed((input) => api.workspaces.list.query(input), (w) => w.id === id);
         if (!found) throw new CliError('workspace_not_found', `You are not a member of a workspace ${id}.`, { hint: "See yours with 'lfk workspaces list'." });
         await rememberWorkspace(ctx, found.id);
         ctx.out.result(found, (workspace) => ctx.out.line(`Default workspace: ${workspace.name} (${workspace.id}).`));
