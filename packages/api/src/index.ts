@@ -17,8 +17,8 @@ export * from './errors.ts';
 export type { Access } from './procedure-meta.ts';
 export { type ProcedurePath, type RestRoute, restRoutes } from './rest-routes.ts';
 export { type AppRouter, appRouter, createCaller, type RouterInputs, type RouterOutputs } from './root.ts';
-export { preflightSubmission } from './services/submission-rules.ts';
-export { deleteExpiredIdempotencyRecords } from './services/idempotency.ts';
+export { preflightSubmission } from './features/submissions/rules.ts';
+export { deleteExpiredIdempotencyRecords } from './infrastructure/idempotency.ts';
 export {
   DEFAULT_RATE_LIMITS,
   RATE_LIMIT_NAMES,

@@ -1,13 +1,13 @@
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
-import { apiKeysRouter } from './router/api-keys.ts';
-import { auditEventsRouter } from './router/audit-events.ts';
-import { authRouter } from './router/auth.ts';
-import { emailVerificationsRouter } from './router/email-verifications.ts';
-import { formsRouter } from './router/forms.ts';
-import { membersRouter } from './router/members.ts';
-import { projectsRouter } from './router/projects.ts';
-import { submissionsRouter } from './router/submissions.ts';
-import { workspacesRouter } from './router/workspaces.ts';
+import { apiKeysRouter } from './features/keys/router.ts';
+import { auditEventsRouter } from './features/accounts/audit-events-router.ts';
+import { authRouter } from './features/accounts/auth-router.ts';
+import { emailVerificationsRouter } from './features/email-verification/router.ts';
+import { formsRouter } from './features/forms/router.ts';
+import { membersRouter } from './features/accounts/members-router.ts';
+import { projectsRouter } from './features/accounts/projects-router.ts';
+import { submissionsRouter } from './features/submissions/router.ts';
+import { workspacesRouter } from './features/accounts/workspaces-router.ts';
 import { createCallerFactory, router } from './trpc.ts';
 
 export const appRouter = router({

@@ -1,11 +1,11 @@
 import type { IApiKey, IAuditEvent, IForm, IMembership, IProject, ISubmission, IUser, IWorkspace } from '@lfk/db';
 import type { Role } from '@lfk/db/constants';
 import type { z } from 'zod';
-import type { apiKey } from './schemas/api-keys.ts';
-import type { user } from './schemas/auth.ts';
-import type { form } from './schemas/forms.ts';
-import type { submission } from './schemas/submissions.ts';
-import type { auditEvent, member, project, workspace } from './schemas/workspaces.ts';
+import type { apiKey } from './features/keys/schemas.ts';
+import type { user } from './features/accounts/auth-schemas.ts';
+import type { form } from './features/forms/schemas.ts';
+import type { submission } from './features/submissions/schemas.ts';
+import type { auditEvent, member, project, workspace } from './features/accounts/workspace-schemas.ts';
 
 /** Entities → the documented wire objects. Hashes and internal columns never pass through here. */
 const iso = (date: Date) => date.toISOString();

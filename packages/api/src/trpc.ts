@@ -7,8 +7,8 @@ import { type Principal, refusal } from './credentials/authenticate.ts';
 import { ApiError, toWireError } from './errors.ts';
 import type { ProcedureMeta } from './procedure-meta.ts';
 import type { RateLimitName } from './rate-limits/rate-limits.ts';
-import { idParam } from './schemas/common.ts';
-import { workspaceScoped } from './schemas/workspaces.ts';
+import { idParam } from './common-schemas.ts';
+import { workspaceScoped } from './features/accounts/workspace-schemas.ts';
 import { roleIn } from './services/memberships.ts';
 
 const t = initTRPC.context<Context>().meta<ProcedureMeta>().create({

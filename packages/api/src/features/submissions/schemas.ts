@@ -1,6 +1,6 @@
 import { SUBMISSION_SOURCES } from '@lfk/db/constants';
 import { z } from 'zod';
-import { idParam, listInput, timestamp } from './common.ts';
+import { idParam, listInput, timestamp } from '../../common-schemas.ts';
 
 /** The most a submission's values may weigh, as JSON: on every transport (REST also reads no more). */
 export const SUBMISSION_MAX_BYTES = 64 * 1024;

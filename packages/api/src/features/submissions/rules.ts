@@ -1,8 +1,8 @@
 import { Form, type IForm, isId } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
-import { ApiError } from '../errors.ts';
-import { httpUrl } from '../schemas/forms.ts';
-import { SUBMISSION_MAX_BYTES } from '../schemas/submissions.ts';
+import { ApiError } from '../../errors.ts';
+import { httpUrl } from '../forms/schemas.ts';
+import { SUBMISSION_MAX_BYTES } from './schemas.ts';
 
 /** The form a submission is for, claimed or not. A wrong-shaped id names nothing. */
 export async function findSubmissionForm(em: EntityManager, formId: string): Promise<IForm> {

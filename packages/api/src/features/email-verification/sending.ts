@@ -1,10 +1,10 @@
 import { EmailVerification, type IForm, newId } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
-import type { Services } from '../context.ts';
-import { generateVerificationToken } from '../credentials/tokens.ts';
-import { verificationEmail } from '../emails/verification-email.ts';
-import { ApiError } from '../errors.ts';
-import { enqueueEmail } from './outbox.ts';
+import type { Services } from '../../context.ts';
+import { generateVerificationToken } from '../../credentials/tokens.ts';
+import { verificationEmail } from './email.ts';
+import { ApiError } from '../../errors.ts';
+import { enqueueEmail } from '../../infrastructure/outbox.ts';
 
 export const VERIFICATION_TTL_MS = 24 * 3600 * 1000;
 

@@ -1,12 +1,12 @@
 import { ApiKey, AuditEvent, isId, MAX_ACTIVE_KEYS, newId, Workspace } from '@lfk/db';
-import { generateApiKey } from '../credentials/api-key-format.ts';
-import { ApiError } from '../errors.ts';
-import { rest } from '../procedure-meta.ts';
-import { apiKey, apiKeyCreateInput, apiKeyListInput, apiKeyRevokeInput, createdApiKey } from '../schemas/api-keys.ts';
-import { listOf } from '../schemas/common.ts';
-import { apiKeyToWire } from '../serializers.ts';
-import { pageNewestFirst } from '../services/pagination.ts';
-import { ownerProcedure, router } from '../trpc.ts';
+import { generateApiKey } from '../../credentials/api-key-format.ts';
+import { ApiError } from '../../errors.ts';
+import { rest } from '../../procedure-meta.ts';
+import { apiKey, apiKeyCreateInput, apiKeyListInput, apiKeyRevokeInput, createdApiKey } from './schemas.ts';
+import { listOf } from '../../common-schemas.ts';
+import { apiKeyToWire } from '../../serializers.ts';
+import { pageNewestFirst } from '../../infrastructure/pagination.ts';
+import { ownerProcedure, router } from '../../trpc.ts';
 
 export const apiKeysRouter = router({
   create: ownerProcedure.meta(rest('POST /v1/workspaces/:workspace_id/api-keys', 201,

@@ -1,7 +1,7 @@
 import { TEXT_LIMITS } from '@lfk/db/constants';
 import { z } from 'zod';
-import { idParam, listInput, text, timestamp } from './common.ts';
-import { workspaceScoped } from './workspaces.ts';
+import { idParam, listInput, text, timestamp } from '../../common-schemas.ts';
+import { workspaceScoped } from '../accounts/workspace-schemas.ts';
 
 export const apiKeyStatus = z.enum(['active', 'revoked']);
 

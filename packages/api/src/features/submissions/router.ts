@@ -1,9 +1,9 @@
 import { type IForm, isId, Submission } from '@lfk/db';
-import type { Context } from '../context.ts';
-import { ApiError } from '../errors.ts';
-import { submissionEmail } from '../emails/submission-email.ts';
-import { rest } from '../procedure-meta.ts';
-import { listOf } from '../schemas/common.ts';
+import type { Context } from '../../context.ts';
+import { ApiError } from '../../errors.ts';
+import { submissionEmail } from './notification-email.ts';
+import { rest } from '../../procedure-meta.ts';
+import { listOf } from '../../common-schemas.ts';
 import {
   createdSubmission,
   SUBMISSION_MAX_BYTES,
@@ -12,20 +12,20 @@ import {
   submissionGetInput,
   submissionListInput,
   submissionValues,
-} from '../schemas/submissions.ts';
-import { submissionToWire } from '../serializers.ts';
-import { runIdempotently } from '../services/idempotency.ts';
-import { enqueueEmail } from '../services/outbox.ts';
-import { pageNewestFirst } from '../services/pagination.ts';
+} from './schemas.ts';
+import { submissionToWire } from '../../serializers.ts';
+import { runIdempotently } from '../../infrastructure/idempotency.ts';
+import { enqueueEmail } from '../../infrastructure/outbox.ts';
+import { pageNewestFirst } from '../../infrastructure/pagination.ts';
 import {
   assertSubmissionSize,
   browserSubmitter,
   findSubmissionForm,
   isOriginAllowed,
   redirectLocation,
-} from '../services/submission-rules.ts';
-import { validateSubmission } from '../services/submission-validation.ts';
-import { type FormKey, formMemberProcedure, router, submissionProcedure } from '../trpc.ts';
+} from './rules.ts';
+import { validateSubmission } from './validation.ts';
+import { type FormKey, formMemberProcedure, router, submissionProcedure } from '../../trpc.ts';
 
 /** A server-side call: the key must be of the form's workspace. Keys never see unclaimed forms. */
 function acceptKey(form: IForm, key: FormKey): 'api_key' {

@@ -1,11 +1,11 @@
 import { AuditEvent, isId, Membership, newId, User, Workspace } from '@lfk/db';
-import { ApiError } from '../errors.ts';
-import { rest } from '../procedure-meta.ts';
-import { listOf } from '../schemas/common.ts';
-import { member, memberAddInput, memberListInput, memberRemoveInput } from '../schemas/workspaces.ts';
-import { memberToWire } from '../serializers.ts';
-import { cursorFilter, page } from '../services/pagination.ts';
-import { memberProcedure, ownerProcedure, router } from '../trpc.ts';
+import { ApiError } from '../../errors.ts';
+import { rest } from '../../procedure-meta.ts';
+import { listOf } from '../../common-schemas.ts';
+import { member, memberAddInput, memberListInput, memberRemoveInput } from './workspace-schemas.ts';
+import { memberToWire } from '../../serializers.ts';
+import { cursorFilter, page } from '../../infrastructure/pagination.ts';
+import { memberProcedure, ownerProcedure, router } from '../../trpc.ts';
 
 export const membersRouter = router({
   list: memberProcedure.meta(rest('GET /v1/workspaces/:workspace_id/members', 200, "The workspace's members"))

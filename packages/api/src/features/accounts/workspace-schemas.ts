@@ -1,6 +1,6 @@
 import { ACTOR_TYPES, TEXT_LIMITS } from '@lfk/db/constants';
 import { z } from 'zod';
-import { email, idParam, listInput, role, text, timestamp } from './common.ts';
+import { email, idParam, listInput, role, text, timestamp } from '../../common-schemas.ts';
 
 export const workspace = z.object({ id: z.string(), name: z.string(), role, created_at: timestamp });
 export const workspaceCreateInput = z.strictObject({ name: text(TEXT_LIMITS.workspaceName) });

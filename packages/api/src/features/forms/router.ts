@@ -1,11 +1,11 @@
 import { AuditEvent, Form, type IForm, isId, newId, Project, Workspace } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
-import type { Context, Services } from '../context.ts';
-import { sha256 } from '../credentials/secrets.ts';
-import { generateClaimToken, isWellFormedClaimToken } from '../credentials/tokens.ts';
-import { ApiError } from '../errors.ts';
-import { rest } from '../procedure-meta.ts';
-import { listOf } from '../schemas/common.ts';
+import type { Context, Services } from '../../context.ts';
+import { sha256 } from '../../credentials/secrets.ts';
+import { generateClaimToken, isWellFormedClaimToken } from '../../credentials/tokens.ts';
+import { ApiError } from '../../errors.ts';
+import { rest } from '../../procedure-meta.ts';
+import { listOf } from '../../common-schemas.ts';
 import {
   type CreatedForm,
   createdForm,
@@ -18,12 +18,12 @@ import {
   formListInput,
   formUpdateInput,
   verificationSent,
-} from '../schemas/forms.ts';
-import { formToWire } from '../serializers.ts';
-import { findReachableForm, resolveProject } from '../services/forms.ts';
-import { runIdempotently } from '../services/idempotency.ts';
-import { pageNewestFirst } from '../services/pagination.ts';
-import { assertResendAllowed, maskEmail, sendVerification } from '../services/verification.ts';
+} from './schemas.ts';
+import { formToWire } from '../../serializers.ts';
+import { findReachableForm, resolveProject } from './rules.ts';
+import { runIdempotently } from '../../infrastructure/idempotency.ts';
+import { pageNewestFirst } from '../../infrastructure/pagination.ts';
+import { assertResendAllowed, maskEmail, sendVerification } from '../email-verification/sending.ts';
 import {
   type Actor,
   type FormsScope,
@@ -31,7 +31,7 @@ import {
   formsScopeProcedure,
   memberProcedure,
   router,
-} from '../trpc.ts';
+} from '../../trpc.ts';
 
 const UPDATABLE: (keyof Omit<FormUpdateInput, 'form_id'>)[] = [
   'name',

@@ -1,7 +1,7 @@
 import { FIELD_TYPES, FORM_STATES, SUBMISSION_MODES, TEXT_LIMITS } from '@lfk/db/constants';
 import { z } from 'zod';
-import { email, hasControlCharacters, idParam, listInput, NO_CONTROL_CHARACTERS, text, timestamp } from './common.ts';
-import { workspaceScoped } from './workspaces.ts';
+import { email, hasControlCharacters, idParam, listInput, NO_CONTROL_CHARACTERS, text, timestamp } from '../../common-schemas.ts';
+import { workspaceScoped } from '../accounts/workspace-schemas.ts';
 
 export const fieldType = z.enum(FIELD_TYPES);
 

@@ -1,10 +1,10 @@
 import { AuditEvent, newId, Project } from '@lfk/db';
-import { rest } from '../procedure-meta.ts';
-import { listOf } from '../schemas/common.ts';
-import { project, projectCreateInput, projectListInput } from '../schemas/workspaces.ts';
-import { projectToWire } from '../serializers.ts';
-import { pageNewestFirst } from '../services/pagination.ts';
-import { memberProcedure, ownerProcedure, router } from '../trpc.ts';
+import { rest } from '../../procedure-meta.ts';
+import { listOf } from '../../common-schemas.ts';
+import { project, projectCreateInput, projectListInput } from './workspace-schemas.ts';
+import { projectToWire } from '../../serializers.ts';
+import { pageNewestFirst } from '../../infrastructure/pagination.ts';
+import { memberProcedure, ownerProcedure, router } from '../../trpc.ts';
 
 export const projectsRouter = router({
   list: memberProcedure.meta(rest('GET /v1/workspaces/:workspace_id/projects', 200, "The workspace's projects"))

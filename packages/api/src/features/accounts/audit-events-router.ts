@@ -1,10 +1,10 @@
 import { AuditEvent } from '@lfk/db';
-import { rest } from '../procedure-meta.ts';
-import { listOf } from '../schemas/common.ts';
-import { auditEvent, auditEventListInput } from '../schemas/workspaces.ts';
-import { auditEventToWire } from '../serializers.ts';
-import { pageNewestFirst } from '../services/pagination.ts';
-import { ownerProcedure, router } from '../trpc.ts';
+import { rest } from '../../procedure-meta.ts';
+import { listOf } from '../../common-schemas.ts';
+import { auditEvent, auditEventListInput } from './workspace-schemas.ts';
+import { auditEventToWire } from '../../serializers.ts';
+import { pageNewestFirst } from '../../infrastructure/pagination.ts';
+import { ownerProcedure, router } from '../../trpc.ts';
 
 export const auditEventsRouter = router({
   list: ownerProcedure.meta(rest('GET /v1/workspaces/:workspace_id/audit-events', 200,

@@ -1,7 +1,7 @@
 import { Form, type IForm, isId, Project } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
-import { ApiError } from '../errors.ts';
-import type { FormsScope } from '../trpc.ts';
+import { ApiError } from '../../errors.ts';
+import type { FormsScope } from '../../trpc.ts';
 
 /** A claimed form this caller may reach; anything else, unclaimed forms included, is "not found". */
 export async function findReachableForm(em: EntityManager, scope: FormsScope, formId: string): Promise<IForm> {

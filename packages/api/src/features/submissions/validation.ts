@@ -1,7 +1,7 @@
 import type { StoredField } from '@lfk/db';
 import { z } from 'zod';
-import type { ErrorDetail } from '../errors.ts';
-import { hasControlCharacters, NO_CONTROL_CHARACTERS } from '../schemas/common.ts';
+import type { ErrorDetail } from '../../errors.ts';
+import { hasControlCharacters, NO_CONTROL_CHARACTERS } from '../../common-schemas.ts';
 
 export type SubmissionValue = string | number | boolean;
 export type Validated = { ok: true; values: Record<string, SubmissionValue> } | { ok: false; details: ErrorDetail[] };

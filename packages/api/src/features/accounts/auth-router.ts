@@ -1,14 +1,14 @@
 import { newId, Session, User } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
-import { SESSION_TTL_MS } from '../credentials/authenticate.ts';
-import { hashPassword, verifyPassword } from '../credentials/passwords.ts';
-import { generateSessionToken } from '../credentials/tokens.ts';
-import { ApiError } from '../errors.ts';
-import { rest } from '../procedure-meta.ts';
-import { loginInput, loginOutput, sessionOutput, signupInput, signupOutput } from '../schemas/auth.ts';
-import { userToWire, workspaceToWire } from '../serializers.ts';
-import { createWorkspace, personalWorkspaceName } from '../services/workspaces.ts';
-import { perIpLimit, publicProcedure, router, sessionProcedure } from '../trpc.ts';
+import { SESSION_TTL_MS } from '../../credentials/authenticate.ts';
+import { hashPassword, verifyPassword } from '../../credentials/passwords.ts';
+import { generateSessionToken } from '../../credentials/tokens.ts';
+import { ApiError } from '../../errors.ts';
+import { rest } from '../../procedure-meta.ts';
+import { loginInput, loginOutput, sessionOutput, signupInput, signupOutput } from './auth-schemas.ts';
+import { userToWire, workspaceToWire } from '../../serializers.ts';
+import { createWorkspace, personalWorkspaceName } from './workspaces.ts';
+import { perIpLimit, publicProcedure, router, sessionProcedure } from '../../trpc.ts';
 
 /** Queues a new session; the plaintext token goes to the caller once and is never stored. */
 function startSession(em: EntityManager, userId: string) {

@@ -1,6 +1,6 @@
 import { AuditEvent, Membership, newId, Project, TEXT_LIMITS, Workspace } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
-import type { Actor } from '../trpc.ts';
+import type { Actor } from '../../trpc.ts';
 
 const PERSONAL_SUFFIX = "'s workspace";
 

@@ -1,11 +1,11 @@
 import { Membership } from '@lfk/db';
-import { rest } from '../procedure-meta.ts';
-import { listInput, listOf } from '../schemas/common.ts';
-import { workspace, workspaceCreateInput } from '../schemas/workspaces.ts';
-import { workspaceToWire } from '../serializers.ts';
-import { cursorFilter, page } from '../services/pagination.ts';
-import { createWorkspace } from '../services/workspaces.ts';
-import { router, sessionProcedure } from '../trpc.ts';
+import { rest } from '../../procedure-meta.ts';
+import { listInput, listOf } from '../../common-schemas.ts';
+import { workspace, workspaceCreateInput } from './workspace-schemas.ts';
+import { workspaceToWire } from '../../serializers.ts';
+import { cursorFilter, page } from '../../infrastructure/pagination.ts';
+import { createWorkspace } from './workspaces.ts';
+import { router, sessionProcedure } from '../../trpc.ts';
 
 export const workspacesRouter = router({
   list: sessionProcedure.meta(rest('GET /v1/workspaces', 200, "The caller's workspaces, with the caller's role"))

@@ -2,7 +2,7 @@ import { type IdPrefix, isId } from '@lfk/db';
 import type { EntityName, FilterQuery, OrderDefinition } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import { ApiError } from '../errors.ts';
-import type { ListInput } from '../schemas/common.ts';
+import type { ListInput } from '../common-schemas.ts';
 
 /** Ids sort by creation time, so "newest first" is "id descending" and a cursor is the last id seen. */
 export function cursorFilter(prefix: IdPrefix, input: ListInput): { $lt: string } | undefined {

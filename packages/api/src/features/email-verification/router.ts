@@ -1,11 +1,11 @@
 import { EmailVerification, Form, type IForm } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
-import { sha256 } from '../credentials/secrets.ts';
-import { isWellFormedVerificationToken } from '../credentials/tokens.ts';
-import { ApiError } from '../errors.ts';
-import { rest } from '../procedure-meta.ts';
-import { emailVerificationInput, emailVerified } from '../schemas/email-verifications.ts';
-import { publicProcedure, router } from '../trpc.ts';
+import { sha256 } from '../../credentials/secrets.ts';
+import { isWellFormedVerificationToken } from '../../credentials/tokens.ts';
+import { ApiError } from '../../errors.ts';
+import { rest } from '../../procedure-meta.ts';
+import { emailVerificationInput, emailVerified } from './schemas.ts';
+import { publicProcedure, router } from '../../trpc.ts';
 
 const invalidLink = () =>
   new ApiError('not_found', { message: 'This verification link is not valid: it was already used, replaced by a newer one, or has expired.' });
