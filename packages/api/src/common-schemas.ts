@@ -32,6 +32,9 @@ export function text(max: number) {
 /** A path or body id. Its shape is checked where it is looked up: a wrong shape is "not found". */
 export const idParam = z.string();
 
+/** Every workspace-scoped procedure names its workspace; the auth middleware reads this field. */
+export const workspaceScoped = z.object({ workspace_id: idParam });
+
 export const timestamp = z.iso.datetime();
 
 export const email = z

@@ -8,7 +8,8 @@ export {
   type SessionCookieWriter,
 } from './context.ts';
 export { generateApiKey, isWellFormedApiKey } from './credentials/api-key-format.ts';
-export { type Authentication, type Principal, refusal, SESSION_TTL_MS } from './credentials/authenticate.ts';
+export { type Authentication, refusal, SESSION_TTL_MS } from './credentials/authenticate.ts';
+export type { Principal } from './credentials/principal.ts';
 export { ApiKeyCache, type ApiKeyCacheOptions } from './credentials/api-key-cache.ts';
 export { followKeyRevocations } from './credentials/key-revocations.ts';
 export { LastUsedRecorder } from './credentials/last-used.ts';

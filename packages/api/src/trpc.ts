@@ -1,15 +1,14 @@
-import { Form, type IForm, isId } from '@lfk/db';
+import { Form, type IForm, isId, Membership } from '@lfk/db';
 import type { ActorType, Role } from '@lfk/db/constants';
 import { initTRPC } from '@trpc/server';
 import { z } from 'zod';
 import type { Context } from './context.ts';
-import { type Principal, refusal } from './credentials/authenticate.ts';
+import { refusal } from './credentials/authenticate.ts';
+import type { Principal } from './credentials/principal.ts';
 import { ApiError, toWireError } from './errors.ts';
 import type { ProcedureMeta } from './procedure-meta.ts';
 import type { RateLimitName } from './rate-limits/rate-limits.ts';
-import { idParam } from './common-schemas.ts';
-import { workspaceScoped } from './features/accounts/workspace-schemas.ts';
-import { roleIn } from './services/memberships.ts';
+import { idParam, workspaceScoped } from './common-schemas.ts';
 
 const t = initTRPC.context<Context>().meta<ProcedureMeta>().create({
   isDev: false,
@@ -64,7 +63,7 @@ export const sessionProcedure = authenticatedProcedure.meta({ access: 'session' 
 /** A signed-in person with at least `minimum` role in `input.workspace_id`. */
 function workspaceProcedure(minimum: Role) {
   return sessionProcedure.meta({ access: minimum }).input(workspaceScoped).use(async ({ ctx, input, next }) => {
-    const role = await roleIn(ctx.em, input.workspace_id, ctx.session.userId);
+    const role = await ctx.em.getRepository(Membership).roleOf(input.workspace_id, ctx.session.userId);
     // Outsiders learn nothing, not even that the workspace exists.
     if (role === null) throw new ApiError('workspace_not_found');
     if (minimum === 'owner' && role !== 'owner') throw new ApiError('owner_required');
@@ -91,7 +90,8 @@ function formsScopeOf(ctx: { em: Context['em'] }, principal: Identified): FormsS
     return { keyWorkspaceId, canReach: async (workspaceId) => workspaceId === keyWorkspaceId };
   }
   const userId = principal.userId;
-  return { keyWorkspaceId: null, canReach: async (workspaceId) => (await roleIn(ctx.em, workspaceId, userId)) !== null };
+  const memberships = ctx.em.getRepository(Membership);
+  return { keyWorkspaceId: null, canReach: async (workspaceId) => (await memberships.roleOf(workspaceId, userId)) !== null };
 }
 
 export const formsScopeProcedure = authenticatedProcedure.meta({ access: 'forms_scope' }).use(({ ctx, next }) =>
@@ -132,7 +132,7 @@ export const formMemberProcedure = sessionProcedure
     const found: IForm | null = isId('form', input.form_id)
       ? await ctx.em.getRepository(Form).findClaimed(input.form_id)
       : null;
-    if (!found?.workspace || (await roleIn(ctx.em, found.workspace.id, ctx.session.userId)) === null) {
+    if (!found?.workspace || (await ctx.em.getRepository(Membership).roleOf(found.workspace.id, ctx.session.userId)) === null) {
       throw new ApiError('form_not_found');
     }
     return next({ ctx: { form: found } });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiKeyCache, type KeyPrincipal } from '../src/credentials/api-key-cache.ts';
+import { ApiKeyCache } from '../src/credentials/api-key-cache.ts';
+import type { KeyPrincipal } from '../src/credentials/principal.ts';
 
 const principal = (n: number | string): KeyPrincipal => ({ kind: 'api_key', keyId: `key_${n}`, workspaceId: `ws_${n}` });
 

@@ -58,3 +58,19 @@ describe.runIf(TEST_DATABASE_URL)('PostgreSQL', () => {
     await second.close();
   });
 });
+
+describe('the entities and the migrations', () => {
+  it('describe the same schema: the only difference is the revocation trigger, which only migrations hold', async () => {
+    const db = TEST_DATABASE_URL ? await openDatabase({ databaseUrl: TEST_DATABASE_URL }) : await openDatabase({ dataDir: 'memory://' });
+    try {
+      const drift = await db.orm.schema.getUpdateSchemaSQL({ wrap: false });
+      const statements = drift.split('\n').filter((line) => line.trim() !== '');
+      expect(statements).toEqual([
+        'drop trigger if exists "api_keys_notify_revoked" on "api_keys";',
+        'drop function if exists "api_keys_api_keys_notify_revoked_fn"();',
+      ]);
+    } finally {
+      await db.close();
+    }
+  });
+});

@@ -1,6 +1,4 @@
-import type { Principal } from './authenticate.ts';
-
-export type KeyPrincipal = Extract<Principal, { kind: 'api_key' }>;
+import type { KeyPrincipal } from './principal.ts';
 
 export interface ApiKeyCacheOptions {
   /** Entries of each kind (valid keys, refused keys); 0 turns the cache off. */

@@ -2,20 +2,16 @@ import { ApiKey, Session } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import { ApiError } from '../errors.ts';
 import type { RateLimits } from '../rate-limits/rate-limits.ts';
-import type { ApiKeyCache, KeyPrincipal } from './api-key-cache.ts';
+import type { ApiKeyCache } from './api-key-cache.ts';
 import { isWellFormedApiKey } from './api-key-format.ts';
 import type { LastUsedRecorder } from './last-used.ts';
+import type { KeyPrincipal, Principal } from './principal.ts';
 import { sha256 } from './secrets.ts';
 import { isWellFormedSessionToken, SESSION_TOKEN_PREFIX } from './tokens.ts';
 
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
 /** A session's expiry slides forward at most once a day, so using a session rarely writes. */
 const SESSION_SLIDE_AFTER_MS = 24 * 3600 * 1000;
-
-export type Principal =
-  | { kind: 'anonymous' }
-  | { kind: 'session'; userId: string; sessionId: string; expiresAt: Date }
-  | { kind: 'api_key'; keyId: string; workspaceId: string };
 
 export interface Authentication {
   principal: Principal;

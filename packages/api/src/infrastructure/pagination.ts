@@ -4,13 +4,16 @@ import type { EntityManager } from '@mikro-orm/sql';
 import { ApiError } from '../errors.ts';
 import type { ListInput } from '../common-schemas.ts';
 
-/** Ids sort by creation time, so "newest first" is "id descending" and a cursor is the last id seen. */
-export function cursorFilter(prefix: IdPrefix, input: ListInput): { $lt: string } | undefined {
+/**
+ * Ids sort by creation time, so "newest first" is "id descending" and a cursor is the last id seen:
+ * the next page is the ids below it.
+ */
+export function cursorOf(prefix: IdPrefix, input: ListInput): string | undefined {
   if (input.cursor === undefined) return undefined;
   if (!isId(prefix, input.cursor)) {
     throw new ApiError('invalid_request', { details: [{ path: 'cursor', message: 'Not a cursor from this list.' }] });
   }
-  return { $lt: input.cursor };
+  return input.cursor;
 }
 
 /** Fetch `limit + 1` rows; the extra one only says whether there is a next page. */
@@ -31,8 +34,8 @@ export async function pageNewestFirst<T extends { id: string }, R>(
   input: ListInput,
   toWire: (row: T) => R,
 ) {
-  const before = cursorFilter(prefix, input);
-  const filter = { ...(where as object), ...(before ? { id: before } : {}) } as FilterQuery<T>;
+  const before = cursorOf(prefix, input);
+  const filter = { ...(where as object), ...(before ? { id: { $lt: before } } : {}) } as FilterQuery<T>;
   const rows = (await em.find(entity, filter, { orderBy: { id: 'desc' } as OrderDefinition<T>, limit: input.limit + 1 })) as T[];
   return page(rows, input.limit, (row) => row.id, toWire);
 }

@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { ROLES } from '../constants.ts';
+import { MembershipRepository } from '../repositories/memberships.ts';
 import { BaseEntity } from './base.ts';
 import { User } from './user.ts';
 import { Workspace } from './workspace.ts';
@@ -8,6 +9,7 @@ export const Membership = defineEntity({
   name: 'Membership',
   tableName: 'memberships',
   extends: BaseEntity,
+  repository: () => MembershipRepository,
   properties: {
     workspace: () => p.manyToOne(Workspace),
     user: () => p.manyToOne(User),

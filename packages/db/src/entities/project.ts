@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { TEXT_LIMITS } from '../constants.ts';
+import { ProjectRepository } from '../repositories/projects.ts';
 import { BaseEntity } from './base.ts';
 import { Workspace } from './workspace.ts';
 
@@ -7,6 +8,7 @@ export const Project = defineEntity({
   name: 'Project',
   tableName: 'projects',
   extends: BaseEntity,
+  repository: () => ProjectRepository,
   properties: {
     workspace: () => p.manyToOne(Workspace),
     name: p.string().length(TEXT_LIMITS.projectName),

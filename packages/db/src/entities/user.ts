@@ -1,11 +1,13 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { TEXT_LIMITS } from '../constants.ts';
+import { UserRepository } from '../repositories/users.ts';
 import { UpdatableEntity } from './base.ts';
 
 export const User = defineEntity({
   name: 'User',
   tableName: 'users',
   extends: UpdatableEntity,
+  repository: () => UserRepository,
   properties: {
     email: p.string().length(TEXT_LIMITS.email).unique(),
     name: p.string().length(TEXT_LIMITS.userName).nullable(),

@@ -1,4 +1,4 @@
-import { newId, Session, User } from '@lfk/db';
+import { Session, User } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import { SESSION_TTL_MS } from '../../credentials/authenticate.ts';
 import { hashPassword, verifyPassword } from '../../credentials/passwords.ts';
@@ -6,7 +6,7 @@ import { generateSessionToken } from '../../credentials/tokens.ts';
 import { ApiError } from '../../errors.ts';
 import { rest } from '../../procedure-meta.ts';
 import { loginInput, loginOutput, sessionOutput, signupInput, signupOutput } from './auth-schemas.ts';
-import { userToWire, workspaceToWire } from '../../serializers.ts';
+import { userToWire, workspaceToWire } from './serializers.ts';
 import { createWorkspace, personalWorkspaceName } from './workspaces.ts';
 import { perIpLimit, publicProcedure, router, sessionProcedure } from '../../trpc.ts';
 
@@ -28,7 +28,7 @@ export const authRouter = router({
       const passwordHash = await hashPassword(input.password);
       // A taken address is found by the unique index, races included (409 email_taken).
       const result = await ctx.em.transactional(async (em) => {
-        const user = em.create(User, { id: newId('usr'), email: input.email, name: input.name ?? null, passwordHash });
+        const user = em.getRepository(User).register(input.email, input.name ?? null, passwordHash);
         const actor = { type: 'user' as const, id: user.id };
         const workspace = createWorkspace(em, user.id, personalWorkspaceName(input.name), actor);
         const session = startSession(em, user.id);
@@ -53,7 +53,7 @@ export const authRouter = router({
       const { rateLimits } = ctx.services;
       const account = input.email.toLowerCase();
       await rateLimits.consume('login_failures', account);
-      const user = await ctx.em.findOne(User, { email: input.email }, { populate: ['passwordHash'] });
+      const user = await ctx.em.getRepository(User).findForLogin(input.email);
       const valid = await verifyPassword(user?.passwordHash ?? null, input.password);
       if (!user || !valid) throw new ApiError('invalid_credentials');
       await rateLimits.giveBack('login_failures', account);

@@ -1,10 +1,10 @@
-import { AuditEvent, isId, Membership, newId, User, Workspace } from '@lfk/db';
+import { AuditEvent, isId, Membership, User, Workspace } from '@lfk/db';
 import { ApiError } from '../../errors.ts';
 import { rest } from '../../procedure-meta.ts';
 import { listOf } from '../../common-schemas.ts';
 import { member, memberAddInput, memberListInput, memberRemoveInput } from './workspace-schemas.ts';
-import { memberToWire } from '../../serializers.ts';
-import { cursorFilter, page } from '../../infrastructure/pagination.ts';
+import { memberToWire } from './serializers.ts';
+import { cursorOf, page } from '../../infrastructure/pagination.ts';
 import { memberProcedure, ownerProcedure, router } from '../../trpc.ts';
 
 export const membersRouter = router({
@@ -12,12 +12,8 @@ export const membersRouter = router({
     .input(memberListInput)
     .output(listOf(member))
     .query(async ({ ctx, input }) => {
-      const before = cursorFilter('usr', input);
-      const memberships = await ctx.em.find(
-        Membership,
-        { workspace: ctx.workspaceId, ...(before ? { user: before } : {}) },
-        { populate: ['user'], orderBy: { user: 'desc' }, limit: input.limit + 1 },
-      );
+      const before = cursorOf('usr', input);
+      const memberships = await ctx.em.getRepository(Membership).membersOf(ctx.workspaceId, before, input.limit + 1);
       return page(memberships, input.limit, (m) => m.user.id, memberToWire);
     }),
 
@@ -25,15 +21,10 @@ export const membersRouter = router({
     .input(memberAddInput)
     .output(member)
     .mutation(async ({ ctx, input }) => {
-      const user = await ctx.em.findOne(User, { email: input.email });
+      const user = await ctx.em.getRepository(User).findByEmail(input.email);
       if (!user) throw new ApiError('user_not_found');
       // No "is it a member already?" read first: the unique index decides, races included (409 already_member).
-      const membership = ctx.em.create(Membership, {
-        id: newId('mbr'),
-        workspace: ctx.workspaceId,
-        user,
-        role: input.role,
-      });
+      const membership = ctx.em.getRepository(Membership).add(ctx.workspaceId, user.id, input.role);
       ctx.em.getRepository(AuditEvent).record({
         workspaceId: ctx.workspaceId,
         action: 'member.added',
@@ -52,9 +43,10 @@ export const membersRouter = router({
     await ctx.em.transactional(async (em) => {
       // Two owners removing each other at once must not leave the workspace without one.
       await em.getRepository(Workspace).lock(ctx.workspaceId);
-      const membership = await em.findOne(Membership, { workspace: ctx.workspaceId, user: input.user_id });
+      const memberships = em.getRepository(Membership);
+      const membership = await memberships.findOne({ workspace: ctx.workspaceId, user: input.user_id });
       if (!membership) throw new ApiError('member_not_found');
-      if (membership.role === 'owner' && (await em.count(Membership, { workspace: ctx.workspaceId, role: 'owner' })) <= 1) {
+      if (membership.role === 'owner' && (await memberships.countOwners(ctx.workspaceId)) <= 1) {
         throw new ApiError('last_owner');
       }
       em.remove(membership);

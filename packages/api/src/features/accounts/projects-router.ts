@@ -1,8 +1,8 @@
-import { AuditEvent, newId, Project } from '@lfk/db';
+import { AuditEvent, Project } from '@lfk/db';
 import { rest } from '../../procedure-meta.ts';
 import { listOf } from '../../common-schemas.ts';
 import { project, projectCreateInput, projectListInput } from './workspace-schemas.ts';
-import { projectToWire } from '../../serializers.ts';
+import { projectToWire } from './serializers.ts';
 import { pageNewestFirst } from '../../infrastructure/pagination.ts';
 import { memberProcedure, ownerProcedure, router } from '../../trpc.ts';
 
@@ -16,7 +16,7 @@ export const projectsRouter = router({
     .input(projectCreateInput)
     .output(project)
     .mutation(async ({ ctx, input }) => {
-      const created = ctx.em.create(Project, { id: newId('prj'), workspace: ctx.workspaceId, name: input.name });
+      const created = ctx.em.getRepository(Project).add(ctx.workspaceId, input.name);
       ctx.em.getRepository(AuditEvent).record({
         workspaceId: ctx.workspaceId,
         action: 'project.created',

@@ -1,12 +1,9 @@
 import { ACTOR_TYPES, TEXT_LIMITS } from '@lfk/db/constants';
 import { z } from 'zod';
-import { email, idParam, listInput, role, text, timestamp } from '../../common-schemas.ts';
+import { email, idParam, listInput, role, text, timestamp, workspaceScoped } from '../../common-schemas.ts';
 
 export const workspace = z.object({ id: z.string(), name: z.string(), role, created_at: timestamp });
 export const workspaceCreateInput = z.strictObject({ name: text(TEXT_LIMITS.workspaceName) });
-
-/** Every workspace-scoped procedure names its workspace; the auth middleware reads this field. */
-export const workspaceScoped = z.object({ workspace_id: idParam });
 
 export const member = z.object({
   user_id: z.string(),

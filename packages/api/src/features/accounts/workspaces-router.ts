@@ -2,8 +2,8 @@ import { Membership } from '@lfk/db';
 import { rest } from '../../procedure-meta.ts';
 import { listInput, listOf } from '../../common-schemas.ts';
 import { workspace, workspaceCreateInput } from './workspace-schemas.ts';
-import { workspaceToWire } from '../../serializers.ts';
-import { cursorFilter, page } from '../../infrastructure/pagination.ts';
+import { workspaceToWire } from './serializers.ts';
+import { cursorOf, page } from '../../infrastructure/pagination.ts';
 import { createWorkspace } from './workspaces.ts';
 import { router, sessionProcedure } from '../../trpc.ts';
 
@@ -12,12 +12,8 @@ export const workspacesRouter = router({
     .input(listInput)
     .output(listOf(workspace))
     .query(async ({ ctx, input }) => {
-      const before = cursorFilter('ws', input);
-      const memberships = await ctx.em.find(
-        Membership,
-        { user: ctx.session.userId, ...(before ? { workspace: before } : {}) },
-        { populate: ['workspace'], orderBy: { workspace: 'desc' }, limit: input.limit + 1 },
-      );
+      const before = cursorOf('ws', input);
+      const memberships = await ctx.em.getRepository(Membership).workspacesOf(ctx.session.userId, before, input.limit + 1);
       return page(memberships, input.limit, (m) => m.workspace.id, (m) => workspaceToWire(m.workspace, m.role));
     }),
 

@@ -17,8 +17,8 @@ export function personalWorkspaceName(userName: string | undefined): string {
 /** A workspace with its first owner and its default project, queued on `em` for one flush. */
 export function createWorkspace(em: EntityManager, ownerId: string, name: string, actor: Actor) {
   const workspace = em.create(Workspace, { id: newId('ws'), name });
-  em.create(Membership, { id: newId('mbr'), workspace, user: ownerId, role: 'owner' });
-  em.create(Project, { id: newId('prj'), workspace, name: 'Default', isDefault: true });
+  em.getRepository(Membership).add(workspace.id, ownerId, 'owner');
+  em.getRepository(Project).add(workspace.id, 'Default', true);
   em.getRepository(AuditEvent).record({ workspaceId: workspace.id, action: 'workspace.created', actor, target: { type: 'workspace', id: workspace.id } });
   return workspace;
 }

@@ -19,7 +19,7 @@ import {
   formUpdateInput,
   verificationSent,
 } from './schemas.ts';
-import { formToWire } from '../../serializers.ts';
+import { formToWire } from './serializers.ts';
 import { findReachableForm, resolveProject } from './rules.ts';
 import { runIdempotently } from '../../infrastructure/idempotency.ts';
 import { pageNewestFirst } from '../../infrastructure/pagination.ts';

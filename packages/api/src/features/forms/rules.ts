@@ -13,10 +13,9 @@ export async function findReachableForm(em: EntityManager, scope: FormsScope, fo
 
 /** The project a form goes in: the one named (of the same workspace), else the default one. */
 export async function resolveProject(em: EntityManager, workspaceId: string, projectId: string | undefined) {
-  if (projectId === undefined) {
-    return em.findOneOrFail(Project, { workspace: workspaceId, isDefault: true });
-  }
-  const project = isId('prj', projectId) ? await em.findOne(Project, { id: projectId, workspace: workspaceId }) : null;
+  const projects = em.getRepository(Project);
+  if (projectId === undefined) return projects.defaultOf(workspaceId);
+  const project = await projects.findInWorkspace(projectId, workspaceId);
   if (!project) throw new ApiError('project_not_found');
   return project;
 }

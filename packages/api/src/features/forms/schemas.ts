@@ -1,7 +1,6 @@
 import { FIELD_TYPES, FORM_STATES, SUBMISSION_MODES, TEXT_LIMITS } from '@lfk/db/constants';
 import { z } from 'zod';
-import { email, hasControlCharacters, idParam, listInput, NO_CONTROL_CHARACTERS, text, timestamp } from '../../common-schemas.ts';
-import { workspaceScoped } from '../accounts/workspace-schemas.ts';
+import { email, hasControlCharacters, idParam, listInput, NO_CONTROL_CHARACTERS, text, timestamp , workspaceScoped } from '../../common-schemas.ts';
 
 export const fieldType = z.enum(FIELD_TYPES);
 

@@ -4,7 +4,7 @@ import { ApiError } from '../../errors.ts';
 import { rest } from '../../procedure-meta.ts';
 import { apiKey, apiKeyCreateInput, apiKeyListInput, apiKeyRevokeInput, createdApiKey } from './schemas.ts';
 import { listOf } from '../../common-schemas.ts';
-import { apiKeyToWire } from '../../serializers.ts';
+import { apiKeyToWire } from './serializers.ts';
 import { pageNewestFirst } from '../../infrastructure/pagination.ts';
 import { ownerProcedure, router } from '../../trpc.ts';
 

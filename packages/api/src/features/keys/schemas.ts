@@ -1,7 +1,6 @@
 import { TEXT_LIMITS } from '@lfk/db/constants';
 import { z } from 'zod';
-import { idParam, listInput, text, timestamp } from '../../common-schemas.ts';
-import { workspaceScoped } from '../accounts/workspace-schemas.ts';
+import { idParam, listInput, text, timestamp , workspaceScoped } from '../../common-schemas.ts';
 
 export const apiKeyStatus = z.enum(['active', 'revoked']);
 

@@ -13,7 +13,7 @@ import {
   submissionListInput,
   submissionValues,
 } from './schemas.ts';
-import { submissionToWire } from '../../serializers.ts';
+import { submissionToWire } from './serializers.ts';
 import { runIdempotently } from '../../infrastructure/idempotency.ts';
 import { enqueueEmail } from '../../infrastructure/outbox.ts';
 import { pageNewestFirst } from '../../infrastructure/pagination.ts';

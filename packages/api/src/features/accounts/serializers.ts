@@ -1,0 +1,47 @@
+import type { IAuditEvent, IMembership, IProject, IUser, IWorkspace } from '@lfk/db';
+import type { Role } from '@lfk/db/constants';
+import type { z } from 'zod';
+import { iso } from '../../infrastructure/wire.ts';
+import type { user } from './auth-schemas.ts';
+import type { auditEvent, member, project, workspace } from './workspace-schemas.ts';
+
+/** Accounts and workspaces → their wire objects. Password hashes never pass through here. */
+export const userToWire = (u: IUser): z.input<typeof user> => ({
+  id: u.id,
+  email: u.email,
+  name: u.name ?? null,
+  created_at: iso(u.createdAt),
+});
+
+export const workspaceToWire = (w: IWorkspace, role: Role): z.input<typeof workspace> => ({
+  id: w.id,
+  name: w.name,
+  role,
+  created_at: iso(w.createdAt),
+});
+
+export const memberToWire = (m: IMembership): z.input<typeof member> => ({
+  user_id: m.user.id,
+  email: m.user.email,
+  name: m.user.name ?? null,
+  role: m.role,
+  created_at: iso(m.createdAt),
+});
+
+export const projectToWire = (p: IProject): z.input<typeof project> => ({
+  id: p.id,
+  workspace_id: p.workspace.id,
+  name: p.name,
+  is_default: p.isDefault,
+  created_at: iso(p.createdAt),
+});
+
+export const auditEventToWire = (e: IAuditEvent): z.input<typeof auditEvent> => ({
+  id: e.id,
+  workspace_id: e.workspace.id,
+  action: e.action,
+  actor: { type: e.actorType, id: e.actorId },
+  target: e.targetType && e.targetId ? { type: e.targetType, id: e.targetId } : null,
+  data: e.data,
+  created_at: iso(e.createdAt),
+});

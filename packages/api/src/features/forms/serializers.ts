@@ -1,0 +1,27 @@
+import type { IForm } from '@lfk/db';
+import type { z } from 'zod';
+import { iso } from '../../infrastructure/wire.ts';
+import type { form } from './schemas.ts';
+
+/** A form as answered: its claim token's hash and internal columns never pass through here. */
+export const formToWire = (f: IForm): z.input<typeof form> => ({
+  id: f.id,
+  workspace_id: f.workspace?.id ?? null,
+  project_id: f.project?.id ?? null,
+  name: f.name,
+  state: f.state,
+  schema: f.schema.map((field) => ({
+    name: field.name,
+    type: field.type as z.input<typeof form>['schema'][number]['type'],
+    required: field.required,
+    ...(field.label !== undefined ? { label: field.label } : {}),
+    ...(field.options !== undefined ? { options: field.options } : {}),
+  })),
+  submission_mode: f.submissionMode,
+  allowed_origins: f.allowedOrigins,
+  notify_email: f.notifyEmail ?? null,
+  notify_email_verified: f.notifyEmailVerified,
+  redirect_url: f.redirectUrl ?? null,
+  created_at: iso(f.createdAt),
+  updated_at: iso(f.updatedAt),
+});

@@ -1,0 +1,39 @@
+import { SqlEntityRepository } from '@mikro-orm/sql';
+import type { Role } from '../constants.ts';
+import type { IMembership } from '../entities/membership.ts';
+import { isId, newId } from '../ids.ts';
+
+/** Who belongs to which workspace, and as what. Lists are newest first by the other side's id. */
+export class MembershipRepository extends SqlEntityRepository<IMembership> {
+  /** The user's role in the workspace, or null when not a member (or no such workspace). */
+  async roleOf(workspaceId: string, userId: string): Promise<Role | null> {
+    if (!isId('ws', workspaceId)) return null;
+    const membership = await this.findOne({ workspace: workspaceId, user: userId }, { fields: ['role'] });
+    return membership?.role ?? null;
+  }
+
+  /** Queues a membership; the unique (workspace, user) index refuses a second one at flush. */
+  add(workspaceId: string, userId: string, role: Role): IMembership {
+    return this.create({ id: newId('mbr'), workspace: workspaceId, user: userId, role });
+  }
+
+  countOwners(workspaceId: string): Promise<number> {
+    return this.count({ workspace: workspaceId, role: 'owner' });
+  }
+
+  /** Up to `limit` of a workspace's members with their users, user ids below `before`. */
+  membersOf(workspaceId: string, before: string | undefined, limit: number) {
+    return this.find(
+      { workspace: workspaceId, ...(before ? { user: { $lt: before } } : {}) },
+      { populate: ['user'], orderBy: { user: 'desc' }, limit },
+    );
+  }
+
+  /** Up to `limit` of a user's memberships with their workspaces, workspace ids below `before`. */
+  workspacesOf(userId: string, before: string | undefined, limit: number) {
+    return this.find(
+      { user: userId, ...(before ? { workspace: { $lt: before } } : {}) },
+      { populate: ['workspace'], orderBy: { workspace: 'desc' }, limit },
+    );
+  }
+}

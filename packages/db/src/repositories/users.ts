@@ -1,0 +1,19 @@
+import { SqlEntityRepository } from '@mikro-orm/sql';
+import type { IUser } from '../entities/user.ts';
+import { newId } from '../ids.ts';
+
+export class UserRepository extends SqlEntityRepository<IUser> {
+  /** Queues a new account; the unique email index refuses a taken address at flush. */
+  register(email: string, name: string | null, passwordHash: string): IUser {
+    return this.create({ id: newId('usr'), email, name, passwordHash });
+  }
+
+  /** The account with this (lower-cased) email, with its password hash, which is otherwise never loaded. */
+  findForLogin(email: string) {
+    return this.findOne({ email }, { populate: ['passwordHash'] });
+  }
+
+  findByEmail(email: string) {
+    return this.findOne({ email });
+  }
+}
