@@ -133,30 +133,23 @@ function fromUniqueViolation(error: unknown): ApiError | null {
   return code ? new ApiError(code) : null;
 }
 
+/** tRPC's own failures that need no closer look, in lfk's terms. */
+const BY_TRPC_CODE: Partial<Record<TRPCError['code'], () => ApiError>> = {
+  PARSE_ERROR: () => new ApiError('invalid_json'),
+  NOT_FOUND: () => new ApiError('not_found'),
+  METHOD_NOT_SUPPORTED: () => new ApiError('not_found', { message: 'No such route for this method.' }),
+  PAYLOAD_TOO_LARGE: () => new ApiError('payload_too_large'),
+  UNSUPPORTED_MEDIA_TYPE: () => new ApiError('unsupported_media_type'),
+};
+
 /** tRPC's own failures (bad procedure path, bad input) in lfk's terms. */
 function fromTrpcError(error: TRPCError): ApiError | null {
-  switch (error.code) {
-    case 'PARSE_ERROR':
-      return new ApiError('invalid_json');
-    case 'NOT_FOUND':
-      return new ApiError('not_found');
-    case 'METHOD_NOT_SUPPORTED':
-      return new ApiError('not_found', { message: 'No such route for this method.' });
-    case 'PAYLOAD_TOO_LARGE':
-      return new ApiError('payload_too_large');
-    case 'UNSUPPORTED_MEDIA_TYPE':
-      return new ApiError('unsupported_media_type');
-    case 'BAD_REQUEST':
-      // Input validation. (A ZodError under INTERNAL_SERVER_ERROR is a bad output: that stays a 500.)
-      if (error.cause instanceof ZodError) {
-        return new ApiError('invalid_request', { details: detailsOfZodError(error.cause) });
-      }
-      // tRPC reports an unparseable JSON body or `?input=` as BAD_REQUEST caused by a SyntaxError.
-      if (error.cause instanceof SyntaxError) return new ApiError('invalid_json');
-      return new ApiError('invalid_request', { message: error.message });
-    default:
-      return null;
-  }
+  if (error.code !== 'BAD_REQUEST') return BY_TRPC_CODE[error.code]?.() ?? null;
+  // Input validation. (A ZodError under INTERNAL_SERVER_ERROR is a bad output: that stays a 500.)
+  if (error.cause instanceof ZodError) return new ApiError('invalid_request', { details: detailsOfZodError(error.cause) });
+  // tRPC reports an unparseable JSON body or `?input=` as BAD_REQUEST caused by a SyntaxError.
+  if (error.cause instanceof SyntaxError) return new ApiError('invalid_json');
+  return new ApiError('invalid_request', { message: error.message });
 }
 
 /** Finds the lfk error inside whatever was thrown; null means it was unexpected. */

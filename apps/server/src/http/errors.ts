@@ -4,21 +4,21 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { htmlPage } from './html-page.ts';
 
-/** Fastify's own failures (body too large, wrong content type, bad JSON) in lfk's terms. */
+/** Fastify's own failures (body too large, wrong content type, bad JSON), by their code. */
+const BY_FASTIFY_CODE: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
+};
+
+/** Fastify's own failures in lfk's terms; any other 4xx it raises is a request it could not read. */
 function fromFastify(error: FastifyError): ApiError | null {
-  switch (error.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError('payload_too_large');
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError('unsupported_media_type');
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError('invalid_json');
-    default:
-      return typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500
-        ? new ApiError('invalid_request', { message: 'The request could not be read.' })
-        : null;
-  }
+  const code = BY_FASTIFY_CODE[error.code];
+  if (code) return new ApiError(code);
+  return typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500
+    ? new ApiError('invalid_request', { message: 'The request could not be read.' })
+    : null;
 }
 
 /** What a path parameter that names nothing is: the 404 of its resource. */

@@ -8,7 +8,7 @@ import type { ListInput } from '../common-schemas.ts';
  * Ids sort by creation time, so "newest first" is "id descending" and a cursor is the last id seen:
  * the next page is the ids below it.
  */
-export function cursorOf(prefix: IdPrefix, input: ListInput): string | undefined {
+function cursorOf(prefix: IdPrefix, input: ListInput): string | undefined {
   if (input.cursor === undefined) return undefined;
   if (!isId(prefix, input.cursor)) {
     throw new ApiError('invalid_request', { details: [{ path: 'cursor', message: 'Not a cursor from this list.' }] });
@@ -17,12 +17,26 @@ export function cursorOf(prefix: IdPrefix, input: ListInput): string | undefined
 }
 
 /** Fetch `limit + 1` rows; the extra one only says whether there is a next page. */
-export function page<T, R>(rows: T[], limit: number, cursorOf: (row: T) => string, toWire: (row: T) => R) {
+function page<T, R>(rows: T[], limit: number, cursorOf: (row: T) => string, toWire: (row: T) => R) {
   const data = rows.slice(0, limit);
   return {
     data: data.map(toWire),
     next_cursor: rows.length > limit && data.length > 0 ? cursorOf(data[data.length - 1]!) : null,
   };
+}
+
+/**
+ * One page of rows read newest first: `read` gets the cursor (rows below it) and how many to read,
+ * one more than the page holds.
+ */
+export async function pageOf<T, R>(
+  prefix: IdPrefix,
+  input: ListInput,
+  read: (before: string | undefined, limit: number) => Promise<T[]>,
+  cursorOfRow: (row: T) => string,
+  toWire: (row: T) => R,
+) {
+  return page(await read(cursorOf(prefix, input), input.limit + 1), input.limit, cursorOfRow, toWire);
 }
 
 /** One page of the rows of `entity` matching `where` (a workspace's keys, a form's submissions…), newest first. */
@@ -34,8 +48,9 @@ export async function pageNewestFirst<T extends { id: string }, R>(
   input: ListInput,
   toWire: (row: T) => R,
 ) {
-  const before = cursorOf(prefix, input);
-  const filter = { ...(where as object), ...(before ? { id: { $lt: before } } : {}) } as FilterQuery<T>;
-  const rows = (await em.find(entity, filter, { orderBy: { id: 'desc' } as OrderDefinition<T>, limit: input.limit + 1 })) as T[];
-  return page(rows, input.limit, (row) => row.id, toWire);
+  const read = async (before: string | undefined, limit: number) => {
+    const filter = { ...(where as object), ...(before ? { id: { $lt: before } } : {}) } as FilterQuery<T>;
+    return (await em.find(entity, filter, { orderBy: { id: 'desc' } as OrderDefinition<T>, limit })) as T[];
+  };
+  return pageOf(prefix, input, read, (row) => row.id, toWire);
 }

@@ -4,17 +4,17 @@ import { rest } from '../../procedure-meta.ts';
 import { listOf } from '../../common-schemas.ts';
 import { member, memberAddInput, memberListInput, memberRemoveInput } from './workspace-schemas.ts';
 import { memberToWire } from './serializers.ts';
-import { cursorOf, page } from '../../infrastructure/pagination.ts';
+import { pageOf } from '../../infrastructure/pagination.ts';
 import { memberProcedure, ownerProcedure, router } from '../../trpc.ts';
 
 export const membersRouter = router({
   list: memberProcedure.meta(rest('GET /v1/workspaces/:workspace_id/members', 200, "The workspace's members"))
     .input(memberListInput)
     .output(listOf(member))
-    .query(async ({ ctx, input }) => {
-      const before = cursorOf('usr', input);
-      const memberships = await ctx.em.getRepository(Membership).membersOf(ctx.workspaceId, before, input.limit + 1);
-      return page(memberships, input.limit, (m) => m.user.id, memberToWire);
+    .query(({ ctx, input }) => {
+      const memberships = ctx.em.getRepository(Membership);
+      const read = (before: string | undefined, limit: number) => memberships.membersOf(ctx.workspaceId, before, limit);
+      return pageOf('usr', input, read, (m) => m.user.id, memberToWire);
     }),
 
   add: ownerProcedure.meta(rest('POST /v1/workspaces/:workspace_id/members', 201, 'Add an existing user by email'))

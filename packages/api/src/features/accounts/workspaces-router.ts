@@ -3,7 +3,7 @@ import { rest } from '../../procedure-meta.ts';
 import { listInput, listOf } from '../../common-schemas.ts';
 import { workspace, workspaceCreateInput } from './workspace-schemas.ts';
 import { workspaceToWire } from './serializers.ts';
-import { cursorOf, page } from '../../infrastructure/pagination.ts';
+import { pageOf } from '../../infrastructure/pagination.ts';
 import { createWorkspace } from './workspaces.ts';
 import { router, sessionProcedure } from '../../trpc.ts';
 
@@ -11,10 +11,10 @@ export const workspacesRouter = router({
   list: sessionProcedure.meta(rest('GET /v1/workspaces', 200, "The caller's workspaces, with the caller's role"))
     .input(listInput)
     .output(listOf(workspace))
-    .query(async ({ ctx, input }) => {
-      const before = cursorOf('ws', input);
-      const memberships = await ctx.em.getRepository(Membership).workspacesOf(ctx.session.userId, before, input.limit + 1);
-      return page(memberships, input.limit, (m) => m.workspace.id, (m) => workspaceToWire(m.workspace, m.role));
+    .query(({ ctx, input }) => {
+      const memberships = ctx.em.getRepository(Membership);
+      const read = (before: string | undefined, limit: number) => memberships.workspacesOf(ctx.session.userId, before, limit);
+      return pageOf('ws', input, read, (m) => m.workspace.id, (m) => workspaceToWire(m.workspace, m.role));
     }),
 
   create: sessionProcedure.meta(rest('POST /v1/workspaces', 201, 'Create a workspace; the caller becomes its owner'))
