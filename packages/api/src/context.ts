@@ -41,9 +41,11 @@ export interface BrowserAnswer {
   allowOrigin(origin: string): void;
   /** Where an HTML form post sends the person next, instead of the thank-you page. */
   redirectTo(location: string): void;
+  /** The fields' labels by name, so a page speaks of the fields as the person saw them. */
+  fieldLabels(labels: Record<string, string>): void;
 }
 
-const NO_BROWSER: BrowserAnswer = { allowOrigin() {}, redirectTo() {} };
+const NO_BROWSER: BrowserAnswer = { allowOrigin() {}, redirectTo() {}, fieldLabels() {} };
 
 export interface RequestFacts extends CredentialsOnRequest {
   requestId: string;

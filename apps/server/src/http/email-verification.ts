@@ -1,13 +1,13 @@
 import { createCaller, restRoutes } from '@lfk/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sendErrorPage } from './errors.ts';
+import { apiErrorPage, sendErrorPage } from './errors.ts';
 import { htmlPage } from './html-page.ts';
 import type { ContextForRequest } from './request-context.ts';
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 /** The button posts an empty form; the token in the path is the whole input. */
 export const BUTTON_BODY_LIMIT = 1024;
-const BROKEN_LINK = { title: 'This link does not work' };
+const BROKEN_LINK = apiErrorPage('This link does not work');
 
 function page(reply: FastifyReply, body: string): FastifyReply {
   return reply.code(200).type('text/html; charset=utf-8').send(body);

@@ -1,4 +1,4 @@
-import { ApiError, asApiError, type ErrorCode, restRoutes, toWireError } from '@lfk/api';
+import { ApiError, asApiError, type ErrorCode, restRoutes, toWireError, type WireError } from '@lfk/api';
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
@@ -107,23 +107,32 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
   return reply.send(wire.body);
 }
 
+/** The words of an error page, from the error as the API would answer it and its headers. */
+export type ErrorPageText = (wire: WireError, headers: Record<string, string>) => { title: string; paragraphs: string[]; items?: string[] };
+
+/** An error page that shows the API's message, one line per bad field, and `advice`. */
+export const apiErrorPage =
+  (title: string, advice?: string): ErrorPageText =>
+  ({ body }) => ({
+    title,
+    paragraphs: [body.error.message, ...(advice ? [advice] : [])],
+    items: (body.error.details ?? []).map((d) => `${d.path}: ${d.message}`),
+  });
+
 /**
  * The same error for a person in a browser (a verification link, an HTML form post): a small page
- * with the error's status and headers, its message, `advice`, one line per bad field, and the code.
+ * with the error's status and headers, the words `text` gives it, the request id to quote, and the
+ * code in a `<meta>` for programs.
  */
-export function sendErrorPage(
-  error: unknown,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  page: { title: string; advice?: string },
-): FastifyReply {
+export function sendErrorPage(error: unknown, request: FastifyRequest, reply: FastifyReply, text: ErrorPageText): FastifyReply {
   const known = knownError(error, request);
   dropUnsendableHeaders(reply);
-  const { status, body } = toWireError(known ?? error, String(request.id));
+  const wire = toWireError(known ?? error, String(request.id));
   if (known?.headers) reply.headers(known.headers);
-  const paragraphs = [body.error.message, ...(page.advice ? [page.advice] : []), `Request id: ${body.error.request_id}`];
-  const items = (body.error.details ?? []).map((d) => `${d.path}: ${d.message}`);
-  return reply.code(status).type('text/html; charset=utf-8').send(htmlPage(page.title, paragraphs, { items, errorCode: body.error.code }));
+  const page = text(wire, known?.headers ?? {});
+  const paragraphs = [...page.paragraphs, `Request id: ${wire.body.error.request_id}`];
+  const html = htmlPage(page.title, paragraphs, { items: page.items ?? [], errorCode: wire.body.error.code });
+  return reply.code(wire.status).type('text/html; charset=utf-8').send(html);
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

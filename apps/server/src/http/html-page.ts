@@ -12,14 +12,17 @@ export interface PageParts {
   errorCode?: string;
   /** A button that posts an empty form to `action` (a plain HTML form: no script needed). */
   button?: { label: string; action: string };
+  /** A link after the text, e.g. back to the site a form was sent from. */
+  link?: { label: string; href: string };
 }
 
 /** A small self-contained page (no scripts, no outside resources) for people who follow a link or post a form. */
-export function htmlPage(title: string, paragraphs: string[], { items = [], errorCode, button }: PageParts = {}): string {
+export function htmlPage(title: string, paragraphs: string[], { items = [], errorCode, button, link }: PageParts = {}): string {
   const list = items.length > 0 ? `<ul>${items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>` : '';
   const form = button
     ? `<form method="post" action="${escapeHtml(button.action)}">\n<button type="submit">${escapeHtml(button.label)}</button>\n</form>\n`
     : '';
+  const back = link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>\n` : '';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -32,7 +35,7 @@ export function htmlPage(title: string, paragraphs: string[], { items = [], erro
 <h1>${escapeHtml(title)}</h1>
 ${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
 ${list}
-${form}</body>
+${form}${back}</body>
 </html>
 `;
 }

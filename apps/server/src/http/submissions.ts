@@ -2,6 +2,7 @@ import { type BrowserAnswer, createCaller, preflightSubmission, restRoutes, type
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError, sendErrorPage } from './errors.ts';
 import { htmlPage } from './html-page.ts';
+import { notSentPage, thankYouPage } from './visitor-pages.ts';
 import { type ContextForRequest, header } from './request-context.ts';
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
@@ -24,18 +25,43 @@ function isHtmlFormPost(request: FastifyRequest): boolean {
 
 const corsHeaders = (origin: string) => ({ 'access-control-allow-origin': origin, vary: 'Origin' });
 
-/** What the procedure tells the browser, as headers now (CORS) and as the answer later (redirect). */
-function browserAnswer(reply: FastifyReply): BrowserAnswer & { location: string | null } {
-  const answer: BrowserAnswer & { location: string | null } = {
+/** The answer's headers a page may read besides the simple ones: to quote, and to know a replay. */
+const EXPOSED_HEADERS = 'x-request-id, idempotent-replayed, retry-after';
+
+interface BrowserFacts {
+  /** Where to send the person (the form's `redirect_url`), if anywhere. */
+  location: string | null;
+  /** The origin the procedure granted, once it accepted the request's. */
+  origin: string | null;
+  labels: Record<string, string>;
+}
+
+/** What the procedure tells the browser, as headers now (CORS) and as the answer later (redirect, page). */
+function browserAnswer(reply: FastifyReply): BrowserAnswer & BrowserFacts {
+  const answer: BrowserAnswer & BrowserFacts = {
     location: null,
+    origin: null,
+    labels: {},
     allowOrigin(origin) {
-      reply.headers(corsHeaders(origin));
+      answer.origin = origin;
+      reply.headers({ ...corsHeaders(origin), 'access-control-expose-headers': EXPOSED_HEADERS });
     },
     redirectTo(location) {
       answer.location = location;
     },
+    fieldLabels(labels) {
+      answer.labels = labels;
+    },
   };
   return answer;
+}
+
+/** Back to the page the form was on when the browser said so and it is on the granted origin, else that origin's home. */
+function backTo(request: FastifyRequest, origin: string | null): string | null {
+  if (!origin) return null;
+  const referer = header(request, 'referer');
+  if (referer && URL.canParse(referer) && new URL(referer).origin === origin) return new URL(referer).href;
+  return URL.canParse(origin) ? `${origin}/` : null;
 }
 
 /**
@@ -64,14 +90,14 @@ export async function registerSubmissions(
         const created = await createCaller(ctx).submissions.create({ form_id: formId, data });
         if (!htmlPost) return reply.code(201).send(created);
         if (browser.location) return reply.code(303).header('location', browser.location).send();
-        return reply
-          .code(200)
-          .type('text/html; charset=utf-8')
-          .send(htmlPage('Thank you', ['Your submission was received.']));
+        const thanks = thankYouPage(backTo(request, browser.origin));
+        return reply.code(200).type('text/html; charset=utf-8').send(htmlPage(thanks.title, thanks.paragraphs, thanks));
       } catch (error) {
-        return htmlPost
-          ? sendErrorPage(error, request, reply, { title: 'The form was not sent', advice: 'Go back, correct it, and send it again.' })
-          : sendError(error, request, reply);
+        if (!htmlPost) return sendError(error, request, reply);
+        return sendErrorPage(error, request, reply, ({ status, body }, headers) => {
+          const retryAfter = headers['retry-after'] === undefined ? null : Number(headers['retry-after']);
+          return notSentPage(body.error, status, browser.labels, retryAfter);
+        });
       }
     });
 

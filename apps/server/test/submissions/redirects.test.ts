@@ -54,7 +54,7 @@ describe('the 303 after a form post, for redirect_urls stored raw', () => {
     expect(res.status, res.body.slice(0, 300)).toBe(200);
     expect(String(res.headers['content-type'])).toMatch(/^text\/html/);
     expect(res.headers.location).toBeUndefined();
-    expect(res.body).toContain('Your submission was received.');
+    expect(res.body).toContain('Your answers were sent.');
     expect(await countSubmissions(t, form.id)).toBe(1);
   });
 

@@ -41,6 +41,7 @@ function acceptBrowser(ctx: Context, form: IForm): 'browser' {
   if (origin === undefined || !isOriginAllowed(form, origin)) throw new ApiError('origin_not_allowed');
   // A request with an Authorization header is a server's, and servers get no CORS grant.
   if (ctx.auth.via !== 'bearer') ctx.browser.allowOrigin(origin);
+  ctx.browser.fieldLabels(Object.fromEntries(form.schema.flatMap((field) => (field.label ? [[field.name, field.label]] : []))));
   return 'browser';
 }
 

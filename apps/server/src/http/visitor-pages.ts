@@ -1,0 +1,61 @@
+import type { WireError } from '@lfk/api';
+
+/**
+ * What the person who filled in a form reads after an HTML form post. They cannot change the form
+ * or its settings: they can change their answers, wait, go back, or tell the site's owner.
+ */
+export interface VisitorPage {
+  title: string;
+  paragraphs: string[];
+  items?: string[];
+  link?: { label: string; href: string };
+}
+
+/** The thank-you page, with a way back to the site the form was sent from when it is known. */
+export function thankYouPage(backTo: string | null): VisitorPage {
+  return {
+    title: 'Thank you',
+    paragraphs: ['Your answers were sent.'],
+    ...(backTo ? { link: { label: `Back to ${new URL(backTo).host}`, href: backTo } } : {}),
+  };
+}
+
+const NOTHING_SENT = 'Your answers were not sent.';
+
+/** Why the form was not sent, in words for the person who filled it in; fields named by their labels. */
+export function notSentPage(
+  error: WireError['body']['error'],
+  status: number,
+  labels: Record<string, string>,
+  retryAfterSeconds: number | null,
+): VisitorPage {
+  switch (error.code) {
+    case 'validation_failed':
+      return {
+        title: 'Please check your answers',
+        paragraphs: ['Some answers need a change before the form can be sent:'],
+        items: (error.details ?? []).map((d) => `${labels[d.path] ?? d.path}: ${d.message}`),
+      };
+    case 'payload_too_large':
+      return { title: 'Your answers are too long', paragraphs: [NOTHING_SENT, 'Go back, shorten them, and send the form again.'] };
+    case 'rate_limited': {
+      const wait = retryAfterSeconds === null ? 'a little while' : retryAfterSeconds === 1 ? '1 second' : `${retryAfterSeconds} seconds`;
+      return {
+        title: 'Please wait a moment',
+        paragraphs: ['Many answers were sent to this form from your network just now.', `${NOTHING_SENT} Wait ${wait}, then send the form again.`],
+      };
+    }
+    case 'form_not_found':
+      return { title: 'This form no longer exists', paragraphs: [NOTHING_SENT, 'Please contact the website’s owner another way.'] };
+    case 'origin_not_allowed':
+    case 'api_key_required':
+      return {
+        title: 'This form cannot be sent from here',
+        paragraphs: [`${NOTHING_SENT} The form does not take answers from the page you sent it from.`, 'Please let the website’s owner know, or contact them another way.'],
+      };
+    default:
+      return status >= 500
+        ? { title: 'Something went wrong', paragraphs: [`${NOTHING_SENT} Something went wrong on our side; please send the form again in a moment.`] }
+        : { title: 'The form could not be sent', paragraphs: [NOTHING_SENT, 'Please go back and try again, or contact the website’s owner another way.'] };
+  }
+}
