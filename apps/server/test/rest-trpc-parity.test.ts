@@ -150,7 +150,13 @@ describe('the same reads answer the same objects', () => {
   it('every GET route of the REST table answers what its tRPC query answers', async () => {
     const form = bodyOf(await t.request('POST', '/v1/forms', { token: key, body: formBody }), 201);
     const submission = bodyOf(await t.request('POST', `/v1/forms/${form.id}/submissions`, { token: key, body: { email: 'parity@example.org' } }), 201);
-    const params: Record<string, string> = { workspace_id: owner.workspaceId, form_id: form.id, submission_id: submission.id };
+    const deviceLogin = bodyOf(await t.request('POST', '/v1/auth/device-logins', { body: {} }), 201);
+    const params: Record<string, string> = {
+      workspace_id: owner.workspaceId,
+      form_id: form.id,
+      submission_id: submission.id,
+      user_code: deviceLogin.user_code,
+    };
     // The email link answers an HTML page, not a JSON object: its procedure is a mutation.
     const gets = restRoutes.filter((r) => r.method === 'GET' && r.transport !== 'html');
     expect(gets.length).toBeGreaterThanOrEqual(7);

@@ -2,6 +2,7 @@ import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { apiKeysRouter } from './features/keys/router.ts';
 import { auditEventsRouter } from './features/accounts/audit-events-router.ts';
 import { authRouter } from './features/accounts/auth-router.ts';
+import { deviceLoginsRouter } from './features/accounts/device-logins-router.ts';
 import { emailVerificationsRouter } from './features/email-verification/router.ts';
 import { formsRouter } from './features/forms/router.ts';
 import { membersRouter } from './features/accounts/members-router.ts';
@@ -12,6 +13,7 @@ import { createCallerFactory, router } from './trpc.ts';
 
 export const appRouter = router({
   auth: authRouter,
+  deviceLogins: deviceLoginsRouter,
   workspaces: workspacesRouter,
   members: membersRouter,
   projects: projectsRouter,

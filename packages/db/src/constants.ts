@@ -41,6 +41,10 @@ export type FieldType = (typeof FIELD_TYPES)[number];
 
 export const OUTBOX_STATUSES = ['pending', 'sent', 'failed'] as const;
 
+/** A sign-in from another device (`lfk login --web`): waiting for the person, then decided, then used once. */
+export const DEVICE_LOGIN_STATES = ['pending', 'approved', 'denied', 'used'] as const;
+export type DeviceLoginState = (typeof DEVICE_LOGIN_STATES)[number];
+
 /** Unrevoked keys a workspace may hold at once. */
 export const MAX_ACTIVE_KEYS = 10;
 
@@ -62,4 +66,5 @@ export const TEXT_LIMITS = {
   idempotencyKey: 255,
   idempotencyScope: 80,
   emailSubject: 300,
+  deviceName: 100,
 } as const;

@@ -5,6 +5,7 @@ export * from './ids.ts';
 export * from './notifications.ts';
 export * from './repositories/api-keys.ts';
 export * from './repositories/audit-events.ts';
+export * from './repositories/device-logins.ts';
 export * from './repositories/email-verifications.ts';
 export * from './repositories/forms.ts';
 export * from './repositories/idempotency-records.ts';

@@ -25,6 +25,7 @@ describe('cookie sessions from a page of another host', () => {
     form_id: 'form_00000000000000000000000000',
     key_id: 'key_00000000000000000000000000',
     user_id: 'usr_00000000000000000000000000',
+    user_code: 'BCDF-GHJK',
   };
 
   it.each(stateChanging.map((r) => ({ route: routeKey(r), r })))(

@@ -15,6 +15,12 @@ describe('every body route of the REST table', () => {
     for (const route of bodyRoutes) expect(BODY_CASES[route.procedure], route.procedure).toBeDefined();
   });
 
+  /** Routes whose one string is a secret token: what they answer for a token that names nothing. */
+  const SECRET_ONLY: Partial<Record<string, { field: string; prefix: string; notFound: string }>> = {
+    'forms.claim': { field: 'claim_token', prefix: 'lfc_', notFound: 'form_not_found' },
+    'deviceLogins.token': { field: 'device_code', prefix: 'lfd_', notFound: 'device_login_not_found' },
+  };
+
   describe.each(bodyRoutes.map((r) => [`${r.method} ${r.path}`, r] as const))('%s', (_name, route) => {
     const c = () => BODY_CASES[route.procedure]!;
 
@@ -79,10 +85,11 @@ describe('every body route of the REST table', () => {
 
     it('NUL, control characters and lone surrogates in its text field → 400 (escaped JSON still reaches validation)', async () => {
       const field = c().textField;
-      if (!field && route.procedure === 'forms.claim') {
-        // No free text here, and no email either: a lone surrogate in the token is a token that names nothing.
-        const res = await t.request(route.method, c().url(), opts(c(), { body: { ...c().valid(), claim_token: 'lfc_\ud800' } }));
-        expectDocumentedError(res, 404, 'form_not_found', 'lone surrogate in claim_token');
+      const secret = SECRET_ONLY[route.procedure];
+      if (!field && secret) {
+        // No free text here, and no email either: a lone surrogate in the secret is a secret that names nothing.
+        const res = await t.request(route.method, c().url(), opts(c(), { body: { ...c().valid(), [secret.field]: `${secret.prefix}\ud800` } }));
+        expectDocumentedError(res, 404, secret.notFound, `lone surrogate in ${secret.field}`);
         return;
       }
       if (!field) {

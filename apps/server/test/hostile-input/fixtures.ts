@@ -140,6 +140,21 @@ export const BODY_CASES: Partial<Record<RestRoute['procedure'], BodyCase>> = {
     emptyOk: false,
     unknown: () => ({ email: owner.email, password: PASSWORD, remember_me: true }),
   },
+  'deviceLogins.start': {
+    url: () => '/v1/auth/device-logins',
+    token: () => undefined,
+    valid: () => ({ device_name: 'lfk CLI' }),
+    emptyOk: true,
+    unknown: () => ({ device_name: 'lfk CLI', scope: 'admin' }),
+    textField: 'device_name',
+  },
+  'deviceLogins.token': {
+    url: () => '/v1/auth/device-logins/token',
+    token: () => undefined,
+    valid: () => ({ device_code: `lfd_${'a'.repeat(43)}` }),
+    emptyOk: false,
+    unknown: () => ({ device_code: `lfd_${'a'.repeat(43)}`, grant_type: 'device_code' }),
+  },
   'workspaces.create': {
     url: () => '/v1/workspaces',
     token: () => owner.token,

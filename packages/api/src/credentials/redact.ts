@@ -6,11 +6,11 @@
  */
 const WRITTEN_CHARACTER = /(?:\\|%(?:25)*5[Cc])u00([0-9A-Fa-f]{2})|%(?:25)*([0-9A-Fa-f]{2})|[\s\S]/g;
 
-/** An lfk secret (`lfk_`, `lfs_`, `lfc_`, `lfv_`), wherever it starts: after a quote, a space, a letter. */
-const SECRET_SHAPE = /(lfk|lfs|lfc|lfv)_[0-9A-Za-z]+/g;
+/** An lfk secret (`lfk_`, `lfs_`, `lfc_`, `lfv_`, `lfd_`), wherever it starts: after a quote, a space, a letter. */
+const SECRET_SHAPE = /(lfk|lfs|lfc|lfv|lfd)_[0-9A-Za-z]+/g;
 
 /** Text without an escape or a literal prefix cannot hold a secret: most URLs stop here. */
-const MAY_HOLD_SECRET = /[%\\]|lf[kscv]_/;
+const MAY_HOLD_SECRET = /[%\\]|lf[kscvd]_/;
 
 /**
  * `text` with every lfk secret replaced by `lfk_[redacted]` (its prefix kept), however it was

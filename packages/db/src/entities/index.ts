@@ -1,6 +1,7 @@
 import { ApiKey } from './api-key.ts';
 import { AuditEvent } from './audit-event.ts';
 import { BaseEntity, UpdatableEntity } from './base.ts';
+import { DeviceLogin } from './device-login.ts';
 import { EmailVerification } from './email-verification.ts';
 import { Form } from './form.ts';
 import { IdempotencyRecord } from './idempotency-record.ts';
@@ -16,6 +17,7 @@ import { Workspace } from './workspace.ts';
 export * from './api-key.ts';
 export * from './audit-event.ts';
 export * from './base.ts';
+export * from './device-login.ts';
 export * from './email-verification.ts';
 export * from './form.ts';
 export * from './idempotency-record.ts';
@@ -45,4 +47,5 @@ export const entities = [
   OutboxEmail,
   IdempotencyRecord,
   RateLimitBucket,
+  DeviceLogin,
 ];

@@ -1,22 +1,12 @@
 import { Session, User } from '@lfk/db';
-import type { EntityManager } from '@mikro-orm/sql';
-import { SESSION_TTL_MS } from '../../credentials/authenticate.ts';
 import { hashPassword, verifyPassword } from '../../credentials/passwords.ts';
-import { generateSessionToken } from '../../credentials/tokens.ts';
 import { ApiError } from '../../errors.ts';
 import { rest } from '../../procedure-meta.ts';
 import { loginInput, loginOutput, sessionOutput, signupInput, signupOutput } from './auth-schemas.ts';
 import { userToWire, workspaceToWire } from './serializers.ts';
+import { startSession } from './sessions.ts';
 import { createWorkspace, personalWorkspaceName } from './workspaces.ts';
 import { perIpLimit, publicProcedure, router, sessionProcedure } from '../../trpc.ts';
-
-/** Queues a new session; the plaintext token goes to the caller once and is never stored. */
-function startSession(em: EntityManager, userId: string) {
-  const { token, hash } = generateSessionToken();
-  const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
-  em.getRepository(Session).start(userId, hash, expiresAt);
-  return { token, expiresAt };
-}
 
 export const authRouter = router({
   signup: publicProcedure.meta(rest('POST /v1/auth/signup', 201, 'Create an account, its personal workspace and a session'))

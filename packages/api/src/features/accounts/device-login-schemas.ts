@@ -1,0 +1,34 @@
+import { DEVICE_LOGIN_STATES, TEXT_LIMITS } from '@lfk/db/constants';
+import { z } from 'zod';
+import { text, timestamp } from '../../common-schemas.ts';
+
+/** Seconds a device waits between two polls, and a sign-in request lives. */
+export const DEVICE_LOGIN_INTERVAL_SECONDS = 5;
+export const DEVICE_LOGIN_TTL_SECONDS = 600;
+
+export const deviceLoginStartInput = z.strictObject({
+  /** Shown on the approval page, so the person knows what they let in (e.g. "lfk CLI on build-box"). */
+  device_name: text(TEXT_LIMITS.deviceName).optional(),
+});
+
+export const deviceLoginStarted = z.object({
+  device_code: z.string(),
+  user_code: z.string(),
+  verification_url: z.string(),
+  verification_url_complete: z.string(),
+  expires_in: z.number().int(),
+  interval: z.number().int(),
+});
+
+/** The short code as the person reads it (`BCDF-GHJK`); case, spaces and dashes do not matter. */
+export const userCodeParam = z.object({ user_code: z.string().max(32) });
+
+export const deviceLogin = z.object({
+  user_code: z.string(),
+  device_name: z.string(),
+  state: z.enum(DEVICE_LOGIN_STATES),
+  created_at: timestamp,
+  expires_at: timestamp,
+});
+
+export const deviceLoginTokenInput = z.strictObject({ device_code: z.string().max(100) });

@@ -1,0 +1,142 @@
+import { randomInt } from 'node:crypto';
+import { DeviceLogin, type IDeviceLogin, User } from '@lfk/db';
+import type { EntityManager } from '@mikro-orm/sql';
+import { sha256 } from '../../credentials/secrets.ts';
+import { generateDeviceCode, isWellFormedDeviceCode } from '../../credentials/tokens.ts';
+import { ApiError } from '../../errors.ts';
+import { rest } from '../../procedure-meta.ts';
+import { perIpLimit, publicProcedure, router, sessionProcedure } from '../../trpc.ts';
+import { loginOutput } from './auth-schemas.ts';
+import {
+  DEVICE_LOGIN_INTERVAL_SECONDS,
+  DEVICE_LOGIN_TTL_SECONDS,
+  deviceLogin,
+  deviceLoginStarted,
+  deviceLoginStartInput,
+  deviceLoginTokenInput,
+  userCodeParam,
+} from './device-login-schemas.ts';
+import { userToWire } from './serializers.ts';
+import { startSession } from './sessions.ts';
+
+// Sign-in for a device with no browser of its own (RFC 8628's device authorization, in lfk's
+// terms): the CLI starts a request and shows a short code; the person opens the dashboard, signed
+// in, checks that the code is the one on their screen and approves; the CLI, polling with the
+// secret device code, then gets a session of its own. No password is typed into a terminal.
+
+/** Consonants only: no vowels, so no words, and nothing to mistake for a digit. */
+const USER_CODE_ALPHABET = 'BCDFGHJKLMNPQRSTVWXZ';
+const USER_CODE_LENGTH = 8;
+
+function newUserCode(): string {
+  return Array.from({ length: USER_CODE_LENGTH }, () => USER_CODE_ALPHABET[randomInt(USER_CODE_ALPHABET.length)]).join('');
+}
+
+/** `BCDFGHJK` as people read it: `BCDF-GHJK`. */
+const displayed = (code: string) => `${code.slice(0, 4)}-${code.slice(4)}`;
+
+/** What the person typed, as stored; null when it cannot be a user code. */
+function normalisedUserCode(typed: string): string | null {
+  const code = typed.toUpperCase().replace(/[\s-]/g, '');
+  return code.length === USER_CODE_LENGTH && [...code].every((c) => USER_CODE_ALPHABET.includes(c)) ? code : null;
+}
+
+const toWire = (login: IDeviceLogin) => ({
+  user_code: displayed(login.userCode),
+  device_name: login.deviceName,
+  state: login.state,
+  created_at: login.createdAt.toISOString(),
+  expires_at: login.expiresAt.toISOString(),
+});
+
+/** An unexpired request by the code the person read; anything else is "not found". */
+async function findLive(em: EntityManager, typed: string, now = new Date()): Promise<IDeviceLogin> {
+  const code = normalisedUserCode(typed);
+  const found = code ? await em.getRepository(DeviceLogin).findOne({ userCode: code }) : null;
+  if (!found || found.expiresAt <= now || found.state === 'used') throw new ApiError('device_login_not_found');
+  return found;
+}
+
+export const deviceLoginsRouter = router({
+  start: publicProcedure
+    .meta(rest('POST /v1/auth/device-logins', 201, 'Start a sign-in for a device: a code to approve in the dashboard, and one to poll with'))
+    .use(perIpLimit('login'))
+    .input(deviceLoginStartInput)
+    .output(deviceLoginStarted)
+    .mutation(async ({ ctx, input }) => {
+      const { token, hash } = generateDeviceCode();
+      const userCode = newUserCode();
+      const expiresAt = new Date(Date.now() + DEVICE_LOGIN_TTL_SECONDS * 1000);
+      ctx.em.getRepository(DeviceLogin).start(hash, userCode, input.device_name ?? 'lfk CLI', expiresAt);
+      await ctx.em.flush();
+      const page = `${ctx.services.publicUrl}/device`;
+      return {
+        device_code: token,
+        user_code: displayed(userCode),
+        verification_url: page,
+        verification_url_complete: `${page}?code=${displayed(userCode)}`,
+        expires_in: DEVICE_LOGIN_TTL_SECONDS,
+        interval: DEVICE_LOGIN_INTERVAL_SECONDS,
+      };
+    }),
+
+  get: sessionProcedure
+    .meta(rest('GET /v1/auth/device-logins/:user_code', 200, 'A pending sign-in by its code, to show before approving it'))
+    .input(userCodeParam)
+    .output(deviceLogin)
+    .query(async ({ ctx, input }) => toWire(await findLive(ctx.em, input.user_code))),
+
+  approve: sessionProcedure
+    .meta(rest('POST /v1/auth/device-logins/:user_code/approve', 200, 'Let the device in as the signed-in person'))
+    .input(userCodeParam)
+    .output(deviceLogin)
+    .mutation(({ ctx, input }) => decide(ctx, input.user_code, 'approved')),
+
+  deny: sessionProcedure
+    .meta(rest('POST /v1/auth/device-logins/:user_code/deny', 200, 'Refuse the sign-in: the device is told so'))
+    .input(userCodeParam)
+    .output(deviceLogin)
+    .mutation(({ ctx, input }) => decide(ctx, input.user_code, 'denied')),
+
+  token: publicProcedure
+    .meta(rest('POST /v1/auth/device-logins/token', 200, "The device's session, once the sign-in is approved (poll no faster than `interval`)"))
+    .input(deviceLoginTokenInput)
+    .output(loginOutput)
+    .mutation(async ({ ctx, input }) => {
+      const logins = ctx.em.getRepository(DeviceLogin);
+      const found = isWellFormedDeviceCode(input.device_code)
+        ? await logins.findOne({ deviceCodeHash: sha256(input.device_code) })
+        : null;
+      if (!found || found.state === 'used') throw new ApiError('device_login_not_found');
+      if (found.state === 'denied') throw new ApiError('device_login_denied');
+      const now = new Date();
+      if (found.expiresAt <= now) throw new ApiError('device_login_expired');
+      if (found.state === 'pending') {
+        const sinceLast = found.lastPolledAt ? now.getTime() - found.lastPolledAt.getTime() : Number.POSITIVE_INFINITY;
+        await logins.notePoll(found.id, now);
+        if (sinceLast < DEVICE_LOGIN_INTERVAL_SECONDS * 1000) {
+          throw new ApiError('rate_limited', {
+            message: `Poll at most every ${DEVICE_LOGIN_INTERVAL_SECONDS} seconds.`,
+            headers: { 'retry-after': String(DEVICE_LOGIN_INTERVAL_SECONDS) },
+          });
+        }
+        throw new ApiError('authorization_pending');
+      }
+      // Approved: of two polls at once, one gets the session and the other "not found".
+      if (!(await logins.redeem(found.id))) throw new ApiError('device_login_not_found');
+      const user = await ctx.em.getRepository(User).findOneOrFail({ id: found.user!.id });
+      const session = startSession(ctx.em, user.id);
+      await ctx.em.flush();
+      return { user: userToWire(user), session_token: session.token, expires_at: session.expiresAt.toISOString() };
+    }),
+});
+
+/** Approves or denies a live request, once: a second decision, or one racing the first, is a 409. */
+async function decide(ctx: { em: EntityManager; session: { userId: string } }, typed: string, state: 'approved' | 'denied') {
+  const found = await findLive(ctx.em, typed);
+  const logins = ctx.em.getRepository(DeviceLogin);
+  const decided = await logins.decide(found.id, ctx.session.userId, state);
+  const now = await logins.findOneOrFail({ id: found.id }, { refresh: true });
+  if (!decided) throw new ApiError(now.state === 'pending' ? 'device_login_not_found' : 'device_login_decided');
+  return toWire(now);
+}

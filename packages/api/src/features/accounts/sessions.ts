@@ -1,0 +1,12 @@
+import { Session } from '@lfk/db';
+import type { EntityManager } from '@mikro-orm/sql';
+import { SESSION_TTL_MS } from '../../credentials/authenticate.ts';
+import { generateSessionToken } from '../../credentials/tokens.ts';
+
+/** Queues a new session; the plaintext token goes to the caller once and is never stored. */
+export function startSession(em: EntityManager, userId: string) {
+  const { token, hash } = generateSessionToken();
+  const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
+  em.getRepository(Session).start(userId, hash, expiresAt);
+  return { token, expiresAt };
+}

@@ -1,0 +1,29 @@
+import { SqlEntityRepository } from '@mikro-orm/sql';
+import type { IDeviceLogin } from '../entities/device-login.ts';
+import { newId } from '../ids.ts';
+
+export class DeviceLoginRepository extends SqlEntityRepository<IDeviceLogin> {
+  /** Queues a pending sign-in; the unique indexes refuse a repeated code at flush. */
+  start(deviceCodeHash: string, userCode: string, deviceName: string, expiresAt: Date): IDeviceLogin {
+    return this.create({ id: newId('dvl'), deviceCodeHash, userCode, deviceName, state: 'pending', user: null, expiresAt, lastPolledAt: null });
+  }
+
+  /**
+   * Approves or denies a pending, unexpired sign-in as one conditional update, so two decisions at
+   * once record one. True when this call decided it.
+   */
+  async decide(id: string, userId: string, state: 'approved' | 'denied', now = new Date()): Promise<boolean> {
+    const changed = await this.nativeUpdate({ id, state: 'pending', expiresAt: { $gt: now } }, { state, user: userId });
+    return changed === 1;
+  }
+
+  /** Marks an approved sign-in used, once: of two polls at once, only one gets the session. */
+  async redeem(id: string): Promise<boolean> {
+    return (await this.nativeUpdate({ id, state: 'approved' }, { state: 'used' })) === 1;
+  }
+
+  /** Notes when the device last asked, to tell a device that polls too fast to slow down. */
+  async notePoll(id: string, now = new Date()): Promise<void> {
+    await this.nativeUpdate({ id }, { lastPolledAt: now });
+  }
+}
