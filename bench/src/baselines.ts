@@ -23,7 +23,7 @@ export function registerBaselines(server: LfkServer, principal: () => Principal)
       idempotencyKey: undefined,
       cookies: noCookies,
       headers: { set: (name, value) => reply.header(name, value) },
-      browser: { allowOrigin() {}, redirectTo() {} },
+      browser: { allowOrigin() {}, redirectTo() {}, fieldLabels() {} },
     };
     return reply.send(await createCaller(ctx).forms.get({ form_id: request.params.form_id }));
   });
