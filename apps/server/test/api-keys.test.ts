@@ -1,14 +1,8 @@
 import { generateApiKey } from '@lfk/api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '@lfk/testing';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '@lfk/testing';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestServer();
 
 const formBody = { name: 'Contact', schema: [{ name: 'email', type: 'email', required: true }] };
 
@@ -164,11 +158,7 @@ describe('API key lifecycle', () => {
     expect(statuses.filter((s) => s === 201)).toHaveLength(10);
     expect(statuses.filter((s) => s === 429)).toHaveLength(40);
     for (const r of results.filter((r) => r.status === 429)) expect(r.json.error.code).toBe('api_key_limit_reached');
-    const rows = await t.sql<{ n: number }>(
-      'select count(*)::int as n from api_keys where workspace_id = ? and revoked_at is null',
-      [owner.workspaceId],
-    );
-    expect(rows[0]!.n).toBe(10);
+    expect(await t.count('api_keys where workspace_id = ? and revoked_at is null', [owner.workspaceId])).toBe(10);
   });
 
   it('records last_used_at in batches, off the request path', async () => {

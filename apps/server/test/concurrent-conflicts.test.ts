@@ -4,19 +4,12 @@
  * stored rows are exactly what one request would have left. On PGlite and PostgreSQL alike.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINE, PASSWORD, type Res, startTestServer, type TestServer } from '@lfk/testing';
+import { describe, expect, it } from 'vitest';
+import { ENGINE, PASSWORD, type Res, useTestServer } from '@lfk/testing';
 
 const N = 8;
 
-let t: TestServer;
-
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer();
 
 /** N copies of one request at once. */
 function race(send: () => Promise<Res>): Promise<Res[]> {

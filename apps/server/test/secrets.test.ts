@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, rawExchange, startTestServer, type TestServer, verificationTokenSentTo } from '@lfk/testing';
+import { describe, expect, it } from 'vitest';
+import { PASSWORD, rawExchange, useTestServer, verificationTokenSentTo } from '@lfk/testing';
 
-let t: TestServer;
-beforeAll(async () => {
-  // The most talkative level: nothing a log call is handed may carry a secret.
-  t = await startTestServer({ LOG_LEVEL: 'trace' });
-});
-afterAll(async () => {
-  await t.close();
-});
+// The most talkative level: nothing a log call is handed may carry a secret.
+const t = useTestServer({ LOG_LEVEL: 'trace' });
 
 const formBody = { name: 'Leads', schema: [{ name: 'email', type: 'email', required: true }] };
 

@@ -4,8 +4,8 @@
  * closes the connection.
  */
 import type { Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawExchange, startTestServer, type TestServer } from '@lfk/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { rawExchange, useTestServer } from '@lfk/testing';
 
 const HEADERS_TIMEOUT_S = 1;
 const REQUEST_TIMEOUT_S = 2;
@@ -32,13 +32,11 @@ function expectLfk408(res: Awaited<ReturnType<typeof rawExchange>>): void {
 }
 
 describe('slow clients', () => {
-  let t: TestServer;
+  const t = useTestServer({ LFK_HEADERS_TIMEOUT: String(HEADERS_TIMEOUT_S), LFK_REQUEST_TIMEOUT: String(REQUEST_TIMEOUT_S) });
   let port: number;
   beforeAll(async () => {
-    t = await startTestServer({ LFK_HEADERS_TIMEOUT: String(HEADERS_TIMEOUT_S), LFK_REQUEST_TIMEOUT: String(REQUEST_TIMEOUT_S) });
     port = Number(new URL(await t.server.listen()).port);
   });
-  afterAll(() => t.close());
 
   it('a body sent one byte a second is answered 408 in lfk\'s shape once the request timeout has passed', async () => {
     const res = await rawExchange(

@@ -1,12 +1,11 @@
 /**
  * Forms: Idempotency-Key on POST /v1/forms.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectError } from '@lfk/testing';
-import { anonymousBody, countForms, SCHEMA, startWorld, stopWorld, t, unique } from './fixtures.ts';
+import { anonymousBody, countForms, SCHEMA, t, unique, useWorld } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 describe('Idempotency-Key on POST /v1/forms', () => {
   it('with a key: a retry replays the stored 201 with no second row; another body is 409', async () => {
@@ -120,7 +119,7 @@ describe('Idempotency-Key on POST /v1/forms', () => {
       headers,
     });
     expectError(unknownProject, 404, 'project_not_found');
-    expect((await t.sql<{ n: number }>('select count(*)::int as n from idempotency_records where key = ?', [idem]))[0]!.n).toBe(0);
+    expect(await t.count('idempotency_records where key = ?', [idem])).toBe(0);
 
     const fixed = await t.request('POST', '/v1/forms', { token: key, body: { name: 'Fixed', schema: SCHEMA }, headers });
     expect(fixed.status, fixed.body).toBe(201);

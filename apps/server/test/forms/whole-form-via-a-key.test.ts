@@ -1,12 +1,11 @@
 /**
  * Forms: the whole form (create, read, update), via a key.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectError, verificationTokenSentTo } from '@lfk/testing';
-import { address, auditEvents, countForms, defaultProjectOf, formRow, json, SCHEMA, startWorld, stopWorld, t } from './fixtures.ts';
+import { address, auditEvents, countForms, defaultProjectOf, formRow, json, SCHEMA, t, useWorld } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 const FULL_SCHEMA = [
   { name: 'name', type: 'text', required: true, label: 'Your name' },

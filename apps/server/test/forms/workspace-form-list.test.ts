@@ -1,12 +1,11 @@
 /**
  * Forms: GET /v1/workspaces/{ws}/forms.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectError } from '@lfk/testing';
-import { createAnonymous, SCHEMA, startWorld, stopWorld, t } from './fixtures.ts';
+import { createAnonymous, SCHEMA, t, useWorld } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 describe('GET /v1/workspaces/{ws}/forms', () => {
   it('members see their workspace’s claimed forms, newest first, page by page', async () => {

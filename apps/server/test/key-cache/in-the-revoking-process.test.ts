@@ -2,18 +2,14 @@
  * Key cache: a revoked key is refused on the very next request in the process that revoked it.
  */
 import { generateApiKey } from '@lfk/api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, until } from '@lfk/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { until, useTestServer } from '@lfk/testing';
 import { badChecksum, cacheOn, comparable, expectAccepted, expectRefused, probe, revoke, revokeAndSettle } from './fixtures.ts';
 
 describe('in the process that revokes', () => {
-  let t: TestServer;
+  const t = useTestServer({ LFK_KEY_CACHE_TTL: '3600' });
   beforeAll(async () => {
-    t = await startTestServer({ LFK_KEY_CACHE_TTL: '3600' });
     await cacheOn(t);
-  });
-  afterAll(async () => {
-    await t.close();
   });
 
   it('a cached key revoked through the API is refused on the very next request, exactly like an unknown key', async () => {

@@ -5,8 +5,8 @@
  * fast-check prints the failing counterexample (and its seed) when a property fails.
  */
 import fc from 'fast-check';
-import { expect } from 'vitest';
-import { createForm, type Res, startTestServer, type TestServer } from '@lfk/testing';
+import { beforeAll, expect } from 'vitest';
+import { type Account, createForm, type Res, type TestServer, useTestServer } from '@lfk/testing';
 
 export const TYPES = ['text', 'textarea', 'email', 'number', 'url', 'tel', 'date', 'checkbox', 'select'] as const;
 export type FieldType = (typeof TYPES)[number];
@@ -32,17 +32,16 @@ export const SUBMISSION_LIMIT = 64 * 1024;
 export const NUM_RUNS = 50;
 
 export let t: TestServer;
-export let owner: Awaited<ReturnType<TestServer['signup']>>;
+export let owner: Account;
 export let key: string;
 
-/** A fresh server, and a key of its first account's workspace. */
-export async function startWorld(): Promise<void> {
-  t = await startTestServer();
-  owner = await t.signup();
-  key = (await t.createKey(owner.token, owner.workspaceId)).key;
-}
-export async function stopWorld(): Promise<void> {
-  await t?.close();
+/** The test file's server, on a fresh database, and a key of its first account's workspace: made before the file's tests, closed after them. */
+export function useWorld(): void {
+  t = useTestServer();
+  beforeAll(async () => {
+    owner = await t.signup();
+    key = (await t.createKey(owner.token, owner.workspaceId)).key;
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '@lfk/testing';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '@lfk/testing';
 
 // One submission, read in full by a member: GET /v1/forms/{form_id}/submissions/{submission_id}.
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(() => t?.close());
+const t = useTestServer();
 
 describe('reading one submission', () => {
   it('answers every value of a submission of that form, and nothing of another form', async () => {

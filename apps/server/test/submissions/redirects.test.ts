@@ -4,18 +4,14 @@
  * value that is no http(s) URL, or holds control characters, gets the thank-you page instead.
  * Either way the submission is stored once and the answer is never a 500.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countSubmissions, createContactForm, ORIGIN, postHtmlForm, startTestServer, submit, type TestServer, VALID } from '@lfk/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Account, countSubmissions, createContactForm, ORIGIN, postHtmlForm, submit, useTestServer, VALID } from '@lfk/testing';
 
-let t: TestServer;
-let owner: Awaited<ReturnType<TestServer['signup']>>;
+const t = useTestServer();
+let owner: Account;
 
 beforeAll(async () => {
-  t = await startTestServer();
   owner = await t.signup();
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 /** A form whose redirect_url was stored as is, as an older version did, bypassing today's rules. */
