@@ -51,8 +51,7 @@ describe('API key lifecycle', () => {
   });
 
   it('a key provisions, reads and updates forms born claimed in its workspace', async () => {
-    const owner = await t.signup();
-    const { key } = await t.createKey(owner.token, owner.workspaceId);
+    const { owner, key } = await t.signupWithKey();
     const created = await t.request('POST', '/v1/forms', { token: key, body: formBody });
     expect(created.status).toBe(201);
     expect(created.json).toMatchObject({
@@ -162,8 +161,7 @@ describe('API key lifecycle', () => {
   });
 
   it('records last_used_at in batches, off the request path', async () => {
-    const owner = await t.signup();
-    const { key, id } = await t.createKey(owner.token, owner.workspaceId);
+    const { owner, key, id } = await t.signupWithKey();
     const before = Date.now();
     const res = await t.request('POST', '/v1/forms', { token: key, body: formBody });
     expect(res.status).toBe(201);
@@ -177,8 +175,7 @@ describe('API key lifecycle', () => {
   });
 
   it('unknown, revoked and malformed keys get byte-identical answers but for the request id', async () => {
-    const owner = await t.signup();
-    const { key: revoked, id } = await t.createKey(owner.token, owner.workspaceId);
+    const { owner, key: revoked, id } = await t.signupWithKey();
     await t.request('DELETE', `/v1/workspaces/${owner.workspaceId}/api-keys/${id}`, { token: owner.token });
     const unknown = generateApiKey().key;
     const badChecksum = `${unknown.slice(0, -1)}${unknown.endsWith('A') ? 'B' : 'A'}`;

@@ -9,8 +9,7 @@ const t = useTestServer();
 let key: string;
 
 beforeAll(async () => {
-  const owner = await t.signup();
-  key = (await t.createKey(owner.token, owner.workspaceId)).key;
+  ({ key } = await t.signupWithKey());
 });
 
 describe('long path ids', () => {

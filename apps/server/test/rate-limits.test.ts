@@ -25,8 +25,7 @@ describe('rate limits', () => {
     expectRetryAfter(limited);
     expect(await s.count("forms where state = 'unclaimed'")).toBe(2);
 
-    const owner = await s.signup();
-    const { key } = await s.createKey(owner.token, owner.workspaceId);
+    const { owner, key } = await s.signupWithKey();
     for (let i = 0; i < 4; i++) {
       const res = await s.request('POST', '/v1/forms', { token: key, body: { name: `Keyed ${i}`, schema: SCHEMA } });
       expect(res.status, res.body).toBe(201);
@@ -74,8 +73,7 @@ describe('rate limits', () => {
 
   it('LFK_RATE_LIMIT_KEY_FAILURES: after 3 refused keys even a valid key is 429; sessions are unaffected', async () => {
     const s = keyFailuresLimited;
-    const owner = await s.signup();
-    const { key, id } = await s.createKey(owner.token, owner.workspaceId);
+    const { owner, key, id } = await s.signupWithKey();
     const { key: revoked, id: revokedId } = await s.createKey(owner.token, owner.workspaceId);
     expect((await s.request('DELETE', `/v1/workspaces/${owner.workspaceId}/api-keys/${revokedId}`, { token: owner.token })).status).toBe(204);
     const form = await s.request('POST', '/v1/forms', {

@@ -52,8 +52,7 @@ describe('health, docs and the wire format', () => {
   });
 
   it('sends no CORS headers on key-authenticated routes', async () => {
-    const owner = await t.signup();
-    const { key } = await t.createKey(owner.token, owner.workspaceId);
+    const { key } = await t.signupWithKey();
     const res = await t.request('POST', '/v1/forms', {
       token: key,
       headers: { origin: 'https://example.com' },

@@ -13,8 +13,7 @@ let key: string;
 const SCHEMA = [{ name: 'email', type: 'email' }];
 
 beforeAll(async () => {
-  const owner = await t.signup();
-  ({ key } = await t.createKey(owner.token, owner.workspaceId));
+  ({ key } = await t.signupWithKey());
 });
 
 type Transport = 'rest' | 'trpc';

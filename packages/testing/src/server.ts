@@ -69,6 +69,8 @@ export interface TestServer {
   request(method: string, url: string, options?: RequestOptions): Promise<Res>;
   signup(email?: string): Promise<Account>;
   createKey(token: string, workspaceId: string, name?: string): Promise<{ key: string; id: string }>;
+  /** A new account, and a key of its workspace with the key's id. */
+  signupWithKey(): Promise<{ owner: Account; key: string; id: string }>;
   addMember(ownerToken: string, workspaceId: string, email: string, role: 'owner' | 'member'): Promise<void>;
   /** An owner, a member of the owner's workspace, and an outsider (who has a workspace of their own only). */
   signupTeam(): Promise<{ owner: Account; member: Account; outsider: Account }>;
@@ -151,6 +153,10 @@ export async function startTestServer(
       const res = await request('POST', `/v1/workspaces/${workspaceId}/api-keys`, { token, body: name ? { name } : {} });
       if (res.status !== 201) throw new Error(`key create failed: ${res.status} ${res.body}`);
       return { key: res.json.key, id: res.json.id };
+    },
+    async signupWithKey() {
+      const owner = await t.signup();
+      return { owner, ...(await t.createKey(owner.token, owner.workspaceId)) };
     },
     async addMember(ownerToken, workspaceId, email, role) {
       const res = await request('POST', `/v1/workspaces/${workspaceId}/members`, { token: ownerToken, body: { email, role } });

@@ -142,6 +142,12 @@ async function freshVerificationLink(w: World): Promise<Prepared> {
   return { params: { token: await verificationTokenSentTo(t, address) } };
 }
 
+/** A success that is an HTML page showing `text`. */
+const htmlPageShowing = (text: string) => (res: Res) => {
+  expect(res.headers['content-type']).toMatch(/^text\/html/);
+  expect(res.body).toContain(text);
+};
+
 // ---------------------------------------------------------------------------------------------
 // The matrix (rows)
 // ---------------------------------------------------------------------------------------------
@@ -372,20 +378,14 @@ export const MATRIX: Row[] = [
     route: 'GET /v1/email-verifications/:token',
     prepare: freshVerificationLink,
     // Opening a link shows its "Verify" button and changes nothing.
-    success: (res) => {
-      expect(res.headers['content-type']).toMatch(/^text\/html/);
-      expect(res.body).toContain('<button type="submit">Verify</button>');
-    },
+    success: htmlPageShowing('<button type="submit">Verify</button>'),
     expect: anyone(200),
   },
   {
     route: 'POST /v1/email-verifications/:token',
     prepare: freshVerificationLink,
     // The button verifies: the token is the credential, so any caller holding it may press it.
-    success: (res) => {
-      expect(res.headers['content-type']).toMatch(/^text\/html/);
-      expect(res.body).toContain('Address verified');
-    },
+    success: htmlPageShowing('Address verified'),
     expect: anyone(200),
   },
 ];

@@ -224,8 +224,7 @@ export async function isVerified(t: TestServer, formId: string): Promise<boolean
 export const EMAIL_FROM = 'LFK Forms <forms@lfk.test>';
 
 export async function keyOwner(t: TestServer) {
-  const owner = await t.signup();
-  const { key } = await t.createKey(owner.token, owner.workspaceId);
+  const { owner, key } = await t.signupWithKey();
   return { ...owner, key };
 }
 

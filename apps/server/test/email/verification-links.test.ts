@@ -97,8 +97,7 @@ describe('the Verify button verifies', () => {
   });
 
   it('a newer link for the form replaces the older: the old one shows and posts a 404 page', async () => {
-    const owner = await t.signup();
-    const { key } = await t.createKey(owner.token, owner.workspaceId);
+    const { key } = await t.signupWithKey();
     const to = freshAddress();
     const created = await t.request('POST', '/v1/forms', { token: key, body: { ...formBody, notify_email: to } });
     const oldPath = `/v1/email-verifications/${await verificationTokenSentTo(t, to)}`;

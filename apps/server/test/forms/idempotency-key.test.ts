@@ -9,8 +9,7 @@ useWorld();
 
 describe('Idempotency-Key on POST /v1/forms', () => {
   it('with a key: a retry replays the stored 201 with no second row; another body is 409', async () => {
-    const owner = await t.signup();
-    const { key } = await t.createKey(owner.token, owner.workspaceId);
+    const { owner, key } = await t.signupWithKey();
     const headers = { 'idempotency-key': unique('order') };
     const body = { name: 'Once', schema: SCHEMA, allowed_origins: ['https://example.com'] };
 
@@ -88,8 +87,7 @@ describe('Idempotency-Key on POST /v1/forms', () => {
   });
 
   it('8 concurrent identical requests: all 201 with one id, exactly one row', async () => {
-    const owner = await t.signup();
-    const { key } = await t.createKey(owner.token, owner.workspaceId);
+    const { owner, key } = await t.signupWithKey();
     const headers = { 'idempotency-key': unique('burst') };
     const body = { name: 'Burst', schema: SCHEMA };
     const results = await Promise.all(
@@ -102,8 +100,7 @@ describe('Idempotency-Key on POST /v1/forms', () => {
   });
 
   it('a request that failed is not stored: the same key then works with a valid body', async () => {
-    const owner = await t.signup();
-    const { key } = await t.createKey(owner.token, owner.workspaceId);
+    const { key } = await t.signupWithKey();
     const idem = unique('retry-after-fix');
     const headers = { 'idempotency-key': idem };
 
@@ -141,8 +138,7 @@ describe('Idempotency-Key on POST /v1/forms', () => {
   });
 
   it('an expired record no longer replays', async () => {
-    const owner = await t.signup();
-    const { key } = await t.createKey(owner.token, owner.workspaceId);
+    const { owner, key } = await t.signupWithKey();
     const idem = unique('expiring');
     const headers = { 'idempotency-key': idem };
     const body = { name: 'Expiring', schema: SCHEMA };
@@ -167,8 +163,7 @@ describe('Idempotency-Key on POST /v1/forms', () => {
   });
 
   it('a malformed Idempotency-Key is 400 and creates nothing', async () => {
-    const owner = await t.signup();
-    const { key } = await t.createKey(owner.token, owner.workspaceId);
+    const { owner, key } = await t.signupWithKey();
     for (const bad of ['x'.repeat(256), 'y'.repeat(300), 'has space', 'tab\there']) {
       const res = await t.request('POST', '/v1/forms', {
         token: key,

@@ -10,8 +10,7 @@ useWorld();
 describe('unclaimed forms are not found by keys or members', () => {
   it('a key gets 404 form_not_found on GET, PATCH, resend-verification and submissions', async () => {
     const form = await createAnonymous(t);
-    const owner = await t.signup();
-    const { key } = await t.createKey(owner.token, owner.workspaceId);
+    const { key } = await t.signupWithKey();
 
     expectError(await t.request('GET', `/v1/forms/${form.id}`, { token: key }), 404, 'form_not_found');
     expectError(

@@ -21,8 +21,7 @@ const FULL_SCHEMA = [
 const FULL_SCHEMA_OUT = FULL_SCHEMA.map((f) => ({ required: false, ...f }));
 
 async function ownerWithKeyAndProject() {
-  const owner = await t.signup();
-  const { key, id: keyId } = await t.createKey(owner.token, owner.workspaceId);
+  const { owner, key, id: keyId } = await t.signupWithKey();
   const project = await t.request('POST', `/v1/workspaces/${owner.workspaceId}/projects`, {
     token: owner.token,
     body: { name: 'Marketing' },

@@ -10,8 +10,7 @@ describe('with the cache off, every answer comes from the database', () => {
   const t = useTestServer({ LFK_KEY_CACHE_TTL: '0' });
 
   it('refuses unknown, revoked and malformed keys alike, repeatedly, and caches nothing', async () => {
-    const owner = await t.signup();
-    const { key: revoked, id } = await t.createKey(owner.token, owner.workspaceId);
+    const { owner, key: revoked, id } = await t.signupWithKey();
     const { key: good } = await t.createKey(owner.token, owner.workspaceId);
     await revoke(t, owner, id);
     const reference = comparable(await probe(t, generateApiKey().key));

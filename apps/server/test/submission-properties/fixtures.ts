@@ -405,47 +405,27 @@ export function stringValueArb(field: Field): fc.Arbitrary<string> {
   }
 }
 
+/**
+ * What each type refuses of its own: a number or boolean where a string is meant, and the values
+ * that type rejects (a text over 10,000 characters, an address that is none, an impossible date…).
+ */
+const TYPE_CORRUPTIONS: Record<FieldType, (field: Field) => fc.Arbitrary<unknown>[]> = {
+  text: () => [wrongScalarArb, fc.constant('x'.repeat(10_001))],
+  textarea: () => [wrongScalarArb],
+  url: () => [wrongScalarArb, badUrlArb],
+  tel: () => [wrongScalarArb, badTelArb],
+  date: () => [wrongScalarArb, impossibleDateArb],
+  email: () => [wrongScalarArb, badEmailArb],
+  select: (field) => [wrongScalarArb, badSelectArb(field.options!)],
+  number: () => [badNumberArb],
+  checkbox: () => [badCheckboxArb],
+};
+
 export function corruptionArb(field: Field): fc.Arbitrary<unknown> {
   const choices: fc.Arbitrary<unknown>[] = [compoundArb, withBadChar(field, stringValueArb(field))];
   if (field.required) choices.push(blankArb);
   if (field.required && field.type === 'checkbox') choices.push(fc.constantFrom(false, 'off', 'no', '0', 'FALSE', ' Off '));
-  switch (field.type) {
-    case 'text':
-    case 'textarea':
-    case 'url':
-    case 'tel':
-    case 'date':
-    case 'email':
-    case 'select':
-      choices.push(wrongScalarArb);
-      break;
-  }
-  switch (field.type) {
-    case 'text':
-      choices.push(fc.constant('x'.repeat(10_001)));
-      break;
-    case 'email':
-      choices.push(badEmailArb);
-      break;
-    case 'url':
-      choices.push(badUrlArb);
-      break;
-    case 'tel':
-      choices.push(badTelArb);
-      break;
-    case 'date':
-      choices.push(impossibleDateArb);
-      break;
-    case 'number':
-      choices.push(badNumberArb);
-      break;
-    case 'checkbox':
-      choices.push(badCheckboxArb);
-      break;
-    case 'select':
-      choices.push(badSelectArb(field.options!));
-      break;
-  }
+  choices.push(...TYPE_CORRUPTIONS[field.type](field));
   return fc.oneof(...choices);
 }
 

@@ -7,8 +7,7 @@ const t = useTestServer();
 
 describe('reading one submission', () => {
   it('answers every value of a submission of that form, and nothing of another form', async () => {
-    const owner = await t.signup();
-    const { key } = await t.createKey(owner.token, owner.workspaceId);
+    const { owner, key } = await t.signupWithKey();
     const schema = [{ name: 'message', type: 'textarea', required: true }];
     const form = async (name: string) => (await t.request('POST', '/v1/forms', { token: key, body: { name, schema } })).json.id as string;
     const [a, b] = [await form('A'), await form('B')];
