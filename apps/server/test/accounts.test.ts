@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, startTestServer, type TestServer } from '@lfk/testing';
+import { describe, expect, it } from 'vitest';
+import { PASSWORD, startTestServer, useTestServer } from '@lfk/testing';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestServer();
 
 describe('sign-up, login, sessions', () => {
   it('signup creates a user, a personal workspace with its default project, a session and a cookie', async () => {
@@ -51,8 +45,7 @@ describe('sign-up, login, sessions', () => {
       ),
     );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
-    const rows = await t.sql<{ n: number }>("select count(*)::int as n from users where email = 'race@example.com'");
-    expect(rows[0]!.n).toBe(1);
+    expect(await t.count("users where email = 'race@example.com'")).toBe(1);
   });
 
   it('login answers the same 401 for a wrong password and an unknown email', async () => {
@@ -191,11 +184,7 @@ describe('workspaces, members, projects', () => {
     expect(won.status).toBe(204);
     expect([409, 404]).toContain(lost.status);
     expect(lost.json.error.code).toBe(lost.status === 409 ? 'last_owner' : 'workspace_not_found');
-    const owners = await t.sql<{ n: number }>(
-      "select count(*)::int as n from memberships where workspace_id = ? and role = 'owner'",
-      [a.workspaceId],
-    );
-    expect(owners[0]!.n).toBe(1);
+    expect(await t.count("memberships where workspace_id = ? and role = 'owner'", [a.workspaceId])).toBe(1);
   });
 
   it('owners create projects, and forms can be placed in them', async () => {

@@ -2,19 +2,13 @@
  * The limit on forms made without credentials counts forms that are made: a refused attempt
  * (no notify_email, api_key mode, a workspace named without signing in) spends no allowance.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, startTestServer, type TestServer } from '@lfk/testing';
+import { describe, expect, it } from 'vitest';
+import { expectError, useTestServer } from '@lfk/testing';
 
 const ADDRESS = { 'x-forwarded-for': '203.0.113.40' };
 const schema = [{ name: 'email', type: 'email' }];
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer({ LFK_RATE_LIMIT_ANONYMOUS_FORMS: '2/1h', LFK_TRUST_PROXY: 'true' });
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer({ LFK_RATE_LIMIT_ANONYMOUS_FORMS: '2/1h', LFK_TRUST_PROXY: 'true' });
 
 const create = (body: Record<string, unknown>) =>
   t.request('POST', '/v1/forms', { body: { name: 'Contact', schema, ...body }, headers: ADDRESS });

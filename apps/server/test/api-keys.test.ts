@@ -1,14 +1,8 @@
 import { generateApiKey } from '@lfk/api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '@lfk/testing';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '@lfk/testing';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestServer();
 
 const formBody = { name: 'Contact', schema: [{ name: 'email', type: 'email', required: true }] };
 
@@ -57,8 +51,7 @@ describe('API key lifecycle', () => {
   });
 
   it('a key provisions, reads and updates forms born claimed in its workspace', async () => {
-    const owner = await t.signup();
-    const { key } = await t.createKey(owner.token, owner.workspaceId);
+    const { owner, key } = await t.signupWithKey();
     const created = await t.request('POST', '/v1/forms', { token: key, body: formBody });
     expect(created.status).toBe(201);
     expect(created.json).toMatchObject({
@@ -164,16 +157,11 @@ describe('API key lifecycle', () => {
     expect(statuses.filter((s) => s === 201)).toHaveLength(10);
     expect(statuses.filter((s) => s === 429)).toHaveLength(40);
     for (const r of results.filter((r) => r.status === 429)) expect(r.json.error.code).toBe('api_key_limit_reached');
-    const rows = await t.sql<{ n: number }>(
-      'select count(*)::int as n from api_keys where workspace_id = ? and revoked_at is null',
-      [owner.workspaceId],
-    );
-    expect(rows[0]!.n).toBe(10);
+    expect(await t.count('api_keys where workspace_id = ? and revoked_at is null', [owner.workspaceId])).toBe(10);
   });
 
   it('records last_used_at in batches, off the request path', async () => {
-    const owner = await t.signup();
-    const { key, id } = await t.createKey(owner.token, owner.workspaceId);
+    const { owner, key, id } = await t.signupWithKey();
     const before = Date.now();
     const res = await t.request('POST', '/v1/forms', { token: key, body: formBody });
     expect(res.status).toBe(201);
@@ -187,8 +175,7 @@ describe('API key lifecycle', () => {
   });
 
   it('unknown, revoked and malformed keys get byte-identical answers but for the request id', async () => {
-    const owner = await t.signup();
-    const { key: revoked, id } = await t.createKey(owner.token, owner.workspaceId);
+    const { owner, key: revoked, id } = await t.signupWithKey();
     await t.request('DELETE', `/v1/workspaces/${owner.workspaceId}/api-keys/${id}`, { token: owner.token });
     const unknown = generateApiKey().key;
     const badChecksum = `${unknown.slice(0, -1)}${unknown.endsWith('A') ? 'B' : 'A'}`;

@@ -47,8 +47,7 @@ describe(`a failed last_used_at batch (${ENGINE})`, () => {
   it('is logged, written with the next batch, and does not stop shutdown from closing the database', async () => {
     // No timer flushes during the test: each batch is written when the test asks, so the order is certain.
     const t = await startTestServer({}, { config: { lastUsedFlushMs: 3_600_000 } });
-    const owner = await t.signup();
-    const { key, id: keyId } = await t.createKey(owner.token, owner.workspaceId);
+    const { key, id: keyId } = await t.signupWithKey();
 
     const beforeUse = Date.now();
     const used = await t.request('POST', '/v1/forms', { token: key, body: { name: 'Contact', schema: [{ name: 'email', type: 'email' }] } });
@@ -82,8 +81,7 @@ describe(`a failed last_used_at batch (${ENGINE})`, () => {
 
   it('that fails at shutdown is logged as lost, and the database is still closed', async () => {
     const t = await startTestServer({}, { config: { lastUsedFlushMs: 3_600_000 } });
-    const owner = await t.signup();
-    const { key } = await t.createKey(owner.token, owner.workspaceId);
+    const { key } = await t.signupWithKey();
     const used = await t.request('POST', '/v1/forms', { token: key, body: { name: 'Contact', schema: [{ name: 'email', type: 'email' }] } });
     expect(used.status).toBe(201);
 

@@ -4,26 +4,22 @@
  * a 500), limits count characters as the database does (an emoji is one), and values the server
  * derives (a sign-up's workspace name, an idempotency scope) are made to fit.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, type Res, startTestServer, type TestServer } from '@lfk/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Account, PASSWORD, type Res, useTestServer } from '@lfk/testing';
 
-let t: TestServer;
-let owner: Awaited<ReturnType<TestServer['signup']>>;
+// A trusted proxy: the client address is whatever X-Forwarded-For says.
+const t = useTestServer({ LFK_TRUST_PROXY: 'true' });
+let owner: Account;
 let key: string;
 let formId: string;
 
 const SCHEMA = [{ name: 'email', type: 'email' }];
 
 beforeAll(async () => {
-  // A trusted proxy: the client address is whatever X-Forwarded-For says.
-  t = await startTestServer({ LFK_TRUST_PROXY: 'true' });
   owner = await t.signup();
   ({ key } = await t.createKey(owner.token, owner.workspaceId));
   const form = await t.request('POST', '/v1/forms', { token: key, body: { name: 'Limits', schema: SCHEMA } });
   formId = form.json.id;
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 let counter = 0;

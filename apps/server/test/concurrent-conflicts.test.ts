@@ -4,19 +4,12 @@
  * stored rows are exactly what one request would have left. On PGlite and PostgreSQL alike.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINE, PASSWORD, type Res, startTestServer, type TestServer } from '@lfk/testing';
+import { describe, expect, it } from 'vitest';
+import { ENGINE, PASSWORD, type Res, useTestServer } from '@lfk/testing';
 
 const N = 8;
 
-let t: TestServer;
-
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer();
 
 /** N copies of one request at once. */
 function race(send: () => Promise<Res>): Promise<Res[]> {
@@ -80,8 +73,7 @@ describe(`concurrent writes to one unique thing (${ENGINE})`, () => {
   });
 
   it('one Idempotency-Key sent N times at once: every answer is the same 201 form, one form stored', async () => {
-    const owner = await t.signup();
-    const { key } = await t.createKey(owner.token, owner.workspaceId);
+    const { owner, key } = await t.signupWithKey();
     const answers = await race(() =>
       t.request('POST', '/v1/forms', {
         token: key,
@@ -95,8 +87,7 @@ describe(`concurrent writes to one unique thing (${ENGINE})`, () => {
   });
 
   it('changing a notify_email N times at once: every answer 200, and exactly one live verification link, for the address kept', async () => {
-    const owner = await t.signup();
-    const { key } = await t.createKey(owner.token, owner.workspaceId);
+    const { key } = await t.signupWithKey();
     const form = await t.request('POST', '/v1/forms', {
       token: key,
       body: { name: 'Notify', schema: [{ name: 'email', type: 'email' }], notify_email: 'first@example.com' },
@@ -113,8 +104,7 @@ describe(`concurrent writes to one unique thing (${ENGINE})`, () => {
   });
 
   it('resending one verification N times at once: one 202, the rest 429 rate_limited, one email queued', async () => {
-    const owner = await t.signup();
-    const { key } = await t.createKey(owner.token, owner.workspaceId);
+    const { key } = await t.signupWithKey();
     const form = await t.request('POST', '/v1/forms', { token: key, body: { name: 'Resend', schema: [{ name: 'email', type: 'email' }] } });
     const to = `resend-${form.json.id}@example.com`;
     await t.sql('update forms set notify_email = ? where id = ?', [to, form.json.id]);
@@ -126,8 +116,7 @@ describe(`concurrent writes to one unique thing (${ENGINE})`, () => {
   });
 
   it('confirming a verification link while the notify_email changes: no 500, and never verified for an address no link went to', async () => {
-    const owner = await t.signup();
-    const { key } = await t.createKey(owner.token, owner.workspaceId);
+    const { key } = await t.signupWithKey();
     const failures: string[] = [];
     for (let round = 0; round < 5; round++) {
       const form = await t.request('POST', '/v1/forms', {

@@ -4,8 +4,8 @@
  * when `LFK_PUBLIC_URL` says it; without one (local development) it counts only when it names
  * this machine's loopback interface.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Res, startTestServer, type TestServer } from '@lfk/testing';
+import { describe, expect, it } from 'vitest';
+import { type Res, type TestServer, useTestServer } from '@lfk/testing';
 
 /** A cookie-authenticated state change on both transports: create a key (REST) and a workspace (tRPC). */
 async function stateChanges(t: TestServer, headers: Record<string, string>): Promise<{ rest: Res; trpc: Res }> {
@@ -32,19 +32,12 @@ function expectAccepted({ rest, trpc }: { rest: Res; trpc: Res }) {
 }
 
 describe('with LFK_PUBLIC_URL set, its origin is the only own origin', () => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer({ LFK_PUBLIC_URL: 'https://forms.lfk.example' });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestServer({ LFK_PUBLIC_URL: 'https://forms.lfk.example' });
 
   it('a request that names a foreign Host and comes from that host is refused', async () => {
     expectCsrfRefused(await stateChanges(t, { host: 'evil.example', origin: 'http://evil.example' }));
     expectCsrfRefused(await stateChanges(t, { host: 'localhost:3000', origin: 'http://localhost:3000' }));
-    const keys = await t.sql<{ n: number }>("select count(*)::int as n from api_keys");
-    expect(keys[0]!.n).toBe(0);
+    expect(await t.count('api_keys')).toBe(0);
   });
 
   it('a request from the public origin passes, whatever Host it carries', async () => {
@@ -59,13 +52,7 @@ describe('with LFK_PUBLIC_URL set, its origin is the only own origin', () => {
 });
 
 describe('without LFK_PUBLIC_URL (local development), own origins are the derived URL and loopback names', () => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer({ LFK_PUBLIC_URL: '', HOST: '127.0.0.1', PORT: '4123' });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestServer({ LFK_PUBLIC_URL: '', HOST: '127.0.0.1', PORT: '4123' });
 
   it('a foreign Host with its own Origin is refused: only a loopback Host is believed', async () => {
     expectCsrfRefused(await stateChanges(t, { host: 'evil.example', origin: 'http://evil.example' }));

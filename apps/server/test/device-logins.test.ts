@@ -3,16 +3,10 @@
  * a signed-in person approves or denies it by its short code; the device gets a session of its own.
  */
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, startTestServer, type TestServer } from '@lfk/testing';
+import { describe, expect, it } from 'vitest';
+import { expectError, useTestServer } from '@lfk/testing';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestServer();
 
 interface Started {
   device_code: string;

@@ -4,8 +4,8 @@
  * failure while an answer is being written out.
  */
 import type { Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RawResponse, rawExchange, startTestServer, type TestServer, until } from '@lfk/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type RawResponse, rawExchange, startTestServer, until, useTestServer } from '@lfk/testing';
 
 function expectLfkError(res: { status: number; headers: Record<string, unknown>; json: any }, status: number, code: string): void {
   expect(res.status).toBe(status);
@@ -15,13 +15,11 @@ function expectLfkError(res: { status: number; headers: Record<string, unknown>;
 }
 
 describe('answers from below the router (raw connections)', () => {
-  let t: TestServer;
+  const t = useTestServer();
   let port: number;
   beforeAll(async () => {
-    t = await startTestServer();
     port = Number(new URL(await t.server.listen()).port);
   });
-  afterAll(() => t.close());
 
   it('a 20 KB header is 431 headers_too_large', async () => {
     const res = await rawExchange(port, (socket) => {
@@ -112,14 +110,12 @@ describe('a request that arrives while the server shuts down', () => {
 });
 
 describe('a failure while the answer is written out', () => {
-  let t: TestServer;
+  const t = useTestServer();
   beforeAll(async () => {
-    t = await startTestServer();
     // No route of lfk's writes such a header any more (stored redirects are re-checked before they
     // are followed): a route of the test's own stands for whatever might, to hold the mechanism.
     t.server.app.get('/test/unsendable-header', async (_request, reply) => reply.header('x-echo', 'a\r\nSet-Cookie: x=1').send({ ok: true }));
   });
-  afterAll(() => t.close());
 
   it('a header value Node refuses to send is lfk\'s 500 with a request id, not Fastify\'s, and the bad header is not sent', async () => {
     const res = await t.request('GET', '/test/unsendable-header');

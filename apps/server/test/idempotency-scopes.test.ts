@@ -3,20 +3,16 @@
  * (form, caller), a claimed form's creation to (workspace, caller). The same key on another form
  * or workspace is a new request, not a reuse; on the same one it still replays or conflicts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countSubmissions, createContactForm, expectCreated, expectError, ORIGIN, startTestServer, submit, type TestServer, VALID } from '@lfk/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Account, countSubmissions, createContactForm, expectCreated, expectError, ORIGIN, submit, useTestServer, VALID } from '@lfk/testing';
 
-let t: TestServer;
-let owner: Awaited<ReturnType<TestServer['signup']>>;
+const t = useTestServer({ LFK_TRUST_PROXY: 'true' });
+let owner: Account;
 let key: string;
 
 beforeAll(async () => {
-  t = await startTestServer({ LFK_TRUST_PROXY: 'true' });
   owner = await t.signup();
   key = (await t.createKey(owner.token, owner.workspaceId)).key;
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 const idem = (value: string) => ({ 'idempotency-key': value });

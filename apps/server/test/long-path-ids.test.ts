@@ -2,19 +2,14 @@
  * An id of any length that reaches the server is judged by the procedure, on REST as on tRPC:
  * a wrong-shaped id is the 404 of its resource, never a router's 400 for a long path segment.
  */
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { expectError, ORIGIN, startTestServer, type TestServer, VALID } from '@lfk/testing';
+import { beforeAll, describe, it } from 'vitest';
+import { expectError, ORIGIN, useTestServer, VALID } from '@lfk/testing';
 
-let t: TestServer;
+const t = useTestServer();
 let key: string;
 
 beforeAll(async () => {
-  t = await startTestServer();
-  const owner = await t.signup();
-  key = (await t.createKey(owner.token, owner.workspaceId)).key;
-});
-afterAll(async () => {
-  await t?.close();
+  ({ key } = await t.signupWithKey());
 });
 
 describe('long path ids', () => {

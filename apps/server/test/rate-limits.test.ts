@@ -2,29 +2,17 @@
  * Rate limits: anonymous form creation, login attempts and refused keys, and how they are configured.
  */
 import { ConfigError, loadConfig } from '@lfk/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, PASSWORD, startTestServer, type TestServer } from '@lfk/testing';
+import { describe, expect, it } from 'vitest';
+import { expectError, PASSWORD, useTestServer } from '@lfk/testing';
 import { address, anonymousBody, expectRetryAfter, SCHEMA } from './forms/fixtures.ts';
 
 describe('rate limits', () => {
-  /** Servers with one rate limit each turned on (test servers have them all off). */
-  let anonLimited: TestServer;
-  let loginLimited: TestServer;
-  let keyFailuresLimited: TestServer;
-  // One at a time, each in a hook of its own: four PGlite databases starting at once on a loaded
-  // two-core machine could outlast any one hook's time limit.
-  beforeAll(async () => {
-    anonLimited = await startTestServer({ LFK_RATE_LIMIT_ANONYMOUS_FORMS: '2/1h' });
-  });
-  beforeAll(async () => {
-    loginLimited = await startTestServer({ LFK_RATE_LIMIT_LOGIN: '3/1m', LFK_TRUST_PROXY: 'true' });
-  });
-  beforeAll(async () => {
-    keyFailuresLimited = await startTestServer({ LFK_RATE_LIMIT_KEY_FAILURES: '3/1m', LFK_TRUST_PROXY: 'true' });
-  });
-  afterAll(async () => {
-    await Promise.all([anonLimited, loginLimited, keyFailuresLimited].map((server) => server?.close()));
-  });
+  // Servers with one rate limit each turned on (test servers have them all off). One at a time,
+  // each in a hook of its own: four PGlite databases starting at once on a loaded two-core machine
+  // could outlast any one hook's time limit.
+  const anonLimited = useTestServer({ LFK_RATE_LIMIT_ANONYMOUS_FORMS: '2/1h' });
+  const loginLimited = useTestServer({ LFK_RATE_LIMIT_LOGIN: '3/1m', LFK_TRUST_PROXY: 'true' });
+  const keyFailuresLimited = useTestServer({ LFK_RATE_LIMIT_KEY_FAILURES: '3/1m', LFK_TRUST_PROXY: 'true' });
 
   it('LFK_RATE_LIMIT_ANONYMOUS_FORMS: the third anonymous create is 429; keys and sessions are not limited', async () => {
     const s = anonLimited;
@@ -35,11 +23,9 @@ describe('rate limits', () => {
     const limited = await s.request('POST', '/v1/forms', { body: anonymousBody() });
     expectError(limited, 429, 'rate_limited');
     expectRetryAfter(limited);
-    const stored = await s.sql<{ n: number }>("select count(*)::int as n from forms where state = 'unclaimed'");
-    expect(stored[0]!.n).toBe(2);
+    expect(await s.count("forms where state = 'unclaimed'")).toBe(2);
 
-    const owner = await s.signup();
-    const { key } = await s.createKey(owner.token, owner.workspaceId);
+    const { owner, key } = await s.signupWithKey();
     for (let i = 0; i < 4; i++) {
       const res = await s.request('POST', '/v1/forms', { token: key, body: { name: `Keyed ${i}`, schema: SCHEMA } });
       expect(res.status, res.body).toBe(201);
@@ -87,8 +73,7 @@ describe('rate limits', () => {
 
   it('LFK_RATE_LIMIT_KEY_FAILURES: after 3 refused keys even a valid key is 429; sessions are unaffected', async () => {
     const s = keyFailuresLimited;
-    const owner = await s.signup();
-    const { key, id } = await s.createKey(owner.token, owner.workspaceId);
+    const { owner, key, id } = await s.signupWithKey();
     const { key: revoked, id: revokedId } = await s.createKey(owner.token, owner.workspaceId);
     expect((await s.request('DELETE', `/v1/workspaces/${owner.workspaceId}/api-keys/${revokedId}`, { token: owner.token })).status).toBe(204);
     const form = await s.request('POST', '/v1/forms', {
@@ -112,7 +97,7 @@ describe('rate limits', () => {
       headers: attacker,
     });
     expectError(heldCreate, 429, 'rate_limited');
-    expect((await s.sql<{ n: number }>("select count(*)::int as n from forms where name = 'Held'"))[0]!.n).toBe(0);
+    expect(await s.count("forms where name = 'Held'")).toBe(0);
 
     // A session bearer from the same address is not held back.
     const session = await s.request('GET', '/v1/auth/session', { token: owner.token, headers: attacker });

@@ -6,13 +6,13 @@
  */
 import { restRoutes } from '@lfk/api';
 import { createLfkClient } from '@lfk/api/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, type Res, type RequestOptions, startTestServer, type TestServer } from '@lfk/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Account, PASSWORD, type Res, type RequestOptions, useTestServer } from '@lfk/testing';
 
-let t: TestServer;
-let owner: Awaited<ReturnType<TestServer['signup']>>;
-let member: Awaited<ReturnType<TestServer['signup']>>;
-let outsider: Awaited<ReturnType<TestServer['signup']>>;
+const t = useTestServer();
+let owner: Account;
+let member: Account;
+let outsider: Account;
 let key: string;
 let keyId: string;
 
@@ -38,15 +38,8 @@ const formBody = {
 };
 
 beforeAll(async () => {
-  t = await startTestServer();
-  owner = await t.signup();
-  member = await t.signup();
-  outsider = await t.signup();
-  await t.addMember(owner.token, owner.workspaceId, member.email, 'member');
+  ({ owner, member, outsider } = await t.signupTeam());
   ({ key, id: keyId } = await t.createKey(owner.token, owner.workspaceId, 'parity'));
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 // ---------------------------------------------------------------------------------------------

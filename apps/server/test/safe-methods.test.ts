@@ -4,16 +4,10 @@
  * procedure, never a mutation; tRPC tells them apart on the wire, answering GET for queries only.
  */
 import { restRoutes } from '@lfk/api';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '@lfk/testing';
+import { expect, it } from 'vitest';
+import { useTestServer } from '@lfk/testing';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer();
 
 it.each(restRoutes.map((r) => ({ route: `${r.method} ${r.path}`, r })))(
   '$route runs a procedure that tRPC serves on the same kind of method',

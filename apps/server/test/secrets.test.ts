@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, rawExchange, startTestServer, type TestServer, verificationTokenSentTo } from '@lfk/testing';
+import { describe, expect, it } from 'vitest';
+import { PASSWORD, rawExchange, useTestServer, verificationTokenSentTo } from '@lfk/testing';
 
-let t: TestServer;
-beforeAll(async () => {
-  // The most talkative level: nothing a log call is handed may carry a secret.
-  t = await startTestServer({ LOG_LEVEL: 'trace' });
-});
-afterAll(async () => {
-  await t.close();
-});
+// The most talkative level: nothing a log call is handed may carry a secret.
+const t = useTestServer({ LOG_LEVEL: 'trace' });
 
 const formBody = { name: 'Leads', schema: [{ name: 'email', type: 'email', required: true }] };
 
@@ -166,8 +160,7 @@ describe('secrets where a caller echoes them back: request ids, field names', ()
 
 describe('requests refused before they become requests (malformed, too large, CONNECT)', () => {
   it('leave no secret in the log, even at trace level', async () => {
-    const owner = await t.signup();
-    const { key } = await t.createKey(owner.token, owner.workspaceId);
+    const { owner, key } = await t.signupWithKey();
     const port = Number(new URL(await t.server.listen()).port);
     const raw = [
       `GET /v1/forms HTTP/1.1\r\nHost: lfk.test\r\nAuthorization: Bearer ${key}\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`,

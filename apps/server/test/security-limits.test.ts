@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, type Res, startTestServer, TEST_DATABASE_URL, type TestServer } from '@lfk/testing';
+import { describe, expect, it } from 'vitest';
+import { PASSWORD, type Res, TEST_DATABASE_URL, type TestServer, useTestServer } from '@lfk/testing';
 
 // The security limits — guesses at one account's password, guesses at keys, sign-ups and logins
 // per address — are counted in the database, so they hold for the account or address whatever
@@ -18,11 +18,7 @@ let nextAddress = 1;
 const anotherIp = () => `203.0.113.${nextAddress++ % 250}`;
 
 describe('failed logins, per account', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startTestServer({ LFK_RATE_LIMIT_LOGIN_FAILURES: '3/1m', LFK_TRUST_PROXY: 'true' });
-  });
-  afterAll(() => s?.close());
+  const s = useTestServer({ LFK_RATE_LIMIT_LOGIN_FAILURES: '3/1m', LFK_TRUST_PROXY: 'true' });
 
   it('3 wrong guesses from 3 addresses hold the account: the 4th, from a 4th address, is 429 even with the right password', async () => {
     const { email } = await s.signup(address('victim'));
@@ -87,16 +83,12 @@ describe('failed logins, per account', () => {
 });
 
 describe('the limits are kept in the database', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startTestServer({ LFK_RATE_LIMIT_LOGIN_FAILURES: '3/1m', LFK_RATE_LIMIT_KEY_FAILURES: '3/1m', LFK_TRUST_PROXY: 'true' });
-  });
-  afterAll(() => s?.close());
+  const s = useTestServer({ LFK_RATE_LIMIT_LOGIN_FAILURES: '3/1m', LFK_RATE_LIMIT_KEY_FAILURES: '3/1m', LFK_TRUST_PROXY: 'true' });
 
   it('a failed login writes the account bucket; a refused key writes the address bucket; a valid key writes nothing', async () => {
     const owner = await s.signup(address('rows'));
     const { key } = await s.createKey(owner.token, owner.workspaceId);
-    const bucketCount = async () => (await s.sql<{ n: number }>('select count(*)::int as n from rate_limit_buckets'))[0]!.n;
+    const bucketCount = () => s.count('rate_limit_buckets');
     const before = await bucketCount();
     for (let i = 0; i < 20; i++) {
       const ok = await s.request('GET', `/v1/workspaces/${owner.workspaceId}/api-keys`, { token: owner.token });
@@ -123,22 +115,14 @@ describe('the limits are kept in the database', () => {
 });
 
 describe.runIf(!!TEST_DATABASE_URL)('two replicas on one PostgreSQL database share the limits', () => {
-  let a: TestServer;
-  let b: TestServer;
-  beforeAll(async () => {
-    const limits = {
-      LFK_RATE_LIMIT_LOGIN_FAILURES: '4/1m',
-      LFK_RATE_LIMIT_KEY_FAILURES: '4/1m',
-      LFK_RATE_LIMIT_LOGIN: '4/1m',
-      LFK_TRUST_PROXY: 'true',
-    };
-    a = await startTestServer(limits);
-    b = await startTestServer({ ...limits, DATABASE_URL: a.server.config.databaseUrl! });
-  });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-  });
+  const limits = {
+    LFK_RATE_LIMIT_LOGIN_FAILURES: '4/1m',
+    LFK_RATE_LIMIT_KEY_FAILURES: '4/1m',
+    LFK_RATE_LIMIT_LOGIN: '4/1m',
+    LFK_TRUST_PROXY: 'true',
+  };
+  const a = useTestServer(limits);
+  const b = useTestServer(() => ({ ...limits, DATABASE_URL: a.server.config.databaseUrl! }));
 
   it('password guesses at one account through both replicas add up', async () => {
     const { email } = await a.signup(address('replicated'));

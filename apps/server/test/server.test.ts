@@ -4,16 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '@lfk/server';
 import { restRoutes } from '@lfk/api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINE, PASSWORD, spawnServerProcess, startTestServer, TEST_DATABASE_URL, type TestServer } from '@lfk/testing';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ENGINE, PASSWORD, spawnServerProcess, TEST_DATABASE_URL, useTestServer } from '@lfk/testing';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestServer();
 
 describe('health, docs and the wire format', () => {
   it('answers /healthz and /readyz', async () => {
@@ -58,8 +52,7 @@ describe('health, docs and the wire format', () => {
   });
 
   it('sends no CORS headers on key-authenticated routes', async () => {
-    const owner = await t.signup();
-    const { key } = await t.createKey(owner.token, owner.workspaceId);
+    const { key } = await t.signupWithKey();
     const res = await t.request('POST', '/v1/forms', {
       token: key,
       headers: { origin: 'https://example.com' },

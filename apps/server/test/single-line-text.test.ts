@@ -5,24 +5,20 @@
  * types refuse them with 422 `validation_failed`; a textarea takes `\n`, `\r` and `\t` only. And
  * whatever is stored, an email subject is one line.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, type Res, startTestServer, type TestServer } from '@lfk/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Account, PASSWORD, type Res, useTestServer } from '@lfk/testing';
 
-let t: TestServer;
-let owner: Awaited<ReturnType<TestServer['signup']>>;
-let stranger: Awaited<ReturnType<TestServer['signup']>>;
+const t = useTestServer();
+let owner: Account;
+let stranger: Account;
 let key: string;
 
 const ORIGIN = 'https://site.example';
 
 beforeAll(async () => {
-  t = await startTestServer();
   owner = await t.signup();
   stranger = await t.signup();
   ({ key } = await t.createKey(owner.token, owner.workspaceId));
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 /** Each kind of line break or control character a one-line value must not hold. */

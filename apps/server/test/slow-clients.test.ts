@@ -4,8 +4,8 @@
  * closes the connection.
  */
 import type { Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawExchange, startTestServer, type TestServer } from '@lfk/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { rawExchange, useTestServer } from '@lfk/testing';
 
 const HEADERS_TIMEOUT_S = 1;
 const REQUEST_TIMEOUT_S = 2;
@@ -32,47 +32,36 @@ function expectLfk408(res: Awaited<ReturnType<typeof rawExchange>>): void {
 }
 
 describe('slow clients', () => {
-  let t: TestServer;
+  const t = useTestServer({ LFK_HEADERS_TIMEOUT: String(HEADERS_TIMEOUT_S), LFK_REQUEST_TIMEOUT: String(REQUEST_TIMEOUT_S) });
   let port: number;
   beforeAll(async () => {
-    t = await startTestServer({ LFK_HEADERS_TIMEOUT: String(HEADERS_TIMEOUT_S), LFK_REQUEST_TIMEOUT: String(REQUEST_TIMEOUT_S) });
     port = Number(new URL(await t.server.listen()).port);
   });
-  afterAll(() => t.close());
+
+  /** Sends `send` on a connection of its own: lfk's 408 ends it once `timeoutS` has passed, long before the client would stop. */
+  async function expectTimedOut(send: (socket: Socket) => void | Promise<void>, timeoutS: number): Promise<void> {
+    const res = await rawExchange(port, send, ENDED_WITHIN_MS);
+    expectLfk408(res);
+    expect(res.closedAfterMs).toBeGreaterThanOrEqual(timeoutS * 1000);
+    expect(res.closedAfterMs).toBeLessThan(ENDED_WITHIN_MS);
+  }
 
   it('a body sent one byte a second is answered 408 in lfk\'s shape once the request timeout has passed', async () => {
-    const res = await rawExchange(
-      port,
-      async (socket) => {
-        socket.write('POST /v1/auth/login HTTP/1.1\r\nHost: lfk.test\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n');
-        await trickle(socket, ' ');
-      },
-      ENDED_WITHIN_MS,
-    );
-    expectLfk408(res);
-    expect(res.closedAfterMs).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_S * 1000);
-    expect(res.closedAfterMs).toBeLessThan(ENDED_WITHIN_MS);
+    await expectTimedOut(async (socket) => {
+      socket.write('POST /v1/auth/login HTTP/1.1\r\nHost: lfk.test\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n');
+      await trickle(socket, ' ');
+    }, REQUEST_TIMEOUT_S);
   });
 
   it('headers sent one byte a second are answered 408 in lfk\'s shape once the headers timeout has passed', async () => {
-    const res = await rawExchange(
-      port,
-      async (socket) => {
-        socket.write('GET /healthz HTTP/1.1\r\nHost: lfk.test\r\nX-Slow: ');
-        await trickle(socket, 'a');
-      },
-      ENDED_WITHIN_MS,
-    );
-    expectLfk408(res);
-    expect(res.closedAfterMs).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_S * 1000);
-    expect(res.closedAfterMs).toBeLessThan(ENDED_WITHIN_MS);
+    await expectTimedOut(async (socket) => {
+      socket.write('GET /healthz HTTP/1.1\r\nHost: lfk.test\r\nX-Slow: ');
+      await trickle(socket, 'a');
+    }, HEADERS_TIMEOUT_S);
   });
 
   it('a connection that never sends a byte is answered 408 in lfk\'s shape once the headers timeout has passed', async () => {
-    const res = await rawExchange(port, () => {}, ENDED_WITHIN_MS);
-    expectLfk408(res);
-    expect(res.closedAfterMs).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_S * 1000);
-    expect(res.closedAfterMs).toBeLessThan(ENDED_WITHIN_MS);
+    await expectTimedOut(() => {}, HEADERS_TIMEOUT_S);
   });
 
   it('a request that arrives in time is served as usual on the same settings', async () => {

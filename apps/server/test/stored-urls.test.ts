@@ -4,21 +4,16 @@
  * refused (400 invalid_request naming the field), never silently dropped by the URL parser. The
  * same on create and PATCH, over REST and tRPC.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Res, startTestServer, type TestServer } from '@lfk/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Res, useTestServer } from '@lfk/testing';
 
-let t: TestServer;
+const t = useTestServer();
 let key: string;
 
 const SCHEMA = [{ name: 'email', type: 'email' }];
 
 beforeAll(async () => {
-  t = await startTestServer();
-  const owner = await t.signup();
-  ({ key } = await t.createKey(owner.token, owner.workspaceId));
-});
-afterAll(async () => {
-  await t?.close();
+  ({ key } = await t.signupWithKey());
 });
 
 type Transport = 'rest' | 'trpc';

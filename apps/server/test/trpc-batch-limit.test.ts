@@ -2,18 +2,14 @@
  * A tRPC batch holds at most 10 calls. A bigger one is refused whole, before any of its calls
  * runs, with lfk's `batch_too_large` in tRPC's envelope.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countSubmissions, createContactForm, expectError, ORIGIN, startTestServer, type TestServer, VALID } from '@lfk/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Account, countSubmissions, createContactForm, expectError, ORIGIN, useTestServer, VALID } from '@lfk/testing';
 
-let t: TestServer;
-let owner: Awaited<ReturnType<TestServer['signup']>>;
+const t = useTestServer();
+let owner: Account;
 
 beforeAll(async () => {
-  t = await startTestServer();
   owner = await t.signup();
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 /** A POST batch of `calls` anonymous browser submissions to `formId`. */

@@ -4,6 +4,7 @@ export { type CreatedForm, createContactForm, createForm, ORIGIN } from './forms
 export { freePort } from './ports.ts';
 export { type RawResponse, rawExchange } from './raw-http.ts';
 export {
+  type Account,
   ENGINE,
   freshPostgresDatabase,
   PASSWORD,
@@ -12,6 +13,8 @@ export {
   startTestServer,
   TEST_DATABASE_URL,
   type TestServer,
+  type TestServerOptions,
+  useTestServer,
 } from './server.ts';
 export { spawnServerProcess } from './server-process.ts';
 export {

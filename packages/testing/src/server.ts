@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import { openDatabase } from '@lfk/db';
 import { type Config, createServer, type LfkServer, loadConfig, type OutboxSenderOptions, RATE_LIMITS_OFF } from '@lfk/server';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 
 /** Engine under test: PostgreSQL when TEST_DATABASE_URL is set, else in-memory PGlite. */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
@@ -45,6 +46,20 @@ export async function freshPostgresDatabase(baseUrl: string): Promise<{ url: str
   };
 }
 
+/** An account made by `signup`: its session token, its user, its first workspace and its address. */
+export interface Account {
+  token: string;
+  userId: string;
+  workspaceId: string;
+  email: string;
+}
+
+/** How a test server differs from the default, besides its environment. */
+export interface TestServerOptions {
+  outbox?: Partial<OutboxSenderOptions>;
+  config?: Partial<Config>;
+}
+
 export interface TestServer {
   server: LfkServer;
   /** Every JSON log line the server wrote. */
@@ -52,11 +67,17 @@ export interface TestServer {
   /** Every key, session token and claim token the server handed out. */
   secretsHandedOut: Set<string>;
   request(method: string, url: string, options?: RequestOptions): Promise<Res>;
-  signup(email?: string): Promise<{ token: string; userId: string; workspaceId: string; email: string }>;
+  signup(email?: string): Promise<Account>;
   createKey(token: string, workspaceId: string, name?: string): Promise<{ key: string; id: string }>;
+  /** A new account, and a key of its workspace with the key's id. */
+  signupWithKey(): Promise<{ owner: Account; key: string; id: string }>;
   addMember(ownerToken: string, workspaceId: string, email: string, role: 'owner' | 'member'): Promise<void>;
+  /** An owner, a member of the owner's workspace, and an outsider (who has a workspace of their own only). */
+  signupTeam(): Promise<{ owner: Account; member: Account; outsider: Account }>;
   /** Raw SQL against the server's database. */
   sql<T = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
+  /** How many rows `select count(*) from <fromWhere>` counts, e.g. `count('forms where id = ?', [id])`. */
+  count(fromWhere: string, params?: unknown[]): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -64,7 +85,7 @@ const SECRET_PATTERN = /\b(?:lfk|lfs|lfc|lfv)_[0-9A-Za-z]{30,}\b/g;
 
 export async function startTestServer(
   env: Record<string, string> = {},
-  options: { outbox?: Partial<OutboxSenderOptions>; config?: Partial<Config> } = {},
+  options: TestServerOptions = {},
 ): Promise<TestServer> {
   const logs: string[] = [];
   const logStream = new Writable({
@@ -133,12 +154,27 @@ export async function startTestServer(
       if (res.status !== 201) throw new Error(`key create failed: ${res.status} ${res.body}`);
       return { key: res.json.key, id: res.json.id };
     },
+    async signupWithKey() {
+      const owner = await t.signup();
+      return { owner, ...(await t.createKey(owner.token, owner.workspaceId)) };
+    },
     async addMember(ownerToken, workspaceId, email, role) {
       const res = await request('POST', `/v1/workspaces/${workspaceId}/members`, { token: ownerToken, body: { email, role } });
       if (res.status !== 201) throw new Error(`add member failed: ${res.status} ${res.body}`);
     },
+    async signupTeam() {
+      const owner = await t.signup();
+      const member = await t.signup();
+      const outsider = await t.signup();
+      await t.addMember(owner.token, owner.workspaceId, member.email, 'member');
+      return { owner, member, outsider };
+    },
     async sql(query, params = []) {
       return server.db.fork().execute(query, params as unknown[]) as Promise<never[]>;
+    },
+    async count(fromWhere, params = []) {
+      const rows = await t.sql<{ n: number }>(`select count(*)::int as n from ${fromWhere}`, params);
+      return rows[0]!.n;
     },
     async close() {
       await server.close();
@@ -146,4 +182,26 @@ export async function startTestServer(
     },
   };
   return t;
+}
+
+/**
+ * The test server of the enclosing file or describe block: started on a fresh database in a
+ * `beforeAll` (after the hooks registered before this call, so `env` may be a function that reads
+ * what they set up) and closed in an `afterAll` (after the hooks registered later). The handle is
+ * filled in when the server has started: use it in hooks and tests, not while the file is loading.
+ */
+export function useTestServer(
+  env: Record<string, string> | (() => Record<string, string>) = {},
+  options: TestServerOptions = {},
+): TestServer {
+  const handle = {} as TestServer;
+  let started: TestServer | undefined;
+  beforeAll(async () => {
+    started = await startTestServer(typeof env === 'function' ? env() : env, options);
+    Object.assign(handle, started);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  return handle;
 }

@@ -57,7 +57,6 @@ export function expectCreated(res: Res, formId: string): void {
   expect(res.json.id).toMatch(/^sub_/);
 }
 
-export async function countSubmissions(server: TestServer, formId: string): Promise<number> {
-  const rows = await server.sql<{ n: number }>('select count(*)::int as n from submissions where form_id = ?', [formId]);
-  return rows[0]!.n;
+export function countSubmissions(server: TestServer, formId: string): Promise<number> {
+  return server.count('submissions where form_id = ?', [formId]);
 }

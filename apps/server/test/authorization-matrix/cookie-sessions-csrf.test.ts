@@ -2,12 +2,11 @@
  * Authorization matrix: cookie sessions, where the CSRF check knows the server's origin from LFK_PUBLIC_URL, never from Host.
  */
 import { restRoutes } from '@lfk/api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PASSWORD } from '@lfk/testing';
-import { errorCodeOf, MATRIX, routeKey, startWorld, stopWorld, t, urlOf, w } from './matrix.ts';
+import { errorCodeOf, MATRIX, routeKey, t, urlOf, useWorld, w } from './matrix.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 // ---------------------------------------------------------------------------------------------
 // Cookie sessions: the CSRF check knows the server's origin from LFK_PUBLIC_URL, never from Host

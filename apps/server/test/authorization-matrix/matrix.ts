@@ -12,8 +12,8 @@
  * the route.
  */
 import { createHash } from 'node:crypto';
-import { expect } from 'vitest';
-import { createForm, PASSWORD, type Res, startTestServer, type TestServer, verificationTokenSentTo } from '@lfk/testing';
+import { beforeAll, expect } from 'vitest';
+import { type Account, createForm, PASSWORD, type Res, type TestServer, useTestServer, verificationTokenSentTo } from '@lfk/testing';
 
 // ---------------------------------------------------------------------------------------------
 // Callers (columns)
@@ -36,13 +36,6 @@ export type Caller = (typeof CALLERS)[number];
 
 /** `'403 owner_required'` for an error; a bare number for the route's success status. */
 export type Expected = `${401 | 403 | 404} ${string}` | 200 | 201 | 202 | 204;
-
-export interface Account {
-  token: string;
-  userId: string;
-  workspaceId: string;
-  email: string;
-}
 
 /** Shared state built once; every cell that would change it builds its own fresh state instead. */
 export interface World {
@@ -148,6 +141,12 @@ async function freshVerificationLink(w: World): Promise<Prepared> {
   await createForm(t, w.key.key, { ...formBody, notify_email: address });
   return { params: { token: await verificationTokenSentTo(t, address) } };
 }
+
+/** A success that is an HTML page showing `text`. */
+const htmlPageShowing = (text: string) => (res: Res) => {
+  expect(res.headers['content-type']).toMatch(/^text\/html/);
+  expect(res.body).toContain(text);
+};
 
 // ---------------------------------------------------------------------------------------------
 // The matrix (rows)
@@ -429,20 +428,14 @@ export const MATRIX: Row[] = [
     route: 'GET /v1/email-verifications/:token',
     prepare: freshVerificationLink,
     // Opening a link shows its "Verify" button and changes nothing.
-    success: (res) => {
-      expect(res.headers['content-type']).toMatch(/^text\/html/);
-      expect(res.body).toContain('<button type="submit">Verify</button>');
-    },
+    success: htmlPageShowing('<button type="submit">Verify</button>'),
     expect: anyone(200),
   },
   {
     route: 'POST /v1/email-verifications/:token',
     prepare: freshVerificationLink,
     // The button verifies: the token is the credential, so any caller holding it may press it.
-    success: (res) => {
-      expect(res.headers['content-type']).toMatch(/^text\/html/);
-      expect(res.body).toContain('Address verified');
-    },
+    success: htmlPageShowing('Address verified'),
     expect: anyone(200),
   },
 ];
@@ -493,43 +486,42 @@ export function urlOf(path: string, params: Record<string, string>): string {
   });
 }
 
-/** The world every cell acts in: W's owner, member and keys, an outsider, refused credentials, and W's forms. */
-export async function startWorld(): Promise<void> {
-  t = await startTestServer();
-  const owner = await t.signup();
-  const member = await t.signup();
-  await t.addMember(owner.token, owner.workspaceId, member.email, 'member');
-  const outsider = await t.signup();
-  const ws = owner.workspaceId;
+/**
+ * The world every cell acts in, for the test file: a server on a fresh database with W's owner,
+ * member and keys, an outsider, refused credentials, and W's forms; made before the file's tests,
+ * closed after them.
+ */
+export function useWorld(): void {
+  t = useTestServer();
+  beforeAll(async () => {
+    const { owner, member, outsider } = await t.signupTeam();
+    const ws = owner.workspaceId;
 
-  const key = await t.createKey(owner.token, ws, 'matrix');
-  const otherKey = await t.createKey(outsider.token, outsider.workspaceId, 'other workspace');
-  const revoked = await t.createKey(owner.token, ws, 'revoked');
-  const revoke = await t.request('DELETE', `/v1/workspaces/${ws}/api-keys/${revoked.id}`, { token: owner.token });
-  if (revoke.status !== 204) throw new Error(`revoke failed: ${revoke.status} ${revoke.body}`);
-  const last = key.key.at(-1)!;
-  const badChecksumKey = key.key.slice(0, -1) + (last === 'A' ? 'B' : 'A');
+    const key = await t.createKey(owner.token, ws, 'matrix');
+    const otherKey = await t.createKey(outsider.token, outsider.workspaceId, 'other workspace');
+    const revoked = await t.createKey(owner.token, ws, 'revoked');
+    const revoke = await t.request('DELETE', `/v1/workspaces/${ws}/api-keys/${revoked.id}`, { token: owner.token });
+    if (revoke.status !== 204) throw new Error(`revoke failed: ${revoke.status} ${revoke.body}`);
+    const last = key.key.at(-1)!;
+    const badChecksumKey = key.key.slice(0, -1) + (last === 'A' ? 'B' : 'A');
 
-  const expiredToken = await login(owner.email);
-  await t.sql('update sessions set expires_at = ? where token_hash = ?', [
-    new Date(Date.now() - 60_000).toISOString(),
-    createHash('sha256').update(expiredToken).digest('hex'),
-  ]);
-  const signedOutToken = await login(owner.email);
-  const logout = await t.request('POST', '/v1/auth/logout', { token: signedOutToken });
-  if (logout.status !== 204) throw new Error(`logout failed: ${logout.status} ${logout.body}`);
+    const expiredToken = await login(owner.email);
+    await t.sql('update sessions set expires_at = ? where token_hash = ?', [
+      new Date(Date.now() - 60_000).toISOString(),
+      createHash('sha256').update(expiredToken).digest('hex'),
+    ]);
+    const signedOutToken = await login(owner.email);
+    const logout = await t.request('POST', '/v1/auth/logout', { token: signedOutToken });
+    if (logout.status !== 204) throw new Error(`logout failed: ${logout.status} ${logout.body}`);
 
-  const formId = (await createForm(t, key.key, formBody)).id;
-  const apiKeyFormId = (await createForm(t, key.key, { ...formBody, submission_mode: 'api_key' })).id;
+    const formId = (await createForm(t, key.key, formBody)).id;
+    const apiKeyFormId = (await createForm(t, key.key, { ...formBody, submission_mode: 'api_key' })).id;
 
-  w = {
-    owner, member, outsider, ws, key, otherKey,
-    revokedKey: revoked.key, expiredToken, signedOutToken, badChecksumKey, formId, apiKeyFormId,
-  };
-}
-
-export async function stopWorld(): Promise<void> {
-  await t?.close();
+    w = {
+      owner, member, outsider, ws, key, otherKey,
+      revokedKey: revoked.key, expiredToken, signedOutToken, badChecksumKey, formId, apiKeyFormId,
+    };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

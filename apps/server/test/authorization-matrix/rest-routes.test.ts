@@ -2,11 +2,10 @@
  * Authorization matrix, the one loop: every REST route × every kind of caller.
  */
 import { restRoutes } from '@lfk/api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CALLERS, errorCodeOf, MATRIX, routeKey, startWorld, stopWorld, t, tokenOf, urlOf, w } from './matrix.ts';
+import { describe, expect, it } from 'vitest';
+import { CALLERS, errorCodeOf, MATRIX, routeKey, t, tokenOf, urlOf, useWorld, w } from './matrix.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 describe('authorization matrix', () => {
   it('has exactly one row per route of restRoutes', () => {

@@ -1,12 +1,11 @@
 /**
  * Authorization matrix: submissions decide once, in the procedure: the same answer over tRPC, and the CORS grant.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createForm } from '@lfk/testing';
-import { type Caller, CALLERS, formBody, MATRIX, startWorld, stopWorld, t, tokenOf, w } from './matrix.ts';
+import { type Caller, CALLERS, formBody, MATRIX, t, tokenOf, useWorld, w } from './matrix.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 // ---------------------------------------------------------------------------------------------
 // Submissions decide once, in the procedure: the same answer over tRPC, and the CORS grant.

@@ -4,8 +4,9 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { SMTPServer } from 'smtp-server';
-import { expect } from 'vitest';
-import { type Res, type TestServer, until } from '@lfk/testing';
+import type { OutboxSenderOptions } from '@lfk/server';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { type Res, type TestServer, until, useTestServer } from '@lfk/testing';
 
 // ---------------------------------------------------------------------------------------------
 // An in-process SMTP peer, and a plain parser for what it receives.
@@ -81,7 +82,8 @@ export function parseMessage(raw: string): { headers: Map<string, string>; text:
   return { headers, text: text.replace(/\r\n/g, '\n') };
 }
 
-export async function startSmtpPeer(): Promise<SmtpPeer> {
+/** An SMTP peer for the enclosing describe block: listening before its tests, closed after them. */
+function useSmtpPeer(): SmtpPeer {
   const peer: SmtpPeer = {
     url: '',
     received: [],
@@ -90,6 +92,13 @@ export async function startSmtpPeer(): Promise<SmtpPeer> {
     decide: null,
     close: async () => {},
   };
+  beforeAll(() => listenFor(peer));
+  afterAll(() => peer.close());
+  return peer;
+}
+
+/** Listens on a free port, answering and recording each message as `peer` says. */
+async function listenFor(peer: SmtpPeer): Promise<void> {
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -132,7 +141,24 @@ export async function startSmtpPeer(): Promise<SmtpPeer> {
   if (!address || typeof address === 'string') throw new Error('smtp peer has no port');
   peer.url = `smtp://127.0.0.1:${address.port}`;
   peer.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
-  return peer;
+}
+
+/**
+ * An SMTP peer and a test server that sends to it from EMAIL_FROM, polling its outbox every 50 ms,
+ * for the enclosing describe block. When the block ends, whatever the peer still holds is refused
+ * before the server closes: its sender would wait for it.
+ */
+export function useServerWithSmtpPeer(
+  env: Record<string, string> = {},
+  outbox: Partial<OutboxSenderOptions> = {},
+): { t: TestServer; peer: SmtpPeer } {
+  const peer = useSmtpPeer();
+  const t = useTestServer(() => ({ SMTP_URL: peer.url, LFK_EMAIL_FROM: EMAIL_FROM, ...env }), { outbox: { pollMs: 50, ...outbox } });
+  afterAll(() => {
+    peer.decide = null;
+    for (const held of peer.held.splice(0)) held.settle(false);
+  });
+  return { t, peer };
 }
 
 /** Waits for the next message to `to` that the peer holds, and takes it off the held list. */
@@ -198,8 +224,7 @@ export async function isVerified(t: TestServer, formId: string): Promise<boolean
 export const EMAIL_FROM = 'LFK Forms <forms@lfk.test>';
 
 export async function keyOwner(t: TestServer) {
-  const owner = await t.signup();
-  const { key } = await t.createKey(owner.token, owner.workspaceId);
+  const { owner, key } = await t.signupWithKey();
   return { ...owner, key };
 }
 
@@ -214,6 +239,16 @@ export async function createKeyForm(t: TestServer, key: string, body: Record<str
 
 export function expectHtml(res: { headers: Record<string, unknown> }) {
   expect(String(res.headers['content-type'])).toMatch(/^text\/html/);
+}
+
+/** A link that verifies no more: opening it and pressing its button both answer a 404 page, not a JSON error. */
+export async function expectLinkGone(t: TestServer, path: string): Promise<void> {
+  for (const method of ['GET', 'POST']) {
+    const res = await t.request(method, path);
+    expect(res.status).toBe(404);
+    expectHtml(res);
+    expect(res.body).not.toContain('"error"');
+  }
 }
 
 export async function linkUsed(t: TestServer, token: string): Promise<boolean> {

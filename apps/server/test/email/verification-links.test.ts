@@ -3,16 +3,10 @@
  * prefetch GET. So GET and HEAD only show a page with a "Verify" button and change nothing; the
  * button's plain HTML form post is what verifies (single use, 24 hours, the newest link only).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Res, startTestServer, type TestServer, verificationTokenSentTo } from '@lfk/testing';
+import { describe, expect, it } from 'vitest';
+import { type Res, useTestServer, verificationTokenSentTo } from '@lfk/testing';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer();
 
 let counter = 0;
 const freshAddress = () => `link-${++counter}-${Date.now()}@example.com`;
@@ -41,8 +35,8 @@ function pressVerify(path: string, headers: Record<string, string> = {}): Promis
 
 async function stored(formId: string): Promise<{ verified: boolean; linksUsed: number }> {
   const form = await t.sql<{ notify_email_verified: boolean }>('select notify_email_verified from forms where id = ?', [formId]);
-  const used = await t.sql<{ n: number }>('select count(*)::int as n from email_verifications where form_id = ? and used_at is not null', [formId]);
-  return { verified: form[0]!.notify_email_verified, linksUsed: used[0]!.n };
+  const linksUsed = await t.count('email_verifications where form_id = ? and used_at is not null', [formId]);
+  return { verified: form[0]!.notify_email_verified, linksUsed };
 }
 
 function expectPage(res: Res, status: number, errorCode?: string) {
@@ -103,16 +97,14 @@ describe('the Verify button verifies', () => {
   });
 
   it('a newer link for the form replaces the older: the old one shows and posts a 404 page', async () => {
-    const owner = await t.signup();
-    const { key } = await t.createKey(owner.token, owner.workspaceId);
+    const { key } = await t.signupWithKey();
     const to = freshAddress();
     const created = await t.request('POST', '/v1/forms', { token: key, body: { ...formBody, notify_email: to } });
     const oldPath = `/v1/email-verifications/${await verificationTokenSentTo(t, to)}`;
     // Changing the address away and back sends a new link (no resend interval on an address change).
     await t.request('PATCH', `/v1/forms/${created.json.id}`, { token: key, body: { notify_email: null } });
     await t.request('PATCH', `/v1/forms/${created.json.id}`, { token: key, body: { notify_email: to } });
-    const rows = await t.sql<{ n: number }>('select count(*)::int as n from email_verifications where form_id = ?', [created.json.id]);
-    expect(rows[0]!.n).toBe(1);
+    expect(await t.count('email_verifications where form_id = ?', [created.json.id])).toBe(1);
     expectPage(await t.request('GET', oldPath), 404, 'not_found');
     expectPage(await pressVerify(oldPath), 404, 'not_found');
     expect(await stored(created.json.id)).toEqual({ verified: false, linksUsed: 0 });

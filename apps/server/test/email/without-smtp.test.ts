@@ -1,18 +1,12 @@
 /**
  * Email: without SMTP_URL, mail is written to the log.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, until } from '@lfk/testing';
+import { describe, expect, it } from 'vitest';
+import { until, useTestServer } from '@lfk/testing';
 import { address, isVerified, linkIn, openAndVerify, outboxTo } from './fixtures.ts';
 
 describe('without SMTP_URL', () => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer({}, { outbox: { pollMs: 50 } });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestServer({}, { outbox: { pollMs: 50 } });
 
   it('the email is printed to the log, link included, and the link works', async () => {
     const to = address('logged');

@@ -1,12 +1,11 @@
 /**
  * Forms: anonymous POST /v1/forms makes an unclaimed form with a claim token shown once.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectError } from '@lfk/testing';
-import { address, anonymousBody, countForms, defaultProjectOf, formRow, json, SCHEMA, sha256Hex, startWorld, stopWorld, t, unique } from './fixtures.ts';
+import { address, anonymousBody, countForms, defaultProjectOf, formRow, json, SCHEMA, sha256Hex, t, unique, useWorld } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 describe('anonymous POST /v1/forms', () => {
   it('makes an unclaimed form with a claim token shown once; only its sha256 is stored', async () => {

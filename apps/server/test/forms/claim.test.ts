@@ -1,12 +1,11 @@
 /**
  * Forms: POST /v1/forms/{id}/claim.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectError } from '@lfk/testing';
-import { auditEvents, createAnonymous, defaultProjectOf, formRow, startWorld, stopWorld, strayClaimToken, t } from './fixtures.ts';
+import { auditEvents, createAnonymous, defaultProjectOf, formRow, strayClaimToken, t, useWorld } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 describe('POST /v1/forms/{id}/claim', () => {
   it('a member claims with the token into the default project; the token works once', async () => {
@@ -167,10 +166,6 @@ describe('POST /v1/forms/{id}/claim', () => {
     expect(row.state).toBe('claimed');
     expect(row.workspace_id).toBe(winner.workspaceId);
     expect(row.project_id).toBe(await defaultProjectOf(winner.token, winner.workspaceId));
-    const claimedEvents = await t.sql<{ n: number }>(
-      "select count(*)::int as n from audit_events where action = 'form.claimed' and target_id = ?",
-      [form.id],
-    );
-    expect(claimedEvents[0]!.n).toBe(1);
+    expect(await t.count("audit_events where action = 'form.claimed' and target_id = ?", [form.id])).toBe(1);
   });
 });

@@ -3,15 +3,12 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import { type Res, startTestServer, type TestServer } from '@lfk/testing';
+import { type Res, type TestServer, useTestServer } from '@lfk/testing';
 
 export let t: TestServer;
-/** A fresh server on a fresh database. */
-export async function startWorld(): Promise<void> {
-  t = await startTestServer();
-}
-export async function stopWorld(): Promise<void> {
-  await t?.close();
+/** The test file's server, on a fresh database: started before the file's tests, closed after them. */
+export function useWorld(): void {
+  t = useTestServer();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -68,9 +65,8 @@ export async function formRow(id: string): Promise<Record<string, any>> {
 
 export const json = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value);
 
-export async function countForms(where: string, params: unknown[]): Promise<number> {
-  const rows = await t.sql<{ n: number }>(`select count(*)::int as n from forms where ${where}`, params);
-  return rows[0]!.n;
+export function countForms(where: string, params: unknown[]): Promise<number> {
+  return t.count(`forms where ${where}`, params);
 }
 
 // ---------------------------------------------------------------------------------------------

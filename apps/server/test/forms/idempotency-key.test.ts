@@ -1,17 +1,15 @@
 /**
  * Forms: Idempotency-Key on POST /v1/forms.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectError } from '@lfk/testing';
-import { anonymousBody, countForms, SCHEMA, startWorld, stopWorld, t, unique } from './fixtures.ts';
+import { anonymousBody, countForms, SCHEMA, t, unique, useWorld } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 describe('Idempotency-Key on POST /v1/forms', () => {
   it('with a key: a retry replays the stored 201 with no second row; another body is 409', async () => {
-    const owner = await t.signup();
-    const { key } = await t.createKey(owner.token, owner.workspaceId);
+    const { owner, key } = await t.signupWithKey();
     const headers = { 'idempotency-key': unique('order') };
     const body = { name: 'Once', schema: SCHEMA, allowed_origins: ['https://example.com'] };
 
@@ -89,8 +87,7 @@ describe('Idempotency-Key on POST /v1/forms', () => {
   });
 
   it('8 concurrent identical requests: all 201 with one id, exactly one row', async () => {
-    const owner = await t.signup();
-    const { key } = await t.createKey(owner.token, owner.workspaceId);
+    const { owner, key } = await t.signupWithKey();
     const headers = { 'idempotency-key': unique('burst') };
     const body = { name: 'Burst', schema: SCHEMA };
     const results = await Promise.all(
@@ -103,8 +100,7 @@ describe('Idempotency-Key on POST /v1/forms', () => {
   });
 
   it('a request that failed is not stored: the same key then works with a valid body', async () => {
-    const owner = await t.signup();
-    const { key } = await t.createKey(owner.token, owner.workspaceId);
+    const { key } = await t.signupWithKey();
     const idem = unique('retry-after-fix');
     const headers = { 'idempotency-key': idem };
 
@@ -120,7 +116,7 @@ describe('Idempotency-Key on POST /v1/forms', () => {
       headers,
     });
     expectError(unknownProject, 404, 'project_not_found');
-    expect((await t.sql<{ n: number }>('select count(*)::int as n from idempotency_records where key = ?', [idem]))[0]!.n).toBe(0);
+    expect(await t.count('idempotency_records where key = ?', [idem])).toBe(0);
 
     const fixed = await t.request('POST', '/v1/forms', { token: key, body: { name: 'Fixed', schema: SCHEMA }, headers });
     expect(fixed.status, fixed.body).toBe(201);
@@ -142,8 +138,7 @@ describe('Idempotency-Key on POST /v1/forms', () => {
   });
 
   it('an expired record no longer replays', async () => {
-    const owner = await t.signup();
-    const { key } = await t.createKey(owner.token, owner.workspaceId);
+    const { owner, key } = await t.signupWithKey();
     const idem = unique('expiring');
     const headers = { 'idempotency-key': idem };
     const body = { name: 'Expiring', schema: SCHEMA };
@@ -168,8 +163,7 @@ describe('Idempotency-Key on POST /v1/forms', () => {
   });
 
   it('a malformed Idempotency-Key is 400 and creates nothing', async () => {
-    const owner = await t.signup();
-    const { key } = await t.createKey(owner.token, owner.workspaceId);
+    const { owner, key } = await t.signupWithKey();
     for (const bad of ['x'.repeat(256), 'y'.repeat(300), 'has space', 'tab\there']) {
       const res = await t.request('POST', '/v1/forms', {
         token: key,

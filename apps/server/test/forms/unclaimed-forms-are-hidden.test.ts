@@ -1,18 +1,16 @@
 /**
  * Forms: unclaimed forms are invisible to keys and sessions.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectError } from '@lfk/testing';
-import { createAnonymous, formRow, startWorld, stopWorld, t } from './fixtures.ts';
+import { createAnonymous, formRow, t, useWorld } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 describe('unclaimed forms are not found by keys or members', () => {
   it('a key gets 404 form_not_found on GET, PATCH, resend-verification and submissions', async () => {
     const form = await createAnonymous(t);
-    const owner = await t.signup();
-    const { key } = await t.createKey(owner.token, owner.workspaceId);
+    const { key } = await t.signupWithKey();
 
     expectError(await t.request('GET', `/v1/forms/${form.id}`, { token: key }), 404, 'form_not_found');
     expectError(
@@ -33,7 +31,7 @@ describe('unclaimed forms are not found by keys or members', () => {
     const row = await formRow(form.id);
     expect(row.name).toBe(form.name);
     expect(row.state).toBe('unclaimed');
-    expect((await t.sql<{ n: number }>('select count(*)::int as n from submissions where form_id = ?', [form.id]))[0]!.n).toBe(0);
+    expect(await t.count('submissions where form_id = ?', [form.id])).toBe(0);
   });
 
   it('a member session gets 404 form_not_found too: the form has no workspace', async () => {

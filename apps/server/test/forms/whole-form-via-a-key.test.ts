@@ -1,12 +1,11 @@
 /**
  * Forms: the whole form (create, read, update), via a key.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectError, verificationTokenSentTo } from '@lfk/testing';
-import { address, auditEvents, countForms, defaultProjectOf, formRow, json, SCHEMA, startWorld, stopWorld, t } from './fixtures.ts';
+import { address, auditEvents, countForms, defaultProjectOf, formRow, json, SCHEMA, t, useWorld } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 const FULL_SCHEMA = [
   { name: 'name', type: 'text', required: true, label: 'Your name' },
@@ -22,8 +21,7 @@ const FULL_SCHEMA = [
 const FULL_SCHEMA_OUT = FULL_SCHEMA.map((f) => ({ required: false, ...f }));
 
 async function ownerWithKeyAndProject() {
-  const owner = await t.signup();
-  const { key, id: keyId } = await t.createKey(owner.token, owner.workspaceId);
+  const { owner, key, id: keyId } = await t.signupWithKey();
   const project = await t.request('POST', `/v1/workspaces/${owner.workspaceId}/projects`, {
     token: owner.token,
     body: { name: 'Marketing' },

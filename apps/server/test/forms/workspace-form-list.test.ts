@@ -1,12 +1,11 @@
 /**
  * Forms: GET /v1/workspaces/{ws}/forms.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectError } from '@lfk/testing';
-import { createAnonymous, SCHEMA, startWorld, stopWorld, t } from './fixtures.ts';
+import { createAnonymous, SCHEMA, t, useWorld } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 describe('GET /v1/workspaces/{ws}/forms', () => {
   it('members see their workspace’s claimed forms, newest first, page by page', async () => {
@@ -74,8 +73,7 @@ describe('GET /v1/workspaces/{ws}/forms', () => {
   });
 
   it('keys → 403 session_required; outsiders → 404 workspace_not_found; nobody → 401', async () => {
-    const owner = await t.signup();
-    const { key } = await t.createKey(owner.token, owner.workspaceId);
+    const { owner, key } = await t.signupWithKey();
     const outsider = await t.signup();
     const url = `/v1/workspaces/${owner.workspaceId}/forms`;
     expectError(await t.request('GET', url, { token: key }), 403, 'session_required');

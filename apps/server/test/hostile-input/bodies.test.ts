@@ -2,12 +2,11 @@
  * Hostile input, bodies: malformed JSON, non-objects, other content types, oversized and empty bodies,
  * unknown and prototype-polluting fields, on every body route of the REST table and the submission route.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectDocumentedError } from '@lfk/testing';
-import { BAD_TEXT, BODY_CASES, bodyRoutes, everyCase, expectInvalid, jsonOfSize, MALFORMED_JSON, MiB, NON_OBJECT_JSON, openFormId, opts, ORIGIN, OTHER_CONTENT_TYPES, startWorld, stopWorld, t } from './fixtures.ts';
+import { BAD_TEXT, BODY_CASES, bodyRoutes, everyCase, expectInvalid, jsonOfSize, MALFORMED_JSON, MiB, NON_OBJECT_JSON, openFormId, opts, ORIGIN, OTHER_CONTENT_TYPES, t, useWorld } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 describe('every body route of the REST table', () => {
   it('has a case in this file (no body route goes untested)', () => {

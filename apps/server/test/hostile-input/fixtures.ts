@@ -4,17 +4,17 @@
  * Each answer must be the documented 4xx (DESIGN.md §2–§4) in the one error shape, never a 500.
  */
 import { type RestRoute, restRoutes } from '@lfk/api';
-import { expect } from 'vitest';
-import { expectDocumentedError, PASSWORD, type Res, type RequestOptions, startTestServer, type TestServer, type WireError } from '@lfk/testing';
+import { beforeAll, expect } from 'vitest';
+import { type Account, expectDocumentedError, PASSWORD, type Res, type RequestOptions, type TestServer, useTestServer, type WireError } from '@lfk/testing';
 
 export const MiB = 1024 * 1024;
 
 export let t: TestServer;
-export let owner: Awaited<ReturnType<TestServer['signup']>>;
-export let member: Awaited<ReturnType<TestServer['signup']>>;
-export let outsider: Awaited<ReturnType<TestServer['signup']>>;
+export let owner: Account;
+export let member: Account;
+export let outsider: Account;
 /** Only ever the subject of members.add bodies, so a wrongly accepted add disturbs nothing else. */
-export let stranger: Awaited<ReturnType<TestServer['signup']>>;
+export let stranger: Account;
 export let key: string;
 export let keyId: string;
 export let formId: string;
@@ -27,31 +27,27 @@ export const ORIGIN = 'https://site.example';
 
 export const formBody = { name: 'Contact', schema: [{ name: 'email', type: 'email', required: true }] };
 
-/** A fresh server and the callers, keys and forms every case uses. */
-export async function startWorld(): Promise<void> {
-  t = await startTestServer();
-  owner = await t.signup();
-  member = await t.signup();
-  outsider = await t.signup();
-  stranger = await t.signup();
-  await t.addMember(owner.token, owner.workspaceId, member.email, 'member');
-  ({ key, id: keyId } = await t.createKey(owner.token, owner.workspaceId, 'hostile'));
-  outsiderKeyId = (await t.createKey(outsider.token, outsider.workspaceId)).id;
-  const form = await t.request('POST', '/v1/forms', { token: key, body: formBody });
-  if (form.status !== 201) throw new Error(`form create failed: ${form.status} ${form.body}`);
-  formId = form.json.id;
-  const anonymous = await t.request('POST', '/v1/forms', { body: { ...formBody, notify_email: 'anon@example.com' } });
-  if (anonymous.status !== 201) throw new Error(`anonymous create failed: ${anonymous.status} ${anonymous.body}`);
-  unclaimed = { id: anonymous.json.id, claimToken: anonymous.json.claim_token };
-  const open = await t.request('POST', '/v1/forms', {
-    token: key,
-    body: { ...formBody, schema: [{ name: 'email', type: 'email' }, { name: 'message', type: 'textarea' }], allowed_origins: [ORIGIN] },
+/** The test file's server, on a fresh database, and the callers, keys and forms every case uses: made before the file's tests, closed after them. */
+export function useWorld(): void {
+  t = useTestServer();
+  beforeAll(async () => {
+    ({ owner, member, outsider } = await t.signupTeam());
+    stranger = await t.signup();
+    ({ key, id: keyId } = await t.createKey(owner.token, owner.workspaceId, 'hostile'));
+    outsiderKeyId = (await t.createKey(outsider.token, outsider.workspaceId)).id;
+    const form = await t.request('POST', '/v1/forms', { token: key, body: formBody });
+    if (form.status !== 201) throw new Error(`form create failed: ${form.status} ${form.body}`);
+    formId = form.json.id;
+    const anonymous = await t.request('POST', '/v1/forms', { body: { ...formBody, notify_email: 'anon@example.com' } });
+    if (anonymous.status !== 201) throw new Error(`anonymous create failed: ${anonymous.status} ${anonymous.body}`);
+    unclaimed = { id: anonymous.json.id, claimToken: anonymous.json.claim_token };
+    const open = await t.request('POST', '/v1/forms', {
+      token: key,
+      body: { ...formBody, schema: [{ name: 'email', type: 'email' }, { name: 'message', type: 'textarea' }], allowed_origins: [ORIGIN] },
+    });
+    if (open.status !== 201) throw new Error(`form create failed: ${open.status} ${open.body}`);
+    openFormId = open.json.id;
   });
-  if (open.status !== 201) throw new Error(`form create failed: ${open.status} ${open.body}`);
-  openFormId = open.json.id;
-}
-export async function stopWorld(): Promise<void> {
-  await t?.close();
 }
 
 // ---------------------------------------------------------------------------------------------

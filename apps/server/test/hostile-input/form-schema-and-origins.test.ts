@@ -1,11 +1,10 @@
 /**
  * Hostile input: form schemas and allowed origins.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { everyCase, expectInvalid, formBody, formId, key, owner, startWorld, stopWorld, t } from './fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { everyCase, expectInvalid, formBody, formId, key, owner, t, useWorld } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 // ---------------------------------------------------------------------------------------------
 // Form schema and origins.

@@ -1,12 +1,11 @@
 /**
  * Hostile input: lengths, wrong types and unknown fields of specific bodies.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectDocumentedError, PASSWORD } from '@lfk/testing';
-import { everyCase, expectInvalid, formBody, formId, freshEmail, key, member, outsider, owner, startWorld, stopWorld, t } from './fixtures.ts';
+import { everyCase, expectInvalid, formBody, formId, freshEmail, key, member, outsider, owner, t, useWorld } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 // ---------------------------------------------------------------------------------------------
 // Lengths, types and unknown fields of specific bodies.

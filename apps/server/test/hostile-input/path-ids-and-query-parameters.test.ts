@@ -2,12 +2,11 @@
  * Hostile input: path ids of the wrong shape, and query parameters.
  */
 import { type RestRoute, restRoutes } from '@lfk/api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectDocumentedError, type RequestOptions } from '@lfk/testing';
-import { badIds, BODY_CASES, decodeURIComponentSafe, everyCase, expectInvalid, formBody, formId, key, keyId, member, openFormId, ORIGIN, outsider, outsiderKeyId, owner, startWorld, stopWorld, t, unclaimed } from './fixtures.ts';
+import { badIds, BODY_CASES, decodeURIComponentSafe, everyCase, expectInvalid, formBody, formId, key, keyId, member, openFormId, ORIGIN, outsider, outsiderKeyId, owner, t, unclaimed, useWorld } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 // ---------------------------------------------------------------------------------------------
 // Path ids and query parameters.

@@ -1,12 +1,11 @@
 /**
  * Hostile input: bytes that are not a well-formed HTTP request, over raw connections.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { rawExchange } from '@lfk/testing';
-import { startWorld, stopWorld, t } from './fixtures.ts';
+import { t, useWorld } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 describe('bytes that are not a well-formed HTTP request (raw connections)', () => {
   let port: number;

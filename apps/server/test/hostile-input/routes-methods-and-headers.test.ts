@@ -1,12 +1,11 @@
 /**
  * Hostile input: unknown routes, wrong methods and strange headers.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectDocumentedError } from '@lfk/testing';
-import { everyCase, expectTrpcError, formId, key, keyId, owner, startWorld, stopWorld, t } from './fixtures.ts';
+import { everyCase, expectTrpcError, formId, key, keyId, owner, t, useWorld } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 // ---------------------------------------------------------------------------------------------
 // Routes, methods and headers.

@@ -1,12 +1,11 @@
 /**
  * Hostile input (issue 11): one line where one line is meant; URLs stored normalised; every value fits its column.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectDocumentedError, PASSWORD } from '@lfk/testing';
-import { BODY_CASES, bodyRoutes, everyCase, expectInvalid, expectTrpcError, formBody, formId, freshEmail, key, openFormId, opts, ORIGIN, owner, startWorld, stopWorld, stranger, t } from './fixtures.ts';
+import { BODY_CASES, bodyRoutes, everyCase, expectInvalid, expectTrpcError, formBody, formId, freshEmail, key, openFormId, opts, ORIGIN, owner, stranger, t, useWorld } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 // ---------------------------------------------------------------------------------------------
 // Issue 11: one line where one line is meant; URLs stored normalised; every value fits its column.

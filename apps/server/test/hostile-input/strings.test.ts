@@ -1,12 +1,11 @@
 /**
  * Hostile input, strings: what is refused, and what is kept exactly.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectDocumentedError, PASSWORD } from '@lfk/testing';
-import { BAD_TEXT, everyCase, expectInvalid, freshEmail, key, owner, startWorld, stopWorld, t } from './fixtures.ts';
+import { BAD_TEXT, everyCase, expectInvalid, freshEmail, key, owner, t, useWorld } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 // ---------------------------------------------------------------------------------------------
 // Strings: what is refused, and what is kept exactly.

@@ -1,12 +1,11 @@
 /**
  * Hostile input: the submission path's limits hold on every door, and nothing after a stored submission fails.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectDocumentedError } from '@lfk/testing';
-import { expectTrpcError, formBody, key, openFormId, ORIGIN, startWorld, stopWorld, t } from './fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { countSubmissions, expectDocumentedError } from '@lfk/testing';
+import { expectTrpcError, formBody, key, openFormId, ORIGIN, t, useWorld } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 // ---------------------------------------------------------------------------------------------
 // The submission path's limits hold on every door, and nothing after a stored submission fails.
@@ -39,13 +38,12 @@ describe('submission limits on every transport, and the answer after a stored su
   });
 
   it('a tRPC batch of 200 calls → 400 batch_too_large, and none of them runs', async () => {
-    const before = await t.sql<{ n: number }>('select count(*)::int as n from submissions where form_id = ?', [openFormId]);
+    const before = await countSubmissions(t, openFormId);
     const calls = 200;
     const body = Object.fromEntries(Array.from({ length: calls }, (_, i) => [i, { form_id: openFormId, data: { message: 'hi' } }]));
     const paths = Array.from({ length: calls }, () => 'submissions.create').join(',');
     expectTrpcError(await t.request('POST', `/trpc/${paths}?batch=1`, { body, headers: { origin: ORIGIN } }), 400, 'batch_too_large');
-    const after = await t.sql<{ n: number }>('select count(*)::int as n from submissions where form_id = ?', [openFormId]);
-    expect(after[0]!.n).toBe(before[0]!.n);
+    expect(await countSubmissions(t, openFormId)).toBe(before);
   });
 
   it('an HTML form post to a form whose redirect_url was stored raw → 303 to a valid Location, never a 500', async () => {

@@ -1,12 +1,11 @@
 /**
  * Hostile input over the tRPC endpoint: the same hostility, in tRPC's envelope.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RequestOptions } from '@lfk/testing';
-import { badIds, decodeURIComponentSafe, everyCase, expectTrpcError, formId, key, keyId, MALFORMED_JSON, member, MiB, NON_OBJECT_JSON, OTHER_CONTENT_TYPES, owner, startWorld, stopWorld, t } from './fixtures.ts';
+import { badIds, decodeURIComponentSafe, everyCase, expectTrpcError, formId, key, keyId, MALFORMED_JSON, member, MiB, NON_OBJECT_JSON, OTHER_CONTENT_TYPES, owner, t, useWorld } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 // ---------------------------------------------------------------------------------------------
 // The same hostility over tRPC.

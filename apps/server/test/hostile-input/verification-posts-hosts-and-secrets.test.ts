@@ -1,12 +1,11 @@
 /**
  * Hostile input: verification link posts, forged Host headers, secrets written strangely in URLs.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectDocumentedError, type Res, type RequestOptions } from '@lfk/testing';
-import { badIds, everyCase, keyId, owner, startWorld, stopWorld, t } from './fixtures.ts';
+import { badIds, everyCase, keyId, owner, t, useWorld } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 // ---------------------------------------------------------------------------------------------
 // Verification link posts, forged Host headers, secrets written strangely in URLs

@@ -2,18 +2,14 @@
  * Key cache: bounded memory (LFK_KEY_CACHE_SIZE).
  */
 import { generateApiKey } from '@lfk/api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '@lfk/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '@lfk/testing';
 import { cacheOn, expectAccepted, expectRefused, formBody, probe } from './fixtures.ts';
 
 describe('bounded memory (LFK_KEY_CACHE_SIZE=3)', () => {
-  let t: TestServer;
+  const t = useTestServer({ LFK_KEY_CACHE_SIZE: '3', LFK_KEY_CACHE_TTL: '3600' });
   beforeAll(async () => {
-    t = await startTestServer({ LFK_KEY_CACHE_SIZE: '3', LFK_KEY_CACHE_TTL: '3600' });
     await cacheOn(t);
-  });
-  afterAll(async () => {
-    await t.close();
   });
 
   it('holds at most 3 valid and 3 refused keys, and evicted keys still answer correctly', async () => {

@@ -2,22 +2,15 @@
  * Key cache: with the cache off, every answer comes from the database.
  */
 import { generateApiKey } from '@lfk/api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '@lfk/testing';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '@lfk/testing';
 import { badChecksum, comparable, expectAccepted, probe, revoke } from './fixtures.ts';
 
 describe('with the cache off, every answer comes from the database', () => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer({ LFK_KEY_CACHE_TTL: '0' });
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = useTestServer({ LFK_KEY_CACHE_TTL: '0' });
 
   it('refuses unknown, revoked and malformed keys alike, repeatedly, and caches nothing', async () => {
-    const owner = await t.signup();
-    const { key: revoked, id } = await t.createKey(owner.token, owner.workspaceId);
+    const { owner, key: revoked, id } = await t.signupWithKey();
     const { key: good } = await t.createKey(owner.token, owner.workspaceId);
     await revoke(t, owner, id);
     const reference = comparable(await probe(t, generateApiKey().key));

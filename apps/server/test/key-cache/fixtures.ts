@@ -12,7 +12,7 @@ import { newId } from '@lfk/db';
 import { RATE_LIMITS_OFF } from '@lfk/server';
 import pg from 'pg';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { freePort, type Res, spawnServerProcess, startTestServer, TEST_DATABASE_URL, type TestServer, until } from '@lfk/testing';
+import { freePort, type Res, spawnServerProcess, TEST_DATABASE_URL, type TestServer, until, useTestServer } from '@lfk/testing';
 
 export const formBody = { name: 'Contact', schema: [{ name: 'email', type: 'email', required: true }] };
 
@@ -147,9 +147,8 @@ export async function revokeSilently(url: string, keyId: string): Promise<void> 
  * hearing revocations; started before the describe block's tests and stopped after them.
  */
 export function twoProcesses(): { a: TestServer; b: OtherProcess; url: string } {
-  const both = {} as { a: TestServer; b: OtherProcess; url: string };
+  const both = { a: useTestServer({ LFK_KEY_CACHE_TTL: '3600' }) } as { a: TestServer; b: OtherProcess; url: string };
   beforeAll(async () => {
-    both.a = await startTestServer({ LFK_KEY_CACHE_TTL: '3600' });
     await cacheOn(both.a);
     both.url = both.a.server.config.databaseUrl!;
     both.b = await otherProcess(both.url);
@@ -157,7 +156,6 @@ export function twoProcesses(): { a: TestServer; b: OtherProcess; url: string } 
   });
   afterAll(async () => {
     await both.b?.stop();
-    await both.a?.close();
   });
   return both;
 }

@@ -2,23 +2,18 @@
  * Key cache: a revoked key is refused on the very next request in the process that revoked it.
  */
 import { generateApiKey } from '@lfk/api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, until } from '@lfk/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { until, useTestServer } from '@lfk/testing';
 import { badChecksum, cacheOn, comparable, expectAccepted, expectRefused, probe, revoke, revokeAndSettle } from './fixtures.ts';
 
 describe('in the process that revokes', () => {
-  let t: TestServer;
+  const t = useTestServer({ LFK_KEY_CACHE_TTL: '3600' });
   beforeAll(async () => {
-    t = await startTestServer({ LFK_KEY_CACHE_TTL: '3600' });
     await cacheOn(t);
-  });
-  afterAll(async () => {
-    await t.close();
   });
 
   it('a cached key revoked through the API is refused on the very next request, exactly like an unknown key', async () => {
-    const owner = await t.signup();
-    const { key, id } = await t.createKey(owner.token, owner.workspaceId);
+    const { owner, key, id } = await t.signupWithKey();
     const before = t.server.services.apiKeyCache.size.valid;
     expectAccepted(await probe(t, key));
     // Served from memory from now on (for an hour).
@@ -38,8 +33,7 @@ describe('in the process that revokes', () => {
   });
 
   it('with requests in flight during the revoke, every request that starts after the revoke answered is refused', async () => {
-    const owner = await t.signup();
-    const { key, id } = await t.createKey(owner.token, owner.workspaceId);
+    const { owner, key, id } = await t.signupWithKey();
     expectAccepted(await probe(t, key));
 
     let revokeAnswered = false;
@@ -79,8 +73,7 @@ describe('in the process that revokes', () => {
   });
 
   it('unknown, revoked and malformed keys are refused alike, every time, cached or not; malformed ones never enter the cache', async () => {
-    const owner = await t.signup();
-    const { key: revoked, id } = await t.createKey(owner.token, owner.workspaceId);
+    const { owner, key: revoked, id } = await t.signupWithKey();
     expectAccepted(await probe(t, revoked));
     await revokeAndSettle(t, owner, id);
     const unknown = generateApiKey().key;

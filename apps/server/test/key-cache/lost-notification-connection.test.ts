@@ -10,8 +10,7 @@ describe.runIf(!!TEST_DATABASE_URL)('a lost notification connection fails safe',
 
   it('a revocation whose notification is lost with the connection is still refused, and the cache comes back', async () => {
     const { a, b, url } = both;
-    const owner = await a.signup();
-    const { key, id } = await a.createKey(owner.token, owner.workspaceId);
+    const { owner, key, id } = await a.signupWithKey();
     const { key: silentlyRevoked, id: silentId } = await a.createKey(owner.token, owner.workspaceId);
     expectAccepted(await b.probe(key));
     expectAccepted(await b.probe(key));

@@ -10,8 +10,7 @@ describe.runIf(!!TEST_DATABASE_URL)('in another process on the same PostgreSQL d
 
   it('serves a key from memory: a revoke nobody is told of goes unseen for the TTL (the control)', async () => {
     const { a, b, url } = both;
-    const owner = await a.signup();
-    const { key, id } = await a.createKey(owner.token, owner.workspaceId);
+    const { key, id } = await a.signupWithKey();
     expectAccepted(await b.probe(key));
     await revokeSilently(url, id);
     expectRefused(await probe(a, key)); // uncached in A: the database says revoked…
@@ -20,8 +19,7 @@ describe.runIf(!!TEST_DATABASE_URL)('in another process on the same PostgreSQL d
 
   it('refuses a key revoked through the first process\'s API, told by the database', async () => {
     const { a, b } = both;
-    const owner = await a.signup();
-    const { key, id } = await a.createKey(owner.token, owner.workspaceId);
+    const { owner, key, id } = await a.signupWithKey();
     expectAccepted(await b.probe(key));
     expectAccepted(await b.probe(key));
     await revoke(a, owner, id);
@@ -32,8 +30,7 @@ describe.runIf(!!TEST_DATABASE_URL)('in another process on the same PostgreSQL d
 
   it('refuses a key revoked by raw SQL (the trigger notifies)', async () => {
     const { a, b, url } = both;
-    const owner = await a.signup();
-    const { key, id } = await a.createKey(owner.token, owner.workspaceId);
+    const { owner, key, id } = await a.signupWithKey();
     const { key: bystander } = await a.createKey(owner.token, owner.workspaceId);
     expectAccepted(await b.probe(key));
     expectAccepted(await b.probe(bystander));
@@ -45,8 +42,7 @@ describe.runIf(!!TEST_DATABASE_URL)('in another process on the same PostgreSQL d
 
   it('refuses a key whose row is deleted by raw SQL', async () => {
     const { a, b, url } = both;
-    const owner = await a.signup();
-    const { key, id } = await a.createKey(owner.token, owner.workspaceId);
+    const { key, id } = await a.signupWithKey();
     expectAccepted(await b.probe(key));
     await inTransaction(url, (client) => client.query('delete from api_keys where id = $1', [id]));
     await until('the other process to refuse the deleted key', async () => (await b.probe(key)).status === 401);

@@ -9,8 +9,7 @@ describe.runIf(!TEST_DATABASE_URL)('revoked behind the server\'s back (PGlite: n
   it('with LFK_KEY_CACHE_TTL=1 the key is served from memory, then refused once the TTL has passed', async () => {
     const t = await startTestServer({ LFK_KEY_CACHE_TTL: '1' });
     try {
-      const owner = await t.signup();
-      const { key, id } = await t.createKey(owner.token, owner.workspaceId);
+      const { owner, key, id } = await t.signupWithKey();
       expectAccepted(await probe(t, key));
       await t.sql('update api_keys set revoked_at = now() where id = ?', [id]);
       // The database says revoked; memory (trusted for a second) still says valid.
@@ -32,8 +31,7 @@ describe.runIf(!TEST_DATABASE_URL)('revoked behind the server\'s back (PGlite: n
   ])('with the cache off (%o) a raw SQL revoke is seen on the very next request', async (env) => {
     const t = await startTestServer(env);
     try {
-      const owner = await t.signup();
-      const { key, id } = await t.createKey(owner.token, owner.workspaceId);
+      const { key, id } = await t.signupWithKey();
       expectAccepted(await probe(t, key));
       expectAccepted(await probe(t, key));
       await t.sql('update api_keys set revoked_at = now() where id = ?', [id]);

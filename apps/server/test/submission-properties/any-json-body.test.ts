@@ -2,11 +2,10 @@
  * Submission properties: no JSON body at all makes the server answer 5xx.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anyBodyArb, createPropertyForm, type Mode, schemaArb, startWorld, stopWorld, storedSubmissions, SUBMISSION_LIMIT, submit, t } from './fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { anyBodyArb, createPropertyForm, type Mode, schemaArb, storedSubmissions, SUBMISSION_LIMIT, submit, t, useWorld } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 describe('submission properties (random schemas, through the server)', () => {
   it('no JSON body makes the server fail: always 201, 400, 413 or 422 in the one error shape', async () => {

@@ -3,11 +3,10 @@
  * per corrupted field, and nothing is stored.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPropertyForm, invalidCaseArb, objectText, ORIGIN, sorted, startWorld, stopWorld, storedSubmissions, SUBMISSION_LIMIT, submit } from './fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { createPropertyForm, invalidCaseArb, objectText, ORIGIN, sorted, storedSubmissions, SUBMISSION_LIMIT, submit, useWorld } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 describe('submission properties (random schemas, through the server)', () => {
   it('every corrupted submission is refused (422) with exactly the corrupted fields as details, and nothing stored', async () => {

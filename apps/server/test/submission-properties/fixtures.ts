@@ -5,8 +5,8 @@
  * fast-check prints the failing counterexample (and its seed) when a property fails.
  */
 import fc from 'fast-check';
-import { expect } from 'vitest';
-import { createForm, type Res, startTestServer, type TestServer } from '@lfk/testing';
+import { beforeAll, expect } from 'vitest';
+import { type Account, createForm, type Res, type TestServer, useTestServer } from '@lfk/testing';
 
 export const TYPES = ['text', 'textarea', 'email', 'number', 'url', 'tel', 'date', 'checkbox', 'select'] as const;
 export type FieldType = (typeof TYPES)[number];
@@ -32,17 +32,16 @@ export const SUBMISSION_LIMIT = 64 * 1024;
 export const NUM_RUNS = 50;
 
 export let t: TestServer;
-export let owner: Awaited<ReturnType<TestServer['signup']>>;
+export let owner: Account;
 export let key: string;
 
-/** A fresh server, and a key of its first account's workspace. */
-export async function startWorld(): Promise<void> {
-  t = await startTestServer();
-  owner = await t.signup();
-  key = (await t.createKey(owner.token, owner.workspaceId)).key;
-}
-export async function stopWorld(): Promise<void> {
-  await t?.close();
+/** The test file's server, on a fresh database, and a key of its first account's workspace: made before the file's tests, closed after them. */
+export function useWorld(): void {
+  t = useTestServer();
+  beforeAll(async () => {
+    owner = await t.signup();
+    key = (await t.createKey(owner.token, owner.workspaceId)).key;
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -406,47 +405,27 @@ export function stringValueArb(field: Field): fc.Arbitrary<string> {
   }
 }
 
+/**
+ * What each type refuses of its own: a number or boolean where a string is meant, and the values
+ * that type rejects (a text over 10,000 characters, an address that is none, an impossible date…).
+ */
+const TYPE_CORRUPTIONS: Record<FieldType, (field: Field) => fc.Arbitrary<unknown>[]> = {
+  text: () => [wrongScalarArb, fc.constant('x'.repeat(10_001))],
+  textarea: () => [wrongScalarArb],
+  url: () => [wrongScalarArb, badUrlArb],
+  tel: () => [wrongScalarArb, badTelArb],
+  date: () => [wrongScalarArb, impossibleDateArb],
+  email: () => [wrongScalarArb, badEmailArb],
+  select: (field) => [wrongScalarArb, badSelectArb(field.options!)],
+  number: () => [badNumberArb],
+  checkbox: () => [badCheckboxArb],
+};
+
 export function corruptionArb(field: Field): fc.Arbitrary<unknown> {
   const choices: fc.Arbitrary<unknown>[] = [compoundArb, withBadChar(field, stringValueArb(field))];
   if (field.required) choices.push(blankArb);
   if (field.required && field.type === 'checkbox') choices.push(fc.constantFrom(false, 'off', 'no', '0', 'FALSE', ' Off '));
-  switch (field.type) {
-    case 'text':
-    case 'textarea':
-    case 'url':
-    case 'tel':
-    case 'date':
-    case 'email':
-    case 'select':
-      choices.push(wrongScalarArb);
-      break;
-  }
-  switch (field.type) {
-    case 'text':
-      choices.push(fc.constant('x'.repeat(10_001)));
-      break;
-    case 'email':
-      choices.push(badEmailArb);
-      break;
-    case 'url':
-      choices.push(badUrlArb);
-      break;
-    case 'tel':
-      choices.push(badTelArb);
-      break;
-    case 'date':
-      choices.push(impossibleDateArb);
-      break;
-    case 'number':
-      choices.push(badNumberArb);
-      break;
-    case 'checkbox':
-      choices.push(badCheckboxArb);
-      break;
-    case 'select':
-      choices.push(badSelectArb(field.options!));
-      break;
-  }
+  choices.push(...TYPE_CORRUPTIONS[field.type](field));
   return fc.oneof(...choices);
 }
 

@@ -3,11 +3,10 @@
  * as the rules normalise it; a date field takes every real calendar date.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ABSENT, asJson, createPropertyForm, dateArb, type Field, NUM_RUNS, objectText, ORIGIN, startWorld, stopWorld, storedSubmissions, SUBMISSION_LIMIT, submit, urlencodedText, validCaseArb } from './fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { ABSENT, asJson, createPropertyForm, dateArb, type Field, NUM_RUNS, objectText, ORIGIN, storedSubmissions, SUBMISSION_LIMIT, submit, urlencodedText, useWorld, validCaseArb } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 describe('submission properties (random schemas, through the server)', () => {
   it('every valid submission is taken (201) and stored exactly as normalised', async () => {

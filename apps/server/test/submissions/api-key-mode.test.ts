@@ -3,12 +3,11 @@
  */
 import { generateApiKey } from '@lfk/api';
 import { newId } from '@lfk/db';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, ORIGIN } from '@lfk/testing';
-import { contactSchema, corsHeaderNames, countRows, expectCreated, member, outsiderKey, owner, ownerKey, startWorld, stopWorld, storedRows, submit, t, withoutRequestId } from './fixtures.ts';
+import { contactSchema, corsHeaderNames, countRows, expectCreated, member, outsiderKey, owner, ownerKey, storedRows, submit, t, useWorld, withoutRequestId } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 describe('api_key-mode forms', () => {
   let formId: string;

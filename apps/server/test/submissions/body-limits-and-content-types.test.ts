@@ -1,12 +1,11 @@
 /**
  * Submissions end to end: body limits and content types.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectError, ORIGIN } from '@lfk/testing';
-import { countRows, createForm, expectCreated, postForm, startWorld, stopWorld, storedRows, submit } from './fixtures.ts';
+import { countRows, createForm, expectCreated, postForm, storedRows, submit, useWorld } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 describe('body limits and content types', () => {
   const noteSchema = [{ name: 'msg', type: 'textarea', required: true }];

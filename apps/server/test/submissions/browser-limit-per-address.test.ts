@@ -2,21 +2,15 @@
  * The browser-submission limit is counted per form and per client address, and only for
  * submissions that are taken: junk from one visitor never closes a form to the others.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countSubmissions, createContactForm, expectCreated, expectError, ORIGIN, startTestServer, submit, submitOverTrpc, type TestServer, VALID } from '@lfk/testing';
+import { describe, expect, it } from 'vitest';
+import { countSubmissions, createContactForm, expectCreated, expectError, ORIGIN, submit, submitOverTrpc, useTestServer, VALID } from '@lfk/testing';
 
 const JUNK_SENDER = '203.0.113.66';
 const VISITOR = '198.51.100.7';
 
 describe('junk from one address never closes a form to another', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    // The default allowance, over an hour: nothing refills while the test runs.
-    s = await startTestServer({ LFK_RATE_LIMIT_BROWSER_SUBMISSIONS: '60/1h', LFK_TRUST_PROXY: 'true' });
-  });
-  afterAll(async () => {
-    await s?.close();
-  });
+  // The default allowance, over an hour: nothing refills while the test runs.
+  const s = useTestServer({ LFK_RATE_LIMIT_BROWSER_SUBMISSIONS: '60/1h', LFK_TRUST_PROXY: 'true' });
 
   it("61 junk posts (422) with the form's Origin, then a valid post from another address → 201", async () => {
     const owner = await s.signup();
@@ -42,13 +36,7 @@ describe('junk from one address never closes a form to another', () => {
 });
 
 describe('taken submissions are counted per form and per address', () => {
-  let s: TestServer;
-  beforeAll(async () => {
-    s = await startTestServer({ LFK_RATE_LIMIT_BROWSER_SUBMISSIONS: '3/1h', LFK_TRUST_PROXY: 'true' });
-  });
-  afterAll(async () => {
-    await s?.close();
-  });
+  const s = useTestServer({ LFK_RATE_LIMIT_BROWSER_SUBMISSIONS: '3/1h', LFK_TRUST_PROXY: 'true' });
 
   it("an address over its allowance gets 429 with Retry-After; other addresses and the address's other forms do not", async () => {
     const owner = await s.signup();

@@ -2,12 +2,11 @@
  * Submissions end to end: CORS preflights and grants.
  */
 import { newId } from '@lfk/db';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectError, ORIGIN } from '@lfk/testing';
-import { contactSchema, corsHeaderNames, countRows, createForm, expectCreated, headerList, LOCAL_ORIGIN, ownerKey, startWorld, stopWorld, storedRows, submit, t } from './fixtures.ts';
+import { contactSchema, corsHeaderNames, countRows, createForm, expectCreated, headerList, LOCAL_ORIGIN, ownerKey, storedRows, submit, t, useWorld } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 describe('CORS', () => {
   const preflightHeaders = (origin: string) => ({

@@ -4,27 +4,23 @@
  * the same refusal, not a database failure.
  */
 import { generateApiKey } from '@lfk/api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContactForm, expectError, ORIGIN, startTestServer, submit, submitOverTrpc, type TestServer, VALID } from '@lfk/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createContactForm, expectError, ORIGIN, submit, submitOverTrpc, useTestServer, VALID } from '@lfk/testing';
 
 const HELD = '203.0.113.9';
 
-let t: TestServer;
+const t = useTestServer({ LFK_RATE_LIMIT_KEY_FAILURES: '2/1h', LFK_TRUST_PROXY: 'true' });
 let formId: string;
 let revokedKey: string;
 let goodKey: string;
 
 beforeAll(async () => {
-  t = await startTestServer({ LFK_RATE_LIMIT_KEY_FAILURES: '2/1h', LFK_TRUST_PROXY: 'true' });
   const owner = await t.signup();
   formId = (await createContactForm(t, owner, { submission_mode: 'api_key', allowed_origins: [] })).id;
   goodKey = (await t.createKey(owner.token, owner.workspaceId)).key;
   const revoked = await t.createKey(owner.token, owner.workspaceId);
   await t.request('DELETE', `/v1/workspaces/${owner.workspaceId}/api-keys/${revoked.id}`, { token: owner.token });
   revokedKey = revoked.key;
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 /** Runs `check` while the forms table cannot be read, and puts it back afterwards. */

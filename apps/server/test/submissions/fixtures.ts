@@ -2,8 +2,8 @@
  * What the submission files share: a server with an owner, a member, an outsider and their keys; contact
  * forms; posting them as JSON or as an HTML form; reading what was stored.
  */
-import { expect } from 'vitest';
-import { createContactForm, FORM_URLENCODED, ORIGIN, type Res, startTestServer, type TestServer } from '@lfk/testing';
+import { beforeAll, expect } from 'vitest';
+import { type Account, countSubmissions, createContactForm, FORM_URLENCODED, ORIGIN, type Res, type TestServer, useTestServer } from '@lfk/testing';
 
 export const LOCAL_ORIGIN = 'http://localhost:3000';
 
@@ -14,34 +14,31 @@ export const contactSchema = [
   { name: 'agree', type: 'checkbox' },
 ];
 
-export type User = { token: string; userId: string; workspaceId: string; email: string };
-
 export let t: TestServer;
-export let owner: User;
-export let member: User;
-export let outsider: User;
+export let owner: Account;
+export let member: Account;
+export let outsider: Account;
 export let ownerKey: { key: string; id: string };
 export let outsiderKey: { key: string; id: string };
 
-/** A fresh server with an owner (and a key), a member of the owner's workspace, and an outsider (and a key). */
-export async function startWorld(): Promise<void> {
-  t = await startTestServer();
-  owner = await t.signup();
-  member = await t.signup();
-  outsider = await t.signup();
-  await t.addMember(owner.token, owner.workspaceId, member.email, 'member');
-  ownerKey = await t.createKey(owner.token, owner.workspaceId, 'server');
-  outsiderKey = await t.createKey(outsider.token, outsider.workspaceId, 'elsewhere');
-}
-export async function stopWorld(): Promise<void> {
-  await t?.close();
+/**
+ * The test file's server, on a fresh database, with an owner (and a key), a member of the owner's
+ * workspace, and an outsider (and a key): made before the file's tests, closed after them.
+ */
+export function useWorld(): void {
+  t = useTestServer();
+  beforeAll(async () => {
+    ({ owner, member, outsider } = await t.signupTeam());
+    ownerKey = await t.createKey(owner.token, owner.workspaceId, 'server');
+    outsiderKey = await t.createKey(outsider.token, outsider.workspaceId, 'elsewhere');
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
 /** A claimed form in the owner's workspace (made with the owner's session). */
-export function createForm(overrides: Record<string, unknown> = {}, server: TestServer = t, who: User = owner) {
+export function createForm(overrides: Record<string, unknown> = {}, server: TestServer = t, who: Account = owner) {
   return createContactForm(server, who, { schema: contactSchema, allowed_origins: [ORIGIN, LOCAL_ORIGIN], ...overrides });
 }
 
@@ -91,9 +88,8 @@ export async function storedRows(formId: string, server: TestServer = t): Promis
   }));
 }
 
-export async function countRows(formId: string, server: TestServer = t): Promise<number> {
-  const rows = await server.sql<{ n: number }>('select count(*)::int as n from submissions where form_id = ?', [formId]);
-  return rows[0]!.n;
+export function countRows(formId: string, server: TestServer = t): Promise<number> {
+  return countSubmissions(server, formId);
 }
 
 export function corsHeaderNames(res: Res): string[] {

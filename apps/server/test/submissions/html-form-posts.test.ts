@@ -1,12 +1,11 @@
 /**
  * Submissions end to end: plain HTML form posts, answered with a redirect or a page.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BROWSER_ACCEPT, expectError } from '@lfk/testing';
-import { corsHeaderNames, countRows, createForm, postForm, startWorld, stopWorld, storedRows } from './fixtures.ts';
+import { corsHeaderNames, countRows, createForm, postForm, storedRows, useWorld } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 describe('HTML form posts', () => {
   it('redirects with 303 to redirect_url when the form has one', async () => {

@@ -1,12 +1,11 @@
 /**
  * Submissions end to end: Idempotency-Key on submissions.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectError, ORIGIN } from '@lfk/testing';
-import { countRows, createForm, expectCreated, owner, ownerKey, startWorld, stopWorld, storedRows, submit, t } from './fixtures.ts';
+import { countRows, createForm, expectCreated, owner, ownerKey, storedRows, submit, t, useWorld } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 describe('Idempotency-Key on submissions', () => {
   const body = { name: 'Ada', email: 'ada@example.com' };

@@ -1,12 +1,11 @@
 /**
  * Submissions end to end: GET /v1/forms/{form_id}/submissions, paginated.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, ORIGIN } from '@lfk/testing';
-import { createForm, expectCreated, listAll, member, outsider, outsiderKey, owner, ownerKey, startWorld, stopWorld, submit, t } from './fixtures.ts';
+import { createForm, expectCreated, listAll, member, outsider, outsiderKey, owner, ownerKey, submit, t, useWorld } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 describe('listing submissions', () => {
   let formId: string;

@@ -1,12 +1,11 @@
 /**
  * Submissions end to end: browser-mode forms and the Origin check.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectError, FORM_URLENCODED, ORIGIN } from '@lfk/testing';
-import { corsHeaderNames, countRows, createForm, expectCreated, LOCAL_ORIGIN, owner, postForm, startWorld, stopWorld, storedRows, submit, t } from './fixtures.ts';
+import { corsHeaderNames, countRows, createForm, expectCreated, LOCAL_ORIGIN, owner, postForm, storedRows, submit, t, useWorld } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 describe('browser-mode submissions and the Origin check', () => {
   it('accepts JSON and urlencoded bodies from an allowed origin and stores what was sent', async () => {

@@ -1,18 +1,12 @@
 /**
  * Submissions end to end: the per-form browser submission rate limit.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, ORIGIN, startTestServer, type TestServer } from '@lfk/testing';
+import { describe, expect, it } from 'vitest';
+import { expectError, ORIGIN, useTestServer } from '@lfk/testing';
 import { countRows, createForm, expectCreated, LOCAL_ORIGIN, submit } from './fixtures.ts';
 
 describe('per-form browser submission rate limit', () => {
-  let limited: TestServer;
-  beforeAll(async () => {
-    limited = await startTestServer({ LFK_RATE_LIMIT_BROWSER_SUBMISSIONS: '3/1m' });
-  });
-  afterAll(async () => {
-    await limited?.close();
-  });
+  const limited = useTestServer({ LFK_RATE_LIMIT_BROWSER_SUBMISSIONS: '3/1m' });
 
   it('the 4th browser submission to a form is 429; other forms and key submissions are unaffected', async () => {
     const user = await limited.signup();

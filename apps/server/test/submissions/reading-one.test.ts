@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '@lfk/testing';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '@lfk/testing';
 
 // One submission, read in full by a member: GET /v1/forms/{form_id}/submissions/{submission_id}.
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(() => t?.close());
+const t = useTestServer();
 
 describe('reading one submission', () => {
   it('answers every value of a submission of that form, and nothing of another form', async () => {
-    const owner = await t.signup();
-    const { key } = await t.createKey(owner.token, owner.workspaceId);
+    const { owner, key } = await t.signupWithKey();
     const schema = [{ name: 'message', type: 'textarea', required: true }];
     const form = async (name: string) => (await t.request('POST', '/v1/forms', { token: key, body: { name, schema } })).json.id as string;
     const [a, b] = [await form('A'), await form('B')];

@@ -2,24 +2,20 @@
  * A submission holds at most 64 KiB of values, whichever door it comes through: the limit belongs
  * to the procedure, so REST, tRPC (single or batched) answer alike.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countSubmissions, createContactForm, expectCreated, expectError, ORIGIN, startTestServer, submit, submitOverTrpc, type TestServer } from '@lfk/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Account, countSubmissions, createContactForm, expectCreated, expectError, ORIGIN, submit, submitOverTrpc, useTestServer } from '@lfk/testing';
 
 const KiB = 1024;
 /** Values whose JSON, `{"message":"…"}`, is exactly `bytes` long. */
 const valuesOfSize = (bytes: number) => ({ message: 'a'.repeat(bytes - '{"message":""}'.length) });
 
-let t: TestServer;
-let owner: Awaited<ReturnType<TestServer['signup']>>;
+const t = useTestServer();
+let owner: Account;
 let key: string;
 
 beforeAll(async () => {
-  t = await startTestServer();
   owner = await t.signup();
   key = (await t.createKey(owner.token, owner.workspaceId)).key;
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 /** A form with one optional textarea, `message`. */

@@ -1,12 +1,11 @@
 /**
  * Submissions end to end: validation against the form's schema.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectError, ORIGIN } from '@lfk/testing';
-import { countRows, createForm, expectCreated, member, postForm, startWorld, stopWorld, storedRows, submit, t } from './fixtures.ts';
+import { countRows, createForm, expectCreated, member, postForm, storedRows, submit, t, useWorld } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 describe('validation', () => {
   const everyType = [

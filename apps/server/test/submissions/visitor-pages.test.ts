@@ -2,12 +2,11 @@
  * Submissions end to end: the pages a person reads after an HTML form post speak to them (not to a
  * developer), name fields by their labels, and lead back to the site; pages may read useful headers.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSER_ACCEPT, ORIGIN, startTestServer, type TestServer } from '@lfk/testing';
-import { countRows, createForm, headerList, postForm, startWorld, stopWorld, submit } from './fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { BROWSER_ACCEPT, ORIGIN, useTestServer } from '@lfk/testing';
+import { countRows, createForm, headerList, postForm, submit, useWorld } from './fixtures.ts';
 
-beforeAll(startWorld);
-afterAll(stopWorld);
+useWorld();
 
 const labelled = [
   { name: 'name', type: 'text', required: true, label: 'Your name' },
@@ -59,13 +58,7 @@ describe('the page after a refused HTML form post', () => {
 });
 
 describe('the page after a rate-limited HTML form post', () => {
-  let limited: TestServer;
-  beforeAll(async () => {
-    limited = await startTestServer({ LFK_RATE_LIMIT_BROWSER_SUBMISSIONS: '1/1h' });
-  });
-  afterAll(async () => {
-    await limited?.close();
-  });
+  const limited = useTestServer({ LFK_RATE_LIMIT_BROWSER_SUBMISSIONS: '1/1h' });
 
   it('429 asks the person to wait as long as Retry-After says', async () => {
     const user = await limited.signup();
