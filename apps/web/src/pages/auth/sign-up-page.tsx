@@ -20,7 +20,7 @@ interface SignUp {
 export function SignUpPage() {
   const navigate = useNavigate();
   const form = useForm({ resolver: zodResolver(signupInput), defaultValues: { name: undefined, email: '', password: '' } });
-  const problem = useFormProblem(['name', 'email', 'password'], form.setError);
+  const problem = useFormProblem(['name', 'email', 'password'], form.setError, { email_taken: 'email' });
   const signUp = useMutation({
     // As at sign-in: the cookie carries the session, the token in the body is never kept.
     mutationFn: async (input: SignUp) => {

@@ -31,7 +31,7 @@ export function FormPage() {
       ) : form.isError ? (
         <LoadError error={form.error} retry={() => form.refetch()} />
       ) : (
-        <LoadedForm key={form.data.updated_at} form={form.data} workspaceId={workspace.id} />
+        <LoadedForm form={form.data} workspaceId={workspace.id} />
       )}
     </>
   );
@@ -46,6 +46,8 @@ function LoadedForm({ form, workspaceId }: { form: Form; workspaceId: string }) 
     ...trpc.forms.update.mutationOptions(),
     onSuccess: (updated) => {
       queryClient.setQueryData(trpc.forms.get.queryKey({ form_id: form.id }), updated);
+      // The saved form is the new starting point: what changes next is measured from it.
+      editor.reset(valuesOf(updated));
       void queryClient.invalidateQueries(trpc.forms.list.pathFilter());
       setSaved(true);
     },

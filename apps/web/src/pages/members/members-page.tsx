@@ -88,7 +88,7 @@ function AddMemberForm({ workspaceId }: { workspaceId: string }) {
   const roleId = useId();
   const [added, setAdded] = useState<string | null>(null);
   const form = useForm({ resolver: zodResolver(addFields), defaultValues: { email: '', role: 'member' as const } });
-  const problem = useFormProblem(['email', 'role'], form.setError);
+  const problem = useFormProblem(['email', 'role'], form.setError, { user_not_found: 'email', already_member: 'email' });
   const add = useMutation({
     ...trpc.members.add.mutationOptions(),
     onSuccess: async (member) => {
