@@ -39,7 +39,7 @@ export function AppShell() {
         </div>
       </header>
       {workspace && (
-        <nav className="tabs" aria-label="Workspace">
+        <nav className="tabs" aria-label="Workspace pages">
           {NAV.map((item) => (
             <Link key={item.to} to={item.to} params={{ workspaceId }} activeProps={{ 'aria-current': 'page', className: 'active' }}>
               {item.label}
