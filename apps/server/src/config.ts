@@ -1,4 +1,5 @@
 import { DEFAULT_RATE_LIMITS, RATE_LIMIT_NAMES, type RateLimitConfig, type RateLimitName } from '@lfk/api';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
 const emptyAsUnset = (value: unknown) => (value === '' ? undefined : value);
@@ -56,6 +57,7 @@ const envSchema = z.object({
   LFK_KEY_CACHE_SIZE: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(1_000_000).default(10_000)),
   LFK_HEADERS_TIMEOUT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(600).default(10)),
   LFK_REQUEST_TIMEOUT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(3600).default(30)),
+  LFK_DASHBOARD_DIR: z.preprocess(emptyAsUnset, z.string().optional()),
   ...Object.fromEntries(RATE_LIMIT_NAMES.map((name) => [RATE_LIMIT_ENV[name], rateLimit(DEFAULT_RATE_LIMITS[name])])),
 }).refine((env) => env.LFK_HEADERS_TIMEOUT <= env.LFK_REQUEST_TIMEOUT, {
   path: ['LFK_HEADERS_TIMEOUT'],
@@ -92,6 +94,11 @@ export interface Config {
   /** Verified keys kept in memory: entries of each kind (valid, refused) and how long; 0 turns it off. */
   apiKeyCache: { maxEntries: number; ttlMs: number };
   timeouts: Timeouts;
+  /**
+   * Where the built dashboard is (`apps/web`'s build, which `npm start` keeps current); served at
+   * `/` when it holds a build. Undefined serves the API alone.
+   */
+  dashboardDir: string | undefined;
 }
 
 /** How long a client may take. */
@@ -121,6 +128,9 @@ function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
   if (/^\d+$/.test(value)) return Number(value);
   return value.split(',').map((part) => part.trim()).filter(Boolean);
 }
+
+/** The dashboard's build in this repository, where `npm start` puts it. */
+const REPOSITORY_DASHBOARD_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 export class ConfigError extends Error {}
 
@@ -157,5 +167,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       keepAliveMs: KEEP_ALIVE_MS,
       idleMs: IDLE_MS,
     },
+    dashboardDir: e.LFK_DASHBOARD_DIR ?? REPOSITORY_DASHBOARD_DIR,
   };
 }

@@ -19,6 +19,7 @@ const where = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite in ${config.d
 server.app.log.info({ address, database: server.db.engine, startup_ms: Math.round(performance.now() - started) }, 'lfk is ready');
 process.stderr.write(
   `\nlfk is listening on ${config.publicUrl} (${where}).\n` +
+    (server.dashboard ? `Dashboard: ${config.publicUrl}/\n` : '') +
     `Sign up:  curl -s -X POST ${config.publicUrl}/v1/auth/signup -H 'content-type: application/json' \\\n` +
     `            -d '{"email":"you@example.com","password":"a long password"}'\n` +
     `API docs: ${config.publicUrl}/v1/openapi.json\n\n`,

@@ -17,6 +17,7 @@ import type { Config } from './config.ts';
 import { OutboxSender, type OutboxSenderOptions } from './email/outbox-sender.ts';
 import { every } from './periodic.ts';
 import { logTransport, smtpTransport } from './email/transports.ts';
+import { isDashboardBuilt, registerDashboard } from './http/dashboard.ts';
 import { registerEmailVerification } from './http/email-verification.ts';
 import { clientErrorHandler, handleWhatNodeKeeps } from './http/client-errors.ts';
 import { frameworkError, registerErrorHandling } from './http/errors.ts';
@@ -49,6 +50,8 @@ export interface LfkServer {
   db: Database;
   services: Services;
   config: Config;
+  /** Whether the dashboard is served at `/` (its build was found). */
+  dashboard: boolean;
   /** Listens on the configured host and port; resolves to the address. */
   listen(): Promise<string>;
   /** Stops taking requests, finishes those in flight, writes what is pending, closes the database. */
@@ -166,6 +169,11 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   await registerSubmissions(app, services, contextFor);
   await registerEmailVerification(app, contextFor);
   await registerTrpc(app, contextFor);
+  const dashboard = config.dashboardDir !== undefined && isDashboardBuilt(config.dashboardDir);
+  if (dashboard) await registerDashboard(app, config.dashboardDir!);
+  else if (config.dashboardDir !== undefined) {
+    app.log.warn({ dir: config.dashboardDir }, 'no dashboard build there: serving the API only (npm start builds it)');
+  }
 
   const transport = config.smtpUrl ? smtpTransport(config.smtpUrl, config.emailFrom) : logTransport(app.log);
   sender = new OutboxSender(db, transport, app.log, options.outbox);
@@ -182,6 +190,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     db,
     services,
     config,
+    dashboard,
     async listen() {
       return app.listen({ port: config.port, host: config.host });
     },

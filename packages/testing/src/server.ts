@@ -105,6 +105,8 @@ export async function startTestServer(
       ...(pgDatabase ? { DATABASE_URL: pgDatabase.url } : { LFK_DATA_DIR: 'memory://' }),
       ...env,
     }),
+    // The API alone, unless a test asks for the dashboard (`config: { dashboardDir }`).
+    dashboardDir: undefined,
     // Settings that are not in the environment (such as how often last_used_at is written).
     ...options.config,
   };

@@ -34,6 +34,14 @@ export async function registerTrpc(app: FastifyInstance, contextFor: ContextForR
         throw new ApiError('batch_too_large', { message: `A batch holds at most ${MAX_BATCH_CALLS} calls; this one has ${calls}.` });
       }
     });
+    // An empty JSON body is no input, which the procedure's schema then refuses (400
+    // invalid_request with details), as on REST: tRPC 11.22 would try to parse "" and call it
+    // invalid JSON. A batch gets an empty object, so each of its calls has no input either.
+    scope.addHook('preHandler', async (request) => {
+      if (request.method === 'POST' && (request.body === undefined || (typeof request.body === 'string' && request.body.trim() === ''))) {
+        request.body = '{}';
+      }
+    });
     await registerTrpcPlugin(scope, contextFor);
   });
 }

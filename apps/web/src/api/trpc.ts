@@ -1,0 +1,37 @@
+import type { AppRouter } from '@lfk/api';
+import { QueryCache, QueryClient } from '@tanstack/react-query';
+import { createTRPCClient, httpBatchLink } from '@trpc/client';
+import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
+import { isSignedOut, problemOf } from './problems.ts';
+
+/** Called when the server says the session is gone (expired, or signed out in another tab). */
+let whenSignedOut: () => void = () => {};
+export function onSignedOut(handler: () => void): void {
+  whenSignedOut = handler;
+}
+
+export const queryClient = new QueryClient({
+  queryCache: new QueryCache({
+    onError(error) {
+      if (isSignedOut(problemOf(error))) whenSignedOut();
+    },
+  }),
+  defaultOptions: {
+    queries: {
+      staleTime: 15_000,
+      // A 4xx will be the same next time; only a network failure or a 5xx is worth one more try.
+      retry: (failures, error) => failures < 2 && (problemOf(error).status ?? 500) >= 500,
+    },
+  },
+});
+
+/**
+ * The typed client, on the same origin: the `lfk_session` cookie rides along by itself, and the
+ * server's CSRF rule (writes from its own origin) holds. At most 10 calls per batch, the server's cap.
+ */
+export const trpcClient = createTRPCClient<AppRouter>({
+  links: [httpBatchLink({ url: '/trpc', maxItems: 10 })],
+});
+
+/** `trpc.forms.list.queryOptions(...)` and friends, for TanStack Query's hooks and the router's loaders. */
+export const trpc = createTRPCOptionsProxy<AppRouter>({ client: trpcClient, queryClient });

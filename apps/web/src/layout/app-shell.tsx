@@ -1,0 +1,68 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link, Outlet, useParams } from '@tanstack/react-router';
+import { trpc } from '../api/trpc.ts';
+import { LoadError, Loading } from '../components/states.tsx';
+import { SignOutButton } from './sign-out-button.tsx';
+import { WorkspaceContext } from './workspace-context.tsx';
+import { WorkspaceSwitcher } from './workspace-switcher.tsx';
+
+/** The most workspaces one person's switcher lists. */
+export const WORKSPACES_LISTED = 100;
+
+const NAV = [
+  { to: '/w/$workspaceId/forms', label: 'Forms' },
+  { to: '/w/$workspaceId/keys', label: 'API keys' },
+  { to: '/w/$workspaceId/members', label: 'Members' },
+  { to: '/w/$workspaceId/audit', label: 'Audit log' },
+] as const;
+
+/** Every signed-in page: who, which workspace (by name, switchable), where to go; then the page. */
+export function AppShell() {
+  const { workspaceId } = useParams({ from: '/w/$workspaceId' });
+  const session = useQuery(trpc.auth.session.queryOptions());
+  const workspaces = useQuery(trpc.workspaces.list.queryOptions({ limit: WORKSPACES_LISTED }));
+  const workspace = workspaces.data?.data.find((w) => w.id === workspaceId) ?? null;
+
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <Link to="/" className="brand">
+          lfk
+        </Link>
+        {workspaces.data && <WorkspaceSwitcher workspaces={workspaces.data.data} current={workspaceId} />}
+        <div className="account">
+          {session.data && <span className="account-email">{session.data.user.email}</span>}
+          <SignOutButton />
+        </div>
+      </header>
+      {workspace && (
+        <nav className="tabs" aria-label="Workspace pages">
+          {NAV.map((item) => (
+            <Link key={item.to} to={item.to} params={{ workspaceId }} activeProps={{ 'aria-current': 'page', className: 'active' }}>
+              {item.label}
+            </Link>
+          ))}
+        </nav>
+      )}
+      <main id="main" className="page">
+        {workspaces.isPending ? (
+          <Loading what="your workspaces" />
+        ) : workspaces.isError ? (
+          <LoadError error={workspaces.error} retry={() => workspaces.refetch()} />
+        ) : workspace ? (
+          <WorkspaceContext.Provider value={workspace}>
+            <Outlet />
+          </WorkspaceContext.Provider>
+        ) : (
+          <div className="empty">
+            <h1>No such workspace</h1>
+            <p>It does not exist, or you are not a member of it. Pick one of yours above, or ask its owner to add you.</p>
+          </div>
+        )}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { workspaceCreateInput } from '@lfk/api/schemas';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { useForm } from 'react-hook-form';
+import { trpc } from '../api/trpc.ts';
+import { Dialog } from '../components/dialog.tsx';
+import { useFormProblem } from '../components/form-problem.ts';
+import { ProblemAlert } from '../components/problem-alert.tsx';
+import { TextField } from '../components/text-field.tsx';
+
+/** A new workspace, owned by the person who makes it; the dashboard moves into it. */
+export function CreateWorkspaceDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  return (
+    <Dialog open={open} onClose={onClose} title="New workspace">
+      <CreateWorkspaceForm onDone={onClose} />
+    </Dialog>
+  );
+}
+
+function CreateWorkspaceForm({ onDone }: { onDone: () => void }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const form = useForm({ resolver: zodResolver(workspaceCreateInput), defaultValues: { name: '' } });
+  const problem = useFormProblem(['name'], form.setError);
+  const create = useMutation({
+    ...trpc.workspaces.create.mutationOptions(),
+    onSuccess: async (workspace) => {
+      await queryClient.invalidateQueries(trpc.workspaces.list.pathFilter());
+      onDone();
+      await navigate({ to: '/w/$workspaceId/forms', params: { workspaceId: workspace.id } });
+    },
+    onError: problem.report,
+  });
+  return (
+    <form onSubmit={form.handleSubmit((input) => create.mutate(input))} noValidate>
+      <TextField label="Name" registration={form.register('name')} error={form.formState.errors.name} autoComplete="off" />
+      <ProblemAlert problem={problem.problem} unplacedDetails={problem.unplaced} />
+      <div className="actions">
+        <button type="submit" disabled={create.isPending}>
+          Create workspace
+        </button>
+        <button type="button" className="secondary" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,69 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { signupInput } from '@lfk/api/schemas';
+import { MIN_PASSWORD_LENGTH } from '@lfk/db/constants';
+import { useMutation } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useForm } from 'react-hook-form';
+import { forgetEverything } from '../../api/session.ts';
+import { trpcClient } from '../../api/trpc.ts';
+import { useFormProblem } from '../../components/form-problem.ts';
+import { ProblemAlert } from '../../components/problem-alert.tsx';
+import { optionalText, TextField } from '../../components/text-field.tsx';
+import { AuthLayout } from './auth-layout.tsx';
+
+interface SignUp {
+  name?: string | undefined;
+  email: string;
+  password: string;
+}
+
+export function SignUpPage() {
+  const navigate = useNavigate();
+  const form = useForm({ resolver: zodResolver(signupInput), defaultValues: { name: undefined, email: '', password: '' } });
+  const problem = useFormProblem(['name', 'email', 'password'], form.setError, { email_taken: 'email' });
+  const signUp = useMutation({
+    // As at sign-in: the cookie carries the session, the token in the body is never kept.
+    mutationFn: async (input: SignUp) => {
+      const { workspace } = await trpcClient.auth.signup.mutate(input);
+      return workspace.id;
+    },
+    onSuccess: async (workspaceId) => {
+      forgetEverything();
+      await navigate({ to: '/w/$workspaceId/keys', params: { workspaceId } });
+    },
+    onError: problem.report,
+  });
+  return (
+    <AuthLayout
+      title="Create your account"
+      footer={
+        <>
+          Have an account? <Link to="/sign-in">Sign in</Link>
+        </>
+      }
+    >
+      <form onSubmit={form.handleSubmit((input) => signUp.mutate(input))} noValidate>
+        <TextField
+          label="Name"
+          autoComplete="name"
+          hint="Optional. Your personal workspace is named after you."
+          registration={form.register('name', { setValueAs: optionalText })}
+          error={form.formState.errors.name}
+        />
+        <TextField label="Email" type="email" autoComplete="email" registration={form.register('email')} error={form.formState.errors.email} />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
+          registration={form.register('password')}
+          error={form.formState.errors.password}
+        />
+        <ProblemAlert problem={problem.problem} unplacedDetails={problem.unplaced} />
+        <button type="submit" disabled={signUp.isPending}>
+          Sign up
+        </button>
+      </form>
+    </AuthLayout>
+  );
+}

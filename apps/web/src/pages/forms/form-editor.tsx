@@ -1,0 +1,102 @@
+import { useQuery } from '@tanstack/react-query';
+import { type ReactNode, useId } from 'react';
+import type { UseFormReturn } from 'react-hook-form';
+import { trpc } from '../../api/trpc.ts';
+import { ErrorText, errorAt } from '../../components/error-text.tsx';
+import { ProblemAlert } from '../../components/problem-alert.tsx';
+import type { FormProblem } from '../../components/form-problem.ts';
+import { FieldBuilder } from './field-builder.tsx';
+import type { ApiFormFields, EditorValues } from './form-values.ts';
+
+interface FormEditorProps {
+  form: UseFormReturn<EditorValues, unknown, ApiFormFields>;
+  workspaceId: string;
+  problem: FormProblem;
+  onSubmit: (fields: ApiFormFields) => void;
+  submitLabel: string;
+  pending: boolean;
+  /** Shown under the notify email (its verification state, on an existing form). */
+  notifyEmailExtra?: ReactNode;
+}
+
+/** Everything a form has that a person sets: its name, fields, who may submit, where mail goes. */
+export function FormEditor({ form, workspaceId, problem, onSubmit, submitLabel, pending, notifyEmailExtra }: FormEditorProps) {
+  const id = useId();
+  const projects = useQuery(trpc.projects.list.queryOptions({ workspace_id: workspaceId, limit: 100 }));
+  const errors = form.formState.errors;
+  const described = (name: string, hint: boolean) =>
+    [hint ? `${id}-${name}-hint` : '', errorAt(errors, name) ? `${id}-${name}-error` : ''].join(' ').trim() || undefined;
+  const text = (name: 'name' | 'redirect_url' | 'notify_email', label: string, hint?: ReactNode, type = 'text') => (
+    <div className="field">
+      <label htmlFor={`${id}-${name}`}>{label}</label>
+      <input
+        id={`${id}-${name}`}
+        type={type}
+        autoComplete="off"
+        {...form.register(name)}
+        aria-invalid={errorAt(errors, name) ? true : undefined}
+        aria-describedby={described(name, hint !== undefined)}
+      />
+      {hint !== undefined && (
+        <p className="hint" id={`${id}-${name}-hint`}>
+          {hint}
+        </p>
+      )}
+      <ErrorText id={`${id}-${name}-error`} message={errorAt(errors, name)} />
+    </div>
+  );
+  return (
+    <form className="form-editor" onSubmit={form.handleSubmit(onSubmit)} noValidate>
+      {text('name', 'Form name')}
+      <FieldBuilder form={form as unknown as UseFormReturn<EditorValues, unknown, unknown>} />
+      <fieldset>
+        <legend>Who may submit</legend>
+        <div className="field radio">
+          <input id={`${id}-browser`} type="radio" value="browser" {...form.register('submission_mode')} />
+          <label htmlFor={`${id}-browser`}>Browsers on the allowed origins (a plain HTML form on your site)</label>
+        </div>
+        <div className="field radio">
+          <input id={`${id}-api-key`} type="radio" value="api_key" {...form.register('submission_mode')} />
+          <label htmlFor={`${id}-api-key`}>Only your servers, with an API key</label>
+        </div>
+        <ErrorText id={`${id}-submission_mode-error`} message={errorAt(errors, 'submission_mode')} />
+        <div className="field">
+          <label htmlFor={`${id}-allowed_origins`}>Allowed origins</label>
+          <textarea
+            id={`${id}-allowed_origins`}
+            rows={3}
+            {...form.register('allowed_origins')}
+            aria-invalid={errorAt(errors, 'allowed_origins') ? true : undefined}
+            aria-describedby={described('allowed_origins', true)}
+          />
+          <p className="hint" id={`${id}-allowed_origins-hint`}>
+            One per line, such as https://example.com: the sites whose pages may post this form. None means no browser
+            can.
+          </p>
+          <ErrorText id={`${id}-allowed_origins-error`} message={errorAt(errors, 'allowed_origins')} />
+        </div>
+      </fieldset>
+      {text('redirect_url', 'Redirect URL', 'Optional: where a person goes after posting the HTML form. Without it they see a thank-you page.', 'url')}
+      {text('notify_email', 'Notify email', 'Optional: who is emailed each submission, once the address is verified.', 'email')}
+      {notifyEmailExtra}
+      <div className="field">
+        <label htmlFor={`${id}-project_id`}>Project</label>
+        <select id={`${id}-project_id`} {...form.register('project_id')} aria-describedby={described('project_id', false)}>
+          {(projects.data?.data ?? []).map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
+        </select>
+        <ErrorText id={`${id}-project_id-error`} message={errorAt(errors, 'project_id')} />
+      </div>
+      <ErrorText id={`${id}-root-error`} message={errorAt(errors, 'root')} />
+      <ProblemAlert problem={problem.problem} unplacedDetails={problem.unplaced} />
+      <div className="actions">
+        <button type="submit" disabled={pending}>
+          {submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}

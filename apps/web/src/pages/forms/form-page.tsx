@@ -1,0 +1,88 @@
+import { formUpdateInput } from '@lfk/api/schemas';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useParams } from '@tanstack/react-router';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { trpc } from '../../api/trpc.ts';
+import { useFormProblem } from '../../components/form-problem.ts';
+import { LoadError, Loading } from '../../components/states.tsx';
+import { usePageTitle } from '../../layout/page-title.ts';
+import { useWorkspace } from '../../layout/workspace-context.tsx';
+import { editorResolver } from './editor-resolver.ts';
+import { EmbedSnippet } from './embed-snippet.tsx';
+import { FormEditor } from './form-editor.tsx';
+import { changedFields, EDITOR_FIELDS, type Form, toApiFields, valuesOf } from './form-values.ts';
+import { VerificationStatus } from './verification-status.tsx';
+
+export function FormPage() {
+  const workspace = useWorkspace();
+  const { formId } = useParams({ from: '/w/$workspaceId/forms/$formId' });
+  const form = useQuery(trpc.forms.get.queryOptions({ form_id: formId }));
+  usePageTitle(form.data?.name ?? 'Form', workspace.name);
+  return (
+    <>
+      <p className="breadcrumb">
+        <Link to="/w/$workspaceId/forms" params={{ workspaceId: workspace.id }}>
+          Forms
+        </Link>
+      </p>
+      {form.isPending ? (
+        <Loading what="the form" />
+      ) : form.isError ? (
+        <LoadError error={form.error} retry={() => form.refetch()} />
+      ) : (
+        <LoadedForm form={form.data} workspaceId={workspace.id} />
+      )}
+    </>
+  );
+}
+
+function LoadedForm({ form, workspaceId }: { form: Form; workspaceId: string }) {
+  const queryClient = useQueryClient();
+  const [saved, setSaved] = useState(false);
+  const editor = useForm({ resolver: editorResolver(formUpdateInput, { form_id: form.id }), defaultValues: valuesOf(form) });
+  const problem = useFormProblem(EDITOR_FIELDS, editor.setError);
+  const update = useMutation({
+    ...trpc.forms.update.mutationOptions(),
+    onSuccess: (updated) => {
+      queryClient.setQueryData(trpc.forms.get.queryKey({ form_id: form.id }), updated);
+      // The saved form is the new starting point: what changes next is measured from it.
+      editor.reset(valuesOf(updated));
+      void queryClient.invalidateQueries(trpc.forms.list.pathFilter());
+      setSaved(true);
+    },
+    onError: problem.report,
+  });
+  const save = (fields: ReturnType<typeof toApiFields>) => {
+    problem.clear();
+    setSaved(false);
+    update.mutate({ form_id: form.id, ...changedFields(toApiFields(valuesOf(form)), fields) });
+  };
+  return (
+    <>
+      <div className="page-header">
+        <h1>{form.name}</h1>
+        <Link className="button" to="/w/$workspaceId/forms/$formId/submissions" params={{ workspaceId, formId: form.id }}>
+          Submissions
+        </Link>
+      </div>
+      <p className="muted">
+        <code>{form.id}</code> · {form.submission_mode === 'api_key' ? 'API key submissions' : 'Browser submissions'}
+      </p>
+      <EmbedSnippet form={form} />
+      <section aria-labelledby="settings-title">
+        <h2 id="settings-title">Settings</h2>
+        <FormEditor
+          form={editor}
+          workspaceId={workspaceId}
+          problem={problem}
+          submitLabel="Save changes"
+          pending={update.isPending}
+          onSubmit={save}
+          notifyEmailExtra={<VerificationStatus form={form} />}
+        />
+        <p role="status">{saved ? 'Changes saved.' : ''}</p>
+      </section>
+    </>
+  );
+}

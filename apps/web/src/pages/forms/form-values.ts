@@ -1,0 +1,113 @@
+import type { RouterOutputs } from '@lfk/api';
+import type { FieldType, SubmissionMode } from '@lfk/db/constants';
+
+export type Form = RouterOutputs['forms']['get'];
+
+/** One row of the field builder, as typed: a select's options are one text, one option per line. */
+export interface EditorField {
+  name: string;
+  type: FieldType;
+  required: boolean;
+  label: string;
+  options: string;
+}
+
+/** The form editor's values: the API's form fields, with lists written as text a person can type. */
+export interface EditorValues {
+  name: string;
+  schema: EditorField[];
+  submission_mode: SubmissionMode;
+  /** One origin per line. */
+  allowed_origins: string;
+  redirect_url: string;
+  notify_email: string;
+  project_id: string;
+}
+
+/** The editor's fields, by the paths the API's `details` use for them. */
+export function editorFieldNames(fieldCount: number): string[] {
+  const perField = ['name', 'type', 'required', 'label', 'options'];
+  return [
+    'name',
+    'schema',
+    ...Array.from({ length: fieldCount }, (_, i) => perField.map((part) => `schema.${i}.${part}`)).flat(),
+    'submission_mode',
+    'allowed_origins',
+    'redirect_url',
+    'notify_email',
+    'project_id',
+  ];
+}
+
+/** Every path the editor can show an error at: a form holds at most 100 fields. */
+export const EDITOR_FIELDS = editorFieldNames(100);
+
+export const EMPTY_FIELD: EditorField = { name: '', type: 'text', required: false, label: '', options: '' };
+
+export function newFormValues(projectId: string): EditorValues {
+  return {
+    name: '',
+    schema: [
+      { name: 'email', type: 'email', required: true, label: 'Email', options: '' },
+      { name: 'message', type: 'textarea', required: true, label: 'Message', options: '' },
+    ],
+    submission_mode: 'browser',
+    allowed_origins: '',
+    redirect_url: '',
+    notify_email: '',
+    project_id: projectId,
+  };
+}
+
+export function valuesOf(form: Form): EditorValues {
+  return {
+    name: form.name,
+    schema: form.schema.map((f) => ({
+      name: f.name,
+      type: f.type,
+      required: f.required,
+      label: f.label ?? '',
+      options: (f.options ?? []).join('\n'),
+    })),
+    submission_mode: form.submission_mode,
+    allowed_origins: form.allowed_origins.join('\n'),
+    redirect_url: form.redirect_url ?? '',
+    notify_email: form.notify_email ?? '',
+    project_id: form.project_id ?? '',
+  };
+}
+
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+
+/** The editor's values as the API takes them (blank optional text is "none"). */
+export function toApiFields(values: EditorValues) {
+  return {
+    name: values.name,
+    schema: values.schema.map((f) => ({
+      name: f.name.trim(),
+      type: f.type,
+      required: f.required,
+      ...(f.label.trim() ? { label: f.label } : {}),
+      ...(f.type === 'select' ? { options: lines(f.options) } : {}),
+    })),
+    submission_mode: values.submission_mode,
+    allowed_origins: lines(values.allowed_origins),
+    redirect_url: values.redirect_url.trim() ? values.redirect_url : null,
+    notify_email: values.notify_email.trim() ? values.notify_email : null,
+    ...(values.project_id ? { project_id: values.project_id } : {}),
+  };
+}
+export type ApiFormFields = ReturnType<typeof toApiFields>;
+
+/** Only what changed, so an untouched notify email is not sent again (a new one is re-verified). */
+export function changedFields(before: ApiFormFields, after: ApiFormFields): Partial<ApiFormFields> {
+  const changed: Record<string, unknown> = {};
+  for (const key of Object.keys(after) as (keyof ApiFormFields)[]) {
+    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) changed[key] = after[key];
+  }
+  return changed as Partial<ApiFormFields>;
+}

@@ -1,0 +1,112 @@
+import { MAX_ACTIVE_KEYS } from '@lfk/db/constants';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { trpc } from '../../api/trpc.ts';
+import { Empty, LoadError, Loading } from '../../components/states.tsx';
+import { Time } from '../../components/time.tsx';
+import { usePageTitle } from '../../layout/page-title.ts';
+import { useMemberNames } from '../../layout/people.ts';
+import { useWorkspace } from '../../layout/workspace-context.tsx';
+import { CreateKeyDialog } from './create-key-dialog.tsx';
+import { NotAnOwner } from './not-an-owner.tsx';
+import { type ApiKey, RevokeKeyDialog } from './revoke-key-dialog.tsx';
+
+/** A workspace lists at most this many keys: ten active ones and the revoked ones kept for audit. */
+const KEYS_LISTED = 100;
+
+export function KeysPage() {
+  const workspace = useWorkspace();
+  usePageTitle('API keys', workspace.name);
+  return (
+    <>
+      <h1>API keys</h1>
+      {workspace.role === 'owner' ? <KeyManagement workspaceId={workspace.id} /> : <NotAnOwner workspaceId={workspace.id} />}
+    </>
+  );
+}
+
+function KeyManagement({ workspaceId }: { workspaceId: string }) {
+  const keys = useQuery(trpc.apiKeys.list.queryOptions({ workspace_id: workspaceId, limit: KEYS_LISTED }));
+  const { nameOf } = useMemberNames(workspaceId);
+  const [creating, setCreating] = useState(false);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const active = keys.data?.data.filter((k) => k.status === 'active').length ?? 0;
+
+  return (
+    <>
+      <p className="lead">
+        A key lets your own server-side code and agents create and manage this workspace's forms and send
+        submissions to <code>api_key</code>-mode forms. Keep keys on servers: never put one in a web page or an app.
+      </p>
+      <div className="toolbar">
+        <p className="count" aria-live="polite">
+          {keys.data ? `${active} of ${MAX_ACTIVE_KEYS} active` : ''}
+        </p>
+        <button type="button" onClick={() => setCreating(true)}>
+          Create key
+        </button>
+      </div>
+      {keys.isPending ? (
+        <Loading what="API keys" />
+      ) : keys.isError ? (
+        <LoadError error={keys.error} retry={() => keys.refetch()} />
+      ) : keys.data.data.length === 0 ? (
+        <Empty title="No API keys yet.">
+          <p>Create one for each program that needs access, so you can revoke one without stopping the others.</p>
+        </Empty>
+      ) : (
+        <table className="table">
+          <caption className="visually-hidden">API keys of this workspace, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Key</th>
+              <th scope="col">Status</th>
+              <th scope="col">Created by</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.data.data.map((key) => (
+              <tr key={key.id}>
+                <td data-label="Name">{key.name ?? <span className="muted">Unnamed</span>}</td>
+                <td data-label="Key">
+                  <code>{key.prefix}…</code>
+                </td>
+                <td data-label="Status">
+                  <span className={`badge badge-${key.status}`}>{key.status === 'active' ? 'Active' : 'Revoked'}</span>
+                  {key.revoked_at && (
+                    <span className="muted">
+                      {' '}
+                      <Time iso={key.revoked_at} />
+                    </span>
+                  )}
+                </td>
+                <td data-label="Created by">{nameOf(key.created_by)}</td>
+                <td data-label="Created">
+                  <Time iso={key.created_at} />
+                </td>
+                <td data-label="Last used">
+                  <Time iso={key.last_used_at} never="Never" />
+                </td>
+                <td data-label="Actions">
+                  {key.status === 'active' && (
+                    <button type="button" className="danger small" aria-label={`Revoke ${key.name ?? key.prefix}`} onClick={() => setRevoking(key)}>
+                      Revoke
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <CreateKeyDialog workspaceId={workspaceId} open={creating} onClose={() => setCreating(false)} />
+      <RevokeKeyDialog workspaceId={workspaceId} apiKey={revoking} onClose={() => setRevoking(null)} />
+    </>
+  );
+}

@@ -1,0 +1,95 @@
+import { createRootRoute, createRoute, createRouter, Link, Outlet, redirect } from '@tanstack/react-router';
+import { requireSession } from './api/session.ts';
+import { queryClient, trpc } from './api/trpc.ts';
+import { AppShell, WORKSPACES_LISTED } from './layout/app-shell.tsx';
+import { SignInPage } from './pages/auth/sign-in-page.tsx';
+import { SignUpPage } from './pages/auth/sign-up-page.tsx';
+import { AuditPage } from './pages/audit/audit-page.tsx';
+import { ClaimFormPage } from './pages/forms/claim-form-page.tsx';
+import { FormPage } from './pages/forms/form-page.tsx';
+import { FormsPage } from './pages/forms/forms-page.tsx';
+import { NewFormPage } from './pages/forms/new-form-page.tsx';
+import { KeysPage } from './pages/keys/keys-page.tsx';
+import { MembersPage } from './pages/members/members-page.tsx';
+import { SubmissionsPage } from './pages/submissions/submissions-page.tsx';
+
+// The server answers the app's page at `/`, `/sign-in`, `/sign-up` and `/w/*` (apps/server's
+// DASHBOARD_PATHS): every route below lives under one of them, so any of them survives a reload.
+
+function NotFound() {
+  return (
+    <main id="main" className="auth">
+      <h1>Page not found</h1>
+      <p>
+        <Link to="/">Go to your workspaces</Link>
+      </p>
+    </main>
+  );
+}
+
+const rootRoute = createRootRoute({ component: Outlet, notFoundComponent: NotFound });
+
+/** `/`: the signed-in person's first workspace, or the sign-in page. */
+const homeRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/',
+  beforeLoad: async () => {
+    await requireSession();
+    const workspaces = await queryClient.ensureQueryData(trpc.workspaces.list.queryOptions({ limit: WORKSPACES_LISTED }));
+    const first = workspaces.data[0];
+    if (!first) throw redirect({ to: '/sign-in' });
+    throw redirect({ to: '/w/$workspaceId/forms', params: { workspaceId: first.id } });
+  },
+});
+
+const signInRoute = createRoute({ getParentRoute: () => rootRoute, path: '/sign-in', component: SignInPage });
+const signUpRoute = createRoute({ getParentRoute: () => rootRoute, path: '/sign-up', component: SignUpPage });
+
+const workspaceRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/w/$workspaceId',
+  beforeLoad: requireSession,
+  component: AppShell,
+});
+
+const keysRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'keys', component: KeysPage });
+const formsRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms', component: FormsPage });
+const newFormRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms/new', component: NewFormPage });
+const claimFormRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms/claim', component: ClaimFormPage });
+const formRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms/$formId', component: FormPage });
+const submissionsRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms/$formId/submissions', component: SubmissionsPage });
+const membersRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'members', component: MembersPage });
+const auditRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'audit', component: AuditPage });
+
+const workspaceHomeRoute = createRoute({
+  getParentRoute: () => workspaceRoute,
+  path: '/',
+  beforeLoad: ({ params }) => {
+    throw redirect({ to: '/w/$workspaceId/forms', params });
+  },
+});
+
+const routeTree = rootRoute.addChildren([
+  homeRoute,
+  signInRoute,
+  signUpRoute,
+  workspaceRoute.addChildren([
+    workspaceHomeRoute,
+    keysRoute,
+    formsRoute,
+    newFormRoute,
+    claimFormRoute,
+    formRoute,
+    submissionsRoute,
+    membersRoute,
+    auditRoute,
+  ]),
+]);
+
+export const router = createRouter({ routeTree, defaultPreload: 'intent' });
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * Accounts, workspaces, members and the audit log in a real Chromium: errors beside their
+ * fields, rate limits with when to retry, deep links that survive a reload, the switcher.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  type Dashboard,
+  DESKTOP,
+  describeInBrowser,
+  expectAccessible,
+  gone,
+  newEmail,
+  PASSWORD,
+  PHONE,
+  screenshot,
+  see,
+  signInInBrowser,
+  signUpInBrowser,
+  startDashboard,
+  workspaceOf,
+} from './fixtures.ts';
+
+describeInBrowser('accounts, workspaces, members and the audit log', () => {
+  let d: Dashboard;
+  beforeAll(async () => {
+    d = await startDashboard();
+  });
+  afterAll(() => d?.close());
+
+  it('sign up shows each error beside its field; sign out; signed-out deep links lead to sign-in; sign in', async () => {
+    const taken = newEmail('taken');
+    await d.t.signup(taken);
+    const page = await d.newPage(PHONE);
+    await page.goto('/sign-up');
+    await expectAccessible(page, 'sign-up');
+    await page.getByLabel('Email').fill(taken);
+    await page.getByLabel('Password').fill('short');
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await see(page.getByText('Must be at least 10 characters.'));
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await see(page.getByText('An account with that email address already exists.'));
+    expect(await page.getByLabel('Email').getAttribute('aria-invalid')).toBe('true');
+
+    const email = newEmail();
+    await signUpInBrowser(page, email);
+    const keysUrl = page.url();
+    await page.reload();
+    await see(page.getByRole('heading', { level: 1, name: 'API keys' }));
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await see(page.getByRole('heading', { level: 1, name: 'Sign in' }));
+    await page.goto(keysUrl);
+    await see(page.getByRole('heading', { level: 1, name: 'Sign in' }));
+    await expectAccessible(page, 'sign-in');
+    await screenshot(page, 'sign-in-phone');
+
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await see(page.getByRole('alert').getByText('The email or password is incorrect.'));
+    await signInInBrowser(page, email);
+  });
+
+  it('a new workspace from the switcher; its name is on every page; switching back', async () => {
+    const page = await d.newPage(DESKTOP);
+    await signUpInBrowser(page, newEmail(), 'Grace');
+    const personal = workspaceOf(page);
+    await page.getByRole('button', { name: 'New workspace' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New workspace' });
+    await dialog.getByLabel('Name').fill('Acme');
+    await dialog.getByRole('button', { name: 'Create workspace' }).click();
+    await gone(dialog);
+    await see(page.getByRole('heading', { level: 1, name: 'Forms' }));
+    const switcher = page.getByLabel('Workspace', { exact: true });
+    await expect.poll(() => switcher.locator('option:checked').textContent()).toBe('Acme');
+    expect(workspaceOf(page)).not.toBe(personal);
+    await page.getByRole('link', { name: 'Members' }).click();
+    expect(await switcher.locator('option:checked').textContent()).toBe('Acme');
+    await switcher.selectOption({ label: "Grace's workspace" });
+    await expect.poll(() => workspaceOf(page)).toBe(personal);
+  });
+
+  it('members are added by email and removed; the last owner is explained; the audit log says who did what', async () => {
+    const other = newEmail('colleague');
+    await d.t.signup(other);
+    const page = await d.newPage(DESKTOP);
+    const email = newEmail();
+    await signUpInBrowser(page, email);
+    await page.getByRole('link', { name: 'Members' }).click();
+    await see(page.getByRole('cell', { name: email, exact: true }));
+
+    await page.getByLabel('Email').fill('nobody@example.com');
+    await page.getByRole('button', { name: 'Add member' }).click();
+    await see(page.getByText('No user has that email address.'));
+    await page.getByLabel('Email').fill(other);
+    await page.getByLabel('Role').selectOption('member');
+    await page.getByRole('button', { name: 'Add member' }).click();
+    await see(page.getByText(`${other} is now a member of this workspace.`));
+    await see(page.getByRole('cell', { name: other, exact: true }));
+    await expectAccessible(page, 'members');
+    await screenshot(page, 'members-desktop');
+
+    await page.getByRole('button', { name: `Remove ${email}` }).click();
+    const lastOwner = page.getByRole('dialog', { name: `Remove ${email}?` });
+    await lastOwner.getByRole('button', { name: 'Remove member' }).click();
+    await see(lastOwner.getByText('Make someone else an owner first'));
+    await lastOwner.getByRole('button', { name: 'Cancel' }).click();
+
+    await page.getByRole('button', { name: `Remove ${other}` }).click();
+    await page.getByRole('dialog', { name: `Remove ${other}?` }).getByRole('button', { name: 'Remove member' }).click();
+    await gone(page.getByRole('cell', { name: other, exact: true }));
+
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await see(page.getByRole('row', { name: /added a member/ }));
+    await see(page.getByRole('row', { name: /removed a member/ }));
+    await see(page.getByRole('row', { name: new RegExp(`${email.replace(/[.]/g, '\\.')}.*created the workspace`) }));
+    await expectAccessible(page, 'audit-log');
+  });
+});
+
+describeInBrowser('rate limits', () => {
+  let d: Dashboard;
+  beforeAll(async () => {
+    d = await startDashboard({ LFK_RATE_LIMIT_LOGIN: '2/1h' });
+  });
+  afterAll(() => d?.close());
+
+  it('a refused sign-in says when to try again', async () => {
+    const page = await d.newPage(DESKTOP);
+    await page.goto('/sign-in');
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await page.getByLabel('Email').fill('someone@example.com');
+      await page.getByLabel('Password').fill('not the password');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await see(page.getByRole('alert'));
+    }
+    await see(page.getByRole('alert').getByText(/You can try again in \d+ minutes?\./));
+  });
+});

@@ -1,0 +1,130 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { freePort, PASSWORD, startTestServer, type TestServer } from '@lfk/testing';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { describe, expect, inject } from 'vitest';
+import { DASHBOARD_DIST } from '../scripts/dashboard-build.ts';
+
+export { PASSWORD };
+
+/** How long a wait may take on a loaded machine: a limit, never a pause. */
+const WAIT_MS = 30_000;
+
+/** Waits until the element is shown (Playwright's auto-waiting); fails after a generous limit. */
+export async function see(locator: Locator): Promise<Locator> {
+  await locator.first().waitFor({ state: 'visible', timeout: WAIT_MS });
+  return locator;
+}
+
+/** Waits until no such element is shown. */
+export async function gone(locator: Locator): Promise<void> {
+  await locator.waitFor({ state: 'hidden', timeout: WAIT_MS });
+}
+
+/** Retries `probe` until `expected` holds (vitest's poll); for values that are not visibility. */
+export const eventually = <T>(probe: () => T | Promise<T>) => expect.poll(probe, { timeout: WAIT_MS, interval: 100 });
+
+const CHROMIUM = inject('chromium');
+
+/** A suite that needs a browser: skipped (global-setup said why, once) when there is none. */
+export const describeInBrowser = CHROMIUM ? describe : describe.skip;
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+const SCREENSHOTS = join(import.meta.dirname, '../../../docs/screenshots');
+const AXE_RESULTS = join(import.meta.dirname, '../.axe-results');
+
+export interface Dashboard {
+  t: TestServer;
+  /** `http://127.0.0.1:port`, the server's own origin (its cookie and CSRF rule are for this one). */
+  url: string;
+  browser: Browser;
+  /** A fresh browser profile (no cookies) at desktop or phone size. */
+  newPage(viewport?: { width: number; height: number }): Promise<Page>;
+  close(): Promise<void>;
+}
+
+/** The real server, listening on a port, serving the built dashboard, on a fresh database; and a Chromium. */
+export async function startDashboard(env: Record<string, string> = {}): Promise<Dashboard> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const t = await startTestServer({ PORT: String(port), LFK_PUBLIC_URL: url, ...env }, { config: { dashboardDir: DASHBOARD_DIST } });
+  await t.server.listen();
+  const browser = await chromium.launch({ executablePath: CHROMIUM!, args: ['--no-sandbox'] });
+  const contexts: BrowserContext[] = [];
+  return {
+    t,
+    url,
+    browser,
+    async newPage(viewport = DESKTOP) {
+      const context = await browser.newContext({ baseURL: url, viewport });
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
+      contexts.push(context);
+      const page = await context.newPage();
+      page.setDefaultTimeout(WAIT_MS);
+      page.setDefaultNavigationTimeout(60_000);
+      return page;
+    },
+    async close() {
+      for (const context of contexts) await context.close().catch(() => undefined);
+      await browser.close();
+      await t.close();
+    },
+  };
+}
+
+let counter = 0;
+export const newEmail = (who = 'owner') => `${who}-${Date.now().toString(36)}-${++counter}@example.com`;
+
+/** Signs up through the sign-up page; resolves on the first signed-in page. */
+export async function signUpInBrowser(page: Page, email: string, name?: string): Promise<void> {
+  await page.goto('/sign-up');
+  if (name) await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await see(page.getByRole('heading', { level: 1, name: 'API keys' }));
+}
+
+export async function signInInBrowser(page: Page, email: string): Promise<void> {
+  await page.goto('/sign-in');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await see(page.getByRole('heading', { level: 1, name: 'Forms' }));
+}
+
+/** The page's session token, from its cookie: for setting things up through the API as that person. */
+export async function sessionOf(page: Page): Promise<string> {
+  const cookie = (await page.context().cookies()).find((c) => c.name === 'lfk_session');
+  if (!cookie) throw new Error('not signed in');
+  return cookie.value;
+}
+
+/** The workspace id in the page's URL (`/w/ws_…/…`). */
+export function workspaceOf(page: Page): string {
+  const match = /\/w\/(ws_[0-9A-Za-z]+)/.exec(page.url());
+  if (!match) throw new Error(`no workspace in ${page.url()}`);
+  return match[1]!;
+}
+
+/**
+ * axe-core on the page as it is now: no serious or critical violation is allowed. Every
+ * violation found (any impact) is written down for the report.
+ */
+export async function expectAccessible(page: Page, name: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  const violations = results.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help }));
+  await mkdir(AXE_RESULTS, { recursive: true });
+  await writeFile(join(AXE_RESULTS, `${name}.json`), `${JSON.stringify({ page: name, passes: results.passes.length, violations }, null, 2)}\n`);
+  const blocking = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(blocking, `${name}: ${JSON.stringify(blocking)}`).toEqual([]);
+}
+
+/** A screenshot for the README (`docs/screenshots/<name>.png`). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}

@@ -1,0 +1,19 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+/** Where `npm run dev -w @lfk/web` sends API calls: a server started with `npm start`. */
+const API = 'http://127.0.0.1:3000';
+
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    // The server sends a strict Content-Security-Policy: no inline script, so no inlined module preload.
+    modulePreload: { polyfill: false },
+  },
+  server: {
+    proxy: {
+      // The server's CSRF rule wants writes from its own origin: the proxy speaks as that origin.
+      '/trpc': { target: API, headers: { origin: API } },
+    },
+  },
+});
