@@ -1,22 +1,11 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Home, LFK_BIN, type LfkServerUnderTest, signupWithCli, startServer, tempHome } from './harness.ts';
+import { LFK_BIN, owner, server, signupWithCli, startWorld, stopWorld, tempHome, workspaceId } from './harness.ts';
 
 // members, projects, the audit log, --all, and submissions list --follow, against the real server.
 
-let server: LfkServerUnderTest;
-let owner: Home;
-let workspaceId: string;
-
-beforeAll(async () => {
-  server = await startServer();
-  owner = await tempHome();
-  ({ workspaceId } = await signupWithCli(owner, server.baseUrl));
-});
-afterAll(async () => {
-  await server?.close();
-  await owner?.remove();
-});
+beforeAll(() => startWorld());
+afterAll(stopWorld);
 
 describe('members', () => {
   it('add, list and remove, as the database sees it', async () => {
