@@ -38,26 +38,26 @@ export function sessionApi(ctx: CommandContext, timeoutBounds: 'client' | 'reque
   return createApi(ctx.settings, requireSession(ctx.settings), timeoutBounds);
 }
 
-/** A client, and where to print: what a command that talks to the server works with. */
-export interface Session extends CommandContext {
+/** A command's context with a client: what a command that talks to the server works with. */
+export interface ApiContext extends CommandContext {
   api: Api;
 }
 
-/** A session command's client and the workspace it acts in (see resolveWorkspace). */
-export interface WorkspaceSession extends Session {
+/** A command's context with the saved session's client and the workspace it acts in (see resolveWorkspace). */
+export interface WorkspaceContext extends ApiContext {
   workspaceId: string;
 }
 
 /** Opens what a command works with, once its settings are resolved. */
-export type Opener<S extends Session> = (ctx: CommandContext) => Promise<S>;
+export type Opener<S extends ApiContext> = (ctx: CommandContext) => Promise<S>;
 
-/** A session with the client `client` makes (sessionApi, formsApi, keyApi…). */
+/** The context with the client `client` makes (sessionApi, formsApi, keyApi…). */
 export const withClient =
-  (client: (ctx: CommandContext) => Promise<Api>): Opener<Session> =>
+  (client: (ctx: CommandContext) => Promise<Api>): Opener<ApiContext> =>
   async (ctx) => ({ ...ctx, api: await client(ctx) });
 
 /** The saved session's client and the workspace it acts in. */
-export const inWorkspace: Opener<WorkspaceSession> = async (ctx) => {
+export const inWorkspace: Opener<WorkspaceContext> = async (ctx) => {
   const api = await sessionApi(ctx);
   return { ...ctx, api, workspaceId: await resolveWorkspace(ctx, api) };
 };

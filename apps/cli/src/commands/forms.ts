@@ -2,9 +2,9 @@ import { Command, Option, type OptionValues } from '@commander-js/extra-typings'
 import type { RouterInputs, RouterOutputs } from '@lfk/api';
 import { FIELD_TYPES, SUBMISSION_MODES } from '@lfk/db/constants';
 import { type CommandContext, formsApi, inWorkspace, resolveWorkspace, withClient } from '../command-context.ts';
-import { declined, usageError } from '../errors.ts';
+import { usageError } from '../errors.ts';
 import { parseFieldShorthand, schemaFromFlags } from '../input/fields.ts';
-import { canPrompt, confirm } from '../terminal/prompts.ts';
+import { canPrompt, confirmOrStop } from '../terminal/prompts.ts';
 import type { RecordEntry } from '../output/table.ts';
 import { collect, commandGroup, examples } from './options.ts';
 import { action, callAndShow } from './run-command.ts';
@@ -177,7 +177,7 @@ async function confirmReplacement(ctx: CommandContext, what: string, before: str
     ctx.out.note(`warning: ${sentence} (To change one, use --add-${what} or --remove-${what}.)`);
     return;
   }
-  if (!(await confirm(`${sentence} Continue?`))) throw declined('Nothing was changed.');
+  await confirmOrStop(`${sentence} Continue?`, `--yes to replace every ${what} without asking`, 'Nothing was changed.');
 }
 
 const formsUpdateCommand = () =>
@@ -262,9 +262,9 @@ const formsClaimCommand = () =>
       callAndShow(
         inWorkspace,
         ({ api, workspaceId }, formId, flags) => api.forms.claim.mutate({ form_id: formId, claim_token: flags.claimToken, workspace_id: workspaceId }),
-        (form, session) => {
-          session.out.note(`Claimed form ${form.id} into ${form.workspace_id}.`);
-          printForm(form, session);
+        (form, ctx) => {
+          ctx.out.note(`Claimed form ${form.id} into ${form.workspace_id}.`);
+          printForm(form, ctx);
         },
       ),
     );

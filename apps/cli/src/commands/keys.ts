@@ -4,7 +4,7 @@ import type { Api } from '../http/api.ts';
 import { confirmOrStop } from '../terminal/prompts.ts';
 import { commandGroup } from './options.ts';
 import { findListed } from './pages.ts';
-import { callAndShow, withSession } from './run-command.ts';
+import { callAndShow, withApi } from './run-command.ts';
 import { workspaceListCommand } from './workspace-list.ts';
 
 const keysCreateCommand = () =>
@@ -40,7 +40,7 @@ const keysRevokeCommand = () =>
     .argument('<key_id>', 'the key, e.g. key_…')
     .option('-y, --yes', 'do not ask for confirmation')
     .action(
-      withSession(inWorkspace, async ({ api: lookup, workspaceId, ...ctx }, keyId, flags) => {
+      withApi(inWorkspace, async ({ api: lookup, workspaceId, ...ctx }, keyId, flags) => {
         const key = await findKey(lookup, workspaceId, keyId);
         if (key?.status === 'revoked') {
           ctx.out.result(key, (key) => ctx.out.line(`${key.id} was already revoked.`));

@@ -1,5 +1,5 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import type { CommandContext, Opener, Session } from '../command-context.ts';
+import type { CommandContext, Opener, ApiContext } from '../command-context.ts';
 import type { GlobalFlags } from '../config/settings.ts';
 
 /**
@@ -39,10 +39,10 @@ export function action<Params extends unknown[]>(body: (ctx: CommandContext, ...
   return (...args) => runCommand(args.at(-1) as CommandUnknownOpts, (ctx) => body(ctx, ...(args.slice(0, -1) as Params)));
 }
 
-/** An action whose body works in what `open` opens: a client (see withClient), or that and a workspace (inWorkspace). */
-export function withSession<S extends Session, Params extends unknown[]>(
+/** An action whose body works with what `open` opens: a client (see withClient), or one and a workspace (inWorkspace). */
+export function withApi<S extends ApiContext, Params extends unknown[]>(
   open: Opener<S>,
-  body: (session: S, ...params: FromCommand<Params>) => Promise<void>,
+  body: (ctx: S, ...params: FromCommand<Params>) => Promise<void>,
 ): Action<Params> {
   return action<Params>(async (ctx, ...params) => body(await open(ctx), ...params));
 }
@@ -51,13 +51,13 @@ export function withSession<S extends Session, Params extends unknown[]>(
  * An action that makes one call and shows its answer: `call` fetches, `show` renders the answer
  * for a person, and --json prints the API's object as it is.
  */
-export function callAndShow<S extends Session, Params extends unknown[], T>(
+export function callAndShow<S extends ApiContext, Params extends unknown[], T>(
   open: Opener<S>,
-  call: (session: S, ...params: FromCommand<Params>) => Promise<T>,
-  show: (answer: T, session: S, ...params: FromCommand<Params>) => void,
+  call: (ctx: S, ...params: FromCommand<Params>) => Promise<T>,
+  show: (answer: T, ctx: S, ...params: FromCommand<Params>) => void,
 ): Action<Params> {
-  return withSession<S, Params>(open, async (session, ...params) => {
-    const answer = await call(session, ...params);
-    session.out.result(answer, (view) => show(view, session, ...params));
+  return withApi<S, Params>(open, async (ctx, ...params) => {
+    const answer = await call(ctx, ...params);
+    ctx.out.result(answer, (view) => show(view, ctx, ...params));
   });
 }

@@ -26,10 +26,10 @@ export function workspaceListCommand<Row>(
       callAndShow(
         inWorkspace,
         ({ api, workspaceId }, flags) => listed(flags, (input) => procedure(api).query({ workspace_id: workspaceId, ...input })),
-        (page, session) => {
-          if (page.data.length === 0 && empty) return session.out.line(empty(session.workspaceId));
-          session.out.table(columns, page.data);
-          noteNextPage(session, page.next_cursor);
+        (page, ctx) => {
+          if (page.data.length === 0 && empty) return ctx.out.line(empty(ctx.workspaceId));
+          ctx.out.table(columns, page.data);
+          noteNextPage(ctx, page.next_cursor);
         },
       ),
     );

@@ -4,7 +4,7 @@ import { updateConfig } from '../config/config-file.ts';
 import { CliError } from '../errors.ts';
 import { commandGroup, paged } from './options.ts';
 import { findListed, listed, noteNextPage } from './pages.ts';
-import { callAndShow, withSession } from './run-command.ts';
+import { callAndShow, withApi } from './run-command.ts';
 
 const signedIn = withClient(sessionApi);
 
@@ -66,7 +66,7 @@ const workspacesUseCommand = () =>
     .description('Make a workspace the default for this server')
     .argument('<workspace_id>', 'the workspace, e.g. ws_…')
     .action(
-      withSession(signedIn, async ({ api, ...ctx }, id) => {
+      withApi(signedIn, async ({ api, ...ctx }, id) => {
         // Only a workspace the caller is in can be the default: look for it, page by page.
         const found = await findListed((input) => api.workspaces.list.query(input), (w) => w.id === id);
         if (!found) throw new CliError('workspace_not_found', `You are not a member of a workspace ${id}.`, { hint: "See yours with 'lfk workspaces list'." });
