@@ -56,6 +56,9 @@ export const withClient =
   (client: (ctx: CommandContext) => Promise<Api>): Opener<ApiContext> =>
   async (ctx) => ({ ...ctx, api: await client(ctx) });
 
+/** The saved session's client: for what only a signed-in person may do. */
+export const signedIn: Opener<ApiContext> = withClient(sessionApi);
+
 /** The saved session's client and the workspace it acts in. */
 export const inWorkspace: Opener<WorkspaceContext> = async (ctx) => {
   const api = await sessionApi(ctx);

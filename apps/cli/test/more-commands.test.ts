@@ -144,3 +144,32 @@ describe('submissions get', () => {
     expect(missing.stderr).toMatch(/^error: submission_not_found: /);
   });
 });
+
+describe('the next page', () => {
+  it('a list cut short names, on stderr, the command that gets the next page', async () => {
+    for (const name of ['next-1', 'next-2']) expect((await owner.lfk(['keys', 'create', '--name', name])).code).toBe(0);
+    const keys = await owner.lfk(['keys', 'list', '--limit', '1', '--json']);
+    const keysTable = await owner.lfk(['keys', 'list', '--limit', '1']);
+    expect(keysTable.code, keysTable.stderr).toBe(0);
+    expect(keysTable.stderr).toBe(`More: lfk keys list --cursor ${keys.json.next_cursor} (or --all)\n`);
+
+    expect((await owner.lfk(['workspaces', 'create', 'Next page'])).code).toBe(0);
+    const workspaces = await owner.lfk(['workspaces', 'list', '--limit', '1', '--json']);
+    const workspacesTable = await owner.lfk(['workspaces', 'list', '--limit', '1']);
+    expect(workspacesTable.code, workspacesTable.stderr).toBe(0);
+    expect(workspacesTable.stderr).toBe(`More: lfk workspaces list --cursor ${workspaces.json.next_cursor} (or --all)\n`);
+
+    const form = await owner.lfk(['forms', 'create', '--name', 'Paged', '--field', 'message:text', '--json']);
+    for (const id of ['sub_01jd8m5y7q6v0s9x3c2b1a0aaa', 'sub_01jd8m5y7q6v0s9x3c2b1a0aab']) {
+      await server.sql("insert into submissions (id, form_id, data, source, api_key_id, created_at) values (?, ?, ?, 'browser', null, now())", [
+        id,
+        form.json.id,
+        JSON.stringify({ message: 'hello' }),
+      ]);
+    }
+    const submissions = await owner.lfk(['submissions', 'list', form.json.id, '--limit', '1', '--json']);
+    const submissionsTable = await owner.lfk(['submissions', 'list', form.json.id, '--limit', '1']);
+    expect(submissionsTable.code, submissionsTable.stderr).toBe(0);
+    expect(submissionsTable.stderr).toBe(`More: lfk submissions list ${form.json.id} --cursor ${submissions.json.next_cursor} (or --all)\n`);
+  });
+});

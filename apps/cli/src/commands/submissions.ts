@@ -1,6 +1,6 @@
 import { Command } from '@commander-js/extra-typings';
 import type { RouterOutputs } from '@lfk/api';
-import { type CommandContext, keyApi, sessionApi, withClient } from '../command-context.ts';
+import { type CommandContext, keyApi, sessionApi, signedIn } from '../command-context.ts';
 import { usageError } from '../errors.ts';
 import { inertValue } from '../output/inert.ts';
 import type { Column } from '../output/table.ts';
@@ -96,7 +96,7 @@ const submissionsGetCommand = () =>
     .argument('<submission_id>', 'the submission, e.g. sub_…')
     .action(
       callAndShow(
-        withClient(sessionApi),
+        signedIn,
         ({ api }, formId, submissionId) => api.submissions.get.query({ form_id: formId, submission_id: submissionId }),
         (submission, { out }) => {
           out.record([

@@ -1,12 +1,10 @@
 import { Command } from '@commander-js/extra-typings';
-import { type CommandContext, sessionApi, withClient } from '../command-context.ts';
+import { type CommandContext, signedIn } from '../command-context.ts';
 import { updateConfig } from '../config/config-file.ts';
 import { CliError } from '../errors.ts';
 import { commandGroup, paged } from './options.ts';
 import { findListed, listed, noteNextPage } from './pages.ts';
 import { callAndShow, withApi } from './run-command.ts';
-
-const signedIn = withClient(sessionApi);
 
 /** Makes `workspaceId` the default workspace for this server. */
 async function rememberWorkspace(ctx: CommandContext, workspaceId: string): Promise<void> {
