@@ -7,6 +7,8 @@ import type { Output } from './output/output.ts';
 export interface CommandContext {
   settings: Settings;
   out: Output;
+  /** The command as typed, without its arguments and flags (`lfk forms list`): for hints that say to run it again. */
+  commandLine: string;
 }
 
 /** The saved session for this server, or exit 4 saying how to get one. */
@@ -35,6 +37,33 @@ export function requireSession(settings: Settings): string {
 export function sessionApi(ctx: CommandContext, timeoutBounds: 'client' | 'request' = 'client'): Promise<Api> {
   return createApi(ctx.settings, requireSession(ctx.settings), timeoutBounds);
 }
+
+/** A command's context with a client: what a command that talks to the server works with. */
+export interface ApiContext extends CommandContext {
+  api: Api;
+}
+
+/** A command's context with the saved session's client and the workspace it acts in (see resolveWorkspace). */
+export interface WorkspaceContext extends ApiContext {
+  workspaceId: string;
+}
+
+/** Opens what a command works with, once its settings are resolved. */
+export type Opener<S extends ApiContext> = (ctx: CommandContext) => Promise<S>;
+
+/** The context with the client `client` makes (sessionApi, formsApi, keyApi…). */
+export const withClient =
+  (client: (ctx: CommandContext) => Promise<Api>): Opener<ApiContext> =>
+  async (ctx) => ({ ...ctx, api: await client(ctx) });
+
+/** The saved session's client: for what only a signed-in person may do. */
+export const signedIn: Opener<ApiContext> = withClient(sessionApi);
+
+/** The saved session's client and the workspace it acts in. */
+export const inWorkspace: Opener<WorkspaceContext> = async (ctx) => {
+  const api = await sessionApi(ctx);
+  return { ...ctx, api, workspaceId: await resolveWorkspace(ctx, api) };
+};
 
 /** A client with no credentials: sign-up and login. */
 export function anonymousApi(ctx: CommandContext): Promise<Api> {

@@ -37,10 +37,24 @@ function valueCompletions(root: Command): { files: string[]; choices: [string, s
 
 const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
+/**
+ * The loop each script starts with: it follows the words typed before the cursor down the command
+ * tree, leaving the path of the deepest command they name (`/forms/update`) in the shell variable
+ * `at`. It reads the words from `words[from]` up to, not including, `words[to]`.
+ */
+function followTypedWords(nodes: Node[], { at, words, from, to }: { at: string; words: string; from: number; to: string }): string {
+  const known = nodes.filter((n) => n.path).map((n) => n.path).join('|');
+  return `  for ((i = ${from}; i < ${to}; i++)); do
+    word="\${${words}[i]}"
+    case "$${at}/$word" in
+      ${known}) ${at}="$${at}/$word" ;;
+    esac
+  done`;
+}
+
 function bash(root: Command): string {
   const nodes = walk(root);
   const { files, choices } = valueCompletions(root);
-  const known = nodes.filter((n) => n.path).map((n) => n.path).join('|');
   const cases = nodes.map((n) => `    ${quote(n.path)}) words=${quote(wordsAfter(n, root).join(' '))} ;;`).join('\n');
   const valueCases = [
     ...(files.length ? [`    ${files.join('|')}) COMPREPLY=($(compgen -f -- "$cur")); return ;;`] : []),
@@ -49,12 +63,7 @@ function bash(root: Command): string {
   return `# lfk completion for bash: source <(lfk completion bash)
 _lfk_completions() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" path="" word words i
-  for ((i = 1; i < COMP_CWORD; i++)); do
-    word="\${COMP_WORDS[i]}"
-    case "$path/$word" in
-      ${known}) path="$path/$word" ;;
-    esac
-  done
+${followTypedWords(nodes, { at: 'path', words: 'COMP_WORDS', from: 1, to: 'COMP_CWORD' })}
   case "$prev" in
 ${valueCases}
   esac
@@ -70,7 +79,6 @@ complete -F _lfk_completions lfk
 function zsh(root: Command): string {
   const nodes = walk(root);
   const { files, choices } = valueCompletions(root);
-  const known = nodes.filter((n) => n.path).map((n) => n.path).join('|');
   const described = (node: Node) =>
     [
       ...node.command.commands.map((c) => `${c.name()}:${c.description().replace(/:/g, '\\:')}`),
@@ -93,12 +101,7 @@ function zsh(root: Command): string {
 _lfk() {
   local at="" word i
   local -a commands flags
-  for ((i = 2; i < CURRENT; i++)); do
-    word="\${words[i]}"
-    case "$at/$word" in
-      ${known}) at="$at/$word" ;;
-    esac
-  done
+${followTypedWords(nodes, { at: 'at', words: 'words', from: 2, to: 'CURRENT' })}
   case "\${words[CURRENT-1]}" in
 ${valueCases}
   esac

@@ -2,19 +2,16 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { until } from '@lfk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Home, type LfkServerUnderTest, signupWithCli, startServer, tempHome } from './harness.ts';
+import { type Home, newHome, owner, ownerKey, server, startWorld, stopWorld, workspaceId } from './harness.ts';
 
 // An owner signs up and makes a key; an "agent" with only LFK_API_KEY (no session, no config)
 // then drives forms and submissions, and a home with no credentials at all makes an unclaimed form.
 
-let server: LfkServerUnderTest;
-/** Signed in through the CLI; its base URL comes from the config that signup wrote. */
-let owner: Home;
+// The owner (harness.ts) signed up through the CLI; its base URL comes from the config that signup wrote.
 /** No session: LFK_BASE_URL and LFK_API_KEY in its environment, nothing else. */
 let agent: Home;
 /** No credentials at all. */
 let stranger: Home;
-let workspaceId: string;
 let agentKey: { id: string; key: string };
 
 // Forms made along the way, used by later tests in this file (they run in order).
@@ -46,25 +43,17 @@ const emailLogsTo = (to: string) =>
   server.logs.map((line) => JSON.parse(line)).filter((entry) => entry.email?.to === to);
 
 beforeAll(async () => {
-  server = await startServer();
-  owner = await tempHome();
-  ({ workspaceId } = await signupWithCli(owner, server.baseUrl));
-  const created = await owner.lfk(['keys', 'create', '--name', 'agent', '--json']);
-  expect(created.code).toBe(0);
-  expect(created.json.workspace_id).toBe(workspaceId);
-  expect(created.json.key).toMatch(/^lfk_/);
-  agentKey = { id: created.json.id, key: created.json.key };
+  await startWorld();
+  const created = await ownerKey('agent');
+  expect(created.workspace_id).toBe(workspaceId);
+  expect(created.key).toMatch(/^lfk_/);
+  agentKey = { id: created.id, key: created.key };
   printedKeys.push(agentKey.key);
-  agent = await tempHome({ LFK_BASE_URL: server.baseUrl, LFK_API_KEY: agentKey.key });
-  stranger = await tempHome({ LFK_BASE_URL: server.baseUrl });
+  agent = await newHome({ LFK_API_KEY: agentKey.key });
+  stranger = await newHome();
 });
 
-afterAll(async () => {
-  await server?.close();
-  await owner?.remove();
-  await agent?.remove();
-  await stranger?.remove();
-});
+afterAll(stopWorld);
 
 describe('forms create (agent, API key only)', () => {
   it('creates from --field shorthand in the key workspace, with the exact schema', async () => {

@@ -1,27 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Home, type LfkResult, type LfkServerUnderTest, PASSWORD, signupWithCli, startServer, tempHome } from './harness.ts';
+import { type Home, type LfkResult, newHome, owner, ownerEmail, PASSWORD, server, startWorld, stopWorld } from './harness.ts';
 
 // What a script can tell from the exit code alone, and what --json prints when a command fails:
 // the error object on stderr, parseable as JSON, and nothing on stdout.
 
-let server: LfkServerUnderTest;
-let owner: Home;
 let stranger: Home;
-let ownerEmail: string;
 
 beforeAll(async () => {
   // Logins are limited to 2 a minute from one address, so the third is rate limited.
-  server = await startServer({ LFK_RATE_LIMIT_LOGIN: '2/1m' });
-  owner = await tempHome();
-  stranger = await tempHome({ LFK_BASE_URL: server.baseUrl });
-  ({ email: ownerEmail } = await signupWithCli(owner, server.baseUrl));
+  await startWorld({ env: { LFK_RATE_LIMIT_LOGIN: '2/1m' } });
+  stranger = await newHome();
 });
 
-afterAll(async () => {
-  await server?.close();
-  await owner?.remove();
-  await stranger?.remove();
-});
+afterAll(stopWorld);
 
 /** The JSON error a failed --json command printed, after checking it is alone on stderr. */
 function jsonError(result: LfkResult): { code: string; message: string; [field: string]: unknown } {

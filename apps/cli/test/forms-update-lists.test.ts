@@ -1,25 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Home, type LfkServerUnderTest, signupWithCli, startServer, tempHome } from './harness.ts';
+import { type Home, newHome, ownerKey, startWorld, stopWorld } from './harness.ts';
 
 // `forms update` changes one field or origin with --add-…/--remove-…; --field and --origin give the
 // whole list, and say so when that drops what was there.
 
-let server: LfkServerUnderTest;
-let owner: Home;
 let agent: Home;
 
 beforeAll(async () => {
-  server = await startServer();
-  owner = await tempHome();
-  await signupWithCli(owner, server.baseUrl);
-  const key = await owner.lfk(['keys', 'create', '--name', 'lists', '--json']);
-  agent = await tempHome({ LFK_BASE_URL: server.baseUrl, LFK_API_KEY: key.json.key });
+  await startWorld();
+  agent = await newHome({ LFK_API_KEY: (await ownerKey('lists')).key });
 });
-afterAll(async () => {
-  await server?.close();
-  await owner?.remove();
-  await agent?.remove();
-});
+afterAll(stopWorld);
 
 async function newForm(): Promise<string> {
   const created = await agent.lfk([

@@ -118,3 +118,43 @@ export async function signupWithCli(home: Home, baseUrl: string, email = `owner-
   if (result.code !== 0) throw new Error(`signup failed: ${result.stderr}`);
   return { email, userId: result.json.user.id as string, workspaceId: result.json.workspace.id as string };
 }
+
+// One world a test file: the server under test and every home made for the file. `startWorld` (in
+// beforeAll) fills in these bindings and `stopWorld` (in afterAll) closes the server and removes the
+// homes, so each file starts as a person with a fresh machine and a fresh server would.
+
+export let server: LfkServerUnderTest;
+/** Signed up through the CLI by startWorld; its base URL comes from the config that signup wrote. */
+export let owner: Home;
+export let ownerEmail: string;
+/** The owner's personal workspace. */
+export let workspaceId: string;
+const homes: Home[] = [];
+
+/** The server (with `env`) and, unless `owner` is false, an owner signed up to it. */
+export async function startWorld(options: { env?: Record<string, string>; owner?: boolean } = {}): Promise<void> {
+  server = await startServer(options.env);
+  if (options.owner === false) return;
+  owner = await tempHome();
+  homes.push(owner);
+  ({ email: ownerEmail, workspaceId } = await signupWithCli(owner, server.baseUrl));
+}
+
+export async function stopWorld(): Promise<void> {
+  await server?.close();
+  await Promise.all(homes.splice(0).map((home) => home.remove()));
+}
+
+/** A home pointed at the server (LFK_BASE_URL), with `env` besides; removed by stopWorld. */
+export async function newHome(env: Record<string, string> = {}): Promise<Home> {
+  const home = await tempHome({ LFK_BASE_URL: server.baseUrl, ...env });
+  homes.push(home);
+  return home;
+}
+
+/** An API key the owner creates (`--name name`), as `keys create --json` prints it. */
+export async function ownerKey(name: string): Promise<{ id: string; key: string; workspace_id: string }> {
+  const created = await owner.lfk(['keys', 'create', '--name', name, '--json']);
+  if (created.code !== 0) throw new Error(`keys create failed: ${created.stderr}`);
+  return created.json;
+}

@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inert } from '../src/output/inert.ts';
-import { type Home, type LfkServerUnderTest, signupWithCli, startServer, tempHome } from './harness.ts';
+import { owner, ownerKey, server, startWorld, stopWorld, tempHome, workspaceId } from './harness.ts';
 
 // Anyone on the internet can put text into an owner's terminal: a browser submission's values, and
 // (through whoever can write to the workspace) form names, labels, options and key names. Every
@@ -16,19 +16,12 @@ const REORDERING = '\u202egnp.exe \u009b31mred\r!';
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding raw control characters is the point.
 const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
-let server: LfkServerUnderTest;
-let owner: Home;
-let workspaceId: string;
 let formId: string;
 let keyId: string;
 
 beforeAll(async () => {
-  server = await startServer();
-  owner = await tempHome();
-  ({ workspaceId } = await signupWithCli(owner, server.baseUrl));
-  const key = await owner.lfk(['keys', 'create', '--name', 'plain', '--json']);
-  expect(key.code, key.stderr).toBe(0);
-  keyId = key.json.id;
+  await startWorld();
+  keyId = (await ownerKey('plain')).id;
   const form = await owner.lfk([
     'forms', 'create', '--name', 'Contact', '--field', 'message:textarea:required', '--field', 'plan:select=free,pro',
     '--origin', 'https://example.com', '--notify-email', 'owner@example.com', '--json',
@@ -59,10 +52,7 @@ beforeAll(async () => {
   await server.sql('update forms set name = ?, schema = ? where id = ?', [HOSTILE, JSON.stringify(schema), formId]);
 });
 
-afterAll(async () => {
-  await server?.close();
-  await owner?.remove();
-});
+afterAll(stopWorld);
 
 /** Runs a human (non-JSON) command and checks that nothing it printed is a raw control character. */
 async function humanView(args: string[]) {

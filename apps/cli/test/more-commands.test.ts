@@ -1,22 +1,11 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Home, LFK_BIN, type LfkServerUnderTest, signupWithCli, startServer, tempHome } from './harness.ts';
+import { LFK_BIN, owner, server, signupWithCli, startWorld, stopWorld, tempHome, workspaceId } from './harness.ts';
 
 // members, projects, the audit log, --all, and submissions list --follow, against the real server.
 
-let server: LfkServerUnderTest;
-let owner: Home;
-let workspaceId: string;
-
-beforeAll(async () => {
-  server = await startServer();
-  owner = await tempHome();
-  ({ workspaceId } = await signupWithCli(owner, server.baseUrl));
-});
-afterAll(async () => {
-  await server?.close();
-  await owner?.remove();
-});
+beforeAll(() => startWorld());
+afterAll(stopWorld);
 
 describe('members', () => {
   it('add, list and remove, as the database sees it', async () => {
@@ -153,5 +142,34 @@ describe('submissions get', () => {
     const missing = await owner.lfk(['submissions', 'get', form.json.id, 'sub_00000000000000000000000000']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/^error: submission_not_found: /);
+  });
+});
+
+describe('the next page', () => {
+  it('a list cut short names, on stderr, the command that gets the next page', async () => {
+    for (const name of ['next-1', 'next-2']) expect((await owner.lfk(['keys', 'create', '--name', name])).code).toBe(0);
+    const keys = await owner.lfk(['keys', 'list', '--limit', '1', '--json']);
+    const keysTable = await owner.lfk(['keys', 'list', '--limit', '1']);
+    expect(keysTable.code, keysTable.stderr).toBe(0);
+    expect(keysTable.stderr).toBe(`More: lfk keys list --cursor ${keys.json.next_cursor} (or --all)\n`);
+
+    expect((await owner.lfk(['workspaces', 'create', 'Next page'])).code).toBe(0);
+    const workspaces = await owner.lfk(['workspaces', 'list', '--limit', '1', '--json']);
+    const workspacesTable = await owner.lfk(['workspaces', 'list', '--limit', '1']);
+    expect(workspacesTable.code, workspacesTable.stderr).toBe(0);
+    expect(workspacesTable.stderr).toBe(`More: lfk workspaces list --cursor ${workspaces.json.next_cursor} (or --all)\n`);
+
+    const form = await owner.lfk(['forms', 'create', '--name', 'Paged', '--field', 'message:text', '--json']);
+    for (const id of ['sub_01jd8m5y7q6v0s9x3c2b1a0aaa', 'sub_01jd8m5y7q6v0s9x3c2b1a0aab']) {
+      await server.sql("insert into submissions (id, form_id, data, source, api_key_id, created_at) values (?, ?, ?, 'browser', null, now())", [
+        id,
+        form.json.id,
+        JSON.stringify({ message: 'hello' }),
+      ]);
+    }
+    const submissions = await owner.lfk(['submissions', 'list', form.json.id, '--limit', '1', '--json']);
+    const submissionsTable = await owner.lfk(['submissions', 'list', form.json.id, '--limit', '1']);
+    expect(submissionsTable.code, submissionsTable.stderr).toBe(0);
+    expect(submissionsTable.stderr).toBe(`More: lfk submissions list ${form.json.id} --cursor ${submissions.json.next_cursor} (or --all)\n`);
   });
 });

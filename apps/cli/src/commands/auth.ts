@@ -7,7 +7,7 @@ import { toCliError } from '../http/api-errors.ts';
 import { inert, inertValue } from '../output/inert.ts';
 import { canPrompt, promptHidden, promptLine, readStdin, requirePrompt } from '../terminal/prompts.ts';
 import { examples } from './options.ts';
-import { runCommand } from './run-command.ts';
+import { action } from './run-command.ts';
 
 /** The server's rule (the server checks it too): said before the password is asked for twice. */
 const MIN_PASSWORD_LENGTH = 10;
@@ -41,6 +41,35 @@ async function passwordFrom(ctx: CommandContext, flags: CredentialsFlags, choosi
   }
   if ((await promptHidden('Password again: ')) !== password) throw new CliError('passwords_differ', 'The two passwords differ.');
   return password;
+}
+
+interface Credentials {
+  email: string;
+  password: string;
+  /** A client with no credentials, to sign up or in with. */
+  api: Api;
+}
+
+/** The action of signing up or in: `body` gets the email and the password (a new one when `choosing`). */
+function withCredentials<Flags extends CredentialsFlags>(choosing: boolean, body: (ctx: CommandContext, credentials: Credentials, flags: Flags) => Promise<void>) {
+  return action<[Flags]>(async (ctx, flags) => {
+    const email = await emailFrom(flags);
+    const password = await passwordFrom(ctx, flags, choosing);
+    await body(ctx, { email, password, api: await anonymousApi(ctx) }, flags);
+  });
+}
+
+/** Keeps the new session for this server, which becomes the one commands talk to. */
+async function saveSession(ctx: CommandContext, signedIn: { session_token: string; user: { email: string } }, workspaceId: string | undefined) {
+  const { baseUrl, serverKey, configPath } = ctx.settings;
+  await updateConfig(configPath, (config) => {
+    config.base_url = baseUrl;
+    config.servers[serverKey] = {
+      session_token: signedIn.session_token,
+      user_email: signedIn.user.email,
+      ...(workspaceId ? { workspace_id: workspaceId } : {}),
+    };
+  });
 }
 
 /**
@@ -80,19 +109,12 @@ export const signupCommand = () =>
     .option('--name <name>', 'your name')
     .option('--password-stdin', 'read the password from standard input instead of asking')
     .addHelpText('after', examples(['lfk signup --email you@example.com', 'printf %s "$PASSWORD" | lfk signup --email you@example.com --password-stdin']))
-    .action((flags, command) =>
-      runCommand(command, async (ctx) => {
-        const email = await emailFrom(flags);
-        const password = await passwordFrom(ctx, flags, true);
-        const api = await anonymousApi(ctx);
+    .action(
+      withCredentials(true, async (ctx, { email, password, api }, flags) => {
         const result = await api.auth.signup.mutate({ email, password, ...(flags.name ? { name: flags.name } : {}) });
-        const { baseUrl, serverKey, configPath } = ctx.settings;
-        await updateConfig(configPath, (config) => {
-          config.base_url = baseUrl;
-          config.servers[serverKey] = { session_token: result.session_token, user_email: result.user.email, workspace_id: result.workspace.id };
-        });
+        await saveSession(ctx, result, result.workspace.id);
         ctx.out.result(withoutSessionToken(result), (result) => {
-          ctx.out.line(`Signed up to ${baseUrl} as ${ctx.out.style.bold(result.user.email)}.`);
+          ctx.out.line(`Signed up to ${ctx.settings.baseUrl} as ${ctx.out.style.bold(result.user.email)}.`);
           ctx.out.line(`Your workspace ${result.workspace.name} (${result.workspace.id}) is now the default.`);
           ctx.out.line(`Next: ${ctx.out.style.bold('lfk keys create --name my-agent')}`);
         });
@@ -105,27 +127,17 @@ export const loginCommand = () =>
     .option('--email <address>', 'your email address (asked for on a terminal)')
     .option('--password-stdin', 'read the password from standard input instead of asking')
     .addHelpText('after', examples(['lfk login --email you@example.com', 'lfk login --base-url https://forms.example.com --email you@example.com']))
-    .action((flags, command) =>
-      runCommand(command, async (ctx) => {
-        const email = await emailFrom(flags);
-        const password = await passwordFrom(ctx, flags, false);
-        const api = await anonymousApi(ctx);
+    .action(
+      withCredentials(false, async (ctx, { email, password, api }) => {
         const result = await api.auth.login.mutate({ email, password });
-        const { baseUrl, serverKey, configPath, config: saved } = ctx.settings;
+        const { baseUrl, serverKey, config: saved } = ctx.settings;
         const previous = saved.servers[serverKey];
         // A default workspace belongs to the person who chose it; someone new to this machine chooses now.
         const workspace =
           previous?.user_email === result.user.email && previous.workspace_id
             ? previous.workspace_id
             : await chooseWorkspace(ctx, await createApi(ctx.settings, result.session_token));
-        await updateConfig(configPath, (config) => {
-          config.base_url = baseUrl;
-          config.servers[serverKey] = {
-            session_token: result.session_token,
-            user_email: result.user.email,
-            ...(workspace ? { workspace_id: workspace } : {}),
-          };
-        });
+        await saveSession(ctx, result, workspace);
         ctx.out.result(withoutSessionToken(result), (result) => {
           ctx.out.line(`Signed in to ${baseUrl} as ${ctx.out.style.bold(result.user.email)}.`);
         });
@@ -135,8 +147,8 @@ export const loginCommand = () =>
 export const logoutCommand = () =>
   new Command('logout')
     .description('Sign out: the session is ended on the server and removed from this machine')
-    .action((_flags, command) =>
-      runCommand(command, async (ctx) => {
+    .action(
+      action(async (ctx) => {
         const { baseUrl, serverKey, configPath, profile } = ctx.settings;
         if (!profile.session_token) {
           if (!ctx.out.json) ctx.out.line(`Not signed in to ${baseUrl}.`);
@@ -164,8 +176,8 @@ export const logoutCommand = () =>
 export const whoamiCommand = () =>
   new Command('whoami')
     .description('Who you are signed in as, where, and the default workspace')
-    .action((_flags, command) =>
-      runCommand(command, async (ctx) => {
+    .action(
+      action(async (ctx) => {
         const { settings, out } = ctx;
         const session = await (await sessionApi(ctx)).auth.session.query();
         const chosen = settings.workspace ?? (settings.profile.workspace_id ? { id: settings.profile.workspace_id, source: 'config' as const } : null);

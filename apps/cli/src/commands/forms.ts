@@ -1,13 +1,13 @@
 import { Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import type { RouterInputs, RouterOutputs } from '@lfk/api';
 import { FIELD_TYPES, SUBMISSION_MODES } from '@lfk/db/constants';
-import { type CommandContext, formsApi, resolveWorkspace, sessionApi } from '../command-context.ts';
-import { declined, usageError } from '../errors.ts';
+import { type CommandContext, formsApi, inWorkspace, resolveWorkspace, withClient } from '../command-context.ts';
+import { usageError } from '../errors.ts';
 import { parseFieldShorthand, schemaFromFlags } from '../input/fields.ts';
-import { canPrompt, confirm } from '../terminal/prompts.ts';
+import { canPrompt, confirmOrStop } from '../terminal/prompts.ts';
 import type { RecordEntry } from '../output/table.ts';
-import { collect, examples } from './options.ts';
-import { runCommand } from './run-command.ts';
+import { collect, commandGroup, examples } from './options.ts';
+import { action, callAndShow } from './run-command.ts';
 import { workspaceListCommand } from './workspace-list.ts';
 
 /** As the help lists them: a select field is given with its options. */
@@ -48,7 +48,7 @@ async function formBody(flags: Omit<FormFlags, 'redirectUrl' | 'notifyEmail'> & 
 type Form = RouterOutputs['forms']['get'];
 
 /** A form's settings, then its fields as a table. */
-function printForm(ctx: CommandContext, form: Form): void {
+function printForm(form: Form, ctx: CommandContext): void {
   const { style } = ctx.out;
   const notify: RecordEntry = !form.notify_email
     ? ['notify email', 'none']
@@ -85,8 +85,8 @@ const formsCreateCommand = () =>
   withFormOptions(new Command('create'))
     .description("Create a form: in the key's workspace, the default workspace, or unclaimed without credentials")
     .option('--idempotency-key <key>', 'reuse to make a repeated command create at most one form')
-    .action((flags, command) =>
-      runCommand(command, async (ctx) => {
+    .action(
+      action(async (ctx, flags) => {
         const body = await formBody(flags);
         if (!body.name) throw usageError('missing_name', 'A form needs --name.');
         if (!body.schema) throw usageError('missing_schema', 'A form needs fields: --field name:type[:required] (repeatable) or --schema FILE|-.');
@@ -105,7 +105,7 @@ const formsCreateCommand = () =>
         );
         ctx.out.result(form, (form) => {
           ctx.out.note(`Created form ${form.id}${form.state === 'unclaimed' ? ' (unclaimed)' : ` in ${form.workspace_id}`}.`);
-          printForm(ctx, form);
+          printForm(form, ctx);
           if (form.claim_token) {
             ctx.out.line();
             ctx.out.line(`claim token  ${ctx.out.style.bold(form.claim_token)}`);
@@ -118,32 +118,20 @@ const formsCreateCommand = () =>
     );
 
 const formsListCommand = () =>
-  workspaceListCommand({
-    description: "The workspace's forms, newest first (needs a session)",
-    fetch: (api, workspaceId, input) => api.forms.list.query({ workspace_id: workspaceId, ...input }),
-    columns: [
-      { header: 'ID', value: (f) => f.id },
-      { header: 'NAME', value: (f) => f.name, shrink: true },
-      { header: 'MODE', value: (f) => f.submission_mode, optional: true },
-      { header: 'FIELDS', value: (f) => String(f.schema.length), optional: true },
-      { header: 'NOTIFY', value: (f) => (f.notify_email ? `${f.notify_email}${f.notify_email_verified ? '' : ' (unverified)'}` : ''), shrink: true },
-      { header: 'CREATED', value: (f) => f.created_at, time: true, optional: true },
-    ],
-    empty: (workspaceId) => `No forms in ${workspaceId}. Create one with 'lfk forms create'.`,
-    commandLine: 'lfk forms list',
-  });
+  workspaceListCommand("The workspace's forms, newest first (needs a session)", (api) => api.forms.list, [
+    { header: 'ID', value: (f) => f.id },
+    { header: 'NAME', value: (f) => f.name, shrink: true },
+    { header: 'MODE', value: (f) => f.submission_mode, optional: true },
+    { header: 'FIELDS', value: (f) => String(f.schema.length), optional: true },
+    { header: 'NOTIFY', value: (f) => (f.notify_email ? `${f.notify_email}${f.notify_email_verified ? '' : ' (unverified)'}` : ''), shrink: true },
+    { header: 'CREATED', value: (f) => f.created_at, time: true, optional: true },
+  ], (workspaceId) => `No forms in ${workspaceId}. Create one with 'lfk forms create'.`);
 
 const formsGetCommand = () =>
   new Command('get')
     .description('Show a form')
     .argument('<form_id>', 'the form, e.g. form_…')
-    .action((formId, _flags, command) =>
-      runCommand(command, async (ctx) => {
-        const api = await formsApi(ctx);
-        const form = await api.forms.get.query({ form_id: formId });
-        ctx.out.result(form, (form) => printForm(ctx, form));
-      }),
-    );
+    .action(callAndShow(withClient(formsApi), ({ api }, formId) => api.forms.get.query({ form_id: formId }), printForm));
 
 interface ListEdits {
   add?: string[];
@@ -189,7 +177,7 @@ async function confirmReplacement(ctx: CommandContext, what: string, before: str
     ctx.out.note(`warning: ${sentence} (To change one, use --add-${what} or --remove-${what}.)`);
     return;
   }
-  if (!(await confirm(`${sentence} Continue?`))) throw declined('Nothing was changed.');
+  await confirmOrStop(`${sentence} Continue?`, `--yes to replace every ${what} without asking`, 'Nothing was changed.');
 }
 
 const formsUpdateCommand = () =>
@@ -210,8 +198,8 @@ const formsUpdateCommand = () =>
       'lfk forms update form_… --remove-field fax --add-origin https://www.example.com',
       'lfk forms update form_… --field email:email:required --field message:textarea   # the form has exactly these two',
     ]))
-    .action((formId, flags, command) =>
-      runCommand(command, async (ctx) => {
+    .action(
+      action(async (ctx, formId, flags) => {
         const fieldEdits = { add: flags.addField, remove: flags.removeField };
         const originEdits = { add: flags.addOrigin, remove: flags.removeOrigin };
         if (hasEdits(fieldEdits) && (flags.field?.length || flags.schema !== undefined)) {
@@ -248,7 +236,7 @@ const formsUpdateCommand = () =>
         const form = await (await formsApi(ctx)).forms.update.mutate({ form_id: formId, ...body });
         ctx.out.result(form, (form) => {
           ctx.out.note(`Updated form ${form.id}.`);
-          printForm(ctx, form);
+          printForm(form, ctx);
         });
       }),
     );
@@ -257,12 +245,12 @@ const formsResendVerificationCommand = () =>
   new Command('resend-verification')
     .description("Send a new verification link to the form's notify email")
     .argument('<form_id>', 'the form')
-    .action((formId, _flags, command) =>
-      runCommand(command, async (ctx) => {
-        const api = await formsApi(ctx);
-        const sent = await api.forms.resendVerification.mutate({ form_id: formId });
-        ctx.out.result(sent, (sent) => ctx.out.line(`Sent a new verification link to ${sent.sent_to}.`));
-      }),
+    .action(
+      callAndShow(
+        withClient(formsApi),
+        ({ api }, formId) => api.forms.resendVerification.mutate({ form_id: formId }),
+        (sent, { out }) => out.line(`Sent a new verification link to ${sent.sent_to}.`),
+      ),
     );
 
 const formsClaimCommand = () =>
@@ -270,32 +258,28 @@ const formsClaimCommand = () =>
     .description('Claim an unclaimed form into your workspace with its claim token (needs a session)')
     .argument('<form_id>', 'the form')
     .requiredOption('--claim-token <token>', 'the lfc_… token printed when the form was created')
-    .action((formId, flags, command) =>
-      runCommand(command, async (ctx) => {
-        const api = await sessionApi(ctx);
-        const workspaceId = await resolveWorkspace(ctx, api);
-        const form = await api.forms.claim.mutate({ form_id: formId, claim_token: flags.claimToken, workspace_id: workspaceId });
-        ctx.out.result(form, (form) => {
+    .action(
+      callAndShow(
+        inWorkspace,
+        ({ api, workspaceId }, formId, flags) => api.forms.claim.mutate({ form_id: formId, claim_token: flags.claimToken, workspace_id: workspaceId }),
+        (form, ctx) => {
           ctx.out.note(`Claimed form ${form.id} into ${form.workspace_id}.`);
-          printForm(ctx, form);
-        });
-      }),
+          printForm(form, ctx);
+        },
+      ),
     );
 
 export const formsCommand = () =>
-  new Command('forms')
-    .description('Create and manage forms (with an API key or a session)')
-    .addHelpText('after', examples([
+  commandGroup(
+    'forms',
+    'Create and manage forms (with an API key or a session)',
+    [formsCreateCommand(), formsListCommand(), formsGetCommand(), formsUpdateCommand(), formsResendVerificationCommand(), formsClaimCommand()],
+    [
       'lfk forms create --name Contact --field email:email:required --field message:textarea --origin https://example.com',
       'lfk forms create --name Signup --schema schema.json --mode api_key',
       'lfk forms create --name Plans --field plan:select=free,pro:required',
       'lfk forms update form_… --notify-email team@example.com',
       'lfk forms get form_… --json',
       'lfk forms claim form_… --claim-token lfc_…',
-    ]))
-    .addCommand(formsCreateCommand())
-    .addCommand(formsListCommand())
-    .addCommand(formsGetCommand())
-    .addCommand(formsUpdateCommand())
-    .addCommand(formsResendVerificationCommand())
-    .addCommand(formsClaimCommand());
+    ],
+  );

@@ -59,7 +59,11 @@ export async function findListed<T>(fetchPage: (input: PageInput) => Promise<Pag
   return undefined;
 }
 
-/** After a table: how to get the next page, on stderr so a pipe gets only the rows. */
-export function noteNextPage(ctx: CommandContext, nextCursor: string | null, command: string): void {
+/**
+ * After a table: how to get the next page (this command again, with its `args`), on stderr so a
+ * pipe gets only the rows.
+ */
+export function noteNextPage(ctx: CommandContext, nextCursor: string | null, ...args: string[]): void {
+  const command = [ctx.commandLine, ...args].join(' ');
   if (nextCursor) ctx.out.note(ctx.out.errorStyle.dim(`More: ${command} --cursor ${nextCursor} (or --all)`));
 }

@@ -1,13 +1,13 @@
 import { Command } from '@commander-js/extra-typings';
 import type { RouterOutputs } from '@lfk/api';
-import { type CommandContext, keyApi, sessionApi } from '../command-context.ts';
+import { type CommandContext, keyApi, sessionApi, signedIn } from '../command-context.ts';
 import { usageError } from '../errors.ts';
 import { inertValue } from '../output/inert.ts';
 import type { Column } from '../output/table.ts';
 import { valuesFromFlags } from '../input/values.ts';
-import { collect, examples, paged } from './options.ts';
+import { collect, commandGroup, paged } from './options.ts';
 import { listed, noteNextPage } from './pages.ts';
-import { runCommand } from './run-command.ts';
+import { action, callAndShow } from './run-command.ts';
 
 const submissionsCreateCommand = () =>
   new Command('create')
@@ -16,8 +16,8 @@ const submissionsCreateCommand = () =>
     .option('--data <name=value>', 'a value; repeat for each field', collect)
     .option('--data-json <file|->', 'the values as a JSON object, from a file or - for standard input')
     .option('--idempotency-key <key>', 'reuse to make a repeated command submit at most once')
-    .action((formId, flags, command) =>
-      runCommand(command, async (ctx) => {
+    .action(
+      action(async (ctx, formId, flags) => {
         const data = await valuesFromFlags(flags.data, flags.dataJson);
         // Server-side submissions authenticate with a key; a session is not one, so it is not sent.
         const api = await keyApi(ctx);
@@ -73,8 +73,8 @@ const submissionsListCommand = () =>
   paged(new Command('list').argument('<form_id>', 'the form'))
     .description("A form's submissions, newest first (needs a session)")
     .option('--follow', 'keep watching: print submissions as they arrive, oldest first (Ctrl-C to stop)')
-    .action((formId, flags, command) =>
-      runCommand(command, async (ctx) => {
+    .action(
+      action(async (ctx, formId, flags) => {
         if (flags.follow) {
           if (flags.all || flags.cursor !== undefined) throw usageError('conflicting_flags', '--follow starts from the newest submissions: leave out --all and --cursor.');
           return follow(ctx, formId);
@@ -84,7 +84,7 @@ const submissionsListCommand = () =>
         ctx.out.result(page, (page) => {
           if (page.data.length === 0) return ctx.out.line(`No submissions on ${formId} yet.`);
           ctx.out.table(columns, page.data);
-          noteNextPage(ctx, page.next_cursor, `lfk submissions list ${formId}`);
+          noteNextPage(ctx, page.next_cursor, formId);
         });
       }),
     );
@@ -94,36 +94,36 @@ const submissionsGetCommand = () =>
     .description('One submission, every value in full (needs a session)')
     .argument('<form_id>', 'the form')
     .argument('<submission_id>', 'the submission, e.g. sub_…')
-    .action((formId, submissionId, _flags, command) =>
-      runCommand(command, async (ctx) => {
-        const api = await sessionApi(ctx);
-        const submission = await api.submissions.get.query({ form_id: formId, submission_id: submissionId });
-        ctx.out.result(submission, (submission) => {
-          ctx.out.record([
+    .action(
+      callAndShow(
+        signedIn,
+        ({ api }, formId, submissionId) => api.submissions.get.query({ form_id: formId, submission_id: submissionId }),
+        (submission, { out }) => {
+          out.record([
             ['id', submission.id],
             ['form', submission.form_id],
             ['source', submission.source],
             ['received', submission.created_at],
           ]);
-          ctx.out.line();
+          out.line();
           // Each value whole, on lines of its own: a textarea's line breaks are kept, indented.
           for (const [name, value] of Object.entries(submission.data)) {
             const text = typeof value === 'string' ? value : JSON.stringify(value);
-            ctx.out.line(`${ctx.out.style.bold(name)}:\n${text.split('\n').map((line) => `  ${line}`).join('\n')}`);
+            out.line(`${out.style.bold(name)}:\n${text.split('\n').map((line) => `  ${line}`).join('\n')}`);
           }
-        });
-      }),
+        },
+      ),
     );
 
 export const submissionsCommand = () =>
-  new Command('submissions')
-    .description('Submit to a form with an API key, and read its submissions')
-    .addHelpText('after', examples([
+  commandGroup(
+    'submissions',
+    'Submit to a form with an API key, and read its submissions',
+    [submissionsCreateCommand(), submissionsListCommand(), submissionsGetCommand()],
+    [
       'lfk submissions create form_… --data email=ada@example.com --data message=Hello',
       'echo \'{"email":"ada@example.com","age":36}\' | lfk submissions create form_… --data-json -',
       'lfk submissions list form_… --json',
       'lfk submissions get form_… sub_…',
-    ]))
-    .addCommand(submissionsCreateCommand())
-    .addCommand(submissionsListCommand())
-    .addCommand(submissionsGetCommand());
+    ],
+  );

@@ -1,10 +1,10 @@
 import { Command } from '@commander-js/extra-typings';
-import { type CommandContext, sessionApi } from '../command-context.ts';
+import { type CommandContext, signedIn } from '../command-context.ts';
 import { updateConfig } from '../config/config-file.ts';
 import { CliError } from '../errors.ts';
-import { examples, paged } from './options.ts';
+import { commandGroup, paged } from './options.ts';
 import { findListed, listed, noteNextPage } from './pages.ts';
-import { runCommand } from './run-command.ts';
+import { callAndShow, withApi } from './run-command.ts';
 
 /** Makes `workspaceId` the default workspace for this server. */
 async function rememberWorkspace(ctx: CommandContext, workspaceId: string): Promise<void> {
@@ -17,12 +17,12 @@ async function rememberWorkspace(ctx: CommandContext, workspaceId: string): Prom
 const workspacesListCommand = () =>
   paged(new Command('list'))
     .description('Your workspaces and your role in each (* marks the default)')
-    .action((flags, command) =>
-      runCommand(command, async (ctx) => {
-        const api = await sessionApi(ctx);
-        const page = await listed(flags, (input) => api.workspaces.list.query(input));
-        const chosen = ctx.settings.workspace?.id ?? ctx.settings.profile.workspace_id;
-        ctx.out.result(page, (page) => {
+    .action(
+      callAndShow(
+        signedIn,
+        ({ api }, flags) => listed(flags, (input) => api.workspaces.list.query(input)),
+        (page, ctx) => {
+          const chosen = ctx.settings.workspace?.id ?? ctx.settings.profile.workspace_id;
           if (page.data.length === 0) return ctx.out.line("No workspaces. Create one with 'lfk workspaces create <name>'.");
           ctx.out.table(
             [
@@ -34,9 +34,9 @@ const workspacesListCommand = () =>
             ],
             page.data,
           );
-          noteNextPage(ctx, page.next_cursor, 'lfk workspaces list');
-        });
-      }),
+          noteNextPage(ctx, page.next_cursor);
+        },
+      ),
     );
 
 const workspacesCreateCommand = () =>
@@ -44,26 +44,28 @@ const workspacesCreateCommand = () =>
     .description('Create a workspace; you become its owner')
     .argument('<name>', "the workspace's name")
     .option('--use', 'make it the default workspace')
-    .action((name, flags, command) =>
-      runCommand(command, async (ctx) => {
-        const api = await sessionApi(ctx);
-        const workspace = await api.workspaces.create.mutate({ name });
-        if (flags.use) await rememberWorkspace(ctx, workspace.id);
-        ctx.out.result(workspace, (workspace) => {
-          ctx.out.line(`Created workspace ${workspace.name} (${workspace.id}).`);
-          ctx.out.line(flags.use ? 'It is now the default.' : `Make it the default with 'lfk workspaces use ${workspace.id}'.`);
-        });
-      }),
+    .action(
+      callAndShow(
+        signedIn,
+        async ({ api, ...ctx }, name, flags) => {
+          const workspace = await api.workspaces.create.mutate({ name });
+          if (flags.use) await rememberWorkspace(ctx, workspace.id);
+          return workspace;
+        },
+        (workspace, { out }, _name, flags) => {
+          out.line(`Created workspace ${workspace.name} (${workspace.id}).`);
+          out.line(flags.use ? 'It is now the default.' : `Make it the default with 'lfk workspaces use ${workspace.id}'.`);
+        },
+      ),
     );
 
 const workspacesUseCommand = () =>
   new Command('use')
     .description('Make a workspace the default for this server')
     .argument('<workspace_id>', 'the workspace, e.g. ws_…')
-    .action((id, _flags, command) =>
-      runCommand(command, async (ctx) => {
+    .action(
+      withApi(signedIn, async ({ api, ...ctx }, id) => {
         // Only a workspace the caller is in can be the default: look for it, page by page.
-        const api = await sessionApi(ctx);
         const found = await findListed((input) => api.workspaces.list.query(input), (w) => w.id === id);
         if (!found) throw new CliError('workspace_not_found', `You are not a member of a workspace ${id}.`, { hint: "See yours with 'lfk workspaces list'." });
         await rememberWorkspace(ctx, found.id);
@@ -72,9 +74,9 @@ const workspacesUseCommand = () =>
     );
 
 export const workspacesCommand = () =>
-  new Command('workspaces')
-    .description('List, create and choose workspaces')
-    .addHelpText('after', examples(['lfk workspaces list', 'lfk workspaces create "Acme" --use', 'lfk workspaces use ws_…']))
-    .addCommand(workspacesListCommand())
-    .addCommand(workspacesCreateCommand())
-    .addCommand(workspacesUseCommand());
+  commandGroup(
+    'workspaces',
+    'List, create and choose workspaces',
+    [workspacesListCommand(), workspacesCreateCommand(), workspacesUseCommand()],
+    ['lfk workspaces list', 'lfk workspaces create "Acme" --use', 'lfk workspaces use ws_…'],
+  );

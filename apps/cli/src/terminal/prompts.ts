@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import { CliError, EXIT_INTERRUPTED, usageError } from '../errors.ts';
+import { CliError, declined, EXIT_INTERRUPTED, usageError } from '../errors.ts';
 import { inert } from '../output/inert.ts';
 
 /** Prompts need a person: a terminal on stdin to type into and on stderr to read the question. */
@@ -32,6 +32,15 @@ export async function promptLine(question: string): Promise<string> {
 /** Asks a yes/no question; only "y" or "yes" is yes. */
 export async function confirm(question: string): Promise<boolean> {
   return /^y(es)?$/i.test(await promptLine(`${question} [y/N] `));
+}
+
+/**
+ * Asks before doing what cannot be undone: refused without a terminal (saying to pass `instead`,
+ * e.g. `--yes to revoke without asking`), and a "no" ends the command (exit 3) saying `nothingDone`.
+ */
+export async function confirmOrStop(question: string, instead: string, nothingDone: string): Promise<void> {
+  requirePrompt('confirmation', instead);
+  if (!(await confirm(question))) throw declined(nothingDone);
 }
 
 // Escape sequences (arrows, bracketed paste markers) are not part of a password.

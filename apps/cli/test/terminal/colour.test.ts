@@ -2,39 +2,35 @@
  * At a terminal: colour, and when there is none.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Home, signupWithCli } from '../harness.ts';
-import { ESC, newHome, onTerminal, server, startWorld, stopWorld } from './fixtures.ts';
+import { owner, ownerKey, server, startWorld, stopWorld } from '../harness.ts';
+import { ESC, onTerminal } from './fixtures.ts';
 
-beforeAll(startWorld);
+// The owner, signed up with a key to list.
+beforeAll(async () => {
+  await startWorld();
+  await ownerKey('colourful');
+});
 afterAll(stopWorld);
 
 describe('colour', () => {
-  let home: Home;
-  beforeAll(async () => {
-    home = await newHome();
-    await signupWithCli(home, server.baseUrl);
-    const created = await home.lfk(['keys', 'create', '--name', 'colourful', '--json']);
-    if (created.code !== 0) throw new Error(created.stderr);
-  });
-
   it('keys list on a terminal is coloured', async () => {
-    const { code, output } = await onTerminal(home, ['keys', 'list']).exit;
+    const { code, output } = await onTerminal(owner, ['keys', 'list']).exit;
     expect(code, output).toBe(0);
     expect(output).toContain('colourful');
     expect(output).toMatch(ESC);
   });
 
   it('keys list on a terminal with NO_COLOR=1 is not', async () => {
-    const { code, output } = await onTerminal(home, ['keys', 'list'], { env: { NO_COLOR: '1' } }).exit;
+    const { code, output } = await onTerminal(owner, ['keys', 'list'], { env: { NO_COLOR: '1' } }).exit;
     expect(code, output).toBe(0);
     expect(output).toContain('colourful');
     expect(output).not.toMatch(ESC);
   });
 
   it('on a terminal, our colours stay while an escape sequence in a key name is shown inert', async () => {
-    const created = await home.lfk(['keys', 'create', '--name', 'to-be-hostile', '--json']);
+    const created = await owner.lfk(['keys', 'create', '--name', 'to-be-hostile', '--json']);
     await server.sql('update api_keys set name = ? where id = ?', ['\u001b[2J\u001b]0;pwned\u0007hostile', created.json.id]);
-    const { code, output } = await onTerminal(home, ['keys', 'list']).exit;
+    const { code, output } = await onTerminal(owner, ['keys', 'list']).exit;
     expect(code, output).toBe(0);
     expect(output).toMatch(ESC);
     expect(output).toContain('^[[2J^[]0;pwned^Ghostile');
@@ -43,8 +39,8 @@ describe('colour', () => {
   });
 
   it('keys list in a 60-column terminal fits it: no line wider, names cut with an ellipsis, nothing broken mid-word', async () => {
-    await home.lfk(['keys', 'create', '--name', 'a rather long name for the marketing site deploy bot']);
-    const { code, output } = await onTerminal(home, ['keys', 'list'], { columns: 60, env: { NO_COLOR: '1' } }).exit;
+    await owner.lfk(['keys', 'create', '--name', 'a rather long name for the marketing site deploy bot']);
+    const { code, output } = await onTerminal(owner, ['keys', 'list'], { columns: 60, env: { NO_COLOR: '1' } }).exit;
     expect(code, output).toBe(0);
     const lines = output.split(/\r?\n/).filter((line) => line.trim() !== '' && !line.startsWith('stty'));
     for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(60);
@@ -56,7 +52,7 @@ describe('colour', () => {
   });
 
   it('keys list through a pipe is never coloured', async () => {
-    const result = await home.lfk(['keys', 'list']);
+    const result = await owner.lfk(['keys', 'list']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('colourful');
     expect(result.stdout).not.toMatch(ESC);

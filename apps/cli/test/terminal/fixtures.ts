@@ -7,25 +7,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { type Home, LFK_BIN, type LfkServerUnderTest, startServer, tempHome } from '../harness.ts';
+import { type Home, LFK_BIN, server, startWorld as startHarnessWorld } from '../harness.ts';
 
-export let server: LfkServerUnderTest;
-export const homes: Home[] = [];
+export { newHome, server, stopWorld } from '../harness.ts';
 
-/** A server for the CLI to talk to; every home made with `newHome` is removed at the end. */
-export async function startWorld(): Promise<void> {
-  server = await startServer();
-}
-export async function stopWorld(): Promise<void> {
-  await server?.close();
-  await Promise.all(homes.map((home) => home.remove()));
-}
-
-export async function newHome(): Promise<Home> {
-  const home = await tempHome({ LFK_BASE_URL: server.baseUrl });
-  homes.push(home);
-  return home;
-}
+/** A server for the CLI to talk to, nobody signed up to it yet; every home made with `newHome` is removed at the end. */
+export const startWorld = () => startHarnessWorld({ owner: false });
 
 export const uniqueEmail = (label: string) => `${label}-${Math.random().toString(36).slice(2, 10)}@example.com`;
 export const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
@@ -54,6 +41,8 @@ export interface Terminal {
   type(text: string): Promise<void>;
   /** Everything the terminal showed, and the exit code `script -e` passed on from the command. */
   exit: Promise<{ code: number | null; output: string }>;
+  /** Waits for each prompt in turn and types its answer (`[prompt, typed]`), then for the exit. */
+  answer(...exchanges: [prompt: string, typed: string][]): Promise<{ code: number | null; output: string }>;
 }
 
 /**
@@ -114,7 +103,7 @@ export function onTerminal(home: Home, args: string[], options: TerminalOptions 
   });
   exit.catch(() => {}); // reported through whoever awaits it
 
-  return {
+  const terminal: Terminal = {
     waitFor: (text) =>
       new Promise<void>((resolve, reject) => {
         if (ended) return reject(new Error(`lfk has ended; it never showed ${JSON.stringify(text)}:\n${output}`));
@@ -127,5 +116,13 @@ export function onTerminal(home: Home, args: string[], options: TerminalOptions 
       child.stdin?.write(text);
     },
     exit,
+    answer: async (...exchanges) => {
+      for (const [prompt, typed] of exchanges) {
+        await terminal.waitFor(prompt);
+        await terminal.type(typed);
+      }
+      return exit;
+    },
   };
+  return terminal;
 }

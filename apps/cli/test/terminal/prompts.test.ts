@@ -13,12 +13,7 @@ describe('hidden password prompts on a terminal', () => {
     const home = await newHome();
     const email = uniqueEmail('tty-signup');
     const password = `Tty-Secret-${Math.random().toString(36).slice(2, 10)}`;
-    const terminal = onTerminal(home, ['signup', '--email', email]);
-    await terminal.waitFor('Password: ');
-    await terminal.type(`${password}\r`);
-    await terminal.waitFor('Password again: ');
-    await terminal.type(`${password}\r`);
-    const { code, output } = await terminal.exit;
+    const { code, output } = await onTerminal(home, ['signup', '--email', email]).answer(['Password: ', `${password}\r`], ['Password again: ', `${password}\r`]);
 
     expect(code, output).toBe(0);
     expect(output).toContain(`Signed up to ${server.baseUrl}`);
@@ -40,12 +35,7 @@ describe('hidden password prompts on a terminal', () => {
   it('signup with two different passwords fails with passwords_differ and signs nobody up', async () => {
     const home = await newHome();
     const email = uniqueEmail('tty-differ');
-    const terminal = onTerminal(home, ['signup', '--email', email]);
-    await terminal.waitFor('Password: ');
-    await terminal.type('first-Password-1\r');
-    await terminal.waitFor('Password again: ');
-    await terminal.type('second-Password-2\r');
-    const { code, output } = await terminal.exit;
+    const { code, output } = await onTerminal(home, ['signup', '--email', email]).answer(['Password: ', 'first-Password-1\r'], ['Password again: ', 'second-Password-2\r']);
 
     expect(code, output).toBe(1);
     expect(output).toContain('passwords_differ');
@@ -62,10 +52,7 @@ describe('hidden password prompts on a terminal', () => {
   it('login --email asks for the password without echoing it and signs in', async () => {
     const { email } = await signupWithCli(await newHome(), server.baseUrl);
     const home = await newHome();
-    const terminal = onTerminal(home, ['login', '--email', email]);
-    await terminal.waitFor('Password: ');
-    await terminal.type(`${PASSWORD}\r`);
-    const { code, output } = await terminal.exit;
+    const { code, output } = await onTerminal(home, ['login', '--email', email]).answer(['Password: ', `${PASSWORD}\r`]);
 
     expect(code, output).toBe(0);
     expect(output).toContain(`Signed in to ${server.baseUrl}`);
@@ -79,12 +66,7 @@ describe('hidden password prompts on a terminal', () => {
   it('login without --email asks for the email (shown as typed), then the password', async () => {
     const { email } = await signupWithCli(await newHome(), server.baseUrl);
     const home = await newHome();
-    const terminal = onTerminal(home, ['login']);
-    await terminal.waitFor('Email: ');
-    await terminal.type(`${email}\r`);
-    await terminal.waitFor('Password: ');
-    await terminal.type(`${PASSWORD}\r`);
-    const { code, output } = await terminal.exit;
+    const { code, output } = await onTerminal(home, ['login']).answer(['Email: ', `${email}\r`], ['Password: ', `${PASSWORD}\r`]);
 
     expect(code, output).toBe(0);
     expect(output).toContain(email);
@@ -101,10 +83,7 @@ describe('Ctrl-C at a prompt', () => {
 
   it('at the password prompt: exits 130, no stack trace, echo restored', async () => {
     const home = await newHome();
-    const terminal = onTerminal(home, ['login', '--email', 'x@example.com'], { after });
-    await terminal.waitFor('Password: ');
-    await terminal.type('half-typed\u0003');
-    const { output } = await terminal.exit;
+    const { output } = await onTerminal(home, ['login', '--email', 'x@example.com'], { after }).answer(['Password: ', 'half-typed\u0003']);
 
     expect(output).toContain('EXIT=130');
     expect(output).toContain('Cancelled.');
@@ -118,10 +97,7 @@ describe('Ctrl-C at a prompt', () => {
 
   it('at the email prompt: exits 130, no stack trace, echo restored', async () => {
     const home = await newHome();
-    const terminal = onTerminal(home, ['login'], { after });
-    await terminal.waitFor('Email: ');
-    await terminal.type('\u0003');
-    const { output } = await terminal.exit;
+    const { output } = await onTerminal(home, ['login'], { after }).answer(['Email: ', '\u0003']);
 
     expect(output).toContain('EXIT=130');
     expect(output).toContain('Cancelled.');
@@ -144,10 +120,7 @@ describe('confirmation before revoking a key', () => {
       return list.json.data.find((k: any) => k.id === keyId)?.status;
     };
 
-    const no = onTerminal(home, ['keys', 'revoke', keyId]);
-    await no.waitFor('[y/N] ');
-    await no.type('n\r');
-    const declined = await no.exit;
+    const declined = await onTerminal(home, ['keys', 'revoke', keyId]).answer(['[y/N] ', 'n\r']);
     // Answering no is not a failure: its own exit code, and no error line.
     expect(declined.code, declined.output).toBe(3);
     // The question names the key three ways: id, name and display prefix.
@@ -156,10 +129,7 @@ describe('confirmation before revoking a key', () => {
     expect(declined.output).not.toContain('error:');
     expect(await status()).toBe('active');
 
-    const yes = onTerminal(home, ['keys', 'revoke', keyId]);
-    await yes.waitFor('[y/N] ');
-    await yes.type('y\r');
-    const accepted = await yes.exit;
+    const accepted = await onTerminal(home, ['keys', 'revoke', keyId]).answer(['[y/N] ', 'y\r']);
     expect(accepted.code, accepted.output).toBe(0);
     expect(accepted.output).toContain(`Revoked ${keyId}.`);
     expect(await status()).toBe('revoked');
@@ -169,10 +139,7 @@ describe('confirmation before revoking a key', () => {
 describe('signing up and in at a terminal', () => {
   it('signup says a password is too short before asking for it again', async () => {
     const home = await newHome();
-    const terminal = onTerminal(home, ['signup', '--email', uniqueEmail('short')]);
-    await terminal.waitFor('Password: ');
-    await terminal.type('short\r');
-    const { code, output } = await terminal.exit;
+    const { code, output } = await onTerminal(home, ['signup', '--email', uniqueEmail('short')]).answer(['Password: ', 'short\r']);
     expect(code, output).toBe(2);
     expect(output).toContain('invalid_password');
     expect(output).toContain('at least 10 characters');
@@ -221,18 +188,13 @@ describe('replacing a form\'s fields on a terminal', () => {
     expect(created.code, created.stderr).toBe(0);
     const id: string = created.json.id;
 
-    const no = onTerminal(home, ['forms', 'update', id, '--field', 'email:email']);
-    await no.waitFor('"fax" will be removed. Continue? [y/N] ');
-    await no.type('n\r');
-    const declined = await no.exit;
+    const declined = await onTerminal(home, ['forms', 'update', id, '--field', 'email:email']).answer(['"fax" will be removed. Continue? [y/N] ', 'n\r']);
     expect(declined.code, declined.output).toBe(3);
     expect(declined.output).toContain('Nothing was changed.');
     expect((await home.lfk(['forms', 'get', id, '--json'])).json.schema).toHaveLength(2);
 
-    const yes = onTerminal(home, ['forms', 'update', id, '--field', 'email:email']);
-    await yes.waitFor('Continue? [y/N] ');
-    await yes.type('y\r');
-    expect((await yes.exit).code).toBe(0);
+    const accepted = await onTerminal(home, ['forms', 'update', id, '--field', 'email:email']).answer(['Continue? [y/N] ', 'y\r']);
+    expect(accepted.code, accepted.output).toBe(0);
     expect((await home.lfk(['forms', 'get', id, '--json'])).json.schema.map((f: any) => f.name)).toEqual(['email']);
   });
 });
