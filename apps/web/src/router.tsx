@@ -1,10 +1,11 @@
 import { createRootRoute, createRoute, createRouter, Link, Outlet, redirect } from '@tanstack/react-router';
-import { requireSession } from './api/session.ts';
+import { requireSession, safeNext } from './api/session.ts';
 import { queryClient, trpc } from './api/trpc.ts';
 import { AppShell, WORKSPACES_LISTED } from './layout/app-shell.tsx';
 import { SignInPage } from './pages/auth/sign-in-page.tsx';
 import { SignUpPage } from './pages/auth/sign-up-page.tsx';
 import { AuditPage } from './pages/audit/audit-page.tsx';
+import { DevicePage } from './pages/device/device-page.tsx';
 import { ClaimFormPage } from './pages/forms/claim-form-page.tsx';
 import { FormPage } from './pages/forms/form-page.tsx';
 import { FormsPage } from './pages/forms/forms-page.tsx';
@@ -42,13 +43,31 @@ const homeRoute = createRoute({
   },
 });
 
-const signInRoute = createRoute({ getParentRoute: () => rootRoute, path: '/sign-in', component: SignInPage });
+const signInRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/sign-in',
+  validateSearch: (search: Record<string, unknown>): { next?: string } => {
+    const next = safeNext(search.next);
+    return next ? { next } : {};
+  },
+  component: SignInPage,
+});
+
+/** `/device?code=…`: approve a sign-in another device asked for (`lfk login --web`). */
+const deviceRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/device',
+  validateSearch: (search: Record<string, unknown>): { code?: string } =>
+    typeof search.code === 'string' && search.code.trim() ? { code: search.code.trim().slice(0, 32) } : {},
+  beforeLoad: ({ location }) => requireSession(location.href),
+  component: DevicePage,
+});
 const signUpRoute = createRoute({ getParentRoute: () => rootRoute, path: '/sign-up', component: SignUpPage });
 
 const workspaceRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/w/$workspaceId',
-  beforeLoad: requireSession,
+  beforeLoad: ({ location }) => requireSession(location.href),
   component: AppShell,
 });
 
@@ -73,6 +92,7 @@ const routeTree = rootRoute.addChildren([
   homeRoute,
   signInRoute,
   signUpRoute,
+  deviceRoute,
   workspaceRoute.addChildren([
     workspaceHomeRoute,
     keysRoute,

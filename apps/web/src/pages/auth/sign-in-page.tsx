@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { loginInput } from '@lfk/api/schemas';
 import { useMutation } from '@tanstack/react-query';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
 import { forgetEverything } from '../../api/session.ts';
 import { trpcClient } from '../../api/trpc.ts';
@@ -12,6 +12,7 @@ import { AuthLayout } from './auth-layout.tsx';
 
 export function SignInPage() {
   const navigate = useNavigate();
+  const { next } = useSearch({ from: '/sign-in' });
   const form = useForm({ resolver: zodResolver(loginInput), defaultValues: { email: '', password: '' } });
   const problem = useFormProblem(['email', 'password'], form.setError);
   const signIn = useMutation({
@@ -22,7 +23,8 @@ export function SignInPage() {
     },
     onSuccess: async () => {
       forgetEverything();
-      await navigate({ to: '/' });
+      // `next` was checked to be a path of this app when the page was opened.
+      await navigate({ to: next ?? '/' });
     },
     onError: problem.report,
   });
