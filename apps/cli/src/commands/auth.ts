@@ -1,10 +1,12 @@
+import { hostname } from 'node:os';
 import { Command } from '@commander-js/extra-typings';
 import { anonymousApi, type CommandContext, sessionApi } from '../command-context.ts';
 import { updateConfig } from '../config/config-file.ts';
-import { CliError, EXIT_USAGE, usageError } from '../errors.ts';
+import { CliError, EXIT_AUTH, EXIT_USAGE, usageError } from '../errors.ts';
 import { type Api, assertReachable, createApi } from '../http/api.ts';
 import { toCliError } from '../http/api-errors.ts';
 import { inert, inertValue } from '../output/inert.ts';
+import { openBrowser } from '../terminal/open-browser.ts';
 import { canPrompt, promptHidden, promptLine, readStdin, requirePrompt } from '../terminal/prompts.ts';
 import { examples } from './options.ts';
 import { action } from './run-command.ts';
@@ -50,13 +52,11 @@ interface Credentials {
   api: Api;
 }
 
-/** The action of signing up or in: `body` gets the email and the password (a new one when `choosing`). */
-function withCredentials<Flags extends CredentialsFlags>(choosing: boolean, body: (ctx: CommandContext, credentials: Credentials, flags: Flags) => Promise<void>) {
-  return action<[Flags]>(async (ctx, flags) => {
-    const email = await emailFrom(flags);
-    const password = await passwordFrom(ctx, flags, choosing);
-    await body(ctx, { email, password, api: await anonymousApi(ctx) }, flags);
-  });
+/** The email and the password (a new one when `choosing`) to sign up or in with. */
+async function credentialsFrom(ctx: CommandContext, flags: CredentialsFlags, choosing: boolean): Promise<Credentials> {
+  const email = await emailFrom(flags);
+  const password = await passwordFrom(ctx, flags, choosing);
+  return { email, password, api: await anonymousApi(ctx) };
 }
 
 /** Keeps the new session for this server, which becomes the one commands talk to. */
@@ -110,7 +110,8 @@ export const signupCommand = () =>
     .option('--password-stdin', 'read the password from standard input instead of asking')
     .addHelpText('after', examples(['lfk signup --email you@example.com', 'printf %s "$PASSWORD" | lfk signup --email you@example.com --password-stdin']))
     .action(
-      withCredentials(true, async (ctx, { email, password, api }, flags) => {
+      action(async (ctx, flags) => {
+        const { email, password, api } = await credentialsFrom(ctx, flags, true);
         const result = await api.auth.signup.mutate({ email, password, ...(flags.name ? { name: flags.name } : {}) });
         await saveSession(ctx, result, result.workspace.id);
         ctx.out.result(withoutSessionToken(result), (result) => {
@@ -121,25 +122,81 @@ export const signupCommand = () =>
       }),
     );
 
+/** After signing in: the default workspace (kept for the same person, else chosen now) and the saved session. */
+async function finishLogin(ctx: CommandContext, result: { session_token: string; user: { email: string } }) {
+  const { serverKey, config: saved } = ctx.settings;
+  const previous = saved.servers[serverKey];
+  // A default workspace belongs to the person who chose it; someone new to this machine chooses now.
+  const workspace =
+    previous?.user_email === result.user.email && previous.workspace_id
+      ? previous.workspace_id
+      : await chooseWorkspace(ctx, await createApi(ctx.settings, result.session_token));
+  await saveSession(ctx, result, workspace);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Sign-in through the browser, as gh and vercel do: the server gives a code and a page; the person
+ * approves there (signed in to the dashboard) and this polls until they have. No password is typed
+ * into the terminal. Everything said goes to stderr: stdout keeps the result alone.
+ */
+async function loginThroughBrowser(ctx: CommandContext, open: boolean) {
+  // Each request gets the whole timeout: waiting for a person takes as long as it takes.
+  const api = await createApi(ctx.settings, undefined, 'request');
+  const started = await api.deviceLogins.start.mutate({ device_name: `lfk CLI on ${hostname()}`.slice(0, 100) });
+  const { out } = ctx;
+  out.note(`Your one-time code: ${out.errorStyle.bold(started.user_code)}`);
+  out.note(`Approve it in your browser: ${started.verification_url_complete}`);
+  // Only for a person at a terminal: a script or CI job never gets a browser window.
+  if (open && canPrompt() && openBrowser(started.verification_url_complete)) out.note(out.errorStyle.dim('Opening your browser…'));
+  out.note(out.errorStyle.dim('Waiting for you to approve it (Ctrl-C to stop).'));
+  let intervalMs = started.interval * 1000;
+  for (;;) {
+    await sleep(intervalMs);
+    try {
+      return await api.deviceLogins.token.mutate({ device_code: started.device_code });
+    } catch (error) {
+      const failure = toCliError(error, ctx.settings.baseUrl, ctx.settings.timeoutMs);
+      if (failure.code === 'authorization_pending') continue;
+      // Asked too often (a slow clock, a retry): wait longer from now on, as RFC 8628's slow_down says.
+      if (failure.code === 'rate_limited') {
+        intervalMs += 5000;
+        continue;
+      }
+      if (failure.code === 'device_login_denied') throw new CliError('device_login_denied', 'The sign-in was denied in the browser.', { exitCode: EXIT_AUTH });
+      if (failure.code === 'device_login_expired') {
+        throw new CliError('device_login_expired', 'The code expired before it was approved.', { exitCode: EXIT_AUTH, hint: "Run 'lfk login --web' again." });
+      }
+      throw failure;
+    }
+  }
+}
+
 export const loginCommand = () =>
   new Command('login')
     .description('Sign in; the session is saved for this server')
     .option('--email <address>', 'your email address (asked for on a terminal)')
     .option('--password-stdin', 'read the password from standard input instead of asking')
-    .addHelpText('after', examples(['lfk login --email you@example.com', 'lfk login --base-url https://forms.example.com --email you@example.com']))
+    .option('--web', 'sign in through the dashboard in your browser: approve a code, type no password here')
+    .option('--no-browser', 'with --web: print the page to open instead of opening it')
+    .addHelpText(
+      'after',
+      examples(['lfk login --web', 'lfk login --email you@example.com', 'lfk login --base-url https://forms.example.com --email you@example.com']),
+    )
     .action(
-      withCredentials(false, async (ctx, { email, password, api }) => {
-        const result = await api.auth.login.mutate({ email, password });
-        const { baseUrl, serverKey, config: saved } = ctx.settings;
-        const previous = saved.servers[serverKey];
-        // A default workspace belongs to the person who chose it; someone new to this machine chooses now.
-        const workspace =
-          previous?.user_email === result.user.email && previous.workspace_id
-            ? previous.workspace_id
-            : await chooseWorkspace(ctx, await createApi(ctx.settings, result.session_token));
-        await saveSession(ctx, result, workspace);
+      action(async (ctx, flags) => {
+        let result: { session_token: string; user: { email: string } };
+        if (flags.web) {
+          if (flags.email || flags.passwordStdin) throw usageError('conflicting_flags', '--web signs in through the browser: leave out --email and --password-stdin.');
+          result = await loginThroughBrowser(ctx, flags.browser);
+        } else {
+          const { email, password, api } = await credentialsFrom(ctx, flags, false);
+          result = await api.auth.login.mutate({ email, password });
+        }
+        await finishLogin(ctx, result);
         ctx.out.result(withoutSessionToken(result), (result) => {
-          ctx.out.line(`Signed in to ${baseUrl} as ${ctx.out.style.bold(result.user.email)}.`);
+          ctx.out.line(`Signed in to ${ctx.settings.baseUrl} as ${ctx.out.style.bold(result.user.email)}.`);
         });
       }),
     );
