@@ -3,8 +3,8 @@ import { type ReactNode, useId } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import { trpc } from '../../api/trpc.ts';
 import { ErrorText, errorAt } from '../../components/error-text.tsx';
-import { ProblemAlert } from '../../components/problem-alert.tsx';
 import type { FormProblem } from '../../components/form-problem.ts';
+import { SubmitForm } from '../../components/submit-form.tsx';
 import { FieldBuilder } from './field-builder.tsx';
 import type { ApiFormFields, EditorValues } from './form-values.ts';
 
@@ -46,7 +46,7 @@ export function FormEditor({ form, workspaceId, problem, onSubmit, submitLabel, 
     </div>
   );
   return (
-    <form className="form-editor" onSubmit={form.handleSubmit(onSubmit)} noValidate>
+    <SubmitForm className="form-editor" onSubmit={form.handleSubmit(onSubmit)} problem={problem} submitLabel={submitLabel} pending={pending}>
       {text('name', 'Form name')}
       <FieldBuilder form={form as unknown as UseFormReturn<EditorValues, unknown, unknown>} />
       <fieldset>
@@ -91,12 +91,6 @@ export function FormEditor({ form, workspaceId, problem, onSubmit, submitLabel, 
         <ErrorText id={`${id}-project_id-error`} message={errorAt(errors, 'project_id')} />
       </div>
       <ErrorText id={`${id}-root-error`} message={errorAt(errors, 'root')} />
-      <ProblemAlert problem={problem.problem} unplacedDetails={problem.unplaced} />
-      <div className="actions">
-        <button type="submit" disabled={pending}>
-          {submitLabel}
-        </button>
-      </div>
-    </form>
+    </SubmitForm>
   );
 }
