@@ -54,7 +54,7 @@ export interface Dashboard {
 type Viewport = { width: number; height: number };
 
 /** The real server, listening on a port, serving the built dashboard, on a fresh database; and a Chromium. */
-async function startDashboard(env: Record<string, string> = {}): Promise<Dashboard> {
+export async function startDashboard(env: Record<string, string> = {}): Promise<Dashboard> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const t = await startTestServer({ PORT: String(port), LFK_PUBLIC_URL: url, ...env }, { config: { dashboardDir: DASHBOARD_DIST } });
@@ -90,8 +90,8 @@ async function startDashboard(env: Record<string, string> = {}): Promise<Dashboa
 }
 
 /**
- * The dashboard of the enclosing file or describe block: started in a `beforeAll`, closed in an
- * `afterAll`. The handle is filled in once it has started: use it in tests, not while the file loads.
+ * The dashboard of the enclosing file or describe block (`startDashboard` in a `beforeAll`, closed
+ * in an `afterAll`). The handle is filled in once it has started: use it in tests, not while the file loads.
  */
 export function useDashboard(env: Record<string, string> = {}): Dashboard {
   const handle = {} as Dashboard;

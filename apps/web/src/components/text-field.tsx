@@ -1,5 +1,5 @@
 import { type InputHTMLAttributes, type ReactNode, useId } from 'react';
-import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
+import type { FieldValues, Path, RegisterOptions, UseFormReturn } from 'react-hook-form';
 import { ErrorText, errorAt } from './error-text.tsx';
 
 interface TextFieldProps<T extends FieldValues> extends Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'form'> {
@@ -10,16 +10,18 @@ interface TextFieldProps<T extends FieldValues> extends Omit<InputHTMLAttributes
   hint?: ReactNode;
   /** Blank means "not given" (undefined), as the API's optional fields expect. */
   optional?: boolean;
+  /** Checks of its own, for a form not validated by an API schema. */
+  rules?: RegisterOptions<T, Path<T>>;
 }
 
 /** A labelled input whose error is shown under it and tied to it for screen readers. */
-export function TextField<T extends FieldValues>({ form, name, label, hint, optional = false, ...input }: TextFieldProps<T>) {
+export function TextField<T extends FieldValues>({ form, name, label, hint, optional = false, rules, ...input }: TextFieldProps<T>) {
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   const error = errorAt(form.formState.errors, name);
   const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
-  const registration = form.register(name, optional ? { setValueAs: optionalText } : undefined);
+  const registration = form.register(name, optional ? { ...rules, setValueAs: optionalText } : rules);
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
