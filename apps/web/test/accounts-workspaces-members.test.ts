@@ -2,9 +2,8 @@
  * Accounts, workspaces, members and the audit log in a real Chromium: errors beside their
  * fields, rate limits with when to retry, deep links that survive a reload, the switcher.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import {
-  type Dashboard,
   DESKTOP,
   describeInBrowser,
   expectAccessible,
@@ -16,16 +15,12 @@ import {
   see,
   signInInBrowser,
   signUpInBrowser,
-  startDashboard,
+  useDashboard,
   workspaceOf,
 } from './fixtures.ts';
 
 describeInBrowser('accounts, workspaces, members and the audit log', () => {
-  let d: Dashboard;
-  beforeAll(async () => {
-    d = await startDashboard();
-  });
-  afterAll(() => d?.close());
+  const d = useDashboard();
 
   it('sign up shows each error beside its field; sign out; signed-out deep links lead to sign-in; sign in', async () => {
     const taken = newEmail('taken');
@@ -63,8 +58,7 @@ describeInBrowser('accounts, workspaces, members and the audit log', () => {
   });
 
   it('a new workspace from the switcher; its name is on every page; switching back', async () => {
-    const page = await d.newPage(DESKTOP);
-    await signUpInBrowser(page, newEmail(), 'Grace');
+    const { page } = await d.ownerPage({ name: 'Grace' });
     const personal = workspaceOf(page);
     await page.getByRole('button', { name: 'New workspace' }).click();
     const dialog = page.getByRole('dialog', { name: 'New workspace' });
@@ -84,9 +78,7 @@ describeInBrowser('accounts, workspaces, members and the audit log', () => {
   it('members are added by email and removed; the last owner is explained; the audit log says who did what', async () => {
     const other = newEmail('colleague');
     await d.t.signup(other);
-    const page = await d.newPage(DESKTOP);
-    const email = newEmail();
-    await signUpInBrowser(page, email);
+    const { page, email } = await d.ownerPage();
     await page.getByRole('link', { name: 'Members' }).click();
     await see(page.getByRole('cell', { name: email, exact: true }));
 
@@ -120,11 +112,7 @@ describeInBrowser('accounts, workspaces, members and the audit log', () => {
 });
 
 describeInBrowser('rate limits', () => {
-  let d: Dashboard;
-  beforeAll(async () => {
-    d = await startDashboard({ LFK_RATE_LIMIT_LOGIN: '2/1h' });
-  });
-  afterAll(() => d?.close());
+  const d = useDashboard({ LFK_RATE_LIMIT_LOGIN: '2/1h' });
 
   it('a refused sign-in says when to try again', async () => {
     const page = await d.newPage(DESKTOP);

@@ -3,9 +3,8 @@
  * stops working the moment it is revoked; the 11th key is explained; a member sees why they
  * cannot manage keys.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import {
-  type Dashboard,
   DESKTOP,
   describeInBrowser,
   eventually,
@@ -17,21 +16,15 @@ import {
   see,
   sessionOf,
   signInInBrowser,
-  signUpInBrowser,
-  startDashboard,
+  useDashboard,
   workspaceOf,
 } from './fixtures.ts';
 
 describeInBrowser('API keys', () => {
-  let d: Dashboard;
-  beforeAll(async () => {
-    d = await startDashboard();
-  });
-  afterAll(() => d?.close());
+  const d = useDashboard();
 
   it('sign up → create a key → see it once and copy it → use it → see the form → revoke → its next use is 401', async () => {
-    const page = await d.newPage(DESKTOP);
-    await signUpInBrowser(page, newEmail(), 'Ada');
+    const { page } = await d.ownerPage({ name: 'Ada' });
     await see(page.getByText('No API keys yet.'));
     await see(page.getByText('0 of 10 active'));
     await expectAccessible(page, 'api-keys-empty');
@@ -89,8 +82,7 @@ describeInBrowser('API keys', () => {
   });
 
   it('the 11th active key is refused, and the page says why and what to do', async () => {
-    const page = await d.newPage(DESKTOP);
-    await signUpInBrowser(page, newEmail());
+    const { page } = await d.ownerPage();
     const session = await sessionOf(page);
     const workspaceId = workspaceOf(page);
     for (let i = 1; i <= 10; i++) await d.t.createKey(session, workspaceId, `service ${i}`);
@@ -107,8 +99,7 @@ describeInBrowser('API keys', () => {
   });
 
   it('at phone width the keys are readable cards and every action is reachable', async () => {
-    const page = await d.newPage(PHONE);
-    await signUpInBrowser(page, newEmail());
+    const { page } = await d.ownerPage({ viewport: PHONE });
     await d.t.createKey(await sessionOf(page), workspaceOf(page), 'phone key');
     await page.reload();
     const row = page.getByRole('row', { name: /phone key/ });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { freePort, PASSWORD, startTestServer, type TestServer } from '@lfk/testing';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
-import { describe, expect, inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { DASHBOARD_DIST } from '../scripts/dashboard-build.ts';
 
 export { PASSWORD };
@@ -42,9 +42,16 @@ export interface Dashboard {
   url: string;
   browser: Browser;
   /** A fresh browser profile (no cookies) at desktop or phone size. */
-  newPage(viewport?: { width: number; height: number }): Promise<Page>;
+  newPage(viewport?: Viewport): Promise<Page>;
+  /**
+   * A new account signed up through the sign-up page, in a fresh profile: the owner of its
+   * personal workspace, on that workspace's first page (API keys).
+   */
+  ownerPage(options?: { viewport?: Viewport; name?: string }): Promise<{ page: Page; email: string }>;
   close(): Promise<void>;
 }
+
+type Viewport = { width: number; height: number };
 
 /** The real server, listening on a port, serving the built dashboard, on a fresh database; and a Chromium. */
 export async function startDashboard(env: Record<string, string> = {}): Promise<Dashboard> {
@@ -54,18 +61,25 @@ export async function startDashboard(env: Record<string, string> = {}): Promise<
   await t.server.listen();
   const browser = await chromium.launch({ executablePath: CHROMIUM!, args: ['--no-sandbox'] });
   const contexts: BrowserContext[] = [];
+  const newPage = async (viewport = DESKTOP) => {
+    const context = await browser.newContext({ baseURL: url, viewport });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(WAIT_MS);
+    page.setDefaultNavigationTimeout(60_000);
+    return page;
+  };
   return {
     t,
     url,
     browser,
-    async newPage(viewport = DESKTOP) {
-      const context = await browser.newContext({ baseURL: url, viewport });
-      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
-      contexts.push(context);
-      const page = await context.newPage();
-      page.setDefaultTimeout(WAIT_MS);
-      page.setDefaultNavigationTimeout(60_000);
-      return page;
+    newPage,
+    async ownerPage({ viewport = DESKTOP, name }: { viewport?: Viewport; name?: string } = {}) {
+      const page = await newPage(viewport);
+      const email = newEmail();
+      await signUpInBrowser(page, email, name);
+      return { page, email };
     },
     async close() {
       for (const context of contexts) await context.close().catch(() => undefined);
@@ -73,6 +87,21 @@ export async function startDashboard(env: Record<string, string> = {}): Promise<
       await t.close();
     },
   };
+}
+
+/**
+ * The dashboard of the enclosing file or describe block (`startDashboard` in a `beforeAll`, closed
+ * in an `afterAll`). The handle is filled in once it has started: use it in tests, not while the file loads.
+ */
+export function useDashboard(env: Record<string, string> = {}): Dashboard {
+  const handle = {} as Dashboard;
+  let started: Dashboard | undefined;
+  beforeAll(async () => {
+    started = await startDashboard(env);
+    Object.assign(handle, started);
+  });
+  afterAll(() => started?.close());
+  return handle;
 }
 
 let counter = 0;

@@ -4,19 +4,8 @@
  * an unclaimed form, and a browser submission read in full on the submissions page.
  */
 import { submit } from '@lfk/testing';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  type Dashboard,
-  DESKTOP,
-  describeInBrowser,
-  expectAccessible,
-  newEmail,
-  PHONE,
-  screenshot,
-  see,
-  signUpInBrowser,
-  startDashboard,
-} from './fixtures.ts';
+import { expect, it } from 'vitest';
+import { type Dashboard, describeInBrowser, expectAccessible, PHONE, screenshot, see, useDashboard } from './fixtures.ts';
 
 const SITE = 'https://example.com';
 
@@ -31,15 +20,10 @@ function latestVerificationToken(d: Dashboard, to: string): string | undefined {
 }
 
 describeInBrowser('forms and submissions', () => {
-  let d: Dashboard;
-  beforeAll(async () => {
-    d = await startDashboard();
-  });
-  afterAll(() => d?.close());
+  const d = useDashboard();
 
   it('create a form with the field builder, verify its notify email (resend explained), and read a browser submission', async () => {
-    const page = await d.newPage(DESKTOP);
-    await signUpInBrowser(page, newEmail());
+    const { page } = await d.ownerPage();
     await page.getByRole('link', { name: 'Forms', exact: true }).click();
     await see(page.getByText('No forms in this workspace yet.'));
     await expectAccessible(page, 'forms-empty');
@@ -110,8 +94,7 @@ describeInBrowser('forms and submissions', () => {
   });
 
   it('settings are saved, and only what changed is sent', async () => {
-    const page = await d.newPage(PHONE);
-    await signUpInBrowser(page, newEmail());
+    const { page } = await d.ownerPage({ viewport: PHONE });
     await page.getByRole('link', { name: 'Forms', exact: true }).click();
     await page.getByRole('link', { name: 'Create form' }).click();
     await page.getByLabel('Form name').fill('Newsletter');
@@ -142,8 +125,7 @@ describeInBrowser('forms and submissions', () => {
     expect(made.status).toBe(201);
     const { id, claim_token } = (await made.json()) as { id: string; claim_token: string };
 
-    const page = await d.newPage(DESKTOP);
-    await signUpInBrowser(page, newEmail());
+    const { page } = await d.ownerPage();
     await page.getByRole('link', { name: 'Forms', exact: true }).click();
     await page.getByRole('link', { name: 'Claim a form' }).click();
     await page.getByLabel('Form id').fill(id);

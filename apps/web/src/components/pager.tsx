@@ -18,21 +18,21 @@ export function useCursorPages() {
 
 interface PagerProps {
   label: string;
-  pageNumber: number;
+  pages: ReturnType<typeof useCursorPages>;
+  /** The cursor of the page after the one shown; null on the last page. */
   nextCursor: string | null;
-  onOlder: (cursor: string) => void;
-  onNewer: () => void;
 }
 
-export function Pager({ label, pageNumber, nextCursor, onOlder, onNewer }: PagerProps) {
-  if (pageNumber === 1 && !nextCursor) return null;
+/** "Newer" and "Older" under a paged list; nothing while the list fits on one page. */
+export function Pager({ label, pages, nextCursor }: PagerProps) {
+  if (pages.pageNumber === 1 && !nextCursor) return null;
   return (
     <nav className="pager" aria-label={label}>
-      <button type="button" onClick={onNewer} disabled={pageNumber === 1}>
+      <button type="button" onClick={pages.newer} disabled={pages.pageNumber === 1}>
         Newer
       </button>
-      <span>Page {pageNumber}</span>
-      <button type="button" onClick={() => nextCursor && onOlder(nextCursor)} disabled={!nextCursor}>
+      <span>Page {pages.pageNumber}</span>
+      <button type="button" onClick={() => nextCursor && pages.older(nextCursor)} disabled={!nextCursor}>
         Older
       </button>
     </nav>

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, useParams } from '@tanstack/react-router';
 import { trpc } from '../api/trpc.ts';
-import { LoadError, Loading } from '../components/states.tsx';
+import { Loaded } from '../components/states.tsx';
 import { SignOutButton } from './sign-out-button.tsx';
 import { WorkspaceContext } from './workspace-context.tsx';
 import { WorkspaceSwitcher } from './workspace-switcher.tsx';
@@ -48,20 +48,20 @@ export function AppShell() {
         </nav>
       )}
       <main id="main" className="page">
-        {workspaces.isPending ? (
-          <Loading what="your workspaces" />
-        ) : workspaces.isError ? (
-          <LoadError error={workspaces.error} retry={() => workspaces.refetch()} />
-        ) : workspace ? (
-          <WorkspaceContext.Provider value={workspace}>
-            <Outlet />
-          </WorkspaceContext.Provider>
-        ) : (
-          <div className="empty">
-            <h1>No such workspace</h1>
-            <p>It does not exist, or you are not a member of it. Pick one of yours above, or ask its owner to add you.</p>
-          </div>
-        )}
+        <Loaded query={workspaces} what="your workspaces">
+          {() =>
+            workspace ? (
+              <WorkspaceContext.Provider value={workspace}>
+                <Outlet />
+              </WorkspaceContext.Provider>
+            ) : (
+              <div className="empty">
+                <h1>No such workspace</h1>
+                <p>It does not exist, or you are not a member of it. Pick one of yours above, or ask its owner to add you.</p>
+              </div>
+            )
+          }
+        </Loaded>
       </main>
     </div>
   );

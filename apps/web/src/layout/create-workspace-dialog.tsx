@@ -6,7 +6,7 @@ import { useForm } from 'react-hook-form';
 import { trpc } from '../api/trpc.ts';
 import { Dialog } from '../components/dialog.tsx';
 import { useFormProblem } from '../components/form-problem.ts';
-import { ProblemAlert } from '../components/problem-alert.tsx';
+import { SubmitForm } from '../components/submit-form.tsx';
 import { TextField } from '../components/text-field.tsx';
 
 /** A new workspace, owned by the person who makes it; the dashboard moves into it. */
@@ -33,17 +33,14 @@ function CreateWorkspaceForm({ onDone }: { onDone: () => void }) {
     onError: problem.report,
   });
   return (
-    <form onSubmit={form.handleSubmit((input) => create.mutate(input))} noValidate>
-      <TextField label="Name" registration={form.register('name')} error={form.formState.errors.name} autoComplete="off" />
-      <ProblemAlert problem={problem.problem} unplacedDetails={problem.unplaced} />
-      <div className="actions">
-        <button type="submit" disabled={create.isPending}>
-          Create workspace
-        </button>
-        <button type="button" className="secondary" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    <SubmitForm
+      onSubmit={form.handleSubmit((input) => create.mutate(input))}
+      problem={problem}
+      submitLabel="Create workspace"
+      pending={create.isPending}
+      onCancel={onDone}
+    >
+      <TextField form={form} name="name" label="Name" autoComplete="off" />
+    </SubmitForm>
   );
 }

@@ -1,8 +1,9 @@
 import type { RouterOutputs } from '@lfk/api';
 import { useQuery } from '@tanstack/react-query';
 import { trpc } from '../../api/trpc.ts';
+import { type Column, DataTable } from '../../components/data-table.tsx';
 import { Pager, useCursorPages } from '../../components/pager.tsx';
-import { Empty, LoadError, Loading } from '../../components/states.tsx';
+import { Empty, LoadedList } from '../../components/states.tsx';
 import { Time } from '../../components/time.tsx';
 import { usePageTitle } from '../../layout/page-title.ts';
 import { useMemberNames } from '../../layout/people.ts';
@@ -50,38 +51,28 @@ function AuditLog({ workspaceId }: { workspaceId: string }) {
   const keyNames = new Map((keys.data?.data ?? []).map((k) => [k.id, k.name ? `key “${k.name}” (${k.prefix}…)` : `key ${k.prefix}…`]));
   const actor = (event: AuditEvent) => (event.actor.type === 'user' ? nameOf(event.actor.id) : (keyNames.get(event.actor.id) ?? `key ${event.actor.id}`));
 
-  if (events.isPending) return <Loading what="the audit log" />;
-  if (events.isError) return <LoadError error={events.error} retry={() => events.refetch()} />;
-  if (events.data.data.length === 0) return <Empty title="Nothing has happened in this workspace yet." />;
+  const columns: Column<AuditEvent>[] = [
+    { label: 'When', cell: (event) => <Time iso={event.created_at} /> },
+    {
+      label: 'Who',
+      cell: (event) => (
+        <>
+          {actor(event)}
+          {event.actor.type === 'api_key' && <span className="badge badge-key">key</span>}
+        </>
+      ),
+    },
+    { label: 'What', cell: (event) => ACTIONS[event.action] ?? event.action },
+    { label: 'On', cell: (event) => (event.target ? <code>{event.target.id}</code> : '—') },
+  ];
   return (
-    <>
-      <table className="table">
-        <caption className="visually-hidden">Audit events, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Who</th>
-            <th scope="col">What</th>
-            <th scope="col">On</th>
-          </tr>
-        </thead>
-        <tbody>
-          {events.data.data.map((event) => (
-            <tr key={event.id}>
-              <td data-label="When">
-                <Time iso={event.created_at} />
-              </td>
-              <td data-label="Who">
-                {actor(event)}
-                {event.actor.type === 'api_key' && <span className="badge badge-key">key</span>}
-              </td>
-              <td data-label="What">{ACTIONS[event.action] ?? event.action}</td>
-              <td data-label="On">{event.target ? <code>{event.target.id}</code> : '—'}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <Pager label="Pages of the audit log" pageNumber={pages.pageNumber} nextCursor={events.data.next_cursor} onOlder={pages.older} onNewer={pages.newer} />
-    </>
+    <LoadedList query={events} what="the audit log" empty={<Empty title="Nothing has happened in this workspace yet." />}>
+      {(page) => (
+        <>
+          <DataTable caption="Audit events, newest first" columns={columns} rows={page.data} rowKey={(event) => event.id} />
+          <Pager label="Pages of the audit log" pages={pages} nextCursor={page.next_cursor} />
+        </>
+      )}
+    </LoadedList>
   );
 }

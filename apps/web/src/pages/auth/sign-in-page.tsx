@@ -6,7 +6,7 @@ import { useForm } from 'react-hook-form';
 import { forgetEverything } from '../../api/session.ts';
 import { trpcClient } from '../../api/trpc.ts';
 import { useFormProblem } from '../../components/form-problem.ts';
-import { ProblemAlert } from '../../components/problem-alert.tsx';
+import { SubmitForm } from '../../components/submit-form.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import { AuthLayout } from './auth-layout.tsx';
 
@@ -37,20 +37,10 @@ export function SignInPage() {
         </>
       }
     >
-      <form onSubmit={form.handleSubmit((input) => signIn.mutate(input))} noValidate>
-        <TextField label="Email" type="email" autoComplete="email" registration={form.register('email')} error={form.formState.errors.email} />
-        <TextField
-          label="Password"
-          type="password"
-          autoComplete="current-password"
-          registration={form.register('password')}
-          error={form.formState.errors.password}
-        />
-        <ProblemAlert problem={problem.problem} unplacedDetails={problem.unplaced} />
-        <button type="submit" disabled={signIn.isPending}>
-          Sign in
-        </button>
-      </form>
+      <SubmitForm onSubmit={form.handleSubmit((input) => signIn.mutate(input))} problem={problem} submitLabel="Sign in" pending={signIn.isPending}>
+        <TextField form={form} name="email" label="Email" type="email" autoComplete="email" />
+        <TextField form={form} name="password" label="Password" type="password" autoComplete="current-password" />
+      </SubmitForm>
     </AuthLayout>
   );
 }

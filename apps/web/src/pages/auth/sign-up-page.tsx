@@ -7,8 +7,8 @@ import { useForm } from 'react-hook-form';
 import { forgetEverything } from '../../api/session.ts';
 import { trpcClient } from '../../api/trpc.ts';
 import { useFormProblem } from '../../components/form-problem.ts';
-import { ProblemAlert } from '../../components/problem-alert.tsx';
-import { optionalText, TextField } from '../../components/text-field.tsx';
+import { SubmitForm } from '../../components/submit-form.tsx';
+import { TextField } from '../../components/text-field.tsx';
 import { AuthLayout } from './auth-layout.tsx';
 
 interface SignUp {
@@ -42,28 +42,11 @@ export function SignUpPage() {
         </>
       }
     >
-      <form onSubmit={form.handleSubmit((input) => signUp.mutate(input))} noValidate>
-        <TextField
-          label="Name"
-          autoComplete="name"
-          hint="Optional. Your personal workspace is named after you."
-          registration={form.register('name', { setValueAs: optionalText })}
-          error={form.formState.errors.name}
-        />
-        <TextField label="Email" type="email" autoComplete="email" registration={form.register('email')} error={form.formState.errors.email} />
-        <TextField
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
-          registration={form.register('password')}
-          error={form.formState.errors.password}
-        />
-        <ProblemAlert problem={problem.problem} unplacedDetails={problem.unplaced} />
-        <button type="submit" disabled={signUp.isPending}>
-          Sign up
-        </button>
-      </form>
+      <SubmitForm onSubmit={form.handleSubmit((input) => signUp.mutate(input))} problem={problem} submitLabel="Sign up" pending={signUp.isPending}>
+        <TextField form={form} name="name" optional label="Name" autoComplete="name" hint="Optional. Your personal workspace is named after you." />
+        <TextField form={form} name="email" label="Email" type="email" autoComplete="email" />
+        <TextField form={form} name="password" label="Password" type="password" autoComplete="new-password" hint={`At least ${MIN_PASSWORD_LENGTH} characters.`} />
+      </SubmitForm>
     </AuthLayout>
   );
 }

@@ -2,6 +2,7 @@ import { FIELD_TYPES } from '@lfk/db/constants';
 import { useId } from 'react';
 import { type UseFormReturn, useFieldArray, useWatch } from 'react-hook-form';
 import { ErrorText, errorAt } from '../../components/error-text.tsx';
+import { TextField } from '../../components/text-field.tsx';
 import { EMPTY_FIELD, type EditorValues } from './form-values.ts';
 
 /** A form's fields, one row each: name, type, label, required, and a select's options. */
@@ -51,30 +52,12 @@ function FieldRow({ form, index, isSelect, count, onRemove, onMove }: FieldRowPr
   const at = (part: string) => `schema.${index}.${part}` as const;
   const error = (part: string) => errorAt(errors, at(part));
   const n = index + 1;
-  const input = (part: 'name' | 'label' | 'options', label: string, extra: { hint?: string } = {}) => (
-    <div className="field">
-      <label htmlFor={`${id}-${part}`}>{label}</label>
-      <input
-        id={`${id}-${part}`}
-        {...form.register(at(part) as `schema.${number}.name`)}
-        autoComplete="off"
-        aria-invalid={error(part) ? true : undefined}
-        aria-describedby={[extra.hint ? `${id}-${part}-hint` : '', error(part) ? `${id}-${part}-error` : ''].join(' ').trim() || undefined}
-      />
-      {extra.hint && (
-        <p className="hint" id={`${id}-${part}-hint`}>
-          {extra.hint}
-        </p>
-      )}
-      <ErrorText id={`${id}-${part}-error`} message={error(part)} />
-    </div>
-  );
   return (
     <li className="field-row">
       <fieldset>
         <legend>Field {n}</legend>
         <div className="field-row-grid">
-          {input('name', 'Field name')}
+          <TextField form={form} name={`schema.${index}.name`} label="Field name" autoComplete="off" />
           <div className="field">
             <label htmlFor={`${id}-type`}>Type</label>
             <select id={`${id}-type`} {...form.register(at('type') as `schema.${number}.type`)}>
@@ -86,7 +69,7 @@ function FieldRow({ form, index, isSelect, count, onRemove, onMove }: FieldRowPr
             </select>
             <ErrorText id={`${id}-type-error`} message={error('type')} />
           </div>
-          {input('label', 'Label')}
+          <TextField form={form} name={`schema.${index}.label`} label="Label" autoComplete="off" />
           <div className="field checkbox">
             <input id={`${id}-required`} type="checkbox" {...form.register(at('required') as `schema.${number}.required`)} />
             <label htmlFor={`${id}-required`}>Required</label>

@@ -3,8 +3,9 @@ import { type ReactNode, useId } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import { trpc } from '../../api/trpc.ts';
 import { ErrorText, errorAt } from '../../components/error-text.tsx';
-import { ProblemAlert } from '../../components/problem-alert.tsx';
 import type { FormProblem } from '../../components/form-problem.ts';
+import { SubmitForm } from '../../components/submit-form.tsx';
+import { TextField } from '../../components/text-field.tsx';
 import { FieldBuilder } from './field-builder.tsx';
 import type { ApiFormFields, EditorValues } from './form-values.ts';
 
@@ -26,28 +27,9 @@ export function FormEditor({ form, workspaceId, problem, onSubmit, submitLabel, 
   const errors = form.formState.errors;
   const described = (name: string, hint: boolean) =>
     [hint ? `${id}-${name}-hint` : '', errorAt(errors, name) ? `${id}-${name}-error` : ''].join(' ').trim() || undefined;
-  const text = (name: 'name' | 'redirect_url' | 'notify_email', label: string, hint?: ReactNode, type = 'text') => (
-    <div className="field">
-      <label htmlFor={`${id}-${name}`}>{label}</label>
-      <input
-        id={`${id}-${name}`}
-        type={type}
-        autoComplete="off"
-        {...form.register(name)}
-        aria-invalid={errorAt(errors, name) ? true : undefined}
-        aria-describedby={described(name, hint !== undefined)}
-      />
-      {hint !== undefined && (
-        <p className="hint" id={`${id}-${name}-hint`}>
-          {hint}
-        </p>
-      )}
-      <ErrorText id={`${id}-${name}-error`} message={errorAt(errors, name)} />
-    </div>
-  );
   return (
-    <form className="form-editor" onSubmit={form.handleSubmit(onSubmit)} noValidate>
-      {text('name', 'Form name')}
+    <SubmitForm className="form-editor" onSubmit={form.handleSubmit(onSubmit)} problem={problem} submitLabel={submitLabel} pending={pending}>
+      <TextField form={form} name="name" label="Form name" autoComplete="off" />
       <FieldBuilder form={form as unknown as UseFormReturn<EditorValues, unknown, unknown>} />
       <fieldset>
         <legend>Who may submit</legend>
@@ -76,8 +58,22 @@ export function FormEditor({ form, workspaceId, problem, onSubmit, submitLabel, 
           <ErrorText id={`${id}-allowed_origins-error`} message={errorAt(errors, 'allowed_origins')} />
         </div>
       </fieldset>
-      {text('redirect_url', 'Redirect URL', 'Optional: where a person goes after posting the HTML form. Without it they see a thank-you page.', 'url')}
-      {text('notify_email', 'Notify email', 'Optional: who is emailed each submission, once the address is verified.', 'email')}
+      <TextField
+        form={form}
+        name="redirect_url"
+        label="Redirect URL"
+        type="url"
+        autoComplete="off"
+        hint="Optional: where a person goes after posting the HTML form. Without it they see a thank-you page."
+      />
+      <TextField
+        form={form}
+        name="notify_email"
+        label="Notify email"
+        type="email"
+        autoComplete="off"
+        hint="Optional: who is emailed each submission, once the address is verified."
+      />
       {notifyEmailExtra}
       <div className="field">
         <label htmlFor={`${id}-project_id`}>Project</label>
@@ -91,12 +87,6 @@ export function FormEditor({ form, workspaceId, problem, onSubmit, submitLabel, 
         <ErrorText id={`${id}-project_id-error`} message={errorAt(errors, 'project_id')} />
       </div>
       <ErrorText id={`${id}-root-error`} message={errorAt(errors, 'root')} />
-      <ProblemAlert problem={problem.problem} unplacedDetails={problem.unplaced} />
-      <div className="actions">
-        <button type="submit" disabled={pending}>
-          {submitLabel}
-        </button>
-      </div>
-    </form>
+    </SubmitForm>
   );
 }

@@ -5,13 +5,14 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { trpc } from '../../api/trpc.ts';
 import { useFormProblem } from '../../components/form-problem.ts';
-import { LoadError, Loading } from '../../components/states.tsx';
+import { Loaded } from '../../components/states.tsx';
 import { usePageTitle } from '../../layout/page-title.ts';
 import { useWorkspace } from '../../layout/workspace-context.tsx';
 import { editorResolver } from './editor-resolver.ts';
 import { EmbedSnippet } from './embed-snippet.tsx';
 import { FormEditor } from './form-editor.tsx';
 import { changedFields, EDITOR_FIELDS, type Form, toApiFields, valuesOf } from './form-values.ts';
+import { FormsBreadcrumb } from './forms-subpage.tsx';
 import { VerificationStatus } from './verification-status.tsx';
 
 export function FormPage() {
@@ -21,18 +22,10 @@ export function FormPage() {
   usePageTitle(form.data?.name ?? 'Form', workspace.name);
   return (
     <>
-      <p className="breadcrumb">
-        <Link to="/w/$workspaceId/forms" params={{ workspaceId: workspace.id }}>
-          Forms
-        </Link>
-      </p>
-      {form.isPending ? (
-        <Loading what="the form" />
-      ) : form.isError ? (
-        <LoadError error={form.error} retry={() => form.refetch()} />
-      ) : (
-        <LoadedForm form={form.data} workspaceId={workspace.id} />
-      )}
+      <FormsBreadcrumb workspaceId={workspace.id} />
+      <Loaded query={form} what="the form">
+        {(loaded) => <LoadedForm form={loaded} workspaceId={workspace.id} />}
+      </Loaded>
     </>
   );
 }

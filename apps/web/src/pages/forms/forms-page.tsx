@@ -1,11 +1,15 @@
+import type { RouterOutputs } from '@lfk/api';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { trpc } from '../../api/trpc.ts';
+import { type Column, DataTable } from '../../components/data-table.tsx';
 import { Pager, useCursorPages } from '../../components/pager.tsx';
-import { Empty, LoadError, Loading } from '../../components/states.tsx';
+import { Empty, LoadedList } from '../../components/states.tsx';
 import { Time } from '../../components/time.tsx';
 import { usePageTitle } from '../../layout/page-title.ts';
 import { useWorkspace } from '../../layout/workspace-context.tsx';
+
+type Form = RouterOutputs['forms']['list']['data'][number];
 
 const PAGE_SIZE = 25;
 
@@ -28,69 +32,62 @@ export function FormsPage() {
           </Link>
         </div>
       </div>
-      {forms.isPending ? (
-        <Loading what="forms" />
-      ) : forms.isError ? (
-        <LoadError error={forms.error} retry={() => forms.refetch()} />
-      ) : forms.data.data.length === 0 ? (
-        <Empty title="No forms in this workspace yet.">
-          <p>
-            Create one here, make one from your code with an API key, or claim a form you made without an account.
-          </p>
-        </Empty>
-      ) : (
-        <>
-          <table className="table">
-            <caption className="visually-hidden">Forms of this workspace, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Submissions from</th>
-                <th scope="col">Fields</th>
-                <th scope="col">Notify email</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span className="visually-hidden">Links</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {forms.data.data.map((form) => (
-                <tr key={form.id}>
-                  <td data-label="Name">
-                    <Link to="/w/$workspaceId/forms/$formId" params={{ ...params, formId: form.id }}>
-                      {form.name}
-                    </Link>
-                  </td>
-                  <td data-label="Submissions from">{form.submission_mode === 'api_key' ? 'Servers (API key)' : 'Browsers'}</td>
-                  <td data-label="Fields">{form.schema.length}</td>
-                  <td data-label="Notify email">
-                    {form.notify_email ? (
-                      <>
-                        {form.notify_email}{' '}
-                        <span className={`badge ${form.notify_email_verified ? 'badge-active' : 'badge-pending'}`}>
-                          {form.notify_email_verified ? 'Verified' : 'Not verified'}
-                        </span>
-                      </>
-                    ) : (
-                      <span className="muted">None</span>
-                    )}
-                  </td>
-                  <td data-label="Created">
-                    <Time iso={form.created_at} />
-                  </td>
-                  <td data-label="Links">
-                    <Link to="/w/$workspaceId/forms/$formId/submissions" params={{ ...params, formId: form.id }} aria-label={`Submissions of ${form.name}`}>
-                      Submissions
-                    </Link>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pager label="Pages of forms" pageNumber={pages.pageNumber} nextCursor={forms.data.next_cursor} onOlder={pages.older} onNewer={pages.newer} />
-        </>
-      )}
+      <LoadedList
+        query={forms}
+        what="forms"
+        empty={
+          <Empty title="No forms in this workspace yet.">
+            <p>Create one here, make one from your code with an API key, or claim a form you made without an account.</p>
+          </Empty>
+        }
+      >
+        {(page) => (
+          <>
+            <DataTable caption="Forms of this workspace, newest first" columns={columns(workspace.id)} rows={page.data} rowKey={(form) => form.id} />
+            <Pager label="Pages of forms" pages={pages} nextCursor={page.next_cursor} />
+          </>
+        )}
+      </LoadedList>
     </>
   );
+}
+
+function columns(workspaceId: string): Column<Form>[] {
+  const params = (form: Form) => ({ workspaceId, formId: form.id });
+  return [
+    {
+      label: 'Name',
+      cell: (form) => (
+        <Link to="/w/$workspaceId/forms/$formId" params={params(form)}>
+          {form.name}
+        </Link>
+      ),
+    },
+    { label: 'Submissions from', cell: (form) => (form.submission_mode === 'api_key' ? 'Servers (API key)' : 'Browsers') },
+    { label: 'Fields', cell: (form) => form.schema.length },
+    {
+      label: 'Notify email',
+      cell: (form) =>
+        form.notify_email ? (
+          <>
+            {form.notify_email}{' '}
+            <span className={`badge ${form.notify_email_verified ? 'badge-active' : 'badge-pending'}`}>
+              {form.notify_email_verified ? 'Verified' : 'Not verified'}
+            </span>
+          </>
+        ) : (
+          <span className="muted">None</span>
+        ),
+    },
+    { label: 'Created', cell: (form) => <Time iso={form.created_at} /> },
+    {
+      label: 'Links',
+      labelHidden: true,
+      cell: (form) => (
+        <Link to="/w/$workspaceId/forms/$formId/submissions" params={params(form)} aria-label={`Submissions of ${form.name}`}>
+          Submissions
+        </Link>
+      ),
+    },
+  ];
 }

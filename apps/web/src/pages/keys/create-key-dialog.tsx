@@ -10,8 +10,8 @@ import { trpc, trpcClient } from '../../api/trpc.ts';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { useFormProblem } from '../../components/form-problem.ts';
-import { ProblemAlert } from '../../components/problem-alert.tsx';
-import { optionalText, TextField } from '../../components/text-field.tsx';
+import { SubmitForm } from '../../components/submit-form.tsx';
+import { TextField } from '../../components/text-field.tsx';
 
 type CreatedKey = RouterOutputs['apiKeys']['create'];
 
@@ -65,24 +65,23 @@ function NewKeyForm({ workspaceId, onCreated, onCancel }: { workspaceId: string;
     onError: problem.report,
   });
   return (
-    <form onSubmit={form.handleSubmit((input) => create.mutate(input))} noValidate>
+    <SubmitForm
+      onSubmit={form.handleSubmit((input) => create.mutate(input))}
+      problem={problem}
+      explain={explainKeyLimit}
+      submitLabel="Create key"
+      pending={create.isPending}
+      onCancel={onCancel}
+    >
       <TextField
+        form={form}
+        name="name"
+        optional
         label="Name"
         hint="Optional: what uses this key, such as “deploy bot”. Names help when revoking."
         autoComplete="off"
-        registration={form.register('name', { setValueAs: optionalText })}
-        error={form.formState.errors.name}
       />
-      <ProblemAlert problem={problem.problem} unplacedDetails={problem.unplaced} explain={explainKeyLimit} />
-      <div className="actions">
-        <button type="submit" disabled={create.isPending}>
-          Create key
-        </button>
-        <button type="button" className="secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </SubmitForm>
   );
 }
 

@@ -2,7 +2,8 @@ import { MAX_ACTIVE_KEYS } from '@lfk/db/constants';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { trpc } from '../../api/trpc.ts';
-import { Empty, LoadError, Loading } from '../../components/states.tsx';
+import { type Column, DataTable } from '../../components/data-table.tsx';
+import { Empty, LoadedList } from '../../components/states.tsx';
 import { Time } from '../../components/time.tsx';
 import { usePageTitle } from '../../layout/page-title.ts';
 import { useMemberNames } from '../../layout/people.ts';
@@ -31,6 +32,37 @@ function KeyManagement({ workspaceId }: { workspaceId: string }) {
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const active = keys.data?.data.filter((k) => k.status === 'active').length ?? 0;
+  const columns: Column<ApiKey>[] = [
+    { label: 'Name', cell: (key) => key.name ?? <span className="muted">Unnamed</span> },
+    { label: 'Key', cell: (key) => <code>{key.prefix}…</code> },
+    {
+      label: 'Status',
+      cell: (key) => (
+        <>
+          <span className={`badge badge-${key.status}`}>{key.status === 'active' ? 'Active' : 'Revoked'}</span>
+          {key.revoked_at && (
+            <span className="muted">
+              {' '}
+              <Time iso={key.revoked_at} />
+            </span>
+          )}
+        </>
+      ),
+    },
+    { label: 'Created by', cell: (key) => nameOf(key.created_by) },
+    { label: 'Created', cell: (key) => <Time iso={key.created_at} /> },
+    { label: 'Last used', cell: (key) => <Time iso={key.last_used_at} never="Never" /> },
+    {
+      label: 'Actions',
+      labelHidden: true,
+      cell: (key) =>
+        key.status === 'active' && (
+          <button type="button" className="danger small" aria-label={`Revoke ${key.name ?? key.prefix}`} onClick={() => setRevoking(key)}>
+            Revoke
+          </button>
+        ),
+    },
+  ];
 
   return (
     <>
@@ -46,65 +78,17 @@ function KeyManagement({ workspaceId }: { workspaceId: string }) {
           Create key
         </button>
       </div>
-      {keys.isPending ? (
-        <Loading what="API keys" />
-      ) : keys.isError ? (
-        <LoadError error={keys.error} retry={() => keys.refetch()} />
-      ) : keys.data.data.length === 0 ? (
-        <Empty title="No API keys yet.">
-          <p>Create one for each program that needs access, so you can revoke one without stopping the others.</p>
-        </Empty>
-      ) : (
-        <table className="table">
-          <caption className="visually-hidden">API keys of this workspace, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Key</th>
-              <th scope="col">Status</th>
-              <th scope="col">Created by</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data.data.map((key) => (
-              <tr key={key.id}>
-                <td data-label="Name">{key.name ?? <span className="muted">Unnamed</span>}</td>
-                <td data-label="Key">
-                  <code>{key.prefix}…</code>
-                </td>
-                <td data-label="Status">
-                  <span className={`badge badge-${key.status}`}>{key.status === 'active' ? 'Active' : 'Revoked'}</span>
-                  {key.revoked_at && (
-                    <span className="muted">
-                      {' '}
-                      <Time iso={key.revoked_at} />
-                    </span>
-                  )}
-                </td>
-                <td data-label="Created by">{nameOf(key.created_by)}</td>
-                <td data-label="Created">
-                  <Time iso={key.created_at} />
-                </td>
-                <td data-label="Last used">
-                  <Time iso={key.last_used_at} never="Never" />
-                </td>
-                <td data-label="Actions">
-                  {key.status === 'active' && (
-                    <button type="button" className="danger small" aria-label={`Revoke ${key.name ?? key.prefix}`} onClick={() => setRevoking(key)}>
-                      Revoke
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <LoadedList
+        query={keys}
+        what="API keys"
+        empty={
+          <Empty title="No API keys yet.">
+            <p>Create one for each program that needs access, so you can revoke one without stopping the others.</p>
+          </Empty>
+        }
+      >
+        {(page) => <DataTable caption="API keys of this workspace, newest first" columns={columns} rows={page.data} rowKey={(key) => key.id} />}
+      </LoadedList>
       <CreateKeyDialog workspaceId={workspaceId} open={creating} onClose={() => setCreating(false)} />
       <RevokeKeyDialog workspaceId={workspaceId} apiKey={revoking} onClose={() => setRevoking(null)} />
     </>

@@ -1,10 +1,7 @@
 import type { RouterOutputs } from '@lfk/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { type Problem, problemOf } from '../../api/problems.ts';
 import { trpc } from '../../api/trpc.ts';
-import { Dialog } from '../../components/dialog.tsx';
-import { ProblemAlert } from '../../components/problem-alert.tsx';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 
 export type ApiKey = RouterOutputs['apiKeys']['list']['data'][number];
 
@@ -18,7 +15,6 @@ interface RevokeKeyDialogProps {
 /** Asks before revoking, naming the key; the row turns "Revoked" as soon as the server agrees. */
 export function RevokeKeyDialog({ workspaceId, apiKey, onClose }: RevokeKeyDialogProps) {
   const queryClient = useQueryClient();
-  const [problem, setProblem] = useState<Problem | null>(null);
   const listKey = trpc.apiKeys.list.queryKey();
   const revoke = useMutation({
     ...trpc.apiKeys.revoke.mutationOptions(),
@@ -33,34 +29,26 @@ export function RevokeKeyDialog({ workspaceId, apiKey, onClose }: RevokeKeyDialo
       void queryClient.invalidateQueries(trpc.apiKeys.list.pathFilter());
       close();
     },
-    onError: (error) => setProblem(problemOf(error)),
   });
   const close = () => {
-    setProblem(null);
     revoke.reset();
     onClose();
   };
   const label = apiKey ? (apiKey.name ? `“${apiKey.name}” (${apiKey.prefix}…)` : `${apiKey.prefix}…`) : '';
   return (
-    <Dialog open={apiKey !== null} onClose={close} title={`Revoke ${label}?`}>
+    <ConfirmDialog
+      open={apiKey !== null}
+      title={`Revoke ${label}?`}
+      confirmLabel="Revoke key"
+      onConfirm={() => apiKey && revoke.mutate({ workspace_id: workspaceId, key_id: apiKey.id })}
+      onClose={close}
+      pending={revoke.isPending}
+      error={revoke.error}
+    >
       <p>
         Anything that uses the key {label} stops working at once: its next request gets <code>401 invalid_api_key</code>.
         This cannot be undone. The key stays listed as revoked, for the record.
       </p>
-      <ProblemAlert problem={problem} />
-      <div className="actions">
-        <button
-          type="button"
-          className="danger"
-          disabled={revoke.isPending}
-          onClick={() => apiKey && revoke.mutate({ workspace_id: workspaceId, key_id: apiKey.id })}
-        >
-          Revoke key
-        </button>
-        <button type="button" className="secondary" onClick={close}>
-          Cancel
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

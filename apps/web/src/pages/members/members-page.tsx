@@ -5,12 +5,13 @@ import { ROLES } from '@lfk/db/constants';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { type Problem, problemOf } from '../../api/problems.ts';
+import type { Problem } from '../../api/problems.ts';
 import { trpc } from '../../api/trpc.ts';
-import { Dialog } from '../../components/dialog.tsx';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { type Column, DataTable } from '../../components/data-table.tsx';
 import { useFormProblem } from '../../components/form-problem.ts';
 import { ProblemAlert } from '../../components/problem-alert.tsx';
-import { LoadError, Loading } from '../../components/states.tsx';
+import { Loaded } from '../../components/states.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import { Time } from '../../components/time.tsx';
 import { usePageTitle } from '../../layout/page-title.ts';
@@ -27,6 +28,23 @@ export function MembersPage() {
   const { members } = useMemberNames(workspace.id);
   const [removing, setRemoving] = useState<Member | null>(null);
   const isOwner = workspace.role === 'owner';
+  const columns: Column<Member>[] = [
+    { label: 'Email', cell: (m) => m.email },
+    { label: 'Name', cell: (m) => m.name ?? <span className="muted">—</span> },
+    { label: 'Role', cell: (m) => ROLE_NAMES[m.role] },
+    { label: 'Added', cell: (m) => <Time iso={m.created_at} /> },
+  ];
+  if (isOwner) {
+    columns.push({
+      label: 'Actions',
+      labelHidden: true,
+      cell: (m) => (
+        <button type="button" className="danger small" aria-label={`Remove ${m.email}`} onClick={() => setRemoving(m)}>
+          Remove
+        </button>
+      ),
+    });
+  }
   return (
     <>
       <h1>Members</h1>
@@ -34,47 +52,9 @@ export function MembersPage() {
         Owners manage API keys, members and the audit log; members work with forms and read submissions.
         {isOwner ? '' : ' Only owners can add or remove people.'}
       </p>
-      {members.isPending ? (
-        <Loading what="members" />
-      ) : members.isError ? (
-        <LoadError error={members.error} retry={() => members.refetch()} />
-      ) : (
-        <table className="table">
-          <caption className="visually-hidden">Members of this workspace</caption>
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Name</th>
-              <th scope="col">Role</th>
-              <th scope="col">Added</th>
-              {isOwner && (
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              )}
-            </tr>
-          </thead>
-          <tbody>
-            {members.data.data.map((m) => (
-              <tr key={m.user_id}>
-                <td data-label="Email">{m.email}</td>
-                <td data-label="Name">{m.name ?? <span className="muted">—</span>}</td>
-                <td data-label="Role">{ROLE_NAMES[m.role]}</td>
-                <td data-label="Added">
-                  <Time iso={m.created_at} />
-                </td>
-                {isOwner && (
-                  <td data-label="Actions">
-                    <button type="button" className="danger small" aria-label={`Remove ${m.email}`} onClick={() => setRemoving(m)}>
-                      Remove
-                    </button>
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <Loaded query={members} what="members">
+        {(page) => <DataTable caption="Members of this workspace" columns={columns} rows={page.data} rowKey={(m) => m.user_id} />}
+      </Loaded>
       {isOwner && <AddMemberForm workspaceId={workspace.id} />}
       <RemoveMemberDialog workspaceId={workspace.id} member={removing} onClose={() => setRemoving(null)} />
     </>
@@ -106,7 +86,7 @@ function AddMemberForm({ workspaceId }: { workspaceId: string }) {
         setAdded(null);
         add.mutate({ ...input, workspace_id: workspaceId });
       })} noValidate>
-        <TextField label="Email" type="email" autoComplete="off" registration={form.register('email')} error={form.formState.errors.email} />
+        <TextField form={form} name="email" label="Email" type="email" autoComplete="off" />
         <div className="field">
           <label htmlFor={roleId}>Role</label>
           <select id={roleId} {...form.register('role')}>
@@ -134,11 +114,6 @@ function explainRemoval(problem: Problem) {
 
 function RemoveMemberDialog({ workspaceId, member, onClose }: { workspaceId: string; member: Member | null; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const [problem, setProblem] = useState<Problem | null>(null);
-  const close = () => {
-    setProblem(null);
-    onClose();
-  };
   const remove = useMutation({
     ...trpc.members.remove.mutationOptions(),
     onSuccess: async () => {
@@ -147,25 +122,23 @@ function RemoveMemberDialog({ workspaceId, member, onClose }: { workspaceId: str
       await queryClient.invalidateQueries(trpc.workspaces.list.pathFilter());
       close();
     },
-    onError: (error) => setProblem(problemOf(error)),
   });
+  const close = () => {
+    remove.reset();
+    onClose();
+  };
   return (
-    <Dialog open={member !== null} onClose={close} title={`Remove ${member?.email ?? ''}?`}>
+    <ConfirmDialog
+      open={member !== null}
+      title={`Remove ${member?.email ?? ''}?`}
+      confirmLabel="Remove member"
+      onConfirm={() => member && remove.mutate({ workspace_id: workspaceId, user_id: member.user_id })}
+      onClose={close}
+      pending={remove.isPending}
+      error={remove.error}
+      explain={explainRemoval}
+    >
       <p>They lose access to this workspace's forms and submissions at once. Keys they created keep working until revoked.</p>
-      <ProblemAlert problem={problem} explain={explainRemoval} />
-      <div className="actions">
-        <button
-          type="button"
-          className="danger"
-          disabled={remove.isPending}
-          onClick={() => member && remove.mutate({ workspace_id: workspaceId, user_id: member.user_id })}
-        >
-          Remove member
-        </button>
-        <button type="button" className="secondary" onClick={close}>
-          Cancel
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

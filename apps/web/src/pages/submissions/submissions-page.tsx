@@ -1,13 +1,14 @@
 import type { RouterOutputs } from '@lfk/api';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams } from '@tanstack/react-router';
+import { useParams } from '@tanstack/react-router';
 import { trpc } from '../../api/trpc.ts';
 import { Pager, useCursorPages } from '../../components/pager.tsx';
-import { Empty, LoadError, Loading } from '../../components/states.tsx';
+import { Empty, Loaded, LoadedList } from '../../components/states.tsx';
 import { Time } from '../../components/time.tsx';
 import { usePageTitle } from '../../layout/page-title.ts';
 import { useWorkspace } from '../../layout/workspace-context.tsx';
 import { EmbedSnippet } from '../forms/embed-snippet.tsx';
+import { FormsBreadcrumb } from '../forms/forms-subpage.tsx';
 import type { Form } from '../forms/form-values.ts';
 
 type Submission = RouterOutputs['submissions']['list']['data'][number];
@@ -21,27 +22,11 @@ export function SubmissionsPage() {
   usePageTitle('Submissions', form.data?.name ?? 'Form', workspace.name);
   return (
     <>
-      <p className="breadcrumb">
-        <Link to="/w/$workspaceId/forms" params={{ workspaceId: workspace.id }}>
-          Forms
-        </Link>
-        {form.data && (
-          <>
-            {' / '}
-            <Link to="/w/$workspaceId/forms/$formId" params={{ workspaceId: workspace.id, formId }}>
-              {form.data.name}
-            </Link>
-          </>
-        )}
-      </p>
+      <FormsBreadcrumb workspaceId={workspace.id} form={form.data} />
       <h1>Submissions{form.data ? ` to ${form.data.name}` : ''}</h1>
-      {form.isPending ? (
-        <Loading what="the form" />
-      ) : form.isError ? (
-        <LoadError error={form.error} retry={() => form.refetch()} />
-      ) : (
-        <SubmissionList form={form.data} />
-      )}
+      <Loaded query={form} what="the form">
+        {(loaded) => <SubmissionList form={loaded} />}
+      </Loaded>
     </>
   );
 }
@@ -49,33 +34,36 @@ export function SubmissionsPage() {
 function SubmissionList({ form }: { form: Form }) {
   const pages = useCursorPages();
   const submissions = useQuery(trpc.submissions.list.queryOptions({ form_id: form.id, limit: PAGE_SIZE, cursor: pages.cursor }));
-  if (submissions.isPending) return <Loading what="submissions" />;
-  if (submissions.isError) return <LoadError error={submissions.error} retry={() => submissions.refetch()} />;
-  if (submissions.data.data.length === 0) {
-    return (
-      <Empty title="No submissions yet.">
-        <p>They appear here, newest first, as soon as they arrive.</p>
-        <EmbedSnippet form={form} />
-      </Empty>
-    );
-  }
   return (
-    <>
-      <div className="toolbar">
-        <p className="muted">Newest first. Open one to read every field.</p>
-        <button type="button" className="secondary" onClick={() => submissions.refetch()}>
-          Refresh
-        </button>
-      </div>
-      <ol className="submissions">
-        {submissions.data.data.map((submission) => (
-          <li key={submission.id}>
-            <SubmissionCard form={form} submission={submission} />
-          </li>
-        ))}
-      </ol>
-      <Pager label="Pages of submissions" pageNumber={pages.pageNumber} nextCursor={submissions.data.next_cursor} onOlder={pages.older} onNewer={pages.newer} />
-    </>
+    <LoadedList
+      query={submissions}
+      what="submissions"
+      empty={
+        <Empty title="No submissions yet.">
+          <p>They appear here, newest first, as soon as they arrive.</p>
+          <EmbedSnippet form={form} />
+        </Empty>
+      }
+    >
+      {(page) => (
+        <>
+          <div className="toolbar">
+            <p className="muted">Newest first. Open one to read every field.</p>
+            <button type="button" className="secondary" onClick={() => submissions.refetch()}>
+              Refresh
+            </button>
+          </div>
+          <ol className="submissions">
+            {page.data.map((submission) => (
+              <li key={submission.id}>
+                <SubmissionCard form={form} submission={submission} />
+              </li>
+            ))}
+          </ol>
+          <Pager label="Pages of submissions" pages={pages} nextCursor={page.next_cursor} />
+        </>
+      )}
+    </LoadedList>
   );
 }
 
