@@ -2,8 +2,8 @@
  * Approving a device's sign-in (`lfk login --web`) in a real Chromium: the link a device shows leads
  * through sign-in back to the request; approving gives the device a session, denying tells it no.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type Dashboard, describeInBrowser, expectAccessible, newEmail, PASSWORD, see, signInInBrowser, startDashboard } from './fixtures.ts';
+import { expect, it } from 'vitest';
+import { describeInBrowser, expectAccessible, newEmail, PASSWORD, see, signInInBrowser, useDashboard } from './fixtures.ts';
 
 interface Started {
   device_code: string;
@@ -12,11 +12,7 @@ interface Started {
 }
 
 describeInBrowser('signing a device in from the dashboard', () => {
-  let d: Dashboard;
-  beforeAll(async () => {
-    d = await startDashboard();
-  });
-  afterAll(() => d?.close());
+  const d = useDashboard();
 
   /** What the CLI does first: a request, with the link and the code it prints. */
   async function startDeviceLogin(deviceName: string): Promise<Started> {

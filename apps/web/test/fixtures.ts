@@ -54,7 +54,7 @@ export interface Dashboard {
 type Viewport = { width: number; height: number };
 
 /** The real server, listening on a port, serving the built dashboard, on a fresh database; and a Chromium. */
-export async function startDashboard(env: Record<string, string> = {}): Promise<Dashboard> {
+async function startDashboard(env: Record<string, string> = {}): Promise<Dashboard> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const t = await startTestServer({ PORT: String(port), LFK_PUBLIC_URL: url, ...env }, { config: { dashboardDir: DASHBOARD_DIST } });

@@ -24,7 +24,7 @@ function EnterCode() {
   return (
     <AuthLayout title="Sign in a device" footer="The code is shown by the device that asked, e.g. by lfk login --web.">
       <form onSubmit={form.handleSubmit(({ code }) => navigate({ to: '/device', search: { code: code.trim() } }))} noValidate>
-        <TextField label="Code" autoComplete="off" autoCapitalize="characters" registration={form.register('code', { required: 'Enter the code.' })} error={form.formState.errors.code} />
+        <TextField form={form} name="code" label="Code" autoComplete="off" autoCapitalize="characters" rules={{ required: 'Enter the code.' }} />
         <button type="submit">Continue</button>
       </form>
     </AuthLayout>
