@@ -102,12 +102,16 @@ function withoutSessionToken<T extends { session_token: string }>(value: T): Omi
   return rest;
 }
 
-export const signupCommand = () =>
-  new Command('signup')
-    .description('Create an account and its personal workspace, and sign in')
+/** A command that signs in with an email and a password: the two flags that give them. */
+const withCredentialFlags = (name: string) =>
+  new Command(name)
     .option('--email <address>', 'your email address (asked for on a terminal)')
+    .option('--password-stdin', 'read the password from standard input instead of asking');
+
+export const signupCommand = () =>
+  withCredentialFlags('signup')
+    .description('Create an account and its personal workspace, and sign in')
     .option('--name <name>', 'your name')
-    .option('--password-stdin', 'read the password from standard input instead of asking')
     .addHelpText('after', examples(['lfk signup --email you@example.com', 'printf %s "$PASSWORD" | lfk signup --email you@example.com --password-stdin']))
     .action(
       action(async (ctx, flags) => {
@@ -174,10 +178,8 @@ async function loginThroughBrowser(ctx: CommandContext, open: boolean) {
 }
 
 export const loginCommand = () =>
-  new Command('login')
+  withCredentialFlags('login')
     .description('Sign in; the session is saved for this server')
-    .option('--email <address>', 'your email address (asked for on a terminal)')
-    .option('--password-stdin', 'read the password from standard input instead of asking')
     .option('--web', 'sign in through the dashboard in your browser: approve a code, type no password here')
     .option('--no-browser', 'with --web: print the page to open instead of opening it')
     .addHelpText(
