@@ -1,3 +1,4 @@
+import pino from 'pino';
 import { ConfigError, loadConfig } from './config.ts';
 import { createServer } from './server.ts';
 
@@ -12,8 +13,19 @@ try {
   throw error;
 }
 
+// The log's reader may go first: `npm start | tee lfk.log` stopped with Ctrl-C signals tee too,
+// and every later write to the closed pipe fails with EPIPE. A lost log line must not stop the
+// shutdown (an unhandled write error used to leave the server half-stopped, deaf to signals).
+const dropWhenClosed = (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+};
+const logStream = pino.destination({ dest: 1, sync: true });
+logStream.on('error', dropWhenClosed);
+process.stdout.on('error', dropWhenClosed);
+process.stderr.on('error', dropWhenClosed);
+
 const started = performance.now();
-const server = await createServer(config);
+const server = await createServer(config, { logStream });
 const address = await server.listen();
 const where = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite in ${config.dataDir}`;
 server.app.log.info({ address, database: server.db.engine, startup_ms: Math.round(performance.now() - started) }, 'lfk is ready');
@@ -28,7 +40,8 @@ process.stderr.write(
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
-    if (stopping) return;
+    // A second signal while stopping (Ctrl-C twice) stops at once, as people expect.
+    if (stopping) process.exit(1);
     stopping = true;
     server.app.log.info({ signal }, 'shutting down');
     server.close().then(

@@ -40,4 +40,25 @@ describe('npm start', () => {
       npm.kill('SIGKILL');
     }
   });
+
+  it('SIGINT stops it even when the reader of its output is gone (`npm start | tee log`, Ctrl-C)', { timeout: 300_000 }, async () => {
+    const server = spawn(process.execPath, ['apps/server/src/main.ts'], {
+      cwd: join(import.meta.dirname, '../../..'),
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: '0', LFK_DATA_DIR: 'memory://', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)));
+    let output = '';
+    server.stdout.on('data', (chunk) => (output += chunk));
+    try {
+      await until('the server to be ready', () => (output.includes('"msg":"lfk is ready"') ? true : undefined), 240_000);
+      // What tee's death does: the pipe's reading end closes, so every later write fails with EPIPE.
+      server.stdout.destroy();
+      server.stderr.destroy();
+      server.kill('SIGINT');
+      expect(await exited).toBe(0);
+    } finally {
+      server.kill('SIGKILL');
+    }
+  });
 });
