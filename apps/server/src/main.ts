@@ -26,7 +26,16 @@ process.stderr.on('error', dropWhenClosed);
 
 const started = performance.now();
 const server = await createServer(config, { logStream });
-const address = await server.listen();
+let address: string;
+try {
+  address = await server.listen();
+} catch (error) {
+  // The one start-up failure people cause by hand: a second server on the same port.
+  if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+  process.stderr.write(`lfk: ${config.host}:${config.port} is already in use (another lfk?). Stop it, or choose another port with PORT.\n`);
+  await server.close();
+  process.exit(1);
+}
 const where = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite in ${config.dataDir}`;
 server.app.log.info({ address, database: server.db.engine, startup_ms: Math.round(performance.now() - started) }, 'lfk is ready');
 process.stderr.write(

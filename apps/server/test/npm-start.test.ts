@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { until } from '@lfk/testing';
@@ -59,6 +60,26 @@ describe('npm start', () => {
       expect(await exited).toBe(0);
     } finally {
       server.kill('SIGKILL');
+    }
+  });
+
+  it('a port already in use is said in one line, with what to do, and the process exits 1', { timeout: 300_000 }, async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const server = spawn(process.execPath, ['apps/server/src/main.ts'], {
+        cwd: join(import.meta.dirname, '../../..'),
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: String(port), LFK_DATA_DIR: 'memory://', LOG_LEVEL: 'silent' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let errors = '';
+      server.stderr.on('data', (chunk) => (errors += chunk));
+      const code = await new Promise<number | null>((resolve) => server.on('exit', resolve));
+      expect(code).toBe(1);
+      expect(errors).toBe(`lfk: 127.0.0.1:${port} is already in use (another lfk?). Stop it, or choose another port with PORT.\n`);
+    } finally {
+      taken.close();
     }
   });
 });
