@@ -1,4 +1,5 @@
 import { ApiKey } from './api-key.ts';
+import { ApiKeyUsage } from './api-key-usage.ts';
 import { AuditEvent } from './audit-event.ts';
 import { BaseEntity, UpdatableEntity } from './base.ts';
 import { EmailVerification } from './email-verification.ts';
@@ -14,6 +15,7 @@ import { User } from './user.ts';
 import { Workspace } from './workspace.ts';
 
 export * from './api-key.ts';
+export * from './api-key-usage.ts';
 export * from './audit-event.ts';
 export * from './base.ts';
 export * from './email-verification.ts';
@@ -38,6 +40,7 @@ export const entities = [
   Membership,
   Project,
   ApiKey,
+  ApiKeyUsage,
   Form,
   AuditEvent,
   Submission,
