@@ -86,7 +86,7 @@ export const secretScanningRouter = router({
               },
             });
             const url = found.url ?? null;
-            await emailOwners(em, key, (to) => leakedKeyEmail({ to, key, url, reporter: REPORTER_NAME, publicUrl: ctx.services.publicUrl }), now);
+            await emailOwners(em, key, (to) => leakedKeyEmail({ to, key, url, reporter: REPORTER_NAME, publicUrl: ctx.services.publicUrl }));
             return { ours: true, key };
           });
           ours = revoked.ours;

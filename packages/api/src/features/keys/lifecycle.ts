@@ -25,9 +25,12 @@ export function usageDays(now: Date, days: number): string[] {
   return Array.from({ length: days }, (_, i) => new Date((today - days + 1 + i) * DAY_MS).toISOString().slice(0, 10));
 }
 
-/** Queues one email per owner of the key's workspace, on `em` (in the caller's transaction). */
-export async function emailOwners(em: EntityManager, key: ChangedKey, build: (to: string) => NewEmail, now: Date): Promise<void> {
-  for (const to of await em.getRepository(Membership).ownerEmails(key.workspaceId)) enqueueEmail(em, build(to), now);
+/**
+ * Queues one email per owner of the key's workspace, on `em` (in the caller's transaction), due at
+ * once by the sender's own clock.
+ */
+export async function emailOwners(em: EntityManager, key: ChangedKey, build: (to: string) => NewEmail): Promise<void> {
+  for (const to of await em.getRepository(Membership).ownerEmails(key.workspaceId)) enqueueEmail(em, build(to));
 }
 
 export interface SweepOutcome {
@@ -68,7 +71,7 @@ export async function sweepKeyLifecycle(db: Database, now: Date, publicUrl: stri
   for (const days of [...API_KEY_EXPIRY_REMINDER_DAYS].sort((a, b) => a - b)) {
     await db.fork().transactional(async (em) => {
       for (const key of await em.getRepository(ApiKey).takeExpiryReminders(days, now)) {
-        await emailOwners(em, key, (to) => expiryReminderEmail({ to, key, days, publicUrl }), now);
+        await emailOwners(em, key, (to) => expiryReminderEmail({ to, key, days, publicUrl }));
         reminded.push({ key, days });
       }
     });
