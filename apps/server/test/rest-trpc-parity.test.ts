@@ -150,7 +150,7 @@ describe('the same reads answer the same objects', () => {
   it('every GET route of the REST table answers what its tRPC query answers', async () => {
     const form = bodyOf(await t.request('POST', '/v1/forms', { token: key, body: formBody }), 201);
     const submission = bodyOf(await t.request('POST', `/v1/forms/${form.id}/submissions`, { token: key, body: { email: 'parity@example.org' } }), 201);
-    const params: Record<string, string> = { workspace_id: owner.workspaceId, form_id: form.id, submission_id: submission.id };
+    const params: Record<string, string> = { workspace_id: owner.workspaceId, form_id: form.id, submission_id: submission.id, key_id: keyId };
     // The email link answers an HTML page, not a JSON object: its procedure is a mutation.
     const gets = restRoutes.filter((r) => r.method === 'GET' && r.transport !== 'html');
     expect(gets.length).toBeGreaterThanOrEqual(7);
@@ -182,7 +182,7 @@ describe('the same writes answer the same objects', () => {
     expect(Object.keys(trpc).sort()).toEqual(Object.keys(rest).sort());
     const identity = ({ id: _i, key: _k, prefix: _p, created_at: _c, ...same }: Record<string, unknown>) => same;
     expect(identity(trpc)).toEqual(identity(rest));
-    expect(identity(rest)).toEqual({ name: 'ci 🔑', status: 'active', workspace_id: ws.id, created_by: owner.userId });
+    expect(identity(rest)).toEqual({ name: 'ci 🔑', status: 'active', workspace_id: ws.id, created_by: owner.userId, expires_at: null });
     expect(trpc.key).toMatch(/^lfk_[0-9A-Za-z]{36}$/);
     expect(trpc.prefix).toBe(trpc.key.slice(0, 10));
     expect(trpc.id).not.toBe(rest.id);
