@@ -1,5 +1,6 @@
 import { DEFAULT_RATE_LIMITS, RATE_LIMIT_NAMES, type RateLimitConfig, type RateLimitName } from '@lfk/api';
 import { fileURLToPath } from 'node:url';
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
 
 const emptyAsUnset = (value: unknown) => (value === '' ? undefined : value);
@@ -28,6 +29,54 @@ const rateLimit = (fallback: RateLimitConfig[RateLimitName]) =>
         return { capacity: Number(match[1]), windowMs: Number(match[2]) * UNIT_MS[match[3]!]! };
       }),
   );
+
+/**
+ * `LFK_SECRET_SCANNING_KEYS`: the public keys trusted to sign leak reports, as JSON — either an
+ * object of key identifier → PEM public key, or GitHub's own document as
+ * `https://api.github.com/meta/public_keys/secret_scanning` serves it
+ * (`{ "public_keys": [{ "key_identifier", "key", … }] }`). Each must be an ECDSA P-256 key.
+ */
+const secretScanningKeys = z.preprocess(
+  emptyAsUnset,
+  z
+    .string()
+    .max(100_000)
+    .optional()
+    .transform((value, ctx) => {
+      const keys = new Map<string, KeyObject>();
+      if (value === undefined) return keys;
+      const fail = (message: string) => {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      };
+      let json: unknown;
+      try {
+        json = JSON.parse(value);
+      } catch {
+        return fail('Must be JSON: {"<key identifier>": "<PEM public key>"}, or GitHub\'s {"public_keys": [...]} document.');
+      }
+      const listed = (json as { public_keys?: unknown })?.public_keys;
+      const entries: [unknown, unknown][] = Array.isArray(listed)
+        ? listed.map((k) => [(k as { key_identifier?: unknown })?.key_identifier, (k as { key?: unknown })?.key])
+        : typeof json === 'object' && json !== null && !Array.isArray(json)
+          ? Object.entries(json)
+          : [];
+      if (entries.length === 0) return fail('Must name at least one key.');
+      for (const [id, pem] of entries) {
+        if (typeof id !== 'string' || id === '' || typeof pem !== 'string') return fail('Each key needs an identifier and a PEM string.');
+        try {
+          const key = createPublicKey(pem);
+          if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') {
+            return fail(`Key ${id} is not an ECDSA P-256 public key.`);
+          }
+          keys.set(id, key);
+        } catch {
+          return fail(`Key ${id} is not a PEM public key.`);
+        }
+      }
+      return keys;
+    }),
+);
 
 /** The environment variable of each rate limit. */
 export const RATE_LIMIT_ENV: Record<RateLimitName, string> = {
@@ -58,6 +107,7 @@ const envSchema = z.object({
   LFK_HEADERS_TIMEOUT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(600).default(10)),
   LFK_REQUEST_TIMEOUT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(3600).default(30)),
   LFK_DASHBOARD_DIR: z.preprocess(emptyAsUnset, z.string().optional()),
+  LFK_SECRET_SCANNING_KEYS: secretScanningKeys,
   ...Object.fromEntries(RATE_LIMIT_NAMES.map((name) => [RATE_LIMIT_ENV[name], rateLimit(DEFAULT_RATE_LIMITS[name])])),
 }).refine((env) => env.LFK_HEADERS_TIMEOUT <= env.LFK_REQUEST_TIMEOUT, {
   path: ['LFK_HEADERS_TIMEOUT'],
@@ -79,8 +129,14 @@ export interface Config {
   publicUrlIsSet: boolean;
   allowSignup: boolean;
   logLevel: string;
-  /** How often API keys' `last_used_at` is written, in milliseconds. */
+  /** How often API keys' `last_used_at`, address, user agent and usage counts are written, in milliseconds. */
   lastUsedFlushMs: number;
+  /** How often expired keys are written down as revoked and expiry reminders queued, in milliseconds. */
+  keyLifecycleSweepMs: number;
+  /** Public keys trusted to sign leak reports, by identifier; empty: every report is refused. */
+  secretScanningKeys: ReadonlyMap<string, KeyObject>;
+  /** The clock every time-dependent decision reads (tests set their own). */
+  now: () => Date;
   /** Where email goes: an SMTP server, or (unset) the server log. */
   smtpUrl: string | undefined;
   emailFrom: string;
@@ -153,6 +209,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     allowSignup: e.LFK_ALLOW_SIGNUP,
     logLevel: e.LOG_LEVEL,
     lastUsedFlushMs: 5000,
+    keyLifecycleSweepMs: 60_000,
+    secretScanningKeys: e.LFK_SECRET_SCANNING_KEYS,
+    now: () => new Date(),
     smtpUrl: e.SMTP_URL,
     emailFrom: e.LFK_EMAIL_FROM,
     verifyResendIntervalMs: e.LFK_VERIFY_RESEND_INTERVAL * 1000,

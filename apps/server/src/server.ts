@@ -8,6 +8,7 @@ import {
   RateLimits,
   redactSecrets,
   type Services,
+  sweepKeyLifecycle,
 } from '@lfk/api';
 import { type Database, openDatabase } from '@lfk/db';
 import { maxHeaderSize } from 'node:http';
@@ -26,6 +27,7 @@ import { ownOriginCheck } from './http/own-origin.ts';
 import { requestContexts } from './http/request-context.ts';
 import { requestIdFor } from './http/request-ids.ts';
 import { registerRestBridge } from './http/rest-bridge.ts';
+import { registerSecretScanning } from './http/secret-scanning.ts';
 import { registerSubmissions } from './http/submissions.ts';
 import { registerTrpc } from './http/trpc.ts';
 
@@ -112,13 +114,16 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   let sender: OutboxSender | undefined;
   const services: Services = {
     db,
-    apiKeyCache: new ApiKeyCache(config.apiKeyCache),
+    // One clock for the cache and the expiry it enforces.
+    apiKeyCache: new ApiKeyCache({ ...config.apiKeyCache, now: () => config.now().getTime() }),
     lastUsed,
     rateLimits: new RateLimits(config.rateLimits, db),
     allowSignup: config.allowSignup,
     publicUrl: config.publicUrl,
     verifyResendIntervalMs: config.verifyResendIntervalMs,
     wakeMailer: () => sender?.wake(),
+    now: config.now,
+    secretScanningKeys: config.secretScanningKeys,
   };
 
   handleWhatNodeKeeps(app);
@@ -168,6 +173,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   registerRestBridge(app, contextFor);
   await registerSubmissions(app, services, contextFor);
   await registerEmailVerification(app, contextFor);
+  await registerSecretScanning(app, contextFor);
   await registerTrpc(app, contextFor);
   const dashboard = config.dashboardDir !== undefined && isDashboardBuilt(config.dashboardDir);
   if (dashboard) await registerDashboard(app, config.dashboardDir!);
@@ -181,6 +187,10 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   lastUsed.start();
   const revocations = followKeyRevocations(db, services.apiKeyCache, app.log);
   const sweeper = every(SWEEP_EVERY_MS, 'sweep expired idempotency records', () => deleteExpiredIdempotencyRecords(db.fork()), app.log);
+  const keySweeper = every(config.keyLifecycleSweepMs, 'sweep expired API keys and expiry reminders', async () => {
+    const { reminded } = await sweepKeyLifecycle(db, config.now(), config.publicUrl);
+    if (reminded.length > 0) sender?.wake();
+  }, app.log);
   const bucketSweeper = every(SWEEP_EVERY_MS, 'sweep refilled rate limit buckets', async () => {
     await services.rateLimits.sweep();
   }, app.log);
@@ -201,6 +211,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
           ['stop taking requests', () => app.close()],
           ['stop the idempotency sweep', () => sweeper.stop()],
           ['stop the rate limit sweep', () => bucketSweeper.stop()],
+          ['stop the key lifecycle sweep', () => keySweeper.stop()],
           ['stop the email sender', () => sender?.stop()],
           ['write last_used_at', () => lastUsed.stop()],
           ['stop hearing key revocations', () => revocations?.close()],

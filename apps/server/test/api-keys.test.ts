@@ -35,8 +35,13 @@ describe('API key lifecycle', () => {
         status: 'active',
         created_by: owner.userId,
         created_at: created.json.created_at,
+        expires_at: null,
         last_used_at: null,
+        last_used_ip: null,
+        last_used_user_agent: null,
         revoked_at: null,
+        revoked_reason: null,
+        rolled_to: null,
       },
     ]);
     expect(list.body).not.toContain(created.json.key);

@@ -149,6 +149,7 @@ describe('the same reads answer the same objects', () => {
       form_id: form.id,
       submission_id: submission.id,
       user_code: deviceLogin.user_code,
+      key_id: keyId,
     };
     // The email link answers an HTML page, not a JSON object: its procedure is a mutation.
     const gets = restRoutes.filter((r) => r.method === 'GET' && r.transport !== 'html');
@@ -181,7 +182,7 @@ describe('the same writes answer the same objects', () => {
     expect(Object.keys(trpc).sort()).toEqual(Object.keys(rest).sort());
     const identity = ({ id: _i, key: _k, prefix: _p, created_at: _c, ...same }: Record<string, unknown>) => same;
     expect(identity(trpc)).toEqual(identity(rest));
-    expect(identity(rest)).toEqual({ name: 'ci 🔑', status: 'active', workspace_id: ws.id, created_by: owner.userId });
+    expect(identity(rest)).toEqual({ name: 'ci 🔑', status: 'active', workspace_id: ws.id, created_by: owner.userId, expires_at: null });
     expect(trpc.key).toMatch(/^lfk_[0-9A-Za-z]{36}$/);
     expect(trpc.prefix).toBe(trpc.key.slice(0, 10));
     expect(trpc.id).not.toBe(rest.id);

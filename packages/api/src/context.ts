@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { Database } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import { type Authentication, authenticate, type CredentialsOnRequest } from './credentials/authenticate.ts';
@@ -19,6 +20,10 @@ export interface Services {
   verifyResendIntervalMs: number;
   /** Tells the email sender that the outbox has new mail (it also polls). */
   wakeMailer(): void;
+  /** The time, for every decision that depends on it (key expiry, rolls, usage days); tests turn it. */
+  now(): Date;
+  /** Public keys trusted to sign leak reports, by key identifier (`LFK_SECRET_SCANNING_KEYS`). */
+  secretScanningKeys: ReadonlyMap<string, KeyObject>;
 }
 
 /** How a procedure sets or clears the session cookie, whichever transport carried the call. */
@@ -80,7 +85,7 @@ export async function createContext(
   // refused later, never pays for an EntityManager it does not use.
   let em: EntityManager | undefined;
   const lazyEm = () => (em ??= services.db.fork());
-  const auth = await authenticate(lazyEm, request, services);
+  const auth = await authenticate(lazyEm, request, services, services.now());
   return {
     get em() {
       return lazyEm();

@@ -20,6 +20,7 @@ export { type ProcedurePath, type RestRoute, restRoutes } from './rest-routes.ts
 export { type AppRouter, appRouter, createCaller, type RouterInputs, type RouterOutputs } from './root.ts';
 export { preflightSubmission } from './features/submissions/rules.ts';
 export { deleteExpiredIdempotencyRecords } from './infrastructure/idempotency.ts';
+export { type SweepOutcome, sweepKeyLifecycle } from './features/keys/lifecycle.ts';
 export {
   DEFAULT_RATE_LIMITS,
   RATE_LIMIT_NAMES,

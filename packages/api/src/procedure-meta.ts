@@ -12,9 +12,10 @@ export interface RestMeta {
   summary: string;
   /**
    * Routes whose HTTP side is more than JSON in, JSON out get their own module in the server:
-   * `submission` takes urlencoded HTML form posts and CORS; `html` answers a page.
+   * `submission` takes urlencoded HTML form posts and CORS; `html` answers a page;
+   * `signed_report` hands the raw body and its signature headers to the procedure (leak reports).
    */
-  transport?: 'submission' | 'html';
+  transport?: 'submission' | 'html' | 'signed_report';
   /** The most body bytes read, when the procedure holds a tighter limit than the server's 1 MiB. */
   bodyLimit?: number;
   /** The body as documented, when the route's module builds the input from it rather than passing it on. */

@@ -1,5 +1,6 @@
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { apiKeysRouter } from './features/keys/router.ts';
+import { secretScanningRouter } from './features/keys/leak-reports.ts';
 import { auditEventsRouter } from './features/accounts/audit-events-router.ts';
 import { authRouter } from './features/accounts/auth-router.ts';
 import { deviceLoginsRouter } from './features/accounts/device-logins-router.ts';
@@ -19,6 +20,7 @@ export const appRouter = router({
   projects: projectsRouter,
   auditEvents: auditEventsRouter,
   apiKeys: apiKeysRouter,
+  secretScanning: secretScanningRouter,
   forms: formsRouter,
   submissions: submissionsRouter,
   emailVerifications: emailVerificationsRouter,

@@ -18,14 +18,20 @@ export type SubmissionSource = (typeof SUBMISSION_SOURCES)[number];
 export const ROLES = ['owner', 'member'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** Who an audit event says acted: a signed-in person or a key. */
-export const ACTOR_TYPES = ['user', 'api_key'] as const;
+/**
+ * Who an audit event says acted: a signed-in person, a key, lfk itself (a key reaching its expiry),
+ * or a secret scanner that reported a leaked key.
+ */
+export const ACTOR_TYPES = ['user', 'api_key', 'system', 'secret_scanner'] as const;
 export type ActorType = (typeof ACTOR_TYPES)[number];
 
 /** What an audit event records. */
 export const AUDIT_ACTIONS = [
   'api_key.created',
   'api_key.revoked',
+  'api_key.rolled',
+  'api_key.expired',
+  'api_key.leaked',
   'form.created',
   'form.updated',
   'form.claimed',
@@ -48,6 +54,22 @@ export type DeviceLoginState = (typeof DEVICE_LOGIN_STATES)[number];
 /** Unrevoked keys a workspace may hold at once. */
 export const MAX_ACTIVE_KEYS = 10;
 
+/** Why a key stopped working: an owner revoked it, it reached its expiry, a roll's grace ended, or it was reported leaked. */
+export const API_KEY_REVOKED_REASONS = ['revoked', 'expired', 'rolled', 'leaked'] as const;
+export type ApiKeyRevokedReason = (typeof API_KEY_REVOKED_REASONS)[number];
+
+/** How far ahead a key's `expires_at` may be set at creation, in seconds: 1 hour to 1 year. */
+export const API_KEY_EXPIRY_SECONDS = { min: 3600, max: 365 * 86_400 } as const;
+
+/** A roll's grace period, in seconds: the old key keeps working this long (0: revoked at once). */
+export const API_KEY_ROLL_GRACE_SECONDS = { max: 7 * 86_400 } as const;
+
+/** Owners are emailed this many days before a key expires, once each (nearest last). */
+export const API_KEY_EXPIRY_REMINDER_DAYS = [7, 1] as const;
+
+/** How many UTC days of a key's usage one request may ask for. */
+export const API_KEY_USAGE_DAYS = { default: 30, max: 90 } as const;
+
 export const MIN_PASSWORD_LENGTH = 10;
 
 /**
@@ -67,4 +89,7 @@ export const TEXT_LIMITS = {
   idempotencyScope: 80,
   emailSubject: 300,
   deviceName: 100,
+  /** What is kept of the address and the `User-Agent` a key was last used from. */
+  ipAddress: 64,
+  userAgent: 512,
 } as const;

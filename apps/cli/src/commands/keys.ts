@@ -1,25 +1,141 @@
 import { Command } from '@commander-js/extra-typings';
-import { inWorkspace, sessionApi } from '../command-context.ts';
+import type { RouterOutputs } from '@lfk/api';
+import { API_KEY_USAGE_DAYS } from '@lfk/db/constants';
+import { type CommandContext, inWorkspace, sessionApi } from '../command-context.ts';
+import { usageError } from '../errors.ts';
 import type { Api } from '../http/api.ts';
 import { confirmOrStop } from '../terminal/prompts.ts';
 import { commandGroup } from './options.ts';
 import { findListed } from './pages.ts';
-import { callAndShow, withApi } from './run-command.ts';
+import { action, callAndShow, withApi } from './run-command.ts';
 import { workspaceListCommand } from './workspace-list.ts';
+
+type CreatedKey = RouterOutputs['apiKeys']['create'];
+type ListedKey = RouterOutputs['apiKeys']['get'];
+
+const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 7 * 86_400 };
+
+/** `30d`, `24h`, `90m`, `2w`, `3600s` (or `0`) as seconds; a usage error naming the flag otherwise. */
+function parseDuration(flag: string, value: string): number {
+  if (value === '0') return 0;
+  const match = /^(\d{1,7})([smhdw])$/.exec(value.trim());
+  if (!match) {
+    throw usageError('invalid_duration', `${flag} takes a duration such as 90m, 24h, 30d or 2w: ${JSON.stringify(value)}.`);
+  }
+  return Number(match[1]) * DURATION_UNITS[match[2]!]!;
+}
+
+/** `--days`: a whole number of days, read when the command line is (before anything is sent). */
+function parseDays(value: string): number {
+  if (!/^\d{1,3}$/.test(value)) throw usageError('invalid_days', `--days takes a number of days (1-${API_KEY_USAGE_DAYS.max}): ${JSON.stringify(value)}.`);
+  return Number(value);
+}
+
+/** A key just made (created or rolled): the key alone on stdout, so `KEY=$(lfk keys …)` holds just the key. */
+function printNewKey(ctx: CommandContext, key: CreatedKey, said: string): void {
+  ctx.out.result(key, (key) => {
+    const { style, errorStyle } = ctx.out;
+    ctx.out.note(`${said} ${key.id}${key.name ? ` (${key.name})` : ''} in workspace ${key.workspace_id}${key.expires_at ? `, expiring ${key.expires_at}` : ''}:`);
+    ctx.out.line(style.bold(key.key));
+    ctx.out.note(errorStyle.yellow('This is the only time the key is shown. Store it somewhere safe now; it cannot be shown again.'));
+  });
+}
+
+/** `revoked (rolled)`: the status, with why a key stopped working. */
+const statusOf = (k: ListedKey) => (k.status === 'revoked' && k.revoked_reason ? `revoked (${k.revoked_reason})` : k.status);
 
 const keysCreateCommand = () =>
   new Command('create')
     .description('Create an API key; it is printed once and cannot be shown again')
     .option('--name <name>', 'a name to tell the key apart by')
+    .option('--expires-in <duration>', 'the key stops working after this long: 1h to 365d (e.g. 30d, 12h, 2w)')
+    .action(
+      action(async (ctx, flags) => {
+        // Flags are checked before anything is asked of the server.
+        const expiresIn = flags.expiresIn === undefined ? undefined : parseDuration('--expires-in', flags.expiresIn);
+        const { api, workspaceId } = await inWorkspace(ctx);
+        const key = await api.apiKeys.create.mutate({
+          workspace_id: workspaceId,
+          ...(flags.name !== undefined ? { name: flags.name } : {}),
+          // Measured from now by this machine's clock; the server checks it against its own.
+          ...(expiresIn !== undefined ? { expires_at: new Date(Date.now() + expiresIn * 1000).toISOString() } : {}),
+        });
+        printNewKey(ctx, key, 'Created key');
+      }),
+    );
+
+const keysRollCommand = () =>
+  new Command('roll')
+    .description('Replace an API key with a new one (same name), printed once; the old key works until the grace ends')
+    .argument('<key_id>', 'the key to replace, e.g. key_…')
+    .option('--grace <duration>', 'how long the old key keeps working: 0 (the default: it stops at once) up to 7d (e.g. 1h, 24h)', '0')
+    .option('-y, --yes', 'do not ask for confirmation when the old key stops at once')
+    .action(
+      action(async (ctx, keyId, flags) => {
+        const graceSeconds = parseDuration('--grace', flags.grace);
+        const { workspaceId } = await inWorkspace(ctx);
+        if (graceSeconds === 0 && !flags.yes) {
+          await confirmOrStop(
+            `Roll ${keyId}? The old key stops working at once; use --grace 24h to keep it working meanwhile.`,
+            '--yes to roll without asking, or --grace to keep the old key working for a while',
+            'Nothing was rolled.',
+          );
+        }
+        // A client of its own after the question, so time spent answering is not spent from the timeout.
+        const api = await sessionApi(ctx);
+        const key = await api.apiKeys.roll.mutate({ workspace_id: workspaceId, key_id: keyId, grace_seconds: graceSeconds });
+        printNewKey(ctx, key, graceSeconds === 0 ? `Rolled ${keyId} (revoked now) into` : `Rolled ${keyId} (works ${flags.grace} more) into`);
+      }),
+    );
+
+const keysGetCommand = () =>
+  new Command('get')
+    .description('Show one API key: its state, expiry, and when and where from it was last used')
+    .argument('<key_id>', 'the key, e.g. key_…')
     .action(
       callAndShow(
         inWorkspace,
-        ({ api, workspaceId }, flags) => api.apiKeys.create.mutate({ workspace_id: workspaceId, ...(flags.name !== undefined ? { name: flags.name } : {}) }),
+        ({ api, workspaceId }, keyId) => api.apiKeys.get.query({ workspace_id: workspaceId, key_id: keyId }),
         (key, { out }) => {
-          // The key alone on stdout, so `KEY=$(lfk keys create)` holds just the key; the rest is for the reader.
-          out.note(`Created key ${key.id}${key.name ? ` (${key.name})` : ''} in workspace ${key.workspace_id}:`);
-          out.line(out.style.bold(key.key));
-          out.note(out.errorStyle.yellow('This is the only time the key is shown. Store it somewhere safe now; it cannot be shown again.'));
+          out.record([
+            ['id', key.id],
+            ['name', key.name ?? '-'],
+            ['prefix', `${key.prefix}…`],
+            ['status', statusOf(key), key.status === 'active' ? out.style.green : out.style.red],
+            ['expires', key.expires_at ?? 'never'],
+            ['revoked', key.revoked_at ?? '-'],
+            ['rolled to', key.rolled_to ?? '-'],
+            ['last used', key.last_used_at ?? 'never'],
+            ['from address', key.last_used_ip ?? '-'],
+            ['user agent', key.last_used_user_agent ?? '-'],
+            ['created', key.created_at],
+            ['created by', key.created_by],
+          ]);
+        },
+      ),
+    );
+
+const keysUsageCommand = () =>
+  new Command('usage')
+    .description('Requests an API key authenticated per UTC day (written every few seconds)')
+    .argument('<key_id>', 'the key, e.g. key_…')
+    .option('--days <n>', `how many days back, today included (1-${API_KEY_USAGE_DAYS.max})`, parseDays, API_KEY_USAGE_DAYS.default)
+    .action(
+      callAndShow(
+        inWorkspace,
+        ({ api, workspaceId }, keyId, flags) => api.apiKeys.usage.query({ workspace_id: workspaceId, key_id: keyId, days: flags.days }),
+        (usage, { out }) => {
+          const most = Math.max(1, ...usage.data.map((d) => d.requests));
+          out.table(
+            [
+              { header: 'DATE', value: (d) => d.date },
+              { header: 'REQUESTS', value: (d) => String(d.requests) },
+              // A small chart for people; scripts read the numbers.
+              { header: '', value: (d) => '█'.repeat(Math.round((d.requests / most) * 30)), optional: true },
+            ],
+            usage.data,
+          );
+          out.note(`${usage.data.reduce((sum, d) => sum + d.requests, 0)} requests in ${usage.data.length} days.`);
         },
       ),
     );
@@ -29,8 +145,10 @@ const keysListCommand = () =>
     { header: 'ID', value: (k) => k.id },
     { header: 'NAME', value: (k) => k.name ?? '', shrink: true },
     { header: 'PREFIX', value: (k) => `${k.prefix}…`, optional: true },
-    { header: 'STATUS', value: (k) => k.status, paint: (text, k, style) => (k.status === 'active' ? style.green(text) : style.red(text)) },
+    { header: 'STATUS', value: statusOf, paint: (text, k, style) => (k.status === 'active' ? style.green(text) : style.red(text)) },
+    { header: 'EXPIRES', value: (k) => k.expires_at ?? 'never', time: true, optional: true },
     { header: 'LAST USED', value: (k) => k.last_used_at ?? 'never', time: true, optional: true },
+    { header: 'FROM', value: (k) => k.last_used_ip ?? '', optional: true },
     { header: 'CREATED', value: (k) => k.created_at, time: true, optional: true },
   ], (workspaceId) => `No API keys in ${workspaceId}. Create one with 'lfk keys create --name <name>'.`);
 
@@ -68,7 +186,15 @@ function findKey(api: Api, workspaceId: string, keyId: string) {
 export const keysCommand = () =>
   commandGroup(
     'keys',
-    "Create, list and revoke the workspace's API keys (owners)",
-    [keysCreateCommand(), keysListCommand(), keysRevokeCommand()],
-    ['lfk keys create --name ci', 'lfk keys list', 'lfk keys revoke key_… --yes', 'export LFK_API_KEY=$(lfk keys create --name agent)'],
+    "Create, list, inspect, roll and revoke the workspace's API keys (owners)",
+    [keysCreateCommand(), keysGetCommand(), keysListCommand(), keysRevokeCommand(), keysRollCommand(), keysUsageCommand()],
+    [
+      'lfk keys create --name ci --expires-in 90d',
+      'lfk keys list',
+      'lfk keys get key_…',
+      'lfk keys roll key_… --grace 24h',
+      'lfk keys usage key_… --days 7',
+      'lfk keys revoke key_… --yes',
+      'export LFK_API_KEY=$(lfk keys create --name agent)',
+    ],
   );

@@ -9,7 +9,8 @@ const HINTS: Record<string, string> = {
   session_required: "This needs a signed-in person ('lfk login'); API keys cannot do it.",
   owner_required: 'Ask an owner of the workspace, or choose another with --workspace.',
   api_key_required: 'This form takes submissions with an API key only: pass --api-key or set LFK_API_KEY.',
-  api_key_limit_reached: "List the keys with 'lfk keys list' and revoke one with 'lfk keys revoke <key_id>'.",
+  api_key_limit_reached: "List the keys with 'lfk keys list' and revoke one with 'lfk keys revoke <key_id>'. A roll with --grace needs a free slot; a roll without one does not.",
+  api_key_already_rolled: "Its replacement is the key it was rolled to ('lfk keys get <key_id>' shows it): roll that one instead.",
 };
 
 /** Codes that mean "who you are" was missing or refused: exit 4, whatever the status. */

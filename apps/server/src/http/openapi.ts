@@ -20,6 +20,14 @@ const SUBMISSION_NOTES =
   '`text/html` is answered 303 to the `redirect_url`, or a thank-you page. At most 64 KiB. ' +
   'Values that do not satisfy the form get 422 `validation_failed` with one detail per field.';
 
+const LEAK_REPORT_NOTES =
+  "GitHub's secret scanning partner format: a JSON array of `{ token, type, url, source }`, signed over the raw body " +
+  'with ECDSA P-256 / SHA-256 by a key trusted in `LFK_SECRET_SCANNING_KEYS`. Each lfk key that still works is ' +
+  'revoked at once (`revoked_reason: "leaked"`), its workspace\'s owners are emailed where it was found, and an ' +
+  '`api_key.leaked` audit event names the reporter. The answer labels each token by its sha256: `true_positive` ' +
+  'for a key lfk issued, `false_positive` otherwise. An unsigned or badly signed report is 401 `invalid_signature` ' +
+  'and changes nothing.';
+
 /** The two sides of a verification link: opening it changes nothing, its button verifies. */
 const HTML_PAGES: Record<'GET' | 'POST', { description: string; ok: string }> = {
   GET: {
@@ -84,7 +92,13 @@ export function buildOpenApi(publicUrl: string): Record<string, unknown> {
         if (!pathParams.includes(name)) parameters.push({ name, in: 'query', required: false, schema });
       }
     }
-    if (input && route.transport === 'submission') {
+    if (input && route.transport === 'signed_report') {
+      requestBody = { required: true, content: { 'application/json': { schema: input } } };
+      parameters.push(
+        { name: 'Github-Public-Key-Identifier', in: 'header', required: true, schema: { type: 'string' }, description: 'Which trusted key signed the report (`LFK_SECRET_SCANNING_KEYS`).' },
+        { name: 'Github-Public-Key-Signature', in: 'header', required: true, schema: { type: 'string' }, description: 'Base64 DER ECDSA P-256 / SHA-256 signature of the raw body.' },
+      );
+    } else if (input && route.transport === 'submission') {
       requestBody = {
         required: true,
         content: { 'application/json': { schema: input }, 'application/x-www-form-urlencoded': { schema: input } },
@@ -125,7 +139,9 @@ export function buildOpenApi(publicUrl: string): Record<string, unknown> {
     paths[openApiPath][route.method.toLowerCase()] = {
       operationId: route.procedure,
       summary: route.summary,
-      description: linkPage?.description ?? (route.transport === 'submission' ? SUBMISSION_NOTES : ACCESS_NOTES[route.access]),
+      description:
+        linkPage?.description ??
+        (route.transport === 'submission' ? SUBMISSION_NOTES : route.transport === 'signed_report' ? LEAK_REPORT_NOTES : ACCESS_NOTES[route.access]),
       parameters,
       ...(requestBody ? { requestBody } : {}),
       responses,

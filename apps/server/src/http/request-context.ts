@@ -52,6 +52,7 @@ export function requestContexts(services: Services, publicUrl: string, isOwnOrig
         secFetchSite: header(request, 'sec-fetch-site'),
         isOwnOrigin: (origin) => isOwnOrigin(origin, request),
         ip: request.ip,
+        userAgent: header(request, 'user-agent'),
         idempotencyKey: header(request, 'idempotency-key'),
       },
       cookies,

@@ -334,6 +334,44 @@ export const MATRIX: Row[] = [
     success: (res) => expect(res.body).toBe(''),
     expect: workspaceOwner(204),
   },
+  {
+    route: 'GET /v1/workspaces/:workspace_id/api-keys/:key_id',
+    prepare: async (w) => ({ params: { key_id: w.key.id } }),
+    success: (res, { w }) => expect(res.json).toMatchObject({ id: w.key.id, status: 'active', revoked_reason: null }),
+    expect: workspaceOwner(200),
+  },
+  {
+    route: 'POST /v1/workspaces/:workspace_id/api-keys/:key_id/roll',
+    // A fresh key of W to roll (with no grace, so the limit never bites), never one a caller column uses.
+    prepare: async (w) => {
+      const rolled = await t.createKey(w.owner.token, w.ws, 'to roll');
+      return { params: { key_id: rolled.id }, body: { grace_seconds: 0 }, ref: { keyId: rolled.id } };
+    },
+    success: (res, { w, prepared }) => {
+      expect(res.json).toMatchObject({ name: 'to roll', status: 'active', workspace_id: w.ws });
+      expect(res.json.id).not.toBe(prepared.ref!.keyId);
+      expect(res.json.key).toMatch(/^lfk_[0-9A-Za-z]{36}$/);
+    },
+    expect: workspaceOwner(201),
+  },
+  {
+    route: 'GET /v1/workspaces/:workspace_id/api-keys/:key_id/usage',
+    prepare: async (w) => ({ params: { key_id: w.key.id } }),
+    success: (res) => expect(res.json.data).toHaveLength(30),
+    expect: workspaceOwner(200),
+  },
+  {
+    // Public, but only a report signed by a trusted key is taken; this server trusts none
+    // (test/keys/leak-reports.test.ts signs its own). A refused bearer is refused first, as everywhere.
+    route: 'POST /v1/secret-scanning/reports',
+    prepare: async () => ({ body: [{ token: 'lfk_not_a_key', type: 'lfk_api_key', url: 'https://example.com' }] }),
+    success: () => {},
+    expect: {
+      ...anyone(200),
+      no_credentials: '401 invalid_signature', owner_session: '401 invalid_signature', member_session: '401 invalid_signature',
+      outsider_session: '401 invalid_signature', workspace_key: '401 invalid_signature', other_workspace_key: '401 invalid_signature',
+    },
+  },
 
   // ── Forms scope: a key of the form's workspace, or a member session ──────────────────────
   {

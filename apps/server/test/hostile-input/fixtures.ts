@@ -209,7 +209,8 @@ export const BODY_CASES: Partial<Record<RestRoute['procedure'], BodyCase>> = {
 
 // The submission route takes form posts and validates against each form's own schema: its
 // hostile input has its own section below.
-export const bodyRoutes = restRoutes.filter((r) => r.from === 'body' && !r.transport);
+// A roll succeeds once per key (then 409), and has no text field: its hostile bodies are in test/keys/roll.test.ts.
+export const bodyRoutes = restRoutes.filter((r) => r.from === 'body' && !r.transport && r.procedure !== 'apiKeys.roll');
 
 export function opts(c: BodyCase, extra: RequestOptions = {}): RequestOptions {
   const token = c.token();

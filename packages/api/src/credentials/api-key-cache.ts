@@ -90,14 +90,18 @@ export class ApiKeyCache {
     return this.#generation;
   }
 
-  store(hash: string, principal: KeyPrincipal | null, readAtGeneration: number): void {
+  /**
+   * `validUntil` is when the key itself expires (ms since the epoch): a valid key's entry never
+   * outlives it, so at that instant the next lookup asks the database, which refuses the key.
+   */
+  store(hash: string, principal: KeyPrincipal | null, readAtGeneration: number, validUntil: number | null = null): void {
     if (this.#off || this.#suspended || readAtGeneration !== this.#generation) return;
     const expiresAt = this.#now() + this.#ttlMs;
     if (principal === null) this.#refused.set(hash, null, expiresAt);
-    else this.#valid.set(hash, principal, expiresAt);
+    else this.#valid.set(hash, principal, validUntil === null ? expiresAt : Math.min(expiresAt, validUntil));
   }
 
-  /** The key changed (revoked): the next request asks the database. */
+  /** The key changed (revoked, or its expiry moved): the next request asks the database. */
   forget(hash: string): void {
     this.#generation++;
     this.#valid.delete(hash);

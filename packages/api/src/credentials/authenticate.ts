@@ -28,8 +28,10 @@ export interface CredentialsOnRequest {
   secFetchSite: string | undefined;
   /** True for the origins this server answers as (see the server's own-origin.ts). */
   isOwnOrigin(origin: string): boolean;
-  /** The client's address, for the limit on refused keys. */
+  /** The client's address, for the limit on refused keys (and where a key was last used from). */
   ip: string;
+  /** The `User-Agent` header: where a key was last used from, with the address. */
+  userAgent?: string | undefined;
 }
 
 export interface Verifiers {
@@ -59,7 +61,7 @@ export async function authenticate(
     // An address this process knows keeps presenting bad keys is held back before any lookup.
     const held = verifiers.rateLimits.heldHere('key_failures', request.ip);
     if (held) return { principal: ANONYMOUS, failure: held, via: 'bearer' };
-    const principal = token === null ? null : await verifyApiKey(em, token, verifiers, now);
+    const principal = token === null ? null : await verifyApiKey(em, token, verifiers, now, request);
     if (principal) return { principal, failure: null, via: 'bearer' };
     // Counted across replicas: a refusal past the shared limit answers as held back already.
     return { principal: ANONYMOUS, failure: (await countKeyFailure(verifiers, request.ip)) ?? invalidApiKey(), via: 'bearer' };
@@ -105,12 +107,16 @@ function passesCsrfCheck(request: CredentialsOnRequest): boolean {
   return request.secFetchSite === undefined || request.secFetchSite === 'same-origin' || request.secFetchSite === 'none';
 }
 
-/** Format and checksum first (no I/O), then the cache, then the database. */
+/**
+ * Format and checksum first (no I/O), then the cache, then the database. A key past its expiry is
+ * refused like a revoked one; a cached key is cached no longer than it works.
+ */
 async function verifyApiKey(
   em: () => EntityManager,
   key: string,
   verifiers: Verifiers,
   now: Date,
+  request: CredentialsOnRequest,
 ): Promise<Principal | null> {
   if (!isWellFormedApiKey(key)) return null;
   const hash = sha256(key);
@@ -118,11 +124,12 @@ async function verifyApiKey(
   if (principal === undefined) {
     const generation = verifiers.apiKeyCache.generation();
     const active = await em().getRepository(ApiKey).findActiveByHash(hash);
-    principal = active ? keyPrincipal(active.id, active.workspaceId) : null;
-    verifiers.apiKeyCache.store(hash, principal, generation);
+    const expiresAt = active?.expiresAt?.getTime() ?? null;
+    principal = active && (expiresAt === null || expiresAt > now.getTime()) ? keyPrincipal(active.id, active.workspaceId) : null;
+    verifiers.apiKeyCache.store(hash, principal, generation, expiresAt);
   }
   if (principal === null) return null;
-  verifiers.lastUsed.touch(principal.keyId, now);
+  verifiers.lastUsed.touch(principal.keyId, now, request.ip, request.userAgent);
   return principal;
 }
 

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { TEXT_LIMITS } from '../constants.ts';
+import { API_KEY_REVOKED_REASONS, TEXT_LIMITS } from '../constants.ts';
 import { ApiKeyRepository } from '../repositories/api-keys.ts';
 import { BaseEntity } from './base.ts';
 import { User } from './user.ts';
@@ -7,7 +7,9 @@ import { Workspace } from './workspace.ts';
 
 /**
  * A workspace API key. Only the sha256 of the key and its display prefix are kept; revocation
- * is soft (`revokedAt`), so the record stays for audit and is still listed.
+ * is soft (`revokedAt`, with `revokedReason`), so the record stays for audit and is still listed.
+ * A key past `expiresAt` is refused at that instant, whether or not the sweep has yet written
+ * its revocation; a rolled key points at its successor (`rolledTo`) and expires when its grace ends.
  */
 export const ApiKey = defineEntity({
   name: 'ApiKey',
@@ -23,7 +25,15 @@ export const ApiKey = defineEntity({
     lastUsedAt: p.datetime().nullable(),
     revokedAt: p.datetime().nullable(),
     revokedBy: () => p.manyToOne(User).nullable(),
+    revokedReason: p.enum(API_KEY_REVOKED_REASONS).nullable(),
+    expiresAt: p.datetime().nullable(),
+    /** The key that replaced this one in a roll. */
+    rolledTo: p.string().length(40).nullable(),
+    lastUsedIp: p.string().length(TEXT_LIMITS.ipAddress).nullable(),
+    lastUsedUserAgent: p.string().length(TEXT_LIMITS.userAgent).nullable(),
+    /** The nearest expiry reminder (days ahead) already sent, or skipped because the key was made closer to its expiry. */
+    expiryReminderDays: p.smallint().nullable(),
   },
-  indexes: [{ properties: ['workspace', 'id'] }],
+  indexes: [{ properties: ['workspace', 'id'] }, { properties: ['expiresAt'] }],
 });
 export type IApiKey = InferEntity<typeof ApiKey>;

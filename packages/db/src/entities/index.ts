@@ -1,4 +1,5 @@
 import { ApiKey } from './api-key.ts';
+import { ApiKeyUsage } from './api-key-usage.ts';
 import { AuditEvent } from './audit-event.ts';
 import { BaseEntity, UpdatableEntity } from './base.ts';
 import { DeviceLogin } from './device-login.ts';
@@ -15,6 +16,7 @@ import { User } from './user.ts';
 import { Workspace } from './workspace.ts';
 
 export * from './api-key.ts';
+export * from './api-key-usage.ts';
 export * from './audit-event.ts';
 export * from './base.ts';
 export * from './device-login.ts';
@@ -40,6 +42,7 @@ export const entities = [
   Membership,
   Project,
   ApiKey,
+  ApiKeyUsage,
   Form,
   AuditEvent,
   Submission,

@@ -3,6 +3,7 @@ import { Migration20261121192523 } from './Migration20261121192523.ts';
 import { Migration20261121195009 } from './Migration20261121195009.ts';
 import { Migration20261121230000 } from './Migration20261121230000.ts';
 import { Migration20261122211445 } from './Migration20261122211445.ts';
+import { Migration20261122235858 } from './Migration20261122235858.ts';
 import { Migration20261123001000 } from './Migration20261123001000.ts';
 
 /** Applied in this order on PGlite and PostgreSQL alike; `name` is what the migrations table records. */
@@ -11,5 +12,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121195009', class: Migration20261121195009 },
   { name: 'Migration20261121230000', class: Migration20261121230000 },
   { name: 'Migration20261122211445', class: Migration20261122211445 },
+  { name: 'Migration20261122235858', class: Migration20261122235858 },
   { name: 'Migration20261123001000', class: Migration20261123001000 },
 ];

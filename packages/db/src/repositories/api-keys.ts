@@ -1,53 +1,192 @@
-import { SqlEntityRepository } from '@mikro-orm/sql';
 import type { IApiKey } from '../entities/api-key.ts';
+import { LockingRepository } from './locking-repository.ts';
 
-/** What verifying a key needs: who it is and whose. */
+/** What verifying a key needs: who it is, whose, and until when it works (null: no expiry). */
 export interface ActiveKey {
   id: string;
   workspaceId: string;
+  expiresAt: Date | null;
 }
 
-export class ApiKeyRepository extends SqlEntityRepository<IApiKey> {
+/** A key whose state a sweep or a report just changed, with what its owners are told. */
+export interface ChangedKey {
+  id: string;
+  workspaceId: string;
+  name: string | null;
+  prefix: string;
+  keyHash: string;
+  expiresAt: Date | null;
+  rolledTo: string | null;
+}
+
+/** A key's requests on one UTC day (`YYYY-MM-DD`). */
+export interface DayCount {
+  date: string;
+  requests: number;
+}
+
+/** One key's uses since the last batch: the newest one, and how many per UTC day. */
+export interface KeyUses {
+  lastAt: Date;
+  ip: string | null;
+  userAgent: string | null;
+  /** `YYYY-MM-DD` → requests. */
+  requestsByDay: ReadonlyMap<string, number>;
+}
+
+interface ChangedRow {
+  id: string;
+  workspace_id: string;
+  name: string | null;
+  prefix: string;
+  key_hash: string;
+  expires_at: Date | string | null;
+  rolled_to: string | null;
+}
+
+const toDate = (value: Date | string | null) => (value === null ? null : new Date(value));
+
+const changed = (row: ChangedRow): ChangedKey => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  name: row.name,
+  prefix: row.prefix,
+  keyHash: row.key_hash,
+  expiresAt: toDate(row.expires_at),
+  rolledTo: row.rolled_to,
+});
+
+const RETURNING = 'returning id, workspace_id, name, prefix, key_hash, expires_at, rolled_to';
+
+/** Unrevoked and not past its expiry at `?`. */
+const USABLE_AT = 'revoked_at is null and (expires_at is null or expires_at > ?)';
+
+export class ApiKeyRepository extends LockingRepository<IApiKey> {
   /**
-   * The unrevoked key with this hash. On the hot path of every key-authenticated request: one
-   * indexed query, no entity hydrated.
+   * The unrevoked key with this hash, and its expiry (the caller judges it against its clock, and
+   * caches the answer no longer than that). On the hot path of every key-authenticated request:
+   * one indexed query, no entity hydrated.
    */
   async findActiveByHash(keyHash: string): Promise<ActiveKey | null> {
-    const rows = await this.em.execute<{ id: string; workspace_id: string; revoked_at: unknown }[]>(
-      'select id, workspace_id, revoked_at from api_keys where key_hash = ?',
+    const rows = await this.em.execute<{ id: string; workspace_id: string; revoked_at: unknown; expires_at: Date | string | null }[]>(
+      'select id, workspace_id, revoked_at, expires_at from api_keys where key_hash = ?',
       [keyHash],
     );
     const row = rows[0];
-    return row && row.revoked_at === null ? { id: row.id, workspaceId: row.workspace_id } : null;
+    return row && row.revoked_at === null ? { id: row.id, workspaceId: row.workspace_id, expiresAt: toDate(row.expires_at) } : null;
   }
 
-  countActive(workspaceId: string): Promise<number> {
-    return this.count({ workspace: workspaceId, revokedAt: null });
+  /** Keys that work at `now`: unrevoked and not yet expired (a key past its expiry no longer counts, swept or not). */
+  countActive(workspaceId: string, now: Date): Promise<number> {
+    return this.count({ workspace: workspaceId, revokedAt: null, $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }] });
   }
 
   /**
-   * Revokes the key if it is still active, as one conditional update, so two revokes at once
+   * Revokes the key if it still works, as one conditional update, so two revokes at once
    * record one revocation. The revoked key's hash, or null when nothing was revoked.
    */
   async revoke(keyId: string, workspaceId: string, revokedBy: string, at = new Date()): Promise<string | null> {
     const revoked = await this.em.execute<{ key_hash: string }[]>(
-      `update api_keys set revoked_at = ?, revoked_by_id = ?
-        where id = ? and workspace_id = ? and revoked_at is null
+      `update api_keys set revoked_at = ?, revoked_by_id = ?, revoked_reason = 'revoked'
+        where id = ? and workspace_id = ? and ${USABLE_AT}
         returning key_hash`,
-      [at.toISOString(), revokedBy, keyId, workspaceId],
+      [at.toISOString(), revokedBy, keyId, workspaceId, at.toISOString()],
     );
     return revoked[0]?.key_hash ?? null;
   }
 
-  /** Records uses in one statement; a use older than the one stored changes nothing. */
-  async touchLastUsed(uses: ReadonlyMap<string, Date>): Promise<void> {
-    const rows = [...uses];
-    const values = rows.map(() => '(?, ?::timestamptz)').join(', ');
-    await this.em.execute(
-      `update api_keys as k set last_used_at = v.at
-         from (values ${values}) as v(id, at)
-        where k.id = v.id and (k.last_used_at is null or k.last_used_at < v.at)`,
-      rows.flatMap(([id, at]) => [id, at.toISOString()]),
+  /**
+   * A reported leak: the key with this hash is revoked (`leaked`) if it still works. One
+   * conditional update, so of several reports of one key exactly one revokes it; null for the others.
+   */
+  async revokeLeaked(keyHash: string, at: Date): Promise<ChangedKey | null> {
+    const rows = await this.em.execute<ChangedRow[]>(
+      `update api_keys set revoked_at = ?, revoked_reason = 'leaked'
+        where key_hash = ? and ${USABLE_AT} ${RETURNING}`,
+      [at.toISOString(), keyHash, at.toISOString()],
     );
+    return rows[0] ? changed(rows[0]) : null;
+  }
+
+  /** Whether a key with this hash was ever issued, whatever its state. */
+  async existsByHash(keyHash: string): Promise<boolean> {
+    const rows = await this.em.execute<{ id: string }[]>('select id from api_keys where key_hash = ?', [keyHash]);
+    return rows.length > 0;
+  }
+
+  /**
+   * Writes down what the clock already decided: keys past their expiry become revoked, `rolled`
+   * when a roll's grace ended, `expired` otherwise, revoked at the instant they expired. Each key
+   * is returned by exactly one sweep, however many replicas sweep at once.
+   */
+  async revokeExpired(now: Date, limit = 500): Promise<ChangedKey[]> {
+    const rows = await this.em.execute<ChangedRow[]>(
+      `update api_keys set revoked_at = expires_at,
+              revoked_reason = case when rolled_to is null then 'expired' else 'rolled' end
+        where id in (
+          select id from api_keys where revoked_at is null and expires_at <= ?
+           order by expires_at limit ? for update skip locked)
+          and revoked_at is null
+        ${RETURNING}`,
+      [now.toISOString(), limit],
+    );
+    return rows.map(changed);
+  }
+
+  /**
+   * Takes the keys due a reminder `days` ahead of their expiry that have not had it (nor a nearer
+   * one), marking them reminded in the same statement: a key is returned once, whichever replica asks.
+   * Keys in a roll's grace are not reminded: their end was chosen by the roll.
+   */
+  async takeExpiryReminders(days: number, now: Date, limit = 500): Promise<ChangedKey[]> {
+    const until = new Date(now.getTime() + days * 86_400_000);
+    const rows = await this.em.execute<ChangedRow[]>(
+      `update api_keys set expiry_reminder_days = ?
+        where id in (
+          select id from api_keys
+           where revoked_at is null and rolled_to is null and expires_at > ? and expires_at <= ?
+             and (expiry_reminder_days is null or expiry_reminder_days > ?)
+           order by expires_at limit ? for update skip locked)
+          and (expiry_reminder_days is null or expiry_reminder_days > ?)
+        ${RETURNING}`,
+      [days, now.toISOString(), until.toISOString(), days, limit, days],
+    );
+    return rows.map(changed);
+  }
+
+  /**
+   * Writes a batch of uses: each key's newest use (time, address, user agent) where it is newer
+   * than the one stored, and the per-day counts added. Two statements, in one transaction, so a
+   * batch is written whole or not at all, and can then be retried without counting twice.
+   */
+  async recordUses(uses: ReadonlyMap<string, KeyUses>): Promise<void> {
+    if (uses.size === 0) return;
+    const rows = [...uses];
+    await this.em.transactional(async (em) => {
+      const values = rows.map(() => '(?, ?::timestamptz, ?, ?)').join(', ');
+      await em.execute(
+        `update api_keys as k set last_used_at = v.at, last_used_ip = v.ip, last_used_user_agent = v.ua
+           from (values ${values}) as v(id, at, ip, ua)
+          where k.id = v.id and (k.last_used_at is null or k.last_used_at < v.at)`,
+        rows.flatMap(([id, use]) => [id, use.lastAt.toISOString(), use.ip, use.userAgent]),
+      );
+      const counts = rows.flatMap(([keyId, use]) => [...use.requestsByDay].map(([date, requests]) => ({ keyId, date, requests })));
+      if (counts.length === 0) return;
+      await em.execute(
+        `insert into api_key_usage (key_id, day, requests) values ${counts.map(() => '(?, ?::date, ?::integer)').join(', ')}
+         on conflict (key_id, day) do update set requests = api_key_usage.requests + excluded.requests`,
+        counts.flatMap((c) => [c.keyId, c.date, c.requests]),
+      );
+    });
+  }
+
+  /** The days from `from` to `to` (inclusive, `YYYY-MM-DD`) on which the key was used, oldest first. */
+  async usageOf(keyId: string, from: string, to: string): Promise<DayCount[]> {
+    const rows = await this.em.execute<{ day: string; requests: number | string }[]>(
+      `select to_char(day, 'YYYY-MM-DD') as day, requests from api_key_usage
+        where key_id = ? and day >= ?::date and day <= ?::date order by day`,
+      [keyId, from, to],
+    );
+    return rows.map((row) => ({ date: row.day, requests: Number(row.requests) }));
   }
 }

@@ -17,6 +17,16 @@ export class MembershipRepository extends SqlEntityRepository<IMembership> {
     return this.create({ id: newId('mbr'), workspace: workspaceId, user: userId, role });
   }
 
+  /** The email addresses of the workspace's owners, to tell them what befell its keys. */
+  async ownerEmails(workspaceId: string): Promise<string[]> {
+    const rows = await this.em.execute<{ email: string }[]>(
+      `select u.email from memberships m join users u on u.id = m.user_id
+        where m.workspace_id = ? and m.role = 'owner' order by u.email`,
+      [workspaceId],
+    );
+    return rows.map((row) => row.email);
+  }
+
   countOwners(workspaceId: string): Promise<number> {
     return this.count({ workspace: workspaceId, role: 'owner' });
   }

@@ -1,24 +1,50 @@
-import { ApiKey, AuditEvent, isId, MAX_ACTIVE_KEYS, newId, Workspace } from '@lfk/db';
+import { ApiKey, AuditEvent, isId, MAX_ACTIVE_KEYS, newId, User, Workspace } from '@lfk/db';
+import { API_KEY_EXPIRY_SECONDS } from '@lfk/db/constants';
 import { generateApiKey } from '../../credentials/api-key-format.ts';
 import { ApiError } from '../../errors.ts';
 import { rest } from '../../procedure-meta.ts';
-import { apiKey, apiKeyCreateInput, apiKeyListInput, apiKeyRevokeInput, createdApiKey } from './schemas.ts';
+import {
+  API_KEY_EXPIRY_RANGE_MESSAGE,
+  apiKey,
+  apiKeyCreateInput,
+  apiKeyGetInput,
+  apiKeyListInput,
+  apiKeyRevokeInput,
+  apiKeyRollInput,
+  apiKeyUsage,
+  apiKeyUsageInput,
+  createdApiKey,
+} from './schemas.ts';
 import { listOf } from '../../common-schemas.ts';
-import { apiKeyToWire } from './serializers.ts';
+import { apiKeyToWire, stateOf } from './serializers.ts';
+import { initialReminder, usageDays } from './lifecycle.ts';
 import { pageNewestFirst } from '../../infrastructure/pagination.ts';
 import { ownerProcedure, router } from '../../trpc.ts';
 
+/** `expires_at` as asked, checked against the server's clock: 1 hour to 1 year ahead. */
+function expiryOf(requested: string | undefined, now: Date): Date | null {
+  if (requested === undefined) return null;
+  const at = new Date(requested);
+  const ahead = (at.getTime() - now.getTime()) / 1000;
+  if (!(ahead >= API_KEY_EXPIRY_SECONDS.min && ahead <= API_KEY_EXPIRY_SECONDS.max)) {
+    throw new ApiError('invalid_request', { details: [{ path: 'expires_at', message: API_KEY_EXPIRY_RANGE_MESSAGE }] });
+  }
+  return at;
+}
+
 export const apiKeysRouter = router({
   create: ownerProcedure.meta(rest('POST /v1/workspaces/:workspace_id/api-keys', 201,
-      'Create an API key; the plaintext key is in this response only'))
+      'Create an API key, optionally expiring; the plaintext key is in this response only'))
     .input(apiKeyCreateInput)
     .output(createdApiKey)
     .mutation(async ({ ctx, input }) => {
+      const now = ctx.services.now();
+      const expiresAt = expiryOf(input.expires_at, now);
       const { key, hash, prefix } = generateApiKey();
       const created = await ctx.em.transactional(async (em) => {
         // The workspace row lock makes "count, then insert" atomic across requests and replicas.
         await em.getRepository(Workspace).lock(ctx.workspaceId);
-        const active = await em.getRepository(ApiKey).countActive(ctx.workspaceId);
+        const active = await em.getRepository(ApiKey).countActive(ctx.workspaceId, now);
         if (active >= MAX_ACTIVE_KEYS) throw new ApiError('api_key_limit_reached');
         const record = em.create(ApiKey, {
           id: newId('key'),
@@ -30,13 +56,15 @@ export const apiKeysRouter = router({
           lastUsedAt: null,
           revokedAt: null,
           revokedBy: null,
+          expiresAt,
+          expiryReminderDays: expiresAt ? initialReminder(expiresAt, now) : null,
         });
         em.getRepository(AuditEvent).record({
           workspaceId: ctx.workspaceId,
           action: 'api_key.created',
           actor: ctx.actor,
           target: { type: 'api_key', id: record.id },
-          data: { name: record.name, prefix },
+          data: { name: record.name, prefix, expires_at: expiresAt?.toISOString() ?? null },
         });
         return record;
       });
@@ -49,6 +77,7 @@ export const apiKeysRouter = router({
         workspace_id: ctx.workspaceId,
         created_by: ctx.session.userId,
         created_at: created.createdAt.toISOString(),
+        expires_at: expiresAt?.toISOString() ?? null,
       };
     }),
 
@@ -56,18 +85,126 @@ export const apiKeysRouter = router({
       'List API keys by display prefix, revoked ones included'))
     .input(apiKeyListInput)
     .output(listOf(apiKey))
-    .query(({ ctx, input }) => pageNewestFirst(ctx.em, ApiKey, 'key', { workspace: ctx.workspaceId }, input, apiKeyToWire)),
+    .query(({ ctx, input }) => {
+      const now = ctx.services.now();
+      return pageNewestFirst(ctx.em, ApiKey, 'key', { workspace: ctx.workspaceId }, input, (k) => apiKeyToWire(k, now));
+    }),
+
+  get: ownerProcedure.meta(rest('GET /v1/workspaces/:workspace_id/api-keys/:key_id', 200,
+      'One API key, as listed'))
+    .input(apiKeyGetInput)
+    .output(apiKey)
+    .query(async ({ ctx, input }) => {
+      const found = isId('key', input.key_id) ? await ctx.em.findOne(ApiKey, { id: input.key_id, workspace: ctx.workspaceId }) : null;
+      if (!found) throw new ApiError('api_key_not_found');
+      return apiKeyToWire(found, ctx.services.now());
+    }),
 
   /**
-   * Soft: the record stays for audit and in lists. Revoking a revoked key changes nothing.
+   * A new key with the old one's name, its plaintext shown once. The old key keeps working for
+   * `grace_seconds`, then is revoked (`rolled`); with no grace it is revoked in this transaction,
+   * so the roll never needs a free slot. During a grace both keys count toward the limit.
+   */
+  roll: ownerProcedure.meta(rest('POST /v1/workspaces/:workspace_id/api-keys/:key_id/roll', 201,
+      'Replace an API key with a new one; the old key works until the grace period ends'))
+    .input(apiKeyRollInput)
+    .output(createdApiKey)
+    .mutation(async ({ ctx, input }) => {
+      if (!isId('key', input.key_id)) throw new ApiError('api_key_not_found');
+      const now = ctx.services.now();
+      const { key, hash, prefix } = generateApiKey();
+      const { next, oldHash } = await ctx.em.transactional(async (em) => {
+        await em.getRepository(Workspace).lock(ctx.workspaceId);
+        const keys = em.getRepository(ApiKey);
+        const old = await keys.findOneForUpdate({ id: input.key_id, workspace: ctx.workspaceId });
+        if (!old) throw new ApiError('api_key_not_found');
+        if (stateOf(old, now).status === 'revoked') throw new ApiError('api_key_revoked');
+        if (old.rolledTo) throw new ApiError('api_key_already_rolled');
+        if (input.grace_seconds > 0 && (await keys.countActive(ctx.workspaceId, now)) >= MAX_ACTIVE_KEYS) {
+          throw new ApiError('api_key_limit_reached');
+        }
+        const next = em.create(ApiKey, {
+          id: newId('key'),
+          workspace: ctx.workspaceId,
+          name: old.name ?? null,
+          prefix,
+          keyHash: hash,
+          createdBy: ctx.session.userId,
+          lastUsedAt: null,
+          revokedAt: null,
+          revokedBy: null,
+          expiresAt: null,
+          expiryReminderDays: null,
+        });
+        old.rolledTo = next.id;
+        let revokesAt = now;
+        if (input.grace_seconds === 0) {
+          old.revokedAt = now;
+          old.revokedReason = 'rolled';
+          old.revokedBy = em.getReference(User, ctx.session.userId);
+        } else {
+          const graceEnd = new Date(now.getTime() + input.grace_seconds * 1000);
+          revokesAt = old.expiresAt && old.expiresAt < graceEnd ? old.expiresAt : graceEnd;
+          old.expiresAt = revokesAt;
+        }
+        const audit = em.getRepository(AuditEvent);
+        audit.record({
+          workspaceId: ctx.workspaceId,
+          action: 'api_key.created',
+          actor: ctx.actor,
+          target: { type: 'api_key', id: next.id },
+          data: { name: next.name, prefix, expires_at: null, rolled_from: old.id },
+        });
+        audit.record({
+          workspaceId: ctx.workspaceId,
+          action: 'api_key.rolled',
+          actor: ctx.actor,
+          target: { type: 'api_key', id: old.id },
+          data: { rolled_to: next.id, grace_seconds: input.grace_seconds, revokes_at: revokesAt.toISOString() },
+        });
+        return { next, oldHash: old.keyHash };
+      });
+      // This process re-reads the old key at once (revoked, or with its new end); the others are told by the database.
+      ctx.services.apiKeyCache.forget(oldHash);
+      return {
+        id: next.id,
+        name: next.name ?? null,
+        prefix: next.prefix,
+        key,
+        status: 'active' as const,
+        workspace_id: ctx.workspaceId,
+        created_by: ctx.session.userId,
+        created_at: next.createdAt.toISOString(),
+        expires_at: null,
+      };
+    }),
+
+  usage: ownerProcedure.meta(rest('GET /v1/workspaces/:workspace_id/api-keys/:key_id/usage', 200,
+      'Requests the key authenticated per UTC day (written in batches: the last few seconds may not show yet)'))
+    .input(apiKeyUsageInput)
+    .output(apiKeyUsage)
+    .query(async ({ ctx, input }) => {
+      const keys = ctx.em.getRepository(ApiKey);
+      if (!isId('key', input.key_id) || !(await keys.count({ id: input.key_id, workspace: ctx.workspaceId }))) {
+        throw new ApiError('api_key_not_found');
+      }
+      const days = usageDays(ctx.services.now(), input.days);
+      const counted = await keys.usageOf(input.key_id, days[0]!, days[days.length - 1]!);
+      const byDate = new Map(counted.map((c) => [c.date, c.requests]));
+      return { data: days.map((date) => ({ date, requests: byDate.get(date) ?? 0 })) };
+    }),
+
+  /**
+   * Soft: the record stays for audit and in lists. Revoking a revoked (or expired) key changes nothing.
    * This process forgets the key at once; the others hear of it from the database (see key-revocations.ts).
    */
   revoke: ownerProcedure.meta(
     rest('DELETE /v1/workspaces/:workspace_id/api-keys/:key_id', 204, 'Revoke an API key (soft; idempotent)'),
   ).input(apiKeyRevokeInput).mutation(async ({ ctx, input }) => {
     if (!isId('key', input.key_id)) throw new ApiError('api_key_not_found');
+    const now = ctx.services.now();
     const revokedHash = await ctx.em.transactional(async (em) => {
-      const revokedHash = await em.getRepository(ApiKey).revoke(input.key_id, ctx.workspaceId, ctx.session.userId);
+      const revokedHash = await em.getRepository(ApiKey).revoke(input.key_id, ctx.workspaceId, ctx.session.userId, now);
       if (revokedHash === null) {
         if (!(await em.count(ApiKey, { id: input.key_id, workspace: ctx.workspaceId }))) {
           throw new ApiError('api_key_not_found');

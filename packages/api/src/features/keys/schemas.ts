@@ -1,8 +1,15 @@
-import { TEXT_LIMITS } from '@lfk/db/constants';
+import {
+  API_KEY_EXPIRY_SECONDS,
+  API_KEY_REVOKED_REASONS,
+  API_KEY_ROLL_GRACE_SECONDS,
+  API_KEY_USAGE_DAYS,
+  TEXT_LIMITS,
+} from '@lfk/db/constants';
 import { z } from 'zod';
-import { idParam, listInput, text, timestamp , workspaceScoped } from '../../common-schemas.ts';
+import { idParam, listInput, text, timestamp, workspaceScoped } from '../../common-schemas.ts';
 
 export const apiKeyStatus = z.enum(['active', 'revoked']);
+export const apiKeyRevokedReason = z.enum(API_KEY_REVOKED_REASONS);
 
 export const apiKey = z.object({
   id: z.string(),
@@ -11,8 +18,17 @@ export const apiKey = z.object({
   status: apiKeyStatus,
   created_by: z.string(),
   created_at: timestamp,
+  /** When the key stops working on its own (an expiry, or the end of a roll's grace); null for never. */
+  expires_at: timestamp.nullable(),
   last_used_at: timestamp.nullable(),
+  /** The address and `User-Agent` of the last use, written with `last_used_at`. */
+  last_used_ip: z.string().nullable(),
+  last_used_user_agent: z.string().nullable(),
   revoked_at: timestamp.nullable(),
+  /** Why it stopped working: `revoked` by an owner, `expired`, `rolled` (its grace ended) or `leaked`. */
+  revoked_reason: apiKeyRevokedReason.nullable(),
+  /** The key that replaced it in a roll. */
+  rolled_to: z.string().nullable(),
 });
 
 /** The one response that carries the plaintext `key`. */
@@ -25,8 +41,74 @@ export const createdApiKey = z.object({
   workspace_id: z.string(),
   created_by: z.string(),
   created_at: timestamp,
+  expires_at: timestamp.nullable(),
 });
 
-export const apiKeyCreateInput = workspaceScoped.extend({ name: text(TEXT_LIMITS.apiKeyName).optional() }).strict();
+const EXPIRY_RANGE =
+  `Must be between ${API_KEY_EXPIRY_SECONDS.min / 3600} hour and ${API_KEY_EXPIRY_SECONDS.max / 86_400} days from now.`;
+
+export const apiKeyCreateInput = workspaceScoped
+  .extend({
+    name: text(TEXT_LIMITS.apiKeyName).optional(),
+    /** ISO 8601 with a zone (`Z` or an offset); checked against the server's clock when the key is made. */
+    expires_at: z.iso.datetime({ offset: true }).optional().describe(EXPIRY_RANGE),
+  })
+  .strict();
 export const apiKeyListInput = workspaceScoped.extend(listInput.shape);
 export const apiKeyRevokeInput = workspaceScoped.extend({ key_id: idParam });
+export const apiKeyGetInput = workspaceScoped.extend({ key_id: idParam });
+
+export const apiKeyRollInput = workspaceScoped
+  .extend({
+    key_id: idParam,
+    /** How long the old key keeps working; 0 (the default) revokes it with the roll. */
+    grace_seconds: z.number().int().min(0).max(API_KEY_ROLL_GRACE_SECONDS.max).default(0),
+  })
+  .strict();
+
+export const apiKeyUsageInput = workspaceScoped.extend({
+  key_id: idParam,
+  // From a query string: a plain decimal is read as a number.
+  days: z
+    .preprocess((v) => (typeof v === 'string' && /^\d{1,9}$/.test(v) ? Number(v) : v), z.number().int().min(1).max(API_KEY_USAGE_DAYS.max))
+    .default(API_KEY_USAGE_DAYS.default),
+});
+
+export const apiKeyUsage = z.object({
+  /** One entry per UTC day, oldest first, ending today; days without requests are 0. */
+  data: z.array(z.object({ date: z.iso.date(), requests: z.number().int() })),
+});
+
+export { EXPIRY_RANGE as API_KEY_EXPIRY_RANGE_MESSAGE };
+
+/** One token a secret scanner found: GitHub's partner format (fields it may add later are ignored). */
+export const leakReportItem = z.object({
+  token: z.string().max(1000),
+  type: z.string().max(200),
+  /** Where it was found. */
+  url: z.string().max(TEXT_LIMITS.url).optional(),
+  /** What kind of place (`content`, `commit`, `npm`, …). */
+  source: z.string().max(100).optional(),
+});
+
+/** The report's body: the tokens found, one or more. */
+export const leakReport = z.array(leakReportItem).min(1).max(1000);
+
+/**
+ * What the report route hands the procedure: the body exactly as received (the signature is over
+ * its bytes) and the two signature headers.
+ */
+export const leakReportInput = z.object({
+  body: z.string(),
+  key_identifier: z.string().max(200).optional(),
+  signature: z.string().max(1000).optional(),
+});
+
+/** The answer: each reported token, by its sha256 (never echoed back), labelled. */
+export const leakReportLabels = z.array(
+  z.object({
+    token_hash: z.string(),
+    token_type: z.string(),
+    label: z.enum(['true_positive', 'false_positive']),
+  }),
+);

@@ -3,14 +3,35 @@ import type { z } from 'zod';
 import { iso, isoOrNull } from '../../infrastructure/wire.ts';
 import type { apiKey } from './schemas.ts';
 
+/**
+ * Whether the key still works at `now`, and if not, since when and why. A key past its expiry is
+ * revoked from that instant, whether or not the sweep has yet written it down: `rolled` at the end
+ * of a roll's grace, `expired` otherwise.
+ */
+export function stateOf(k: Pick<IApiKey, 'revokedAt' | 'revokedReason' | 'expiresAt' | 'rolledTo'>, now: Date) {
+  if (k.revokedAt) return { status: 'revoked' as const, revokedAt: k.revokedAt, reason: k.revokedReason ?? 'revoked' };
+  if (k.expiresAt && k.expiresAt <= now) {
+    return { status: 'revoked' as const, revokedAt: k.expiresAt, reason: k.rolledTo ? ('rolled' as const) : ('expired' as const) };
+  }
+  return { status: 'active' as const, revokedAt: null, reason: null };
+}
+
 /** A key as listed: its display prefix, never its hash. */
-export const apiKeyToWire = (k: IApiKey): z.input<typeof apiKey> => ({
-  id: k.id,
-  name: k.name ?? null,
-  prefix: k.prefix,
-  status: k.revokedAt ? 'revoked' : 'active',
-  created_by: k.createdBy.id,
-  created_at: iso(k.createdAt),
-  last_used_at: isoOrNull(k.lastUsedAt),
-  revoked_at: isoOrNull(k.revokedAt),
-});
+export const apiKeyToWire = (k: IApiKey, now: Date): z.input<typeof apiKey> => {
+  const state = stateOf(k, now);
+  return {
+    id: k.id,
+    name: k.name ?? null,
+    prefix: k.prefix,
+    status: state.status,
+    created_by: k.createdBy.id,
+    created_at: iso(k.createdAt),
+    expires_at: isoOrNull(k.expiresAt),
+    last_used_at: isoOrNull(k.lastUsedAt),
+    last_used_ip: k.lastUsedIp ?? null,
+    last_used_user_agent: k.lastUsedUserAgent ?? null,
+    revoked_at: isoOrNull(state.revokedAt),
+    revoked_reason: state.reason,
+    rolled_to: k.rolledTo ?? null,
+  };
+};

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Home, type LfkServerUnderTest, signupWithCli, startServer, tempHome } from './harness.ts';
+
+// Issue 14 at the terminal: keys create --expires-in, keys roll (with --grace), keys get, keys usage,
+// and keys list showing expiry, last use and where from; --json prints the API objects.
+
+let server: LfkServerUnderTest;
+let owner: Home;
+
+beforeAll(async () => {
+  server = await startServer();
+  owner = await tempHome();
+  await signupWithCli(owner, server.baseUrl);
+});
+afterAll(async () => {
+  await server?.close();
+  await owner?.remove();
+});
+
+const useKey = (key: string) =>
+  fetch(`${server.baseUrl}/v1/forms/form_01jzzzzzzzzzzzzzzzzzzzzzzz`, { headers: { authorization: `Bearer ${key}`, 'user-agent': 'deploy-script/2.0' } });
+
+describe('keys: expiry, roll, get, usage', () => {
+  it('create --expires-in sets an expiry the list and get show; a bad duration is a usage error', async () => {
+    const before = Date.now();
+    const created = await owner.lfk(['keys', 'create', '--name', 'monthly', '--expires-in', '30d', '--json']);
+    expect(created.code, created.stderr).toBe(0);
+    const expiresAt = Date.parse(created.json.expires_at);
+    expect(expiresAt).toBeGreaterThanOrEqual(before + 30 * 86_400_000 - 1000);
+    expect(expiresAt).toBeLessThanOrEqual(Date.now() + 30 * 86_400_000);
+
+    const got = await owner.lfk(['keys', 'get', created.json.id]);
+    expect(got.code, got.stderr).toBe(0);
+    expect(got.stdout).toContain(`expires\t${created.json.expires_at}`);
+    expect(got.stdout).toContain('status\tactive');
+
+    const bad = await owner.lfk(['keys', 'create', '--expires-in', 'soon']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^error: invalid_duration: --expires-in/);
+    const tooLong = await owner.lfk(['keys', 'create', '--expires-in', '400d']);
+    expect(tooLong.code).toBe(1);
+    expect(tooLong.stderr).toMatch(/^error: invalid_request: /);
+  });
+
+  it('roll --grace prints the new key alone on stdout; both work meanwhile; without a grace it asks first', async () => {
+    const old = await owner.lfk(['keys', 'create', '--name', 'worker', '--json']);
+    const rolled = await owner.lfk(['keys', 'roll', old.json.id, '--grace', '24h']);
+    expect(rolled.code, rolled.stderr).toBe(0);
+    const newKey = rolled.stdout.trim();
+    expect(newKey).toMatch(/^lfk_[0-9A-Za-z]{36}$/);
+    expect(rolled.stderr).toContain('cannot be shown again');
+    expect((await useKey(old.json.key)).status).toBe(404);
+    expect((await useKey(newKey)).status).toBe(404);
+    const oldNow = await owner.lfk(['keys', 'get', old.json.id, '--json']);
+    expect(oldNow.json).toMatchObject({ status: 'active', rolled_to: expect.stringMatching(/^key_/) });
+
+    const again = await owner.lfk(['keys', 'roll', old.json.id, '--grace', '1h']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^error: api_key_already_rolled: /);
+
+    const unconfirmed = await owner.lfk(['keys', 'roll', oldNow.json.rolled_to]);
+    expect(unconfirmed.code).toBe(2);
+    expect(unconfirmed.stderr).toContain('prompt_unavailable');
+    const atOnce = await owner.lfk(['keys', 'roll', oldNow.json.rolled_to, '--yes', '--json']);
+    expect(atOnce.code, atOnce.stderr).toBe(0);
+    expect(atOnce.json).toMatchObject({ name: 'worker', status: 'active', key: expect.stringMatching(/^lfk_/) });
+    expect((await useKey(newKey)).status).toBe(401);
+    const list = await owner.lfk(['keys', 'list']);
+    expect(list.stdout).toMatch(new RegExp(`^${oldNow.json.rolled_to}\\tworker\\t[^\\t]+\\trevoked \\(rolled\\)\\t`, 'm'));
+  });
+
+  it('usage counts the requests once written; list and get show where the key was last used from', async () => {
+    const created = await owner.lfk(['keys', 'create', '--name', 'counted', '--json']);
+    for (let i = 0; i < 3; i++) expect((await useKey(created.json.key)).status).toBe(404);
+    await server.server.services.lastUsed.flush();
+    const usage = await owner.lfk(['keys', 'usage', created.json.id, '--days', '2', '--json']);
+    expect(usage.code, usage.stderr).toBe(0);
+    expect(usage.json.data).toHaveLength(2);
+    expect(usage.json.data[1]).toEqual({ date: new Date().toISOString().slice(0, 10), requests: 3 });
+    const human = await owner.lfk(['keys', 'usage', created.json.id, '--days', '2']);
+    expect(human.stdout.trim().split('\n').at(-1)).toMatch(/^\d{4}-\d\d-\d\d\t3(\t█+)?$/);
+    expect(human.stderr).toContain('3 requests in 2 days.');
+    const got = await owner.lfk(['keys', 'get', created.json.id]);
+    expect(got.stdout).toContain('from address\t127.0.0.1');
+    expect(got.stdout).toContain('user agent\tdeploy-script/2.0');
+    const list = await owner.lfk(['keys', 'list']);
+    expect(list.stdout).toMatch(new RegExp(`^${created.json.id}\\tcounted\\t[^\\t]+\\tactive\\tnever\\t[^\\t]+Z\\t127\\.0\\.0\\.1\\t`, 'm'));
+    const badDays = await owner.lfk(['keys', 'usage', created.json.id, '--days', 'lots']);
+    expect(badDays.code).toBe(2);
+  });
+});

@@ -1,0 +1,163 @@
+/**
+ * What the key-lifecycle files share (issue 14): a clock the tests turn, a server on it whose
+ * background work runs only when a test asks, a second replica on the same PostgreSQL database,
+ * a count of the SQL statements a server sends, and report signing with a key pair of our own.
+ */
+import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { openDatabase } from '@lfk/db';
+import { createServer, type LfkServer } from '@lfk/server';
+import { newId } from '@lfk/db';
+import { startTestServer, TEST_DATABASE_URL, type TestServer, until } from '@lfk/testing';
+import { expect } from 'vitest';
+
+/** A clock that moves only when told: expiry is reached by turning it, never by waiting. */
+export interface TestClock {
+  now: () => Date;
+  set(at: Date): void;
+  advance(ms: number): void;
+}
+
+export function testClock(start = new Date()): TestClock {
+  let at = start.getTime();
+  return {
+    now: () => new Date(at),
+    set: (date) => {
+      at = date.getTime();
+    },
+    advance: (ms) => {
+      at += ms;
+    },
+  };
+}
+
+export const HOUR = 3600_000;
+export const DAY = 24 * HOUR;
+
+/** Background work (batched writes, the lifecycle sweep) never runs on its own: each test runs it when it means to. */
+export const QUIET = { lastUsedFlushMs: 3_600_000, keyLifecycleSweepMs: 3_600_000 };
+
+/** A test server on `clock`, trusting keys for an hour, with its background work quiet. */
+export function startKeysServer(clock: TestClock, env: Record<string, string> = {}): Promise<TestServer> {
+  return startTestServer({ LFK_KEY_CACHE_TTL: '3600', ...env }, { config: { ...QUIET, now: clock.now } });
+}
+
+/**
+ * On PostgreSQL the cache is off until the process listens for revocations: wait for it, so the
+ * tests exercise the cache rather than the database.
+ */
+export async function cacheOn(logs: string[]): Promise<void> {
+  if (!TEST_DATABASE_URL) return;
+  await until('the server to hear key revocations', () => logs.some((line) => line.includes('hearing key revocations; key cache on')));
+}
+
+export interface Replica {
+  server: LfkServer;
+  logs: string[];
+  probe(key: string): Promise<{ status: number; body: string; json: any }>;
+  close(): Promise<void>;
+}
+
+/** A second lfk server, with its own pool, cache and notification channel, on `t`'s PostgreSQL database. */
+export async function secondReplica(t: TestServer, clock: TestClock): Promise<Replica> {
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const config = { ...t.server.config, now: clock.now };
+  const db = await openDatabase({ databaseUrl: config.databaseUrl });
+  const server = await createServer(config, { db, logStream });
+  await cacheOn(logs);
+  return {
+    server,
+    logs,
+    async probe(key) {
+      const res = await server.app.inject({ method: 'GET', url: `/v1/forms/${PROBE}`, headers: { authorization: `Bearer ${key}` } });
+      return { status: res.statusCode, body: res.body, json: res.body ? JSON.parse(res.body) : undefined };
+    },
+    close: () => server.close(),
+  };
+}
+
+/** A well-shaped form id that names no form: a good key gets 404 form_not_found, a refused one 401. */
+export const PROBE = newId('form');
+
+export const probe = (t: TestServer, key: string, headers: Record<string, string> = {}) =>
+  t.request('GET', `/v1/forms/${PROBE}`, { token: key, headers });
+
+export function expectAccepted(res: { status: number; json: any }): void {
+  expect(res.status, JSON.stringify(res.json)).toBe(404);
+  expect(res.json.error.code).toBe('form_not_found');
+}
+
+export function expectRefused(res: { status: number; json: any }): void {
+  expect(res.status, JSON.stringify(res.json)).toBe(401);
+  expect(res.json.error.code).toBe('invalid_api_key');
+}
+
+/** A refusal's body without its request id: identical for every refused key. */
+export const refusalBody = (res: { body: string; headers: Record<string, unknown> }) =>
+  res.body.replaceAll(String(res.headers['x-request-id']), 'REQ');
+
+/** Every SQL statement `server` sends from now on, until `stop()`. */
+export function countStatements(server: LfkServer): { statements: string[]; writes: () => string[]; stop: () => void } {
+  const connection = server.db.orm.em.getConnection() as unknown as { executeQuery: (...args: unknown[]) => Promise<unknown> };
+  const original = connection.executeQuery;
+  const statements: string[] = [];
+  connection.executeQuery = function (this: unknown, ...args: unknown[]) {
+    statements.push(String(args[0]));
+    return original.apply(this, args);
+  };
+  return {
+    statements,
+    writes: () => statements.filter((sql) => /^\s*(insert|update|delete|with)\b/i.test(sql)),
+    stop: () => {
+      connection.executeQuery = original;
+    },
+  };
+}
+
+export async function createKey(
+  t: TestServer,
+  owner: { token: string; workspaceId: string },
+  body: Record<string, unknown> = {},
+): Promise<{ key: string; id: string; json: any }> {
+  const res = await t.request('POST', `/v1/workspaces/${owner.workspaceId}/api-keys`, { token: owner.token, body });
+  expect(res.status, res.body).toBe(201);
+  return { key: res.json.key, id: res.json.id, json: res.json };
+}
+
+export async function getKey(t: TestServer, owner: { token: string; workspaceId: string }, keyId: string): Promise<any> {
+  const res = await t.request('GET', `/v1/workspaces/${owner.workspaceId}/api-keys/${keyId}`, { token: owner.token });
+  expect(res.status, res.body).toBe(200);
+  return res.json;
+}
+
+export const roll = (t: TestServer, owner: { token: string; workspaceId: string }, keyId: string, body: Record<string, unknown> = {}) =>
+  t.request('POST', `/v1/workspaces/${owner.workspaceId}/api-keys/${keyId}/roll`, { token: owner.token, body });
+
+export async function auditActions(t: TestServer, workspaceId: string, action: string): Promise<{ actor_type: string; actor_id: string; target_id: string; data: any }[]> {
+  return t.sql('select actor_type, actor_id, target_id, data from audit_events where workspace_id = ? and action = ? order by id', [workspaceId, action]);
+}
+
+export async function emailsTo(t: TestServer, to: string, kind: string): Promise<{ subject: string; body: string | null }[]> {
+  return t.sql('select subject, body from outbox_emails where "to" = ? and kind = ? order by id', [to, kind]);
+}
+
+/** A signing key pair for leak reports, and the `LFK_SECRET_SCANNING_KEYS` value that trusts it. */
+export function reporterKeys(identifier = 'a'.repeat(64)): { identifier: string; privateKey: KeyObject; pem: string; env: string } {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  const pem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
+  return { identifier, privateKey, pem, env: JSON.stringify({ [identifier]: pem }) };
+}
+
+/** The headers GitHub sends with a report: the key's identifier and a base64 DER signature of the body. */
+export function signed(body: string, keys: { identifier: string; privateKey: KeyObject }): Record<string, string> {
+  return {
+    'github-public-key-identifier': keys.identifier,
+    'github-public-key-signature': sign('sha256', Buffer.from(body), keys.privateKey).toString('base64'),
+  };
+}

@@ -1,0 +1,80 @@
+import { ApiKey, AuditEvent, type ChangedKey, type Database, Membership, type NewEmail } from '@lfk/db';
+import { API_KEY_EXPIRY_REMINDER_DAYS } from '@lfk/db/constants';
+import type { EntityManager } from '@mikro-orm/sql';
+import { enqueueEmail } from '../../infrastructure/outbox.ts';
+import { expiryReminderEmail } from './emails.ts';
+
+const DAY_MS = 86_400_000;
+
+/** What the expiry sweep acts as in the audit log: lfk itself. */
+export const SYSTEM_ACTOR = { type: 'system', id: 'lfk' } as const;
+
+/**
+ * The nearest reminder already due when a key is made to expire at `expiresAt`: an owner who
+ * chooses a 3-day key is reminded 1 day before, not told at once that it ends within 7.
+ */
+export function initialReminder(expiresAt: Date, now: Date): number | null {
+  const ahead = expiresAt.getTime() - now.getTime();
+  const due = API_KEY_EXPIRY_REMINDER_DAYS.filter((days) => ahead <= days * DAY_MS);
+  return due.length === 0 ? null : Math.min(...due);
+}
+
+/** The `days` UTC dates ending with `now`'s, oldest first, as `YYYY-MM-DD`. */
+export function usageDays(now: Date, days: number): string[] {
+  const today = Math.floor(now.getTime() / DAY_MS);
+  return Array.from({ length: days }, (_, i) => new Date((today - days + 1 + i) * DAY_MS).toISOString().slice(0, 10));
+}
+
+/**
+ * Queues one email per owner of the key's workspace, on `em` (in the caller's transaction), due at
+ * once by the sender's own clock.
+ */
+export async function emailOwners(em: EntityManager, key: ChangedKey, build: (to: string) => NewEmail): Promise<void> {
+  for (const to of await em.getRepository(Membership).ownerEmails(key.workspaceId)) enqueueEmail(em, build(to));
+}
+
+export interface SweepOutcome {
+  /** Keys whose revocation was written (expired, or a roll's grace ended). */
+  revoked: ChangedKey[];
+  /** Keys whose owners were sent an expiry reminder, with how many days ahead. */
+  reminded: { key: ChangedKey; days: number }[];
+}
+
+/**
+ * The periodic part of a key's life, safe to run on every replica at once: each change is a
+ * conditional update that hands a key to exactly one sweep, made in the transaction that also
+ * writes its audit event or queues its emails.
+ *
+ * 1. Keys past their expiry are written down as revoked (they were refused from that instant
+ *    already: verification reads the expiry, not this sweep). An `api_key.expired` event is
+ *    recorded for a key that expired; a rolled key's end was recorded by its `api_key.rolled`.
+ * 2. Owners are emailed 7 days and 1 day before a key expires, once each; nearest first, so a
+ *    key that skipped the 7-day mark (the sweep was down) gets only the 1-day one.
+ */
+export async function sweepKeyLifecycle(db: Database, now: Date, publicUrl: string): Promise<SweepOutcome> {
+  const revoked = await db.fork().transactional(async (em) => {
+    const keys = await em.getRepository(ApiKey).revokeExpired(now);
+    const audit = em.getRepository(AuditEvent);
+    for (const key of keys) {
+      if (key.rolledTo !== null) continue;
+      audit.record({
+        workspaceId: key.workspaceId,
+        action: 'api_key.expired',
+        actor: SYSTEM_ACTOR,
+        target: { type: 'api_key', id: key.id },
+        data: { expired_at: key.expiresAt?.toISOString() ?? null },
+      });
+    }
+    return keys;
+  });
+  const reminded: SweepOutcome['reminded'] = [];
+  for (const days of [...API_KEY_EXPIRY_REMINDER_DAYS].sort((a, b) => a - b)) {
+    await db.fork().transactional(async (em) => {
+      for (const key of await em.getRepository(ApiKey).takeExpiryReminders(days, now)) {
+        await emailOwners(em, key, (to) => expiryReminderEmail({ to, key, days, publicUrl }));
+        reminded.push({ key, days });
+      }
+    });
+  }
+  return { revoked, reminded };
+}
