@@ -49,7 +49,7 @@ describeInBrowser('signing a device in from the dashboard', () => {
 
     await see(page.getByRole('heading', { level: 1, name: 'Sign in a device' }));
     await see(page.getByText('lfk CLI on build-box'));
-    expect(await page.getByLabel('Code').textContent()).toBe(started.user_code);
+    await see(page.getByText(started.user_code, { exact: true }));
     await expectAccessible(page, 'device-approve');
     expect((await poll(started.device_code)).json.error?.code).toBe('authorization_pending');
 

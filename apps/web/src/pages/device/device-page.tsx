@@ -72,9 +72,7 @@ function Decide({ code }: { code: string }) {
         <strong>{request.data.device_name}</strong> asks to sign in as you.
       </p>
       <p>Check that your device shows this code:</p>
-      <p className="device-code" aria-label="Code">
-        {request.data.user_code}
-      </p>
+      <p className="device-code">{request.data.user_code}</p>
       {failure && <ProblemAlert problem={problemOf(failure)} explain={unknownCode} />}
       <div className="actions">
         <button type="button" disabled={busy} onClick={() => approve.mutate(input)}>
