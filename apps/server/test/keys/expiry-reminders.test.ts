@@ -3,22 +3,19 @@
  * the outbox, once each — even with several replicas sweeping at the same moment.
  */
 import { sweepKeyLifecycle } from '@lfk/api';
-import { ENGINE, startTestServer, TEST_DATABASE_URL, type TestServer, until } from '@lfk/testing';
+import { ENGINE, startTestServer, TEST_DATABASE_URL, until } from '@lfk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditActions, cacheOn, createKey, DAY, emailsTo, HOUR, type Replica, secondReplica, startKeysServer, testClock } from './fixtures.ts';
+import { auditActions, createKey, DAY, emailsTo, HOUR, type Replica, secondReplica, useKeysServer, testClock } from './fixtures.ts';
 
 const clock = testClock();
-let t: TestServer;
+const t = useKeysServer(clock);
 let b: Replica | undefined;
 beforeAll(async () => {
-  t = await startKeysServer(clock);
-  await cacheOn(t.logs);
   // On PostgreSQL a second replica sweeps the same database; PGlite has one process, which sweeps twice at once.
   if (TEST_DATABASE_URL) b = await secondReplica(t, clock);
 });
 afterAll(async () => {
   await b?.close();
-  await t?.close();
 });
 
 /** Both replicas (or two sweeps of the one) at the same instant, three times over. */

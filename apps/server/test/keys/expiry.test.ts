@@ -4,11 +4,10 @@
  * revoked (`expired`) before any sweep has written it down; the sweep then records it once.
  */
 import { generateApiKey, sweepKeyLifecycle } from '@lfk/api';
-import { ENGINE, expectError, TEST_DATABASE_URL, type TestServer, until } from '@lfk/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINE, expectError, TEST_DATABASE_URL, until } from '@lfk/testing';
+import { describe, expect, it } from 'vitest';
 import {
   auditActions,
-  cacheOn,
   countStatements,
   createKey,
   DAY,
@@ -20,20 +19,13 @@ import {
   refusalBody,
   roll,
   secondReplica,
-  startKeysServer,
+  useKeysServer,
   testClock,
 } from './fixtures.ts';
 
 // Starts at the real time: sessions signed up here were stamped by it.
 const clock = testClock();
-let t: TestServer;
-beforeAll(async () => {
-  t = await startKeysServer(clock);
-  await cacheOn(t.logs);
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useKeysServer(clock);
 
 describe(`expires_at on create (${ENGINE})`, () => {
   it('takes 1 hour to 1 year ahead of the server clock, and refuses anything else with invalid_request', async () => {

@@ -9,7 +9,7 @@ import { openDatabase } from '@lfk/db';
 import { createServer, type LfkServer } from '@lfk/server';
 import { newId } from '@lfk/db';
 import { startTestServer, TEST_DATABASE_URL, type TestServer, until } from '@lfk/testing';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 
 /** A clock that moves only when told: expiry is reached by turning it, never by waiting. */
 export interface TestClock {
@@ -38,8 +38,26 @@ export const DAY = 24 * HOUR;
 export const QUIET = { lastUsedFlushMs: 3_600_000, keyLifecycleSweepMs: 3_600_000 };
 
 /** A test server on `clock`, trusting keys for an hour, with its background work quiet. */
-export function startKeysServer(clock: TestClock, env: Record<string, string> = {}): Promise<TestServer> {
+function startKeysServer(clock: TestClock, env: Record<string, string> = {}): Promise<TestServer> {
   return startTestServer({ LFK_KEY_CACHE_TTL: '3600', ...env }, { config: { ...QUIET, now: clock.now } });
+}
+
+/**
+ * The file's keys server on `clock` (a long key cache, so tests see what the cache does), started
+ * before its tests with the cache on, and closed after them.
+ */
+export function useKeysServer(clock: TestClock, env: Record<string, string> = {}): TestServer {
+  const handle = {} as TestServer;
+  let started: TestServer | undefined;
+  beforeAll(async () => {
+    started = await startKeysServer(clock, env);
+    Object.assign(handle, started);
+    await cacheOn(started.logs);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  return handle;
 }
 
 /**

@@ -7,11 +7,10 @@
 import { createHash } from 'node:crypto';
 import { generateApiKey } from '@lfk/api';
 import { ConfigError, loadConfig } from '@lfk/server';
-import { ENGINE, expectError, type Res, type TestServer } from '@lfk/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINE, expectError, type Res, } from '@lfk/testing';
+import { describe, expect, it } from 'vitest';
 import {
   auditActions,
-  cacheOn,
   countStatements,
   createKey,
   emailsTo,
@@ -21,7 +20,7 @@ import {
   probe,
   reporterKeys,
   signed,
-  startKeysServer,
+  useKeysServer,
   testClock,
 } from './fixtures.ts';
 
@@ -29,14 +28,7 @@ const REPORTS = '/v1/secret-scanning/reports';
 const github = reporterKeys();
 const stranger = reporterKeys(github.identifier);
 const clock = testClock();
-let t: TestServer;
-beforeAll(async () => {
-  t = await startKeysServer(clock, { LFK_SECRET_SCANNING_KEYS: github.env });
-  await cacheOn(t.logs);
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useKeysServer(clock, { LFK_SECRET_SCANNING_KEYS: github.env });
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const found = (token: string, url = 'https://github.com/octocat/hello/blob/abc123/config.js') => ({

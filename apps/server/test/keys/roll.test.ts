@@ -4,11 +4,10 @@
  * already in its grace, cannot be rolled. The 10-active-keys rule holds under a race of rolls and creates.
  */
 import { MAX_ACTIVE_KEYS } from '@lfk/db/constants';
-import { ENGINE, expectError, type TestServer } from '@lfk/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINE, expectError, } from '@lfk/testing';
+import { describe, expect, it } from 'vitest';
 import {
   auditActions,
-  cacheOn,
   createKey,
   DAY,
   expectAccepted,
@@ -16,19 +15,12 @@ import {
   getKey,
   probe,
   roll,
-  startKeysServer,
+  useKeysServer,
   testClock,
 } from './fixtures.ts';
 
 const clock = testClock();
-let t: TestServer;
-beforeAll(async () => {
-  t = await startKeysServer(clock);
-  await cacheOn(t.logs);
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useKeysServer(clock);
 
 const activeCount = async (workspaceId: string) =>
   (await t.sql<{ n: number }>(

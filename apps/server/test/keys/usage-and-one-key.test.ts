@@ -4,19 +4,12 @@
  * no write on the request path, counts equal to the requests made after a flush, and a failed batch
  * retried rather than lost. And one key's page, `GET …/api-keys/{key_id}`.
  */
-import { ENGINE, expectError, type TestServer } from '@lfk/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cacheOn, countStatements, createKey, DAY, expectAccepted, getKey, probe, startKeysServer, testClock } from './fixtures.ts';
+import { ENGINE, expectError, } from '@lfk/testing';
+import { describe, expect, it } from 'vitest';
+import { countStatements, createKey, DAY, expectAccepted, getKey, probe, useKeysServer, testClock } from './fixtures.ts';
 
 const clock = testClock();
-let t: TestServer;
-beforeAll(async () => {
-  t = await startKeysServer(clock);
-  await cacheOn(t.logs);
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useKeysServer(clock);
 
 const usage = (owner: { token: string; workspaceId: string }, keyId: string, query = '') =>
   t.request('GET', `/v1/workspaces/${owner.workspaceId}/api-keys/${keyId}/usage${query}`, { token: owner.token });

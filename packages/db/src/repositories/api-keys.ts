@@ -1,4 +1,5 @@
 import type { IApiKey } from '../entities/api-key.ts';
+import { newId } from '../ids.ts';
 import { LockingRepository } from './locking-repository.ts';
 
 /** What verifying a key needs: who it is, whose, and until when it works (null: no expiry). */
@@ -61,7 +62,24 @@ const RETURNING = 'returning id, workspace_id, name, prefix, key_hash, expires_a
 /** Unrevoked and not past its expiry at `?`. */
 const USABLE_AT = 'revoked_at is null and (expires_at is null or expires_at > ?)';
 
+/** What a new key is made of; its plaintext is never among it. */
+export interface NewApiKey {
+  workspaceId: string;
+  name: string | null;
+  prefix: string;
+  keyHash: string;
+  createdBy: string;
+  expiresAt: Date | null;
+  expiryReminderDays: number | null;
+}
+
 export class ApiKeyRepository extends LockingRepository<IApiKey> {
+  /** Queues a new active key (created, or a roll's successor) on this repository's EntityManager. */
+  issue(key: NewApiKey): IApiKey {
+    const { workspaceId, ...rest } = key;
+    return this.create({ id: newId('key'), workspace: workspaceId, ...rest, lastUsedAt: null, revokedAt: null, revokedBy: null });
+  }
+
   /**
    * The unrevoked key with this hash, and its expiry (the caller judges it against its clock, and
    * caches the answer no longer than that). On the hot path of every key-authenticated request:

@@ -16,7 +16,7 @@ import {
   createdApiKey,
 } from './schemas.ts';
 import { listOf } from '../../common-schemas.ts';
-import { apiKeyToWire, stateOf } from './serializers.ts';
+import { apiKeyToWire, createdKeyToWire, stateOf } from './serializers.ts';
 import { initialReminder, usageDays } from './lifecycle.ts';
 import { pageNewestFirst } from '../../infrastructure/pagination.ts';
 import { ownerProcedure, router } from '../../trpc.ts';
@@ -46,16 +46,12 @@ export const apiKeysRouter = router({
         await em.getRepository(Workspace).lock(ctx.workspaceId);
         const active = await em.getRepository(ApiKey).countActive(ctx.workspaceId, now);
         if (active >= MAX_ACTIVE_KEYS) throw new ApiError('api_key_limit_reached');
-        const record = em.create(ApiKey, {
-          id: newId('key'),
-          workspace: ctx.workspaceId,
+        const record = em.getRepository(ApiKey).issue({
+          workspaceId: ctx.workspaceId,
           name: input.name ?? null,
           prefix,
           keyHash: hash,
           createdBy: ctx.session.userId,
-          lastUsedAt: null,
-          revokedAt: null,
-          revokedBy: null,
           expiresAt,
           expiryReminderDays: expiresAt ? initialReminder(expiresAt, now) : null,
         });
@@ -68,17 +64,7 @@ export const apiKeysRouter = router({
         });
         return record;
       });
-      return {
-        id: created.id,
-        name: created.name ?? null,
-        prefix: created.prefix,
-        key,
-        status: 'active' as const,
-        workspace_id: ctx.workspaceId,
-        created_by: ctx.session.userId,
-        created_at: created.createdAt.toISOString(),
-        expires_at: expiresAt?.toISOString() ?? null,
-      };
+      return createdKeyToWire(created, key, ctx.workspaceId);
     }),
 
   list: ownerProcedure.meta(rest('GET /v1/workspaces/:workspace_id/api-keys', 200,
@@ -123,16 +109,12 @@ export const apiKeysRouter = router({
         if (input.grace_seconds > 0 && (await keys.countActive(ctx.workspaceId, now)) >= MAX_ACTIVE_KEYS) {
           throw new ApiError('api_key_limit_reached');
         }
-        const next = em.create(ApiKey, {
-          id: newId('key'),
-          workspace: ctx.workspaceId,
+        const next = keys.issue({
+          workspaceId: ctx.workspaceId,
           name: old.name ?? null,
           prefix,
           keyHash: hash,
           createdBy: ctx.session.userId,
-          lastUsedAt: null,
-          revokedAt: null,
-          revokedBy: null,
           expiresAt: null,
           expiryReminderDays: null,
         });
@@ -166,17 +148,7 @@ export const apiKeysRouter = router({
       });
       // This process re-reads the old key at once (revoked, or with its new end); the others are told by the database.
       ctx.services.apiKeyCache.forget(oldHash);
-      return {
-        id: next.id,
-        name: next.name ?? null,
-        prefix: next.prefix,
-        key,
-        status: 'active' as const,
-        workspace_id: ctx.workspaceId,
-        created_by: ctx.session.userId,
-        created_at: next.createdAt.toISOString(),
-        expires_at: null,
-      };
+      return createdKeyToWire(next, key, ctx.workspaceId);
     }),
 
   usage: ownerProcedure.meta(rest('GET /v1/workspaces/:workspace_id/api-keys/:key_id/usage', 200,

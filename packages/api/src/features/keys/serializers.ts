@@ -1,7 +1,7 @@
 import type { IApiKey } from '@lfk/db';
 import type { z } from 'zod';
 import { iso, isoOrNull } from '../../infrastructure/wire.ts';
-import type { apiKey } from './schemas.ts';
+import type { apiKey, createdApiKey } from './schemas.ts';
 
 /**
  * Whether the key still works at `now`, and if not, since when and why. A key past its expiry is
@@ -35,3 +35,16 @@ export const apiKeyToWire = (k: IApiKey, now: Date): z.input<typeof apiKey> => {
     rolled_to: k.rolledTo ?? null,
   };
 };
+
+/** A key just made (created, or a roll's successor), with its plaintext: the only answer that holds it. */
+export const createdKeyToWire = (k: IApiKey, plaintext: string, workspaceId: string): z.input<typeof createdApiKey> => ({
+  id: k.id,
+  name: k.name ?? null,
+  prefix: k.prefix,
+  key: plaintext,
+  status: 'active',
+  workspace_id: workspaceId,
+  created_by: k.createdBy.id,
+  created_at: iso(k.createdAt),
+  expires_at: isoOrNull(k.expiresAt),
+});
