@@ -76,20 +76,30 @@ export async function buildDashboard(): Promise<void> {
   const { build } = await import('vite');
   const modules = new Set<string>();
   const scratch = join(WEB_DIR, `.dist-${process.pid}-${Date.now()}`);
-  await build({
-    root: WEB_DIR,
-    configFile: join(WEB_DIR, 'vite.config.ts'),
-    logLevel: 'warn',
-    build: { outDir: scratch, emptyOutDir: true },
-    plugins: [
-      {
-        name: 'lfk-record-inputs',
-        buildEnd() {
-          for (const id of this.getModuleIds()) modules.add(id);
+  // Always the production build: a build started by the tests (vitest sets NODE_ENV=test) is the one
+  // `npm start` serves next, and Vite picks packages' development builds from NODE_ENV.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({
+      root: WEB_DIR,
+      configFile: join(WEB_DIR, 'vite.config.ts'),
+      logLevel: 'warn',
+      mode: 'production',
+      build: { outDir: scratch, emptyOutDir: true },
+      plugins: [
+        {
+          name: 'lfk-record-inputs',
+          buildEnd() {
+            for (const id of this.getModuleIds()) modules.add(id);
+          },
         },
-      },
-    ],
-  });
+      ],
+    });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
   const inputs = [...new Set([...FIXED_INPUTS, ...repositoryModules(modules)])];
   const hash = await hashOf(inputs);
   if (!hash) throw new Error('an input of the dashboard build disappeared while it was built');

@@ -20,7 +20,17 @@ describe('the dashboard, served', () => {
     expect(await isDashboardBuildCurrent()).toBe(true);
   });
 
-  it.each(['/', '/sign-in', '/sign-up', '/w/ws_0123456789/keys', '/w/ws_x/forms/form_y/submissions'])('GET %s → the app page, with a CSP allowing only its own scripts', async (path) => {
+  it("the app served is React's production build, though the tests built it (vitest sets NODE_ENV=test)", async () => {
+    expect(process.env.NODE_ENV).toBe('test');
+    const scripts = (await readdir(join(DASHBOARD_DIST, 'assets'))).filter((name) => name.endsWith('.js'));
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const script of scripts) {
+      // A sentence only React's development build carries.
+      expect((await t.request('GET', `/assets/${script}`)).body).not.toContain('Invalid hook call');
+    }
+  });
+
+  it.each(['/', '/sign-in', '/sign-up', '/device', '/w/ws_0123456789/keys', '/w/ws_x/forms/form_y/submissions'])('GET %s → the app page, with a CSP allowing only its own scripts', async (path) => {
     const res = await t.request('GET', path);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
