@@ -49,8 +49,9 @@ process.stderr.write(
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
-    // A second signal while stopping (Ctrl-C twice) stops at once, as people expect.
-    if (stopping) process.exit(1);
+    // Ctrl-C on `npm start` reaches the server twice (from the terminal, and forwarded by npm):
+    // the second must not cut the shutdown short.
+    if (stopping) return;
     stopping = true;
     server.app.log.info({ signal }, 'shutting down');
     server.close().then(
