@@ -26,26 +26,9 @@ process.stderr.on('error', dropWhenClosed);
 
 const started = performance.now();
 const server = await createServer(config, { logStream });
-let address: string;
-try {
-  address = await server.listen();
-} catch (error) {
-  // The one start-up failure people cause by hand: a second server on the same port.
-  if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-  process.stderr.write(`lfk: ${config.host}:${config.port} is already in use (another lfk?). Stop it, or choose another port with PORT.\n`);
-  await server.close();
-  process.exit(1);
-}
-const where = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite in ${config.dataDir}`;
-server.app.log.info({ address, database: server.db.engine, startup_ms: Math.round(performance.now() - started) }, 'lfk is ready');
-process.stderr.write(
-  `\nlfk is listening on ${config.publicUrl} (${where}).\n` +
-    (server.dashboard ? `Dashboard: ${config.publicUrl}/\n` : '') +
-    `Sign up:  curl -s -X POST ${config.publicUrl}/v1/auth/signup -H 'content-type: application/json' \\\n` +
-    `            -d '{"email":"you@example.com","password":"a long password"}'\n` +
-    `API docs: ${config.publicUrl}/v1/openapi.json\n\n`,
-);
 
+// Before listening, and so before `lfk is ready` is said: a signal sent on seeing it must find the
+// handler in place (else Node's default ends the process without a shutdown).
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
@@ -66,3 +49,23 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     );
   });
 }
+
+let address: string;
+try {
+  address = await server.listen();
+} catch (error) {
+  // The one start-up failure people cause by hand: a second server on the same port.
+  if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+  process.stderr.write(`lfk: ${config.host}:${config.port} is already in use (another lfk?). Stop it, or choose another port with PORT.\n`);
+  await server.close();
+  process.exit(1);
+}
+const where = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite in ${config.dataDir}`;
+server.app.log.info({ address, database: server.db.engine, startup_ms: Math.round(performance.now() - started) }, 'lfk is ready');
+process.stderr.write(
+  `\nlfk is listening on ${config.publicUrl} (${where}).\n` +
+    (server.dashboard ? `Dashboard: ${config.publicUrl}/\n` : '') +
+    `Sign up:  curl -s -X POST ${config.publicUrl}/v1/auth/signup -H 'content-type: application/json' \\\n` +
+    `            -d '{"email":"you@example.com","password":"a long password"}'\n` +
+    `API docs: ${config.publicUrl}/v1/openapi.json\n\n`,
+);
