@@ -59,8 +59,8 @@ function browserAnswer(reply: FastifyReply): BrowserAnswer & BrowserFacts {
 /** Back to the page the form was on when the browser said so and it is on the granted origin, else that origin's home. */
 function backTo(request: FastifyRequest, origin: string | null): string | null {
   if (!origin) return null;
-  const referer = header(request, 'referer');
-  if (referer && URL.canParse(referer) && new URL(referer).origin === origin) return new URL(referer).href;
+  const referer = URL.parse(header(request, 'referer') ?? '');
+  if (referer?.origin === origin) return referer.href;
   return URL.canParse(origin) ? `${origin}/` : null;
 }
 
