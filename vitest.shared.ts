@@ -1,3 +1,4 @@
+import { defaultServerConditions } from 'vite';
 import type { ViteUserConfig } from 'vitest/config';
 
 /**
@@ -9,3 +10,11 @@ export const sharedTestOptions = {
   testTimeout: 120_000,
   hookTimeout: 120_000,
 } satisfies ViteUserConfig['test'];
+
+/**
+ * Workspace packages that are also published (`@lfk/client`) point their default export at the
+ * build; their `lfk-source` condition points at the TypeScript sources, which is what tests run.
+ */
+export const sourceConditions = {
+  ssr: { resolve: { conditions: ['lfk-source', ...defaultServerConditions] } },
+} satisfies ViteUserConfig;

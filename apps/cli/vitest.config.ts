@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
-import { sharedTestOptions } from '../../vitest.shared.ts';
+import { sharedTestOptions, sourceConditions } from '../../vitest.shared.ts';
 
 export default defineConfig({
+  ...sourceConditions,
   test: {
     ...sharedTestOptions,
     // Each file runs its own server; the CLI runs as child processes beside it.

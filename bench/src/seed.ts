@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createLfkClient } from '@lfk/api/client';
+import { createLfkClient } from '@lfk/client';
 
 export const PASSWORD = 'benchmark password, long enough';
 
@@ -25,7 +25,7 @@ export async function seed(url: string, activeKeys: number): Promise<Seed> {
   const email = `bench-${randomBytes(6).toString('hex')}@example.com`;
   const anonymous = createLfkClient({ baseUrl: url });
   const signedUp = await anonymous.auth.signup.mutate({ email, password: PASSWORD });
-  const owner = createLfkClient({ baseUrl: url, token: signedUp.session_token });
+  const owner = createLfkClient({ baseUrl: url, sessionToken: signedUp.session_token });
   const workspaceId = signedUp.workspace.id;
   const newKey = () => owner.apiKeys.create.mutate({ workspace_id: workspaceId, name: 'bench' });
 
@@ -37,7 +37,7 @@ export async function seed(url: string, activeKeys: number): Promise<Seed> {
     keys.push({ id: created.id, key: created.key });
   }
 
-  const withKey = createLfkClient({ baseUrl: url, token: keys[0]!.key });
+  const withKey = createLfkClient({ baseUrl: url, apiKey: keys[0]!.key });
   const schema = [
     { name: 'email', type: 'email' as const, required: true },
     { name: 'message', type: 'textarea' as const },

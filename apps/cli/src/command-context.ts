@@ -35,7 +35,7 @@ export function requireSession(settings: Settings): string {
  * request by the timeout rather than the client's whole life (for a command that keeps watching).
  */
 export function sessionApi(ctx: CommandContext, timeoutBounds: 'client' | 'request' = 'client'): Promise<Api> {
-  return createApi(ctx.settings, requireSession(ctx.settings), timeoutBounds);
+  return createApi(ctx.settings, { sessionToken: requireSession(ctx.settings) }, timeoutBounds);
 }
 
 /** A command's context with a client: what a command that talks to the server works with. */
@@ -67,17 +67,18 @@ export const inWorkspace: Opener<WorkspaceContext> = async (ctx) => {
 
 /** A client with no credentials: sign-up and login. */
 export function anonymousApi(ctx: CommandContext): Promise<Api> {
-  return createApi(ctx.settings, undefined);
+  return createApi(ctx.settings, {});
 }
 
 /** A client with the API key if one is given, and no credentials otherwise. */
 export function keyApi(ctx: CommandContext): Promise<Api> {
-  return createApi(ctx.settings, ctx.settings.apiKey);
+  return createApi(ctx.settings, { apiKey: ctx.settings.apiKey });
 }
 
 /** Forms commands use the API key when one is given (flag, then env), the session otherwise, else none. */
 export function formsApi(ctx: CommandContext): Promise<Api> {
-  return createApi(ctx.settings, ctx.settings.apiKey ?? ctx.settings.profile.session_token);
+  const { apiKey, profile } = ctx.settings;
+  return createApi(ctx.settings, apiKey ? { apiKey } : { sessionToken: profile.session_token });
 }
 
 /**

@@ -5,7 +5,7 @@
  * same status and REST's `error` = tRPC's `error.data` minus `httpStatus`.
  */
 import { restRoutes } from '@lfk/api';
-import { createLfkClient } from '@lfk/api/client';
+import { createLfkClient } from '@lfk/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Account, PASSWORD, type Res, type RequestOptions, useTestServer } from '@lfk/testing';
 
@@ -445,8 +445,8 @@ describe('the typed client against a listening server', () => {
 
   it('reads the same objects REST answers, and gets lfk errors in error.data', async () => {
     expect(address).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const keyClient = createLfkClient({ baseUrl: address, token: key });
-    const sessionClient = createLfkClient({ baseUrl: `${address}/`, token: owner.token });
+    const keyClient = createLfkClient({ baseUrl: address, apiKey: key });
+    const sessionClient = createLfkClient({ baseUrl: `${address}/`, sessionToken: owner.token });
 
     // A mutation through the client, read back through REST over the same socket.
     const created = await keyClient.forms.create.mutate({
@@ -488,7 +488,7 @@ describe('the typed client against a listening server', () => {
     expect(clientError).toEqual(restErrorBody);
 
     // And a member's session is refused key management with owner_required.
-    const memberClient = createLfkClient({ baseUrl: address, token: member.token });
+    const memberClient = createLfkClient({ baseUrl: address, sessionToken: member.token });
     const refused = await memberClient.apiKeys.list.query({ workspace_id: owner.workspaceId }).then(
       () => null,
       (error: unknown) => error as { data?: Record<string, unknown> },

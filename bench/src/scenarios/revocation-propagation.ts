@@ -1,4 +1,4 @@
-import { createLfkClient } from '@lfk/api/client';
+import { createLfkClient } from '@lfk/client';
 import { percentile, timedRequest } from '../load.ts';
 import type { BenchServer } from '../processes.ts';
 import type { Row } from '../report.ts';
@@ -11,7 +11,7 @@ const ROUNDS = 50;
  * cache, until B answers 401. The time runs from sending the revocation to B's first 401.
  */
 export async function revocationPropagation(a: BenchServer, b: BenchServer, seeded: Seed, notes: string[]): Promise<Row> {
-  const owner = createLfkClient({ baseUrl: a.url, token: seeded.sessionToken });
+  const owner = createLfkClient({ baseUrl: a.url, sessionToken: seeded.sessionToken });
   const probe = `${b.url}/v1/forms/${seeded.formId}`;
   const delays: number[] = [];
   let polls = 0;

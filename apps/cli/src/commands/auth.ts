@@ -134,7 +134,7 @@ async function finishLogin(ctx: CommandContext, result: { session_token: string;
   const workspace =
     previous?.user_email === result.user.email && previous.workspace_id
       ? previous.workspace_id
-      : await chooseWorkspace(ctx, await createApi(ctx.settings, result.session_token));
+      : await chooseWorkspace(ctx, await createApi(ctx.settings, { sessionToken: result.session_token }));
   await saveSession(ctx, result, workspace);
 }
 
@@ -147,7 +147,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 async function loginThroughBrowser(ctx: CommandContext, open: boolean) {
   // Each request gets the whole timeout: waiting for a person takes as long as it takes.
-  const api = await createApi(ctx.settings, undefined, 'request');
+  const api = await createApi(ctx.settings, {}, 'request');
   const started = await api.deviceLogins.start.mutate({ device_name: `lfk CLI on ${hostname()}`.slice(0, 100) });
   const { out } = ctx;
   out.note(`Your one-time code: ${out.errorStyle.bold(started.user_code)}`);

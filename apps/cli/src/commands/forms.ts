@@ -1,5 +1,5 @@
 import { Command, Option, type OptionValues } from '@commander-js/extra-typings';
-import type { RouterInputs, RouterOutputs } from '@lfk/api';
+import type { RouterInputs, RouterOutputs } from '@lfk/client';
 import { FIELD_TYPES, SUBMISSION_MODES } from '@lfk/db/constants';
 import { type CommandContext, formsApi, inWorkspace, resolveWorkspace, withClient } from '../command-context.ts';
 import { usageError } from '../errors.ts';

@@ -1,5 +1,5 @@
 import { Command } from '@commander-js/extra-typings';
-import type { RouterOutputs } from '@lfk/api';
+import type { RouterOutputs } from '@lfk/client';
 import { API_KEY_USAGE_DAYS } from '@lfk/db/constants';
 import { type CommandContext, inWorkspace, sessionApi } from '../command-context.ts';
 import { usageError } from '../errors.ts';

@@ -1,5 +1,5 @@
 import { Command } from '@commander-js/extra-typings';
-import type { RouterOutputs } from '@lfk/api';
+import type { RouterOutputs } from '@lfk/client';
 import { type CommandContext, keyApi, sessionApi, signedIn } from '../command-context.ts';
 import { usageError } from '../errors.ts';
 import { inertValue } from '../output/inert.ts';

@@ -1,9 +1,8 @@
-import type { AppRouter } from '@lfk/api/client';
-import type { TRPCClient } from '@trpc/client';
+import type { AppRouter, LfkClient, LfkCredentials } from '@lfk/client';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { Settings } from '../config/settings.ts';
 
-export type Api = TRPCClient<AppRouter>;
+export type Api = LfkClient;
 
 /** Less than this left before the deadline, another attempt would only time out. */
 const LEAST_ATTEMPT_MS = 100;
@@ -16,12 +15,12 @@ const LEAST_ATTEMPT_MS = 100;
  */
 export async function createApi(
   settings: Pick<Settings, 'baseUrl' | 'timeoutMs'>,
-  token: string | undefined,
+  credentials: LfkCredentials,
   /** `request`: the timeout bounds each request (and its retries) alone, for commands that keep running. */
   timeoutBounds: 'client' | 'request' = 'client',
 ): Promise<Api> {
   const [{ createLfkClient }, { retryLink }, { createTransport }, policy, { slowRequestSpinner }] = await Promise.all([
-    import('@lfk/api/client'),
+    import('@lfk/client'),
     import('@trpc/client'),
     import('./transport.ts'),
     import('./retry-policy.ts'),
@@ -32,8 +31,8 @@ export async function createApi(
   const onRequest = slowRequestSpinner(`Waiting for ${new URL(settings.baseUrl).host}…`);
   const remaining = () => deadline() - Date.now();
   return createLfkClient({
+    ...credentials,
     baseUrl: settings.baseUrl,
-    token,
     fetch: createTransport({ deadline, ...(onRequest ? { onRequest } : {}) }),
     userAgent: `lfk-cli/${packageJson.version} node/${process.versions.node}`,
     links: [

@@ -1,0 +1,241 @@
+/**
+ * The check of DESIGN §9: lfk as someone outside this repository gets it. Packs `@lfk/client` and
+ * the CLI, starts a real server (embedded database in a temporary folder, an ephemeral port), then
+ *  - installs the client's tarball into a fresh project in a temporary folder, type-checks a small
+ *    program under a strict NodeNext tsconfig and runs it: sign up, key create, form create (with
+ *    an Idempotency-Key), revoke, and the 401 caught by its code;
+ *  - installs the CLI's tarball with `npm install -g --prefix` and runs `lfk --help` and the same flow.
+ * Nothing waits on a clock: the server is awaited on its ready line and `/readyz`.
+ * Run with `npm run test:consumers` (npm scripts run on the repository's Node).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const REPO = join(import.meta.dirname, '..');
+const PASSWORD = 'a long consumer password';
+
+/** This environment without what `npm run` adds (npm_config_local_prefix would make npm think it is still in the repository). */
+const OUTSIDE_ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to its end; with `check`, a non-zero exit throws with everything it printed. */
+async function run(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; check?: boolean } = {},
+): Promise<Result> {
+  const child = spawn(command, args, { cwd: options.cwd ?? REPO, env: options.env ?? OUTSIDE_ENV, stdio: 'pipe' });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  child.stdin.end(options.input ?? '');
+  const [code] = (await once(child, 'close')) as [number | null];
+  if (options.check !== false && code !== 0) {
+    throw new Error(`${command} ${args.join(' ')} exited ${code}\n--- stdout\n${stdout}\n--- stderr\n${stderr}`);
+  }
+  return { code, stdout, stderr };
+}
+
+function assert(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Error(`consumer check failed: ${message}`);
+}
+
+/** `npm pack` of a workspace package (its prepack builds it); answers the tarball's path. */
+async function pack(workspace: string, destination: string): Promise<string> {
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', destination], { cwd: join(REPO, workspace) });
+  const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
+  assert(packed, `npm pack of ${workspace} answered nothing`);
+  const outsideBuild = packed.files.map((f) => f.path).filter((path) => !/^(dist\/|bin\/|package\.json$|README|LICENSE)/.test(path));
+  assert(outsideBuild.length === 0, `${workspace}'s tarball holds more than its build: ${outsideBuild.join(', ')}`);
+  return join(destination, packed.filename);
+}
+
+interface RunningServer {
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+/** The repository's server on an ephemeral port, with its embedded database in `dataDir`. */
+async function startServer(dataDir: string, dashboardDir: string): Promise<RunningServer> {
+  const child: ChildProcess = spawn(process.execPath, [join(REPO, 'apps/server/src/main.ts')], {
+    cwd: REPO,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PORT: '0', LFK_DATA_DIR: dataDir, LFK_DASHBOARD_DIR: dashboardDir, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const exited = once(child, 'exit').then(([code]) => {
+    throw new Error(`the server exited (${code}) before it was ready\n${stderr}`);
+  });
+  const ready = (async () => {
+    for await (const line of createInterface({ input: child.stdout! })) {
+      const entry = JSON.parse(line) as { msg?: string; address?: string };
+      if (entry.msg === 'lfk is ready' && entry.address) return entry.address;
+    }
+    throw new Error(`the server closed its output before it was ready\n${stderr}`);
+  })();
+  const baseUrl = await Promise.race([ready, exited]);
+  exited.catch(() => {}); // from here on, its exit is the one stop() asks for
+  // Ready to listen is not yet ready to serve: /readyz says when the database answers.
+  while ((await fetch(`${baseUrl}/readyz`).catch(() => null))?.status !== 200) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    baseUrl,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const stopped = once(child, 'exit');
+      child.kill('SIGTERM');
+      await stopped;
+    },
+  };
+}
+
+const CONSUMER_TSCONFIG = {
+  compilerOptions: {
+    strict: true,
+    module: 'nodenext',
+    target: 'es2023',
+    outDir: 'out',
+    types: ['node'],
+    // As \`tsc --init\` writes it: @trpc/client's own declarations do not check without it (they
+    // import \`ws\`, and do not match @types/ws 8.18). lfk's are checked apart, below.
+    skipLibCheck: true,
+  },
+  include: ['src'],
+};
+
+/** What a TypeScript service would write: three lines to a typed call, then an error caught by its code. */
+const CONSUMER_PROGRAM = `import { randomUUID } from 'node:crypto';
+import { createLfkClient, type ErrorCode, isLfkError, type RouterInputs, type RouterOutputs } from '@lfk/client';
+import { TRPCClientError } from '@trpc/client';
+
+const baseUrl = process.env.LFK_BASE_URL!;
+const check = (ok: boolean, what: string) => { if (!ok) throw new Error(\`consumer program: \${what}\`); };
+
+const signedUp = await createLfkClient({ baseUrl }).auth.signup.mutate({ email: \`consumer-\${randomUUID()}@example.com\`, password: '${PASSWORD}' });
+const owner = createLfkClient({ baseUrl, sessionToken: signedUp.session_token });
+const created: RouterOutputs['apiKeys']['create'] = await owner.apiKeys.create.mutate({ workspace_id: signedUp.workspace.id, name: 'consumer' });
+check(created.key.startsWith('lfk_'), 'the new key is shown');
+
+const lfk = createLfkClient({ baseUrl, apiKey: created.key });
+const input: RouterInputs['forms']['create'] = { name: 'Contact', schema: [{ name: 'email', type: 'email', required: true }] };
+const idempotencyKey = randomUUID();
+const form = await lfk.forms.create.mutate(input, { context: { idempotencyKey } });
+const retried = await lfk.forms.create.mutate(input, { context: { idempotencyKey } });
+check(form.state === 'claimed' && form.workspace_id === signedUp.workspace.id, 'the form is born claimed in the key workspace');
+check(retried.id === form.id, 'a retry with the same Idempotency-Key answers the same form');
+const read = await lfk.forms.get.query({ form_id: form.id });
+check(read.name === 'Contact', 'the form reads back');
+
+await owner.apiKeys.revoke.mutate({ workspace_id: signedUp.workspace.id, key_id: created.id });
+let code: ErrorCode | undefined;
+try {
+  await lfk.forms.get.query({ form_id: form.id });
+} catch (error) {
+  check(error instanceof TRPCClientError, "the error is the caller's own TRPCClientError");
+  if (isLfkError(error, 'invalid_api_key')) {
+    code = error.data.code;
+    check(error.data.httpStatus === 401 && error.data.request_id.length > 0, 'a 401 with a request id');
+  }
+}
+check(code === 'invalid_api_key', \`the revoked key is refused with invalid_api_key (got \${code})\`);
+console.log(\`client: key \${created.id} → form \${form.id} → revoked → 401 \${code}\`);
+
+// Never called: the type checker must refuse these, which it could not if the types were any.
+export function refusedByTheTypes() {
+  // @ts-expect-error: a form's name is a string
+  void lfk.forms.create.mutate({ name: 1, schema: [] });
+  // @ts-expect-error: not one of lfk's error codes
+  const unknownCode: ErrorCode = 'no_such_code';
+  // @ts-expect-error: a procedure lfk does not have
+  void lfk.forms.destroy;
+  return unknownCode;
+}
+`;
+
+async function checkClient(tarball: string, baseUrl: string, work: string): Promise<void> {
+  const project = join(work, 'client-consumer');
+  await mkdir(join(project, 'src'), { recursive: true });
+  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'client-consumer', private: true, type: 'module' }, null, 2));
+  await writeFile(join(project, 'tsconfig.json'), JSON.stringify(CONSUMER_TSCONFIG, null, 2));
+  await writeFile(join(project, 'src/main.ts'), CONSUMER_PROGRAM);
+  const npmArgs = ['install', '--no-audit', '--no-fund'];
+  await run('npm', [...npmArgs, tarball, join(REPO, 'node_modules/typescript'), join(REPO, 'node_modules/@types/node')], { cwd: project });
+
+  const installed = JSON.parse(await readFile(join(project, 'node_modules/@lfk/client/package.json'), 'utf8'));
+  assert(!installed.dependencies, `@lfk/client has dependencies of its own: ${JSON.stringify(installed.dependencies)}`);
+  assert(Object.keys(installed.peerDependencies).sort().join() === '@trpc/client,@trpc/server', 'its peers are the tRPC client and its server types');
+  const modules = await readdir(join(project, 'node_modules'));
+  assert(!modules.some((name) => /mikro-orm|argon2|fastify|zod/.test(name)), `server packages were installed: ${modules.join(', ')}`);
+
+  const tsc = join(project, 'node_modules/.bin/tsc');
+  const checked = await run(tsc, ['-p', project], { cwd: project, check: false });
+  assert(checked.code === 0, `the consumer program does not type-check:\n${checked.stdout}${checked.stderr}`);
+  // Every declaration file checked too: whatever is reported must be tRPC's own, none of lfk's.
+  const libraries = await run(tsc, ['-p', project, '--skipLibCheck', 'false', '--noEmit'], { cwd: project, check: false });
+  const ours = libraries.stdout.split('\n').filter((line) => /error TS\d+/.test(line) && !line.startsWith('node_modules/@trpc/'));
+  assert(ours.length === 0, `@lfk/client's declarations do not check:\n${ours.join('\n')}`);
+  const program = await run(process.execPath, [join(project, 'out/main.js')], { cwd: project, env: { ...OUTSIDE_ENV, LFK_BASE_URL: baseUrl } });
+  process.stdout.write(program.stdout);
+}
+
+async function checkCli(tarball: string, baseUrl: string, work: string): Promise<void> {
+  const prefix = join(work, 'global');
+  await run('npm', ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', tarball], { cwd: work });
+  const installedIn = join(prefix, 'lib/node_modules/@lfk/cli/node_modules');
+  const modules = await readdir(installedIn).catch(() => [] as string[]);
+  assert(!modules.some((name) => /@lfk|mikro-orm|argon2|fastify|@node-rs/.test(name)), `the CLI brought server packages: ${modules.join(', ')}`);
+
+  const lfkBin = join(prefix, 'bin/lfk');
+  const home = join(work, 'home');
+  // This Node (22.19 or newer) first on PATH, as a user's would be; a home of its own; no LFK_* from outside.
+  const env = { PATH: `${dirname(process.execPath)}:${OUTSIDE_ENV.PATH}`, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), LFK_BASE_URL: baseUrl };
+  const lfk = (args: string[], options: { env?: Record<string, string>; input?: string; check?: boolean } = {}) =>
+    run(lfkBin, args, { cwd: work, env: { ...env, ...options.env }, ...(options.input ? { input: options.input } : {}), check: options.check ?? true });
+
+  const help = await lfk(['--help']);
+  assert(help.stdout.includes('Usage: lfk'), `lfk --help printed:\n${help.stdout}`);
+  const signup = JSON.parse((await lfk(['signup', '--email', `cli-${process.pid}@example.com`, '--password-stdin', '--json'], { input: `${PASSWORD}\n` })).stdout);
+  const key = JSON.parse((await lfk(['keys', 'create', '--name', 'consumer', '--json'])).stdout);
+  assert(typeof key.key === 'string' && key.key.startsWith('lfk_'), 'keys create prints the key');
+  const withKey = { LFK_API_KEY: key.key };
+  const form = JSON.parse((await lfk(['forms', 'create', '--name', 'Contact', '--field', 'email:email:required', '--json'], { env: withKey })).stdout);
+  assert(form.state === 'claimed' && form.workspace_id === signup.workspace.id, 'the form is born claimed in the key workspace');
+  await lfk(['keys', 'revoke', key.id, '--yes']);
+  const refused = await lfk(['forms', 'get', form.id, '--json'], { env: withKey, check: false });
+  const error = JSON.parse(refused.stderr).error;
+  assert(refused.code === 4 && error.code === 'invalid_api_key', `the revoked key gave exit ${refused.code}: ${refused.stderr}`);
+  console.log(`cli: key ${key.id} → form ${form.id} → revoked → exit 4 ${error.code}`);
+}
+
+const work = await mkdtemp(join(tmpdir(), 'lfk-consumers-'));
+let server: RunningServer | undefined;
+try {
+  console.log(`== packing @lfk/client and @lfk/cli (in ${work})`);
+  const tarballs = join(work, 'tarballs');
+  await mkdir(tarballs);
+  const clientTarball = await pack('packages/client', tarballs);
+  const cliTarball = await pack('apps/cli', tarballs);
+  console.log('== starting the server');
+  await mkdir(join(work, 'no-dashboard'));
+  server = await startServer(join(work, 'data'), join(work, 'no-dashboard'));
+  console.log('== the client, installed from its tarball into a new TypeScript project');
+  await checkClient(clientTarball, server.baseUrl, work);
+  console.log('== the CLI, installed from its tarball with npm install -g');
+  await checkCli(cliTarball, server.baseUrl, work);
+  console.log('== consumers ok');
+} finally {
+  await server?.stop();
+  await rm(work, { recursive: true, force: true });
+}

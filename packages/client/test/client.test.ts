@@ -1,0 +1,92 @@
+/**
+ * The client against a real listening server: credentials, Idempotency-Key, and telling lfk's
+ * answers (by code) from network failures. Installed outside the repository, the same is checked
+ * by `npm run test:consumers`.
+ */
+import { randomUUID } from 'node:crypto';
+import { type Account, freePort, useTestServer } from '@lfk/testing';
+import { TRPCClientError } from '@trpc/client';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createLfkClient, isLfkError } from '../src/index.ts';
+
+const t = useTestServer();
+let baseUrl: string;
+let owner: Account;
+let key: string;
+
+const contactForm = { name: 'Contact', schema: [{ name: 'email', type: 'email' as const, required: true }] };
+
+/** What a call threw; fails the test if it did not throw. */
+async function thrown(call: Promise<unknown>): Promise<unknown> {
+  try {
+    await call;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('the call did not fail');
+}
+
+beforeAll(async () => {
+  baseUrl = await t.server.app.listen({ port: 0, host: '127.0.0.1' });
+  ({ owner, key } = await t.signupWithKey());
+});
+
+describe('credentials', () => {
+  it('an API key acts for its workspace; a session token for its person', async () => {
+    const withKey = createLfkClient({ baseUrl, apiKey: key });
+    const form = await withKey.forms.create.mutate(contactForm);
+    expect(form).toMatchObject({ state: 'claimed', workspace_id: owner.workspaceId });
+
+    const asOwner = createLfkClient({ baseUrl: `${baseUrl}/`, sessionToken: owner.token });
+    const workspaces = await asOwner.workspaces.list.query({});
+    expect(workspaces.data.map((w) => w.id)).toContain(owner.workspaceId);
+    const refused = await thrown(withKey.apiKeys.list.query({ workspace_id: owner.workspaceId }));
+    expect(isLfkError(refused, 'session_required')).toBe(true);
+  });
+});
+
+describe('Idempotency-Key', () => {
+  it('a retry with the same key answers the first form; another input with it is idempotency_key_reused', async () => {
+    const withKey = createLfkClient({ baseUrl, apiKey: key });
+    const idempotencyKey = randomUUID();
+    const first = await withKey.forms.create.mutate(contactForm, { context: { idempotencyKey } });
+    const retried = await withKey.forms.create.mutate(contactForm, { context: { idempotencyKey } });
+    expect(retried.id).toBe(first.id);
+    expect(await t.count('forms where id = ?', [first.id])).toBe(1);
+
+    const reused = await thrown(withKey.forms.create.mutate({ ...contactForm, name: 'Other' }, { context: { idempotencyKey } }));
+    expect(isLfkError(reused, 'idempotency_key_reused')).toBe(true);
+  });
+});
+
+describe('isLfkError', () => {
+  it("is true of lfk's answer, with its code, status and request id; the error is the caller's TRPCClientError", async () => {
+    const { key: doomed, id } = await t.createKey(owner.token, owner.workspaceId, 'doomed');
+    const withKey = createLfkClient({ baseUrl, apiKey: doomed });
+    const form = await withKey.forms.create.mutate(contactForm);
+    expect((await t.request('DELETE', `/v1/workspaces/${owner.workspaceId}/api-keys/${id}`, { token: owner.token })).status).toBe(204);
+
+    const error = await thrown(withKey.forms.get.query({ form_id: form.id }));
+    expect(error).toBeInstanceOf(TRPCClientError);
+    expect(isLfkError(error)).toBe(true);
+    expect(isLfkError(error, 'invalid_api_key')).toBe(true);
+    expect(isLfkError(error, 'form_not_found')).toBe(false);
+    if (!isLfkError(error)) throw error;
+    expect(error.data).toMatchObject({ code: 'invalid_api_key', httpStatus: 401, request_id: expect.any(String) });
+    expect(JSON.stringify(error.data)).not.toContain(doomed);
+  });
+
+  it('is false of a network failure, and of anything that is not a tRPC error', async () => {
+    const nobody = createLfkClient({ baseUrl: `http://127.0.0.1:${await freePort()}`, apiKey: key });
+    const error = await thrown(nobody.forms.get.query({ form_id: 'form_x' }));
+    expect(error).toBeInstanceOf(TRPCClientError);
+    expect(isLfkError(error)).toBe(false);
+    expect(isLfkError(new Error('invalid_api_key'))).toBe(false);
+    expect(isLfkError({ data: { code: 'invalid_api_key' } })).toBe(false);
+  });
+
+  it('a key that was never issued is the same invalid_api_key', async () => {
+    const error = await thrown(createLfkClient({ baseUrl, apiKey: `lfk_${'x'.repeat(36)}` }).forms.get.query({ form_id: 'form_x' }));
+    expect(isLfkError(error, 'invalid_api_key')).toBe(true);
+  });
+});
