@@ -29,7 +29,7 @@ export const apiKey = z.object({
   revoked_reason: apiKeyRevokedReason.nullable(),
   /** The key that replaced it in a roll. */
   rolled_to: z.string().nullable(),
-});
+}).meta({ id: 'ApiKey' });
 
 /** The one response that carries the plaintext `key`. */
 export const createdApiKey = z.object({
@@ -42,7 +42,7 @@ export const createdApiKey = z.object({
   created_by: z.string(),
   created_at: timestamp,
   expires_at: timestamp.nullable(),
-});
+}).meta({ id: 'CreatedApiKey', description: 'A new API key: `key`, its plaintext (`lfk_…`), is in this answer only.' });
 
 const EXPIRY_RANGE =
   `Must be between ${API_KEY_EXPIRY_SECONDS.min / 3600} hour and ${API_KEY_EXPIRY_SECONDS.max / 86_400} days from now.`;
@@ -77,7 +77,7 @@ export const apiKeyUsageInput = workspaceScoped.extend({
 export const apiKeyUsage = z.object({
   /** One entry per UTC day, oldest first, ending today; days without requests are 0. */
   data: z.array(z.object({ date: z.iso.date(), requests: z.number().int() })),
-});
+}).meta({ id: 'ApiKeyUsage' });
 
 export { EXPIRY_RANGE as API_KEY_EXPIRY_RANGE_MESSAGE };
 
@@ -89,7 +89,7 @@ export const leakReportItem = z.object({
   url: z.string().max(TEXT_LIMITS.url).optional(),
   /** What kind of place (`content`, `commit`, `npm`, …). */
   source: z.string().max(100).optional(),
-});
+}).meta({ id: 'LeakedToken' });
 
 /** The report's body: the tokens found, one or more. */
 export const leakReport = z.array(leakReportItem).min(1).max(1000);
@@ -106,9 +106,11 @@ export const leakReportInput = z.object({
 
 /** The answer: each reported token, by its sha256 (never echoed back), labelled. */
 export const leakReportLabels = z.array(
-  z.object({
-    token_hash: z.string(),
-    token_type: z.string(),
-    label: z.enum(['true_positive', 'false_positive']),
-  }),
+  z
+    .object({
+      token_hash: z.string(),
+      token_type: z.string(),
+      label: z.enum(['true_positive', 'false_positive']),
+    })
+    .meta({ id: 'LeakReportLabel' }),
 );
