@@ -16,7 +16,10 @@ export class Conformance {
   /** `METHOD /path/{param}` of every answer checked, to see the flows covered what they claim. */
   readonly checked = new Set<string>();
 
-  constructor(private readonly doc: Json) {
+  private readonly doc: Json;
+
+  constructor(doc: Json) {
+    this.doc = doc;
     this.ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats.default(this.ajv);
     this.ajv.addSchema(doc, 'openapi.json');
