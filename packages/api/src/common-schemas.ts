@@ -50,7 +50,7 @@ export const listInput = z.object({
   limit: z
     .preprocess((v) => (typeof v === 'string' && /^\d{1,9}$/.test(v) ? Number(v) : v), z.number().int().min(1).max(100))
     .default(50)
-    .describe('How many items a page holds, 1 to 100.'),
+    .describe('How many items a page holds: 1 to 100 (50 when not given).'),
   cursor: z.string().max(100).optional().describe("The previous page's `next_cursor`: the page after it."),
 });
 export type ListInput = z.infer<typeof listInput>;

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const t = useTestServer();
 /** Debian's chromium, as the dashboard's browser tests use it (`LFK_CHROMIUM` to use another). */
 const CHROMIUM = process.env.LFK_CHROMIUM ?? '/usr/bin/chromium';
+const INSTALL_HINT = 'install Debian\'s chromium (apt-get install -y chromium) or point LFK_CHROMIUM at a Chromium or Chrome binary';
 const BROWSER_TIMEOUT_MS = 120_000;
 
 describe('/docs, the API reference for people', () => {
@@ -28,10 +29,11 @@ describe('/docs, the API reference for people', () => {
     expect(script.body.length).toBeGreaterThan(100_000);
   });
 
-  describe.skipIf(!existsSync(CHROMIUM))('in a real browser', () => {
+  describe('in a real browser', () => {
     let browser: Browser;
     let base: string;
     beforeAll(async () => {
+      if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: ${INSTALL_HINT}`);
       base = await t.server.listen();
       browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     }, BROWSER_TIMEOUT_MS);

@@ -54,6 +54,21 @@ describe('the OpenAPI document, as the server serves it', () => {
     expect(results.map((r) => `${r.code}: ${r.message} at ${r.path.join('.')}`)).toEqual([]);
   });
 
+  it('describes every parameter, and tags every operation with a described tag', () => {
+    const tags = new Map(doc.tags.map((tag: { name: string; description: string }) => [tag.name, tag.description]));
+    for (const [path, operations] of Object.entries<Record<string, any>>(doc.paths)) {
+      for (const [method, operation] of Object.entries<any>(operations)) {
+        const label = `${method} ${path}`;
+        expect(operation.tags, label).toHaveLength(1);
+        expect(tags.get(operation.tags[0]), label).toBeTruthy();
+        for (const parameter of operation.parameters ?? []) {
+          const resolved = parameter.$ref ? doc.components.parameters[parameter.$ref.split('/').at(-1)] : parameter;
+          expect(resolved.description, `${label} ${resolved.name}`).toBeTruthy();
+        }
+      }
+    }
+  });
+
   it('gives openapi-typescript a named type for every resource and typed request headers', async () => {
     const types = astToString(await openapiTS(doc as never));
     for (const name of ['Form', 'CreatedForm', 'ApiKey', 'CreatedApiKey', 'Workspace', 'Member', 'Project', 'User', 'Submission', 'AuditEvent', 'Error', 'ErrorCode']) {

@@ -71,7 +71,8 @@ export const apiKeyUsageInput = workspaceScoped.extend({
   // From a query string: a plain decimal is read as a number.
   days: z
     .preprocess((v) => (typeof v === 'string' && /^\d{1,9}$/.test(v) ? Number(v) : v), z.number().int().min(1).max(API_KEY_USAGE_DAYS.max))
-    .default(API_KEY_USAGE_DAYS.default),
+    .default(API_KEY_USAGE_DAYS.default)
+    .describe(`How many UTC days, ending today: 1 to ${API_KEY_USAGE_DAYS.max} (${API_KEY_USAGE_DAYS.default} when not given).`),
 });
 
 export const apiKeyUsage = z.object({
