@@ -10,6 +10,7 @@ import { ClaimFormPage } from './pages/forms/claim-form-page.tsx';
 import { FormPage } from './pages/forms/form-page.tsx';
 import { FormsPage } from './pages/forms/forms-page.tsx';
 import { NewFormPage } from './pages/forms/new-form-page.tsx';
+import { KeyPage } from './pages/keys/key-page.tsx';
 import { KeysPage } from './pages/keys/keys-page.tsx';
 import { MembersPage } from './pages/members/members-page.tsx';
 import { SubmissionsPage } from './pages/submissions/submissions-page.tsx';
@@ -72,6 +73,7 @@ const workspaceRoute = createRoute({
 });
 
 const keysRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'keys', component: KeysPage });
+const keyRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'keys/$keyId', component: KeyPage });
 const formsRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms', component: FormsPage });
 const newFormRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms/new', component: NewFormPage });
 const claimFormRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms/claim', component: ClaimFormPage });
@@ -96,6 +98,7 @@ const routeTree = rootRoute.addChildren([
   workspaceRoute.addChildren([
     workspaceHomeRoute,
     keysRoute,
+    keyRoute,
     formsRoute,
     newFormRoute,
     claimFormRoute,

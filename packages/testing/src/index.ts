@@ -16,6 +16,7 @@ export {
   type TestServerOptions,
   useTestServer,
 } from './server.ts';
+export { reporterKeys, signed } from './secret-scanning.ts';
 export { spawnServerProcess } from './server-process.ts';
 export {
   BROWSER_ACCEPT,

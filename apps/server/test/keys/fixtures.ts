@@ -1,9 +1,8 @@
 /**
  * What the key-lifecycle files share (issue 14): a clock the tests turn, a server on it whose
  * background work runs only when a test asks, a second replica on the same PostgreSQL database,
- * a count of the SQL statements a server sends, and report signing with a key pair of our own.
+ * and a count of the SQL statements a server sends.
  */
-import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { openDatabase } from '@lfk/db';
 import { createServer, type LfkServer } from '@lfk/server';
@@ -163,19 +162,4 @@ export async function auditActions(t: TestServer, workspaceId: string, action: s
 
 export async function emailsTo(t: TestServer, to: string, kind: string): Promise<{ subject: string; body: string | null }[]> {
   return t.sql('select subject, body from outbox_emails where "to" = ? and kind = ? order by id', [to, kind]);
-}
-
-/** A signing key pair for leak reports, and the `LFK_SECRET_SCANNING_KEYS` value that trusts it. */
-export function reporterKeys(identifier = 'a'.repeat(64)): { identifier: string; privateKey: KeyObject; pem: string; env: string } {
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-  const pem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
-  return { identifier, privateKey, pem, env: JSON.stringify({ [identifier]: pem }) };
-}
-
-/** The headers GitHub sends with a report: the key's identifier and a base64 DER signature of the body. */
-export function signed(body: string, keys: { identifier: string; privateKey: KeyObject }): Record<string, string> {
-  return {
-    'github-public-key-identifier': keys.identifier,
-    'github-public-key-signature': sign('sha256', Buffer.from(body), keys.privateKey).toString('base64'),
-  };
 }

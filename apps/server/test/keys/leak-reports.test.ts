@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { generateApiKey } from '@lfk/api';
 import { ConfigError, loadConfig } from '@lfk/server';
-import { ENGINE, expectError, type Res, } from '@lfk/testing';
+import { ENGINE, expectError, type Res, reporterKeys, signed } from '@lfk/testing';
 import { describe, expect, it } from 'vitest';
 import {
   auditActions,
@@ -18,8 +18,6 @@ import {
   expectRefused,
   getKey,
   probe,
-  reporterKeys,
-  signed,
   useKeysServer,
   testClock,
 } from './fixtures.ts';

@@ -1,4 +1,5 @@
 import type { RouterOutputs } from '@lfk/api';
+import type { AuditAction } from '@lfk/db/constants';
 import { useQuery } from '@tanstack/react-query';
 import { trpc } from '../../api/trpc.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
@@ -13,10 +14,13 @@ type AuditEvent = RouterOutputs['auditEvents']['list']['data'][number];
 
 const PAGE_SIZE = 50;
 
-/** Each action as a sentence's verb. */
-const ACTIONS: Record<string, string> = {
+/** Each action as a sentence's verb (typed by the list of actions, so a new one cannot be forgotten). */
+const ACTIONS: Record<AuditAction, string> = {
   'api_key.created': 'created an API key',
   'api_key.revoked': 'revoked an API key',
+  'api_key.rolled': 'rolled an API key',
+  'api_key.expired': 'expired an API key',
+  'api_key.leaked': 'revoked a leaked API key',
   'form.created': 'created a form',
   'form.updated': 'updated a form',
   'form.claimed': 'claimed a form',
@@ -49,7 +53,18 @@ function AuditLog({ workspaceId }: { workspaceId: string }) {
   const keys = useQuery(trpc.apiKeys.list.queryOptions({ workspace_id: workspaceId, limit: 100 }));
   const { nameOf } = useMemberNames(workspaceId);
   const keyNames = new Map((keys.data?.data ?? []).map((k) => [k.id, k.name ? `key “${k.name}” (${k.prefix}…)` : `key ${k.prefix}…`]));
-  const actor = (event: AuditEvent) => (event.actor.type === 'user' ? nameOf(event.actor.id) : (keyNames.get(event.actor.id) ?? `key ${event.actor.id}`));
+  const actor = (event: AuditEvent) => {
+    switch (event.actor.type) {
+      case 'user':
+        return nameOf(event.actor.id);
+      case 'api_key':
+        return keyNames.get(event.actor.id) ?? `key ${event.actor.id}`;
+      case 'system':
+        return 'lfk';
+      case 'secret_scanner':
+        return event.actor.id === 'github' ? 'GitHub secret scanning' : `secret scanner ${event.actor.id}`;
+    }
+  };
 
   const columns: Column<AuditEvent>[] = [
     { label: 'When', cell: (event) => <Time iso={event.created_at} /> },
@@ -59,10 +74,19 @@ function AuditLog({ workspaceId }: { workspaceId: string }) {
         <>
           {actor(event)}
           {event.actor.type === 'api_key' && <span className="badge badge-key">key</span>}
+          {event.actor.type !== 'user' && event.actor.type !== 'api_key' && <span className="badge badge-key">automatic</span>}
         </>
       ),
     },
-    { label: 'What', cell: (event) => ACTIONS[event.action] ?? event.action },
+    {
+      label: 'What',
+      cell: (event) => (
+        <>
+          {ACTIONS[event.action as AuditAction] ?? event.action}
+          <EventDetail event={event} />
+        </>
+      ),
+    },
     { label: 'On', cell: (event) => (event.target ? <code>{event.target.id}</code> : '—') },
   ];
   return (
@@ -75,4 +99,26 @@ function AuditLog({ workspaceId }: { workspaceId: string }) {
       )}
     </LoadedList>
   );
+}
+
+const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
+
+/** The one fact of an event worth a glance: where a leaked key was found, a roll's grace. */
+function EventDetail({ event }: { event: AuditEvent }) {
+  if (event.action === 'api_key.leaked') {
+    const url = text(event.data.url);
+    return url ? <span className="muted where-from"> found at {url}</span> : null;
+  }
+  if (event.action === 'api_key.rolled' && typeof event.data.grace_seconds === 'number') {
+    const revokesAt = text(event.data.revokes_at);
+    return event.data.grace_seconds === 0 || !revokesAt ? (
+      <span className="muted"> (old key stopped at once)</span>
+    ) : (
+      <span className="muted">
+        {' '}
+        (old key works until <Time iso={revokesAt} />)
+      </span>
+    );
+  }
+  return null;
 }

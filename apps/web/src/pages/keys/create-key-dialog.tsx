@@ -1,30 +1,34 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { RouterOutputs } from '@lfk/api';
 import { apiKeyCreateInput } from '@lfk/api/schemas';
-import { MAX_ACTIVE_KEYS } from '@lfk/db/constants';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import type { Problem } from '../../api/problems.ts';
 import { trpc, trpcClient } from '../../api/trpc.ts';
-import { CopyButton } from '../../components/copy-button.tsx';
+import { ChoiceField } from '../../components/choice-field.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { useFormProblem } from '../../components/form-problem.ts';
 import { SubmitForm } from '../../components/submit-form.tsx';
 import { TextField } from '../../components/text-field.tsx';
+import { explainKeyProblem } from './key-words.tsx';
+import { ShowKeyOnce } from './show-key-once.tsx';
 
 type CreatedKey = RouterOutputs['apiKeys']['create'];
 
-const nameOnly = apiKeyCreateInput.omit({ workspace_id: true });
+const nameOnly = apiKeyCreateInput.pick({ name: true });
 
-function explainKeyLimit(problem: Problem) {
-  if (problem.code !== 'api_key_limit_reached') return undefined;
-  return (
-    <>
-      A workspace can hold {MAX_ACTIVE_KEYS} active keys at once, and this one has {MAX_ACTIVE_KEYS}. Revoke a key you
-      no longer use (its row has a Revoke button), then create the new one. Revoked keys do not count.
-    </>
-  );
+/** GitHub's choices for a token's life; the API takes any instant from 1 hour to 1 year ahead. */
+const EXPIRY_CHOICES = [
+  { value: 'never', label: 'Never' },
+  { value: '7', label: 'In 7 days' },
+  { value: '30', label: 'In 30 days' },
+  { value: '60', label: 'In 60 days' },
+  { value: '90', label: 'In 90 days' },
+] as const;
+type ExpiryChoice = (typeof EXPIRY_CHOICES)[number]['value'];
+
+function expiresAt(choice: ExpiryChoice): string | undefined {
+  return choice === 'never' ? undefined : new Date(Date.now() + Number(choice) * 86_400_000).toISOString();
 }
 
 interface CreateKeyDialogProps {
@@ -53,11 +57,12 @@ export function CreateKeyDialog({ workspaceId, open, onClose }: CreateKeyDialogP
 function NewKeyForm({ workspaceId, onCreated, onCancel }: { workspaceId: string; onCreated: (key: CreatedKey) => void; onCancel: () => void }) {
   const queryClient = useQueryClient();
   const form = useForm({ resolver: zodResolver(nameOnly), defaultValues: { name: undefined } });
+  const [expiry, setExpiry] = useState<ExpiryChoice>('never');
   const problem = useFormProblem(['name'], form.setError);
   const create = useMutation({
     // The answer goes straight to the dialog; what the mutation keeps is only the key's id.
     mutationFn: async (input: { name?: string | undefined }) => {
-      const key = await trpcClient.apiKeys.create.mutate({ workspace_id: workspaceId, ...input });
+      const key = await trpcClient.apiKeys.create.mutate({ workspace_id: workspaceId, ...input, expires_at: expiresAt(expiry) });
       onCreated(key);
       return key.id;
     },
@@ -68,7 +73,7 @@ function NewKeyForm({ workspaceId, onCreated, onCancel }: { workspaceId: string;
     <SubmitForm
       onSubmit={form.handleSubmit((input) => create.mutate(input))}
       problem={problem}
-      explain={explainKeyLimit}
+      explain={explainKeyProblem}
       submitLabel="Create key"
       pending={create.isPending}
       onCancel={onCancel}
@@ -81,32 +86,13 @@ function NewKeyForm({ workspaceId, onCreated, onCancel }: { workspaceId: string;
         hint="Optional: what uses this key, such as “deploy bot”. Names help when revoking."
         autoComplete="off"
       />
+      <ChoiceField
+        label="Expires"
+        hint="At that moment the key stops working on its own. Owners are emailed 7 days and 1 day before."
+        value={expiry}
+        onChange={setExpiry}
+        choices={EXPIRY_CHOICES}
+      />
     </SubmitForm>
-  );
-}
-
-function ShowKeyOnce({ created, onDone }: { created: CreatedKey; onDone: () => void }) {
-  return (
-    <div className="secret">
-      <div className="alert alert-warning" role="alert">
-        <p>
-          <strong>Copy this key now. You will not see it again:</strong> lfk keeps only a hash of it. If you lose it,
-          revoke it and create another.
-        </p>
-      </div>
-      <label htmlFor="new-api-key">API key{created.name ? ` “${created.name}”` : ''}</label>
-      <div className="secret-row">
-        <input id="new-api-key" className="mono" readOnly value={created.key} onFocus={(e) => e.currentTarget.select()} />
-        <CopyButton text={created.key} />
-      </div>
-      <p className="hint">
-        Send it as <code>Authorization: Bearer lfk_…</code> from server-side code only.
-      </p>
-      <div className="actions">
-        <button type="button" onClick={onDone}>
-          I have copied it
-        </button>
-      </div>
-    </div>
   );
 }

@@ -1,5 +1,6 @@
 import { MAX_ACTIVE_KEYS } from '@lfk/db/constants';
 import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { trpc } from '../../api/trpc.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
@@ -9,8 +10,10 @@ import { usePageTitle } from '../../layout/page-title.ts';
 import { useMemberNames } from '../../layout/people.ts';
 import { useWorkspace } from '../../layout/workspace-context.tsx';
 import { CreateKeyDialog } from './create-key-dialog.tsx';
+import { type ApiKey, KeyExpiry, KeyStatus, LastUsed } from './key-words.tsx';
 import { NotAnOwner } from './not-an-owner.tsx';
-import { type ApiKey, RevokeKeyDialog } from './revoke-key-dialog.tsx';
+import { RevokeKeyDialog } from './revoke-key-dialog.tsx';
+import { RollKeyDialog } from './roll-key-dialog.tsx';
 
 /** A workspace lists at most this many keys: ten active ones and the revoked ones kept for audit. */
 const KEYS_LISTED = 100;
@@ -31,35 +34,46 @@ function KeyManagement({ workspaceId }: { workspaceId: string }) {
   const { nameOf } = useMemberNames(workspaceId);
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const [rolling, setRolling] = useState<ApiKey | null>(null);
   const active = keys.data?.data.filter((k) => k.status === 'active').length ?? 0;
   const columns: Column<ApiKey>[] = [
-    { label: 'Name', cell: (key) => key.name ?? <span className="muted">Unnamed</span> },
-    { label: 'Key', cell: (key) => <code>{key.prefix}…</code> },
     {
-      label: 'Status',
+      label: 'Name',
+      cell: (key) => (
+        <Link to="/w/$workspaceId/keys/$keyId" params={{ workspaceId, keyId: key.id }}>
+          {key.name ?? 'Unnamed'}
+        </Link>
+      ),
+    },
+    { label: 'Key', cell: (key) => <code className="nowrap">{key.prefix}…</code> },
+    { label: 'Status', cell: (key) => <KeyStatus apiKey={key} /> },
+    { label: 'Expires', cell: (key) => <KeyExpiry apiKey={key} /> },
+    {
+      label: 'Created',
       cell: (key) => (
         <>
-          <span className={`badge badge-${key.status}`}>{key.status === 'active' ? 'Active' : 'Revoked'}</span>
-          {key.revoked_at && (
-            <span className="muted">
-              {' '}
-              <Time iso={key.revoked_at} />
-            </span>
-          )}
+          <Time iso={key.created_at} />
+          <br />
+          <span className="muted">by {nameOf(key.created_by)}</span>
         </>
       ),
     },
-    { label: 'Created by', cell: (key) => nameOf(key.created_by) },
-    { label: 'Created', cell: (key) => <Time iso={key.created_at} /> },
-    { label: 'Last used', cell: (key) => <Time iso={key.last_used_at} never="Never" /> },
+    { label: 'Last used', cell: (key) => <LastUsed apiKey={key} /> },
     {
       label: 'Actions',
       labelHidden: true,
       cell: (key) =>
         key.status === 'active' && (
-          <button type="button" className="danger small" aria-label={`Revoke ${key.name ?? key.prefix}`} onClick={() => setRevoking(key)}>
-            Revoke
-          </button>
+          <div className="row-actions">
+            {!key.rolled_to && (
+              <button type="button" className="secondary small" aria-label={`Roll ${key.name ?? key.prefix}`} onClick={() => setRolling(key)}>
+                Roll
+              </button>
+            )}
+            <button type="button" className="danger small" aria-label={`Revoke ${key.name ?? key.prefix}`} onClick={() => setRevoking(key)}>
+              Revoke
+            </button>
+          </div>
         ),
     },
   ];
@@ -90,6 +104,7 @@ function KeyManagement({ workspaceId }: { workspaceId: string }) {
         {(page) => <DataTable caption="API keys of this workspace, newest first" columns={columns} rows={page.data} rowKey={(key) => key.id} />}
       </LoadedList>
       <CreateKeyDialog workspaceId={workspaceId} open={creating} onClose={() => setCreating(false)} />
+      <RollKeyDialog workspaceId={workspaceId} apiKey={rolling} onClose={() => setRolling(null)} />
       <RevokeKeyDialog workspaceId={workspaceId} apiKey={revoking} onClose={() => setRevoking(null)} />
     </>
   );

@@ -1,9 +1,7 @@
-import type { RouterOutputs } from '@lfk/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { trpc } from '../../api/trpc.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
-
-export type ApiKey = RouterOutputs['apiKeys']['list']['data'][number];
+import { type ApiKey, explainKeyProblem, keyLabel } from './key-words.tsx';
 
 interface RevokeKeyDialogProps {
   workspaceId: string;
@@ -23,10 +21,12 @@ export function RevokeKeyDialog({ workspaceId, apiKey, onClose }: RevokeKeyDialo
       queryClient.setQueriesData<{ data: ApiKey[]; next_cursor: string | null }>({ queryKey: listKey }, (list) =>
         list && {
           ...list,
-          data: list.data.map((k) => (k.id === key_id ? { ...k, status: 'revoked' as const, revoked_at: k.revoked_at ?? revokedAt } : k)),
+          data: list.data.map((k) =>
+            k.id === key_id ? { ...k, status: 'revoked' as const, revoked_at: k.revoked_at ?? revokedAt, revoked_reason: k.revoked_reason ?? 'revoked' } : k,
+          ),
         },
       );
-      void queryClient.invalidateQueries(trpc.apiKeys.list.pathFilter());
+      void queryClient.invalidateQueries(trpc.apiKeys.pathFilter());
       close();
     },
   });
@@ -34,7 +34,7 @@ export function RevokeKeyDialog({ workspaceId, apiKey, onClose }: RevokeKeyDialo
     revoke.reset();
     onClose();
   };
-  const label = apiKey ? (apiKey.name ? `“${apiKey.name}” (${apiKey.prefix}…)` : `${apiKey.prefix}…`) : '';
+  const label = apiKey ? keyLabel(apiKey) : '';
   return (
     <ConfirmDialog
       open={apiKey !== null}
@@ -44,6 +44,7 @@ export function RevokeKeyDialog({ workspaceId, apiKey, onClose }: RevokeKeyDialo
       onClose={close}
       pending={revoke.isPending}
       error={revoke.error}
+      explain={explainKeyProblem}
     >
       <p>
         Anything that uses the key {label} stops working at once: its next request gets <code>401 invalid_api_key</code>.

@@ -1,0 +1,100 @@
+import type { RouterOutputs } from '@lfk/api';
+import { MAX_ACTIVE_KEYS } from '@lfk/db/constants';
+import type { ReactNode } from 'react';
+import type { Problem } from '../../api/problems.ts';
+import { Time } from '../../components/time.tsx';
+
+export type ApiKey = RouterOutputs['apiKeys']['list']['data'][number];
+
+/** How a key is named in sentences and buttons: “deploy bot” (lfk_Ab12Cd…), or its prefix alone. */
+export function keyLabel(key: Pick<ApiKey, 'name' | 'prefix'>): string {
+  return key.name ? `“${key.name}” (${key.prefix}…)` : `${key.prefix}…`;
+}
+
+const STOPPED: Record<NonNullable<ApiKey['revoked_reason']>, string> = {
+  revoked: 'Revoked',
+  expired: 'Expired',
+  rolled: 'Rolled',
+  leaked: 'Leaked',
+};
+
+/** Why a stopped key stopped, as a sentence's end: the badge says the word, this says the rest. */
+const STOPPED_WHY: Record<NonNullable<ApiKey['revoked_reason']>, string> = {
+  revoked: 'by an owner',
+  expired: 'at its expiry',
+  rolled: 'replaced by a new key',
+  leaked: 'found in public by a secret scanner',
+};
+
+/** The key's state in a word (a badge), then when it stopped or when it will stop on its own. */
+export function KeyStatus({ apiKey }: { apiKey: ApiKey }) {
+  if (apiKey.status === 'revoked') {
+    const reason = apiKey.revoked_reason ?? 'revoked';
+    return (
+      <>
+        <span className={`badge badge-revoked badge-${reason}`}>{STOPPED[reason]}</span>{' '}
+        <span className="muted">
+          {STOPPED_WHY[reason]} {apiKey.revoked_at && <Time iso={apiKey.revoked_at} />}
+        </span>
+      </>
+    );
+  }
+  return (
+    <>
+      <span className="badge badge-active">Active</span>
+      {apiKey.rolled_to && apiKey.expires_at && (
+        <span className="muted">
+          {' '}
+          replaced; works until <Time iso={apiKey.expires_at} />
+        </span>
+      )}
+    </>
+  );
+}
+
+/** When an active key stops on its own; a stopped key's column stays empty (its status says it). */
+export function KeyExpiry({ apiKey }: { apiKey: ApiKey }) {
+  if (apiKey.status === 'revoked') return <span className="muted">—</span>;
+  return <Time iso={apiKey.expires_at} never="Never" />;
+}
+
+/** Where the key was last used from: its address and program, as the server saw them. */
+export function LastUsed({ apiKey }: { apiKey: ApiKey }) {
+  const from = [apiKey.last_used_ip, apiKey.last_used_user_agent].filter(Boolean).join(' · ');
+  return (
+    <>
+      <Time iso={apiKey.last_used_at} never="Never" />
+      {from && (
+        <>
+          <br />
+          <span className="muted where-from">{from}</span>
+        </>
+      )}
+    </>
+  );
+}
+
+/** The key errors an owner can act on, with what to do; other errors keep their generic advice. */
+export function explainKeyProblem(problem: Problem): ReactNode {
+  switch (problem.code) {
+    case 'api_key_limit_reached':
+      return (
+        <>
+          A workspace can hold {MAX_ACTIVE_KEYS} active keys at once, and this one has {MAX_ACTIVE_KEYS}. A key in its
+          grace period after a roll still counts. Revoke a key you no longer use (its row has a Revoke button), or roll
+          with no grace period, which replaces the key in place.
+        </>
+      );
+    case 'api_key_revoked':
+      return <>This key has already stopped working, so there is nothing to replace. Create a new key instead.</>;
+    case 'api_key_already_rolled':
+      return (
+        <>
+          This key was already rolled and is in its grace period: its replacement exists. Roll the new key instead, or
+          revoke this one to end the grace period now.
+        </>
+      );
+    default:
+      return undefined;
+  }
+}

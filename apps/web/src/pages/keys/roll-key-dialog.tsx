@@ -1,0 +1,100 @@
+import type { RouterOutputs } from '@lfk/api';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { problemOf } from '../../api/problems.ts';
+import { trpc, trpcClient } from '../../api/trpc.ts';
+import { ChoiceField } from '../../components/choice-field.tsx';
+import { Dialog } from '../../components/dialog.tsx';
+import { ProblemAlert } from '../../components/problem-alert.tsx';
+import { type ApiKey, explainKeyProblem, keyLabel } from './key-words.tsx';
+import { ShowKeyOnce } from './show-key-once.tsx';
+
+type RolledKey = RouterOutputs['apiKeys']['roll'];
+
+/** How long the old key keeps working, in seconds: the choices Stripe's roll offers, within lfk's 7 days. */
+const GRACE_CHOICES = [
+  { value: '0', label: 'Stop it now' },
+  { value: '3600', label: 'In 1 hour' },
+  { value: '86400', label: 'In 24 hours' },
+  { value: '604800', label: 'In 7 days' },
+] as const;
+type GraceChoice = (typeof GRACE_CHOICES)[number]['value'];
+
+interface RollKeyDialogProps {
+  workspaceId: string;
+  /** The key to replace; null keeps the dialog closed. */
+  apiKey: ApiKey | null;
+  onClose: () => void;
+}
+
+/**
+ * Replaces a key with a new one of the same name, shown once as on create; the old key stops now
+ * or after the chosen grace period, so programs can move to the new key without an outage.
+ */
+export function RollKeyDialog({ workspaceId, apiKey, onClose }: RollKeyDialogProps) {
+  const [rolled, setRolled] = useState<RolledKey | null>(null);
+  const close = () => {
+    setRolled(null);
+    onClose();
+  };
+  const label = apiKey ? keyLabel(apiKey) : '';
+  return (
+    <Dialog open={apiKey !== null} onClose={close} title={rolled ? 'Your new API key' : `Roll ${label}?`}>
+      {rolled ? (
+        <ShowKeyOnce created={rolled} onDone={close} />
+      ) : (
+        apiKey && <RollForm workspaceId={workspaceId} apiKey={apiKey} label={label} onRolled={setRolled} onCancel={close} />
+      )}
+    </Dialog>
+  );
+}
+
+interface RollFormProps {
+  workspaceId: string;
+  apiKey: ApiKey;
+  label: string;
+  onRolled: (key: RolledKey) => void;
+  onCancel: () => void;
+}
+
+function RollForm({ workspaceId, apiKey, label, onRolled, onCancel }: RollFormProps) {
+  const queryClient = useQueryClient();
+  const [grace, setGrace] = useState<GraceChoice>('86400');
+  const roll = useMutation({
+    // As on create, the plaintext goes to the dialog's state only, never into the mutation's cache.
+    mutationFn: async () => {
+      const key = await trpcClient.apiKeys.roll.mutate({ workspace_id: workspaceId, key_id: apiKey.id, grace_seconds: Number(grace) });
+      onRolled(key);
+      return key.id;
+    },
+    onSettled: () => queryClient.invalidateQueries(trpc.apiKeys.pathFilter()),
+  });
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        roll.mutate();
+      }}
+    >
+      <p>
+        A new key named like {label} is made and shown once. Put it where the old one is used, before the old one stops.
+      </p>
+      <ChoiceField
+        label="The old key stops working"
+        hint="Until then both keys work, and both count toward the workspace's 10 active keys."
+        value={grace}
+        onChange={setGrace}
+        choices={GRACE_CHOICES}
+      />
+      <ProblemAlert problem={roll.error ? problemOf(roll.error) : null} explain={explainKeyProblem} />
+      <div className="actions">
+        <button type="submit" disabled={roll.isPending}>
+          Roll key
+        </button>
+        <button type="button" className="secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
