@@ -75,8 +75,11 @@ const auditEventOf = <A extends AuditAction>(action: A) =>
     created_at: timestamp,
   });
 
+/** One variant per action, so that a check of `action` narrows `data`. */
+type AuditEventVariant = { [A in AuditAction]: ReturnType<typeof auditEventOf<A>> }[AuditAction];
+
 /** One audit event; its `data` depends on its `action`. */
 export const auditEvent = z
-  .discriminatedUnion('action', AUDIT_ACTIONS.map(auditEventOf) as unknown as [ReturnType<typeof auditEventOf<AuditAction>>])
+  .discriminatedUnion('action', AUDIT_ACTIONS.map((action) => auditEventOf(action)) as [AuditEventVariant, ...AuditEventVariant[]])
   .meta({ id: 'AuditEvent' });
 export const auditEventListInput = workspaceScoped.extend(listInput.shape);
