@@ -22,7 +22,9 @@ import { isDashboardBuilt, registerDashboard } from './http/dashboard.ts';
 import { registerEmailVerification } from './http/email-verification.ts';
 import { clientErrorHandler, handleWhatNodeKeeps } from './http/client-errors.ts';
 import { frameworkError, registerErrorHandling } from './http/errors.ts';
-import { buildOpenApi } from './http/openapi.ts';
+import { registerApiDocs } from './http/api-docs.ts';
+import { registerHealth } from './http/health.ts';
+import { buildOpenApi } from './http/openapi/document.ts';
 import { ownOriginCheck } from './http/own-origin.ts';
 import { requestContexts } from './http/request-context.ts';
 import { requestIdFor } from './http/request-ids.ts';
@@ -161,13 +163,10 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   await app.register(fastifyCookie);
   registerErrorHandling(app);
 
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_request, reply) => {
-    const ready = await db.isReady();
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', database: db.engine });
-  });
+  registerHealth(app, db);
   const openApi = buildOpenApi(config.publicUrl);
   app.get('/v1/openapi.json', async () => openApi);
+  await registerApiDocs(app);
 
   const contextFor = requestContexts(services, config.publicUrl, ownOriginCheck(config.publicUrl, config.publicUrlIsSet));
   registerRestBridge(app, contextFor);

@@ -21,23 +21,33 @@ describe('health, docs and the wire format', () => {
     const res = await t.request('GET', '/v1/openapi.json');
     expect(res.status).toBe(200);
     expect(res.json.openapi).toBe('3.1.0');
-    const create = res.json.paths['/v1/workspaces/{workspace_id}/api-keys'].post;
+    const { paths, components } = res.json;
+    const create = paths['/v1/workspaces/{workspace_id}/api-keys'].post;
     expect(create.operationId).toBe('apiKeys.create');
-    expect(create.responses['201'].content['application/json'].schema.properties.key).toBeDefined();
+    expect(create.responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreatedApiKey' });
+    expect(components.schemas.CreatedApiKey.properties.key).toBeDefined();
     expect(create.responses['429']).toBeDefined();
-    expect(res.json.paths['/v1/forms'].post.requestBody.content['application/json'].schema.required).toEqual(
+    expect(paths['/v1/forms'].post.requestBody.content['application/json'].schema.required).toEqual(
       expect.arrayContaining(['name', 'schema']),
     );
-    const submissions = res.json.paths['/v1/forms/{form_id}/submissions'];
+    // Only what sign-up can answer: no 404, no 403 other than sign-up being off.
+    const signup = paths['/v1/auth/signup'].post;
+    expect(Object.keys(signup.responses)).not.toContain('404');
+    expect(signup.responses['403']).toEqual({ $ref: '#/components/responses/SignupDisabled' });
+    const signupDisabled = components.responses.SignupDisabled.content['application/json'].schema;
+    expect(signupDisabled.allOf[1].properties.error.properties.code.enum).toEqual(['signup_disabled']);
+    const submissions = paths['/v1/forms/{form_id}/submissions'];
     expect(Object.keys(submissions.post.requestBody.content)).toEqual(['application/json', 'application/x-www-form-urlencoded']);
-    expect(submissions.post.responses['303']).toBeDefined();
+    expect(submissions.post.responses['303'].headers.Location).toBeDefined();
+    expect(submissions.post.responses['200'].content['text/html']).toBeDefined();
     expect(submissions.get.operationId).toBe('submissions.list');
-    expect(res.json.paths['/v1/email-verifications/{token}'].get.responses['200'].content['text/html']).toBeDefined();
-    // Every route of the table is documented: 35 routes on 27 paths.
-    const operations = Object.values(res.json.paths).flatMap((ops) => Object.keys(ops as object));
-    expect(operations).toHaveLength(restRoutes.length);
+    expect(paths['/v1/email-verifications/{token}'].get.responses['200'].content['text/html']).toBeDefined();
+    // Every route of the table is documented: 35 routes on 27 paths; and /healthz, /readyz, the
+    // document itself and the submissions' CORS preflight, which the server answers itself.
+    const operations = Object.values(paths).flatMap((ops) => Object.keys(ops as object));
+    expect(operations).toHaveLength(restRoutes.length + 4);
     expect(restRoutes).toHaveLength(35);
-    expect(Object.keys(res.json.paths)).toHaveLength(27);
+    expect(Object.keys(paths)).toHaveLength(27 + 3);
   });
 
   it('echoes a sane x-request-id and replaces anything else', async () => {

@@ -49,13 +49,20 @@ export const listInput = z.object({
   // Query strings carry text: a plain decimal is read as a number (no hex, no exponents).
   limit: z
     .preprocess((v) => (typeof v === 'string' && /^\d{1,9}$/.test(v) ? Number(v) : v), z.number().int().min(1).max(100))
-    .default(50),
-  cursor: z.string().max(100).optional(),
+    .default(50)
+    .describe('How many items a page holds: 1 to 100 (50 when not given).'),
+  cursor: z.string().max(100).optional().describe("The previous page's `next_cursor`: the page after it."),
 });
 export type ListInput = z.infer<typeof listInput>;
 
+/** A page of a list; named after its item (`FormList`) when the item is named, for generated clients. */
 export function listOf<T extends z.ZodType>(item: T) {
-  return z.object({ data: z.array(item), next_cursor: z.string().nullable() });
+  const list = z.object({
+    data: z.array(item),
+    next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page.'),
+  });
+  const itemId = z.globalRegistry.get(item)?.id;
+  return itemId ? list.meta({ id: `${itemId}List` }) : list;
 }
 
-export const role = z.enum(ROLES);
+export const role = z.enum(ROLES).meta({ id: 'Role' });

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ErrorCode } from './errors.ts';
 
 /** Who may call a procedure. */
 export type Access = 'public' | 'session' | 'member' | 'owner' | 'forms_scope' | 'forms_scope_or_anonymous';
@@ -28,7 +29,16 @@ export interface RestMeta {
  */
 export interface ProcedureMeta {
   access?: Access;
+  /** The errors the builder's middleware answers with (stamped with `access`, by the same builder). */
+  accessErrors?: readonly ErrorCode[];
   rest?: RestMeta;
+  /**
+   * The errors the procedure itself can answer with, beyond its builder's and beyond input
+   * validation (`invalid_request`): what OpenAPI documents per operation.
+   */
+  errors?: readonly ErrorCode[];
+  /** It honours an `Idempotency-Key` (through `runIdempotently`), so it can also answer `idempotency_key_reused`. */
+  idempotent?: boolean;
 }
 
 type Method = RestMeta['method'];
@@ -38,8 +48,9 @@ export function rest(
   route: `${Method} /v1/${string}`,
   status: RestMeta['status'],
   summary: string,
-  options: Pick<RestMeta, 'transport' | 'bodyLimit' | 'body'> = {},
+  options: Pick<RestMeta, 'transport' | 'bodyLimit' | 'body'> & Pick<ProcedureMeta, 'errors' | 'idempotent'> = {},
 ): ProcedureMeta {
   const [method, path] = route.split(' ') as [Method, string];
-  return { rest: { method, path, status, summary, ...options } };
+  const { errors = [], idempotent = false, ...http } = options;
+  return { rest: { method, path, status, summary, ...http }, errors, idempotent };
 }

@@ -1,5 +1,6 @@
 import type { AnyTRPCProcedure } from '@trpc/server';
 import { z } from 'zod';
+import type { ErrorCode } from './errors.ts';
 import type { Access, ProcedureMeta, RestMeta } from './procedure-meta.ts';
 import { appRouter, type RouterInputs } from './root.ts';
 
@@ -16,6 +17,10 @@ export interface RestRoute extends Omit<RestMeta, 'body'> {
   /** What the route documents as its input: the body as documented, or else the procedure's own input. */
   input: z.ZodType | null;
   output: z.ZodType | null;
+  /** What its builder and the procedure can refuse with (besides input validation and the transport's own). */
+  errors: ErrorCode[];
+  /** Whether an `Idempotency-Key` is honoured. */
+  idempotent: boolean;
 }
 
 /** tRPC keeps a procedure's `.output()` schema on its definition, though it types only the inputs. */
@@ -31,14 +36,25 @@ function sourceOf(rest: RestMeta, input: z.ZodType | null): RestRoute['from'] {
 
 function routeOf(path: string, procedure: AnyTRPCProcedure): RestRoute[] {
   const def = procedure._def as ProcedureDef;
-  const { rest, access } = def.meta ?? {};
+  const { rest, access, accessErrors = [], errors = [], idempotent = false } = def.meta ?? {};
   if (!rest) return [];
   if (!access) throw new Error(`${path} has a REST route but was not built by one of trpc.ts's procedure builders.`);
   const { body, ...http } = rest;
   // A builder's input (`workspace_id`, `form_id`) is part of the procedure's own, which comes last.
   const ownInput = (def.inputs.at(-1) as z.ZodType | undefined) ?? null;
   const from = sourceOf(rest, ownInput);
-  return [{ ...http, procedure: path as ProcedurePath, access, from, input: body ?? ownInput, output: def.output ?? null }];
+  return [
+    {
+      ...http,
+      procedure: path as ProcedurePath,
+      access,
+      from,
+      input: body ?? ownInput,
+      output: def.output ?? null,
+      errors: [...new Set([...accessErrors, ...errors])],
+      idempotent,
+    },
+  ];
 }
 
 // Every procedure by its dotted path (`apiKeys.create`), in the routers' order; tRPC types it as the nested record.

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Context } from './context.ts';
 import { refusal } from './credentials/authenticate.ts';
 import type { Principal } from './credentials/principal.ts';
-import { ApiError, toWireError } from './errors.ts';
+import { ApiError, type ErrorCode, toWireError } from './errors.ts';
 import type { ProcedureMeta } from './procedure-meta.ts';
 import type { RateLimitName } from './rate-limits/rate-limits.ts';
 import { idParam, workspaceScoped } from './common-schemas.ts';
@@ -36,11 +36,18 @@ export const perIpLimit = (name: RateLimitName) =>
     return next();
   });
 
-// Each exported builder stamps `meta.access` next to the middleware that enforces it: the REST
-// table and OpenAPI read who may call a procedure from there, never from a second list.
+// Each exported builder stamps `meta.access` next to the middleware that enforces it, and
+// `meta.accessErrors`, what that middleware answers with: the REST table and OpenAPI read who may
+// call a procedure, and how a caller is refused, from there, never from a second list.
+
+/** A bearer that was presented and refused: unknown or revoked, or from an address held back for refused keys. */
+const REFUSED_BEARER: ErrorCode[] = ['invalid_api_key', 'invalid_session', 'rate_limited'];
+/** No usable credentials: none, a refused cookie session, or a cookie write from another origin. */
+const AUTHENTICATION: ErrorCode[] = [...REFUSED_BEARER, 'unauthenticated', 'csrf_failed'];
+const SESSION: ErrorCode[] = [...AUTHENTICATION, 'session_required'];
 
 /** No credentials needed; but a bearer that was presented and refused is refused here too. */
-export const publicProcedure = t.procedure.meta({ access: 'public' }).use(({ ctx, next }) => {
+export const publicProcedure = t.procedure.meta({ access: 'public', accessErrors: REFUSED_BEARER }).use(({ ctx, next }) => {
   const refused = refusal(ctx.auth);
   if (refused) throw refused;
   return next();
@@ -54,7 +61,7 @@ const authenticatedProcedure = t.procedure.use(({ ctx, next }) => {
 });
 
 /** A signed-in person. An API key is refused: keys never reach what this guards. */
-export const sessionProcedure = authenticatedProcedure.meta({ access: 'session' }).use(({ ctx, next }) => {
+export const sessionProcedure = authenticatedProcedure.meta({ access: 'session', accessErrors: SESSION }).use(({ ctx, next }) => {
   const principal = ctx.principal;
   if (principal.kind !== 'session') throw new ApiError('session_required');
   return next({ ctx: { session: principal } });
@@ -62,7 +69,8 @@ export const sessionProcedure = authenticatedProcedure.meta({ access: 'session' 
 
 /** A signed-in person with at least `minimum` role in `input.workspace_id`. */
 function workspaceProcedure(minimum: Role) {
-  return sessionProcedure.meta({ access: minimum }).input(workspaceScoped).use(async ({ ctx, input, next }) => {
+  const accessErrors: ErrorCode[] = [...SESSION, 'workspace_not_found', ...(minimum === 'owner' ? ['owner_required' as const] : [])];
+  return sessionProcedure.meta({ access: minimum, accessErrors }).input(workspaceScoped).use(async ({ ctx, input, next }) => {
     const role = await ctx.em.getRepository(Membership).roleOf(input.workspace_id, ctx.session.userId);
     // Outsiders learn nothing, not even that the workspace exists.
     if (role === null) throw new ApiError('workspace_not_found');
@@ -94,7 +102,7 @@ function formsScopeOf(ctx: { em: Context['em'] }, principal: Identified): FormsS
   return { keyWorkspaceId: null, canReach: async (workspaceId) => (await memberships.roleOf(workspaceId, userId)) !== null };
 }
 
-export const formsScopeProcedure = authenticatedProcedure.meta({ access: 'forms_scope' }).use(({ ctx, next }) =>
+export const formsScopeProcedure = authenticatedProcedure.meta({ access: 'forms_scope', accessErrors: AUTHENTICATION }).use(({ ctx, next }) =>
   next({ ctx: { scope: formsScopeOf(ctx, ctx.principal) } }),
 );
 
@@ -126,7 +134,7 @@ export const submissionProcedure = publicProcedure.use(({ ctx, next }) => {
 
 /** A signed-in member of the workspace of the claimed form `input.form_id`; others get "not found". */
 export const formMemberProcedure = sessionProcedure
-  .meta({ access: 'member' })
+  .meta({ access: 'member', accessErrors: [...SESSION, 'form_not_found'] })
   .input(z.object({ form_id: idParam }))
   .use(async ({ ctx, input, next }) => {
     const found: IForm | null = isId('form', input.form_id)

@@ -2,10 +2,16 @@
  * Authorization matrix, the one loop: every REST route × every kind of caller.
  */
 import { restRoutes } from '@lfk/api';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Conformance } from '../openapi/conformance.ts';
 import { CALLERS, errorCodeOf, MATRIX, routeKey, t, tokenOf, urlOf, useWorld, w } from './matrix.ts';
 
 useWorld();
+/** Every cell's answer is also checked against the OpenAPI document: status, media type, body, headers. */
+let openApi: Conformance;
+beforeAll(async () => {
+  openApi = new Conformance((await t.request('GET', '/v1/openapi.json')).json);
+});
 
 describe('authorization matrix', () => {
   it('has exactly one row per route of restRoutes', () => {
@@ -28,6 +34,7 @@ describe('authorization matrix', () => {
         ...(token !== undefined ? { token } : {}),
         ...(prepared.body !== undefined ? { body: prepared.body } : {}),
       });
+      openApi.expectConforms(method, path.replace(/:(\w+)/g, '{$1}'), res);
       if (typeof expected === 'number') {
         expect(res.status, res.body).toBe(expected);
         row.success(res, { w, caller, prepared });

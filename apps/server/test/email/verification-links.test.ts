@@ -143,12 +143,25 @@ describe('the OpenAPI document', () => {
     const { get, post } = doc.paths['/v1/email-verifications/{token}'];
     expect(get.operationId).toBe('emailVerifications.preview');
     expect(get.description).toContain('GET and HEAD change nothing');
-    expect(Object.keys(get.responses).sort()).toEqual(['200', '404']);
+    // Besides the page and the broken link's 404: a refused bearer (401, or 429 when held back),
+    // and what any request can meet; the button's post adds the body's limits.
+    const anyRequest = ['400', '408', '431', '500', '503'];
+    expect(Object.keys(get.responses).sort()).toEqual(['200', '401', '404', '429', ...anyRequest].sort());
     expect(post.operationId).toBe('emailVerifications.confirm');
     expect(Object.keys(post.requestBody.content)).toEqual(['application/x-www-form-urlencoded']);
-    expect(Object.keys(post.responses).sort()).toEqual(['200', '404', '413', '415']);
-    for (const response of [...Object.values(get.responses), ...Object.values(post.responses)]) {
-      expect(Object.keys((response as { content: object }).content)).toEqual(['text/html']);
+    expect(Object.keys(post.responses).sort()).toEqual(['200', '401', '404', '413', '415', '429', ...anyRequest].sort());
+    const media = (response: { $ref?: string; content: object }) =>
+      Object.keys((response.$ref ? doc.components.responses[response.$ref.split('/').at(-1)!] : response).content);
+    for (const [status, response] of [...Object.entries(get.responses), ...Object.entries(post.responses)]) {
+      // Only what Node refuses before any route (too slow, headers too large) is not a page.
+      expect(media(response as { content: object }), status).toEqual(['408', '431'].includes(status) ? ['application/json'] : ['text/html']);
     }
+  });
+
+  it('a refused bearer on a link gets the 401 the document lists, as a page', async () => {
+    const res = await t.request('GET', '/v1/email-verifications/lfv_nope', { token: 'lfk_nope' });
+    expect(res.status).toBe(401);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.body).toContain('content="invalid_api_key"');
   });
 });

@@ -93,6 +93,8 @@ describe(`an expiring key at its instant (${ENGINE})`, () => {
     expect(await getKey(t, owner, created.id)).toEqual(listed);
     const events = await auditActions(t, owner.workspaceId, 'api_key.expired');
     expect(events).toEqual([{ actor_type: 'system', actor_id: 'lfk', target_id: created.id, data: { expired_at: created.json.expires_at } }]);
+    const log = await t.request('GET', `/v1/workspaces/${owner.workspaceId}/audit-events`, { token: owner.token });
+    expect(log.json.data.find((e: { action: string }) => e.action === 'api_key.expired')?.data).toEqual({ expired_at: created.json.expires_at });
     expectRefused(await probe(t, created.key));
   });
 

@@ -96,6 +96,9 @@ describe(`a signed leak report (${ENGINE})`, () => {
         },
       },
     ]);
+    // The audit log reads it back as its action's documented `data`.
+    const log = await t.request('GET', `/v1/workspaces/${owner.workspaceId}/audit-events`, { token: owner.token });
+    expect(log.json.data.find((e: { action: string }) => e.action === 'api_key.leaked')?.data).toEqual(events[0]!.data);
     // The owners' email says where: the sender delivers it (to the log, without SMTP) with the url.
     await expect.poll(() => t.logs.some((line) => line.includes('api_key_leaked') && line.includes('octocat/hello/blob/abc123'))).toBe(true);
   });

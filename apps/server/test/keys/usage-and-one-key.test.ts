@@ -127,12 +127,13 @@ describe(`one key's page (${ENGINE})`, () => {
     const doc = (await t.request('GET', '/v1/openapi.json')).json;
     const keyPath = doc.paths['/v1/workspaces/{workspace_id}/api-keys/{key_id}'];
     expect(keyPath.get.operationId).toBe('apiKeys.get');
-    expect(Object.keys(keyPath.get.responses['200'].content['application/json'].schema.properties)).toEqual(
+    expect(keyPath.get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ApiKey' });
+    expect(Object.keys(doc.components.schemas.ApiKey.properties)).toEqual(
       expect.arrayContaining(['expires_at', 'revoked_reason', 'rolled_to', 'last_used_ip', 'last_used_user_agent']),
     );
     const rollOp = doc.paths['/v1/workspaces/{workspace_id}/api-keys/{key_id}/roll'].post;
     expect(rollOp.requestBody.content['application/json'].schema.properties.grace_seconds).toMatchObject({ minimum: 0, maximum: 604800 });
-    expect(rollOp.responses['201'].content['application/json'].schema.properties.key).toBeDefined();
+    expect(rollOp.responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreatedApiKey' });
     expect(rollOp.responses['409']).toBeDefined();
     expect(rollOp.responses['429']).toBeDefined();
     const usageOp = doc.paths['/v1/workspaces/{workspace_id}/api-keys/{key_id}/usage'].get;

@@ -9,7 +9,8 @@ import { createWorkspace, personalWorkspaceName } from './workspaces.ts';
 import { perIpLimit, publicProcedure, router, sessionProcedure } from '../../trpc.ts';
 
 export const authRouter = router({
-  signup: publicProcedure.meta(rest('POST /v1/auth/signup', 201, 'Create an account, its personal workspace and a session'))
+  signup: publicProcedure.meta(rest('POST /v1/auth/signup', 201, 'Create an account, its personal workspace and a session',
+      { errors: ['rate_limited', 'signup_disabled', 'email_taken'] }))
     .use(perIpLimit('login'))
     .input(signupInput)
     .output(signupOutput)
@@ -32,7 +33,8 @@ export const authRouter = router({
       };
     }),
 
-  login: publicProcedure.meta(rest('POST /v1/auth/login', 200, 'Sign in and get a session token'))
+  login: publicProcedure.meta(rest('POST /v1/auth/login', 200, 'Sign in and get a session token',
+      { errors: ['rate_limited', 'invalid_credentials'] }))
     .use(perIpLimit('login'))
     .input(loginInput)
     .output(loginOutput)

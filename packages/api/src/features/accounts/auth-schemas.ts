@@ -8,7 +8,7 @@ export const user = z.object({
   email: z.string(),
   name: z.string().nullable(),
   created_at: timestamp,
-});
+}).meta({ id: 'User' });
 
 const password = z
   .string()
@@ -16,9 +16,13 @@ const password = z
   .max(1024, 'Must be at most 1024 characters.');
 
 export const signupInput = z.strictObject({ email, password, name: text(TEXT_LIMITS.userName).optional() });
-export const signupOutput = z.object({ user, workspace, session_token: z.string() });
+export const signupOutput = z
+  .object({ user, workspace, session_token: z.string() })
+  .meta({ id: 'SignedUp', description: 'The new account, its personal workspace, and a session token (`lfs_…`).' });
 
 export const loginInput = z.strictObject({ email, password: z.string().max(1024) });
-export const loginOutput = z.object({ user, session_token: z.string(), expires_at: timestamp });
+export const loginOutput = z
+  .object({ user, session_token: z.string(), expires_at: timestamp })
+  .meta({ id: 'NewSession', description: 'A session token (`lfs_…`) for the user, and when it expires unless used.' });
 
-export const sessionOutput = z.object({ user, expires_at: timestamp });
+export const sessionOutput = z.object({ user, expires_at: timestamp }).meta({ id: 'Session' });

@@ -18,7 +18,7 @@ export const deviceLoginStarted = z.object({
   verification_url_complete: z.string(),
   expires_in: z.number().int(),
   interval: z.number().int(),
-});
+}).meta({ id: 'DeviceLoginStarted' });
 
 /** The short code as the person reads it (`BCDF-GHJK`); case, spaces and dashes do not matter. */
 export const userCodeParam = z.object({ user_code: z.string().max(32) });
@@ -29,6 +29,6 @@ export const deviceLogin = z.object({
   state: z.enum(DEVICE_LOGIN_STATES),
   created_at: timestamp,
   expires_at: timestamp,
-});
+}).meta({ id: 'DeviceLogin' });
 
 export const deviceLoginTokenInput = z.strictObject({ device_code: z.string().max(100) });

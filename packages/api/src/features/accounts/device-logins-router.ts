@@ -59,7 +59,8 @@ async function findLive(em: EntityManager, typed: string, now = new Date()): Pro
 
 export const deviceLoginsRouter = router({
   start: publicProcedure
-    .meta(rest('POST /v1/auth/device-logins', 201, 'Start a sign-in for a device: a code to approve in the dashboard, and one to poll with'))
+    .meta(rest('POST /v1/auth/device-logins', 201, 'Start a sign-in for a device: a code to approve in the dashboard, and one to poll with',
+      { errors: ['rate_limited'] }))
     .use(perIpLimit('login'))
     .input(deviceLoginStartInput)
     .output(deviceLoginStarted)
@@ -81,25 +82,29 @@ export const deviceLoginsRouter = router({
     }),
 
   get: sessionProcedure
-    .meta(rest('GET /v1/auth/device-logins/:user_code', 200, 'A pending sign-in by its code, to show before approving it'))
+    .meta(rest('GET /v1/auth/device-logins/:user_code', 200, 'A pending sign-in by its code, to show before approving it',
+      { errors: ['device_login_not_found'] }))
     .input(userCodeParam)
     .output(deviceLogin)
     .query(async ({ ctx, input }) => toWire(await findLive(ctx.em, input.user_code))),
 
   approve: sessionProcedure
-    .meta(rest('POST /v1/auth/device-logins/:user_code/approve', 200, 'Let the device in as the signed-in person'))
+    .meta(rest('POST /v1/auth/device-logins/:user_code/approve', 200, 'Let the device in as the signed-in person',
+      { errors: ['device_login_not_found', 'device_login_decided'] }))
     .input(userCodeParam)
     .output(deviceLogin)
     .mutation(({ ctx, input }) => decide(ctx, input.user_code, 'approved')),
 
   deny: sessionProcedure
-    .meta(rest('POST /v1/auth/device-logins/:user_code/deny', 200, 'Refuse the sign-in: the device is told so'))
+    .meta(rest('POST /v1/auth/device-logins/:user_code/deny', 200, 'Refuse the sign-in: the device is told so',
+      { errors: ['device_login_not_found', 'device_login_decided'] }))
     .input(userCodeParam)
     .output(deviceLogin)
     .mutation(({ ctx, input }) => decide(ctx, input.user_code, 'denied')),
 
   token: publicProcedure
-    .meta(rest('POST /v1/auth/device-logins/token', 200, "The device's session, once the sign-in is approved (poll no faster than `interval`)"))
+    .meta(rest('POST /v1/auth/device-logins/token', 200, "The device's session, once the sign-in is approved (poll no faster than `interval`)",
+      { errors: ['authorization_pending', 'device_login_expired', 'device_login_denied', 'device_login_not_found', 'rate_limited'] }))
     .input(deviceLoginTokenInput)
     .output(loginOutput)
     .mutation(async ({ ctx, input }) => {

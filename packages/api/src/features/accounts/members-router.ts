@@ -17,7 +17,8 @@ export const membersRouter = router({
       return pageOf('usr', input, read, (m) => m.user.id, memberToWire);
     }),
 
-  add: ownerProcedure.meta(rest('POST /v1/workspaces/:workspace_id/members', 201, 'Add an existing user by email'))
+  add: ownerProcedure.meta(rest('POST /v1/workspaces/:workspace_id/members', 201, 'Add an existing user by email',
+      { errors: ['user_not_found', 'already_member'] }))
     .input(memberAddInput)
     .output(member)
     .mutation(async ({ ctx, input }) => {
@@ -37,7 +38,8 @@ export const membersRouter = router({
     }),
 
   remove: ownerProcedure.meta(
-    rest('DELETE /v1/workspaces/:workspace_id/members/:user_id', 204, 'Remove a member; the last owner cannot be removed'),
+    rest('DELETE /v1/workspaces/:workspace_id/members/:user_id', 204, 'Remove a member; the last owner cannot be removed',
+      { errors: ['member_not_found', 'last_owner'] }),
   ).input(memberRemoveInput).mutation(async ({ ctx, input }) => {
     if (!isId('usr', input.user_id)) throw new ApiError('member_not_found');
     await ctx.em.transactional(async (em) => {

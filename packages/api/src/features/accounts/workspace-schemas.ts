@@ -1,8 +1,10 @@
-import { ACTOR_TYPES, TEXT_LIMITS } from '@lfk/db/constants';
+import { ACTOR_TYPES, AUDIT_ACTIONS, type AuditAction, TEXT_LIMITS } from '@lfk/db/constants';
 import { z } from 'zod';
 import { email, idParam, listInput, role, text, timestamp, workspaceScoped } from '../../common-schemas.ts';
 
-export const workspace = z.object({ id: z.string(), name: z.string(), role, created_at: timestamp });
+export const workspace = z
+  .object({ id: z.string(), name: z.string(), role, created_at: timestamp })
+  .meta({ id: 'Workspace', description: "A workspace, with the caller's role in it." });
 export const workspaceCreateInput = z.strictObject({ name: text(TEXT_LIMITS.workspaceName) });
 
 export const member = z.object({
@@ -11,7 +13,7 @@ export const member = z.object({
   name: z.string().nullable(),
   role,
   created_at: timestamp,
-});
+}).meta({ id: 'Member' });
 export const memberListInput = workspaceScoped.extend(listInput.shape);
 export const memberAddInput = workspaceScoped.extend({ email, role: role.default('member') }).strict();
 export const memberRemoveInput = workspaceScoped.extend({ user_id: idParam });
@@ -22,17 +24,62 @@ export const project = z.object({
   name: z.string(),
   is_default: z.boolean(),
   created_at: timestamp,
-});
+}).meta({ id: 'Project' });
 export const projectListInput = workspaceScoped.extend(listInput.shape);
 export const projectCreateInput = workspaceScoped.extend({ name: text(TEXT_LIMITS.projectName) }).strict();
 
-export const auditEvent = z.object({
-  id: z.string(),
-  workspace_id: z.string(),
-  action: z.string(),
-  actor: z.object({ type: z.enum(ACTOR_TYPES), id: z.string() }),
-  target: z.object({ type: z.string(), id: z.string() }).nullable(),
-  data: z.record(z.string(), z.unknown()),
-  created_at: timestamp,
-});
+const nothing = z.object({});
+
+/**
+ * What each action records in `data`. Fields an older server did not record yet (a key's
+ * `expires_at`, a roll's `rolled_from`) are optional, so every stored event still reads.
+ */
+const AUDIT_DATA = {
+  'api_key.created': z.object({
+    name: z.string().nullable(),
+    prefix: z.string(),
+    expires_at: timestamp.nullable().optional(),
+    rolled_from: z.string().optional().describe('The key this one replaced, when made by a roll.'),
+  }),
+  'api_key.revoked': nothing,
+  'api_key.rolled': z.object({
+    rolled_to: z.string(),
+    grace_seconds: z.number().int(),
+    revokes_at: timestamp.describe('When the old key stops working.'),
+  }),
+  'api_key.expired': z.object({ expired_at: timestamp.nullable() }),
+  'api_key.leaked': z.object({
+    reporter: z.string(),
+    key_identifier: z.string().optional().describe("The signing key's identifier the report came with."),
+    url: z.string().nullable().describe('Where the key was found.'),
+    source: z.string().nullable(),
+    type: z.string(),
+  }),
+  'form.created': z.object({ name: z.string() }),
+  'form.updated': z.object({ fields: z.array(z.string()).describe('The fields the update changed.') }),
+  'form.claimed': z.object({ name: z.string() }),
+  'member.added': z.object({ role }),
+  'member.removed': z.object({ role }),
+  'project.created': nothing,
+  'workspace.created': nothing,
+} satisfies Record<AuditAction, z.ZodObject>;
+
+const auditEventOf = <A extends AuditAction>(action: A) =>
+  z.object({
+    id: z.string(),
+    workspace_id: z.string(),
+    action: z.literal(action),
+    actor: z.object({ type: z.enum(ACTOR_TYPES), id: z.string() }),
+    target: z.object({ type: z.string(), id: z.string() }).nullable(),
+    data: AUDIT_DATA[action],
+    created_at: timestamp,
+  });
+
+/** One variant per action, so that a check of `action` narrows `data`. */
+type AuditEventVariant = { [A in AuditAction]: ReturnType<typeof auditEventOf<A>> }[AuditAction];
+
+/** One audit event; its `data` depends on its `action`. */
+export const auditEvent = z
+  .discriminatedUnion('action', AUDIT_ACTIONS.map((action) => auditEventOf(action)) as [AuditEventVariant, ...AuditEventVariant[]])
+  .meta({ id: 'AuditEvent' });
 export const auditEventListInput = workspaceScoped.extend(listInput.shape);

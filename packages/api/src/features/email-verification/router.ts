@@ -42,7 +42,7 @@ export const emailVerificationsRouter = router({
    * checkers and mail scanners do, so only the page's button (`confirm`) verifies.
    */
   preview: publicProcedure.meta(rest('GET /v1/email-verifications/:token', 200,
-      'Open a verification link: a small HTML page with a "Verify" button; GET and HEAD change nothing', { transport: 'html' }))
+      'Open a verification link: a small HTML page with a "Verify" button; GET and HEAD change nothing', { transport: 'html', errors: ['not_found'] }))
     .input(emailVerificationInput)
     .output(emailVerified)
     .query(async ({ ctx, input }) => {
@@ -52,7 +52,7 @@ export const emailVerificationsRouter = router({
 
   /** Verifies the address a link was sent to: single use, 24 hours, the newest link only. */
   confirm: publicProcedure.meta(rest('POST /v1/email-verifications/:token', 200,
-      'The "Verify" button: marks the address verified (the link works once) and answers a small HTML page', { transport: 'html' }))
+      'The "Verify" button: marks the address verified (the link works once) and answers a small HTML page', { transport: 'html', errors: ['not_found'] }))
     .input(emailVerificationInput)
     .output(emailVerified)
     .mutation(async ({ ctx, input }) => {

@@ -141,7 +141,8 @@ async function applyUpdate(em: EntityManager, services: Services, found: IForm, 
 
 export const formsRouter = router({
   create: formsScopeOrAnonymousProcedure.meta(rest('POST /v1/forms', 201,
-      "Create a form: claimed in the key's workspace (or `workspace_id` with a session), or unclaimed without credentials"))
+      "Create a form: claimed in the key's workspace (or `workspace_id` with a session), or unclaimed without credentials",
+      { errors: ['unauthenticated', 'workspace_not_found', 'project_not_found', 'rate_limited'], idempotent: true }))
     .input(formCreateInput)
     .output(createdForm)
     .mutation(({ ctx, input }) =>
@@ -150,12 +151,13 @@ export const formsRouter = router({
         : createClaimed(ctx, ctx.scope, ctx.actor, input),
     ),
 
-  get: formsScopeProcedure.meta(rest('GET /v1/forms/:form_id', 200, 'Read a claimed form'))
+  get: formsScopeProcedure.meta(rest('GET /v1/forms/:form_id', 200, 'Read a claimed form', { errors: ['form_not_found'] }))
     .input(formIdInput)
     .output(form)
     .query(async ({ ctx, input }) => formToWire(await findReachableForm(ctx.em, ctx.scope, input.form_id))),
 
-  update: formsScopeProcedure.meta(rest('PATCH /v1/forms/:form_id', 200, 'Update some fields of a claimed form'))
+  update: formsScopeProcedure.meta(rest('PATCH /v1/forms/:form_id', 200, 'Update some fields of a claimed form',
+      { errors: ['form_not_found', 'project_not_found'] }))
     .input(formUpdateInput)
     .output(form)
     .mutation(async ({ ctx, input }) => {
@@ -183,7 +185,8 @@ export const formsRouter = router({
     }),
 
   resendVerification: formsScopeProcedure.meta(rest('POST /v1/forms/:form_id/resend-verification', 202,
-      "Send a new verification link to the form's notify_email"))
+      "Send a new verification link to the form's notify_email",
+      { errors: ['form_not_found', 'no_notify_email', 'email_already_verified', 'rate_limited'] }))
     .input(formIdInput)
     .output(verificationSent)
     .mutation(async ({ ctx, input }) => {
@@ -202,7 +205,8 @@ export const formsRouter = router({
     }),
 
   claim: memberProcedure.meta(rest('POST /v1/forms/:form_id/claim', 200,
-      'Claim an unclaimed form into a workspace of the caller, with its claim token'))
+      'Claim an unclaimed form into a workspace of the caller, with its claim token',
+      { errors: ['form_not_found', 'form_already_claimed'] }))
     .input(formClaimInput)
     .output(form)
     .mutation(async ({ ctx, input }) => {

@@ -2,7 +2,7 @@ import { FIELD_TYPES, FORM_STATES, SUBMISSION_MODES, TEXT_LIMITS } from '@lfk/db
 import { z } from 'zod';
 import { email, hasControlCharacters, idParam, listInput, NO_CONTROL_CHARACTERS, text, timestamp , workspaceScoped } from '../../common-schemas.ts';
 
-export const fieldType = z.enum(FIELD_TYPES);
+export const fieldType = z.enum(FIELD_TYPES).meta({ id: 'FieldType' });
 
 export const field = z
   .strictObject({
@@ -88,8 +88,8 @@ export const httpUrl = urlText
   })
   .pipe(z.string().max(URL_MAX, `Must be at most ${URL_MAX} characters once normalised (percent-encoded).`));
 
-export const submissionMode = z.enum(SUBMISSION_MODES);
-export const formState = z.enum(FORM_STATES);
+export const submissionMode = z.enum(SUBMISSION_MODES).meta({ id: 'SubmissionMode' });
+export const formState = z.enum(FORM_STATES).meta({ id: 'FormState' });
 
 const allowedOrigins = z
   .array(origin)
@@ -139,13 +139,15 @@ export const form = z.object({
   name: z.string(),
   state: formState,
   schema: z.array(
-    z.object({
-      name: z.string(),
-      type: fieldType,
-      required: z.boolean(),
-      label: z.string().optional(),
-      options: z.array(z.string()).optional(),
-    }),
+    z
+      .object({
+        name: z.string(),
+        type: fieldType,
+        required: z.boolean(),
+        label: z.string().optional(),
+        options: z.array(z.string()).optional(),
+      })
+      .meta({ id: 'FormField' }),
   ),
   submission_mode: submissionMode,
   allowed_origins: z.array(z.string()),
@@ -154,11 +156,13 @@ export const form = z.object({
   redirect_url: z.string().nullable(),
   created_at: timestamp,
   updated_at: timestamp,
-});
+}).meta({ id: 'Form' });
 export type Form = z.infer<typeof form>;
 
 /** The create response: an anonymous create also carries the claim token, shown this once. */
-export const createdForm = form.extend({ claim_token: z.string().nullable().optional() });
+export const createdForm = form
+  .extend({ claim_token: z.string().nullable().optional() })
+  .meta({ id: 'CreatedForm', description: 'A new form; made without credentials, it also carries its `claim_token` (`lfc_…`), shown this once.' });
 export type CreatedForm = z.input<typeof createdForm>;
 
 export const formListInput = workspaceScoped.extend(listInput.shape);
@@ -169,4 +173,4 @@ export const formClaimInput = z.strictObject({
   workspace_id: idParam,
 });
 
-export const verificationSent = z.object({ sent_to: z.string() });
+export const verificationSent = z.object({ sent_to: z.string() }).meta({ id: 'VerificationSent' });

@@ -34,7 +34,8 @@ function expiryOf(requested: string | undefined, now: Date): Date | null {
 
 export const apiKeysRouter = router({
   create: ownerProcedure.meta(rest('POST /v1/workspaces/:workspace_id/api-keys', 201,
-      'Create an API key, optionally expiring; the plaintext key is in this response only'))
+      'Create an API key, optionally expiring; the plaintext key is in this response only',
+      { errors: ['api_key_limit_reached'] }))
     .input(apiKeyCreateInput)
     .output(createdApiKey)
     .mutation(async ({ ctx, input }) => {
@@ -77,7 +78,7 @@ export const apiKeysRouter = router({
     }),
 
   get: ownerProcedure.meta(rest('GET /v1/workspaces/:workspace_id/api-keys/:key_id', 200,
-      'One API key, as listed'))
+      'One API key, as listed', { errors: ['api_key_not_found'] }))
     .input(apiKeyGetInput)
     .output(apiKey)
     .query(async ({ ctx, input }) => {
@@ -92,7 +93,8 @@ export const apiKeysRouter = router({
    * so the roll never needs a free slot. During a grace both keys count toward the limit.
    */
   roll: ownerProcedure.meta(rest('POST /v1/workspaces/:workspace_id/api-keys/:key_id/roll', 201,
-      'Replace an API key with a new one; the old key works until the grace period ends'))
+      'Replace an API key with a new one; the old key works until the grace period ends',
+      { errors: ['api_key_not_found', 'api_key_revoked', 'api_key_already_rolled', 'api_key_limit_reached'] }))
     .input(apiKeyRollInput)
     .output(createdApiKey)
     .mutation(async ({ ctx, input }) => {
@@ -152,7 +154,8 @@ export const apiKeysRouter = router({
     }),
 
   usage: ownerProcedure.meta(rest('GET /v1/workspaces/:workspace_id/api-keys/:key_id/usage', 200,
-      'Requests the key authenticated per UTC day (written in batches: the last few seconds may not show yet)'))
+      'Requests the key authenticated per UTC day (written in batches: the last few seconds may not show yet)',
+      { errors: ['api_key_not_found'] }))
     .input(apiKeyUsageInput)
     .output(apiKeyUsage)
     .query(async ({ ctx, input }) => {
@@ -171,7 +174,9 @@ export const apiKeysRouter = router({
    * This process forgets the key at once; the others hear of it from the database (see key-revocations.ts).
    */
   revoke: ownerProcedure.meta(
-    rest('DELETE /v1/workspaces/:workspace_id/api-keys/:key_id', 204, 'Revoke an API key (soft; idempotent)'),
+    rest('DELETE /v1/workspaces/:workspace_id/api-keys/:key_id', 204, 'Revoke an API key (soft; idempotent)', {
+      errors: ['api_key_not_found'],
+    }),
   ).input(apiKeyRevokeInput).mutation(async ({ ctx, input }) => {
     if (!isId('key', input.key_id)) throw new ApiError('api_key_not_found');
     const now = ctx.services.now();

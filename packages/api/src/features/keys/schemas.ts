@@ -29,7 +29,7 @@ export const apiKey = z.object({
   revoked_reason: apiKeyRevokedReason.nullable(),
   /** The key that replaced it in a roll. */
   rolled_to: z.string().nullable(),
-});
+}).meta({ id: 'ApiKey' });
 
 /** The one response that carries the plaintext `key`. */
 export const createdApiKey = z.object({
@@ -42,7 +42,7 @@ export const createdApiKey = z.object({
   created_by: z.string(),
   created_at: timestamp,
   expires_at: timestamp.nullable(),
-});
+}).meta({ id: 'CreatedApiKey', description: 'A new API key: `key`, its plaintext (`lfk_…`), is in this answer only.' });
 
 const EXPIRY_RANGE =
   `Must be between ${API_KEY_EXPIRY_SECONDS.min / 3600} hour and ${API_KEY_EXPIRY_SECONDS.max / 86_400} days from now.`;
@@ -71,13 +71,14 @@ export const apiKeyUsageInput = workspaceScoped.extend({
   // From a query string: a plain decimal is read as a number.
   days: z
     .preprocess((v) => (typeof v === 'string' && /^\d{1,9}$/.test(v) ? Number(v) : v), z.number().int().min(1).max(API_KEY_USAGE_DAYS.max))
-    .default(API_KEY_USAGE_DAYS.default),
+    .default(API_KEY_USAGE_DAYS.default)
+    .describe(`How many UTC days, ending today: 1 to ${API_KEY_USAGE_DAYS.max} (${API_KEY_USAGE_DAYS.default} when not given).`),
 });
 
 export const apiKeyUsage = z.object({
   /** One entry per UTC day, oldest first, ending today; days without requests are 0. */
   data: z.array(z.object({ date: z.iso.date(), requests: z.number().int() })),
-});
+}).meta({ id: 'ApiKeyUsage' });
 
 export { EXPIRY_RANGE as API_KEY_EXPIRY_RANGE_MESSAGE };
 
@@ -89,7 +90,7 @@ export const leakReportItem = z.object({
   url: z.string().max(TEXT_LIMITS.url).optional(),
   /** What kind of place (`content`, `commit`, `npm`, …). */
   source: z.string().max(100).optional(),
-});
+}).meta({ id: 'LeakedToken' });
 
 /** The report's body: the tokens found, one or more. */
 export const leakReport = z.array(leakReportItem).min(1).max(1000);
@@ -106,9 +107,11 @@ export const leakReportInput = z.object({
 
 /** The answer: each reported token, by its sha256 (never echoed back), labelled. */
 export const leakReportLabels = z.array(
-  z.object({
-    token_hash: z.string(),
-    token_type: z.string(),
-    label: z.enum(['true_positive', 'false_positive']),
-  }),
+  z
+    .object({
+      token_hash: z.string(),
+      token_type: z.string(),
+      label: z.enum(['true_positive', 'false_positive']),
+    })
+    .meta({ id: 'LeakReportLabel' }),
 );

@@ -48,7 +48,13 @@ function acceptBrowser(ctx: Context, form: IForm): 'browser' {
 export const submissionsRouter = router({
   create: submissionProcedure.meta(rest('POST /v1/forms/:form_id/submissions', 201,
       'Submit to a form: from an allowed origin (browser mode) or with a key of its workspace',
-      { transport: 'submission', bodyLimit: SUBMISSION_MAX_BYTES, body: submissionValues }))
+      {
+        transport: 'submission',
+        bodyLimit: SUBMISSION_MAX_BYTES,
+        body: submissionValues,
+        errors: ['form_not_found', 'forbidden', 'api_key_required', 'origin_not_allowed', 'validation_failed', 'payload_too_large', 'rate_limited'],
+        idempotent: true,
+      }))
     .input(submissionCreateInput)
     .output(createdSubmission)
     .mutation(async ({ ctx, input }) => {
@@ -92,7 +98,7 @@ export const submissionsRouter = router({
     }),
 
   get: formMemberProcedure.meta(rest('GET /v1/forms/:form_id/submissions/:submission_id', 200,
-      "One submission of a form, all of its values (members' sessions only)"))
+      "One submission of a form, all of its values (members' sessions only)", { errors: ['submission_not_found'] }))
     .input(submissionGetInput)
     .output(submission)
     .query(async ({ ctx, input }) => {

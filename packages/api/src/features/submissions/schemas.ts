@@ -18,7 +18,9 @@ export const submissionCreateInput = z.object({
   ),
 });
 
-export const createdSubmission = z.object({ id: z.string(), form_id: z.string(), created_at: timestamp });
+export const createdSubmission = z
+  .object({ id: z.string(), form_id: z.string(), created_at: timestamp })
+  .meta({ id: 'CreatedSubmission' });
 
 export const submissionValue = z.union([z.string(), z.number(), z.boolean()]);
 /** A submission's values as a REST body or form post carries them: a flat object. */
@@ -30,7 +32,7 @@ export const submission = z.object({
   data: z.record(z.string(), submissionValue),
   source: z.enum(SUBMISSION_SOURCES),
   created_at: timestamp,
-});
+}).meta({ id: 'Submission' });
 
 export const submissionListInput = z.object({ form_id: idParam, ...listInput.shape });
 export const submissionGetInput = z.object({ form_id: idParam, submission_id: idParam });

@@ -1,0 +1,225 @@
+import { ERROR_CODES, type ErrorCode, type RestRoute, restRoutes } from '@lfk/api';
+import { health, readiness } from '../health.ts';
+import {
+  ANY_REQUEST,
+  BEFORE_ROUTING,
+  descriptionOf,
+  errorsOf,
+  PATH_PARAMETERS,
+  securityOf,
+  TAG_OF_ROUTER,
+  TAGS,
+  type Tag,
+} from './operations.ts';
+import { type ErrorMedia, errorResponses, headerRef, SharedResponses, sharedComponents } from './responses.ts';
+import { type JsonSchema, SchemaComponents } from './schemas.ts';
+
+const REQUEST_ID = { 'x-request-id': headerRef('RequestId') };
+const PAGE = { 'text/html': { schema: { type: 'string' } } };
+const JSON_ONLY: ErrorMedia = { json: new Set(ERROR_CODES), html: new Set() };
+
+/** Which error answers are pages: a route whose answers are all pages, or form posts' refusals. */
+function errorMediaOf(route: RestRoute, codes: ErrorCode[]): ErrorMedia {
+  if (route.transport === 'html') {
+    return { json: BEFORE_ROUTING, html: new Set(codes.filter((c) => !BEFORE_ROUTING.has(c))) };
+  }
+  if (route.transport === 'submission') {
+    // What the route's handler refuses, an HTML form post sees as a page; the body parser's refusals come first, as JSON.
+    return { json: new Set(ERROR_CODES), html: new Set([...route.errors, 'invalid_request', 'idempotency_key_reused', 'internal_error']) };
+  }
+  return JSON_ONLY;
+}
+
+function successResponses(route: RestRoute, output: JsonSchema | null): Record<string, unknown> {
+  const headers = { ...REQUEST_ID, ...(route.idempotent ? { 'idempotent-replayed': headerRef('IdempotentReplayed') } : {}) };
+  if (route.transport === 'html') {
+    const ok = route.method === 'GET' ? 'A page with a "Verify" button; nothing changed' : 'A page saying the address is verified';
+    return { 200: { description: ok, headers, content: PAGE } };
+  }
+  const answer = output
+    ? { description: route.summary, headers, content: { 'application/json': { schema: output } } }
+    : { description: `${route.summary}: no content`, headers };
+  if (route.transport !== 'submission') return { [route.status]: answer };
+  return {
+    200: { description: 'An HTML form post to a form without a `redirect_url`: a thank-you page', headers, content: PAGE },
+    [route.status]: answer,
+    303: { description: "An HTML form post, sent on to the form's `redirect_url`", headers: { ...headers, Location: headerRef('Location') } },
+  };
+}
+
+interface Converted {
+  route: RestRoute;
+  input: JsonSchema | null;
+  output: JsonSchema | null;
+}
+
+function parametersOf({ route, input }: Converted): unknown[] {
+  const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+  const parameters: unknown[] = pathParams.map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    description: PATH_PARAMETERS[name],
+    schema: { type: 'string' },
+  }));
+  if (input && route.from === 'query') {
+    const properties = (input.properties ?? {}) as Record<string, JsonSchema>;
+    for (const [name, { description, ...schema }] of Object.entries(properties)) {
+      if (!pathParams.includes(name)) parameters.push({ name, in: 'query', required: false, description, schema });
+    }
+  }
+  if (route.transport === 'signed_report') {
+    parameters.push(
+      { name: 'Github-Public-Key-Identifier', in: 'header', required: true, schema: { type: 'string' }, description: 'Which trusted key signed the report (`LFK_SECRET_SCANNING_KEYS`).' },
+      { name: 'Github-Public-Key-Signature', in: 'header', required: true, schema: { type: 'string' }, description: 'Base64 DER ECDSA P-256 / SHA-256 signature of the raw body.' },
+    );
+  }
+  if (route.idempotent) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  return parameters;
+}
+
+function requestBodyOf({ route, input }: Converted): unknown {
+  if (route.transport === 'html') {
+    return route.method === 'POST'
+      ? { required: false, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', description: 'Ignored.' } } } }
+      : undefined;
+  }
+  if (!input) return undefined;
+  if (route.transport === 'signed_report') return { required: true, content: { 'application/json': { schema: input } } };
+  if (route.transport === 'submission') {
+    return { required: true, content: { 'application/json': { schema: input }, 'application/x-www-form-urlencoded': { schema: input } } };
+  }
+  if (route.from !== 'body') return undefined;
+  const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+  const properties = Object.fromEntries(Object.entries((input.properties ?? {}) as object).filter(([k]) => !pathParams.includes(k)));
+  const required = ((input.required ?? []) as string[]).filter((k) => !pathParams.includes(k));
+  return {
+    required: required.length > 0,
+    content: { 'application/json': { schema: { ...input, properties, ...(required.length > 0 ? { required } : { required: undefined }) } } },
+  };
+}
+
+function operationOf(converted: Converted, shared: SharedResponses): Record<string, unknown> {
+  const { route, output } = converted;
+  const codes = errorsOf(route);
+  const requestBody = requestBodyOf(converted);
+  return {
+    operationId: route.procedure,
+    summary: route.summary,
+    description: descriptionOf(route),
+    tags: [TAG_OF_ROUTER[route.procedure.split('.')[0]!]],
+    parameters: parametersOf(converted),
+    ...(requestBody ? { requestBody } : {}),
+    responses: { ...successResponses(route, output), ...errorResponses(codes, errorMediaOf(route, codes), shared) },
+    security: securityOf(route),
+  };
+}
+
+/** Routes the server answers itself, not through a procedure. */
+function serverOperations(components: SchemaComponents, shared: SharedResponses): Record<string, Record<string, unknown>> {
+  const plain = (operationId: string, summary: string, description: string, ok: unknown, more: Record<string, unknown> = {}) => ({
+    operationId,
+    summary,
+    description,
+    tags: ['Operations' satisfies Tag],
+    responses: { 200: ok, ...more, ...errorResponses(ANY_REQUEST, JSON_ONLY, shared) },
+    security: [],
+  });
+  const json = (description: string, schema: JsonSchema) => ({ description, headers: REQUEST_ID, content: { 'application/json': { schema } } });
+  const readyz = components.toJson(readiness, 'output');
+  return {
+    '/healthz': {
+      get: plain('healthz', 'The process is up', 'Answers as long as the process runs; no database access.', json('Up', components.toJson(health, 'output'))),
+    },
+    '/readyz': {
+      get: plain('readyz', 'The database is reachable', 'For a load balancer: 503 while the database does not answer.', json('Ready', readyz), {
+        503: json('The database does not answer', readyz),
+      }),
+    },
+    '/v1/openapi.json': {
+      get: plain('openapi', 'This document', 'The OpenAPI 3.1 description of the API; `/docs` shows it for people.', json('The document', { type: 'object' })),
+    },
+  };
+}
+
+/** CORS preflight of submissions (`http/submissions.ts`): granted to the form's own origins only. */
+function preflightOperation(shared: SharedResponses): Record<string, unknown> {
+  const allow = (description: string) => ({ description, required: true, schema: { type: 'string' } });
+  return {
+    operationId: 'submissions.preflight',
+    summary: "CORS preflight of a browser's submission",
+    description: "Answered for the form's `allowed_origins` only; any other origin gets 403 and no CORS headers.",
+    tags: ['Submissions' satisfies Tag],
+    parameters: [
+      { name: 'form_id', in: 'path', required: true, description: PATH_PARAMETERS.form_id, schema: { type: 'string' } },
+      { name: 'Origin', in: 'header', required: true, description: 'The page asking.', schema: { type: 'string' } },
+    ],
+    responses: {
+      204: {
+        description: 'The origin may post to the form',
+        headers: {
+          ...REQUEST_ID,
+          'Access-Control-Allow-Origin': allow('The origin, echoed.'),
+          'Access-Control-Allow-Methods': allow('`POST`.'),
+          'Access-Control-Allow-Headers': allow('`content-type, idempotency-key`.'),
+          'Access-Control-Max-Age': allow('`600`: seconds a browser may keep this answer.'),
+        },
+      },
+      ...errorResponses([...ANY_REQUEST, 'origin_not_allowed', 'form_not_found'], JSON_ONLY, shared),
+    },
+    security: [],
+  };
+}
+
+/** OpenAPI 3.1, generated from the route table and the very zod schemas the procedures use. */
+export function buildOpenApi(publicUrl: string): Record<string, unknown> {
+  const components = new SchemaComponents();
+  const shared = new SharedResponses();
+  // Outputs first: a name whose input side differs gets an `Input` twin, never the other way round.
+  const outputs = restRoutes.map((route) => (route.output ? components.toJson(route.output, 'output') : null));
+  const converted: Converted[] = restRoutes.map((route, i) => ({
+    route,
+    output: outputs[i]!,
+    input: route.input ? components.toJson(route.input, 'input') : null,
+  }));
+  const paths: Record<string, Record<string, unknown>> = serverOperations(components, shared);
+  for (const one of converted) {
+    const path = one.route.path.replace(/:(\w+)/g, '{$1}');
+    paths[path] ??= {};
+    paths[path][one.route.method.toLowerCase()] = operationOf(one, shared);
+  }
+  paths['/v1/forms/{form_id}/submissions']!.options = preflightOperation(shared);
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'lfk',
+      version: '1',
+      summary: 'A forms backend with workspace API keys.',
+      description:
+        'Point an HTML `<form>` at lfk, or call it with a workspace API key from your server or agent. ' +
+        'Errors always look like `{"error":{"code":"…","message":"…","request_id":"…"}}`; each operation lists the codes ' +
+        'it can answer with. The same API has a typed TypeScript client over `/trpc`. A reference for people is at `/docs`.',
+      // No license: the project has chosen none (see docs/decisions.md), and the document does not invent one.
+      contact: { name: 'The operator of this lfk server', url: publicUrl },
+    },
+    servers: [{ url: publicUrl, description: 'This server' }],
+    tags: TAGS,
+    paths,
+    components: {
+      schemas: { ...sharedComponents.schemas, ...components.schemas },
+      responses: shared.responses,
+      headers: sharedComponents.headers,
+      parameters: sharedComponents.parameters,
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'lfk_…', description: 'A workspace API key, `lfk_…`: for servers and agents, never in a web page.' },
+        sessionBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'lfs_…', description: 'A session token, `lfs_…`, from sign-up, sign-in or device sign-in.' },
+        sessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'lfk_session',
+          description: "The session cookie sign-up and sign-in set. Requests that change something must come from the server's own origin.",
+        },
+      },
+    },
+  };
+}

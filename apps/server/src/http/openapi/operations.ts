@@ -1,0 +1,130 @@
+import type { ErrorCode, RestRoute } from '@lfk/api';
+import { BUTTON_BODY_LIMIT } from '../email-verification.ts';
+
+/** One tag per router, in the order a reader meets them. */
+export const TAGS = [
+  { name: 'Accounts', description: 'Sign up, sign in and out, and the session.' },
+  { name: 'Device sign-in', description: 'Sign in a device without a browser (the CLI): it shows a code, a signed-in person approves it.' },
+  { name: 'Workspaces', description: 'Workspaces, their members and projects, and the audit log. Sessions only.' },
+  { name: 'API keys', description: "A workspace's API keys (`lfk_…`), managed by its owners with a session. A key is shown once, when made." },
+  { name: 'Forms', description: 'Forms: made with a key, a session or no credentials at all (unclaimed), read and changed with a key or a session.' },
+  { name: 'Submissions', description: 'What people and programs send to a form, and reading it back (sessions only).' },
+  { name: 'Email verification', description: "The link a form's `notify_email` is sent: a page, and its Verify button." },
+  { name: 'Leaked keys', description: "GitHub's secret scanning reports keys found in public; each is revoked at once." },
+  { name: 'Operations', description: 'Health, readiness, and this document.' },
+] as const;
+
+export type Tag = (typeof TAGS)[number]['name'];
+
+/** A procedure's router is its tag. */
+export const TAG_OF_ROUTER: Record<string, Tag> = {
+  auth: 'Accounts',
+  deviceLogins: 'Device sign-in',
+  workspaces: 'Workspaces',
+  members: 'Workspaces',
+  projects: 'Workspaces',
+  auditEvents: 'Workspaces',
+  apiKeys: 'API keys',
+  forms: 'Forms',
+  submissions: 'Submissions',
+  emailVerifications: 'Email verification',
+  secretScanning: 'Leaked keys',
+};
+
+/** Path parameters mean the same on every route. */
+export const PATH_PARAMETERS: Record<string, string> = {
+  workspace_id: "The workspace's id (`ws_…`).",
+  key_id: "The API key's id (`key_…`).",
+  user_id: "The member's user id (`usr_…`).",
+  form_id: "The form's id (`form_…`).",
+  submission_id: "The submission's id (`sub_…`).",
+  token: 'The token of the verification link (`lfv_…`), as the email gave it.',
+  user_code: 'The code the device shows (`BCDF-GHJK`); case, spaces and dashes do not matter.',
+};
+
+const ACCESS_NOTES: Record<RestRoute['access'], string> = {
+  public: 'No credentials needed.',
+  session: 'A signed-in session (`Authorization: Bearer lfs_…` or the `lfk_session` cookie). API keys get 403 `session_required`.',
+  member: 'A session of a member of the workspace. API keys get 403 `session_required`.',
+  owner: 'A session of an owner of the workspace. API keys get 403 `session_required`.',
+  forms_scope: 'A workspace API key (`Authorization: Bearer lfk_…`) or a session of a member of the workspace.',
+  forms_scope_or_anonymous:
+    'A workspace API key (`Authorization: Bearer lfk_…`) or a session of a member of the workspace; ' +
+    'without credentials, the form is made unclaimed (`notify_email` required; rate-limited per address).',
+};
+
+const SUBMISSION_NOTES =
+  'A `browser`-mode form takes submissions whose `Origin` is on its `allowed_origins` (CORS preflight is answered ' +
+  'for those origins only), or server-side calls with a key of its workspace; an `api_key`-mode form needs such a ' +
+  'key. The body is the flat object of field values, as JSON or as an HTML form post (at most 64 KiB). ' +
+  'An HTML form post (urlencoded, `Accept: text/html`) is answered as a browser needs: 303 to the form\'s ' +
+  '`redirect_url`, or a thank-you page; and its refusals are pages too. ' +
+  'Values that do not satisfy the form get 422 `validation_failed` with one detail per field.';
+
+const LEAK_REPORT_NOTES =
+  "GitHub's secret scanning partner format: a JSON array of `{ token, type, url, source }`, signed over the raw body " +
+  'with ECDSA P-256 / SHA-256 by a key trusted in `LFK_SECRET_SCANNING_KEYS`. Each lfk key that still works is ' +
+  'revoked at once (`revoked_reason: "leaked"`), its workspace\'s owners are emailed where it was found, and an ' +
+  '`api_key.leaked` audit event names the reporter. The answer labels each token by its sha256: `true_positive` ' +
+  'for a key lfk issued, `false_positive` otherwise. An unsigned or badly signed report is 401 `invalid_signature` ' +
+  'and changes nothing.';
+
+/** The two sides of a verification link: opening it changes nothing, its button verifies. */
+const LINK_NOTES: Record<string, string> = {
+  GET:
+    'Opened from an email, and by link checkers (HEAD) and mail scanners: shows the address and the form, with a ' +
+    '"Verify" button that posts to this link. GET and HEAD change nothing. 404 when the link is not valid ' +
+    '(used, replaced by a newer one, or older than 24 hours). Every answer is a page.',
+  POST:
+    'The page\'s "Verify" button, a plain HTML form post (its body, if any, is ignored; at most ' +
+    `${BUTTON_BODY_LIMIT} bytes): marks the address verified. The link works once. No session is needed and no CSRF ` +
+    'check applies: the token the address was sent is the only credential. 404 when the link is not valid. ' +
+    'Every answer is a page.',
+};
+
+export function descriptionOf(route: RestRoute): string {
+  if (route.transport === 'submission') return SUBMISSION_NOTES;
+  if (route.transport === 'signed_report') return LEAK_REPORT_NOTES;
+  if (route.transport === 'html') return LINK_NOTES[route.method]!;
+  return ACCESS_NOTES[route.access];
+}
+
+/**
+ * What the server answers any request with, whatever its route: a request without `Host`
+ * (server.ts), a client too slow or headers too large (client-errors.ts), a fault, and draining.
+ */
+export const ANY_REQUEST: ErrorCode[] = ['invalid_request', 'request_timeout', 'headers_too_large', 'internal_error', 'unavailable'];
+
+/** Answered on the bare socket, before any route: always JSON. */
+export const BEFORE_ROUTING: ReadonlySet<ErrorCode> = new Set(['request_timeout', 'headers_too_large']);
+
+/** Fastify reads the body of every method but GET and HEAD: too large, a type the route does not take, bad JSON. */
+export function bodyErrors(route: Pick<RestRoute, 'method' | 'transport'>): ErrorCode[] {
+  if (route.method === 'GET') return [];
+  // The verification button's route takes form posts only, and never parses them.
+  if (route.transport === 'html') return ['payload_too_large', 'unsupported_media_type'];
+  return ['invalid_json', 'payload_too_large', 'unsupported_media_type'];
+}
+
+/** The errors a route can answer with: its builder's and procedure's, the body's, and any request's. */
+export function errorsOf(route: RestRoute): ErrorCode[] {
+  // A cookie is checked against CSRF only on requests that change something (authenticate.ts).
+  const own = route.method === 'GET' ? route.errors.filter((code) => code !== 'csrf_failed') : route.errors;
+  return [...new Set([...ANY_REQUEST, ...own, ...bodyErrors(route), ...(route.idempotent ? ['idempotency_key_reused' as const] : [])])];
+}
+
+/** Who may call, as OpenAPI security requirements; `{}` where no credentials are needed. */
+export function securityOf(route: RestRoute): Record<string, string[]>[] {
+  const session: Record<string, string[]>[] = [{ sessionBearer: [] }, { sessionCookie: [] }];
+  if (route.transport === 'submission') return [{}, { apiKey: [] }];
+  switch (route.access) {
+    case 'public':
+      return [];
+    case 'forms_scope_or_anonymous':
+      return [{}, { apiKey: [] }, ...session];
+    case 'forms_scope':
+      return [{ apiKey: [] }, ...session];
+    default:
+      return session;
+  }
+}
