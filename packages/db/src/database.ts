@@ -6,6 +6,7 @@ import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import type { EntityManager, MikroORM } from '@mikro-orm/sql';
 import { entities } from './entities/index.ts';
 import { migrationsList } from './migrations/index.ts';
+import { initialiseDataDirOutOfProcess, PGLITE_START_PARAMS } from './pglite-settings.ts';
 import { ChannelListener, type NotificationHandlers, type Subscription } from './notifications.ts';
 
 export type Engine = 'pglite' | 'postgresql';
@@ -59,8 +60,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   } else {
     engine = 'pglite';
     const dataDir = options.dataDir ?? 'memory://';
-    if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
-    orm = (await PgliteORM.init({ ...common, dbName: dataDir })) as unknown as MikroORM;
+    if (!dataDir.startsWith('memory://')) {
+      mkdirSync(dataDir, { recursive: true });
+      initialiseDataDirOutOfProcess(dataDir);
+    }
+    orm = (await PgliteORM.init({ ...common, dbName: dataDir, driverOptions: { startParams: [...PGLITE_START_PARAMS] } })) as unknown as MikroORM;
   }
   try {
     await migrate(orm, options.databaseUrl);
