@@ -45,10 +45,17 @@ export const email = z
   .pipe(z.email('Must be an email address.'))
   .transform((value) => value.toLowerCase());
 
+/**
+ * A whole number from JSON, or from a query string, which carries text: a plain decimal is read as
+ * a number (no hex, no exponents). Typed as what it accepts, so typed clients may send either.
+ */
+export function queryInteger(min: number, max: number): z.ZodType<number, number | string> {
+  const integer = z.preprocess((v) => (typeof v === 'string' && /^\d{1,9}$/.test(v) ? Number(v) : v), z.number().int().min(min).max(max));
+  return integer as unknown as z.ZodType<number, number | string>;
+}
+
 export const listInput = z.object({
-  // Query strings carry text: a plain decimal is read as a number (no hex, no exponents).
-  limit: z
-    .preprocess((v) => (typeof v === 'string' && /^\d{1,9}$/.test(v) ? Number(v) : v), z.number().int().min(1).max(100))
+  limit: queryInteger(1, 100)
     .default(50)
     .describe('How many items a page holds: 1 to 100 (50 when not given).'),
   cursor: z.string().max(100).optional().describe("The previous page's `next_cursor`: the page after it."),

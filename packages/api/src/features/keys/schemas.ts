@@ -6,7 +6,7 @@ import {
   TEXT_LIMITS,
 } from '@lfk/db/constants';
 import { z } from 'zod';
-import { idParam, listInput, text, timestamp, workspaceScoped } from '../../common-schemas.ts';
+import { idParam, listInput, queryInteger, text, timestamp, workspaceScoped } from '../../common-schemas.ts';
 
 export const apiKeyStatus = z.enum(['active', 'revoked']);
 export const apiKeyRevokedReason = z.enum(API_KEY_REVOKED_REASONS);
@@ -68,9 +68,7 @@ export const apiKeyRollInput = workspaceScoped
 
 export const apiKeyUsageInput = workspaceScoped.extend({
   key_id: idParam,
-  // From a query string: a plain decimal is read as a number.
-  days: z
-    .preprocess((v) => (typeof v === 'string' && /^\d{1,9}$/.test(v) ? Number(v) : v), z.number().int().min(1).max(API_KEY_USAGE_DAYS.max))
+  days: queryInteger(1, API_KEY_USAGE_DAYS.max)
     .default(API_KEY_USAGE_DAYS.default)
     .describe(`How many UTC days, ending today: 1 to ${API_KEY_USAGE_DAYS.max} (${API_KEY_USAGE_DAYS.default} when not given).`),
 });
