@@ -18,3 +18,10 @@ export const sharedTestOptions = {
 export const sourceConditions = {
   ssr: { resolve: { conditions: ['lfk-source', ...defaultServerConditions] } },
 } satisfies ViteUserConfig;
+
+/** For suites whose files each start a server and database of their own: two cores run two at a time. */
+export const serverPerFileOptions = {
+  ...sharedTestOptions,
+  pool: 'forks',
+  maxWorkers: 2,
+} satisfies ViteUserConfig['test'];

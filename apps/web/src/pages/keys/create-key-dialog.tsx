@@ -6,12 +6,11 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { trpc, trpcClient } from '../../api/trpc.ts';
 import { ChoiceField } from '../../components/choice-field.tsx';
-import { Dialog } from '../../components/dialog.tsx';
 import { useFormProblem } from '../../components/form-problem.ts';
 import { SubmitForm } from '../../components/submit-form.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import { explainKeyProblem } from './key-words.tsx';
-import { ShowKeyOnce } from './show-key-once.tsx';
+import { NewKeyDialog } from './new-key-dialog.tsx';
 
 type CreatedKey = RouterOutputs['apiKeys']['create'];
 
@@ -37,20 +36,11 @@ interface CreateKeyDialogProps {
   onClose: () => void;
 }
 
-/**
- * Creates a key and shows its plaintext once. The plaintext lives only in this dialog's state:
- * it never enters the query cache, storage or the URL, and closing the dialog unmounts it for good.
- */
 export function CreateKeyDialog({ workspaceId, open, onClose }: CreateKeyDialogProps) {
-  const [created, setCreated] = useState<CreatedKey | null>(null);
-  const close = () => {
-    setCreated(null);
-    onClose();
-  };
   return (
-    <Dialog open={open} onClose={close} title={created ? 'Your new API key' : 'Create an API key'}>
-      {created ? <ShowKeyOnce created={created} onDone={close} /> : <NewKeyForm workspaceId={workspaceId} onCreated={setCreated} onCancel={close} />}
-    </Dialog>
+    <NewKeyDialog open={open} title="Create an API key" onClose={onClose}>
+      {(shown, cancel) => <NewKeyForm workspaceId={workspaceId} onCreated={shown} onCancel={cancel} />}
+    </NewKeyDialog>
   );
 }
 

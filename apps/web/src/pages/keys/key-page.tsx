@@ -1,6 +1,6 @@
 import { Link, useParams } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { trpc } from '../../api/trpc.ts';
 import { Loaded } from '../../components/states.tsx';
 import { Time } from '../../components/time.tsx';
@@ -70,48 +70,27 @@ function KeyDetails({ workspaceId, apiKey }: { workspaceId: string; apiKey: ApiK
         <code>{apiKey.prefix}…</code> · <code>{apiKey.id}</code>
       </p>
       <dl className="facts">
-        <div>
-          <dt>Status</dt>
-          <dd>
-            <KeyStatus apiKey={apiKey} />
-          </dd>
-        </div>
+        <Fact label="Status">
+          <KeyStatus apiKey={apiKey} />
+        </Fact>
         {apiKey.rolled_to && (
-          <div>
-            <dt>Replaced by</dt>
-            <dd>
-              <Link to="/w/$workspaceId/keys/$keyId" params={{ workspaceId, keyId: apiKey.rolled_to }}>
-                <code>{apiKey.rolled_to}</code>
-              </Link>
-            </dd>
-          </div>
+          <Fact label="Replaced by">
+            <Link to="/w/$workspaceId/keys/$keyId" params={{ workspaceId, keyId: apiKey.rolled_to }}>
+              <code>{apiKey.rolled_to}</code>
+            </Link>
+          </Fact>
         )}
-        <div>
-          <dt>Expires</dt>
-          <dd>
-            <KeyExpiry apiKey={apiKey} />
-          </dd>
-        </div>
-        <div>
-          <dt>Created</dt>
-          <dd>
-            <Time iso={apiKey.created_at} /> by {nameOf(apiKey.created_by)}
-          </dd>
-        </div>
-        <div>
-          <dt>Last used</dt>
-          <dd>
-            <Time iso={apiKey.last_used_at} never="Never" />
-          </dd>
-        </div>
-        <div>
-          <dt>Last used from</dt>
-          <dd>{apiKey.last_used_ip ?? '—'}</dd>
-        </div>
-        <div>
-          <dt>Last program</dt>
-          <dd className="where-from">{apiKey.last_used_user_agent ?? '—'}</dd>
-        </div>
+        <Fact label="Expires">
+          <KeyExpiry apiKey={apiKey} />
+        </Fact>
+        <Fact label="Created">
+          <Time iso={apiKey.created_at} /> by {nameOf(apiKey.created_by)}
+        </Fact>
+        <Fact label="Last used">
+          <Time iso={apiKey.last_used_at} never="Never" />
+        </Fact>
+        <Fact label="Last used from">{apiKey.last_used_ip ?? '—'}</Fact>
+        <Fact label="Last program" className="where-from">{apiKey.last_used_user_agent ?? '—'}</Fact>
       </dl>
       <section aria-labelledby="usage-title">
         <h2 id="usage-title">Usage</h2>
@@ -123,5 +102,15 @@ function KeyDetails({ workspaceId, apiKey }: { workspaceId: string; apiKey: ApiK
       <RollKeyDialog workspaceId={workspaceId} apiKey={rolling ? apiKey : null} onClose={() => setRolling(false)} />
       <RevokeKeyDialog workspaceId={workspaceId} apiKey={revoking ? apiKey : null} onClose={() => setRevoking(false)} />
     </>
+  );
+}
+
+/** One row of a key's facts: a label and its value. */
+function Fact({ label, className, children }: { label: string; className?: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd className={className}>{children}</dd>
+    </div>
   );
 }

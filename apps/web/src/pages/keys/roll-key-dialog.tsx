@@ -4,10 +4,9 @@ import { useState } from 'react';
 import { problemOf } from '../../api/problems.ts';
 import { trpc, trpcClient } from '../../api/trpc.ts';
 import { ChoiceField } from '../../components/choice-field.tsx';
-import { Dialog } from '../../components/dialog.tsx';
 import { ProblemAlert } from '../../components/problem-alert.tsx';
 import { type ApiKey, explainKeyProblem, keyLabel } from './key-words.tsx';
-import { ShowKeyOnce } from './show-key-once.tsx';
+import { NewKeyDialog } from './new-key-dialog.tsx';
 
 type RolledKey = RouterOutputs['apiKeys']['roll'];
 
@@ -32,20 +31,11 @@ interface RollKeyDialogProps {
  * or after the chosen grace period, so programs can move to the new key without an outage.
  */
 export function RollKeyDialog({ workspaceId, apiKey, onClose }: RollKeyDialogProps) {
-  const [rolled, setRolled] = useState<RolledKey | null>(null);
-  const close = () => {
-    setRolled(null);
-    onClose();
-  };
   const label = apiKey ? keyLabel(apiKey) : '';
   return (
-    <Dialog open={apiKey !== null} onClose={close} title={rolled ? 'Your new API key' : `Roll ${label}?`}>
-      {rolled ? (
-        <ShowKeyOnce created={rolled} onDone={close} />
-      ) : (
-        apiKey && <RollForm workspaceId={workspaceId} apiKey={apiKey} label={label} onRolled={setRolled} onCancel={close} />
-      )}
-    </Dialog>
+    <NewKeyDialog open={apiKey !== null} title={`Roll ${label}?`} onClose={onClose}>
+      {(shown, cancel) => apiKey && <RollForm workspaceId={workspaceId} apiKey={apiKey} label={label} onRolled={shown} onCancel={cancel} />}
+    </NewKeyDialog>
   );
 }
 
