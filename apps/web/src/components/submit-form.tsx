@@ -7,7 +7,7 @@ interface SubmitFormProps {
   /** The form library's submit handler: it validates first and calls the mutation with the values. */
   onSubmit: FormEventHandler<HTMLFormElement>;
   /** The call's error: details beside their fields, the rest in the alert above the buttons. */
-  problem: FormProblem;
+  problem: Pick<FormProblem, 'problem' | 'unplaced'>;
   explain?: (problem: Problem) => ReactNode;
   submitLabel: string;
   /** While the call runs the form cannot be sent twice. */

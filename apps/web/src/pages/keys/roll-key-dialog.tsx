@@ -1,10 +1,11 @@
 import type { RouterOutputs } from '@lfk/api';
+import { MAX_ACTIVE_KEYS } from '@lfk/db/constants';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { problemOf } from '../../api/problems.ts';
 import { trpc, trpcClient } from '../../api/trpc.ts';
 import { ChoiceField } from '../../components/choice-field.tsx';
-import { ProblemAlert } from '../../components/problem-alert.tsx';
+import { SubmitForm } from '../../components/submit-form.tsx';
 import { type ApiKey, explainKeyProblem, keyLabel } from './key-words.tsx';
 import { NewKeyDialog } from './new-key-dialog.tsx';
 
@@ -60,31 +61,27 @@ function RollForm({ workspaceId, apiKey, label, onRolled, onCancel }: RollFormPr
     onSettled: () => queryClient.invalidateQueries(trpc.apiKeys.pathFilter()),
   });
   return (
-    <form
+    <SubmitForm
       onSubmit={(e) => {
         e.preventDefault();
         roll.mutate();
       }}
+      problem={{ problem: roll.error ? problemOf(roll.error) : null, unplaced: [] }}
+      explain={explainKeyProblem}
+      submitLabel="Roll key"
+      pending={roll.isPending}
+      onCancel={onCancel}
     >
       <p>
         A new key named like {label} is made and shown once. Put it where the old one is used, before the old one stops.
       </p>
       <ChoiceField
         label="The old key stops working"
-        hint="Until then both keys work, and both count toward the workspace's 10 active keys."
+        hint={`Until then both keys work, and both count toward the workspace's ${MAX_ACTIVE_KEYS} active keys.`}
         value={grace}
         onChange={setGrace}
         choices={GRACE_CHOICES}
       />
-      <ProblemAlert problem={roll.error ? problemOf(roll.error) : null} explain={explainKeyProblem} />
-      <div className="actions">
-        <button type="submit" disabled={roll.isPending}>
-          Roll key
-        </button>
-        <button type="button" className="secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </SubmitForm>
   );
 }
