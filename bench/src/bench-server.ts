@@ -20,6 +20,12 @@ process.on('message', (message: ToServer) => {
     principal = { kind: 'api_key', keyId: message.keyId, workspaceId: message.workspaceId };
   } else if (message.type === 'queries') {
     send({ type: 'queries', count: queries() });
+  } else if (message.type === 'verify-notify') {
+    server.db
+      .fork()
+      .getConnection()
+      .execute('update forms set notify_email_verified = true where id = ?', [message.formId])
+      .then(() => send({ type: 'verified' }));
   }
 });
 process.on('SIGTERM', () => {

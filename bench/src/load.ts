@@ -72,28 +72,30 @@ export interface Comparison {
   cpuMicros: { subject: number; baseline: number };
 }
 
+/** One side of a comparison: a load, the server it goes to, and that server's CPU clock (seconds). */
+export interface Side {
+  url: string;
+  load: Load;
+  cpuSeconds: () => number;
+}
+
 /**
- * A subject and its baseline, measured on the same server in turns (baseline, subject, …) after a
- * warm-up of both, so drift on the machine falls on both alike. `serverCpuSeconds` reads the
- * server's CPU clock: unlike req/s, CPU per request does not depend on whether the load generator,
- * which shares the machine, kept up.
+ * A subject and its baseline, measured in turns (baseline, subject, …) after a warm-up of both, so
+ * drift on the machine falls on both alike. The two may be one server or two. Each side's CPU
+ * clock is its server's: unlike req/s, CPU per request does not depend on whether the load
+ * generator, which shares the machine, kept up.
  */
-export async function compare(
-  url: string,
-  subject: Load,
-  baseline: Load,
-  settings: LoadSettings,
-  serverCpuSeconds: () => number,
-): Promise<Comparison> {
+export async function compare(subject: Side, baseline: Side, settings: LoadSettings): Promise<Comparison> {
   const warmUp = { ...settings, durationS: 1 };
-  await drive(url, baseline, warmUp);
-  await drive(url, subject, warmUp);
+  await drive(baseline.url, baseline.load, warmUp);
+  await drive(subject.url, subject.load, warmUp);
   const runs = { baseline: [] as LoadResult[], subject: [] as LoadResult[] };
   const cpu = { baseline: 0, subject: 0 };
   const measure = async (which: 'baseline' | 'subject') => {
-    const before = serverCpuSeconds();
-    runs[which].push(await drive(url, which === 'baseline' ? baseline : subject, settings));
-    cpu[which] += serverCpuSeconds() - before;
+    const side = which === 'baseline' ? baseline : subject;
+    const before = side.cpuSeconds();
+    runs[which].push(await drive(side.url, side.load, settings));
+    cpu[which] += side.cpuSeconds() - before;
   };
   for (let round = 0; round < settings.rounds; round++) {
     await measure('baseline');

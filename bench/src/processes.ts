@@ -25,6 +25,8 @@ export interface BenchServer {
   send(message: ToServer): void;
   /** Statements the server has sent to its database so far. */
   queries(): Promise<number>;
+  /** Marks a form's notification address verified (the bench server only). */
+  verifyNotify(formId: string): Promise<void>;
   rssBytes(): number;
   /** CPU time the server has used so far, user and system, in seconds. */
   cpuSeconds(): number;
@@ -32,9 +34,19 @@ export interface BenchServer {
 }
 
 /** The server under test (bench-server.ts) in a process of its own. */
-export async function startBenchServer(env: Record<string, string>): Promise<BenchServer> {
-  const child = fork(join(import.meta.dirname, 'bench-server.ts'), {
+export async function startBenchServer(env: Record<string, string>, execArgv: string[] = []): Promise<BenchServer> {
+  return forkServer(join(import.meta.dirname, 'bench-server.ts'), env, execArgv);
+}
+
+/** The hand-written lower bound (lower-bound/server.ts) on lfk's PostgreSQL database. */
+export async function startLowerBound(databaseUrl: string): Promise<BenchServer> {
+  return forkServer(join(import.meta.dirname, 'lower-bound/server.ts'), { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl });
+}
+
+async function forkServer(script: string, env: Record<string, string>, execArgv: string[] = []): Promise<BenchServer> {
+  const child = fork(script, {
     env: { ...env, PORT: '0' },
+    execArgv: [...process.execArgv, ...execArgv],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const url = await new Promise<string>((resolve, reject) => {
@@ -48,20 +60,28 @@ export async function startBenchServer(env: Record<string, string>): Promise<Ben
     url,
     pid: child.pid!,
     send: (message) => child.send(message),
-    queries: () =>
-      new Promise((resolve) => {
-        const answer = (message: FromServer) => {
-          if (message.type !== 'queries') return;
-          child.off('message', answer);
-          resolve(message.count);
-        };
-        child.on('message', answer);
-        child.send({ type: 'queries' } satisfies ToServer);
-      }),
+    queries: () => ask(child, { type: 'queries' }, 'queries').then((answer) => answer.count),
+    verifyNotify: (formId) => ask(child, { type: 'verify-notify', formId }, 'verified').then(() => undefined),
     rssBytes: () => rssOf(child.pid!),
     cpuSeconds: () => cpuSecondsOf(child.pid!),
     stop: () => stopProcess(child),
   };
+}
+
+function ask<T extends FromServer['type']>(
+  child: ChildProcess,
+  question: ToServer,
+  answerType: T,
+): Promise<Extract<FromServer, { type: T }>> {
+  return new Promise((resolve) => {
+    const answer = (message: FromServer) => {
+      if (message.type !== answerType) return;
+      child.off('message', answer);
+      resolve(message as Extract<FromServer, { type: T }>);
+    };
+    child.on('message', answer);
+    child.send(question);
+  });
 }
 
 /** Resident set size, from the kernel's own accounting. */

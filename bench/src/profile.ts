@@ -3,14 +3,12 @@
  * server running under `node --cpu-prof`, then where its CPU time went, by package and by function.
  * The profile itself stays in the printed directory for Chrome's DevTools.
  */
-import { fork } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateApiKey } from '@lfk/api';
 import { drive } from './load.ts';
-import { serverEnv, stopProcess } from './processes.ts';
-import type { FromServer } from './protocol.ts';
+import { serverEnv, startBenchServer } from './processes.ts';
 import { seed, withBadChecksum } from './seed.ts';
 
 interface ProfileNode {
@@ -26,15 +24,12 @@ interface Profile {
 const kind = process.argv[2] ?? 'valid';
 const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
 const dir = mkdtempSync(join(tmpdir(), 'lfk-profile-'));
-const child = fork(join(import.meta.dirname, 'bench-server.ts'), {
-  env: { ...serverEnv(databaseUrl ? { databaseUrl } : { dataDir: 'memory://' }), PORT: '0' },
-  execArgv: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
-  stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-});
-const url = await new Promise<string>((resolve) =>
-  child.on('message', (message: FromServer) => message.type === 'ready' && resolve(message.url)),
-);
-const seeded = await seed(url, 1);
+const server = await startBenchServer(serverEnv(databaseUrl ? { databaseUrl } : { dataDir: 'memory://' }), [
+  '--cpu-prof',
+  `--cpu-prof-dir=${dir}`,
+]);
+const url = server.url;
+const seeded = await seed(server, 1);
 const key = { valid: seeded.keys[0]!.key, malformed: withBadChecksum(seeded.keys[0]!.key), unknown: generateApiKey().key }[
   kind as 'valid'
 ];
@@ -44,7 +39,7 @@ const result = await drive(
   { path: `/v1/forms/${seeded.formId}`, headers: { authorization: `Bearer ${key}` }, expect: kind === 'valid' ? 200 : 401 },
   { durationS: Number(process.env.BENCH_DURATION ?? 8), connections: 10, rounds: 1 },
 );
-await stopProcess(child);
+await server.stop();
 
 const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'))!;
 const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Profile;

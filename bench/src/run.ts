@@ -6,9 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoadSettings } from './load.ts';
-import { type BenchServer, REPO, serverEnv, startBenchServer } from './processes.ts';
+import { type BenchServer, REPO, serverEnv, startBenchServer, startLowerBound } from './processes.ts';
 import { type Row, table, writeReport } from './report.ts';
 import { keyVerification } from './scenarios/key-verification.ts';
+import { lowerBound } from './scenarios/lower-bound.ts';
 import { memory } from './scenarios/memory.ts';
 import { revocationPropagation } from './scenarios/revocation-propagation.ts';
 import { startup } from './scenarios/startup.ts';
@@ -25,8 +26,12 @@ const rows: Row[] = [];
 const notes: string[] = [];
 const say = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
-async function withServer<T>(env: Record<string, string>, body: (server: BenchServer) => Promise<T>): Promise<T> {
-  const server = await startBenchServer(env);
+async function withServer<T>(
+  env: Record<string, string>,
+  body: (server: BenchServer) => Promise<T>,
+  start: (env: Record<string, string>) => Promise<BenchServer> = startBenchServer,
+): Promise<T> {
+  const server = await start(env);
   try {
     return await body(server);
   } finally {
@@ -38,7 +43,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'lfk-bench-'));
 try {
   say(`embedded PGlite in ${dataDir}`);
   const seeded = await withServer(serverEnv({ dataDir }), async (server) => {
-    const seeded = await seed(server.url, 10);
+    const seeded = await seed(server, 10);
     rows.push(...(await keyVerification(server, seeded, 'PGlite', settings, notes)));
     say('memory');
     rows.push(await memory(server, seeded, 'PGlite', settings, notes));
@@ -50,8 +55,12 @@ try {
   if (databaseUrl) {
     say('PostgreSQL');
     await withServer(serverEnv({ databaseUrl }), async (a) => {
-      const seeded = await seed(a.url, 9);
+      const seeded = await seed(a, 9);
       rows.push(...(await keyVerification(a, seeded, 'PostgreSQL', settings, notes)));
+      say('lower bound');
+      await withServer({}, async (bound) => rows.push(...(await lowerBound(a, bound, seeded, settings, notes))), () =>
+        startLowerBound(databaseUrl),
+      );
       say('memory');
       rows.push(await memory(a, seeded, 'PostgreSQL', settings, notes));
       say('revocation propagation');
@@ -60,10 +69,22 @@ try {
       });
     });
   } else {
-    notes.push('Scenario 5 needs PostgreSQL: set BENCH_DATABASE_URL to run it (and scenarios 1–4 and 6 there too).');
+    notes.push('Scenarios 5, 8 and 9 need PostgreSQL: set BENCH_DATABASE_URL to run them (and scenarios 1–4 and 6 there too).');
   }
+  rows.push(...embeddedAgainstPostgres(rows));
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** Scenario 9: lfk's form read on its embedded database against its own figure on PostgreSQL. */
+function embeddedAgainstPostgres(measured: Row[]): Row[] {
+  const read = (engine: string) =>
+    measured.find((r) => r.engine === engine && r.scenario === '1 · GET /v1/forms/{id}, valid key')?.requestsPerSecond;
+  const embedded = read('PGlite');
+  const postgres = read('PostgreSQL');
+  if (embedded === undefined || postgres === undefined) return [];
+  const ratio = embedded / postgres;
+  return [{ scenario: '9 · form read, PGlite ÷ PostgreSQL (scenario 1)', engine: 'both', ratio, target: '≥ 0.50', met: ratio >= 0.5 }];
 }
 
 const command = `${databaseUrl ? 'BENCH_DATABASE_URL=postgres://… ' : ''}npm run bench`;

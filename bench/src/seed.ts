@@ -13,7 +13,7 @@ export interface Seed {
   revokedKey: string;
   /** A claimed form, read by scenario 1. */
   formId: string;
-  /** An `api_key`-mode form, submitted to by scenario 4. */
+  /** An `api_key`-mode form, submitted to by scenarios 4 and 8; each submission notifies its verified address. */
   apiKeyFormId: string;
 }
 
@@ -21,7 +21,8 @@ export interface Seed {
  * A person, their workspace, keys and forms, made through lfk's own typed client as a customer
  * would make them.
  */
-export async function seed(url: string, activeKeys: number): Promise<Seed> {
+export async function seed(server: { url: string; verifyNotify(formId: string): Promise<void> }, activeKeys: number): Promise<Seed> {
+  const url = server.url;
   const email = `bench-${randomBytes(6).toString('hex')}@example.com`;
   const anonymous = createLfkClient({ baseUrl: url });
   const signedUp = await anonymous.auth.signup.mutate({ email, password: PASSWORD });
@@ -43,7 +44,13 @@ export async function seed(url: string, activeKeys: number): Promise<Seed> {
     { name: 'message', type: 'textarea' as const },
   ];
   const form = await withKey.forms.create.mutate({ name: 'Contact', schema });
-  const apiKeyForm = await withKey.forms.create.mutate({ name: 'Orders', schema, submission_mode: 'api_key' });
+  const apiKeyForm = await withKey.forms.create.mutate({
+    name: 'Orders',
+    schema,
+    submission_mode: 'api_key',
+    notify_email: 'orders@example.org',
+  });
+  await server.verifyNotify(apiKeyForm.id);
   return {
     email,
     sessionToken: signedUp.session_token,

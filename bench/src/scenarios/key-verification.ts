@@ -1,12 +1,12 @@
 import { generateApiKey } from '@lfk/api';
-import { type Comparison, compare, drive, type LoadSettings, percentile, timedRequest } from '../load.ts';
+import { type Comparison, compare, drive, type Load, type LoadSettings, percentile, timedRequest } from '../load.ts';
 import type { BenchServer } from '../processes.ts';
 import type { Row } from '../report.ts';
 import { type Seed, withBadChecksum } from '../seed.ts';
 
-const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
-const cpuNote = (scenario: string, engine: string, c: Comparison, subject: string, baseline: string) =>
+export const cpuNote = (scenario: string, engine: string, c: Comparison, subject: string, baseline: string) =>
   `Scenario ${scenario} (${engine}): server CPU per request ${c.cpuMicros.subject.toFixed(1)} µs ${subject}, ` +
   `${c.cpuMicros.baseline.toFixed(1)} µs ${baseline} (ratio ${(c.cpuMicros.baseline / c.cpuMicros.subject).toFixed(2)}).`;
 
@@ -22,15 +22,13 @@ export async function keyVerification(
   const key = seeded.keys[0]!;
   server.send({ type: 'principal', keyId: key.id, workspaceId: seeded.workspaceId });
   const formPath = `/v1/forms/${seeded.formId}`;
-  const cpu = () => server.cpuSeconds();
+  const on = (load: Load) => ({ url: server.url, load, cpuSeconds: () => server.cpuSeconds() });
 
   // 1. A valid key, against the same read without authentication.
   const read = await compare(
-    server.url,
-    { path: formPath, headers: bearer(key.key), expect: 200 },
-    { path: `/bench/forms/${seeded.formId}`, expect: 200 },
+    on({ path: formPath, headers: bearer(key.key), expect: 200 }),
+    on({ path: `/bench/forms/${seeded.formId}`, expect: 200 }),
     settings,
-    cpu,
   );
   rows.push({ scenario: '1 · baseline: form read, authentication bypassed', engine, ...read.baseline });
   rows.push({
@@ -47,11 +45,9 @@ export async function keyVerification(
   const malformed = bearer(withBadChecksum(key.key));
   const before = await server.queries();
   const refused = await compare(
-    server.url,
-    { path: formPath, headers: malformed, expect: 401 },
-    { path: '/bench/unauthorized', headers: malformed, expect: 401 },
+    on({ path: formPath, headers: malformed, expect: 401 }),
+    on({ path: '/bench/unauthorized', headers: malformed, expect: 401 }),
     settings,
-    cpu,
   );
   const queries = (await server.queries()) - before;
   rows.push({ scenario: '2 · baseline: bare 401 route', engine, ...refused.baseline });
@@ -72,11 +68,9 @@ export async function keyVerification(
   // 3. An unknown key against a revoked one: throughput under load, then latency one request at a time.
   const unknown = generateApiKey().key;
   const bad = await compare(
-    server.url,
-    { path: formPath, headers: bearer(seeded.revokedKey), expect: 401 },
-    { path: formPath, headers: bearer(unknown), expect: 401 },
+    on({ path: formPath, headers: bearer(seeded.revokedKey), expect: 401 }),
+    on({ path: formPath, headers: bearer(unknown), expect: 401 }),
     settings,
-    cpu,
   );
   const probe = await timingProbe(server.url, formPath, unknown, seeded.revokedKey);
   const ms = (sorted: number[]) => ({ p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99) });

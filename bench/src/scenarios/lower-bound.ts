@@ -1,0 +1,66 @@
+import { generateApiKey } from '@lfk/api';
+import { type Comparison, compare, type Load, type LoadSettings } from '../load.ts';
+import type { BenchServer } from '../processes.ts';
+import type { Row } from '../report.ts';
+import { type Seed, withBadChecksum } from '../seed.ts';
+import { bearer } from './key-verification.ts';
+
+interface Case {
+  name: string;
+  load: Load;
+  /** Least lfk req/s ÷ lower-bound req/s. */
+  ratio: number;
+  /** Most lfk CPU per request ÷ the lower bound's, when the target has one. */
+  cpu?: number;
+}
+
+/**
+ * Scenario 8, on PostgreSQL: lfk against the hand-written lower bound (lower-bound/server.ts) on
+ * the same database, the same loads sent to each in turns.
+ */
+export async function lowerBound(
+  lfk: BenchServer,
+  bound: BenchServer,
+  seeded: Seed,
+  settings: LoadSettings,
+  notes: string[],
+): Promise<Row[]> {
+  const key = seeded.keys[0]!.key;
+  const formPath = `/v1/forms/${seeded.formId}`;
+  const cases: Case[] = [
+    { name: 'GET /v1/forms/{id}, valid key', load: { path: formPath, headers: bearer(key), expect: 200 }, ratio: 0.7, cpu: 1.6 },
+    { name: 'malformed key → 401', load: { path: formPath, headers: bearer(withBadChecksum(key)), expect: 401 }, ratio: 0.85 },
+    { name: 'unknown key → 401', load: { path: formPath, headers: bearer(generateApiKey().key), expect: 401 }, ratio: 0.85 },
+    {
+      name: 'POST submissions (row + outbox row)',
+      load: {
+        method: 'POST',
+        path: `/v1/forms/${seeded.apiKeyFormId}/submissions`,
+        headers: bearer(key),
+        body: JSON.stringify({ email: 'buyer@example.org', message: 'one more order' }),
+        expect: 201,
+      },
+      ratio: 0.6,
+    },
+  ];
+  const rows: Row[] = [];
+  for (const c of cases) {
+    const side = (server: BenchServer) => ({ url: server.url, load: c.load, cpuSeconds: () => server.cpuSeconds() });
+    const result: Comparison = await compare(side(lfk), side(bound), settings);
+    const cpuRatio = result.cpuMicros.subject / result.cpuMicros.baseline;
+    rows.push({ scenario: `8 · lower bound: ${c.name}`, engine: 'PostgreSQL', ...result.baseline });
+    rows.push({
+      scenario: `8 · lfk: ${c.name}`,
+      engine: 'PostgreSQL',
+      ...result.subject,
+      ratio: result.ratio,
+      target: `≥ ${c.ratio.toFixed(2)}${c.cpu ? `, CPU ≤ ${c.cpu}×` : ''}`,
+      met: result.ratio >= c.ratio && (c.cpu === undefined || cpuRatio <= c.cpu),
+    });
+    notes.push(
+      `Scenario 8 (${c.name}): server CPU per request ${result.cpuMicros.subject.toFixed(1)} µs lfk, ` +
+        `${result.cpuMicros.baseline.toFixed(1)} µs the lower bound (${cpuRatio.toFixed(2)}×).`,
+    );
+  }
+  return rows;
+}
