@@ -1,9 +1,76 @@
-import type { IForm } from '../entities/form.ts';
+import type { IForm, StoredField } from '../entities/form.ts';
 import { LockingRepository } from './locking-repository.ts';
+
+/**
+ * A claimed form as its row holds it, with no entity around it: what a read that changes nothing
+ * needs. Its fields are named and shaped as the entity's, so one serializer serves both.
+ */
+export type FormReading = Pick<
+  IForm,
+  | 'id'
+  | 'name'
+  | 'state'
+  | 'schema'
+  | 'submissionMode'
+  | 'allowedOrigins'
+  | 'notifyEmail'
+  | 'notifyEmailVerified'
+  | 'redirectUrl'
+  | 'createdAt'
+  | 'updatedAt'
+> & { workspace?: { id: string } | null; project?: { id: string } | null };
+
+interface FormRow {
+  id: string;
+  workspace_id: string | null;
+  project_id: string | null;
+  name: string;
+  state: IForm['state'];
+  schema: StoredField[] | string;
+  submission_mode: IForm['submissionMode'];
+  allowed_origins: string[] | string;
+  notify_email: string | null;
+  notify_email_verified: boolean;
+  redirect_url: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+// Drivers differ in what they parse (PGlite under MikroORM hands back json and timestamps as text).
+const json = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
+const reference = (id: string | null) => (id === null ? null : { id });
+
+const READ_CLAIMED =
+  'select id, workspace_id, project_id, name, state, schema, submission_mode, allowed_origins, notify_email, ' +
+  "notify_email_verified, redirect_url, created_at, updated_at from forms where id = ? and state = 'claimed'";
 
 export class FormRepository extends LockingRepository<IForm> {
   /** A form in a workspace; unclaimed forms are reached only through their claim token. */
   findClaimed(formId: string): Promise<IForm | null> {
     return this.findOne({ id: formId, state: 'claimed' });
+  }
+
+  /**
+   * `findClaimed` for a read: one statement and a plain object, without the entity's hydration and
+   * identity map, which a read that changes nothing does not use (it is most of the request's time).
+   */
+  async readClaimed(formId: string): Promise<FormReading | null> {
+    const [row] = await this.em.execute<FormRow[]>(READ_CLAIMED, [formId]);
+    if (!row) return null;
+    return {
+      id: row.id,
+      workspace: reference(row.workspace_id),
+      project: reference(row.project_id),
+      name: row.name,
+      state: row.state,
+      schema: json(row.schema),
+      submissionMode: row.submission_mode,
+      allowedOrigins: json(row.allowed_origins),
+      notifyEmail: row.notify_email,
+      notifyEmailVerified: row.notify_email_verified,
+      redirectUrl: row.redirect_url,
+      createdAt: new Date(row.created_at),
+      updatedAt: new Date(row.updated_at),
+    };
   }
 }

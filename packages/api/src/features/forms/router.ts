@@ -20,7 +20,7 @@ import {
   verificationSent,
 } from './schemas.ts';
 import { formToWire } from './serializers.ts';
-import { findReachableForm, resolveProject } from './rules.ts';
+import { findReachableForm, readReachableForm, resolveProject } from './rules.ts';
 import { runIdempotently } from '../../infrastructure/idempotency.ts';
 import { pageNewestFirst } from '../../infrastructure/pagination.ts';
 import { assertResendAllowed, maskEmail, sendVerification } from '../email-verification/sending.ts';
@@ -154,7 +154,7 @@ export const formsRouter = router({
   get: formsScopeProcedure.meta(rest('GET /v1/forms/:form_id', 200, 'Read a claimed form', { errors: ['form_not_found'] }))
     .input(formIdInput)
     .output(form)
-    .query(async ({ ctx, input }) => formToWire(await findReachableForm(ctx.em, ctx.scope, input.form_id))),
+    .query(async ({ ctx, input }) => formToWire(await readReachableForm(ctx.em, ctx.scope, input.form_id))),
 
   update: formsScopeProcedure.meta(rest('PATCH /v1/forms/:form_id', 200, 'Update some fields of a claimed form',
       { errors: ['form_not_found', 'project_not_found'] }))

@@ -1,15 +1,27 @@
-import { Form, type IForm, isId, Project } from '@lfk/db';
+import { Form, type FormReading, type IForm, isId, Project } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import { ApiError } from '../../errors.ts';
 import type { FormsScope } from '../../trpc.ts';
 
 /** A claimed form this caller may reach; anything else, unclaimed forms included, is "not found". */
-export async function findReachableForm(em: EntityManager, scope: FormsScope, formId: string): Promise<IForm> {
+async function reachable<T extends { workspace?: { id: string } | null }>(
+  scope: FormsScope,
+  formId: string,
+  find: (formId: string) => Promise<T | null>,
+): Promise<T> {
   if (!isId('form', formId)) throw new ApiError('form_not_found');
-  const found = await em.getRepository(Form).findClaimed(formId);
+  const found = await find(formId);
   if (!found?.workspace || !(await scope.canReach(found.workspace.id))) throw new ApiError('form_not_found');
   return found;
 }
+
+/** The form as an entity, to change it. */
+export const findReachableForm = (em: EntityManager, scope: FormsScope, formId: string): Promise<IForm> =>
+  reachable(scope, formId, (id) => em.getRepository(Form).findClaimed(id));
+
+/** The form as a plain reading of its row, to answer it (see `readClaimed`). */
+export const readReachableForm = (em: EntityManager, scope: FormsScope, formId: string): Promise<FormReading> =>
+  reachable(scope, formId, (id) => em.getRepository(Form).readClaimed(id));
 
 /** The project a form goes in: the one named (of the same workspace), else the default one. */
 export async function resolveProject(em: EntityManager, workspaceId: string, projectId: string | undefined) {

@@ -1,10 +1,13 @@
-import type { IForm } from '@lfk/db';
+import type { FormReading } from '@lfk/db';
 import type { z } from 'zod';
 import { iso } from '../../infrastructure/wire.ts';
 import type { form } from './schemas.ts';
 
-/** A form as answered: its claim token's hash and internal columns never pass through here. */
-export const formToWire = (f: IForm): z.input<typeof form> => ({
+/**
+ * A form as answered: its claim token's hash and internal columns never pass through here. Takes
+ * the entity or a plain reading of its row (`FormReading`, which the entity satisfies).
+ */
+export const formToWire = (f: FormReading): z.input<typeof form> => ({
   id: f.id,
   workspace_id: f.workspace?.id ?? null,
   project_id: f.project?.id ?? null,
