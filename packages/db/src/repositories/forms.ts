@@ -2,7 +2,7 @@ import type { IForm, StoredField } from '../entities/form.ts';
 import { LockingRepository } from './locking-repository.ts';
 
 /**
- * A claimed form as its row holds it, with no entity around it: what a read that changes nothing
+ * A form as its row holds it, with no entity around it: what a read that changes nothing
  * needs. Its fields are named and shaped as the entity's, so one serializer serves both.
  */
 export type FormReading = Pick<
@@ -40,9 +40,10 @@ interface FormRow {
 const json = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
 const reference = (id: string | null) => (id === null ? null : { id });
 
-const READ_CLAIMED =
+const READ =
   'select id, workspace_id, project_id, name, state, schema, submission_mode, allowed_origins, notify_email, ' +
-  "notify_email_verified, redirect_url, created_at, updated_at from forms where id = ? and state = 'claimed'";
+  'notify_email_verified, redirect_url, created_at, updated_at from forms where id = ?';
+const READ_CLAIMED = `${READ} and state = 'claimed'`;
 
 export class FormRepository extends LockingRepository<IForm> {
   /** A form in a workspace; unclaimed forms are reached only through their claim token. */
@@ -54,8 +55,17 @@ export class FormRepository extends LockingRepository<IForm> {
    * `findClaimed` for a read: one statement and a plain object, without the entity's hydration and
    * identity map, which a read that changes nothing does not use (it is most of the request's time).
    */
-  async readClaimed(formId: string): Promise<FormReading | null> {
-    const [row] = await this.em.execute<FormRow[]>(READ_CLAIMED, [formId]);
+  readClaimed(formId: string): Promise<FormReading | null> {
+    return this.#read(READ_CLAIMED, formId);
+  }
+
+  /** Any form, claimed or not, the same way: what a submission is checked against. */
+  readById(formId: string): Promise<FormReading | null> {
+    return this.#read(READ, formId);
+  }
+
+  async #read(statement: string, formId: string): Promise<FormReading | null> {
+    const [row] = await this.em.execute<FormRow[]>(statement, [formId]);
     if (!row) return null;
     return {
       id: row.id,

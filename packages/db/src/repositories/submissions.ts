@@ -13,10 +13,14 @@ export interface NewSubmission {
 }
 
 export class SubmissionRepository extends SqlEntityRepository<ISubmission> {
-  /** Queues the submission on this repository's EntityManager, for the caller's flush. */
-  add(submission: NewSubmission): ISubmission {
+  /**
+   * Queues the submission on this repository's EntityManager, for the caller's flush. Its id and
+   * time are set here, so what is written with it in the same flush (its notification) can name them.
+   */
+  add(submission: NewSubmission, now = new Date()): ISubmission {
     return this.create({
       id: newId('sub'),
+      createdAt: now,
       form: submission.formId,
       data: submission.data,
       source: submission.source,

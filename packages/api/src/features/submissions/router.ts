@@ -1,4 +1,4 @@
-import { type IForm, isId, Submission } from '@lfk/db';
+import { type FormReading, isId, Submission } from '@lfk/db';
 import type { Context } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { submissionEmail } from './notification-email.ts';
@@ -28,14 +28,14 @@ import { validateSubmission } from './validation.ts';
 import { type FormKey, formMemberProcedure, router, submissionProcedure } from '../../trpc.ts';
 
 /** A server-side call: the key must be of the form's workspace. Keys never see unclaimed forms. */
-function acceptKey(form: IForm, key: FormKey): 'api_key' {
+function acceptKey(form: FormReading, key: FormKey): 'api_key' {
   if (!form.workspace) throw new ApiError('form_not_found');
   if (form.workspace.id !== key.workspaceId) throw new ApiError('forbidden');
   return 'api_key';
 }
 
 /** A browser: the form must take browser submissions from this origin, which may then read the answer. */
-function acceptBrowser(ctx: Context, form: IForm): 'browser' {
+function acceptBrowser(ctx: Context, form: FormReading): 'browser' {
   if (form.submissionMode === 'api_key') throw new ApiError('api_key_required');
   const origin = ctx.origin;
   if (origin === undefined || !isOriginAllowed(form, origin)) throw new ApiError('origin_not_allowed');
@@ -73,7 +73,6 @@ export const submissionsRouter = router({
           source,
           apiKeyId: ctx.key?.keyId ?? null,
         });
-        await em.flush();
         if (notify) {
           enqueueEmail(
             em,
@@ -86,8 +85,8 @@ export const submissionsRouter = router({
               receivedAt: record.createdAt,
             }),
           );
-          await em.flush();
         }
+        await em.flush();
         const wire = { id: record.id, form_id: form.id, created_at: record.createdAt.toISOString() };
         return { response: wire, replay: wire };
       });

@@ -1,18 +1,21 @@
-import { Form, type IForm, isId } from '@lfk/db';
+import { Form, type FormReading, isId } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import { ApiError } from '../../errors.ts';
 import { httpUrl } from '../forms/schemas.ts';
 import { SUBMISSION_MAX_BYTES } from './schemas.ts';
 
-/** The form a submission is for, claimed or not. A wrong-shaped id names nothing. */
-export async function findSubmissionForm(em: EntityManager, formId: string): Promise<IForm> {
-  const found = isId('form', formId) ? await em.findOne(Form, { id: formId }) : null;
+/**
+ * The form a submission is for, claimed or not. A wrong-shaped id names nothing. A submission
+ * changes nothing on its form, so the form is read as a plain row, not an entity.
+ */
+export async function findSubmissionForm(em: EntityManager, formId: string): Promise<FormReading> {
+  const found = isId('form', formId) ? await em.getRepository(Form).readById(formId) : null;
   if (!found) throw new ApiError('form_not_found');
   return found;
 }
 
 /** Browser submissions are judged by their `Origin`: it must be on the form's list, exactly. */
-export function isOriginAllowed(form: IForm, origin: string): boolean {
+export function isOriginAllowed(form: FormReading, origin: string): boolean {
   return form.submissionMode === 'browser' && form.allowedOrigins.includes(origin);
 }
 
@@ -57,7 +60,7 @@ export function assertSubmissionSize(data: Record<string, unknown>): void {
 }
 
 /** The browser-submission allowance is per form and per client address: one visitor never spends another's. */
-export const browserSubmitter = (form: IForm, ip: string) => `${form.id} ${ip}`;
+export const browserSubmitter = (form: FormReading, ip: string) => `${form.id} ${ip}`;
 
 /**
  * Where a person goes after an HTML form post: the form's `redirect_url` as the form schema stores
