@@ -1,11 +1,14 @@
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { RATE_LIMITS_OFF } from '@lfk/server';
 import type { FromServer, ToServer } from './protocol.ts';
 
 export const REPO = join(import.meta.dirname, '../..');
+
+/** The Node flags `npm start` gives a server on the embedded database (apps/server/bin/start.sh). */
+export const EMBEDDED_NODE_FLAGS = readFileSync(join(REPO, 'apps/server/embedded.node-flags'), 'utf8').trim().split(/\s+/);
 
 
 /** The server's environment: the defaults, on 127.0.0.1, logging warnings and worse. */
@@ -28,14 +31,20 @@ export interface BenchServer {
   /** Marks a form's notification address verified (the bench server only). */
   verifyNotify(formId: string): Promise<void>;
   rssBytes(): number;
+  /** The most RSS the process has had (the kernel's high-water mark). */
+  peakRssBytes(): number;
   /** CPU time the server has used so far, user and system, in seconds. */
   cpuSeconds(): number;
   stop(): Promise<void>;
 }
 
-/** The server under test (bench-server.ts) in a process of its own. */
+/**
+ * The server under test (bench-server.ts) in a process of its own, on the embedded database with
+ * the Node flags `npm start` gives it there.
+ */
 export async function startBenchServer(env: Record<string, string>, execArgv: string[] = []): Promise<BenchServer> {
-  return forkServer(join(import.meta.dirname, 'bench-server.ts'), env, execArgv);
+  const flags = env.DATABASE_URL ? [] : EMBEDDED_NODE_FLAGS;
+  return forkServer(join(import.meta.dirname, 'bench-server.ts'), env, [...flags, ...execArgv]);
 }
 
 /** The hand-written lower bound (lower-bound/server.ts) on lfk's PostgreSQL database. */
@@ -62,7 +71,8 @@ async function forkServer(script: string, env: Record<string, string>, execArgv:
     send: (message) => child.send(message),
     queries: () => ask(child, { type: 'queries' }, 'queries').then((answer) => answer.count),
     verifyNotify: (formId) => ask(child, { type: 'verify-notify', formId }, 'verified').then(() => undefined),
-    rssBytes: () => rssOf(child.pid!),
+    rssBytes: () => statusBytes(child.pid!, 'VmRSS'),
+    peakRssBytes: () => statusBytes(child.pid!, 'VmHWM'),
     cpuSeconds: () => cpuSecondsOf(child.pid!),
     stop: () => stopProcess(child),
   };
@@ -84,11 +94,11 @@ function ask<T extends FromServer['type']>(
   });
 }
 
-/** Resident set size, from the kernel's own accounting. */
-function rssOf(pid: number): number {
+/** A memory figure of /proc/<pid>/status, the kernel's own accounting. */
+function statusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = /^VmRSS:\s+(\d+) kB$/m.exec(status);
-  if (!kib) throw new Error(`no VmRSS for process ${pid}`);
+  const kib = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status);
+  if (!kib) throw new Error(`no ${field} for process ${pid}`);
   return Number(kib[1]) * 1024;
 }
 
@@ -119,9 +129,12 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** `npm start`'s own command, in a process of its own. */
+/** `npm start`'s own command (after the dashboard build), in a process of its own. */
 export function spawnMainServer(env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [join(REPO, 'apps/server/src/main.ts')], { env, stdio: 'ignore' });
+  return spawn('sh', [join(REPO, 'apps/server/bin/start.sh')], {
+    env: { ...env, PATH: `${dirname(process.execPath)}:${env.PATH ?? ''}` },
+    stdio: 'ignore',
+  });
 }
 
 /** Runs a command to its end; resolves with its exit code and output. */

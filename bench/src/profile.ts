@@ -1,5 +1,6 @@
 /**
- * `npm run bench:profile [valid|malformed|unknown]`: one load of `GET /v1/forms/{id}` against a
+ * `npm run bench:profile [valid|malformed|unknown|submit]`: one load (`GET /v1/forms/{id}` with a
+ * key of that kind, or `POST …/submissions` with a valid one) against a
  * server running under `node --cpu-prof`, then where its CPU time went, by package and by function.
  * The profile itself stays in the printed directory for Chrome's DevTools.
  */
@@ -7,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateApiKey } from '@lfk/api';
-import { drive } from './load.ts';
+import { drive, type Load } from './load.ts';
 import { serverEnv, startBenchServer } from './processes.ts';
 import { seed, withBadChecksum } from './seed.ts';
 
@@ -30,15 +31,23 @@ const server = await startBenchServer(serverEnv(databaseUrl ? { databaseUrl } : 
 ]);
 const url = server.url;
 const seeded = await seed(server, 1);
-const key = { valid: seeded.keys[0]!.key, malformed: withBadChecksum(seeded.keys[0]!.key), unknown: generateApiKey().key }[
-  kind as 'valid'
-];
-if (!key) throw new Error('usage: npm run bench:profile [valid|malformed|unknown]');
-const result = await drive(
-  url,
-  { path: `/v1/forms/${seeded.formId}`, headers: { authorization: `Bearer ${key}` }, expect: kind === 'valid' ? 200 : 401 },
-  { durationS: Number(process.env.BENCH_DURATION ?? 8), connections: 10, rounds: 1 },
-);
+const valid = { authorization: `Bearer ${seeded.keys[0]!.key}` };
+const read = (authorization: string, expect: number): Load => ({ path: `/v1/forms/${seeded.formId}`, headers: { authorization }, expect });
+const loads: Record<string, Load> = {
+  valid: read(valid.authorization, 200),
+  malformed: read(`Bearer ${withBadChecksum(seeded.keys[0]!.key)}`, 401),
+  unknown: read(`Bearer ${generateApiKey().key}`, 401),
+  submit: {
+    method: 'POST',
+    path: `/v1/forms/${seeded.apiKeyFormId}/submissions`,
+    headers: valid,
+    body: JSON.stringify({ email: 'buyer@example.org', message: 'one more order' }),
+    expect: 201,
+  },
+};
+const load = loads[kind];
+if (!load) throw new Error(`usage: npm run bench:profile [${Object.keys(loads).join('|')}]`);
+const result = await drive(url, load, { durationS: Number(process.env.BENCH_DURATION ?? 8), connections: 10, rounds: 1 });
 await server.stop();
 
 const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'))!;
@@ -72,6 +81,6 @@ const top = (map: Map<string, number>, n: number) =>
     .map(([name, micros]) => `${((micros / total) * 100).toFixed(1).padStart(5)}%  ${name}`)
     .join('\n');
 process.stdout.write(
-  `${kind} key: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms\n` +
+  `${kind}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms\n` +
     `profile (start-up and seeding included): ${join(dir, file)}\n\nby package\n${top(byPackage, 15)}\n\nby function\n${top(byFunction, 25)}\n`,
 );

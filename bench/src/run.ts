@@ -46,7 +46,7 @@ try {
     const seeded = await seed(server, 10);
     rows.push(...(await keyVerification(server, seeded, 'PGlite', settings, notes)));
     say('memory');
-    rows.push(await memory(server, seeded, 'PGlite', settings, notes));
+    rows.push(...(await memory(server, seeded, 'PGlite', settings, notes)));
     return seeded;
   });
   say('start-up');
@@ -62,7 +62,7 @@ try {
         startLowerBound(databaseUrl),
       );
       say('memory');
-      rows.push(await memory(a, seeded, 'PostgreSQL', settings, notes));
+      rows.push(...(await memory(a, seeded, 'PostgreSQL', settings, notes)));
       say('revocation propagation');
       await withServer(serverEnv({ databaseUrl }), async (b) => {
         rows.push(await revocationPropagation(a, b, seeded, notes));
