@@ -132,19 +132,22 @@ export async function createServer(config: Config, options: ServerOptions = {}):
 
   let closing: Promise<void> | undefined;
   // While stopping, answers end their connection, so a keep-alive client cannot hold shutdown open.
-  app.addHook('onSend', async (_request, reply) => {
+  // Hooks on every request take a callback, not a promise: one fewer allocation and tick per answer.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     // API answers are never cached: one of them carries a key that is shown once.
     reply.header('cache-control', 'no-store');
     // Shed load while draining: the balancer sends the retry to another replica.
-    if (closing) throw new ApiError('unavailable', { headers: { 'retry-after': '1' } });
+    if (closing) return done(new ApiError('unavailable', { headers: { 'retry-after': '1' } }));
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
-      throw new ApiError('invalid_request', { message: 'An HTTP/1.1 request must have a Host header.' });
+      return done(new ApiError('invalid_request', { message: 'An HTTP/1.1 request must have a Host header.' }));
     }
+    done();
   });
 
   // JSON is the only body lfk takes here; anything else is a 415.

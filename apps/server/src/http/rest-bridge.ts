@@ -1,5 +1,6 @@
 import { ApiError, type AppRouter, createCaller, type RestRoute, refusal, restRoutes } from '@lfk/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sendError } from './errors.ts';
 import type { ContextForRequest } from './request-context.ts';
 
 type Caller = ReturnType<typeof createCaller>;
@@ -40,9 +41,10 @@ export function registerRestBridge(app: FastifyInstance, contextFor: ContextForR
       url: route.path,
       handler: async (request, reply) => {
         const ctx = await contextFor(request, reply);
-        // The procedure would refuse these credentials first thing; refusing them here spares calling it.
+        // The procedure would refuse these credentials first thing; refusing them here spares calling
+        // it, and answering here spares Fastify's error path: a flood of bad keys costs little.
         const refused = refusal(ctx.auth);
-        if (refused) throw refused;
+        if (refused) return sendError(refused, request, reply);
         const result = await procedureOf(createCaller(ctx), route.procedure)(inputOf(route, request));
         reply.code(route.status);
         return route.status === 204 ? reply.send() : reply.send(result);
