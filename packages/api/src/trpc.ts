@@ -46,19 +46,32 @@ const REFUSED_BEARER: ErrorCode[] = ['invalid_api_key', 'invalid_session', 'rate
 const AUTHENTICATION: ErrorCode[] = [...REFUSED_BEARER, 'unauthenticated', 'csrf_failed'];
 const SESSION: ErrorCode[] = [...AUTHENTICATION, 'session_required'];
 
-/** No credentials needed; but a bearer that was presented and refused is refused here too. */
-export const publicProcedure = t.procedure.meta({ access: 'public', accessErrors: REFUSED_BEARER }).use(({ ctx, next }) => {
+// Each builder has one middleware that decides access, calling the checks below, rather than a
+// chain of them: every middleware is one more async step and one more copy of the context per call.
+
+/** A bearer that was presented and refused refuses the call, whatever it is. */
+function refuseRefusedBearer(ctx: Context): void {
   const refused = refusal(ctx.auth);
   if (refused) throw refused;
-  return next();
-});
+}
 
-const authenticatedProcedure = t.procedure.use(({ ctx, next }) => {
+/** Who is calling; anonymous or refused credentials are refused. */
+function identify(ctx: Context): { principal: Identified; actor: Actor } {
   if (ctx.auth.failure) throw ctx.auth.failure;
   const principal = ctx.auth.principal;
   if (principal.kind === 'anonymous') throw new ApiError('unauthenticated');
-  return next({ ctx: { principal, actor: actorOf(principal) } });
+  return { principal, actor: actorOf(principal) };
+}
+
+const PUBLIC = { access: 'public', accessErrors: REFUSED_BEARER } as const;
+
+/** No credentials needed; but a bearer that was presented and refused is refused here too. */
+export const publicProcedure = t.procedure.meta(PUBLIC).use(({ ctx, next }) => {
+  refuseRefusedBearer(ctx);
+  return next();
 });
+
+const authenticatedProcedure = t.procedure.use(({ ctx, next }) => next({ ctx: identify(ctx) }));
 
 /** A signed-in person. An API key is refused: keys never reach what this guards. */
 export const sessionProcedure = authenticatedProcedure.meta({ access: 'session', accessErrors: SESSION }).use(({ ctx, next }) => {
@@ -102,9 +115,10 @@ function formsScopeOf(ctx: { em: Context['em'] }, principal: Identified): FormsS
   return { keyWorkspaceId: null, canReach: async (workspaceId) => (await memberships.roleOf(workspaceId, userId)) !== null };
 }
 
-export const formsScopeProcedure = authenticatedProcedure.meta({ access: 'forms_scope', accessErrors: AUTHENTICATION }).use(({ ctx, next }) =>
-  next({ ctx: { scope: formsScopeOf(ctx, ctx.principal) } }),
-);
+export const formsScopeProcedure = t.procedure.meta({ access: 'forms_scope', accessErrors: AUTHENTICATION }).use(({ ctx, next }) => {
+  const identified = identify(ctx);
+  return next({ ctx: { ...identified, scope: formsScopeOf(ctx, identified.principal) } });
+});
 
 /**
  * The forms scope, or nobody at all: `POST /v1/forms` without credentials makes an unclaimed
@@ -125,7 +139,8 @@ export type FormKey = { keyId: string; workspaceId: string };
  * Submissions are public (browser forms are guarded by their origin list), but a key, when one
  * is sent, must be good, and the procedure learns whose it is. A session is not a key here.
  */
-export const submissionProcedure = publicProcedure.use(({ ctx, next }) => {
+export const submissionProcedure = t.procedure.meta(PUBLIC).use(({ ctx, next }) => {
+  refuseRefusedBearer(ctx);
   const principal = ctx.auth.principal;
   const key: FormKey | null =
     principal.kind === 'api_key' ? { keyId: principal.keyId, workspaceId: principal.workspaceId } : null;

@@ -12,19 +12,26 @@ export function oneLine(value: string): string {
   return value.replace(LINE_BREAKS_AND_CONTROLS, ' ');
 }
 
+/** The message as stored: one-line headers, the subject cut to its column. */
+function stored(email: NewEmail): NewEmail {
+  return {
+    kind: email.kind,
+    to: oneLine(email.to),
+    // Cut by whole characters to fit its column: a subject is built from stored names.
+    subject: Array.from(oneLine(email.subject)).slice(0, TEXT_LIMITS.emailSubject).join(''),
+    body: email.body,
+  };
+}
+
 /**
  * Queues an email on `em`: it is written in the same transaction as the change that causes it,
  * so it is sent if and only if that change is kept. The sender (apps/server) delivers it.
  */
 export function enqueueEmail(em: EntityManager, email: NewEmail, now = new Date()): void {
-  em.getRepository(OutboxEmail).enqueue(
-    {
-      kind: email.kind,
-      to: oneLine(email.to),
-      // Cut by whole characters to fit its column: a subject is built from stored names.
-      subject: Array.from(oneLine(email.subject)).slice(0, TEXT_LIMITS.emailSubject).join(''),
-      body: email.body,
-    },
-    now,
-  );
+  em.getRepository(OutboxEmail).enqueue(stored(email), now);
+}
+
+/** `enqueueEmail` for a change written at once (not flushed): the email is written now, in `em`'s transaction. */
+export function insertEmail(em: EntityManager, email: NewEmail, now = new Date()): Promise<void> {
+  return em.getRepository(OutboxEmail).writeNow(stored(email), now);
 }

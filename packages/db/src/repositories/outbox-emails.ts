@@ -22,6 +22,18 @@ export interface ClaimedEmail {
 }
 
 export class OutboxEmailRepository extends SqlEntityRepository<IOutboxEmail> {
+  /**
+   * Writes the message at once, due at once, in this repository's EntityManager's transaction: for
+   * a change written the same way (`SubmissionRepository.writeNow`), not queued for a flush.
+   */
+  async writeNow(email: NewEmail, now = new Date()): Promise<void> {
+    await this.em.execute(
+      'insert into outbox_emails (id, kind, "to", subject, body, status, attempts, next_attempt_at, created_at) ' +
+        "values (?, ?, ?, ?, ?, 'pending', 0, ?, ?)",
+      [newId('eml'), email.kind, email.to, email.subject, email.body, now, now],
+    );
+  }
+
   /** Queues the message on this repository's EntityManager, due at once: it is written with the change that causes it. */
   enqueue(email: NewEmail, now = new Date()): void {
     this.create({

@@ -15,7 +15,7 @@ import {
 } from './schemas.ts';
 import { submissionToWire } from './serializers.ts';
 import { runIdempotently } from '../../infrastructure/idempotency.ts';
-import { enqueueEmail } from '../../infrastructure/outbox.ts';
+import { insertEmail } from '../../infrastructure/outbox.ts';
 import { pageNewestFirst } from '../../infrastructure/pagination.ts';
 import {
   assertSubmissionSize,
@@ -67,14 +67,15 @@ export const submissionsRouter = router({
       if (source === 'browser') await ctx.services.rateLimits.consume('browser_submissions', browserSubmitter(form, ctx.ip));
       const notify = form.notifyEmailVerified ? form.notifyEmail : null;
       const created = await runIdempotently(ctx, { operation: 'submissions.create', target: form.id }, input, async (em) => {
-        const record = em.getRepository(Submission).add({
+        // Written by plain statements in the request's transaction: the submission, then its notification.
+        const record = await em.getRepository(Submission).writeNow({
           formId: form.id,
           data: validated.values,
           source,
           apiKeyId: ctx.key?.keyId ?? null,
         });
         if (notify) {
-          enqueueEmail(
+          await insertEmail(
             em,
             submissionEmail({
               to: notify,
@@ -86,7 +87,6 @@ export const submissionsRouter = router({
             }),
           );
         }
-        await em.flush();
         const wire = { id: record.id, form_id: form.id, created_at: record.createdAt.toISOString() };
         return { response: wire, replay: wire };
       });
