@@ -86,8 +86,23 @@ ${report.notes.map((note) => `- ${note}`).join('\n')}
 - 5. Two server processes on one PostgreSQL: revoke through A, poll through B until it answers 401;
   the time runs from the revoke request being sent. 50 revocations. Target p99 ≤ 100 ms.
 - 6. Server RSS after a warm-up, and after 200 000 more key-authenticated requests. Target ≤ 1.10.
-- 7. Start-up: \`npm start\`'s command until \`/readyz\` answers 200 on an existing embedded database;
-  \`lfk --help\`; \`lfk keys list\` against a running server. Median (p50) and slowest (p99 column) of 10.
+  On the embedded database also, in the ratio column, RSS in MiB 2 s after the load scenarios
+  (target ≤ 300) and the most it ever was (the kernel's high-water mark, start-up included; ≤ 450).
+  The PGlite server runs with the Node flags \`npm start\` gives it (apps/server/embedded.node-flags).
+- 7. Start-up: \`npm start\`'s command (apps/server/bin/start.sh) until \`/readyz\` answers 200 on an
+  existing embedded database; \`lfk --help\`; \`lfk keys list\` against a running server. Median (p50)
+  and slowest (p99 column) of 10; the targets are on the median.
+- 8. lfk against the **lower bound** (bench/src/lower-bound/server.ts), on the same PostgreSQL, the
+  same loads sent to each in turns: the least a server can do for these routes, written by hand
+  with Fastify (logging at \`warn\`, as lfk here) and \`pg\`: the sha256 of the bearer, a \`Map\` from
+  key hash to workspace kept for the key cache's TTL, one \`SELECT\` of the form row; for a
+  submission, the form row, then the submission and its outbox row in one transaction. It checks no
+  rate limit, records no last use, validates only required fields, and would miss a revocation for
+  up to 30 s: it is a floor, never shipped. The ratio is lfk's req/s ÷ its; the notes give both
+  servers' CPU per request. Targets: form read ≥ 0.70 and CPU ≤ 1.6×; bad keys ≥ 0.85; submissions ≥ 0.60.
+- 9. lfk's form read (scenario 1's req/s) on the embedded database ÷ on PostgreSQL. Target ≥ 0.50.
+- Run it with BENCH_DATABASE_URL on a database of its own: the benchmark leaves its rows (and
+  thousands of queued emails) behind.
 `;
   writeFileSync(path, page);
 }
