@@ -68,6 +68,8 @@ export interface Comparison {
   baseline: LoadResult;
   /** The median over the rounds of subject req/s ÷ baseline req/s. */
   ratio: number;
+  /** The lowest and highest of those per-round ratios: how noisy the comparison was. */
+  ratioRange: [number, number];
   /** The server's CPU time per answered request (user + system), in microseconds. */
   cpuMicros: { subject: number; baseline: number };
 }
@@ -108,6 +110,7 @@ export async function compare(subject: Side, baseline: Side, settings: LoadSetti
     subject: meanOf(runs.subject),
     baseline: meanOf(runs.baseline),
     ratio: median(ratios),
+    ratioRange: [Math.min(...ratios), Math.max(...ratios)],
     cpuMicros: { subject: perRequest('subject'), baseline: perRequest('baseline') },
   };
 }

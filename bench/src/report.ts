@@ -10,13 +10,15 @@ export interface Row {
   errors?: number;
   /** To the baseline measured in the same run (what a ratio means is said by `target`). */
   ratio?: number;
+  /** The lowest and highest per-round ratio of a comparison. */
+  ratioRange?: [number, number];
   target?: string;
   met?: boolean;
 }
 
 const dash = '—';
 const fixed = (value: number | undefined, digits: number) => (value === undefined ? dash : value.toFixed(digits));
-const HEADER = ['scenario', 'engine', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'ratio', 'target', 'met'];
+const HEADER = ['scenario', 'engine', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'ratio', 'rounds', 'target', 'met'];
 
 export function table(rows: Row[]): string {
   const cells = rows.map((r) => [
@@ -27,6 +29,7 @@ export function table(rows: Row[]): string {
     fixed(r.p99Ms, r.p99Ms !== undefined && r.p99Ms < 10 ? 2 : 0),
     r.errors === undefined ? dash : String(r.errors),
     fixed(r.ratio, 2),
+    r.ratioRange ? `${r.ratioRange[0].toFixed(2)}–${r.ratioRange[1].toFixed(2)}` : dash,
     r.target ?? dash,
     r.met === undefined ? dash : r.met ? 'yes' : '**no**',
   ]);
@@ -45,6 +48,8 @@ export interface Report {
   command: string;
   settings: string;
   startedAt: Date;
+  /** The machine's 1-minute load average when the run started and when it ended. */
+  load: [number, number];
 }
 
 /** The page `docs/benchmarks.md`: what was run, where, and what came out. */
@@ -57,6 +62,7 @@ Written by \`npm run bench\` (bench/src/run.ts); run it again to replace this pa
 - **Machine:** ${machine()}
 - **Command:** \`${report.command}\`
 - **Settings:** ${report.settings}
+- **Load:** 1-minute load average ${report.load[0].toFixed(2)} when the run started, ${report.load[1].toFixed(2)} when it ended (${cpus().length} cores; the benchmark's own server and load generator are most of it)
 
 ${table(report.rows)}
 
@@ -69,7 +75,8 @@ ${report.notes.map((note) => `- ${note}`).join('\n')}
   \`warn\` and its rate limits are off (they would answer the load with 429s).
 - **ratio** is requests per second against the baseline measured on the same server in the same run:
   after a warm-up of both, baseline and subject run in turns for the rounds of the settings; the
-  ratio is the median of the rounds' ratios, the other figures are means over the rounds. For
+  ratio is the median of the rounds' ratios, **rounds** the lowest and highest of them (the run's
+  noise), the other figures are means over the rounds. For
   scenario 6 it is RSS after ÷ RSS before.
 - The load generator shares the machine with the server, so at tens of thousands of requests per
   second req/s says as much about it as about the server. The notes give the server's own CPU time

@@ -3,7 +3,7 @@
  * too when BENCH_DATABASE_URL is set. Prints the table and writes docs/benchmarks.md.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoadSettings } from './load.ts';
 import { type BenchServer, REPO, serverEnv, startBenchServer, startLowerBound } from './processes.ts';
@@ -22,6 +22,7 @@ const settings: LoadSettings = {
 };
 const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
 const startedAt = new Date();
+const loadAtStart = loadavg()[0]!;
 const rows: Row[] = [];
 const notes: string[] = [];
 const say = (line: string) => process.stderr.write(`bench: ${line}\n`);
@@ -97,5 +98,6 @@ writeReport(join(REPO, 'docs/benchmarks.md'), {
     `${settings.durationS} s per measured run, ${settings.rounds} rounds per comparison, ${settings.connections} connections ` +
     '(BENCH_DURATION, BENCH_ROUNDS, BENCH_CONNECTIONS)',
   startedAt,
+  load: [loadAtStart, loadavg()[0]!],
 });
 say('wrote docs/benchmarks.md');

@@ -36,6 +36,7 @@ export async function keyVerification(
     engine,
     ...read.subject,
     ratio: read.ratio,
+    ratioRange: read.ratioRange,
     target: '≥ 0.90',
     met: read.ratio >= 0.9,
   });
@@ -56,6 +57,7 @@ export async function keyVerification(
     engine,
     ...refused.subject,
     ratio: refused.ratio,
+    ratioRange: refused.ratioRange,
     target: '≥ 0.95, 0 queries',
     met: refused.ratio >= 0.95 && queries === 0,
   });
@@ -81,6 +83,7 @@ export async function keyVerification(
     ...bad.subject,
     ...ms(probe.revoked),
     ratio: bad.ratio,
+    ratioRange: bad.ratioRange,
     target: 'same distribution',
     met: probe.ks.statistic < probe.ks.critical,
   });

@@ -54,6 +54,7 @@ export async function lowerBound(
       engine: 'PostgreSQL',
       ...result.subject,
       ratio: result.ratio,
+      ratioRange: result.ratioRange,
       target: `≥ ${c.ratio.toFixed(2)}${c.cpu ? `, CPU ≤ ${c.cpu}×` : ''}`,
       met: result.ratio >= c.ratio && (c.cpu === undefined || cpuRatio <= c.cpu),
     });

@@ -36,7 +36,7 @@ interface FormRow {
   updated_at: Date | string;
 }
 
-// Drivers differ in what they parse (PGlite under MikroORM hands back json and timestamps as text).
+// What a raw statement answers is the driver's: json and timestamps may come back parsed or as text.
 const json = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
 const reference = (id: string | null) => (id === null ? null : { id });
 
