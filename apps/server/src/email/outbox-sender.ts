@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { type ClaimedEmail, type Database, OutboxEmail } from '@lfk/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { MailTransport } from './transports.ts';
@@ -37,6 +38,12 @@ export class OutboxSender {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #again = false;
+  /**
+   * The sender's own async context. A request that queued mail wakes the sender, and without this
+   * the sending and every poll after it would run in that request's context: counted as the
+   * request's work by anything tracing requests, and keeping the context alive for good.
+   */
+  readonly #scope = new AsyncResource('lfk.OutboxSender');
   #stopped = true;
 
   constructor(db: Database, transport: MailTransport, log: FastifyBaseLogger, options: Partial<OutboxSenderOptions> = {}) {
@@ -53,6 +60,10 @@ export class OutboxSender {
 
   /** New mail is in the outbox: look now rather than at the next poll. */
   wake(): void {
+    this.#scope.runInAsyncScope(() => this.#wake());
+  }
+
+  #wake(): void {
     if (this.#stopped) return;
     if (this.#running) {
       this.#again = true;
