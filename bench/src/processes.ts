@@ -10,7 +10,6 @@ export const REPO = join(import.meta.dirname, '../..');
 /** The Node flags `npm start` gives a server on the embedded database (apps/server/bin/start.sh). */
 export const EMBEDDED_NODE_FLAGS = readFileSync(join(REPO, 'apps/server/embedded.node-flags'), 'utf8').trim().split(/\s+/);
 
-
 /** The server's environment: the defaults, on 127.0.0.1, logging warnings and worse. */
 export function serverEnv(database: { dataDir: string } | { databaseUrl: string }): Record<string, string> {
   return {

@@ -27,12 +27,9 @@ const rows: Row[] = [];
 const notes: string[] = [];
 const say = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
-async function withServer<T>(
-  env: Record<string, string>,
-  body: (server: BenchServer) => Promise<T>,
-  start: (env: Record<string, string>) => Promise<BenchServer> = startBenchServer,
-): Promise<T> {
-  const server = await start(env);
+/** Runs `body` against a server started by `start`, and stops it afterwards whatever happens. */
+async function withServer<T>(start: () => Promise<BenchServer>, body: (server: BenchServer) => Promise<T>): Promise<T> {
+  const server = await start();
   try {
     return await body(server);
   } finally {
@@ -43,7 +40,7 @@ async function withServer<T>(
 const dataDir = mkdtempSync(join(tmpdir(), 'lfk-bench-'));
 try {
   say(`embedded PGlite in ${dataDir}`);
-  const seeded = await withServer(serverEnv({ dataDir }), async (server) => {
+  const seeded = await withServer(() => startBenchServer(serverEnv({ dataDir })), async (server) => {
     const seeded = await seed(server, 10);
     rows.push(...(await keyVerification(server, seeded, 'PGlite', settings, notes)));
     say('memory');
@@ -55,17 +52,18 @@ try {
 
   if (databaseUrl) {
     say('PostgreSQL');
-    await withServer(serverEnv({ databaseUrl }), async (a) => {
+    await withServer(() => startBenchServer(serverEnv({ databaseUrl })), async (a) => {
       const seeded = await seed(a, 9);
       rows.push(...(await keyVerification(a, seeded, 'PostgreSQL', settings, notes)));
       say('lower bound');
-      await withServer({}, async (bound) => rows.push(...(await lowerBound(a, bound, seeded, settings, notes))), () =>
-        startLowerBound(databaseUrl),
+      await withServer(
+        () => startLowerBound(databaseUrl),
+        async (bound) => rows.push(...(await lowerBound(a, bound, seeded, settings, notes))),
       );
       say('memory');
       rows.push(...(await memory(a, seeded, 'PostgreSQL', settings, notes)));
       say('revocation propagation');
-      await withServer(serverEnv({ databaseUrl }), async (b) => {
+      await withServer(() => startBenchServer(serverEnv({ databaseUrl })), async (b) => {
         rows.push(await revocationPropagation(a, b, seeded, notes));
       });
     });
