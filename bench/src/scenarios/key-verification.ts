@@ -6,7 +6,7 @@ import { type Seed, withBadChecksum } from '../seed.ts';
 
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
-export const cpuNote = (scenario: string, engine: string, c: Comparison, subject: string, baseline: string) =>
+const cpuNote = (scenario: string, engine: string, c: Comparison, subject: string, baseline: string) =>
   `Scenario ${scenario} (${engine}): server CPU per request ${c.cpuMicros.subject.toFixed(1)} µs ${subject}, ` +
   `${c.cpuMicros.baseline.toFixed(1)} µs ${baseline} (ratio ${(c.cpuMicros.baseline / c.cpuMicros.subject).toFixed(2)}).`;
 
