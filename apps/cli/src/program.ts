@@ -14,8 +14,8 @@ import { EXIT_CODES_HELP } from './errors.ts';
 
 // Each command group declares itself, options and handlers, in its own file under commands/;
 // this only assembles the tree.
-// Building it loads commander and the command files alone: undici, tRPC and the settings are
-// imported when a command runs, so `lfk --help` stays quick.
+// Building it loads commander and the command files alone: tRPC and the settings are imported
+// when a command runs (undici only when a proxy is set), so `lfk --help` stays quick.
 
 export function buildProgram() {
   const program = new Command('lfk')

@@ -229,6 +229,16 @@ describe('tables', () => {
     expect(relativeTime('2026-11-29T12:00:00Z', now)).toBe('in 1 week');
     expect(relativeTime('2025-11-01T12:00:00Z', now)).toBe('1 year ago');
     expect(relativeTime('never', now)).toBe('never');
+    // The same words as Intl's English, from seconds to thousands of years, both ways.
+    const intl = new Intl.RelativeTimeFormat('en', { numeric: 'always' });
+    const units: [Intl.RelativeTimeFormatUnit, number][] = [['year', 31_536_000], ['month', 2_592_000], ['week', 604_800], ['day', 86_400], ['hour', 3600], ['minute', 60], ['second', 1]];
+    for (const offset of [45, 59, 60, 119, 3599, 3600, 86_399, 86_400, 604_800, 2_592_000, 31_535_999, 31_536_000, 63_072_000, 31_536_000_000]) {
+      for (const sign of [-1, 1]) {
+        const [unit, size] = units.find(([, s]) => offset >= s)!;
+        const expected = intl.format(sign * Math.trunc(offset / size), unit);
+        expect(relativeTime(new Date(now + sign * offset * 1000).toISOString(), now)).toBe(expected);
+      }
+    }
     expect(truncate('日本語のテキスト', 7)).toBe('日本語…');
   });
 

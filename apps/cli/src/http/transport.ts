@@ -1,4 +1,3 @@
-import { EnvHttpProxyAgent, fetch as undiciFetch } from 'undici';
 import { UnexpectedResponseError } from './unexpected-response.ts';
 
 export interface TransportOptions {
@@ -8,36 +7,44 @@ export interface TransportOptions {
   onRequest?: () => () => void;
 }
 
+type Fetch = typeof globalThis.fetch;
+
+const PROXY_VARIABLES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy'];
+
 /**
- * A fetch on undici: one keep-alive connection pool for the whole command, proxies taken from
- * HTTP_PROXY / HTTPS_PROXY / NO_PROXY, and the command's deadline on every attempt.
+ * Node's own fetch, unless a proxy is set (HTTP_PROXY / HTTPS_PROXY, with NO_PROXY): then undici's,
+ * through its EnvHttpProxyAgent, which Node's fetch does not use before Node 24.5. Importing
+ * undici costs more than the rest of a command, so it is only loaded when it is needed.
  */
-export function createTransport(options: TransportOptions): typeof globalThis.fetch {
+async function proxiedFetch(deadline: () => number): Promise<Fetch> {
+  const { EnvHttpProxyAgent, fetch } = await import('undici');
   const dispatcher = new EnvHttpProxyAgent({
     keepAliveTimeout: 10_000,
-    connect: { timeout: Math.max(1, Math.min(options.deadline() - Date.now(), 10_000)) },
+    connect: { timeout: Math.max(1, Math.min(deadline() - Date.now(), 10_000)) },
   });
+  // undici's own types describe the same fetch as the global one, with a dispatcher besides.
+  return ((input, init) => fetch(input as Parameters<typeof fetch>[0], { ...(init as Parameters<typeof fetch>[1]), dispatcher })) as Fetch;
+}
+
+/** A fetch with the command's deadline on every attempt, that accepts JSON answers only. */
+export function createTransport(options: TransportOptions): Fetch {
+  const base = PROXY_VARIABLES.some((name) => process.env[name]) ? proxiedFetch(options.deadline) : Promise.resolve(globalThis.fetch);
   const send = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const timeout = AbortSignal.timeout(Math.max(1, options.deadline() - Date.now()));
     const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
     const done = options.onRequest?.();
     try {
-      // undici's own types describe the same fetch as the global one, with a dispatcher besides.
-      const response = await undiciFetch(input as Parameters<typeof undiciFetch>[0], {
-        ...(init as Parameters<typeof undiciFetch>[1]),
-        signal,
-        dispatcher,
-      });
+      const response = await (await base)(input, { ...init, signal });
       const contentType = response.headers.get('content-type') ?? '';
       if (!/^application\/json\b/i.test(contentType)) {
         await response.body?.cancel();
         throw new UnexpectedResponseError(response.status, contentType);
       }
       // The deadline's signal stays on the response, so a server that stalls mid-body is cut off too.
-      return response as unknown as Response;
+      return response;
     } finally {
       done?.();
     }
   };
-  return send as typeof globalThis.fetch;
+  return send as Fetch;
 }
