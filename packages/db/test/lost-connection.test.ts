@@ -1,8 +1,8 @@
 /**
- * A pooled connection that dies while a transaction is starting goes back to the pool. Before
- * kysely 0.29.7 a failed BEGIN kept its connection checked out for good: each failure took one
- * connection from the pool, and closing the database waited for it for ever (a server that lost
- * its database for a moment hung at shutdown, and after ten such losses at every request).
+ * A pooled connection that dies at a transaction's BEGIN or COMMIT goes back to the pool. Before
+ * kysely 0.29.7 a failed BEGIN or COMMIT kept its connection checked out for good: each failure
+ * took one connection from the pool, and closing the database waited for it for ever (a server
+ * that lost its database for a moment hung at shutdown, and after ten such losses at every request).
  */
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -76,7 +76,7 @@ class CuttableProxy {
   }
 }
 
-describe.runIf(TEST_DATABASE_URL)('a connection lost while a transaction starts (PostgreSQL)', () => {
+describe.runIf(TEST_DATABASE_URL)('a connection lost in a transaction (PostgreSQL)', () => {
   const cleanups: (() => Promise<void>)[] = [];
   afterAll(async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();

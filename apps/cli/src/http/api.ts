@@ -8,9 +8,9 @@ export type Api = LfkClient;
 const LEAST_ATTEMPT_MS = 100;
 
 /**
- * A typed client on fetch (see transport.ts), retrying idempotent calls within one deadline: the timeout bounds
- * every request and retry made through this client together. A command that asks a person
- * something between two calls makes a client for each side, so time at a prompt never counts.
+ * A typed client on fetch (transport.ts), retrying idempotent calls within one deadline: the
+ * timeout bounds every request and retry made through this client together. A command that asks a
+ * person something between two calls makes a client for each side, so time at a prompt never counts.
  * Loaded only by commands that talk to the server, so `lfk --help` never pays for tRPC.
  */
 export async function createApi(
