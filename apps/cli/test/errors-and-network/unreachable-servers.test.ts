@@ -26,7 +26,10 @@ describe('a server that is down', () => {
 });
 
 describe('a server that never answers', () => {
-  /** A server that accepts connections and reads requests but never answers; records each connection's life, and whether a request came on it. */
+  /**
+   * A server that accepts connections and reads requests but never answers; records each
+   * connection's life, and whether a request came on it.
+   */
   async function silentServer() {
     const sockets = new Set<Socket>();
     const lives: { opened: number; closed?: number; requested: boolean }[] = [];
@@ -39,9 +42,10 @@ describe('a server that never answers', () => {
         sockets.delete(socket);
       });
       socket.on('error', () => {});
+      // Read the request, never answer it.
       socket.on('data', () => {
         life.requested = true;
-      }); // read the request, never answer it
+      });
     });
     const port = await listen(silent);
     cleanups.push(
