@@ -4,10 +4,13 @@ import type { Row } from '../report.ts';
 import type { Seed } from '../seed.ts';
 
 const MIB = 2 ** 20;
+const STEADY_AFTER_MS = 15_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Scenario 6: RSS after a warm-up, then after 200 000 more requests spread over every active key;
- * on the embedded database also RSS once the load is over and its peak, against the small-box targets.
+ * on the embedded database also RSS once the load is over (just after, and steady) and its peak,
+ * against the small-box targets.
  */
 export async function memory(
   server: BenchServer,
@@ -39,14 +42,21 @@ export async function memory(
     met: after / before <= 1.1,
   };
   if (engine !== 'PGlite') return [growth];
-  // Steady: what the process holds once the load scenarios are over and it has been idle a moment.
-  await new Promise((resolve) => setTimeout(resolve, 2000));
+  // Right after the load, V8 still holds the heap the load grew; once the process has been idle for
+  // ~8 s, V8's memory reducer gives most of it back. Steady is what an idle server holds: 15 s.
+  await sleep(2000);
+  const justAfter = server.rssBytes() / MIB;
+  await sleep(STEADY_AFTER_MS - 2000);
   const steady = server.rssBytes() / MIB;
   const peak = server.peakRssBytes() / MIB;
-  notes.push(`Scenario 6 (PGlite): ${steady.toFixed(0)} MiB resident 2 s after the load scenarios, ${peak.toFixed(0)} MiB at most since start.`);
+  notes.push(
+    `Scenario 6 (PGlite): ${justAfter.toFixed(0)} MiB resident 2 s after the load scenarios, ${steady.toFixed(0)} MiB ` +
+      `${STEADY_AFTER_MS / 1000} s after (steady), ${peak.toFixed(0)} MiB at most since start.`,
+  );
   return [
     growth,
-    { scenario: '6 · RSS (MiB) after the load scenarios', engine, ratio: steady, target: '≤ 300', met: steady <= 300 },
+    { scenario: '6 · RSS (MiB) 2 s after the load scenarios', engine, ratio: justAfter },
+    { scenario: `6 · RSS (MiB) steady, ${STEADY_AFTER_MS / 1000} s after the load`, engine, ratio: steady, target: '≤ 300', met: steady <= 300 },
     { scenario: '6 · peak RSS (MiB) since start', engine, ratio: peak, target: '≤ 450', met: peak <= 450 },
   ];
 }
