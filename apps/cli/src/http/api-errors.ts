@@ -1,4 +1,5 @@
 import { CliError, EXIT_AUTH, EXIT_FAILURE, EXIT_RATE_LIMITED, type ErrorDetail } from '../errors.ts';
+import { proxyInUse } from './transport.ts';
 import { UnexpectedResponseError } from './unexpected-response.ts';
 
 /** Hints for the API errors a person at a terminal can do something about. */
@@ -70,10 +71,6 @@ const NETWORK_REASONS: Record<string, string> = {
   EPIPE: 'the connection was closed',
 };
 
-/** The failure may be the proxy's: the message cannot tell, so the hint names both. */
-const proxyInUse = () =>
-  ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((name) => (process.env[name] ?? '') !== '');
-
 /** Any failure of an API call, as the one line (and details) the CLI prints. */
 export function toCliError(error: unknown, baseUrl: string, timeoutMs: number): CliError {
   if (error instanceof CliError) return error;
@@ -108,6 +105,7 @@ export function toCliError(error: unknown, baseUrl: string, timeoutMs: number): 
     return typeof value === 'string' && value in NETWORK_REASONS ? value : undefined;
   });
   if (code) {
+    // Through a proxy the failure may be the proxy's: the message cannot tell, so the hint names both.
     return new CliError('network_error', `Cannot reach ${baseUrl}: ${NETWORK_REASONS[code]}.`, {
       hint: proxyInUse()
         ? 'Is the server running, and the proxy? Check --base-url or LFK_BASE_URL, and HTTPS_PROXY, HTTP_PROXY and NO_PROXY.'

@@ -9,7 +9,9 @@ export interface TransportOptions {
 
 type Fetch = typeof globalThis.fetch;
 
-const PROXY_VARIABLES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy'];
+/** Whether HTTP_PROXY or HTTPS_PROXY (either case) is set: requests then go through the proxy. */
+export const proxyInUse = (): boolean =>
+  ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((name) => (process.env[name] ?? '') !== '');
 
 /**
  * Node's own fetch, unless a proxy is set (HTTP_PROXY / HTTPS_PROXY, with NO_PROXY): then undici's,
@@ -28,7 +30,7 @@ async function proxiedFetch(deadline: () => number): Promise<Fetch> {
 
 /** A fetch with the command's deadline on every attempt, that accepts JSON answers only. */
 export function createTransport(options: TransportOptions): Fetch {
-  const base = PROXY_VARIABLES.some((name) => process.env[name]) ? proxiedFetch(options.deadline) : Promise.resolve(globalThis.fetch);
+  const base = proxyInUse() ? proxiedFetch(options.deadline) : Promise.resolve(globalThis.fetch);
   const send = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const timeout = AbortSignal.timeout(Math.max(1, options.deadline() - Date.now()));
     const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
