@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { drive, type LoadSettings } from '../load.ts';
 import type { BenchServer } from '../processes.ts';
 import type { Row } from '../report.ts';
@@ -5,7 +6,6 @@ import type { Seed } from '../seed.ts';
 
 const MIB = 2 ** 20;
 const STEADY_AFTER_MS = 15_000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Scenario 6: RSS after a warm-up, then after 200 000 more requests spread over every active key;

@@ -6,7 +6,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { OutboxEmail } from '@lfk/db';
-import { useTestServer } from '@lfk/testing';
+import { until, useTestServer } from '@lfk/testing';
 import { describe, expect, it } from 'vitest';
 import { OutboxSender } from '../../src/email/outbox-sender.ts';
 import type { MailTransport } from '../../src/email/transports.ts';
@@ -32,19 +32,15 @@ describe('the email sender woken by a request', () => {
     try {
       // start() wakes the sender at once, as a request that queued mail does; here inside a request's context.
       request.run('the request', () => sender.start());
-      await until(() => seen.length === 1);
+      await until('the first email sent', () => seen.length === 1);
       // The next poll comes from the sender's own timer: it finds the second email, still outside.
       const again = t.server.db.fork();
       again.getRepository(OutboxEmail).enqueue({ kind: 'test', to: address('context'), subject: 'Two', body: 'two' });
       await again.flush();
-      await until(() => seen.length === 2);
+      await until('the second email sent', () => seen.length === 2);
     } finally {
       await sender.stop();
     }
     expect(seen).toEqual([undefined, undefined]);
   });
 });
-
-async function until(done: () => boolean): Promise<void> {
-  while (!done()) await new Promise((resolve) => setTimeout(resolve, 10));
-}
