@@ -1,5 +1,6 @@
+import { fileURLToPath } from 'node:url';
 import { defaultServerConditions } from 'vite';
-import type { ViteUserConfig } from 'vitest/config';
+import { configDefaults, type ViteUserConfig } from 'vitest/config';
 
 /**
  * What every package's tests share. Limits are sized for PGlite starting on a loaded 2-core
@@ -19,9 +20,33 @@ export const sourceConditions = {
   ssr: { resolve: { conditions: ['lfk-source', ...defaultServerConditions] } },
 } satisfies ViteUserConfig;
 
-/** For suites whose files each start a server and database of their own: two cores run two at a time. */
-export const serverPerFileOptions = {
+const testing = (file: string) => fileURLToPath(new URL(`./packages/testing/src/${file}`, import.meta.url));
+
+/**
+ * The test world of suites that run a server (docs/testing.md): one migrated database made per
+ * run, copied once per worker and emptied before each file.
+ */
+export const testWorldOptions = {
   ...sharedTestOptions,
+  globalSetup: [testing('global-setup.ts')],
+  setupFiles: [testing('reset-between-files.ts')],
   pool: 'forks',
   maxWorkers: 2,
 } satisfies ViteUserConfig['test'];
+
+/**
+ * The suite as two projects. `fast`: files share their worker's modules and database (no
+ * isolation), so a file costs only its own tests. `slow`: the files named, which spawn processes or
+ * wait out real time, each in a fresh worker as before.
+ */
+export function fastAndSlow(slow: string[]): ViteUserConfig['test'] {
+  // A project's arrays are added to the root's: the root names no files, each project its own.
+  const { include, ...root } = testWorldOptions;
+  return {
+    ...root,
+    projects: [
+      { extends: true, test: { name: 'fast', include, exclude: [...configDefaults.exclude, ...slow], isolate: false } },
+      { extends: true, test: { name: 'slow', include: slow } },
+    ],
+  };
+}

@@ -1,4 +1,18 @@
 import { defineConfig } from 'vitest/config';
-import { serverPerFileOptions, sourceConditions } from '../../vitest.shared.ts';
+import { fastAndSlow, sourceConditions } from '../../vitest.shared.ts';
 
-export default defineConfig({ ...sourceConditions, test: serverPerFileOptions });
+export default defineConfig({
+  ...sourceConditions,
+  test: fastAndSlow([
+    // Spawn the real server process.
+    'test/npm-start.test.ts',
+    'test/server.test.ts',
+    'test/durability.test.ts',
+    'test/background-write-failures.test.ts',
+    'test/key-cache/other-processes.test.ts',
+    'test/key-cache/lost-notification-connection.test.ts',
+    // Wait out real time: a client trickling bytes, polls that must not send again.
+    'test/slow-clients.test.ts',
+    'test/email/resends-and-retries.test.ts',
+  ]),
+});

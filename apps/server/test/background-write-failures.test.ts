@@ -5,7 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ENGINE, freePort, freshPostgresDatabase, PASSWORD, spawnServerProcess, startTestServer, TEST_DATABASE_URL, type TestServer, until } from '@lfk/testing';
+import { ENGINE, freePort, ownDatabase, PASSWORD, spawnServerProcess, startTestServer, TEST_DATABASE_URL, type TestServer, until } from '@lfk/testing';
 
 const FAILED_BATCH_LOG = 'could not write last_used_at';
 
@@ -46,7 +46,7 @@ async function lastUsedAt(t: TestServer, keyId: string): Promise<Date | null> {
 describe(`a failed last_used_at batch (${ENGINE})`, () => {
   it('is logged, written with the next batch, and does not stop shutdown from closing the database', async () => {
     // No timer flushes during the test: each batch is written when the test asks, so the order is certain.
-    const t = await startTestServer({}, { config: { lastUsedFlushMs: 3_600_000 } });
+    const t = await startTestServer({}, { config: { lastUsedFlushMs: 3_600_000 }, database: 'own' });
     const { key, id: keyId } = await t.signupWithKey();
 
     const beforeUse = Date.now();
@@ -80,7 +80,7 @@ describe(`a failed last_used_at batch (${ENGINE})`, () => {
   });
 
   it('that fails at shutdown is logged as lost, and the database is still closed', async () => {
-    const t = await startTestServer({}, { config: { lastUsedFlushMs: 3_600_000 } });
+    const t = await startTestServer({}, { config: { lastUsedFlushMs: 3_600_000 }, database: 'own' });
     const { key } = await t.signupWithKey();
     const used = await t.request('POST', '/v1/forms', { token: key, body: { name: 'Contact', schema: [{ name: 'email', type: 'email' }] } });
     expect(used.status).toBe(201);
@@ -100,7 +100,7 @@ describe(`a failed last_used_at batch (${ENGINE})`, () => {
 
 describe(`the email sender while the database is away (${ENGINE})`, () => {
   it('logs the failed polls and sends the waiting mail once the database is back', async () => {
-    const t = await startTestServer({}, { outbox: { pollMs: 100 } });
+    const t = await startTestServer({}, { outbox: { pollMs: 100 }, database: 'own' });
     const now = new Date().toISOString();
     await t.sql(
       `insert into outbox_emails (id, kind, "to", subject, body, next_attempt_at, created_at) values (?, ?, ?, ?, ?, ?, ?)`,
@@ -128,8 +128,10 @@ describe.runIf(!!TEST_DATABASE_URL)('a server process whose last_used_at batch f
   });
 
   it('writes the key\'s use once the table is back, then exits 0 on SIGTERM with the database closed', async () => {
-    const database = await freshPostgresDatabase(TEST_DATABASE_URL!);
-    drops.push(database.drop);
+    // A database of its own, for the child process alone: this one only keeps its URL.
+    const own = await ownDatabase();
+    drops.push(own.release);
+    const database = { url: own.url! };
     const port = await freePort();
     const { child, output } = await spawnServerProcess({ PORT: String(port), DATABASE_URL: database.url, LFK_KEY_CACHE_TTL: '3600' });
     children.push(child);

@@ -18,6 +18,11 @@ export interface DatabaseOptions {
   dataDir?: string | undefined;
   /** Largest PostgreSQL connection pool. */
   poolMax?: number | undefined;
+  /**
+   * A PGlite data directory image (PGlite's `dumpDataDir`) to start an in-memory database from,
+   * instead of running initdb: tests copy one migrated database in well under a second.
+   */
+  pgliteImage?: Blob | undefined;
 }
 
 export interface Database {
@@ -64,7 +69,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       mkdirSync(dataDir, { recursive: true });
       initialiseDataDirOutOfProcess(dataDir);
     }
-    orm = (await PgliteORM.init({ ...common, dbName: dataDir, driverOptions: { startParams: [...PGLITE_START_PARAMS] } })) as unknown as MikroORM;
+    const image = options.pgliteImage;
+    // MikroORM copies its driver options, and a copied Blob has lost its contents: PGlite is
+    // handed a plain object with the one method of a Blob it calls.
+    const loadDataDir = image && { type: image.type, arrayBuffer: () => image.arrayBuffer() };
+    const driverOptions = { startParams: [...PGLITE_START_PARAMS], ...(loadDataDir ? { loadDataDir } : {}) };
+    orm = (await PgliteORM.init({ ...common, dbName: dataDir, driverOptions })) as unknown as MikroORM;
   }
   try {
     await migrate(orm, options.databaseUrl);

@@ -3,15 +3,13 @@ export { expectDocumentedError, type ExpectErrorOptions, expectError, type WireE
 export { type CreatedForm, createContactForm, createForm, ORIGIN } from './forms.ts';
 export { freePort } from './ports.ts';
 export { type RawResponse, rawExchange } from './raw-http.ts';
+export { ENGINE, ownDatabase, pgliteOf, sharedDatabase, TEST_DATABASE_URL, type TestDatabase } from './database.ts';
 export {
   type Account,
-  ENGINE,
-  freshPostgresDatabase,
   PASSWORD,
   type RequestOptions,
   type Res,
   startTestServer,
-  TEST_DATABASE_URL,
   type TestServer,
   type TestServerOptions,
   useTestServer,

@@ -1,13 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { openDatabase } from '@lfk/db';
 import { type Config, createServer, type LfkServer, loadConfig, type OutboxSenderOptions, RATE_LIMITS_OFF } from '@lfk/server';
-import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
-
-/** Engine under test: PostgreSQL when TEST_DATABASE_URL is set, else in-memory PGlite. */
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
-export const ENGINE = TEST_DATABASE_URL ? 'postgresql' : 'pglite';
+import { ownDatabase, sharedDatabase } from './database.ts';
 
 export const PASSWORD = 'correct horse battery staple';
 
@@ -26,26 +21,6 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-/** A fresh PostgreSQL database for one test file, dropped at the end. */
-export async function freshPostgresDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `lfk_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: baseUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
-
 /** An account made by `signup`: its session token, its user, its first workspace and its address. */
 export interface Account {
   token: string;
@@ -58,6 +33,11 @@ export interface Account {
 export interface TestServerOptions {
   outbox?: Partial<OutboxSenderOptions>;
   config?: Partial<Config>;
+  /**
+   * `shared` (the default): the worker's database, emptied before each file. `own`: a copy of
+   * its own, closed (and on PostgreSQL dropped) with the server, for a test that breaks it.
+   */
+  database?: 'shared' | 'own';
 }
 
 export interface TestServer {
@@ -94,7 +74,7 @@ export async function startTestServer(
       done();
     },
   });
-  const pgDatabase = TEST_DATABASE_URL ? await freshPostgresDatabase(TEST_DATABASE_URL) : null;
+  const database = options.database === 'own' ? await ownDatabase() : await sharedDatabase();
   const config = {
     ...loadConfig({
       PORT: '0',
@@ -102,7 +82,7 @@ export async function startTestServer(
       LFK_PUBLIC_URL: 'http://lfk.test',
       // Rate limits are off unless a test turns one on: suites sign up and log in many times from one address.
       ...RATE_LIMITS_OFF,
-      ...(pgDatabase ? { DATABASE_URL: pgDatabase.url } : { LFK_DATA_DIR: 'memory://' }),
+      ...(database.url ? { DATABASE_URL: database.url } : { LFK_DATA_DIR: 'memory://' }),
       ...env,
     }),
     // The API alone, unless a test asks for the dashboard (`config: { dashboardDir }`).
@@ -110,8 +90,7 @@ export async function startTestServer(
     // Settings that are not in the environment (such as how often last_used_at is written).
     ...options.config,
   };
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 20 });
-  const server = await createServer(config, { logStream, db, ...(options.outbox ? { outbox: options.outbox } : {}) });
+  const server = await createServer(config, { logStream, db: database.db, ...(options.outbox ? { outbox: options.outbox } : {}) });
   const secretsHandedOut = new Set<string>();
   let counter = 0;
 
@@ -179,8 +158,11 @@ export async function startTestServer(
       return rows[0]!.n;
     },
     async close() {
-      await server.close();
-      await pgDatabase?.drop();
+      try {
+        await server.close();
+      } finally {
+        await database.release();
+      }
     },
   };
   return t;
