@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { serverPerFileOptions, sourceConditions } from '../../vitest.shared.ts';
+import { sourceConditions, testWorldOptions } from '../../vitest.shared.ts';
 
 // The CLI runs as child processes beside each file's server.
-export default defineConfig({ ...sourceConditions, test: serverPerFileOptions });
+export default defineConfig({ ...sourceConditions, test: testWorldOptions });

@@ -1,10 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import { sharedTestOptions, sourceConditions } from '../../vitest.shared.ts';
+import { sourceConditions, testWorldOptions } from '../../vitest.shared.ts';
 
-export default defineConfig({
-  ...sourceConditions,
-  test: {
-    ...sharedTestOptions,
-    pool: 'forks',
-  },
-});
+export default defineConfig({ ...sourceConditions, test: { ...testWorldOptions, isolate: false } });

@@ -152,8 +152,12 @@ export async function expectAccessible(page: Page, name: string): Promise<void> 
   expect(blocking, `${name}: ${JSON.stringify(blocking)}`).toEqual([]);
 }
 
-/** A screenshot for the README (`docs/screenshots/<name>.png`). */
+/**
+ * A screenshot for the README (`docs/screenshots/<name>.png`), taken only by `npm run screenshots`
+ * (LFK_SCREENSHOTS=1): the tests themselves never change a tracked file.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  if (process.env.LFK_SCREENSHOTS !== '1') return;
   await mkdir(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
