@@ -1,5 +1,13 @@
 import { defineConfig } from 'vitest/config';
-import { sourceConditions, testWorldOptions } from '../../vitest.shared.ts';
+import { fastAndSlow, sourceConditions } from '../../vitest.shared.ts';
 
-// The CLI runs as child processes beside each file's server.
-export default defineConfig({ ...sourceConditions, test: testWorldOptions });
+// Commands run in process (test/harness.ts); the slow project runs the real bin.
+export default defineConfig({
+  ...sourceConditions,
+  test: fastAndSlow([
+    // On a pseudo-terminal (util-linux `script`): prompts, colour, Ctrl-C, shell completion.
+    'test/terminal/**/*.test.ts',
+    // Waits out a real --timeout against a server that never answers.
+    'test/errors-and-network/unreachable-servers.test.ts',
+  ]),
+});

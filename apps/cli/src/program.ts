@@ -11,6 +11,7 @@ import { projectsCommand } from './commands/projects.ts';
 import { submissionsCommand } from './commands/submissions.ts';
 import { workspacesCommand } from './commands/workspaces.ts';
 import { EXIT_CODES_HELP } from './errors.ts';
+import { io } from './terminal/io.ts';
 
 // Each command group declares itself, options and handlers, in its own file under commands/;
 // this only assembles the tree.
@@ -30,7 +31,13 @@ export function buildProgram() {
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .showSuggestionAfterError(true)
     .exitOverride()
-    .configureOutput({ outputError: () => {} }) // errors are printed once, by run.ts, in lfk's format
+    .configureOutput({
+      // Help and version go to this run's streams (the process's own, but in tests).
+      writeOut: (text) => io().stdout.write(text),
+      writeErr: (text) => io().stderr.write(text),
+      getOutHelpWidth: () => (io().stdout.isTTY && io().stdout.columns) || 80,
+      outputError: () => {}, // errors are printed once, by run.ts, in lfk's format
+    })
     .addHelpText('after', examples([
       'lfk signup --email you@example.com',
       'lfk keys create --name my-agent',

@@ -2,6 +2,7 @@ import type { CommanderError } from 'commander';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, errorAsJson, formatError } from './errors.ts';
 import { inert } from './output/inert.ts';
 import { colourWanted, createStyle } from './output/style.ts';
+import { type Io, io, withIo } from './terminal/io.ts';
 
 /** commander's camelCase error codes in lfk's snake_case: `commander.unknownCommand` → `unknown_command`. */
 const usageCode = (code: string) => code.replace(/^commander\./, '').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -22,20 +23,28 @@ const wantsJson = (argv: string[]) => {
 };
 
 function report(error: CliError, json: boolean): number {
+  const { stderr } = io();
   if (json) {
-    process.stderr.write(`${JSON.stringify(errorAsJson(error))}\n`);
+    stderr.write(`${JSON.stringify(errorAsJson(error))}\n`);
     return error.exitCode;
   }
-  const style = createStyle(colourWanted(process.stderr));
+  const style = createStyle(colourWanted(stderr));
   // An error's message and details may quote what the server was sent or holds: printed inert.
   const [first = '', ...rest] = formatError(error).map(inert);
-  process.stderr.write(`${error.isCancellation ? first : style.red(first.replace(/^error:/, style.bold('error:')))}\n`);
-  for (const line of rest) process.stderr.write(`${style.dim(line)}\n`);
+  stderr.write(`${error.isCancellation ? first : style.red(first.replace(/^error:/, style.bold('error:')))}\n`);
+  for (const line of rest) stderr.write(`${style.dim(line)}\n`);
   return error.exitCode;
 }
 
-/** Runs one command line and answers its exit code; nothing here throws. */
-export async function run(argv: string[]): Promise<number> {
+/**
+ * Runs one command line and answers its exit code; nothing here throws. `streams` are the
+ * process's own for the bin; tests pass their own and run commands in process.
+ */
+export function run(argv: string[], streams?: Io): Promise<number> {
+  return streams ? withIo(streams, () => runHere(argv)) : runHere(argv);
+}
+
+async function runHere(argv: string[]): Promise<number> {
   const { buildProgram } = await import('./program.ts');
   const program = buildProgram();
   if (argv.length === 0) {
@@ -52,7 +61,7 @@ export async function run(argv: string[]): Promise<number> {
       const outcome = fromCommander(error as CommanderError);
       return typeof outcome === 'number' ? outcome : report(outcome, json);
     }
-    if (process.env.LFK_DEBUG) process.stderr.write(`${(error as Error)?.stack ?? String(error)}\n`);
+    if (io().env.LFK_DEBUG) io().stderr.write(`${(error as Error)?.stack ?? String(error)}\n`);
     const message = error instanceof Error ? error.message : String(error);
     return report(
       new CliError('unexpected_error', message, { exitCode: EXIT_FAILURE, hint: 'This is a bug in lfk. Set LFK_DEBUG=1 to see where it happened.' }),

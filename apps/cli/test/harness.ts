@@ -2,8 +2,10 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
 import type { LfkServer } from '@lfk/server';
 import { PASSWORD, startTestServer } from '@lfk/testing';
+import { run } from '../src/run.ts';
 
 /** The CLI exactly as `npx lfk` runs it: its bin, under this Node. */
 export const LFK_BIN = join(import.meta.dirname, '../bin/lfk.js');
@@ -46,7 +48,7 @@ export interface LfkResult {
 }
 
 export interface LfkOptions {
-  /** Added to the child's environment (which is otherwise only PATH, HOME and XDG_CONFIG_HOME). */
+  /** Added to the run's environment (which is otherwise only PATH, HOME and XDG_CONFIG_HOME). */
   env?: Record<string, string>;
   /** Written to standard input, which is then closed. Without it stdin is empty, not a terminal. */
   input?: string;
@@ -58,8 +60,10 @@ export interface Home {
   dir: string;
   /** `$XDG_CONFIG_HOME/lfk/config.json` under this home. */
   configPath: string;
-  /** Runs `lfk <args>` as a child process with this home; never throws on a non-zero exit. */
+  /** Runs `lfk <args>` in this process, with this home; never throws on a non-zero exit. */
   lfk(args: string[], options?: LfkOptions): Promise<LfkResult>;
+  /** The same, through the real bin in a child process: for what only a process shows (signals, the bin itself). */
+  spawn(args: string[], options?: LfkOptions): Promise<LfkResult>;
   remove(): Promise<void>;
 }
 
@@ -71,15 +75,65 @@ export async function tempHome(defaults: Record<string, string> = {}): Promise<H
     configPath: join(configHome, 'lfk', 'config.json'),
     lfk: (args, options = {}) =>
       runLfk(args, { ...options, env: { HOME: dir, XDG_CONFIG_HOME: configHome, ...defaults, ...options.env } }),
+    spawn: (args, options = {}) =>
+      spawnLfk(args, { ...options, env: { HOME: dir, XDG_CONFIG_HOME: configHome, ...defaults, ...options.env } }),
     remove: () => rm(dir, { recursive: true, force: true }),
   };
 }
 
+/** What a command printed and how it ended, with stdout read as JSON when it is JSON. */
+function result(code: number | null, stdout: string, stderr: string): LfkResult {
+  let json: unknown;
+  try {
+    json = JSON.parse(stdout);
+  } catch {
+    json = undefined;
+  }
+  return { code, stdout, stderr, json };
+}
+
+/** A stream that keeps what is written to it, as text. */
+function collector(): { stream: Writable; text: () => string } {
+  let text = '';
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      text += chunk;
+      done();
+    },
+  });
+  return { stream, text: () => text };
+}
+
 /**
- * Spawns the CLI without blocking this process's event loop (the server under test runs here too).
- * The environment is built from scratch, so a developer's own LFK_* variables never leak in.
+ * Runs `lfk <args>` in this process, as the bin would (`run` from src/run.ts, which is all the bin
+ * adds to Node), on streams of its own: stdout and stderr collected, stdin `input` or empty, neither
+ * a terminal. The environment is built from scratch, so a developer's own LFK_* variables never leak in.
  */
-export function runLfk(args: string[], options: LfkOptions = {}): Promise<LfkResult> {
+export async function runLfk(args: string[], options: LfkOptions = {}): Promise<LfkResult> {
+  const stdout = collector();
+  const stderr = collector();
+  const stdin = Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]);
+  let timer: NodeJS.Timeout | undefined;
+  const tooLong = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`lfk ${args.join(' ')} did not finish in time\nstdout: ${stdout.text()}\nstderr: ${stderr.text()}`)),
+      options.timeoutMs ?? 30_000,
+    );
+  });
+  try {
+    const env = { PATH: process.env.PATH ?? '', ...options.env };
+    const code = await Promise.race([run(args, { stdin, stdout: stdout.stream, stderr: stderr.stream, env }), tooLong]);
+    return result(code, stdout.text(), stderr.text());
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Spawns the CLI's bin without blocking this process's event loop (the server under test runs here
+ * too). The environment is built from scratch, as for runLfk.
+ */
+export function spawnLfk(args: string[], options: LfkOptions = {}): Promise<LfkResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [LFK_BIN, ...args], {
       env: { PATH: process.env.PATH ?? '', ...options.env },
@@ -96,13 +150,7 @@ export function runLfk(args: string[], options: LfkOptions = {}): Promise<LfkRes
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      let json: unknown;
-      try {
-        json = JSON.parse(stdout);
-      } catch {
-        json = undefined;
-      }
-      resolve({ code, stdout, stderr, json });
+      resolve(result(code, stdout, stderr));
     });
     child.stdin.on('error', () => {}); // the CLI may exit before reading its input
     child.stdin.end(options.input ?? '');

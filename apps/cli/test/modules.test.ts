@@ -11,7 +11,7 @@ import { createStyle, displayWidth } from '../src/output/style.ts';
 import { relativeTime } from '../src/output/relative-time.ts';
 import { renderRows, renderTable, truncate } from '../src/output/table.ts';
 
-// The CLI's pure pieces, in process; everything that talks to a server is tested by spawning it.
+// The CLI's pure pieces on their own; what talks to a server runs whole commands (test/harness.ts).
 
 let dir: string;
 beforeEach(async () => {

@@ -1,4 +1,4 @@
-// The owner's whole flow through the spawned CLI against the real server: sign up, sign in and out,
+// The owner's whole flow through the CLI (in process, as the bin runs it) against the real server: sign up, sign in and out,
 // API keys (and their limit), workspaces and how one is chosen, where the base URL comes from, and
 // what a mere member may not do. Each step checks what a person sees (exit code, stdout, stderr,
 // --json) and what was stored (the server's database, the config file, or a later CLI read).

@@ -11,6 +11,13 @@ import { type Database, openDatabase } from '@lfk/db';
 import { inject } from 'vitest';
 import { copyOfTemplate } from './postgres-databases.ts';
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Made by global-setup.ts. PGlite: the file with the migrated image. PostgreSQL: the run's id, naming its template. */
+    lfkTestDatabase: { engine: 'pglite'; image: string } | { engine: 'postgresql'; run: string };
+  }
+}
+
 /** Engine under test: PostgreSQL when TEST_DATABASE_URL is set, else in-memory PGlite. */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 export const ENGINE = TEST_DATABASE_URL ? 'postgresql' : 'pglite';

@@ -12,13 +12,6 @@ import type { TestProject } from 'vitest/node';
 import { pgliteOf } from './database.ts';
 import { adminQuery, databaseUrl, RUN_DATABASE_PREFIX, templateName } from './postgres-databases.ts';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** PGlite: the file holding the migrated image. PostgreSQL: this run's database name prefix. */
-    lfkTestDatabase: { engine: 'pglite'; image: string } | { engine: 'postgresql'; run: string };
-  }
-}
-
 const ROOT = join(import.meta.dirname, '../../..');
 const CACHE_DIR = join(ROOT, 'node_modules/.cache/lfk-testing');
 

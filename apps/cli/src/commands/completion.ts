@@ -1,5 +1,6 @@
 import { Argument, Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { examples } from './options.ts';
+import { io } from '../terminal/io.ts';
 
 /** `lfk completion bash|zsh`: the script is generated from `root`, the whole command tree. */
 export const completionCommand = (root: CommandUnknownOpts) =>
@@ -9,5 +10,5 @@ export const completionCommand = (root: CommandUnknownOpts) =>
     .addHelpText('after', examples(['echo \'source <(lfk completion bash)\' >> ~/.bashrc', 'lfk completion zsh > ~/.zfunc/_lfk']))
     .action(async (shell) => {
       const { completionScript } = await import('../completion-script.ts');
-      process.stdout.write(completionScript(shell, root));
+      io().stdout.write(completionScript(shell, root));
     });

@@ -2,6 +2,7 @@ import { usageError } from '../errors.ts';
 import { type Config, readConfig, type ServerProfile } from './config-file.ts';
 import { configPath } from './paths.ts';
 import { serverKey } from './server-key.ts';
+import { io } from '../terminal/io.ts';
 
 /** Where `npm start` serves, as the server itself prints it. */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:3000';
@@ -64,7 +65,7 @@ function parseTimeout(value: string, from: string): number {
   return Math.round(seconds * 1000);
 }
 
-export async function loadSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv = process.env): Promise<Settings> {
+export async function loadSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv = io().env): Promise<Settings> {
   const path = configPath(env);
   const config = await readConfig(path);
 

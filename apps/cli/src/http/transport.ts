@@ -1,4 +1,5 @@
 import { UnexpectedResponseError } from './unexpected-response.ts';
+import { io } from '../terminal/io.ts';
 
 export interface TransportOptions {
   /** When a request gives up (epoch ms), asked as each one starts: every attempt and retry ends by then. */
@@ -10,8 +11,11 @@ export interface TransportOptions {
 type Fetch = typeof globalThis.fetch;
 
 /** Whether HTTP_PROXY or HTTPS_PROXY (either case) is set: requests then go through the proxy. */
-export const proxyInUse = (): boolean =>
-  ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((name) => (process.env[name] ?? '') !== '');
+export const proxyInUse = (env: NodeJS.ProcessEnv = io().env): boolean =>
+  ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((name) => (env[name] ?? '') !== '');
+
+/** The first of `names` set in `env` (lower case first, as curl and undici read them), else none. */
+const fromEnv = (env: NodeJS.ProcessEnv, ...names: string[]) => names.map((name) => env[name]).find((value) => value !== undefined) ?? '';
 
 /**
  * Node's own fetch, unless a proxy is set (HTTP_PROXY / HTTPS_PROXY, with NO_PROXY): then undici's,
@@ -20,7 +24,12 @@ export const proxyInUse = (): boolean =>
  */
 async function proxiedFetch(deadline: () => number): Promise<Fetch> {
   const { EnvHttpProxyAgent, fetch } = await import('undici');
+  const { env } = io();
   const dispatcher = new EnvHttpProxyAgent({
+    // The run's environment (the process's own but in tests); '' is none, where undefined would read process.env.
+    httpProxy: fromEnv(env, 'http_proxy', 'HTTP_PROXY'),
+    httpsProxy: fromEnv(env, 'https_proxy', 'HTTPS_PROXY'),
+    noProxy: fromEnv(env, 'no_proxy', 'NO_PROXY'),
     keepAliveTimeout: 10_000,
     connect: { timeout: Math.max(1, Math.min(deadline() - Date.now(), 10_000)) },
   });

@@ -1,6 +1,7 @@
 import { inertValue } from './inert.ts';
 import { colourWanted, createStyle, type Style } from './style.ts';
 import { type Column, type RecordEntry, renderRecord, renderRows, renderTable } from './table.ts';
+import { type Io, io } from '../terminal/io.ts';
 
 /** Where a command's results go: JSON or tables on stdout, notes and warnings on stderr. */
 export class Output {
@@ -12,27 +13,30 @@ export class Output {
   readonly forTerminal: boolean;
   readonly #env: NodeJS.ProcessEnv;
 
-  constructor(json: boolean, env: NodeJS.ProcessEnv = process.env) {
+  readonly #io: Io;
+
+  constructor(json: boolean, streams: Io = io()) {
     this.json = json;
-    this.#env = env;
-    this.forTerminal = process.stdout.isTTY === true;
-    this.style = createStyle(colourWanted(process.stdout, env));
-    this.errorStyle = createStyle(colourWanted(process.stderr, env));
+    this.#io = streams;
+    this.#env = streams.env;
+    this.forTerminal = streams.stdout.isTTY === true;
+    this.style = createStyle(colourWanted(streams.stdout, streams.env));
+    this.errorStyle = createStyle(colourWanted(streams.stderr, streams.env));
   }
 
   /** A line of the result, on stdout. */
   line(text = ''): void {
-    process.stdout.write(`${text}\n`);
+    this.#io.stdout.write(`${text}\n`);
   }
 
   /** A line for the person at the terminal (progress, warnings, hints), on stderr. */
   note(text: string): void {
-    process.stderr.write(`${text}\n`);
+    this.#io.stderr.write(`${text}\n`);
   }
 
   /** Exactly the API's object, for scripts. */
   printJson(value: unknown): void {
-    process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+    this.#io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   }
 
   /** Rows as a table fitted to the terminal, or as tab-separated lines for a script. */
@@ -55,7 +59,7 @@ export class Output {
 
   /** The terminal's width (the pty's, else COLUMNS, else 80) and now, for fitting a table. */
   #layout() {
-    return { width: process.stdout.columns || Number(this.#env.COLUMNS) || 80, now: Date.now() };
+    return { width: this.#io.stdout.columns || Number(this.#env.COLUMNS) || 80, now: Date.now() };
   }
 
   record(entries: RecordEntry[]): void {

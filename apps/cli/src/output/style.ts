@@ -1,3 +1,5 @@
+import { io } from '../terminal/io.ts';
+
 /** ANSI styling, on only for a terminal and never with NO_COLOR set (https://no-color.org) or TERM=dumb. */
 export interface Style {
   bold(text: string): string;
@@ -7,7 +9,7 @@ export interface Style {
   yellow(text: string): string;
 }
 
-export function colourWanted(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
+export function colourWanted(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = io().env): boolean {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   if (env.TERM === 'dumb') return false;
   return stream.isTTY === true;

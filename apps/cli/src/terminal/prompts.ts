@@ -1,10 +1,12 @@
 import { createInterface } from 'node:readline/promises';
 import { CliError, declined, EXIT_INTERRUPTED, usageError } from '../errors.ts';
 import { inert } from '../output/inert.ts';
+import { io } from './io.ts';
 
 /** Prompts need a person: a terminal on stdin to type into and on stderr to read the question. */
 export function canPrompt(): boolean {
-  return process.stdin.isTTY === true && process.stderr.isTTY === true;
+  const { stdin, stderr } = io();
+  return stdin.isTTY === true && stderr.isTTY === true;
 }
 
 /** Refuses, with what to pass instead, when a prompt is needed and nobody is there to answer it. */
@@ -15,11 +17,12 @@ export function requirePrompt(what: string, instead: string): void {
 const cancelled = () => new CliError('interrupted', 'Cancelled.', { exitCode: EXIT_INTERRUPTED });
 
 export async function promptLine(question: string): Promise<string> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+  const { stdin, stderr } = io();
+  const rl = createInterface({ input: stdin, output: stderr, terminal: true });
   try {
     const closed = new Promise<never>((_, reject) =>
       rl.once('close', () => {
-        process.stderr.write('\n'); // so the error does not land on the prompt's line
+        stderr.write('\n'); // so the error does not land on the prompt's line
         reject(cancelled());
       }),
     );
@@ -49,8 +52,10 @@ const ESCAPES = /\u001b\[[0-9;]*[~A-Za-z]|\u001b./g;
 
 /** Reads a line with the terminal's echo off: nothing typed is shown, not even stars. */
 export function promptHidden(question: string): Promise<string> {
-  const stdin = process.stdin;
-  process.stderr.write(inert(question));
+  // Only ever asked on a terminal (canPrompt), whose stdin is a tty.ReadStream.
+  const { stderr } = io();
+  const stdin = io().stdin as NodeJS.ReadStream;
+  stderr.write(inert(question));
   stdin.setRawMode(true);
   stdin.setEncoding('utf8');
   stdin.resume();
@@ -60,7 +65,7 @@ export function promptHidden(question: string): Promise<string> {
       stdin.off('data', onData);
       stdin.setRawMode(false);
       stdin.pause();
-      process.stderr.write('\n');
+      stderr.write('\n');
     };
     const onData = (chunk: string) => {
       for (const char of chunk.replace(ESCAPES, '')) {
@@ -87,10 +92,11 @@ const STDIN_LIMIT = 4 * 1024 * 1024;
 
 /** All of standard input, as text. */
 export async function readStdin(what: string): Promise<string> {
-  if (process.stdin.isTTY) throw usageError('stdin_is_terminal', `Expected ${what} on standard input, but it is a terminal.`, 'Pipe it in, e.g. with < file.');
+  const { stdin } = io();
+  if (stdin.isTTY) throw usageError('stdin_is_terminal', `Expected ${what} on standard input, but it is a terminal.`, 'Pipe it in, e.g. with < file.');
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of process.stdin) {
+  for await (const chunk of stdin) {
     size += (chunk as Buffer).length;
     if (size > STDIN_LIMIT) throw usageError('input_too_large', `${what} on standard input is larger than 4 MiB.`);
     chunks.push(chunk as Buffer);

@@ -1,3 +1,5 @@
+import { type Io, io } from './io.ts';
+
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 /** A call quicker than this shows nothing: a spinner that flashes is noise. */
 const SHOW_AFTER_MS = 400;
@@ -6,7 +8,7 @@ const SHOW_AFTER_MS = 400;
  * A spinner on stderr while any request is slower than a moment, for a person at a terminal only
  * (never in a pipe or a log). Returns what marks a request as started; that returns its end.
  */
-export function slowRequestSpinner(label: string, stream: NodeJS.WriteStream = process.stderr): (() => () => void) | undefined {
+export function slowRequestSpinner(label: string, stream: Io['stderr'] = io().stderr): (() => () => void) | undefined {
   if (!stream.isTTY) return undefined;
   let inFlight = 0;
   let timer: NodeJS.Timeout | undefined;

@@ -61,7 +61,8 @@ describe('a server that never answers', () => {
   it('--timeout bounds the whole command: one attempt that waits the full time, no retry past it', async () => {
     const { port, lives } = await silentServer();
     const started = performance.now();
-    const result = await anon.lfk(['--timeout', '2', 'forms', 'get', 'form_x'], {
+    // The real bin: a connection's life ends with the process, as a person's would.
+    const result = await anon.spawn(['--timeout', '2', 'forms', 'get', 'form_x'], {
       env: { LFK_API_KEY: 'lfk_anything', LFK_BASE_URL: `http://127.0.0.1:${port}` },
       timeoutMs: 60_000,
     });
