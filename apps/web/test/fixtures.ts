@@ -53,13 +53,21 @@ export interface Dashboard {
 
 type Viewport = { width: number; height: number };
 
-/** The real server, listening on a port, serving the built dashboard, on a fresh database; and a Chromium. */
+/**
+ * The worker's Chromium, launched by the first file that needs it and shared by the files after
+ * (each works in browser contexts of its own, which share nothing). Playwright closes it when the
+ * worker exits.
+ */
+let sharedBrowser: Promise<Browser> | undefined;
+
+/** The real server, listening on a port, serving the built dashboard, on the worker's emptied database; and the Chromium. */
 async function startDashboard(env: Record<string, string> = {}): Promise<Dashboard> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const t = await startTestServer({ PORT: String(port), LFK_PUBLIC_URL: url, ...env }, { config: { dashboardDir: DASHBOARD_DIST } });
   await t.server.listen();
-  const browser = await chromium.launch({ executablePath: CHROMIUM!, args: ['--no-sandbox'] });
+  sharedBrowser ??= chromium.launch({ executablePath: CHROMIUM!, args: ['--no-sandbox'] });
+  const browser = await sharedBrowser;
   const contexts: BrowserContext[] = [];
   const newPage = async (viewport = DESKTOP) => {
     const context = await browser.newContext({ baseURL: url, viewport });
@@ -83,7 +91,6 @@ async function startDashboard(env: Record<string, string> = {}): Promise<Dashboa
     },
     async close() {
       for (const context of contexts) await context.close().catch(() => undefined);
-      await browser.close();
       await t.close();
     },
   };
