@@ -5,7 +5,6 @@
  * same status and REST's `error` = tRPC's `error.data` minus `httpStatus`.
  */
 import { restRoutes } from '@lfk/api';
-import { createLfkClient } from '@lfk/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Account, PASSWORD, type Res, type RequestOptions, useTestServer } from '@lfk/testing';
 
@@ -430,69 +429,5 @@ describe('the same failures answer the same errors', () => {
     expect(rest.json.error.request_id).toBe('parity-req-1');
     expect(trpc.json.error.data.request_id).toBe('parity-req-1');
     expect(rest.json.error).toEqual((({ httpStatus: _h, ...d }) => d)(trpc.json.error.data));
-  });
-});
-
-// ---------------------------------------------------------------------------------------------
-// The typed client, over a real socket.
-// ---------------------------------------------------------------------------------------------
-
-describe('the typed client against a listening server', () => {
-  let address: string;
-  beforeAll(async () => {
-    address = await t.server.app.listen({ port: 0, host: '127.0.0.1' });
-  });
-
-  it('reads the same objects REST answers, and gets lfk errors in error.data', async () => {
-    expect(address).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const keyClient = createLfkClient({ baseUrl: address, apiKey: key });
-    const sessionClient = createLfkClient({ baseUrl: `${address}/`, sessionToken: owner.token });
-
-    // A mutation through the client, read back through REST over the same socket.
-    const created = await keyClient.forms.create.mutate({
-      name: 'Via client ✨',
-      schema: [{ name: 'email', type: 'email', required: true }],
-    });
-    const restRes = await fetch(`${address}/v1/forms/${created.id}`, { headers: { authorization: `Bearer ${key}` } });
-    expect(restRes.status).toBe(200);
-    expect(restRes.headers.get('x-request-id')).toEqual(expect.any(String));
-    const rest = await restRes.json();
-    expect(rest).toEqual(created);
-
-    // A query through the client: the same object as REST.
-    const viaClient = await keyClient.forms.get.query({ form_id: created.id });
-    expect(viaClient).toEqual(rest);
-
-    // A session client: its list is REST's list.
-    const keys = await sessionClient.apiKeys.list.query({ workspace_id: owner.workspaceId });
-    const restKeys = await (
-      await fetch(`${address}/v1/workspaces/${owner.workspaceId}/api-keys`, { headers: { authorization: `Bearer ${owner.token}` } })
-    ).json();
-    expect(keys).toEqual(restKeys);
-    const session = await sessionClient.auth.session.query();
-    expect(session.user.id).toBe(owner.userId);
-
-    // Errors carry lfk's code and the same body REST answers.
-    const failure = await keyClient.forms.get.query({ form_id: 'nope' }).then(
-      () => null,
-      (error: unknown) => error as { data?: Record<string, unknown>; message?: string },
-    );
-    expect(failure).not.toBeNull();
-    expect(failure!.data).toMatchObject({ code: 'form_not_found', httpStatus: 404, message: 'No such form.' });
-    expect(failure!.message).toBe('No such form.');
-    const restError = (await (await fetch(`${address}/v1/forms/nope`, { headers: { authorization: `Bearer ${key}` } })).json()) as {
-      error: Record<string, unknown>;
-    };
-    const { httpStatus: _h, request_id: _r, ...clientError } = failure!.data!;
-    const { request_id: _rr, ...restErrorBody } = restError.error;
-    expect(clientError).toEqual(restErrorBody);
-
-    // And a member's session is refused key management with owner_required.
-    const memberClient = createLfkClient({ baseUrl: address, sessionToken: member.token });
-    const refused = await memberClient.apiKeys.list.query({ workspace_id: owner.workspaceId }).then(
-      () => null,
-      (error: unknown) => error as { data?: Record<string, unknown> },
-    );
-    expect(refused?.data).toMatchObject({ code: 'owner_required', httpStatus: 403 });
   });
 });
