@@ -20,7 +20,7 @@ export const sourceConditions = {
   ssr: { resolve: { conditions: ['lfk-source', ...defaultServerConditions] } },
 } satisfies ViteUserConfig;
 
-const testing = (file: string) => fileURLToPath(new URL(`./packages/testing/src/${file}`, import.meta.url));
+const testing = (file: string) => fileURLToPath(new URL(`./packages/db/src/testing/${file}`, import.meta.url));
 
 /**
  * The test world of suites that run a server (docs/testing.md): one migrated database made per

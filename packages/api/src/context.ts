@@ -101,3 +101,38 @@ export async function createContext(
     browser,
   };
 }
+
+const NO_COOKIES: SessionCookieWriter = { set() {}, clear() {} };
+const NO_HEADERS: ResponseHeaders = { set() {} };
+
+/** Who calls a procedure without a request: a bearer (key or session token) or nobody, and from where. */
+export interface CallerFacts {
+  bearer?: string | undefined;
+  ip?: string | undefined;
+  requestId?: string | undefined;
+  idempotencyKey?: string | undefined;
+}
+
+/**
+ * The context of a call made without HTTP (`createCaller(await callerContext(…))`): tests and
+ * server-side work. The bearer is authenticated exactly as a request's would be; no cookie, no
+ * origin, no browser to answer.
+ */
+export function callerContext(services: Services, facts: CallerFacts = {}): Promise<Context> {
+  return createContext(
+    services,
+    {
+      requestId: facts.requestId ?? 'req_caller',
+      method: 'POST',
+      authorization: facts.bearer === undefined ? undefined : `Bearer ${facts.bearer}`,
+      sessionCookie: undefined,
+      origin: undefined,
+      secFetchSite: undefined,
+      isOwnOrigin: () => false,
+      ip: facts.ip ?? '127.0.0.1',
+      idempotencyKey: facts.idempotencyKey,
+    },
+    NO_COOKIES,
+    NO_HEADERS,
+  );
+}

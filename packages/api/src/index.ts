@@ -1,5 +1,7 @@
 export {
   type BrowserAnswer,
+  type CallerFacts,
+  callerContext,
   type Context,
   createContext,
   type RequestFacts,
@@ -8,6 +10,8 @@ export {
   type SessionCookieWriter,
 } from './context.ts';
 export { generateApiKey, isWellFormedApiKey } from './credentials/api-key-format.ts';
+export { hashPassword } from './credentials/passwords.ts';
+export { openAccount } from './features/accounts/accounts.ts';
 export { type Authentication, refusal, SESSION_TTL_MS } from './credentials/authenticate.ts';
 export type { Principal } from './credentials/principal.ts';
 export { ApiKeyCache, type ApiKeyCacheOptions } from './credentials/api-key-cache.ts';

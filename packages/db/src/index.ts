@@ -3,7 +3,6 @@ export * from './database.ts';
 export * from './entities/index.ts';
 export * from './ids.ts';
 export * from './notifications.ts';
-export { PGLITE_START_PARAMS } from './pglite-settings.ts';
 export * from './repositories/api-keys.ts';
 export * from './repositories/audit-events.ts';
 export * from './repositories/device-logins.ts';

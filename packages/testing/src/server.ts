@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
+import { hashPassword, openAccount } from '@lfk/api';
 import { type Config, createServer, type LfkServer, loadConfig, type OutboxSenderOptions, RATE_LIMITS_OFF } from '@lfk/server';
 import { afterAll, beforeAll } from 'vitest';
-import { ownDatabase, sharedDatabase } from './database.ts';
+import { ownDatabase, sharedDatabase } from '@lfk/db/testing';
 
 export const PASSWORD = 'correct horse battery staple';
 
@@ -47,7 +48,13 @@ export interface TestServer {
   /** Every key, session token and claim token the server handed out. */
   secretsHandedOut: Set<string>;
   request(method: string, url: string, options?: RequestOptions): Promise<Res>;
+  /**
+   * A new account (user, personal workspace, session), written by the same code sign-up runs but
+   * without HTTP or hashing the password again: what a test needs when sign-up is not what it tests.
+   */
   signup(email?: string): Promise<Account>;
+  /** A new account through `POST /v1/auth/signup`, as a person signs up. */
+  signupOverHttp(email?: string): Promise<Account>;
   createKey(token: string, workspaceId: string, name?: string): Promise<{ key: string; id: string }>;
   /** A new account, and a key of its workspace with the key's id. */
   signupWithKey(): Promise<{ owner: Account; key: string; id: string }>;
@@ -60,6 +67,12 @@ export interface TestServer {
   count(fromWhere: string, params?: unknown[]): Promise<number>;
   close(): Promise<void>;
 }
+
+let counter = 0;
+const newAddress = () => `user${++counter}-${randomBytes(3).toString('hex')}@example.com`;
+
+/** PASSWORD's hash, made once per worker: argon2 is slow by design. */
+let passwordHash: Promise<string> | undefined;
 
 const SECRET_PATTERN = /\b(?:lfk|lfs|lfc|lfv)_[0-9A-Za-z]{30,}\b/g;
 
@@ -92,7 +105,6 @@ export async function startTestServer(
   };
   const server = await createServer(config, { logStream, db: database.db, ...(options.outbox ? { outbox: options.outbox } : {}) });
   const secretsHandedOut = new Set<string>();
-  let counter = 0;
 
   const request: TestServer['request'] = async (method, url, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };
@@ -125,7 +137,15 @@ export async function startTestServer(
     secretsHandedOut,
     request,
     async signup(email) {
-      const address = email ?? `user${++counter}-${randomBytes(3).toString('hex')}@example.com`;
+      const address = (email ?? newAddress()).toLowerCase();
+      passwordHash ??= hashPassword(PASSWORD);
+      const hash = await passwordHash;
+      const opened = await server.db.fork().transactional(async (em) => openAccount(em, { email: address, passwordHash: hash }));
+      secretsHandedOut.add(opened.session.token);
+      return { token: opened.session.token, userId: opened.user.id, workspaceId: opened.workspace.id, email: address };
+    },
+    async signupOverHttp(email) {
+      const address = email ?? newAddress();
       const res = await request('POST', '/v1/auth/signup', { body: { email: address, password: PASSWORD } });
       if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${res.body}`);
       return { token: res.json.session_token, userId: res.json.user.id, workspaceId: res.json.workspace.id, email: address };

@@ -4,8 +4,8 @@ import { ApiError } from '../../errors.ts';
 import { rest } from '../../procedure-meta.ts';
 import { loginInput, loginOutput, sessionOutput, signupInput, signupOutput } from './auth-schemas.ts';
 import { userToWire, workspaceToWire } from './serializers.ts';
+import { openAccount } from './accounts.ts';
 import { startSession } from './sessions.ts';
-import { createWorkspace, personalWorkspaceName } from './workspaces.ts';
 import { perIpLimit, publicProcedure, router, sessionProcedure } from '../../trpc.ts';
 
 export const authRouter = router({
@@ -18,13 +18,7 @@ export const authRouter = router({
       if (!ctx.services.allowSignup) throw new ApiError('signup_disabled');
       const passwordHash = await hashPassword(input.password);
       // A taken address is found by the unique index, races included (409 email_taken).
-      const result = await ctx.em.transactional(async (em) => {
-        const user = em.getRepository(User).register(input.email, input.name ?? null, passwordHash);
-        const actor = { type: 'user' as const, id: user.id };
-        const workspace = createWorkspace(em, user.id, personalWorkspaceName(input.name), actor);
-        const session = startSession(em, user.id);
-        return { user, workspace, session };
-      });
+      const result = await ctx.em.transactional(async (em) => openAccount(em, { email: input.email, name: input.name, passwordHash }));
       ctx.cookies.set(result.session.token, result.session.expiresAt);
       return {
         user: userToWire(result.user),

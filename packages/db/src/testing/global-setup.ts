@@ -7,12 +7,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MIGRATIONS, openDatabase, PGLITE_START_PARAMS } from '@lfk/db';
+import { MIGRATIONS, openDatabase } from '../database.ts';
+import { PGLITE_START_PARAMS } from '../pglite-settings.ts';
 import type { TestProject } from 'vitest/node';
 import { pgliteOf } from './database.ts';
 import { adminQuery, databaseUrl, RUN_DATABASE_PREFIX, templateName } from './postgres-databases.ts';
 
-const ROOT = join(import.meta.dirname, '../../..');
+const ROOT = join(import.meta.dirname, '../../../..');
 const CACHE_DIR = join(ROOT, 'node_modules/.cache/lfk-testing');
 
 /** What the image depends on: the migrations, PGlite's version and its start parameters. */

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { PGlite } from '@electric-sql/pglite';
-import { type Database, openDatabase } from '@lfk/db';
+import { type Database, openDatabase } from '../database.ts';
 import { inject } from 'vitest';
 import { copyOfTemplate } from './postgres-databases.ts';
 
