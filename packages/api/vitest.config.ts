@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { sharedTestOptions } from '../../vitest.shared.ts';
+import { testWorldOptions } from '../../vitest.shared.ts';
 
-export default defineConfig({ test: sharedTestOptions });
+// Most files here need no database; those that call procedures use the test world's.
+export default defineConfig({ test: { ...testWorldOptions, isolate: false } });

@@ -1,11 +1,9 @@
 import fastifyCookie from '@fastify/cookie';
 import {
   ApiError,
-  ApiKeyCache,
+  createServices,
   deleteExpiredIdempotencyRecords,
   followKeyRevocations,
-  LastUsedRecorder,
-  RateLimits,
   redactSecrets,
   type Services,
   sweepKeyLifecycle,
@@ -112,21 +110,9 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     return503OnClosing: false,
   });
 
-  const lastUsed = new LastUsedRecorder(db, config.lastUsedFlushMs, app.log);
   let sender: OutboxSender | undefined;
-  const services: Services = {
-    db,
-    // One clock for the cache and the expiry it enforces.
-    apiKeyCache: new ApiKeyCache({ ...config.apiKeyCache, now: () => config.now().getTime() }),
-    lastUsed,
-    rateLimits: new RateLimits(config.rateLimits, db),
-    allowSignup: config.allowSignup,
-    publicUrl: config.publicUrl,
-    verifyResendIntervalMs: config.verifyResendIntervalMs,
-    wakeMailer: () => sender?.wake(),
-    now: config.now,
-    secretScanningKeys: config.secretScanningKeys,
-  };
+  const services = createServices(db, config, app.log, () => sender?.wake());
+  const { lastUsed } = services;
 
   handleWhatNodeKeeps(app);
 

@@ -22,6 +22,7 @@ export * from './errors.ts';
 export type { Access } from './procedure-meta.ts';
 export { type ProcedurePath, type RestRoute, restRoutes } from './rest-routes.ts';
 export { type AppRouter, appRouter, createCaller, type RouterInputs, type RouterOutputs } from './root.ts';
+export { createServices, type ServicesSettings } from './services.ts';
 export { preflightSubmission } from './features/submissions/rules.ts';
 export { deleteExpiredIdempotencyRecords } from './infrastructure/idempotency.ts';
 export { type SweepOutcome, sweepKeyLifecycle } from './features/keys/lifecycle.ts';
