@@ -1,4 +1,4 @@
-import { ApiKey, AuditEvent, isId, MAX_ACTIVE_KEYS, newId, User, Workspace } from '@lfk/db';
+import { ApiKey, AuditEvent, isId, MAX_ACTIVE_KEYS, User, Workspace } from '@lfk/db';
 import { API_KEY_EXPIRY_SECONDS } from '@lfk/db/constants';
 import { generateApiKey } from '../../credentials/api-key-format.ts';
 import { ApiError } from '../../errors.ts';
