@@ -1,8 +1,8 @@
+import { keyStateAt } from '@lfk/db';
 import { describe, expect, it } from 'vitest';
 import { ApiKeyCache } from '../src/credentials/api-key-cache.ts';
 import type { KeyPrincipal } from '../src/credentials/principal.ts';
 import { initialReminder, usageDays } from '../src/features/keys/lifecycle.ts';
-import { stateOf } from '../src/features/keys/serializers.ts';
 
 const principal: KeyPrincipal = { kind: 'api_key', keyId: 'key_1', workspaceId: 'ws_1' };
 const DAY = 86_400_000;
@@ -33,11 +33,11 @@ describe("a key's state at an instant", () => {
   const base = { revokedAt: null, revokedReason: null, expiresAt: null, rolledTo: null };
   const now = new Date('2030-01-01T00:00:00Z');
   it('is revoked from its expiry on, expired or rolled, before any sweep', () => {
-    expect(stateOf(base, now).status).toBe('active');
-    expect(stateOf({ ...base, expiresAt: new Date(now.getTime() + 1) }, now).status).toBe('active');
-    expect(stateOf({ ...base, expiresAt: now }, now)).toEqual({ status: 'revoked', revokedAt: now, reason: 'expired' });
-    expect(stateOf({ ...base, expiresAt: now, rolledTo: 'key_2' }, now).reason).toBe('rolled');
-    expect(stateOf({ ...base, revokedAt: now, revokedReason: 'leaked' as const }, now).reason).toBe('leaked');
+    expect(keyStateAt(base, now).status).toBe('active');
+    expect(keyStateAt({ ...base, expiresAt: new Date(now.getTime() + 1) }, now).status).toBe('active');
+    expect(keyStateAt({ ...base, expiresAt: now }, now)).toEqual({ status: 'revoked', revokedAt: now, reason: 'expired' });
+    expect(keyStateAt({ ...base, expiresAt: now, rolledTo: 'key_2' }, now).reason).toBe('rolled');
+    expect(keyStateAt({ ...base, revokedAt: now, revokedReason: 'leaked' as const }, now).reason).toBe('leaked');
   });
 
   it('reminders already due at creation are skipped; usage days end today, oldest first', () => {

@@ -1,3 +1,4 @@
+export * from './api-key-state.ts';
 export * from './constants.ts';
 export * from './database.ts';
 export * from './entities/index.ts';

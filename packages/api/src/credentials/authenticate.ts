@@ -1,4 +1,4 @@
-import { ApiKey, Session } from '@lfk/db';
+import { ApiKey, isUsableAt, Session } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import { ApiError } from '../errors.ts';
 import type { RateLimits } from '../rate-limits/rate-limits.ts';
@@ -123,10 +123,9 @@ async function verifyApiKey(
   let principal = verifiers.apiKeyCache.lookup(hash);
   if (principal === undefined) {
     const generation = verifiers.apiKeyCache.generation();
-    const active = await em().getRepository(ApiKey).findActiveByHash(hash);
-    const expiresAt = active?.expiresAt?.getTime() ?? null;
-    principal = active && (expiresAt === null || expiresAt > now.getTime()) ? keyPrincipal(active.id, active.workspaceId) : null;
-    verifiers.apiKeyCache.store(hash, principal, generation, expiresAt);
+    const stored = await em().getRepository(ApiKey).findByHash(hash);
+    principal = stored && isUsableAt(stored, now) ? keyPrincipal(stored.id, stored.workspaceId) : null;
+    verifiers.apiKeyCache.store(hash, principal, generation, stored?.expiresAt?.getTime() ?? null);
   }
   if (principal === null) return null;
   verifiers.lastUsed.touch(principal.keyId, now, request.ip, request.userAgent);

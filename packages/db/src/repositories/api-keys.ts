@@ -1,11 +1,13 @@
 import type { IApiKey } from '../entities/api-key.ts';
+import { EXPIRED_REASON_SQL, USABLE_AT_SQL, usableAtFilter } from '../api-key-state.ts';
 import { newId } from '../ids.ts';
 import { LockingRepository } from './locking-repository.ts';
 
-/** What verifying a key needs: who it is, whose, and until when it works (null: no expiry). */
-export interface ActiveKey {
+/** What verifying a key needs: who it is, whose, and its lifetime (judged by `isUsableAt`). */
+export interface StoredKey {
   id: string;
   workspaceId: string;
+  revokedAt: Date | null;
   expiresAt: Date | null;
 }
 
@@ -60,7 +62,6 @@ const changed = (row: ChangedRow): ChangedKey => ({
 const RETURNING = 'returning id, workspace_id, name, prefix, key_hash, expires_at, rolled_to';
 
 /** Unrevoked and not past its expiry at `?`. */
-const USABLE_AT = 'revoked_at is null and (expires_at is null or expires_at > ?)';
 
 /** What a new key is made of; its plaintext is never among it. */
 export interface NewApiKey {
@@ -81,22 +82,22 @@ export class ApiKeyRepository extends LockingRepository<IApiKey> {
   }
 
   /**
-   * The unrevoked key with this hash, and its expiry (the caller judges it against its clock, and
-   * caches the answer no longer than that). On the hot path of every key-authenticated request:
-   * one indexed query, no entity hydrated.
+   * The key with this hash, whatever its state (the caller judges it against its clock with
+   * `isUsableAt`, and caches the answer no longer than the key works). On the hot path of every
+   * key-authenticated request: one indexed query, no entity hydrated.
    */
-  async findActiveByHash(keyHash: string): Promise<ActiveKey | null> {
-    const rows = await this.em.execute<{ id: string; workspace_id: string; revoked_at: unknown; expires_at: Date | string | null }[]>(
+  async findByHash(keyHash: string): Promise<StoredKey | null> {
+    const rows = await this.em.execute<{ id: string; workspace_id: string; revoked_at: Date | string | null; expires_at: Date | string | null }[]>(
       'select id, workspace_id, revoked_at, expires_at from api_keys where key_hash = ?',
       [keyHash],
     );
     const row = rows[0];
-    return row && row.revoked_at === null ? { id: row.id, workspaceId: row.workspace_id, expiresAt: toDate(row.expires_at) } : null;
+    return row ? { id: row.id, workspaceId: row.workspace_id, revokedAt: toDate(row.revoked_at), expiresAt: toDate(row.expires_at) } : null;
   }
 
   /** Keys that work at `now`: unrevoked and not yet expired (a key past its expiry no longer counts, swept or not). */
   countActive(workspaceId: string, now: Date): Promise<number> {
-    return this.count({ workspace: workspaceId, revokedAt: null, $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }] });
+    return this.count({ workspace: workspaceId, ...usableAtFilter(now) });
   }
 
   /**
@@ -106,7 +107,7 @@ export class ApiKeyRepository extends LockingRepository<IApiKey> {
   async revoke(keyId: string, workspaceId: string, revokedBy: string, at = new Date()): Promise<string | null> {
     const revoked = await this.em.execute<{ key_hash: string }[]>(
       `update api_keys set revoked_at = ?, revoked_by_id = ?, revoked_reason = 'revoked'
-        where id = ? and workspace_id = ? and ${USABLE_AT}
+        where id = ? and workspace_id = ? and ${USABLE_AT_SQL}
         returning key_hash`,
       [at.toISOString(), revokedBy, keyId, workspaceId, at.toISOString()],
     );
@@ -120,7 +121,7 @@ export class ApiKeyRepository extends LockingRepository<IApiKey> {
   async revokeLeaked(keyHash: string, at: Date): Promise<ChangedKey | null> {
     const rows = await this.em.execute<ChangedRow[]>(
       `update api_keys set revoked_at = ?, revoked_reason = 'leaked'
-        where key_hash = ? and ${USABLE_AT} ${RETURNING}`,
+        where key_hash = ? and ${USABLE_AT_SQL} ${RETURNING}`,
       [at.toISOString(), keyHash, at.toISOString()],
     );
     return rows[0] ? changed(rows[0]) : null;
@@ -140,7 +141,7 @@ export class ApiKeyRepository extends LockingRepository<IApiKey> {
   async revokeExpired(now: Date, limit = 500): Promise<ChangedKey[]> {
     const rows = await this.em.execute<ChangedRow[]>(
       `update api_keys set revoked_at = expires_at,
-              revoked_reason = case when rolled_to is null then 'expired' else 'rolled' end
+              revoked_reason = ${EXPIRED_REASON_SQL}
         where id in (
           select id from api_keys where revoked_at is null and expires_at <= ?
            order by expires_at limit ? for update skip locked)

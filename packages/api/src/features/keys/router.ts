@@ -1,4 +1,4 @@
-import { ApiKey, AuditEvent, isId, MAX_ACTIVE_KEYS, User, Workspace } from '@lfk/db';
+import { ApiKey, AuditEvent, isId, isUsableAt, MAX_ACTIVE_KEYS, User, Workspace } from '@lfk/db';
 import { API_KEY_EXPIRY_SECONDS } from '@lfk/db/constants';
 import { generateApiKey } from '../../credentials/api-key-format.ts';
 import { ApiError } from '../../errors.ts';
@@ -16,7 +16,7 @@ import {
   createdApiKey,
 } from './schemas.ts';
 import { listOf } from '../../common-schemas.ts';
-import { apiKeyToWire, createdKeyToWire, stateOf } from './serializers.ts';
+import { apiKeyToWire, createdKeyToWire } from './serializers.ts';
 import { initialReminder, usageDays } from './lifecycle.ts';
 import { pageNewestFirst } from '../../infrastructure/pagination.ts';
 import { ownerProcedure, router } from '../../trpc.ts';
@@ -106,7 +106,7 @@ export const apiKeysRouter = router({
         const keys = em.getRepository(ApiKey);
         const old = await keys.findOneForUpdate({ id: input.key_id, workspace: ctx.workspaceId });
         if (!old) throw new ApiError('api_key_not_found');
-        if (stateOf(old, now).status === 'revoked') throw new ApiError('api_key_revoked');
+        if (!isUsableAt(old, now)) throw new ApiError('api_key_revoked');
         if (old.rolledTo) throw new ApiError('api_key_already_rolled');
         if (input.grace_seconds > 0 && (await keys.countActive(ctx.workspaceId, now)) >= MAX_ACTIVE_KEYS) {
           throw new ApiError('api_key_limit_reached');

@@ -1,24 +1,11 @@
-import type { IApiKey } from '@lfk/db';
+import { type IApiKey, keyStateAt } from '@lfk/db';
 import type { z } from 'zod';
 import { iso, isoOrNull } from '../../infrastructure/wire.ts';
 import type { apiKey, createdApiKey } from './schemas.ts';
 
-/**
- * Whether the key still works at `now`, and if not, since when and why. A key past its expiry is
- * revoked from that instant, whether or not the sweep has yet written it down: `rolled` at the end
- * of a roll's grace, `expired` otherwise.
- */
-export function stateOf(k: Pick<IApiKey, 'revokedAt' | 'revokedReason' | 'expiresAt' | 'rolledTo'>, now: Date) {
-  if (k.revokedAt) return { status: 'revoked' as const, revokedAt: k.revokedAt, reason: k.revokedReason ?? 'revoked' };
-  if (k.expiresAt && k.expiresAt <= now) {
-    return { status: 'revoked' as const, revokedAt: k.expiresAt, reason: k.rolledTo ? ('rolled' as const) : ('expired' as const) };
-  }
-  return { status: 'active' as const, revokedAt: null, reason: null };
-}
-
 /** A key as listed: its display prefix, never its hash. */
 export const apiKeyToWire = (k: IApiKey, now: Date): z.input<typeof apiKey> => {
-  const state = stateOf(k, now);
+  const state = keyStateAt(k, now);
   return {
     id: k.id,
     name: k.name ?? null,
