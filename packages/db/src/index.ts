@@ -10,7 +10,7 @@ export * from './repositories/device-logins.ts';
 export * from './repositories/email-verifications.ts';
 export * from './repositories/forms.ts';
 export * from './repositories/idempotency-records.ts';
-export * from './repositories/locking-repository.ts';
+export * from './repositories/base-repository.ts';
 export * from './repositories/memberships.ts';
 export * from './repositories/outbox-emails.ts';
 export * from './repositories/projects.ts';

@@ -1,6 +1,5 @@
 import { type IdPrefix, isId } from '@lfk/db';
-import type { EntityName, FilterQuery, OrderDefinition } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/sql';
+import type { FilterQuery } from '@mikro-orm/core';
 import { ApiError } from '../errors.ts';
 import type { ListInput } from '../common-schemas.ts';
 
@@ -39,18 +38,14 @@ export async function pageOf<T, R>(
   return page(await read(cursorOf(prefix, input), input.limit + 1), input.limit, cursorOfRow, toWire);
 }
 
-/** One page of the rows of `entity` matching `where` (a workspace's keys, a form's submissions…), newest first. */
+/** One page of the rows a repository (`BaseRepository.newestFirst`) holds matching `where` (a workspace's keys, a form's submissions…), newest first. */
 export async function pageNewestFirst<T extends { id: string }, R>(
-  em: EntityManager,
-  entity: EntityName<T>,
+  repository: { newestFirst(where: FilterQuery<T>, before: string | undefined, limit: number): Promise<T[]> },
   prefix: IdPrefix,
-  where: FilterQuery<T>,
+  where: FilterQuery<NoInfer<T>>,
   input: ListInput,
-  toWire: (row: T) => R,
+  toWire: (row: NoInfer<T>) => R,
 ) {
-  const read = async (before: string | undefined, limit: number) => {
-    const filter = { ...(where as object), ...(before ? { id: { $lt: before } } : {}) } as FilterQuery<T>;
-    return (await em.find(entity, filter, { orderBy: { id: 'desc' } as OrderDefinition<T>, limit })) as T[];
-  };
+  const read = (before: string | undefined, limit: number) => repository.newestFirst(where, before, limit);
   return pageOf(prefix, input, read, (row) => row.id, toWire);
 }

@@ -1,7 +1,7 @@
 import type { IApiKey } from '../entities/api-key.ts';
 import { EXPIRED_REASON_SQL, USABLE_AT_SQL, usableAtFilter } from '../api-key-state.ts';
-import { newId } from '../ids.ts';
-import { LockingRepository } from './locking-repository.ts';
+import { isId, newId } from '../ids.ts';
+import { BaseRepository } from './base-repository.ts';
 
 /** What verifying a key needs: who it is, whose, and its lifetime (judged by `isUsableAt`). */
 export interface StoredKey {
@@ -74,7 +74,7 @@ export interface NewApiKey {
   expiryReminderDays: number | null;
 }
 
-export class ApiKeyRepository extends LockingRepository<IApiKey> {
+export class ApiKeyRepository extends BaseRepository<IApiKey> {
   /** Queues a new active key (created, or a roll's successor) on this repository's EntityManager. */
   issue(key: NewApiKey): IApiKey {
     const { workspaceId, ...rest } = key;
@@ -93,6 +93,16 @@ export class ApiKeyRepository extends LockingRepository<IApiKey> {
     );
     const row = rows[0];
     return row ? { id: row.id, workspaceId: row.workspace_id, revokedAt: toDate(row.revoked_at), expiresAt: toDate(row.expires_at) } : null;
+  }
+
+  /** The workspace's key with this id; null for another workspace's key, as for a missing one. */
+  findInWorkspace(workspaceId: string, keyId: string): Promise<IApiKey | null> {
+    return isId('key', keyId) ? this.findOne({ id: keyId, workspace: workspaceId }) : Promise.resolve(null);
+  }
+
+  /** Whether the workspace has a key with this id, whatever its state. */
+  async existsInWorkspace(workspaceId: string, keyId: string): Promise<boolean> {
+    return isId('key', keyId) && (await this.count({ id: keyId, workspace: workspaceId })) > 0;
   }
 
   /** Keys that work at `now`: unrevoked and not yet expired (a key past its expiry no longer counts, swept or not). */

@@ -1,4 +1,4 @@
-import { SqlEntityRepository } from '@mikro-orm/sql';
+import { BaseRepository } from './base-repository.ts';
 import type { ActorType, AuditAction } from '../constants.ts';
 import type { IAuditEvent } from '../entities/audit-event.ts';
 import { newId } from '../ids.ts';
@@ -11,7 +11,7 @@ export interface NewAuditEvent {
   data?: Record<string, unknown>;
 }
 
-export class AuditEventRepository extends SqlEntityRepository<IAuditEvent> {
+export class AuditEventRepository extends BaseRepository<IAuditEvent> {
   /** Queues the event on this repository's EntityManager: it is written with the change it describes, in one flush. */
   record(event: NewAuditEvent): void {
     this.create({

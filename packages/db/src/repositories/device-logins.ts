@@ -1,8 +1,8 @@
-import { SqlEntityRepository } from '@mikro-orm/sql';
+import { BaseRepository } from './base-repository.ts';
 import type { IDeviceLogin } from '../entities/device-login.ts';
 import { newId } from '../ids.ts';
 
-export class DeviceLoginRepository extends SqlEntityRepository<IDeviceLogin> {
+export class DeviceLoginRepository extends BaseRepository<IDeviceLogin> {
   /** Queues a pending sign-in; the unique indexes refuse a repeated code at flush. */
   start(deviceCodeHash: string, userCode: string, deviceName: string, expiresAt: Date): IDeviceLogin {
     return this.create({ id: newId('dvl'), deviceCodeHash, userCode, deviceName, state: 'pending', user: null, expiresAt, lastPolledAt: null });

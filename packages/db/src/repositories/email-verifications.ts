@@ -1,4 +1,15 @@
 import type { IEmailVerification } from '../entities/email-verification.ts';
-import { LockingRepository } from './locking-repository.ts';
+import { newId } from '../ids.ts';
+import { BaseRepository } from './base-repository.ts';
 
-export class EmailVerificationRepository extends LockingRepository<IEmailVerification> {}
+export class EmailVerificationRepository extends BaseRepository<IEmailVerification> {
+  findByTokenHash(tokenHash: string): Promise<IEmailVerification | null> {
+    return this.findOne({ tokenHash });
+  }
+
+  /** Queues a new link for the form, and the removal of every earlier one: the new link replaces them. */
+  async replaceForForm(link: { formId: string; email: string; tokenHash: string; expiresAt: Date }): Promise<void> {
+    for (const earlier of await this.find({ form: link.formId })) this.em.remove(earlier);
+    this.create({ id: newId('evf'), form: link.formId, email: link.email, tokenHash: link.tokenHash, expiresAt: link.expiresAt, usedAt: null });
+  }
+}

@@ -1,5 +1,5 @@
 import type { IForm, StoredField } from '../entities/form.ts';
-import { LockingRepository } from './locking-repository.ts';
+import { BaseRepository } from './base-repository.ts';
 
 /**
  * A form as its row holds it, with no entity around it: what a read that changes nothing
@@ -45,7 +45,7 @@ const READ =
   'notify_email_verified, redirect_url, created_at, updated_at from forms where id = ?';
 const READ_CLAIMED = `${READ} and state = 'claimed'`;
 
-export class FormRepository extends LockingRepository<IForm> {
+export class FormRepository extends BaseRepository<IForm> {
   /** A form in a workspace; unclaimed forms are reached only through their claim token. */
   findClaimed(formId: string): Promise<IForm | null> {
     return this.findOne({ id: formId, state: 'claimed' });

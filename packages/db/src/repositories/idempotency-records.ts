@@ -1,4 +1,4 @@
-import { SqlEntityRepository } from '@mikro-orm/sql';
+import { BaseRepository } from './base-repository.ts';
 import type { IIdempotencyRecord } from '../entities/idempotency-record.ts';
 import { newId } from '../ids.ts';
 
@@ -15,7 +15,7 @@ export interface StoredIdempotentResponse {
   responseBody: unknown;
 }
 
-export class IdempotencyRecordRepository extends SqlEntityRepository<IIdempotencyRecord> {
+export class IdempotencyRecordRepository extends BaseRepository<IIdempotencyRecord> {
   /**
    * Takes `scope` + `key` for this request unless a live record holds it (an expired one is
    * dropped first). The new record's id, or null when the key is taken. Inserted before the

@@ -1,10 +1,10 @@
-import { SqlEntityRepository } from '@mikro-orm/sql';
+import { BaseRepository } from './base-repository.ts';
 import type { Role } from '../constants.ts';
 import type { IMembership } from '../entities/membership.ts';
 import { isId, newId } from '../ids.ts';
 
 /** Who belongs to which workspace, and as what. Lists are newest first by the other side's id. */
-export class MembershipRepository extends SqlEntityRepository<IMembership> {
+export class MembershipRepository extends BaseRepository<IMembership> {
   /** The user's role in the workspace, or null when not a member (or no such workspace). */
   async roleOf(workspaceId: string, userId: string): Promise<Role | null> {
     if (!isId('ws', workspaceId)) return null;

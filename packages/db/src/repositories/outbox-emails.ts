@@ -1,4 +1,4 @@
-import { SqlEntityRepository } from '@mikro-orm/sql';
+import { BaseRepository } from './base-repository.ts';
 import type { IOutboxEmail } from '../entities/outbox-email.ts';
 import { newId } from '../ids.ts';
 
@@ -21,7 +21,7 @@ export interface ClaimedEmail {
   attempts: number;
 }
 
-export class OutboxEmailRepository extends SqlEntityRepository<IOutboxEmail> {
+export class OutboxEmailRepository extends BaseRepository<IOutboxEmail> {
   /**
    * Writes the message at once, due at once, in this repository's EntityManager's transaction: for
    * a change written the same way (`SubmissionRepository.writeNow`), not queued for a flush.

@@ -1,8 +1,8 @@
-import { SqlEntityRepository } from '@mikro-orm/sql';
+import { BaseRepository } from './base-repository.ts';
 import type { IProject } from '../entities/project.ts';
 import { isId, newId } from '../ids.ts';
 
-export class ProjectRepository extends SqlEntityRepository<IProject> {
+export class ProjectRepository extends BaseRepository<IProject> {
   /** Queues a project; every workspace has exactly one default, made with it. */
   add(workspaceId: string, name: string, isDefault = false): IProject {
     return this.create({ id: newId('prj'), workspace: workspaceId, name, isDefault });

@@ -1,4 +1,4 @@
-import { SqlEntityRepository } from '@mikro-orm/sql';
+import { BaseRepository } from './base-repository.ts';
 import type { ISession } from '../entities/session.ts';
 import { newId } from '../ids.ts';
 
@@ -10,7 +10,7 @@ export interface StoredSession {
   revoked: boolean;
 }
 
-export class SessionRepository extends SqlEntityRepository<ISession> {
+export class SessionRepository extends BaseRepository<ISession> {
   /** Queues a new session on this repository's EntityManager; only its token's hash is stored. */
   start(userId: string, tokenHash: string, expiresAt: Date): void {
     this.create({ id: newId('ses'), user: userId, tokenHash, expiresAt, revokedAt: null });

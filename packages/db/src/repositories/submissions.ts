@@ -1,7 +1,7 @@
-import { SqlEntityRepository } from '@mikro-orm/sql';
+import { BaseRepository } from './base-repository.ts';
 import type { SubmissionSource } from '../constants.ts';
 import type { ISubmission } from '../entities/submission.ts';
-import { newId } from '../ids.ts';
+import { isId, newId } from '../ids.ts';
 
 export interface NewSubmission {
   formId: string;
@@ -12,7 +12,12 @@ export interface NewSubmission {
   apiKeyId: string | null;
 }
 
-export class SubmissionRepository extends SqlEntityRepository<ISubmission> {
+export class SubmissionRepository extends BaseRepository<ISubmission> {
+  /** The form's submission with this id; null for another form's submission, as for a missing one. */
+  findInForm(formId: string, submissionId: string): Promise<ISubmission | null> {
+    return isId('sub', submissionId) ? this.findOne({ id: submissionId, form: formId }) : Promise.resolve(null);
+  }
+
   /**
    * Writes the submission at once, in this repository's EntityManager's transaction: one
    * statement, no entity (nothing reads it back in the request). Answers its id and time, so what

@@ -1,8 +1,8 @@
-import { SqlEntityRepository } from '@mikro-orm/sql';
+import { BaseRepository } from './base-repository.ts';
 import type { IUser } from '../entities/user.ts';
 import { newId } from '../ids.ts';
 
-export class UserRepository extends SqlEntityRepository<IUser> {
+export class UserRepository extends BaseRepository<IUser> {
   /** Queues a new account; the unique email index refuses a taken address at flush. */
   register(email: string, name: string | null, passwordHash: string): IUser {
     return this.create({ id: newId('usr'), email, name, passwordHash });

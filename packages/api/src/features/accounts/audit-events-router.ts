@@ -11,5 +11,5 @@ export const auditEventsRouter = router({
       "The workspace's audit events, newest first"))
     .input(auditEventListInput)
     .output(listOf(auditEvent))
-    .query(({ ctx, input }) => pageNewestFirst(ctx.em, AuditEvent, 'evt', { workspace: ctx.workspaceId }, input, auditEventToWire)),
+    .query(({ ctx, input }) => pageNewestFirst(ctx.em.getRepository(AuditEvent), 'evt', { workspace: ctx.workspaceId }, input, auditEventToWire)),
 });

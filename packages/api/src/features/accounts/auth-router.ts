@@ -59,7 +59,7 @@ export const authRouter = router({
   session: sessionProcedure.meta(
     rest('GET /v1/auth/session', 200, 'The signed-in user and when the session expires'),
   ).output(sessionOutput).query(async ({ ctx }) => {
-    const user = await ctx.em.findOneOrFail(User, { id: ctx.session.userId });
+    const user = await ctx.em.getRepository(User).findOneOrFail({ id: ctx.session.userId });
     return { user: userToWire(user), expires_at: ctx.session.expiresAt.toISOString() };
   }),
 });

@@ -18,7 +18,7 @@ const invalidLink = () =>
 async function workingLink(em: EntityManager, token: string, lock: boolean) {
   if (!isWellFormedVerificationToken(token)) throw invalidLink();
   const tokenHash = sha256(token);
-  let link = await em.findOne(EmailVerification, { tokenHash });
+  let link = await em.getRepository(EmailVerification).findByTokenHash(tokenHash);
   if (!link) throw invalidLink();
   let form: IForm;
   if (lock) {
@@ -28,7 +28,7 @@ async function workingLink(em: EntityManager, token: string, lock: boolean) {
     link = await em.getRepository(EmailVerification).findOneForUpdate({ tokenHash });
     if (!link) throw invalidLink();
   } else {
-    form = await em.findOneOrFail(Form, { id: link.form.id });
+    form = await em.getRepository(Form).findOneOrFail({ id: link.form.id });
   }
   if (link.usedAt !== null || link.expiresAt <= new Date()) throw invalidLink();
   // The address changed since this link was sent: it proves nothing about the new one.

@@ -1,4 +1,4 @@
-import { EmailVerification, type IForm, newId } from '@lfk/db';
+import { EmailVerification, type IForm } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Services } from '../../context.ts';
 import { generateVerificationToken } from '../../credentials/tokens.ts';
@@ -21,16 +21,9 @@ export function maskEmail(address: string): string {
 export async function sendVerification(em: EntityManager, services: Services, form: IForm, now = new Date()) {
   const to = form.notifyEmail;
   if (!to) throw new Error('sendVerification needs a notify_email');
-  for (const earlier of await em.find(EmailVerification, { form: form.id })) em.remove(earlier);
   const { token, hash } = generateVerificationToken();
-  em.create(EmailVerification, {
-    id: newId('evf'),
-    form: form.id,
-    email: to,
-    tokenHash: hash,
-    expiresAt: new Date(now.getTime() + VERIFICATION_TTL_MS),
-    usedAt: null,
-  });
+  const expiresAt = new Date(now.getTime() + VERIFICATION_TTL_MS);
+  await em.getRepository(EmailVerification).replaceForForm({ formId: form.id, email: to, tokenHash: hash, expiresAt });
   form.verificationSentAt = now;
   enqueueEmail(
     em,

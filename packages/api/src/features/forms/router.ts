@@ -237,5 +237,5 @@ export const formsRouter = router({
   list: memberProcedure.meta(rest('GET /v1/workspaces/:workspace_id/forms', 200, "The workspace's forms, newest first"))
     .input(formListInput)
     .output(listOf(form))
-    .query(({ ctx, input }) => pageNewestFirst(ctx.em, Form, 'form', { workspace: ctx.workspaceId }, input, formToWire)),
+    .query(({ ctx, input }) => pageNewestFirst(ctx.em.getRepository(Form), 'form', { workspace: ctx.workspaceId }, input, formToWire)),
 });

@@ -74,7 +74,7 @@ export const apiKeysRouter = router({
     .output(listOf(apiKey))
     .query(({ ctx, input }) => {
       const now = ctx.services.now();
-      return pageNewestFirst(ctx.em, ApiKey, 'key', { workspace: ctx.workspaceId }, input, (k) => apiKeyToWire(k, now));
+      return pageNewestFirst(ctx.em.getRepository(ApiKey), 'key', { workspace: ctx.workspaceId }, input, (k) => apiKeyToWire(k, now));
     }),
 
   get: ownerProcedure.meta(rest('GET /v1/workspaces/:workspace_id/api-keys/:key_id', 200,
@@ -82,7 +82,7 @@ export const apiKeysRouter = router({
     .input(apiKeyGetInput)
     .output(apiKey)
     .query(async ({ ctx, input }) => {
-      const found = isId('key', input.key_id) ? await ctx.em.findOne(ApiKey, { id: input.key_id, workspace: ctx.workspaceId }) : null;
+      const found = await ctx.em.getRepository(ApiKey).findInWorkspace(ctx.workspaceId, input.key_id);
       if (!found) throw new ApiError('api_key_not_found');
       return apiKeyToWire(found, ctx.services.now());
     }),
@@ -160,9 +160,7 @@ export const apiKeysRouter = router({
     .output(apiKeyUsage)
     .query(async ({ ctx, input }) => {
       const keys = ctx.em.getRepository(ApiKey);
-      if (!isId('key', input.key_id) || !(await keys.count({ id: input.key_id, workspace: ctx.workspaceId }))) {
-        throw new ApiError('api_key_not_found');
-      }
+      if (!(await keys.existsInWorkspace(ctx.workspaceId, input.key_id))) throw new ApiError('api_key_not_found');
       const days = usageDays(ctx.services.now(), input.days);
       const counted = await keys.usageOf(input.key_id, days[0]!, days[days.length - 1]!);
       const byDate = new Map(counted.map((c) => [c.date, c.requests]));
@@ -183,9 +181,7 @@ export const apiKeysRouter = router({
     const revokedHash = await ctx.em.transactional(async (em) => {
       const revokedHash = await em.getRepository(ApiKey).revoke(input.key_id, ctx.workspaceId, ctx.session.userId, now);
       if (revokedHash === null) {
-        if (!(await em.count(ApiKey, { id: input.key_id, workspace: ctx.workspaceId }))) {
-          throw new ApiError('api_key_not_found');
-        }
+        if (!(await em.getRepository(ApiKey).existsInWorkspace(ctx.workspaceId, input.key_id))) throw new ApiError('api_key_not_found');
         return null;
       }
       em.getRepository(AuditEvent).record({

@@ -1,4 +1,4 @@
-import { type FormReading, isId, Submission } from '@lfk/db';
+import { type FormReading, Submission } from '@lfk/db';
 import type { Context } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { submissionEmail } from './notification-email.ts';
@@ -102,7 +102,7 @@ export const submissionsRouter = router({
     .output(submission)
     .query(async ({ ctx, input }) => {
       // An id of the wrong shape, or of another form's submission, names nothing here.
-      const found = isId('sub', input.submission_id) ? await ctx.em.findOne(Submission, { id: input.submission_id, form: ctx.form.id }) : null;
+      const found = await ctx.em.getRepository(Submission).findInForm(ctx.form.id, input.submission_id);
       if (!found) throw new ApiError('submission_not_found');
       return submissionToWire(found);
     }),
@@ -111,5 +111,5 @@ export const submissionsRouter = router({
       "A form's submissions, newest first (members' sessions only)"))
     .input(submissionListInput)
     .output(listOf(submission))
-    .query(({ ctx, input }) => pageNewestFirst(ctx.em, Submission, 'sub', { form: ctx.form.id }, input, submissionToWire)),
+    .query(({ ctx, input }) => pageNewestFirst(ctx.em.getRepository(Submission), 'sub', { form: ctx.form.id }, input, submissionToWire)),
 });

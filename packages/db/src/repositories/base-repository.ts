@@ -1,0 +1,28 @@
+import { type FilterQuery, LockMode, type OrderDefinition } from '@mikro-orm/core';
+import { SqlEntityRepository } from '@mikro-orm/sql';
+
+const FOR_UPDATE = { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } as const;
+
+/** What every repository can do besides MikroORM's own: lock a row the one way, read a page of a list. */
+export class BaseRepository<T extends { id: string }> extends SqlEntityRepository<T> {
+  /**
+   * The one way lfk locks a row: `select … for update` through the entity, reloaded from the
+   * database (`refresh`) so what the lock holder reads is what it locked. Inside a transaction only.
+   */
+  findOneForUpdate(where: FilterQuery<T>) {
+    return this.findOne(where, FOR_UPDATE);
+  }
+
+  findOneForUpdateOrFail(where: FilterQuery<T>) {
+    return this.findOneOrFail(where, FOR_UPDATE);
+  }
+
+  /**
+   * Up to `limit` rows matching `where`, newest first, below the id `before` when given: one page
+   * of a list. Ids sort by creation time, so newest first is id descending.
+   */
+  async newestFirst(where: FilterQuery<T>, before: string | undefined, limit: number): Promise<T[]> {
+    const filter = { ...(where as object), ...(before ? { id: { $lt: before } } : {}) } as FilterQuery<T>;
+    return (await this.find(filter, { orderBy: { id: 'desc' } as OrderDefinition<T>, limit })) as T[];
+  }
+}
