@@ -174,7 +174,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   sender.start();
   lastUsed.start();
   const revocations = followKeyRevocations(db, services.apiKeyCache, app.log);
-  const sweeper = every(SWEEP_EVERY_MS, 'sweep expired idempotency records', () => deleteExpiredIdempotencyRecords(db.fork()), app.log);
+  const sweeper = every(SWEEP_EVERY_MS, 'sweep expired idempotency records', () => deleteExpiredIdempotencyRecords(db.fork(), config.now()), app.log);
   const keySweeper = every(config.keyLifecycleSweepMs, 'sweep expired API keys and expiry reminders', async () => {
     const { reminded } = await sweepKeyLifecycle(db, config.now(), config.publicUrl);
     if (reminded.length > 0) sender?.wake();

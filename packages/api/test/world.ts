@@ -48,7 +48,7 @@ export async function person(services: Services): Promise<Person> {
   passwordHash ??= hashPassword('correct horse battery staple');
   const email = `person-${randomBytes(4).toString('hex')}@example.com`;
   const hash = await passwordHash;
-  const { user, workspace, session } = await services.db.fork().transactional(async (em) => openAccount(em, { email, passwordHash: hash }));
+  const { user, workspace, session } = await services.db.fork().transactional(async (em) => openAccount(em, { email, passwordHash: hash }, services.now()));
   return { token: session.token, userId: user.id, workspaceId: workspace.id, email };
 }
 

@@ -140,7 +140,7 @@ export async function startTestServer(
       const address = (email ?? newAddress()).toLowerCase();
       passwordHash ??= hashPassword(PASSWORD);
       const hash = await passwordHash;
-      const opened = await server.db.fork().transactional(async (em) => openAccount(em, { email: address, passwordHash: hash }));
+      const opened = await server.db.fork().transactional(async (em) => openAccount(em, { email: address, passwordHash: hash }, server.config.now()));
       secretsHandedOut.add(opened.session.token);
       return { token: opened.session.token, userId: opened.user.id, workspaceId: opened.workspace.id, email: address };
     },

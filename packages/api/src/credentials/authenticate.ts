@@ -51,7 +51,7 @@ export async function authenticate(
   em: () => EntityManager,
   request: CredentialsOnRequest,
   verifiers: Verifiers,
-  now = new Date(),
+  now: Date,
 ): Promise<Authentication> {
   if (request.authorization !== undefined) {
     const token = bearerToken(request.authorization);

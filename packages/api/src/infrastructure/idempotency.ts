@@ -72,7 +72,7 @@ export async function runIdempotently<T>(
   const fingerprint = sha256(`${operation}\n${canonicalJson(input)}`);
   return ctx.em.transactional(async (em) => {
     const records = em.getRepository(IdempotencyRecord);
-    const now = new Date();
+    const now = ctx.services.now();
     const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS);
     const id = await records.claim({ scope, key, fingerprint, expiresAt }, now);
     if (id === null) {
@@ -88,6 +88,6 @@ export async function runIdempotently<T>(
 }
 
 /** Drops records past their 24 hours. */
-export async function deleteExpiredIdempotencyRecords(em: EntityManager, now = new Date()): Promise<void> {
+export async function deleteExpiredIdempotencyRecords(em: EntityManager, now: Date): Promise<void> {
   await em.getRepository(IdempotencyRecord).sweep(now);
 }

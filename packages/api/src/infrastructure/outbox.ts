@@ -25,13 +25,15 @@ function stored(email: NewEmail): NewEmail {
 
 /**
  * Queues an email on `em`: it is written in the same transaction as the change that causes it,
- * so it is sent if and only if that change is kept. The sender (apps/server) delivers it.
+ * so it is sent if and only if that change is kept. The sender (apps/server) delivers it. It is
+ * due at once by the wall clock, the one the sender polls by (not `services.now()`, which decides
+ * what expires and which tests turn).
  */
-export function enqueueEmail(em: EntityManager, email: NewEmail, now = new Date()): void {
-  em.getRepository(OutboxEmail).enqueue(stored(email), now);
+export function enqueueEmail(em: EntityManager, email: NewEmail): void {
+  em.getRepository(OutboxEmail).enqueue(stored(email), new Date());
 }
 
 /** `enqueueEmail` for a change written at once (not flushed): the email is written now, in `em`'s transaction. */
-export function insertEmail(em: EntityManager, email: NewEmail, now = new Date()): Promise<void> {
-  return em.getRepository(OutboxEmail).writeNow(stored(email), now);
+export function insertEmail(em: EntityManager, email: NewEmail): Promise<void> {
+  return em.getRepository(OutboxEmail).writeNow(stored(email), new Date());
 }

@@ -18,7 +18,7 @@ export const authRouter = router({
       if (!ctx.services.allowSignup) throw new ApiError('signup_disabled');
       const passwordHash = await hashPassword(input.password);
       // A taken address is found by the unique index, races included (409 email_taken).
-      const result = await ctx.em.transactional(async (em) => openAccount(em, { email: input.email, name: input.name, passwordHash }));
+      const result = await ctx.em.transactional(async (em) => openAccount(em, { email: input.email, name: input.name, passwordHash }, ctx.services.now()));
       ctx.cookies.set(result.session.token, result.session.expiresAt);
       return {
         user: userToWire(result.user),
@@ -43,7 +43,7 @@ export const authRouter = router({
       const valid = await verifyPassword(user?.passwordHash ?? null, input.password);
       if (!user || !valid) throw new ApiError('invalid_credentials');
       await rateLimits.giveBack('login_failures', account);
-      const session = startSession(ctx.em, user.id);
+      const session = startSession(ctx.em, user.id, ctx.services.now());
       await ctx.em.flush();
       ctx.cookies.set(session.token, session.expiresAt);
       return { user: userToWire(user), session_token: session.token, expires_at: session.expiresAt.toISOString() };

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { DeviceLogin, type IDeviceLogin, User } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
+import type { Context } from '../../context.ts';
 import { sha256 } from '../../credentials/secrets.ts';
 import { generateDeviceCode, isWellFormedDeviceCode } from '../../credentials/tokens.ts';
 import { ApiError } from '../../errors.ts';
@@ -50,7 +51,7 @@ const toWire = (login: IDeviceLogin) => ({
 });
 
 /** An unexpired request by the code the person read; anything else is "not found". */
-async function findLive(em: EntityManager, typed: string, now = new Date()): Promise<IDeviceLogin> {
+async function findLive(em: EntityManager, typed: string, now: Date): Promise<IDeviceLogin> {
   const code = normalisedUserCode(typed);
   const found = code ? await em.getRepository(DeviceLogin).findOne({ userCode: code }) : null;
   if (!found || found.expiresAt <= now || found.state === 'used') throw new ApiError('device_login_not_found');
@@ -67,7 +68,7 @@ export const deviceLoginsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const { token, hash } = generateDeviceCode();
       const userCode = newUserCode();
-      const expiresAt = new Date(Date.now() + DEVICE_LOGIN_TTL_SECONDS * 1000);
+      const expiresAt = new Date(ctx.services.now().getTime() + DEVICE_LOGIN_TTL_SECONDS * 1000);
       ctx.em.getRepository(DeviceLogin).start(hash, userCode, input.device_name ?? 'lfk CLI', expiresAt);
       await ctx.em.flush();
       const page = `${ctx.services.publicUrl}/device`;
@@ -86,7 +87,7 @@ export const deviceLoginsRouter = router({
       { errors: ['device_login_not_found'] }))
     .input(userCodeParam)
     .output(deviceLogin)
-    .query(async ({ ctx, input }) => toWire(await findLive(ctx.em, input.user_code))),
+    .query(async ({ ctx, input }) => toWire(await findLive(ctx.em, input.user_code, ctx.services.now()))),
 
   approve: sessionProcedure
     .meta(rest('POST /v1/auth/device-logins/:user_code/approve', 200, 'Let the device in as the signed-in person',
@@ -114,7 +115,7 @@ export const deviceLoginsRouter = router({
         : null;
       if (!found || found.state === 'used') throw new ApiError('device_login_not_found');
       if (found.state === 'denied') throw new ApiError('device_login_denied');
-      const now = new Date();
+      const now = ctx.services.now();
       if (found.expiresAt <= now) throw new ApiError('device_login_expired');
       if (found.state === 'pending') {
         const sinceLast = found.lastPolledAt ? now.getTime() - found.lastPolledAt.getTime() : Number.POSITIVE_INFINITY;
@@ -130,15 +131,15 @@ export const deviceLoginsRouter = router({
       // Approved: of two polls at once, one gets the session and the other "not found".
       if (!(await logins.redeem(found.id))) throw new ApiError('device_login_not_found');
       const user = await ctx.em.getRepository(User).findOneOrFail({ id: found.user!.id });
-      const session = startSession(ctx.em, user.id);
+      const session = startSession(ctx.em, user.id, now);
       await ctx.em.flush();
       return { user: userToWire(user), session_token: session.token, expires_at: session.expiresAt.toISOString() };
     }),
 });
 
 /** Approves or denies a live request, once: a second decision, or one racing the first, is a 409. */
-async function decide(ctx: { em: EntityManager; session: { userId: string } }, typed: string, state: 'approved' | 'denied') {
-  const found = await findLive(ctx.em, typed);
+async function decide(ctx: Pick<Context, 'em' | 'services'> & { session: { userId: string } }, typed: string, state: 'approved' | 'denied') {
+  const found = await findLive(ctx.em, typed, ctx.services.now());
   const logins = ctx.em.getRepository(DeviceLogin);
   const decided = await logins.decide(found.id, ctx.session.userId, state);
   const now = await logins.findOneOrFail({ id: found.id }, { refresh: true });

@@ -4,9 +4,9 @@ import { SESSION_TTL_MS } from '../../credentials/authenticate.ts';
 import { generateSessionToken } from '../../credentials/tokens.ts';
 
 /** Queues a new session; the plaintext token goes to the caller once and is never stored. */
-export function startSession(em: EntityManager, userId: string) {
+export function startSession(em: EntityManager, userId: string, now: Date) {
   const { token, hash } = generateSessionToken();
-  const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
+  const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
   em.getRepository(Session).start(userId, hash, expiresAt);
   return { token, expiresAt };
 }

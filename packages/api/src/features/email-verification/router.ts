@@ -15,7 +15,7 @@ const invalidLink = () =>
  * its form (older ones are deleted), for the address the form has now. `lock` holds both rows until
  * the transaction ends, so that two posts of one link verify once.
  */
-async function workingLink(em: EntityManager, token: string, lock: boolean) {
+async function workingLink(em: EntityManager, token: string, lock: boolean, now: Date) {
   if (!isWellFormedVerificationToken(token)) throw invalidLink();
   const tokenHash = sha256(token);
   let link = await em.getRepository(EmailVerification).findByTokenHash(tokenHash);
@@ -30,7 +30,7 @@ async function workingLink(em: EntityManager, token: string, lock: boolean) {
   } else {
     form = await em.getRepository(Form).findOneOrFail({ id: link.form.id });
   }
-  if (link.usedAt !== null || link.expiresAt <= new Date()) throw invalidLink();
+  if (link.usedAt !== null || link.expiresAt <= now) throw invalidLink();
   // The address changed since this link was sent: it proves nothing about the new one.
   if (form.notifyEmail !== link.email) throw invalidLink();
   return { link, form };
@@ -46,7 +46,7 @@ export const emailVerificationsRouter = router({
     .input(emailVerificationInput)
     .output(emailVerified)
     .query(async ({ ctx, input }) => {
-      const { link, form } = await workingLink(ctx.em, input.token, false);
+      const { link, form } = await workingLink(ctx.em, input.token, false, ctx.services.now());
       return { form_id: form.id, form_name: form.name, email: link.email };
     }),
 
@@ -57,8 +57,9 @@ export const emailVerificationsRouter = router({
     .output(emailVerified)
     .mutation(async ({ ctx, input }) => {
       return ctx.em.transactional(async (em) => {
-        const { link, form } = await workingLink(em, input.token, true);
-        link.usedAt = new Date();
+        const now = ctx.services.now();
+        const { link, form } = await workingLink(em, input.token, true, now);
+        link.usedAt = now;
         form.notifyEmailVerified = true;
         return { form_id: form.id, form_name: form.name, email: link.email };
       });

@@ -18,7 +18,8 @@ export function maskEmail(address: string): string {
  * Sends a new verification link for the form's `notifyEmail`. Earlier links of the form die with
  * it. Everything is queued on `em` and written by its next flush, the email included.
  */
-export async function sendVerification(em: EntityManager, services: Services, form: IForm, now = new Date()) {
+export async function sendVerification(em: EntityManager, services: Services, form: IForm) {
+  const now = services.now();
   const to = form.notifyEmail;
   if (!to) throw new Error('sendVerification needs a notify_email');
   const { token, hash } = generateVerificationToken();
@@ -33,13 +34,13 @@ export async function sendVerification(em: EntityManager, services: Services, fo
       link: `${services.publicUrl}/v1/email-verifications/${token}`,
       validHours: VERIFICATION_TTL_MS / 3600_000,
     }),
-    now,
   );
 }
 
 /** Throws `rate_limited` while the form's last verification email is younger than the interval. */
-export function assertResendAllowed(services: Services, form: IForm, now = new Date()): void {
+export function assertResendAllowed(services: Services, form: IForm): void {
   if (!form.verificationSentAt) return;
+  const now = services.now();
   const waitMs = form.verificationSentAt.getTime() + services.verifyResendIntervalMs - now.getTime();
   if (waitMs > 0) {
     const seconds = Math.ceil(waitMs / 1000);

@@ -25,10 +25,7 @@ export function usageDays(now: Date, days: number): string[] {
   return Array.from({ length: days }, (_, i) => new Date((today - days + 1 + i) * DAY_MS).toISOString().slice(0, 10));
 }
 
-/**
- * Queues one email per owner of the key's workspace, on `em` (in the caller's transaction), due at
- * once by the sender's own clock.
- */
+/** Queues one email per owner of the key's workspace, on `em` (in the caller's transaction). */
 export async function emailOwners(em: EntityManager, key: ChangedKey, build: (to: string) => NewEmail): Promise<void> {
   for (const to of await em.getRepository(Membership).ownerEmails(key.workspaceId)) enqueueEmail(em, build(to));
 }
