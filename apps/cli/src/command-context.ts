@@ -1,3 +1,4 @@
+import { PAGE_LIMIT } from '@lfk/db/constants';
 import { describeSource, type Settings } from './config/settings.ts';
 import { CliError, EXIT_AUTH, usageError } from './errors.ts';
 import { type Api, createApi } from './http/api.ts';
@@ -89,7 +90,7 @@ export function formsApi(ctx: CommandContext): Promise<Api> {
 export async function resolveWorkspace(ctx: CommandContext, api: Api): Promise<string> {
   const chosen = ctx.settings.workspace?.id ?? ctx.settings.profile.workspace_id;
   if (chosen) return chosen;
-  const { data } = await api.workspaces.list.query({ limit: 100 });
+  const { data } = await api.workspaces.list.query({ limit: PAGE_LIMIT.max });
   if (data.length === 1) return (data[0] as { id: string }).id;
   if (data.length === 0) throw new CliError('no_workspace', 'You are not a member of any workspace.', { hint: "Create one with 'lfk workspaces create <name>'." });
   const list = data.map((w) => `  ${w.id}  ${w.name} (${w.role})`).join('\n');

@@ -1,4 +1,4 @@
-import { ROLES, TEXT_LIMITS } from '@lfk/db/constants';
+import { PAGE_LIMIT, ROLES, TEXT_LIMITS } from '@lfk/db/constants';
 import { z } from 'zod';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
@@ -55,9 +55,9 @@ export function queryInteger(min: number, max: number): z.ZodType<number, number
 }
 
 export const listInput = z.object({
-  limit: queryInteger(1, 100)
-    .default(50)
-    .describe('How many items a page holds: 1 to 100 (50 when not given).'),
+  limit: queryInteger(1, PAGE_LIMIT.max)
+    .default(PAGE_LIMIT.default)
+    .describe(`How many items a page holds: 1 to ${PAGE_LIMIT.max} (${PAGE_LIMIT.default} when not given).`),
   cursor: z.string().max(100).optional().describe("The previous page's `next_cursor`: the page after it."),
 });
 export type ListInput = z.infer<typeof listInput>;

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Context } from './context.ts';
 import { refusal } from './credentials/authenticate.ts';
 import type { Principal } from './credentials/principal.ts';
-import { ApiError, type ErrorCode, toWireError } from './errors.ts';
+import { ApiError, type ErrorCode, toWireError, trpcErrorData } from './errors.ts';
 import type { ProcedureMeta } from './procedure-meta.ts';
 import type { RateLimitName } from './rate-limits/rate-limits.ts';
 import { idParam, workspaceScoped } from './common-schemas.ts';
@@ -14,8 +14,7 @@ const t = initTRPC.context<Context>().meta<ProcedureMeta>().create({
   isDev: false,
   errorFormatter({ shape, error, ctx }) {
     const wire = toWireError(error, ctx?.requestId ?? '');
-    // `httpStatus` is the status the tRPC HTTP adapter answers with; the rest is lfk's error body.
-    return { code: shape.code, message: wire.body.error.message, data: { ...wire.body.error, httpStatus: wire.status } };
+    return { code: shape.code, message: wire.body.error.message, data: trpcErrorData(wire) };
   },
 });
 

@@ -22,3 +22,46 @@ export function isLfkError<Code extends ErrorCode = ErrorCode>(error: unknown, c
   const actual = (data as { code?: unknown }).code;
   return typeof actual === 'string' && (code === undefined || actual === code);
 }
+
+/** One field the API refused, as its `details` name it (`schema.0.type`). */
+export interface LfkErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** lfk's error as a program acts on it, read out of a failed call by `lfkErrorOf`. */
+export interface LfkProblem {
+  code: ErrorCode;
+  message: string;
+  details: LfkErrorDetail[];
+  /** The HTTP status the server answered with. */
+  status: number | null;
+  requestId: string | null;
+  /** From `Retry-After`, in whole seconds (on a 429 or a 503). */
+  retryAfterSeconds: number | null;
+}
+
+/** `Retry-After` in whole seconds, from the response a tRPC error carries. */
+function retryAfterOf(error: TRPCClientError<AppRouter>): number | null {
+  const headers = (error.meta as { response?: { headers?: Headers } } | undefined)?.response?.headers;
+  const value = headers?.get?.('retry-after');
+  return value && /^\d+$/.test(value) ? Number(value) : null;
+}
+
+/**
+ * lfk's answer to a failed call (its code, message, field details, status, request id and
+ * `Retry-After`), or null when lfk did not answer: a network failure, a timeout, a server that is
+ * not lfk.
+ */
+export function lfkErrorOf(error: unknown): LfkProblem | null {
+  if (!isLfkError(error)) return null;
+  const { data } = error;
+  return {
+    code: data.code,
+    message: data.message ?? error.message,
+    details: Array.isArray(data.details) ? data.details : [],
+    status: typeof data.httpStatus === 'number' ? data.httpStatus : null,
+    requestId: data.request_id ?? null,
+    retryAfterSeconds: retryAfterOf(error),
+  };
+}

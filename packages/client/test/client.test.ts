@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { type Account, freePort, useTestServer } from '@lfk/testing';
 import { TRPCClientError } from '@trpc/client';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createLfkClient, isLfkError } from '../src/index.ts';
+import { createLfkClient, isLfkError, lfkErrorOf } from '../src/index.ts';
 
 const t = useTestServer();
 let baseUrl: string;
@@ -88,5 +88,29 @@ describe('isLfkError', () => {
   it('a key that was never issued is the same invalid_api_key', async () => {
     const error = await thrown(createLfkClient({ baseUrl, apiKey: `lfk_${'x'.repeat(36)}` }).forms.get.query({ form_id: 'form_x' }));
     expect(isLfkError(error, 'invalid_api_key')).toBe(true);
+  });
+});
+
+describe('lfkErrorOf', () => {
+  it("reads lfk's answer: code, message, field details, status and request id; Retry-After on a 429", async () => {
+    const withKey = createLfkClient({ baseUrl, apiKey: key });
+    const invalid = lfkErrorOf(await thrown(withKey.forms.create.mutate({ name: '', schema: [] })));
+    expect(invalid).toMatchObject({ code: 'invalid_request', status: 400, requestId: expect.any(String), retryAfterSeconds: null });
+    expect(invalid!.details.map((d) => d.path)).toContain('name');
+
+    const form = await createLfkClient({ baseUrl, sessionToken: owner.token }).forms.create.mutate({
+      ...contactForm,
+      workspace_id: owner.workspaceId,
+      notify_email: 'owner@example.com',
+    });
+    const tooSoon = lfkErrorOf(await thrown(withKey.forms.resendVerification.mutate({ form_id: form.id })));
+    expect(tooSoon).toMatchObject({ code: 'rate_limited', status: 429 });
+    expect(tooSoon!.retryAfterSeconds).toBeGreaterThan(0);
+  });
+
+  it('is null when lfk did not answer', async () => {
+    const nobody = createLfkClient({ baseUrl: `http://127.0.0.1:${await freePort()}`, apiKey: key });
+    expect(lfkErrorOf(await thrown(nobody.forms.get.query({ form_id: 'form_x' })))).toBeNull();
+    expect(lfkErrorOf(new Error('invalid_api_key'))).toBeNull();
   });
 });

@@ -72,6 +72,12 @@ export const API_KEY_USAGE_DAYS = { default: 30, max: 90 } as const;
 
 export const MIN_PASSWORD_LENGTH = 10;
 
+/** How many items one page of a list holds (`limit`): at most `max`, `default` when not asked. */
+export const PAGE_LIMIT = { default: 50, max: 100 } as const;
+
+/** The most calls one tRPC batch may hold (`/trpc`); more are refused with 400 batch_too_large. */
+export const MAX_BATCH_CALLS = 10;
+
 /**
  * The lengths, in characters, of the text columns that hold what people and callers send. The
  * entities declare their columns with these and the API's schemas take their limits from here, so

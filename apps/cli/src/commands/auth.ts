@@ -1,3 +1,4 @@
+import { MIN_PASSWORD_LENGTH, PAGE_LIMIT } from '@lfk/db/constants';
 import { hostname } from 'node:os';
 import { Command } from '@commander-js/extra-typings';
 import { anonymousApi, type CommandContext, sessionApi } from '../command-context.ts';
@@ -12,7 +13,6 @@ import { examples } from './options.ts';
 import { action } from './run-command.ts';
 
 /** The server's rule (the server checks it too): said before the password is asked for twice. */
-const MIN_PASSWORD_LENGTH = 10;
 
 interface CredentialsFlags {
   email?: string;
@@ -77,7 +77,7 @@ async function saveSession(ctx: CommandContext, signedIn: { session_token: strin
  * numbered list on a terminal. Without a terminal (or with --json) none is chosen, and it says how.
  */
 async function chooseWorkspace(ctx: CommandContext, api: Api): Promise<string | undefined> {
-  const { data } = await api.workspaces.list.query({ limit: 100 });
+  const { data } = await api.workspaces.list.query({ limit: PAGE_LIMIT.max });
   if (data.length === 1) return data[0]!.id;
   if (data.length === 0) return undefined;
   if (ctx.out.json || !canPrompt()) {

@@ -1,3 +1,4 @@
+import { PAGE_LIMIT } from '@lfk/db/constants';
 import type { CommandContext } from '../command-context.ts';
 import { usageError } from '../errors.ts';
 
@@ -51,7 +52,7 @@ export async function listed<T>(flags: PageFlags, fetchPage: (input: PageInput) 
 export async function findListed<T>(fetchPage: (input: PageInput) => Promise<Page<T>>, matches: (row: T) => boolean): Promise<T | undefined> {
   let cursor: string | undefined;
   do {
-    const page = await fetchPage({ limit: 100, ...(cursor ? { cursor } : {}) });
+    const page = await fetchPage({ limit: PAGE_LIMIT.max, ...(cursor ? { cursor } : {}) });
     const found = page.data.find(matches);
     if (found) return found;
     cursor = page.next_cursor ?? undefined;

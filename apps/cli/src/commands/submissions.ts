@@ -1,3 +1,4 @@
+import { PAGE_LIMIT } from '@lfk/db/constants';
 import { Command } from '@commander-js/extra-typings';
 import type { RouterOutputs } from '@lfk/client';
 import { type CommandContext, keyApi, sessionApi, signedIn } from '../command-context.ts';
@@ -55,7 +56,7 @@ async function follow(ctx: CommandContext, formId: string): Promise<never> {
   const seen = new Set<string>();
   ctx.out.note(ctx.out.errorStyle.dim(`Watching ${formId} for submissions (Ctrl-C to stop).`));
   for (;;) {
-    const page = await api.submissions.list.query({ form_id: formId, limit: 100 });
+    const page = await api.submissions.list.query({ form_id: formId, limit: PAGE_LIMIT.max });
     const arrived = page.data.filter((s) => !seen.has(s.id)).reverse();
     if (ctx.out.json) {
       for (const submission of arrived) ctx.out.line(JSON.stringify(submission));

@@ -1,9 +1,10 @@
-import { CliError, EXIT_AUTH, EXIT_FAILURE, EXIT_RATE_LIMITED, type ErrorDetail } from '../errors.ts';
+import { type ErrorCode, lfkErrorOf } from '@lfk/client';
+import { CliError, EXIT_AUTH, EXIT_FAILURE, EXIT_RATE_LIMITED } from '../errors.ts';
 import { proxyInUse } from './transport.ts';
 import { UnexpectedResponseError } from './unexpected-response.ts';
 
 /** Hints for the API errors a person at a terminal can do something about. */
-const HINTS: Record<string, string> = {
+const HINTS: Partial<Record<ErrorCode, string>> = {
   unauthenticated: "Sign in with 'lfk login', or give an API key with --api-key or LFK_API_KEY.",
   invalid_session: "The saved session has expired or was signed out. Run 'lfk login'.",
   invalid_api_key: 'Check --api-key or LFK_API_KEY: the key may have been revoked.',
@@ -15,7 +16,7 @@ const HINTS: Record<string, string> = {
 };
 
 /** Codes that mean "who you are" was missing or refused: exit 4, whatever the status. */
-const AUTH_CODES = new Set([
+const AUTH_CODES = new Set<ErrorCode>([
   'unauthenticated',
   'invalid_session',
   'invalid_api_key',
@@ -25,25 +26,7 @@ const AUTH_CODES = new Set([
   'csrf_failed',
 ]);
 
-const exitCodeFor = (code: string) => (code === 'rate_limited' ? EXIT_RATE_LIMITED : AUTH_CODES.has(code) ? EXIT_AUTH : EXIT_FAILURE);
-
-/** `Retry-After` in whole seconds, from the response a tRPC error carries. */
-function retryAfterOf(error: unknown): number | undefined {
-  const headers = (error as { meta?: { response?: { headers?: Headers } } }).meta?.response?.headers;
-  const value = headers?.get?.('retry-after');
-  return value && /^\d+$/.test(value) ? Number(value) : undefined;
-}
-
-interface LfkErrorData {
-  code: string;
-  message?: string;
-  details?: ErrorDetail[];
-  request_id?: string;
-  httpStatus?: number;
-}
-
-const isLfkErrorData = (data: unknown): data is LfkErrorData =>
-  typeof data === 'object' && data !== null && typeof (data as { code?: unknown }).code === 'string';
+const exitCodeFor = (code: ErrorCode) => (code === 'rate_limited' ? EXIT_RATE_LIMITED : AUTH_CODES.has(code) ? EXIT_AUTH : EXIT_FAILURE);
 
 /** Walks an error's causes (and an AggregateError's errors) to find one that matches. */
 function findCause<T>(error: unknown, match: (candidate: unknown) => T | undefined, depth = 0): T | undefined {
@@ -74,18 +57,17 @@ const NETWORK_REASONS: Record<string, string> = {
 /** Any failure of an API call, as the one line (and details) the CLI prints. */
 export function toCliError(error: unknown, baseUrl: string, timeoutMs: number): CliError {
   if (error instanceof CliError) return error;
-  const data = (error as { data?: unknown } | null)?.data;
-  if (isLfkErrorData(data)) {
-    const details = Array.isArray(data.details) ? data.details : [];
-    const serverSide = (data.httpStatus ?? 0) >= 500;
-    const hint = HINTS[data.code] ?? (serverSide && data.request_id ? `Request id: ${data.request_id}` : undefined);
-    const retryAfterSeconds = data.code === 'rate_limited' ? retryAfterOf(error) : undefined;
-    return new CliError(data.code, data.message ?? 'The request failed.', {
-      exitCode: exitCodeFor(data.code),
-      details,
+  const problem = lfkErrorOf(error);
+  if (problem) {
+    const serverSide = (problem.status ?? 0) >= 500;
+    const hint = HINTS[problem.code] ?? (serverSide && problem.requestId ? `Request id: ${problem.requestId}` : undefined);
+    const retryAfterSeconds = problem.code === 'rate_limited' ? problem.retryAfterSeconds : null;
+    return new CliError(problem.code, problem.message, {
+      exitCode: exitCodeFor(problem.code),
+      details: problem.details,
       ...(hint ? { hint } : {}),
-      ...(data.request_id ? { requestId: data.request_id } : {}),
-      ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+      ...(problem.requestId ? { requestId: problem.requestId } : {}),
+      ...(retryAfterSeconds !== null ? { retryAfterSeconds } : {}),
     });
   }
   const timedOut = findCause(error, (e) => (e instanceof Error && e.name === 'TimeoutError' ? true : undefined));

@@ -1,4 +1,4 @@
-import { ApiError, asApiError, type ErrorCode, restRoutes, toWireError, type WireError } from '@lfk/api';
+import { ApiError, asApiError, type ErrorCode, restRoutes, toWireError, trpcErrorData, type WireError } from '@lfk/api';
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
@@ -100,7 +100,7 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
       error: {
         code: TRPC_ERROR_CODES_BY_KEY[trpcCode],
         message: wire.body.error.message,
-        data: { ...wire.body.error, httpStatus: wire.status },
+        data: trpcErrorData(wire),
       },
     });
   }

@@ -1,3 +1,4 @@
+import { MAX_BATCH_CALLS } from '@lfk/db/constants';
 import { ApiError, type AppRouter, appRouter, asApiError } from '@lfk/api';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance } from 'fastify';
@@ -7,7 +8,6 @@ import type { ContextForRequest } from './request-context.ts';
  * The most calls one batch may hold. Each call is a procedure run, often a transaction, so an
  * unbounded batch lets one request (even an anonymous one) order any amount of work.
  */
-const MAX_BATCH_CALLS = 10;
 
 /** How many calls a request makes: a batch (`?batch=1`) names its procedures comma-separated in the path. */
 function callsIn(url: string): number {

@@ -1,52 +1,15 @@
-import { TRPCClientError } from '@trpc/client';
+import { type ErrorCode, type LfkErrorDetail, type LfkProblem, lfkErrorOf } from '@lfk/client';
 
 /** One field the API refused, as its `details` name it (`schema.0.type`). */
-export interface FieldProblem {
-  path: string;
-  message: string;
-}
+export type FieldProblem = LfkErrorDetail;
 
-/** What went wrong with a call, in the API's terms: its error code, sentence and per-field details. */
-export interface Problem {
-  code: string;
-  message: string;
-  details: FieldProblem[];
-  /** The HTTP status, or null when the server was never reached. */
-  status: number | null;
-  /** From `Retry-After`, on a 429. */
-  retryAfterSeconds: number | null;
-  requestId: string | null;
-}
+/** What went wrong with a call: lfk's answer, or `network_error` (no status) when lfk was not reached. */
+export type Problem = Omit<LfkProblem, 'code'> & { code: ErrorCode | 'network_error' };
 
-interface LfkErrorData {
-  code?: string;
-  message?: string;
-  details?: FieldProblem[];
-  request_id?: string;
-  httpStatus?: number;
-}
-
-function retryAfterOf(error: TRPCClientError<never>): number | null {
-  const response = (error.meta as { response?: Response } | undefined)?.response;
-  const value = response?.headers.get('retry-after');
-  return value && /^\d+$/.test(value) ? Number(value) : null;
-}
-
-/** Reads lfk's error out of whatever a call threw. */
+/** Reads lfk's error out of whatever a call threw; what lfk did not answer is a network failure. */
 export function problemOf(error: unknown): Problem {
-  if (error instanceof TRPCClientError) {
-    const data = (error.data ?? {}) as LfkErrorData;
-    if (data.code) {
-      return {
-        code: data.code,
-        message: data.message ?? error.message,
-        details: data.details ?? [],
-        status: data.httpStatus ?? null,
-        retryAfterSeconds: retryAfterOf(error),
-        requestId: data.request_id ?? null,
-      };
-    }
-  }
+  const problem = lfkErrorOf(error);
+  if (problem) return problem;
   return {
     code: 'network_error',
     message: 'The server could not be reached. Check your connection, then try again.',

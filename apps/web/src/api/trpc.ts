@@ -1,3 +1,4 @@
+import { MAX_BATCH_CALLS } from '@lfk/db/constants';
 import type { AppRouter } from '@lfk/api';
 import { QueryCache, QueryClient } from '@tanstack/react-query';
 import { createTRPCClient, httpBatchLink } from '@trpc/client';
@@ -30,7 +31,7 @@ export const queryClient = new QueryClient({
  * server's CSRF rule (writes from its own origin) holds. At most 10 calls per batch, the server's cap.
  */
 export const trpcClient = createTRPCClient<AppRouter>({
-  links: [httpBatchLink({ url: '/trpc', maxItems: 10 })],
+  links: [httpBatchLink({ url: '/trpc', maxItems: MAX_BATCH_CALLS })],
 });
 
 /** `trpc.forms.list.queryOptions(...)` and friends, for TanStack Query's hooks and the router's loaders. */

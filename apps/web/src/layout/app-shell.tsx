@@ -1,3 +1,4 @@
+import { PAGE_LIMIT } from '@lfk/db/constants';
 import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, useParams } from '@tanstack/react-router';
 import { trpc } from '../api/trpc.ts';
@@ -6,8 +7,8 @@ import { SignOutButton } from './sign-out-button.tsx';
 import { WorkspaceContext } from './workspace-context.tsx';
 import { WorkspaceSwitcher } from './workspace-switcher.tsx';
 
-/** The most workspaces one person's switcher lists. */
-export const WORKSPACES_LISTED = 100;
+/** The most workspaces one person's switcher lists: one page. */
+export const WORKSPACES_LISTED = PAGE_LIMIT.max;
 
 const NAV = [
   { to: '/w/$workspaceId/forms', label: 'Forms' },

@@ -1,15 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
+import { PAGE_LIMIT } from '@lfk/db/constants';
 import { trpc } from '../api/trpc.ts';
-
-/** The most members a workspace page looks up names in. */
-export const MEMBERS_LISTED = 100;
 
 /**
  * The workspace's members by user id, to show a person (an email) where the API gives an id:
  * a key's creator, an audit event's actor. Members see the member list, so anyone can call it.
  */
 export function useMemberNames(workspaceId: string) {
-  const members = useQuery(trpc.members.list.queryOptions({ workspace_id: workspaceId, limit: MEMBERS_LISTED }));
+  const members = useQuery(trpc.members.list.queryOptions({ workspace_id: workspaceId, limit: PAGE_LIMIT.max }));
   const byId = new Map((members.data?.data ?? []).map((m) => [m.user_id, m.name ? `${m.name} (${m.email})` : m.email]));
   return {
     members,

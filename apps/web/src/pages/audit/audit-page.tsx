@@ -1,5 +1,5 @@
 import type { RouterOutputs } from '@lfk/api';
-import type { AuditAction } from '@lfk/db/constants';
+import { type AuditAction, PAGE_LIMIT } from '@lfk/db/constants';
 import { useQuery } from '@tanstack/react-query';
 import { trpc } from '../../api/trpc.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
@@ -50,7 +50,7 @@ export function AuditPage() {
 function AuditLog({ workspaceId }: { workspaceId: string }) {
   const pages = useCursorPages();
   const events = useQuery(trpc.auditEvents.list.queryOptions({ workspace_id: workspaceId, limit: PAGE_SIZE, cursor: pages.cursor }));
-  const keys = useQuery(trpc.apiKeys.list.queryOptions({ workspace_id: workspaceId, limit: 100 }));
+  const keys = useQuery(trpc.apiKeys.list.queryOptions({ workspace_id: workspaceId, limit: PAGE_LIMIT.max }));
   const { nameOf } = useMemberNames(workspaceId);
   const keyNames = new Map((keys.data?.data ?? []).map((k) => [k.id, k.name ? `key “${k.name}” (${k.prefix}…)` : `key ${k.prefix}…`]));
   const actor = (event: AuditEvent) => {

@@ -1,3 +1,4 @@
+import { PAGE_LIMIT } from '@lfk/db/constants';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useId } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
@@ -23,7 +24,7 @@ interface FormEditorProps {
 /** Everything a form has that a person sets: its name, fields, who may submit, where mail goes. */
 export function FormEditor({ form, workspaceId, problem, onSubmit, submitLabel, pending, notifyEmailExtra }: FormEditorProps) {
   const id = useId();
-  const projects = useQuery(trpc.projects.list.queryOptions({ workspace_id: workspaceId, limit: 100 }));
+  const projects = useQuery(trpc.projects.list.queryOptions({ workspace_id: workspaceId, limit: PAGE_LIMIT.max }));
   const errors = form.formState.errors;
   const described = (name: string, hint: boolean) =>
     [hint ? `${id}-${name}-hint` : '', errorAt(errors, name) ? `${id}-${name}-error` : ''].join(' ').trim() || undefined;

@@ -1,3 +1,4 @@
+import { PAGE_LIMIT } from '@lfk/db/constants';
 import { formCreateInput } from '@lfk/api/schemas';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
@@ -14,7 +15,7 @@ import { useOpenForm } from './use-open-form.ts';
 export function NewFormPage() {
   const workspace = useWorkspace();
   const openForm = useOpenForm(workspace.id);
-  const projects = useQuery(trpc.projects.list.queryOptions({ workspace_id: workspace.id, limit: 100 }));
+  const projects = useQuery(trpc.projects.list.queryOptions({ workspace_id: workspace.id, limit: PAGE_LIMIT.max }));
   const form = useForm({
     resolver: editorResolver(formCreateInput, { workspace_id: workspace.id }),
     defaultValues: newFormValues(''),

@@ -1,4 +1,4 @@
-import { MAX_ACTIVE_KEYS } from '@lfk/db/constants';
+import { MAX_ACTIVE_KEYS, PAGE_LIMIT } from '@lfk/db/constants';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -16,7 +16,7 @@ import { RevokeKeyDialog } from './revoke-key-dialog.tsx';
 import { RollKeyDialog } from './roll-key-dialog.tsx';
 
 /** A workspace lists at most this many keys: ten active ones and the revoked ones kept for audit. */
-const KEYS_LISTED = 100;
+const KEYS_LISTED = PAGE_LIMIT.max;
 
 export function KeysPage() {
   const workspace = useWorkspace();
