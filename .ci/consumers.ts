@@ -1,5 +1,5 @@
 /**
- * The check of DESIGN §9: lfk as someone outside this repository gets it. Packs `@lfk/client` and
+ * lfk as someone outside this repository gets it. Packs `@lfk/client` and
  * the CLI, starts a real server (embedded database in a temporary folder, an ephemeral port), then
  *  - installs the client's tarball into a fresh project in a temporary folder, type-checks a small
  *    program under a strict NodeNext tsconfig and runs it: sign up, key create, form create (with

@@ -1,5 +1,5 @@
 /**
- * REST and tRPC are two doors to the same procedures (DESIGN.md §2: "the tRPC procedures return the
+ * REST and tRPC are two doors to the same procedures (the rule that "the tRPC procedures return the
  * very same objects, so the bridge is a pass-through"). The same call with the same credentials
  * must answer the same object through both: REST's body = tRPC's `result.data`, and for errors the
  * same status and REST's `error` = tRPC's `error.data` minus `httpStatus`.

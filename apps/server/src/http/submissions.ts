@@ -66,7 +66,9 @@ function backTo(request: FastifyRequest, origin: string | null): string | null {
 
 /**
  * `POST /v1/forms/{form_id}/submissions` (JSON or HTML form posts) and its CORS preflight. The
- * procedure decides everything; this only turns HTTP into a call and the call's outcome into HTTP.
+ * procedure decides whether a submission is taken; this turns HTTP into the call, and the outcome
+ * into JSON or, for an HTML post, a redirect or a page. The preflight's origin comes from
+ * `preflightSubmission`, the rule the procedure itself applies.
  */
 export async function registerSubmissions(
   app: FastifyInstance,

@@ -1,6 +1,6 @@
 /**
  * Authorization matrix: every REST route of `restRoutes` × every kind of caller → the status and
- * error code DESIGN.md §2–§4 documents (or the success status and one meaningful body property).
+ * error code the API documents (the OpenAPI document, the README) (or the success status and one meaningful body property).
  *
  * The matrix is data (`MATRIX` below, one row per route naming its access); the files beside this one
  * run its cells. A route added to `restRoutes` without a row here fails the coverage test, so no route
@@ -8,7 +8,7 @@
  *
  * Callers send credentials as `Authorization: Bearer …`. A presented credential that is refused
  * (expired or signed-out session, revoked or malformed key) is refused on every route, the public
- * ones included: DESIGN §2 ties `invalid_session` / `invalid_api_key` to the credential, not to
+ * ones included: `invalid_session` / `invalid_api_key` belong to the credential, not to
  * the route.
  */
 import { createHash } from 'node:crypto';
@@ -88,7 +88,7 @@ export const freshEmail = () => `matrix${++seq}-${Date.now().toString(36)}@examp
 export type Expectations = Record<Caller, Expected>;
 export type Success = 200 | 201 | 202 | 204;
 
-/** A presented credential that is refused is refused on every route, the public ones included (DESIGN §2). */
+/** A presented credential that is refused is refused on every route, the public ones included. */
 export const REFUSED_CREDENTIALS = {
   expired_session: '401 invalid_session',
   signed_out_session: '401 invalid_session',
@@ -376,7 +376,7 @@ export const MATRIX: Row[] = [
   // ── Forms scope: a key of the form's workspace, or a member session ──────────────────────
   {
     route: 'POST /v1/forms',
-    // With credentials the body names W: a session must (DESIGN §4), and a key must match it.
+    // With credentials the body names W: a session must, and a key must match it.
     // Without credentials the form is born unclaimed, and then it needs a notify_email.
     prepare: async (w, caller) =>
       caller === 'no_credentials'

@@ -1,7 +1,7 @@
 /**
  * What the hostile-input files share: one server with an owner, a member, an outsider, a key and forms of
  * every kind; the error assertions; every body route with a valid body; and the bad values the files send.
- * Each answer must be the documented 4xx (DESIGN.md §2–§4) in the one error shape, never a 500.
+ * Each answer must be the documented 4xx (the OpenAPI document's) in the one error shape, never a 500.
  */
 import { type RestRoute, restRoutes } from '@lfk/api';
 import { beforeAll, expect } from 'vitest';

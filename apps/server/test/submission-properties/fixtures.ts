@@ -1,6 +1,6 @@
 /**
  * What the submission-property files share: a server and a key, random form schemas, and the
- * arbitraries of valid values, of corruptions and of any body at all (DESIGN.md §4, issue 3).
+ * arbitraries of valid values, of corruptions and of any body at all (issue 3).
  *
  * fast-check prints the failing counterexample (and its seed) when a property fails.
  */

@@ -63,7 +63,8 @@ export const submissionsRouter = router({
       const source = ctx.key ? acceptKey(form, ctx.key) : acceptBrowser(ctx, form);
       const validated = validateSubmission(form.schema, input.data);
       if (!validated.ok) throw new ApiError('validation_failed', { details: validated.details });
-      // Only a submission that will be taken counts: refused ones spend nobody's allowance.
+      // Counted after the form's own rules (mode, origin, values), so what they refuse spends none
+      // of the address's allowance; a browser's retry with the same Idempotency-Key counts again.
       if (source === 'browser') await ctx.services.rateLimits.consume('browser_submissions', browserSubmitter(form, ctx.ip));
       const notify = form.notifyEmailVerified ? form.notifyEmail : null;
       const created = await runIdempotently(ctx, { operation: 'submissions.create', target: form.id }, input, async (em) => {
