@@ -114,7 +114,7 @@ export class ApiKeyRepository extends BaseRepository<IApiKey> {
    * Revokes the key if it still works, as one conditional update, so two revokes at once
    * record one revocation. The revoked key's hash, or null when nothing was revoked.
    */
-  async revoke(keyId: string, workspaceId: string, revokedBy: string, at = new Date()): Promise<string | null> {
+  async revoke(keyId: string, workspaceId: string, revokedBy: string, at: Date): Promise<string | null> {
     const revoked = await this.em.execute<{ key_hash: string }[]>(
       `update api_keys set revoked_at = ?, revoked_by_id = ?, revoked_reason = 'revoked'
         where id = ? and workspace_id = ? and ${USABLE_AT_SQL}

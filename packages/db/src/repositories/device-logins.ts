@@ -3,6 +3,16 @@ import type { IDeviceLogin } from '../entities/device-login.ts';
 import { newId } from '../ids.ts';
 
 export class DeviceLoginRepository extends BaseRepository<IDeviceLogin> {
+  /** The sign-in a person was shown this code for (`ABCD-EFGH`), whatever its state. */
+  findByUserCode(userCode: string): Promise<IDeviceLogin | null> {
+    return this.findOne({ userCode });
+  }
+
+  /** The sign-in a device polls for with this code's hash, whatever its state. */
+  findByDeviceCodeHash(deviceCodeHash: string): Promise<IDeviceLogin | null> {
+    return this.findOne({ deviceCodeHash });
+  }
+
   /** Queues a pending sign-in; the unique indexes refuse a repeated code at flush. */
   start(deviceCodeHash: string, userCode: string, deviceName: string, expiresAt: Date): IDeviceLogin {
     return this.create({ id: newId('dvl'), deviceCodeHash, userCode, deviceName, state: 'pending', user: null, expiresAt, lastPolledAt: null });
@@ -12,7 +22,7 @@ export class DeviceLoginRepository extends BaseRepository<IDeviceLogin> {
    * Approves or denies a pending, unexpired sign-in as one conditional update, so two decisions at
    * once record one. True when this call decided it.
    */
-  async decide(id: string, userId: string, state: 'approved' | 'denied', now = new Date()): Promise<boolean> {
+  async decide(id: string, userId: string, state: 'approved' | 'denied', now: Date): Promise<boolean> {
     const changed = await this.nativeUpdate({ id, state: 'pending', expiresAt: { $gt: now } }, { state, user: userId });
     return changed === 1;
   }

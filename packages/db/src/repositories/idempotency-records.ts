@@ -21,7 +21,7 @@ export class IdempotencyRecordRepository extends BaseRepository<IIdempotencyReco
    * dropped first). The new record's id, or null when the key is taken. Inserted before the
    * write runs, so a concurrent retry waits on this row until the write commits or rolls back.
    */
-  async claim({ scope, key, fingerprint, expiresAt }: IdempotencyClaim, now = new Date()): Promise<string | null> {
+  async claim({ scope, key, fingerprint, expiresAt }: IdempotencyClaim, now: Date): Promise<string | null> {
     await this.em.execute('delete from idempotency_records where scope = ? and key = ? and expires_at <= ?', [
       scope,
       key,
@@ -51,7 +51,7 @@ export class IdempotencyRecordRepository extends BaseRepository<IIdempotencyReco
   }
 
   /** Drops records past their lifetime. */
-  async sweep(now = new Date()): Promise<void> {
+  async sweep(now: Date): Promise<void> {
     await this.em.execute('delete from idempotency_records where expires_at <= ?', [now.toISOString()]);
   }
 }

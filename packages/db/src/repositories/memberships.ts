@@ -12,6 +12,11 @@ export class MembershipRepository extends BaseRepository<IMembership> {
     return membership?.role ?? null;
   }
 
+  /** The person's membership of the workspace, or null. */
+  findOf(workspaceId: string, userId: string): Promise<IMembership | null> {
+    return this.findOne({ workspace: workspaceId, user: userId });
+  }
+
   /** Queues a membership; the unique (workspace, user) index refuses a second one at flush. */
   add(workspaceId: string, userId: string, role: Role): IMembership {
     return this.create({ id: newId('mbr'), workspace: workspaceId, user: userId, role });

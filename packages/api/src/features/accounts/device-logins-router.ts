@@ -53,7 +53,7 @@ const toWire = (login: IDeviceLogin) => ({
 /** An unexpired request by the code the person read; anything else is "not found". */
 async function findLive(em: EntityManager, typed: string, now: Date): Promise<IDeviceLogin> {
   const code = normalisedUserCode(typed);
-  const found = code ? await em.getRepository(DeviceLogin).findOne({ userCode: code }) : null;
+  const found = code ? await em.getRepository(DeviceLogin).findByUserCode(code) : null;
   if (!found || found.expiresAt <= now || found.state === 'used') throw new ApiError('device_login_not_found');
   return found;
 }
@@ -111,7 +111,7 @@ export const deviceLoginsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const logins = ctx.em.getRepository(DeviceLogin);
       const found = isWellFormedDeviceCode(input.device_code)
-        ? await logins.findOne({ deviceCodeHash: sha256(input.device_code) })
+        ? await logins.findByDeviceCodeHash(sha256(input.device_code))
         : null;
       if (!found || found.state === 'used') throw new ApiError('device_login_not_found');
       if (found.state === 'denied') throw new ApiError('device_login_denied');
@@ -139,10 +139,11 @@ export const deviceLoginsRouter = router({
 
 /** Approves or denies a live request, once: a second decision, or one racing the first, is a 409. */
 async function decide(ctx: Pick<Context, 'em' | 'services'> & { session: { userId: string } }, typed: string, state: 'approved' | 'denied') {
-  const found = await findLive(ctx.em, typed, ctx.services.now());
+  const now = ctx.services.now();
+  const found = await findLive(ctx.em, typed, now);
   const logins = ctx.em.getRepository(DeviceLogin);
-  const decided = await logins.decide(found.id, ctx.session.userId, state);
-  const now = await logins.findOneOrFail({ id: found.id }, { refresh: true });
-  if (!decided) throw new ApiError(now.state === 'pending' ? 'device_login_not_found' : 'device_login_decided');
-  return toWire(now);
+  const decided = await logins.decide(found.id, ctx.session.userId, state, now);
+  const current = await logins.findOneOrFail({ id: found.id }, { refresh: true });
+  if (!decided) throw new ApiError(current.state === 'pending' ? 'device_login_not_found' : 'device_login_decided');
+  return toWire(current);
 }

@@ -46,7 +46,7 @@ export const membersRouter = router({
       // Two owners removing each other at once must not leave the workspace without one.
       await em.getRepository(Workspace).lock(ctx.workspaceId);
       const memberships = em.getRepository(Membership);
-      const membership = await memberships.findOne({ workspace: ctx.workspaceId, user: input.user_id });
+      const membership = await memberships.findOf(ctx.workspaceId, input.user_id);
       if (!membership) throw new ApiError('member_not_found');
       if (membership.role === 'owner' && (await memberships.countOwners(ctx.workspaceId)) <= 1) {
         throw new ApiError('last_owner');
