@@ -10,8 +10,6 @@ export {
   type SessionCookieWriter,
 } from './context.ts';
 export { generateApiKey, isWellFormedApiKey } from './credentials/api-key-format.ts';
-export { hashPassword } from './credentials/passwords.ts';
-export { openAccount } from './features/accounts/accounts.ts';
 export { type Authentication, refusal, SESSION_TTL_MS } from './credentials/authenticate.ts';
 export type { Principal } from './credentials/principal.ts';
 export { ApiKeyCache, type ApiKeyCacheOptions } from './credentials/api-key-cache.ts';

@@ -4,12 +4,11 @@
  */
 import { sharedDatabase } from '@lfk/db/testing';
 import { randomBytes } from 'node:crypto';
-import { openAccount } from '../src/features/accounts/accounts.ts';
 import { callerContext, type Services } from '../src/context.ts';
-import { hashPassword } from '../src/credentials/passwords.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../src/rate-limits/rate-limits.ts';
 import { createCaller } from '../src/root.ts';
 import { createServices } from '../src/services.ts';
+import { type SeededAccount, seedAccount } from '../src/testing.ts';
 
 const RATE_LIMITS_OFF = Object.fromEntries(Object.keys(DEFAULT_RATE_LIMITS).map((name) => [name, null])) as RateLimitConfig;
 const QUIET_LOG = { debug() {}, info() {}, warn() {}, error() {} };
@@ -34,22 +33,11 @@ export async function testServices(): Promise<Services> {
   );
 }
 
-export interface Person {
-  token: string;
-  userId: string;
-  workspaceId: string;
-  email: string;
-}
-
-let passwordHash: Promise<string> | undefined;
+export type Person = SeededAccount;
 
 /** A new account (user, personal workspace, session) on `services`' database. */
-export async function person(services: Services): Promise<Person> {
-  passwordHash ??= hashPassword('correct horse battery staple');
-  const email = `person-${randomBytes(4).toString('hex')}@example.com`;
-  const hash = await passwordHash;
-  const { user, workspace, session } = await services.db.fork().transactional(async (em) => openAccount(em, { email, passwordHash: hash }, services.now()));
-  return { token: session.token, userId: user.id, workspaceId: workspace.id, email };
+export function person(services: Services): Promise<Person> {
+  return seedAccount(services.db, `person-${randomBytes(4).toString('hex')}@example.com`, services.now());
 }
 
 /** The whole router, called as the holder of `bearer` (a key or a session token), or by nobody. */

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { hashPassword, openAccount } from '@lfk/api';
+import { type SeededAccount, seedAccount, TEST_PASSWORD } from '@lfk/api/testing';
 import { type Config, createServer, type LfkServer, loadConfig, type OutboxSenderOptions, RATE_LIMITS_OFF } from '@lfk/server';
 import { afterAll, beforeAll } from 'vitest';
 import { ownDatabase, sharedDatabase } from '@lfk/db/testing';
 
-export const PASSWORD = 'correct horse battery staple';
+export const PASSWORD = TEST_PASSWORD;
 
 export interface Res {
   status: number;
@@ -23,12 +23,7 @@ export interface RequestOptions {
 }
 
 /** An account made by `signup`: its session token, its user, its first workspace and its address. */
-export interface Account {
-  token: string;
-  userId: string;
-  workspaceId: string;
-  email: string;
-}
+export type Account = SeededAccount;
 
 /** How a test server differs from the default, besides its environment. */
 export interface TestServerOptions {
@@ -70,9 +65,6 @@ export interface TestServer {
 
 let counter = 0;
 const newAddress = () => `user${++counter}-${randomBytes(3).toString('hex')}@example.com`;
-
-/** PASSWORD's hash, made once per worker: argon2 is slow by design. */
-let passwordHash: Promise<string> | undefined;
 
 const SECRET_PATTERN = /\b(?:lfk|lfs|lfc|lfv)_[0-9A-Za-z]{30,}\b/g;
 
@@ -137,12 +129,9 @@ export async function startTestServer(
     secretsHandedOut,
     request,
     async signup(email) {
-      const address = (email ?? newAddress()).toLowerCase();
-      passwordHash ??= hashPassword(PASSWORD);
-      const hash = await passwordHash;
-      const opened = await server.db.fork().transactional(async (em) => openAccount(em, { email: address, passwordHash: hash }, server.config.now()));
-      secretsHandedOut.add(opened.session.token);
-      return { token: opened.session.token, userId: opened.user.id, workspaceId: opened.workspace.id, email: address };
+      const account = await seedAccount(server.db, email ?? newAddress(), server.config.now());
+      secretsHandedOut.add(account.token);
+      return account;
     },
     async signupOverHttp(email) {
       const address = email ?? newAddress();
@@ -189,7 +178,7 @@ export async function startTestServer(
 }
 
 /**
- * The test server of the enclosing file or describe block: started on a fresh database in a
+ * The test server of the enclosing file or describe block: started on the worker's database in a
  * `beforeAll` (after the hooks registered before this call, so `env` may be a function that reads
  * what they set up) and closed in an `afterAll` (after the hooks registered later). The handle is
  * filled in when the server has started: use it in hooks and tests, not while the file is loading.

@@ -1,0 +1,31 @@
+/**
+ * Accounts written straight to the database for tests (`@lfk/api/testing`): by `openAccount`, the
+ * code sign-up itself runs, with the password's hash made once per process, since argon2 is slow
+ * by design. The server's and the api package's tests both seed through here.
+ */
+import type { Database } from '@lfk/db';
+import { hashPassword } from './credentials/passwords.ts';
+import { openAccount } from './features/accounts/accounts.ts';
+
+/** The password of every seeded account. */
+export const TEST_PASSWORD = 'correct horse battery staple';
+
+let passwordHash: Promise<string> | undefined;
+
+export interface SeededAccount {
+  /** A real session token, as sign-up would answer it. */
+  token: string;
+  userId: string;
+  /** The account's personal workspace, which it owns. */
+  workspaceId: string;
+  email: string;
+}
+
+/** A new account (user, personal workspace, session) at `now`, for the (lower-cased) `email`. */
+export async function seedAccount(db: Database, email: string, now: Date): Promise<SeededAccount> {
+  passwordHash ??= hashPassword(TEST_PASSWORD);
+  const hash = await passwordHash;
+  const address = email.toLowerCase();
+  const { user, workspace, session } = await db.fork().transactional(async (em) => openAccount(em, { email: address, passwordHash: hash }, now));
+  return { token: session.token, userId: user.id, workspaceId: workspace.id, email: address };
+}
