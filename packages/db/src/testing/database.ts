@@ -40,7 +40,7 @@ let image: Blob | undefined;
 /** A new database with every migration applied, copied from the run's migrated one. */
 async function openMigratedCopy(): Promise<TestDatabase> {
   const provided = inject('lfkTestDatabase');
-  if (!provided) throw new Error("no migrated test database: the suite's vitest config must use @lfk/testing's testWorld");
+  if (!provided) throw new Error("no migrated test database: the suite's vitest config must use testWorldOptions (vitest.shared.ts)");
   if (provided.engine === 'pglite') {
     image ??= new Blob([readFileSync(provided.image)]);
     const db = await openDatabase({ dataDir: 'memory://', pgliteImage: image });
