@@ -5,7 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ENGINE, freePort, ownDatabase, PASSWORD, spawnServerProcess, startTestServer, TEST_DATABASE_URL, type TestServer, until } from '@lfk/testing';
+import { databaseForProcess, ENGINE, freePort, PASSWORD, spawnServerProcess, startTestServer, TEST_DATABASE_URL, type TestServer, until } from '@lfk/testing';
 
 const FAILED_BATCH_LOG = 'could not write last_used_at';
 
@@ -128,10 +128,8 @@ describe.runIf(!!TEST_DATABASE_URL)('a server process whose last_used_at batch f
   });
 
   it('writes the key\'s use once the table is back, then exits 0 on SIGTERM with the database closed', async () => {
-    // A database of its own, for the child process alone: this one only keeps its URL.
-    const own = await ownDatabase();
-    drops.push(own.release);
-    const database = { url: own.url! };
+    const database = (await databaseForProcess())!;
+    drops.push(database.drop);
     const port = await freePort();
     const { child, output } = await spawnServerProcess({ PORT: String(port), DATABASE_URL: database.url, LFK_KEY_CACHE_TTL: '3600' });
     children.push(child);

@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, describe, expect, it } from 'vitest';
-import { ENGINE, freePort, PASSWORD, spawnServerProcess, TEST_DATABASE_URL, until } from '@lfk/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseForProcess, ENGINE, freePort, PASSWORD, spawnServerProcess, TEST_DATABASE_URL, until } from '@lfk/testing';
 
 /** An SMTP peer that keeps every message it accepts. */
 async function smtpPeer(): Promise<{ port: number; messages: string[]; close: () => Promise<void> }> {
@@ -36,9 +36,15 @@ async function smtpPeer(): Promise<{ port: number; messages: string[]; close: ()
 describe.runIf(ENGINE === 'pglite' || TEST_DATABASE_URL)('a server killed with SIGKILL', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'lfk-crash-'));
   const children: ChildProcess[] = [];
-  afterAll(() => {
+  // On PostgreSQL a database of the test's own: an outbox another run left mail in would be sent first.
+  let database: { url: string; drop: () => Promise<void> } | null = null;
+  beforeAll(async () => {
+    database = await databaseForProcess();
+  });
+  afterAll(async () => {
     for (const child of children) child.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
+    await database?.drop();
   });
 
   async function start(port: number, smtpPort: number): Promise<ChildProcess> {
@@ -46,7 +52,7 @@ describe.runIf(ENGINE === 'pglite' || TEST_DATABASE_URL)('a server killed with S
       PORT: String(port),
       LFK_DATA_DIR: dataDir,
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      ...(TEST_DATABASE_URL ? { DATABASE_URL: TEST_DATABASE_URL } : {}),
+      ...(database ? { DATABASE_URL: database.url } : {}),
     });
     children.push(child);
     return child;

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '@lfk/server';
 import { restRoutes } from '@lfk/api';
-import { afterAll, describe, expect, it } from 'vitest';
-import { ENGINE, PASSWORD, spawnServerProcess, TEST_DATABASE_URL, useTestServer } from '@lfk/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseForProcess, ENGINE, PASSWORD, spawnServerProcess, TEST_DATABASE_URL, useTestServer } from '@lfk/testing';
 
 const t = useTestServer();
 
@@ -86,13 +86,21 @@ describe('configuration', () => {
 // The real entry point, as `npm start` runs it: start, serve, stop on SIGTERM, keep data across restarts.
 describe.runIf(ENGINE === 'pglite' || TEST_DATABASE_URL)('the server process', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'lfk-proc-'));
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  // On PostgreSQL a database of the test's own, so restarts find only what this test wrote.
+  let database: { url: string; drop: () => Promise<void> } | null = null;
+  beforeAll(async () => {
+    database = await databaseForProcess();
+  });
+  afterAll(async () => {
+    rmSync(dataDir, { recursive: true, force: true });
+    await database?.drop();
+  });
 
   const start = (port: number) =>
     spawnServerProcess({
       PORT: String(port),
       LFK_DATA_DIR: dataDir,
-      ...(TEST_DATABASE_URL ? { DATABASE_URL: TEST_DATABASE_URL } : {}),
+      ...(database ? { DATABASE_URL: database.url } : {}),
     });
 
   function stopped(child: ChildProcess): Promise<number | null> {

@@ -61,6 +61,17 @@ async function openMigratedCopy(): Promise<TestDatabase> {
 /** A database of the caller's own, released (closed, and dropped on PostgreSQL) by `release`. */
 export const ownDatabase = openMigratedCopy;
 
+/**
+ * A database for a server process a test spawns, which opens it itself: on PostgreSQL a new
+ * migrated copy (its URL, and how to drop it), so the process finds only what the test puts there,
+ * never what earlier runs left in `TEST_DATABASE_URL`'s own database; on PGlite null (the process
+ * opens a data directory of the test's).
+ */
+export async function databaseForProcess(): Promise<{ url: string; drop: () => Promise<void> } | null> {
+  const provided = inject('lfkTestDatabase');
+  return provided?.engine === 'postgresql' ? copyOfTemplate(TEST_DATABASE_URL!, provided.run) : null;
+}
+
 let shared: Promise<TestDatabase> | undefined;
 let tables: Promise<string> | undefined;
 
