@@ -3,21 +3,10 @@
  * is logged, the batch is written with the next one, and shutdown still closes the database.
  */
 import type { ChildProcess } from 'node:child_process';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { databaseForProcess, ENGINE, freePort, PASSWORD, spawnServerProcess, startTestServer, TEST_DATABASE_URL, type TestServer, until } from '@lfk/testing';
+import { adminQuery, databaseForProcess, ENGINE, freePort, PASSWORD, spawnServerProcess, startTestServer, TEST_DATABASE_URL, type TestServer, until } from '@lfk/testing';
 
 const FAILED_BATCH_LOG = 'could not write last_used_at';
-
-async function onPostgres<T>(url: string, query: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(query, params)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
 
 /**
  * The database goes away for the server: on PostgreSQL, it stops taking connections and the
@@ -33,9 +22,9 @@ async function outage(t: TestServer, table: string): Promise<() => Promise<void>
     };
   }
   const name = new URL(t.server.config.databaseUrl!).pathname.slice(1);
-  await onPostgres(TEST_DATABASE_URL!, `alter database ${name} with allow_connections false`);
-  await onPostgres(TEST_DATABASE_URL!, 'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]);
-  return async () => void (await onPostgres(TEST_DATABASE_URL!, `alter database ${name} with allow_connections true`));
+  await adminQuery(TEST_DATABASE_URL!, `alter database ${name} with allow_connections false`);
+  await adminQuery(TEST_DATABASE_URL!, 'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]);
+  return async () => void (await adminQuery(TEST_DATABASE_URL!, `alter database ${name} with allow_connections true`));
 }
 
 async function lastUsedAt(t: TestServer, keyId: string): Promise<Date | null> {
@@ -148,14 +137,14 @@ describe.runIf(!!TEST_DATABASE_URL)('a server process whose last_used_at batch f
     const form = await call('POST', '/v1/forms', key, { name: 'Contact', schema: [{ name: 'email', type: 'email' }] });
     expect(form.status).toBe(201);
     const lastUsed = async () =>
-      (await onPostgres<{ last_used_at: Date | null }>(database.url, 'select last_used_at from api_keys where id = $1', [keyId]))[0]!.last_used_at;
+      (await adminQuery<{ last_used_at: Date | null }>(database.url, 'select last_used_at from api_keys where id = $1', [keyId]))[0]!.last_used_at;
 
     // The table the batches write is away; the key, known to the server's cache, still works meanwhile.
-    await onPostgres(database.url, 'alter table api_keys rename to api_keys_offline');
+    await adminQuery(database.url, 'alter table api_keys rename to api_keys_offline');
     const usedWhileAway = Date.now();
     expect((await call('GET', `/v1/forms/${form.json.id}`, key)).status).toBe(200);
     await until('the failed batch in the log', () => (output().includes(FAILED_BATCH_LOG) ? true : undefined), 30_000);
-    await onPostgres(database.url, 'alter table api_keys_offline rename to api_keys');
+    await adminQuery(database.url, 'alter table api_keys_offline rename to api_keys');
 
     const written = await until('the batch written', async () => {
       const at = await lastUsed();

@@ -11,6 +11,8 @@ import { type Database, openDatabase } from '../database.ts';
 import { inject } from 'vitest';
 import { copyOfTemplate } from './postgres-databases.ts';
 
+export { adminQuery } from './postgres-databases.ts';
+
 declare module 'vitest' {
   export interface ProvidedContext {
     /** Made by global-setup.ts. PGlite: the file with the migrated image. PostgreSQL: the run's id, naming its template. */

@@ -13,9 +13,9 @@ export function databaseUrl(baseUrl: string, name: string): string {
   return url.toString();
 }
 
-/** One statement on the server's own database (`TEST_DATABASE_URL`), on a connection of its own. */
-export async function adminQuery<T = Record<string, unknown>>(baseUrl: string, query: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: baseUrl });
+/** One statement on the database at `url`, on a connection of its own, closed after it. */
+export async function adminQuery<T = Record<string, unknown>>(url: string, query: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     return (await client.query(query, params)).rows as T[];
