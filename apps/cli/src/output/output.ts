@@ -11,14 +11,12 @@ export class Output {
   readonly errorStyle: Style;
   /** A person reads stdout (tables fitted and times relative), rather than a script or a file. */
   readonly forTerminal: boolean;
-  readonly #env: NodeJS.ProcessEnv;
-
+  /** The run's streams and environment. */
   readonly #io: Io;
 
   constructor(json: boolean, streams: Io = io()) {
     this.json = json;
     this.#io = streams;
-    this.#env = streams.env;
     this.forTerminal = streams.stdout.isTTY === true;
     this.style = createStyle(colourWanted(streams.stdout, streams.env));
     this.errorStyle = createStyle(colourWanted(streams.stderr, streams.env));
@@ -59,7 +57,7 @@ export class Output {
 
   /** The terminal's width (the pty's, else COLUMNS, else 80) and now, for fitting a table. */
   #layout() {
-    return { width: this.#io.stdout.columns || Number(this.#env.COLUMNS) || 80, now: Date.now() };
+    return { width: this.#io.stdout.columns || Number(this.#io.env.COLUMNS) || 80, now: Date.now() };
   }
 
   record(entries: RecordEntry[]): void {
