@@ -9,5 +9,7 @@ export default defineConfig({
     'test/terminal/**/*.test.ts',
     // Waits out a real --timeout against a server that never answers.
     'test/errors-and-network/unreachable-servers.test.ts',
+    // The real bin, outside a terminal.
+    'test/bin.test.ts',
   ]),
 });

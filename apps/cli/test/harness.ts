@@ -24,7 +24,7 @@ export interface LfkServerUnderTest {
 }
 
 /**
- * The server tests' own server (fresh database, rate limits off), listening on a random port of
+ * The server tests' own server (the worker's database, rate limits off), listening on a random port of
  * 127.0.0.1, since the CLI needs a real socket.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<LfkServerUnderTest> {

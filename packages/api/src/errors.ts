@@ -176,15 +176,16 @@ export function asApiError(error: unknown): ApiError | null {
 }
 
 /**
- * The one place an error becomes a status and a body. Unexpected errors say nothing of themselves;
- * messages and details that quote what the caller sent (a path, a field name) never quote a secret.
- */
-/**
  * lfk's error as tRPC's envelope carries it (`error.data`): REST's error object plus the status
  * the HTTP adapter answers with. Built here for tRPC's error formatter and for errors the server
  * answers before tRPC runs, so a client reads one shape.
  */
 export const trpcErrorData = (wire: WireError) => ({ ...wire.body.error, httpStatus: wire.status });
+
+/**
+ * The one place an error becomes a status and a body. Unexpected errors say nothing of themselves;
+ * messages and details that quote what the caller sent (a path, a field name) never quote a secret.
+ */
 
 export function toWireError(error: unknown, requestId: string): WireError {
   const api = asApiError(error) ?? new ApiError('internal_error');

@@ -34,6 +34,12 @@ const expiredReason = (key: KeyLifetime): ApiKeyRevokedReason => (key.rolledTo ?
 /** `isUsableAt` in SQL, on `api_keys`; its one parameter is now. */
 export const USABLE_AT_SQL = 'revoked_at is null and (expires_at is null or expires_at > ?)';
 
+/** Keys past their expiry whose revocation is not yet written down: unusable by `isUsableAt`, still unrevoked. */
+export const EXPIRED_UNREVOKED_AT_SQL = 'revoked_at is null and expires_at <= ?';
+
+/** Keys that work now and will stop at their expiry within a window: the parameters are now and the window's end. */
+export const USABLE_BUT_EXPIRING_SQL = 'revoked_at is null and expires_at > ? and expires_at <= ?';
+
 /** `expiredReason` in SQL, on `api_keys`. */
 export const EXPIRED_REASON_SQL = "case when rolled_to is null then 'expired' else 'rolled' end";
 

@@ -75,7 +75,11 @@ export const MIN_PASSWORD_LENGTH = 10;
 /** How many items one page of a list holds (`limit`): at most `max`, `default` when not asked. */
 export const PAGE_LIMIT = { default: 50, max: 100 } as const;
 
-/** The most calls one tRPC batch may hold (`/trpc`); more are refused with 400 batch_too_large. */
+/**
+ * The most calls one tRPC batch may hold (`/trpc`); more are refused with 400 batch_too_large. Each
+ * call is a procedure run, often a transaction, so an unbounded batch lets one request (even an
+ * anonymous one) order any amount of work.
+ */
 export const MAX_BATCH_CALLS = 10;
 
 /**

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { type SeededAccount, seedAccount, TEST_PASSWORD } from '@lfk/api/testing';
 import { type Config, createServer, type LfkServer, loadConfig, type OutboxSenderOptions, RATE_LIMITS_OFF } from '@lfk/server';
 import { afterAll, beforeAll } from 'vitest';
-import { ownDatabase, sharedDatabase } from '@lfk/db/testing';
+import { ownDatabase, replicaOf, sharedDatabase } from '@lfk/db/testing';
 
 export const PASSWORD = TEST_PASSWORD;
 
@@ -32,6 +32,8 @@ export interface TestServerOptions {
   /**
    * `shared` (the default): the worker's database, emptied before each file. `own`: a copy of
    * its own, closed (and on PostgreSQL dropped) with the server, for a test that breaks it.
+   * A `DATABASE_URL` in the environment (a second replica of another test server) overrides both:
+   * the server opens that database with a pool of its own.
    */
   database?: 'shared' | 'own';
 }
@@ -79,7 +81,11 @@ export async function startTestServer(
       done();
     },
   });
-  const database = options.database === 'own' ? await ownDatabase() : await sharedDatabase();
+  const database = env.DATABASE_URL
+    ? await replicaOf(env.DATABASE_URL)
+    : options.database === 'own'
+      ? await ownDatabase()
+      : await sharedDatabase();
   const config = {
     ...loadConfig({
       PORT: '0',

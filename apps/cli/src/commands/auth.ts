@@ -5,14 +5,11 @@ import { anonymousApi, type CommandContext, sessionApi } from '../command-contex
 import { updateConfig } from '../config/config-file.ts';
 import { CliError, EXIT_AUTH, EXIT_USAGE, usageError } from '../errors.ts';
 import { type Api, assertReachable, createApi } from '../http/api.ts';
-import { toCliError } from '../http/api-errors.ts';
 import { inert, inertValue } from '../output/inert.ts';
 import { openBrowser } from '../terminal/open-browser.ts';
 import { canPrompt, promptHidden, promptLine, readStdin, requirePrompt } from '../terminal/prompts.ts';
 import { examples } from './options.ts';
 import { action } from './run-command.ts';
-
-/** The server's rule (the server checks it too): said before the password is asked for twice. */
 
 interface CredentialsFlags {
   email?: string;
@@ -161,6 +158,7 @@ async function loginThroughBrowser(ctx: CommandContext, open: boolean) {
     try {
       return await api.deviceLogins.token.mutate({ device_code: started.device_code });
     } catch (error) {
+      const { toCliError } = await import('../http/api-errors.ts');
       const failure = toCliError(error, ctx.settings.baseUrl, ctx.settings.timeoutMs);
       if (failure.code === 'authorization_pending') continue;
       // Asked too often (a slow clock, a retry): wait longer from now on, as RFC 8628's slow_down says.
@@ -217,6 +215,7 @@ export const logoutCommand = () =>
         try {
           await (await sessionApi(ctx)).auth.logout.mutate();
         } catch (error) {
+          const { toCliError } = await import('../http/api-errors.ts');
           const failure = toCliError(error, baseUrl, ctx.settings.timeoutMs);
           // An expired or revoked session is already signed out; anything else is worth saying.
           if (failure.code !== 'invalid_session') warning = `${failure.code}: ${failure.message}`;

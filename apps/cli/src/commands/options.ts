@@ -1,4 +1,5 @@
 import { Command, type CommandUnknownOpts, type OptionValues } from '@commander-js/extra-typings';
+import { PAGE_LIMIT } from '@lfk/db/constants';
 
 /** For repeatable flags: each use adds one value. */
 export const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -16,6 +17,6 @@ export function commandGroup(name: string, description: string, commands: Comman
 /** Every list takes the same page flags. */
 export const paged = <Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(command: Command<Args, Opts, Globals>) =>
   command
-    .option('--limit <n>', 'at most this many (1-100)')
+    .option('--limit <n>', `at most this many (1-${PAGE_LIMIT.max})`)
     .option('--cursor <cursor>', 'the page after this cursor')
     .option('--all', 'every page, not just the first');

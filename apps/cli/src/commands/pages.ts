@@ -22,8 +22,8 @@ export interface PageInput {
 function pageInput(flags: PageFlags): PageInput {
   const input: PageInput = {};
   if (flags.limit !== undefined) {
-    if (!/^\d{1,3}$/.test(flags.limit) || Number(flags.limit) < 1 || Number(flags.limit) > 100) {
-      throw usageError('invalid_limit', '--limit must be a whole number from 1 to 100.');
+    if (!/^\d{1,3}$/.test(flags.limit) || Number(flags.limit) < 1 || Number(flags.limit) > PAGE_LIMIT.max) {
+      throw usageError('invalid_limit', `--limit must be a whole number from 1 to ${PAGE_LIMIT.max}.`);
     }
     input.limit = Number(flags.limit);
   }
@@ -33,7 +33,7 @@ function pageInput(flags: PageFlags): PageInput {
 
 /**
  * One page as the flags ask for it, or with `--all` every page from there on (`--limit` is then
- * the size of each request, 100 unless given), as one page with no next cursor.
+ * the size of each request, the most a page holds unless given), as one page with no next cursor.
  */
 export async function listed<T>(flags: PageFlags, fetchPage: (input: PageInput) => Promise<Page<T>>): Promise<Page<T>> {
   const input = pageInput(flags);
@@ -41,7 +41,7 @@ export async function listed<T>(flags: PageFlags, fetchPage: (input: PageInput) 
   const data: T[] = [];
   let cursor = input.cursor;
   do {
-    const page = await fetchPage({ limit: input.limit ?? 100, ...(cursor ? { cursor } : {}) });
+    const page = await fetchPage({ limit: input.limit ?? PAGE_LIMIT.max, ...(cursor ? { cursor } : {}) });
     data.push(...page.data);
     cursor = page.next_cursor ?? undefined;
   } while (cursor);

@@ -4,11 +4,6 @@ import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/a
 import type { FastifyInstance } from 'fastify';
 import type { ContextForRequest } from './request-context.ts';
 
-/**
- * The most calls one batch may hold. Each call is a procedure run, often a transaction, so an
- * unbounded batch lets one request (even an anonymous one) order any amount of work.
- */
-
 /** How many calls a request makes: a batch (`?batch=1`) names its procedures comma-separated in the path. */
 function callsIn(url: string): number {
   const [path = '', query = ''] = url.split('?', 2);

@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { openDatabase } from '@lfk/db';
 import { createServer, type LfkServer } from '@lfk/server';
 import { newId } from '@lfk/db';
-import { startTestServer, TEST_DATABASE_URL, type TestServer, until } from '@lfk/testing';
+import { startTestServer, TEST_DATABASE_URL, type TestServer, type TestServerOptions, until } from '@lfk/testing';
 import { afterAll, beforeAll, expect } from 'vitest';
 
 /** A clock that moves only when told: expiry is reached by turning it, never by waiting. */
@@ -37,19 +37,19 @@ export const DAY = 24 * HOUR;
 export const QUIET = { lastUsedFlushMs: 3_600_000, keyLifecycleSweepMs: 3_600_000 };
 
 /** A test server on `clock`, trusting keys for an hour, with its background work quiet. */
-function startKeysServer(clock: TestClock, env: Record<string, string> = {}): Promise<TestServer> {
-  return startTestServer({ LFK_KEY_CACHE_TTL: '3600', ...env }, { config: { ...QUIET, now: clock.now } });
+function startKeysServer(clock: TestClock, env: Record<string, string> = {}, options: Pick<TestServerOptions, 'database'> = {}): Promise<TestServer> {
+  return startTestServer({ LFK_KEY_CACHE_TTL: '3600', ...env }, { ...options, config: { ...QUIET, now: clock.now } });
 }
 
 /**
  * The file's keys server on `clock` (a long key cache, so tests see what the cache does), started
  * before its tests with the cache on, and closed after them.
  */
-export function useKeysServer(clock: TestClock, env: Record<string, string> = {}): TestServer {
+export function useKeysServer(clock: TestClock, env: Record<string, string> = {}, options: Pick<TestServerOptions, 'database'> = {}): TestServer {
   const handle = {} as TestServer;
   let started: TestServer | undefined;
   beforeAll(async () => {
-    started = await startKeysServer(clock, env);
+    started = await startKeysServer(clock, env, options);
     Object.assign(handle, started);
     await cacheOn(started.logs);
   });

@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { countStatements, createKey, DAY, expectAccepted, getKey, probe, useKeysServer, testClock } from './fixtures.ts';
 
 const clock = testClock();
-const t = useKeysServer(clock);
+// A database of its own: a test here renames the usage table under the server.
+const t = useKeysServer(clock, {}, { database: 'own' });
 
 const usage = (owner: { token: string; workspaceId: string }, keyId: string, query = '') =>
   t.request('GET', `/v1/workspaces/${owner.workspaceId}/api-keys/${keyId}/usage${query}`, { token: owner.token });

@@ -9,7 +9,8 @@ import { createContactForm, expectError, ORIGIN, submit, submitOverTrpc, useTest
 
 const HELD = '203.0.113.9';
 
-const t = useTestServer({ LFK_RATE_LIMIT_KEY_FAILURES: '2/1h', LFK_TRUST_PROXY: 'true' });
+// A database of its own: a test here renames the forms table under the server.
+const t = useTestServer({ LFK_RATE_LIMIT_KEY_FAILURES: '2/1h', LFK_TRUST_PROXY: 'true' }, { database: 'own' });
 let formId: string;
 let revokedKey: string;
 let goodKey: string;

@@ -1,5 +1,5 @@
 import type { IApiKey } from '../entities/api-key.ts';
-import { EXPIRED_REASON_SQL, USABLE_AT_SQL, usableAtFilter } from '../api-key-state.ts';
+import { EXPIRED_REASON_SQL, EXPIRED_UNREVOKED_AT_SQL, USABLE_AT_SQL, USABLE_BUT_EXPIRING_SQL, usableAtFilter } from '../api-key-state.ts';
 import { isId, newId } from '../ids.ts';
 import { BaseRepository } from './base-repository.ts';
 
@@ -61,8 +61,6 @@ const changed = (row: ChangedRow): ChangedKey => ({
 
 const RETURNING = 'returning id, workspace_id, name, prefix, key_hash, expires_at, rolled_to';
 
-/** Unrevoked and not past its expiry at `?`. */
-
 /** What a new key is made of; its plaintext is never among it. */
 export interface NewApiKey {
   workspaceId: string;
@@ -93,6 +91,11 @@ export class ApiKeyRepository extends BaseRepository<IApiKey> {
     );
     const row = rows[0];
     return row ? { id: row.id, workspaceId: row.workspace_id, revokedAt: toDate(row.revoked_at), expiresAt: toDate(row.expires_at) } : null;
+  }
+
+  /** The workspace's key with this id, locked (`findOneForUpdate`) for the rest of the transaction; null as `findInWorkspace`. */
+  lockInWorkspace(workspaceId: string, keyId: string): Promise<IApiKey | null> {
+    return isId('key', keyId) ? this.findOneForUpdate({ id: keyId, workspace: workspaceId }) : Promise.resolve(null);
   }
 
   /** The workspace's key with this id; null for another workspace's key, as for a missing one. */
@@ -153,7 +156,7 @@ export class ApiKeyRepository extends BaseRepository<IApiKey> {
       `update api_keys set revoked_at = expires_at,
               revoked_reason = ${EXPIRED_REASON_SQL}
         where id in (
-          select id from api_keys where revoked_at is null and expires_at <= ?
+          select id from api_keys where ${EXPIRED_UNREVOKED_AT_SQL}
            order by expires_at limit ? for update skip locked)
           and revoked_at is null
         ${RETURNING}`,
@@ -173,7 +176,7 @@ export class ApiKeyRepository extends BaseRepository<IApiKey> {
       `update api_keys set expiry_reminder_days = ?
         where id in (
           select id from api_keys
-           where revoked_at is null and rolled_to is null and expires_at > ? and expires_at <= ?
+           where ${USABLE_BUT_EXPIRING_SQL} and rolled_to is null
              and (expiry_reminder_days is null or expiry_reminder_days > ?)
            order by expires_at limit ? for update skip locked)
           and (expiry_reminder_days is null or expiry_reminder_days > ?)

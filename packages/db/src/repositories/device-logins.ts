@@ -33,7 +33,7 @@ export class DeviceLoginRepository extends BaseRepository<IDeviceLogin> {
   }
 
   /** Notes when the device last asked, to tell a device that polls too fast to slow down. */
-  async notePoll(id: string, now = new Date()): Promise<void> {
+  async notePoll(id: string, now: Date): Promise<void> {
     await this.nativeUpdate({ id }, { lastPolledAt: now });
   }
 }

@@ -7,6 +7,11 @@ export class EmailVerificationRepository extends BaseRepository<IEmailVerificati
     return this.findOne({ tokenHash });
   }
 
+  /** `findByTokenHash`, locked for the rest of the transaction. */
+  lockByTokenHash(tokenHash: string): Promise<IEmailVerification | null> {
+    return this.findOneForUpdate({ tokenHash });
+  }
+
   /** Queues a new link for the form, and the removal of every earlier one: the new link replaces them. */
   async replaceForForm(link: { formId: string; email: string; tokenHash: string; expiresAt: Date }): Promise<void> {
     for (const earlier of await this.find({ form: link.formId })) this.em.remove(earlier);

@@ -64,6 +64,15 @@ async function openMigratedCopy(): Promise<TestDatabase> {
 export const ownDatabase = openMigratedCopy;
 
 /**
+ * Another replica's view of an existing PostgreSQL database (`url`): a pool of its own, as a
+ * second server process would have, closed on release and never dropped (it is not its own).
+ */
+export async function replicaOf(url: string): Promise<TestDatabase> {
+  const db = await openDatabase({ databaseUrl: url, poolMax: 20 });
+  return { db, url, release: () => db.close() };
+}
+
+/**
  * A database for a server process a test spawns, which opens it itself: on PostgreSQL a new
  * migrated copy (its URL, and how to drop it), so the process finds only what the test puts there,
  * never what earlier runs left in `TEST_DATABASE_URL`'s own database; on PGlite null (the process

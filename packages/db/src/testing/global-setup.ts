@@ -5,7 +5,7 @@
  * this run, dropped at the end with every database the run made from it.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIGRATIONS, openDatabase } from '../database.ts';
 import { PGLITE_START_PARAMS } from '../pglite-settings.ts';
@@ -16,11 +16,13 @@ import { adminQuery, databaseUrl, RUN_DATABASE_PREFIX, templateName } from './po
 const ROOT = join(import.meta.dirname, '../../../..');
 const CACHE_DIR = join(ROOT, 'node_modules/.cache/lfk-testing');
 
-/** What the image depends on: the migrations, PGlite's version and its start parameters. */
+/** What the image depends on: the migrations, the versions of PGlite and of MikroORM's migrator, PGlite's start parameters. */
 function imageKey(): string {
   const hash = createHash('sha256');
   for (const file of readdirSync(MIGRATIONS.path).sort()) hash.update(file).update(readFileSync(join(MIGRATIONS.path, file)));
-  hash.update(readFileSync(join(ROOT, 'node_modules/@electric-sql/pglite/package.json')));
+  for (const dependency of ['@electric-sql/pglite', '@mikro-orm/migrations']) {
+    hash.update(readFileSync(join(ROOT, 'node_modules', dependency, 'package.json')));
+  }
   hash.update(PGLITE_START_PARAMS.join(' '));
   return hash.digest('hex').slice(0, 16);
 }
@@ -36,6 +38,8 @@ async function pgliteImage(): Promise<string> {
     const scratch = `${path}.${process.pid}`;
     writeFileSync(scratch, Buffer.from(await image.arrayBuffer()));
     renameSync(scratch, path);
+    // Images of migrations since changed are of no more use.
+    for (const old of readdirSync(CACHE_DIR)) if (old.startsWith('pglite-') && old.endsWith('.tar') && join(CACHE_DIR, old) !== path) rmSync(join(CACHE_DIR, old), { force: true });
   } finally {
     await db.close();
   }

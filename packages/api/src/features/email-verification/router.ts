@@ -25,7 +25,7 @@ async function workingLink(em: EntityManager, token: string, lock: boolean, now:
     // The form's row first, then the link's: the order a form's update takes them in, so a
     // confirmation racing a notify_email change waits for it (no deadlock) and then sees it.
     form = await em.getRepository(Form).findOneForUpdateOrFail({ id: link.form.id });
-    link = await em.getRepository(EmailVerification).findOneForUpdate({ tokenHash });
+    link = await em.getRepository(EmailVerification).lockByTokenHash(tokenHash);
     if (!link) throw invalidLink();
   } else {
     form = await em.getRepository(Form).findOneOrFail({ id: link.form.id });

@@ -104,7 +104,7 @@ export const apiKeysRouter = router({
       const { next, oldHash } = await ctx.em.transactional(async (em) => {
         await em.getRepository(Workspace).lock(ctx.workspaceId);
         const keys = em.getRepository(ApiKey);
-        const old = await keys.findOneForUpdate({ id: input.key_id, workspace: ctx.workspaceId });
+        const old = await keys.lockInWorkspace(ctx.workspaceId, input.key_id);
         if (!old) throw new ApiError('api_key_not_found');
         if (!isUsableAt(old, now)) throw new ApiError('api_key_revoked');
         if (old.rolledTo) throw new ApiError('api_key_already_rolled');
