@@ -186,7 +186,6 @@ export const trpcErrorData = (wire: WireError) => ({ ...wire.body.error, httpSta
  * The one place an error becomes a status and a body. Unexpected errors say nothing of themselves;
  * messages and details that quote what the caller sent (a path, a field name) never quote a secret.
  */
-
 export function toWireError(error: unknown, requestId: string): WireError {
   const api = asApiError(error) ?? new ApiError('internal_error');
   const details = api.details?.map((d) => ({ path: redactSecrets(d.path), message: redactSecrets(d.message) }));

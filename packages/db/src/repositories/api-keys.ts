@@ -142,8 +142,7 @@ export class ApiKeyRepository extends BaseRepository<IApiKey> {
 
   /** Whether a key with this hash was ever issued, whatever its state. */
   async existsByHash(keyHash: string): Promise<boolean> {
-    const rows = await this.em.execute<{ id: string }[]>('select id from api_keys where key_hash = ?', [keyHash]);
-    return rows.length > 0;
+    return (await this.findByHash(keyHash)) !== null;
   }
 
   /**
