@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -10,9 +11,13 @@ export const REPO = join(import.meta.dirname, '../..');
 /** The Node flags `npm start` gives a server on the embedded database (apps/server/bin/start.sh). */
 export const EMBEDDED_NODE_FLAGS = readFileSync(join(REPO, 'apps/server/embedded.node-flags'), 'utf8').trim().split(/\s+/);
 
+/** One secret key for every replica a benchmark starts on one PostgreSQL database. */
+const BENCH_SECRET_KEY = randomBytes(32).toString('hex');
+
 /** The server's environment: the defaults, on 127.0.0.1, logging warnings and worse. */
 export function serverEnv(database: { dataDir: string } | { databaseUrl: string }): Record<string, string> {
   return {
+    LFK_SECRET_KEY: BENCH_SECRET_KEY,
     PATH: process.env.PATH ?? '',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',

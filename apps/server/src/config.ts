@@ -1,12 +1,31 @@
-import { DEFAULT_RATE_LIMITS, RATE_LIMIT_NAMES, type RateLimitConfig, type RateLimitName } from '@lfk/api';
+import { DEFAULT_RATE_LIMITS, parseSecretKey, RATE_LIMIT_NAMES, type RateLimitConfig, type RateLimitName } from '@lfk/api';
 import { fileURLToPath } from 'node:url';
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
 
 const emptyAsUnset = (value: unknown) => (value === '' ? undefined : value);
-const flag = z.preprocess(
+const flagDefaulting = (fallback: 'true' | 'false') =>
+  z.preprocess(
+    emptyAsUnset,
+    z.enum(['true', 'false', '1', '0', 'yes', 'no']).default(fallback).transform((v) => ['true', '1', 'yes'].includes(v)),
+  );
+const flag = flagDefaulting('true');
+
+/** `LFK_SECRET_KEY`: 32 bytes as 64 hex digits or base64. */
+const secretKey = z.preprocess(
   emptyAsUnset,
-  z.enum(['true', 'false', '1', '0', 'yes', 'no']).default('true').transform((v) => ['true', '1', 'yes'].includes(v)),
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      const key = parseSecretKey(value);
+      if (key === null) {
+        ctx.addIssue({ code: 'custom', message: 'Must be 32 bytes written as 64 hex digits or as base64 (openssl rand -hex 32).' });
+        return z.NEVER;
+      }
+      return key;
+    }),
 );
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3600_000, d: 86_400_000 };
@@ -108,10 +127,17 @@ const envSchema = z.object({
   LFK_REQUEST_TIMEOUT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(3600).default(30)),
   LFK_DASHBOARD_DIR: z.preprocess(emptyAsUnset, z.string().optional()),
   LFK_SECRET_SCANNING_KEYS: secretScanningKeys,
+  LFK_SECRET_KEY: secretKey,
+  LFK_WEBHOOK_ALLOW_PRIVATE: flagDefaulting('false'),
   ...Object.fromEntries(RATE_LIMIT_NAMES.map((name) => [RATE_LIMIT_ENV[name], rateLimit(DEFAULT_RATE_LIMITS[name])])),
 }).refine((env) => env.LFK_HEADERS_TIMEOUT <= env.LFK_REQUEST_TIMEOUT, {
   path: ['LFK_HEADERS_TIMEOUT'],
   message: 'Must not be longer than LFK_REQUEST_TIMEOUT: the headers are part of the request.',
+}).refine((env) => env.DATABASE_URL === undefined || env.LFK_SECRET_KEY !== undefined, {
+  path: ['LFK_SECRET_KEY'],
+  message:
+    'Required with DATABASE_URL: every replica seals and opens stored secrets (webhook signing secrets) with the same key. ' +
+    'Make one with `openssl rand -hex 32` and give it to every replica.',
 });
 
 export interface Config {
@@ -133,6 +159,15 @@ export interface Config {
   lastUsedFlushMs: number;
   /** How often expired keys are written down as revoked and expiry reminders queued, in milliseconds. */
   keyLifecycleSweepMs: number;
+  /**
+   * `LFK_SECRET_KEY`, which seals stored secrets. Unset on the embedded database: the server keeps
+   * one in its data directory (see secret-key.ts). Required with `DATABASE_URL`.
+   */
+  secretKey: Buffer | undefined;
+  webhooks: {
+    /** `LFK_WEBHOOK_ALLOW_PRIVATE`: webhooks may go to private addresses and `http://` (self-hosting, tests). */
+    allowPrivate: boolean;
+  };
   /** Public keys trusted to sign leak reports, by identifier; empty: every report is refused. */
   secretScanningKeys: ReadonlyMap<string, KeyObject>;
   /** The clock every time-dependent decision reads (tests set their own). */
@@ -211,6 +246,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     lastUsedFlushMs: 5000,
     keyLifecycleSweepMs: 60_000,
     secretScanningKeys: e.LFK_SECRET_SCANNING_KEYS,
+    secretKey: e.LFK_SECRET_KEY,
+    webhooks: { allowPrivate: e.LFK_WEBHOOK_ALLOW_PRIVATE },
     now: () => new Date(),
     smtpUrl: e.SMTP_URL,
     emailFrom: e.LFK_EMAIL_FROM,

@@ -2,6 +2,11 @@ import fastifyCookie from '@fastify/cookie';
 import {
   ApiError,
   createServices,
+  DEFAULT_DELIVERY_SETTINGS,
+  type DeliveryJobSettings,
+  deliveryJob,
+  QueueWorker,
+  type QueueJob,
   deleteExpiredIdempotencyRecords,
   followKeyRevocations,
   redactSecrets,
@@ -15,6 +20,7 @@ import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import { OutboxSender, type OutboxSenderOptions } from './email/outbox-sender.ts';
 import { every } from './periodic.ts';
+import { resolveSecretKey } from './secret-key.ts';
 import { logTransport, smtpTransport } from './email/transports.ts';
 import { isDashboardBuilt, registerDashboard } from './http/dashboard.ts';
 import { registerEmailVerification } from './http/email-verification.ts';
@@ -45,6 +51,7 @@ const REDACT = [
   '*.token',
   '*.session_token',
   '*.claim_token',
+  '*.secret',
 ];
 
 export interface LfkServer {
@@ -67,7 +74,14 @@ export interface ServerOptions {
   db?: Database;
   /** Timings of the email sender (tests shorten them). */
   outbox?: Partial<OutboxSenderOptions>;
+  /** Settings of the webhook worker (tests shorten its lock and poll). */
+  webhooks?: Partial<DeliveryJobSettings & { pollMs: number; timeoutMs: number }>;
 }
+
+/** The webhook worker: deliveries worked on at once by one replica, and taken per claim. */
+const WEBHOOK_CONCURRENCY = 64;
+const WEBHOOK_BATCH = 32;
+const WEBHOOK_POLL_MS = 1000;
 
 /** How often Node looks for connections past their headers or request timeout. */
 const CONNECTIONS_CHECKED_EVERY_MS = 1000;
@@ -111,7 +125,14 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   });
 
   let sender: OutboxSender | undefined;
-  const services = createServices(db, config, app.log, () => sender?.wake());
+  let webhookWorker: QueueWorker<unknown> | undefined;
+  const secretKey = await resolveSecretKey(config);
+  const services = createServices(
+    db,
+    { ...config, secretKey, webhooks: { ...config.webhooks, ...(options.webhooks?.timeoutMs ? { timeoutMs: options.webhooks.timeoutMs } : {}) } },
+    app.log,
+    { mailer: () => sender?.wake(), webhooks: () => webhookWorker?.wake() },
+  );
   const { lastUsed } = services;
 
   handleWhatNodeKeeps(app);
@@ -172,6 +193,16 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const transport = config.smtpUrl ? smtpTransport(config.smtpUrl, config.emailFrom) : logTransport(app.log);
   sender = new OutboxSender(db, transport, app.log, options.outbox);
   sender.start();
+  const { pollMs: webhookPollMs = WEBHOOK_POLL_MS, timeoutMs: _timeout, ...webhookSettings } = options.webhooks ?? {};
+  webhookWorker = new QueueWorker(
+    deliveryJob(
+      { db, secretBox: services.secretBox, outbound: services.outbound, log: app.log, publicUrl: config.publicUrl, wakeMailer: () => sender?.wake() },
+      { ...DEFAULT_DELIVERY_SETTINGS, ...webhookSettings },
+    ) as QueueJob<unknown>,
+    app.log,
+    { pollMs: webhookPollMs, batchSize: WEBHOOK_BATCH, concurrency: WEBHOOK_CONCURRENCY },
+  );
+  webhookWorker.start();
   lastUsed.start();
   const revocations = followKeyRevocations(db, services.apiKeyCache, app.log);
   const sweeper = every(SWEEP_EVERY_MS, 'sweep expired idempotency records', () => deleteExpiredIdempotencyRecords(db.fork(), config.now()), app.log);
@@ -200,7 +231,9 @@ export async function createServer(config: Config, options: ServerOptions = {}):
           ['stop the idempotency sweep', () => sweeper.stop()],
           ['stop the rate limit sweep', () => bucketSweeper.stop()],
           ['stop the key lifecycle sweep', () => keySweeper.stop()],
+          ['stop the webhook worker', () => webhookWorker?.stop()],
           ['stop the email sender', () => sender?.stop()],
+          ['close webhook connections', () => services.outbound.close()],
           ['write last_used_at', () => lastUsed.stop()],
           ['stop hearing key revocations', () => revocations?.close()],
           ['close the database', () => db.close()],

@@ -5,6 +5,8 @@ import { type Authentication, authenticate, type CredentialsOnRequest } from './
 import type { ApiKeyCache } from './credentials/api-key-cache.ts';
 import type { LastUsedRecorder } from './credentials/last-used.ts';
 import type { RateLimits } from './rate-limits/rate-limits.ts';
+import type { SecretBox } from './credentials/secret-box.ts';
+import type { Outbound } from './features/webhooks/outbound.ts';
 
 /** What every request shares: built once at start by the server. */
 export interface Services {
@@ -20,6 +22,12 @@ export interface Services {
   verifyResendIntervalMs: number;
   /** Tells the email sender that the outbox has new mail (it also polls). */
   wakeMailer(): void;
+  /** Tells the webhook worker that deliveries are due (it also polls). */
+  wakeWebhooks(): void;
+  /** Seals and opens the secrets lfk must use again (webhook signing secrets), under `LFK_SECRET_KEY`. */
+  secretBox: SecretBox;
+  /** lfk's requests to webhook receivers: safe by default (public https addresses only). */
+  outbound: Outbound;
   /** The time, for every decision that depends on it (key expiry, rolls, usage days); tests turn it. */
   now(): Date;
   /** Public keys trusted to sign leak reports, by key identifier (`LFK_SECRET_SCANNING_KEYS`). */

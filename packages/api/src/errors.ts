@@ -1,4 +1,4 @@
-import { MAX_ACTIVE_KEYS } from '@lfk/db/constants';
+import { MAX_ACTIVE_KEYS, MAX_WEBHOOKS_PER_FORM } from '@lfk/db/constants';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
@@ -33,6 +33,8 @@ const CATALOGUE = {
   member_not_found: [404, 'No such member.'],
   submission_not_found: [404, 'No such submission.'],
   device_login_not_found: [404, 'No such sign-in request, or it has expired or been used.'],
+  webhook_not_found: [404, 'No such webhook endpoint.'],
+  webhook_delivery_not_found: [404, 'No such webhook delivery.'],
   not_found: [404, 'Not found.'],
   request_timeout: [408, 'The request did not arrive in time.'],
   email_taken: [409, 'An account with that email address already exists.'],
@@ -44,6 +46,8 @@ const CATALOGUE = {
   device_login_decided: [409, 'The sign-in request has already been approved or denied.'],
   api_key_revoked: [409, 'The API key is revoked; a revoked key cannot be rolled.'],
   api_key_already_rolled: [409, 'The API key has already been rolled and is in its grace period.'],
+  webhook_limit_reached: [409, `The form already has ${MAX_WEBHOOKS_PER_FORM} webhook endpoints. Delete one first.`],
+  webhook_delivery_in_flight: [409, 'The delivery is being attempted right now. Retry it once that attempt is over.'],
   idempotency_key_reused: [409, 'The Idempotency-Key was already used with a different request.'],
   payload_too_large: [413, 'The request body is too large.'],
   unsupported_media_type: [415, 'The request body has a content type this route does not accept.'],

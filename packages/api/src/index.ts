@@ -16,11 +16,15 @@ export { ApiKeyCache, type ApiKeyCacheOptions } from './credentials/api-key-cach
 export { followKeyRevocations } from './credentials/key-revocations.ts';
 export { LastUsedRecorder } from './credentials/last-used.ts';
 export { redactSecrets } from './credentials/redact.ts';
+export { newSecretKey, parseSecretKey, SecretBox } from './credentials/secret-box.ts';
 export * from './errors.ts';
 export type { Access } from './procedure-meta.ts';
 export { type ProcedurePath, type RestRoute, restRoutes } from './rest-routes.ts';
 export { type AppRouter, appRouter, createCaller, type RouterInputs, type RouterOutputs } from './root.ts';
-export { createServices, type ServicesSettings } from './services.ts';
+export { createServices, type ServicesSettings, type Wakers } from './services.ts';
+export { type QueueJob, QueueWorker, type QueueWorkerOptions } from './infrastructure/queue-worker.ts';
+export { DEFAULT_DELIVERY_SETTINGS, type DeliveryJobSettings, deliveryJob } from './features/webhooks/delivery-job.ts';
+export { RETRY_DELAYS_MS } from './features/webhooks/retry-schedule.ts';
 export { preflightSubmission } from './features/submissions/rules.ts';
 export { deleteExpiredIdempotencyRecords } from './infrastructure/idempotency.ts';
 export { type SweepOutcome, sweepKeyLifecycle } from './features/keys/lifecycle.ts';

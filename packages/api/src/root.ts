@@ -10,6 +10,7 @@ import { membersRouter } from './features/accounts/members-router.ts';
 import { projectsRouter } from './features/accounts/projects-router.ts';
 import { submissionsRouter } from './features/submissions/router.ts';
 import { workspacesRouter } from './features/accounts/workspaces-router.ts';
+import { webhooksRouter } from './features/webhooks/router.ts';
 import { createCallerFactory, router } from './trpc.ts';
 
 export const appRouter = router({
@@ -23,6 +24,7 @@ export const appRouter = router({
   secretScanning: secretScanningRouter,
   forms: formsRouter,
   submissions: submissionsRouter,
+  webhooks: webhooksRouter,
   emailVerifications: emailVerificationsRouter,
 });
 

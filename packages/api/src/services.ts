@@ -5,6 +5,8 @@ import { ApiKeyCache } from './credentials/api-key-cache.ts';
 import { LastUsedRecorder } from './credentials/last-used.ts';
 import type { Log } from './log.ts';
 import { type RateLimitConfig, RateLimits } from './rate-limits/rate-limits.ts';
+import { SecretBox } from './credentials/secret-box.ts';
+import { Outbound } from './features/webhooks/outbound.ts';
 
 /** What the services are built from: the server's configuration, or a test's. */
 export interface ServicesSettings {
@@ -16,13 +18,23 @@ export interface ServicesSettings {
   verifyResendIntervalMs: number;
   now: () => Date;
   secretScanningKeys: ReadonlyMap<string, KeyObject>;
+  /** `LFK_SECRET_KEY`: 32 bytes that seal stored secrets. */
+  secretKey: Buffer;
+  webhooks: { allowPrivate: boolean; timeoutMs?: number };
+}
+
+/** Who to tell that a queue has new work: the workers the server runs. */
+export interface Wakers {
+  mailer(): void;
+  webhooks(): void;
 }
 
 /**
  * The services every call shares, on `db`. The caller starts the last-used recorder (the server
- * does; a test that does not flush by hand should too) and says how to wake the mailer.
+ * does; a test that does not flush by hand should too), says how to wake the queue workers, and
+ * closes `outbound` when it is done.
  */
-export function createServices(db: Database, settings: ServicesSettings, log: Log, wakeMailer: () => void): Services {
+export function createServices(db: Database, settings: ServicesSettings, log: Log, wake: Wakers): Services {
   return {
     db,
     // One clock for the cache and the expiry it enforces.
@@ -32,7 +44,10 @@ export function createServices(db: Database, settings: ServicesSettings, log: Lo
     allowSignup: settings.allowSignup,
     publicUrl: settings.publicUrl,
     verifyResendIntervalMs: settings.verifyResendIntervalMs,
-    wakeMailer,
+    wakeMailer: wake.mailer,
+    wakeWebhooks: wake.webhooks,
+    secretBox: new SecretBox(settings.secretKey),
+    outbound: new Outbound({ allowPrivate: settings.webhooks.allowPrivate, ...(settings.webhooks.timeoutMs ? { timeoutMs: settings.webhooks.timeoutMs } : {}) }),
     now: settings.now,
     secretScanningKeys: settings.secretScanningKeys,
   };

@@ -22,6 +22,9 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 export type Actor = { type: ActorType; id: string };
+
+/** What lfk's own background work (a key's expiry, disabling a failing webhook) acts as in the audit log. */
+export const SYSTEM_ACTOR = { type: 'system', id: 'lfk' } as const satisfies Actor;
 type Identified = Exclude<Principal, { kind: 'anonymous' }>;
 
 /** Who an audit event names: the person, or the key. */

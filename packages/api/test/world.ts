@@ -27,9 +27,11 @@ export async function testServices(): Promise<Services> {
       verifyResendIntervalMs: 60_000,
       now: () => new Date(),
       secretScanningKeys: new Map(),
+      secretKey: randomBytes(32),
+      webhooks: { allowPrivate: true },
     },
     QUIET_LOG,
-    () => {},
+    { mailer() {}, webhooks() {} },
   );
 }
 

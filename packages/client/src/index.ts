@@ -1,3 +1,10 @@
 export { createLfkClient, type LfkCallContext, type LfkClient, type LfkClientOptions, type LfkCredentials } from './client.ts';
 export { isLfkError, type LfkError, type LfkErrorData, type LfkErrorDetail, type LfkProblem, lfkErrorOf } from './errors.ts';
 export type { AppRouter, ErrorCode, RouterInputs, RouterOutputs } from './router.ts';
+export {
+  type LfkWebhookEvent,
+  type LfkWebhookSubmission,
+  verifyWebhook,
+  type WebhookHeaders,
+  WebhookVerificationError,
+} from './webhooks.ts';

@@ -39,6 +39,13 @@ export const AUDIT_ACTIONS = [
   'member.removed',
   'project.created',
   'workspace.created',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  'webhook.disabled',
+  'webhook.secret_rotated',
+  'webhook.secret_revealed',
+  'webhook.delivery_retried',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -46,6 +53,24 @@ export const FIELD_TYPES = ['text', 'textarea', 'email', 'number', 'url', 'tel',
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 export const OUTBOX_STATUSES = ['pending', 'sent', 'failed'] as const;
+
+/** The events an endpoint may subscribe to. `webhook.test` is sent on request only, never subscribed. */
+export const WEBHOOK_EVENT_TYPES = ['submission.created'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** Endpoints one form may have. */
+export const MAX_WEBHOOKS_PER_FORM = 5;
+
+/** A delivery waits for its next attempt, reached its endpoint, or failed for good. */
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
+
+/**
+ * Why an endpoint is disabled: a person turned it off, it answered `410 Gone`, or every delivery
+ * to it failed for `WEBHOOK_FAILING_DISABLE_MS`.
+ */
+export const WEBHOOK_DISABLED_REASONS = ['manual', 'gone', 'failing'] as const;
+export type WebhookDisabledReason = (typeof WEBHOOK_DISABLED_REASONS)[number];
 
 /** A sign-in from another device (`lfk login --web`): waiting for the person, then decided, then used once. */
 export const DEVICE_LOGIN_STATES = ['pending', 'approved', 'denied', 'used'] as const;
@@ -99,6 +124,7 @@ export const TEXT_LIMITS = {
   idempotencyScope: 80,
   emailSubject: 300,
   deviceName: 100,
+  webhookDescription: 200,
   /** What is kept of the address and the `User-Agent` a key was last used from. */
   ipAddress: 64,
   userAgent: 512,

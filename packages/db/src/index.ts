@@ -18,4 +18,6 @@ export * from './repositories/rate-limit-buckets.ts';
 export * from './repositories/sessions.ts';
 export * from './repositories/submissions.ts';
 export * from './repositories/users.ts';
+export * from './repositories/webhook-deliveries.ts';
+export * from './repositories/webhook-endpoints.ts';
 export * from './repositories/workspaces.ts';

@@ -16,6 +16,7 @@ export {
 } from './server.ts';
 export { reporterKeys, signed } from './secret-scanning.ts';
 export { spawnServerProcess } from './server-process.ts';
+export { TEST_SECRET_KEY } from './secret-key.ts';
 export {
   BROWSER_ACCEPT,
   countSubmissions,
@@ -27,4 +28,5 @@ export {
   submitOverTrpc,
   VALID,
 } from './submitting.ts';
+export { type Answer, type Received, type Receiver, startReceiver } from './receiver.ts';
 export { until } from './wait.ts';

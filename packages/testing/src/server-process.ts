@@ -1,18 +1,20 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { TEST_SECRET_KEY } from './secret-key.ts';
 
 /** The server's entry point, `npm start`'s file, found beside the package's own entry. */
 const SERVER_MAIN = join(dirname(createRequire(import.meta.url).resolve('@lfk/server')), 'main.ts');
 
 /**
- * The real entry point as `npm start` runs it, in a child process with exactly `env` (plus PATH).
+ * The real entry point as `npm start` runs it, in a child process with exactly `env` (plus PATH,
+ * and the test servers' `LFK_SECRET_KEY` unless `env` names one).
  * Resolves once the server says it listens; `output()` is everything it printed so far.
  */
 export async function spawnServerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string }> {
   let output = '';
   const child = spawn(process.execPath, [SERVER_MAIN], {
-    env: { PATH: process.env.PATH, ...env },
+    env: { PATH: process.env.PATH, LFK_SECRET_KEY: TEST_SECRET_KEY, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => (output += d));

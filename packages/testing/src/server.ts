@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { type SeededAccount, seedAccount, TEST_PASSWORD } from '@lfk/api/testing';
-import { type Config, createServer, type LfkServer, loadConfig, type OutboxSenderOptions, RATE_LIMITS_OFF } from '@lfk/server';
+import { type Config, createServer, type LfkServer, loadConfig, type OutboxSenderOptions, RATE_LIMITS_OFF, type ServerOptions } from '@lfk/server';
 import { afterAll, beforeAll } from 'vitest';
 import { ownDatabase, replicaOf, sharedDatabase } from '@lfk/db/testing';
+import { TEST_SECRET_KEY } from './secret-key.ts';
 
 export const PASSWORD = TEST_PASSWORD;
 
@@ -28,6 +29,8 @@ export type Account = SeededAccount;
 /** How a test server differs from the default, besides its environment. */
 export interface TestServerOptions {
   outbox?: Partial<OutboxSenderOptions>;
+  /** The webhook worker's settings (a short poll, a short lock for a replica that "died"). */
+  webhooks?: ServerOptions['webhooks'];
   config?: Partial<Config>;
   /**
    * `shared` (the default): the worker's database, emptied before each file. `own`: a copy of
@@ -68,7 +71,8 @@ export interface TestServer {
 let counter = 0;
 const newAddress = () => `user${++counter}-${randomBytes(3).toString('hex')}@example.com`;
 
-const SECRET_PATTERN = /\b(?:lfk|lfs|lfc|lfv)_[0-9A-Za-z]{30,}\b/g;
+const SECRET_PATTERN = /\b(?:lfk|lfs|lfc|lfv)_[0-9A-Za-z]{30,}\b|\bwhsec_[0-9A-Za-z+/]{40,}={0,2}/g;
+
 
 export async function startTestServer(
   env: Record<string, string> = {},
@@ -91,6 +95,7 @@ export async function startTestServer(
       PORT: '0',
       LOG_LEVEL: 'info',
       LFK_PUBLIC_URL: 'http://lfk.test',
+      LFK_SECRET_KEY: TEST_SECRET_KEY,
       // Rate limits are off unless a test turns one on: suites sign up and log in many times from one address.
       ...RATE_LIMITS_OFF,
       ...(database.url ? { DATABASE_URL: database.url } : { LFK_DATA_DIR: 'memory://' }),
@@ -101,7 +106,12 @@ export async function startTestServer(
     // Settings that are not in the environment (such as how often last_used_at is written).
     ...options.config,
   };
-  const server = await createServer(config, { logStream, db: database.db, ...(options.outbox ? { outbox: options.outbox } : {}) });
+  const server = await createServer(config, {
+    logStream,
+    db: database.db,
+    ...(options.outbox ? { outbox: options.outbox } : {}),
+    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
+  });
   const secretsHandedOut = new Set<string>();
 
   const request: TestServer['request'] = async (method, url, options = {}) => {

@@ -1,4 +1,4 @@
-import { AsyncResource } from 'node:async_hooks';
+import { type QueueJob, QueueWorker } from '@lfk/api';
 import { type ClaimedEmail, type Database, OutboxEmail } from '@lfk/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { MailTransport } from './transports.ts';
@@ -12,6 +12,7 @@ export interface OutboxSenderOptions {
   /** The first retry waits this long; each further one twice as long, up to `maxDelayMs`. */
   baseDelayMs: number;
   maxDelayMs: number;
+  /** Messages sent at once. */
   batchSize: number;
 }
 
@@ -25,106 +26,65 @@ export const DEFAULT_OUTBOX_OPTIONS: OutboxSenderOptions = {
 };
 
 /**
- * Delivers the outbox. Each message is taken with a time-limited lock (`for update skip locked`,
- * so replicas never take the same one), sent, then marked sent with its body cleared. A failure
- * is retried with exponential backoff; a sender that dies mid-send lets the lock lapse and the
- * message is sent again later (at least once, never lost).
+ * The email outbox as a queue job: each message is taken with a time-limited lock, sent, then
+ * marked sent with its body cleared. A failure is retried with exponential backoff; a sender that
+ * dies mid-send lets the lock lapse and the message is sent again later (at least once, never lost).
  */
+function emailJob(db: Database, transport: MailTransport, log: FastifyBaseLogger, options: OutboxSenderOptions): QueueJob<ClaimedEmail> {
+  return {
+    name: 'outbox',
+    claim(limit) {
+      const now = new Date();
+      const lockedUntil = new Date(now.getTime() + options.lockMs);
+      return db.fork().getRepository(OutboxEmail).claimDue(now, lockedUntil, limit);
+    },
+    async perform(row) {
+      const outbox = db.fork().getRepository(OutboxEmail);
+      try {
+        await transport.send(row);
+      } catch (error) {
+        const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+        const giveUp = row.attempts >= options.maxAttempts;
+        const delay = Math.min(options.baseDelayMs * 2 ** (row.attempts - 1), options.maxDelayMs);
+        await outbox.markFailed(row.id, reason, new Date(Date.now() + delay), giveUp);
+        const fields = { email_id: row.id, kind: row.kind, attempt: row.attempts, reason };
+        if (giveUp) log.error(fields, 'email failed for good after its last attempt');
+        else log.warn({ ...fields, retry_in_ms: delay }, 'email not sent; will retry');
+        return;
+      }
+      await outbox.markSent(row.id);
+      log.info({ email_id: row.id, kind: row.kind, attempt: row.attempts }, 'email sent');
+    },
+  };
+}
+
+/** Delivers the outbox on the shared queue engine (`QueueWorker`), and closes its transport when stopped. */
 export class OutboxSender {
-  readonly #db: Database;
+  readonly #worker: QueueWorker<ClaimedEmail>;
   readonly #transport: MailTransport;
-  readonly #log: FastifyBaseLogger;
-  readonly #options: OutboxSenderOptions;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
-  #again = false;
-  /**
-   * The sender's own async context. A request that queued mail wakes the sender, and without this
-   * the sending and every poll after it would run in that request's context: counted as the
-   * request's work by anything tracing requests, and keeping the context alive for good.
-   */
-  readonly #scope = new AsyncResource('lfk.OutboxSender');
-  #stopped = true;
 
   constructor(db: Database, transport: MailTransport, log: FastifyBaseLogger, options: Partial<OutboxSenderOptions> = {}) {
-    this.#db = db;
+    const settings = { ...DEFAULT_OUTBOX_OPTIONS, ...options };
     this.#transport = transport;
-    this.#log = log;
-    this.#options = { ...DEFAULT_OUTBOX_OPTIONS, ...options };
+    this.#worker = new QueueWorker(emailJob(db, transport, log, settings), log, {
+      pollMs: settings.pollMs,
+      batchSize: settings.batchSize,
+      concurrency: settings.batchSize,
+    });
   }
 
   start(): void {
-    this.#stopped = false;
-    this.wake();
+    this.#worker.start();
   }
 
   /** New mail is in the outbox: look now rather than at the next poll. */
   wake(): void {
-    this.#scope.runInAsyncScope(() => this.#wake());
-  }
-
-  #wake(): void {
-    if (this.#stopped) return;
-    if (this.#running) {
-      this.#again = true;
-      return;
-    }
-    clearTimeout(this.#timer);
-    this.#running = this.#drain().finally(() => {
-      this.#running = undefined;
-      if (this.#stopped) return;
-      if (this.#again) {
-        this.#again = false;
-        this.wake();
-      } else {
-        this.#timer = setTimeout(() => this.wake(), this.#options.pollMs);
-        this.#timer.unref();
-      }
-    });
+    this.#worker.wake();
   }
 
   /** Stops looking; a send in progress finishes. Unsent mail stays in the outbox for the next start. */
   async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    await this.#running;
+    await this.#worker.stop();
     this.#transport.close();
-  }
-
-  async #drain(): Promise<void> {
-    try {
-      for (;;) {
-        const batch = await this.#claim();
-        for (const row of batch) await this.#deliver(row);
-        if (batch.length < this.#options.batchSize || this.#stopped) return;
-      }
-    } catch (error) {
-      // The database may be briefly away; the next poll tries again. A message sent but not yet
-      // marked sent has its lock lapse and goes out once more: at least once, never lost.
-      this.#log.error({ err: error }, 'outbox: could not reach the database; trying again at the next poll');
-    }
-  }
-
-  #claim(): Promise<ClaimedEmail[]> {
-    const now = new Date();
-    const lockedUntil = new Date(now.getTime() + this.#options.lockMs);
-    return this.#db.fork().getRepository(OutboxEmail).claimDue(now, lockedUntil, this.#options.batchSize);
-  }
-
-  async #deliver(row: ClaimedEmail): Promise<void> {
-    const outbox = this.#db.fork().getRepository(OutboxEmail);
-    try {
-      await this.#transport.send(row);
-      await outbox.markSent(row.id);
-      this.#log.info({ email_id: row.id, kind: row.kind, attempt: row.attempts }, 'email sent');
-    } catch (error) {
-      const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
-      const giveUp = row.attempts >= this.#options.maxAttempts;
-      const delay = Math.min(this.#options.baseDelayMs * 2 ** (row.attempts - 1), this.#options.maxDelayMs);
-      await outbox.markFailed(row.id, reason, new Date(Date.now() + delay), giveUp);
-      const fields = { email_id: row.id, kind: row.kind, attempt: row.attempts, reason };
-      if (giveUp) this.#log.error(fields, 'email failed for good after its last attempt');
-      else this.#log.warn({ ...fields, retry_in_ms: delay }, 'email not sent; will retry');
-    }
   }
 }

@@ -6,11 +6,14 @@
  */
 const WRITTEN_CHARACTER = /(?:\\|%(?:25)*5[Cc])u00([0-9A-Fa-f]{2})|%(?:25)*([0-9A-Fa-f]{2})|[\s\S]/g;
 
-/** An lfk secret (`lfk_`, `lfs_`, `lfc_`, `lfv_`, `lfd_`), wherever it starts: after a quote, a space, a letter. */
-const SECRET_SHAPE = /(lfk|lfs|lfc|lfv|lfd)_[0-9A-Za-z]+/g;
+/**
+ * An lfk secret (`lfk_`, `lfs_`, `lfc_`, `lfv_`, `lfd_`, or a webhook signing secret `whsec_`,
+ * which is base64), wherever it starts: after a quote, a space, a letter.
+ */
+const SECRET_SHAPE = /(lfk|lfs|lfc|lfv|lfd)_[0-9A-Za-z]+|(whsec)_[0-9A-Za-z+/=]+/g;
 
 /** Text without an escape or a literal prefix cannot hold a secret: most URLs stop here. */
-const MAY_HOLD_SECRET = /[%\\]|lf[kscvd]_/;
+const MAY_HOLD_SECRET = /[%\\]|lf[kscvd]_|whsec_/;
 
 /**
  * `text` with every lfk secret replaced by `lfk_[redacted]` (its prefix kept), however it was
@@ -30,7 +33,7 @@ export function redactSecrets(text: string): string {
   let redacted = '';
   let copiedUpTo = 0;
   for (const secret of decoded.matchAll(SECRET_SHAPE)) {
-    redacted += `${text.slice(copiedUpTo, writtenAt[secret.index])}${secret[1]}_[redacted]`;
+    redacted += `${text.slice(copiedUpTo, writtenAt[secret.index])}${secret[1] ?? secret[2]}_[redacted]`;
     copiedUpTo = writtenAt[secret.index + secret[0].length]!;
   }
   return redacted + text.slice(copiedUpTo);

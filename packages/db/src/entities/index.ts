@@ -13,6 +13,8 @@ import { RateLimitBucket } from './rate-limit-bucket.ts';
 import { Session } from './session.ts';
 import { Submission } from './submission.ts';
 import { User } from './user.ts';
+import { WebhookDelivery } from './webhook-delivery.ts';
+import { WebhookEndpoint } from './webhook-endpoint.ts';
 import { Workspace } from './workspace.ts';
 
 export * from './api-key.ts';
@@ -30,6 +32,8 @@ export * from './rate-limit-bucket.ts';
 export * from './session.ts';
 export * from './submission.ts';
 export * from './user.ts';
+export * from './webhook-delivery.ts';
+export * from './webhook-endpoint.ts';
 export * from './workspace.ts';
 
 /** Listed explicitly: no glob discovery under ESM. */
@@ -51,4 +55,6 @@ export const entities = [
   IdempotencyRecord,
   RateLimitBucket,
   DeviceLogin,
+  WebhookEndpoint,
+  WebhookDelivery,
 ];

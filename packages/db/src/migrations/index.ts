@@ -5,6 +5,7 @@ import { Migration20261121230000 } from './Migration20261121230000.ts';
 import { Migration20261122211445 } from './Migration20261122211445.ts';
 import { Migration20261122235858 } from './Migration20261122235858.ts';
 import { Migration20261123001000 } from './Migration20261123001000.ts';
+import { Migration20261125175006 } from './Migration20261125175006.ts';
 
 /** Applied in this order on PGlite and PostgreSQL alike; `name` is what the migrations table records. */
 export const migrationsList: MigrationObject[] = [
@@ -14,4 +15,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122211445', class: Migration20261122211445 },
   { name: 'Migration20261122235858', class: Migration20261122235858 },
   { name: 'Migration20261123001000', class: Migration20261123001000 },
+  { name: 'Migration20261125175006', class: Migration20261125175006 },
 ];

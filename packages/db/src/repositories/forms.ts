@@ -18,7 +18,12 @@ export type FormReading = Pick<
   | 'redirectUrl'
   | 'createdAt'
   | 'updatedAt'
-> & { workspace?: { id: string } | null; project?: { id: string } | null };
+> & {
+  workspace?: { id: string } | null;
+  project?: { id: string } | null;
+  /** Whether an enabled webhook endpoint listens to the form: a submission queues deliveries only then. */
+  hasWebhooks: boolean;
+};
 
 interface FormRow {
   id: string;
@@ -34,6 +39,7 @@ interface FormRow {
   redirect_url: string | null;
   created_at: Date | string;
   updated_at: Date | string;
+  has_webhooks: boolean;
 }
 
 // What a raw statement answers is the driver's: json and timestamps may come back parsed or as text.
@@ -42,7 +48,8 @@ const reference = (id: string | null) => (id === null ? null : { id });
 
 const READ =
   'select id, workspace_id, project_id, name, state, schema, submission_mode, allowed_origins, notify_email, ' +
-  'notify_email_verified, redirect_url, created_at, updated_at from forms where id = ?';
+  'notify_email_verified, redirect_url, created_at, updated_at, ' +
+  'exists (select 1 from webhook_endpoints w where w.form_id = forms.id and w.enabled) as has_webhooks from forms where id = ?';
 const READ_CLAIMED = `${READ} and state = 'claimed'`;
 
 export class FormRepository extends BaseRepository<IForm> {
@@ -81,6 +88,7 @@ export class FormRepository extends BaseRepository<IForm> {
       redirectUrl: row.redirect_url,
       createdAt: new Date(row.created_at),
       updatedAt: new Date(row.updated_at),
+      hasWebhooks: row.has_webhooks,
     };
   }
 }

@@ -28,6 +28,13 @@ const ACTIONS: Record<AuditAction, string> = {
   'member.removed': 'removed a member',
   'project.created': 'created a project',
   'workspace.created': 'created the workspace',
+  'webhook.created': 'added a webhook',
+  'webhook.updated': 'updated a webhook',
+  'webhook.deleted': 'deleted a webhook',
+  'webhook.disabled': 'disabled a webhook',
+  'webhook.secret_rotated': "rotated a webhook's secret",
+  'webhook.secret_revealed': "revealed a webhook's secret",
+  'webhook.delivery_retried': 'retried a webhook delivery',
 };
 
 export function AuditPage() {

@@ -30,6 +30,9 @@ export const projectCreateInput = workspaceScoped.extend({ name: text(TEXT_LIMIT
 
 const nothing = z.object({});
 
+/** What every webhook event records: the form, and the receiver's host (never its whole URL, which may be a secret). */
+const webhookAudit = z.object({ form_id: z.string(), host: z.string() });
+
 /**
  * What each action records in `data`. Fields an older server did not record yet (a key's
  * `expires_at`, a roll's `rolled_from`) are optional, so every stored event still reads.
@@ -62,6 +65,13 @@ const AUDIT_DATA = {
   'member.removed': z.object({ role }),
   'project.created': nothing,
   'workspace.created': nothing,
+  'webhook.created': webhookAudit,
+  'webhook.updated': webhookAudit.extend({ fields: z.array(z.string()).describe('The fields the update changed.') }),
+  'webhook.deleted': webhookAudit,
+  'webhook.disabled': webhookAudit.extend({ reason: z.enum(['gone', 'failing']).describe('410 Gone, or 3 days of failures.') }).omit({ host: true }),
+  'webhook.secret_rotated': webhookAudit,
+  'webhook.secret_revealed': webhookAudit,
+  'webhook.delivery_retried': webhookAudit.extend({ delivery_id: z.string() }),
 } satisfies Record<AuditAction, z.ZodObject>;
 
 const auditEventOf = <A extends AuditAction>(action: A) =>

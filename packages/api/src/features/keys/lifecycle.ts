@@ -3,11 +3,9 @@ import { API_KEY_EXPIRY_REMINDER_DAYS } from '@lfk/db/constants';
 import type { EntityManager } from '@mikro-orm/sql';
 import { enqueueEmail } from '../../infrastructure/outbox.ts';
 import { expiryReminderEmail } from './emails.ts';
+import { SYSTEM_ACTOR } from '../../trpc.ts';
 
 const DAY_MS = 86_400_000;
-
-/** What the expiry sweep acts as in the audit log: lfk itself. */
-export const SYSTEM_ACTOR = { type: 'system', id: 'lfk' } as const;
 
 /**
  * The nearest reminder already due when a key is made to expire at `expiresAt`: an owner who

@@ -25,6 +25,7 @@ import {
   redirectLocation,
 } from './rules.ts';
 import { validateSubmission } from './validation.ts';
+import { queueSubmissionCreated } from '../webhooks/events.ts';
 import { type FormKey, formMemberProcedure, router, submissionProcedure } from '../../trpc.ts';
 
 /** A server-side call: the key must be of the form's workspace. Keys never see unclaimed forms. */
@@ -67,8 +68,10 @@ export const submissionsRouter = router({
       // of the address's allowance; a browser's retry with the same Idempotency-Key counts again.
       if (source === 'browser') await ctx.services.rateLimits.consume('browser_submissions', browserSubmitter(form, ctx.ip));
       const notify = form.notifyEmailVerified ? form.notifyEmail : null;
+      let deliveriesQueued = false;
       const created = await runIdempotently(ctx, { operation: 'submissions.create', target: form.id }, input, async (em) => {
-        // Written by plain statements in the request's transaction: the submission, then its notification.
+        // Written by plain statements in the request's transaction: the submission, then its
+        // notification and its webhook deliveries, which exist if and only if it does.
         const record = await em.getRepository(Submission).writeNow({
           formId: form.id,
           data: validated.values,
@@ -88,10 +91,17 @@ export const submissionsRouter = router({
             }),
           );
         }
+        if (form.hasWebhooks) {
+          deliveriesQueued = await queueSubmissionCreated(em, {
+            form: { id: form.id, name: form.name },
+            submission: { id: record.id, createdAt: record.createdAt, source, values: validated.values },
+          });
+        }
         const wire = { id: record.id, form_id: form.id, created_at: record.createdAt.toISOString() };
         return { response: wire, replay: wire };
       });
       if (notify) ctx.services.wakeMailer();
+      if (deliveriesQueued) ctx.services.wakeWebhooks();
       const location = redirectLocation(form.redirectUrl ?? null);
       if (location) ctx.browser.redirectTo(location);
       return created;

@@ -1,0 +1,286 @@
+/**
+ * Webhooks delivered: signed by Standard Webhooks (checked from the receiver's side with the
+ * `standardwebhooks` package and with `@lfk/client`'s `verifyWebhook`), retried with the same
+ * `webhook-id`, disabled by 410 or by 3 days of failures, paused and resumed, and the secret
+ * rotated with both secrets signing for a while.
+ */
+import { verifyWebhook } from '@lfk/client';
+import { type Receiver, startReceiver, until, useTestServer } from '@lfk/testing';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliveriesOf, formWithWebhook, submitTo } from './fixtures.ts';
+
+// Attempts may take as long as a test does: a hanging receiver holds them until it is closed, however loaded the machine.
+const t = useTestServer({ LFK_WEBHOOK_ALLOW_PRIVATE: 'true' }, { webhooks: { pollMs: 50, timeoutMs: 600_000 } });
+let receiver: Receiver;
+beforeAll(async () => {
+  receiver = await startReceiver();
+});
+afterAll(() => receiver.close());
+
+/** Requests the receiver got carrying `webhook-id` = `eventId`. */
+const requestsFor = (eventId: string) => receiver.received.filter((r) => r.headers['webhook-id'] === eventId);
+
+describe('a submission is delivered, signed', () => {
+  it('reaches the receiver with Standard Webhooks headers that verify with the secret', async () => {
+    const owner = await t.signup();
+    const hook = await formWithWebhook(t, owner, receiver.url);
+    expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const submissionId = await submitTo(t, hook.formId, { name: 'Ada', email: 'ada@example.com', message: 'Hello' });
+
+    const [delivery] = await until('the delivery to succeed', async () => {
+      const log = await deliveriesOf(t, owner, hook);
+      return log[0]?.status === 'succeeded' ? log : undefined;
+    });
+    const [request] = requestsFor(delivery!.event_id);
+    expect(request, 'the receiver got the event').toBeDefined();
+    expect(request!.headers['content-type']).toBe('application/json');
+    expect(request!.headers['webhook-id']).toMatch(/^msg_/);
+    expect(request!.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+
+    // The receiver's side: the reference implementation, and lfk's client.
+    const verified = new Webhook(hook.secret).verify(request!.body, request!.headers as Record<string, string>) as any;
+    const event = verifyWebhook(hook.secret, request!.headers, request!.body);
+    expect(event).toEqual(verified);
+    expect(event.type).toBe('submission.created');
+    if (event.type !== 'submission.created') throw new Error('unreachable');
+    expect(event.data.form.id).toBe(hook.formId);
+    expect(event.data.submission).toMatchObject({
+      id: submissionId,
+      form_id: hook.formId,
+      via: 'browser',
+      values: { name: 'Ada', email: 'ada@example.com', message: 'Hello' },
+    });
+
+    // Another secret, a changed body or an old timestamp do not verify.
+    expect(() => verifyWebhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`, request!.headers, request!.body)).toThrow();
+    expect(() => verifyWebhook(hook.secret, request!.headers, request!.body.replace('Ada', 'Eve'))).toThrow();
+
+    expect(delivery!.attempts).toHaveLength(1);
+    expect(delivery!.attempts[0]).toMatchObject({ status_code: 200, error: null, response_excerpt: 'ok' });
+    expect(delivery!.next_attempt_at).toBeNull();
+    expect(delivery!.payload).toEqual(JSON.parse(request!.body));
+
+    const listed = await t.request('GET', `/v1/forms/${hook.formId}/webhooks`, { token: owner.token });
+    expect(listed.json.data[0]).toMatchObject({ id: hook.webhookId, last_status: 'succeeded', enabled: true });
+    expect(listed.json.data[0].last_delivery_at).toBe(delivery!.attempts[0]!.at);
+    expect(listed.body).not.toContain('whsec_');
+  });
+
+  it('stores the secret sealed: never its plaintext, and it reveals only to a session', async () => {
+    const { owner, key } = await t.signupWithKey();
+    const hook = await formWithWebhook(t, owner, receiver.url);
+    const [row] = await t.sql<Record<string, unknown>>('select * from webhook_endpoints where id = ?', [hook.webhookId]);
+    expect(JSON.stringify(row)).not.toContain(hook.secret.slice('whsec_'.length, 20));
+    expect(String(row!.secret_sealed)).toMatch(/^v1\./);
+
+    const revealed = await t.request('GET', `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}/secret`, { token: owner.token });
+    expect(revealed.json).toEqual({ secret: hook.secret });
+    const byKey = await t.request('GET', `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}/secret`, { token: key });
+    expect(byKey.status).toBe(403);
+    expect(byKey.json.error.code).toBe('session_required');
+    expect(t.logs.join('\n')).not.toContain(hook.secret.slice('whsec_'.length));
+
+    const audit = await t.sql<{ action: string; data: unknown }>(
+      "select action, data from audit_events where target_id = ? order by id",
+      [hook.webhookId],
+    );
+    expect(audit.map((a) => a.action)).toEqual(['webhook.created', 'webhook.secret_revealed']);
+    expect(JSON.stringify(audit)).not.toContain('whsec_');
+  });
+});
+
+describe('failures', () => {
+  it('retries a failed delivery with the same webhook-id, and a person can retry it now', async () => {
+    const owner = await t.signup();
+    const hook = await formWithWebhook(t, owner, receiver.url);
+    receiver.answers.push({ status: 500, body: 'database down' });
+    await submitTo(t, hook.formId);
+    const [failed] = await until('a failed attempt', async () => {
+      const log = await deliveriesOf(t, owner, hook);
+      return log[0]?.attempts.length === 1 ? log : undefined;
+    });
+    expect(failed!.status).toBe('pending');
+    expect(failed!.attempts[0]).toMatchObject({ status_code: 500, response_excerpt: 'database down' });
+    // The first retry comes about 5 s later (±20%).
+    const wait = new Date(failed!.next_attempt_at!).getTime() - new Date(failed!.attempts[0]!.at).getTime();
+    expect(wait).toBeGreaterThanOrEqual(4000);
+    expect(wait).toBeLessThanOrEqual(6000);
+
+    const retry = await t.request('POST', `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}/deliveries/${failed!.id}/retry`, { token: owner.token });
+    expect(retry.status, retry.body).toBe(202);
+    await until('the retry to succeed', async () => (await deliveriesOf(t, owner, hook))[0]?.status === 'succeeded');
+    const requests = requestsFor(failed!.event_id);
+    expect(requests).toHaveLength(2);
+    expect(new Set(requests.map((r) => r.headers['webhook-id'])).size).toBe(1);
+  });
+
+  it('disables the endpoint at once on 410 Gone, tells the owners, and keeps later deliveries waiting', async () => {
+    const owner = await t.signup();
+    const hook = await formWithWebhook(t, owner, receiver.url);
+    receiver.answers.push({ status: 410 });
+    await submitTo(t, hook.formId);
+    const endpoint = await until('the endpoint to be disabled', async () => {
+      const res = await t.request('GET', `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}`, { token: owner.token });
+      return res.json.enabled === false ? res.json : undefined;
+    });
+    expect(endpoint.disabled_reason).toBe('gone');
+    expect((await deliveriesOf(t, owner, hook))[0]).toMatchObject({ status: 'failed', next_attempt_at: null });
+    await until('the owner to be emailed', () =>
+      t.logs.some((line) => line.includes('"webhook_disabled"') && line.includes(owner.email) && line.includes(hook.webhookId)),
+    );
+    const [event] = await t.sql<{ actor_type: string; data: { reason: string } }>(
+      "select actor_type, data from audit_events where target_id = ? and action = 'webhook.disabled'",
+      [hook.webhookId],
+    );
+    expect(event).toMatchObject({ actor_type: 'system', data: { reason: 'gone' } });
+
+    // While disabled, submissions make no deliveries; enabling brings the endpoint back.
+    await submitTo(t, hook.formId);
+    expect(await t.count('webhook_deliveries where endpoint_id = ?', [hook.webhookId])).toBe(1);
+    const enabled = await t.request('PATCH', `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}`, { token: owner.token, body: { enabled: true } });
+    expect(enabled.json).toMatchObject({ enabled: true, disabled_reason: null });
+  });
+
+  it('disables an endpoint whose every delivery has failed for 3 days', async () => {
+    const owner = await t.signup();
+    const hook = await formWithWebhook(t, owner, receiver.url);
+    // It has been failing for a little over 3 days, and fails once more.
+    await t.sql('update webhook_endpoints set failing_since = ? where id = ?', [new Date(Date.now() - 3 * 86_400_000 - 60_000), hook.webhookId]);
+    receiver.answers.push({ status: 503 });
+    await submitTo(t, hook.formId);
+    const endpoint = await until('the endpoint to be disabled', async () => {
+      const res = await t.request('GET', `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}`, { token: owner.token });
+      return res.json.enabled === false ? res.json : undefined;
+    });
+    expect(endpoint.disabled_reason).toBe('failing');
+    // Its delivery is not given up: it waits, with no next attempt, until the endpoint is enabled.
+    const [waiting] = await deliveriesOf(t, owner, hook);
+    expect(waiting).toMatchObject({ status: 'pending', next_attempt_at: null });
+    const before = requestsFor(waiting!.event_id).length;
+    const res = await t.request('PATCH', `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}`, { token: owner.token, body: { enabled: true } });
+    expect(res.status, res.body).toBe(200);
+    await until('the waiting delivery to be sent', async () => (await deliveriesOf(t, owner, hook))[0]?.status === 'succeeded');
+    expect(requestsFor(waiting!.event_id).length).toBe(before + 1);
+    const [row] = await t.sql<{ failing_since: unknown }>('select failing_since from webhook_endpoints where id = ?', [hook.webhookId]);
+    expect(row!.failing_since).toBeNull();
+  });
+
+  it('logs a receiver that hangs up, sends a large answer or redirects as failed attempts, keeping 1 KiB', async () => {
+    const owner = await t.signup();
+    const hook = await formWithWebhook(t, owner, receiver.url);
+    receiver.answers.push({ status: 302, body: 'moved' }, { status: 200, body: 'x'.repeat(10 * 1024 * 1024) });
+    await submitTo(t, hook.formId);
+    const [first] = await until('a failed attempt', async () => {
+      const log = await deliveriesOf(t, owner, hook);
+      return log[0]?.attempts.length === 1 ? log : undefined;
+    });
+    expect(first!.attempts[0]).toMatchObject({ status_code: 302, response_excerpt: 'moved' });
+    // A redirect is not followed: the receiver got one request for it.
+    expect(requestsFor(first!.event_id)).toHaveLength(1);
+    await t.request('POST', `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}/deliveries/${first!.id}/retry`, { token: owner.token });
+    const [second] = await until('the second attempt', async () => {
+      const log = await deliveriesOf(t, owner, hook);
+      return log[0]?.attempts.length === 2 ? log : undefined;
+    });
+    expect(second!.status).toBe('succeeded');
+    expect(second!.attempts[1]!.response_excerpt).toBe('x'.repeat(1024));
+  });
+});
+
+describe('one slow receiver', () => {
+  it('holds at most a few deliveries in flight and never delays another endpoint', async () => {
+    const owner = await t.signup();
+    const slow = await startReceiver();
+    try {
+      slow.answers.push(...Array.from({ length: 100 }, () => 'hang' as const));
+      const hook = await formWithWebhook(t, owner, slow.url);
+      const fast = await t.request('POST', `/v1/forms/${hook.formId}/webhooks`, { token: owner.token, body: { url: receiver.url } });
+      const before = receiver.received.length;
+      const ids = await Promise.all(Array.from({ length: 20 }, () => submitTo(t, hook.formId)));
+      // Every event reached the fast receiver while the slow one still holds its first requests.
+      await receiver.waitFor(before + ids.length);
+      const delivered = receiver.received.slice(before).map((r) => JSON.parse(r.body).data.submission.id);
+      expect(delivered.sort()).toEqual([...ids].sort());
+      expect(slow.received.length).toBeGreaterThan(0);
+      expect(slow.received.length).toBeLessThanOrEqual(8);
+      const [row] = await t.sql<{ n: number }>("select count(*)::int as n from webhook_deliveries where endpoint_id = ? and status = 'succeeded'", [fast.json.id]);
+      expect(row!.n).toBe(20);
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+describe('managing endpoints', () => {
+  it('rotates the secret: both secrets sign for 24 hours, then only the new one', async () => {
+    const { owner, key } = await t.signupWithKey();
+    const hook = await formWithWebhook(t, owner, receiver.url);
+    const rotated = await t.request('POST', `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}/rotate-secret`, { token: key });
+    expect(rotated.status, rotated.body).toBe(201);
+    const secret = rotated.json.secret as string;
+    expect(secret).not.toBe(hook.secret);
+    const ends = new Date(rotated.json.previous_secret_expires_at).getTime() - Date.now();
+    expect(ends).toBeGreaterThan(23 * 3_600_000);
+
+    const test = await t.request('POST', `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}/test`, { token: key });
+    expect(test.json).toMatchObject({ status: 'succeeded', status_code: 200 });
+    const request = receiver.received.at(-1)!;
+    expect(String(request.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(verifyWebhook(secret, request.headers, request.body).type).toBe('webhook.test');
+    expect(verifyWebhook(hook.secret, request.headers, request.body).type).toBe('webhook.test');
+
+    // Once the 24 hours are over, the old secret no longer signs.
+    await t.sql('update webhook_endpoints set previous_secret_expires_at = ? where id = ?', [new Date(Date.now() - 1000), hook.webhookId]);
+    await t.request('POST', `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}/test`, { token: key });
+    const later = receiver.received.at(-1)!;
+    expect(String(later.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect(verifyWebhook(secret, later.headers, later.body).type).toBe('webhook.test');
+    expect(() => verifyWebhook(hook.secret, later.headers, later.body)).toThrow();
+  });
+
+  it('allows 5 endpoints per form, also when 10 are added at once', async () => {
+    const { owner, key } = await t.signupWithKey();
+    const hook = await formWithWebhook(t, owner, receiver.url);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        t.request('POST', `/v1/forms/${hook.formId}/webhooks`, { token: key, body: { url: `${receiver.url}?n=${i}` } }),
+      ),
+    );
+    expect(answers.filter((r) => r.status === 201)).toHaveLength(4);
+    for (const refused of answers.filter((r) => r.status !== 201)) {
+      expect(refused.status).toBe(409);
+      expect(refused.json.error.code).toBe('webhook_limit_reached');
+    }
+    expect(await t.count('webhook_endpoints where form_id = ?', [hook.formId])).toBe(5);
+  });
+
+  it('deletes an endpoint with its pending deliveries, and answers 404 for it afterwards', async () => {
+    const owner = await t.signup();
+    const hook = await formWithWebhook(t, owner, receiver.url);
+    await t.sql("insert into webhook_deliveries (id, endpoint_id, event_id, type, payload, status, attempts, attempt_count, next_attempt_at, created_at) values ('whd_01kbcdefghjkmnpqrstvwxyz01', ?, 'msg_01kbcdefghjkmnpqrstvwxyz01', 'submission.created', '{}', 'pending', '[]', 0, ?, ?)", [hook.webhookId, new Date(Date.now() + 3_600_000), new Date()]);
+    const res = await t.request('DELETE', `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}`, { token: owner.token });
+    expect(res.status).toBe(204);
+    expect(await t.count('webhook_deliveries where endpoint_id = ?', [hook.webhookId])).toBe(0);
+    const gone = await t.request('GET', `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}`, { token: owner.token });
+    expect(gone.status).toBe(404);
+    expect(gone.json.error.code).toBe('webhook_not_found');
+  });
+
+  it('refuses an unknown event type and a malformed URL, storing nothing', async () => {
+    const owner = await t.signup();
+    const hook = await formWithWebhook(t, owner, receiver.url);
+    for (const body of [
+      { url: receiver.url, events: ['submission.deleted'] },
+      { url: receiver.url, events: [] },
+      { url: 'not a url' },
+      { url: 'ftp://example.com/hook' },
+      { url: 'https://user:pass@example.com/hook' },
+    ]) {
+      const res = await t.request('POST', `/v1/forms/${hook.formId}/webhooks`, { token: owner.token, body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.json.error.code).toBe('invalid_request');
+    }
+    expect(await t.count('webhook_endpoints where form_id = ?', [hook.formId])).toBe(1);
+  });
+});

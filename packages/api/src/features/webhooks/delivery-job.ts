@@ -1,0 +1,134 @@
+import {
+  AuditEvent,
+  type ClaimedDelivery,
+  type Database,
+  type EndpointForDelivery,
+  Membership,
+  WebhookDelivery,
+  type WebhookAttempt,
+  WebhookEndpoint,
+} from '@lfk/db';
+import type { WebhookDisabledReason } from '@lfk/db/constants';
+import type { SecretBox } from '../../credentials/secret-box.ts';
+import type { QueueJob } from '../../infrastructure/queue-worker.ts';
+import { insertEmail } from '../../infrastructure/outbox.ts';
+import type { Log } from '../../log.ts';
+import { SYSTEM_ACTOR } from '../../trpc.ts';
+import { endpointDisabledEmail } from './emails.ts';
+import type { AttemptResult, Outbound } from './outbound.ts';
+import { FAILING_ENDPOINT_DISABLED_AFTER_MS, nextAttemptAfter } from './retry-schedule.ts';
+import { signingSecrets } from './secrets.ts';
+import { signatureHeaders } from './signing.ts';
+
+export interface DeliveryJobSettings {
+  /** How long a replica holds a delivery it is attempting; after that another may take it. */
+  lockMs: number;
+  /** Deliveries to one endpoint in flight at once, across every replica. */
+  perEndpoint: number;
+}
+
+export const DEFAULT_DELIVERY_SETTINGS: DeliveryJobSettings = { lockMs: 60_000, perEndpoint: 8 };
+
+export interface DeliveryJobDeps {
+  db: Database;
+  secretBox: SecretBox;
+  outbound: Outbound;
+  log: Log;
+  publicUrl: string;
+  wakeMailer(): void;
+}
+
+interface Claimed extends ClaimedDelivery {
+  endpoint: EndpointForDelivery | undefined;
+}
+
+export const isSuccess = (result: AttemptResult) => result.statusCode !== undefined && result.statusCode >= 200 && result.statusCode < 300;
+
+/** An attempt as the delivery log keeps it. */
+export function attemptOf(at: Date, result: AttemptResult): WebhookAttempt {
+  return {
+    at: at.toISOString(),
+    ...(result.statusCode !== undefined ? { status_code: result.statusCode } : {}),
+    ...(result.error !== undefined ? { error: result.error } : {}),
+    duration_ms: result.durationMs,
+    ...(result.excerpt !== undefined ? { response_excerpt: result.excerpt } : {}),
+  };
+}
+
+/**
+ * Disables the endpoint for `reason` (once, whoever gets there first): its pending deliveries
+ * wait, its workspace's owners are emailed, and the audit log says so. One transaction.
+ */
+async function disableEndpoint(deps: DeliveryJobDeps, endpoint: EndpointForDelivery, reason: Exclude<WebhookDisabledReason, 'manual'>, at: Date) {
+  const emailed = await deps.db.fork().transactional(async (em) => {
+    if (!(await em.getRepository(WebhookEndpoint).disable(endpoint.id, reason, at))) return false;
+    await em.getRepository(WebhookDelivery).pauseOf(endpoint.id);
+    if (endpoint.workspaceId === null) return false;
+    em.getRepository(AuditEvent).record({
+      workspaceId: endpoint.workspaceId,
+      action: 'webhook.disabled',
+      actor: SYSTEM_ACTOR,
+      target: { type: 'webhook', id: endpoint.id },
+      data: { form_id: endpoint.formId, reason },
+    });
+    for (const to of await em.getRepository(Membership).ownerEmails(endpoint.workspaceId)) {
+      await insertEmail(em, endpointDisabledEmail({ to, endpointId: endpoint.id, formId: endpoint.formId, formName: endpoint.formName, reason, publicUrl: deps.publicUrl }));
+    }
+    return true;
+  });
+  deps.log.warn({ endpoint_id: endpoint.id, reason }, 'webhook endpoint disabled');
+  if (emailed) deps.wakeMailer();
+}
+
+/**
+ * Webhook deliveries as a queue job: each claimed delivery is signed (Standard Webhooks, with
+ * every secret that signs now), POSTed once, and its attempt recorded: a 2xx settles it, `410 Gone`
+ * disables the endpoint, anything else is retried on the schedule until it runs out; an endpoint
+ * failing for 3 days is disabled.
+ */
+export function deliveryJob(deps: DeliveryJobDeps, settings: DeliveryJobSettings = DEFAULT_DELIVERY_SETTINGS): QueueJob<Claimed> {
+  return {
+    name: 'webhooks',
+    async claim(limit) {
+      const em = deps.db.fork();
+      const now = new Date();
+      const claimed = await em.getRepository(WebhookDelivery).claimDue(now, new Date(now.getTime() + settings.lockMs), limit, settings.perEndpoint);
+      if (claimed.length === 0) return [];
+      const endpoints = await em.getRepository(WebhookEndpoint).forDelivery([...new Set(claimed.map((d) => d.endpointId))]);
+      return claimed.map((delivery) => ({ ...delivery, endpoint: endpoints.get(delivery.endpointId) }));
+    },
+
+    async perform(delivery) {
+      // Deleted since it was claimed: its deliveries went with it.
+      const endpoint = delivery.endpoint;
+      if (!endpoint) return;
+      const at = new Date();
+      const secrets = signingSecrets(deps.secretBox, endpoint, at);
+      const headers = signatureHeaders(secrets, delivery.eventId, at, delivery.payload);
+      const result = await deps.outbound.post(endpoint.url, { ...headers }, delivery.payload);
+      const attempt = attemptOf(at, result);
+      const em = deps.db.fork();
+      const deliveries = em.getRepository(WebhookDelivery);
+      const endpoints = em.getRepository(WebhookEndpoint);
+      const fields = { delivery_id: delivery.id, endpoint_id: endpoint.id, event_id: delivery.eventId, attempt: delivery.attemptCount };
+      if (isSuccess(result)) {
+        await deliveries.recordAttempt(delivery.id, delivery.lockedUntil, attempt, 'succeeded', null);
+        if (endpoint.failingSince !== null) await endpoints.clearFailing(endpoint.id);
+        deps.log.info({ ...fields, status_code: result.statusCode, duration_ms: result.durationMs }, 'webhook delivered');
+        return;
+      }
+      const gone = result.statusCode === 410;
+      const next = gone ? null : nextAttemptAfter(delivery.attemptCount, at);
+      await deliveries.recordAttempt(delivery.id, delivery.lockedUntil, attempt, next ? 'pending' : 'failed', next);
+      deps.log.warn(
+        { ...fields, status_code: result.statusCode, error: result.error, duration_ms: result.durationMs, next_attempt_at: next?.toISOString() ?? null },
+        next ? 'webhook not delivered; will retry' : 'webhook not delivered; no attempts left',
+      );
+      if (gone) return disableEndpoint(deps, endpoint, 'gone', at);
+      const failingSince = await endpoints.markFailing(endpoint.id, at);
+      if (failingSince && at.getTime() - failingSince.getTime() >= FAILING_ENDPOINT_DISABLED_AFTER_MS) {
+        await disableEndpoint(deps, endpoint, 'failing', at);
+      }
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import type { NewEmail } from '@lfk/db';
+import type { WebhookDisabledReason } from '@lfk/db/constants';
+
+const WHY: Record<Exclude<WebhookDisabledReason, 'manual'>, string> = {
+  gone: 'it answered 410 Gone, which says the receiver no longer exists',
+  failing: 'every delivery to it has failed for 3 days',
+};
+
+/** An endpoint was disabled by lfk: why, and how to bring it back. */
+export function endpointDisabledEmail(input: {
+  to: string;
+  endpointId: string;
+  formId: string;
+  formName: string;
+  reason: Exclude<WebhookDisabledReason, 'manual'>;
+  publicUrl: string;
+}): NewEmail {
+  return {
+    kind: 'webhook_disabled',
+    to: input.to,
+    subject: `A webhook of "${input.formName}" was disabled`,
+    body: [
+      `The webhook endpoint ${input.endpointId} of the form "${input.formName}" (${input.formId}) was disabled: ${WHY[input.reason]}.`,
+      'Submissions are kept, and their deliveries wait: none is lost. Once the receiver works again, enable the endpoint and they are sent.',
+      '',
+      `See each attempt in the dashboard (${input.publicUrl}/) or with 'lfk webhooks deliveries ${input.endpointId} --form ${input.formId}',`,
+      `then enable it with 'lfk webhooks update ${input.endpointId} --form ${input.formId} --enable'.`,
+    ].join('\n'),
+  };
+}

@@ -1,0 +1,43 @@
+import { newId, WebhookDelivery, WebhookEndpoint } from '@lfk/db';
+import type { SubmissionSource } from '@lfk/db/constants';
+import type { EntityManager } from '@mikro-orm/sql';
+
+/** What a `submission.created` event carries. */
+export interface SubmissionEvent {
+  form: { id: string; name: string };
+  submission: { id: string; createdAt: Date; source: SubmissionSource; values: Record<string, unknown> };
+}
+
+/** An event's body exactly as it is signed and sent. */
+export function eventBody(type: string, at: Date, data: unknown): string {
+  return JSON.stringify({ type, timestamp: at.toISOString(), data });
+}
+
+export function submissionCreatedBody(event: SubmissionEvent): string {
+  const { form, submission } = event;
+  return eventBody('submission.created', submission.createdAt, {
+    form: { id: form.id, name: form.name },
+    submission: {
+      id: submission.id,
+      form_id: form.id,
+      created_at: submission.createdAt.toISOString(),
+      via: submission.source,
+      values: submission.values,
+    },
+  });
+}
+
+/**
+ * Queues the submission's deliveries, one per enabled endpoint of its form that listens to
+ * `submission.created`, in `em`'s transaction: they exist if and only if the submission does.
+ * True when any was queued (the caller wakes the delivery worker).
+ */
+export async function queueSubmissionCreated(em: EntityManager, event: SubmissionEvent): Promise<boolean> {
+  const endpointIds = await em.getRepository(WebhookEndpoint).subscribedTo(event.form.id, 'submission.created');
+  if (endpointIds.length === 0) return false;
+  await em.getRepository(WebhookDelivery).writeNow(
+    { endpointIds, eventId: newId('msg'), type: 'submission.created', payload: submissionCreatedBody(event), submissionId: event.submission.id },
+    new Date(),
+  );
+  return true;
+}

@@ -1,0 +1,251 @@
+import { AuditEvent, Form, type IWebhookEndpoint, isId, newId, WebhookDelivery, WebhookEndpoint } from '@lfk/db';
+import { MAX_WEBHOOKS_PER_FORM } from '@lfk/db/constants';
+import type { EntityManager } from '@mikro-orm/sql';
+import type { z } from 'zod';
+import { listOf } from '../../common-schemas.ts';
+import type { Context } from '../../context.ts';
+import { ApiError } from '../../errors.ts';
+import { runIdempotently } from '../../infrastructure/idempotency.ts';
+import { pageNewestFirst } from '../../infrastructure/pagination.ts';
+import { rest } from '../../procedure-meta.ts';
+import { type Actor, formMemberProcedure, formsScopeProcedure, router } from '../../trpc.ts';
+import { findReachableForm } from '../forms/rules.ts';
+import { isSuccess } from './delivery-job.ts';
+import { eventBody } from './events.ts';
+import {
+  createdWebhook,
+  rotatedWebhookSecret,
+  webhook,
+  webhookCreateInput,
+  webhookDelivery,
+  webhookDeliveryIdInput,
+  webhookDeliveryListInput,
+  webhookIdInput,
+  webhookSecret,
+  webhookTestResult,
+  webhookUpdateInput,
+} from './schemas.ts';
+import { PREVIOUS_SECRET_SIGNS_FOR_MS, secretContext, signingSecrets } from './secrets.ts';
+import { deliveryToWire, testResultToWire, webhookToWire } from './serializers.ts';
+import { generateWebhookSecret, signatureHeaders } from './signing.ts';
+
+/** The form's endpoint with this id; another form's, or a wrong-shaped id, is not found. */
+async function findEndpoint(em: EntityManager, formId: string, webhookId: string): Promise<IWebhookEndpoint> {
+  const found = isId('wh', webhookId) ? await em.getRepository(WebhookEndpoint).findInForm(formId, webhookId) : null;
+  if (!found) throw new ApiError('webhook_not_found');
+  return found;
+}
+
+/** The same, locked for a change, in `em`'s transaction. */
+async function lockEndpoint(em: EntityManager, formId: string, webhookId: string): Promise<IWebhookEndpoint> {
+  const found = isId('wh', webhookId) ? await em.getRepository(WebhookEndpoint).findOneForUpdate({ id: webhookId, form: formId }) : null;
+  if (!found) throw new ApiError('webhook_not_found');
+  return found;
+}
+
+/** The URL, if lfk may send to it (`LFK_WEBHOOK_ALLOW_PRIVATE` aside: https, a public address). */
+async function assertSendable(ctx: Context, url: string): Promise<void> {
+  const refusal = await ctx.services.outbound.refusal(url);
+  if (refusal) throw new ApiError('invalid_request', { details: [{ path: 'url', message: refusal }] });
+}
+
+async function withLastDelivery(em: EntityManager, endpoints: IWebhookEndpoint[]) {
+  const last = await em.getRepository(WebhookEndpoint).lastDeliveries(endpoints.map((e) => e.id));
+  return endpoints.map((e) => webhookToWire(e, last.get(e.id)));
+}
+
+const oneWithLastDelivery = async (em: EntityManager, endpoint: IWebhookEndpoint) => (await withLastDelivery(em, [endpoint]))[0]!;
+
+function audit(em: EntityManager, endpoint: IWebhookEndpoint, workspaceId: string, actor: Actor, action: 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.secret_revealed' | 'webhook.delivery_retried', data: Record<string, unknown> = {}) {
+  em.getRepository(AuditEvent).record({
+    workspaceId,
+    action,
+    actor,
+    target: { type: 'webhook', id: endpoint.id },
+    // The host, not the URL: a receiver's path may itself be a secret (a Slack hook's is).
+    data: { form_id: endpoint.form.id, host: new URL(endpoint.url).host, ...data },
+  });
+}
+
+export const webhooksRouter = router({
+  create: formsScopeProcedure.meta(rest('POST /v1/forms/:form_id/webhooks', 201,
+      "Add a webhook endpoint to a form; its signing secret (`whsec_…`) is in this answer only",
+      { errors: ['form_not_found', 'webhook_limit_reached'], idempotent: true }))
+    .input(webhookCreateInput)
+    .output(createdWebhook)
+    .mutation(async ({ ctx, input }) => {
+      const form = await findReachableForm(ctx.em, ctx.scope, input.form_id);
+      await assertSendable(ctx, input.url);
+      const workspaceId = form.workspace!.id;
+      return runIdempotently<z.input<typeof createdWebhook>>(ctx, { operation: 'webhooks.create', target: form.id }, input, async (em) => {
+        // The form's row lock makes "count, then insert" one step across requests and replicas.
+        await em.getRepository(Form).findOneForUpdateOrFail({ id: form.id });
+        if ((await em.getRepository(WebhookEndpoint).count({ form: form.id })) >= MAX_WEBHOOKS_PER_FORM) {
+          throw new ApiError('webhook_limit_reached');
+        }
+        const id = newId('wh');
+        const secret = generateWebhookSecret();
+        const record = em.create(WebhookEndpoint, {
+          id,
+          form: form.id,
+          url: input.url,
+          description: input.description ?? null,
+          events: input.events,
+          enabled: true,
+          disabledReason: null,
+          secretSealed: ctx.services.secretBox.seal(secret, secretContext(id, 'current')),
+          previousSecretSealed: null,
+          previousSecretExpiresAt: null,
+          failingSince: null,
+        });
+        audit(em, record, workspaceId, ctx.actor, 'webhook.created');
+        await em.flush();
+        const wire = webhookToWire(record, undefined);
+        // A replay does not repeat the secret: it is stored sealed, never in the idempotency record.
+        return { response: { ...wire, secret }, replay: { ...wire, secret: null } };
+      });
+    }),
+
+  list: formsScopeProcedure.meta(rest('GET /v1/forms/:form_id/webhooks', 200,
+      "A form's webhook endpoints, oldest first, never their secrets", { errors: ['form_not_found'] }))
+    .input(webhookIdInput.pick({ form_id: true }))
+    .output(listOf(webhook))
+    .query(async ({ ctx, input }) => {
+      const form = await findReachableForm(ctx.em, ctx.scope, input.form_id);
+      const endpoints = await ctx.em.getRepository(WebhookEndpoint).listOfForm(form.id);
+      return { data: await withLastDelivery(ctx.em, endpoints), next_cursor: null };
+    }),
+
+  get: formsScopeProcedure.meta(rest('GET /v1/forms/:form_id/webhooks/:webhook_id', 200,
+      'One webhook endpoint of a form', { errors: ['form_not_found', 'webhook_not_found'] }))
+    .input(webhookIdInput)
+    .output(webhook)
+    .query(async ({ ctx, input }) => {
+      const form = await findReachableForm(ctx.em, ctx.scope, input.form_id);
+      return oneWithLastDelivery(ctx.em, await findEndpoint(ctx.em, form.id, input.webhook_id));
+    }),
+
+  update: formsScopeProcedure.meta(rest('PATCH /v1/forms/:form_id/webhooks/:webhook_id', 200,
+      'Change an endpoint: its URL, description, events, or enabled (deliveries wait while it is disabled)',
+      { errors: ['form_not_found', 'webhook_not_found'] }))
+    .input(webhookUpdateInput)
+    .output(webhook)
+    .mutation(async ({ ctx, input }) => {
+      const form = await findReachableForm(ctx.em, ctx.scope, input.form_id);
+      if (input.url !== undefined) await assertSendable(ctx, input.url);
+      const { updated, resumed } = await ctx.em.transactional(async (em) => {
+        const found = await lockEndpoint(em, form.id, input.webhook_id);
+        const changed = (['url', 'description', 'events', 'enabled'] as const).filter((field) => input[field] !== undefined);
+        if (input.url !== undefined) found.url = input.url;
+        if (input.description !== undefined) found.description = input.description;
+        if (input.events !== undefined) found.events = input.events;
+        let resumed = 0;
+        if (input.enabled !== undefined && input.enabled !== found.enabled) {
+          const deliveries = em.getRepository(WebhookDelivery);
+          found.enabled = input.enabled;
+          found.disabledReason = input.enabled ? null : 'manual';
+          // A fresh start: failures before it was disabled do not count toward the next 3 days.
+          found.failingSince = null;
+          if (input.enabled) resumed = await deliveries.resumeOf(found.id, new Date());
+          else await deliveries.pauseOf(found.id);
+        }
+        if (changed.length > 0) audit(em, found, form.workspace!.id, ctx.actor, 'webhook.updated', { fields: changed });
+        return { updated: found, resumed };
+      });
+      if (resumed > 0) ctx.services.wakeWebhooks();
+      return oneWithLastDelivery(ctx.em, updated);
+    }),
+
+  delete: formsScopeProcedure.meta(rest('DELETE /v1/forms/:form_id/webhooks/:webhook_id', 204,
+      'Delete an endpoint; its pending deliveries are cancelled', { errors: ['form_not_found', 'webhook_not_found'] }))
+    .input(webhookIdInput)
+    .mutation(async ({ ctx, input }) => {
+      const form = await findReachableForm(ctx.em, ctx.scope, input.form_id);
+      await ctx.em.transactional(async (em) => {
+        const found = await lockEndpoint(em, form.id, input.webhook_id);
+        audit(em, found, form.workspace!.id, ctx.actor, 'webhook.deleted');
+        // Its deliveries go with it (on delete cascade).
+        em.remove(found);
+      });
+    }),
+
+  revealSecret: formMemberProcedure.meta(rest('GET /v1/forms/:form_id/webhooks/:webhook_id/secret', 200,
+      "An endpoint's signing secret (members' sessions only; a key cannot read it)", { errors: ['webhook_not_found'] }))
+    .input(webhookIdInput)
+    .output(webhookSecret)
+    .query(async ({ ctx, input }) => {
+      const found = await findEndpoint(ctx.em, ctx.form.id, input.webhook_id);
+      await ctx.em.transactional(async (em) => {
+        audit(em, found, ctx.form.workspace!.id, ctx.actor, 'webhook.secret_revealed');
+      });
+      return { secret: ctx.services.secretBox.open(found.secretSealed, secretContext(found.id, 'current')) };
+    }),
+
+  rotateSecret: formsScopeProcedure.meta(rest('POST /v1/forms/:form_id/webhooks/:webhook_id/rotate-secret', 201,
+      'A new signing secret, in this answer only; the previous one keeps signing beside it for 24 hours',
+      { errors: ['form_not_found', 'webhook_not_found'] }))
+    .input(webhookIdInput)
+    .output(rotatedWebhookSecret)
+    .mutation(async ({ ctx, input }) => {
+      const form = await findReachableForm(ctx.em, ctx.scope, input.form_id);
+      const box = ctx.services.secretBox;
+      const secret = generateWebhookSecret();
+      const expiresAt = new Date(ctx.services.now().getTime() + PREVIOUS_SECRET_SIGNS_FOR_MS);
+      await ctx.em.transactional(async (em) => {
+        const found = await lockEndpoint(em, form.id, input.webhook_id);
+        // The secret that signed until now signs 24 hours more; one rotated away before is dropped.
+        const current = box.open(found.secretSealed, secretContext(found.id, 'current'));
+        found.previousSecretSealed = box.seal(current, secretContext(found.id, 'previous'));
+        found.previousSecretExpiresAt = expiresAt;
+        found.secretSealed = box.seal(secret, secretContext(found.id, 'current'));
+        audit(em, found, form.workspace!.id, ctx.actor, 'webhook.secret_rotated');
+      });
+      return { secret, previous_secret_expires_at: expiresAt.toISOString() };
+    }),
+
+  test: formsScopeProcedure.meta(rest('POST /v1/forms/:form_id/webhooks/:webhook_id/test', 200,
+      'Send a signed `webhook.test` event to the endpoint now, and answer how it went', { errors: ['form_not_found', 'webhook_not_found'] }))
+    .input(webhookIdInput)
+    .output(webhookTestResult)
+    .mutation(async ({ ctx, input }) => {
+      const form = await findReachableForm(ctx.em, ctx.scope, input.form_id);
+      const found = await findEndpoint(ctx.em, form.id, input.webhook_id);
+      const at = new Date();
+      const eventId = newId('msg');
+      const body = eventBody('webhook.test', at, { form: { id: form.id, name: form.name }, webhook: { id: found.id } });
+      const secrets = signingSecrets(ctx.services.secretBox, found, at);
+      const result = await ctx.services.outbound.post(found.url, { ...signatureHeaders(secrets, eventId, at, body) }, body);
+      return testResultToWire(result, isSuccess(result));
+    }),
+
+  deliveries: formMemberProcedure.meta(rest('GET /v1/forms/:form_id/webhooks/:webhook_id/deliveries', 200,
+      "An endpoint's deliveries, newest first, each with its attempts and payload (members' sessions only: they hold submission values)",
+      { errors: ['webhook_not_found'] }))
+    .input(webhookDeliveryListInput)
+    .output(listOf(webhookDelivery))
+    .query(async ({ ctx, input }) => {
+      const found = await findEndpoint(ctx.em, ctx.form.id, input.webhook_id);
+      return pageNewestFirst(ctx.em.getRepository(WebhookDelivery), 'whd', { endpoint: found.id }, input, deliveryToWire);
+    }),
+
+  retryDelivery: formMemberProcedure.meta(rest('POST /v1/forms/:form_id/webhooks/:webhook_id/deliveries/:delivery_id/retry', 202,
+      'Deliver again now, with the same `webhook-id` (members\' sessions only)',
+      { errors: ['webhook_not_found', 'webhook_delivery_not_found', 'webhook_delivery_in_flight'] }))
+    .input(webhookDeliveryIdInput)
+    .output(webhookDelivery)
+    .mutation(async ({ ctx, input }) => {
+      const endpoint = await findEndpoint(ctx.em, ctx.form.id, input.webhook_id);
+      const deliveries = ctx.em.getRepository(WebhookDelivery);
+      const found = isId('whd', input.delivery_id) ? await deliveries.findOfEndpoint(endpoint.id, input.delivery_id) : null;
+      if (!found) throw new ApiError('webhook_delivery_not_found');
+      const retried = await ctx.em.transactional(async (em) => {
+        if (!(await em.getRepository(WebhookDelivery).retryNow(found.id, new Date()))) return false;
+        audit(em, endpoint, ctx.form.workspace!.id, ctx.actor, 'webhook.delivery_retried', { delivery_id: found.id });
+        return true;
+      });
+      if (!retried) throw new ApiError('webhook_delivery_in_flight');
+      ctx.services.wakeWebhooks();
+      await ctx.em.refresh(found);
+      return deliveryToWire(found);
+    }),
+});

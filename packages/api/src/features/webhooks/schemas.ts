@@ -1,0 +1,111 @@
+import { TEXT_LIMITS, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_DISABLED_REASONS, WEBHOOK_EVENT_TYPES } from '@lfk/db/constants';
+import { z } from 'zod';
+import { idParam, listInput, text, timestamp } from '../../common-schemas.ts';
+import { httpUrl } from '../forms/schemas.ts';
+
+export const webhookEventType = z.enum(WEBHOOK_EVENT_TYPES).meta({ id: 'WebhookEventType' });
+
+const events = z
+  .array(webhookEventType)
+  .min(1, 'Subscribe to at least one event.')
+  .max(10)
+  .transform((types) => [...new Set(types)]);
+
+const description = text(TEXT_LIMITS.webhookDescription).nullable();
+
+const url = httpUrl.describe(
+  'Where events are POSTed: an https:// URL of a public address (unless the server sets LFK_WEBHOOK_ALLOW_PRIVATE).',
+);
+
+export const webhookCreateInput = z.strictObject({
+  form_id: idParam,
+  url,
+  description: description.optional(),
+  events: events.default(['submission.created']),
+});
+export type WebhookCreateInput = z.infer<typeof webhookCreateInput>;
+
+export const webhookIdInput = z.object({ form_id: idParam, webhook_id: idParam });
+
+export const webhookUpdateInput = z.strictObject({
+  form_id: idParam,
+  webhook_id: idParam,
+  url: url.optional(),
+  description: description.optional(),
+  events: events.optional(),
+  enabled: z.boolean().optional().describe('false pauses deliveries (they wait); true sends what waited.'),
+});
+export type WebhookUpdateInput = z.infer<typeof webhookUpdateInput>;
+
+export const webhookDeliveryStatus = z.enum(WEBHOOK_DELIVERY_STATUSES).meta({ id: 'WebhookDeliveryStatus' });
+
+export const webhook = z
+  .object({
+    id: z.string(),
+    form_id: z.string(),
+    url: z.string(),
+    description: z.string().nullable(),
+    events: z.array(webhookEventType),
+    enabled: z.boolean(),
+    disabled_reason: z
+      .enum(WEBHOOK_DISABLED_REASONS)
+      .nullable()
+      .describe('Why it is disabled: `manual` (a person), `gone` (it answered 410), `failing` (3 days of failures).'),
+    last_delivery_at: timestamp.nullable().describe('The last attempt of its latest attempted delivery.'),
+    last_status: webhookDeliveryStatus.nullable().describe('How its latest attempted delivery stands.'),
+    previous_secret_expires_at: timestamp
+      .nullable()
+      .describe('After a rotation, until when the previous secret still signs beside the new one.'),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Webhook', description: 'A webhook endpoint of a form. Its signing secret is never in a list.' });
+
+export const createdWebhook = webhook
+  .extend({
+    secret: z
+      .string()
+      .nullable()
+      .describe('The signing secret (`whsec_…`), in this answer only; null when an Idempotency-Key replays it.'),
+  })
+  .meta({ id: 'CreatedWebhook' });
+
+export const webhookSecret = z
+  .object({ secret: z.string().describe('The signing secret, `whsec_…`.') })
+  .meta({ id: 'WebhookSecret' });
+
+export const rotatedWebhookSecret = z
+  .object({
+    secret: z.string().describe('The new signing secret, `whsec_…`, in this answer only.'),
+    previous_secret_expires_at: timestamp.describe('Until then the previous secret signs too.'),
+  })
+  .meta({ id: 'RotatedWebhookSecret' });
+
+const attemptFields = {
+  status_code: z.number().int().nullable().describe("The receiver's HTTP status; null when it never answered."),
+  error: z.string().nullable().describe('Why no answer came: a timeout, a refused address, a reset connection.'),
+  duration_ms: z.number().int(),
+  response_excerpt: z.string().nullable().describe("The first KiB of the answer's body."),
+};
+
+export const webhookTestResult = z
+  .object({ status: z.enum(['succeeded', 'failed']), ...attemptFields })
+  .meta({ id: 'WebhookTestResult' });
+
+export const webhookAttempt = z.object({ at: timestamp, ...attemptFields }).meta({ id: 'WebhookAttempt' });
+
+export const webhookDelivery = z
+  .object({
+    id: z.string(),
+    event_id: z.string().describe('The `webhook-id` header: the same on every attempt.'),
+    type: z.string(),
+    status: webhookDeliveryStatus,
+    attempts: z.array(webhookAttempt),
+    next_attempt_at: timestamp.nullable().describe('Null once settled, or while its endpoint is disabled.'),
+    payload: z.unknown().describe('The event as sent.'),
+    created_at: timestamp,
+  })
+  .meta({ id: 'WebhookDelivery' });
+
+export const webhookDeliveryListInput = listInput.extend({ form_id: idParam, webhook_id: idParam });
+export const webhookDeliveryIdInput = z.object({ form_id: idParam, webhook_id: idParam, delivery_id: idParam });

@@ -1,0 +1,52 @@
+import type { IWebhookDelivery, IWebhookEndpoint, WebhookDeliveryStatus } from '@lfk/db';
+import type { z } from 'zod';
+import { iso, isoOrNull } from '../../infrastructure/wire.ts';
+import type { webhook, webhookAttempt, webhookDelivery } from './schemas.ts';
+import type { AttemptResult } from './outbound.ts';
+
+export type LastDelivery = { at: Date; status: WebhookDeliveryStatus } | undefined;
+
+/** An endpoint as answered: never its secrets. */
+export const webhookToWire = (e: IWebhookEndpoint, last: LastDelivery): z.input<typeof webhook> => ({
+  id: e.id,
+  form_id: e.form.id,
+  url: e.url,
+  description: e.description ?? null,
+  events: e.events as z.input<typeof webhook>['events'],
+  enabled: e.enabled,
+  disabled_reason: e.disabledReason ?? null,
+  last_delivery_at: isoOrNull(last?.at),
+  last_status: last?.status ?? null,
+  previous_secret_expires_at: isoOrNull(e.previousSecretExpiresAt),
+  created_at: iso(e.createdAt),
+  updated_at: iso(e.updatedAt),
+});
+
+/** An attempt's fields as the wire writes them: every one present, null when it does not apply. */
+export const attemptFieldsToWire = (a: { status_code?: number; error?: string; duration_ms: number; response_excerpt?: string }) => ({
+  status_code: a.status_code ?? null,
+  error: a.error ?? null,
+  duration_ms: a.duration_ms,
+  response_excerpt: a.response_excerpt ?? null,
+});
+
+export const testResultToWire = (result: AttemptResult, succeeded: boolean) => ({
+  status: succeeded ? ('succeeded' as const) : ('failed' as const),
+  ...attemptFieldsToWire({
+    ...(result.statusCode !== undefined ? { status_code: result.statusCode } : {}),
+    ...(result.error !== undefined ? { error: result.error } : {}),
+    duration_ms: result.durationMs,
+    ...(result.excerpt !== undefined ? { response_excerpt: result.excerpt } : {}),
+  }),
+});
+
+export const deliveryToWire = (d: IWebhookDelivery): z.input<typeof webhookDelivery> => ({
+  id: d.id,
+  event_id: d.eventId,
+  type: d.type,
+  status: d.status,
+  attempts: d.attempts.map((a): z.input<typeof webhookAttempt> => ({ at: a.at, ...attemptFieldsToWire(a) })),
+  next_attempt_at: d.status === 'pending' ? isoOrNull(d.nextAttemptAt) : null,
+  payload: JSON.parse(d.payload),
+  created_at: iso(d.createdAt),
+});

@@ -1,0 +1,121 @@
+import { AsyncResource } from 'node:async_hooks';
+import type { Log } from '../log.ts';
+
+/**
+ * One durable queue in the database (the email outbox, webhook deliveries): how to take due items
+ * (each locked for a while, `for update skip locked`, so replicas never take the same one) and
+ * how to work one off, recording its outcome. `perform` throws only when the outcome could not be
+ * recorded (the database is away): the item's lock lapses and it is taken again, at least once.
+ */
+export interface QueueJob<T> {
+  /** Shown in log lines (`outbox: could not reach the database…`). */
+  name: string;
+  claim(limit: number): Promise<T[]>;
+  perform(item: T): Promise<void>;
+}
+
+export interface QueueWorkerOptions {
+  /** How often to look for due items when nobody wakes the worker. */
+  pollMs: number;
+  /** The most items taken by one claim. */
+  batchSize: number;
+  /** The most items worked on at once by this replica. */
+  concurrency: number;
+}
+
+/**
+ * The one delivery engine: it claims due items and works them off, up to `concurrency` at once,
+ * whenever it is woken (a request queued work) or its poll comes round. Replicas on one database
+ * share the queue through the claim; a replica that dies lets its locks lapse.
+ */
+export class QueueWorker<T> {
+  readonly #job: QueueJob<T>;
+  readonly #log: Log;
+  readonly #options: QueueWorkerOptions;
+  readonly #inFlight = new Set<Promise<void>>();
+  #timer: NodeJS.Timeout | undefined;
+  #draining: Promise<void> | undefined;
+  #again = false;
+  #stopped = true;
+  /**
+   * The worker's own async context. A request that queued work wakes the worker, and without this
+   * the work and every poll after it would run in that request's context: counted as the
+   * request's by anything tracing requests, and keeping the context alive for good.
+   */
+  readonly #scope: AsyncResource;
+
+  constructor(job: QueueJob<T>, log: Log, options: QueueWorkerOptions) {
+    this.#job = job;
+    this.#log = log;
+    this.#options = options;
+    this.#scope = new AsyncResource(`lfk.QueueWorker.${job.name}`);
+  }
+
+  start(): void {
+    this.#stopped = false;
+    this.wake();
+  }
+
+  /** New work is queued: look now rather than at the next poll. */
+  wake(): void {
+    this.#scope.runInAsyncScope(() => this.#wake());
+  }
+
+  #wake(): void {
+    if (this.#stopped) return;
+    if (this.#draining) {
+      this.#again = true;
+      return;
+    }
+    clearTimeout(this.#timer);
+    this.#draining = this.#drain().finally(() => {
+      this.#draining = undefined;
+      if (this.#stopped) return;
+      if (this.#again) {
+        this.#again = false;
+        this.wake();
+      } else {
+        this.#timer = setTimeout(() => this.wake(), this.#options.pollMs);
+        this.#timer.unref();
+      }
+    });
+  }
+
+  /** Stops claiming; work in progress finishes. What is still queued waits in the database for the next start. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#draining;
+    await Promise.all(this.#inFlight);
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      while (!this.#stopped) {
+        const free = this.#options.concurrency - this.#inFlight.size;
+        if (free <= 0) {
+          await Promise.race(this.#inFlight);
+          continue;
+        }
+        const asked = Math.min(this.#options.batchSize, free);
+        const items = await this.#job.claim(asked);
+        for (const item of items) this.#start(item);
+        // Fewer than asked: nothing else is due now.
+        if (items.length < asked) return;
+      }
+    } catch (err) {
+      // The database may be briefly away; the next poll tries again.
+      this.#log.error({ err, queue: this.#job.name }, `${this.#job.name}: could not reach the database; trying again at the next poll`);
+    }
+  }
+
+  #start(item: T): void {
+    const running = this.#job
+      .perform(item)
+      .catch((err) => {
+        this.#log.error({ err, queue: this.#job.name }, `${this.#job.name}: could not record an outcome; the item is taken again when its lock lapses`);
+      })
+      .finally(() => this.#inFlight.delete(running));
+    this.#inFlight.add(running);
+  }
+}

@@ -1,0 +1,48 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { WEBHOOK_DELIVERY_STATUSES } from '../constants.ts';
+import { WebhookDeliveryRepository } from '../repositories/webhook-deliveries.ts';
+import { BaseEntity } from './base.ts';
+import { Submission } from './submission.ts';
+import { WebhookEndpoint } from './webhook-endpoint.ts';
+
+/** One attempt to deliver, as the delivery log shows it. */
+export interface WebhookAttempt {
+  at: string;
+  /** The HTTP status the endpoint answered with; absent when it never answered. */
+  status_code?: number;
+  /** Why no usable answer came (a timeout, a refused address, a reset connection). */
+  error?: string;
+  duration_ms: number;
+  /** The first KiB of the answer's body. */
+  response_excerpt?: string;
+}
+
+/**
+ * One event on its way to one endpoint: a queue row written in the same transaction as the
+ * submission it carries, taken by one replica at a time (`lockedUntil`), retried until it
+ * succeeds or its attempts run out. `payload` is the body exactly as signed and sent.
+ * `nextAttemptAt` is null while its endpoint is disabled: it waits, and is due again when
+ * the endpoint is enabled.
+ */
+export const WebhookDelivery = defineEntity({
+  name: 'WebhookDelivery',
+  tableName: 'webhook_deliveries',
+  extends: BaseEntity,
+  repository: () => WebhookDeliveryRepository,
+  properties: {
+    endpoint: () => p.manyToOne(WebhookEndpoint).deleteRule('cascade'),
+    /** The submission it carries: deleting the submission cancels the delivery. */
+    submission: () => p.manyToOne(Submission).nullable().deleteRule('cascade'),
+    /** `webhook-id`: the event's id, the same on every attempt and for every endpoint. */
+    eventId: p.string().length(40),
+    type: p.string().length(64),
+    payload: p.text(),
+    status: p.enum(WEBHOOK_DELIVERY_STATUSES).default('pending'),
+    attempts: p.json<WebhookAttempt[]>(),
+    attemptCount: p.integer().default(0),
+    nextAttemptAt: p.datetime().nullable(),
+    lockedUntil: p.datetime().nullable(),
+  },
+  indexes: [{ properties: ['status', 'nextAttemptAt'] }, { properties: ['endpoint', 'id'] }],
+});
+export type IWebhookDelivery = InferEntity<typeof WebhookDelivery>;

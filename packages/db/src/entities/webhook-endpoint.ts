@@ -1,0 +1,33 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { TEXT_LIMITS, WEBHOOK_DISABLED_REASONS } from '../constants.ts';
+import { WebhookEndpointRepository } from '../repositories/webhook-endpoints.ts';
+import { UpdatableEntity } from './base.ts';
+import { Form } from './form.ts';
+
+/**
+ * Where a form's events are delivered. The signing secret is stored sealed (AES-256-GCM, see the
+ * API's secret box), never in plaintext: lfk must use it again to sign. After a rotation the
+ * previous secret keeps signing beside the new one until `previousSecretExpiresAt`. When it was
+ * last delivered to, and how that went, is read from its deliveries, not kept twice.
+ */
+export const WebhookEndpoint = defineEntity({
+  name: 'WebhookEndpoint',
+  tableName: 'webhook_endpoints',
+  extends: UpdatableEntity,
+  repository: () => WebhookEndpointRepository,
+  properties: {
+    form: () => p.manyToOne(Form).deleteRule('cascade'),
+    url: p.string().length(TEXT_LIMITS.url),
+    description: p.string().length(TEXT_LIMITS.webhookDescription).nullable(),
+    events: p.json<string[]>(),
+    enabled: p.boolean().default(true),
+    disabledReason: p.enum(WEBHOOK_DISABLED_REASONS).nullable(),
+    secretSealed: p.text(),
+    previousSecretSealed: p.text().nullable(),
+    previousSecretExpiresAt: p.datetime().nullable(),
+    /** Since when every attempt has failed; cleared by a success. */
+    failingSince: p.datetime().nullable(),
+  },
+  indexes: [{ properties: ['form', 'id'] }],
+});
+export type IWebhookEndpoint = InferEntity<typeof WebhookEndpoint>;

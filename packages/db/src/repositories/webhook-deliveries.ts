@@ -1,0 +1,139 @@
+import { BaseRepository } from './base-repository.ts';
+import type { WebhookDeliveryStatus } from '../constants.ts';
+import type { IWebhookDelivery, WebhookAttempt } from '../entities/webhook-delivery.ts';
+import { newId } from '../ids.ts';
+
+/** An event for some endpoints, queued with the change that caused it. */
+export interface NewDeliveries {
+  endpointIds: string[];
+  eventId: string;
+  type: string;
+  /** The body exactly as it will be signed and sent. */
+  payload: string;
+  submissionId: string | null;
+}
+
+/** A delivery taken for an attempt: what the attempt needs, and which attempt this is. */
+export interface ClaimedDelivery {
+  id: string;
+  /** The lock this claim holds: an outcome settles the delivery only while it is still held. */
+  lockedUntil: Date;
+  endpointId: string;
+  eventId: string;
+  payload: string;
+  attemptCount: number;
+}
+
+interface ClaimedRow {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  payload: string;
+  attempt_count: number;
+}
+
+export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> {
+  /** Writes one delivery per endpoint at once, due now, in this repository's EntityManager's transaction. */
+  async writeNow(deliveries: NewDeliveries, now = new Date()): Promise<void> {
+    if (deliveries.endpointIds.length === 0) return;
+    const values: unknown[] = [];
+    for (const endpointId of deliveries.endpointIds) {
+      values.push(newId('whd'), endpointId, deliveries.submissionId, deliveries.eventId, deliveries.type, deliveries.payload, now, now);
+    }
+    await this.em.execute(
+      'insert into webhook_deliveries (id, endpoint_id, submission_id, event_id, type, payload, status, attempts, attempt_count, next_attempt_at, created_at) values ' +
+        deliveries.endpointIds.map(() => "(?, ?, ?, ?, ?, ?, 'pending', '[]', 0, ?, ?)").join(', '),
+      values,
+    );
+  }
+
+  /**
+   * Takes up to `limit` due deliveries, each locked until `lockedUntil` and counted as one more
+   * attempt; at most `perEndpoint` of one endpoint in flight at once, across every replica, so a
+   * slow endpoint holds a few deliveries, never the queue. `skip locked`: replicas claiming at
+   * once never take the same delivery. Only enabled endpoints' deliveries are due (a disabled
+   * one's wait with no next attempt).
+   */
+  async claimDue(now: Date, lockedUntil: Date, limit: number, perEndpoint: number): Promise<ClaimedDelivery[]> {
+    const rows = await this.em.execute<ClaimedRow[]>(
+      `update webhook_deliveries set locked_until = ?, attempt_count = attempt_count + 1
+       where id in (
+         select id from (
+           select c.id, c.endpoint_id, c.in_flight,
+                  row_number() over (partition by c.endpoint_id order by c.next_attempt_at, c.id) as nth
+           from (
+             select d.id, d.endpoint_id, d.next_attempt_at,
+                    (select count(*) from webhook_deliveries f
+                     where f.endpoint_id = d.endpoint_id and f.status = 'pending' and f.locked_until > ?) as in_flight
+             from webhook_deliveries d
+             where d.status = 'pending' and d.next_attempt_at <= ? and (d.locked_until is null or d.locked_until <= ?)
+               and (select count(*) from webhook_deliveries f
+                    where f.endpoint_id = d.endpoint_id and f.status = 'pending' and f.locked_until > ?) < ?
+             order by d.next_attempt_at, d.id
+             limit ?
+             for update skip locked
+           ) c
+         ) ranked
+         where nth + in_flight <= ?
+         limit ?)
+       returning id, endpoint_id, event_id, payload, attempt_count`,
+      [lockedUntil, now, now, now, now, perEndpoint, limit * 4, perEndpoint, limit],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      lockedUntil,
+      endpointId: row.endpoint_id,
+      eventId: row.event_id,
+      payload: row.payload,
+      attemptCount: row.attempt_count,
+    }));
+  }
+
+  /**
+   * An attempt's outcome: the attempt appended to the log and, while the claim's lock (`lease`) is
+   * still held, the lock released and the delivery settled (`succeeded`, `failed`) or due again at
+   * `nextAttemptAt`. An attempt that outlived its lock (another replica took the delivery since,
+   * or settled it) is logged and changes nothing else.
+   */
+  async recordAttempt(id: string, lease: Date, attempt: WebhookAttempt, status: WebhookDeliveryStatus, nextAttemptAt: Date | null): Promise<void> {
+    await this.em.execute(
+      `update webhook_deliveries set attempts = attempts || ?::jsonb,
+         status = case when locked_until = ? then ? else status end,
+         next_attempt_at = case when locked_until = ? then ? else next_attempt_at end,
+         locked_until = case when locked_until = ? then null else locked_until end
+       where id = ?`,
+      [JSON.stringify([attempt]), lease, status, lease, nextAttemptAt, lease, id],
+    );
+  }
+
+  /** The endpoint was disabled: its pending deliveries wait, with no next attempt, until it is enabled. */
+  async pauseOf(endpointId: string): Promise<void> {
+    await this.em.execute("update webhook_deliveries set next_attempt_at = null where endpoint_id = ? and status = 'pending'", [endpointId]);
+  }
+
+  /** The endpoint was enabled: what waited for it is due now. */
+  async resumeOf(endpointId: string, now: Date): Promise<number> {
+    const rows = await this.em.execute<{ id: string }[]>(
+      "update webhook_deliveries set next_attempt_at = ? where endpoint_id = ? and status = 'pending' and next_attempt_at is null returning id",
+      [now, endpointId],
+    );
+    return rows.length;
+  }
+
+  /**
+   * Due again now, with the same event id: a failed delivery is pending again, a pending one is
+   * brought forward. A delivery being attempted right now is left to that attempt (false).
+   */
+  async retryNow(id: string, now: Date): Promise<boolean> {
+    const rows = await this.em.execute<{ id: string }[]>(
+      `update webhook_deliveries set status = 'pending', next_attempt_at = ?
+       where id = ? and (locked_until is null or locked_until <= ?) returning id`,
+      [now, id, now],
+    );
+    return rows.length > 0;
+  }
+
+  findOfEndpoint(endpointId: string, deliveryId: string): Promise<IWebhookDelivery | null> {
+    return this.findOne({ id: deliveryId, endpoint: endpointId });
+  }
+}

@@ -1,0 +1,125 @@
+import { BaseRepository } from './base-repository.ts';
+import type { WebhookDeliveryStatus, WebhookDisabledReason } from '../constants.ts';
+import type { IWebhookEndpoint } from '../entities/webhook-endpoint.ts';
+
+/** What a delivery needs of its endpoint: where, with which secrets, and whose it is. */
+export interface EndpointForDelivery {
+  id: string;
+  url: string;
+  enabled: boolean;
+  secretSealed: string;
+  previousSecretSealed: string | null;
+  previousSecretExpiresAt: Date | null;
+  failingSince: Date | null;
+  formId: string;
+  formName: string;
+  workspaceId: string | null;
+}
+
+interface EndpointRow {
+  id: string;
+  url: string;
+  enabled: boolean;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: Date | string | null;
+  failing_since: Date | string | null;
+  form_id: string;
+  form_name: string;
+  workspace_id: string | null;
+}
+
+const date = (value: Date | string | null) => (value === null ? null : new Date(value));
+
+export class WebhookEndpointRepository extends BaseRepository<IWebhookEndpoint> {
+  /** The form's endpoints, oldest first (a form has at most a handful). */
+  listOfForm(formId: string): Promise<IWebhookEndpoint[]> {
+    return this.find({ form: formId }, { orderBy: { id: 'asc' } });
+  }
+
+  findInForm(formId: string, endpointId: string): Promise<IWebhookEndpoint | null> {
+    return this.findOne({ id: endpointId, form: formId });
+  }
+
+  /** The enabled endpoints of a form subscribed to `type`: one statement, in the caller's transaction. */
+  async subscribedTo(formId: string, type: string): Promise<string[]> {
+    const rows = await this.em.execute<{ id: string }[]>(
+      'select id from webhook_endpoints where form_id = ? and enabled and events @> ?::jsonb order by id',
+      [formId, JSON.stringify([type])],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** The endpoints with these ids, with their form, as a delivery worker needs them. */
+  async forDelivery(ids: string[]): Promise<Map<string, EndpointForDelivery>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.em.execute<EndpointRow[]>(
+      `select e.id, e.url, e.enabled, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at, e.failing_since,
+              f.id as form_id, f.name as form_name, f.workspace_id
+       from webhook_endpoints e join forms f on f.id = e.form_id
+       where e.id in (${ids.map(() => '?').join(', ')})`,
+      ids,
+    );
+    return new Map(
+      rows.map((row) => [
+        row.id,
+        {
+          id: row.id,
+          url: row.url,
+          enabled: row.enabled,
+          secretSealed: row.secret_sealed,
+          previousSecretSealed: row.previous_secret_sealed,
+          previousSecretExpiresAt: date(row.previous_secret_expires_at),
+          failingSince: date(row.failing_since),
+          formId: row.form_id,
+          formName: row.form_name,
+          workspaceId: row.workspace_id,
+        },
+      ]),
+    );
+  }
+
+  /** An attempt failed: the endpoint is failing from `at` unless it already was. Answers since when. */
+  async markFailing(id: string, at: Date): Promise<Date | null> {
+    const [row] = await this.em.execute<{ failing_since: Date | string | null }[]>(
+      'update webhook_endpoints set failing_since = coalesce(failing_since, ?) where id = ? returning failing_since',
+      [at, id],
+    );
+    return date(row?.failing_since ?? null);
+  }
+
+  /** An attempt succeeded: the endpoint is no longer failing. */
+  async clearFailing(id: string): Promise<void> {
+    await this.em.execute('update webhook_endpoints set failing_since = null where id = ? and failing_since is not null', [id]);
+  }
+
+  /**
+   * Each endpoint's last attempted delivery: when (its last attempt) and how it stands. Read from
+   * the deliveries, newest first by index, so a busy endpoint's row is not rewritten per delivery.
+   */
+  async lastDeliveries(ids: string[]): Promise<Map<string, { at: Date; status: WebhookDeliveryStatus }>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.em.execute<{ id: string; at: string; status: WebhookDeliveryStatus }[]>(
+      `select e.id, d.at, d.status from webhook_endpoints e
+       cross join lateral (
+         select attempts -> -1 ->> 'at' as at, status from webhook_deliveries
+         where endpoint_id = e.id and jsonb_array_length(attempts) > 0 order by id desc limit 1
+       ) d
+       where e.id in (${ids.map(() => '?').join(', ')})`,
+      ids,
+    );
+    return new Map(rows.map((row) => [row.id, { at: new Date(row.at), status: row.status }]));
+  }
+
+  /**
+   * Disables an enabled endpoint for `reason`; true when this call disabled it (a concurrent
+   * attempt that also fails finds it disabled already, so its owners are told once).
+   */
+  async disable(id: string, reason: WebhookDisabledReason, at: Date): Promise<boolean> {
+    const rows = await this.em.execute<{ id: string }[]>(
+      'update webhook_endpoints set enabled = false, disabled_reason = ?, updated_at = ? where id = ? and enabled returning id',
+      [reason, at, id],
+    );
+    return rows.length > 0;
+  }
+}
