@@ -8,6 +8,7 @@ export default defineConfig({
     'test/npm-start.test.ts',
     'test/server.test.ts',
     'test/durability.test.ts',
+    'test/webhooks/crash.test.ts',
     'test/background-write-failures.test.ts',
     'test/key-cache/other-processes.test.ts',
     'test/key-cache/lost-notification-connection.test.ts',

@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
-import { testWorldOptions } from '../../vitest.shared.ts';
+import { sourceConditions, testWorldOptions } from '../../vitest.shared.ts';
 
 export default defineConfig({
+  ...sourceConditions,
   test: {
     ...testWorldOptions,
     // Also builds the dashboard once (when its sources changed) and finds a Chromium, before any file runs.

@@ -9,6 +9,8 @@ import { membersCommand } from './commands/members.ts';
 import { examples } from './commands/options.ts';
 import { projectsCommand } from './commands/projects.ts';
 import { submissionsCommand } from './commands/submissions.ts';
+import { webhooksCommand } from './commands/webhooks.ts';
+import { listenCommand } from './commands/listen.ts';
 import { workspacesCommand } from './commands/workspaces.ts';
 import { EXIT_CODES_HELP } from './errors.ts';
 import { io } from './terminal/io.ts';
@@ -56,6 +58,8 @@ export function buildProgram() {
     .addCommand(keysCommand())
     .addCommand(formsCommand())
     .addCommand(submissionsCommand())
+    .addCommand(webhooksCommand())
+    .addCommand(listenCommand())
     .addCommand(auditCommand())
     .addCommand(completionCommand(program));
   inheritSettings(program);

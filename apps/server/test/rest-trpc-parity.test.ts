@@ -6,7 +6,7 @@
  */
 import { restRoutes } from '@lfk/api';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Account, PASSWORD, type Res, type RequestOptions, useTestServer } from '@lfk/testing';
+import { type Account, PASSWORD, type Res, type RequestOptions, until, useTestServer } from '@lfk/testing';
 
 const t = useTestServer();
 let owner: Account;
@@ -141,7 +141,19 @@ describe('the same reads answer the same objects', () => {
 
   it('every GET route of the REST table answers what its tRPC query answers', async () => {
     const form = bodyOf(await t.request('POST', '/v1/forms', { token: key, body: formBody }), 201);
+    // A webhook endpoint (to a name that never resolves) before the submission, so the submission queues a delivery.
+    const webhook = bodyOf(await t.request('POST', `/v1/forms/${form.id}/webhooks`, { token: key, body: { url: 'https://hooks.lfk.invalid/parity' } }), 201);
     const submission = bodyOf(await t.request('POST', `/v1/forms/${form.id}/submissions`, { token: key, body: { email: 'parity@example.org' } }), 201);
+    // Its first attempt fails; once recorded, the delivery is written down as failed for good, so no
+    // attempt changes it (or the endpoint's last delivery) between the two doors' reads.
+    const deliveryId = await until("the delivery's first attempt", async () => {
+      const [row] = await t.sql<{ id: string }>(
+        'select id from webhook_deliveries where endpoint_id = ? and locked_until is null and jsonb_array_length(attempts) > 0',
+        [webhook.id],
+      );
+      return row?.id;
+    });
+    await t.sql("update webhook_deliveries set status = 'failed', next_attempt_at = null where id = ?", [deliveryId]);
     const deviceLogin = bodyOf(await t.request('POST', '/v1/auth/device-logins', { body: {} }), 201);
     const params: Record<string, string> = {
       workspace_id: owner.workspaceId,
@@ -149,6 +161,7 @@ describe('the same reads answer the same objects', () => {
       submission_id: submission.id,
       user_code: deviceLogin.user_code,
       key_id: keyId,
+      webhook_id: webhook.id,
     };
     // The email link answers an HTML page, not a JSON object: its procedure is a mutation.
     const gets = restRoutes.filter((r) => r.method === 'GET' && r.transport !== 'html');

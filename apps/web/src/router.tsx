@@ -14,6 +14,7 @@ import { KeyPage } from './pages/keys/key-page.tsx';
 import { KeysPage } from './pages/keys/keys-page.tsx';
 import { MembersPage } from './pages/members/members-page.tsx';
 import { SubmissionsPage } from './pages/submissions/submissions-page.tsx';
+import { WebhooksPage } from './pages/webhooks/webhooks-page.tsx';
 
 // The server answers the app's page at `/`, `/sign-in`, `/sign-up` and `/w/*` (apps/server's
 // DASHBOARD_PATHS): every route below lives under one of them, so any of them survives a reload.
@@ -79,6 +80,7 @@ const newFormRoute = createRoute({ getParentRoute: () => workspaceRoute, path: '
 const claimFormRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms/claim', component: ClaimFormPage });
 const formRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms/$formId', component: FormPage });
 const submissionsRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms/$formId/submissions', component: SubmissionsPage });
+const webhooksRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms/$formId/webhooks', component: WebhooksPage });
 const membersRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'members', component: MembersPage });
 const auditRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'audit', component: AuditPage });
 
@@ -104,6 +106,7 @@ const routeTree = rootRoute.addChildren([
     claimFormRoute,
     formRoute,
     submissionsRoute,
+    webhooksRoute,
     membersRoute,
     auditRoute,
   ]),

@@ -6,7 +6,7 @@ import type { ApiKeyCache } from './credentials/api-key-cache.ts';
 import type { LastUsedRecorder } from './credentials/last-used.ts';
 import type { RateLimits } from './rate-limits/rate-limits.ts';
 import type { SecretBox } from './credentials/secret-box.ts';
-import type { Outbound } from './features/webhooks/outbound.ts';
+import type { Outbound } from './infrastructure/outbound-requests.ts';
 
 /** What every request shares: built once at start by the server. */
 export interface Services {

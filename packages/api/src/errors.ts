@@ -47,6 +47,7 @@ const CATALOGUE = {
   api_key_revoked: [409, 'The API key is revoked; a revoked key cannot be rolled.'],
   api_key_already_rolled: [409, 'The API key has already been rolled and is in its grace period.'],
   webhook_limit_reached: [409, `The form already has ${MAX_WEBHOOKS_PER_FORM} webhook endpoints. Delete one first.`],
+  webhook_disabled: [409, 'The webhook endpoint is disabled. Enable it, and the deliveries waiting for it are sent.'],
   webhook_delivery_in_flight: [409, 'The delivery is being attempted right now. Retry it once that attempt is over.'],
   idempotency_key_reused: [409, 'The Idempotency-Key was already used with a different request.'],
   payload_too_large: [413, 'The request body is too large.'],

@@ -10,3 +10,4 @@ export * from './features/email-verification/schemas.ts';
 export * from './features/forms/schemas.ts';
 export * from './features/submissions/schemas.ts';
 export * from './features/accounts/workspace-schemas.ts';
+export * from './features/webhooks/schemas.ts';

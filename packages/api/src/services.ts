@@ -6,7 +6,7 @@ import { LastUsedRecorder } from './credentials/last-used.ts';
 import type { Log } from './log.ts';
 import { type RateLimitConfig, RateLimits } from './rate-limits/rate-limits.ts';
 import { SecretBox } from './credentials/secret-box.ts';
-import { Outbound } from './features/webhooks/outbound.ts';
+import { Outbound } from './infrastructure/outbound-requests.ts';
 
 /** What the services are built from: the server's configuration, or a test's. */
 export interface ServicesSettings {

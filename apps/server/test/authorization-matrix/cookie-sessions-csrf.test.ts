@@ -24,6 +24,8 @@ describe('cookie sessions from a page of another host', () => {
     form_id: 'form_00000000000000000000000000',
     key_id: 'key_00000000000000000000000000',
     user_id: 'usr_00000000000000000000000000',
+    webhook_id: 'wh_00000000000000000000000000',
+    delivery_id: 'whd_00000000000000000000000000',
     user_code: 'BCDF-GHJK',
   };
 

@@ -24,6 +24,10 @@ export let unclaimed: { id: string; claimToken: string };
 /** A browser-mode form that takes submissions from ORIGIN. */
 export let openFormId: string;
 export const ORIGIN = 'https://site.example';
+/** A form of W with one webhook endpoint (`webhookId`), to a name that never resolves; nothing submits to it. */
+export let hookFormId: string;
+export let webhookId: string;
+export const WEBHOOK_URL = 'https://hooks.lfk.invalid/hostile';
 
 export const formBody = { name: 'Contact', schema: [{ name: 'email', type: 'email', required: true }] };
 
@@ -47,6 +51,12 @@ export function useWorld(): void {
     });
     if (open.status !== 201) throw new Error(`form create failed: ${open.status} ${open.body}`);
     openFormId = open.json.id;
+    const hookForm = await t.request('POST', '/v1/forms', { token: key, body: formBody });
+    if (hookForm.status !== 201) throw new Error(`form create failed: ${hookForm.status} ${hookForm.body}`);
+    hookFormId = hookForm.json.id;
+    const hook = await t.request('POST', `/v1/forms/${hookFormId}/webhooks`, { token: key, body: { url: WEBHOOK_URL } });
+    if (hook.status !== 201) throw new Error(`webhook create failed: ${hook.status} ${hook.body}`);
+    webhookId = hook.json.id;
   });
 }
 
@@ -204,6 +214,23 @@ export const BODY_CASES: Partial<Record<RestRoute['procedure'], BodyCase>> = {
     valid: () => ({ claim_token: unclaimed.claimToken, workspace_id: owner.workspaceId }),
     emptyOk: false,
     unknown: () => ({ claim_token: unclaimed.claimToken, workspace_id: owner.workspaceId, project_id: 'prj_x' }),
+  },
+  // Every refusal comes before an endpoint is made, so the form never nears its 5 endpoints.
+  'webhooks.create': {
+    url: () => `/v1/forms/${hookFormId}/webhooks`,
+    token: () => key,
+    valid: () => ({ url: WEBHOOK_URL, description: 'Orders' }),
+    emptyOk: false,
+    unknown: () => ({ url: WEBHOOK_URL, secret: 'whsec_chosen' }),
+    textField: 'description',
+  },
+  'webhooks.update': {
+    url: () => `/v1/forms/${hookFormId}/webhooks/${webhookId}`,
+    token: () => key,
+    valid: () => ({ description: 'Orders' }),
+    emptyOk: true,
+    unknown: () => ({ description: 'Orders', secret: 'whsec_chosen' }),
+    textField: 'description',
   },
 };
 

@@ -4,7 +4,7 @@
 import { type RestRoute, restRoutes } from '@lfk/api';
 import { describe, expect, it } from 'vitest';
 import { expectDocumentedError, type RequestOptions } from '@lfk/testing';
-import { badIds, BODY_CASES, decodeURIComponentSafe, everyCase, expectInvalid, formBody, formId, key, keyId, member, openFormId, ORIGIN, outsider, outsiderKeyId, owner, t, unclaimed, useWorld } from './fixtures.ts';
+import { badIds, BODY_CASES, decodeURIComponentSafe, everyCase, expectInvalid, formBody, formId, hookFormId, key, keyId, member, openFormId, ORIGIN, outsider, outsiderKeyId, owner, t, unclaimed, useWorld, webhookId } from './fixtures.ts';
 
 useWorld();
 
@@ -100,6 +100,35 @@ describe('path ids of the wrong shape → 404 of that resource', () => {
     });
   });
 
+  it('the webhook routes → 404 webhook_not_found, or webhook_delivery_not_found, for ids of the wrong shape', async () => {
+    const ids = (prefix: string, otherTypeId: string) => [
+      ...badIds(otherTypeId),
+      ['a valid-shaped unknown id', `${prefix}_01jd00000000000000000000aa`] as [string, string],
+    ];
+    const base = `/v1/forms/${hookFormId}/webhooks`;
+    await everyCase(ids('wh', formId), async ([what, id]) => {
+      const cases: [string, string, RequestOptions][] = [
+        ['GET', `${base}/${id}`, { token: key }],
+        ['PATCH', `${base}/${id}`, { token: key, body: { description: 'x' } }],
+        ['DELETE', `${base}/${id}`, { token: key }],
+        ['GET', `${base}/${id}/secret`, { token: owner.token }],
+        ['POST', `${base}/${id}/rotate-secret`, { token: key }],
+        ['POST', `${base}/${id}/test`, { token: key }],
+        ['GET', `${base}/${id}/deliveries`, { token: owner.token }],
+        ['POST', `${base}/${id}/deliveries/whd_01jd00000000000000000000aa/retry`, { token: owner.token }],
+      ];
+      for (const [method, url, options] of cases) {
+        expectDocumentedError(await t.request(method, url, options), 404, 'webhook_not_found', `${method} ${url.slice(0, 80)} (${what})`);
+      }
+    });
+    // Another form's endpoint is not found through this form either.
+    expectDocumentedError(await t.request('GET', `/v1/forms/${formId}/webhooks/${webhookId}`, { token: key }), 404, 'webhook_not_found', 'another form');
+    await everyCase(ids('whd', webhookId), async ([what, id]) => {
+      const res = await t.request('POST', `${base}/${webhookId}/deliveries/${id}/retry`, { token: owner.token });
+      expectDocumentedError(res, 404, 'webhook_delivery_not_found', what);
+    });
+  });
+
   it('verification links of the wrong shape → a 404 page', async () => {
     await everyCase([...badIds(keyId), ['an unknown token', `lfv_${'A'.repeat(43)}`] as [string, string]], async ([what, token]) => {
       const res = await t.request('GET', `/v1/email-verifications/${token}`);
@@ -138,16 +167,21 @@ describe('path ids of the wrong shape → 404 of that resource', () => {
 });
 
 describe('query parameters', () => {
-  // The lists; a key's usage also reads its query (`?days=`, tested with the route in test/keys/).
-  const queryRoutes = restRoutes.filter((r) => r.from === 'query' && r.procedure !== 'apiKeys.usage');
+  // The lists; a key's usage also reads its query (`?days=`, tested with the route in test/keys/), and a
+  // form's events are read from a position (`?after=`, tested with the route in test/webhooks/).
+  const queryRoutes = restRoutes.filter((r) => r.from === 'query' && r.procedure !== 'apiKeys.usage' && r.procedure !== 'webhooks.events');
 
   it('covers every list route of the table', () => {
     expect(queryRoutes.map((r) => r.procedure).sort()).toEqual(
-      ['apiKeys.list', 'auditEvents.list', 'forms.list', 'members.list', 'projects.list', 'submissions.list', 'workspaces.list'].sort(),
+      ['apiKeys.list', 'auditEvents.list', 'forms.list', 'members.list', 'projects.list', 'submissions.list', 'webhooks.deliveries', 'workspaces.list'].sort(),
     );
   });
 
-  const urlOf = (route: RestRoute) => route.path.replace(':workspace_id', owner.workspaceId).replace(':form_id', openFormId);
+  const urlOf = (route: RestRoute) =>
+    route.path
+      .replace(':workspace_id', owner.workspaceId)
+      .replace(':form_id', route.path.includes(':webhook_id') ? hookFormId : openFormId)
+      .replace(':webhook_id', webhookId);
 
   it.each(queryRoutes.map((r) => [`${r.method} ${r.path}`, r] as const))('%s: ?limit= out of range or not a number → 400', async (_n, route) => {
     await everyCase(['0', '101', '-1', 'abc', '1.5', '1e3', 'Infinity', 'NaN', '%00', '99999999999999999999', '1&limit=2'], async (limit) => {

@@ -188,6 +188,59 @@ describe('failures', () => {
   });
 });
 
+describe('a disabled endpoint', () => {
+  it('keeps its deliveries waiting: a retry is refused, and an attempt ending after the disable schedules nothing', async () => {
+    const owner = await t.signup();
+    const slow = await startReceiver();
+    try {
+      slow.answers.push('hang');
+      const hook = await formWithWebhook(t, owner, slow.url);
+      await submitTo(t, hook.formId);
+      await slow.waitFor(1);
+      const disabled = await t.request('PATCH', `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}`, { token: owner.token, body: { enabled: false } });
+      expect(disabled.json).toMatchObject({ enabled: false, disabled_reason: 'manual' });
+      // The attempt in flight fails now (its connection is cut), after the endpoint was disabled.
+      await slow.close();
+      const [delivery] = await until('the attempt to be logged', async () => {
+        const log = await deliveriesOf(t, owner, hook);
+        return log[0]?.attempts.length === 1 ? log : undefined;
+      });
+      expect(delivery).toMatchObject({ status: 'pending', next_attempt_at: null });
+
+      const retry = await t.request('POST', `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}/deliveries/${delivery!.id}/retry`, { token: owner.token });
+      expect(retry.status).toBe(409);
+      expect(retry.json.error.code).toBe('webhook_disabled');
+      const [row] = await t.sql<{ next_attempt_at: unknown }>('select next_attempt_at from webhook_deliveries where id = ?', [delivery!.id]);
+      expect(row!.next_attempt_at).toBeNull();
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+describe('the events stream (what lfk listen forwards)', () => {
+  it('reads from a cursor, oldest first, each event as webhooks send it', async () => {
+    const owner = await t.signup();
+    const hook = await formWithWebhook(t, owner, receiver.url);
+    const start = await t.request('GET', `/v1/forms/${hook.formId}/events`, { token: owner.token });
+    expect(start.json).toEqual({ data: [], cursor: null });
+    const ids = [await submitTo(t, hook.formId), await submitTo(t, hook.formId)];
+    const all = await t.request('GET', `/v1/forms/${hook.formId}/events?after=msg_${'0'.repeat(26)}`, { token: owner.token });
+    expect(all.json.data.map((e: { id: string }) => e.id)).toEqual(ids.map((id) => `msg_${id.slice(4)}`));
+    expect(all.json.cursor).toBe(`msg_${ids[1]!.slice(4)}`);
+    // The payload is what the endpoint received for the same event.
+    await until('the deliveries', async () => (await deliveriesOf(t, owner, hook)).every((d) => d.status === 'succeeded') && (await deliveriesOf(t, owner, hook)).length === 2);
+    const [newest] = await deliveriesOf(t, owner, hook);
+    expect(all.json.data[1].payload).toEqual(newest!.payload);
+    expect(newest!.event_id).toBe(all.json.data[1].id);
+    const later = await t.request('GET', `/v1/forms/${hook.formId}/events?after=${all.json.cursor}`, { token: owner.token });
+    expect(later.json).toEqual({ data: [], cursor: all.json.cursor });
+    const bogus = await t.request('GET', `/v1/forms/${hook.formId}/events?after=sub_123`, { token: owner.token });
+    expect(bogus.status).toBe(400);
+    expect(bogus.json.error.details).toEqual([{ path: 'after', message: 'Not an event id from this stream.' }]);
+  });
+});
+
 describe('one slow receiver', () => {
   it('holds at most a few deliveries in flight and never delays another endpoint', async () => {
     const owner = await t.signup();

@@ -23,7 +23,7 @@ export async function submitTo(t: TestServer, formId: string, values: Record<str
 }
 
 /** The endpoint's delivery log, as a member's session reads it. */
-export async function deliveriesOf(t: TestServer, owner: Account, hook: FormWithWebhook) {
+export async function deliveriesOf(t: TestServer, owner: Account, hook: Pick<FormWithWebhook, 'formId' | 'webhookId'>) {
   const res = await t.request('GET', `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}/deliveries`, { token: owner.token });
   expect(res.status, res.body).toBe(200);
   return res.json.data as {

@@ -56,6 +56,7 @@ export class SecretBox {
     const decipher = createDecipheriv(ALGORITHM, this.#key, Buffer.from(iv, 'base64'), { authTagLength: TAG_BYTES });
     decipher.setAAD(Buffer.from(context));
     decipher.setAuthTag(Buffer.from(tag, 'base64'));
-    return Buffer.concat([decipher.update(Buffer.from(body, 'base64')), decipher.final()]).toString('utf8');
+    const ciphertext = Buffer.from(body, 'base64');
+    return Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
   }
 }

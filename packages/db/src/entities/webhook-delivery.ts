@@ -43,6 +43,16 @@ export const WebhookDelivery = defineEntity({
     nextAttemptAt: p.datetime().nullable(),
     lockedUntil: p.datetime().nullable(),
   },
-  indexes: [{ properties: ['status', 'nextAttemptAt'] }, { properties: ['endpoint', 'id'] }],
+  indexes: [
+    { properties: ['status', 'nextAttemptAt'] },
+    { properties: ['endpoint', 'id'] },
+    // Deleting a submission cancels its deliveries: the cascade finds them by it.
+    { properties: ['submission'] },
+    // The claim counts each endpoint's deliveries in flight.
+    {
+      name: 'webhook_deliveries_in_flight_index',
+      expression: `create index "webhook_deliveries_in_flight_index" on "webhook_deliveries" ("endpoint_id", "locked_until") where "status" = 'pending'`,
+    },
+  ],
 });
 export type IWebhookDelivery = InferEntity<typeof WebhookDelivery>;

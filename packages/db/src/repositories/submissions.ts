@@ -18,6 +18,17 @@ export class SubmissionRepository extends BaseRepository<ISubmission> {
     return isId('sub', submissionId) ? this.findOne({ id: submissionId, form: formId }) : Promise.resolve(null);
   }
 
+  /** The form's submissions after `after` (an id), oldest first: a stream read from a position. */
+  after(formId: string, after: string, limit: number): Promise<ISubmission[]> {
+    return this.find({ form: formId, id: { $gt: after } }, { orderBy: { id: 'asc' }, limit });
+  }
+
+  /** The id of the form's newest submission, or null: where a stream read from now starts. */
+  async newestId(formId: string): Promise<string | null> {
+    const [newest] = await this.find({ form: formId }, { orderBy: { id: 'desc' }, limit: 1, fields: ['id'] });
+    return newest?.id ?? null;
+  }
+
   /**
    * Writes the submission at once, in this repository's EntityManager's transaction: one
    * statement, no entity (nothing reads it back in the request). Answers its id and time, so what

@@ -51,8 +51,8 @@ export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> 
    * Takes up to `limit` due deliveries, each locked until `lockedUntil` and counted as one more
    * attempt; at most `perEndpoint` of one endpoint in flight at once, across every replica, so a
    * slow endpoint holds a few deliveries, never the queue. `skip locked`: replicas claiming at
-   * once never take the same delivery. Only enabled endpoints' deliveries are due (a disabled
-   * one's wait with no next attempt).
+   * once never take the same delivery. Only enabled endpoints' deliveries are taken (a disabled
+   * one's wait, with no next attempt, until it is enabled).
    */
   async claimDue(now: Date, lockedUntil: Date, limit: number, perEndpoint: number): Promise<ClaimedDelivery[]> {
     const rows = await this.em.execute<ClaimedRow[]>(
@@ -67,6 +67,7 @@ export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> 
                      where f.endpoint_id = d.endpoint_id and f.status = 'pending' and f.locked_until > ?) as in_flight
              from webhook_deliveries d
              where d.status = 'pending' and d.next_attempt_at <= ? and (d.locked_until is null or d.locked_until <= ?)
+               and exists (select 1 from webhook_endpoints e where e.id = d.endpoint_id and e.enabled)
                and (select count(*) from webhook_deliveries f
                     where f.endpoint_id = d.endpoint_id and f.status = 'pending' and f.locked_until > ?) < ?
              order by d.next_attempt_at, d.id
@@ -92,14 +93,17 @@ export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> 
   /**
    * An attempt's outcome: the attempt appended to the log and, while the claim's lock (`lease`) is
    * still held, the lock released and the delivery settled (`succeeded`, `failed`) or due again at
-   * `nextAttemptAt`. An attempt that outlived its lock (another replica took the delivery since,
-   * or settled it) is logged and changes nothing else.
+   * `nextAttemptAt` (none while its endpoint is disabled). An attempt that outlived its lock
+   * (another replica took the delivery since, or settled it) is logged and changes nothing else.
    */
   async recordAttempt(id: string, lease: Date, attempt: WebhookAttempt, status: WebhookDeliveryStatus, nextAttemptAt: Date | null): Promise<void> {
     await this.em.execute(
       `update webhook_deliveries set attempts = attempts || ?::jsonb,
          status = case when locked_until = ? then ? else status end,
-         next_attempt_at = case when locked_until = ? then ? else next_attempt_at end,
+         -- An endpoint disabled while the attempt ran keeps what waits for it paused.
+         next_attempt_at = case when locked_until = ?
+           then (case when exists (select 1 from webhook_endpoints e where e.id = endpoint_id and e.enabled) then ?::timestamptz end)
+           else next_attempt_at end,
          locked_until = case when locked_until = ? then null else locked_until end
        where id = ?`,
       [JSON.stringify([attempt]), lease, status, lease, nextAttemptAt, lease, id],
@@ -122,7 +126,8 @@ export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> 
 
   /**
    * Due again now, with the same event id: a failed delivery is pending again, a pending one is
-   * brought forward. A delivery being attempted right now is left to that attempt (false).
+   * brought forward. A delivery being attempted right now is left to that attempt (false). The
+   * caller checks that the endpoint is enabled.
    */
   async retryNow(id: string, now: Date): Promise<boolean> {
     const rows = await this.em.execute<{ id: string }[]>(

@@ -9,6 +9,15 @@ export const TAGS = [
   { name: 'API keys', description: "A workspace's API keys (`lfk_…`), managed by its owners with a session. A key is shown once, when made." },
   { name: 'Forms', description: 'Forms: made with a key, a session or no credentials at all (unclaimed), read and changed with a key or a session.' },
   { name: 'Submissions', description: 'What people and programs send to a form, and reading it back (sessions only).' },
+  {
+    name: 'Webhooks',
+    description:
+      "A form's webhook endpoints (at most 5 per form): each event is POSTed to an https URL of a public address, signed as " +
+      'Standard Webhooks specifies (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers; HMAC-SHA256 with the ' +
+      "endpoint's `whsec_…` secret). The secret is shown once, when the endpoint is made or its secret rotated; after that " +
+      "only a member's session can read it again. Deliveries, which carry submission values, are readable and retried by " +
+      "members' sessions only, never by a key.",
+  },
   { name: 'Email verification', description: "The link a form's `notify_email` is sent: a page, and its Verify button." },
   { name: 'Leaked keys', description: "GitHub's secret scanning reports keys found in public; each is revoked at once." },
   { name: 'Operations', description: 'Health, readiness, and this document.' },
@@ -27,6 +36,7 @@ export const TAG_OF_ROUTER: Record<string, Tag> = {
   apiKeys: 'API keys',
   forms: 'Forms',
   submissions: 'Submissions',
+  webhooks: 'Webhooks',
   emailVerifications: 'Email verification',
   secretScanning: 'Leaked keys',
 };
@@ -38,6 +48,8 @@ export const PATH_PARAMETERS: Record<string, string> = {
   user_id: "The member's user id (`usr_…`).",
   form_id: "The form's id (`form_…`).",
   submission_id: "The submission's id (`sub_…`).",
+  webhook_id: "The webhook endpoint's id (`wh_…`).",
+  delivery_id: "The webhook delivery's id (`whd_…`).",
   token: 'The token of the verification link (`lfv_…`), as the email gave it.',
   user_code: 'The code the device shows (`BCDF-GHJK`); case, spaces and dashes do not matter.',
 };

@@ -55,9 +55,14 @@ function LoadedForm({ form, workspaceId }: { form: Form; workspaceId: string }) 
     <>
       <div className="page-header">
         <h1>{form.name}</h1>
-        <Link className="button" to="/w/$workspaceId/forms/$formId/submissions" params={{ workspaceId, formId: form.id }}>
-          Submissions
-        </Link>
+        <div className="actions">
+          <Link className="button" to="/w/$workspaceId/forms/$formId/submissions" params={{ workspaceId, formId: form.id }}>
+            Submissions
+          </Link>
+          <Link className="button secondary" to="/w/$workspaceId/forms/$formId/webhooks" params={{ workspaceId, formId: form.id }}>
+            Webhooks
+          </Link>
+        </div>
       </div>
       <p className="muted">
         <code>{form.id}</code> · {form.submission_mode === 'api_key' ? 'API key submissions' : 'Browser submissions'}

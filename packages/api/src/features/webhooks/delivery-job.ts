@@ -15,7 +15,7 @@ import { insertEmail } from '../../infrastructure/outbox.ts';
 import type { Log } from '../../log.ts';
 import { SYSTEM_ACTOR } from '../../trpc.ts';
 import { endpointDisabledEmail } from './emails.ts';
-import type { AttemptResult, Outbound } from './outbound.ts';
+import type { AttemptResult, Outbound } from '../../infrastructure/outbound-requests.ts';
 import { FAILING_ENDPOINT_DISABLED_AFTER_MS, nextAttemptAfter } from './retry-schedule.ts';
 import { signingSecrets } from './secrets.ts';
 import { signatureHeaders } from './signing.ts';

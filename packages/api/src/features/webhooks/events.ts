@@ -1,4 +1,4 @@
-import { newId, WebhookDelivery, WebhookEndpoint } from '@lfk/db';
+import { WebhookDelivery, WebhookEndpoint } from '@lfk/db';
 import type { SubmissionSource } from '@lfk/db/constants';
 import type { EntityManager } from '@mikro-orm/sql';
 
@@ -7,6 +7,15 @@ export interface SubmissionEvent {
   form: { id: string; name: string };
   submission: { id: string; createdAt: Date; source: SubmissionSource; values: Record<string, unknown> };
 }
+
+/**
+ * A submission's `submission.created` event id (`webhook-id`): its own id's time-sortable body
+ * under the `msg_` prefix, so every endpoint, every retry and `lfk listen` name it alike.
+ */
+export const submissionEventId = (submissionId: string) => `msg_${submissionId.slice('sub_'.length)}`;
+
+/** The submission a `submission.created` event id names. */
+export const submissionOfEvent = (eventId: string) => `sub_${eventId.slice('msg_'.length)}`;
 
 /** An event's body exactly as it is signed and sent. */
 export function eventBody(type: string, at: Date, data: unknown): string {
@@ -36,7 +45,13 @@ export async function queueSubmissionCreated(em: EntityManager, event: Submissio
   const endpointIds = await em.getRepository(WebhookEndpoint).subscribedTo(event.form.id, 'submission.created');
   if (endpointIds.length === 0) return false;
   await em.getRepository(WebhookDelivery).writeNow(
-    { endpointIds, eventId: newId('msg'), type: 'submission.created', payload: submissionCreatedBody(event), submissionId: event.submission.id },
+    {
+      endpointIds,
+      eventId: submissionEventId(event.submission.id),
+      type: 'submission.created',
+      payload: submissionCreatedBody(event),
+      submissionId: event.submission.id,
+    },
     new Date(),
   );
   return true;

@@ -1,4 +1,4 @@
-import { AuditEvent, Form, type IWebhookEndpoint, isId, newId, WebhookDelivery, WebhookEndpoint } from '@lfk/db';
+import { AuditEvent, Form, type IWebhookEndpoint, isId, newId, Submission, WebhookDelivery, WebhookEndpoint } from '@lfk/db';
 import { MAX_WEBHOOKS_PER_FORM } from '@lfk/db/constants';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { z } from 'zod';
@@ -11,9 +11,11 @@ import { rest } from '../../procedure-meta.ts';
 import { type Actor, formMemberProcedure, formsScopeProcedure, router } from '../../trpc.ts';
 import { findReachableForm } from '../forms/rules.ts';
 import { isSuccess } from './delivery-job.ts';
-import { eventBody } from './events.ts';
+import { eventBody, submissionCreatedBody, submissionEventId, submissionOfEvent } from './events.ts';
 import {
   createdWebhook,
+  formEventPage,
+  formEventsInput,
   rotatedWebhookSecret,
   webhook,
   webhookCreateInput,
@@ -228,9 +230,35 @@ export const webhooksRouter = router({
       return pageNewestFirst(ctx.em.getRepository(WebhookDelivery), 'whd', { endpoint: found.id }, input, deliveryToWire);
     }),
 
+  events: formMemberProcedure.meta(rest('GET /v1/forms/:form_id/events', 200,
+      "The form's events after a cursor, oldest first, exactly as webhooks send them (members' sessions only): what `lfk listen` forwards"))
+    .input(formEventsInput)
+    .output(formEventPage)
+    .query(async ({ ctx, input }) => {
+      const submissions = ctx.em.getRepository(Submission);
+      if (input.after === undefined) {
+        const newest = await submissions.newestId(ctx.form.id);
+        return { data: [], cursor: newest === null ? null : submissionEventId(newest) };
+      }
+      if (!isId('msg', input.after)) {
+        throw new ApiError('invalid_request', { details: [{ path: 'after', message: 'Not an event id from this stream.' }] });
+      }
+      const rows = await submissions.after(ctx.form.id, submissionOfEvent(input.after), input.limit);
+      const form = { id: ctx.form.id, name: ctx.form.name };
+      const data = rows.map((row) => ({
+        id: submissionEventId(row.id),
+        type: 'submission.created' as const,
+        created_at: row.createdAt.toISOString(),
+        payload: JSON.parse(
+          submissionCreatedBody({ form, submission: { id: row.id, createdAt: row.createdAt, source: row.source, values: row.data } }),
+        ) as unknown,
+      }));
+      return { data, cursor: data.at(-1)?.id ?? input.after };
+    }),
+
   retryDelivery: formMemberProcedure.meta(rest('POST /v1/forms/:form_id/webhooks/:webhook_id/deliveries/:delivery_id/retry', 202,
       'Deliver again now, with the same `webhook-id` (members\' sessions only)',
-      { errors: ['webhook_not_found', 'webhook_delivery_not_found', 'webhook_delivery_in_flight'] }))
+      { errors: ['webhook_not_found', 'webhook_delivery_not_found', 'webhook_disabled', 'webhook_delivery_in_flight'] }))
     .input(webhookDeliveryIdInput)
     .output(webhookDelivery)
     .mutation(async ({ ctx, input }) => {
@@ -239,6 +267,8 @@ export const webhooksRouter = router({
       const found = isId('whd', input.delivery_id) ? await deliveries.findOfEndpoint(endpoint.id, input.delivery_id) : null;
       if (!found) throw new ApiError('webhook_delivery_not_found');
       const retried = await ctx.em.transactional(async (em) => {
+        // The endpoint's row lock orders this against a concurrent disable: a disabled endpoint's deliveries wait.
+        if (!(await lockEndpoint(em, ctx.form.id, endpoint.id)).enabled) throw new ApiError('webhook_disabled');
         if (!(await em.getRepository(WebhookDelivery).retryNow(found.id, new Date()))) return false;
         audit(em, endpoint, ctx.form.workspace!.id, ctx.actor, 'webhook.delivery_retried', { delivery_id: found.id });
         return true;

@@ -1,6 +1,6 @@
-import { TEXT_LIMITS, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_DISABLED_REASONS, WEBHOOK_EVENT_TYPES } from '@lfk/db/constants';
+import { PAGE_LIMIT, TEXT_LIMITS, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_DISABLED_REASONS, WEBHOOK_EVENT_TYPES } from '@lfk/db/constants';
 import { z } from 'zod';
-import { idParam, listInput, text, timestamp } from '../../common-schemas.ts';
+import { idParam, listInput, queryInteger, text, timestamp } from '../../common-schemas.ts';
 import { httpUrl } from '../forms/schemas.ts';
 
 export const webhookEventType = z.enum(WEBHOOK_EVENT_TYPES).meta({ id: 'WebhookEventType' });
@@ -109,3 +109,29 @@ export const webhookDelivery = z
 
 export const webhookDeliveryListInput = listInput.extend({ form_id: idParam, webhook_id: idParam });
 export const webhookDeliveryIdInput = z.object({ form_id: idParam, webhook_id: idParam, delivery_id: idParam });
+
+export const formEventsInput = z.object({
+  form_id: idParam,
+  after: z
+    .string()
+    .max(100)
+    .optional()
+    .describe("The last event id seen (a `cursor`): the events after it. Without it, none: just the cursor of now, to read from."),
+  limit: queryInteger(1, PAGE_LIMIT.max).default(PAGE_LIMIT.max).describe(`How many events at most: 1 to ${PAGE_LIMIT.max}.`),
+});
+
+export const formEvent = z
+  .object({
+    id: z.string().describe('The event id, as the `webhook-id` header carries it.'),
+    type: webhookEventType,
+    created_at: timestamp,
+    payload: z.unknown().describe('The event exactly as a webhook endpoint receives it.'),
+  })
+  .meta({ id: 'FormEvent' });
+
+export const formEventPage = z
+  .object({
+    data: z.array(formEvent),
+    cursor: z.string().nullable().describe('Pass as `after` to read on from here; null while the form has had no event.'),
+  })
+  .meta({ id: 'FormEventPage' });

@@ -2,7 +2,7 @@ import type { IWebhookDelivery, IWebhookEndpoint, WebhookDeliveryStatus } from '
 import type { z } from 'zod';
 import { iso, isoOrNull } from '../../infrastructure/wire.ts';
 import type { webhook, webhookAttempt, webhookDelivery } from './schemas.ts';
-import type { AttemptResult } from './outbound.ts';
+import type { AttemptResult } from '../../infrastructure/outbound-requests.ts';
 
 export type LastDelivery = { at: Date; status: WebhookDeliveryStatus } | undefined;
 

@@ -2,7 +2,7 @@ import { type LookupAddress, lookup as dnsLookup } from 'node:dns';
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { Agent, buildConnector, request } from 'undici';
-import { isPublicAddress, literalAddress } from './address-policy.ts';
+import { isPublicAddress, literalAddress } from './public-addresses.ts';
 
 /** What one POST to a receiver came to, as the delivery log shows it. */
 export interface AttemptResult {
@@ -49,11 +49,11 @@ function publicOnlyLookup(hostname: string, options: { all?: boolean; family?: n
 }
 
 /** The error of a failed attempt, in a few words for the log: the code a system error has, or its message. */
-function describe(error: unknown): string {
+function describe(error: unknown, timeoutMs: number): string {
   if (!(error instanceof Error)) return String(error).slice(0, 200);
-  if (error.name === 'TimeoutError' || error.name === 'AbortError') return 'timeout: no answer within 10 s';
+  if (error.name === 'TimeoutError' || error.name === 'AbortError') return `timeout: no answer within ${timeoutMs / 1000} s`;
   const cause = (error as { cause?: unknown }).cause;
-  if (error.message === 'fetch failed' && cause instanceof Error) return describe(cause);
+  if (error.message === 'fetch failed' && cause instanceof Error) return describe(cause, timeoutMs);
   const code = (error as { code?: unknown }).code;
   if (error instanceof AddressNotAllowed) return error.message;
   if (typeof code === 'string' && code.startsWith('UND_ERR_')) return `${code}: ${error.message}`.slice(0, 200);
@@ -164,7 +164,7 @@ export class Outbound {
       }
       return { statusCode: answer.statusCode, durationMs: elapsed(), ...(excerpt ? { excerpt } : {}) };
     } catch (error) {
-      return { error: describe(error), durationMs: elapsed() };
+      return { error: describe(error, this.timeoutMs), durationMs: elapsed() };
     }
   }
 

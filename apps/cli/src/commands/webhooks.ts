@@ -1,0 +1,270 @@
+import { Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
+import type { RouterOutputs } from '@lfk/client';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@lfk/db/constants';
+import { type CommandContext, formsApi, sessionApi, signedIn, withClient } from '../command-context.ts';
+import { usageError } from '../errors.ts';
+import type { Column } from '../output/table.ts';
+import { confirmOrStop } from '../terminal/prompts.ts';
+import { commandGroup, paged } from './options.ts';
+import { listed, noteNextPage } from './pages.ts';
+import { action, callAndShow } from './run-command.ts';
+
+type Webhook = RouterOutputs['webhooks']['get'];
+type Delivery = RouterOutputs['webhooks']['deliveries']['data'][number];
+type Attempt = Delivery['attempts'][number];
+type TestResult = RouterOutputs['webhooks']['test'];
+
+const formOption = () => new Option('--form <form_id>', 'the form the endpoint belongs to').makeOptionMandatory();
+/** `--event`, repeatable, one of the event types (commander's `choices` takes one value, not a list). */
+const eventOption = () =>
+  new Option('--event <type>', `an event to send; repeat for each (${WEBHOOK_EVENT_TYPES.join(', ')}; default: all)`).argParser(
+    (value: string, previous: WebhookEventType[] = []) => {
+      if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(value)) {
+        throw new InvalidArgumentError(`Allowed choices are ${WEBHOOK_EVENT_TYPES.join(', ')}.`);
+      }
+      return [...previous, value as WebhookEventType];
+    },
+  );
+
+function stateOf(webhook: Webhook, ctx: CommandContext): [string, string, (text: string) => string] {
+  const { style } = ctx.out;
+  if (webhook.enabled) return ['state', 'enabled', style.green];
+  const why = { manual: 'by a person', gone: 'the receiver answered 410 Gone', failing: 'every delivery failed for 3 days' }[webhook.disabled_reason ?? 'manual'];
+  return ['state', `disabled (${why})`, style.yellow];
+}
+
+function printWebhook(webhook: Webhook, ctx: CommandContext): void {
+  ctx.out.record([
+    ['id', webhook.id],
+    ['form', webhook.form_id],
+    ['url', webhook.url],
+    ['description', webhook.description ?? '-'],
+    ['events', webhook.events.join(', ')],
+    stateOf(webhook, ctx),
+    ['last delivery', webhook.last_delivery_at ? `${webhook.last_status} at ${webhook.last_delivery_at}` : 'none yet'],
+    ...(webhook.previous_secret_expires_at ? [['previous secret signs until', webhook.previous_secret_expires_at] as [string, string]] : []),
+    ['created', webhook.created_at],
+  ]);
+}
+
+/** The secret once, with what to do with it. */
+function printSecret(ctx: CommandContext, secret: string, what: string): void {
+  ctx.out.line();
+  ctx.out.line(`signing secret  ${ctx.out.style.bold(secret)}`);
+  ctx.out.note(ctx.out.errorStyle.yellow(`${what} Verify each request with it (verifyWebhook in @lfk/client, or any Standard Webhooks library).`));
+}
+
+/** An attempt in a few words: the status, or why there was none. */
+const attemptText = (a: Pick<Attempt, 'status_code' | 'error' | 'duration_ms'>) => `${a.status_code ?? a.error ?? 'no answer'} in ${a.duration_ms} ms`;
+
+const webhooksCreateCommand = () =>
+  new Command('create')
+    .description("Add a webhook endpoint to a form; its signing secret is shown once")
+    .addOption(formOption())
+    .requiredOption('--url <url>', 'where events are POSTed (https, a public address)')
+    .option('--description <text>', 'what it is for')
+    .addOption(eventOption())
+    .option('--idempotency-key <key>', 'reuse to make a repeated command add at most one endpoint')
+    .action(
+      action(async (ctx, flags) => {
+        const api = await formsApi(ctx);
+        const created = await api.webhooks.create.mutate(
+          { form_id: flags.form, url: flags.url, ...(flags.description !== undefined ? { description: flags.description } : {}), ...(flags.event ? { events: flags.event } : {}) },
+          { context: { idempotencyKey: flags.idempotencyKey ?? crypto.randomUUID() } },
+        );
+        ctx.out.result(created, (created) => {
+          ctx.out.note(`Added webhook ${created.id} to ${created.form_id}.`);
+          printWebhook(created, ctx);
+          if (created.secret) printSecret(ctx, created.secret, 'This is the only time the secret is shown to a key; a member can reveal it again with a session.');
+        });
+      }),
+    );
+
+const columns: Column<Webhook>[] = [
+  { header: 'ID', value: (w) => w.id },
+  { header: 'URL', value: (w) => w.url, shrink: true },
+  { header: 'STATE', value: (w) => (w.enabled ? 'enabled' : `disabled (${w.disabled_reason})`) },
+  { header: 'LAST', value: (w) => w.last_status ?? '-', optional: true },
+  { header: 'LAST AT', value: (w) => w.last_delivery_at ?? '', time: true, optional: true },
+];
+
+const webhooksListCommand = () =>
+  new Command('list')
+    .description("A form's webhook endpoints")
+    .addOption(formOption())
+    .action(
+      callAndShow(
+        withClient(formsApi),
+        ({ api }, flags) => api.webhooks.list.query({ form_id: flags.form }),
+        (page, ctx, flags) => {
+          if (page.data.length === 0) return ctx.out.line(`No webhooks on ${flags.form}. Add one with 'lfk webhooks create --form ${flags.form} --url https://…'.`);
+          ctx.out.table(columns, page.data);
+        },
+      ),
+    );
+
+const webhooksGetCommand = () =>
+  new Command('get')
+    .description('Show a webhook endpoint')
+    .argument('<webhook_id>', 'the endpoint, e.g. wh_…')
+    .addOption(formOption())
+    .action(callAndShow(withClient(formsApi), ({ api }, webhookId, flags) => api.webhooks.get.query({ form_id: flags.form, webhook_id: webhookId }), printWebhook));
+
+const webhooksUpdateCommand = () =>
+  new Command('update')
+    .description('Change an endpoint; --disable pauses its deliveries (they wait), --enable sends what waited')
+    .argument('<webhook_id>', 'the endpoint')
+    .addOption(formOption())
+    .option('--url <url>', 'a new URL')
+    .option('--description <text>', 'a new description')
+    .option('--no-description', 'remove the description')
+    .addOption(eventOption())
+    .option('--enable', 'deliver again')
+    .option('--disable', 'stop delivering for now')
+    .action(
+      callAndShow(
+        withClient(formsApi),
+        ({ api }, webhookId, flags) => {
+          if (flags.enable && flags.disable) throw usageError('conflicting_flags', 'Give --enable or --disable, not both.');
+          const body = {
+            ...(flags.url !== undefined ? { url: flags.url } : {}),
+            ...(flags.description !== undefined ? { description: flags.description === false ? null : flags.description } : {}),
+            ...(flags.event ? { events: flags.event } : {}),
+            ...(flags.enable ? { enabled: true } : flags.disable ? { enabled: false } : {}),
+          };
+          if (Object.keys(body).length === 0) throw usageError('nothing_to_update', 'Say what to change: see lfk webhooks update --help.');
+          return api.webhooks.update.mutate({ form_id: flags.form, webhook_id: webhookId, ...body });
+        },
+        (webhook, ctx) => {
+          ctx.out.note(`Updated webhook ${webhook.id}.`);
+          printWebhook(webhook, ctx);
+        },
+      ),
+    );
+
+const webhooksDeleteCommand = () =>
+  new Command('delete')
+    .description('Delete an endpoint; its pending deliveries are cancelled')
+    .argument('<webhook_id>', 'the endpoint')
+    .addOption(formOption())
+    .option('-y, --yes', 'delete without asking')
+    .action(
+      action(async (ctx, webhookId, flags) => {
+        if (!flags.yes) await confirmOrStop(`Delete ${webhookId}? Its pending deliveries are cancelled.`, '--yes to delete without asking', 'Nothing was deleted.');
+        // A client of its own after the question, so time spent answering is not spent from the timeout.
+        const api = await formsApi(ctx);
+        await api.webhooks.delete.mutate({ form_id: flags.form, webhook_id: webhookId });
+        ctx.out.result({ id: webhookId, deleted: true }, () => ctx.out.line(`Deleted ${webhookId}.`));
+      }),
+    );
+
+const webhooksTestCommand = () =>
+  new Command('test')
+    .description('Send a signed webhook.test event to the endpoint now, and show how it went')
+    .argument('<webhook_id>', 'the endpoint')
+    .addOption(formOption())
+    .action(
+      callAndShow(
+        withClient(formsApi),
+        ({ api }, webhookId, flags) => api.webhooks.test.mutate({ form_id: flags.form, webhook_id: webhookId }),
+        (result: TestResult, ctx) => {
+          const colour = result.status === 'succeeded' ? ctx.out.style.green : ctx.out.style.red;
+          ctx.out.record([
+            ['result', result.status, colour],
+            ['answer', attemptText(result)],
+            ['body', result.response_excerpt ?? '-'],
+          ]);
+        },
+      ),
+    );
+
+const webhooksRotateSecretCommand = () =>
+  new Command('rotate-secret')
+    .description('A new signing secret; the previous one keeps signing beside it for 24 hours')
+    .argument('<webhook_id>', 'the endpoint')
+    .addOption(formOption())
+    .action(
+      callAndShow(
+        withClient(formsApi),
+        ({ api }, webhookId, flags) => api.webhooks.rotateSecret.mutate({ form_id: flags.form, webhook_id: webhookId }),
+        (rotated, ctx) => printSecret(ctx, rotated.secret, `Both secrets sign until ${rotated.previous_secret_expires_at}: deploy the new one before then.`),
+      ),
+    );
+
+const webhooksSecretCommand = () =>
+  new Command('secret')
+    .description("Show an endpoint's signing secret (needs a session)")
+    .argument('<webhook_id>', 'the endpoint')
+    .addOption(formOption())
+    .action(
+      callAndShow(
+        signedIn,
+        ({ api }, webhookId, flags) => api.webhooks.revealSecret.query({ form_id: flags.form, webhook_id: webhookId }),
+        (revealed, ctx) => ctx.out.line(revealed.secret),
+      ),
+    );
+
+const deliveryColumns: Column<Delivery>[] = [
+  { header: 'ID', value: (d) => d.id },
+  { header: 'EVENT', value: (d) => d.event_id, optional: true },
+  { header: 'STATUS', value: (d) => d.status },
+  { header: 'ATTEMPTS', value: (d) => String(d.attempts.length) },
+  { header: 'LAST ANSWER', value: (d) => (d.attempts.length ? attemptText(d.attempts.at(-1)!) : '-'), shrink: true },
+  { header: 'NEXT', value: (d) => d.next_attempt_at ?? '', time: true, optional: true },
+  { header: 'CREATED', value: (d) => d.created_at, time: true, optional: true },
+];
+
+const webhooksDeliveriesCommand = () =>
+  paged(new Command('deliveries').argument('<webhook_id>', 'the endpoint'))
+    .description("An endpoint's deliveries, newest first, with their attempts (needs a session; --json for payloads)")
+    .addOption(formOption())
+    .action(
+      action(async (ctx, webhookId, flags) => {
+        const api = await sessionApi(ctx);
+        const page = await listed(flags, (input) => api.webhooks.deliveries.query({ form_id: flags.form, webhook_id: webhookId, ...input }));
+        ctx.out.result(page, (page) => {
+          if (page.data.length === 0) return ctx.out.line(`No deliveries to ${webhookId} yet.`);
+          ctx.out.table(deliveryColumns, page.data);
+          noteNextPage(ctx, page.next_cursor);
+        });
+      }),
+    );
+
+const webhooksRetryCommand = () =>
+  new Command('retry')
+    .description('Deliver again now, with the same webhook-id (needs a session)')
+    .argument('<webhook_id>', 'the endpoint')
+    .argument('<delivery_id>', 'the delivery, e.g. whd_…')
+    .addOption(formOption())
+    .action(
+      callAndShow(
+        signedIn,
+        ({ api }, webhookId, deliveryId, flags) => api.webhooks.retryDelivery.mutate({ form_id: flags.form, webhook_id: webhookId, delivery_id: deliveryId }),
+        (delivery, ctx) => ctx.out.line(`Retrying ${delivery.id} (${delivery.event_id}) now.`),
+      ),
+    );
+
+export const webhooksCommand = () =>
+  commandGroup(
+    'webhooks',
+    "Send a form's submissions, signed, to your own systems (with an API key or a session)",
+    [
+      webhooksCreateCommand(),
+      webhooksListCommand(),
+      webhooksGetCommand(),
+      webhooksUpdateCommand(),
+      webhooksDeleteCommand(),
+      webhooksTestCommand(),
+      webhooksRotateSecretCommand(),
+      webhooksSecretCommand(),
+      webhooksDeliveriesCommand(),
+      webhooksRetryCommand(),
+    ],
+    [
+      'lfk webhooks create --form form_… --url https://example.com/hooks/lfk',
+      'lfk webhooks test wh_… --form form_…',
+      'lfk webhooks deliveries wh_… --form form_…',
+      'lfk webhooks retry wh_… whd_… --form form_…',
+      'lfk webhooks update wh_… --form form_… --enable',
+    ],
+  );

@@ -1,0 +1,133 @@
+// lfk webhooks … and lfk listen, against the real server and a local receiver.
+import { spawn } from 'node:child_process';
+import { verifyWebhook } from '@lfk/client';
+import { type Receiver, startReceiver, until } from '@lfk/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LFK_BIN, newHome, owner, ownerKey, server, startWorld, stopWorld } from './harness.ts';
+
+let receiver: Receiver;
+beforeAll(async () => {
+  await startWorld({ env: { LFK_WEBHOOK_ALLOW_PRIVATE: 'true' } });
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await receiver.close();
+  await stopWorld();
+});
+
+async function newForm(name: string): Promise<string> {
+  const form = await owner.lfk(['forms', 'create', '--name', name, '--field', 'message:text', '--mode', 'api_key', '--json']);
+  expect(form.code, form.stderr).toBe(0);
+  return form.json.id;
+}
+
+describe('lfk webhooks', () => {
+  it('creates an endpoint with a key (the secret once), tests it, and manages it', async () => {
+    const { key } = await ownerKey('webhooks');
+    const formId = await newForm('Hooked');
+    const asKey = { env: { LFK_API_KEY: key } };
+
+    const created = await owner.lfk(['webhooks', 'create', '--form', formId, '--url', receiver.url, '--description', 'CRM'], asKey);
+    expect(created.code, created.stderr).toBe(0);
+    const secret = /whsec_[A-Za-z0-9+/]+=*/.exec(created.stdout)![0];
+    const id = /wh_[0-9a-z]{26}/.exec(created.stdout)![0];
+    expect(created.stderr).toContain(`Added webhook ${id} to ${formId}.`);
+    expect(created.stderr).toContain('only time the secret is shown');
+
+    const tested = await owner.lfk(['webhooks', 'test', id, '--form', formId], asKey);
+    expect(tested.code, tested.stderr).toBe(0);
+    expect(tested.stdout).toMatch(/result\s+succeeded/);
+    const request = receiver.received.at(-1)!;
+    expect(verifyWebhook(secret, request.headers, request.body)).toMatchObject({ type: 'webhook.test', data: { webhook: { id } } });
+
+    const listed = await owner.lfk(['webhooks', 'list', '--form', formId, '--json'], asKey);
+    expect(listed.json.data).toEqual([expect.objectContaining({ id, url: receiver.url, description: 'CRM', enabled: true })]);
+    expect(listed.stdout).not.toContain('whsec_');
+
+    const disabled = await owner.lfk(['webhooks', 'update', id, '--form', formId, '--disable', '--no-description', '--json'], asKey);
+    expect(disabled.json).toMatchObject({ enabled: false, disabled_reason: 'manual', description: null });
+    const neither = await owner.lfk(['webhooks', 'update', id, '--form', formId], asKey);
+    expect(neither.code).toBe(2);
+    const badEvent = await owner.lfk(['webhooks', 'update', id, '--form', formId, '--event', 'form.deleted'], asKey);
+    expect(badEvent.code).toBe(2);
+
+    const rotated = await owner.lfk(['webhooks', 'rotate-secret', id, '--form', formId, '--json'], asKey);
+    expect(rotated.json.secret).toMatch(/^whsec_/);
+    // Revealing needs a session: an agent holding only the key is told so, the owner's session reads the new secret.
+    const agent = await newHome({ LFK_API_KEY: key });
+    const byKey = await agent.lfk(['webhooks', 'secret', id, '--form', formId]);
+    expect(byKey.code).toBe(4);
+    expect(byKey.stderr).toContain('session_required');
+    const revealed = await owner.lfk(['webhooks', 'secret', id, '--form', formId]);
+    expect(revealed.stdout).toBe(`${rotated.json.secret}\n`);
+
+    const unconfirmed = await owner.lfk(['webhooks', 'delete', id, '--form', formId], asKey);
+    expect(unconfirmed.code).toBe(2);
+    const deleted = await owner.lfk(['webhooks', 'delete', id, '--form', formId, '--yes'], asKey);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(await server.sql('select id from webhook_endpoints where id = ?', [id])).toEqual([]);
+  });
+
+  it('shows the delivery log and retries a delivery (with a session)', async () => {
+    const { key } = await ownerKey('deliveries');
+    const formId = await newForm('Logged');
+    const created = await owner.lfk(['webhooks', 'create', '--form', formId, '--url', receiver.url, '--json']);
+    const id = created.json.id;
+    receiver.answers.push({ status: 500, body: 'try later' });
+    const submitted = await owner.lfk(['submissions', 'create', formId, '--data', 'message=hi', '--json'], { env: { LFK_API_KEY: key } });
+    expect(submitted.code, submitted.stderr).toBe(0);
+    const log = await until('a failed attempt', async () => {
+      const shown = await owner.lfk(['webhooks', 'deliveries', id, '--form', formId, '--json']);
+      return shown.json.data[0]?.attempts.length === 1 ? shown.json.data : undefined;
+    });
+    expect(log[0]).toMatchObject({ status: 'pending', attempts: [{ status_code: 500, response_excerpt: 'try later' }] });
+    const human = await owner.lfk(['webhooks', 'deliveries', id, '--form', formId]);
+    expect(human.stdout).toContain(log[0].id);
+    expect(human.stdout).toContain('500 in ');
+
+    const retried = await owner.lfk(['webhooks', 'retry', id, log[0].id, '--form', formId]);
+    expect(retried.code, retried.stderr).toBe(0);
+    expect(retried.stdout).toContain(`Retrying ${log[0].id}`);
+    await until('the retry to succeed', async () => {
+      const shown = await owner.lfk(['webhooks', 'deliveries', id, '--form', formId, '--json']);
+      return shown.json.data[0]?.status === 'succeeded';
+    });
+  });
+});
+
+describe('lfk listen', () => {
+  it('forwards each new submission, signed, to a local URL until stopped', async () => {
+    const { key } = await ownerKey('listen');
+    const formId = await newForm('Listened');
+    const submit = (message: string) => owner.lfk(['submissions', 'create', formId, '--data', `message=${message}`, '--json'], { env: { LFK_API_KEY: key } });
+    await submit('before listening');
+    const local = await startReceiver();
+    const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+    const child = spawn(process.execPath, [LFK_BIN, 'listen', '--form', formId, '--forward-to', local.url, '--secret', secret, '--json'], {
+      env: { PATH: process.env.PATH ?? '', HOME: owner.dir, XDG_CONFIG_HOME: `${owner.dir}/.config` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    try {
+      await until('listen to be ready', () => stderr.includes('Ready.'));
+      const during = [(await submit('first')).json.id, (await submit('second')).json.id];
+      const received = await local.waitFor(2);
+      const events = received.map((r) => verifyWebhook(secret, r.headers, r.body));
+      expect(events.map((e) => (e.type === 'submission.created' ? e.data.submission.id : null))).toEqual(during);
+      expect(events[0]).toMatchObject({ type: 'submission.created', data: { form: { id: formId }, submission: { values: { message: 'first' }, via: 'api_key' } } });
+      // The same webhook-id a real endpoint would get for that submission.
+      expect(received[0]!.headers['webhook-id']).toBe(`msg_${during[0].slice(4)}`);
+      await until('both forwards to be reported', () => stdout.split('\n').filter(Boolean).length === 2);
+      expect(stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line))).toEqual([
+        expect.objectContaining({ event_id: `msg_${during[0].slice(4)}`, status_code: 200, error: null }),
+        expect.objectContaining({ event_id: `msg_${during[1].slice(4)}`, status_code: 200, error: null }),
+      ]);
+    } finally {
+      child.kill('SIGINT');
+      await local.close();
+    }
+  });
+});

@@ -1,0 +1,349 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { RouterOutputs } from '@lfk/api';
+import { webhookCreateInput } from '@lfk/api/schemas';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useParams } from '@tanstack/react-router';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { problemOf } from '../../api/problems.ts';
+import { trpc, trpcClient } from '../../api/trpc.ts';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { CopyButton } from '../../components/copy-button.tsx';
+import { Dialog } from '../../components/dialog.tsx';
+import { useFormProblem } from '../../components/form-problem.ts';
+import { ProblemAlert } from '../../components/problem-alert.tsx';
+import { Empty, Loaded, LoadedList } from '../../components/states.tsx';
+import { SubmitForm } from '../../components/submit-form.tsx';
+import { TextField } from '../../components/text-field.tsx';
+import { Time } from '../../components/time.tsx';
+import { usePageTitle } from '../../layout/page-title.ts';
+import { useWorkspace } from '../../layout/workspace-context.tsx';
+import { FormsBreadcrumb } from '../forms/forms-subpage.tsx';
+
+type Webhook = RouterOutputs['webhooks']['list']['data'][number];
+type Delivery = RouterOutputs['webhooks']['deliveries']['data'][number];
+type Attempt = Delivery['attempts'][number];
+
+const DELIVERIES_SHOWN = 20;
+const newEndpoint = webhookCreateInput.pick({ url: true, description: true });
+
+export function WebhooksPage() {
+  const workspace = useWorkspace();
+  const { formId } = useParams({ from: '/w/$workspaceId/forms/$formId/webhooks' });
+  const form = useQuery(trpc.forms.get.queryOptions({ form_id: formId }));
+  usePageTitle('Webhooks', form.data?.name ?? 'Form', workspace.name);
+  return (
+    <>
+      <FormsBreadcrumb workspaceId={workspace.id} form={form.data} />
+      <Loaded query={form} what="the form">
+        {(loaded) => <Endpoints formId={loaded.id} formName={loaded.name} />}
+      </Loaded>
+    </>
+  );
+}
+
+function Endpoints({ formId, formName }: { formId: string; formName: string }) {
+  const [adding, setAdding] = useState(false);
+  const endpoints = useQuery(trpc.webhooks.list.queryOptions({ form_id: formId }));
+  return (
+    <>
+      <div className="page-header">
+        <h1>Webhooks of {formName}</h1>
+        <button type="button" onClick={() => setAdding(true)}>
+          Add endpoint
+        </button>
+      </div>
+      <p className="muted">
+        Each submission is POSTed to every enabled endpoint, signed with Standard Webhooks (<code>webhook-id</code>,{' '}
+        <code>webhook-timestamp</code>, <code>webhook-signature</code>). Failed deliveries are retried for about three days.
+      </p>
+      <LoadedList
+        query={endpoints}
+        what="webhooks"
+        empty={
+          <Empty title="No webhooks yet.">
+            <p>Add an endpoint to send this form's submissions to your own systems: a CRM, a queue, a chat.</p>
+          </Empty>
+        }
+      >
+        {(page) => (
+          <ul className="webhooks">
+            {page.data.map((webhook) => (
+              <li key={webhook.id}>
+                <EndpointCard formId={formId} webhook={webhook} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </LoadedList>
+      <AddEndpointDialog formId={formId} open={adding} onClose={() => setAdding(false)} />
+    </>
+  );
+}
+
+/** The signing secret, once: from creating or rotating, kept only in the dialog that shows it. */
+function SecretOnce({ secret, note, onDone }: { secret: string; note: string; onDone: () => void }) {
+  return (
+    <div className="secret">
+      <div className="alert alert-warning" role="alert">
+        <p>
+          <strong>Copy this signing secret now.</strong> {note}
+        </p>
+      </div>
+      <label htmlFor="webhook-secret">Signing secret</label>
+      <div className="secret-row">
+        <input id="webhook-secret" className="mono" readOnly value={secret} onFocus={(e) => e.currentTarget.select()} />
+        <CopyButton text={secret} />
+      </div>
+      <p className="hint">
+        Verify each request with it: <code>verifyWebhook(secret, headers, rawBody)</code> from <code>@lfk/client</code>, or any
+        Standard Webhooks library.
+      </p>
+      <div className="actions">
+        <button type="button" onClick={onDone}>
+          I have copied it
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function AddEndpointDialog({ formId, open, onClose }: { formId: string; open: boolean; onClose: () => void }) {
+  const [secret, setSecret] = useState<string | null>(null);
+  const close = () => {
+    setSecret(null);
+    onClose();
+  };
+  return (
+    <Dialog open={open} onClose={close} title={secret ? 'Your endpoint’s signing secret' : 'Add a webhook endpoint'}>
+      {secret ? (
+        <SecretOnce secret={secret} note="A member can reveal it again here later; an API key cannot." onDone={close} />
+      ) : (
+        <AddEndpointForm formId={formId} onCreated={setSecret} onCancel={close} />
+      )}
+    </Dialog>
+  );
+}
+
+function AddEndpointForm({ formId, onCreated, onCancel }: { formId: string; onCreated: (secret: string) => void; onCancel: () => void }) {
+  const queryClient = useQueryClient();
+  const form = useForm({ resolver: zodResolver(newEndpoint), defaultValues: { url: '', description: undefined } });
+  const problem = useFormProblem(['url', 'description'], form.setError);
+  const create = useMutation({
+    // The secret goes straight to the dialog; the query cache never holds it.
+    mutationFn: async (input: { url: string; description?: string | null | undefined }) => {
+      const created = await trpcClient.webhooks.create.mutate({ form_id: formId, ...input });
+      if (created.secret) onCreated(created.secret);
+      return created.id;
+    },
+    onSettled: () => queryClient.invalidateQueries(trpc.webhooks.list.pathFilter()),
+    onError: problem.report,
+  });
+  return (
+    <SubmitForm
+      onSubmit={form.handleSubmit((input) => create.mutate(input))}
+      problem={problem}
+      submitLabel="Add endpoint"
+      pending={create.isPending}
+      onCancel={onCancel}
+    >
+      <TextField form={form} name="url" label="URL" hint="An https:// address of your server, such as https://example.com/hooks/lfk." autoComplete="off" />
+      <TextField form={form} name="description" optional label="Description" hint="Optional: what receives it." autoComplete="off" />
+    </SubmitForm>
+  );
+}
+
+const DISABLED_WHY: Record<NonNullable<Webhook['disabled_reason']>, string> = {
+  manual: 'Disabled by a person.',
+  gone: 'Disabled: the receiver answered 410 Gone.',
+  failing: 'Disabled: every delivery failed for 3 days.',
+};
+
+function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook }) {
+  const queryClient = useQueryClient();
+  const ids = { form_id: formId, webhook_id: webhook.id };
+  const refresh = () => queryClient.invalidateQueries(trpc.webhooks.pathFilter());
+  const [confirming, setConfirming] = useState<'delete' | 'rotate' | null>(null);
+  const [secret, setSecret] = useState<{ value: string; note: string } | null>(null);
+  const toggle = useMutation({ ...trpc.webhooks.update.mutationOptions(), onSuccess: refresh });
+  const test = useMutation(trpc.webhooks.test.mutationOptions());
+  const remove = useMutation({ ...trpc.webhooks.delete.mutationOptions(), onSuccess: refresh });
+  const reveal = useMutation({
+    mutationFn: async () => (await trpcClient.webhooks.revealSecret.query(ids)).secret,
+    onSuccess: (value) => setSecret({ value, note: 'Keep it on your server only.' }),
+  });
+  const rotate = useMutation({
+    mutationFn: () => trpcClient.webhooks.rotateSecret.mutate(ids),
+    onSuccess: (rotated) => {
+      setConfirming(null);
+      setSecret({ value: rotated.secret, note: `The previous secret keeps signing too until ${new Date(rotated.previous_secret_expires_at).toLocaleString()}: deploy this one before then.` });
+      void refresh();
+    },
+  });
+  const error = toggle.error ?? test.error ?? reveal.error;
+  return (
+    <article className="webhook" aria-labelledby={`${webhook.id}-url`}>
+      <header className="webhook-header">
+        <h2 id={`${webhook.id}-url`} className="mono">
+          {webhook.url}
+        </h2>
+        <span className={`badge ${webhook.enabled ? 'badge-active' : 'badge-revoked'}`}>{webhook.enabled ? 'Enabled' : 'Disabled'}</span>
+      </header>
+      <p className="muted">
+        {webhook.description ? `${webhook.description} · ` : ''}
+        <code>{webhook.id}</code> · last delivery:{' '}
+        {webhook.last_delivery_at ? (
+          <>
+            {webhook.last_status} <Time iso={webhook.last_delivery_at} />
+          </>
+        ) : (
+          'none yet'
+        )}
+      </p>
+      {!webhook.enabled && webhook.disabled_reason && <p>{DISABLED_WHY[webhook.disabled_reason]} Deliveries wait until it is enabled.</p>}
+      <div className="actions">
+        <button type="button" className="secondary" disabled={test.isPending} onClick={() => test.mutate(ids)}>
+          Send test event
+        </button>
+        <button type="button" className="secondary" disabled={toggle.isPending} onClick={() => toggle.mutate({ ...ids, enabled: !webhook.enabled })}>
+          {webhook.enabled ? 'Disable' : 'Enable'}
+        </button>
+        <button type="button" className="secondary" disabled={reveal.isPending} onClick={() => reveal.mutate()}>
+          Reveal secret
+        </button>
+        <button type="button" className="secondary" onClick={() => setConfirming('rotate')}>
+          Rotate secret
+        </button>
+        <button type="button" className="danger" onClick={() => setConfirming('delete')}>
+          Delete
+        </button>
+      </div>
+      {test.data && (
+        <p role="status" className={test.data.status === 'succeeded' ? 'ok' : 'failed'}>
+          Test event {test.data.status}: {test.data.status_code ?? test.data.error} in {test.data.duration_ms} ms
+          {test.data.response_excerpt ? ` — “${test.data.response_excerpt.slice(0, 200)}”` : ''}
+        </p>
+      )}
+      <ProblemAlert problem={error ? problemOf(error) : null} />
+      <DeliveryLog formId={formId} webhookId={webhook.id} />
+      <Dialog open={secret !== null} onClose={() => setSecret(null)} title="Signing secret">
+        {secret && <SecretOnce secret={secret.value} note={secret.note} onDone={() => setSecret(null)} />}
+      </Dialog>
+      <ConfirmDialog
+        open={confirming === 'rotate'}
+        title="Rotate the signing secret?"
+        confirmLabel="Rotate secret"
+        onConfirm={() => rotate.mutate()}
+        onClose={() => {
+          setConfirming(null);
+          rotate.reset();
+        }}
+        pending={rotate.isPending}
+        error={rotate.error}
+      >
+        <p>A new secret signs from now on. The current one keeps signing beside it for 24 hours, so receivers can move over.</p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={confirming === 'delete'}
+        title="Delete this endpoint?"
+        confirmLabel="Delete endpoint"
+        onConfirm={() => remove.mutate(ids)}
+        onClose={() => {
+          setConfirming(null);
+          remove.reset();
+        }}
+        pending={remove.isPending}
+        error={remove.error}
+      >
+        <p>
+          Nothing more is sent to <code>{webhook.url}</code>; deliveries still waiting are cancelled, and its log is deleted.
+        </p>
+      </ConfirmDialog>
+    </article>
+  );
+}
+
+const attemptText = (attempt: Attempt) => `${attempt.status_code ?? attempt.error ?? 'no answer'} · ${attempt.duration_ms} ms`;
+
+function DeliveryLog({ formId, webhookId }: { formId: string; webhookId: string }) {
+  const deliveries = useQuery(trpc.webhooks.deliveries.queryOptions({ form_id: formId, webhook_id: webhookId, limit: DELIVERIES_SHOWN }));
+  return (
+    <details className="delivery-log">
+      <summary>Deliveries</summary>
+      <div className="toolbar">
+        <p className="muted">Newest first, the last {DELIVERIES_SHOWN}.</p>
+        <button type="button" className="secondary" onClick={() => deliveries.refetch()}>
+          Refresh
+        </button>
+      </div>
+      <LoadedList query={deliveries} what="deliveries" empty={<p className="muted">No deliveries yet.</p>}>
+        {(page) => (
+          <ol className="deliveries">
+            {page.data.map((delivery) => (
+              <li key={delivery.id}>
+                <DeliveryItem formId={formId} webhookId={webhookId} delivery={delivery} />
+              </li>
+            ))}
+          </ol>
+        )}
+      </LoadedList>
+    </details>
+  );
+}
+
+function DeliveryItem({ formId, webhookId, delivery }: { formId: string; webhookId: string; delivery: Delivery }) {
+  const queryClient = useQueryClient();
+  const retry = useMutation({
+    ...trpc.webhooks.retryDelivery.mutationOptions(),
+    onSuccess: () => queryClient.invalidateQueries(trpc.webhooks.deliveries.pathFilter()),
+  });
+  return (
+    <details className="delivery">
+      <summary>
+        <span className={`badge badge-${delivery.status === 'succeeded' ? 'active' : delivery.status === 'failed' ? 'revoked' : 'pending'}`}>
+          {delivery.status}
+        </span>{' '}
+        {delivery.type} <Time iso={delivery.created_at} />{' '}
+        <span className="muted">
+          {delivery.attempts.length} attempt{delivery.attempts.length === 1 ? '' : 's'}
+          {delivery.next_attempt_at ? ' · next ' : ''}
+          {delivery.next_attempt_at && <Time iso={delivery.next_attempt_at} />}
+        </span>
+      </summary>
+      <p className="muted">
+        <code>{delivery.id}</code> · <code>webhook-id: {delivery.event_id}</code>
+      </p>
+      <h3>Attempts</h3>
+      {delivery.attempts.length === 0 ? (
+        <p className="muted">Not attempted yet.</p>
+      ) : (
+        <ol className="attempts">
+          {delivery.attempts.map((attempt) => (
+            <li key={attempt.at}>
+              <Time iso={attempt.at} /> — {attemptText(attempt)}
+              {attempt.response_excerpt && (
+                // Focusable, so a keyboard can scroll a long answer.
+                // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region needs keyboard access.
+                <section className="scrolls" tabIndex={0} aria-label="The answer's first KiB">
+                  <pre>{attempt.response_excerpt}</pre>
+                </section>
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
+      <h3>Payload</h3>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region needs keyboard access. */}
+      <section className="scrolls" tabIndex={0} aria-label="Payload">
+        <pre>{JSON.stringify(delivery.payload, null, 2)}</pre>
+      </section>
+      <div className="actions">
+        <button type="button" className="secondary" disabled={retry.isPending} onClick={() => retry.mutate({ form_id: formId, webhook_id: webhookId, delivery_id: delivery.id })}>
+          Retry now
+        </button>
+      </div>
+      <ProblemAlert problem={retry.error ? problemOf(retry.error) : null} />
+      {retry.isSuccess && <p role="status">Retrying now, with the same webhook-id.</p>}
+    </details>
+  );
+}

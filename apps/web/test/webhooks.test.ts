@@ -1,0 +1,95 @@
+/**
+ * A form's Webhooks tab in a real Chromium: add an endpoint (its secret shown once, with Copy),
+ * send a test event, read the delivery log with each attempt and the payload, retry a failed
+ * delivery, disable and enable, rotate and reveal the secret, delete.
+ */
+import { verifyWebhook } from '@lfk/client';
+import { createContactForm, ORIGIN, type Receiver, startReceiver, submit } from '@lfk/testing';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeInBrowser, eventually, expectAccessible, gone, screenshot, see, sessionOf, useDashboard, workspaceOf } from './fixtures.ts';
+
+describeInBrowser('webhooks', () => {
+  const d = useDashboard({ LFK_WEBHOOK_ALLOW_PRIVATE: 'true' });
+  let receiver: Receiver;
+  beforeAll(async () => {
+    receiver = await startReceiver();
+  });
+  afterAll(() => receiver.close());
+
+  it('add an endpoint, test it, read and retry deliveries, disable, rotate, reveal and delete', async () => {
+    const { page } = await d.ownerPage();
+    const workspaceId = workspaceOf(page);
+    const form = await createContactForm(d.t, { token: await sessionOf(page), workspaceId });
+    await page.goto(`/w/${workspaceId}/forms/${form.id}`);
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await see(page.getByRole('heading', { level: 1, name: 'Webhooks of Contact' }));
+    await see(page.getByText('No webhooks yet.'));
+
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const add = page.getByRole('dialog', { name: 'Add a webhook endpoint' });
+    await add.getByLabel('URL').fill('ftp://example.com');
+    await add.getByRole('button', { name: 'Add endpoint' }).click();
+    await see(add.getByText('Must be an http or https URL.'));
+    await add.getByLabel('URL').fill(receiver.url);
+    await add.getByLabel('Description').fill('CRM');
+    await add.getByRole('button', { name: 'Add endpoint' }).click();
+    const shown = page.getByRole('dialog', { name: 'Your endpoint’s signing secret' });
+    const secret = await (await see(shown.getByLabel('Signing secret'))).inputValue();
+    expect(secret).toMatch(/^whsec_/);
+    await shown.getByRole('button', { name: 'Copy' }).click();
+    await see(shown.getByText('Copied to the clipboard.'));
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    await expectAccessible(page, 'webhook-secret');
+    await shown.getByRole('button', { name: 'I have copied it' }).click();
+    await gone(shown);
+
+    const card = page.getByRole('article', { name: receiver.url });
+    await card.getByRole('button', { name: 'Send test event' }).click();
+    await see(card.getByText(/Test event succeeded: 200/));
+    const test = receiver.received.at(-1)!;
+    expect(verifyWebhook(secret, test.headers, test.body).type).toBe('webhook.test');
+
+    // A submission whose delivery fails once, then is retried from the log.
+    receiver.answers.push({ status: 500, body: 'not today' });
+    expect((await submit(d.t, form.id, { name: 'Ada', email: 'ada@example.com' }, { origin: ORIGIN })).status).toBe(201);
+    await card.getByText('Deliveries', { exact: true }).click();
+    const delivery = card.locator('details.delivery').first();
+    await eventually(async () => {
+      await card.getByRole('button', { name: 'Refresh' }).click();
+      return delivery.locator('summary').textContent();
+    }).toContain('1 attempt');
+    await delivery.locator('summary').click();
+    await see(delivery.getByText(/500 · \d+ ms/));
+    await see(delivery.getByText('not today'));
+    await see(delivery.getByText('"email": "ada@example.com"'));
+    await expectAccessible(page, 'webhook-deliveries');
+    await screenshot(page, 'webhooks-desktop');
+    await delivery.getByRole('button', { name: 'Retry now' }).click();
+    await see(delivery.getByText('Retrying now, with the same webhook-id.'));
+    await eventually(async () => {
+      await card.getByRole('button', { name: 'Refresh' }).click();
+      return card.locator('details.delivery').first().locator('summary').textContent();
+    }).toContain('succeeded');
+
+    await card.getByRole('button', { name: 'Disable' }).click();
+    await see(card.getByText('Disabled by a person.'));
+    await card.getByRole('button', { name: 'Enable' }).click();
+    await see(card.getByText('Enabled', { exact: true }));
+
+    await card.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByRole('dialog', { name: 'Rotate the signing secret?' }).getByRole('button', { name: 'Rotate secret' }).click();
+    const rotated = page.getByRole('dialog', { name: 'Signing secret' });
+    const newSecret = await (await see(rotated.getByLabel('Signing secret'))).inputValue();
+    expect(newSecret).not.toBe(secret);
+    await see(rotated.getByText(/The previous secret keeps signing too until/));
+    await rotated.getByRole('button', { name: 'I have copied it' }).click();
+    await card.getByRole('button', { name: 'Reveal secret' }).click();
+    expect(await (await see(page.getByRole('dialog', { name: 'Signing secret' }).getByLabel('Signing secret'))).inputValue()).toBe(newSecret);
+    await page.getByRole('dialog', { name: 'Signing secret' }).getByRole('button', { name: 'I have copied it' }).click();
+
+    await card.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: 'Delete this endpoint?' }).getByRole('button', { name: 'Delete endpoint' }).click();
+    await see(page.getByText('No webhooks yet.'));
+    expect(await d.t.count('webhook_endpoints where form_id = ?', [form.id])).toBe(0);
+  });
+});
