@@ -18,6 +18,8 @@ const BENCH_SECRET_KEY = randomBytes(32).toString('hex');
 export function serverEnv(database: { dataDir: string } | { databaseUrl: string }): Record<string, string> {
   return {
     LFK_SECRET_KEY: BENCH_SECRET_KEY,
+    // The webhook scenarios' receiver listens on 127.0.0.1.
+    LFK_WEBHOOK_ALLOW_PRIVATE: 'true',
     PATH: process.env.PATH ?? '',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',

@@ -13,6 +13,7 @@ import { lowerBound } from './scenarios/lower-bound.ts';
 import { memory } from './scenarios/memory.ts';
 import { revocationPropagation } from './scenarios/revocation-propagation.ts';
 import { startup } from './scenarios/startup.ts';
+import { webhookDrain, webhookDrainWithKill, webhookLatency } from './scenarios/webhooks.ts';
 import { seed } from './seed.ts';
 
 const settings: LoadSettings = {
@@ -21,6 +22,10 @@ const settings: LoadSettings = {
   rounds: Number(process.env.BENCH_ROUNDS ?? 4),
 };
 const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
+/** Scenario 10's submissions a second and for how long; scenarios 11 and 12's queued deliveries. */
+const WEBHOOK_RATE = Number(process.env.BENCH_WEBHOOK_RATE ?? 200);
+const WEBHOOK_SECONDS = Number(process.env.BENCH_WEBHOOK_SECONDS ?? 60);
+const WEBHOOK_DRAIN = Number(process.env.BENCH_WEBHOOK_DRAIN ?? 10_000);
 const startedAt = new Date();
 const loadAtStart = loadavg()[0]!;
 const rows: Row[] = [];
@@ -65,10 +70,16 @@ try {
       say('revocation propagation');
       await withServer(() => startBenchServer(serverEnv({ databaseUrl })), async (b) => {
         rows.push(await revocationPropagation(a, b, seeded, notes));
+        say('webhooks: latency');
+        rows.push(await webhookLatency(a, b, seeded, notes, WEBHOOK_RATE, WEBHOOK_SECONDS));
+        say('webhooks: drain');
+        rows.push(...(await webhookDrain(a, seeded, databaseUrl, notes, WEBHOOK_DRAIN)));
+        say('webhooks: a replica killed mid-drain');
+        rows.push(await webhookDrainWithKill(a, b, seeded, databaseUrl, notes, WEBHOOK_DRAIN));
       });
     });
   } else {
-    notes.push('Scenarios 5, 8 and 9 need PostgreSQL: set BENCH_DATABASE_URL to run them (and scenarios 1–4 and 6 there too).');
+    notes.push('Scenarios 5 and 8 to 12 need PostgreSQL: set BENCH_DATABASE_URL to run them (and scenarios 1–4 and 6 there too).');
   }
   rows.push(...embeddedAgainstPostgres(rows));
 } finally {

@@ -36,6 +36,13 @@ export class QueueWorker<T> {
   #timer: NodeJS.Timeout | undefined;
   #draining: Promise<void> | undefined;
   #again = false;
+  /**
+   * Whether a finished item should look for more. A claim may find fewer items than asked, even
+   * none, while more are due: a job may cap what one destination holds in flight, and this
+   * worker's own items hold it. So while the last claim found work, or ran while items were in
+   * flight, each finished item looks again; a claim that finds nothing with nothing in flight ends it.
+   */
+  #lookAgain = false;
   #stopped = true;
   /**
    * The worker's own async context. A request that queued work wakes the worker, and without this
@@ -99,8 +106,9 @@ export class QueueWorker<T> {
         }
         const asked = Math.min(this.#options.batchSize, free);
         const items = await this.#job.claim(asked);
+        this.#lookAgain = items.length > 0 || this.#inFlight.size > 0;
         for (const item of items) this.#start(item);
-        // Fewer than asked: nothing else is due now.
+        // Fewer than asked: nothing else can be taken now; a finished item looks again.
         if (items.length < asked) return;
       }
     } catch (err) {
@@ -115,7 +123,10 @@ export class QueueWorker<T> {
       .catch((err) => {
         this.#log.error({ err, queue: this.#job.name }, `${this.#job.name}: could not record an outcome; the item is taken again when its lock lapses`);
       })
-      .finally(() => this.#inFlight.delete(running));
+      .finally(() => {
+        this.#inFlight.delete(running);
+        if (this.#lookAgain) this.wake();
+      });
     this.#inFlight.add(running);
   }
 }

@@ -51,7 +51,7 @@ export const WebhookDelivery = defineEntity({
     // The claim counts each endpoint's deliveries in flight.
     {
       name: 'webhook_deliveries_in_flight_index',
-      expression: `create index "webhook_deliveries_in_flight_index" on "webhook_deliveries" ("endpoint_id", "locked_until") where "status" = 'pending'`,
+      expression: `create index "webhook_deliveries_in_flight_index" on "webhook_deliveries" ("endpoint_id") where "status" = 'pending' and "locked_until" is not null`,
     },
   ],
 });

@@ -19,7 +19,7 @@ export class Migration20261125175006 extends Migration {
     // Deleting a submission cancels its deliveries (the cascade below looks them up by it), and the
     // claim counts each endpoint's deliveries in flight.
     this.addSql(`create index "webhook_deliveries_submission_id_index" on "webhook_deliveries" ("submission_id");`);
-    this.addSql(`create index "webhook_deliveries_in_flight_index" on "webhook_deliveries" ("endpoint_id", "locked_until") where "status" = 'pending';`);
+    this.addSql(`create index "webhook_deliveries_in_flight_index" on "webhook_deliveries" ("endpoint_id") where "status" = 'pending' and "locked_until" is not null;`);
 
     this.addSql(`alter table "webhook_endpoints" add constraint "webhook_endpoints_form_id_foreign" foreign key ("form_id") references "forms" ("id") on delete cascade;`);
     this.addSql(`alter table "webhook_endpoints" add constraint "webhook_endpoints_disabled_reason_check" check ("disabled_reason" in ('manual', 'gone', 'failing'));`);

@@ -51,34 +51,35 @@ export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> 
    * Takes up to `limit` due deliveries, each locked until `lockedUntil` and counted as one more
    * attempt; at most `perEndpoint` of one endpoint in flight at once, across every replica, so a
    * slow endpoint holds a few deliveries, never the queue. `skip locked`: replicas claiming at
-   * once never take the same delivery. Only enabled endpoints' deliveries are taken (a disabled
-   * one's wait, with no next attempt, until it is enabled).
+   * once never take the same delivery. A disabled endpoint's deliveries are not due: disabling
+   * clears their next attempt in the same transaction. Ordered by the due time alone, so the index
+   * gives the order and the scan stops at the limit.
    */
   async claimDue(now: Date, lockedUntil: Date, limit: number, perEndpoint: number): Promise<ClaimedDelivery[]> {
     const rows = await this.em.execute<ClaimedRow[]>(
-      `update webhook_deliveries set locked_until = ?, attempt_count = attempt_count + 1
+      `with in_flight as (
+         select endpoint_id, count(*) as n from webhook_deliveries
+         where status = 'pending' and locked_until is not null and locked_until > ?
+         group by endpoint_id
+       )
+       update webhook_deliveries set locked_until = ?, attempt_count = attempt_count + 1
        where id in (
-         select id from (
-           select c.id, c.endpoint_id, c.in_flight,
-                  row_number() over (partition by c.endpoint_id order by c.next_attempt_at, c.id) as nth
+         select ranked.id from (
+           select c.id, c.endpoint_id, row_number() over (partition by c.endpoint_id order by c.next_attempt_at, c.id) as nth
            from (
-             select d.id, d.endpoint_id, d.next_attempt_at,
-                    (select count(*) from webhook_deliveries f
-                     where f.endpoint_id = d.endpoint_id and f.status = 'pending' and f.locked_until > ?) as in_flight
-             from webhook_deliveries d
+             select d.id, d.endpoint_id, d.next_attempt_at from webhook_deliveries d
              where d.status = 'pending' and d.next_attempt_at <= ? and (d.locked_until is null or d.locked_until <= ?)
-               and exists (select 1 from webhook_endpoints e where e.id = d.endpoint_id and e.enabled)
-               and (select count(*) from webhook_deliveries f
-                    where f.endpoint_id = d.endpoint_id and f.status = 'pending' and f.locked_until > ?) < ?
-             order by d.next_attempt_at, d.id
+               and d.endpoint_id not in (select endpoint_id from in_flight where n >= ?)
+             order by d.next_attempt_at
              limit ?
-             for update skip locked
+             for update of d skip locked
            ) c
          ) ranked
-         where nth + in_flight <= ?
+         left join in_flight f on f.endpoint_id = ranked.endpoint_id
+         where ranked.nth + coalesce(f.n, 0) <= ?
          limit ?)
        returning id, endpoint_id, event_id, payload, attempt_count`,
-      [lockedUntil, now, now, now, now, perEndpoint, limit * 4, perEndpoint, limit],
+      [now, lockedUntil, now, now, perEndpoint, limit * 2, perEndpoint, limit],
     );
     return rows.map((row) => ({
       id: row.id,

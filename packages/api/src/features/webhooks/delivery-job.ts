@@ -27,7 +27,7 @@ export interface DeliveryJobSettings {
   perEndpoint: number;
 }
 
-export const DEFAULT_DELIVERY_SETTINGS: DeliveryJobSettings = { lockMs: 60_000, perEndpoint: 8 };
+export const DEFAULT_DELIVERY_SETTINGS: DeliveryJobSettings = { lockMs: 60_000, perEndpoint: 16 };
 
 export interface DeliveryJobDeps {
   db: Database;

@@ -1,0 +1,246 @@
+import { createServer, Agent as HttpAgent, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createLfkClient } from '@lfk/client';
+import pg from 'pg';
+import { percentile } from '../load.ts';
+import type { BenchServer } from '../processes.ts';
+import type { Row } from '../report.ts';
+import type { Seed } from '../seed.ts';
+
+/** A receiver on 127.0.0.1: when each event id first arrived, how many times each arrived, and how to answer. */
+interface Receiver {
+  url: string;
+  firstSeen: Map<string, number>;
+  arrivals: Map<string, number>;
+  requests: number;
+  /** Fail every other request with 500 (the half-failing receiver). */
+  failHalf: boolean;
+  close(): Promise<void>;
+}
+
+async function startReceiver(): Promise<Receiver> {
+  const receiver: Receiver = {
+    url: '',
+    firstSeen: new Map(),
+    arrivals: new Map(),
+    requests: 0,
+    failHalf: false,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const id = String(req.headers['webhook-id']);
+      receiver.requests++;
+      if (receiver.failHalf && receiver.requests % 2 === 0) {
+        res.writeHead(500).end();
+        return;
+      }
+      if (!receiver.firstSeen.has(id)) receiver.firstSeen.set(id, performance.now());
+      receiver.arrivals.set(id, (receiver.arrivals.get(id) ?? 0) + 1);
+      res.writeHead(204).end();
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  return receiver;
+}
+
+const eventIdOf = (submissionId: string) => `msg_${submissionId.slice('sub_'.length)}`;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(what: string, check: () => boolean, ms: number): Promise<void> {
+  const deadline = performance.now() + ms;
+  while (!check()) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+const submitAgent = new HttpAgent({ keepAlive: true, maxSockets: 64 });
+
+/** One server-side submission; resolves with its id and when its 201 arrived. */
+function submitOnce(url: string, key: string, body: string): Promise<{ id: string; at: number }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', agent: submitAgent, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => {
+        const at = performance.now();
+        if (res.statusCode !== 201) return reject(new Error(`submission answered ${res.statusCode}: ${text}`));
+        resolve({ id: (JSON.parse(text) as { id: string }).id, at });
+      });
+    });
+    req.once('error', reject);
+    req.end(body);
+  });
+}
+
+async function addEndpoint(server: BenchServer, seeded: Seed, formId: string, url: string): Promise<string> {
+  const owner = createLfkClient({ baseUrl: server.url, sessionToken: seeded.sessionToken });
+  return (await owner.webhooks.create.mutate({ form_id: formId, url })).id;
+}
+
+/** A form of its own for each scenario, so no scenario's deliveries reach another's receiver. */
+async function benchForm(server: BenchServer, seeded: Seed, name: string): Promise<string> {
+  const withKey = createLfkClient({ baseUrl: server.url, apiKey: seeded.keys[0]!.key });
+  const form = await withKey.forms.create.mutate({ name, schema: [{ name: 'n', type: 'number', required: true }], submission_mode: 'api_key' });
+  return form.id;
+}
+
+/**
+ * Scenario 10: two replicas, a local receiver, submissions at `rate` a second for `seconds`, each
+ * to one replica in turn: from each submission's 201 to the receiver having its event.
+ */
+export async function webhookLatency(a: BenchServer, b: BenchServer, seeded: Seed, notes: string[], rate: number, seconds: number): Promise<Row> {
+  const receiver = await startReceiver();
+  try {
+    const formId = await benchForm(a, seeded, 'Webhook latency');
+    await addEndpoint(a, seeded, formId, receiver.url);
+    const key = seeded.keys[1]!.key;
+    const acknowledged = new Map<string, number>();
+    const failures: unknown[] = [];
+    const started = performance.now();
+    const total = rate * seconds;
+    const inFlight = new Set<Promise<void>>();
+    for (let sent = 0; sent < total; sent++) {
+      const due = started + (sent * 1000) / rate;
+      const wait = due - performance.now();
+      if (wait > 1) await sleep(wait);
+      const server = sent % 2 === 0 ? a : b;
+      const done = submitOnce(`${server.url}/v1/forms/${formId}/submissions`, key, `{"n":${sent}}`)
+        .then(({ id, at }) => void acknowledged.set(eventIdOf(id), at))
+        .catch((error) => void failures.push(error));
+      inFlight.add(done);
+      void done.finally(() => inFlight.delete(done));
+    }
+    await Promise.all(inFlight);
+    const sendSeconds = (performance.now() - started) / 1000;
+    await until('every acknowledged submission to reach the receiver', () => [...acknowledged.keys()].every((id) => receiver.firstSeen.has(id)), 120_000);
+    // Anything late (a duplicate) has a moment to arrive before counting.
+    await sleep(2000);
+    const latencies = [...acknowledged].map(([id, at]) => Math.max(0, receiver.firstSeen.get(id)! - at)).sort((x, y) => x - y);
+    const duplicates = [...receiver.arrivals.values()].filter((n) => n > 1).length;
+    const lost = [...acknowledged.keys()].filter((id) => !receiver.firstSeen.has(id)).length;
+    const p99 = percentile(latencies, 99);
+    notes.push(
+      `Scenario 10: ${acknowledged.size} submissions in ${sendSeconds.toFixed(1)} s (${(acknowledged.size / sendSeconds).toFixed(0)}/s asked ${rate}/s), ` +
+        `half to each replica; received ${receiver.firstSeen.size}, ${duplicates} more than once, ${lost} lost, ${failures.length} submissions refused; ` +
+        `201 → received: p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms.`,
+    );
+    return {
+      scenario: `10 · webhook: 201 → receiver, ${rate}/s for ${seconds} s, two replicas`,
+      engine: 'PostgreSQL',
+      p50Ms: percentile(latencies, 50),
+      p99Ms: p99,
+      errors: failures.length + lost + duplicates,
+      target: 'p99 ≤ 250 ms, each once, 0 lost',
+      met: p99 <= 250 && lost === 0 && duplicates === 0 && failures.length === 0,
+    };
+  } finally {
+    await receiver.close();
+  }
+}
+
+/**
+ * Queues `count` deliveries to one endpoint while it is disabled (they wait), as the database
+ * holds them after a submission burst; enabling it makes them due at once.
+ */
+async function queueWaiting(databaseUrl: string, endpointId: string, count: number): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const tag = Date.now().toString(16);
+    await client.query(
+      `insert into webhook_deliveries (id, endpoint_id, event_id, type, payload, status, attempts, attempt_count, next_attempt_at, created_at)
+       select 'whd_' || lpad($2 || to_hex(i), 26, '0'), $1, 'msg_' || lpad($2 || to_hex(i), 26, '0'), 'submission.created',
+              '{"type":"submission.created","timestamp":"2026-11-25T00:00:00.000Z","data":{"n":' || i || '}}', 'pending', '[]', 0, null, now()
+       from generate_series(1, $3::int) as i`,
+      [endpointId, tag, count],
+    );
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A form with one endpoint to `receiver`, `count` deliveries waiting for it (queued while it was
+ * disabled), and then the endpoint enabled: they are all due at once. Answers when that was.
+ */
+async function queueAndRelease(a: BenchServer, seeded: Seed, databaseUrl: string, receiver: Receiver, count: number, name: string): Promise<number> {
+  const formId = await benchForm(a, seeded, name);
+  const endpointId = await addEndpoint(a, seeded, formId, receiver.url);
+  const owner = createLfkClient({ baseUrl: a.url, sessionToken: seeded.sessionToken });
+  await owner.webhooks.update.mutate({ form_id: formId, webhook_id: endpointId, enabled: false });
+  await queueWaiting(databaseUrl, endpointId, count);
+  const released = performance.now();
+  await owner.webhooks.update.mutate({ form_id: formId, webhook_id: endpointId, enabled: true });
+  return released;
+}
+
+/**
+ * Scenario 11: `count` queued deliveries to one endpoint drained by two replicas, against a fast
+ * receiver, and against one that fails every other request (attempts a second; the failed ones
+ * are retried about 5 s later).
+ */
+export async function webhookDrain(a: BenchServer, seeded: Seed, databaseUrl: string, notes: string[], count: number): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const failHalf of [false, true]) {
+    const receiver = await startReceiver();
+    receiver.failHalf = failHalf;
+    try {
+      const released = await queueAndRelease(a, seeded, databaseUrl, receiver, count, failHalf ? 'Drain, half failing' : 'Drain');
+      await until(`${count} attempts`, () => receiver.requests >= count, 300_000);
+      const seconds = (performance.now() - released) / 1000;
+      const perSecond = count / seconds;
+      notes.push(
+        `Scenario 11${failHalf ? ' (receiver failing half)' : ''}: ${count} queued deliveries to one endpoint, ${count} attempts in ${seconds.toFixed(1)} s across two replicas` +
+          (failHalf ? `; ${receiver.firstSeen.size} succeeded on that pass, the others are retried about 5 s later.` : '.'),
+      );
+      rows.push({
+        scenario: `11 · webhook drain, ${count} queued, one endpoint${failHalf ? ', receiver failing half (attempts/s)' : ''}`,
+        engine: 'PostgreSQL',
+        requestsPerSecond: perSecond,
+        ...(failHalf ? {} : { target: '≥ 1,000/s', met: perSecond >= 1000 }),
+      });
+    } finally {
+      await receiver.close();
+    }
+  }
+  return rows;
+}
+
+/**
+ * Scenario 12: the same drain with replica B killed (SIGKILL) halfway. Every delivery still
+ * arrives: B's held ones once their lock lapses (60 s), taken by A. Deliveries that arrive twice
+ * (B's attempts in flight at the kill) carry the same webhook-id both times, since they are
+ * counted by it.
+ */
+export async function webhookDrainWithKill(a: BenchServer, b: BenchServer, seeded: Seed, databaseUrl: string, notes: string[], count: number): Promise<Row> {
+  const receiver = await startReceiver();
+  try {
+    const released = await queueAndRelease(a, seeded, databaseUrl, receiver, count, 'Drain, a replica killed');
+    await until('half the deliveries', () => receiver.requests >= count / 2, 300_000);
+    process.kill(b.pid, 'SIGKILL');
+    const killedAt = receiver.requests;
+    await until(`all ${count} deliveries`, () => receiver.firstSeen.size >= count, 300_000);
+    await sleep(2000);
+    const seconds = (performance.now() - released) / 1000;
+    const duplicates = [...receiver.arrivals.values()].filter((n) => n > 1).length;
+    notes.push(
+      `Scenario 12: B killed after ${killedAt} of ${count} requests; all ${receiver.firstSeen.size} delivered in ${seconds.toFixed(1)} s ` +
+        `(B's held deliveries waited for their 60 s lock to lapse), ${duplicates} delivered twice (attempts in flight at the kill), each with one webhook-id.`,
+    );
+    return {
+      scenario: `12 · webhook drain, replica killed mid-drain (${count})`,
+      engine: 'PostgreSQL',
+      errors: count - receiver.firstSeen.size,
+      target: 'all delivered, duplicates only in flight',
+      met: receiver.firstSeen.size === count,
+    };
+  } finally {
+    await receiver.close();
+  }
+}
