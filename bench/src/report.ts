@@ -110,6 +110,18 @@ ${report.notes.map((note) => `- ${note}`).join('\n')}
   up to 30 s: it is a floor, never shipped. The ratio is lfk's req/s ÷ its; the notes give both
   servers' CPU per request. Targets: form read ≥ 0.70 and CPU ≤ 1.6×; bad keys ≥ 0.85; submissions ≥ 0.60.
 - 9. lfk's form read (scenario 1's req/s) on the embedded database ÷ on PostgreSQL. Target ≥ 0.50.
+- 10. Webhooks, two replicas on PostgreSQL and a receiver on 127.0.0.1 (in this process): server-side
+  submissions at 200 a second for 60 s (BENCH_WEBHOOK_RATE, BENCH_WEBHOOK_SECONDS), each to one
+  replica in turn, to a form with one endpoint; the time from each submission's 201 to the
+  receiver first having its event (by \`webhook-id\`). Target p99 ≤ 250 ms, every event received
+  exactly once, none lost.
+- 11. 10 000 deliveries (BENCH_WEBHOOK_DRAIN) queued for one endpoint while it was disabled (written
+  straight into the queue, as a burst leaves them), then the endpoint enabled: attempts a second
+  until all were made, by both replicas. Against a receiver answering 204 (target ≥ 1 000/s), and
+  one failing every other request (its failures are retried about 5 s later, not counted here).
+- 12. The same drain with replica B killed (SIGKILL) halfway: every delivery must still arrive (B's
+  held ones once their 60 s lock lapses, taken by A); a delivery that arrives twice was in flight at
+  the kill, and carries the same \`webhook-id\` both times.
 - Run it with BENCH_DATABASE_URL on a database of its own: the benchmark leaves its rows (and
   thousands of queued emails) behind.
 `;

@@ -8,8 +8,8 @@ export interface Received {
   body: string;
 }
 
-/** How the receiver answers the next request: a status (and body), or never (it hangs). */
-export type Answer = { status: number; body?: string } | 'hang';
+/** How the receiver answers the next request: a status (and body), never (it hangs), or by cutting the connection. */
+export type Answer = { status: number; body?: string } | 'hang' | 'reset';
 
 export interface Receiver {
   /** `http://127.0.0.1:<port>/hook`. */
@@ -44,6 +44,10 @@ export async function startReceiver(): Promise<Receiver> {
       const answer = receiver.answers.shift() ?? { status: 200 };
       if (answer === 'hang') {
         hanging.add(res);
+        return;
+      }
+      if (answer === 'reset') {
+        req.socket.resetAndDestroy();
         return;
       }
       res.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.body ?? 'ok');

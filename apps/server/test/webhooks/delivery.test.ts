@@ -5,7 +5,13 @@
  * rotated with both secrets signing for a while.
  */
 import { verifyWebhook } from '@lfk/client';
-import { type Receiver, startReceiver, until, useTestServer } from '@lfk/testing';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ORIGIN, type Receiver, startReceiver, until, useTestServer } from '@lfk/testing';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveriesOf, formWithWebhook, submitTo } from './fixtures.ts';
@@ -107,9 +113,16 @@ describe('failures', () => {
     expect(wait).toBeGreaterThanOrEqual(4000);
     expect(wait).toBeLessThanOrEqual(6000);
 
+    // The failure starts the endpoint's failing streak (3 days of it disable the endpoint).
+    const failingSince = async () =>
+      (await t.sql<{ failing_since: unknown }>('select failing_since from webhook_endpoints where id = ?', [hook.webhookId]))[0]!.failing_since;
+    await until('the failing streak to be recorded', async () => (await failingSince()) !== null);
+
     const retry = await t.request('POST', `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}/deliveries/${failed!.id}/retry`, { token: owner.token });
     expect(retry.status, retry.body).toBe(202);
     await until('the retry to succeed', async () => (await deliveriesOf(t, owner, hook))[0]?.status === 'succeeded');
+    // A success ends the streak (written just after the delivery is).
+    await until('the failing streak to end', async () => (await failingSince()) === null);
     const requests = requestsFor(failed!.event_id);
     expect(requests).toHaveLength(2);
     expect(new Set(requests.map((r) => r.headers['webhook-id'])).size).toBe(1);
@@ -162,8 +175,6 @@ describe('failures', () => {
     expect(res.status, res.body).toBe(200);
     await until('the waiting delivery to be sent', async () => (await deliveriesOf(t, owner, hook))[0]?.status === 'succeeded');
     expect(requestsFor(waiting!.event_id).length).toBe(before + 1);
-    const [row] = await t.sql<{ failing_since: unknown }>('select failing_since from webhook_endpoints where id = ?', [hook.webhookId]);
-    expect(row!.failing_since).toBeNull();
   });
 
   it('logs a receiver that hangs up, sends a large answer or redirects as failed attempts, keeping 1 KiB', async () => {
@@ -257,11 +268,71 @@ describe('one slow receiver', () => {
       expect(delivered.sort()).toEqual([...ids].sort());
       expect(slow.received.length).toBeGreaterThan(0);
       expect(slow.received.length).toBeLessThanOrEqual(16);
-      const [row] = await t.sql<{ n: number }>("select count(*)::int as n from webhook_deliveries where endpoint_id = ? and status = 'succeeded'", [fast.json.id]);
-      expect(row!.n).toBe(30);
+      // The receiver has each event before its attempt is recorded: wait for the last records.
+      await until('every fast delivery recorded as succeeded', async () => {
+        const [row] = await t.sql<{ n: number }>("select count(*)::int as n from webhook_deliveries where endpoint_id = ? and status = 'succeeded'", [fast.json.id]);
+        return row!.n === 30;
+      });
+      expect(slow.received.length).toBeLessThanOrEqual(16);
     } finally {
       await slow.close();
     }
+  });
+});
+
+describe('receivers that break', () => {
+  it('a reset connection and a certificate that does not verify are failed attempts, logged and retried', async () => {
+    const owner = await t.signup();
+    const hook = await formWithWebhook(t, owner, receiver.url);
+    receiver.answers.push('reset');
+    await submitTo(t, hook.formId);
+    const [reset] = await until('the reset attempt', async () => {
+      const log = await deliveriesOf(t, owner, hook);
+      return log[0]?.attempts.length === 1 ? log : undefined;
+    });
+    expect(reset).toMatchObject({ status: 'pending', attempts: [{ status_code: null, error: expect.stringMatching(/ECONNRESET|socket|closed/i) }] });
+    expect(reset!.next_attempt_at).not.toBeNull();
+
+    // An https receiver whose certificate is self-signed: the TLS handshake fails, nothing is sent.
+    const dir = mkdtempSync(join(tmpdir(), 'lfk-tls-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
+      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    let requests = 0;
+    const tls = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => {
+      requests++;
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `https://127.0.0.1:${(tls.address() as AddressInfo).port}/hook`;
+      const updated = await t.request('PATCH', `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}`, { token: owner.token, body: { url } });
+      expect(updated.status, updated.body).toBe(200);
+      const test = await t.request('POST', `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}/test`, { token: owner.token });
+      expect(test.json).toMatchObject({ status: 'failed', status_code: null, error: expect.stringMatching(/self[- ]signed|certificate/i) });
+      expect(requests).toBe(0);
+    } finally {
+      tls.closeAllConnections();
+      await new Promise((resolve) => tls.close(resolve));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a signing secret sent back as a field name or in a URL is redacted from answers and logs', async () => {
+    const owner = await t.signup();
+    const hook = await formWithWebhook(t, owner, receiver.url);
+    const from = t.logs.length;
+    const asField = await t.request('POST', `/v1/forms/${hook.formId}/submissions`, {
+      body: { name: 'Ada', email: 'ada@example.com', [hook.secret]: 'x' },
+      headers: { origin: ORIGIN },
+    });
+    expect(asField.status).toBe(422);
+    expect(asField.json.error.details).toContainEqual({ path: 'whsec_[redacted]', message: 'Unknown field.' });
+    const inUrl = await t.request('GET', `/v1/forms/${hook.formId}/webhooks?secret=${encodeURIComponent(hook.secret)}`, { token: owner.token });
+    expect(inUrl.status).toBe(200);
+    const body = hook.secret.slice('whsec_'.length);
+    expect(t.logs.slice(from).some((line) => line.includes('whsec_[redacted]'))).toBe(true);
+    expect(t.logs.slice(from).find((line) => line.includes(body) || line.includes(encodeURIComponent(body)))).toBeUndefined();
+    expect(asField.body).not.toContain(body);
   });
 });
 

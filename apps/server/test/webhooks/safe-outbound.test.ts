@@ -79,3 +79,21 @@ describe('without LFK_WEBHOOK_ALLOW_PRIVATE', () => {
     expect(receiver.received).toHaveLength(0);
   });
 });
+
+describe('with LFK_WEBHOOK_ALLOW_PRIVATE=true', () => {
+  const open = useTestServer({ LFK_WEBHOOK_ALLOW_PRIVATE: 'true' });
+
+  it('takes http:// and private addresses, and delivers to them', async () => {
+    const owner = await open.signup();
+    const form = await createContactForm(open, owner);
+    for (const url of ['http://10.0.0.8/hook', 'https://[::1]/hook', 'http://localhost/hook']) {
+      const res = await open.request('POST', `/v1/forms/${form.id}/webhooks`, { token: owner.token, body: { url } });
+      expect(res.status, `${url} → ${res.body}`).toBe(201);
+      await open.request('DELETE', `/v1/forms/${form.id}/webhooks/${res.json.id}`, { token: owner.token });
+    }
+    const created = await open.request('POST', `/v1/forms/${form.id}/webhooks`, { token: owner.token, body: { url: receiver.url } });
+    const test = await open.request('POST', `/v1/forms/${form.id}/webhooks/${created.json.id}/test`, { token: owner.token });
+    expect(test.json).toMatchObject({ status: 'succeeded', status_code: 200 });
+    expect(receiver.received).toHaveLength(1);
+  });
+});

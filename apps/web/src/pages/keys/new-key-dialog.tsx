@@ -1,5 +1,5 @@
 import { type ReactNode, useState } from 'react';
-import { CopyButton } from '../../components/copy-button.tsx';
+import { SecretOnce } from '../../components/secret-once.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 
 /** What create and roll answer: the one response that carries the plaintext. */
@@ -37,26 +37,21 @@ export function NewKeyDialog({ open, title, onClose, children }: NewKeyDialogPro
 
 function ShowKeyOnce({ created, onDone }: { created: NewKey; onDone: () => void }) {
   return (
-    <div className="secret">
-      <div className="alert alert-warning" role="alert">
-        <p>
+    <SecretOnce
+      warning={
+        <>
           <strong>Copy this key now. You will not see it again:</strong> lfk keeps only a hash of it. If you lose it,
           revoke it and create another.
-        </p>
-      </div>
-      <label htmlFor="new-api-key">API key{created.name ? ` “${created.name}”` : ''}</label>
-      <div className="secret-row">
-        <input id="new-api-key" className="mono" readOnly value={created.key} onFocus={(e) => e.currentTarget.select()} />
-        <CopyButton text={created.key} />
-      </div>
-      <p className="hint">
-        Send it as <code>Authorization: Bearer lfk_…</code> from server-side code only.
-      </p>
-      <div className="actions">
-        <button type="button" onClick={onDone}>
-          I have copied it
-        </button>
-      </div>
-    </div>
+        </>
+      }
+      label={`API key${created.name ? ` “${created.name}”` : ''}`}
+      value={created.key}
+      hint={
+        <>
+          Send it as <code>Authorization: Bearer lfk_…</code> from server-side code only.
+        </>
+      }
+      onDone={onDone}
+    />
   );
 }

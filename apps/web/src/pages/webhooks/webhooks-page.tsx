@@ -8,10 +8,10 @@ import { useForm } from 'react-hook-form';
 import { problemOf } from '../../api/problems.ts';
 import { trpc, trpcClient } from '../../api/trpc.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
-import { CopyButton } from '../../components/copy-button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { useFormProblem } from '../../components/form-problem.ts';
 import { ProblemAlert } from '../../components/problem-alert.tsx';
+import { SecretOnce } from '../../components/secret-once.tsx';
 import { Empty, Loaded, LoadedList } from '../../components/states.tsx';
 import { SubmitForm } from '../../components/submit-form.tsx';
 import { TextField } from '../../components/text-field.tsx';
@@ -81,30 +81,25 @@ function Endpoints({ formId, formName }: { formId: string; formName: string }) {
   );
 }
 
-/** The signing secret, once: from creating or rotating, kept only in the dialog that shows it. */
-function SecretOnce({ secret, note, onDone }: { secret: string; note: string; onDone: () => void }) {
+/** The signing secret, once: from creating, rotating or revealing, kept only in the dialog that shows it. */
+function SigningSecret({ secret, note, onDone }: { secret: string; note: string; onDone: () => void }) {
   return (
-    <div className="secret">
-      <div className="alert alert-warning" role="alert">
-        <p>
+    <SecretOnce
+      warning={
+        <>
           <strong>Copy this signing secret now.</strong> {note}
-        </p>
-      </div>
-      <label htmlFor="webhook-secret">Signing secret</label>
-      <div className="secret-row">
-        <input id="webhook-secret" className="mono" readOnly value={secret} onFocus={(e) => e.currentTarget.select()} />
-        <CopyButton text={secret} />
-      </div>
-      <p className="hint">
-        Verify each request with it: <code>verifyWebhook(secret, headers, rawBody)</code> from <code>@lfk/client</code>, or any
-        Standard Webhooks library.
-      </p>
-      <div className="actions">
-        <button type="button" onClick={onDone}>
-          I have copied it
-        </button>
-      </div>
-    </div>
+        </>
+      }
+      label="Signing secret"
+      value={secret}
+      hint={
+        <>
+          Verify each request with it: <code>verifyWebhook(secret, headers, rawBody)</code> from <code>@lfk/client</code>, or any
+          Standard Webhooks library.
+        </>
+      }
+      onDone={onDone}
+    />
   );
 }
 
@@ -117,7 +112,7 @@ function AddEndpointDialog({ formId, open, onClose }: { formId: string; open: bo
   return (
     <Dialog open={open} onClose={close} title={secret ? 'Your endpoint’s signing secret' : 'Add a webhook endpoint'}>
       {secret ? (
-        <SecretOnce secret={secret} note="A member can reveal it again here later; an API key cannot." onDone={close} />
+        <SigningSecret secret={secret} note="A member can reveal it again here later; an API key cannot." onDone={close} />
       ) : (
         <AddEndpointForm formId={formId} onCreated={setSecret} onCancel={close} />
       )}
@@ -227,7 +222,7 @@ function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook })
       <ProblemAlert problem={error ? problemOf(error) : null} />
       <DeliveryLog formId={formId} webhookId={webhook.id} />
       <Dialog open={secret !== null} onClose={() => setSecret(null)} title="Signing secret">
-        {secret && <SecretOnce secret={secret.value} note={secret.note} onDone={() => setSecret(null)} />}
+        {secret && <SigningSecret secret={secret.value} note={secret.note} onDone={() => setSecret(null)} />}
       </Dialog>
       <ConfirmDialog
         open={confirming === 'rotate'}

@@ -56,6 +56,22 @@ export function attemptOf(at: Date, result: AttemptResult): WebhookAttempt {
 }
 
 /**
+ * One signed POST of the delivery. A secret that does not open (the server's `LFK_SECRET_KEY` is
+ * not the one it was sealed with) is a failed attempt that says so, nothing sent, rather than an
+ * error that would keep the delivery locked and say nothing in its log.
+ */
+async function attempt(deps: DeliveryJobDeps, endpoint: EndpointForDelivery, delivery: ClaimedDelivery, at: Date): Promise<AttemptResult> {
+  let secrets: string[];
+  try {
+    secrets = signingSecrets(deps.secretBox, endpoint, at);
+  } catch {
+    return { error: 'the signing secret cannot be opened: is LFK_SECRET_KEY the key it was sealed with?', durationMs: 0 };
+  }
+  const headers = signatureHeaders(secrets, delivery.eventId, at, delivery.payload);
+  return deps.outbound.post(endpoint.url, { ...headers }, delivery.payload);
+}
+
+/**
  * Disables the endpoint for `reason` (once, whoever gets there first): its pending deliveries
  * wait, its workspace's owners are emailed, and the audit log says so. One transaction.
  */
@@ -103,23 +119,21 @@ export function deliveryJob(deps: DeliveryJobDeps, settings: DeliveryJobSettings
       const endpoint = delivery.endpoint;
       if (!endpoint) return;
       const at = new Date();
-      const secrets = signingSecrets(deps.secretBox, endpoint, at);
-      const headers = signatureHeaders(secrets, delivery.eventId, at, delivery.payload);
-      const result = await deps.outbound.post(endpoint.url, { ...headers }, delivery.payload);
-      const attempt = attemptOf(at, result);
+      const result = await attempt(deps, endpoint, delivery, at);
+      const logged = attemptOf(at, result);
       const em = deps.db.fork();
       const deliveries = em.getRepository(WebhookDelivery);
       const endpoints = em.getRepository(WebhookEndpoint);
       const fields = { delivery_id: delivery.id, endpoint_id: endpoint.id, event_id: delivery.eventId, attempt: delivery.attemptCount };
       if (isSuccess(result)) {
-        await deliveries.recordAttempt(delivery.id, delivery.lockedUntil, attempt, 'succeeded', null);
+        await deliveries.recordAttempt(delivery.id, delivery.lockedUntil, logged, 'succeeded', null);
         if (endpoint.failingSince !== null) await endpoints.clearFailing(endpoint.id);
         deps.log.info({ ...fields, status_code: result.statusCode, duration_ms: result.durationMs }, 'webhook delivered');
         return;
       }
       const gone = result.statusCode === 410;
       const next = gone ? null : nextAttemptAfter(delivery.attemptCount, at);
-      await deliveries.recordAttempt(delivery.id, delivery.lockedUntil, attempt, next ? 'pending' : 'failed', next);
+      await deliveries.recordAttempt(delivery.id, delivery.lockedUntil, logged, next ? 'pending' : 'failed', next);
       deps.log.warn(
         { ...fields, status_code: result.statusCode, error: result.error, duration_ms: result.durationMs, next_attempt_at: next?.toISOString() ?? null },
         next ? 'webhook not delivered; will retry' : 'webhook not delivered; no attempts left',

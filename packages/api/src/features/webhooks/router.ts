@@ -138,7 +138,11 @@ export const webhooksRouter = router({
       const { updated, resumed } = await ctx.em.transactional(async (em) => {
         const found = await lockEndpoint(em, form.id, input.webhook_id);
         const changed = (['url', 'description', 'events', 'enabled'] as const).filter((field) => input[field] !== undefined);
-        if (input.url !== undefined) found.url = input.url;
+        if (input.url !== undefined && input.url !== found.url) {
+          found.url = input.url;
+          // Another receiver: the old one's failures do not count toward disabling this one.
+          found.failingSince = null;
+        }
         if (input.description !== undefined) found.description = input.description;
         if (input.events !== undefined) found.events = input.events;
         let resumed = 0;

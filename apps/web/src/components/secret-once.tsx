@@ -1,0 +1,38 @@
+import { type ReactNode, useId } from 'react';
+import { CopyButton } from './copy-button.tsx';
+
+interface SecretOnceProps {
+  /** Why to copy it now (what happens if it is lost). */
+  warning: ReactNode;
+  label: string;
+  value: string;
+  /** How to use it. */
+  hint: ReactNode;
+  onDone: () => void;
+}
+
+/**
+ * A secret shown once (a new API key, a webhook's signing secret): selected on focus, with a copy
+ * button. It lives only in the dialog that shows it: never in the query cache, storage or the URL.
+ */
+export function SecretOnce({ warning, label, value, hint, onDone }: SecretOnceProps) {
+  const id = useId();
+  return (
+    <div className="secret">
+      <div className="alert alert-warning" role="alert">
+        <p>{warning}</p>
+      </div>
+      <label htmlFor={id}>{label}</label>
+      <div className="secret-row">
+        <input id={id} className="mono" readOnly value={value} onFocus={(e) => e.currentTarget.select()} />
+        <CopyButton text={value} />
+      </div>
+      <p className="hint">{hint}</p>
+      <div className="actions">
+        <button type="button" onClick={onDone}>
+          I have copied it
+        </button>
+      </div>
+    </div>
+  );
+}
