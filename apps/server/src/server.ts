@@ -78,8 +78,11 @@ export interface ServerOptions {
   webhooks?: Partial<DeliveryJobSettings & { pollMs: number; timeoutMs: number }>;
 }
 
-/** The webhook worker: deliveries worked on at once by one replica, and taken per claim. */
-const WEBHOOK_CONCURRENCY = 64;
+/**
+ * The webhook worker: deliveries worked on at once by one replica (each an open request, cheap;
+ * many, so that a few dead receivers holding theirs leave room for every other), and taken per claim.
+ */
+const WEBHOOK_CONCURRENCY = 256;
 const WEBHOOK_BATCH = 32;
 const WEBHOOK_POLL_MS = 1000;
 

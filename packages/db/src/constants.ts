@@ -61,6 +61,12 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** Endpoints one form may have. */
 export const MAX_WEBHOOKS_PER_FORM = 5;
 
+/**
+ * Deliveries to one endpoint in flight at once, across every replica: a slow or dead receiver holds
+ * this many, never the queue. Also the connections kept open to one receiver.
+ */
+export const WEBHOOK_IN_FLIGHT_PER_ENDPOINT = 16;
+
 /** A delivery waits for its next attempt, reached its endpoint, or failed for good. */
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];

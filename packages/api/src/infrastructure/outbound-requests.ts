@@ -1,6 +1,7 @@
 import { type LookupAddress, lookup as dnsLookup } from 'node:dns';
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
+import { WEBHOOK_IN_FLIGHT_PER_ENDPOINT } from '@lfk/db/constants';
 import { Agent, buildConnector, request } from 'undici';
 import { isPublicAddress, literalAddress } from './public-addresses.ts';
 
@@ -20,7 +21,7 @@ export interface OutboundOptions {
   allowPrivate: boolean;
   /** The whole attempt, from connecting to the end of the excerpt. */
   timeoutMs?: number;
-  /** Connections kept open to one receiver. */
+  /** Connections kept open to one receiver (by default, as many as its deliveries in flight). */
   connectionsPerOrigin?: number;
 }
 
@@ -99,7 +100,7 @@ export class Outbound {
     } as buildConnector.BuildOptions);
     const allowPrivate = this.allowPrivate;
     this.#agent = new Agent({
-      connections: options.connectionsPerOrigin ?? 8,
+      connections: options.connectionsPerOrigin ?? WEBHOOK_IN_FLIGHT_PER_ENDPOINT,
       headersTimeout: this.timeoutMs,
       bodyTimeout: this.timeoutMs,
       // A literal address skips the lookup above, so it is judged before connecting; and the

@@ -18,9 +18,10 @@ export type FormReading = Pick<
   | 'redirectUrl'
   | 'createdAt'
   | 'updatedAt'
-> & {
-  workspace?: { id: string } | null;
-  project?: { id: string } | null;
+> & { workspace?: { id: string } | null; project?: { id: string } | null };
+
+/** A form as a submission is checked against it: its reading, and whether anything listens. */
+export type SubmissionFormReading = FormReading & {
   /** Whether an enabled webhook endpoint listens to the form: a submission queues deliveries only then. */
   hasWebhooks: boolean;
 };
@@ -39,18 +40,20 @@ interface FormRow {
   redirect_url: string | null;
   created_at: Date | string;
   updated_at: Date | string;
-  has_webhooks: boolean;
+  has_webhooks?: boolean;
 }
 
 // What a raw statement answers is the driver's: json and timestamps may come back parsed or as text.
 const json = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
 const reference = (id: string | null) => (id === null ? null : { id });
 
-const READ =
-  'select id, workspace_id, project_id, name, state, schema, submission_mode, allowed_origins, notify_email, ' +
-  'notify_email_verified, redirect_url, created_at, updated_at, ' +
-  'exists (select 1 from webhook_endpoints w where w.form_id = forms.id and w.enabled) as has_webhooks from forms where id = ?';
-const READ_CLAIMED = `${READ} and state = 'claimed'`;
+const COLUMNS =
+  'id, workspace_id, project_id, name, state, schema, submission_mode, allowed_origins, notify_email, ' +
+  'notify_email_verified, redirect_url, created_at, updated_at';
+const READ_CLAIMED = `select ${COLUMNS} from forms where id = ? and state = 'claimed'`;
+const READ_FOR_SUBMISSION =
+  `select ${COLUMNS}, exists (select 1 from webhook_endpoints w where w.form_id = forms.id and w.enabled) as has_webhooks ` +
+  'from forms where id = ?';
 
 export class FormRepository extends BaseRepository<IForm> {
   /** A form in a workspace; unclaimed forms are reached only through their claim token. */
@@ -62,33 +65,32 @@ export class FormRepository extends BaseRepository<IForm> {
    * `findClaimed` for a read: one statement and a plain object, without the entity's hydration and
    * identity map, which a read that changes nothing does not use (it is most of the request's time).
    */
-  readClaimed(formId: string): Promise<FormReading | null> {
-    return this.#read(READ_CLAIMED, formId);
+  async readClaimed(formId: string): Promise<FormReading | null> {
+    const [row] = await this.em.execute<FormRow[]>(READ_CLAIMED, [formId]);
+    return row ? readingOf(row) : null;
   }
 
-  /** Any form, claimed or not, the same way: what a submission is checked against. */
-  readById(formId: string): Promise<FormReading | null> {
-    return this.#read(READ, formId);
+  /** Any form, claimed or not, the same way, with whether webhooks listen: what a submission is checked against. */
+  async readForSubmission(formId: string): Promise<SubmissionFormReading | null> {
+    const [row] = await this.em.execute<FormRow[]>(READ_FOR_SUBMISSION, [formId]);
+    return row ? { ...readingOf(row), hasWebhooks: row.has_webhooks === true } : null;
   }
+}
 
-  async #read(statement: string, formId: string): Promise<FormReading | null> {
-    const [row] = await this.em.execute<FormRow[]>(statement, [formId]);
-    if (!row) return null;
-    return {
-      id: row.id,
-      workspace: reference(row.workspace_id),
-      project: reference(row.project_id),
-      name: row.name,
-      state: row.state,
-      schema: json(row.schema),
-      submissionMode: row.submission_mode,
-      allowedOrigins: json(row.allowed_origins),
-      notifyEmail: row.notify_email,
-      notifyEmailVerified: row.notify_email_verified,
-      redirectUrl: row.redirect_url,
-      createdAt: new Date(row.created_at),
-      updatedAt: new Date(row.updated_at),
-      hasWebhooks: row.has_webhooks,
-    };
-  }
+function readingOf(row: FormRow): FormReading {
+  return {
+    id: row.id,
+    workspace: reference(row.workspace_id),
+    project: reference(row.project_id),
+    name: row.name,
+    state: row.state,
+    schema: json(row.schema),
+    submissionMode: row.submission_mode,
+    allowedOrigins: json(row.allowed_origins),
+    notifyEmail: row.notify_email,
+    notifyEmailVerified: row.notify_email_verified,
+    redirectUrl: row.redirect_url,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
 }

@@ -7,7 +7,7 @@ import type { form } from './schemas.ts';
  * A form as answered: its claim token's hash and internal columns never pass through here. Takes
  * the entity or a plain reading of its row (`FormReading`, which the entity satisfies).
  */
-export const formToWire = (f: Omit<FormReading, 'hasWebhooks'>): z.input<typeof form> => ({
+export const formToWire = (f: FormReading): z.input<typeof form> => ({
   id: f.id,
   workspace_id: f.workspace?.id ?? null,
   project_id: f.project?.id ?? null,

@@ -1,4 +1,4 @@
-import { Form, type FormReading, isId } from '@lfk/db';
+import { Form, type FormReading, isId, type SubmissionFormReading } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import { ApiError } from '../../errors.ts';
 import { httpUrl } from '../forms/schemas.ts';
@@ -8,8 +8,8 @@ import { SUBMISSION_MAX_BYTES } from './schemas.ts';
  * The form a submission is for, claimed or not. A wrong-shaped id names nothing. A submission
  * changes nothing on its form, so the form is read as a plain row, not an entity.
  */
-export async function findSubmissionForm(em: EntityManager, formId: string): Promise<FormReading> {
-  const found = isId('form', formId) ? await em.getRepository(Form).readById(formId) : null;
+export async function findSubmissionForm(em: EntityManager, formId: string): Promise<SubmissionFormReading> {
+  const found = isId('form', formId) ? await em.getRepository(Form).readForSubmission(formId) : null;
   if (!found) throw new ApiError('form_not_found');
   return found;
 }

@@ -8,7 +8,7 @@ import {
   type WebhookAttempt,
   WebhookEndpoint,
 } from '@lfk/db';
-import type { WebhookDisabledReason } from '@lfk/db/constants';
+import { WEBHOOK_IN_FLIGHT_PER_ENDPOINT, type WebhookDisabledReason } from '@lfk/db/constants';
 import type { SecretBox } from '../../credentials/secret-box.ts';
 import type { QueueJob } from '../../infrastructure/queue-worker.ts';
 import { insertEmail } from '../../infrastructure/outbox.ts';
@@ -27,7 +27,7 @@ export interface DeliveryJobSettings {
   perEndpoint: number;
 }
 
-export const DEFAULT_DELIVERY_SETTINGS: DeliveryJobSettings = { lockMs: 60_000, perEndpoint: 16 };
+export const DEFAULT_DELIVERY_SETTINGS: DeliveryJobSettings = { lockMs: 60_000, perEndpoint: WEBHOOK_IN_FLIGHT_PER_ENDPOINT };
 
 export interface DeliveryJobDeps {
   db: Database;
