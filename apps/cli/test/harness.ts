@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import type { LfkServer } from '@lfk/server';
-import { PASSWORD, startTestServer } from '@lfk/testing';
+import { PASSWORD, startTestServer, type TestServerOptions } from '@lfk/testing';
 import { run } from '../src/run.ts';
 
 /** The CLI exactly as `npx lfk` runs it: its bin, under this Node. */
@@ -27,8 +27,8 @@ export interface LfkServerUnderTest {
  * The server tests' own server (the worker's database, rate limits off), listening on a random port of
  * 127.0.0.1, since the CLI needs a real socket.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<LfkServerUnderTest> {
-  const started = await startTestServer({ HOST: '127.0.0.1', ...env });
+export async function startServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<LfkServerUnderTest> {
+  const started = await startTestServer({ HOST: '127.0.0.1', ...env }, options);
   const port = new URL(await started.server.listen()).port;
   return {
     server: started.server,
@@ -180,8 +180,8 @@ export let workspaceId: string;
 const homes: Home[] = [];
 
 /** The server (with `env`) and, unless `owner` is false, an owner signed up to it. */
-export async function startWorld(options: { env?: Record<string, string>; owner?: boolean } = {}): Promise<void> {
-  server = await startServer(options.env);
+export async function startWorld(options: { env?: Record<string, string>; owner?: boolean; server?: TestServerOptions } = {}): Promise<void> {
+  server = await startServer(options.env, options.server);
   if (options.owner === false) return;
   owner = await tempHome();
   homes.push(owner);

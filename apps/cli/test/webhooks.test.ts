@@ -7,7 +7,8 @@ import { LFK_BIN, newHome, owner, ownerKey, server, startWorld, stopWorld } from
 
 let receiver: Receiver;
 beforeAll(async () => {
-  await startWorld({ env: { LFK_WEBHOOK_ALLOW_PRIVATE: 'true' } });
+  // No automatic retry within the test: a failed delivery waits for the retry the test makes.
+  await startWorld({ env: { LFK_WEBHOOK_ALLOW_PRIVATE: 'true' }, server: { webhooks: { retryDelaysMs: [3_600_000] } } });
   receiver = await startReceiver();
 });
 afterAll(async () => {

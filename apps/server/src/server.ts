@@ -82,7 +82,7 @@ export interface ServerOptions {
  * The webhook worker: deliveries worked on at once by one replica (each an open request, cheap;
  * many, so that a few dead receivers holding theirs leave room for every other), and taken per claim.
  */
-const WEBHOOK_CONCURRENCY = 256;
+const WEBHOOK_CONCURRENCY = 1024;
 const WEBHOOK_BATCH = 32;
 const WEBHOOK_POLL_MS = 1000;
 

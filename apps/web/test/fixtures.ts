@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { freePort, PASSWORD, startTestServer, type TestServer } from '@lfk/testing';
+import { freePort, PASSWORD, startTestServer, type TestServer, type TestServerOptions } from '@lfk/testing';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { DASHBOARD_DIST } from '../scripts/dashboard-build.ts';
@@ -61,10 +61,10 @@ type Viewport = { width: number; height: number };
 let sharedBrowser: Promise<Browser> | undefined;
 
 /** The real server, listening on a port, serving the built dashboard, on the worker's emptied database; and the Chromium. */
-async function startDashboard(env: Record<string, string> = {}): Promise<Dashboard> {
+async function startDashboard(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<Dashboard> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const t = await startTestServer({ PORT: String(port), LFK_PUBLIC_URL: url, ...env }, { config: { dashboardDir: DASHBOARD_DIST } });
+  const t = await startTestServer({ PORT: String(port), LFK_PUBLIC_URL: url, ...env }, { ...options, config: { dashboardDir: DASHBOARD_DIST } });
   await t.server.listen();
   sharedBrowser ??= chromium.launch({ executablePath: CHROMIUM!, args: ['--no-sandbox'] });
   const browser = await sharedBrowser;
@@ -100,11 +100,11 @@ async function startDashboard(env: Record<string, string> = {}): Promise<Dashboa
  * The dashboard of the enclosing file or describe block (`startDashboard` in a `beforeAll`, closed
  * in an `afterAll`). The handle is filled in once it has started: use it in tests, not while the file loads.
  */
-export function useDashboard(env: Record<string, string> = {}): Dashboard {
+export function useDashboard(env: Record<string, string> = {}, options: TestServerOptions = {}): Dashboard {
   const handle = {} as Dashboard;
   let started: Dashboard | undefined;
   beforeAll(async () => {
-    started = await startDashboard(env);
+    started = await startDashboard(env, options);
     Object.assign(handle, started);
   });
   afterAll(() => started?.close());

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeInBrowser, eventually, expectAccessible, gone, screenshot, see, sessionOf, useDashboard, workspaceOf } from './fixtures.ts';
 
 describeInBrowser('webhooks', () => {
-  const d = useDashboard({ LFK_WEBHOOK_ALLOW_PRIVATE: 'true' });
+  // No automatic retry within the test: the failed delivery waits for the person's Retry.
+  const d = useDashboard({ LFK_WEBHOOK_ALLOW_PRIVATE: 'true' }, { webhooks: { retryDelaysMs: [3_600_000] } });
   let receiver: Receiver;
   beforeAll(async () => {
     receiver = await startReceiver();

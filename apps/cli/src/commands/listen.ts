@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Command } from '@commander-js/extra-typings';
 import type { RouterOutputs } from '@lfk/client';
+import { PAGE_LIMIT } from '@lfk/db/constants';
 import { type CommandContext, sessionApi } from '../command-context.ts';
 import { usageError } from '../errors.ts';
 import { examples } from './options.ts';
@@ -12,6 +13,8 @@ type FormEvent = RouterOutputs['webhooks']['events']['data'][number];
 const POLL_EVERY_MS = 1000;
 /** How long the local receiver has to answer one event. */
 const FORWARD_TIMEOUT_MS = 10_000;
+/** How far back each poll reads again, for events that committed after a later one. */
+const LOOKBACK_MS = 10_000;
 /** Before every event id: the cursor that reads a stream from its beginning. */
 const START_OF_STREAM = `msg_${'0'.repeat(26)}`;
 
@@ -72,15 +75,32 @@ async function listen(ctx: CommandContext, formId: string, url: string, secret: 
   const sign = (id: string, at: Date, body: string) => signer.sign(id, at, body);
   // Each request gets the whole timeout: this command runs for as long as it is left to.
   const api = await sessionApi(ctx, 'request');
-  let cursor = (await api.webhooks.events.query({ form_id: formId })).cursor ?? START_OF_STREAM;
+  // Nothing from before the start is forwarded.
+  let floor = (await api.webhooks.events.query({ form_id: formId })).cursor ?? START_OF_STREAM;
   ctx.out.note(`Ready. Forwarding new submissions of ${formId} to ${url} (Ctrl-C to stop).`);
   ctx.out.note(`Signing secret for this session: ${ctx.out.errorStyle.bold(secret)}`);
+  // Event ids are given before their submission commits, so one may appear after a later one was
+  // read: the last LOOKBACK_MS are read again each time, and what was forwarded is remembered.
+  const forwarded = new Map<string, number>();
   for (;;) {
-    const page = await api.webhooks.events.query({ form_id: formId, after: cursor });
-    for (const event of page.data) report(ctx, await forward(url, sign, event));
-    cursor = page.cursor ?? cursor;
-    // Nothing new: wait before asking again. After events, ask again at once (a full page means more wait).
-    if (page.data.length === 0) await new Promise((resolve) => setTimeout(resolve, POLL_EVERY_MS));
+    let after = floor;
+    let page: Awaited<ReturnType<typeof api.webhooks.events.query>>;
+    do {
+      page = await api.webhooks.events.query({ form_id: formId, after, limit: PAGE_LIMIT.max });
+      for (const event of page.data) {
+        if (forwarded.has(event.id)) continue;
+        forwarded.set(event.id, Date.parse(event.created_at));
+        report(ctx, await forward(url, sign, event));
+      }
+      after = page.cursor ?? after;
+    } while (page.data.length === PAGE_LIMIT.max);
+    const horizon = Date.now() - LOOKBACK_MS;
+    for (const [id, at] of forwarded) {
+      if (at >= horizon) continue;
+      if (id > floor) floor = id;
+      forwarded.delete(id);
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_EVERY_MS));
   }
 }
 

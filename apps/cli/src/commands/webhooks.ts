@@ -187,7 +187,14 @@ const webhooksRotateSecretCommand = () =>
       callAndShow(
         withClient(formsApi),
         ({ api }, webhookId, flags) => api.webhooks.rotateSecret.mutate({ form_id: flags.form, webhook_id: webhookId }),
-        (rotated, ctx) => printSecret(ctx, rotated.secret, `Both secrets sign until ${rotated.previous_secret_expires_at}: deploy the new one before then.`),
+        (rotated, ctx) =>
+          printSecret(
+            ctx,
+            rotated.secret,
+            rotated.previous_secret_expires_at
+              ? `Both secrets sign until ${rotated.previous_secret_expires_at}: deploy the new one before then.`
+              : 'The previous secret could not be kept (sealed under another LFK_SECRET_KEY): only this one signs now.',
+          ),
       ),
     );
 

@@ -57,8 +57,6 @@ describe.runIf(ENGINE === 'pglite' || TEST_DATABASE_URL)('a replica killed mid-d
 
   it('leaves the delivery to another replica, which sends it with the same webhook-id', async () => {
     const a = await start();
-    // On PostgreSQL a second replica runs beside the first; the embedded database has one process, restarted.
-    const b = database ? await start() : undefined;
     const json = async (base: string, method: string, path: string, token: string | undefined, body?: unknown) => {
       const res = await fetch(`${base}${path}`, {
         method,
@@ -87,6 +85,9 @@ describe.runIf(ENGINE === 'pglite' || TEST_DATABASE_URL)('a replica killed mid-d
     });
     expect(res.status).toBe(201);
     const [first] = await receiver.waitFor(1);
+    // On PostgreSQL a second replica starts beside the first, which holds the delivery; the
+    // embedded database has one process, restarted.
+    const b = database ? await start() : undefined;
     await kill(children[0]!);
     await lapseLocks();
 

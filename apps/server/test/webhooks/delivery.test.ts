@@ -11,7 +11,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ORIGIN, type Receiver, startReceiver, until, useTestServer } from '@lfk/testing';
+import { ORIGIN, type Receiver, startReceiver, startTestServer, until, useTestServer } from '@lfk/testing';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveriesOf, formWithWebhook, submitTo } from './fixtures.ts';
@@ -104,27 +104,29 @@ describe('failures', () => {
     await submitTo(t, hook.formId);
     const [failed] = await until('a failed attempt', async () => {
       const log = await deliveriesOf(t, owner, hook);
-      return log[0]?.attempts.length === 1 ? log : undefined;
+      return log[0]?.attempts.length ? log : undefined;
     });
-    expect(failed!.status).toBe('pending');
     expect(failed!.attempts[0]).toMatchObject({ status_code: 500, response_excerpt: 'database down' });
-    // The first retry comes about 5 s later (±20%).
-    const wait = new Date(failed!.next_attempt_at!).getTime() - new Date(failed!.attempts[0]!.at).getTime();
-    expect(wait).toBeGreaterThanOrEqual(4000);
-    expect(wait).toBeLessThanOrEqual(6000);
+    if (failed!.attempts.length === 1) {
+      // Due again about 5 s after the failure (the schedule itself: packages/api/test/retry-schedule.test.ts).
+      expect(failed!.status).toBe('pending');
+      expect(new Date(failed!.next_attempt_at!).getTime()).toBeGreaterThan(new Date(failed!.attempts[0]!.at).getTime());
+    }
 
     // The failure starts the endpoint's failing streak (3 days of it disable the endpoint).
     const failingSince = async () =>
       (await t.sql<{ failing_since: unknown }>('select failing_since from webhook_endpoints where id = ?', [hook.webhookId]))[0]!.failing_since;
     await until('the failing streak to be recorded', async () => (await failingSince()) !== null);
 
+    // The automatic retry comes about 5 s after the failure: on a busy machine it may come first
+    // (then the delivery is being attempted, 409, or has succeeded, and is sent once more).
     const retry = await t.request('POST', `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}/deliveries/${failed!.id}/retry`, { token: owner.token });
-    expect(retry.status, retry.body).toBe(202);
+    if (retry.status !== 202) expect(retry.json.error.code).toBe('webhook_delivery_in_flight');
     await until('the retry to succeed', async () => (await deliveriesOf(t, owner, hook))[0]?.status === 'succeeded');
     // A success ends the streak (written just after the delivery is).
     await until('the failing streak to end', async () => (await failingSince()) === null);
     const requests = requestsFor(failed!.event_id);
-    expect(requests).toHaveLength(2);
+    expect(requests.length).toBeGreaterThanOrEqual(2);
     expect(new Set(requests.map((r) => r.headers['webhook-id'])).size).toBe(1);
   });
 
@@ -177,24 +179,51 @@ describe('failures', () => {
     expect(requestsFor(waiting!.event_id).length).toBe(before + 1);
   });
 
-  it('logs a receiver that hangs up, sends a large answer or redirects as failed attempts, keeping 1 KiB', async () => {
+  it('disables a quiet endpoint once its one delivery has run out of attempts', async () => {
+    // A schedule of one quick retry: the delivery runs out of attempts within the test. A database
+    // of its own, so that no other server's worker (with the real schedule) takes the delivery.
+    const quick = await startTestServer({ LFK_WEBHOOK_ALLOW_PRIVATE: 'true' }, { webhooks: { pollMs: 50, retryDelaysMs: [50] }, database: 'own' });
+    try {
+      const owner = await quick.signup();
+      const hook = await formWithWebhook(quick, owner, receiver.url);
+      receiver.answers.push({ status: 503 }, { status: 503 });
+      await submitTo(quick, hook.formId);
+      const endpoint = await until('the endpoint to be disabled', async () => {
+        const res = await quick.request('GET', `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}`, { token: owner.token });
+        return res.json.enabled === false ? res.json : undefined;
+      });
+      expect(endpoint.disabled_reason).toBe('failing');
+      const [delivery] = await deliveriesOf(quick, owner, hook);
+      expect(delivery).toMatchObject({ status: 'failed', next_attempt_at: null });
+      expect(delivery!.attempts.map((a) => a.status_code)).toEqual([503, 503]);
+      await until('the owner to be emailed', () =>
+        quick.logs.some((line) => line.includes('"webhook_disabled"') && line.includes(owner.email)),
+      );
+    } finally {
+      await quick.close();
+    }
+  });
+
+  it('a redirect is a failed attempt, not followed; a 10 MB answer is read to its first KiB', async () => {
     const owner = await t.signup();
     const hook = await formWithWebhook(t, owner, receiver.url);
     receiver.answers.push({ status: 302, body: 'moved' }, { status: 200, body: 'x'.repeat(10 * 1024 * 1024) });
     await submitTo(t, hook.formId);
     const [first] = await until('a failed attempt', async () => {
       const log = await deliveriesOf(t, owner, hook);
-      return log[0]?.attempts.length === 1 ? log : undefined;
+      return log[0]?.attempts.length ? log : undefined;
     });
     expect(first!.attempts[0]).toMatchObject({ status_code: 302, response_excerpt: 'moved' });
-    // A redirect is not followed: the receiver got one request for it.
-    expect(requestsFor(first!.event_id)).toHaveLength(1);
+    // A redirect is not followed: the receiver got one request per attempt, none at the Location.
+    expect(requestsFor(first!.event_id)).toHaveLength(first!.attempts.length);
+    // By hand, or by the automatic retry if a busy machine brings it first: either way the next
+    // attempt gets the 10 MB answer.
     await t.request('POST', `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}/deliveries/${first!.id}/retry`, { token: owner.token });
     const [second] = await until('the second attempt', async () => {
       const log = await deliveriesOf(t, owner, hook);
-      return log[0]?.attempts.length === 2 ? log : undefined;
+      return log[0]?.status === 'succeeded' ? log : undefined;
     });
-    expect(second!.status).toBe('succeeded');
+    expect(second!.attempts[1]!.status_code).toBe(200);
     expect(second!.attempts[1]!.response_excerpt).toBe('x'.repeat(1024));
   });
 });

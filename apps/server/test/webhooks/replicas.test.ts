@@ -63,5 +63,8 @@ describe(`two replicas (${ENGINE})`, () => {
     });
     expect(delivery!.status).toBe('succeeded');
     expect(delivery!.next_attempt_at).toBeNull();
+    // Nor does it count against the endpoint, which a later attempt found working.
+    const [endpoint] = await a.sql<{ failing_since: unknown; enabled: boolean }>('select failing_since, enabled from webhook_endpoints where id = ?', [hook.webhookId]);
+    expect(endpoint).toEqual({ failing_since: null, enabled: true });
   });
 });

@@ -1,7 +1,6 @@
 import { type LookupAddress, lookup as dnsLookup } from 'node:dns';
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
-import { WEBHOOK_IN_FLIGHT_PER_ENDPOINT } from '@lfk/db/constants';
 import { Agent, buildConnector, request } from 'undici';
 import { isPublicAddress, literalAddress } from './public-addresses.ts';
 
@@ -21,8 +20,7 @@ export interface OutboundOptions {
   allowPrivate: boolean;
   /** The whole attempt, from connecting to the end of the excerpt. */
   timeoutMs?: number;
-  /** Connections kept open to one receiver (by default, as many as its deliveries in flight). */
-  connectionsPerOrigin?: number;
+
 }
 
 export const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -33,8 +31,8 @@ class AddressNotAllowed extends Error {
   readonly code = 'EADDRNOTALLOWED';
 }
 
-const notAllowed = (host: string, addresses: string[]) =>
-  new AddressNotAllowed(`${host} is not a public address (${addresses.join(', ')}): lfk sends webhooks to public addresses only`);
+/** Says which name was refused, never what it resolved to: lfk's view of its own network is not told. */
+const notAllowed = (host: string) => new AddressNotAllowed(`${host} is not a public address: lfk sends webhooks to public addresses only`);
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
@@ -43,7 +41,7 @@ function publicOnlyLookup(hostname: string, options: { all?: boolean; family?: n
   dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, []);
     const allowed = addresses.filter((a) => isPublicAddress(a.address));
-    if (allowed.length === 0) return callback(notAllowed(hostname, addresses.map((a) => a.address)), []);
+    if (allowed.length === 0) return callback(notAllowed(hostname), []);
     if (options.all) return callback(null, allowed);
     callback(null, allowed[0]!.address, allowed[0]!.family);
   });
@@ -100,7 +98,10 @@ export class Outbound {
     } as buildConnector.BuildOptions);
     const allowPrivate = this.allowPrivate;
     this.#agent = new Agent({
-      connections: options.connectionsPerOrigin ?? WEBHOOK_IN_FLIGHT_PER_ENDPOINT,
+      // No cap per origin: endpoints of many workspaces may share a host (a Zapier, a Pipedream), and
+      // one hanging endpoint must not queue the others' requests behind its sockets. What one endpoint
+      // holds is capped by the claim (WEBHOOK_IN_FLIGHT_PER_ENDPOINT).
+      connections: null,
       headersTimeout: this.timeoutMs,
       bodyTimeout: this.timeoutMs,
       // A literal address skips the lookup above, so it is judged before connecting; and the
@@ -108,14 +109,14 @@ export class Outbound {
       connect(connectOptions, callback) {
         const literal = literalAddress(connectOptions.hostname);
         if (!allowPrivate && literal !== null && !isPublicAddress(literal)) {
-          return callback(notAllowed(connectOptions.hostname, [literal]), null);
+          return callback(notAllowed(connectOptions.hostname), null);
         }
         connector(connectOptions, (error, socket) => {
           if (error || allowPrivate) return error ? callback(error, null) : callback(null, socket!);
           const peer = (socket as Socket).remoteAddress;
           if (peer === undefined || !isPublicAddress(peer)) {
             socket!.destroy();
-            return callback(notAllowed(connectOptions.hostname, [peer ?? 'unknown']), null);
+            return callback(notAllowed(connectOptions.hostname), null);
           }
           callback(null, socket!);
         });
@@ -140,15 +141,20 @@ export class Outbound {
       dnsLookup(host, { all: true }, (error, found) => resolve(error ? [] : found));
     });
     if (addresses.length > 0 && !addresses.some((a) => isPublicAddress(a.address))) {
-      return `Must not resolve to a private address (${host} resolves to ${addresses.map((a) => a.address).join(', ')}).`;
+      return 'Must not resolve to a private, loopback or link-local address.';
     }
     return null;
   }
 
-  /** POSTs `body` with `headers`; never throws: a failure is an attempt result. */
+  /**
+   * POSTs `body` with `headers`; never throws: a failure is an attempt result. An `http://` URL
+   * saved while private addresses were allowed is not sent to once they are not: submissions never
+   * travel in clear text to a receiver the server's rules refuse.
+   */
   async post(url: string, headers: Record<string, string>, body: string): Promise<AttemptResult> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
+    if (!this.allowPrivate && !url.startsWith('https:')) return { error: 'not sent: webhooks go to https:// URLs only', durationMs: 0 };
     try {
       const answer = await request(url, {
         method: 'POST',

@@ -96,19 +96,23 @@ export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> 
    * still held, the lock released and the delivery settled (`succeeded`, `failed`) or due again at
    * `nextAttemptAt` (none while its endpoint is disabled). An attempt that outlived its lock
    * (another replica took the delivery since, or settled it) is logged and changes nothing else.
+   * True when the lock was still held: only then may the outcome count for the endpoint.
    */
-  async recordAttempt(id: string, lease: Date, attempt: WebhookAttempt, status: WebhookDeliveryStatus, nextAttemptAt: Date | null): Promise<void> {
-    await this.em.execute(
-      `update webhook_deliveries set attempts = attempts || ?::jsonb,
-         status = case when locked_until = ? then ? else status end,
+  async recordAttempt(id: string, lease: Date, attempt: WebhookAttempt, status: WebhookDeliveryStatus, nextAttemptAt: Date | null): Promise<boolean> {
+    const rows = await this.em.execute<{ held: boolean }[]>(
+      `with claim as (select locked_until = ? as held from webhook_deliveries where id = ? for update)
+       update webhook_deliveries set attempts = attempts || ?::jsonb,
+         status = case when (select held from claim) then ? else status end,
          -- An endpoint disabled while the attempt ran keeps what waits for it paused.
-         next_attempt_at = case when locked_until = ?
+         next_attempt_at = case when (select held from claim)
            then (case when exists (select 1 from webhook_endpoints e where e.id = endpoint_id and e.enabled) then ?::timestamptz end)
            else next_attempt_at end,
-         locked_until = case when locked_until = ? then null else locked_until end
-       where id = ?`,
-      [JSON.stringify([attempt]), lease, status, lease, nextAttemptAt, lease, id],
+         locked_until = case when (select held from claim) then null else locked_until end
+       where id = ?
+       returning (select held from claim) as held`,
+      [lease, id, JSON.stringify([attempt]), status, nextAttemptAt, id],
     );
+    return rows[0]?.held === true;
   }
 
   /** The endpoint was disabled: its pending deliveries wait, with no next attempt, until it is enabled. */

@@ -171,7 +171,13 @@ function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook })
     mutationFn: () => trpcClient.webhooks.rotateSecret.mutate(ids),
     onSuccess: (rotated) => {
       setConfirming(null);
-      setSecret({ value: rotated.secret, note: `The previous secret keeps signing too until ${new Date(rotated.previous_secret_expires_at).toLocaleString()}: deploy this one before then.` });
+      const until = rotated.previous_secret_expires_at;
+      setSecret({
+        value: rotated.secret,
+        note: until
+          ? `The previous secret keeps signing too until ${new Date(until).toLocaleString()}: deploy this one before then.`
+          : 'The previous secret could not be kept (it was sealed under another server key): only this one signs now.',
+      });
       void refresh();
     },
   });

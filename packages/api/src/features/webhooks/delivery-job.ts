@@ -16,7 +16,7 @@ import type { Log } from '../../log.ts';
 import { SYSTEM_ACTOR } from '../../trpc.ts';
 import { endpointDisabledEmail } from './emails.ts';
 import type { AttemptResult, Outbound } from '../../infrastructure/outbound-requests.ts';
-import { FAILING_ENDPOINT_DISABLED_AFTER_MS, nextAttemptAfter } from './retry-schedule.ts';
+import { FAILING_ENDPOINT_DISABLED_AFTER_MS, nextAttemptAfter, RETRY_DELAYS_MS } from './retry-schedule.ts';
 import { signingSecrets } from './secrets.ts';
 import { signatureHeaders } from './signing.ts';
 
@@ -25,9 +25,15 @@ export interface DeliveryJobSettings {
   lockMs: number;
   /** Deliveries to one endpoint in flight at once, across every replica. */
   perEndpoint: number;
+  /** The wait after each failed attempt (tests that retry by hand push the first one out of their way). */
+  retryDelaysMs: readonly number[];
 }
 
-export const DEFAULT_DELIVERY_SETTINGS: DeliveryJobSettings = { lockMs: 60_000, perEndpoint: WEBHOOK_IN_FLIGHT_PER_ENDPOINT };
+export const DEFAULT_DELIVERY_SETTINGS: DeliveryJobSettings = {
+  lockMs: 60_000,
+  perEndpoint: WEBHOOK_IN_FLIGHT_PER_ENDPOINT,
+  retryDelaysMs: RETRY_DELAYS_MS,
+};
 
 export interface DeliveryJobDeps {
   db: Database;
@@ -126,23 +132,26 @@ export function deliveryJob(deps: DeliveryJobDeps, settings: DeliveryJobSettings
       const endpoints = em.getRepository(WebhookEndpoint);
       const fields = { delivery_id: delivery.id, endpoint_id: endpoint.id, event_id: delivery.eventId, attempt: delivery.attemptCount };
       if (isSuccess(result)) {
-        await deliveries.recordAttempt(delivery.id, delivery.lockedUntil, logged, 'succeeded', null);
-        if (endpoint.failingSince !== null) await endpoints.clearFailing(endpoint.id);
+        const held = await deliveries.recordAttempt(delivery.id, delivery.lockedUntil, logged, 'succeeded', null);
+        if (held && endpoint.failingSince !== null) await endpoints.clearFailing(endpoint.id);
         deps.log.info({ ...fields, status_code: result.statusCode, duration_ms: result.durationMs }, 'webhook delivered');
         return;
       }
       const gone = result.statusCode === 410;
-      const next = gone ? null : nextAttemptAfter(delivery.attemptCount, at);
-      await deliveries.recordAttempt(delivery.id, delivery.lockedUntil, logged, next ? 'pending' : 'failed', next);
+      const next = gone ? null : nextAttemptAfter(delivery.attemptCount, at, settings.retryDelaysMs);
+      const held = await deliveries.recordAttempt(delivery.id, delivery.lockedUntil, logged, next ? 'pending' : 'failed', next);
       deps.log.warn(
         { ...fields, status_code: result.statusCode, error: result.error, duration_ms: result.durationMs, next_attempt_at: next?.toISOString() ?? null },
         next ? 'webhook not delivered; will retry' : 'webhook not delivered; no attempts left',
       );
+      // An attempt that outlived its lock says nothing of the endpoint now: another attempt since has.
+      if (!held) return;
       if (gone) return disableEndpoint(deps, endpoint, 'gone', at);
       const failingSince = await endpoints.markFailing(endpoint.id, at);
-      if (failingSince && at.getTime() - failingSince.getTime() >= FAILING_ENDPOINT_DISABLED_AFTER_MS) {
-        await disableEndpoint(deps, endpoint, 'failing', at);
-      }
+      // Disabled once it has failed for 3 days, or once a delivery has run out of attempts (about as
+      // long) with no success in between: a quiet endpoint with one failing delivery is caught too.
+      const failedLongEnough = failingSince !== null && at.getTime() - failingSince.getTime() >= FAILING_ENDPOINT_DISABLED_AFTER_MS;
+      if (failedLongEnough || next === null) await disableEndpoint(deps, endpoint, 'failing', at);
     },
   };
 }

@@ -3,7 +3,7 @@ import type { WebhookDisabledReason } from '@lfk/db/constants';
 
 const WHY: Record<Exclude<WebhookDisabledReason, 'manual'>, string> = {
   gone: 'it answered 410 Gone, which says the receiver no longer exists',
-  failing: 'every delivery to it has failed for 3 days',
+  failing: 'every delivery to it has failed for about 3 days',
 };
 
 /** An endpoint was disabled by lfk: why, and how to bring it back. */
@@ -21,7 +21,8 @@ export function endpointDisabledEmail(input: {
     subject: `A webhook of "${input.formName}" was disabled`,
     body: [
       `The webhook endpoint ${input.endpointId} of the form "${input.formName}" (${input.formId}) was disabled: ${WHY[input.reason]}.`,
-      'Submissions are kept, and their deliveries wait: none is lost. Once the receiver works again, enable the endpoint and they are sent.',
+      'Submissions are kept. Deliveries still pending wait and are sent when the endpoint is enabled again; those that ran out of',
+      'attempts are in its delivery log, where each can be retried.',
       '',
       `See each attempt in the dashboard (${input.publicUrl}/) or with 'lfk webhooks deliveries ${input.endpointId} --form ${input.formId}',`,
       `then enable it with 'lfk webhooks update ${input.endpointId} --form ${input.formId} --enable'.`,

@@ -4,6 +4,7 @@ import type { EntityManager } from '@mikro-orm/sql';
 import type { z } from 'zod';
 import { listOf } from '../../common-schemas.ts';
 import type { Context } from '../../context.ts';
+import type { SecretBox } from '../../credentials/secret-box.ts';
 import { ApiError } from '../../errors.ts';
 import { runIdempotently } from '../../infrastructure/idempotency.ts';
 import { pageNewestFirst } from '../../infrastructure/pagination.ts';
@@ -43,6 +44,15 @@ async function lockEndpoint(em: EntityManager, formId: string, webhookId: string
   const found = isId('wh', webhookId) ? await em.getRepository(WebhookEndpoint).findOneForUpdate({ id: webhookId, form: formId }) : null;
   if (!found) throw new ApiError('webhook_not_found');
   return found;
+}
+
+/** The plaintext of a sealed secret, or null when it was sealed under another key. */
+function openable(box: SecretBox, sealed: string, context: string): string | null {
+  try {
+    return box.open(sealed, context);
+  } catch {
+    return null;
+  }
 }
 
 /** The URL, if lfk may send to it (`LFK_WEBHOOK_ALLOW_PRIVATE` aside: https, a public address). */
@@ -197,16 +207,18 @@ export const webhooksRouter = router({
       const box = ctx.services.secretBox;
       const secret = generateWebhookSecret();
       const expiresAt = new Date(ctx.services.now().getTime() + PREVIOUS_SECRET_SIGNS_FOR_MS);
-      await ctx.em.transactional(async (em) => {
+      const keptPrevious = await ctx.em.transactional(async (em) => {
         const found = await lockEndpoint(em, form.id, input.webhook_id);
         // The secret that signed until now signs 24 hours more; one rotated away before is dropped.
-        const current = box.open(found.secretSealed, secretContext(found.id, 'current'));
-        found.previousSecretSealed = box.seal(current, secretContext(found.id, 'previous'));
-        found.previousSecretExpiresAt = expiresAt;
+        // One sealed under another LFK_SECRET_KEY cannot sign again: rotating is how to replace it.
+        const current = openable(box, found.secretSealed, secretContext(found.id, 'current'));
+        found.previousSecretSealed = current === null ? null : box.seal(current, secretContext(found.id, 'previous'));
+        found.previousSecretExpiresAt = current === null ? null : expiresAt;
         found.secretSealed = box.seal(secret, secretContext(found.id, 'current'));
         audit(em, found, form.workspace!.id, ctx.actor, 'webhook.secret_rotated');
+        return current !== null;
       });
-      return { secret, previous_secret_expires_at: expiresAt.toISOString() };
+      return { secret, previous_secret_expires_at: keptPrevious ? expiresAt.toISOString() : null };
     }),
 
   test: formsScopeProcedure.meta(rest('POST /v1/forms/:form_id/webhooks/:webhook_id/test', 200,

@@ -77,7 +77,9 @@ export const webhookSecret = z
 export const rotatedWebhookSecret = z
   .object({
     secret: z.string().describe('The new signing secret, `whsec_…`, in this answer only.'),
-    previous_secret_expires_at: timestamp.describe('Until then the previous secret signs too.'),
+    previous_secret_expires_at: timestamp
+      .nullable()
+      .describe('Until then the previous secret signs too; null when it could not (it was sealed under another LFK_SECRET_KEY).'),
   })
   .meta({ id: 'RotatedWebhookSecret' });
 
