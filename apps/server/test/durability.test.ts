@@ -65,7 +65,7 @@ describe.runIf(ENGINE === 'pglite' || TEST_DATABASE_URL)('a server killed with S
   }
 
   it('sends after a restart the email it had not sent, and keeps every acknowledged submission', async () => {
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
       fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });

@@ -12,7 +12,7 @@ export interface OutboxSenderOptions {
   /** The first retry waits this long; each further one twice as long, up to `maxDelayMs`. */
   baseDelayMs: number;
   maxDelayMs: number;
-  /** Messages sent at once. */
+  /** Messages taken by one claim (then sent one after another). */
   batchSize: number;
 }
 
@@ -66,10 +66,11 @@ export class OutboxSender {
   constructor(db: Database, transport: MailTransport, log: FastifyBaseLogger, options: Partial<OutboxSenderOptions> = {}) {
     const settings = { ...DEFAULT_OUTBOX_OPTIONS, ...options };
     this.#transport = transport;
+    // One message at a time, as a mail server expects of one client; a batch claimed at once.
     this.#worker = new QueueWorker(emailJob(db, transport, log, settings), log, {
       pollMs: settings.pollMs,
       batchSize: settings.batchSize,
-      concurrency: settings.batchSize,
+      concurrency: 1,
     });
   }
 

@@ -12,12 +12,18 @@ export interface QueueJob<T> {
   name: string;
   claim(limit: number): Promise<T[]>;
   perform(item: T): Promise<void>;
+  /**
+   * A claim may take fewer than asked while more are due (webhooks cap what one endpoint holds in
+   * flight): then each finished item looks again. Without caps, a short claim means nothing else
+   * is due, and the worker waits to be woken or for its poll.
+   */
+  capped?: boolean;
 }
 
 export interface QueueWorkerOptions {
   /** How often to look for due items when nobody wakes the worker. */
   pollMs: number;
-  /** The most items taken by one claim. */
+  /** The most items taken by one claim (they are locked while they wait their turn). */
   batchSize: number;
   /** The most items worked on at once by this replica. */
   concurrency: number;
@@ -33,14 +39,15 @@ export class QueueWorker<T> {
   readonly #log: Log;
   readonly #options: QueueWorkerOptions;
   readonly #inFlight = new Set<Promise<void>>();
+  /** Claimed items not started yet: a batch is claimed at once, and worked off `concurrency` at a time. */
+  readonly #claimed: T[] = [];
   #timer: NodeJS.Timeout | undefined;
   #draining: Promise<void> | undefined;
   #again = false;
   /**
-   * Whether a finished item should look for more. A claim may find fewer items than asked, even
-   * none, while more are due: a job may cap what one destination holds in flight, and this
-   * worker's own items hold it. So while the last claim found work, or ran while items were in
-   * flight, each finished item looks again; a claim that finds nothing with nothing in flight ends it.
+   * Whether a finished item should look for more: for a capped job, while the last claim found
+   * work or ran while items were in flight (they hold the cap); a claim that finds nothing with
+   * nothing in flight ends it.
    */
   #lookAgain = false;
   #stopped = true;
@@ -88,28 +95,43 @@ export class QueueWorker<T> {
     });
   }
 
-  /** Stops claiming; work in progress finishes. What is still queued waits in the database for the next start. */
+  /**
+   * Stops claiming; what was claimed finishes (as a batch claimed by the last drain). What is still
+   * queued in the database waits there for the next start.
+   */
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#timer);
     await this.#draining;
-    await Promise.all(this.#inFlight);
+    while (this.#claimed.length > 0 || this.#inFlight.size > 0) {
+      this.#pump();
+      await Promise.race(this.#inFlight);
+    }
+  }
+
+  /** Starts claimed items while slots are free. */
+  #pump(): void {
+    while (this.#claimed.length > 0 && this.#inFlight.size < this.#options.concurrency) this.#start(this.#claimed.shift()!);
   }
 
   async #drain(): Promise<void> {
+    const batch = this.#options.batchSize;
     try {
       while (!this.#stopped) {
-        const free = this.#options.concurrency - this.#inFlight.size;
-        if (free <= 0) {
+        this.#pump();
+        // The next claim once this batch has all started and a batch's worth of room is free (or
+        // all of it, with fewer slots than a batch): one claim per batch, not per finished item.
+        const room = this.#options.concurrency - this.#inFlight.size;
+        if (this.#claimed.length > 0 || room < Math.min(batch, this.#options.concurrency)) {
           await Promise.race(this.#inFlight);
           continue;
         }
-        const asked = Math.min(this.#options.batchSize, free);
-        const items = await this.#job.claim(asked);
-        this.#lookAgain = items.length > 0 || this.#inFlight.size > 0;
-        for (const item of items) this.#start(item);
-        // Fewer than asked: nothing else can be taken now; a finished item looks again.
-        if (items.length < asked) return;
+        const items = await this.#job.claim(batch);
+        this.#lookAgain = this.#job.capped === true && (items.length > 0 || this.#inFlight.size > 0);
+        this.#claimed.push(...items);
+        this.#pump();
+        // Fewer than asked: nothing else can be taken now (for a capped job, a finished item looks again).
+        if (items.length < batch) return;
       }
     } catch (err) {
       // The database may be briefly away; the next poll tries again.
@@ -125,6 +147,7 @@ export class QueueWorker<T> {
       })
       .finally(() => {
         this.#inFlight.delete(running);
+        this.#pump();
         if (this.#lookAgain) this.wake();
       });
     this.#inFlight.add(running);

@@ -111,6 +111,7 @@ async function disableEndpoint(deps: DeliveryJobDeps, endpoint: EndpointForDeliv
 export function deliveryJob(deps: DeliveryJobDeps, settings: DeliveryJobSettings = DEFAULT_DELIVERY_SETTINGS): QueueJob<Claimed> {
   return {
     name: 'webhooks',
+    capped: true,
     async claim(limit) {
       const em = deps.db.fork();
       const now = new Date();
