@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { iso, isoOrNull } from '../../infrastructure/wire.ts';
 import type { webhook, webhookAttempt, webhookDelivery } from './schemas.ts';
 import type { AttemptResult } from '../../infrastructure/outbound-requests.ts';
+import { attemptOf } from './delivery-job.ts';
 
 export type LastDelivery = { at: Date; status: WebhookDeliveryStatus } | undefined;
 
@@ -30,14 +31,10 @@ export const attemptFieldsToWire = (a: { status_code?: number; error?: string; d
   response_excerpt: a.response_excerpt ?? null,
 });
 
+/** A test event's outcome: the attempt as the log would keep it, without its time. */
 export const testResultToWire = (result: AttemptResult, succeeded: boolean) => ({
   status: succeeded ? ('succeeded' as const) : ('failed' as const),
-  ...attemptFieldsToWire({
-    ...(result.statusCode !== undefined ? { status_code: result.statusCode } : {}),
-    ...(result.error !== undefined ? { error: result.error } : {}),
-    duration_ms: result.durationMs,
-    ...(result.excerpt !== undefined ? { response_excerpt: result.excerpt } : {}),
-  }),
+  ...attemptFieldsToWire(attemptOf(new Date(), result)),
 });
 
 export const deliveryToWire = (d: IWebhookDelivery): z.input<typeof webhookDelivery> => ({
