@@ -37,10 +37,6 @@ export class WebhookEndpointRepository extends BaseRepository<IWebhookEndpoint> 
     return this.find({ form: formId }, { orderBy: { id: 'asc' } });
   }
 
-  findInForm(formId: string, endpointId: string): Promise<IWebhookEndpoint | null> {
-    return this.findOne({ id: endpointId, form: formId });
-  }
-
   /**
    * The enabled endpoints of a form subscribed to `type`: one statement, in the caller's
    * transaction. Share-locked until it ends, so an endpoint being disabled or deleted at that

@@ -1,5 +1,5 @@
 import { AuditEvent, Form, type IWebhookEndpoint, isId, newId, Submission, WebhookDelivery, WebhookEndpoint } from '@lfk/db';
-import { MAX_WEBHOOKS_PER_FORM } from '@lfk/db/constants';
+import { type AuditAction, MAX_WEBHOOKS_PER_FORM } from '@lfk/db/constants';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { z } from 'zod';
 import { listOf } from '../../common-schemas.ts';
@@ -32,19 +32,20 @@ import { PREVIOUS_SECRET_SIGNS_FOR_MS, secretContext, signingSecrets } from './s
 import { deliveryToWire, testResultToWire, webhookToWire } from './serializers.ts';
 import { generateWebhookSecret, signatureHeaders } from './signing.ts';
 
-/** The form's endpoint with this id; another form's, or a wrong-shaped id, is not found. */
-async function findEndpoint(em: EntityManager, formId: string, webhookId: string): Promise<IWebhookEndpoint> {
-  const found = isId('wh', webhookId) ? await em.getRepository(WebhookEndpoint).findInForm(formId, webhookId) : null;
+/**
+ * The form's endpoint with this id; another form's, or a wrong-shaped id, is not found. `lock`
+ * takes its row lock, in `em`'s transaction, for a change.
+ */
+async function findEndpoint(em: EntityManager, formId: string, webhookId: string, lock = false): Promise<IWebhookEndpoint> {
+  const endpoints = em.getRepository(WebhookEndpoint);
+  const where = { id: webhookId, form: formId };
+  const found = isId('wh', webhookId) ? await (lock ? endpoints.findOneForUpdate(where) : endpoints.findOne(where)) : null;
   if (!found) throw new ApiError('webhook_not_found');
   return found;
 }
 
-/** The same, locked for a change, in `em`'s transaction. */
-async function lockEndpoint(em: EntityManager, formId: string, webhookId: string): Promise<IWebhookEndpoint> {
-  const found = isId('wh', webhookId) ? await em.getRepository(WebhookEndpoint).findOneForUpdate({ id: webhookId, form: formId }) : null;
-  if (!found) throw new ApiError('webhook_not_found');
-  return found;
-}
+/** `findEndpoint`, locked for a change. */
+const lockEndpoint = (em: EntityManager, formId: string, webhookId: string) => findEndpoint(em, formId, webhookId, true);
 
 /** The plaintext of a sealed secret, or null when it was sealed under another key. */
 function openable(box: SecretBox, sealed: string, context: string): string | null {
@@ -68,7 +69,10 @@ async function withLastDelivery(em: EntityManager, endpoints: IWebhookEndpoint[]
 
 const oneWithLastDelivery = async (em: EntityManager, endpoint: IWebhookEndpoint) => (await withLastDelivery(em, [endpoint]))[0]!;
 
-function audit(em: EntityManager, endpoint: IWebhookEndpoint, workspaceId: string, actor: Actor, action: 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.secret_revealed' | 'webhook.delivery_retried', data: Record<string, unknown> = {}) {
+/** What a person or a key did to an endpoint (lfk's own `webhook.disabled` is recorded by the delivery job). */
+type WebhookAction = Exclude<Extract<AuditAction, `webhook.${string}`>, 'webhook.disabled'>;
+
+function audit(em: EntityManager, endpoint: IWebhookEndpoint, workspaceId: string, actor: Actor, action: WebhookAction, data: Record<string, unknown> = {}) {
   em.getRepository(AuditEvent).record({
     workspaceId,
     action,
