@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 /**
  * What the key-lifecycle files share (issue 14): a clock the tests turn, a server on it whose
  * background work runs only when a test asks, a second replica on the same PostgreSQL database,
@@ -124,8 +125,13 @@ export function countStatements(server: LfkServer): { statements: string[]; writ
   const connection = server.db.orm.em.getConnection() as unknown as { executeQuery: (...args: unknown[]) => Promise<unknown> };
   const original = connection.executeQuery;
   const statements: string[] = [];
+  // Only what the test's own calls send from here on: the server's queue workers and sweeps run in
+  // async contexts made before, and their polls (a busy machine may land one in the window) are not
+  // the request's statements.
+  const mine = {};
+  countingContext.enterWith(mine);
   connection.executeQuery = function (this: unknown, ...args: unknown[]) {
-    statements.push(String(args[0]));
+    if (countingContext.getStore() === mine) statements.push(String(args[0]));
     return original.apply(this, args);
   };
   return {
@@ -133,9 +139,12 @@ export function countStatements(server: LfkServer): { statements: string[]; writ
     writes: () => statements.filter((sql) => /^\s*(insert|update|delete|with)\b/i.test(sql)),
     stop: () => {
       connection.executeQuery = original;
+      countingContext.enterWith(undefined);
     },
   };
 }
+
+const countingContext = new AsyncLocalStorage<object | undefined>();
 
 export async function createKey(
   t: TestServer,
