@@ -1,4 +1,13 @@
-import { DEFAULT_RATE_LIMITS, parseSecretKey, RATE_LIMIT_NAMES, type RateLimitConfig, type RateLimitName } from '@lfk/api';
+import {
+  CAPTCHA_TIMEOUT_MS,
+  CAPTCHA_VERIFY_URLS,
+  type CaptchaSettings,
+  DEFAULT_RATE_LIMITS,
+  parseSecretKey,
+  RATE_LIMIT_NAMES,
+  type RateLimitConfig,
+  type RateLimitName,
+} from '@lfk/api';
 import { fileURLToPath } from 'node:url';
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
@@ -10,6 +19,9 @@ const flagDefaulting = (fallback: 'true' | 'false') =>
     z.enum(['true', 'false', '1', '0', 'yes', 'no']).default(fallback).transform((v) => ['true', '1', 'yes'].includes(v)),
   );
 const flag = flagDefaulting('true');
+/** A captcha provider's siteverify URL: its own by default; a local fake in tests. */
+const verifyUrl = (fallback: string) =>
+  z.preprocess(emptyAsUnset, z.url({ protocol: /^https?$/, error: 'Must be an http(s) URL.' }).default(fallback));
 
 /** `LFK_SECRET_KEY`: 32 bytes as 64 hex digits or base64. */
 const secretKey = z.preprocess(
@@ -129,6 +141,11 @@ const envSchema = z.object({
   LFK_SECRET_SCANNING_KEYS: secretScanningKeys,
   LFK_SECRET_KEY: secretKey,
   LFK_WEBHOOK_ALLOW_PRIVATE: flagDefaulting('false'),
+  LFK_TURNSTILE_VERIFY_URL: verifyUrl(CAPTCHA_VERIFY_URLS.turnstile),
+  LFK_HCAPTCHA_VERIFY_URL: verifyUrl(CAPTCHA_VERIFY_URLS.hcaptcha),
+  LFK_RECAPTCHA_VERIFY_URL: verifyUrl(CAPTCHA_VERIFY_URLS.recaptcha),
+  LFK_CAPTCHA_TIMEOUT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(60).default(CAPTCHA_TIMEOUT_MS / 1000)),
+  LFK_RETENTION_SWEEP_INTERVAL: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(86_400).default(600)),
   ...Object.fromEntries(RATE_LIMIT_NAMES.map((name) => [RATE_LIMIT_ENV[name], rateLimit(DEFAULT_RATE_LIMITS[name])])),
 }).refine((env) => env.LFK_HEADERS_TIMEOUT <= env.LFK_REQUEST_TIMEOUT, {
   path: ['LFK_HEADERS_TIMEOUT'],
@@ -164,6 +181,10 @@ export interface Config {
    * one in its data directory (see secret-key.ts). Required with `DATABASE_URL`.
    */
   secretKey: Buffer | undefined;
+  /** Captcha providers' siteverify URLs (`LFK_TURNSTILE_VERIFY_URL`…) and how long each may take (`LFK_CAPTCHA_TIMEOUT`). */
+  captcha: CaptchaSettings;
+  /** How often submissions past their form's retention, and spam past 30 days, are deleted (`LFK_RETENTION_SWEEP_INTERVAL`). */
+  retentionSweepMs: number;
   webhooks: {
     /** `LFK_WEBHOOK_ALLOW_PRIVATE`: webhooks may go to private addresses and `http://` (self-hosting, tests). */
     allowPrivate: boolean;
@@ -248,6 +269,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     secretScanningKeys: e.LFK_SECRET_SCANNING_KEYS,
     secretKey: e.LFK_SECRET_KEY,
     webhooks: { allowPrivate: e.LFK_WEBHOOK_ALLOW_PRIVATE },
+    captcha: {
+      verifyUrls: { turnstile: e.LFK_TURNSTILE_VERIFY_URL, hcaptcha: e.LFK_HCAPTCHA_VERIFY_URL, recaptcha: e.LFK_RECAPTCHA_VERIFY_URL },
+      timeoutMs: e.LFK_CAPTCHA_TIMEOUT * 1000,
+    },
+    retentionSweepMs: e.LFK_RETENTION_SWEEP_INTERVAL * 1000,
     now: () => new Date(),
     smtpUrl: e.SMTP_URL,
     emailFrom: e.LFK_EMAIL_FROM,

@@ -2,6 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import {
   ApiError,
   createServices,
+  sweepExpiredSubmissions,
   DEFAULT_DELIVERY_SETTINGS,
   type DeliveryJobSettings,
   deliveryJob,
@@ -35,6 +36,7 @@ import { requestIdFor } from './http/request-ids.ts';
 import { registerRestBridge } from './http/rest-bridge.ts';
 import { registerSecretScanning } from './http/secret-scanning.ts';
 import { registerSubmissions } from './http/submissions.ts';
+import { registerSubmissionExport } from './http/submission-export.ts';
 import { registerTrpc } from './http/trpc.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -184,6 +186,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const contextFor = requestContexts(services, config.publicUrl, ownOriginCheck(config.publicUrl, config.publicUrlIsSet));
   registerRestBridge(app, contextFor);
   await registerSubmissions(app, services, contextFor);
+  registerSubmissionExport(app, contextFor);
   await registerEmailVerification(app, contextFor);
   await registerSecretScanning(app, contextFor);
   await registerTrpc(app, contextFor);
@@ -216,6 +219,10 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const bucketSweeper = every(SWEEP_EVERY_MS, 'sweep refilled rate limit buckets', async () => {
     await services.rateLimits.sweep();
   }, app.log);
+  const retentionSweeper = every(config.retentionSweepMs, 'delete submissions past their retention and old spam', async () => {
+    const deleted = await sweepExpiredSubmissions(db, config.now());
+    if (deleted > 0) app.log.info({ deleted }, 'deleted submissions past their retention and spam older than 30 days');
+  }, app.log);
 
   return {
     app,
@@ -234,9 +241,11 @@ export async function createServer(config: Config, options: ServerOptions = {}):
           ['stop the idempotency sweep', () => sweeper.stop()],
           ['stop the rate limit sweep', () => bucketSweeper.stop()],
           ['stop the key lifecycle sweep', () => keySweeper.stop()],
+          ['stop the retention sweep', () => retentionSweeper.stop()],
           ['stop the webhook worker', () => webhookWorker?.stop()],
           ['stop the email sender', () => sender?.stop()],
           ['close webhook connections', () => services.outbound.close()],
+          ['close captcha connections', () => services.captcha.close()],
           ['write last_used_at', () => lastUsed.stop()],
           ['stop hearing key revocations', () => revocations?.close()],
           ['close the database', () => db.close()],

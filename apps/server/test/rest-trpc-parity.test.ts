@@ -164,7 +164,8 @@ describe('the same reads answer the same objects', () => {
       webhook_id: webhook.id,
     };
     // The email link answers an HTML page, not a JSON object: its procedure is a mutation.
-    const gets = restRoutes.filter((r) => r.method === 'GET' && r.transport !== 'html');
+    // The export answers a file, streamed: REST only (over /trpc it is refused, see inbox/export.test.ts).
+    const gets = restRoutes.filter((r) => r.method === 'GET' && r.transport !== 'html' && r.transport !== 'export');
     expect(gets.length).toBeGreaterThanOrEqual(7);
     for (const route of gets) {
       const input: Record<string, string> = {};

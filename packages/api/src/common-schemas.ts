@@ -62,14 +62,14 @@ export const listInput = z.object({
 });
 export type ListInput = z.infer<typeof listInput>;
 
-/** A page of a list; named after its item (`FormList`) when the item is named, for generated clients. */
-export function listOf<T extends z.ZodType>(item: T) {
+/** A page of a list; named after its item (`KeyList`) when the item is named, or as told, for generated clients. */
+export function listOf<T extends z.ZodType>(item: T, id?: string) {
   const list = z.object({
     data: z.array(item),
     next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page.'),
   });
-  const itemId = z.globalRegistry.get(item)?.id;
-  return itemId ? list.meta({ id: `${itemId}List` }) : list;
+  const itemId = id ?? (z.globalRegistry.get(item)?.id === undefined ? undefined : `${z.globalRegistry.get(item)?.id}List`);
+  return itemId ? list.meta({ id: itemId }) : list;
 }
 
 export const role = z.enum(ROLES).meta({ id: 'Role' });

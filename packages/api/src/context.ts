@@ -7,6 +7,7 @@ import type { LastUsedRecorder } from './credentials/last-used.ts';
 import type { RateLimits } from './rate-limits/rate-limits.ts';
 import type { SecretBox } from './credentials/secret-box.ts';
 import type { Outbound } from './infrastructure/outbound-requests.ts';
+import type { CaptchaVerifier } from './infrastructure/captcha.ts';
 
 /** What every request shares: built once at start by the server. */
 export interface Services {
@@ -28,6 +29,8 @@ export interface Services {
   secretBox: SecretBox;
   /** lfk's requests to webhook receivers: safe by default (public https addresses only). */
   outbound: Outbound;
+  /** Asks a form's captcha provider whether a browser submission's token is good. */
+  captcha: CaptchaVerifier;
   /** The time, for every decision that depends on it (key expiry, rolls, usage days); tests turn it. */
   now(): Date;
   /** Public keys trusted to sign leak reports, by key identifier (`LFK_SECRET_SCANNING_KEYS`). */

@@ -26,6 +26,9 @@ export { type QueueJob, QueueWorker, type QueueWorkerOptions } from './infrastru
 export { DEFAULT_DELIVERY_SETTINGS, type DeliveryJobSettings, deliveryJob } from './features/webhooks/delivery-job.ts';
 export { RETRY_DELAYS_MS } from './features/webhooks/retry-schedule.ts';
 export { preflightSubmission } from './features/submissions/rules.ts';
+export { sweepExpiredSubmissions } from './features/submissions/retention-sweep.ts';
+export { EXPORT_CONTENT_TYPES } from './features/submissions/export.ts';
+export { CAPTCHA_TIMEOUT_MS, CAPTCHA_TOKEN_FIELDS, CAPTCHA_VERIFY_URLS, type CaptchaSettings } from './infrastructure/captcha.ts';
 export { deleteExpiredIdempotencyRecords } from './infrastructure/idempotency.ts';
 export { type SweepOutcome, sweepKeyLifecycle } from './features/keys/lifecycle.ts';
 export {

@@ -16,7 +16,7 @@ export interface RestMeta {
    * `submission` takes urlencoded HTML form posts and CORS; `html` answers a page;
    * `signed_report` hands the raw body and its signature headers to the procedure (leak reports).
    */
-  transport?: 'submission' | 'html' | 'signed_report';
+  transport?: 'submission' | 'html' | 'signed_report' | 'export';
   /** The most body bytes read, when the procedure holds a tighter limit than the server's 1 MiB. */
   bodyLimit?: number;
   /** The body as documented, when the route's module builds the input from it rather than passing it on. */

@@ -7,6 +7,7 @@ import type { Log } from './log.ts';
 import { type RateLimitConfig, RateLimits } from './rate-limits/rate-limits.ts';
 import { SecretBox } from './credentials/secret-box.ts';
 import { Outbound } from './infrastructure/outbound-requests.ts';
+import { type CaptchaSettings, CaptchaVerifier } from './infrastructure/captcha.ts';
 
 /** What the services are built from: the server's configuration, or a test's. */
 export interface ServicesSettings {
@@ -21,6 +22,8 @@ export interface ServicesSettings {
   /** `LFK_SECRET_KEY`: 32 bytes that seal stored secrets. */
   secretKey: Buffer;
   webhooks: { allowPrivate: boolean; timeoutMs?: number };
+  /** The captcha providers' siteverify URLs (`LFK_*_VERIFY_URL`) and how long each may take. */
+  captcha: CaptchaSettings;
 }
 
 /** Who to tell that a queue has new work: the workers the server runs. */
@@ -32,7 +35,7 @@ export interface Wakers {
 /**
  * The services every call shares, on `db`. The caller starts the last-used recorder (the server
  * does; a test that does not flush by hand should too), says how to wake the queue workers, and
- * closes `outbound` when it is done.
+ * closes `outbound` and `captcha` when it is done.
  */
 export function createServices(db: Database, settings: ServicesSettings, log: Log, wake: Wakers): Services {
   return {
@@ -48,6 +51,7 @@ export function createServices(db: Database, settings: ServicesSettings, log: Lo
     wakeWebhooks: wake.webhooks,
     secretBox: new SecretBox(settings.secretKey),
     outbound: new Outbound({ allowPrivate: settings.webhooks.allowPrivate, ...(settings.webhooks.timeoutMs ? { timeoutMs: settings.webhooks.timeoutMs } : {}) }),
+    captcha: new CaptchaVerifier(settings.captcha, log),
     now: settings.now,
     secretScanningKeys: settings.secretScanningKeys,
   };

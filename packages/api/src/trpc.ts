@@ -149,16 +149,25 @@ export const submissionProcedure = t.procedure.meta(PUBLIC).use(({ ctx, next }) 
   return next({ ctx: { key } });
 });
 
-/** A signed-in member of the workspace of the claimed form `input.form_id`; others get "not found". */
-export const formMemberProcedure = sessionProcedure
-  .meta({ access: 'member', accessErrors: [...SESSION, 'form_not_found'] })
-  .input(z.object({ form_id: idParam }))
-  .use(async ({ ctx, input, next }) => {
-    const found: IForm | null = isId('form', input.form_id)
-      ? await ctx.em.getRepository(Form).findClaimed(input.form_id)
-      : null;
-    if (!found?.workspace || (await ctx.em.getRepository(Membership).roleOf(found.workspace.id, ctx.session.userId)) === null) {
-      throw new ApiError('form_not_found');
-    }
-    return next({ ctx: { form: found } });
-  });
+/**
+ * A signed-in person with at least `minimum` role in the workspace of the claimed form
+ * `input.form_id`; outsiders get "not found", members who are not owners `owner_required`.
+ */
+function formProcedure(minimum: Role) {
+  const accessErrors: ErrorCode[] = [...SESSION, 'form_not_found', ...(minimum === 'owner' ? ['owner_required' as const] : [])];
+  return sessionProcedure
+    .meta({ access: minimum, accessErrors })
+    .input(z.object({ form_id: idParam }))
+    .use(async ({ ctx, input, next }) => {
+      const found: IForm | null = isId('form', input.form_id)
+        ? await ctx.em.getRepository(Form).findClaimed(input.form_id)
+        : null;
+      const role = found?.workspace ? await ctx.em.getRepository(Membership).roleOf(found.workspace.id, ctx.session.userId) : null;
+      if (!found || role === null) throw new ApiError('form_not_found');
+      if (minimum === 'owner' && role !== 'owner') throw new ApiError('owner_required');
+      return next({ ctx: { form: found, role } });
+    });
+}
+
+export const formMemberProcedure = formProcedure('member');
+export const formOwnerProcedure = formProcedure('owner');

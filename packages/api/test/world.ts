@@ -8,6 +8,7 @@ import { callerContext, type Services } from '../src/context.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../src/rate-limits/rate-limits.ts';
 import { createCaller } from '../src/root.ts';
 import { createServices } from '../src/services.ts';
+import { CAPTCHA_TIMEOUT_MS, CAPTCHA_VERIFY_URLS } from '../src/infrastructure/captcha.ts';
 import { type SeededAccount, seedAccount } from '../src/testing.ts';
 
 const RATE_LIMITS_OFF = Object.fromEntries(Object.keys(DEFAULT_RATE_LIMITS).map((name) => [name, null])) as RateLimitConfig;
@@ -29,6 +30,7 @@ export async function testServices(): Promise<Services> {
       secretScanningKeys: new Map(),
       secretKey: randomBytes(32),
       webhooks: { allowPrivate: true },
+      captcha: { verifyUrls: CAPTCHA_VERIFY_URLS, timeoutMs: CAPTCHA_TIMEOUT_MS },
     },
     QUIET_LOG,
     { mailer() {}, webhooks() {} },

@@ -11,6 +11,31 @@ export type FormState = (typeof FORM_STATES)[number];
 export const SUBMISSION_MODES = ['browser', 'api_key'] as const;
 export type SubmissionMode = (typeof SUBMISSION_MODES)[number];
 
+/** A stored submission is a real one, or spam kept aside (no email, no webhook, deleted after `SPAM_RETENTION_DAYS`). */
+export const SUBMISSION_STATUSES = ['ok', 'spam'] as const;
+export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
+
+/**
+ * Why a submission is spam: its honeypot field was filled in, the captcha provider could not be
+ * reached to verify its token (kept, not lost), or a member marked it.
+ */
+export const SPAM_REASONS = ['honeypot', 'captcha_unverified', 'marked'] as const;
+export type SpamReason = (typeof SPAM_REASONS)[number];
+
+/** Spam is deleted this many days after it arrived, whatever the form's own retention. */
+export const SPAM_RETENTION_DAYS = 30;
+
+/** A form's `retention_days`: submissions older than this are deleted (null keeps them). */
+export const RETENTION_DAYS = { min: 1, max: 3650 } as const;
+
+/** The captcha services a form may require of browser submissions, verified server-side. */
+export const CAPTCHA_PROVIDERS = ['turnstile', 'hcaptcha', 'recaptcha'] as const;
+export type CaptchaProvider = (typeof CAPTCHA_PROVIDERS)[number];
+
+/** The files a form's submissions export to. */
+export const EXPORT_FORMATS = ['csv', 'jsonl'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
 /** How a stored submission arrived. */
 export const SUBMISSION_SOURCES = ['browser', 'api_key'] as const;
 export type SubmissionSource = (typeof SUBMISSION_SOURCES)[number];
@@ -35,6 +60,14 @@ export const AUDIT_ACTIONS = [
   'form.created',
   'form.updated',
   'form.claimed',
+  'form.closed',
+  'form.reopened',
+  'form.deleted',
+  'submission.deleted',
+  'submission.marked_spam',
+  'submission.marked_not_spam',
+  'submissions.deleted',
+  'submissions.expired',
   'member.added',
   'member.removed',
   'project.created',
@@ -131,6 +164,11 @@ export const TEXT_LIMITS = {
   emailSubject: 300,
   deviceName: 100,
   webhookDescription: 200,
+  /** What a closed form tells the person who tries to send it. */
+  closedMessage: 1000,
+  /** A captcha site key as the provider issues it (public), and its secret (sealed at rest). */
+  captchaSiteKey: 200,
+  captchaSecret: 200,
   /** What is kept of the address and the `User-Agent` a key was last used from. */
   ipAddress: 64,
   userAgent: 512,

@@ -30,3 +30,4 @@ export {
 } from './submitting.ts';
 export { type Answer, type Received, type Receiver, startReceiver } from './receiver.ts';
 export { until } from './wait.ts';
+export { CAPTCHA_SECRET, CAPTCHA_SITE_KEY, type CaptchaProvider, type Siteverify, startCaptchaProvider } from './captcha-provider.ts';

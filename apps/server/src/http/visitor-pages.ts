@@ -45,6 +45,11 @@ export function notSentPage(
         paragraphs: ['Many answers were sent to this form from your network just now.', `${NOTHING_SENT} Wait ${wait}, then send the form again.`],
       };
     }
+    case 'form_closed':
+      // The message is the form's own `closed_message` when it has one.
+      return { title: 'This form is closed', paragraphs: [error.message, NOTHING_SENT] };
+    case 'captcha_failed':
+      return { title: 'Please complete the check', paragraphs: [NOTHING_SENT, 'Go back, complete the check that shows you are not a robot, and send the form again.'] };
     case 'form_not_found':
       return { title: 'This form no longer exists', paragraphs: [NOTHING_SENT, 'Please contact the website’s owner another way.'] };
     case 'origin_not_allowed':

@@ -135,6 +135,13 @@ export const workspaceKey = (ok: Success): Expectations => ({
   ...REFUSED_CREDENTIALS,
 });
 
+/** A submission of its own to W's api_key-mode form, for a cell that deletes or marks it. */
+async function freshSubmission(w: World): Promise<Prepared> {
+  const submitted = await t.request('POST', `/v1/forms/${w.apiKeyFormId}/submissions`, { token: w.key.key, body: { email: 'inbox@example.org' } });
+  if (submitted.status !== 201) throw new Error(`submission failed: ${submitted.status} ${submitted.body}`);
+  return { params: { form_id: w.apiKeyFormId, submission_id: submitted.json.id }, ref: { submissionId: submitted.json.id } };
+}
+
 /** A fresh form and the link its verification email carries: a link works once, so one per cell. */
 async function freshVerificationLink(w: World): Promise<Prepared> {
   const address = freshEmail();
@@ -499,6 +506,50 @@ export const MATRIX: Row[] = [
       for (const s of res.json.data) expect(s.form_id).toBe(w.apiKeyFormId);
     },
     expect: workspaceMember(200, '404 form_not_found'),
+  },
+  // Deleting, marking and exporting submissions: members' sessions, as reading them is (a key cannot read them).
+  {
+    route: 'DELETE /v1/forms/:form_id/submissions/:submission_id',
+    prepare: freshSubmission,
+    success: (res) => expect(res.body).toBe(''),
+    expect: workspaceMember(204, '404 form_not_found'),
+  },
+  {
+    route: 'POST /v1/forms/:form_id/submissions/delete',
+    prepare: async (w) => {
+      const fresh = await freshSubmission(w);
+      return { params: { form_id: w.apiKeyFormId }, body: { ids: [fresh.ref!.submissionId] } };
+    },
+    success: (res) => expect(res.json).toEqual({ deleted: 1 }),
+    expect: workspaceMember(200, '404 form_not_found'),
+  },
+  {
+    route: 'POST /v1/forms/:form_id/submissions/:submission_id/spam',
+    prepare: freshSubmission,
+    success: (res, { prepared }) => expect(res.json).toMatchObject({ id: prepared.ref!.submissionId, status: 'spam', spam_reason: 'marked' }),
+    expect: workspaceMember(200, '404 form_not_found'),
+  },
+  {
+    route: 'POST /v1/forms/:form_id/submissions/:submission_id/not-spam',
+    prepare: freshSubmission,
+    success: (res, { prepared }) => expect(res.json).toMatchObject({ id: prepared.ref!.submissionId, status: 'ok', spam_reason: null }),
+    expect: workspaceMember(200, '404 form_not_found'),
+  },
+  {
+    route: 'GET /v1/forms/:form_id/submissions/export',
+    prepare: async (w) => ({ params: { form_id: w.apiKeyFormId } }),
+    success: (res) => {
+      expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+      expect(res.body.split('\r\n')[0]).toBe('id,created_at,via,email');
+    },
+    expect: workspaceMember(200, '404 form_not_found'),
+  },
+  {
+    // Owners only: a form goes with everything it holds.
+    route: 'DELETE /v1/forms/:form_id',
+    prepare: async (w) => ({ params: { form_id: (await createForm(t, w.key.key, formBody)).id } }),
+    success: (res) => expect(res.body).toBe(''),
+    expect: { ...workspaceMember(204, '404 form_not_found'), member_session: '403 owner_required' },
   },
 
   // ── Webhooks: endpoints in the forms scope; the secret and the deliveries for members' sessions only ──

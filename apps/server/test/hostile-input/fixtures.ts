@@ -125,6 +125,8 @@ export interface BodyCase {
   unknown: () => Record<string, unknown>;
   /** The field that takes a person's text, if any, for the string checks. */
   textField?: string;
+  /** A body with no text and no email: a lone surrogate where a string goes, and what it answers (it names nothing). */
+  noText?: { body: () => Record<string, unknown>; answer: unknown };
 }
 
 let emailCounter = 0;
@@ -199,6 +201,14 @@ export const BODY_CASES: Partial<Record<RestRoute['procedure'], BodyCase>> = {
     emptyOk: false,
     unknown: () => ({ ...formBody, state: 'unclaimed' }),
     textField: 'name',
+  },
+  'submissions.deleteMany': {
+    url: () => `/v1/forms/${openFormId}/submissions/delete`,
+    token: () => owner.token,
+    valid: () => ({ ids: ['sub_00000000000000000000000000'] }),
+    emptyOk: false,
+    unknown: () => ({ ids: ['sub_00000000000000000000000000'], all: true }),
+    noText: { body: () => ({ ids: ['sub_\ud800'] }), answer: { deleted: 0 } },
   },
   'forms.update': {
     url: () => `/v1/forms/${formId}`,

@@ -21,7 +21,7 @@ describe('unknown routes and wrong methods', () => {
       ['GET', '/v2/forms'],
       ['GET', `/v1/forms/${formId}/nope`],
       ['PUT', `/v1/forms/${formId}`],
-      ['DELETE', `/v1/forms/${formId}`],
+      ['POST', `/v1/forms/${formId}/submissions/export`],
       ['DELETE', '/v1/forms'],
       ['GET', '/v1/forms'],
       ['POST', '/v1/auth/session'],

@@ -32,6 +32,8 @@ describe('browser-mode submissions and the Origin check', () => {
           form_id: form.id,
           data: { name: 'Grace Hopper', email: 'grace@example.com', age: 85, agree: true },
           source: 'browser',
+          status: 'ok',
+          spam_reason: null,
           created_at: fromForm.json.created_at,
         },
         {
@@ -39,6 +41,8 @@ describe('browser-mode submissions and the Origin check', () => {
           form_id: form.id,
           data: { name: 'Ada Lovelace', email: 'ada@example.com', age: 36, agree: true },
           source: 'browser',
+          status: 'ok',
+          spam_reason: null,
           created_at: fromJson.json.created_at,
         },
       ],

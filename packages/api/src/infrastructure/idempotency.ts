@@ -19,6 +19,9 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/** What makes two requests the same: the operation and its input. */
+const fingerprintOf = (operation: string, input: unknown) => sha256(`${operation}\n${canonicalJson(input)}`);
+
 /** Who is calling: a key, a person, or (anonymous) an address. */
 function callerOf(ctx: Context): string {
   const principal = ctx.auth.principal;
@@ -69,7 +72,7 @@ export async function runIdempotently<T>(
     });
   }
   const scope = scopeOf(ctx, target);
-  const fingerprint = sha256(`${operation}\n${canonicalJson(input)}`);
+  const fingerprint = fingerprintOf(operation, input);
   return ctx.em.transactional(async (em) => {
     const records = em.getRepository(IdempotencyRecord);
     const now = ctx.services.now();
@@ -85,6 +88,20 @@ export async function runIdempotently<T>(
     await records.storeResponse(id, replay);
     return response;
   });
+}
+
+/**
+ * The response stored for this caller's `Idempotency-Key` and this very request, if it completed:
+ * for a write that must not repeat a step outside the database before `runIdempotently` replays it
+ * (a captcha token is good once, so a retry is answered from here without asking the provider again).
+ */
+export async function storedReplay<T>(ctx: Context, { operation, target }: IdempotentWrite, input: unknown): Promise<T | null> {
+  const key = ctx.idempotencyKey;
+  if (key === undefined || !KEY_SHAPE.test(key)) return null;
+  const existing = await ctx.em.getRepository(IdempotencyRecord).findStored(scopeOf(ctx, target), key);
+  if (!existing || existing.fingerprint !== fingerprintOf(operation, input)) return null;
+  ctx.headers.set('idempotent-replayed', 'true');
+  return existing.responseBody as T;
 }
 
 /** Drops records past their 24 hours. */

@@ -20,6 +20,7 @@ function stored(email: NewEmail): NewEmail {
     // Cut by whole characters to fit its column: a subject is built from stored names.
     subject: Array.from(oneLine(email.subject)).slice(0, TEXT_LIMITS.emailSubject).join(''),
     body: email.body,
+    ...(email.submissionId ? { submissionId: email.submissionId } : {}),
   };
 }
 

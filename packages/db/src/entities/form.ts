@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { FORM_STATES, SUBMISSION_MODES, TEXT_LIMITS } from '../constants.ts';
+import { CAPTCHA_PROVIDERS, FORM_STATES, SUBMISSION_MODES, TEXT_LIMITS } from '../constants.ts';
 import { FormRepository } from '../repositories/forms.ts';
 import { UpdatableEntity } from './base.ts';
 import { Project } from './project.ts';
@@ -36,6 +36,19 @@ export const Form = defineEntity({
     claimTokenHash: p.string().length(64).nullable().unique(),
     /** When the last verification email was queued; resends are spaced from it. */
     verificationSentAt: p.datetime().nullable(),
+    /** A field name outside the schema; a submission with a value in it is spam. */
+    honeypot: p.string().length(64).nullable(),
+    captchaProvider: p.enum(CAPTCHA_PROVIDERS).nullable(),
+    captchaSiteKey: p.string().length(TEXT_LIMITS.captchaSiteKey).nullable(),
+    /** The provider's secret, sealed (`SecretBox`): lfk must send it to verify, and never shows it. */
+    captchaSecretSealed: p.text().nullable(),
+    /** Closed by a person (or a key); `closesAt` and `maxSubmissions` close it by themselves, at submission time. */
+    closed: p.boolean().default(false),
+    closesAt: p.datetime().nullable(),
+    maxSubmissions: p.integer().nullable(),
+    closedMessage: p.string().length(TEXT_LIMITS.closedMessage).nullable(),
+    /** Submissions older than this many days are deleted by the retention sweep; null keeps them. */
+    retentionDays: p.integer().nullable(),
   },
   indexes: [{ properties: ['workspace', 'id'] }],
 });

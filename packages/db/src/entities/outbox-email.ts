@@ -2,6 +2,7 @@ import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { OUTBOX_STATUSES, TEXT_LIMITS } from '../constants.ts';
 import { OutboxEmailRepository } from '../repositories/outbox-emails.ts';
 import { BaseEntity } from './base.ts';
+import { Submission } from './submission.ts';
 
 /**
  * The durable outbox: an email is a row written in the same transaction as the change that
@@ -25,7 +26,16 @@ export const OutboxEmail = defineEntity({
     lockedUntil: p.datetime().nullable(),
     lastError: p.string().length(500).nullable(),
     sentAt: p.datetime().nullable(),
+    /** The submission a notification carries: deleting it deletes its email, sent or waiting (the body holds its values). */
+    submission: () => p.manyToOne(Submission).nullable().deleteRule('cascade'),
   },
-  indexes: [{ properties: ['status', 'nextAttemptAt'] }],
+  indexes: [
+    { properties: ['status', 'nextAttemptAt'] },
+    // Deleting a submission deletes its email: the cascade finds it by this.
+    {
+      name: 'outbox_emails_submission_id_index',
+      expression: `create index "outbox_emails_submission_id_index" on "outbox_emails" ("submission_id") where "submission_id" is not null`,
+    },
+  ],
 });
 export type IOutboxEmail = InferEntity<typeof OutboxEmail>;

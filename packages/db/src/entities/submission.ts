@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { SUBMISSION_SOURCES } from '../constants.ts';
+import { SPAM_REASONS, SUBMISSION_SOURCES, SUBMISSION_STATUSES } from '../constants.ts';
 import { SubmissionRepository } from '../repositories/submissions.ts';
 import { BaseEntity } from './base.ts';
 import { Form } from './form.ts';
@@ -19,7 +19,18 @@ export const Submission = defineEntity({
     source: p.enum(SUBMISSION_SOURCES),
     /** The key that authenticated a server-side submission. */
     apiKeyId: p.string().length(40).nullable(),
+    status: p.enum(SUBMISSION_STATUSES).default('ok'),
+    spamReason: p.enum(SPAM_REASONS).nullable(),
   },
-  indexes: [{ properties: ['form', 'id'] }],
+  // Lists and counts read one status of a form, newest first; retention and "delete before" read by time.
+  indexes: [
+    { properties: ['form', 'status', 'id'] },
+    { properties: ['form', 'createdAt'] },
+    // The sweep deletes spam by age, across forms.
+    {
+      name: 'submissions_spam_created_at_index',
+      expression: `create index "submissions_spam_created_at_index" on "submissions" ("created_at") where "status" = 'spam'`,
+    },
+  ],
 });
 export type ISubmission = InferEntity<typeof Submission>;

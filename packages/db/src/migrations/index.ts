@@ -6,6 +6,7 @@ import { Migration20261122211445 } from './Migration20261122211445.ts';
 import { Migration20261122235858 } from './Migration20261122235858.ts';
 import { Migration20261123001000 } from './Migration20261123001000.ts';
 import { Migration20261125175006 } from './Migration20261125175006.ts';
+import { Migration20261125204127 } from './Migration20261125204127.ts';
 
 /** Applied in this order on PGlite and PostgreSQL alike; `name` is what the migrations table records. */
 export const migrationsList: MigrationObject[] = [
@@ -16,4 +17,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122235858', class: Migration20261122235858 },
   { name: 'Migration20261123001000', class: Migration20261123001000 },
   { name: 'Migration20261125175006', class: Migration20261125175006 },
+  { name: 'Migration20261125204127', class: Migration20261125204127 },
 ];

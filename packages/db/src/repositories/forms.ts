@@ -16,6 +16,15 @@ export type FormReading = Pick<
   | 'notifyEmail'
   | 'notifyEmailVerified'
   | 'redirectUrl'
+  | 'honeypot'
+  | 'captchaProvider'
+  | 'captchaSiteKey'
+  | 'captchaSecretSealed'
+  | 'closed'
+  | 'closesAt'
+  | 'maxSubmissions'
+  | 'closedMessage'
+  | 'retentionDays'
   | 'createdAt'
   | 'updatedAt'
 > & { workspace?: { id: string } | null; project?: { id: string } | null };
@@ -38,6 +47,15 @@ interface FormRow {
   notify_email: string | null;
   notify_email_verified: boolean;
   redirect_url: string | null;
+  honeypot: string | null;
+  captcha_provider: IForm['captchaProvider'];
+  captcha_site_key: string | null;
+  captcha_secret_sealed: string | null;
+  closed: boolean;
+  closes_at: Date | string | null;
+  max_submissions: number | null;
+  closed_message: string | null;
+  retention_days: number | null;
   created_at: Date | string;
   updated_at: Date | string;
   has_webhooks?: boolean;
@@ -49,7 +67,8 @@ const reference = (id: string | null) => (id === null ? null : { id });
 
 const COLUMNS =
   'id, workspace_id, project_id, name, state, schema, submission_mode, allowed_origins, notify_email, ' +
-  'notify_email_verified, redirect_url, created_at, updated_at';
+  'notify_email_verified, redirect_url, honeypot, captcha_provider, captcha_site_key, captcha_secret_sealed, closed, closes_at, ' +
+  'max_submissions, closed_message, retention_days, created_at, updated_at';
 const READ_CLAIMED = `select ${COLUMNS} from forms where id = ? and state = 'claimed'`;
 const READ_FOR_SUBMISSION =
   `select ${COLUMNS}, exists (select 1 from webhook_endpoints w where w.form_id = forms.id and w.enabled) as has_webhooks ` +
@@ -75,6 +94,29 @@ export class FormRepository extends BaseRepository<IForm> {
     const [row] = await this.em.execute<FormRow[]>(READ_FOR_SUBMISSION, [formId]);
     return row ? { ...readingOf(row), hasWebhooks: row.has_webhooks === true } : null;
   }
+
+  /** The workspace of each of these forms that has one (unclaimed forms have none). */
+  async workspacesOf(formIds: string[]): Promise<Map<string, string>> {
+    if (formIds.length === 0) return new Map();
+    const rows = await this.em.execute<{ id: string; workspace_id: string | null }[]>(
+      `select id, workspace_id from forms where id in (${formIds.map(() => '?').join(', ')})`,
+      formIds,
+    );
+    return new Map(rows.flatMap((r) => (r.workspace_id ? [[r.id, r.workspace_id] as const] : [])));
+  }
+
+  /** Deletes the form; what it holds goes with it (the foreign keys cascade). */
+  async deleteNow(formId: string): Promise<void> {
+    await this.em.execute('delete from forms where id = ?', [formId]);
+  }
+
+  /**
+   * Locks the form's row to the end of the transaction: a capped form's submissions take it, so
+   * "count, then write if under the cap" is one step for concurrent posts.
+   */
+  async lockRow(formId: string): Promise<void> {
+    await this.em.execute('select id from forms where id = ? for update', [formId]);
+  }
 }
 
 function readingOf(row: FormRow): FormReading {
@@ -90,6 +132,15 @@ function readingOf(row: FormRow): FormReading {
     notifyEmail: row.notify_email,
     notifyEmailVerified: row.notify_email_verified,
     redirectUrl: row.redirect_url,
+    honeypot: row.honeypot,
+    captchaProvider: row.captcha_provider,
+    captchaSiteKey: row.captcha_site_key,
+    captchaSecretSealed: row.captcha_secret_sealed,
+    closed: row.closed,
+    closesAt: row.closes_at === null ? null : new Date(row.closes_at),
+    maxSubmissions: row.max_submissions,
+    closedMessage: row.closed_message,
+    retentionDays: row.retention_days,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };

@@ -9,6 +9,8 @@ export interface NewEmail {
   to: string;
   subject: string;
   body: string;
+  /** The submission it carries (a notification), so the email goes when the submission is deleted. */
+  submissionId?: string;
 }
 
 /** A message taken for sending: what the transport needs, and which attempt this is. */
@@ -28,17 +30,19 @@ export class OutboxEmailRepository extends BaseRepository<IOutboxEmail> {
    */
   async writeNow(email: NewEmail, now = new Date()): Promise<void> {
     await this.em.execute(
-      'insert into outbox_emails (id, kind, "to", subject, body, status, attempts, next_attempt_at, created_at) ' +
-        "values (?, ?, ?, ?, ?, 'pending', 0, ?, ?)",
-      [newId('eml'), email.kind, email.to, email.subject, email.body, now, now],
+      'insert into outbox_emails (id, kind, "to", subject, body, submission_id, status, attempts, next_attempt_at, created_at) ' +
+        "values (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)",
+      [newId('eml'), email.kind, email.to, email.subject, email.body, email.submissionId ?? null, now, now],
     );
   }
 
   /** Queues the message on this repository's EntityManager, due at once: it is written with the change that causes it. */
   enqueue(email: NewEmail, now = new Date()): void {
+    const { submissionId, ...message } = email;
     this.create({
       id: newId('eml'),
-      ...email,
+      ...message,
+      submission: submissionId ?? null,
       status: 'pending',
       attempts: 0,
       nextAttemptAt: now,

@@ -1,5 +1,5 @@
 import { BaseRepository } from './base-repository.ts';
-import type { SubmissionSource } from '../constants.ts';
+import type { SpamReason, SubmissionSource, SubmissionStatus } from '../constants.ts';
 import type { ISubmission } from '../entities/submission.ts';
 import { isId, newId } from '../ids.ts';
 
@@ -10,6 +10,91 @@ export interface NewSubmission {
   source: SubmissionSource;
   /** The key that authenticated a server-side submission. */
   apiKeyId: string | null;
+  status: SubmissionStatus;
+  spamReason: SpamReason | null;
+}
+
+/** Which of a form's submissions a list, an export or a count reads. */
+export interface SubmissionFilter {
+  status: SubmissionStatus;
+  /** From this time on (inclusive). */
+  since?: Date;
+  /** Before this time (exclusive). */
+  until?: Date;
+  /** A substring of any one value, whatever its case. */
+  q?: string;
+}
+
+/** A submission as its row holds it, with no entity around it: what lists and exports read. */
+export interface SubmissionReading {
+  id: string;
+  form: { id: string };
+  data: Record<string, unknown>;
+  source: SubmissionSource;
+  status: SubmissionStatus;
+  spamReason?: SpamReason | null;
+  createdAt: Date;
+}
+
+/** A form's submissions at a glance: how many real ones, and when the last arrived. */
+export interface SubmissionStats {
+  count: number;
+  lastAt: Date | null;
+}
+
+interface SubmissionRow {
+  id: string;
+  form_id: string;
+  data: Record<string, unknown> | string;
+  source: SubmissionSource;
+  status: SubmissionStatus;
+  spam_reason: SpamReason | null;
+  created_at: Date | string;
+}
+
+const COLUMNS = 'id, form_id, data, source, status, spam_reason, created_at';
+
+/** The retention sweep's advisory lock: any constant every replica shares ("lfk%"). */
+const SWEEP_LOCK = 0x6c666b25;
+
+const readingOf = (row: SubmissionRow): SubmissionReading => ({
+  id: row.id,
+  form: { id: row.form_id },
+  // What a raw statement answers is the driver's: json may come back parsed or as text.
+  data: typeof row.data === 'string' ? (JSON.parse(row.data) as Record<string, unknown>) : row.data,
+  source: row.source,
+  status: row.status,
+  spamReason: row.spam_reason,
+  createdAt: new Date(row.created_at),
+});
+
+/** `%` and `_` in what a person searches for are themselves, not patterns. */
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The `where` of a filter over one form's submissions, and its parameters. */
+function whereOf(formId: string, filter: SubmissionFilter): { sql: string; params: unknown[] } {
+  const clauses = ['form_id = ?', 'status = ?'];
+  const params: unknown[] = [formId, filter.status];
+  if (filter.since) {
+    clauses.push('created_at >= ?');
+    params.push(filter.since);
+  }
+  if (filter.until) {
+    clauses.push('created_at < ?');
+    params.push(filter.until);
+  }
+  if (filter.q) {
+    // Values only, not field names: a search for "email" finds no submission for having an email field.
+    clauses.push(`exists (select 1 from json_each_text(data) v where v.value ilike ? escape '\\')`);
+    params.push(likePattern(filter.q));
+  }
+  return { sql: clauses.join(' and '), params };
+}
+
+/** Expired submissions deleted by one batch of the sweep, per form. */
+export interface ExpiredBatch {
+  deleted: number;
+  byForm: Map<string, { retention: number; spam: number }>;
 }
 
 export class SubmissionRepository extends BaseRepository<ISubmission> {
@@ -20,13 +105,54 @@ export class SubmissionRepository extends BaseRepository<ISubmission> {
 
   /** The form's submissions after `after` (an id), oldest first: a stream read from a position. */
   after(formId: string, after: string, limit: number): Promise<ISubmission[]> {
-    return this.find({ form: formId, id: { $gt: after } }, { orderBy: { id: 'asc' }, limit });
+    return this.find({ form: formId, id: { $gt: after }, status: 'ok' }, { orderBy: { id: 'asc' }, limit });
   }
 
   /** The id of the form's newest submission, or null: where a stream read from now starts. */
   async newestId(formId: string): Promise<string | null> {
     const [newest] = await this.find({ form: formId }, { orderBy: { id: 'desc' }, limit: 1, fields: ['id'] });
     return newest?.id ?? null;
+  }
+
+  /** The form's submissions matching `filter`, newest first, below `before` (an id) when given. */
+  async newestFirstMatching(formId: string, filter: SubmissionFilter, before: string | undefined, limit: number): Promise<SubmissionReading[]> {
+    const where = whereOf(formId, filter);
+    const cursor = before ? ' and id < ?' : '';
+    const rows = await this.em.execute<SubmissionRow[]>(
+      `select ${COLUMNS} from submissions where ${where.sql}${cursor} order by id desc limit ?`,
+      [...where.params, ...(before ? [before] : []), limit],
+    );
+    return rows.map(readingOf);
+  }
+
+  /** The form's submissions matching `filter`, oldest first, after `after` (an id) when given: an export's next batch. */
+  async oldestFirstMatching(formId: string, filter: SubmissionFilter, after: string | undefined, limit: number): Promise<SubmissionReading[]> {
+    const where = whereOf(formId, filter);
+    const cursor = after ? ' and id > ?' : '';
+    const rows = await this.em.execute<SubmissionRow[]>(
+      `select ${COLUMNS} from submissions where ${where.sql}${cursor} order by id asc limit ?`,
+      [...where.params, ...(after ? [after] : []), limit],
+    );
+    return rows.map(readingOf);
+  }
+
+  /** The real (not spam) submissions a form holds: what `max_submissions` is held against. */
+  async countOk(formId: string): Promise<number> {
+    const [row] = await this.em.execute<{ n: number | string }[]>(
+      "select count(*) as n from submissions where form_id = ? and status = 'ok'",
+      [formId],
+    );
+    return Number(row?.n ?? 0);
+  }
+
+  /** How many real submissions each form holds and when the last arrived; forms with none are left out. */
+  async statsOf(formIds: string[]): Promise<Map<string, SubmissionStats>> {
+    if (formIds.length === 0) return new Map();
+    const rows = await this.em.execute<{ form_id: string; n: number | string; last_at: Date | string | null }[]>(
+      `select form_id, count(*) as n, max(created_at) as last_at from submissions where status = 'ok' and form_id in (${formIds.map(() => '?').join(', ')}) group by form_id`,
+      formIds,
+    );
+    return new Map(rows.map((r) => [r.form_id, { count: Number(r.n), lastAt: r.last_at === null ? null : new Date(r.last_at) }]));
   }
 
   /**
@@ -37,9 +163,85 @@ export class SubmissionRepository extends BaseRepository<ISubmission> {
   async writeNow(submission: NewSubmission, now = new Date()): Promise<{ id: string; createdAt: Date }> {
     const id = newId('sub');
     await this.em.execute(
-      'insert into submissions (id, form_id, data, source, api_key_id, created_at) values (?, ?, ?, ?, ?, ?)',
-      [id, submission.formId, JSON.stringify(submission.data), submission.source, submission.apiKeyId, now],
+      'insert into submissions (id, form_id, data, source, api_key_id, status, spam_reason, created_at) values (?, ?, ?, ?, ?, ?, ?, ?)',
+      [id, submission.formId, JSON.stringify(submission.data), submission.source, submission.apiKeyId, submission.status, submission.spamReason, now],
     );
     return { id, createdAt: now };
+  }
+
+  /**
+   * Deletes those of `ids` that are the form's; their emails and webhook deliveries go with them
+   * (the foreign keys cascade). Answers how many were deleted.
+   */
+  async deleteInForm(formId: string, ids: string[]): Promise<number> {
+    const wellFormed = [...new Set(ids)].filter((id) => isId('sub', id));
+    if (wellFormed.length === 0) return 0;
+    const rows = await this.em.execute<{ id: string }[]>(
+      `delete from submissions where form_id = ? and id in (${wellFormed.map(() => '?').join(', ')}) returning id`,
+      [formId, ...wellFormed],
+    );
+    return rows.length;
+  }
+
+  /**
+   * Deletes up to `limit` of the form's submissions, those that arrived before `before` when given:
+   * one short batch, so no lock is held long; rows another transaction holds are left for the next.
+   */
+  async deleteBatch(formId: string, before: Date | null, limit: number): Promise<number> {
+    const rows = await this.em.execute<{ id: string }[]>(
+      'delete from submissions where id in (select id from submissions where form_id = ?' +
+        (before ? ' and created_at < ?' : '') +
+        ' limit ? for update skip locked) returning id',
+      before ? [formId, before, limit] : [formId, limit],
+    );
+    return rows.length;
+  }
+
+  /** Cancels what the submission has not sent yet: its email waiting in the outbox, its deliveries waiting to be attempted. */
+  async cancelPendingSends(submissionId: string): Promise<void> {
+    await this.em.execute("delete from outbox_emails where submission_id = ? and status = 'pending'", [submissionId]);
+    await this.em.execute("delete from webhook_deliveries where submission_id = ? and status = 'pending'", [submissionId]);
+  }
+
+  /**
+   * Takes the retention sweep's advisory lock for this transaction, if no other replica's
+   * transaction holds it: false means another replica is sweeping.
+   */
+  async takeSweepLock(): Promise<boolean> {
+    const [row] = await this.em.execute<{ held: boolean }[]>('select pg_try_advisory_xact_lock(?) as held', [SWEEP_LOCK]);
+    return row?.held === true;
+  }
+
+  /**
+   * One batch of the retention sweep: up to `limit` submissions deleted, those older than their
+   * form's `retention_days` first, then spam older than `spamBefore`. Rows another transaction
+   * holds are skipped; the next batch finds them.
+   */
+  async deleteExpiredBatch(now: Date, spamBefore: Date, limit: number): Promise<ExpiredBatch> {
+    const byRetention = await this.em.execute<{ form_id: string }[]>(
+      'delete from submissions where id in (' +
+        'select s.id from forms f join submissions s on s.form_id = f.id ' +
+        "where f.retention_days is not null and s.created_at < ?::timestamptz - f.retention_days * interval '1 day' " +
+        'limit ? for update of s skip locked) returning form_id',
+      [now, limit],
+    );
+    const room = limit - byRetention.length;
+    const spam =
+      room === 0
+        ? []
+        : await this.em.execute<{ form_id: string }[]>(
+            'delete from submissions where id in (' +
+              "select id from submissions where status = 'spam' and created_at < ? limit ? for update skip locked) returning form_id",
+            [spamBefore, room],
+          );
+    const byForm = new Map<string, { retention: number; spam: number }>();
+    for (const [rows, kind] of [[byRetention, 'retention'], [spam, 'spam']] as const) {
+      for (const row of rows) {
+        const counts = byForm.get(row.form_id) ?? { retention: 0, spam: 0 };
+        counts[kind] += 1;
+        byForm.set(row.form_id, counts);
+      }
+    }
+    return { deleted: byRetention.length + spam.length, byForm };
   }
 }

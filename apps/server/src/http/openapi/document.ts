@@ -36,6 +36,18 @@ function successResponses(route: RestRoute, output: JsonSchema | null): Record<s
     const ok = route.method === 'GET' ? 'A page with a "Verify" button; nothing changed' : 'A page saying the address is verified';
     return { 200: { description: ok, headers, content: PAGE } };
   }
+  if (route.transport === 'export') {
+    return {
+      200: {
+        description: 'The file, streamed: CSV (`format=csv`) or JSON Lines (`format=jsonl`)',
+        headers: { ...headers, 'Content-Disposition': { description: 'attachment, with a file name', schema: { type: 'string' } } },
+        content: {
+          'text/csv': { schema: { type: 'string', description: 'A header row, then one row per submission, oldest first.' } },
+          'application/x-ndjson': { schema: { type: 'string', description: 'One JSON object per line: id, created_at, via, status, values.' } },
+        },
+      },
+    };
+  }
   const answer = output
     ? { description: route.summary, headers, content: { 'application/json': { schema: output } } }
     : { description: `${route.summary}: no content`, headers };

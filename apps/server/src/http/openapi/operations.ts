@@ -81,6 +81,13 @@ const LEAK_REPORT_NOTES =
   'for a key lfk issued, `false_positive` otherwise. An unsigned or badly signed report is 401 `invalid_signature` ' +
   'and changes nothing.';
 
+const EXPORT_NOTES =
+  'Streamed as it is read, with flat memory whatever the form holds. CSV: one column per field of the form\'s schema ' +
+  'after `id`, `created_at` and `via`; quoted as RFC 4180 says, records ended by CRLF; a cell starting with `=`, `+`, ' +
+  '`-`, `@`, tab or CR is prefixed with `\'` so a spreadsheet shows it rather than running it. `bom=true` starts the ' +
+  'file with a UTF-8 byte order mark, for Excel. JSON Lines: every value a submission holds (fields since removed ' +
+  'from the schema too). The filters are the list\'s.';
+
 /** The two sides of a verification link: opening it changes nothing, its button verifies. */
 const LINK_NOTES: Record<string, string> = {
   GET:
@@ -98,6 +105,7 @@ export function descriptionOf(route: RestRoute): string {
   if (route.transport === 'submission') return SUBMISSION_NOTES;
   if (route.transport === 'signed_report') return LEAK_REPORT_NOTES;
   if (route.transport === 'html') return LINK_NOTES[route.method]!;
+  if (route.transport === 'export') return `${ACCESS_NOTES[route.access]} ${EXPORT_NOTES}`;
   return ACCESS_NOTES[route.access];
 }
 

@@ -24,6 +24,14 @@ const ACTIONS: Record<AuditAction, string> = {
   'form.created': 'created a form',
   'form.updated': 'updated a form',
   'form.claimed': 'claimed a form',
+  'form.closed': 'closed a form',
+  'form.reopened': 'reopened a form',
+  'form.deleted': 'deleted a form',
+  'submission.deleted': 'deleted a submission',
+  'submission.marked_spam': 'marked a submission as spam',
+  'submission.marked_not_spam': 'marked a submission as not spam',
+  'submissions.deleted': 'deleted submissions',
+  'submissions.expired': 'deleted submissions past their retention',
   'member.added': 'added a member',
   'member.removed': 'removed a member',
   'project.created': 'created a project',
@@ -110,7 +118,7 @@ function AuditLog({ workspaceId }: { workspaceId: string }) {
 
 const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
 
-/** The one fact of an event worth a glance: where a leaked key was found, a roll's grace. */
+/** The one fact of an event worth a glance: where a leaked key was found, a roll's grace, how many were deleted. */
 function EventDetail({ event }: { event: AuditEvent }) {
   if (event.action === 'api_key.leaked') {
     const url = text(event.data.url);
@@ -126,6 +134,14 @@ function EventDetail({ event }: { event: AuditEvent }) {
         (old key works until <Time iso={revokesAt} />)
       </span>
     );
+  }
+  // How many, never which values: the audit log records counts only.
+  if (event.action === 'submissions.deleted' || event.action === 'form.deleted') {
+    const count = event.action === 'form.deleted' ? event.data.submissions : event.data.deleted;
+    return <span className="muted"> ({count === 1 ? '1 submission' : `${count} submissions`})</span>;
+  }
+  if (event.action === 'submissions.expired') {
+    return <span className="muted"> ({event.data.retention + event.data.spam} deleted: {event.data.retention} past retention, {event.data.spam} spam)</span>;
   }
   return null;
 }

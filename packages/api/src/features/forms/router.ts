@@ -1,4 +1,4 @@
-import { AuditEvent, Form, type IForm, isId, newId, Project, Workspace } from '@lfk/db';
+import { AuditEvent, Form, type IForm, isId, newId, Project, Submission, Workspace } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Context, Services } from '../../context.ts';
 import { sha256 } from '../../credentials/secrets.ts';
@@ -16,6 +16,7 @@ import {
   formCreateInput,
   formIdInput,
   formListInput,
+  formListItem,
   formUpdateInput,
   verificationSent,
 } from './schemas.ts';
@@ -23,12 +24,16 @@ import { formToWire } from './serializers.ts';
 import { findReachableForm, readReachableForm, resolveProject } from './rules.ts';
 import { runIdempotently } from '../../infrastructure/idempotency.ts';
 import { pageNewestFirst } from '../../infrastructure/pagination.ts';
+import { iso } from '../../infrastructure/wire.ts';
+import { inBatches } from '../../infrastructure/batches.ts';
+import { applyInboxSettings, NO_INBOX_SETTINGS } from './inbox-settings.ts';
 import { assertResendAllowed, maskEmail, sendVerification } from '../email-verification/sending.ts';
 import {
   type Actor,
   type FormsScope,
   formsScopeOrAnonymousProcedure,
   formsScopeProcedure,
+  formOwnerProcedure,
   memberProcedure,
   router,
 } from '../../trpc.ts';
@@ -41,6 +46,12 @@ const UPDATABLE: (keyof Omit<FormUpdateInput, 'form_id'>)[] = [
   'project_id',
   'redirect_url',
   'notify_email',
+  'spam',
+  'closed',
+  'closes_at',
+  'max_submissions',
+  'closed_message',
+  'retention_days',
 ];
 
 function invalid(path: string, message: string): ApiError {
@@ -75,7 +86,9 @@ async function createUnclaimed(ctx: Context, input: FormCreateInput) {
       redirectUrl: input.redirect_url ?? null,
       claimTokenHash: claim.hash,
       verificationSentAt: null,
+      ...NO_INBOX_SETTINGS,
     });
+    applyInboxSettings(record, input, ctx.services.secretBox, ctx.services.now());
     await sendVerification(em, ctx.services, record);
     await em.flush();
     const wire = formToWire(record);
@@ -106,7 +119,9 @@ async function createClaimed(ctx: Context, scope: FormsScope, actor: Actor, inpu
       redirectUrl: input.redirect_url ?? null,
       claimTokenHash: null,
       verificationSentAt: null,
+      ...NO_INBOX_SETTINGS,
     });
+    applyInboxSettings(record, input, ctx.services.secretBox, ctx.services.now());
     if (record.notifyEmail) await sendVerification(em, ctx.services, record);
     em.getRepository(AuditEvent).record({
       workspaceId,
@@ -123,7 +138,10 @@ async function createClaimed(ctx: Context, scope: FormsScope, actor: Actor, inpu
   return created;
 }
 
-/** Applies a PATCH; a changed `notify_email` starts verification over. True when an email was queued. */
+/**
+ * Applies a PATCH; a changed `notify_email` starts verification over. Answers whether an email was
+ * queued, and whether the form was closed or reopened by hand.
+ */
 async function applyUpdate(em: EntityManager, services: Services, found: IForm, input: FormUpdateInput) {
   if (input.name !== undefined) found.name = input.name;
   if (input.schema !== undefined) found.schema = input.schema;
@@ -131,12 +149,14 @@ async function applyUpdate(em: EntityManager, services: Services, found: IForm, 
   if (input.allowed_origins !== undefined) found.allowedOrigins = input.allowed_origins;
   if (input.redirect_url !== undefined) found.redirectUrl = input.redirect_url;
   if (input.project_id !== undefined) found.project = await resolveProject(em, found.workspace!.id, input.project_id);
-  if (input.notify_email === undefined || input.notify_email === found.notifyEmail) return false;
+  // After the schema: a honeypot must not be one of the fields the form ends up with.
+  const { closedChanged } = applyInboxSettings(found, input, services.secretBox, services.now());
+  if (input.notify_email === undefined || input.notify_email === found.notifyEmail) return { emailQueued: false, closedChanged };
   found.notifyEmail = input.notify_email;
   found.notifyEmailVerified = false;
-  if (input.notify_email === null) return false;
+  if (input.notify_email === null) return { emailQueued: false, closedChanged };
   await sendVerification(em, services, found);
-  return true;
+  return { emailQueued: true, closedChanged };
 }
 
 export const formsRouter = router({
@@ -162,23 +182,23 @@ export const formsRouter = router({
     .output(form)
     .mutation(async ({ ctx, input }) => {
       const reachable = await findReachableForm(ctx.em, ctx.scope, input.form_id);
-      const changed = UPDATABLE.filter((field) => input[field] !== undefined);
+      // `closed` has audit events of its own (form.closed, form.reopened).
+      const changed = UPDATABLE.filter((field) => field !== 'closed' && input[field] !== undefined);
       // One transaction: the change, its audit event and any verification email commit together.
       const { updated, emailQueued } = await ctx.em.transactional(async (em) => {
         // The row lock orders concurrent updates of one form, so each new notify_email's link
         // replaces the one before and a single link stays live.
         const found = await em.getRepository(Form).findOneForUpdateOrFail({ id: reachable.id });
-        const queued = await applyUpdate(em, ctx.services, found, input);
+        const { emailQueued, closedChanged } = await applyUpdate(em, ctx.services, found, input);
+        const audit = em.getRepository(AuditEvent);
+        const target = { type: 'form', id: found.id };
         if (changed.length > 0) {
-          em.getRepository(AuditEvent).record({
-            workspaceId: found.workspace!.id,
-            action: 'form.updated',
-            actor: ctx.actor,
-            target: { type: 'form', id: found.id },
-            data: { fields: changed },
-          });
+          audit.record({ workspaceId: found.workspace!.id, action: 'form.updated', actor: ctx.actor, target, data: { fields: changed } });
         }
-        return { updated: found, emailQueued: queued };
+        if (closedChanged) {
+          audit.record({ workspaceId: found.workspace!.id, action: found.closed ? 'form.closed' : 'form.reopened', actor: ctx.actor, target });
+        }
+        return { updated: found, emailQueued };
       });
       if (emailQueued) ctx.services.wakeMailer();
       return formToWire(updated);
@@ -234,8 +254,42 @@ export const formsRouter = router({
       return formToWire(claimed);
     }),
 
-  list: memberProcedure.meta(rest('GET /v1/workspaces/:workspace_id/forms', 200, "The workspace's forms, newest first"))
+  delete: formOwnerProcedure.meta(rest('DELETE /v1/forms/:form_id', 204,
+      "Delete a form with everything it holds: its submissions, their emails, its webhooks and their deliveries (owners' sessions only)"))
+    .input(formIdInput)
+    .mutation(async ({ ctx }) => {
+      const formId = ctx.form.id;
+      // The submissions first, in short batches, so a large form never holds a long lock; the
+      // form's own delete then takes what arrived meanwhile (on delete cascade).
+      const submissions = await inBatches(ctx.services.db, (em, limit) => em.getRepository(Submission).deleteBatch(formId, null, limit));
+      await ctx.em.transactional(async (em) => {
+        await em.getRepository(Form).lockRow(formId);
+        // With the row locked no submission can be added (its insert needs the row), so these are the last.
+        const stragglers = await em.getRepository(Submission).deleteBatch(formId, null, Number.MAX_SAFE_INTEGER);
+        em.getRepository(AuditEvent).record({
+          workspaceId: ctx.form.workspace!.id,
+          action: 'form.deleted',
+          actor: ctx.actor,
+          target: { type: 'form', id: formId },
+          data: { name: ctx.form.name, submissions: submissions + stragglers },
+        });
+        await em.getRepository(Form).deleteNow(formId);
+      });
+    }),
+
+  list: memberProcedure.meta(rest('GET /v1/workspaces/:workspace_id/forms', 200,
+      "The workspace's forms, newest first, each with its submission count and last submission time"))
     .input(formListInput)
-    .output(listOf(form))
-    .query(({ ctx, input }) => pageNewestFirst(ctx.em.getRepository(Form), 'form', { workspace: ctx.workspaceId }, input, formToWire)),
+    .output(listOf(formListItem, 'FormList'))
+    .query(async ({ ctx, input }) => {
+      const page = await pageNewestFirst(ctx.em.getRepository(Form), 'form', { workspace: ctx.workspaceId }, input, formToWire);
+      const stats = await ctx.em.getRepository(Submission).statsOf(page.data.map((f) => f.id));
+      return {
+        ...page,
+        data: page.data.map((f) => {
+          const counted = stats.get(f.id);
+          return { ...f, submission_count: counted?.count ?? 0, last_submission_at: counted?.lastAt ? iso(counted.lastAt) : null };
+        }),
+      };
+    }),
 });

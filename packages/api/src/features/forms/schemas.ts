@@ -1,4 +1,4 @@
-import { FIELD_TYPES, FORM_STATES, SUBMISSION_MODES, TEXT_LIMITS } from '@lfk/db/constants';
+import { CAPTCHA_PROVIDERS, FIELD_TYPES, FORM_STATES, RETENTION_DAYS, SUBMISSION_MODES, TEXT_LIMITS } from '@lfk/db/constants';
 import { z } from 'zod';
 import { email, hasControlCharacters, idParam, listInput, NO_CONTROL_CHARACTERS, text, timestamp , workspaceScoped } from '../../common-schemas.ts';
 
@@ -96,6 +96,37 @@ const allowedOrigins = z
   .max(50, 'At most 50 origins.')
   .transform((origins) => [...new Set(origins)]);
 
+export const captchaProvider = z.enum(CAPTCHA_PROVIDERS).meta({ id: 'CaptchaProvider' });
+
+/** A secret as the provider issued it: one line of printable text, never trimmed. */
+const captchaSecret = z
+  .string()
+  .min(1, 'Must not be empty.')
+  .max(TEXT_LIMITS.captchaSecret, `Must be at most ${TEXT_LIMITS.captchaSecret} characters.`)
+  .refine((value) => !hasControlCharacters(value) && value.trim() === value, 'Must be one line without surrounding spaces.');
+
+const captchaInput = z.strictObject({
+  provider: captchaProvider,
+  site_key: text(TEXT_LIMITS.captchaSiteKey),
+  secret: captchaSecret
+    .optional()
+    .describe('Write-only, stored encrypted. Required unless the form already has a captcha of the same provider, whose secret is kept.'),
+});
+
+const spamInput = z
+  .strictObject({
+    // Like a field's name, and may start with "_" as the usual `_gotcha` does.
+    honeypot: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, 'Must start with a letter or "_" and hold at most 64 letters, digits, "_" or "-".')
+      .nullable()
+      .optional()
+      .describe('A field name outside the schema (such as `_gotcha`): a submission with a value in it is stored as spam.'),
+    captcha: captchaInput.nullable().optional().describe('A captcha browser submissions must pass; null removes it.'),
+  })
+  .meta({ id: 'SpamSettingsInput' });
+export type SpamInput = z.infer<typeof spamInput>;
+
 const formFields = {
   name: text(TEXT_LIMITS.formName),
   schema: formSchema,
@@ -104,6 +135,32 @@ const formFields = {
   project_id: idParam,
   redirect_url: httpUrl.nullable(),
   notify_email: email.nullable(),
+  spam: spamInput,
+  closed: z.boolean().describe('Closed by hand: submissions are refused with `403 form_closed`.'),
+  closes_at: z.iso.datetime({ offset: true }).nullable().describe('When the form closes by itself; must be in the future.'),
+  max_submissions: z
+    .int()
+    .min(1, 'Must be at least 1.')
+    .max(10_000_000)
+    .nullable()
+    .describe('The form closes once it holds this many submissions (spam not counted).'),
+  closed_message: text(TEXT_LIMITS.closedMessage).nullable().describe('What a person who tries to send the closed form reads.'),
+  retention_days: z
+    .int()
+    .min(RETENTION_DAYS.min, `Must be at least ${RETENTION_DAYS.min}.`)
+    .max(RETENTION_DAYS.max, `Must be at most ${RETENTION_DAYS.max}.`)
+    .nullable()
+    .describe('Submissions older than this many days are deleted; null keeps them.'),
+};
+
+/** Every setting a form has beyond its fields and where submissions come from, optional on create and update alike. */
+const inboxSettings = {
+  spam: formFields.spam.optional(),
+  closed: formFields.closed.optional(),
+  closes_at: formFields.closes_at.optional(),
+  max_submissions: formFields.max_submissions.optional(),
+  closed_message: formFields.closed_message.optional(),
+  retention_days: formFields.retention_days.optional(),
 };
 
 export const formCreateInput = z.strictObject({
@@ -113,6 +170,7 @@ export const formCreateInput = z.strictObject({
   project_id: formFields.project_id.optional(),
   redirect_url: formFields.redirect_url.optional(),
   notify_email: formFields.notify_email.optional(),
+  ...inboxSettings,
   /** Required with a session (which workspace?); with a key the key's workspace is used. */
   workspace_id: idParam.optional(),
 });
@@ -129,6 +187,7 @@ export const formUpdateInput = z.strictObject({
   project_id: formFields.project_id.optional(),
   redirect_url: formFields.redirect_url.optional(),
   notify_email: formFields.notify_email.optional(),
+  ...inboxSettings,
 });
 export type FormUpdateInput = z.infer<typeof formUpdateInput>;
 
@@ -154,6 +213,17 @@ export const form = z.object({
   notify_email: z.string().nullable(),
   notify_email_verified: z.boolean(),
   redirect_url: z.string().nullable(),
+  spam: z
+    .object({
+      honeypot: z.string().nullable(),
+      captcha: z.object({ provider: captchaProvider, site_key: z.string() }).nullable().describe('The secret is never answered.'),
+    })
+    .meta({ id: 'SpamSettings' }),
+  closed: z.boolean(),
+  closes_at: timestamp.nullable(),
+  max_submissions: z.int().nullable(),
+  closed_message: z.string().nullable(),
+  retention_days: z.int().nullable(),
   created_at: timestamp,
   updated_at: timestamp,
 }).meta({ id: 'Form' });
@@ -166,6 +236,11 @@ export const createdForm = form
 export type CreatedForm = z.input<typeof createdForm>;
 
 export const formListInput = workspaceScoped.extend(listInput.shape);
+
+/** A form in its workspace's list: with how many submissions it holds (spam not counted) and when the last came. */
+export const formListItem = form
+  .extend({ submission_count: z.int(), last_submission_at: timestamp.nullable() })
+  .meta({ id: 'FormListItem' });
 
 export const formClaimInput = z.strictObject({
   form_id: idParam,

@@ -4,7 +4,7 @@ import { iso } from '../../infrastructure/wire.ts';
 import type { form } from './schemas.ts';
 
 /**
- * A form as answered: its claim token's hash and internal columns never pass through here. Takes
+ * A form as answered: its claim token's hash, its captcha secret and internal columns never pass through here. Takes
  * the entity or a plain reading of its row (`FormReading`, which the entity satisfies).
  */
 export const formToWire = (f: FormReading): z.input<typeof form> => ({
@@ -25,6 +25,16 @@ export const formToWire = (f: FormReading): z.input<typeof form> => ({
   notify_email: f.notifyEmail ?? null,
   notify_email_verified: f.notifyEmailVerified,
   redirect_url: f.redirectUrl ?? null,
+  spam: {
+    honeypot: f.honeypot ?? null,
+    // The secret stays sealed where it is stored: it is never answered.
+    captcha: f.captchaProvider && f.captchaSiteKey ? { provider: f.captchaProvider, site_key: f.captchaSiteKey } : null,
+  },
+  closed: f.closed,
+  closes_at: f.closesAt ? iso(f.closesAt) : null,
+  max_submissions: f.maxSubmissions ?? null,
+  closed_message: f.closedMessage ?? null,
+  retention_days: f.retentionDays ?? null,
   created_at: iso(f.createdAt),
   updated_at: iso(f.updatedAt),
 });

@@ -1,6 +1,6 @@
-import { SUBMISSION_SOURCES } from '@lfk/db/constants';
+import { EXPORT_FORMATS, SPAM_REASONS, SUBMISSION_SOURCES, SUBMISSION_STATUSES } from '@lfk/db/constants';
 import { z } from 'zod';
-import { idParam, listInput, timestamp } from '../../common-schemas.ts';
+import { hasControlCharacters, idParam, listInput, NO_CONTROL_CHARACTERS, timestamp } from '../../common-schemas.ts';
 
 /** The most a submission's values may weigh, as JSON: on every transport (REST also reads no more). */
 export const SUBMISSION_MAX_BYTES = 64 * 1024;
@@ -22,6 +22,8 @@ export const createdSubmission = z
   .object({ id: z.string(), form_id: z.string(), created_at: timestamp })
   .meta({ id: 'CreatedSubmission' });
 
+export const submissionStatus = z.enum(SUBMISSION_STATUSES).meta({ id: 'SubmissionStatus' });
+
 export const submissionValue = z.union([z.string(), z.number(), z.boolean()]);
 /** A submission's values as a REST body or form post carries them: a flat object. */
 export const submissionValues = z.record(z.string(), submissionValue);
@@ -31,8 +33,55 @@ export const submission = z.object({
   form_id: z.string(),
   data: z.record(z.string(), submissionValue),
   source: z.enum(SUBMISSION_SOURCES),
+  status: submissionStatus,
+  spam_reason: z
+    .enum(SPAM_REASONS)
+    .nullable()
+    .describe('Why it is spam: its honeypot was filled in, the captcha provider could not be reached, or a member marked it.'),
   created_at: timestamp,
 }).meta({ id: 'Submission' });
 
-export const submissionListInput = z.object({ form_id: idParam, ...listInput.shape });
+/** Which submissions a list or an export reads; the same filters for both. */
+const submissionFilters = {
+  status: submissionStatus.default('ok').describe('`ok` (the default) or `spam`.'),
+  since: z.iso.datetime({ offset: true }).optional().describe('Submissions from this time on.'),
+  until: z.iso.datetime({ offset: true }).optional().describe('Submissions before this time.'),
+  q: z
+    .string()
+    .min(1)
+    .max(200)
+    .refine((value) => !hasControlCharacters(value), NO_CONTROL_CHARACTERS)
+    .optional()
+    .describe('Submissions with a value holding this text, whatever its case.'),
+};
+
+export const submissionListInput = z.object({ form_id: idParam, ...listInput.shape, ...submissionFilters });
 export const submissionGetInput = z.object({ form_id: idParam, submission_id: idParam });
+
+const MAX_IDS = 100;
+
+export const submissionsDeleteInput = z
+  .strictObject({
+    form_id: idParam,
+    ids: z.array(idParam.max(100)).min(1).max(MAX_IDS, `At most ${MAX_IDS} ids at once.`).optional().describe(`Up to ${MAX_IDS} submission ids.`),
+    before: z.iso.datetime({ offset: true }).optional().describe('Every submission (spam too) that arrived before this time.'),
+  })
+  .refine((input) => (input.ids === undefined) !== (input.before === undefined), {
+    message: 'Give either ids or before, not both.',
+    path: ['ids'],
+  });
+
+export const submissionsDeleted = z.object({ deleted: z.int().describe('How many submissions were deleted.') }).meta({ id: 'SubmissionsDeleted' });
+
+/** A query string's `true` or `false`, or a JSON boolean. */
+const queryBoolean = z.preprocess(
+  (v) => (v === 'true' ? true : v === 'false' ? false : v),
+  z.boolean(),
+) as unknown as z.ZodType<boolean, boolean | 'true' | 'false'>;
+
+export const submissionExportInput = z.object({
+  form_id: idParam,
+  format: z.enum(EXPORT_FORMATS).default('csv').describe('`csv` (the default) or `jsonl` (JSON Lines).'),
+  bom: queryBoolean.default(false).describe('Start the file with a UTF-8 byte order mark, which Excel needs to read UTF-8.'),
+  ...submissionFilters,
+});

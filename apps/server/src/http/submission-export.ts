@@ -1,0 +1,32 @@
+import { Readable } from 'node:stream';
+import { createCaller, EXPORT_CONTENT_TYPES, refusal, restRoutes } from '@lfk/api';
+import type { FastifyInstance } from 'fastify';
+import { sendError } from './errors.ts';
+import type { ContextForRequest } from './request-context.ts';
+
+
+/**
+ * `GET /v1/forms/{form_id}/submissions/export`: the procedure decides who may export and what,
+ * and yields the file chunk by chunk; this sends each chunk as it comes (no buffering of the
+ * whole file), as an attachment. Everything the procedure refuses is refused before the first
+ * byte, as JSON.
+ */
+export function registerSubmissionExport(app: FastifyInstance, contextFor: ContextForRequest): void {
+  const route = restRoutes.find((r) => r.transport === 'export')!;
+  app.get(route.path, async (request, reply) => {
+    const ctx = await contextFor(request, reply);
+    const refused = refusal(ctx.auth);
+    if (refused) return sendError(refused, request, reply);
+    const { form_id: formId } = request.params as { form_id: string };
+    const query = request.query as Record<string, unknown>;
+    const { format, chunks } = await createCaller(ctx).submissions.export({ ...query, form_id: formId } as never);
+    return reply
+      .code(200)
+      .headers({
+        'content-type': EXPORT_CONTENT_TYPES[format],
+        'content-disposition': `attachment; filename="${formId}-submissions.${format}"`,
+        'cache-control': 'no-store',
+      })
+      .send(Readable.from(chunks));
+  });
+}

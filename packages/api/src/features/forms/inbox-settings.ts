@@ -1,0 +1,70 @@
+import type { IForm } from '@lfk/db';
+import type { SecretBox } from '../../credentials/secret-box.ts';
+import { ApiError } from '../../errors.ts';
+import type { SpamInput } from './schemas.ts';
+
+/** Where a form's captcha secret is sealed: bound to the form, so a sealed value copied to another form does not open. */
+export const captchaSecretContext = (formId: string) => `forms.captcha_secret:${formId}`;
+
+/** A new form's inbox settings before any are asked for: no spam defence, open, kept forever. */
+export const NO_INBOX_SETTINGS = {
+  honeypot: null,
+  captchaProvider: null,
+  captchaSiteKey: null,
+  captchaSecretSealed: null,
+  closed: false,
+  closesAt: null,
+  maxSubmissions: null,
+  closedMessage: null,
+  retentionDays: null,
+} satisfies Partial<IForm>;
+
+/** The settings a create or update may carry (all optional: what is absent is left as it is). */
+export interface InboxSettingsInput {
+  spam?: SpamInput;
+  closed?: boolean;
+  closes_at?: string | null;
+  max_submissions?: number | null;
+  closed_message?: string | null;
+  retention_days?: number | null;
+}
+
+const invalid = (path: string, message: string) => new ApiError('invalid_request', { details: [{ path, message }] });
+
+/**
+ * Applies the spam, closing and retention settings `input` carries to `form`, with the rules a
+ * schema cannot check alone: `closes_at` is in the future, the honeypot is not one of the form's
+ * fields, a new captcha comes with its secret (sealed here, never stored in the clear). Answers
+ * whether `closed` changed.
+ */
+export function applyInboxSettings(form: IForm, input: InboxSettingsInput, box: SecretBox, now: Date): { closedChanged: boolean } {
+  const spam = input.spam;
+  if (spam?.honeypot !== undefined) form.honeypot = spam.honeypot;
+  if (spam?.captcha === null) {
+    form.captchaProvider = null;
+    form.captchaSiteKey = null;
+    form.captchaSecretSealed = null;
+  } else if (spam?.captcha !== undefined) {
+    const { provider, site_key: siteKey, secret } = spam.captcha;
+    if (secret === undefined && (form.captchaProvider !== provider || form.captchaSecretSealed === null)) {
+      throw invalid('spam.captcha.secret', 'Required: the form has no secret of this provider to keep.');
+    }
+    form.captchaProvider = provider;
+    form.captchaSiteKey = siteKey;
+    if (secret !== undefined) form.captchaSecretSealed = box.seal(secret, captchaSecretContext(form.id));
+  }
+  if (form.honeypot !== null && form.schema.some((field) => field.name === form.honeypot)) {
+    throw invalid('spam.honeypot', 'Must not be the name of one of the form’s fields: people fill those in.');
+  }
+  if (input.closes_at !== undefined) {
+    const closesAt = input.closes_at === null ? null : new Date(input.closes_at);
+    if (closesAt !== null && closesAt.getTime() <= now.getTime()) throw invalid('closes_at', 'Must be in the future; to close the form now, set closed.');
+    form.closesAt = closesAt;
+  }
+  if (input.max_submissions !== undefined) form.maxSubmissions = input.max_submissions;
+  if (input.closed_message !== undefined) form.closedMessage = input.closed_message;
+  if (input.retention_days !== undefined) form.retentionDays = input.retention_days;
+  const closedChanged = input.closed !== undefined && input.closed !== form.closed;
+  if (input.closed !== undefined) form.closed = input.closed;
+  return { closedChanged };
+}
