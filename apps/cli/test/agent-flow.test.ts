@@ -352,8 +352,9 @@ describe('reading (owner session vs agent key)', () => {
     const human = await owner.lfk(['forms', 'list']);
     expect(human.code).toBe(0);
     expect(human.stdout).not.toContain('NOTIFY'); // no header through a pipe
-    expect(human.stdout).toMatch(new RegExp(`^${contactForm.id}\\tContact us\\tapi_key\\t3\\tteam@example\\.com \\(unverified\\)\\t\\d{4}-`, 'm'));
-    expect(human.stdout).toMatch(new RegExp(`^${typedForm.id}\\tTyped\\tapi_key\\t3\\t`, 'm'));
+    // ID, name, mode, fields, submissions, last submission, notify, created.
+    expect(human.stdout).toMatch(new RegExp(`^${contactForm.id}\\tContact us\\tapi_key\\t3\\t2\\t\\d{4}-[^\\t]+\\tteam@example\\.com \\(unverified\\)\\t\\d{4}-`, 'm'));
+    expect(human.stdout).toMatch(new RegExp(`^${typedForm.id}\\tTyped\\tapi_key\\t3\\t1\\t`, 'm'));
   });
 });
 

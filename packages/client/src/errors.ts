@@ -49,11 +49,50 @@ function retryAfterOf(error: TRPCClientError<AppRouter>): number | null {
 }
 
 /**
+ * lfk's answer to a plain HTTP request the client makes outside tRPC (the export, a file): its
+ * problem as `lfkErrorOf` reads it, or, when what answered was not lfk, a status alone.
+ */
+export class LfkResponseError extends Error {
+  readonly problem: LfkProblem | null;
+  readonly status: number;
+
+  private constructor(status: number, problem: LfkProblem | null) {
+    super(problem?.message ?? `The server answered ${status}.`);
+    this.name = 'LfkResponseError';
+    this.status = status;
+    this.problem = problem;
+  }
+
+  static async from(response: Response): Promise<LfkResponseError> {
+    const retryAfter = response.headers.get('retry-after');
+    let problem: LfkProblem | null = null;
+    try {
+      const body = (await response.json()) as { error?: { code?: unknown; message?: unknown; details?: unknown; request_id?: unknown } };
+      const error = body.error;
+      if (error && typeof error.code === 'string') {
+        problem = {
+          code: error.code as ErrorCode,
+          message: typeof error.message === 'string' ? error.message : '',
+          details: Array.isArray(error.details) ? (error.details as LfkErrorDetail[]) : [],
+          status: response.status,
+          requestId: typeof error.request_id === 'string' ? error.request_id : null,
+          retryAfterSeconds: retryAfter && /^\d+$/.test(retryAfter) ? Number(retryAfter) : null,
+        };
+      }
+    } catch {
+      // Not lfk's JSON: the status alone.
+    }
+    return new LfkResponseError(response.status, problem);
+  }
+}
+
+/**
  * lfk's answer to a failed call (its code, message, field details, status, request id and
  * `Retry-After`), or null when lfk did not answer: a network failure, a timeout, a server that is
  * not lfk.
  */
 export function lfkErrorOf(error: unknown): LfkProblem | null {
+  if (error instanceof LfkResponseError) return error.problem;
   if (!isLfkError(error)) return null;
   const { data } = error;
   return {

@@ -1,5 +1,6 @@
 export { createLfkClient, type LfkCallContext, type LfkClient, type LfkClientOptions, type LfkCredentials } from './client.ts';
-export { isLfkError, type LfkError, type LfkErrorData, type LfkErrorDetail, type LfkProblem, lfkErrorOf } from './errors.ts';
+export { isLfkError, type LfkError, type LfkErrorData, type LfkErrorDetail, type LfkProblem, LfkResponseError, lfkErrorOf } from './errors.ts';
+export { exportSubmissions, type LfkExportQuery } from './export.ts';
 export type { AppRouter, ErrorCode, RouterInputs, RouterOutputs } from './router.ts';
 export {
   type LfkWebhookEvent,

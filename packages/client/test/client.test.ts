@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { type Account, freePort, useTestServer } from '@lfk/testing';
 import { TRPCClientError } from '@trpc/client';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createLfkClient, isLfkError, lfkErrorOf } from '../src/index.ts';
+import { createLfkClient, exportSubmissions, isLfkError, LfkResponseError, lfkErrorOf } from '../src/index.ts';
 
 const t = useTestServer();
 let baseUrl: string;
@@ -112,5 +112,40 @@ describe('lfkErrorOf', () => {
     const nobody = createLfkClient({ baseUrl: `http://127.0.0.1:${await freePort()}`, apiKey: key });
     expect(lfkErrorOf(await thrown(nobody.forms.get.query({ form_id: 'form_x' })))).toBeNull();
     expect(lfkErrorOf(new Error('invalid_api_key'))).toBeNull();
+  });
+});
+
+describe('the inbox', () => {
+  it('filters, marks and deletes submissions, and streams an export of them', async () => {
+    const session = createLfkClient({ baseUrl, sessionToken: owner.token });
+    const form = await session.forms.create.mutate({ ...contactForm, workspace_id: owner.workspaceId, spam: { honeypot: '_gotcha' } });
+    const withKey = createLfkClient({ baseUrl, apiKey: key });
+    const kept = await withKey.submissions.create.mutate({ form_id: form.id, data: { email: 'kept@example.com' } });
+    const caught = await withKey.submissions.create.mutate({ form_id: form.id, data: { email: 'bot@example.com', _gotcha: 'x' } });
+
+    expect((await session.submissions.list.query({ form_id: form.id, status: 'spam' })).data.map((s) => s.id)).toEqual([caught.id]);
+    expect(await session.submissions.markNotSpam.mutate({ form_id: form.id, submission_id: caught.id })).toMatchObject({ status: 'ok' });
+    expect((await session.submissions.list.query({ form_id: form.id, q: 'KEPT' })).data.map((s) => s.id)).toEqual([kept.id]);
+
+    const stream = await exportSubmissions({ baseUrl, sessionToken: owner.token }, form.id, { format: 'csv' });
+    const csv = await new Response(stream).text();
+    expect(csv.split('\r\n').slice(0, 3)).toEqual([
+      'id,created_at,via,email',
+      `${kept.id},${kept.created_at},api_key,kept@example.com`,
+      `${caught.id},${caught.created_at},api_key,bot@example.com`,
+    ]);
+
+    expect(await session.submissions.deleteMany.mutate({ form_id: form.id, ids: [kept.id, caught.id] })).toEqual({ deleted: 2 });
+    await session.forms.delete.mutate({ form_id: form.id });
+    expect(isLfkError(await thrown(session.forms.get.query({ form_id: form.id })), 'form_not_found')).toBe(true);
+  });
+
+  it('an export refused is an LfkResponseError that lfkErrorOf reads, before any byte', async () => {
+    const form = await createLfkClient({ baseUrl, apiKey: key }).forms.create.mutate(contactForm);
+    const refused = await thrown(exportSubmissions({ baseUrl, sessionToken: key }, form.id));
+    expect(refused).toBeInstanceOf(LfkResponseError);
+    expect(lfkErrorOf(refused)).toMatchObject({ code: 'session_required', status: 403, requestId: expect.any(String) });
+    const badFormat = await thrown(exportSubmissions({ baseUrl, sessionToken: owner.token }, form.id, { format: 'xlsx' as 'csv' }));
+    expect(lfkErrorOf(badFormat)).toMatchObject({ code: 'invalid_request', status: 400 });
   });
 });

@@ -1,10 +1,10 @@
 import { Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import type { RouterInputs, RouterOutputs } from '@lfk/client';
-import { FIELD_TYPES, SUBMISSION_MODES } from '@lfk/db/constants';
-import { type CommandContext, formsApi, inWorkspace, resolveWorkspace, withClient } from '../command-context.ts';
+import { CAPTCHA_PROVIDERS, FIELD_TYPES, SUBMISSION_MODES } from '@lfk/db/constants';
+import { type CommandContext, formsApi, inWorkspace, resolveWorkspace, sessionApi, withClient } from '../command-context.ts';
 import { usageError } from '../errors.ts';
 import { parseFieldShorthand, schemaFromFlags } from '../input/fields.ts';
-import { canPrompt, confirmOrStop } from '../terminal/prompts.ts';
+import { canPrompt, confirmOrStop, readStdin } from '../terminal/prompts.ts';
 import type { RecordEntry } from '../output/table.ts';
 import { collect, commandGroup, examples } from './options.ts';
 import { action, callAndShow } from './run-command.ts';
@@ -25,13 +25,47 @@ const withFormOptions = <Args extends unknown[], Opts extends OptionValues, Glob
     .option('--origin <origin>', 'an origin allowed to submit from a browser; repeat for each', collect)
     .option('--redirect-url <url>', 'where a browser goes after submitting')
     .option('--notify-email <address>', 'email each submission here (once the address is verified)')
-    .option('--project <project_id>', 'the project the form belongs to');
+    .option('--project <project_id>', 'the project the form belongs to')
+    .option('--honeypot <name>', 'a hidden field (e.g. _gotcha): a submission with a value in it is kept as spam')
+    .addOption(new Option('--captcha <provider>', 'require a captcha of browser submissions').choices(CAPTCHA_PROVIDERS))
+    .option('--captcha-site-key <key>', "the captcha's site key (public)")
+    .option('--captcha-secret <secret|->', "the captcha's secret, or - to read it from standard input (stored encrypted, never shown)")
+    .option('--closes-at <time>', 'close the form by itself at this time (ISO 8601)')
+    .option('--max-submissions <n>', 'close the form once it holds this many submissions')
+    .option('--closed-message <text>', 'what a person who tries to send the closed form reads')
+    .option('--retention-days <n>', 'delete submissions older than this many days (1-3650)');
 
 type NoOptions = Record<never, never>;
 type FormFlags = ReturnType<ReturnType<typeof withFormOptions<[], NoOptions, NoOptions>>['opts']>;
 
+/** Flags that take a value, or `false` from update's `--no-…` to clear it. */
+type Clearable = 'redirectUrl' | 'notifyEmail' | 'honeypot' | 'captcha' | 'closesAt' | 'maxSubmissions' | 'closedMessage' | 'retentionDays';
+type BodyFlags = Omit<FormFlags, Clearable> & { [K in Clearable]?: FormFlags[K] | false };
+
+/** A whole number for a flag; the server judges its range. */
+function wholeNumber(flag: string, value: string): number {
+  if (!/^\d{1,9}$/.test(value)) throw usageError('invalid_number', `${flag} must be a whole number.`);
+  return Number(value);
+}
+
+/** `spam` as the flags set it: the honeypot, and the captcha (its secret from the flag, or standard input for `-`). */
+async function spamBody(flags: BodyFlags) {
+  const spam: NonNullable<RouterInputs['forms']['update']['spam']> = {};
+  if (flags.honeypot !== undefined) spam.honeypot = flags.honeypot === false ? null : flags.honeypot;
+  if (flags.captcha === false) {
+    spam.captcha = null;
+  } else if (flags.captcha !== undefined) {
+    if (flags.captchaSiteKey === undefined) throw usageError('missing_site_key', '--captcha needs --captcha-site-key <key>.');
+    const secret = flags.captchaSecret === '-' ? (await readStdin('the captcha secret')).trim() : flags.captchaSecret;
+    spam.captcha = { provider: flags.captcha, site_key: flags.captchaSiteKey, ...(secret !== undefined ? { secret } : {}) };
+  } else if (flags.captchaSiteKey !== undefined || flags.captchaSecret !== undefined) {
+    throw usageError('missing_provider', '--captcha-site-key and --captcha-secret go with --captcha <provider>.');
+  }
+  return Object.keys(spam).length > 0 ? spam : undefined;
+}
+
 /** The body fields the flags set, in the API's names; `false` (update's `--no-…`) clears a value. */
-async function formBody(flags: Omit<FormFlags, 'redirectUrl' | 'notifyEmail'> & { redirectUrl?: string | false; notifyEmail?: string | false }) {
+async function formBody(flags: BodyFlags) {
   const body: Omit<RouterInputs['forms']['update'], 'form_id'> = {};
   if (flags.name !== undefined) body.name = flags.name;
   const schema = await schemaFromFlags(flags.field, flags.schema);
@@ -42,7 +76,20 @@ async function formBody(flags: Omit<FormFlags, 'redirectUrl' | 'notifyEmail'> & 
   if (flags.redirectUrl !== undefined) body.redirect_url = flags.redirectUrl === false ? null : flags.redirectUrl;
   if (flags.notifyEmail !== undefined) body.notify_email = flags.notifyEmail === false ? null : flags.notifyEmail;
   if (flags.project !== undefined) body.project_id = flags.project;
+  const spam = await spamBody(flags);
+  if (spam) body.spam = spam;
+  if (flags.closesAt !== undefined) body.closes_at = flags.closesAt === false ? null : flags.closesAt;
+  if (flags.maxSubmissions !== undefined) body.max_submissions = flags.maxSubmissions === false ? null : wholeNumber('--max-submissions', flags.maxSubmissions);
+  if (flags.closedMessage !== undefined) body.closed_message = flags.closedMessage === false ? null : flags.closedMessage;
+  if (flags.retentionDays !== undefined) body.retention_days = flags.retentionDays === false ? null : wholeNumber('--retention-days', flags.retentionDays);
   return body;
+}
+
+/** Whether the form takes submissions now, as far as its own settings say (the cap is counted by the server). */
+function closedNow(form: Form): string | null {
+  if (form.closed) return 'closed';
+  if (form.closes_at && Date.parse(form.closes_at) <= Date.now()) return `closed since ${form.closes_at}`;
+  return null;
 }
 
 type Form = RouterOutputs['forms']['get'];
@@ -65,6 +112,12 @@ function printForm(form: Form, ctx: CommandContext): void {
     ['allowed origins', form.allowed_origins.join(', ') || 'none'],
     notify,
     ['redirect url', form.redirect_url ?? 'none'],
+    closedNow(form) ? ['accepting', `no: ${closedNow(form)}`, style.yellow] : ['accepting', form.closes_at ? `yes, until ${form.closes_at}` : 'yes'],
+    ['max submissions', form.max_submissions === null ? 'no limit' : String(form.max_submissions)],
+    ...(form.closed_message ? [['closed message', form.closed_message] as RecordEntry] : []),
+    ['honeypot', form.spam.honeypot ?? 'none'],
+    ['captcha', form.spam.captcha ? `${form.spam.captcha.provider} (site key ${form.spam.captcha.site_key})` : 'none'],
+    ['retention', form.retention_days === null ? 'kept until deleted' : `${form.retention_days} days`],
     ['created', form.created_at],
     ['updated', form.updated_at],
   ]);
@@ -123,7 +176,9 @@ const formsListCommand = () =>
     { header: 'NAME', value: (f) => f.name, shrink: true },
     { header: 'MODE', value: (f) => f.submission_mode, optional: true },
     { header: 'FIELDS', value: (f) => String(f.schema.length), optional: true },
-    { header: 'NOTIFY', value: (f) => (f.notify_email ? `${f.notify_email}${f.notify_email_verified ? '' : ' (unverified)'}` : ''), shrink: true },
+    { header: 'SUBMISSIONS', value: (f) => String(f.submission_count) },
+    { header: 'LAST', value: (f) => f.last_submission_at ?? '', time: true, optional: true },
+    { header: 'NOTIFY', value: (f) => (f.notify_email ? `${f.notify_email}${f.notify_email_verified ? '' : ' (unverified)'}` : ''), shrink: true, optional: true },
     { header: 'CREATED', value: (f) => f.created_at, time: true, optional: true },
   ], (workspaceId) => `No forms in ${workspaceId}. Create one with 'lfk forms create'.`);
 
@@ -192,6 +247,12 @@ const formsUpdateCommand = () =>
     .option('--remove-origin <origin>', 'no longer allow this origin; repeatable', collect)
     .option('--no-redirect-url', 'remove the redirect URL')
     .option('--no-notify-email', 'stop emailing submissions')
+    .option('--no-honeypot', 'remove the honeypot field')
+    .option('--no-captcha', 'stop requiring a captcha')
+    .option('--no-closes-at', 'never close the form by time')
+    .option('--no-max-submissions', 'take any number of submissions')
+    .option('--no-closed-message', 'say the default when the form is closed')
+    .option('--no-retention-days', 'keep submissions until deleted')
     .option('-y, --yes', 'replace a whole list of fields or origins without asking')
     .addHelpText('after', examples([
       'lfk forms update form_… --add-field phone:tel',
@@ -253,6 +314,53 @@ const formsResendVerificationCommand = () =>
       ),
     );
 
+/** `lfk forms close|reopen`: the form's `closed`, by a key or a session. */
+const openCloseCommand = (name: 'close' | 'reopen') =>
+  new Command(name)
+    .description(name === 'close' ? 'Close a form: submissions are refused until it is reopened' : 'Reopen a closed form (a closing time already past is cleared)')
+    .argument('<form_id>', 'the form')
+    .option('--message <text>', name === 'close' ? 'what a person who tries to send it reads' : 'ignored')
+    .action(
+      action(async (ctx, formId, flags) => {
+        const api = await formsApi(ctx);
+        let body: Omit<RouterInputs['forms']['update'], 'form_id'> = { closed: name === 'close' };
+        if (name === 'close' && flags.message !== undefined) body.closed_message = flags.message;
+        if (name === 'reopen') {
+          // A closing time already past would keep the form closed: reopening means open now.
+          const current = await api.forms.get.query({ form_id: formId });
+          if (current.closes_at && Date.parse(current.closes_at) <= Date.now()) body = { ...body, closes_at: null };
+        }
+        const form = await api.forms.update.mutate({ form_id: formId, ...body });
+        ctx.out.result(form, (form) => {
+          ctx.out.line(`${name === 'close' ? 'Closed' : 'Reopened'} form ${form.id}.`);
+          if (name === 'reopen' && form.max_submissions !== null) {
+            ctx.out.note(`It still takes at most ${form.max_submissions} submissions ('lfk forms update ${form.id} --no-max-submissions' lifts that).`);
+          }
+        });
+      }),
+    );
+
+const formsDeleteCommand = () =>
+  new Command('delete')
+    .description("Delete a form with everything it holds: submissions, their emails, webhooks (an owner's session)")
+    .argument('<form_id>', 'the form')
+    .option('-y, --yes', 'delete without asking')
+    .action(
+      action(async (ctx, formId, flags) => {
+        if (!flags.yes) {
+          const form = await (await sessionApi(ctx)).forms.get.query({ form_id: formId });
+          await confirmOrStop(
+            `Delete the form "${form.name}" (${form.id}) and every submission it holds? This cannot be undone.`,
+            '--yes to delete without asking',
+            'Nothing was deleted.',
+          );
+        }
+        // A client of its own after the question, so time spent answering is not spent from the timeout.
+        await (await sessionApi(ctx)).forms.delete.mutate({ form_id: formId });
+        ctx.out.result({ id: formId, deleted: true }, () => ctx.out.line(`Deleted form ${formId}.`));
+      }),
+    );
+
 const formsClaimCommand = () =>
   new Command('claim')
     .description('Claim an unclaimed form into your workspace with its claim token (needs a session)')
@@ -273,12 +381,26 @@ export const formsCommand = () =>
   commandGroup(
     'forms',
     'Create and manage forms (with an API key or a session)',
-    [formsCreateCommand(), formsListCommand(), formsGetCommand(), formsUpdateCommand(), formsResendVerificationCommand(), formsClaimCommand()],
+    [
+      formsCreateCommand(),
+      formsListCommand(),
+      formsGetCommand(),
+      formsUpdateCommand(),
+      openCloseCommand('close'),
+      openCloseCommand('reopen'),
+      formsDeleteCommand(),
+      formsResendVerificationCommand(),
+      formsClaimCommand(),
+    ],
     [
       'lfk forms create --name Contact --field email:email:required --field message:textarea --origin https://example.com',
       'lfk forms create --name Signup --schema schema.json --mode api_key',
       'lfk forms create --name Plans --field plan:select=free,pro:required',
       'lfk forms update form_… --notify-email team@example.com',
+      'lfk forms update form_… --honeypot _gotcha --retention-days 90',
+      'echo "$TURNSTILE_SECRET" | lfk forms update form_… --captcha turnstile --captcha-site-key 0x4AAA… --captcha-secret -',
+      'lfk forms close form_… --message "Registrations are closed."',
+      'lfk forms delete form_… --yes',
       'lfk forms get form_… --json',
       'lfk forms claim form_… --claim-token lfc_…',
     ],

@@ -1,7 +1,12 @@
-import { PAGE_LIMIT } from '@lfk/db/constants';
-import { Command } from '@commander-js/extra-typings';
-import type { RouterOutputs } from '@lfk/client';
-import { type CommandContext, keyApi, sessionApi, signedIn } from '../command-context.ts';
+import { createWriteStream } from 'node:fs';
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { EXPORT_FORMATS, PAGE_LIMIT, SUBMISSION_STATUSES } from '@lfk/db/constants';
+import { Command, Option, type OptionValues } from '@commander-js/extra-typings';
+import type { RouterInputs, RouterOutputs } from '@lfk/client';
+import { type CommandContext, keyApi, requireSession, sessionApi, signedIn } from '../command-context.ts';
+import { io } from '../terminal/io.ts';
+import { confirmOrStop } from '../terminal/prompts.ts';
 import { usageError } from '../errors.ts';
 import { inertValue } from '../output/inert.ts';
 import type { Column } from '../output/table.ts';
@@ -40,6 +45,7 @@ const columns: Column<Submission>[] = [
   { header: 'ID', value: (s) => s.id },
   { header: 'CREATED', value: (s) => s.created_at, time: true },
   { header: 'SOURCE', value: (s) => s.source, optional: true },
+  { header: 'SPAM', value: (s) => s.spam_reason ?? '', optional: true },
   { header: 'DATA', value: (s) => preview(s.data), shrink: true },
 ];
 
@@ -50,13 +56,13 @@ const FOLLOW_EVERY_MS = 2000;
  * Prints the newest page, then every submission that arrives, oldest first, until Ctrl-C. With
  * --json, one submission object per line (NDJSON), so a script can read them as they come.
  */
-async function follow(ctx: CommandContext, formId: string): Promise<never> {
+async function follow(ctx: CommandContext, formId: string, filters: Filters): Promise<never> {
   // Each request gets the whole timeout: this command runs for as long as it is left to.
   const api = await sessionApi(ctx, 'request');
   const seen = new Set<string>();
   ctx.out.note(ctx.out.errorStyle.dim(`Watching ${formId} for submissions (Ctrl-C to stop).`));
   for (;;) {
-    const page = await api.submissions.list.query({ form_id: formId, limit: PAGE_LIMIT.max });
+    const page = await api.submissions.list.query({ form_id: formId, limit: PAGE_LIMIT.max, ...filters });
     const arrived = page.data.filter((s) => !seen.has(s.id)).reverse();
     if (ctx.out.json) {
       for (const submission of arrived) ctx.out.line(JSON.stringify(submission));
@@ -70,20 +76,41 @@ async function follow(ctx: CommandContext, formId: string): Promise<never> {
   }
 }
 
+type Filters = Pick<RouterInputs['submissions']['list'], 'status' | 'since' | 'until' | 'q'>;
+
+/** The filters a list and an export share: which submissions, as the API names them. */
+const withFilters = <Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(command: Command<Args, Opts, Globals>) =>
+  command
+    .addOption(new Option('--status <status>', 'real submissions, or spam').choices(SUBMISSION_STATUSES))
+    .option('--since <time>', 'from this time on (ISO 8601, e.g. 2026-11-01T00:00:00Z)')
+    .option('--until <time>', 'before this time')
+    .option('--q <text>', 'with a value holding this text, whatever its case');
+
+function filtersOf(flags: { status?: (typeof SUBMISSION_STATUSES)[number]; since?: string; until?: string; q?: string }): Filters {
+  return {
+    ...(flags.status ? { status: flags.status } : {}),
+    ...(flags.since !== undefined ? { since: flags.since } : {}),
+    ...(flags.until !== undefined ? { until: flags.until } : {}),
+    ...(flags.q !== undefined ? { q: flags.q } : {}),
+  };
+}
+
 const submissionsListCommand = () =>
-  paged(new Command('list').argument('<form_id>', 'the form'))
+  withFilters(paged(new Command('list').argument('<form_id>', 'the form')))
     .description("A form's submissions, newest first (needs a session)")
     .option('--follow', 'keep watching: print submissions as they arrive, oldest first (Ctrl-C to stop)')
     .action(
       action(async (ctx, formId, flags) => {
+        const filters = filtersOf(flags);
         if (flags.follow) {
           if (flags.all || flags.cursor !== undefined) throw usageError('conflicting_flags', '--follow starts from the newest submissions: leave out --all and --cursor.');
-          return follow(ctx, formId);
+          return follow(ctx, formId, filters);
         }
         const api = await sessionApi(ctx);
-        const page = await listed(flags, (input) => api.submissions.list.query({ form_id: formId, ...input }));
+        const page = await listed(flags, (input) => api.submissions.list.query({ form_id: formId, ...filters, ...input }));
         ctx.out.result(page, (page) => {
-          if (page.data.length === 0) return ctx.out.line(`No submissions on ${formId} yet.`);
+          const filtered = Object.keys(filters).length > 0;
+          if (page.data.length === 0) return ctx.out.line(filtered ? `No submissions on ${formId} match.` : `No submissions on ${formId} yet.`);
           ctx.out.table(columns, page.data);
           noteNextPage(ctx, page.next_cursor, formId);
         });
@@ -104,6 +131,7 @@ const submissionsGetCommand = () =>
             ['id', submission.id],
             ['form', submission.form_id],
             ['source', submission.source],
+            ['status', submission.status === 'spam' ? `spam (${submission.spam_reason})` : 'ok'],
             ['received', submission.created_at],
           ]);
           out.line();
@@ -116,15 +144,111 @@ const submissionsGetCommand = () =>
       ),
     );
 
+const submissionsDeleteCommand = () =>
+  new Command('delete')
+    .description("Delete submissions, with their emails and webhook deliveries: by id, or every one before a time (needs a session)")
+    .argument('<form_id>', 'the form')
+    .argument('[submission_ids...]', 'the submissions, e.g. sub_… (up to 100)')
+    .option('--before <time>', 'every submission (spam too) that arrived before this time (ISO 8601)')
+    .option('-y, --yes', 'delete everything before --before without asking')
+    .action(
+      action(async (ctx, formId, ids, flags) => {
+        if ((ids.length > 0) === (flags.before !== undefined)) {
+          throw usageError('conflicting_flags', 'Name the submissions to delete, or give --before <time>: one of the two.');
+        }
+        if (flags.before !== undefined && !flags.yes) {
+          await confirmOrStop(
+            `Delete every submission of ${formId} that arrived before ${flags.before}? This cannot be undone.`,
+            '--yes to delete without asking',
+            'Nothing was deleted.',
+          );
+        }
+        // A client of its own after the question, so time spent answering is not spent from the timeout.
+        const api = await sessionApi(ctx);
+        const answer =
+          ids.length === 1
+            ? await api.submissions.delete.mutate({ form_id: formId, submission_id: ids[0]! }).then(() => ({ deleted: 1 }))
+            : await api.submissions.deleteMany.mutate({ form_id: formId, ...(ids.length > 0 ? { ids } : { before: flags.before! }) });
+        ctx.out.result(answer, ({ deleted }) => ctx.out.line(`Deleted ${deleted} submission${deleted === 1 ? '' : 's'} of ${formId}.`));
+      }),
+    );
+
+/** `lfk submissions spam|not-spam`: one call, the submission as it now is. */
+const markCommand = (name: 'spam' | 'not-spam') =>
+  new Command(name)
+    .description(
+      name === 'spam'
+        ? 'Mark a submission as spam: its email and webhook deliveries not yet sent are cancelled (needs a session)'
+        : 'Mark a submission as not spam: what spam held back (its email, its webhooks) is sent now (needs a session)',
+    )
+    .argument('<form_id>', 'the form')
+    .argument('<submission_id>', 'the submission')
+    .action(
+      callAndShow(
+        signedIn,
+        ({ api }, formId, submissionId) =>
+          (name === 'spam' ? api.submissions.markSpam : api.submissions.markNotSpam).mutate({ form_id: formId, submission_id: submissionId }),
+        (submission, { out }) => out.line(`Marked ${submission.id} as ${submission.status === 'spam' ? 'spam' : 'not spam'}.`),
+      ),
+    );
+
+const submissionsExportCommand = () =>
+  withFilters(new Command('export').argument('<form_id>', 'the form'))
+    .description("A form's submissions as a CSV or JSON Lines file, oldest first, streamed (needs a session)")
+    .addOption(new Option('--format <format>', 'the file format').choices(EXPORT_FORMATS).default('csv' as const))
+    .option('--bom', 'start the file with a UTF-8 byte order mark, which Excel needs to read UTF-8')
+    .option('-o, --output <file>', 'write the file here instead of to standard output')
+    .action(
+      action(async (ctx, formId, flags) => {
+        const sessionToken = requireSession(ctx.settings);
+        const [{ exportFile }, { toCliError }] = await Promise.all([import('../http/api.ts'), import('../http/api-errors.ts')]);
+        const query = { format: flags.format, ...(flags.bom ? { bom: true } : {}), ...filtersOf(flags) };
+        let body: ReadableStream<Uint8Array>;
+        try {
+          body = await exportFile(ctx.settings, sessionToken, formId, query);
+        } catch (error) {
+          throw toCliError(error, ctx.settings.baseUrl, ctx.settings.timeoutMs);
+        }
+        // Row by row as they arrive: memory stays flat, and a pipe reads the first rows at once.
+        const destination = flags.output ? createWriteStream(flags.output) : toStdout();
+        await pipeline(Readable.fromWeb(body as import('node:stream/web').ReadableStream<Uint8Array>), destination);
+        if (flags.output) ctx.out.note(`Wrote ${flags.format.toUpperCase()} to ${flags.output}.`);
+      }),
+    );
+
+/** Standard output as a pipeline's end, left open when the file is written (the run's, not the process's, in tests). */
+function toStdout(): Writable {
+  const { stdout } = io();
+  return new Writable({
+    write(chunk, _encoding, done) {
+      if (stdout.write(chunk)) done();
+      else stdout.once('drain', () => done());
+    },
+  });
+}
+
 export const submissionsCommand = () =>
   commandGroup(
     'submissions',
-    'Submit to a form with an API key, and read its submissions',
-    [submissionsCreateCommand(), submissionsListCommand(), submissionsGetCommand()],
+    'Submit to a form with an API key; read, mark, delete and export its submissions',
+    [
+      submissionsCreateCommand(),
+      submissionsListCommand(),
+      submissionsGetCommand(),
+      submissionsDeleteCommand(),
+      markCommand('spam'),
+      markCommand('not-spam'),
+      submissionsExportCommand(),
+    ],
     [
       'lfk submissions create form_… --data email=ada@example.com --data message=Hello',
       'echo \'{"email":"ada@example.com","age":36}\' | lfk submissions create form_… --data-json -',
       'lfk submissions list form_… --json',
+      'lfk submissions list form_… --status spam --q casino',
       'lfk submissions get form_… sub_…',
+      'lfk submissions delete form_… sub_… sub_…',
+      'lfk submissions delete form_… --before 2026-01-01T00:00:00Z --yes',
+      'lfk submissions export form_… --output contacts.csv --bom',
+      'lfk submissions export form_… --format jsonl | jq .values.email',
     ],
   );

@@ -63,3 +63,27 @@ export async function assertReachable(settings: Pick<Settings, 'baseUrl' | 'time
     throw toCliError(error, settings.baseUrl, settings.timeoutMs);
   }
 }
+
+/**
+ * A form's submissions as a file (`lfk submissions export`), streamed: the timeout bounds the wait
+ * for the answer to start, never how long a large file takes to arrive.
+ */
+export async function exportFile(
+  settings: Pick<Settings, 'baseUrl' | 'timeoutMs'>,
+  sessionToken: string,
+  formId: string,
+  query: import('@lfk/client').LfkExportQuery,
+): Promise<ReadableStream<Uint8Array>> {
+  const [{ exportSubmissions }, { createTransport }] = await Promise.all([import('@lfk/client'), import('./transport.ts')]);
+  const deadline = Date.now() + settings.timeoutMs;
+  return exportSubmissions(
+    {
+      baseUrl: settings.baseUrl,
+      sessionToken,
+      fetch: createTransport({ deadline: () => deadline, expect: 'file' }),
+      userAgent: `lfk-cli/${packageJson.version} node/${process.versions.node}`,
+    },
+    formId,
+    query,
+  );
+}

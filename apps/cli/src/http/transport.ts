@@ -6,6 +6,12 @@ export interface TransportOptions {
   deadline: () => number;
   /** Called when a request starts and ends, e.g. to show a spinner while it is slow. */
   onRequest?: () => () => void;
+  /**
+   * `file`: a successful answer may be of any type (an export's CSV) and its body may take as long
+   * as it takes, once it has started; the deadline bounds the wait for the answer's headers, and
+   * refusals must still be lfk's JSON. `json` (the default): JSON answers only, body and all by the deadline.
+   */
+  expect?: 'json' | 'file';
 }
 
 type Fetch = typeof globalThis.fetch;
@@ -41,12 +47,17 @@ async function proxiedFetch(deadline: () => number): Promise<Fetch> {
 export function createTransport(options: TransportOptions): Fetch {
   const base = proxyInUse() ? proxiedFetch(options.deadline) : Promise.resolve(globalThis.fetch);
   const send = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const timeout = AbortSignal.timeout(Math.max(1, options.deadline() - Date.now()));
+    const file = options.expect === 'file';
+    const headersDue = new AbortController();
+    const timer = file ? setTimeout(() => headersDue.abort(new DOMException('The operation timed out.', 'TimeoutError')), Math.max(1, options.deadline() - Date.now())) : undefined;
+    const timeout = file ? headersDue.signal : AbortSignal.timeout(Math.max(1, options.deadline() - Date.now()));
     const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
     const done = options.onRequest?.();
     try {
       const response = await (await base)(input, { ...init, signal });
+      clearTimeout(timer);
       const contentType = response.headers.get('content-type') ?? '';
+      if (file && response.ok) return response;
       if (!/^application\/json\b/i.test(contentType)) {
         await response.body?.cancel();
         throw new UnexpectedResponseError(response.status, contentType);
@@ -54,6 +65,7 @@ export function createTransport(options: TransportOptions): Fetch {
       // The deadline's signal stays on the response, so a server that stalls mid-body is cut off too.
       return response;
     } finally {
+      clearTimeout(timer);
       done?.();
     }
   };

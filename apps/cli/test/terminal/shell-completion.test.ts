@@ -66,7 +66,8 @@ describe('bash completion', () => {
   });
 
   it('completes flags and their values', async () => {
-    expect(await complete(['lfk', 'forms', 'create', '--m'])).toEqual(['--mode']);
+    expect(await complete(['lfk', 'forms', 'create', '--mo'])).toEqual(['--mode']);
+    expect((await complete(['lfk', 'forms', 'create', '--m'])).sort()).toEqual(['--max-submissions', '--mode']);
     expect((await complete(['lfk', 'forms', 'create', '--mode', ''])).sort()).toEqual(['api_key', 'browser']);
     expect(await complete(['lfk', 'keys', 'revoke', '--y'])).toEqual(['--yes']);
   });

@@ -94,6 +94,7 @@ describe('the export', () => {
       { text: '+1', note: '\tstarts with a tab', email: 'a@example.com', count: 3.5, ok: false, day: '2026-01-31' },
       { text: '@SUM(A1:A2)', note: '\rstarts with a return', site: 'https://example.com/?a=1,b=2', phone: '+1 555 0100' },
       { text: '-2+3', note: 'שלום \u202Eevil\u202C عربى' },
+      { text: 'plain', note: 'a bare\nline feed' },
     ];
     const ids: string[] = [];
     for (const values of hostile) {
@@ -111,7 +112,7 @@ describe('the export', () => {
     const rows: string[][] = parse(res.body, { relax_column_count: false });
     expect(rows[0]).toEqual(['id', 'created_at', 'via', ...EVERY_TYPE.map((f) => f.name)]);
     expect(rows.slice(1).map((r) => r[0])).toEqual(ids);
-    const [first, second, third, fourth] = rows.slice(1);
+    const [first, second, third, fourth, fifth] = rows.slice(1);
     expect(first!.slice(1, 3)).toEqual([expect.stringMatching(/^2026-11-25T/), 'api_key']);
     // Formulas, and cells starting with a sign, a tab or a return, are prefixed with ' so nothing runs.
     expect(first![3]).toBe(`'=HYPERLINK("http://evil.example","click")`);
@@ -129,6 +130,9 @@ describe('the export', () => {
     expect(third![8]).toBe("'+1 555 0100");
     expect(fourth![3]).toBe("'-2+3");
     expect(fourth![4]).toBe('שלום \u202Eevil\u202C عربى');
+    // A line feed alone is quoted too: a spreadsheet would end the row there.
+    expect(fifth![4]).toBe('a bare\nline feed');
+    expect(res.body).toContain('"a bare\nline feed"');
     // Records end with CRLF, as spreadsheets expect; line breaks inside a value stay as they were.
     expect(res.body.endsWith('\r\n')).toBe(true);
 

@@ -15,12 +15,15 @@ export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
 };
 
 /**
- * The CSV options every batch shares: RFC 4180 quoting (a value with a comma, quote or line break
- * is quoted), CRLF between records as spreadsheets expect, and `escape_formulas`, which prefixes a
+ * The CSV options every batch shares: RFC 4180 quoting (a value with a comma, a quote, or any line
+ * break is quoted), CRLF between records as spreadsheets expect, and `escape_formulas`, which prefixes a
  * cell starting with `=`, `+`, `-`, `@`, tab or CR with `'` so no spreadsheet runs it as a formula.
  */
 const CSV_OPTIONS = {
   record_delimiter: 'windows',
+  // The library quotes a value holding the record delimiter (CRLF), not a lone LF or CR, which a
+  // spreadsheet would still read as the end of a row.
+  quoted_match: /[\r\n]/,
   escape_formulas: true,
   cast: { boolean: (value: boolean) => (value ? 'true' : 'false') },
 } as const;

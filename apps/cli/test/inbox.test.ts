@@ -1,0 +1,162 @@
+// lfk submissions delete|export|spam|not-spam, the list's filters, and lfk forms close|reopen|delete
+// with the spam, closing and retention flags, against the real server.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newHome, owner, ownerKey, server, startWorld, stopWorld } from './harness.ts';
+
+beforeAll(() => startWorld());
+afterAll(() => stopWorld());
+
+/** A form made with the owner's key (api_key mode, so the key submits), and the key. */
+async function formWithKey(...flags: string[]) {
+  const { key } = await ownerKey(`inbox-${Math.random().toString(36).slice(2, 8)}`);
+  const asKey = { env: { LFK_API_KEY: key } };
+  const form = await owner.lfk(['forms', 'create', '--name', 'Inbox', '--field', 'name:text', '--field', 'note:textarea', '--mode', 'api_key', ...flags, '--json'], asKey);
+  expect(form.code, form.stderr).toBe(0);
+  return { formId: form.json.id as string, asKey };
+}
+
+async function submitAs(asKey: { env: Record<string, string> }, formId: string, ...data: string[]) {
+  const res = await owner.lfk(['submissions', 'create', formId, ...data.flatMap((d) => ['--data', d]), '--json'], asKey);
+  expect(res.code, res.stderr).toBe(0);
+  return res.json.id as string;
+}
+
+describe('lfk forms: spam, closing and retention settings', () => {
+  it('sets them at create and update, shows them, and clears them with --no-…', async () => {
+    const { formId, asKey } = await formWithKey('--honeypot', '_gotcha', '--retention-days', '90', '--max-submissions', '500');
+    const shown = await owner.lfk(['forms', 'get', formId], asKey);
+    expect(shown.stdout).toMatch(/honeypot\s+_gotcha/);
+    expect(shown.stdout).toMatch(/retention\s+90 days/);
+    expect(shown.stdout).toMatch(/max submissions\s+500/);
+    expect(shown.stdout).toMatch(/captcha\s+none/);
+
+    // The secret from standard input: never on the command line, never printed back.
+    const captcha = await owner.lfk(['forms', 'update', formId, '--captcha', 'turnstile', '--captcha-site-key', '0x4AAAsite', '--captcha-secret', '-', '--json'], {
+      ...asKey,
+      input: 'cli-captcha-secret\n',
+    });
+    expect(captcha.code, captcha.stderr).toBe(0);
+    expect(captcha.json.spam).toEqual({ honeypot: '_gotcha', captcha: { provider: 'turnstile', site_key: '0x4AAAsite' } });
+    expect(captcha.stdout + captcha.stderr).not.toContain('cli-captcha-secret');
+
+    const cleared = await owner.lfk(['forms', 'update', formId, '--no-honeypot', '--no-captcha', '--no-retention-days', '--no-max-submissions', '--json'], asKey);
+    expect(cleared.json).toMatchObject({ spam: { honeypot: null, captcha: null }, retention_days: null, max_submissions: null });
+
+    const bad = await owner.lfk(['forms', 'update', formId, '--retention-days', '0'], asKey);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('retention_days');
+    const notANumber = await owner.lfk(['forms', 'update', formId, '--max-submissions', 'ten'], asKey);
+    expect(notANumber.code).toBe(2);
+    const siteKeyAlone = await owner.lfk(['forms', 'update', formId, '--captcha-site-key', 'x'], asKey);
+    expect(siteKeyAlone.code).toBe(2);
+  });
+
+  it('close and reopen, with a key; the list shows counts', async () => {
+    const { formId, asKey } = await formWithKey();
+    await submitAs(asKey, formId, 'name=Ada');
+    const closed = await owner.lfk(['forms', 'close', formId, '--message', 'Closed for the season.'], asKey);
+    expect(closed.code, closed.stderr).toBe(0);
+    expect(closed.stdout).toContain(`Closed form ${formId}.`);
+    const refused = await owner.lfk(['submissions', 'create', formId, '--data', 'name=Late'], asKey);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('Closed for the season.');
+    const reopened = await owner.lfk(['forms', 'reopen', formId], asKey);
+    expect(reopened.stdout).toContain(`Reopened form ${formId}.`);
+    await submitAs(asKey, formId, 'name=Grace');
+
+    const listed = await owner.lfk(['forms', 'list', '--json']);
+    expect(listed.json.data.find((f: { id: string }) => f.id === formId)).toMatchObject({ submission_count: 2, last_submission_at: expect.any(String) });
+    // Piped, the table is one tab-separated line per form: the count is a column of its own.
+    const table = await owner.lfk(['forms', 'list']);
+    expect(table.stdout.split('\n').find((line) => line.startsWith(formId))?.split('\t')).toContain('2');
+  });
+
+  it('delete asks, and needs --yes without a terminal; a key cannot delete', async () => {
+    const { formId, asKey } = await formWithKey();
+    const unasked = await owner.lfk(['forms', 'delete', formId]);
+    expect(unasked.code).toBe(2);
+    expect(unasked.stderr).toContain('--yes');
+    // An agent holding only the key is told it needs a person.
+    const agent = await newHome({ ...asKey.env, LFK_BASE_URL: server.baseUrl });
+    const byKey = await agent.lfk(['forms', 'delete', formId, '--yes']);
+    expect(byKey.code).toBe(4);
+    const deleted = await owner.lfk(['forms', 'delete', formId, '--yes']);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stdout).toContain(`Deleted form ${formId}.`);
+    const gone = await owner.lfk(['forms', 'get', formId]);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain('form_not_found');
+  });
+});
+
+describe('lfk submissions: filters, marks, deletes, exports', () => {
+  it('lists by status and text, marks spam and not spam, deletes by id and before a time', async () => {
+    const { formId, asKey } = await formWithKey('--honeypot', '_gotcha');
+    const ada = await submitAs(asKey, formId, 'name=Ada', 'note=likes cotton');
+    const bot = await submitAs(asKey, formId, 'name=Bot', '_gotcha=x');
+    const grace = await submitAs(asKey, formId, 'name=Grace');
+
+    const spam = await owner.lfk(['submissions', 'list', formId, '--status', 'spam', '--json']);
+    expect(spam.json.data.map((s: { id: string }) => s.id)).toEqual([bot]);
+    const found = await owner.lfk(['submissions', 'list', formId, '--q', 'COTTON', '--json']);
+    expect(found.json.data.map((s: { id: string }) => s.id)).toEqual([ada]);
+    const none = await owner.lfk(['submissions', 'list', formId, '--q', 'nothing-like-this']);
+    expect(none.stdout).toContain('match');
+
+    const marked = await owner.lfk(['submissions', 'spam', formId, grace]);
+    expect(marked.stdout).toContain(`Marked ${grace} as spam.`);
+    const released = await owner.lfk(['submissions', 'not-spam', formId, bot, '--json']);
+    expect(released.json).toMatchObject({ id: bot, status: 'ok', spam_reason: null });
+    const got = await owner.lfk(['submissions', 'get', formId, grace]);
+    expect(got.stdout).toMatch(/status\s+spam \(marked\)/);
+
+    const one = await owner.lfk(['submissions', 'delete', formId, ada]);
+    expect(one.stdout).toContain(`Deleted 1 submission of ${formId}.`);
+    const unasked = await owner.lfk(['submissions', 'delete', formId, '--before', new Date(Date.now() + 60_000).toISOString()]);
+    expect(unasked.code).toBe(2);
+    const both = await owner.lfk(['submissions', 'delete', formId, bot, '--before', new Date().toISOString(), '--yes']);
+    expect(both.code).toBe(2);
+    const before = await owner.lfk(['submissions', 'delete', formId, '--before', new Date(Date.now() + 60_000).toISOString(), '--yes', '--json']);
+    expect(before.json).toEqual({ deleted: 2 });
+    expect(await server.sql('select id from submissions where form_id = ?', [formId])).toEqual([]);
+    const agent = await newHome({ ...asKey.env, LFK_BASE_URL: server.baseUrl });
+    expect((await agent.lfk(['submissions', 'delete', formId, ada])).code).toBe(4);
+  });
+
+  it('exports CSV to standard output or a file, and JSON Lines, with the filters', async () => {
+    const { formId, asKey } = await formWithKey('--honeypot', '_gotcha');
+    const first = await submitAs(asKey, formId, 'name==1+1', 'note=two\nlines');
+    await submitAs(asKey, formId, 'name=Bot', '_gotcha=x');
+
+    const csv = await owner.lfk(['submissions', 'export', formId]);
+    expect(csv.code, csv.stderr).toBe(0);
+    const lines = csv.stdout.split('\r\n');
+    expect(lines[0]).toBe('id,created_at,via,name,note');
+    expect(lines[1]).toMatch(new RegExp(`^${first},[^,]+,api_key,'=1\\+1,"two\nlines"$`));
+    expect(lines.filter(Boolean)).toHaveLength(2);
+
+    const path = join(owner.dir, 'out.csv');
+    const toFile = await owner.lfk(['submissions', 'export', formId, '--status', 'spam', '--bom', '--output', path]);
+    expect(toFile.stderr).toContain(`Wrote CSV to ${path}.`);
+    const written = await readFile(path, 'utf8');
+    expect(written.startsWith('\uFEFFid,created_at,via,name,note\r\n')).toBe(true);
+    expect(written).toContain(',Bot,');
+
+    const jsonl = await owner.lfk(['submissions', 'export', formId, '--format', 'jsonl', '--q', 'lines']);
+    expect(jsonl.stdout.trim().split('\n').map((l) => JSON.parse(l))).toEqual([
+      expect.objectContaining({ id: first, via: 'api_key', values: { name: '=1+1', note: 'two\nlines' } }),
+    ]);
+
+    const agent = await newHome({ LFK_API_KEY: (await ownerKey('agent-export')).key, LFK_BASE_URL: server.baseUrl });
+    const agentTry = await agent.lfk(['submissions', 'export', formId]);
+    expect(agentTry.code).toBe(4);
+    expect(agentTry.stderr).toContain('API key cannot');
+    const badFormat = await owner.lfk(['submissions', 'export', formId, '--format', 'xlsx']);
+    expect(badFormat.code).toBe(2);
+    const badTime = await owner.lfk(['submissions', 'export', formId, '--since', 'yesterday']);
+    expect(badTime.code).toBe(1);
+    expect(badTime.stderr).toContain('since');
+  });
+});
