@@ -5,7 +5,26 @@ const INPUT_TYPES: Record<string, string> = { text: 'text', email: 'email', numb
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** The plain HTML form a site pastes in: no script, it posts straight to lfk. */
+/** Each provider's widget: the script that runs it, and the element it fills in (which adds its token to the form). */
+const CAPTCHA_WIDGETS: Record<NonNullable<Form['spam']['captcha']>['provider'], { script: string; className: string }> = {
+  turnstile: { script: 'https://challenges.cloudflare.com/turnstile/v0/api.js', className: 'cf-turnstile' },
+  hcaptcha: { script: 'https://js.hcaptcha.com/1/api.js', className: 'h-captcha' },
+  recaptcha: { script: 'https://www.google.com/recaptcha/api.js', className: 'g-recaptcha' },
+};
+
+/** The form's spam defences as HTML: a honeypot input people never see, and the captcha's widget. */
+function spamInputs(form: Form): string[] {
+  const lines: string[] = [];
+  if (form.spam.honeypot) {
+    // Hidden from people (and from screen readers and autofill); bots that fill every input fill it.
+    lines.push(`  <input type="text" name="${escapeHtml(form.spam.honeypot)}" style="display:none" tabindex="-1" autocomplete="off" aria-hidden="true">`);
+  }
+  const captcha = form.spam.captcha;
+  if (captcha) lines.push(`  <div class="${CAPTCHA_WIDGETS[captcha.provider].className}" data-sitekey="${escapeHtml(captcha.site_key)}"></div>`);
+  return lines;
+}
+
+/** The plain HTML form a site pastes in: it posts straight to lfk (a captcha adds its provider's script). */
 export function htmlSnippet(form: Form, origin: string): string {
   const fields = form.schema.map((f) => {
     const label = escapeHtml(f.label ?? f.name);
@@ -19,7 +38,8 @@ export function htmlSnippet(form: Form, origin: string): string {
     }
     return `  <label>${label}\n    <input type="${INPUT_TYPES[f.type] ?? 'text'}" name="${name}"${required}>\n  </label>`;
   });
-  return `<form method="post" action="${origin}/v1/forms/${form.id}/submissions">\n${fields.join('\n')}\n  <button type="submit">Send</button>\n</form>`;
+  const script = form.spam.captcha ? `<script src="${CAPTCHA_WIDGETS[form.spam.captcha.provider].script}" async defer></script>\n` : '';
+  return `${script}<form method="post" action="${origin}/v1/forms/${form.id}/submissions">\n${[...fields, ...spamInputs(form)].join('\n')}\n  <button type="submit">Send</button>\n</form>`;
 }
 
 /** An example value of each field, for the server-side call. */
@@ -82,7 +102,8 @@ export function EmbedSnippet({ form }: { form: Form }) {
       <h2 id="embed-title">Put the form on your site</h2>
       <p>
         Paste this HTML into a page served from one of the allowed origins
-        {form.allowed_origins.length > 0 ? ` (${form.allowed_origins.join(', ')})` : ''}. It needs no script.
+        {form.allowed_origins.length > 0 ? ` (${form.allowed_origins.join(', ')})` : ''}.
+        {form.spam.captcha ? ' It loads the captcha’s script; nothing else.' : ' It needs no script.'}
       </p>
       {form.allowed_origins.length === 0 && (
         <p className="alert alert-warning">No origin is allowed yet, so no browser can submit: add your site's origin in the settings.</p>

@@ -13,6 +13,8 @@ import { EmbedSnippet } from './embed-snippet.tsx';
 import { FormEditor } from './form-editor.tsx';
 import { changedFields, EDITOR_FIELDS, type Form, toApiFields, valuesOf } from './form-values.ts';
 import { FormsBreadcrumb } from './forms-subpage.tsx';
+import { DeleteForm } from './delete-form.tsx';
+import { InboxSettings } from './inbox-settings.tsx';
 import { VerificationStatus } from './verification-status.tsx';
 
 export function FormPage() {
@@ -24,13 +26,13 @@ export function FormPage() {
     <>
       <FormsBreadcrumb workspaceId={workspace.id} />
       <Loaded query={form} what="the form">
-        {(loaded) => <LoadedForm form={loaded} workspaceId={workspace.id} />}
+        {(loaded) => <LoadedForm form={loaded} workspaceId={workspace.id} role={workspace.role} />}
       </Loaded>
     </>
   );
 }
 
-function LoadedForm({ form, workspaceId }: { form: Form; workspaceId: string }) {
+function LoadedForm({ form, workspaceId, role }: { form: Form; workspaceId: string; role: string }) {
   const queryClient = useQueryClient();
   const [saved, setSaved] = useState(false);
   const editor = useForm({ resolver: editorResolver(formUpdateInput, { form_id: form.id }), defaultValues: valuesOf(form) });
@@ -66,6 +68,12 @@ function LoadedForm({ form, workspaceId }: { form: Form; workspaceId: string }) 
       </div>
       <p className="muted">
         <code>{form.id}</code> · {form.submission_mode === 'api_key' ? 'API key submissions' : 'Browser submissions'}
+        {form.closed && (
+          <>
+            {' '}
+            · <span className="badge badge-pending">Closed</span>
+          </>
+        )}
       </p>
       <EmbedSnippet form={form} />
       <section aria-labelledby="settings-title">
@@ -81,6 +89,8 @@ function LoadedForm({ form, workspaceId }: { form: Form; workspaceId: string }) 
         />
         <p role="status">{saved ? 'Changes saved.' : ''}</p>
       </section>
+      <InboxSettings form={form} />
+      {role === 'owner' && <DeleteForm form={form} workspaceId={workspaceId} />}
     </>
   );
 }

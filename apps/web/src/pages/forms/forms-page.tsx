@@ -63,8 +63,29 @@ function columns(workspaceId: string): Column<Form>[] {
         </Link>
       ),
     },
-    { label: 'Submissions from', cell: (form) => (form.submission_mode === 'api_key' ? 'Servers (API key)' : 'Browsers') },
-    { label: 'Fields', cell: (form) => form.schema.length },
+    {
+      label: 'Submissions',
+      cell: (form) => (
+        <Link to="/w/$workspaceId/forms/$formId/submissions" params={params(form)} aria-label={`${form.submission_count} submissions to ${form.name}`}>
+          {form.submission_count}
+        </Link>
+      ),
+    },
+    { label: 'Last submission', cell: (form) => (form.last_submission_at ? <Time iso={form.last_submission_at} /> : <span className="muted">None yet</span>) },
+    {
+      label: 'Submissions from',
+      cell: (form) => (
+        <>
+          {form.submission_mode === 'api_key' ? 'Servers (API key)' : 'Browsers'}
+          {form.closed && (
+            <>
+              {' '}
+              <span className="badge badge-pending">Closed</span>
+            </>
+          )}
+        </>
+      ),
+    },
     {
       label: 'Notify email',
       cell: (form) =>
@@ -80,14 +101,5 @@ function columns(workspaceId: string): Column<Form>[] {
         ),
     },
     { label: 'Created', cell: (form) => <Time iso={form.created_at} /> },
-    {
-      label: 'Links',
-      labelHidden: true,
-      cell: (form) => (
-        <Link to="/w/$workspaceId/forms/$formId/submissions" params={params(form)} aria-label={`Submissions of ${form.name}`}>
-          Submissions
-        </Link>
-      ),
-    },
   ];
 }

@@ -1,0 +1,178 @@
+import type { RouterInputs } from '@lfk/api';
+import { CAPTCHA_PROVIDERS, type CaptchaProvider, RETENTION_DAYS } from '@lfk/db/constants';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { trpc } from '../../api/trpc.ts';
+import { ErrorText, errorAt } from '../../components/error-text.tsx';
+import { useFormProblem } from '../../components/form-problem.ts';
+import { SubmitForm } from '../../components/submit-form.tsx';
+import { TextField } from '../../components/text-field.tsx';
+import type { Form } from './form-values.ts';
+
+const PROVIDER_NAMES: Record<CaptchaProvider, string> = { turnstile: 'Cloudflare Turnstile', hcaptcha: 'hCaptcha', recaptcha: 'Google reCAPTCHA' };
+
+/** The section's values, as typed; nested as the API's `details` name them (`spam.captcha.secret`). */
+interface InboxValues {
+  spam: { honeypot: string; captcha: { provider: CaptchaProvider | ''; site_key: string; secret: string } };
+  closed: boolean;
+  /** A `datetime-local` value, in the browser's time zone. */
+  closes_at: string;
+  max_submissions: string;
+  closed_message: string;
+  retention_days: string;
+}
+
+const FIELDS = ['spam.honeypot', 'spam.captcha', 'spam.captcha.provider', 'spam.captcha.site_key', 'spam.captcha.secret', 'closed', 'closes_at', 'max_submissions', 'closed_message', 'retention_days'];
+
+/** An ISO time as a `datetime-local` input shows it: the same instant, in the browser's time zone. */
+function localInput(iso: string | null): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+function valuesOf(form: Form): InboxValues {
+  return {
+    spam: {
+      honeypot: form.spam.honeypot ?? '',
+      captcha: { provider: form.spam.captcha?.provider ?? '', site_key: form.spam.captcha?.site_key ?? '', secret: '' },
+    },
+    closed: form.closed,
+    closes_at: localInput(form.closes_at),
+    max_submissions: form.max_submissions === null ? '' : String(form.max_submissions),
+    closed_message: form.closed_message ?? '',
+    retention_days: form.retention_days === null ? '' : String(form.retention_days),
+  };
+}
+
+type Update = Omit<RouterInputs['forms']['update'], 'form_id'>;
+
+/** A number as typed: blank is none; what is not a number goes as typed, so the API names the field (NaN would travel as null). */
+function numberOrNull(text: string): number | null {
+  if (text.trim() === '') return null;
+  const number = Number(text.trim());
+  return Number.isFinite(number) ? number : (text as unknown as number);
+}
+
+/** What changed, in the API's terms: an untouched setting is not sent, and a blank secret keeps the stored one. */
+function changes(form: Form, values: InboxValues): Update {
+  const update: Update = {};
+  const honeypot = values.spam.honeypot.trim() || null;
+  const { provider, site_key: siteKey, secret } = values.spam.captcha;
+  const spam: NonNullable<Update['spam']> = {};
+  if (honeypot !== form.spam.honeypot) spam.honeypot = honeypot;
+  if (provider === '') {
+    if (form.spam.captcha) spam.captcha = null;
+  } else if (provider !== form.spam.captcha?.provider || siteKey !== form.spam.captcha.site_key || secret !== '') {
+    spam.captcha = { provider, site_key: siteKey, ...(secret !== '' ? { secret } : {}) };
+  }
+  if (Object.keys(spam).length > 0) update.spam = spam;
+  if (values.closed !== form.closed) update.closed = values.closed;
+  const closesAt = values.closes_at ? new Date(values.closes_at).toISOString() : null;
+  if (values.closes_at !== localInput(form.closes_at)) update.closes_at = closesAt;
+  const max = numberOrNull(values.max_submissions);
+  if (max !== form.max_submissions) update.max_submissions = max;
+  const message = values.closed_message.trim() || null;
+  if (message !== form.closed_message) update.closed_message = message;
+  const retention = numberOrNull(values.retention_days);
+  if (retention !== form.retention_days) update.retention_days = retention;
+  return update;
+}
+
+/** A form's spam defences, when it stops taking submissions, and how long it keeps them. */
+export function InboxSettings({ form }: { form: Form }) {
+  const id = useId();
+  const queryClient = useQueryClient();
+  const [saved, setSaved] = useState(false);
+  const editor = useForm<InboxValues>({ defaultValues: valuesOf(form) });
+  const problem = useFormProblem(FIELDS, editor.setError);
+  const errors = editor.formState.errors;
+  const provider = editor.watch('spam.captcha.provider');
+  const update = useMutation({
+    ...trpc.forms.update.mutationOptions(),
+    onSuccess: (updated) => {
+      queryClient.setQueryData(trpc.forms.get.queryKey({ form_id: form.id }), updated);
+      editor.reset(valuesOf(updated));
+      void queryClient.invalidateQueries(trpc.forms.list.pathFilter());
+      setSaved(true);
+    },
+    onError: problem.report,
+  });
+  const save = (values: InboxValues) => {
+    problem.clear();
+    setSaved(false);
+    update.mutate({ form_id: form.id, ...changes(form, values) });
+  };
+  return (
+    <section aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Spam, closing and retention</h2>
+      <SubmitForm className="form-editor" onSubmit={editor.handleSubmit(save)} problem={problem} submitLabel="Save spam and closing" pending={update.isPending}>
+        <fieldset>
+          <legend>Spam</legend>
+          <TextField
+            form={editor}
+            name="spam.honeypot"
+            label="Honeypot field"
+            autoComplete="off"
+            placeholder="_gotcha"
+            hint="A hidden field people never fill in: a submission with a value in it is kept as spam. The HTML above includes it."
+          />
+          <div className="field">
+            <label htmlFor={`${id}-provider`}>Captcha</label>
+            <select id={`${id}-provider`} {...editor.register('spam.captcha.provider')}>
+              <option value="">None</option>
+              {CAPTCHA_PROVIDERS.map((p) => (
+                <option key={p} value={p}>
+                  {PROVIDER_NAMES[p]}
+                </option>
+              ))}
+            </select>
+            <ErrorText id={`${id}-provider-error`} message={errorAt(errors, 'spam.captcha.provider')} />
+          </div>
+          {provider !== '' && (
+            <>
+              <TextField form={editor} name="spam.captcha.site_key" label="Site key" autoComplete="off" hint="Public: it goes in your page." />
+              <TextField
+                form={editor}
+                name="spam.captcha.secret"
+                label="Secret key"
+                type="password"
+                autoComplete="off"
+                placeholder={form.spam.captcha?.provider === provider ? 'Unchanged' : ''}
+                hint={
+                  form.spam.captcha?.provider === provider
+                    ? 'Stored encrypted and never shown. Leave blank to keep it.'
+                    : 'Stored encrypted and never shown again.'
+                }
+              />
+            </>
+          )}
+        </fieldset>
+        <fieldset>
+          <legend>Closing</legend>
+          <div className="field checkbox">
+            <input id={`${id}-closed`} type="checkbox" {...editor.register('closed')} />
+            <label htmlFor={`${id}-closed`}>Closed: refuse every submission</label>
+          </div>
+          <ErrorText id={`${id}-closed-error`} message={errorAt(errors, 'closed')} />
+          <TextField form={editor} name="closes_at" label="Close at" type="datetime-local" hint="Optional: the form closes by itself then." />
+          <TextField form={editor} name="max_submissions" label="Most submissions" inputMode="numeric" hint="Optional: the form closes once it holds this many (spam is not counted)." />
+          <TextField form={editor} name="closed_message" label="Message when closed" autoComplete="off" hint="What a person who tries to send the closed form reads." />
+        </fieldset>
+        <fieldset>
+          <legend>Retention</legend>
+          <TextField
+            form={editor}
+            name="retention_days"
+            label="Keep submissions for (days)"
+            inputMode="numeric"
+            hint={`Optional, ${RETENTION_DAYS.min} to ${RETENTION_DAYS.max}: older submissions are deleted. Blank keeps them until you delete them. Spam is deleted after 30 days.`}
+          />
+        </fieldset>
+      </SubmitForm>
+      <p role="status">{saved ? 'Spam and closing settings saved.' : ''}</p>
+    </section>
+  );
+}

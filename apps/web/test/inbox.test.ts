@@ -1,0 +1,130 @@
+/**
+ * The inbox in a real Chromium: counts on the forms list, a table of submissions with search, a
+ * spam tab (mark spam, not spam), select-and-delete, Export; the form's spam and closing settings
+ * (the embed snippet follows them) and deleting the form.
+ */
+import { createContactForm, ORIGIN, submit } from '@lfk/testing';
+import { expect, it } from 'vitest';
+import { describeInBrowser, expectAccessible, gone, PHONE, screenshot, see, sessionOf, useDashboard, workspaceOf } from './fixtures.ts';
+
+describeInBrowser('the inbox', () => {
+  const d = useDashboard();
+
+  it('search, spam, select-and-delete and export on the submissions page; counts on the forms list', async () => {
+    const { page } = await d.ownerPage();
+    const workspaceId = workspaceOf(page);
+    const form = await createContactForm(d.t, { token: await sessionOf(page), workspaceId }, { spam: { honeypot: '_gotcha' } });
+    const people = [
+      ['Ada Lovelace', 'ada@example.com', 'A quote for 40 seats, please.'],
+      ['Grace Hopper', 'grace@example.com', 'Do you support COBOL?'],
+      ['Linus', 'linus@example.com', '=HYPERLINK("http://evil.example")'],
+    ];
+    for (const [name, email, message] of people) {
+      expect((await submit(d.t, form.id, { name, email, message }, { origin: ORIGIN })).status).toBe(201);
+    }
+    expect((await submit(d.t, form.id, { name: 'Cheap pills', email: 'bot@spam.example', message: 'buy now', _gotcha: 'x' }, { origin: ORIGIN })).status).toBe(201);
+
+    await page.getByRole('link', { name: 'Forms', exact: true }).click();
+    const listed = page.getByRole('row').filter({ hasText: 'Contact' });
+    await see(listed.getByRole('link', { name: '3 submissions to Contact' }));
+    await listed.getByRole('link', { name: '3 submissions to Contact' }).click();
+    await see(page.getByRole('heading', { level: 1, name: 'Submissions to Contact' }));
+    const rows = page.locator('table.submissions-table tbody tr');
+    await see(page.getByRole('cell', { name: 'Ada Lovelace' }));
+    expect(await rows.count()).toBe(3);
+    await expectAccessible(page, 'inbox');
+    await screenshot(page, 'inbox-desktop');
+
+    // Search looks in every value, whatever its case.
+    await page.getByRole('searchbox', { name: 'Search submissions' }).fill('cobol');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await see(page.getByRole('cell', { name: 'Grace Hopper' }));
+    await gone(page.getByRole('cell', { name: 'Ada Lovelace' }));
+    await page.getByRole('searchbox', { name: 'Search submissions' }).fill('nothing like this');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await see(page.getByText('No submission matches.'));
+    await page.getByRole('searchbox', { name: 'Search submissions' }).fill('');
+    await page.getByRole('button', { name: 'Search' }).click();
+
+    // The spam tab: the bot is there, with why; "Not spam" brings it to the inbox.
+    const tabs = page.getByRole('group', { name: 'Which submissions' });
+    await tabs.getByRole('button', { name: 'Spam' }).click();
+    const bot = page.getByRole('row').filter({ hasText: 'Cheap pills' });
+    await see(bot.getByRole('cell', { name: 'Filled in the hidden field' }));
+    await bot.getByRole('button', { name: 'Not spam' }).click();
+    await see(page.getByText('Moved to the inbox: its email and webhooks are sent now.'));
+    await see(page.getByText('No spam.'));
+    await tabs.getByRole('button', { name: 'Inbox' }).click();
+    await see(page.getByRole('cell', { name: 'Cheap pills' }));
+    // …and back to spam.
+    await page.getByRole('row').filter({ hasText: 'Cheap pills' }).getByRole('button', { name: 'Mark spam' }).click();
+    await see(page.getByText('Moved to spam.'));
+    await gone(page.getByRole('cell', { name: 'Cheap pills' }));
+
+    // Export: the file the browser downloads, as the page shows it.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
+    const csv = await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString('utf8'));
+    expect(download.suggestedFilename()).toBe(`${form.id}-submissions.csv`);
+    expect(csv.startsWith('\uFEFFid,created_at,via,name,email,message\r\n')).toBe(true);
+    // The formula is shown as text: prefixed with ', and quoted for its quotes.
+    expect(csv).toContain(`,"'=HYPERLINK(""http://evil.example"")"\r\n`);
+    expect(csv).not.toContain('Cheap pills');
+
+    // Select two and delete them.
+    await page.getByRole('checkbox', { name: /Select the submission/ }).nth(0).check();
+    await page.getByRole('checkbox', { name: /Select the submission/ }).nth(1).check();
+    await page.getByRole('button', { name: 'Delete selected (2)' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete 2 submissions?' });
+    await expectAccessible(page, 'inbox-delete');
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await see(page.getByText('Deleted 2 submissions.'));
+    await see(page.getByRole('cell', { name: 'Ada Lovelace' }));
+    expect(await rows.count()).toBe(1);
+    expect(await d.t.count("submissions where form_id = ? and status = 'ok'", [form.id])).toBe(1);
+  });
+
+  it('spam, closing and retention settings; the snippet follows them; an owner deletes the form', async () => {
+    const { page } = await d.ownerPage({ viewport: PHONE });
+    const workspaceId = workspaceOf(page);
+    const form = await createContactForm(d.t, { token: await sessionOf(page), workspaceId });
+    await page.goto(`/w/${workspaceId}/forms/${form.id}`);
+    await see(page.getByRole('heading', { level: 2, name: 'Spam, closing and retention' }));
+
+    await page.getByLabel('Honeypot field').fill('_gotcha');
+    await page.getByLabel('Captcha').selectOption('turnstile');
+    await page.getByLabel('Site key').fill('0x4AAAA-site');
+    await page.getByLabel('Keep submissions for (days)').fill('0');
+    await page.getByRole('button', { name: 'Save spam and closing' }).click();
+    // The API's errors, each under its field: retention is a day at least, and a captcha needs its secret.
+    await see(page.getByText('Must be at least 1.'));
+    expect(await page.getByLabel('Keep submissions for (days)').getAttribute('aria-invalid')).toBe('true');
+    await page.getByLabel('Keep submissions for (days)').fill('90');
+    await page.getByRole('button', { name: 'Save spam and closing' }).click();
+    await see(page.getByText('Required: the form has no secret of this provider to keep.'));
+    await page.getByLabel('Secret key').fill('the-turnstile-secret');
+    await page.getByLabel('Closed: refuse every submission').check();
+    await page.getByLabel('Message when closed').fill('Back in the spring.');
+    await page.getByRole('button', { name: 'Save spam and closing' }).click();
+    await see(page.getByText('Spam and closing settings saved.'));
+    await see(page.getByText('Closed', { exact: true }));
+    expect(await page.getByLabel('Secret key').inputValue()).toBe('');
+    expect(await page.content()).not.toContain('the-turnstile-secret');
+    const stored = (await d.t.request('GET', `/v1/forms/${form.id}`, { token: await sessionOf(page) })).json;
+    expect(stored).toMatchObject({ closed: true, closed_message: 'Back in the spring.', retention_days: 90, spam: { honeypot: '_gotcha', captcha: { provider: 'turnstile', site_key: '0x4AAAA-site' } } });
+
+    const snippet = page.getByRole('figure').filter({ hasText: 'HTML form' });
+    await see(snippet.getByText('<input type="text" name="_gotcha" style="display:none" tabindex="-1" autocomplete="off" aria-hidden="true">'));
+    await see(snippet.getByText('<div class="cf-turnstile" data-sitekey="0x4AAAA-site"></div>'));
+    await see(snippet.getByText('https://challenges.cloudflare.com/turnstile/v0/api.js'));
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(PHONE.width);
+    await expectAccessible(page, 'form-inbox-settings');
+    await screenshot(page, 'form-inbox-settings-phone');
+
+    await page.getByRole('button', { name: 'Delete form' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete “Contact”?' });
+    await confirm.getByRole('button', { name: 'Delete form' }).click();
+    await see(page.getByRole('heading', { level: 1, name: 'Forms' }));
+    expect(await d.t.count('forms where id = ?', [form.id])).toBe(0);
+  });
+});
