@@ -65,20 +65,30 @@ function Inbox({ form }: { form: Form }) {
   return (
     <>
       <div className="toolbar inbox-toolbar">
-        <div className="tabs" role="group" aria-label="Which submissions">
+        <fieldset className="tabs">
+          <legend className="visually-hidden">Which submissions</legend>
           <button type="button" className="tab" aria-pressed={status === 'ok'} onClick={() => show('ok')}>
             Inbox
           </button>
           <button type="button" className="tab" aria-pressed={status === 'spam'} onClick={() => show('spam')}>
             Spam
           </button>
-        </div>
-        <form className="search" role="search" onSubmit={search}>
-          <input type="search" aria-label="Search submissions" placeholder="Search values" value={typed} maxLength={200} onChange={(e) => setTyped(e.target.value)} />
-          <button type="submit" className="secondary">
-            Search
-          </button>
-        </form>
+        </fieldset>
+        <search className="search">
+          <form onSubmit={search}>
+            <input
+              type="search"
+              aria-label="Search submissions"
+              placeholder="Search values"
+              value={typed}
+              maxLength={200}
+              onChange={(e) => setTyped(e.target.value)}
+            />
+            <button type="submit" className="secondary">
+              Search
+            </button>
+          </form>
+        </search>
         <div className="actions">
           <a className="button secondary" href={exportUrl(form.id, 'csv', status, q)} download>
             Export CSV
@@ -121,10 +131,14 @@ function SubmissionTable({ form, status, q, pages }: TableProps) {
       refresh();
     },
   });
-  const markSpam = useMutation({ ...trpc.submissions.markSpam.mutationOptions(), onSuccess: () => (setSaid('Moved to spam.'), refresh()) });
+  const moved = (message: string) => () => {
+    setSaid(message);
+    refresh();
+  };
+  const markSpam = useMutation({ ...trpc.submissions.markSpam.mutationOptions(), onSuccess: moved('Moved to spam.') });
   const markNotSpam = useMutation({
     ...trpc.submissions.markNotSpam.mutationOptions(),
-    onSuccess: () => (setSaid('Moved to the inbox: its email and webhooks are sent now.'), refresh()),
+    onSuccess: moved('Moved to the inbox: its email and webhooks are sent now.'),
   });
   const toggle = (set: Set<string>, id: string) => {
     const next = new Set(set);
