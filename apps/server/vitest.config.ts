@@ -15,5 +15,6 @@ export default defineConfig({
     // Wait out real time: a client trickling bytes, polls that must not send again.
     'test/slow-clients.test.ts',
     'test/email/resends-and-retries.test.ts',
+    'test/inbox/captcha-timeout.test.ts',
   ]),
 });

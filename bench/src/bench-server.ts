@@ -26,6 +26,23 @@ process.on('message', (message: ToServer) => {
       .getConnection()
       .execute('update forms set notify_email_verified = true where id = ?', [message.formId])
       .then(() => send({ type: 'verified' }));
+  } else if (message.type === 'heap') {
+    (globalThis as { gc?: () => void }).gc?.();
+    send({ type: 'heap', bytes: process.memoryUsage().heapUsed });
+  } else if (message.type === 'seed-submissions') {
+    // Realistic rows (an address, a sentence of text), written in one statement: the scenario
+    // measures the export, not 100 000 submissions through the API.
+    server.db
+      .fork()
+      .getConnection()
+      .execute(
+        "insert into submissions (id, form_id, data, source, status, created_at) select 'sub_' || lpad(to_hex(?::bigint + g), 26, '0'), ?, " +
+          "json_build_object('email', 'person' || g || '@example.com', 'message', 'Hello, I would like to know more about your plans for a team of ' || g || ' people, thank you.'), " +
+          "'browser', 'ok', now() - (? - g) * interval '1 second' from generate_series(1, ?) g",
+        // Ids of the right shape, unique across calls, in creation order.
+        [Date.now() * 1_000_000, message.formId, message.count, message.count],
+      )
+      .then(() => send({ type: 'seeded' }));
   }
 });
 process.on('SIGTERM', () => {

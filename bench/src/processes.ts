@@ -36,6 +36,10 @@ export interface BenchServer {
   queries(): Promise<number>;
   /** Marks a form's notification address verified (the bench server only). */
   verifyNotify(formId: string): Promise<void>;
+  /** Writes `count` submissions to the form (the bench server only). */
+  seedSubmissions(formId: string, count: number): Promise<void>;
+  /** The server's heap after a full collection: what it holds live (the bench server only). */
+  liveHeapBytes(): Promise<number>;
   rssBytes(): number;
   /** The most RSS the process has had (the kernel's high-water mark). */
   peakRssBytes(): number;
@@ -50,7 +54,8 @@ export interface BenchServer {
  */
 export async function startBenchServer(env: Record<string, string>, execArgv: string[] = []): Promise<BenchServer> {
   const flags = env.DATABASE_URL ? [] : EMBEDDED_NODE_FLAGS;
-  return forkServer(join(import.meta.dirname, 'bench-server.ts'), env, [...flags, ...execArgv]);
+  // --expose-gc changes nothing by itself: it lets scenario 13 ask for the live heap (a collection, then its size).
+  return forkServer(join(import.meta.dirname, 'bench-server.ts'), env, [...flags, '--expose-gc', ...execArgv]);
 }
 
 /** The hand-written lower bound (lower-bound/server.ts) on lfk's PostgreSQL database. */
@@ -77,6 +82,8 @@ async function forkServer(script: string, env: Record<string, string>, execArgv:
     send: (message) => child.send(message),
     queries: () => ask(child, { type: 'queries' }, 'queries').then((answer) => answer.count),
     verifyNotify: (formId) => ask(child, { type: 'verify-notify', formId }, 'verified').then(() => undefined),
+    seedSubmissions: (formId, count) => ask(child, { type: 'seed-submissions', formId, count }, 'seeded').then(() => undefined),
+    liveHeapBytes: () => ask(child, { type: 'heap' }, 'heap').then((answer) => answer.bytes),
     rssBytes: () => statusBytes(child.pid!, 'VmRSS'),
     peakRssBytes: () => statusBytes(child.pid!, 'VmHWM'),
     cpuSeconds: () => cpuSecondsOf(child.pid!),

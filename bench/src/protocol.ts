@@ -3,6 +3,10 @@ export type ToServer =
   | { type: 'principal'; keyId: string; workspaceId: string }
   | { type: 'queries' }
   /** Marks a form's notification address verified, as following the emailed link would. */
-  | { type: 'verify-notify'; formId: string };
+  | { type: 'verify-notify'; formId: string }
+  /** Writes `count` submissions to a form at once (scenario 13 exports them), as the repository writes them. */
+  | { type: 'seed-submissions'; formId: string; count: number }
+  /** The live heap: collected first (the server runs with --expose-gc), so garbage not yet collected is not counted. */
+  | { type: 'heap' };
 
-export type FromServer = { type: 'ready'; url: string } | { type: 'queries'; count: number } | { type: 'verified' };
+export type FromServer = { type: 'ready'; url: string } | { type: 'queries'; count: number } | { type: 'verified' } | { type: 'seeded' } | { type: 'heap'; bytes: number };

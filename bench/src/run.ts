@@ -14,6 +14,7 @@ import { memory } from './scenarios/memory.ts';
 import { revocationPropagation } from './scenarios/revocation-propagation.ts';
 import { startup } from './scenarios/startup.ts';
 import { webhookDrain, webhookDrainWithKill, webhookLatency } from './scenarios/webhooks.ts';
+import { exportScenario } from './scenarios/export.ts';
 import { seed } from './seed.ts';
 
 const settings: LoadSettings = {
@@ -50,6 +51,8 @@ try {
     rows.push(...(await keyVerification(server, seeded, 'PGlite', settings, notes)));
     say('memory');
     rows.push(...(await memory(server, seeded, 'PGlite', settings, notes)));
+    say('export');
+    rows.push(...(await exportScenario(server, seeded, 'PGlite', notes)));
     return seeded;
   });
   say('start-up');
@@ -67,6 +70,8 @@ try {
       );
       say('memory');
       rows.push(...(await memory(a, seeded, 'PostgreSQL', settings, notes)));
+      say('export');
+      rows.push(...(await exportScenario(a, seeded, 'PostgreSQL', notes)));
       say('revocation propagation');
       await withServer(() => startBenchServer(serverEnv({ databaseUrl })), async (b) => {
         rows.push(await revocationPropagation(a, b, seeded, notes));

@@ -1,6 +1,7 @@
 import { type ExportFormat, type StoredField, Submission, type SubmissionFilter, type SubmissionReading } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import { stringify } from 'csv-stringify/sync';
+import { setImmediate } from 'node:timers/promises';
 
 /** Rows read per statement: the memory an export holds at once, whatever the form's size. */
 export const EXPORT_BATCH = 500;
@@ -63,5 +64,8 @@ export async function* exportSubmissions(
     yield format === 'csv' ? stringify(batch.map((s) => csvRow(form.schema, s)), CSV_OPTIONS) : batch.map(jsonLine).join('');
     if (batch.length < EXPORT_BATCH) return;
     after = batch[batch.length - 1]!.id;
+    // The embedded database answers without a turn of the event loop: without this, a large export
+    // would hold the process until the socket pushed back, and every other request would wait.
+    await setImmediate();
   }
 }
