@@ -1,5 +1,5 @@
 import { MAX_ACTIVE_KEYS, MAX_WEBHOOKS_PER_FORM } from '@lfk/db/constants';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { ZodError } from 'zod';
@@ -140,11 +140,24 @@ const CONFLICT_BY_UNIQUE_INDEX: Record<string, ErrorCode> = {
   memberships_workspace_id_user_id_unique: 'already_member',
 };
 
-/** A unique violation of an index a caller can race into, as its 409; null for any other error. */
-function fromUniqueViolation(error: unknown): ApiError | null {
-  if (!(error instanceof UniqueConstraintViolationException)) return null;
-  const index = (error as { constraint?: unknown }).constraint;
-  const code = typeof index === 'string' ? CONFLICT_BY_UNIQUE_INDEX[index] : undefined;
+/**
+ * The foreign keys a caller can race into, and the 404 each means: a submission written while its
+ * form is deleted finds the form gone, as a later request would.
+ */
+const NOT_FOUND_BY_FOREIGN_KEY: Record<string, ErrorCode> = {
+  submissions_form_id_foreign: 'form_not_found',
+};
+
+/** A violation of a constraint a caller can race into, as its 409 or 404; null for any other error. */
+function fromConstraintViolation(error: unknown): ApiError | null {
+  const table =
+    error instanceof UniqueConstraintViolationException
+      ? CONFLICT_BY_UNIQUE_INDEX
+      : error instanceof ForeignKeyConstraintViolationException
+        ? NOT_FOUND_BY_FOREIGN_KEY
+        : null;
+  const constraint = (error as { constraint?: unknown } | null)?.constraint;
+  const code = table && typeof constraint === 'string' ? table[constraint] : undefined;
   return code ? new ApiError(code) : null;
 }
 
@@ -172,9 +185,9 @@ export function asApiError(error: unknown): ApiError | null {
   if (error instanceof ApiError) return error;
   if (error instanceof TRPCError) {
     if (error.cause instanceof ApiError) return error.cause;
-    return fromUniqueViolation(error.cause) ?? fromTrpcError(error);
+    return fromConstraintViolation(error.cause) ?? fromTrpcError(error);
   }
-  const conflict = fromUniqueViolation(error);
+  const conflict = fromConstraintViolation(error);
   if (conflict) return conflict;
   if (error instanceof ZodError) {
     return new ApiError('invalid_request', { details: detailsOfZodError(error) });

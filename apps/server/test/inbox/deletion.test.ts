@@ -3,7 +3,8 @@
  * from the database with their emails and webhook deliveries, and the audit log says how many,
  * never which values.
  */
-import { type Account, expectError, useTestServer } from '@lfk/testing';
+import { type Account, ENGINE, expectError, until, useTestServer } from '@lfk/testing';
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inboxForm, post, sendsOf, stored, unreachableWebhook, VALID, verifiedNotifyEmail } from './fixtures.ts';
 
@@ -136,5 +137,41 @@ describe('a whole form', () => {
     expectError(await t.request('DELETE', `/v1/forms/${form.id}`, { token: owner.token }), 404, 'form_not_found');
     const [event] = await auditOf(form.id);
     expect(event).toMatchObject({ action: 'form.deleted', actor: { type: 'user', id: owner.userId }, data: { name: 'Contact', submissions: 2 } });
+  });
+
+  it('submissions racing the form’s deletion: each 201 or 404 form_not_found, never a 500, and nothing is left', async () => {
+    const form = await inboxForm(t, owner);
+    const posts = () => Array.from({ length: 20 }, () => post(t, form.id));
+    const answers = await Promise.all([...posts(), t.request('DELETE', `/v1/forms/${form.id}`, { token: owner.token }), ...posts()]);
+    const [deleted] = answers.splice(20, 1);
+    expect(deleted!.status, deleted!.body).toBe(204);
+    for (const res of answers) {
+      expect([201, 404], res.body).toContain(res.status);
+      if (res.status === 404) expect(res.json.error.code).toBe('form_not_found');
+    }
+    expect(await t.count('submissions where form_id = ?', [form.id])).toBe(0);
+  });
+
+  // Only PostgreSQL has a second connection to hold the form while a submission waits on it.
+  it.skipIf(ENGINE !== 'postgresql')('a submission whose form is deleted while it is written: 404 form_not_found, not a 500', async () => {
+    const form = await inboxForm(t, owner);
+    const other = new pg.Client({ connectionString: t.server.config.databaseUrl });
+    await other.connect();
+    try {
+      await other.query('begin');
+      await other.query('select id from forms where id = $1 for update', [form.id]);
+      // The submission reads the form, then its insert waits for the row this transaction holds…
+      const pending = post(t, form.id);
+      await until('the submission to wait for the form’s row', async () => {
+        const { rows } = await other.query('select count(*)::int as n from pg_locks where not granted');
+        return rows[0].n > 0;
+      });
+      // …which is then deleted: the insert's foreign key finds no form.
+      await other.query('delete from forms where id = $1', [form.id]);
+      await other.query('commit');
+      expectError(await pending, 404, 'form_not_found');
+    } finally {
+      await other.end();
+    }
   });
 });
