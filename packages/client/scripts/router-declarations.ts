@@ -80,7 +80,10 @@ export function routerDeclarations(program: ts.Program, routerModule: string): s
   ].join('\n');
 }
 
-/** Prints JSON-shaped types structurally; anything else (a function, a class, a cycle) stops the build. */
+/**
+ * Prints JSON-shaped types structurally, and a stream of them (`AsyncIterable<T>`); anything else
+ * (a function, a class, a cycle) stops the build.
+ */
 class TypePrinter {
   private readonly checker: ts.TypeChecker;
   private readonly named: Map<ts.Type, string>;
@@ -136,6 +139,13 @@ class TypePrinter {
   }
 
   private object(type: ts.Type, where: string, indent: string, useNames: boolean, seen: ts.Type[]): string {
+    // A stream of values (an export's chunks): what a caller in the same process iterates. Over
+    // HTTP the route that serves it sends the values as they come; printed as what it yields.
+    const reference = type as ts.TypeReference;
+    if (/^Async(Generator|Iterable|IterableIterator)</.test(this.checker.typeToString(type)) && reference.target) {
+      const [yielded] = this.checker.getTypeArguments(reference);
+      return `AsyncIterable<${this.print(yielded!, `${where}[yield]`, indent, useNames, seen)}>`;
+    }
     if (type.getCallSignatures().length > 0 || type.getConstructSignatures().length > 0) {
       throw new UnprintableType(`${where}: a function or class (${this.checker.typeToString(type)}), which JSON cannot carry`);
     }
