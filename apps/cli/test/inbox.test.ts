@@ -51,6 +51,12 @@ describe('lfk forms: spam, closing and retention settings', () => {
     expect(notANumber.code).toBe(2);
     const siteKeyAlone = await owner.lfk(['forms', 'update', formId, '--captcha-site-key', 'x'], asKey);
     expect(siteKeyAlone.code).toBe(2);
+    // Retention is changed by a person: an agent holding only the key is told so, and nothing changes.
+    const agent = await newHome({ ...asKey.env, LFK_BASE_URL: server.baseUrl });
+    const byKey = await agent.lfk(['forms', 'update', formId, '--retention-days', '1']);
+    expect(byKey.code).toBe(4);
+    expect((await owner.lfk(['forms', 'get', formId, '--json'], asKey)).json.retention_days).toBeNull();
+    expect((await owner.lfk(['forms', 'update', formId, '--retention-days', '30', '--json'])).json.retention_days).toBe(30);
   });
 
   it('close and reopen, with a key; the list shows counts', async () => {
@@ -62,6 +68,7 @@ describe('lfk forms: spam, closing and retention settings', () => {
     const refused = await owner.lfk(['submissions', 'create', formId, '--data', 'name=Late'], asKey);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('Closed for the season.');
+    expect((await owner.lfk(['forms', 'reopen', formId, '--message', 'x'], asKey)).code).toBe(2);
     const reopened = await owner.lfk(['forms', 'reopen', formId], asKey);
     expect(reopened.stdout).toContain(`Reopened form ${formId}.`);
     await submitAs(asKey, formId, 'name=Grace');

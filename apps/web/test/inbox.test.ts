@@ -95,13 +95,13 @@ describeInBrowser('the inbox', () => {
     await page.getByLabel('Site key').fill('0x4AAAA-site');
     await page.getByLabel('Keep submissions for (days)').fill('0');
     await page.getByRole('button', { name: 'Save spam and closing' }).click();
-    // The API's errors, each under its field: retention is a day at least, and a captcha needs its secret.
+    // The API's errors, each under its field: a captcha needs its secret; retention is a day at least.
+    await see(page.getByText('Required: the form has no secret of this provider to keep.'));
+    await page.getByLabel('Secret key').fill('the-turnstile-secret');
+    await page.getByRole('button', { name: 'Save spam and closing' }).click();
     await see(page.getByText('Must be at least 1.'));
     expect(await page.getByLabel('Keep submissions for (days)').getAttribute('aria-invalid')).toBe('true');
     await page.getByLabel('Keep submissions for (days)').fill('90');
-    await page.getByRole('button', { name: 'Save spam and closing' }).click();
-    await see(page.getByText('Required: the form has no secret of this provider to keep.'));
-    await page.getByLabel('Secret key').fill('the-turnstile-secret');
     await page.getByLabel('Closed: refuse every submission').check();
     await page.getByLabel('Message when closed').fill('Back in the spring.');
     await page.getByRole('button', { name: 'Save spam and closing' }).click();

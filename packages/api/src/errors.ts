@@ -162,17 +162,21 @@ function fromConstraintViolation(error: unknown): ApiError | null {
 }
 
 /** tRPC's own failures that need no closer look, in lfk's terms. */
-const BY_TRPC_CODE: Partial<Record<TRPCError['code'], () => ApiError>> = {
+const BY_TRPC_CODE: Partial<Record<TRPCError['code'], (error: TRPCError) => ApiError>> = {
   PARSE_ERROR: () => new ApiError('invalid_json'),
   NOT_FOUND: () => new ApiError('not_found'),
   METHOD_NOT_SUPPORTED: () => new ApiError('not_found', { message: 'No such route for this method.' }),
   PAYLOAD_TOO_LARGE: () => new ApiError('payload_too_large'),
-  UNSUPPORTED_MEDIA_TYPE: () => new ApiError('unsupported_media_type'),
+  // tRPC answers a procedure whose answer is a stream (the export) with this code on /trpc.
+  UNSUPPORTED_MEDIA_TYPE: (error) =>
+    error.message.startsWith('Cannot use stream-like response')
+      ? new ApiError('unsupported_media_type', { message: 'This procedure answers a file, streamed: GET it from its REST route, /v1/forms/{form_id}/submissions/export.' })
+      : new ApiError('unsupported_media_type'),
 };
 
 /** tRPC's own failures (bad procedure path, bad input) in lfk's terms. */
 function fromTrpcError(error: TRPCError): ApiError | null {
-  if (error.code !== 'BAD_REQUEST') return BY_TRPC_CODE[error.code]?.() ?? null;
+  if (error.code !== 'BAD_REQUEST') return BY_TRPC_CODE[error.code]?.(error) ?? null;
   // Input validation. (A ZodError under INTERNAL_SERVER_ERROR is a bad output: that stays a 500.)
   if (error.cause instanceof ZodError) return new ApiError('invalid_request', { details: detailsOfZodError(error.cause) });
   // tRPC reports an unparseable JSON body or `?input=` as BAD_REQUEST caused by a SyntaxError.

@@ -6,7 +6,7 @@ export type Access = 'public' | 'session' | 'member' | 'owner' | 'forms_scope' |
 
 /** How a procedure is reached over the `/v1` REST API; its input, output and access come from the procedure. */
 export interface RestMeta {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Fastify syntax: `:name` segments become input fields of the same name. */
   path: string;
   status: 200 | 201 | 202 | 204;

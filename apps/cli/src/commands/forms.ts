@@ -33,7 +33,7 @@ const withFormOptions = <Args extends unknown[], Opts extends OptionValues, Glob
     .option('--closes-at <time>', 'close the form by itself at this time (ISO 8601)')
     .option('--max-submissions <n>', 'close the form once it holds this many submissions')
     .option('--closed-message <text>', 'what a person who tries to send the closed form reads')
-    .option('--retention-days <n>', 'delete submissions older than this many days (1-3650)');
+    .option('--retention-days <n>', 'delete submissions older than this many days (1-3650); changing it later needs a session');
 
 type NoOptions = Record<never, never>;
 type FormFlags = ReturnType<ReturnType<typeof withFormOptions<[], NoOptions, NoOptions>>['opts']>;
@@ -81,16 +81,14 @@ async function formBody(flags: BodyFlags) {
   if (flags.closesAt !== undefined) body.closes_at = flags.closesAt === false ? null : flags.closesAt;
   if (flags.maxSubmissions !== undefined) body.max_submissions = flags.maxSubmissions === false ? null : wholeNumber('--max-submissions', flags.maxSubmissions);
   if (flags.closedMessage !== undefined) body.closed_message = flags.closedMessage === false ? null : flags.closedMessage;
-  if (flags.retentionDays !== undefined) body.retention_days = flags.retentionDays === false ? null : wholeNumber('--retention-days', flags.retentionDays);
   return body;
 }
 
-/** Whether the form takes submissions now, as far as its own settings say (the cap is counted by the server). */
-function closedNow(form: Form): string | null {
-  if (form.closed) return 'closed';
-  if (form.closes_at && Date.parse(form.closes_at) <= Date.now()) return `closed since ${form.closes_at}`;
-  return null;
-}
+/** `--retention-days` (or `--no-retention-days`): undefined when not given. */
+const retentionOf = (flags: Pick<BodyFlags, 'retentionDays'>) =>
+  flags.retentionDays === undefined ? undefined : flags.retentionDays === false ? null : wholeNumber('--retention-days', flags.retentionDays);
+
+
 
 type Form = RouterOutputs['forms']['get'];
 
@@ -112,7 +110,8 @@ function printForm(form: Form, ctx: CommandContext): void {
     ['allowed origins', form.allowed_origins.join(', ') || 'none'],
     notify,
     ['redirect url', form.redirect_url ?? 'none'],
-    closedNow(form) ? ['accepting', `no: ${closedNow(form)}`, style.yellow] : ['accepting', form.closes_at ? `yes, until ${form.closes_at}` : 'yes'],
+    form.closed ? ['closed', 'yes: submissions are refused', style.yellow] : ['closed', 'no'],
+    ['closes at', form.closes_at ?? 'never'],
     ['max submissions', form.max_submissions === null ? 'no limit' : String(form.max_submissions)],
     ...(form.closed_message ? [['closed message', form.closed_message] as RecordEntry] : []),
     ['honeypot', form.spam.honeypot ?? 'none'],
@@ -152,8 +151,15 @@ const formsCreateCommand = () =>
         // One key per command run: if the answer is lost and the request is sent again, the server
         // answers from the first create instead of making a second form.
         const idempotencyKey = flags.idempotencyKey ?? crypto.randomUUID();
+        const retention = retentionOf(flags);
         const form = await api.forms.create.mutate(
-          { ...body, name: body.name, schema: body.schema, ...(workspaceId ? { workspace_id: workspaceId } : {}) },
+          {
+            ...body,
+            name: body.name,
+            schema: body.schema,
+            ...(retention !== undefined ? { retention_days: retention } : {}),
+            ...(workspaceId ? { workspace_id: workspaceId } : {}),
+          },
           { context: { idempotencyKey } },
         );
         ctx.out.result(form, (form) => {
@@ -270,8 +276,9 @@ const formsUpdateCommand = () =>
           throw usageError('conflicting_flags', 'Give the whole list of origins (--origin) or changes to it (--add-origin, --remove-origin), not both.');
         }
         const body = await formBody(flags);
+        const retention = retentionOf(flags);
         const additions = (flags.addField ?? []).map(parseFieldShorthand);
-        if (Object.keys(body).length === 0 && !hasEdits(fieldEdits) && !hasEdits(originEdits)) {
+        if (Object.keys(body).length === 0 && retention === undefined && !hasEdits(fieldEdits) && !hasEdits(originEdits)) {
           throw usageError('nothing_to_update', 'Say what to change: see lfk forms update --help.');
         }
         const api = await formsApi(ctx);
@@ -294,7 +301,10 @@ const formsUpdateCommand = () =>
           }
         }
         // A client of its own after any question, so time spent answering is not spent from the timeout.
-        const form = await (await formsApi(ctx)).forms.update.mutate({ form_id: formId, ...body });
+        let form = Object.keys(body).length > 0 || retention === undefined ? await (await formsApi(ctx)).forms.update.mutate({ form_id: formId, ...body }) : null;
+        // Retention is a member's session's to change (a shorter one deletes submissions): asked with the session.
+        if (retention !== undefined) form = await (await sessionApi(ctx)).forms.setRetention.mutate({ form_id: formId, retention_days: retention });
+        if (!form) return;
         ctx.out.result(form, (form) => {
           ctx.out.note(`Updated form ${form.id}.`);
           printForm(form, ctx);
@@ -319,12 +329,13 @@ const openCloseCommand = (name: 'close' | 'reopen') =>
   new Command(name)
     .description(name === 'close' ? 'Close a form: submissions are refused until it is reopened' : 'Reopen a closed form (a closing time already past is cleared)')
     .argument('<form_id>', 'the form')
-    .option('--message <text>', name === 'close' ? 'what a person who tries to send it reads' : 'ignored')
+    .option('--message <text>', 'what a person who tries to send it reads (close only)')
     .action(
       action(async (ctx, formId, flags) => {
+        if (name === 'reopen' && flags.message !== undefined) throw usageError('conflicting_flags', '--message goes with close: a reopened form shows no message.');
         const api = await formsApi(ctx);
         let body: Omit<RouterInputs['forms']['update'], 'form_id'> = { closed: name === 'close' };
-        if (name === 'close' && flags.message !== undefined) body.closed_message = flags.message;
+        if (flags.message !== undefined) body.closed_message = flags.message;
         if (name === 'reopen') {
           // A closing time already past would keep the form closed: reopening means open now.
           const current = await api.forms.get.query({ form_id: formId });

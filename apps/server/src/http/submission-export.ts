@@ -20,6 +20,10 @@ export function registerSubmissionExport(app: FastifyInstance, contextFor: Conte
     const { form_id: formId } = request.params as { form_id: string };
     const query = request.query as Record<string, unknown>;
     const { format, chunks } = await createCaller(ctx).submissions.export({ ...query, form_id: formId } as never);
+    // The first chunk before the headers: what fails while the first rows are read is still
+    // answered as an error, not as a 200 cut short.
+    const iterator = chunks[Symbol.asyncIterator]();
+    const first = await iterator.next();
     return reply
       .code(200)
       .headers({
@@ -27,6 +31,13 @@ export function registerSubmissionExport(app: FastifyInstance, contextFor: Conte
         'content-disposition': `attachment; filename="${formId}-submissions.${format}"`,
         'cache-control': 'no-store',
       })
-      .send(Readable.from(chunks));
+      .send(Readable.from(rest(first, iterator)));
   });
+}
+
+/** The file from its first chunk (already read) on. */
+async function* rest(first: IteratorResult<string>, iterator: AsyncIterator<string>): AsyncGenerator<string> {
+  if (first.done) return;
+  yield first.value;
+  for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
 }

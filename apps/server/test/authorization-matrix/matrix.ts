@@ -545,6 +545,13 @@ export const MATRIX: Row[] = [
     expect: workspaceMember(200, '404 form_not_found'),
   },
   {
+    // Members' sessions: a shorter retention deletes submissions, which a key (that cannot read them) may not.
+    route: 'PUT /v1/forms/:form_id/retention',
+    prepare: async (w) => ({ params: { form_id: w.formId }, body: { retention_days: 365 } }),
+    success: (res, { w }) => expect(res.json).toMatchObject({ id: w.formId, retention_days: 365 }),
+    expect: workspaceMember(200, '404 form_not_found'),
+  },
+  {
     // Owners only: a form goes with everything it holds.
     route: 'DELETE /v1/forms/:form_id',
     prepare: async (w) => ({ params: { form_id: (await createForm(t, w.key.key, formBody)).id } }),

@@ -202,6 +202,14 @@ export const BODY_CASES: Partial<Record<RestRoute['procedure'], BodyCase>> = {
     unknown: () => ({ ...formBody, state: 'unclaimed' }),
     textField: 'name',
   },
+  'forms.setRetention': {
+    url: () => `/v1/forms/${formId}/retention`,
+    token: () => owner.token,
+    valid: () => ({ retention_days: 90 }),
+    emptyOk: false,
+    unknown: () => ({ retention_days: 90, spam_days: 10 }),
+    noText: { body: () => ({ retention_days: null }), answer: expect.objectContaining({ retention_days: null }) },
+  },
   'submissions.deleteMany': {
     url: () => `/v1/forms/${openFormId}/submissions/delete`,
     token: () => owner.token,

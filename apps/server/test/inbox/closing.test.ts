@@ -100,9 +100,7 @@ describe('bad settings: 400 with the field named', () => {
       [{ closes_at: new Date(clock.getTime() - 1000).toISOString() }, 'closes_at'],
       [{ closes_at: clock.toISOString() }, 'closes_at'],
       [{ closes_at: 'tomorrow' }, 'closes_at'],
-      [{ retention_days: 0 }, 'retention_days'],
-      [{ retention_days: 3651 }, 'retention_days'],
-      [{ retention_days: 30.5 }, 'retention_days'],
+      [{ closes_at: '0000-01-01T00:00:00Z' }, 'closes_at'],
       [{ closed: 'yes' }, 'closed'],
       [{ closed_message: '' }, 'closed_message'],
       [{ closed_message: 'x'.repeat(1001) }, 'closed_message'],
@@ -115,20 +113,40 @@ describe('bad settings: 400 with the field named', () => {
       const error = expectError(res, 400, 'invalid_request');
       expect(error.details?.map((d) => d.path), JSON.stringify(body)).toContain(path);
     }
-    // The same rules at creation.
+    // The same rules at creation, where retention is set too.
     const created = await t.request('POST', '/v1/forms', { token: key, body: { name: 'X', schema: form.schema, max_submissions: 0 } });
     expect(expectError(created, 400, 'invalid_request').details?.[0]?.path).toBe('max_submissions');
+    for (const retention_days of [0, 3651, 30.5, '7']) {
+      const bad = await t.request('POST', '/v1/forms', { token: key, body: { name: 'X', schema: form.schema, retention_days } });
+      expect(expectError(bad, 400, 'invalid_request').details?.[0]?.path, String(retention_days)).toBe('retention_days');
+      const later = await t.request('PUT', `/v1/forms/${form.id}/retention`, { token: owner.token, body: { retention_days } });
+      expect(expectError(later, 400, 'invalid_request').details?.[0]?.path, String(retention_days)).toBe('retention_days');
+    }
     const read = await t.request('GET', `/v1/forms/${form.id}`, { token: key });
     expect(read.json).toMatchObject({ closed: false, closes_at: null, max_submissions: null, closed_message: null, retention_days: null });
   });
 
   it('accepts the edges: 1 and 3650 days, a cap of 1, a time a minute ahead; null clears each', async () => {
-    const form = await inboxForm(t, owner);
+    const form = await inboxForm(t, owner, { retention_days: 3650 });
+    expect(form).toMatchObject({ retention_days: 3650 });
     const closesAt = new Date(clock.getTime() + 60_000).toISOString();
-    const set = await patch(form.id, { retention_days: 3650, max_submissions: 1, closes_at: closesAt });
-    expect(set.json).toMatchObject({ retention_days: 3650, max_submissions: 1, closes_at: closesAt });
-    expect((await patch(form.id, { retention_days: 1 })).json.retention_days).toBe(1);
-    const cleared = await patch(form.id, { retention_days: null, max_submissions: null, closes_at: null });
+    const set = await patch(form.id, { max_submissions: 1, closes_at: closesAt });
+    expect(set.json).toMatchObject({ max_submissions: 1, closes_at: closesAt });
+    const retention = (days: number | null) => t.request('PUT', `/v1/forms/${form.id}/retention`, { token: owner.token, body: { retention_days: days } });
+    expect((await retention(1)).json.retention_days).toBe(1);
+    expect((await retention(null)).json.retention_days).toBeNull();
+    const cleared = await patch(form.id, { max_submissions: null, closes_at: null });
     expect(cleared.json).toMatchObject({ retention_days: null, max_submissions: null, closes_at: null });
+  });
+
+  it('a key sets retention at creation, but cannot change it later: a shorter one deletes submissions', async () => {
+    const form = await t.request('POST', '/v1/forms', { token: key, body: { name: 'Kept', schema: [{ name: 'email', type: 'email' }], retention_days: 30 } });
+    expect(form.json.retention_days).toBe(30);
+    expectError(await t.request('PUT', `/v1/forms/${form.json.id}/retention`, { token: key, body: { retention_days: 1 } }), 403, 'session_required');
+    expectError(await patch(form.json.id, { retention_days: 1 }), 400, 'invalid_request');
+    const read = await t.request('GET', `/v1/forms/${form.json.id}`, { token: key });
+    expect(read.json.retention_days).toBe(30);
+    const audit = await t.request('GET', `/v1/workspaces/${owner.workspaceId}/audit-events`, { token: owner.token });
+    expect(audit.json.data.filter((e: { target: { id: string } | null }) => e.target?.id === form.json.id).map((e: { action: string }) => e.action)).toEqual(['form.created']);
   });
 });

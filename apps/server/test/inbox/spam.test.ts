@@ -15,6 +15,7 @@ import {
   startTestServer,
   submit,
   type TestServer,
+  until,
 } from '@lfk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inboxForm, post, sendsOf, shapeOf, stored, unreachableWebhook, VALID, verifiedNotifyEmail } from './fixtures.ts';
@@ -87,7 +88,7 @@ describe('a honeypot', () => {
     const schema = [...form.schema, { name: 'website', type: 'url' }];
     const taken = await t.request('PATCH', `/v1/forms/${form.id}`, { token: owner.token, body: { schema } });
     expect(expectError(taken, 400, 'invalid_request').details?.[0]?.path).toBe('spam.honeypot');
-    for (const honeypot of ['', '1abc', 'has space', 'x'.repeat(65), '<script>']) {
+    for (const honeypot of ['', '1abc', 'has space', 'x'.repeat(65), '<script>', 'cf-turnstile-response', 'g-recaptcha-response']) {
       const bad = await t.request('PATCH', `/v1/forms/${form.id}`, { token: owner.token, body: { spam: { honeypot } } });
       expect(expectError(bad, 400, 'invalid_request').details?.[0]?.path, honeypot).toBe('spam.honeypot');
     }
@@ -205,7 +206,7 @@ describe('a captcha', () => {
 });
 
 describe('marking spam and not spam', () => {
-  it('"spam" cancels what was waiting to be sent; "not spam" sends what spam held back, once', async () => {
+  it('"spam" cancels what was waiting to be sent; "not spam" sends what spam held back, and nothing twice', async () => {
     const form = await inboxForm(t, owner, { spam: { honeypot: '_gotcha' } });
     await verifiedNotifyEmail(t, form.id);
     await unreachableWebhook(t, owner, form.id);
@@ -225,18 +226,47 @@ describe('marking spam and not spam', () => {
     // Marking again changes nothing and sends nothing more.
     await t.request('POST', `/v1/forms/${form.id}/submissions/${caught}/not-spam`, { token: owner.token });
     expect(await sendsOf(t, caught)).toEqual({ emails: 1, deliveries: 1 });
-    // One a member marked was sent (or cancelled) when it arrived: "not spam" does not send it again.
+    // A mistaken "spam" undone: what marking it cancelled is sent after all.
     await t.request('POST', `/v1/forms/${form.id}/submissions/${real}/not-spam`, { token: owner.token });
-    expect(await sendsOf(t, real)).toEqual({ emails: 0, deliveries: 0 });
+    expect(await sendsOf(t, real)).toEqual({ emails: 1, deliveries: 1 });
+
+    // What was sent before it was marked is not sent again: its email (sent) and delivery (succeeded) stay as they were.
+    const sent = (await post(t, form.id, VALID)).json.id as string;
+    // Written as sent once the sender and the worker have made (and recorded) their first attempt,
+    // so neither writes its failure over it afterwards.
+    await until('the first attempts to be recorded', async () =>
+      (await t.count('outbox_emails where submission_id = ? and attempts > 0 and locked_until is null', [sent])) === 1 &&
+      (await t.count('webhook_deliveries where submission_id = ? and attempt_count > 0 and locked_until is null', [sent])) === 1,
+    );
+    await t.sql("update outbox_emails set status = 'sent', body = null where submission_id = ?", [sent]);
+    await t.sql("update webhook_deliveries set status = 'succeeded', next_attempt_at = null where submission_id = ?", [sent]);
+    await t.request('POST', `/v1/forms/${form.id}/submissions/${sent}/spam`, { token: owner.token });
+    await t.request('POST', `/v1/forms/${form.id}/submissions/${sent}/not-spam`, { token: owner.token });
+    expect(await sendsOf(t, sent)).toEqual({ emails: 1, deliveries: 1 });
+    expect(await t.count("outbox_emails where submission_id = ? and status = 'pending'", [sent])).toBe(0);
 
     const audit = await t.request('GET', `/v1/workspaces/${owner.workspaceId}/audit-events`, { token: owner.token });
     const actions = audit.json.data.filter((e: { target: { id: string } | null }) => e.target?.id === real || e.target?.id === caught);
+    // Newest first.
     expect(actions.map((e: { action: string; target: { id: string } }) => [e.action, e.target.id])).toEqual([
       ['submission.marked_not_spam', real],
       ['submission.marked_not_spam', caught],
       ['submission.marked_spam', real],
     ]);
     expect(audit.body).not.toContain(VALID.email);
+  });
+
+  it('two "not spam" at once send once: the second finds it real already', async () => {
+    const form = await inboxForm(t, owner, { spam: { honeypot: '_gotcha' } });
+    await verifiedNotifyEmail(t, form.id);
+    await unreachableWebhook(t, owner, form.id);
+    const caught = (await post(t, form.id, { ...VALID, _gotcha: 'x' })).json.id as string;
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => t.request('POST', `/v1/forms/${form.id}/submissions/${caught}/not-spam`, { token: owner.token })),
+    );
+    for (const res of answers) expect(res.json).toMatchObject({ id: caught, status: 'ok' });
+    expect(await sendsOf(t, caught)).toEqual({ emails: 1, deliveries: 1 });
+    expect(await t.count("audit_events where action = 'submission.marked_not_spam' and target_id = ?", [caught])).toBe(1);
   });
 
   it('a key cannot mark: it cannot read submissions; another form’s submission is not found', async () => {

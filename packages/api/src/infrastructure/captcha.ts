@@ -25,8 +25,9 @@ const ANSWER_MAX_BYTES = 16 * 1024;
 const RECAPTCHA_MIN_SCORE = 0.5;
 
 /**
- * Errors that say the form's own settings are wrong (its secret, or a secret of another site key):
- * the person did nothing wrong, so what they sent is kept, as spam, rather than refused.
+ * Errors that are not the person's: the form's own settings are wrong (its secret, or a secret of
+ * another site key), or the provider failed (`internal-error`). What they sent is kept, as spam,
+ * rather than refused.
  */
 const SETTINGS_ERRORS = new Set(['missing-input-secret', 'invalid-input-secret', 'sitekey-secret-mismatch', 'internal-error']);
 

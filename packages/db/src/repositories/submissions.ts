@@ -108,10 +108,32 @@ export class SubmissionRepository extends BaseRepository<ISubmission> {
     return this.find({ form: formId, id: { $gt: after }, status: 'ok' }, { orderBy: { id: 'asc' }, limit });
   }
 
-  /** The id of the form's newest submission, or null: where a stream read from now starts. */
+  /** The id of the form's newest real submission, or null: where a stream of its events read from now starts. */
   async newestId(formId: string): Promise<string | null> {
-    const [newest] = await this.find({ form: formId }, { orderBy: { id: 'desc' }, limit: 1, fields: ['id'] });
+    const [newest] = await this.find({ form: formId, status: 'ok' }, { orderBy: { id: 'desc' }, limit: 1, fields: ['id'] });
     return newest?.id ?? null;
+  }
+
+  /**
+   * The form's submission with this id, its row locked to the end of the transaction and read
+   * after the lock is granted (so two changes of its status are decided one after the other, each
+   * seeing the other's outcome); null for another form's submission, as for a missing one.
+   */
+  async lockInForm(formId: string, submissionId: string): Promise<SubmissionReading | null> {
+    if (!isId('sub', submissionId)) return null;
+    const [row] = await this.em.execute<SubmissionRow[]>(`select ${COLUMNS} from submissions where id = ? and form_id = ? for update`, [submissionId, formId]);
+    return row ? readingOf(row) : null;
+  }
+
+  async setStatus(submissionId: string, status: SubmissionStatus, spamReason: SpamReason | null): Promise<void> {
+    await this.em.execute('update submissions set status = ?, spam_reason = ? where id = ?', [status, spamReason, submissionId]);
+  }
+
+  /** What the submission has sent, or has waiting: whether its email exists, and the endpoints it has a delivery for. */
+  async sendsOf(submissionId: string): Promise<{ email: boolean; endpointIds: Set<string> }> {
+    const [email] = await this.em.execute<{ n: number | string }[]>('select count(*) as n from outbox_emails where submission_id = ?', [submissionId]);
+    const deliveries = await this.em.execute<{ endpoint_id: string }[]>('select endpoint_id from webhook_deliveries where submission_id = ?', [submissionId]);
+    return { email: Number(email?.n ?? 0) > 0, endpointIds: new Set(deliveries.map((d) => d.endpoint_id)) };
   }
 
   /** The form's submissions matching `filter`, newest first, below `before` (an id) when given. */
@@ -185,13 +207,14 @@ export class SubmissionRepository extends BaseRepository<ISubmission> {
 
   /**
    * Deletes up to `limit` of the form's submissions, those that arrived before `before` when given:
-   * one short batch, so no lock is held long; rows another transaction holds are left for the next.
+   * one short batch, so no lock is held long. A row another transaction holds (a change of its
+   * status) is waited for, not skipped: what was asked to go goes.
    */
   async deleteBatch(formId: string, before: Date | null, limit: number): Promise<number> {
     const rows = await this.em.execute<{ id: string }[]>(
       'delete from submissions where id in (select id from submissions where form_id = ?' +
         (before ? ' and created_at < ?' : '') +
-        ' limit ? for update skip locked) returning id',
+        ' limit ? for update) returning id',
       before ? [formId, before, limit] : [formId, limit],
     );
     return rows.length;

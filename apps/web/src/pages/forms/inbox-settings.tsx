@@ -1,9 +1,9 @@
 import type { RouterInputs } from '@lfk/api';
-import { CAPTCHA_PROVIDERS, type CaptchaProvider, RETENTION_DAYS } from '@lfk/db/constants';
+import { CAPTCHA_PROVIDERS, type CaptchaProvider, RETENTION_DAYS, SPAM_RETENTION_DAYS } from '@lfk/db/constants';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { trpc } from '../../api/trpc.ts';
+import { trpc, trpcClient } from '../../api/trpc.ts';
 import { ErrorText, errorAt } from '../../components/error-text.tsx';
 import { useFormProblem } from '../../components/form-problem.ts';
 import { SubmitForm } from '../../components/submit-form.tsx';
@@ -76,9 +76,13 @@ function changes(form: Form, values: InboxValues): Update {
   if (max !== form.max_submissions) update.max_submissions = max;
   const message = values.closed_message.trim() || null;
   if (message !== form.closed_message) update.closed_message = message;
-  const retention = numberOrNull(values.retention_days);
-  if (retention !== form.retention_days) update.retention_days = retention;
   return update;
+}
+
+/** The retention asked for, when it changed (it is set by a call of its own). */
+function retentionChange(form: Form, values: InboxValues): { retention_days: number | null } | null {
+  const retention = numberOrNull(values.retention_days);
+  return retention === form.retention_days ? null : { retention_days: retention };
 }
 
 /** A form's spam defences, when it stops taking submissions, and how long it keeps them. */
@@ -90,25 +94,37 @@ export function InboxSettings({ form }: { form: Form }) {
   const problem = useFormProblem(FIELDS, editor.setError);
   const errors = editor.formState.errors;
   const provider = editor.watch('spam.captcha.provider');
-  const update = useMutation({
-    ...trpc.forms.update.mutationOptions(),
+  // Two calls when both changed: the settings (a key may change them too), then the retention (a
+  // member's session only). Each is saved or refused on its own; the form is read back after.
+  const save = useMutation({
+    mutationFn: async (values: InboxValues) => {
+      let updated = form;
+      const settings = changes(form, values);
+      if (Object.keys(settings).length > 0) updated = await trpcClient.forms.update.mutate({ form_id: form.id, ...settings });
+      const retention = retentionChange(form, values);
+      if (retention) updated = await trpcClient.forms.setRetention.mutate({ form_id: form.id, ...retention });
+      return updated;
+    },
     onSuccess: (updated) => {
       queryClient.setQueryData(trpc.forms.get.queryKey({ form_id: form.id }), updated);
       editor.reset(valuesOf(updated));
       void queryClient.invalidateQueries(trpc.forms.list.pathFilter());
       setSaved(true);
     },
-    onError: problem.report,
+    onError: (error) => {
+      problem.report(error);
+      void queryClient.invalidateQueries(trpc.forms.get.queryFilter({ form_id: form.id }));
+    },
   });
-  const save = (values: InboxValues) => {
+  const submit = (values: InboxValues) => {
     problem.clear();
     setSaved(false);
-    update.mutate({ form_id: form.id, ...changes(form, values) });
+    save.mutate(values);
   };
   return (
     <section aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Spam, closing and retention</h2>
-      <SubmitForm className="form-editor" onSubmit={editor.handleSubmit(save)} problem={problem} submitLabel="Save spam and closing" pending={update.isPending}>
+      <SubmitForm className="form-editor" onSubmit={editor.handleSubmit(submit)} problem={problem} submitLabel="Save spam and closing" pending={save.isPending}>
         <fieldset>
           <legend>Spam</legend>
           <TextField
@@ -168,7 +184,7 @@ export function InboxSettings({ form }: { form: Form }) {
             name="retention_days"
             label="Keep submissions for (days)"
             inputMode="numeric"
-            hint={`Optional, ${RETENTION_DAYS.min} to ${RETENTION_DAYS.max}: older submissions are deleted. Blank keeps them until you delete them. Spam is deleted after 30 days.`}
+            hint={`Optional, ${RETENTION_DAYS.min} to ${RETENTION_DAYS.max}: older submissions are deleted. Blank keeps them until you delete them. Spam is deleted after ${SPAM_RETENTION_DAYS} days.`}
           />
         </fieldset>
       </SubmitForm>

@@ -1,6 +1,7 @@
 import type { IForm } from '@lfk/db';
 import type { SecretBox } from '../../credentials/secret-box.ts';
 import { ApiError } from '../../errors.ts';
+import { CAPTCHA_TOKEN_FIELDS } from '../../infrastructure/captcha.ts';
 import type { SpamInput } from './schemas.ts';
 
 /** Where a form's captcha secret is sealed: bound to the form, so a sealed value copied to another form does not open. */
@@ -26,10 +27,12 @@ export interface InboxSettingsInput {
   closes_at?: string | null;
   max_submissions?: number | null;
   closed_message?: string | null;
+  /** At creation only; later through `setRetention`. */
   retention_days?: number | null;
 }
 
-const invalid = (path: string, message: string) => new ApiError('invalid_request', { details: [{ path, message }] });
+/** A request refused for one field, named by its path. */
+export const invalid = (path: string, message: string) => new ApiError('invalid_request', { details: [{ path, message }] });
 
 /**
  * Applies the spam, closing and retention settings `input` carries to `form`, with the rules a
@@ -55,6 +58,11 @@ export function applyInboxSettings(form: IForm, input: InboxSettingsInput, box: 
   }
   if (form.honeypot !== null && form.schema.some((field) => field.name === form.honeypot)) {
     throw invalid('spam.honeypot', 'Must not be the name of one of the form’s fields: people fill those in.');
+  }
+  // A captcha's widget fills its token field in for every person: as a honeypot, it would catch them all.
+  const honeypot = form.honeypot ?? null;
+  if (honeypot !== null && (Object.values(CAPTCHA_TOKEN_FIELDS) as string[]).includes(honeypot)) {
+    throw invalid('spam.honeypot', 'Must not be the name of a captcha’s token field.');
   }
   if (input.closes_at !== undefined) {
     const closesAt = input.closes_at === null ? null : new Date(input.closes_at);

@@ -17,6 +17,7 @@ import {
   formIdInput,
   formListInput,
   formListItem,
+  formRetentionInput,
   formUpdateInput,
   verificationSent,
 } from './schemas.ts';
@@ -26,13 +27,14 @@ import { runIdempotently } from '../../infrastructure/idempotency.ts';
 import { pageNewestFirst } from '../../infrastructure/pagination.ts';
 import { iso } from '../../infrastructure/wire.ts';
 import { inBatches } from '../../infrastructure/batches.ts';
-import { applyInboxSettings, NO_INBOX_SETTINGS } from './inbox-settings.ts';
+import { applyInboxSettings, invalid, NO_INBOX_SETTINGS } from './inbox-settings.ts';
 import { assertResendAllowed, maskEmail, sendVerification } from '../email-verification/sending.ts';
 import {
   type Actor,
   type FormsScope,
   formsScopeOrAnonymousProcedure,
   formsScopeProcedure,
+  formMemberProcedure,
   formOwnerProcedure,
   memberProcedure,
   router,
@@ -51,12 +53,7 @@ const UPDATABLE: (keyof Omit<FormUpdateInput, 'form_id'>)[] = [
   'closes_at',
   'max_submissions',
   'closed_message',
-  'retention_days',
 ];
-
-function invalid(path: string, message: string): ApiError {
-  return new ApiError('invalid_request', { details: [{ path, message }] });
-}
 
 /** Without credentials: an unclaimed form, a claim token shown once, a verification email. */
 async function createUnclaimed(ctx: Context, input: FormCreateInput) {
@@ -201,6 +198,27 @@ export const formsRouter = router({
         return { updated: found, emailQueued };
       });
       if (emailQueued) ctx.services.wakeMailer();
+      return formToWire(updated);
+    }),
+
+  setRetention: formMemberProcedure.meta(rest('PUT /v1/forms/:form_id/retention', 200,
+      "How long a form keeps its submissions (members' sessions only: a shorter retention deletes submissions, which a key may not)"))
+    .input(formRetentionInput)
+    .output(form)
+    .mutation(async ({ ctx, input }) => {
+      const updated = await ctx.em.transactional(async (em) => {
+        const found = await em.getRepository(Form).findOneForUpdateOrFail({ id: ctx.form.id });
+        if (found.retentionDays === input.retention_days) return found;
+        found.retentionDays = input.retention_days;
+        em.getRepository(AuditEvent).record({
+          workspaceId: found.workspace!.id,
+          action: 'form.updated',
+          actor: ctx.actor,
+          target: { type: 'form', id: found.id },
+          data: { fields: ['retention_days'] },
+        });
+        return found;
+      });
       return formToWire(updated);
     }),
 

@@ -1,6 +1,6 @@
 import { CAPTCHA_PROVIDERS, FIELD_TYPES, FORM_STATES, RETENTION_DAYS, SUBMISSION_MODES, TEXT_LIMITS } from '@lfk/db/constants';
 import { z } from 'zod';
-import { email, hasControlCharacters, idParam, listInput, NO_CONTROL_CHARACTERS, text, timestamp , workspaceScoped } from '../../common-schemas.ts';
+import { email, hasControlCharacters, idParam, listInput, NO_CONTROL_CHARACTERS, text, timeInput, timestamp, workspaceScoped } from '../../common-schemas.ts';
 
 export const fieldType = z.enum(FIELD_TYPES).meta({ id: 'FieldType' });
 
@@ -137,7 +137,7 @@ const formFields = {
   notify_email: email.nullable(),
   spam: spamInput,
   closed: z.boolean().describe('Closed by hand: submissions are refused with `403 form_closed`.'),
-  closes_at: z.iso.datetime({ offset: true }).nullable().describe('When the form closes by itself; must be in the future.'),
+  closes_at: timeInput.nullable().describe('When the form closes by itself; must be in the future.'),
   max_submissions: z
     .int()
     .min(1, 'Must be at least 1.')
@@ -153,14 +153,17 @@ const formFields = {
     .describe('Submissions older than this many days are deleted; null keeps them.'),
 };
 
-/** Every setting a form has beyond its fields and where submissions come from, optional on create and update alike. */
+/**
+ * The spam and closing settings, optional on create and update alike. `retention_days` is set at
+ * creation, and changed later by a member's session only (`PUT …/retention`): lowering it deletes
+ * submissions, which a key, that cannot read them, may not do.
+ */
 const inboxSettings = {
   spam: formFields.spam.optional(),
   closed: formFields.closed.optional(),
   closes_at: formFields.closes_at.optional(),
   max_submissions: formFields.max_submissions.optional(),
   closed_message: formFields.closed_message.optional(),
-  retention_days: formFields.retention_days.optional(),
 };
 
 export const formCreateInput = z.strictObject({
@@ -171,12 +174,15 @@ export const formCreateInput = z.strictObject({
   redirect_url: formFields.redirect_url.optional(),
   notify_email: formFields.notify_email.optional(),
   ...inboxSettings,
+  retention_days: formFields.retention_days.optional(),
   /** Required with a session (which workspace?); with a key the key's workspace is used. */
   workspace_id: idParam.optional(),
 });
 export type FormCreateInput = z.infer<typeof formCreateInput>;
 
 export const formIdInput = z.object({ form_id: idParam });
+
+export const formRetentionInput = z.strictObject({ form_id: idParam, retention_days: formFields.retention_days });
 
 export const formUpdateInput = z.strictObject({
   form_id: idParam,

@@ -51,15 +51,16 @@ export async function* exportSubmissions(
   format: ExportFormat,
   options: { bom: boolean },
 ): AsyncGenerator<string> {
-  if (format === 'csv') {
-    yield (options.bom ? BOM : '') + stringify([[...LEADING_COLUMNS, ...form.schema.map((f) => f.name)]], CSV_OPTIONS);
-  } else if (options.bom) {
-    yield BOM;
-  }
   const submissions = em.getRepository(Submission);
+  // The first batch is read before anything is yielded: a failure there is still an error the
+  // route can answer, before the first byte of the file.
+  let batch = await submissions.oldestFirstMatching(form.id, filter, undefined, EXPORT_BATCH);
+  const start = options.bom ? BOM : '';
+  if (format === 'csv') yield start + stringify([[...LEADING_COLUMNS, ...form.schema.map((f) => f.name)]], CSV_OPTIONS);
+  else if (start) yield start;
   let after: string | undefined;
   for (;;) {
-    const batch = await submissions.oldestFirstMatching(form.id, filter, after, EXPORT_BATCH);
+    if (after !== undefined) batch = await submissions.oldestFirstMatching(form.id, filter, after, EXPORT_BATCH);
     if (batch.length === 0) return;
     yield format === 'csv' ? stringify(batch.map((s) => csvRow(form.schema, s)), CSV_OPTIONS) : batch.map(jsonLine).join('');
     if (batch.length < EXPORT_BATCH) return;

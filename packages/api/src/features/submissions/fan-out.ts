@@ -10,17 +10,26 @@ export interface Sent {
   deliveriesQueued: boolean;
 }
 
+/** What a submission has already sent or has waiting: nothing, for a new one. */
+export interface AlreadySent {
+  email: boolean;
+  endpointIds: ReadonlySet<string>;
+}
+
+const NOTHING_YET: AlreadySent = { email: false, endpointIds: new Set() };
+
 /**
- * Queues what a real submission sends, in `em`'s transaction (so they exist if and only if it is
- * kept): the notification to the form's verified `notify_email`, and the webhook deliveries.
- * Both are tied to the submission: deleting it deletes them.
+ * Queues what a real submission sends and has not (`already`), in `em`'s transaction (so they
+ * exist if and only if it is kept): the notification to the form's verified `notify_email`, and
+ * the webhook deliveries. Both are tied to the submission: deleting it deletes them.
  */
 export async function sendSubmission(
   em: EntityManager,
   form: SubmissionFormReading,
   submission: { id: string; createdAt: Date; source: SubmissionSource; values: Record<string, SubmissionValue> },
+  already: AlreadySent = NOTHING_YET,
 ): Promise<Sent> {
-  const notify = form.notifyEmailVerified ? form.notifyEmail : null;
+  const notify = form.notifyEmailVerified && !already.email ? form.notifyEmail : null;
   if (notify) {
     await insertEmail(em, {
       ...submissionEmail({
@@ -35,7 +44,7 @@ export async function sendSubmission(
     });
   }
   const deliveriesQueued = form.hasWebhooks
-    ? await queueSubmissionCreated(em, { form: { id: form.id, name: form.name }, submission })
+    ? await queueSubmissionCreated(em, { form: { id: form.id, name: form.name }, submission }, already.endpointIds)
     : false;
   return { emailQueued: notify !== null, deliveriesQueued };
 }

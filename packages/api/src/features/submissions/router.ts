@@ -1,5 +1,4 @@
 import { AuditEvent, type FormReading, Submission, type SubmissionFilter } from '@lfk/db';
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Context } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
@@ -61,11 +60,10 @@ const filterOf = (input: { status: SubmissionFilter['status']; since?: string; u
   ...(input.q ? { q: input.q } : {}),
 });
 
-/** The submission, locked for a change of status; another form's, or none, is "not found". */
+/** The submission, locked for a change of status and read under the lock; another form's, or none, is "not found". */
 async function lockSubmission(em: EntityManager, formId: string, submissionId: string) {
-  const found = await em.getRepository(Submission).findInForm(formId, submissionId);
+  const found = await em.getRepository(Submission).lockInForm(formId, submissionId);
   if (!found) throw new ApiError('submission_not_found');
-  await em.lock(found, LockMode.PESSIMISTIC_WRITE);
   return found;
 }
 
@@ -107,7 +105,8 @@ export const submissionsRouter = router({
       const verdict = await judge(ctx, form, source, sent);
       let fannedOut = { emailQueued: false, deliveriesQueued: false };
       const created = await runIdempotently(ctx, write, input, async (em) => {
-        if (verdict.status === 'ok') await assertUnderCap(em, form);
+        // Spam too: a full form answers every post alike, so a bot cannot tell its honeypot apart.
+        await assertUnderCap(em, form);
         // Written by plain statements in the request's transaction: the submission, then (if it is
         // real) its notification and webhook deliveries, which exist if and only if it does.
         const record = await em.getRepository(Submission).writeNow(
@@ -192,11 +191,11 @@ export const submissionsRouter = router({
       ctx.em.transactional(async (em) => {
         const found = await lockSubmission(em, ctx.form.id, input.submission_id);
         if (found.status === 'spam') return submissionToWire(found);
-        found.status = 'spam';
-        found.spamReason = 'marked';
-        await em.getRepository(Submission).cancelPendingSends(found.id);
+        const submissions = em.getRepository(Submission);
+        await submissions.setStatus(found.id, 'spam', 'marked');
+        await submissions.cancelPendingSends(found.id);
         auditSubmission(em, ctx.form.workspace!.id, ctx.actor, 'submission.marked_spam', ctx.form.id, found.id);
-        return submissionToWire(found);
+        return submissionToWire({ ...found, status: 'spam', spamReason: 'marked' });
       }),
     ),
 
@@ -210,16 +209,15 @@ export const submissionsRouter = router({
       const answer = await ctx.em.transactional(async (em) => {
         const found = await lockSubmission(em, ctx.form.id, input.submission_id);
         if (found.status === 'ok') return submissionToWire(found);
-        // Spam caught on arrival sent nothing; one a member marked was sent before it was marked.
-        const heldBack = found.spamReason !== 'marked';
-        found.status = 'ok';
-        found.spamReason = null;
-        if (heldBack) {
-          const form = await findSubmissionForm(em, ctx.form.id);
-          fannedOut = await sendSubmission(em, form, { id: found.id, createdAt: found.createdAt, source: found.source, values: found.data as Record<string, SubmissionValue> });
-        }
+        const submissions = em.getRepository(Submission);
+        await submissions.setStatus(found.id, 'ok', null);
+        // What spam held back: all of it when caught on arrival; what marking it cancelled when a
+        // member marked it. What it sent before, it does not send again.
+        const form = await findSubmissionForm(em, ctx.form.id);
+        const values = found.data as Record<string, SubmissionValue>;
+        fannedOut = await sendSubmission(em, form, { id: found.id, createdAt: found.createdAt, source: found.source, values }, await submissions.sendsOf(found.id));
         auditSubmission(em, ctx.form.workspace!.id, ctx.actor, 'submission.marked_not_spam', ctx.form.id, found.id);
-        return submissionToWire(found);
+        return submissionToWire({ ...found, status: 'ok', spamReason: null });
       });
       if (fannedOut.emailQueued) ctx.services.wakeMailer();
       if (fannedOut.deliveriesQueued) ctx.services.wakeWebhooks();

@@ -1,6 +1,6 @@
 import { EXPORT_FORMATS, SPAM_REASONS, SUBMISSION_SOURCES, SUBMISSION_STATUSES } from '@lfk/db/constants';
 import { z } from 'zod';
-import { hasControlCharacters, idParam, listInput, NO_CONTROL_CHARACTERS, timestamp } from '../../common-schemas.ts';
+import { hasControlCharacters, idParam, listInput, NO_CONTROL_CHARACTERS, timeInput, timestamp } from '../../common-schemas.ts';
 
 /** The most a submission's values may weigh, as JSON: on every transport (REST also reads no more). */
 export const SUBMISSION_MAX_BYTES = 64 * 1024;
@@ -44,8 +44,8 @@ export const submission = z.object({
 /** Which submissions a list or an export reads; the same filters for both. */
 const submissionFilters = {
   status: submissionStatus.default('ok').describe('`ok` (the default) or `spam`.'),
-  since: z.iso.datetime({ offset: true }).optional().describe('Submissions from this time on.'),
-  until: z.iso.datetime({ offset: true }).optional().describe('Submissions before this time.'),
+  since: timeInput.optional().describe('Submissions from this time on.'),
+  until: timeInput.optional().describe('Submissions before this time.'),
   q: z
     .string()
     .min(1)
@@ -64,12 +64,13 @@ export const submissionsDeleteInput = z
   .strictObject({
     form_id: idParam,
     ids: z.array(idParam.max(100)).min(1).max(MAX_IDS, `At most ${MAX_IDS} ids at once.`).optional().describe(`Up to ${MAX_IDS} submission ids.`),
-    before: z.iso.datetime({ offset: true }).optional().describe('Every submission (spam too) that arrived before this time.'),
+    before: timeInput.optional().describe('Every submission (spam too) that arrived before this time.'),
   })
   .refine((input) => (input.ids === undefined) !== (input.before === undefined), {
     message: 'Give either ids or before, not both.',
     path: ['ids'],
-  });
+  })
+  .meta({ description: 'Either `ids` or `before`, exactly one of them.' });
 
 export const submissionsDeleted = z.object({ deleted: z.int().describe('How many submissions were deleted.') }).meta({ id: 'SubmissionsDeleted' });
 

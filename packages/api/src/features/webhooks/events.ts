@@ -38,11 +38,11 @@ export function submissionCreatedBody(event: SubmissionEvent): string {
 
 /**
  * Queues the submission's deliveries, one per enabled endpoint of its form that listens to
- * `submission.created`, in `em`'s transaction: they exist if and only if the submission does.
- * True when any was queued (the caller wakes the delivery worker).
+ * `submission.created` (but those in `except`, which have one), in `em`'s transaction: they exist
+ * if and only if the submission does. True when any was queued (the caller wakes the delivery worker).
  */
-export async function queueSubmissionCreated(em: EntityManager, event: SubmissionEvent): Promise<boolean> {
-  const endpointIds = await em.getRepository(WebhookEndpoint).subscribedTo(event.form.id, 'submission.created');
+export async function queueSubmissionCreated(em: EntityManager, event: SubmissionEvent, except: ReadonlySet<string> = new Set()): Promise<boolean> {
+  const endpointIds = (await em.getRepository(WebhookEndpoint).subscribedTo(event.form.id, 'submission.created')).filter((id) => !except.has(id));
   if (endpointIds.length === 0) return false;
   await em.getRepository(WebhookDelivery).writeNow(
     {
