@@ -6,6 +6,7 @@ import { expect, it } from 'vitest';
 import {
   DESKTOP,
   describeInBrowser,
+  eventually,
   expectAccessible,
   gone,
   newEmail,
@@ -86,12 +87,28 @@ describeInBrowser('accounts, workspaces, members and the audit log', () => {
     await page.getByRole('button', { name: 'Add member' }).click();
     await see(page.getByText('No user has that email address.'));
     await page.getByLabel('Email').fill(other);
-    await page.getByLabel('Role').selectOption('member');
+    await page.getByLabel('Role', { exact: true }).selectOption('member');
     await page.getByRole('button', { name: 'Add member' }).click();
     await see(page.getByText(`${other} is now a member of this workspace.`));
     await see(page.getByRole('cell', { name: other, exact: true }));
     await expectAccessible(page, 'members');
     await screenshot(page, 'members-desktop');
+
+    // Roles are changed in the table; the last owner stays one, and the page says why.
+    await page.getByLabel(`Role of ${email}`).selectOption('member');
+    await see(page.getByRole('alert').getByText('A workspace keeps at least one owner'));
+    expect(await page.getByLabel(`Role of ${email}`).inputValue()).toBe('owner');
+    await page.getByLabel(`Role of ${other}`).selectOption('owner');
+    await see(page.getByText(`${other} is now an owner.`));
+    await page.getByLabel(`Role of ${other}`).selectOption('member');
+    await see(page.getByText(`${other} is now a member.`));
+
+    // The workspace's name, for owners.
+    await page.getByLabel('Name', { exact: true }).fill('Acme Forms');
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await see(page.getByText('Workspace renamed.'));
+    // The switcher reads the new name.
+    await eventually(() => page.getByLabel('Workspace', { exact: true }).locator('option:checked').textContent()).toBe('Acme Forms');
 
     await page.getByRole('button', { name: `Remove ${email}` }).click();
     const lastOwner = page.getByRole('dialog', { name: `Remove ${email}?` });
@@ -106,6 +123,8 @@ describeInBrowser('accounts, workspaces, members and the audit log', () => {
     await page.getByRole('link', { name: 'Audit log' }).click();
     await see(page.getByRole('row', { name: /added a member/ }));
     await see(page.getByRole('row', { name: /removed a member/ }));
+    await see(page.getByRole('row', { name: /changed a member's role \(from member to owner\)/ }));
+    await see(page.getByRole('row', { name: /renamed the workspace/ }));
     await see(page.getByRole('row', { name: new RegExp(`${email.replace(/[.]/g, '\\.')}.*created the workspace`) }));
     await expectAccessible(page, 'audit-log');
   });

@@ -1,4 +1,4 @@
-import { Command, Option } from '@commander-js/extra-typings';
+import { Argument, Command, Option } from '@commander-js/extra-typings';
 import { inWorkspace } from '../command-context.ts';
 import { confirmOrStop } from '../terminal/prompts.ts';
 import { commandGroup } from './options.ts';
@@ -29,6 +29,19 @@ const membersAddCommand = () =>
       ),
     );
 
+const membersRoleCommand = () =>
+  new Command('role')
+    .description("Change a member's role (owners); the last owner stays an owner")
+    .argument('<user_id>', 'the member, e.g. usr_… (see lfk members list)')
+    .addArgument(new Argument('<role>', 'the new role').choices(ROLES))
+    .action(
+      callAndShow(
+        inWorkspace,
+        ({ api, workspaceId }, userId, role) => api.members.setRole.mutate({ workspace_id: workspaceId, user_id: userId, role }),
+        (member, { out, workspaceId }) => out.line(`${member.email} (${member.user_id}) is now ${member.role === 'owner' ? 'an owner' : 'a member'} of ${workspaceId}.`),
+      ),
+    );
+
 const membersRemoveCommand = () =>
   new Command('remove')
     .description('Remove a member from the workspace (owners); the last owner cannot be removed')
@@ -49,7 +62,7 @@ const membersRemoveCommand = () =>
 export const membersCommand = () =>
   commandGroup(
     'members',
-    "List, add and remove the workspace's members",
-    [membersListCommand(), membersAddCommand(), membersRemoveCommand()],
-    ['lfk members list', 'lfk members add ada@example.com --role owner', 'lfk members remove usr_… --yes'],
+    "List, add and remove the workspace's members, and change their roles",
+    [membersListCommand(), membersAddCommand(), membersRoleCommand(), membersRemoveCommand()],
+    ['lfk members list', 'lfk members add ada@example.com --role owner', 'lfk members role usr_… owner', 'lfk members remove usr_… --yes'],
   );

@@ -1,10 +1,10 @@
 import { Command } from '@commander-js/extra-typings';
-import { type CommandContext, signedIn } from '../command-context.ts';
+import { type CommandContext, inWorkspace, signedIn } from '../command-context.ts';
 import { updateConfig } from '../config/config-file.ts';
 import { CliError } from '../errors.ts';
 import { commandGroup, paged } from './options.ts';
 import { findListed, listed, noteNextPage } from './pages.ts';
-import { callAndShow, withApi } from './run-command.ts';
+import { action, callAndShow, withApi } from './run-command.ts';
 
 /** Makes `workspaceId` the default workspace for this server. */
 async function rememberWorkspace(ctx: CommandContext, workspaceId: string): Promise<void> {
@@ -73,10 +73,22 @@ const workspacesUseCommand = () =>
       }),
     );
 
+const workspacesRenameCommand = () =>
+  new Command('rename')
+    .description('Rename the workspace (owners)')
+    .argument('<name>', 'the new name')
+    .action(
+      action(async (ctx, name) => {
+        const { api, workspaceId } = await inWorkspace(ctx);
+        await api.workspaces.rename.mutate({ workspace_id: workspaceId, name });
+        ctx.out.result({ id: workspaceId, name: name.trim() }, (renamed) => ctx.out.line(`Renamed ${renamed.id} to "${renamed.name}".`));
+      }),
+    );
+
 export const workspacesCommand = () =>
   commandGroup(
     'workspaces',
     'List, create and choose workspaces',
-    [workspacesListCommand(), workspacesCreateCommand(), workspacesUseCommand()],
-    ['lfk workspaces list', 'lfk workspaces create "Acme" --use', 'lfk workspaces use ws_…'],
+    [workspacesListCommand(), workspacesCreateCommand(), workspacesUseCommand(), workspacesRenameCommand()],
+    ['lfk workspaces list', 'lfk workspaces create "Acme" --use', 'lfk workspaces use ws_…', 'lfk workspaces rename "Acme Forms"'],
   );

@@ -322,6 +322,23 @@ export const MATRIX: Row[] = [
     expect: workspaceOwner(201),
   },
   {
+    route: 'PATCH /v1/workspaces/:workspace_id/members/:user_id',
+    // A fresh member of W to promote, never the shared member caller.
+    prepare: async (w) => {
+      const promoted = await t.signup();
+      await t.addMember(w.owner.token, w.ws, promoted.email, 'member');
+      return { params: { user_id: promoted.userId }, body: { role: 'owner' }, ref: { userId: promoted.userId } };
+    },
+    success: (res, { prepared }) => expect(res.json).toMatchObject({ user_id: prepared.ref!.userId, role: 'owner' }),
+    expect: workspaceOwner(200),
+  },
+  {
+    route: 'PATCH /v1/workspaces/:workspace_id',
+    prepare: async () => ({ body: { name: 'Workspace W' } }),
+    success: (res) => expect(res.body).toBe(''),
+    expect: workspaceOwner(204),
+  },
+  {
     route: 'DELETE /v1/workspaces/:workspace_id/members/:user_id',
     // A fresh member of W to remove, never the shared member caller.
     prepare: async (w) => {

@@ -202,6 +202,22 @@ export const BODY_CASES: Partial<Record<RestRoute['procedure'], BodyCase>> = {
     unknown: () => ({ ...formBody, state: 'unclaimed' }),
     textField: 'name',
   },
+  'members.setRole': {
+    url: () => `/v1/workspaces/${owner.workspaceId}/members/${member.userId}`,
+    token: () => owner.token,
+    valid: () => ({ role: 'member' }),
+    emptyOk: false,
+    unknown: () => ({ role: 'member', email: 'x@example.com' }),
+    noText: { body: () => ({ role: 'member' }), answer: expect.objectContaining({ role: 'member' }) },
+  },
+  'workspaces.rename': {
+    url: () => `/v1/workspaces/${owner.workspaceId}`,
+    token: () => owner.token,
+    valid: () => ({ name: 'Renamed' }),
+    emptyOk: false,
+    unknown: () => ({ name: 'Renamed', owner: 'me' }),
+    textField: 'name',
+  },
   'forms.setRetention': {
     url: () => `/v1/forms/${formId}/retention`,
     token: () => owner.token,

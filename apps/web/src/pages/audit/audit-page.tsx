@@ -34,8 +34,10 @@ const ACTIONS: Record<AuditAction, string> = {
   'submissions.expired': 'deleted submissions past their retention',
   'member.added': 'added a member',
   'member.removed': 'removed a member',
+  'member.role_changed': "changed a member's role",
   'project.created': 'created a project',
   'workspace.created': 'created the workspace',
+  'workspace.renamed': 'renamed the workspace',
   'webhook.created': 'added a webhook',
   'webhook.updated': 'updated a webhook',
   'webhook.deleted': 'deleted a webhook',
@@ -140,6 +142,8 @@ function EventDetail({ event }: { event: AuditEvent }) {
     const count = event.action === 'form.deleted' ? event.data.submissions : event.data.deleted;
     return <span className="muted"> ({count === 1 ? '1 submission' : `${count} submissions`})</span>;
   }
+  if (event.action === 'member.role_changed') return <span className="muted"> (from {event.data.from} to {event.data.to})</span>;
+  if (event.action === 'workspace.renamed') return <span className="muted"> (from “{event.data.from}” to “{event.data.to}”)</span>;
   if (event.action === 'submissions.expired') {
     return <span className="muted"> ({event.data.retention + event.data.spam} deleted: {event.data.retention} past retention, {event.data.spam} spam)</span>;
   }

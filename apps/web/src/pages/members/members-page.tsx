@@ -1,11 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { RouterOutputs } from '@lfk/api';
-import { memberAddInput } from '@lfk/api/schemas';
+import { memberAddInput, workspaceRenameInput } from '@lfk/api/schemas';
 import { ROLES } from '@lfk/db/constants';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import type { Problem } from '../../api/problems.ts';
+import { type Problem, problemOf } from '../../api/problems.ts';
 import { trpc } from '../../api/trpc.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../components/data-table.tsx';
@@ -28,10 +28,30 @@ export function MembersPage() {
   const { members } = useMemberNames(workspace.id);
   const [removing, setRemoving] = useState<Member | null>(null);
   const isOwner = workspace.role === 'owner';
+  const roles = useRoleChange(workspace.id);
   const columns: Column<Member>[] = [
     { label: 'Email', cell: (m) => m.email },
     { label: 'Name', cell: (m) => m.name ?? <span className="muted">—</span> },
-    { label: 'Role', cell: (m) => ROLE_NAMES[m.role] },
+    {
+      label: 'Role',
+      cell: (m) =>
+        isOwner ? (
+          <select
+            aria-label={`Role of ${m.email}`}
+            value={m.role}
+            disabled={roles.pending}
+            onChange={(event) => roles.change(m, event.target.value as Member['role'])}
+          >
+            {ROLES.map((role) => (
+              <option key={role} value={role}>
+                {ROLE_NAMES[role]}
+              </option>
+            ))}
+          </select>
+        ) : (
+          ROLE_NAMES[m.role]
+        ),
+    },
     { label: 'Added', cell: (m) => <Time iso={m.created_at} /> },
   ];
   if (isOwner) {
@@ -55,9 +75,80 @@ export function MembersPage() {
       <Loaded query={members} what="members">
         {(page) => <DataTable caption="Members of this workspace" columns={columns} rows={page.data} rowKey={(m) => m.user_id} />}
       </Loaded>
+      <ProblemAlert problem={roles.problem} explain={explainRoleChange} />
+      <p role="status">{roles.said}</p>
       {isOwner && <AddMemberForm workspaceId={workspace.id} />}
+      {isOwner && <RenameWorkspaceForm workspaceId={workspace.id} name={workspace.name} />}
       <RemoveMemberDialog workspaceId={workspace.id} member={removing} onClose={() => setRemoving(null)} />
     </>
+  );
+}
+
+function explainRoleChange(problem: Problem) {
+  if (problem.code === 'last_owner') return 'A workspace keeps at least one owner: make someone else an owner first.';
+  return undefined;
+}
+
+/** Changing a member's role from the table: one change at a time, said when done, refused with why. */
+function useRoleChange(workspaceId: string) {
+  const queryClient = useQueryClient();
+  const [said, setSaid] = useState('');
+  const setRole = useMutation({
+    ...trpc.members.setRole.mutationOptions(),
+    onSuccess: async (member) => {
+      setSaid(`${member.email} is now ${member.role === 'owner' ? 'an owner' : 'a member'}.`);
+      await queryClient.invalidateQueries(trpc.members.list.pathFilter());
+      // Stepping down changes what this person may do here: the page reads the role again.
+      await queryClient.invalidateQueries(trpc.workspaces.list.pathFilter());
+    },
+  });
+  return {
+    said,
+    pending: setRole.isPending,
+    problem: setRole.error ? problemOf(setRole.error) : null,
+    change(member: Member, role: Member['role']) {
+      setSaid('');
+      setRole.reset();
+      setRole.mutate({ workspace_id: workspaceId, user_id: member.user_id, role });
+    },
+  };
+}
+
+const renameFields = workspaceRenameInput.omit({ workspace_id: true });
+
+function RenameWorkspaceForm({ workspaceId, name }: { workspaceId: string; name: string }) {
+  const queryClient = useQueryClient();
+  const [saved, setSaved] = useState(false);
+  const form = useForm({ resolver: zodResolver(renameFields), defaultValues: { name } });
+  const problem = useFormProblem(['name'], form.setError);
+  const rename = useMutation({
+    ...trpc.workspaces.rename.mutationOptions(),
+    onSuccess: async () => {
+      setSaved(true);
+      await queryClient.invalidateQueries(trpc.workspaces.list.pathFilter());
+    },
+    onError: problem.report,
+  });
+  return (
+    <section aria-labelledby="rename-title" className="card">
+      <h2 id="rename-title">Workspace name</h2>
+      <form
+        className="inline-form"
+        onSubmit={form.handleSubmit((input) => {
+          setSaved(false);
+          problem.clear();
+          rename.mutate({ ...input, workspace_id: workspaceId });
+        })}
+        noValidate
+      >
+        <TextField form={form} name="name" label="Name" autoComplete="off" />
+        <button type="submit" disabled={rename.isPending}>
+          Rename
+        </button>
+      </form>
+      <ProblemAlert problem={problem.problem} unplacedDetails={problem.unplaced} />
+      <p role="status">{saved ? 'Workspace renamed.' : ''}</p>
+    </section>
   );
 }
 

@@ -2,7 +2,7 @@ import { AuditEvent, isId, Membership, User, Workspace } from '@lfk/db';
 import { ApiError } from '../../errors.ts';
 import { rest } from '../../procedure-meta.ts';
 import { listOf } from '../../common-schemas.ts';
-import { member, memberAddInput, memberListInput, memberRemoveInput } from './workspace-schemas.ts';
+import { member, memberAddInput, memberListInput, memberRemoveInput, memberRoleInput } from './workspace-schemas.ts';
 import { memberToWire } from './serializers.ts';
 import { pageOf } from '../../infrastructure/pagination.ts';
 import { memberProcedure, ownerProcedure, router } from '../../trpc.ts';
@@ -36,6 +36,33 @@ export const membersRouter = router({
       await ctx.em.flush();
       return memberToWire(membership);
     }),
+
+  setRole: ownerProcedure.meta(
+    rest('PATCH /v1/workspaces/:workspace_id/members/:user_id', 200, "Change a member's role; the last owner stays an owner",
+      { errors: ['member_not_found', 'last_owner'] }),
+  ).input(memberRoleInput).output(member).mutation(async ({ ctx, input }) => {
+    if (!isId('usr', input.user_id)) throw new ApiError('member_not_found');
+    return ctx.em.transactional(async (em) => {
+      // Two owners demoting each other at once must not leave the workspace without one.
+      await em.getRepository(Workspace).lock(ctx.workspaceId);
+      const memberships = em.getRepository(Membership);
+      const membership = await memberships.findOf(ctx.workspaceId, input.user_id);
+      if (!membership) throw new ApiError('member_not_found');
+      await em.populate(membership, ['user']);
+      const from = membership.role;
+      if (from === input.role) return memberToWire(membership);
+      if (from === 'owner' && (await memberships.countOwners(ctx.workspaceId)) <= 1) throw new ApiError('last_owner');
+      membership.role = input.role;
+      em.getRepository(AuditEvent).record({
+        workspaceId: ctx.workspaceId,
+        action: 'member.role_changed',
+        actor: ctx.actor,
+        target: { type: 'user', id: input.user_id },
+        data: { from, to: input.role },
+      });
+      return memberToWire(membership);
+    });
+  }),
 
   remove: ownerProcedure.meta(
     rest('DELETE /v1/workspaces/:workspace_id/members/:user_id', 204, 'Remove a member; the last owner cannot be removed',

@@ -17,6 +17,8 @@ export const member = z.object({
 export const memberListInput = workspaceScoped.extend(listInput.shape);
 export const memberAddInput = workspaceScoped.extend({ email, role: role.default('member') }).strict();
 export const memberRemoveInput = workspaceScoped.extend({ user_id: idParam });
+export const memberRoleInput = workspaceScoped.extend({ user_id: idParam, role }).strict();
+export const workspaceRenameInput = workspaceScoped.extend({ name: text(TEXT_LIMITS.workspaceName) }).strict();
 
 export const project = z.object({
   id: z.string(),
@@ -78,8 +80,10 @@ const AUDIT_DATA = {
   }),
   'member.added': z.object({ role }),
   'member.removed': z.object({ role }),
+  'member.role_changed': z.object({ from: role, to: role }),
   'project.created': nothing,
   'workspace.created': nothing,
+  'workspace.renamed': z.object({ from: z.string(), to: z.string() }),
   'webhook.created': webhookAudit,
   'webhook.updated': webhookAudit.extend({ fields: z.array(z.string()).describe('The fields the update changed.') }),
   'webhook.deleted': webhookAudit,

@@ -1,0 +1,40 @@
+// lfk members role and lfk workspaces rename, against the real server.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { newHome, owner, server, signupWithCli, startWorld, stopWorld, workspaceId } from './harness.ts';
+
+beforeAll(() => startWorld());
+afterAll(() => stopWorld());
+
+it('an owner changes a member’s role; the last owner stays one; a member cannot', async () => {
+  const colleague = await newHome({ LFK_BASE_URL: server.baseUrl });
+  const { email, userId } = await signupWithCli(colleague, server.baseUrl);
+  expect((await owner.lfk(['members', 'add', email])).code).toBe(0);
+
+  const promoted = await owner.lfk(['members', 'role', userId, 'owner']);
+  expect(promoted.code, promoted.stderr).toBe(0);
+  expect(promoted.stdout).toContain(`is now an owner of ${workspaceId}.`);
+  const demoted = await owner.lfk(['members', 'role', userId, 'member', '--json']);
+  expect(demoted.json).toMatchObject({ user_id: userId, role: 'member' });
+
+  const self = await owner.lfk(['members', 'list', '--json']);
+  const ownerId = self.json.data.find((m: { role: string }) => m.role === 'owner').user_id;
+  const last = await owner.lfk(['members', 'role', ownerId, 'member']);
+  expect(last.code).toBe(1);
+  expect(last.stderr).toContain('last_owner');
+  const bad = await owner.lfk(['members', 'role', userId, 'admin']);
+  expect(bad.code).toBe(2);
+  const byMember = await colleague.lfk(['members', 'role', userId, 'owner', '--workspace', workspaceId]);
+  expect(byMember.code).toBe(1);
+  expect(byMember.stderr).toContain('owner_required');
+});
+
+it('an owner renames the workspace', async () => {
+  const renamed = await owner.lfk(['workspaces', 'rename', 'Acme Forms']);
+  expect(renamed.code, renamed.stderr).toBe(0);
+  expect(renamed.stdout).toContain(`Renamed ${workspaceId} to "Acme Forms".`);
+  const listed = await owner.lfk(['workspaces', 'list', '--json']);
+  expect(listed.json.data.find((w: { id: string }) => w.id === workspaceId)).toMatchObject({ name: 'Acme Forms' });
+  const empty = await owner.lfk(['workspaces', 'rename', '  ']);
+  expect(empty.code).toBe(1);
+  expect(empty.stderr).toContain('name');
+});
