@@ -1,6 +1,6 @@
 import { Command, type CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import packageJson from '../package.json' with { type: 'json' };
-import { loginCommand, logoutCommand, signupCommand, whoamiCommand } from './commands/auth.ts';
+import { loginCommand, logoutCommand, passwordCommand, signupCommand, whoamiCommand } from './commands/auth.ts';
 import { auditCommand } from './commands/audit.ts';
 import { completionCommand } from './commands/completion.ts';
 import { formsCommand } from './commands/forms.ts';
@@ -51,6 +51,7 @@ export function buildProgram() {
     .addCommand(signupCommand())
     .addCommand(loginCommand())
     .addCommand(logoutCommand())
+    .addCommand(passwordCommand())
     .addCommand(whoamiCommand())
     .addCommand(workspacesCommand())
     .addCommand(membersCommand())

@@ -252,3 +252,42 @@ export const whoamiCommand = () =>
         });
       }),
     );
+
+/**
+ * The current and the new password: two lines of standard input (`--password-stdin`), or typed at
+ * hidden prompts, the new one twice.
+ */
+async function passwordsFrom(flags: { passwordStdin?: true }): Promise<{ current: string; next: string }> {
+  if (flags.passwordStdin) {
+    const [current, next] = (await readStdin('the current and the new password')).split(/\r?\n/);
+    if (current === undefined || next === undefined || next === '') {
+      throw usageError('passwords_required', '--password-stdin reads two lines: the current password, then the new one.');
+    }
+    return { current, next };
+  }
+  requirePrompt('passwords', '--password-stdin and two lines on standard input: the current password, then the new one');
+  const current = await promptHidden('Current password: ');
+  const next = await promptHidden('New password: ');
+  if ([...next].length < MIN_PASSWORD_LENGTH) {
+    throw new CliError('invalid_password', `A password needs at least ${MIN_PASSWORD_LENGTH} characters.`, { exitCode: EXIT_USAGE });
+  }
+  if ((await promptHidden('New password again: ')) !== next) throw new CliError('passwords_differ', 'The two passwords differ.');
+  return { current, next };
+}
+
+const passwordChangeCommand = () =>
+  new Command('change')
+    .description('Change your password: every other session of your account is signed out (this one stays)')
+    .option('--password-stdin', 'read the current password, then the new one, as two lines of standard input')
+    .addHelpText('after', examples(['lfk password change', 'printf "%s\\n%s\\n" "$OLD" "$NEW" | lfk password change --password-stdin']))
+    .action(
+      action(async (ctx, flags) => {
+        const { current, next } = await passwordsFrom(flags);
+        // A client of its own after the prompts, so time spent typing is not spent from the timeout.
+        await (await sessionApi(ctx)).auth.changePassword.mutate({ current_password: current, new_password: next });
+        ctx.out.result({ changed: true }, () => ctx.out.line('Password changed. Every other session of your account was signed out.'));
+      }),
+    );
+
+export const passwordCommand = () =>
+  new Command('password').description('Change your password').addCommand(passwordChangeCommand());

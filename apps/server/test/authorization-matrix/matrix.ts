@@ -237,6 +237,16 @@ export const MATRIX: Row[] = [
     expect: signedIn(204),
   },
   {
+    route: 'POST /v1/auth/password',
+    // A person of its own for each session caller: the shared ones keep their passwords for login.
+    prepare: async (w, caller) => {
+      const body = { current_password: PASSWORD, new_password: 'a new long password' };
+      return sessionAccount(w, caller) ? { token: (await t.signup()).token, body } : { body };
+    },
+    success: (res) => expect(res.body).toBe(''),
+    expect: signedIn(204),
+  },
+  {
     route: 'GET /v1/auth/session',
     success: (res, { w, caller }) => expect(res.json.user.id).toBe(sessionAccount(w, caller)!.userId),
     expect: signedIn(200),

@@ -125,6 +125,8 @@ export interface BodyCase {
   unknown: () => Record<string, unknown>;
   /** The field that takes a person's text, if any, for the string checks. */
   textField?: string;
+  /** A field that takes any characters (a password), but whole ones: a lone surrogate there is refused. */
+  anyCharacters?: string;
   /** A body with no text and no email: a lone surrogate where a string goes, and what it answers (it names nothing). */
   noText?: { body: () => Record<string, unknown>; answer: unknown };
 }
@@ -201,6 +203,14 @@ export const BODY_CASES: Partial<Record<RestRoute['procedure'], BodyCase>> = {
     emptyOk: false,
     unknown: () => ({ ...formBody, state: 'unclaimed' }),
     textField: 'name',
+  },
+  'auth.changePassword': {
+    url: () => '/v1/auth/password',
+    token: () => stranger.token,
+    valid: () => ({ current_password: PASSWORD, new_password: PASSWORD }),
+    emptyOk: false,
+    unknown: () => ({ current_password: PASSWORD, new_password: PASSWORD, email: 'x@example.com' }),
+    anyCharacters: 'new_password',
   },
   'members.setRole': {
     url: () => `/v1/workspaces/${owner.workspaceId}/members/${member.userId}`,

@@ -29,6 +29,15 @@ export class SessionRepository extends BaseRepository<ISession> {
     await this.em.execute('update sessions set expires_at = ? where id = ?', [expiresAt.toISOString(), sessionId]);
   }
 
+  /** Signs the person out everywhere but `keep` (this request's session); answers how many were signed out. */
+  async revokeOthers(userId: string, keep: string, at: Date): Promise<number> {
+    const rows = await this.em.execute<{ id: string }[]>(
+      'update sessions set revoked_at = ? where user_id = ? and id <> ? and revoked_at is null returning id',
+      [at, userId, keep],
+    );
+    return rows.length;
+  }
+
   async revoke(sessionId: string, at = new Date()): Promise<void> {
     await this.nativeUpdate({ id: sessionId }, { revokedAt: at });
   }

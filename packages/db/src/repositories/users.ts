@@ -13,6 +13,15 @@ export class UserRepository extends BaseRepository<IUser> {
     return this.findOne({ email }, { populate: ['passwordHash'] });
   }
 
+  /** The account with this id, with its password hash: to check a password a signed-in person gives again. */
+  findWithPassword(userId: string) {
+    return this.findOneOrFail({ id: userId }, { populate: ['passwordHash'] });
+  }
+
+  async setPassword(userId: string, passwordHash: string): Promise<void> {
+    await this.em.execute('update users set password_hash = ? where id = ?', [passwordHash, userId]);
+  }
+
   findByEmail(email: string) {
     return this.findOne({ email });
   }

@@ -2,7 +2,7 @@ import { Session, User } from '@lfk/db';
 import { hashPassword, verifyPassword } from '../../credentials/passwords.ts';
 import { ApiError } from '../../errors.ts';
 import { rest } from '../../procedure-meta.ts';
-import { loginInput, loginOutput, sessionOutput, signupInput, signupOutput } from './auth-schemas.ts';
+import { loginInput, loginOutput, passwordChangeInput, sessionOutput, signupInput, signupOutput } from './auth-schemas.ts';
 import { userToWire, workspaceToWire } from './serializers.ts';
 import { openAccount } from './accounts.ts';
 import { startSession } from './sessions.ts';
@@ -54,6 +54,27 @@ export const authRouter = router({
   ).mutation(async ({ ctx }) => {
     await ctx.em.getRepository(Session).revoke(ctx.session.sessionId);
     ctx.cookies.clear();
+  }),
+
+  changePassword: sessionProcedure.meta(
+    rest('POST /v1/auth/password', 204, "Change the password: the current one is required, and every other session of the account is signed out",
+      { errors: ['rate_limited'] }),
+  ).input(passwordChangeInput).mutation(async ({ ctx, input }) => {
+    const users = ctx.em.getRepository(User);
+    const user = await users.findWithPassword(ctx.session.userId);
+    // Guesses at the current password share the account's login budget: a stolen session cannot
+    // try passwords faster than a login could.
+    const { rateLimits } = ctx.services;
+    await rateLimits.consume('login_failures', user.email);
+    if (!(await verifyPassword(user.passwordHash ?? null, input.current_password))) {
+      throw new ApiError('invalid_request', { details: [{ path: 'current_password', message: 'Is not your current password.' }] });
+    }
+    await rateLimits.giveBack('login_failures', user.email);
+    const passwordHash = await hashPassword(input.new_password);
+    await ctx.em.transactional(async (em) => {
+      await em.getRepository(User).setPassword(user.id, passwordHash);
+      await em.getRepository(Session).revokeOthers(user.id, ctx.session.sessionId, ctx.services.now());
+    });
   }),
 
   session: sessionProcedure.meta(

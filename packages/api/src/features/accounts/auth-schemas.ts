@@ -10,10 +10,12 @@ export const user = z.object({
   created_at: timestamp,
 }).meta({ id: 'User' });
 
+/** Any characters, but whole ones: a lone surrogate would be hashed as U+FFFD, so two passwords would be one. */
 const password = z
   .string()
   .min(MIN_PASSWORD_LENGTH, `Must be at least ${MIN_PASSWORD_LENGTH} characters.`)
-  .max(1024, 'Must be at most 1024 characters.');
+  .max(1024, 'Must be at most 1024 characters.')
+  .refine((value) => value.isWellFormed(), 'Must not contain unpaired surrogates.');
 
 export const signupInput = z.strictObject({ email, password, name: text(TEXT_LIMITS.userName).optional() });
 export const signupOutput = z
@@ -26,3 +28,5 @@ export const loginOutput = z
   .meta({ id: 'NewSession', description: 'A session token (`lfs_…`) for the user, and when it expires unless used.' });
 
 export const sessionOutput = z.object({ user, expires_at: timestamp }).meta({ id: 'Session' });
+
+export const passwordChangeInput = z.strictObject({ current_password: z.string().max(1024), new_password: password });

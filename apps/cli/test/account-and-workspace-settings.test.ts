@@ -1,6 +1,6 @@
-// lfk members role and lfk workspaces rename, against the real server.
+// lfk members role, lfk workspaces rename and lfk password change, against the real server.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { newHome, owner, server, signupWithCli, startWorld, stopWorld, workspaceId } from './harness.ts';
+import { newHome, owner, PASSWORD, server, signupWithCli, startWorld, stopWorld, workspaceId } from './harness.ts';
 
 beforeAll(() => startWorld());
 afterAll(() => stopWorld());
@@ -37,4 +37,25 @@ it('an owner renames the workspace', async () => {
   const empty = await owner.lfk(['workspaces', 'rename', '  ']);
   expect(empty.code).toBe(1);
   expect(empty.stderr).toContain('name');
+});
+
+it('lfk password change: the current and new password from standard input; other sessions signed out', async () => {
+  const me = await newHome({ LFK_BASE_URL: server.baseUrl });
+  const { email } = await signupWithCli(me, server.baseUrl);
+  const elsewhere = await newHome({ LFK_BASE_URL: server.baseUrl });
+  expect((await elsewhere.lfk(['login', '--email', email, '--password-stdin'], { input: `${PASSWORD}\n` })).code).toBe(0);
+
+  const wrong = await me.lfk(['password', 'change', '--password-stdin'], { input: 'not my password\na new long password\n' });
+  expect(wrong.code).toBe(1);
+  expect(wrong.stderr).toContain('current_password');
+  const oneLine = await me.lfk(['password', 'change', '--password-stdin'], { input: `${PASSWORD}\n` });
+  expect(oneLine.code).toBe(2);
+
+  const changed = await me.lfk(['password', 'change', '--password-stdin'], { input: `${PASSWORD}\na new long password\n` });
+  expect(changed.code, changed.stderr).toBe(0);
+  expect(changed.stdout).toContain('Password changed.');
+  expect(changed.stdout + changed.stderr).not.toContain('a new long password');
+  expect((await me.lfk(['whoami'])).code).toBe(0);
+  expect((await elsewhere.lfk(['whoami'])).code).toBe(4);
+  expect((await elsewhere.lfk(['login', '--email', email, '--password-stdin'], { input: 'a new long password\n' })).code).toBe(0);
 });
