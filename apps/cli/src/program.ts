@@ -1,6 +1,7 @@
 import { Command, type CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import packageJson from '../package.json' with { type: 'json' };
 import { loginCommand, logoutCommand, passwordCommand, signupCommand, whoamiCommand } from './commands/auth.ts';
+import { sessionsCommand } from './commands/sessions.ts';
 import { auditCommand } from './commands/audit.ts';
 import { completionCommand } from './commands/completion.ts';
 import { formsCommand } from './commands/forms.ts';
@@ -52,6 +53,7 @@ export function buildProgram() {
     .addCommand(loginCommand())
     .addCommand(logoutCommand())
     .addCommand(passwordCommand())
+    .addCommand(sessionsCommand())
     .addCommand(whoamiCommand())
     .addCommand(workspacesCommand())
     .addCommand(membersCommand())

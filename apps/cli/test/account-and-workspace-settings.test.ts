@@ -1,4 +1,4 @@
-// lfk members role, lfk workspaces rename and lfk password change, against the real server.
+// lfk members role, lfk workspaces rename, lfk password change and lfk sessions, against the real server.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { newHome, owner, PASSWORD, server, signupWithCli, startWorld, stopWorld, workspaceId } from './harness.ts';
 
@@ -58,4 +58,33 @@ it('lfk password change: the current and new password from standard input; other
   expect((await me.lfk(['whoami'])).code).toBe(0);
   expect((await elsewhere.lfk(['whoami'])).code).toBe(4);
   expect((await elsewhere.lfk(['login', '--email', email, '--password-stdin'], { input: 'a new long password\n' })).code).toBe(0);
+});
+
+it('lfk sessions list and revoke: one session, or every other one', async () => {
+  const me = await newHome({ LFK_BASE_URL: server.baseUrl });
+  const { email } = await signupWithCli(me, server.baseUrl);
+  const laptop = await newHome({ LFK_BASE_URL: server.baseUrl });
+  const phone = await newHome({ LFK_BASE_URL: server.baseUrl });
+  for (const home of [laptop, phone]) expect((await home.lfk(['login', '--email', email, '--password-stdin'], { input: `${PASSWORD}\n` })).code).toBe(0);
+
+  const listed = await me.lfk(['sessions', 'list', '--json']);
+  expect(listed.code, listed.stderr).toBe(0);
+  expect(listed.json.data).toHaveLength(3);
+  expect(listed.json.data.filter((s: { current: boolean }) => s.current)).toHaveLength(1);
+  expect(listed.json.data[0].user_agent).toMatch(/^lfk-cli\//);
+  const table = await me.lfk(['sessions', 'list']);
+  expect(table.stdout).toContain(`* ${listed.json.data.find((s: { current: boolean }) => s.current).id}`);
+
+  const phoneId = (await phone.lfk(['sessions', 'list', '--json'])).json.data.find((s: { current: boolean }) => s.current).id;
+  const one = await me.lfk(['sessions', 'revoke', phoneId]);
+  expect(one.stdout).toContain(`Signed out ${phoneId}.`);
+  expect((await phone.lfk(['whoami'])).code).toBe(4);
+  expect((await me.lfk(['sessions', 'revoke'])).code).toBe(2);
+  const others = await me.lfk(['sessions', 'revoke', '--others']);
+  expect(others.stdout).toContain('Signed out 1 other session.');
+  expect((await laptop.lfk(['whoami'])).code).toBe(4);
+  expect((await me.lfk(['whoami'])).code).toBe(0);
+  const gone = await me.lfk(['sessions', 'revoke', phoneId]);
+  expect(gone.code).toBe(1);
+  expect(gone.stderr).toContain('session_not_found');
 });

@@ -77,6 +77,8 @@ export interface Context {
   requestId: string;
   /** The client's address (behind a trusted proxy, the forwarded one). */
   ip: string;
+  /** The request's `User-Agent`, as a new session keeps it. */
+  userAgent: string | undefined;
   /** The request's `Origin` header: browser submissions are judged by it. */
   origin: string | undefined;
   idempotencyKey: string | undefined;
@@ -105,6 +107,7 @@ export async function createContext(
     auth,
     requestId: request.requestId,
     ip: request.ip,
+    userAgent: request.userAgent,
     origin: request.origin,
     idempotencyKey: request.idempotencyKey,
     cookies,

@@ -33,6 +33,7 @@ const CATALOGUE = {
   user_not_found: [404, 'No user has that email address.'],
   member_not_found: [404, 'No such member.'],
   submission_not_found: [404, 'No such submission.'],
+  session_not_found: [404, 'No such session of yours, or it has ended.'],
   device_login_not_found: [404, 'No such sign-in request, or it has expired or been used.'],
   webhook_not_found: [404, 'No such webhook endpoint.'],
   webhook_delivery_not_found: [404, 'No such webhook delivery.'],

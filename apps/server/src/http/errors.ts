@@ -28,6 +28,7 @@ const NOT_FOUND_BY_PARAM: Record<string, ErrorCode> = {
   user_id: 'member_not_found',
   form_id: 'form_not_found',
   submission_id: 'submission_not_found',
+  session_id: 'session_not_found',
   token: 'not_found',
 };
 

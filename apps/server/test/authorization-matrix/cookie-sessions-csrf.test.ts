@@ -27,6 +27,7 @@ describe('cookie sessions from a page of another host', () => {
     webhook_id: 'wh_00000000000000000000000000',
     delivery_id: 'whd_00000000000000000000000000',
     submission_id: 'sub_00000000000000000000000000',
+    session_id: 'ses_00000000000000000000000000',
     user_code: 'BCDF-GHJK',
   };
 

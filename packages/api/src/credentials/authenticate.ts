@@ -56,7 +56,7 @@ export async function authenticate(
   if (request.authorization !== undefined) {
     const token = bearerToken(request.authorization);
     if (token?.startsWith(SESSION_TOKEN_PREFIX)) {
-      return fromSession(em(), token, 'bearer', now);
+      return fromSession(em(), token, 'bearer', now, request);
     }
     // An address this process knows keeps presenting bad keys is held back before any lookup.
     const held = verifiers.rateLimits.heldHere('key_failures', request.ip);
@@ -70,7 +70,7 @@ export async function authenticate(
     if (!SAFE_METHODS.has(request.method) && !passesCsrfCheck(request)) {
       return { principal: ANONYMOUS, failure: new ApiError('csrf_failed'), via: 'cookie' };
     }
-    return fromSession(em(), request.sessionCookie, 'cookie', now);
+    return fromSession(em(), request.sessionCookie, 'cookie', now, request);
   }
   return { principal: ANONYMOUS, failure: null, via: null };
 }
@@ -136,11 +136,15 @@ async function verifyApiKey(
 const keyPrincipal = (keyId: string, workspaceId: string): KeyPrincipal =>
   Object.freeze({ kind: 'api_key', keyId, workspaceId });
 
+/** How stale a session's "last seen" may get before a request writes it again. */
+export const SESSION_SEEN_EVERY_MS = 5 * 60_000;
+
 async function fromSession(
   em: EntityManager,
   token: string,
   via: 'bearer' | 'cookie',
   now: Date,
+  request: Pick<CredentialsOnRequest, 'ip' | 'userAgent'>,
 ): Promise<Authentication> {
   const failure = { principal: ANONYMOUS, failure: new ApiError('invalid_session'), via };
   if (!isWellFormedSessionToken(token)) return failure;
@@ -152,6 +156,11 @@ async function fromSession(
   if (expiresAt.getTime() - now.getTime() < SESSION_TTL_MS - SESSION_SLIDE_AFTER_MS) {
     expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
     await sessions.extend(stored.id, expiresAt);
+  }
+  // When and where it was last used, for its person's list of sessions: written at most every few
+  // minutes, so using a session rarely writes.
+  if (stored.lastSeenAt === null || now.getTime() - stored.lastSeenAt.getTime() >= SESSION_SEEN_EVERY_MS) {
+    await sessions.seen(stored.id, now, { ip: request.ip, userAgent: request.userAgent ?? null });
   }
   return { principal: { kind: 'session', userId: stored.userId, sessionId: stored.id, expiresAt }, failure: null, via };
 }

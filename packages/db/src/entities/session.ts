@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { TEXT_LIMITS } from '../constants.ts';
 import { SessionRepository } from '../repositories/sessions.ts';
 import { BaseEntity } from './base.ts';
 import { User } from './user.ts';
@@ -14,6 +15,11 @@ export const Session = defineEntity({
     tokenHash: p.string().length(64).unique(),
     expiresAt: p.datetime(),
     revokedAt: p.datetime().nullable(),
+    /** When the session was last used, and from where (what its person sees in their list of sessions); written at most every few minutes. */
+    lastSeenAt: p.datetime().nullable(),
+    ip: p.string().length(TEXT_LIMITS.ipAddress).nullable(),
+    userAgent: p.string().length(TEXT_LIMITS.userAgent).nullable(),
   },
+  indexes: [{ properties: ['user', 'id'] }],
 });
 export type ISession = InferEntity<typeof Session>;

@@ -7,6 +7,7 @@ import { Migration20261122235858 } from './Migration20261122235858.ts';
 import { Migration20261123001000 } from './Migration20261123001000.ts';
 import { Migration20261125175006 } from './Migration20261125175006.ts';
 import { Migration20261125204127 } from './Migration20261125204127.ts';
+import { Migration20261125221910 } from './Migration20261125221910.ts';
 
 /** Applied in this order on PGlite and PostgreSQL alike; `name` is what the migrations table records. */
 export const migrationsList: MigrationObject[] = [
@@ -18,4 +19,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123001000', class: Migration20261123001000 },
   { name: 'Migration20261125175006', class: Migration20261125175006 },
   { name: 'Migration20261125204127', class: Migration20261125204127 },
+  { name: 'Migration20261125221910', class: Migration20261125221910 },
 ];

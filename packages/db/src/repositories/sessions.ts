@@ -1,5 +1,6 @@
 import { BaseRepository } from './base-repository.ts';
 import type { ISession } from '../entities/session.ts';
+import { TEXT_LIMITS } from '../constants.ts';
 import { newId } from '../ids.ts';
 
 /** What checking a session needs, read without hydrating an entity: it runs on every signed-in request. */
@@ -8,21 +9,91 @@ export interface StoredSession {
   userId: string;
   expiresAt: Date;
   revoked: boolean;
+  lastSeenAt: Date | null;
 }
+
+/** Where a request came from, as a session keeps it. */
+export interface SeenFrom {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** One of a person's sessions, as their list shows it. */
+export interface SessionReading {
+  id: string;
+  createdAt: Date;
+  lastSeenAt: Date | null;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+const cut = (text: string | null, max: number) => (text === null ? null : Array.from(text).slice(0, max).join(''));
 
 export class SessionRepository extends BaseRepository<ISession> {
   /** Queues a new session on this repository's EntityManager; only its token's hash is stored. */
-  start(userId: string, tokenHash: string, expiresAt: Date): void {
-    this.create({ id: newId('ses'), user: userId, tokenHash, expiresAt, revokedAt: null });
+  start(userId: string, tokenHash: string, expiresAt: Date, from: SeenFrom = { ip: null, userAgent: null }, now = new Date()): void {
+    this.create({
+      id: newId('ses'),
+      user: userId,
+      tokenHash,
+      expiresAt,
+      revokedAt: null,
+      createdAt: now,
+      lastSeenAt: now,
+      ip: cut(from.ip, TEXT_LIMITS.ipAddress),
+      userAgent: cut(from.userAgent, TEXT_LIMITS.userAgent),
+    });
   }
 
   async findByTokenHash(tokenHash: string): Promise<StoredSession | null> {
-    const rows = await this.em.execute<{ id: string; user_id: string; expires_at: string | Date; revoked_at: unknown }[]>(
-      'select id, user_id, expires_at, revoked_at from sessions where token_hash = ?',
+    const rows = await this.em.execute<{ id: string; user_id: string; expires_at: string | Date; revoked_at: unknown; last_seen_at: string | Date | null }[]>(
+      'select id, user_id, expires_at, revoked_at, last_seen_at from sessions where token_hash = ?',
       [tokenHash],
     );
     const row = rows[0];
-    return row ? { id: row.id, userId: row.user_id, expiresAt: new Date(row.expires_at), revoked: row.revoked_at !== null } : null;
+    return row
+      ? {
+          id: row.id,
+          userId: row.user_id,
+          expiresAt: new Date(row.expires_at),
+          revoked: row.revoked_at !== null,
+          lastSeenAt: row.last_seen_at === null ? null : new Date(row.last_seen_at),
+        }
+      : null;
+  }
+
+  /** Writes when and where the session was last used. */
+  async seen(sessionId: string, at: Date, from: SeenFrom): Promise<void> {
+    await this.em.execute('update sessions set last_seen_at = ?, ip = ?, user_agent = ? where id = ?', [
+      at,
+      cut(from.ip, TEXT_LIMITS.ipAddress),
+      cut(from.userAgent, TEXT_LIMITS.userAgent),
+      sessionId,
+    ]);
+  }
+
+  /** The person's sessions that still work (not revoked, not expired), newest first. */
+  async activeOf(userId: string, now: Date): Promise<SessionReading[]> {
+    const rows = await this.em.execute<{ id: string; created_at: string | Date; last_seen_at: string | Date | null; ip: string | null; user_agent: string | null }[]>(
+      'select id, created_at, last_seen_at, ip, user_agent from sessions where user_id = ? and revoked_at is null and expires_at > ? order by id desc limit 500',
+      [userId, now],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      createdAt: new Date(r.created_at),
+      lastSeenAt: r.last_seen_at === null ? null : new Date(r.last_seen_at),
+      ip: r.ip,
+      userAgent: r.user_agent,
+    }));
+  }
+
+  /** Revokes one of the person's sessions; false when it is not theirs, or not active. */
+  async revokeOwn(userId: string, sessionId: string, at: Date): Promise<boolean> {
+    const rows = await this.em.execute<{ id: string }[]>(
+      'update sessions set revoked_at = ? where id = ? and user_id = ? and revoked_at is null and expires_at > ? returning id',
+      [at, sessionId, userId, at],
+    );
+    return rows.length > 0;
   }
 
   async extend(sessionId: string, expiresAt: Date): Promise<void> {

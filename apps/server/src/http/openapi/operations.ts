@@ -50,6 +50,7 @@ export const PATH_PARAMETERS: Record<string, string> = {
   submission_id: "The submission's id (`sub_…`).",
   webhook_id: "The webhook endpoint's id (`wh_…`).",
   delivery_id: "The webhook delivery's id (`whd_…`).",
+  session_id: 'The id of one of your sessions (`ses_…`), as `GET /v1/auth/sessions` lists them.',
   token: 'The token of the verification link (`lfv_…`), as the email gave it.',
   user_code: 'The code the device shows (`BCDF-GHJK`); case, spaces and dashes do not matter.',
 };

@@ -2,7 +2,18 @@ import { Session, User } from '@lfk/db';
 import { hashPassword, verifyPassword } from '../../credentials/passwords.ts';
 import { ApiError } from '../../errors.ts';
 import { rest } from '../../procedure-meta.ts';
-import { loginInput, loginOutput, passwordChangeInput, sessionOutput, signupInput, signupOutput } from './auth-schemas.ts';
+import {
+  activeSessionList,
+  loginInput,
+  loginOutput,
+  passwordChangeInput,
+  sessionIdInput,
+  sessionOutput,
+  sessionsRevoked,
+  signupInput,
+  signupOutput,
+} from './auth-schemas.ts';
+import { iso } from '../../infrastructure/wire.ts';
 import { userToWire, workspaceToWire } from './serializers.ts';
 import { openAccount } from './accounts.ts';
 import { startSession } from './sessions.ts';
@@ -43,7 +54,7 @@ export const authRouter = router({
       const valid = await verifyPassword(user?.passwordHash ?? null, input.password);
       if (!user || !valid) throw new ApiError('invalid_credentials');
       await rateLimits.giveBack('login_failures', account);
-      const session = startSession(ctx.em, user.id, ctx.services.now());
+      const session = startSession(ctx.em, user.id, ctx.services.now(), { ip: ctx.ip, userAgent: ctx.userAgent ?? null });
       await ctx.em.flush();
       ctx.cookies.set(session.token, session.expiresAt);
       return { user: userToWire(user), session_token: session.token, expires_at: session.expiresAt.toISOString() };
@@ -76,6 +87,36 @@ export const authRouter = router({
       await em.getRepository(Session).revokeOthers(user.id, ctx.session.sessionId, ctx.services.now());
     });
   }),
+
+  sessions: sessionProcedure.meta(
+    rest('GET /v1/auth/sessions', 200, "The signed-in person's sessions that still work, newest first: when and where each was last used"),
+  ).output(activeSessionList).query(async ({ ctx }) => {
+    const sessions = await ctx.em.getRepository(Session).activeOf(ctx.session.userId, ctx.services.now());
+    return {
+      data: sessions.map((s) => ({
+        id: s.id,
+        created_at: iso(s.createdAt),
+        last_seen_at: s.lastSeenAt ? iso(s.lastSeenAt) : null,
+        ip: s.ip,
+        user_agent: s.userAgent,
+        current: s.id === ctx.session.sessionId,
+      })),
+    };
+  }),
+
+  revokeSession: sessionProcedure.meta(
+    rest('DELETE /v1/auth/sessions/:session_id', 204, 'Sign one of your sessions out (this one too: that is signing out)', { errors: ['session_not_found'] }),
+  ).input(sessionIdInput).mutation(async ({ ctx, input }) => {
+    const revoked = await ctx.em.getRepository(Session).revokeOwn(ctx.session.userId, input.session_id, ctx.services.now());
+    if (!revoked) throw new ApiError('session_not_found');
+    if (input.session_id === ctx.session.sessionId) ctx.cookies.clear();
+  }),
+
+  revokeOtherSessions: sessionProcedure.meta(
+    rest('POST /v1/auth/sessions/revoke-others', 200, 'Sign out every session of yours but this one'),
+  ).output(sessionsRevoked).mutation(async ({ ctx }) => ({
+    revoked: await ctx.em.getRepository(Session).revokeOthers(ctx.session.userId, ctx.session.sessionId, ctx.services.now()),
+  })),
 
   session: sessionProcedure.meta(
     rest('GET /v1/auth/session', 200, 'The signed-in user and when the session expires'),

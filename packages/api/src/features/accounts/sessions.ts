@@ -1,12 +1,12 @@
-import { Session } from '@lfk/db';
+import { type SeenFrom, Session } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import { SESSION_TTL_MS } from '../../credentials/authenticate.ts';
 import { generateSessionToken } from '../../credentials/tokens.ts';
 
 /** Queues a new session; the plaintext token goes to the caller once and is never stored. */
-export function startSession(em: EntityManager, userId: string, now: Date) {
+export function startSession(em: EntityManager, userId: string, now: Date, from?: SeenFrom) {
   const { token, hash } = generateSessionToken();
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-  em.getRepository(Session).start(userId, hash, expiresAt);
+  em.getRepository(Session).start(userId, hash, expiresAt, from, now);
   return { token, expiresAt };
 }
