@@ -19,6 +19,7 @@ export function registerBaselines(server: LfkServer, principal: () => Principal)
       auth: { principal: principal(), failure: null, via: 'bearer' },
       requestId: String(request.id),
       ip: request.ip,
+      userAgent: undefined,
       origin: undefined,
       idempotencyKey: undefined,
       cookies: noCookies,
