@@ -5,6 +5,7 @@ import { AppShell, WORKSPACES_LISTED } from './layout/app-shell.tsx';
 import { SignInPage } from './pages/auth/sign-in-page.tsx';
 import { SignUpPage } from './pages/auth/sign-up-page.tsx';
 import { AuditPage } from './pages/audit/audit-page.tsx';
+import { AccountPage } from './pages/account/account-page.tsx';
 import { DevicePage } from './pages/device/device-page.tsx';
 import { ClaimFormPage } from './pages/forms/claim-form-page.tsx';
 import { FormPage } from './pages/forms/form-page.tsx';
@@ -83,6 +84,7 @@ const submissionsRoute = createRoute({ getParentRoute: () => workspaceRoute, pat
 const webhooksRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms/$formId/webhooks', component: WebhooksPage });
 const membersRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'members', component: MembersPage });
 const auditRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'audit', component: AuditPage });
+const accountRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'account', component: AccountPage });
 
 const workspaceHomeRoute = createRoute({
   getParentRoute: () => workspaceRoute,
@@ -109,6 +111,7 @@ const routeTree = rootRoute.addChildren([
     webhooksRoute,
     membersRoute,
     auditRoute,
+    accountRoute,
   ]),
 ]);
 

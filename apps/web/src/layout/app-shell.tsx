@@ -35,7 +35,11 @@ export function AppShell() {
         </Link>
         {workspaces.data && <WorkspaceSwitcher workspaces={workspaces.data.data} current={workspaceId} />}
         <div className="account">
-          {session.data && <span className="account-email">{session.data.user.email}</span>}
+          {session.data && (
+            <Link className="account-email" to="/w/$workspaceId/account" params={{ workspaceId }} aria-label={`Your account: ${session.data.user.email}`}>
+              {session.data.user.email}
+            </Link>
+          )}
           <SignOutButton />
         </div>
       </header>

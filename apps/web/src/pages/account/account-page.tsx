@@ -1,0 +1,157 @@
+import type { RouterOutputs } from '@lfk/api';
+import { MIN_PASSWORD_LENGTH } from '@lfk/db/constants';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { problemOf } from '../../api/problems.ts';
+import { trpc } from '../../api/trpc.ts';
+import { type Column, DataTable } from '../../components/data-table.tsx';
+import { useFormProblem } from '../../components/form-problem.ts';
+import { ProblemAlert } from '../../components/problem-alert.tsx';
+import { Loaded } from '../../components/states.tsx';
+import { SubmitForm } from '../../components/submit-form.tsx';
+import { TextField } from '../../components/text-field.tsx';
+import { Time } from '../../components/time.tsx';
+import { usePageTitle } from '../../layout/page-title.ts';
+
+type ActiveSession = RouterOutputs['auth']['sessions']['data'][number];
+
+/** The signed-in person's own settings: their password, and where they are signed in. */
+export function AccountPage() {
+  usePageTitle('Your account');
+  return (
+    <>
+      <h1>Your account</h1>
+      <ChangePassword />
+      <Sessions />
+    </>
+  );
+}
+
+interface PasswordValues {
+  current_password: string;
+  new_password: string;
+  again: string;
+}
+
+function ChangePassword() {
+  const queryClient = useQueryClient();
+  const [done, setDone] = useState(false);
+  const form = useForm<PasswordValues>({ defaultValues: { current_password: '', new_password: '', again: '' } });
+  const problem = useFormProblem(['current_password', 'new_password'], form.setError);
+  const change = useMutation({
+    ...trpc.auth.changePassword.mutationOptions(),
+    onSuccess: async () => {
+      form.reset();
+      setDone(true);
+      await queryClient.invalidateQueries(trpc.auth.sessions.pathFilter());
+    },
+    onError: problem.report,
+  });
+  return (
+    <section aria-labelledby="password-title" className="card">
+      <h2 id="password-title">Password</h2>
+      <SubmitForm
+        onSubmit={form.handleSubmit(({ current_password, new_password }) => {
+          setDone(false);
+          problem.clear();
+          change.mutate({ current_password, new_password });
+        })}
+        problem={problem}
+        submitLabel="Change password"
+        pending={change.isPending}
+      >
+        <TextField form={form} name="current_password" label="Current password" type="password" autoComplete="current-password" />
+        <TextField
+          form={form}
+          name="new_password"
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          hint={`At least ${MIN_PASSWORD_LENGTH} characters. Every other session of your account is signed out.`}
+        />
+        <TextField
+          form={form}
+          name="again"
+          label="New password again"
+          type="password"
+          autoComplete="new-password"
+          rules={{ validate: (value, values) => value === values.new_password || 'The two passwords differ.' }}
+        />
+      </SubmitForm>
+      <p role="status">{done ? 'Password changed. Your other sessions were signed out.' : ''}</p>
+    </section>
+  );
+}
+
+function Sessions() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const sessions = useQuery(trpc.auth.sessions.queryOptions());
+  const [said, setSaid] = useState('');
+  const refresh = () => queryClient.invalidateQueries(trpc.auth.sessions.pathFilter());
+  const revoke = useMutation({
+    ...trpc.auth.revokeSession.mutationOptions(),
+    onSuccess: async (_answer, { session_id }) => {
+      // Ending this very session is signing out.
+      if (sessions.data?.data.find((s) => s.id === session_id)?.current) {
+        queryClient.clear();
+        await navigate({ to: '/sign-in' });
+        return;
+      }
+      setSaid('Signed that session out.');
+      await refresh();
+    },
+  });
+  const revokeOthers = useMutation({
+    ...trpc.auth.revokeOtherSessions.mutationOptions(),
+    onSuccess: async ({ revoked }) => {
+      setSaid(revoked === 1 ? 'Signed 1 other session out.' : `Signed ${revoked} other sessions out.`);
+      await refresh();
+    },
+  });
+  const columns: Column<ActiveSession>[] = [
+    { label: 'Last used', cell: (s) => (s.current ? <strong>This session</strong> : <Time iso={s.last_seen_at ?? s.created_at} />) },
+    { label: 'From', cell: (s) => s.ip ?? <span className="muted">—</span> },
+    { label: 'Browser or app', cell: (s) => s.user_agent ?? <span className="muted">—</span> },
+    { label: 'Signed in', cell: (s) => <Time iso={s.created_at} /> },
+    {
+      label: 'Actions',
+      labelHidden: true,
+      cell: (s) => (
+        <button type="button" className="danger small" disabled={revoke.isPending} onClick={() => revoke.mutate({ session_id: s.id })}>
+          {s.current ? 'Sign out' : 'Sign this out'}
+        </button>
+      ),
+    },
+  ];
+  const error = revoke.error ?? revokeOthers.error;
+  return (
+    <section aria-labelledby="sessions-title" className="card">
+      <h2 id="sessions-title">Where you are signed in</h2>
+      <Loaded query={sessions} what="your sessions">
+        {(page) => (
+          <>
+            <DataTable caption="Your sessions, newest first" columns={columns} rows={page.data} rowKey={(s) => s.id} />
+            <div className="actions">
+              <button
+                type="button"
+                className="secondary"
+                disabled={revokeOthers.isPending || page.data.length < 2}
+                onClick={() => {
+                  setSaid('');
+                  revokeOthers.mutate();
+                }}
+              >
+                Sign out every other session
+              </button>
+            </div>
+          </>
+        )}
+      </Loaded>
+      <ProblemAlert problem={error ? problemOf(error) : null} />
+      <p role="status">{said}</p>
+    </section>
+  );
+}

@@ -1,0 +1,56 @@
+/**
+ * A person's own account in a real Chromium: change the password (the current one checked, the
+ * other sessions signed out), see where they are signed in, sign one out, or every other one.
+ */
+import { PASSWORD } from '@lfk/testing';
+import { expect, it } from 'vitest';
+import { describeInBrowser, expectAccessible, gone, PHONE, see, useDashboard } from './fixtures.ts';
+
+describeInBrowser('your account', () => {
+  const d = useDashboard();
+
+  it('change the password; list the sessions; sign one out, then every other one', async () => {
+    const { page, email } = await d.ownerPage();
+    // Two more sessions of this person, signed in elsewhere.
+    const elsewhere = async (agent: string) =>
+      (await d.t.request('POST', '/v1/auth/login', { body: { email, password: PASSWORD }, headers: { 'user-agent': agent } })).json.session_token as string;
+    const tablet = await elsewhere('A tablet browser');
+    const phone = await elsewhere('A phone browser');
+
+    await page.getByRole('link', { name: `Your account: ${email}` }).click();
+    await see(page.getByRole('heading', { level: 1, name: 'Your account' }));
+    const sessions = page.getByRole('table', { name: 'Your sessions, newest first' });
+    await see(sessions.getByRole('cell', { name: 'This session' }));
+    await see(sessions.getByRole('cell', { name: 'A tablet browser' }));
+    await expectAccessible(page, 'account');
+
+    await sessions.getByRole('row').filter({ hasText: 'A tablet browser' }).getByRole('button', { name: 'Sign this out' }).click();
+    await see(page.getByText('Signed that session out.'));
+    await gone(sessions.getByRole('cell', { name: 'A tablet browser' }));
+    expect((await d.t.request('GET', '/v1/auth/session', { token: tablet })).status).toBe(401);
+
+    await page.getByLabel('Current password').fill('not my password');
+    await page.getByLabel('New password', { exact: true }).fill('a new long password');
+    await page.getByLabel('New password again').fill('a different one!');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await see(page.getByText('The two passwords differ.'));
+    await page.getByLabel('New password again').fill('a new long password');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await see(page.getByText('Is not your current password.'));
+    await page.getByLabel('Current password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await see(page.getByText('Password changed. Your other sessions were signed out.'));
+    expect((await d.t.request('GET', '/v1/auth/session', { token: phone })).status).toBe(401);
+    await gone(sessions.getByRole('cell', { name: 'A phone browser' }));
+    expect((await d.t.request('POST', '/v1/auth/login', { body: { email, password: 'a new long password' } })).status).toBe(200);
+
+    // The login just made is another session: signed out with every other one.
+    await page.reload();
+    await page.getByRole('button', { name: 'Sign out every other session' }).click();
+    await see(page.getByText('Signed 1 other session out.'));
+    await page.setViewportSize(PHONE);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await sessions.getByRole('button', { name: 'Sign out' }).click();
+    await see(page.getByRole('heading', { name: 'Sign in' }));
+  });
+});
