@@ -1,5 +1,4 @@
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startLocalHttp } from './local-http.ts';
 
 /** The secret the fake provider takes; any other is answered `invalid-input-secret`, as the real ones do. */
 export const CAPTCHA_SECRET = 'fake-provider-secret';
@@ -26,42 +25,30 @@ export interface CaptchaProvider {
  */
 export async function startCaptchaProvider(siteHostname = 'shop.example'): Promise<CaptchaProvider> {
   const used = new Set<string>();
-  const hanging = new Set<ServerResponse>();
-  const provider: CaptchaProvider = {
-    env: {},
-    requests: [],
-    close: async () => {
-      for (const res of hanging) res.destroy();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk) => chunks.push(chunk));
-    req.on('end', () => {
-      const params = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
-      provider.requests.push({ path: req.url ?? '', params });
-      const json = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      const token = params.response ?? '';
-      if (params.secret !== CAPTCHA_SECRET) return json({ success: false, 'error-codes': ['invalid-input-secret'] });
-      if (token.startsWith('hang-')) return void hanging.add(res);
-      if (token.startsWith('down-')) return void res.writeHead(503).end('unavailable');
-      if (token.startsWith('bad-')) return json({ success: false, 'error-codes': ['invalid-input-response'] });
-      if (used.has(token)) return json({ success: false, 'error-codes': ['timeout-or-duplicate'] });
-      used.add(token);
-      if (token.startsWith('elsewhere-')) return json({ success: true, hostname: 'evil.example' });
-      if (token.startsWith('lowscore-')) return json({ success: true, hostname: siteHostname, score: 0.1 });
-      if (token.startsWith('pass-')) return json({ success: true, hostname: siteHostname, challenge_ts: new Date().toISOString() });
-      return json({ success: false, 'error-codes': ['invalid-input-response'] });
-    });
+  const requests: Siteverify[] = [];
+  const local = await startLocalHttp((req, body, res, hang) => {
+    const params = Object.fromEntries(new URLSearchParams(body.toString('utf8')));
+    requests.push({ path: req.url ?? '', params });
+    const json = (answer: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+    const token = params.response ?? '';
+    if (params.secret !== CAPTCHA_SECRET) return json({ success: false, 'error-codes': ['invalid-input-secret'] });
+    if (token.startsWith('hang-')) return hang();
+    if (token.startsWith('down-')) return void res.writeHead(503).end('unavailable');
+    if (token.startsWith('bad-')) return json({ success: false, 'error-codes': ['invalid-input-response'] });
+    if (used.has(token)) return json({ success: false, 'error-codes': ['timeout-or-duplicate'] });
+    used.add(token);
+    if (token.startsWith('elsewhere-')) return json({ success: true, hostname: 'evil.example' });
+    if (token.startsWith('lowscore-')) return json({ success: true, hostname: siteHostname, score: 0.1 });
+    if (token.startsWith('pass-')) return json({ success: true, hostname: siteHostname, challenge_ts: new Date().toISOString() });
+    return json({ success: false, 'error-codes': ['invalid-input-response'] });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  provider.env = {
-    LFK_TURNSTILE_VERIFY_URL: `${base}/turnstile/v0/siteverify`,
-    LFK_HCAPTCHA_VERIFY_URL: `${base}/hcaptcha/siteverify`,
-    LFK_RECAPTCHA_VERIFY_URL: `${base}/recaptcha/api/siteverify`,
+  return {
+    env: {
+      LFK_TURNSTILE_VERIFY_URL: `${local.base}/turnstile/v0/siteverify`,
+      LFK_HCAPTCHA_VERIFY_URL: `${local.base}/hcaptcha/siteverify`,
+      LFK_RECAPTCHA_VERIFY_URL: `${local.base}/recaptcha/api/siteverify`,
+    },
+    requests,
+    close: local.close,
   };
-  return provider;
 }

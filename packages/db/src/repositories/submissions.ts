@@ -136,24 +136,23 @@ export class SubmissionRepository extends BaseRepository<ISubmission> {
     return { email: Number(email?.n ?? 0) > 0, endpointIds: new Set(deliveries.map((d) => d.endpoint_id)) };
   }
 
-  /** The form's submissions matching `filter`, newest first, below `before` (an id) when given. */
-  async newestFirstMatching(formId: string, filter: SubmissionFilter, before: string | undefined, limit: number): Promise<SubmissionReading[]> {
-    const where = whereOf(formId, filter);
-    const cursor = before ? ' and id < ?' : '';
-    const rows = await this.em.execute<SubmissionRow[]>(
-      `select ${COLUMNS} from submissions where ${where.sql}${cursor} order by id desc limit ?`,
-      [...where.params, ...(before ? [before] : []), limit],
-    );
-    return rows.map(readingOf);
+  /** The form's submissions matching `filter`, newest first, below `before` (an id) when given: a page of a list. */
+  newestFirstMatching(formId: string, filter: SubmissionFilter, before: string | undefined, limit: number): Promise<SubmissionReading[]> {
+    return this.#matching(formId, filter, 'desc', before, limit);
   }
 
   /** The form's submissions matching `filter`, oldest first, after `after` (an id) when given: an export's next batch. */
-  async oldestFirstMatching(formId: string, filter: SubmissionFilter, after: string | undefined, limit: number): Promise<SubmissionReading[]> {
+  oldestFirstMatching(formId: string, filter: SubmissionFilter, after: string | undefined, limit: number): Promise<SubmissionReading[]> {
+    return this.#matching(formId, filter, 'asc', after, limit);
+  }
+
+  /** Up to `limit` matching submissions in id order, past `cursor` (an id) in that order when given. */
+  async #matching(formId: string, filter: SubmissionFilter, order: 'asc' | 'desc', cursor: string | undefined, limit: number) {
     const where = whereOf(formId, filter);
-    const cursor = after ? ' and id > ?' : '';
+    const past = cursor ? ` and id ${order === 'asc' ? '>' : '<'} ?` : '';
     const rows = await this.em.execute<SubmissionRow[]>(
-      `select ${COLUMNS} from submissions where ${where.sql}${cursor} order by id asc limit ?`,
-      [...where.params, ...(after ? [after] : []), limit],
+      `select ${COLUMNS} from submissions where ${where.sql}${past} order by id ${order} limit ?`,
+      [...where.params, ...(cursor ? [cursor] : []), limit],
     );
     return rows.map(readingOf);
   }
