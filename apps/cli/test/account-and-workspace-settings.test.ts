@@ -88,3 +88,20 @@ it('lfk sessions list and revoke: one session, or every other one', async () => 
   expect(gone.code).toBe(1);
   expect(gone.stderr).toContain('session_not_found');
 });
+
+it('lfk workspaces leave: asks first, then the workspace is gone from your list; the last owner cannot', async () => {
+  const guest = await newHome({ LFK_BASE_URL: server.baseUrl });
+  const { email } = await signupWithCli(guest, server.baseUrl);
+  expect((await owner.lfk(['members', 'add', email])).code).toBe(0);
+  expect((await guest.lfk(['workspaces', 'use', workspaceId])).code).toBe(0);
+  const unasked = await guest.lfk(['workspaces', 'leave']);
+  expect(unasked.code).toBe(2);
+  const left = await guest.lfk(['workspaces', 'leave', '--yes']);
+  expect(left.code, left.stderr).toBe(0);
+  expect(left.stdout).toContain(`You left ${workspaceId}.`);
+  const listed = await guest.lfk(['workspaces', 'list', '--json']);
+  expect(listed.json.data.map((w: { id: string }) => w.id)).not.toContain(workspaceId);
+  const last = await owner.lfk(['workspaces', 'leave', '--yes']);
+  expect(last.code).toBe(1);
+  expect(last.stderr).toContain('last_owner');
+});

@@ -110,6 +110,13 @@ describeInBrowser('accounts, workspaces, members and the audit log', () => {
     // The switcher reads the new name.
     await eventually(() => page.getByLabel('Workspace', { exact: true }).locator('option:checked').textContent()).toBe('Acme Forms');
 
+    // The last owner cannot leave either; the dialog says what to do first.
+    await page.getByRole('button', { name: 'Leave workspace' }).click();
+    const leaving = page.getByRole('dialog', { name: 'Leave “Acme Forms”?' });
+    await leaving.getByRole('button', { name: 'Leave workspace' }).click();
+    await see(leaving.getByText('A workspace keeps at least one owner'));
+    await leaving.getByRole('button', { name: 'Cancel' }).click();
+
     await page.getByRole('button', { name: `Remove ${email}` }).click();
     const lastOwner = page.getByRole('dialog', { name: `Remove ${email}?` });
     await lastOwner.getByRole('button', { name: 'Remove member' }).click();

@@ -71,6 +71,7 @@ export const AUDIT_ACTIONS = [
   'member.added',
   'member.removed',
   'member.role_changed',
+  'member.left',
   'project.created',
   'workspace.created',
   'workspace.renamed',

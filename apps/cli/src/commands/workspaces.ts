@@ -2,6 +2,7 @@ import { Command } from '@commander-js/extra-typings';
 import { type CommandContext, inWorkspace, signedIn } from '../command-context.ts';
 import { updateConfig } from '../config/config-file.ts';
 import { CliError } from '../errors.ts';
+import { confirmOrStop } from '../terminal/prompts.ts';
 import { commandGroup, paged } from './options.ts';
 import { findListed, listed, noteNextPage } from './pages.ts';
 import { action, callAndShow, withApi } from './run-command.ts';
@@ -85,10 +86,36 @@ const workspacesRenameCommand = () =>
       }),
     );
 
+const workspacesLeaveCommand = () =>
+  new Command('leave')
+    .description('Leave the workspace (its last owner cannot: make someone else an owner first)')
+    .option('-y, --yes', 'leave without asking')
+    .action(
+      action(async (ctx, flags) => {
+        const { workspaceId } = await inWorkspace(ctx);
+        if (!flags.yes) {
+          await confirmOrStop(`Leave ${workspaceId}? You lose access to its forms and submissions.`, '--yes to leave without asking', 'You are still a member.');
+        }
+        // A client of its own after the question, so time spent answering is not spent from the timeout.
+        const { api } = await inWorkspace(ctx);
+        await api.members.leave.mutate({ workspace_id: workspaceId });
+        // A default workspace one has left is no default any more.
+        const { serverKey, configPath } = ctx.settings;
+        await updateConfig(configPath, (config) => {
+          const profile = config.servers[serverKey];
+          if (profile?.workspace_id === workspaceId) {
+            const { workspace_id: _left, ...rest } = profile;
+            config.servers[serverKey] = rest;
+          }
+        });
+        ctx.out.result({ id: workspaceId, left: true }, () => ctx.out.line(`You left ${workspaceId}.`));
+      }),
+    );
+
 export const workspacesCommand = () =>
   commandGroup(
     'workspaces',
     'List, create and choose workspaces',
-    [workspacesListCommand(), workspacesCreateCommand(), workspacesUseCommand(), workspacesRenameCommand()],
+    [workspacesListCommand(), workspacesCreateCommand(), workspacesUseCommand(), workspacesRenameCommand(), workspacesLeaveCommand()],
     ['lfk workspaces list', 'lfk workspaces create "Acme" --use', 'lfk workspaces use ws_…', 'lfk workspaces rename "Acme Forms"'],
   );

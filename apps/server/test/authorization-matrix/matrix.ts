@@ -369,6 +369,19 @@ export const MATRIX: Row[] = [
     expect: workspaceOwner(200),
   },
   {
+    route: 'POST /v1/workspaces/:workspace_id/leave',
+    // The owner and member callers leave as a person of their own, added to W with their role for the
+    // cell: the shared ones stay in W.
+    prepare: async (w, caller) => {
+      if (caller !== 'owner_session' && caller !== 'member_session') return {};
+      const leaving = await t.signup();
+      await t.addMember(w.owner.token, w.ws, leaving.email, caller === 'owner_session' ? 'owner' : 'member');
+      return { token: leaving.token };
+    },
+    success: (res) => expect(res.body).toBe(''),
+    expect: workspaceMember(204),
+  },
+  {
     route: 'PATCH /v1/workspaces/:workspace_id',
     prepare: async () => ({ body: { name: 'Workspace W' } }),
     success: (res) => expect(res.body).toBe(''),

@@ -57,6 +57,34 @@ describe(`roles (${ENGINE})`, () => {
   });
 });
 
+describe(`leaving (${ENGINE})`, () => {
+  it('a member leaves and no longer reaches the workspace; the last owner cannot leave; a key cannot', async () => {
+    const { owner, member } = await t.signupTeam();
+    const ws = owner.workspaceId;
+    const leave = (token: string) => t.request('POST', `/v1/workspaces/${ws}/leave`, { token });
+    expectError(await leave(owner.token), 409, 'last_owner');
+    const key = await t.createKey(owner.token, ws);
+    expectError(await leave(key.key), 403, 'session_required');
+    const left = await leave(member.token);
+    expect(left.status, left.body).toBe(204);
+    expectError(await t.request('GET', `/v1/workspaces/${ws}/members`, { token: member.token }), 404, 'workspace_not_found');
+    expectError(await leave(member.token), 404, 'workspace_not_found');
+    expect(await roles(ws)).toEqual({ [owner.userId]: 'owner' });
+    const audit = await t.request('GET', `/v1/workspaces/${ws}/audit-events`, { token: owner.token });
+    expect(audit.json.data.filter((e: { action: string }) => e.action === 'member.left')).toEqual([
+      expect.objectContaining({ actor: { type: 'user', id: member.userId }, target: { type: 'user', id: member.userId }, data: { role: 'member' } }),
+    ]);
+  });
+
+  it('an owner leaves once another owner stays', async () => {
+    const { owner, member } = await t.signupTeam();
+    const ws = owner.workspaceId;
+    await setRole(owner.token, ws, member.userId, 'owner');
+    expect((await t.request('POST', `/v1/workspaces/${ws}/leave`, { token: owner.token })).status).toBe(204);
+    expect(await roles(ws)).toEqual({ [member.userId]: 'owner' });
+  });
+});
+
 describe(`workspace names (${ENGINE})`, () => {
   it('an owner renames the workspace; members see the new name; others cannot', async () => {
     const { owner, member, outsider } = await t.signupTeam();

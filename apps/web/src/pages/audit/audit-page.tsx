@@ -35,6 +35,7 @@ const ACTIONS: Record<AuditAction, string> = {
   'member.added': 'added a member',
   'member.removed': 'removed a member',
   'member.role_changed': "changed a member's role",
+  'member.left': 'left the workspace',
   'project.created': 'created a project',
   'workspace.created': 'created the workspace',
   'workspace.renamed': 'renamed the workspace',

@@ -3,6 +3,7 @@ import type { RouterOutputs } from '@lfk/api';
 import { memberAddInput, workspaceRenameInput } from '@lfk/api/schemas';
 import { ROLES } from '@lfk/db/constants';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { type Problem, problemOf } from '../../api/problems.ts';
@@ -79,6 +80,7 @@ export function MembersPage() {
       <p role="status">{roles.said}</p>
       {isOwner && <AddMemberForm workspaceId={workspace.id} />}
       {isOwner && <RenameWorkspaceForm workspaceId={workspace.id} name={workspace.name} />}
+      <LeaveWorkspace workspaceId={workspace.id} name={workspace.name} />
       <RemoveMemberDialog workspaceId={workspace.id} member={removing} onClose={() => setRemoving(null)} />
     </>
   );
@@ -148,6 +150,44 @@ function RenameWorkspaceForm({ workspaceId, name }: { workspaceId: string; name:
       </form>
       <ProblemAlert problem={problem.problem} unplacedDetails={problem.unplaced} />
       <p role="status">{saved ? 'Workspace renamed.' : ''}</p>
+    </section>
+  );
+}
+
+/** Leaving: anyone may, but the last owner, who is told what to do first. */
+function LeaveWorkspace({ workspaceId, name }: { workspaceId: string; name: string }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const leave = useMutation({
+    ...trpc.members.leave.mutationOptions(),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries(trpc.workspaces.list.pathFilter());
+      await navigate({ to: '/' });
+    },
+  });
+  return (
+    <section aria-labelledby="leave-title" className="card">
+      <h2 id="leave-title">Leave this workspace</h2>
+      <p>You lose access to its forms and submissions. Keys you created keep working until an owner revokes them.</p>
+      <button type="button" className="danger" onClick={() => setOpen(true)}>
+        Leave workspace
+      </button>
+      <ConfirmDialog
+        open={open}
+        title={`Leave “${name}”?`}
+        confirmLabel="Leave workspace"
+        onConfirm={() => leave.mutate({ workspace_id: workspaceId })}
+        onClose={() => {
+          setOpen(false);
+          leave.reset();
+        }}
+        pending={leave.isPending}
+        error={leave.error}
+        explain={explainRoleChange}
+      >
+        <p>To come back, an owner must add you again.</p>
+      </ConfirmDialog>
     </section>
   );
 }

@@ -64,6 +64,29 @@ export const membersRouter = router({
     });
   }),
 
+  leave: memberProcedure.meta(
+    rest('POST /v1/workspaces/:workspace_id/leave', 204, 'Leave the workspace; its last owner cannot (make someone else an owner first)',
+      { errors: ['last_owner'] }),
+  ).mutation(async ({ ctx }) => {
+    const userId = ctx.session.userId;
+    await ctx.em.transactional(async (em) => {
+      // The same lock as removing a member: two owners leaving at once must not leave the workspace without one.
+      await em.getRepository(Workspace).lock(ctx.workspaceId);
+      const memberships = em.getRepository(Membership);
+      const membership = await memberships.findOf(ctx.workspaceId, userId);
+      if (!membership) throw new ApiError('workspace_not_found');
+      if (membership.role === 'owner' && (await memberships.countOwners(ctx.workspaceId)) <= 1) throw new ApiError('last_owner');
+      em.remove(membership);
+      em.getRepository(AuditEvent).record({
+        workspaceId: ctx.workspaceId,
+        action: 'member.left',
+        actor: ctx.actor,
+        target: { type: 'user', id: userId },
+        data: { role: membership.role },
+      });
+    });
+  }),
+
   remove: ownerProcedure.meta(
     rest('DELETE /v1/workspaces/:workspace_id/members/:user_id', 204, 'Remove a member; the last owner cannot be removed',
       { errors: ['member_not_found', 'last_owner'] }),

@@ -81,6 +81,7 @@ const AUDIT_DATA = {
   'member.added': z.object({ role }),
   'member.removed': z.object({ role }),
   'member.role_changed': z.object({ from: role, to: role }),
+  'member.left': z.object({ role }),
   'project.created': nothing,
   'workspace.created': nothing,
   'workspace.renamed': z.object({ from: z.string(), to: z.string() }),
