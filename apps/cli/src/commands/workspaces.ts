@@ -1,5 +1,5 @@
 import { Command } from '@commander-js/extra-typings';
-import { type CommandContext, inWorkspace, signedIn } from '../command-context.ts';
+import { type CommandContext, inWorkspace, sessionApi, signedIn } from '../command-context.ts';
 import { updateConfig } from '../config/config-file.ts';
 import { CliError } from '../errors.ts';
 import { confirmOrStop } from '../terminal/prompts.ts';
@@ -97,8 +97,7 @@ const workspacesLeaveCommand = () =>
           await confirmOrStop(`Leave ${workspaceId}? You lose access to its forms and submissions.`, '--yes to leave without asking', 'You are still a member.');
         }
         // A client of its own after the question, so time spent answering is not spent from the timeout.
-        const { api } = await inWorkspace(ctx);
-        await api.members.leave.mutate({ workspace_id: workspaceId });
+        await (await sessionApi(ctx)).members.leave.mutate({ workspace_id: workspaceId });
         // A default workspace one has left is no default any more.
         const { serverKey, configPath } = ctx.settings;
         await updateConfig(configPath, (config) => {
