@@ -51,22 +51,19 @@ export async function* exportSubmissions(
   format: ExportFormat,
   options: { bom: boolean },
 ): AsyncGenerator<string> {
-  const submissions = em.getRepository(Submission);
+  const read = (after: string | undefined) => em.getRepository(Submission).oldestFirstMatching(form.id, filter, after, EXPORT_BATCH);
   // The first batch is read before anything is yielded: a failure there is still an error the
   // route can answer, before the first byte of the file.
-  let batch = await submissions.oldestFirstMatching(form.id, filter, undefined, EXPORT_BATCH);
+  let batch = await read(undefined);
   const start = options.bom ? BOM : '';
   if (format === 'csv') yield start + stringify([[...LEADING_COLUMNS, ...form.schema.map((f) => f.name)]], CSV_OPTIONS);
   else if (start) yield start;
-  let after: string | undefined;
-  for (;;) {
-    if (after !== undefined) batch = await submissions.oldestFirstMatching(form.id, filter, after, EXPORT_BATCH);
-    if (batch.length === 0) return;
+  while (batch.length > 0) {
     yield format === 'csv' ? stringify(batch.map((s) => csvRow(form.schema, s)), CSV_OPTIONS) : batch.map(jsonLine).join('');
     if (batch.length < EXPORT_BATCH) return;
-    after = batch[batch.length - 1]!.id;
     // The embedded database answers without a turn of the event loop: without this, a large export
     // would hold the process until the socket pushed back, and every other request would wait.
     await setImmediate();
+    batch = await read(batch[batch.length - 1]!.id);
   }
 }
