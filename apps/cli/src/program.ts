@@ -7,6 +7,8 @@ import { completionCommand } from './commands/completion.ts';
 import { formsCommand } from './commands/forms.ts';
 import { keysCommand } from './commands/keys.ts';
 import { membersCommand } from './commands/members.ts';
+import { invitationsCommand } from './commands/invitations.ts';
+import { accountCommand } from './commands/account.ts';
 import { examples } from './commands/options.ts';
 import { projectsCommand } from './commands/projects.ts';
 import { submissionsCommand } from './commands/submissions.ts';
@@ -54,9 +56,11 @@ export function buildProgram() {
     .addCommand(logoutCommand())
     .addCommand(passwordCommand())
     .addCommand(sessionsCommand())
+    .addCommand(accountCommand())
     .addCommand(whoamiCommand())
     .addCommand(workspacesCommand())
     .addCommand(membersCommand())
+    .addCommand(invitationsCommand())
     .addCommand(projectsCommand())
     .addCommand(keysCommand())
     .addCommand(formsCommand())

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import type { LfkServer } from '@lfk/server';
-import { PASSWORD, startTestServer, type TestServerOptions } from '@lfk/testing';
+import { emailsSentTo, linkTokenSentTo, PASSWORD, startTestServer, type TestServerOptions } from '@lfk/testing';
 import { run } from '../src/run.ts';
 
 /** The CLI exactly as `npx lfk` runs it: its bin, under this Node. */
@@ -198,6 +198,19 @@ export async function newHome(env: Record<string, string> = {}): Promise<Home> {
   const home = await tempHome({ LFK_BASE_URL: server.baseUrl, ...env });
   homes.push(home);
   return home;
+}
+
+/**
+ * The owner invites `email` into their workspace (lfk members invite) and `guest`, signed in with
+ * that address, accepts the emailed link (lfk invitations accept): how anyone joins a workspace.
+ */
+export async function inviteAndAccept(guest: Home, email: string, role: 'member' | 'owner' = 'member'): Promise<void> {
+  const before = emailsSentTo(server, email, 'invitation').length;
+  const invited = await owner.lfk(['members', 'invite', email, '--role', role]);
+  if (invited.code !== 0) throw new Error(`invite failed: ${invited.stderr}`);
+  const token = await linkTokenSentTo(server, email, 'invitation', before + 1);
+  const accepted = await guest.lfk(['invitations', 'accept', `${server.baseUrl}/invitations/${token}`]);
+  if (accepted.code !== 0) throw new Error(`accept failed: ${accepted.stderr}`);
 }
 
 /** An API key the owner creates (`--name name`), as `keys create --json` prints it. */

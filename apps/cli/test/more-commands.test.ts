@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linkTokenSentTo } from '@lfk/testing';
 import { LFK_BIN, owner, server, signupWithCli, startWorld, stopWorld, tempHome, workspaceId } from './harness.ts';
 
 // members, projects, the audit log, --all, and submissions list --follow, against the real server.
@@ -8,20 +9,26 @@ beforeAll(() => startWorld());
 afterAll(stopWorld);
 
 describe('members', () => {
-  it('add, list and remove, as the database sees it', async () => {
+  it('invite (accepted by the invitee), list and remove, as the database sees it', async () => {
     const colleague = await tempHome();
     try {
       const { email, userId } = await signupWithCli(colleague, server.baseUrl);
-      const added = await owner.lfk(['members', 'add', email, '--role', 'member', '--json']);
-      expect(added.code, added.stderr).toBe(0);
-      expect(added.json).toMatchObject({ user_id: userId, email, role: 'member' });
+      const invited = await owner.lfk(['members', 'invite', email, '--role', 'member', '--json']);
+      expect(invited.code, invited.stderr).toBe(0);
+      expect(invited.json).toMatchObject({ workspace_id: workspaceId, email, role: 'member' });
+      // Nobody joins without accepting.
+      expect(await server.sql('select role from memberships where workspace_id = ? and user_id = ?', [workspaceId, userId])).toEqual([]);
+      const token = await linkTokenSentTo(server, email, 'invitation');
+      const accepted = await colleague.lfk(['invitations', 'accept', `${server.baseUrl}/invitations/${token}`]);
+      expect(accepted.code, accepted.stderr).toBe(0);
+      expect(accepted.stdout).toContain(`You are a member of`);
       expect(await server.sql('select role from memberships where workspace_id = ? and user_id = ?', [workspaceId, userId])).toEqual([{ role: 'member' }]);
 
       const listed = await owner.lfk(['members', 'list']);
       expect(listed.code).toBe(0);
       expect(listed.stdout).toMatch(new RegExp(`^${userId}\\t${email.replace('.', '\\.')}\\t\\tmember\\t`, 'm'));
 
-      const badRole = await owner.lfk(['members', 'add', email, '--role', 'admin']);
+      const badRole = await owner.lfk(['members', 'invite', email, '--role', 'admin']);
       expect(badRole.code).toBe(2);
 
       const unconfirmed = await owner.lfk(['members', 'remove', userId]);

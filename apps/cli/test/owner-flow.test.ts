@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { freePort } from '@lfk/testing';
+import { freePort, linkTokenSentTo } from '@lfk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Home, type LfkServerUnderTest, PASSWORD, signupWithCli, startServer, tempHome } from './harness.ts';
 
@@ -500,8 +500,10 @@ describe('the owner flow', () => {
     const member = await signupWithCli(memberHome, server.baseUrl, memberEmail);
 
     const ownerToken = (await profileOf(owner)).session_token as string;
-    const added = await restAs(ownerToken, 'POST', `/v1/workspaces/${secondId}/members`, { email: memberEmail, role: 'member' });
-    expect(added.status).toBe(201);
+    const invited = await restAs(ownerToken, 'POST', `/v1/workspaces/${secondId}/invitations`, { email: memberEmail, role: 'member' });
+    expect(invited.status).toBe(202);
+    const token = await linkTokenSentTo(server, memberEmail, 'invitation');
+    expect((await memberHome.lfk(['invitations', 'accept', token])).code).toBe(0);
 
     const workspaces = await memberHome.lfk(['workspaces', 'list', '--json']);
     expect(workspaces.code).toBe(0);

@@ -25,6 +25,7 @@ import { resolveSecretKey } from './secret-key.ts';
 import { logTransport, smtpTransport } from './email/transports.ts';
 import { isDashboardBuilt, registerDashboard } from './http/dashboard.ts';
 import { registerEmailVerification } from './http/email-verification.ts';
+import { registerPasswordResetPage } from './http/password-reset-page.ts';
 import { clientErrorHandler, handleWhatNodeKeeps } from './http/client-errors.ts';
 import { frameworkError, registerErrorHandling } from './http/errors.ts';
 import { registerApiDocs } from './http/api-docs.ts';
@@ -188,6 +189,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   await registerSubmissions(app, services, contextFor);
   registerSubmissionExport(app, contextFor);
   await registerEmailVerification(app, contextFor);
+  await registerPasswordResetPage(app, contextFor, `${config.publicUrl}/sign-in`);
   await registerSecretScanning(app, contextFor);
   await registerTrpc(app, contextFor);
   const dashboard = config.dashboardDir !== undefined && isDashboardBuilt(config.dashboardDir);

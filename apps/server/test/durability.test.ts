@@ -97,7 +97,7 @@ describe.runIf(ENGINE === 'pglite' || TEST_DATABASE_URL)('a server killed with S
       expect(message).toContain('/v1/email-verifications/lfv_');
 
       // Every acknowledged submission is there: claim the form and read them back.
-      const signup = await post('/v1/auth/signup', { email: `owner-${address}`, password: PASSWORD });
+      const signup = await post('/v1/auth/signup', { email: address.replace('@', '-owner@'), password: PASSWORD });
       const { session_token: token, workspace } = (await signup.json()) as { session_token: string; workspace: { id: string } };
       const auth = { authorization: `Bearer ${token}` };
       const claim = await post(`/v1/forms/${form.id}/claim`, { claim_token: form.claim_token, workspace_id: workspace.id }, auth);

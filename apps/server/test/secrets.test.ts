@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PASSWORD, rawExchange, useTestServer, verificationTokenSentTo } from '@lfk/testing';
+import { linkTokenSentTo, PASSWORD, rawExchange, until, useTestServer, verificationTokenSentTo } from '@lfk/testing';
 
 // The most talkative level: nothing a log call is handed may carry a secret.
 const t = useTestServer({ LOG_LEVEL: 'trace' });
@@ -75,6 +75,39 @@ it('no plaintext key, session token or claim token reaches the database or the l
   expect(logText).not.toContain(PASSWORD);
 });
 
+it('no reset or invitation token reaches the database, the audit log or a log line but its own email', async () => {
+  const owner = await t.signupOverHttp();
+  const invitee = `invitee-${Date.now()}@example.com`;
+  expect((await t.request('POST', '/v1/auth/password-resets', { body: { email: owner.email } })).status).toBe(202);
+  expect((await t.request('POST', `/v1/workspaces/${owner.workspaceId}/invitations`, { token: owner.token, body: { email: invitee, role: 'owner' } })).status).toBe(202);
+  const reset = await linkTokenSentTo(t, owner.email, 'password_reset');
+  const invitation = await linkTokenSentTo(t, invitee, 'invitation');
+  // Used where they belong (the invitee signs up and accepts; the owner resets), and where they do not.
+  await t.request('GET', `/v1/invitations/${invitation}`);
+  await t.request('GET', `/v1/auth/password-resets/${reset}`);
+  await t.request('POST', `/v1/invitations/${reset}/accept`, { token: owner.token });
+  await t.request('POST', `/v1/auth/password-resets/${invitation}`, { body: { password: 'a new long password' } });
+  const signup = await t.request('POST', '/v1/auth/signup', { body: { email: invitee, password: PASSWORD } });
+  expect((await t.request('POST', `/v1/invitations/${invitation}/accept`, { token: signup.json.session_token })).status).toBe(200);
+  expect((await t.request('POST', `/v1/auth/password-resets/${reset}`, { body: { password: 'a new long password' } })).status).toBe(204);
+  // The sender is done with every email (a sent email's body, which held the link, is cleared).
+  await until('every email sent', async () => (await t.count("outbox_emails where status = 'pending'")) === 0);
+
+  const tables = await t.sql<{ table_name: string }>(
+    "select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'",
+  );
+  let dump = '';
+  for (const { table_name } of tables) dump += JSON.stringify(await t.sql(`select * from "${table_name}"`));
+  expect(dump).toContain('invitation.created'); // the audit log is in the dump
+  for (const secret of [reset, invitation]) {
+    expect(dump.includes(secret.slice(4)), `database holds ${secret.slice(0, 4)}…`).toBe(false);
+    // In the logs, only the email that carries it (printed there by design, without SMTP).
+    const lines = t.logs.filter((l) => l.includes(secret.slice(4)));
+    expect(lines.length, `${secret.slice(0, 4)}… in the logs`).toBe(1);
+    expect(JSON.parse(lines[0]!).email?.kind).toMatch(/^(password_reset|invitation)$/);
+  }
+});
+
 describe('secrets in URLs, whatever comes before them and however they are encoded', () => {
   /** Every way a caller has been seen to put a secret into a URL; `s` is the secret. */
   const shapes: [string, (s: string) => string][] = [
@@ -92,14 +125,18 @@ describe('secrets in URLs, whatever comes before them and however they are encod
     ['as a query parameter name', (s) => `/v1/workspaces?${s}=1`],
   ];
 
-  it('no key, session, claim or verification token sent in a URL reaches a log line or an answer', async () => {
+  it('no key, session, claim, verification, reset or invitation token sent in a URL reaches a log line or an answer', async () => {
     const owner = await t.signup();
     const { key } = await t.createKey(owner.token, owner.workspaceId, 'url');
     const notify = `url-${Date.now()}@example.com`;
     const anonymous = await t.request('POST', '/v1/forms', { body: { ...formBody, notify_email: notify } });
     expect(anonymous.status).toBe(201);
     const verification = await verificationTokenSentTo(t, notify);
-    const secrets = { key, session: owner.token, claim: anonymous.json.claim_token as string, verification };
+    expect((await t.request('POST', '/v1/auth/password-resets', { body: { email: owner.email } })).status).toBe(202);
+    const reset = await linkTokenSentTo(t, owner.email, 'password_reset');
+    expect((await t.request('POST', `/v1/workspaces/${owner.workspaceId}/invitations`, { token: owner.token, body: { email: notify } })).status).toBe(202);
+    const invitation = await linkTokenSentTo(t, notify, 'invitation');
+    const secrets = { key, session: owner.token, claim: anonymous.json.claim_token as string, verification, reset, invitation };
     expect(secrets.claim).toMatch(/^lfc_/);
     // The email that carries the link is printed to the log by design (no SMTP here); scan what follows it.
     const from = t.logs.length;

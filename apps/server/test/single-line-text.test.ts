@@ -72,7 +72,7 @@ const SINGLE_LINE_FIELDS: [string, string, string | (() => string), (value: stri
   ['API key name', 'name', 'deploy', (v) =>
     t.request('POST', `/v1/workspaces/${owner.workspaceId}/api-keys`, { token: owner.token, body: { name: v } })],
   ['member email', 'email', () => stranger.email, (v) =>
-    t.request('POST', `/v1/workspaces/${owner.workspaceId}/members`, { token: owner.token, body: { email: v } })],
+    t.request('POST', `/v1/workspaces/${owner.workspaceId}/invitations`, { token: owner.token, body: { email: v } })],
 ];
 
 /** tRPC's `{ error: { data } }` read as REST's `{ error }`, status included. */

@@ -4,6 +4,9 @@ import { queryClient, trpc } from './api/trpc.ts';
 import { AppShell, WORKSPACES_LISTED } from './layout/app-shell.tsx';
 import { SignInPage } from './pages/auth/sign-in-page.tsx';
 import { SignUpPage } from './pages/auth/sign-up-page.tsx';
+import { ForgotPasswordPage } from './pages/auth/forgot-password-page.tsx';
+import { InvitationPage } from './pages/auth/invitation-page.tsx';
+import { WelcomePage } from './pages/auth/welcome-page.tsx';
 import { AuditPage } from './pages/audit/audit-page.tsx';
 import { AccountPage } from './pages/account/account-page.tsx';
 import { DevicePage } from './pages/device/device-page.tsx';
@@ -14,10 +17,12 @@ import { NewFormPage } from './pages/forms/new-form-page.tsx';
 import { KeyPage } from './pages/keys/key-page.tsx';
 import { KeysPage } from './pages/keys/keys-page.tsx';
 import { MembersPage } from './pages/members/members-page.tsx';
+import { WorkspaceSettingsPage } from './pages/settings/workspace-settings-page.tsx';
 import { SubmissionsPage } from './pages/submissions/submissions-page.tsx';
 import { WebhooksPage } from './pages/webhooks/webhooks-page.tsx';
 
-// The server answers the app's page at `/`, `/sign-in`, `/sign-up` and `/w/*` (apps/server's
+// The server answers the app's page at `/`, `/sign-in`, `/sign-up`, `/forgot-password`, `/welcome`,
+// `/device`, `/invitations/*` and `/w/*` (apps/server's
 // DASHBOARD_PATHS): every route below lives under one of them, so any of them survives a reload.
 
 function NotFound() {
@@ -41,7 +46,7 @@ const homeRoute = createRoute({
     await requireSession();
     const workspaces = await queryClient.ensureQueryData(trpc.workspaces.list.queryOptions({ limit: WORKSPACES_LISTED }));
     const first = workspaces.data[0];
-    if (!first) throw redirect({ to: '/sign-in' });
+    if (!first) throw redirect({ to: '/welcome' });
     throw redirect({ to: '/w/$workspaceId/forms', params: { workspaceId: first.id } });
   },
 });
@@ -65,7 +70,27 @@ const deviceRoute = createRoute({
   beforeLoad: ({ location }) => requireSession(location.href),
   component: DevicePage,
 });
-const signUpRoute = createRoute({ getParentRoute: () => rootRoute, path: '/sign-up', component: SignUpPage });
+/** `/sign-up?next=…&email=…`: from an invitation, its address filled in and back to it after. */
+const signUpRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/sign-up',
+  validateSearch: (search: Record<string, unknown>): { next?: string; email?: string } => {
+    const next = safeNext(search.next);
+    const email = typeof search.email === 'string' ? search.email.slice(0, 254) : undefined;
+    return { ...(next ? { next } : {}), ...(email ? { email } : {}) };
+  },
+  component: SignUpPage,
+});
+const forgotPasswordRoute = createRoute({ getParentRoute: () => rootRoute, path: '/forgot-password', component: ForgotPasswordPage });
+/** The link of an invitation email; it works signed in or out. */
+const invitationRoute = createRoute({ getParentRoute: () => rootRoute, path: '/invitations/$token', component: InvitationPage });
+/** A signed-in person who belongs to no workspace. */
+const welcomeRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/welcome',
+  beforeLoad: ({ location }) => requireSession(location.href),
+  component: WelcomePage,
+});
 
 const workspaceRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -83,6 +108,7 @@ const formRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'for
 const submissionsRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms/$formId/submissions', component: SubmissionsPage });
 const webhooksRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms/$formId/webhooks', component: WebhooksPage });
 const membersRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'members', component: MembersPage });
+const settingsRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'settings', component: WorkspaceSettingsPage });
 const auditRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'audit', component: AuditPage });
 const accountRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'account', component: AccountPage });
 
@@ -98,6 +124,9 @@ const routeTree = rootRoute.addChildren([
   homeRoute,
   signInRoute,
   signUpRoute,
+  forgotPasswordRoute,
+  invitationRoute,
+  welcomeRoute,
   deviceRoute,
   workspaceRoute.addChildren([
     workspaceHomeRoute,
@@ -111,6 +140,7 @@ const routeTree = rootRoute.addChildren([
     webhooksRoute,
     membersRoute,
     auditRoute,
+    settingsRoute,
     accountRoute,
   ]),
 ]);

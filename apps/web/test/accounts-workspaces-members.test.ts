@@ -2,6 +2,7 @@
  * Accounts, workspaces, members and the audit log in a real Chromium: errors beside their
  * fields, rate limits with when to retry, deep links that survive a reload, the switcher.
  */
+import { linkTokenSentTo } from '@lfk/testing';
 import { expect, it } from 'vitest';
 import {
   DESKTOP,
@@ -76,21 +77,30 @@ describeInBrowser('accounts, workspaces, members and the audit log', () => {
     await expect.poll(() => workspaceOf(page)).toBe(personal);
   });
 
-  it('members are added by email and removed; the last owner is explained; the audit log says who did what', async () => {
+  it('members are invited by email, join by accepting, and are removed; the last owner is explained; the audit log says who did what', async () => {
     const other = newEmail('colleague');
-    await d.t.signup(other);
+    const colleague = await d.t.signup(other);
     const { page, email } = await d.ownerPage();
     await page.getByRole('link', { name: 'Members' }).click();
     await see(page.getByRole('cell', { name: email, exact: true }));
 
-    await page.getByLabel('Email').fill('nobody@example.com');
-    await page.getByRole('button', { name: 'Add member' }).click();
-    await see(page.getByText('No user has that email address.'));
-    await page.getByLabel('Email').fill(other);
-    await page.getByLabel('Role', { exact: true }).selectOption('member');
-    await page.getByRole('button', { name: 'Add member' }).click();
-    await see(page.getByText(`${other} is now a member of this workspace.`));
-    await see(page.getByRole('cell', { name: other, exact: true }));
+    // Any address gets the same answer: whether it has an account is not told.
+    for (const address of ['nobody@example.com', other]) {
+      await page.getByLabel('Email').fill(address);
+      await page.getByLabel('Role', { exact: true }).selectOption('member');
+      await page.getByRole('button', { name: 'Send invitation' }).click();
+      await see(page.getByText(`Invitation sent to ${address}. They join when they accept it.`));
+    }
+    const pending = page.getByRole('table', { name: 'Invitations waiting for an answer' });
+    await see(pending.getByRole('cell', { name: 'nobody@example.com', exact: true }));
+    await page.getByRole('button', { name: 'Resend the invitation to nobody@example.com' }).click();
+    await see(page.getByText('Sent nobody@example.com a new link.'));
+    await page.getByRole('button', { name: 'Cancel the invitation to nobody@example.com' }).click();
+    await gone(pending.getByRole('cell', { name: 'nobody@example.com', exact: true }));
+    const token = await linkTokenSentTo(d.t, other, 'invitation');
+    expect((await d.t.request('POST', `/v1/invitations/${token}/accept`, { token: colleague.token })).status).toBe(200);
+    await page.reload();
+    await see(page.getByRole('table', { name: 'Members of this workspace' }).getByRole('cell', { name: other, exact: true }));
     await expectAccessible(page, 'members');
     await screenshot(page, 'members-desktop');
 
@@ -103,7 +113,9 @@ describeInBrowser('accounts, workspaces, members and the audit log', () => {
     await page.getByLabel(`Role of ${other}`).selectOption('member');
     await see(page.getByText(`${other} is now a member.`));
 
-    // The workspace's name, for owners.
+    // The workspace's name, for owners, on its settings page.
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await see(page.getByRole('heading', { level: 1, name: 'Workspace settings' }));
     await page.getByLabel('Name', { exact: true }).fill('Acme Forms');
     await page.getByRole('button', { name: 'Rename' }).click();
     await see(page.getByText('Workspace renamed.'));
@@ -116,7 +128,9 @@ describeInBrowser('accounts, workspaces, members and the audit log', () => {
     await leaving.getByRole('button', { name: 'Leave workspace' }).click();
     await see(leaving.getByText('A workspace keeps at least one owner'));
     await leaving.getByRole('button', { name: 'Cancel' }).click();
+    await expectAccessible(page, 'workspace-settings');
 
+    await page.getByRole('link', { name: 'Members' }).click();
     await page.getByRole('button', { name: `Remove ${email}` }).click();
     const lastOwner = page.getByRole('dialog', { name: `Remove ${email}?` });
     await lastOwner.getByRole('button', { name: 'Remove member' }).click();

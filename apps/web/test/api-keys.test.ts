@@ -115,7 +115,7 @@ describeInBrowser('API keys', () => {
     const memberEmail = newEmail('member');
     const owner = await d.t.signup(ownerEmail);
     await d.t.signup(memberEmail);
-    await d.t.addMember(owner.token, owner.workspaceId, memberEmail, 'member');
+    await d.t.addMember(owner.workspaceId, memberEmail, 'member');
 
     const page = await d.newPage(DESKTOP);
     await signInInBrowser(page, memberEmail);

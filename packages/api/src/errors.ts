@@ -1,4 +1,4 @@
-import { MAX_ACTIVE_KEYS, MAX_WEBHOOKS_PER_FORM } from '@lfk/db/constants';
+import { MAX_ACTIVE_KEYS, MAX_PENDING_INVITATIONS, MAX_WEBHOOKS_PER_FORM } from '@lfk/db/constants';
 import { ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
@@ -26,6 +26,7 @@ const CATALOGUE = {
   signup_disabled: [403, 'Sign-up is disabled on this server.'],
   device_login_denied: [403, 'The sign-in was denied.'],
   form_closed: [403, 'This form is closed and takes no more submissions.'],
+  invitation_for_another_address: [403, 'This invitation was sent to another email address: sign in, or sign up, with that address to accept it.'],
   workspace_not_found: [404, 'No such workspace.'],
   api_key_not_found: [404, 'No such API key.'],
   form_not_found: [404, 'No such form.'],
@@ -37,6 +38,7 @@ const CATALOGUE = {
   device_login_not_found: [404, 'No such sign-in request, or it has expired or been used.'],
   webhook_not_found: [404, 'No such webhook endpoint.'],
   webhook_delivery_not_found: [404, 'No such webhook delivery.'],
+  invitation_not_found: [404, 'No such invitation: it was accepted, cancelled or replaced by a newer link, or it has expired.'],
   not_found: [404, 'Not found.'],
   request_timeout: [408, 'The request did not arrive in time.'],
   email_taken: [409, 'An account with that email address already exists.'],
@@ -48,6 +50,7 @@ const CATALOGUE = {
   device_login_decided: [409, 'The sign-in request has already been approved or denied.'],
   api_key_revoked: [409, 'The API key is revoked; a revoked key cannot be rolled.'],
   api_key_already_rolled: [409, 'The API key has already been rolled and is in its grace period.'],
+  invitation_limit_reached: [409, `The workspace already has ${MAX_PENDING_INVITATIONS} pending invitations. Cancel some first.`],
   webhook_limit_reached: [409, `The form already has ${MAX_WEBHOOKS_PER_FORM} webhook endpoints. Delete one first.`],
   webhook_disabled: [409, 'The webhook endpoint is disabled. Enable it, and the deliveries waiting for it are sent.'],
   webhook_delivery_in_flight: [409, 'The delivery is being attempted right now. Retry it once that attempt is over.'],
@@ -147,6 +150,13 @@ const CONFLICT_BY_UNIQUE_INDEX: Record<string, ErrorCode> = {
  */
 const NOT_FOUND_BY_FOREIGN_KEY: Record<string, ErrorCode> = {
   submissions_form_id_foreign: 'form_not_found',
+  // A write into a workspace deleted meanwhile (a key's form, a member's project).
+  forms_workspace_id_foreign: 'workspace_not_found',
+  projects_workspace_id_foreign: 'workspace_not_found',
+  api_keys_workspace_id_foreign: 'workspace_not_found',
+  memberships_workspace_id_foreign: 'workspace_not_found',
+  invitations_workspace_id_foreign: 'workspace_not_found',
+  audit_events_workspace_id_foreign: 'workspace_not_found',
 };
 
 /** A violation of a constraint a caller can race into, as its 409 or 404; null for any other error. */

@@ -5,6 +5,7 @@
 export * from './features/keys/schemas.ts';
 export * from './features/accounts/auth-schemas.ts';
 export * from './features/accounts/device-login-schemas.ts';
+export * from './features/accounts/password-reset-schemas.ts';
 export * from './common-schemas.ts';
 export * from './features/email-verification/schemas.ts';
 export * from './features/forms/schemas.ts';

@@ -3,7 +3,7 @@
  * code sign-up itself runs, with the password's hash made once per process, since argon2 is slow
  * by design. The server's and the api package's tests both seed through here.
  */
-import type { Database } from '@lfk/db';
+import { type Database, Membership, type Role, User } from '@lfk/db';
 import { hashPassword } from './credentials/passwords.ts';
 import { openAccount } from './features/accounts/accounts.ts';
 
@@ -28,4 +28,15 @@ export async function seedAccount(db: Database, email: string, now: Date): Promi
   const address = email.toLowerCase();
   const { user, workspace, session } = await db.fork().transactional(async (em) => openAccount(em, { email: address, passwordHash: hash }, now));
   return { token: session.token, userId: user.id, workspaceId: workspace.id, email: address };
+}
+
+/**
+ * Makes the account at `email` a member of the workspace, as an accepted invitation would: for
+ * tests whose subject is not the invitation itself.
+ */
+export async function seedMembership(db: Database, workspaceId: string, email: string, role: Role): Promise<void> {
+  await db.fork().transactional(async (em) => {
+    const user = await em.getRepository(User).findOneOrFail({ email: email.toLowerCase() });
+    em.getRepository(Membership).add(workspaceId, user.id, role);
+  });
 }

@@ -7,6 +7,7 @@ import { MAX_ACTIVE_KEYS } from '@lfk/db';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../src/context.ts';
 import { toWireError } from '../src/errors.ts';
+import { seedMembership } from '../src/testing.ts';
 import { callerFor, type Person, person, testServices } from './world.ts';
 
 /** What a refused call answers on the wire: its status and lfk's code. */
@@ -32,7 +33,7 @@ beforeAll(async () => {
   services = await testServices();
   [owner, member, outsider] = [await person(services), await person(services), await person(services)];
   const asOwner = await callerFor(services, owner.token);
-  await asOwner.members.add({ workspace_id: owner.workspaceId, email: member.email, role: 'member' });
+  await seedMembership(services.db, owner.workspaceId, member.email, 'member');
   ({ key } = await asOwner.apiKeys.create({ workspace_id: owner.workspaceId, name: 'rules' }));
 });
 

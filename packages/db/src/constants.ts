@@ -72,6 +72,9 @@ export const AUDIT_ACTIONS = [
   'member.removed',
   'member.role_changed',
   'member.left',
+  'invitation.created',
+  'invitation.resent',
+  'invitation.cancelled',
   'project.created',
   'workspace.created',
   'workspace.renamed',
@@ -138,6 +141,10 @@ export const API_KEY_EXPIRY_REMINDER_DAYS = [7, 1] as const;
 export const API_KEY_USAGE_DAYS = { default: 30, max: 90 } as const;
 
 export const MIN_PASSWORD_LENGTH = 10;
+
+/** How long an invitation's link works, and how many may wait in one workspace. */
+export const INVITATION_TTL_DAYS = 7;
+export const MAX_PENDING_INVITATIONS = 100;
 
 /** How many items one page of a list holds (`limit`): at most `max`, `default` when not asked. */
 export const PAGE_LIMIT = { default: 50, max: 100 } as const;

@@ -10,6 +10,8 @@ export * from './repositories/device-logins.ts';
 export * from './repositories/email-verifications.ts';
 export * from './repositories/forms.ts';
 export * from './repositories/idempotency-records.ts';
+export * from './repositories/invitations.ts';
+export * from './repositories/password-resets.ts';
 export * from './repositories/base-repository.ts';
 export * from './repositories/memberships.ts';
 export * from './repositories/outbox-emails.ts';

@@ -1,4 +1,4 @@
-export { verificationTokenSentTo } from './email.ts';
+export { emailsSentTo, type LinkEmailKind, linkTokenSentTo, verificationTokenSentTo } from './email.ts';
 export { expectDocumentedError, type ExpectErrorOptions, expectError, type WireError } from './errors.ts';
 export { type CreatedForm, createContactForm, createForm, ORIGIN } from './forms.ts';
 export { freePort } from './ports.ts';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { type SeededAccount, seedAccount, TEST_PASSWORD } from '@lfk/api/testing';
+import { type SeededAccount, seedAccount, seedMembership, TEST_PASSWORD } from '@lfk/api/testing';
 import { type Config, createServer, type LfkServer, loadConfig, type OutboxSenderOptions, RATE_LIMITS_OFF, type ServerOptions } from '@lfk/server';
 import { afterAll, beforeAll } from 'vitest';
 import { ownDatabase, replicaOf, sharedDatabase } from '@lfk/db/testing';
@@ -58,7 +58,8 @@ export interface TestServer {
   createKey(token: string, workspaceId: string, name?: string): Promise<{ key: string; id: string }>;
   /** A new account, and a key of its workspace with the key's id. */
   signupWithKey(): Promise<{ owner: Account; key: string; id: string }>;
-  addMember(ownerToken: string, workspaceId: string, email: string, role: 'owner' | 'member'): Promise<void>;
+  /** Seeds a membership, as an accepted invitation makes one. */
+  addMember(workspaceId: string, email: string, role: 'owner' | 'member'): Promise<void>;
   /** An owner, a member of the owner's workspace, and an outsider (who has a workspace of their own only). */
   signupTeam(): Promise<{ owner: Account; member: Account; outsider: Account }>;
   /** Raw SQL against the server's database. */
@@ -164,15 +165,14 @@ export async function startTestServer(
       const owner = await t.signup();
       return { owner, ...(await t.createKey(owner.token, owner.workspaceId)) };
     },
-    async addMember(ownerToken, workspaceId, email, role) {
-      const res = await request('POST', `/v1/workspaces/${workspaceId}/members`, { token: ownerToken, body: { email, role } });
-      if (res.status !== 201) throw new Error(`add member failed: ${res.status} ${res.body}`);
+    async addMember(workspaceId, email, role) {
+      await seedMembership(server.db, workspaceId, email, role);
     },
     async signupTeam() {
       const owner = await t.signup();
       const member = await t.signup();
       const outsider = await t.signup();
-      await t.addMember(owner.token, owner.workspaceId, member.email, 'member');
+      await t.addMember(owner.workspaceId, member.email, 'member');
       return { owner, member, outsider };
     },
     async sql(query, params = []) {

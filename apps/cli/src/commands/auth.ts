@@ -29,7 +29,7 @@ async function emailFrom(flags: CredentialsFlags): Promise<string> {
  * A new password (`choosing`) is checked against the length rule, and the server for being
  * there, before it is asked for a second time.
  */
-async function passwordFrom(ctx: CommandContext, flags: CredentialsFlags, choosing: boolean): Promise<string> {
+export async function passwordFrom(ctx: CommandContext, flags: CredentialsFlags, choosing: boolean): Promise<string> {
   if (flags.passwordStdin) return (await readStdin('the password')).replace(/\r?\n$/, '');
   requirePrompt('a password', '--password-stdin and the password on standard input');
   await assertReachable(ctx.settings);
@@ -289,5 +289,36 @@ const passwordChangeCommand = () =>
       }),
     );
 
+/** The token of a link pasted whole (`https://…/v1/auth/password-resets/lfr_…`) or alone. */
+function tokenOf(linkOrToken: string, prefix: string): string {
+  const found = new RegExp(`${prefix}[0-9A-Za-z]+`).exec(linkOrToken);
+  if (!found) throw usageError('invalid_link', `That is not a link from the email: it holds no ${prefix}… token.`);
+  return found[0];
+}
+
+const passwordResetCommand = () =>
+  new Command('reset')
+    .description('Forgot your password? Have a reset link emailed, then set a new password with it (every session is signed out)')
+    .argument('[email]', "your account's address: a link to reset its password is emailed there")
+    .option('--link <link>', 'the link from the email (or its lfr_… token): set a new password with it')
+    .option('--password-stdin', 'with --link: read the new password from standard input instead of asking')
+    .addHelpText('after', examples(['lfk password reset you@example.com', 'lfk password reset --link "https://lfk.example/v1/auth/password-resets/lfr_…"']))
+    .action(
+      action(async (ctx, email, flags) => {
+        if ((email === undefined) === (flags.link === undefined)) {
+          throw usageError('conflicting_flags', 'Give your address to have a link emailed, or --link to use one: one of the two.');
+        }
+        if (email !== undefined) {
+          if (flags.passwordStdin) throw usageError('conflicting_flags', '--password-stdin goes with --link.');
+          const { message } = await (await anonymousApi(ctx)).passwordResets.request.mutate({ email });
+          return ctx.out.result({ requested: true, message }, () => ctx.out.line(`${message} Then run 'lfk password reset --link <the link>'.`));
+        }
+        const token = tokenOf(flags.link!, 'lfr_');
+        const password = await passwordFrom(ctx, flags, true);
+        await (await anonymousApi(ctx)).passwordResets.reset.mutate({ token, password });
+        ctx.out.result({ reset: true }, () => ctx.out.line("Password set. Every session of your account was signed out: sign in again with 'lfk login'."));
+      }),
+    );
+
 export const passwordCommand = () =>
-  new Command('password').description('Change your password').addCommand(passwordChangeCommand());
+  new Command('password').description('Change your password, or reset a forgotten one').addCommand(passwordChangeCommand()).addCommand(passwordResetCommand());

@@ -109,7 +109,7 @@ const keysGetCommand = () =>
             ['from address', key.last_used_ip ?? '-'],
             ['user agent', key.last_used_user_agent ?? '-'],
             ['created', key.created_at],
-            ['created by', key.created_by],
+            ['created by', key.created_by ?? '(a deleted account)'],
           ]);
         },
       ),

@@ -16,16 +16,17 @@ const membersListCommand = () =>
     { header: 'JOINED', value: (m) => m.created_at, time: true, optional: true },
   ]);
 
-const membersAddCommand = () =>
-  new Command('add')
-    .description('Add someone who has an lfk account to the workspace (owners)')
-    .argument('<email>', 'their account email')
-    .addOption(new Option('--role <role>', 'what they may do').choices(ROLES).default('member' as const))
+const membersInviteCommand = () =>
+  new Command('invite')
+    .description('Invite an email address (owners): they join when they accept the link emailed to them (7 days)')
+    .argument('<email>', 'their address: with an lfk account or without one')
+    .addOption(new Option('--role <role>', 'what they may do once they join').choices(ROLES).default('member' as const))
     .action(
       callAndShow(
         inWorkspace,
-        ({ api, workspaceId }, email, flags) => api.members.add.mutate({ workspace_id: workspaceId, email, role: flags.role }),
-        (member, { out, workspaceId }) => out.line(`Added ${member.email} (${member.user_id}) to ${workspaceId} as ${member.role}.`),
+        ({ api, workspaceId }, email, flags) => api.invitations.create.mutate({ workspace_id: workspaceId, email, role: flags.role }),
+        (invitation, { out, workspaceId }) =>
+          out.line(`Invited ${invitation.email} to ${workspaceId} as ${invitation.role === 'owner' ? 'an owner' : 'a member'} (${invitation.id}): they join when they accept the emailed link.`),
       ),
     );
 
@@ -62,7 +63,7 @@ const membersRemoveCommand = () =>
 export const membersCommand = () =>
   commandGroup(
     'members',
-    "List, add and remove the workspace's members, and change their roles",
-    [membersListCommand(), membersAddCommand(), membersRoleCommand(), membersRemoveCommand()],
-    ['lfk members list', 'lfk members add ada@example.com --role owner', 'lfk members role usr_… owner', 'lfk members remove usr_… --yes'],
+    "List, invite and remove the workspace's members, and change their roles",
+    [membersListCommand(), membersInviteCommand(), membersRoleCommand(), membersRemoveCommand()],
+    ['lfk members list', 'lfk members invite ada@example.com --role owner', 'lfk members role usr_… owner', 'lfk members remove usr_… --yes'],
   );

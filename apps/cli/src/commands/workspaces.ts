@@ -2,7 +2,7 @@ import { Command } from '@commander-js/extra-typings';
 import { type CommandContext, inWorkspace, sessionApi, signedIn } from '../command-context.ts';
 import { updateConfig } from '../config/config-file.ts';
 import { CliError } from '../errors.ts';
-import { confirmOrStop } from '../terminal/prompts.ts';
+import { confirmOrStop, promptLine, requirePrompt } from '../terminal/prompts.ts';
 import { commandGroup, paged } from './options.ts';
 import { findListed, listed, noteNextPage } from './pages.ts';
 import { action, callAndShow, withApi } from './run-command.ts';
@@ -12,6 +12,18 @@ async function rememberWorkspace(ctx: CommandContext, workspaceId: string): Prom
   const { serverKey, configPath } = ctx.settings;
   await updateConfig(configPath, (config) => {
     config.servers[serverKey] = { ...config.servers[serverKey], workspace_id: workspaceId };
+  });
+}
+
+/** A default workspace one has left, or deleted, is no default any more. */
+async function forgetDefaultWorkspace(ctx: CommandContext, workspaceId: string): Promise<void> {
+  const { serverKey, configPath } = ctx.settings;
+  await updateConfig(configPath, (config) => {
+    const profile = config.servers[serverKey];
+    if (profile?.workspace_id === workspaceId) {
+      const { workspace_id: _gone, ...rest } = profile;
+      config.servers[serverKey] = rest;
+    }
   });
 }
 
@@ -98,23 +110,35 @@ const workspacesLeaveCommand = () =>
         }
         // A client of its own after the question, so time spent answering is not spent from the timeout.
         await (await sessionApi(ctx)).members.leave.mutate({ workspace_id: workspaceId });
-        // A default workspace one has left is no default any more.
-        const { serverKey, configPath } = ctx.settings;
-        await updateConfig(configPath, (config) => {
-          const profile = config.servers[serverKey];
-          if (profile?.workspace_id === workspaceId) {
-            const { workspace_id: _left, ...rest } = profile;
-            config.servers[serverKey] = rest;
-          }
-        });
+        await forgetDefaultWorkspace(ctx, workspaceId);
         ctx.out.result({ id: workspaceId, left: true }, () => ctx.out.line(`You left ${workspaceId}.`));
+      }),
+    );
+
+const workspacesDeleteCommand = () =>
+  new Command('delete')
+    .description('Delete the workspace for good, with its keys, forms and submissions (owners): type its name to confirm')
+    .option('--confirm <name>', "the workspace's name, typed to confirm (else you are asked for it)")
+    .action(
+      action(async (ctx, flags) => {
+        const { api, workspaceId } = await inWorkspace(ctx);
+        let typed = flags.confirm;
+        if (typed === undefined) {
+          const found = await findListed((input) => api.workspaces.list.query(input), (w) => w.id === workspaceId);
+          requirePrompt("the workspace's name", '--confirm <name>');
+          typed = await promptLine(`This deletes ${found?.name ?? workspaceId} (${workspaceId}) with its keys, forms and submissions, for good. Type its name to confirm: `);
+        }
+        // A client of its own after the question, so time spent answering is not spent from the timeout.
+        await (await sessionApi(ctx)).workspaces.delete.mutate({ workspace_id: workspaceId, confirm: typed });
+        await forgetDefaultWorkspace(ctx, workspaceId);
+        ctx.out.result({ id: workspaceId, deleted: true }, () => ctx.out.line(`Deleted ${workspaceId}.`));
       }),
     );
 
 export const workspacesCommand = () =>
   commandGroup(
     'workspaces',
-    'List, create and choose workspaces',
-    [workspacesListCommand(), workspacesCreateCommand(), workspacesUseCommand(), workspacesRenameCommand(), workspacesLeaveCommand()],
-    ['lfk workspaces list', 'lfk workspaces create "Acme" --use', 'lfk workspaces use ws_…', 'lfk workspaces rename "Acme Forms"'],
+    'List, create, choose, rename, leave and delete workspaces',
+    [workspacesListCommand(), workspacesCreateCommand(), workspacesUseCommand(), workspacesRenameCommand(), workspacesLeaveCommand(), workspacesDeleteCommand()],
+    ['lfk workspaces list', 'lfk workspaces create "Acme" --use', 'lfk workspaces use ws_…', 'lfk workspaces rename "Acme Forms"', 'lfk workspaces delete --confirm "Acme Forms"'],
   );

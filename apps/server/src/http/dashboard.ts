@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
  * page, which then draws the right screen. Nothing else is the app's: `/v1`, `/trpc`, the health
  * routes and every unknown path keep their own answers (an unknown `/v1/...` stays a JSON 404).
  */
-export const DASHBOARD_PATHS = ['/', '/sign-in', '/sign-up', '/device', '/w/*'] as const;
+export const DASHBOARD_PATHS = ['/', '/sign-in', '/sign-up', '/forgot-password', '/welcome', '/device', '/invitations/*', '/w/*'] as const;
 
 /**
  * What the app's page may load: its own scripts, styles, images and API, nothing inline and

@@ -36,7 +36,7 @@ export async function registerEmailVerification(app: FastifyInstance, contextFor
       return page(
         reply,
         // The action is relative (the token itself): it posts to this very link, behind any path prefix a proxy adds.
-        htmlPage('Verify your address', [`Send the submissions of the form "${link.form_name}" to ${link.email}?`], {
+        htmlPage('Verify your address', [link.form ? `Send the submissions of the form "${link.form.name}" to ${link.email}?` : `Confirm ${link.email} as the address of your lfk account?`], {
           button: { label: 'Verify', action: token },
         }),
       );
@@ -48,7 +48,9 @@ export async function registerEmailVerification(app: FastifyInstance, contextFor
       return page(
         reply,
         htmlPage('Address verified', [
-          `${verified.email} will now receive the submissions of the form "${verified.form_name}".`,
+          verified.form
+            ? `${verified.email} will now receive the submissions of the form "${verified.form.name}".`
+            : `${verified.email} is confirmed as the address of your lfk account.`,
           'You can close this page.',
         ]),
       );

@@ -14,14 +14,28 @@ export interface PageParts {
   button?: { label: string; action: string };
   /** A link after the text, e.g. back to the site a form was sent from. */
   link?: { label: string; href: string };
+  /** A form that posts one new password to `action` (a reset link's page). */
+  passwordForm?: { action: string; label: string; minLength: number; username: string; submit: string };
 }
 
 /** A small self-contained page (no scripts, no outside resources) for people who follow a link or post a form. */
-export function htmlPage(title: string, paragraphs: string[], { items = [], errorCode, button, link }: PageParts = {}): string {
+function passwordFormHtml(f: NonNullable<PageParts['passwordForm']>): string {
+  // The hidden username lets a password manager file the new password under the right account.
+  return `<form method="post" action="${escapeHtml(f.action)}">
+<input type="email" name="username" autocomplete="username" value="${escapeHtml(f.username)}" hidden readonly>
+<p><label for="password">${escapeHtml(f.label)}</label><br>
+<input id="password" name="password" type="password" autocomplete="new-password" required minlength="${f.minLength}" maxlength="1024"></p>
+<button type="submit">${escapeHtml(f.submit)}</button>
+</form>
+`;
+}
+
+export function htmlPage(title: string, paragraphs: string[], { items = [], errorCode, button, link, passwordForm }: PageParts = {}): string {
   const list = items.length > 0 ? `<ul>${items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>` : '';
   const form = button
     ? `<form method="post" action="${escapeHtml(button.action)}">\n<button type="submit">${escapeHtml(button.label)}</button>\n</form>\n`
     : '';
+  const fields = passwordForm ? passwordFormHtml(passwordForm) : '';
   const back = link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>\n` : '';
   return `<!doctype html>
 <html lang="en">
@@ -35,7 +49,7 @@ export function htmlPage(title: string, paragraphs: string[], { items = [], erro
 <h1>${escapeHtml(title)}</h1>
 ${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
 ${list}
-${form}${back}</body>
+${form}${fields}${back}</body>
 </html>
 `;
 }

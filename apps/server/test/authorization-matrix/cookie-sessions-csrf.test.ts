@@ -28,6 +28,8 @@ describe('cookie sessions from a page of another host', () => {
     delivery_id: 'whd_00000000000000000000000000',
     submission_id: 'sub_00000000000000000000000000',
     session_id: 'ses_00000000000000000000000000',
+    invitation_id: 'inv_00000000000000000000000000',
+    token: `lfi_${'0'.repeat(43)}`,
     user_code: 'BCDF-GHJK',
   };
 

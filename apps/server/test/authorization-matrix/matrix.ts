@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { beforeAll, expect } from 'vitest';
-import { type Account, createForm, PASSWORD, type Res, type TestServer, until, useTestServer, verificationTokenSentTo } from '@lfk/testing';
+import { type Account, createForm, linkTokenSentTo, PASSWORD, type Res, type TestServer, until, useTestServer, verificationTokenSentTo } from '@lfk/testing';
 
 // ---------------------------------------------------------------------------------------------
 // Callers (columns)
@@ -149,6 +149,27 @@ async function freshVerificationLink(w: World): Promise<Prepared> {
   return { params: { token: await verificationTokenSentTo(t, address) } };
 }
 
+/** A pending invitation of its own into W, for a cell that resends, cancels or opens it. */
+async function freshInvitation(w: World): Promise<Prepared> {
+  const email = freshEmail();
+  const res = await t.request('POST', `/v1/workspaces/${w.ws}/invitations`, { token: w.owner.token, body: { email, role: 'member' } });
+  if (res.status !== 202) throw new Error(`invite failed: ${res.status} ${res.body}`);
+  return { params: { invitation_id: res.json.id }, ref: { invitationId: res.json.id, email } };
+}
+
+/** How many invitations were emailed to `email` so far, the one just sent included (the shared callers are invited once per row). */
+async function countInvitationsTo(email: string): Promise<number> {
+  return t.count("outbox_emails where kind = 'invitation' and \"to\" = ?", [email]);
+}
+
+/** A fresh account and the reset link it was sent: a link works once, so one per cell. */
+async function freshResetLink(_w?: World): Promise<Prepared> {
+  const account = await t.signup();
+  const res = await t.request('POST', '/v1/auth/password-resets', { body: { email: account.email } });
+  if (res.status !== 202) throw new Error(`reset request failed: ${res.status} ${res.body}`);
+  return { params: { token: await linkTokenSentTo(t, account.email, 'password_reset') } };
+}
+
 /** A success that is an HTML page showing `text`. */
 const htmlPageShowing = (text: string) => (res: Res) => {
   expect(res.headers['content-type']).toMatch(/^text\/html/);
@@ -245,6 +266,43 @@ export const MATRIX: Row[] = [
     },
     success: (res) => expect(res.body).toBe(''),
     expect: signedIn(204),
+  },
+  {
+    route: 'DELETE /v1/auth/account',
+    // A person of its own for each session caller: the shared ones stay.
+    prepare: async (w, caller) => {
+      const body = { password: PASSWORD };
+      return sessionAccount(w, caller) ? { token: (await t.signup()).token, body } : { body };
+    },
+    success: (res) => expect(res.body).toBe(''),
+    expect: signedIn(204),
+  },
+  {
+    route: 'POST /v1/auth/email-verification',
+    // A person of its own for each session caller, whose address is not verified yet.
+    prepare: async (w, caller) => (sessionAccount(w, caller) ? { token: (await t.signup()).token } : {}),
+    success: (res) => expect(res.json.sent_to).toMatch(/^.\*\*\*@example\.com$/),
+    expect: signedIn(202),
+  },
+  {
+    route: 'POST /v1/auth/password-resets',
+    prepare: async (w) => ({ body: { email: w.owner.email } }),
+    success: (res) => expect(res.json.message).toMatch(/^If an account uses this address/),
+    expect: anyone(202),
+  },
+  {
+    route: 'GET /v1/auth/password-resets/:token',
+    prepare: freshResetLink,
+    // Opening a link shows its form and changes nothing.
+    success: htmlPageShowing('autocomplete="new-password"'),
+    expect: anyone(200),
+  },
+  {
+    route: 'POST /v1/auth/password-resets/:token',
+    prepare: async (w) => ({ ...(await freshResetLink(w)), body: { password: 'a brand new password' } }),
+    // The token is the credential, so any caller holding it may use it.
+    success: (res) => expect(res.body).toBe(''),
+    expect: anyone(204),
   },
   {
     route: 'GET /v1/auth/sessions',
@@ -348,21 +406,63 @@ export const MATRIX: Row[] = [
     expect: workspaceMember(200),
   },
   {
-    route: 'POST /v1/workspaces/:workspace_id/members',
-    // A fresh user to add, so one cell's success cannot turn another's into 409 already_member.
-    prepare: async () => {
-      const newcomer = await t.signup();
-      return { body: { email: newcomer.email, role: 'member' }, ref: { userId: newcomer.userId } };
+    route: 'GET /v1/workspaces/:workspace_id/invitations',
+    prepare: async (w) => {
+      await t.request('POST', `/v1/workspaces/${w.ws}/invitations`, { token: w.owner.token, body: { email: 'listed@example.com' } });
+      return {};
     },
-    success: (res, { prepared }) => expect(res.json).toMatchObject({ user_id: prepared.ref!.userId, role: 'member' }),
-    expect: workspaceOwner(201),
+    success: (res) => expect(res.json.data.map((i: { email: string }) => i.email)).toContain('listed@example.com'),
+    expect: workspaceMember(200),
+  },
+  {
+    route: 'POST /v1/workspaces/:workspace_id/invitations',
+    prepare: async () => {
+      const email = freshEmail();
+      return { body: { email, role: 'member' }, ref: { email } };
+    },
+    success: (res, { w, prepared }) => expect(res.json).toMatchObject({ workspace_id: w.ws, email: prepared.ref!.email, role: 'member' }),
+    expect: workspaceOwner(202),
+  },
+  {
+    route: 'POST /v1/workspaces/:workspace_id/invitations/:invitation_id/resend',
+    prepare: freshInvitation,
+    success: (res, { prepared }) => expect(res.json).toMatchObject({ id: prepared.ref!.invitationId }),
+    expect: workspaceOwner(202),
+  },
+  {
+    route: 'DELETE /v1/workspaces/:workspace_id/invitations/:invitation_id',
+    prepare: freshInvitation,
+    success: (res) => expect(res.body).toBe(''),
+    expect: workspaceOwner(204),
+  },
+  {
+    route: 'GET /v1/invitations/:token',
+    prepare: async (w) => {
+      const invited = await freshInvitation(w);
+      return { params: { token: await linkTokenSentTo(t, invited.ref!.email!, 'invitation') }, ref: invited.ref! };
+    },
+    success: (res, { w, prepared }) => expect(res.json).toMatchObject({ workspace: { id: w.ws }, email: prepared.ref!.email, role: 'member' }),
+    expect: anyone(200),
+  },
+  {
+    route: 'POST /v1/invitations/:token/accept',
+    // Each session caller is invited by address into a workspace of a stranger's, so accepting changes nothing of W.
+    prepare: async (w, caller) => {
+      const host = await t.signup();
+      const email = sessionAccount(w, caller)?.email ?? freshEmail();
+      const res = await t.request('POST', `/v1/workspaces/${host.workspaceId}/invitations`, { token: host.token, body: { email } });
+      if (res.status !== 202) throw new Error(`invite failed: ${res.status} ${res.body}`);
+      return { params: { token: await linkTokenSentTo(t, email, 'invitation', await countInvitationsTo(email)) }, ref: { workspaceId: host.workspaceId } };
+    },
+    success: (res, { prepared }) => expect(res.json).toMatchObject({ workspace: { id: prepared.ref!.workspaceId }, role: 'member' }),
+    expect: signedIn(200),
   },
   {
     route: 'PATCH /v1/workspaces/:workspace_id/members/:user_id',
     // A fresh member of W to promote, never the shared member caller.
     prepare: async (w) => {
       const promoted = await t.signup();
-      await t.addMember(w.owner.token, w.ws, promoted.email, 'member');
+      await t.addMember(w.ws, promoted.email, 'member');
       return { params: { user_id: promoted.userId }, body: { role: 'owner' }, ref: { userId: promoted.userId } };
     },
     success: (res, { prepared }) => expect(res.json).toMatchObject({ user_id: prepared.ref!.userId, role: 'owner' }),
@@ -375,7 +475,7 @@ export const MATRIX: Row[] = [
     prepare: async (w, caller) => {
       if (caller !== 'owner_session' && caller !== 'member_session') return {};
       const leaving = await t.signup();
-      await t.addMember(w.owner.token, w.ws, leaving.email, caller === 'owner_session' ? 'owner' : 'member');
+      await t.addMember(w.ws, leaving.email, caller === 'owner_session' ? 'owner' : 'member');
       return { token: leaving.token };
     },
     success: (res) => expect(res.body).toBe(''),
@@ -388,11 +488,22 @@ export const MATRIX: Row[] = [
     expect: workspaceOwner(204),
   },
   {
+    route: 'DELETE /v1/workspaces/:workspace_id',
+    // A workspace of its own for each cell, W's owner its owner and W's member a member: W stays.
+    prepare: async (w) => {
+      const made = await t.request('POST', '/v1/workspaces', { token: w.owner.token, body: { name: 'Doomed' } });
+      await t.addMember(made.json.id, w.member.email, 'member');
+      return { params: { workspace_id: made.json.id }, body: { confirm: 'Doomed' }, ref: { workspaceId: made.json.id } };
+    },
+    success: (res) => expect(res.body).toBe(''),
+    expect: workspaceOwner(204),
+  },
+  {
     route: 'DELETE /v1/workspaces/:workspace_id/members/:user_id',
     // A fresh member of W to remove, never the shared member caller.
     prepare: async (w) => {
       const leaving = await t.signup();
-      await t.addMember(w.owner.token, w.ws, leaving.email, 'member');
+      await t.addMember(w.ws, leaving.email, 'member');
       return { params: { user_id: leaving.userId }, ref: { userId: leaving.userId } };
     },
     success: (res) => expect(res.body).toBe(''),
@@ -416,9 +527,14 @@ export const MATRIX: Row[] = [
   // ── Audit events and key management: owners only ─────────────────────────────────────────
   {
     route: 'GET /v1/workspaces/:workspace_id/audit-events',
-    success: (res, { w }) =>
+    // An event of its own, so that it is on the first page however many the other cells wrote.
+    prepare: async (w) => {
+      const made = await t.request('POST', `/v1/workspaces/${w.ws}/projects`, { token: w.owner.token, body: { name: 'Audited' } });
+      return { ref: { projectId: made.json.id } };
+    },
+    success: (res, { prepared }) =>
       expect(res.json.data).toContainEqual(
-        expect.objectContaining({ action: 'api_key.created', target: { type: 'api_key', id: w.key.id } }),
+        expect.objectContaining({ action: 'project.created', target: { type: 'project', id: prepared.ref!.projectId } }),
       ),
     expect: workspaceOwner(200),
   },

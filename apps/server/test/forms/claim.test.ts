@@ -77,7 +77,7 @@ describe('POST /v1/forms/{id}/claim', () => {
     const form = await createAnonymous(t);
     const owner = await t.signup();
     const member = await t.signup();
-    await t.addMember(owner.token, owner.workspaceId, member.email, 'member');
+    await t.addMember(owner.workspaceId, member.email, 'member');
     const res = await t.request('POST', `/v1/forms/${form.id}/claim`, {
       token: member.token,
       body: { claim_token: form.claim_token, workspace_id: owner.workspaceId },

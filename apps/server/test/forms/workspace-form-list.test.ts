@@ -11,7 +11,7 @@ describe('GET /v1/workspaces/{ws}/forms', () => {
   it('members see their workspace’s claimed forms, newest first, page by page', async () => {
     const owner = await t.signup();
     const member = await t.signup();
-    await t.addMember(owner.token, owner.workspaceId, member.email, 'member');
+    await t.addMember(owner.workspaceId, member.email, 'member');
     const { key } = await t.createKey(owner.token, owner.workspaceId);
 
     const ids: string[] = [];

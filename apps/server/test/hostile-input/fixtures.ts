@@ -13,7 +13,7 @@ export let t: TestServer;
 export let owner: Account;
 export let member: Account;
 export let outsider: Account;
-/** Only ever the subject of members.add bodies, so a wrongly accepted add disturbs nothing else. */
+/** Only ever the subject of invitation bodies (and the caller of account deletes that are refused), so a wrongly accepted one disturbs nothing else. */
 export let stranger: Account;
 export let key: string;
 export let keyId: string;
@@ -173,12 +173,37 @@ export const BODY_CASES: Partial<Record<RestRoute['procedure'], BodyCase>> = {
     unknown: () => ({ name: 'W', plan: 'enterprise' }),
     textField: 'name',
   },
-  'members.add': {
-    url: () => `/v1/workspaces/${owner.workspaceId}/members`,
+  'invitations.create': {
+    url: () => `/v1/workspaces/${owner.workspaceId}/invitations`,
     token: () => owner.token,
     valid: () => ({ email: stranger.email, role: 'member' }),
     emptyOk: false,
     unknown: () => ({ email: stranger.email, role: 'member', is_admin: true }),
+  },
+  'passwordResets.request': {
+    url: () => '/v1/auth/password-resets',
+    token: () => undefined,
+    valid: () => ({ email: freshEmail() }),
+    emptyOk: false,
+    unknown: () => ({ email: freshEmail(), redirect_to: 'https://evil.example' }),
+  },
+  // Never sent as is to a workspace it would delete: the name it types is not the workspace's.
+  'workspaces.delete': {
+    url: () => `/v1/workspaces/${owner.workspaceId}`,
+    token: () => owner.token,
+    valid: () => ({ confirm: 'Not its name' }),
+    emptyOk: false,
+    unknown: () => ({ confirm: 'Not its name', force: true }),
+    textField: 'confirm',
+  },
+  // Never the account's password: a case that slipped through would delete nothing.
+  'auth.deleteAccount': {
+    url: () => '/v1/auth/account',
+    token: () => stranger.token,
+    valid: () => ({ password: 'not the password' }),
+    emptyOk: false,
+    unknown: () => ({ password: 'not the password', confirm: true }),
+    anyCharacters: 'password',
   },
   'projects.create': {
     url: () => `/v1/workspaces/${owner.workspaceId}/projects`,

@@ -113,7 +113,7 @@ describe('wrong types', () => {
       expectInvalid(await t.request('POST', '/v1/auth/signup', { body: { email: value, password: PASSWORD } }), 'email', what);
       expectInvalid(await t.request('POST', '/v1/auth/login', { body: { email: owner.email, password: value } }), 'password', what);
       expectInvalid(
-        await t.request('POST', `/v1/workspaces/${owner.workspaceId}/members`, { token: owner.token, body: { email: value } }),
+        await t.request('POST', `/v1/workspaces/${owner.workspaceId}/invitations`, { token: owner.token, body: { email: value } }),
         'email',
         what,
       );
@@ -167,7 +167,7 @@ describe('wrong types', () => {
 
   it('a member role outside owner|member → 400 at role', async () => {
     await everyCase(['admin', 'OWNER', 5, null], async (role) => {
-      const res = await t.request('POST', `/v1/workspaces/${owner.workspaceId}/members`, {
+      const res = await t.request('POST', `/v1/workspaces/${owner.workspaceId}/invitations`, {
         token: owner.token,
         body: { email: outsider.email, role },
       });
@@ -184,7 +184,7 @@ describe('unknown fields', () => {
       ['POST', '/v1/workspaces', owner.token, { name: 'W', owner_id: member.userId }],
       ['POST', `/v1/workspaces/${owner.workspaceId}/api-keys`, owner.token, { name: 'k', workspace_id2: 'x' }],
       ['POST', `/v1/workspaces/${owner.workspaceId}/projects`, owner.token, { name: 'P', is_default: true }],
-      ['POST', `/v1/workspaces/${owner.workspaceId}/members`, owner.token, { email: outsider.email, admin: true }],
+      ['POST', `/v1/workspaces/${owner.workspaceId}/invitations`, owner.token, { email: outsider.email, admin: true }],
       ['POST', '/v1/forms', key, { ...formBody, id: 'form_01jd00000000000000000000aa' }],
       ['POST', '/v1/forms', key, { ...formBody, state: 'unclaimed' }],
       ['PATCH', `/v1/forms/${formId}`, key, { workspace_id: outsider.workspaceId }],

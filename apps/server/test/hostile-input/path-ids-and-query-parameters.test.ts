@@ -176,7 +176,7 @@ describe('query parameters', () => {
 
   it('covers every list route of the table', () => {
     expect(queryRoutes.map((r) => r.procedure).sort()).toEqual(
-      ['apiKeys.list', 'auditEvents.list', 'forms.list', 'members.list', 'projects.list', 'submissions.list', 'webhooks.deliveries', 'workspaces.list'].sort(),
+      ['apiKeys.list', 'auditEvents.list', 'forms.list', 'invitations.list', 'members.list', 'projects.list', 'submissions.list', 'webhooks.deliveries', 'workspaces.list'].sort(),
     );
   });
 

@@ -28,12 +28,12 @@ describe('issue 11: single-line strings, stored URLs, column limits', () => {
     );
   });
 
-  it('emails refuse them too: sign-up, members.add and notify_email', async () => {
+  it('emails refuse them too: sign-up, invitations and notify_email', async () => {
     await everyCase(['\n', '\r\n', '\t', '\u0085'], async (bad) => {
       const what = JSON.stringify(bad);
       expectInvalid(await t.request('POST', '/v1/auth/signup', { body: { email: `${freshEmail()}${bad}`, password: PASSWORD } }), 'email', what);
       expectInvalid(
-        await t.request('POST', `/v1/workspaces/${owner.workspaceId}/members`, { token: owner.token, body: { email: `${bad}${stranger.email}` } }),
+        await t.request('POST', `/v1/workspaces/${owner.workspaceId}/invitations`, { token: owner.token, body: { email: `${bad}${stranger.email}` } }),
         'email',
         what,
       );

@@ -1,7 +1,7 @@
 /**
  * Key cache: in another process on the same PostgreSQL database, a revoked key is refused once PostgreSQL tells it.
  */
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TEST_DATABASE_URL, until } from '@lfk/testing';
 import { expectAccepted, expectRefused, inTransaction, probe, revoke, revokeSilently, twoProcesses } from './fixtures.ts';
 
@@ -47,5 +47,17 @@ describe.runIf(!!TEST_DATABASE_URL)('in another process on the same PostgreSQL d
     await inTransaction(url, (client) => client.query('delete from api_keys where id = $1', [id]));
     await until('the other process to refuse the deleted key', async () => (await b.probe(key)).status === 401);
     expectRefused(await b.probe(key));
+  });
+
+  it('refuses every key of a workspace deleted through the first process\'s API', async () => {
+    const { a, b } = both;
+    const { owner, key } = await a.signupWithKey();
+    const { key: second } = await a.createKey(owner.token, owner.workspaceId);
+    expectAccepted(await b.probe(key));
+    expectAccepted(await b.probe(second));
+    const name = (await a.request('GET', '/v1/workspaces', { token: owner.token })).json.data[0].name;
+    expect((await a.request('DELETE', `/v1/workspaces/${owner.workspaceId}`, { token: owner.token, body: { confirm: name } })).status).toBe(204);
+    expectRefused(await probe(a, key));
+    await until('the other process to refuse both keys of the deleted workspace', async () => (await b.probe(key)).status === 401 && (await b.probe(second)).status === 401);
   });
 });

@@ -30,7 +30,7 @@ describe(`expiry reminders (${ENGINE}, ${TEST_DATABASE_URL ? 'two replicas' : 't
   it('emails every owner 7 days and 1 day before, once each, then records the expiry once', async () => {
     const owner = await t.signup();
     const coOwner = await t.signup();
-    await t.addMember(owner.token, owner.workspaceId, coOwner.email, 'owner');
+    await t.addMember(owner.workspaceId, coOwner.email, 'owner');
     const start = clock.now().getTime();
     const key = await createKey(t, owner, { name: 'quarterly', expires_at: new Date(start + 30 * DAY).toISOString() });
     const expiresAt = new Date(key.json.expires_at).getTime();

@@ -41,9 +41,9 @@ const report = (body: string, headers: Record<string, string>): Promise<Res> =>
 async function ownersOfOneWorkspace() {
   const owner = await t.signup();
   const coOwner = await t.signup();
-  await t.addMember(owner.token, owner.workspaceId, coOwner.email, 'owner');
+  await t.addMember(owner.workspaceId, coOwner.email, 'owner');
   const member = await t.signup();
-  await t.addMember(owner.token, owner.workspaceId, member.email, 'member');
+  await t.addMember(owner.workspaceId, member.email, 'member');
   return { owner, coOwner, member };
 }
 

@@ -12,6 +12,8 @@ interface SubmitFormProps {
   submitLabel: string;
   /** While the call runs the form cannot be sent twice. */
   pending: boolean;
+  /** The submit button does something that cannot be undone (it is styled as such). */
+  danger?: boolean;
   /** A Cancel button beside the submit one (in a dialog). */
   onCancel?: () => void;
   className?: string;
@@ -23,13 +25,13 @@ interface SubmitFormProps {
  * A form that makes one call: its fields, validated by the browser-safe API schema before sending
  * (so `noValidate`), what the API refused, and its buttons.
  */
-export function SubmitForm({ onSubmit, problem, explain, submitLabel, pending, onCancel, className, children }: SubmitFormProps) {
+export function SubmitForm({ onSubmit, problem, explain, submitLabel, pending, danger, onCancel, className, children }: SubmitFormProps) {
   return (
     <form className={className} onSubmit={onSubmit} noValidate>
       {children}
       <ProblemAlert problem={problem.problem} unplacedDetails={problem.unplaced} explain={explain} />
       <div className="actions">
-        <button type="submit" disabled={pending}>
+        <button type="submit" className={danger ? 'danger' : undefined} disabled={pending}>
           {submitLabel}
         </button>
         {onCancel && (

@@ -15,6 +15,7 @@ const NAV = [
   { to: '/w/$workspaceId/keys', label: 'API keys' },
   { to: '/w/$workspaceId/members', label: 'Members' },
   { to: '/w/$workspaceId/audit', label: 'Audit log' },
+  { to: '/w/$workspaceId/settings', label: 'Settings' },
 ] as const;
 
 /** Every signed-in page: who, which workspace (by name, switchable), where to go; then the page. */

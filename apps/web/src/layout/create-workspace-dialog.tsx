@@ -18,7 +18,8 @@ export function CreateWorkspaceDialog({ open, onClose }: { open: boolean; onClos
   );
 }
 
-function CreateWorkspaceForm({ onDone }: { onDone: () => void }) {
+/** Also the whole of the welcome page, for a person who has no workspace (without `onDone`: no Cancel). */
+export function CreateWorkspaceForm({ onDone }: { onDone?: () => void }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const form = useForm({ resolver: zodResolver(workspaceCreateInput), defaultValues: { name: '' } });
@@ -27,7 +28,7 @@ function CreateWorkspaceForm({ onDone }: { onDone: () => void }) {
     ...trpc.workspaces.create.mutationOptions(),
     onSuccess: async (workspace) => {
       await queryClient.invalidateQueries(trpc.workspaces.list.pathFilter());
-      onDone();
+      onDone?.();
       await navigate({ to: '/w/$workspaceId/forms', params: { workspaceId: workspace.id } });
     },
     onError: problem.report,

@@ -12,6 +12,6 @@ export function useMemberNames(workspaceId: string) {
   return {
     members,
     /** A person's name and email; a former member is shown by id. */
-    nameOf: (userId: string) => byId.get(userId) ?? `${userId} (no longer a member)`,
+    nameOf: (userId: string | null) => (userId === null ? 'a deleted account' : (byId.get(userId) ?? `${userId} (no longer a member)`)),
   };
 }

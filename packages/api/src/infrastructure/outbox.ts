@@ -38,3 +38,8 @@ export function enqueueEmail(em: EntityManager, email: NewEmail): void {
 export function insertEmail(em: EntityManager, email: NewEmail): Promise<void> {
   return em.getRepository(OutboxEmail).writeNow(stored(email), new Date());
 }
+
+/** `insertEmail` for an address that may have no account: written only if one uses it, in the same time either way. */
+export function insertEmailIfAccount(em: EntityManager, email: NewEmail): Promise<void> {
+  return em.getRepository(OutboxEmail).writeNowIfAccount(stored(email), new Date());
+}

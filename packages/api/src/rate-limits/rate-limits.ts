@@ -19,10 +19,16 @@ export const RATE_LIMIT_NAMES = [
   'key_failures',
   /** Taken browser (origin-checked) submissions, per form and client address (per process). */
   'browser_submissions',
+  /** Password reset requests, per IP (shared). */
+  'password_resets',
+  /** Password reset emails, per address, whether or not it has an account (shared): past it, a request sends nothing. */
+  'password_reset_emails',
+  /** Invitation emails (sent and resent), per workspace (shared). */
+  'invitations',
 ] as const;
 export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];
 
-const SHARED: ReadonlySet<RateLimitName> = new Set(['login', 'login_failures', 'key_failures']);
+const SHARED: ReadonlySet<RateLimitName> = new Set(['login', 'login_failures', 'key_failures', 'password_resets', 'password_reset_emails', 'invitations']);
 
 /** `null` turns a limit off. */
 export type RateLimitConfig = Record<RateLimitName, Rate | null>;
@@ -33,6 +39,9 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   login_failures: { capacity: 10, windowMs: 15 * 60_000 },
   key_failures: { capacity: 20, windowMs: 60_000 },
   browser_submissions: { capacity: 60, windowMs: 60_000 },
+  password_resets: { capacity: 10, windowMs: 3600_000 },
+  password_reset_emails: { capacity: 3, windowMs: 3600_000 },
+  invitations: { capacity: 30, windowMs: 3600_000 },
 };
 
 function rateLimited(waitMs: number): ApiError {

@@ -17,11 +17,12 @@ export const ApiKey = defineEntity({
   extends: BaseEntity,
   repository: () => ApiKeyRepository,
   properties: {
-    workspace: () => p.manyToOne(Workspace),
+    workspace: () => p.manyToOne(Workspace).deleteRule('cascade'),
     name: p.string().length(TEXT_LIMITS.apiKeyName).nullable(),
     prefix: p.string().length(16),
     keyHash: p.string().length(64).unique(),
-    createdBy: () => p.manyToOne(User),
+    /** Null once the account that made it is deleted: the key is the workspace's, and stays. */
+    createdBy: () => p.manyToOne(User).nullable().deleteRule('set null'),
     lastUsedAt: p.datetime().nullable(),
     revokedAt: p.datetime().nullable(),
     revokedBy: () => p.manyToOne(User).nullable(),

@@ -11,7 +11,7 @@ export const AuditEvent = defineEntity({
   repository: () => AuditEventRepository,
   extends: BaseEntity,
   properties: {
-    workspace: () => p.manyToOne(Workspace),
+    workspace: () => p.manyToOne(Workspace).deleteRule('cascade'),
     action: p.string().length(64),
     actorType: p.enum(ACTOR_TYPES),
     actorId: p.string().length(40),

@@ -3,10 +3,12 @@ import { TEXT_LIMITS } from '../constants.ts';
 import { EmailVerificationRepository } from '../repositories/email-verifications.ts';
 import { BaseEntity } from './base.ts';
 import { Form } from './form.ts';
+import { User } from './user.ts';
 
 /**
- * A link that proves a form's `notify_email` reads its mail. Only the token's sha256 is kept.
- * A form has at most one live verification: making a new one deletes the earlier ones.
+ * A link that proves an address reads its mail: a form's `notify_email`, or an account's own
+ * address at sign-up (exactly one of `form` and `user`). Only the token's sha256 is kept. A form
+ * or an account has at most one live link: making a new one deletes the earlier ones.
  */
 export const EmailVerification = defineEntity({
   name: 'EmailVerification',
@@ -14,12 +16,14 @@ export const EmailVerification = defineEntity({
   extends: BaseEntity,
   repository: () => EmailVerificationRepository,
   properties: {
-    form: () => p.manyToOne(Form).deleteRule('cascade'),
+    form: () => p.manyToOne(Form).nullable().deleteRule('cascade'),
+    user: () => p.manyToOne(User).nullable().deleteRule('cascade'),
     email: p.string().length(TEXT_LIMITS.email),
     tokenHash: p.string().length(64).unique(),
     expiresAt: p.datetime(),
     usedAt: p.datetime().nullable(),
   },
-  indexes: [{ properties: ['form'] }],
+  indexes: [{ properties: ['form'] }, { properties: ['user'] }],
+  checks: [{ name: 'email_verifications_one_subject_check', expression: '(form_id is null) <> (user_id is null)' }],
 });
 export type IEmailVerification = InferEntity<typeof EmailVerification>;

@@ -23,7 +23,8 @@ export const Form = defineEntity({
   extends: UpdatableEntity,
   repository: () => FormRepository,
   properties: {
-    workspace: () => p.manyToOne(Workspace).nullable(),
+    /** Null while unclaimed; a deleted workspace takes its forms with it. */
+    workspace: () => p.manyToOne(Workspace).nullable().deleteRule('cascade'),
     project: () => p.manyToOne(Project).nullable(),
     name: p.string().length(TEXT_LIMITS.formName),
     state: p.enum(FORM_STATES),

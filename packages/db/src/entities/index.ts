@@ -6,6 +6,8 @@ import { DeviceLogin } from './device-login.ts';
 import { EmailVerification } from './email-verification.ts';
 import { Form } from './form.ts';
 import { IdempotencyRecord } from './idempotency-record.ts';
+import { Invitation } from './invitation.ts';
+import { PasswordReset } from './password-reset.ts';
 import { Membership } from './membership.ts';
 import { OutboxEmail } from './outbox-email.ts';
 import { Project } from './project.ts';
@@ -25,6 +27,8 @@ export * from './device-login.ts';
 export * from './email-verification.ts';
 export * from './form.ts';
 export * from './idempotency-record.ts';
+export * from './invitation.ts';
+export * from './password-reset.ts';
 export * from './membership.ts';
 export * from './outbox-email.ts';
 export * from './project.ts';
@@ -57,4 +61,6 @@ export const entities = [
   DeviceLogin,
   WebhookEndpoint,
   WebhookDelivery,
+  PasswordReset,
+  Invitation,
 ];

@@ -11,8 +11,8 @@ export const Membership = defineEntity({
   extends: BaseEntity,
   repository: () => MembershipRepository,
   properties: {
-    workspace: () => p.manyToOne(Workspace),
-    user: () => p.manyToOne(User),
+    workspace: () => p.manyToOne(Workspace).deleteRule('cascade'),
+    user: () => p.manyToOne(User).deleteRule('cascade'),
     role: p.enum(ROLES),
   },
   uniques: [{ properties: ['workspace', 'user'] }],

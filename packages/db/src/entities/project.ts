@@ -10,7 +10,7 @@ export const Project = defineEntity({
   extends: BaseEntity,
   repository: () => ProjectRepository,
   properties: {
-    workspace: () => p.manyToOne(Workspace),
+    workspace: () => p.manyToOne(Workspace).deleteRule('cascade'),
     name: p.string().length(TEXT_LIMITS.projectName),
     isDefault: p.boolean().default(false),
   },

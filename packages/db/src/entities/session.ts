@@ -11,7 +11,7 @@ export const Session = defineEntity({
   extends: BaseEntity,
   repository: () => SessionRepository,
   properties: {
-    user: () => p.manyToOne(User),
+    user: () => p.manyToOne(User).deleteRule('cascade'),
     tokenHash: p.string().length(64).unique(),
     expiresAt: p.datetime(),
     revokedAt: p.datetime().nullable(),

@@ -12,6 +12,8 @@ export const User = defineEntity({
     email: p.string().length(TEXT_LIMITS.email).unique(),
     name: p.string().length(TEXT_LIMITS.userName).nullable(),
     passwordHash: p.text().hidden().lazy(),
+    /** When the person proved they read mail at `email` (a sign-up link, or an invitation accepted); null until then. */
+    emailVerifiedAt: p.datetime().nullable(),
   },
 });
 export type IUser = InferEntity<typeof User>;

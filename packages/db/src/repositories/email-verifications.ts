@@ -15,6 +15,18 @@ export class EmailVerificationRepository extends BaseRepository<IEmailVerificati
   /** Queues a new link for the form, and the removal of every earlier one: the new link replaces them. */
   async replaceForForm(link: { formId: string; email: string; tokenHash: string; expiresAt: Date }): Promise<void> {
     for (const earlier of await this.find({ form: link.formId })) this.em.remove(earlier);
-    this.create({ id: newId('evf'), form: link.formId, email: link.email, tokenHash: link.tokenHash, expiresAt: link.expiresAt, usedAt: null });
+    this.create({ id: newId('evf'), form: link.formId, user: null, email: link.email, tokenHash: link.tokenHash, expiresAt: link.expiresAt, usedAt: null });
+  }
+
+  /** The same for an account's own address. */
+  async replaceForUser(link: { userId: string; email: string; tokenHash: string; expiresAt: Date }): Promise<void> {
+    for (const earlier of await this.find({ user: link.userId })) this.em.remove(earlier);
+    this.create({ id: newId('evf'), form: null, user: link.userId, email: link.email, tokenHash: link.tokenHash, expiresAt: link.expiresAt, usedAt: null });
+  }
+
+  /** When the account's live link was sent, or null when it has none. */
+  async sentToUserAt(userId: string): Promise<Date | null> {
+    const link = await this.findOne({ user: userId }, { orderBy: { id: 'desc' } });
+    return link?.createdAt ?? null;
   }
 }

@@ -75,6 +75,16 @@ const READ_FOR_SUBMISSION =
   'from forms where id = ?';
 
 export class FormRepository extends BaseRepository<IForm> {
+  /** A member verified `email` as their account's: the forms of their workspaces that notify it are verified too. */
+  async verifyNotifyEmailOfMember(userId: string, email: string): Promise<void> {
+    await this.em.execute(
+      `update forms set notify_email_verified = true
+        where notify_email = ? and not notify_email_verified
+          and workspace_id in (select workspace_id from memberships where user_id = ?)`,
+      [email, userId],
+    );
+  }
+
   /** A form in a workspace; unclaimed forms are reached only through their claim token. */
   findClaimed(formId: string): Promise<IForm | null> {
     return this.findOne({ id: formId, state: 'claimed' });

@@ -32,6 +32,29 @@ export class MembershipRepository extends BaseRepository<IMembership> {
     return rows.map((row) => row.email);
   }
 
+  /** Whether a member of the workspace has verified `email` as their account's address. */
+  async hasVerifiedMember(workspaceId: string, email: string): Promise<boolean> {
+    const rows = await this.em.execute<{ found: number }[]>(
+      `select 1 as found from memberships m join users u on u.id = m.user_id
+        where m.workspace_id = ? and u.email = ? and u.email_verified_at is not null limit 1`,
+      [workspaceId, email.toLowerCase()],
+    );
+    return rows.length > 0;
+  }
+
+  /** Every workspace the person belongs to, with their role there, oldest first (an account's delete locks them in this order). */
+  async allOf(userId: string): Promise<{ workspaceId: string; role: Role }[]> {
+    const rows = await this.em.execute<{ workspace_id: string; role: Role }[]>(
+      'select workspace_id, role from memberships where user_id = ? order by workspace_id',
+      [userId],
+    );
+    return rows.map((r) => ({ workspaceId: r.workspace_id, role: r.role }));
+  }
+
+  countMembers(workspaceId: string): Promise<number> {
+    return this.count({ workspace: workspaceId });
+  }
+
   countOwners(workspaceId: string): Promise<number> {
     return this.count({ workspace: workspaceId, role: 'owner' });
   }

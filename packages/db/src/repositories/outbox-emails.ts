@@ -36,6 +36,18 @@ export class OutboxEmailRepository extends BaseRepository<IOutboxEmail> {
     );
   }
 
+  /**
+   * `writeNow`, if an account uses the address the message goes to: one statement either way, so
+   * the caller takes the same time whether or not there is an account (no account oracle).
+   */
+  async writeNowIfAccount(email: NewEmail, now = new Date()): Promise<void> {
+    await this.em.execute(
+      'insert into outbox_emails (id, kind, "to", subject, body, submission_id, status, attempts, next_attempt_at, created_at) ' +
+        "select ?, ?, ?, ?, ?, null, 'pending', 0, ?, ? where exists (select 1 from users where email = ?)",
+      [newId('eml'), email.kind, email.to, email.subject, email.body, now, now, email.to],
+    );
+  }
+
   /** Queues the message on this repository's EntityManager, due at once: it is written with the change that causes it. */
   enqueue(email: NewEmail, now = new Date()): void {
     const { submissionId, ...message } = email;

@@ -109,6 +109,11 @@ export class SessionRepository extends BaseRepository<ISession> {
     return rows.length;
   }
 
+  /** Signs the person out everywhere (a password reset). */
+  async revokeAll(userId: string, at: Date): Promise<void> {
+    await this.em.execute('update sessions set revoked_at = ? where user_id = ? and revoked_at is null', [at, userId]);
+  }
+
   async revoke(sessionId: string, at = new Date()): Promise<void> {
     await this.nativeUpdate({ id: sessionId }, { revokedAt: at });
   }

@@ -22,6 +22,16 @@ export class UserRepository extends BaseRepository<IUser> {
     await this.em.execute('update users set password_hash = ? where id = ?', [passwordHash, userId]);
   }
 
+  /** The person proved they read mail at their address (a reset link, an invitation): it is verified, if it was not. */
+  async markEmailVerified(userId: string, at: Date): Promise<void> {
+    await this.em.execute('update users set email_verified_at = ? where id = ? and email_verified_at is null', [at, userId]);
+  }
+
+  /** Deletes the account: its sessions, memberships and links go with it (on delete cascade); its keys stay, unattributed. */
+  async deleteNow(userId: string): Promise<void> {
+    await this.em.execute('delete from users where id = ?', [userId]);
+  }
+
   findByEmail(email: string) {
     return this.findOne({ email });
   }

@@ -6,4 +6,15 @@ export class WorkspaceRepository extends BaseRepository<IWorkspace> {
   async lock(workspaceId: string): Promise<void> {
     await this.findOneForUpdate({ id: workspaceId });
   }
+
+  /**
+   * Deletes the workspace with all it holds (its keys, forms and their submissions, projects,
+   * members, invitations and audit log: on delete cascade). Answers the hashes its keys had, for
+   * this process's key cache; other replicas hear of each key's deletion from the database.
+   */
+  async deleteNow(workspaceId: string): Promise<string[]> {
+    const keys = await this.em.execute<{ key_hash: string }[]>('select key_hash from api_keys where workspace_id = ?', [workspaceId]);
+    await this.em.execute('delete from workspaces where id = ?', [workspaceId]);
+    return keys.map((k) => k.key_hash);
+  }
 }

@@ -23,6 +23,10 @@ function errorMediaOf(route: RestRoute, codes: ErrorCode[]): ErrorMedia {
   if (route.transport === 'html') {
     return { json: BEFORE_ROUTING, html: new Set(codes.filter((c) => !BEFORE_ROUTING.has(c))) };
   }
+  if (route.transport === 'password_reset') {
+    // Opening the link and its form's post get pages; a JSON post gets JSON.
+    return { json: route.method === 'GET' ? BEFORE_ROUTING : new Set(ERROR_CODES), html: new Set(codes.filter((c) => !BEFORE_ROUTING.has(c))) };
+  }
   if (route.transport === 'submission') {
     // What the route's handler refuses, an HTML form post sees as a page; the body parser's refusals come first, as JSON.
     return { json: new Set(ERROR_CODES), html: new Set([...route.errors, 'invalid_request', 'idempotency_key_reused', 'internal_error']) };
@@ -35,6 +39,13 @@ function successResponses(route: RestRoute, output: JsonSchema | null): Record<s
   if (route.transport === 'html') {
     const ok = route.method === 'GET' ? 'A page with a "Verify" button; nothing changed' : 'A page saying the address is verified';
     return { 200: { description: ok, headers, content: PAGE } };
+  }
+  if (route.transport === 'password_reset') {
+    if (route.method === 'GET') return { 200: { description: 'A page with a form for the new password; nothing changed', headers, content: PAGE } };
+    return {
+      200: { description: "The page's form post (urlencoded): a page saying the password is changed", headers, content: PAGE },
+      204: { description: 'A JSON post: the password is changed', headers },
+    };
   }
   if (route.transport === 'export') {
     return {
@@ -97,6 +108,10 @@ function requestBodyOf({ route, input }: Converted): unknown {
       : undefined;
   }
   if (!input) return undefined;
+  if (route.transport === 'password_reset') {
+    if (route.method === 'GET') return undefined;
+    return { required: true, content: { 'application/json': { schema: input }, 'application/x-www-form-urlencoded': { schema: input } } };
+  }
   if (route.transport === 'signed_report') return { required: true, content: { 'application/json': { schema: input } } };
   if (route.transport === 'submission') {
     return { required: true, content: { 'application/json': { schema: input }, 'application/x-www-form-urlencoded': { schema: input } } };

@@ -31,6 +31,8 @@ export const TAG_OF_ROUTER: Record<string, Tag> = {
   deviceLogins: 'Device sign-in',
   workspaces: 'Workspaces',
   members: 'Workspaces',
+  invitations: 'Workspaces',
+  passwordResets: 'Accounts',
   projects: 'Workspaces',
   auditEvents: 'Workspaces',
   apiKeys: 'API keys',
@@ -49,9 +51,10 @@ export const PATH_PARAMETERS: Record<string, string> = {
   form_id: "The form's id (`form_…`).",
   submission_id: "The submission's id (`sub_…`).",
   webhook_id: "The webhook endpoint's id (`wh_…`).",
+  invitation_id: "The invitation's id (`inv_…`).",
   delivery_id: "The webhook delivery's id (`whd_…`).",
   session_id: 'The id of one of your sessions (`ses_…`), as `GET /v1/auth/sessions` lists them.',
-  token: 'The token of the verification link (`lfv_…`), as the email gave it.',
+  token: 'The token of the emailed link: a verification (`lfv_…`), a password reset (`lfr_…`) or an invitation (`lfi_…`).',
   user_code: 'The code the device shows (`BCDF-GHJK`); case, spaces and dashes do not matter.',
 };
 
@@ -102,7 +105,21 @@ const LINK_NOTES: Record<string, string> = {
     'Every answer is a page.',
 };
 
+/** The two sides of a password reset link. */
+const RESET_NOTES: Record<string, string> = {
+  GET:
+    'Opened from the reset email (and by mail scanners): a page with a form for the new password. GET and HEAD ' +
+    'change nothing. 404 when the link is not valid (used, replaced by a newer one, or older than one hour); every ' +
+    'answer is a page.',
+  POST:
+    "Sets the new password with the link's token, the whole credential (no session, no CSRF check). The page's form " +
+    'posts `password=…` urlencoded and gets pages back (a refused password shows the form again, 400); a JSON ' +
+    '`{ "password": … }` gets 204 and JSON errors. The link works once; every session of the account is signed out, ' +
+    'and a notice is emailed to the address.',
+};
+
 export function descriptionOf(route: RestRoute): string {
+  if (route.transport === 'password_reset') return RESET_NOTES[route.method]!;
   if (route.transport === 'submission') return SUBMISSION_NOTES;
   if (route.transport === 'signed_report') return LEAK_REPORT_NOTES;
   if (route.transport === 'html') return LINK_NOTES[route.method]!;
@@ -124,6 +141,7 @@ export function bodyErrors(route: Pick<RestRoute, 'method' | 'transport'>): Erro
   if (route.method === 'GET') return [];
   // The verification button's route takes form posts only, and never parses them.
   if (route.transport === 'html') return ['payload_too_large', 'unsupported_media_type'];
+  if (route.transport === 'password_reset') return ['invalid_json', 'payload_too_large', 'unsupported_media_type'];
   return ['invalid_json', 'payload_too_large', 'unsupported_media_type'];
 }
 

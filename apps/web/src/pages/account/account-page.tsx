@@ -23,8 +23,10 @@ export function AccountPage() {
   return (
     <>
       <h1>Your account</h1>
+      <EmailAddress />
       <ChangePassword />
       <Sessions />
+      <DeleteAccount />
     </>
   );
 }
@@ -152,6 +154,80 @@ function Sessions() {
       </Loaded>
       <ProblemAlert problem={error ? problemOf(error) : null} />
       <p role="status">{said}</p>
+    </section>
+  );
+}
+
+/** The account's address, and a way to confirm it while it is not. */
+function EmailAddress() {
+  const session = useQuery(trpc.auth.session.queryOptions());
+  const [said, setSaid] = useState('');
+  const resend = useMutation({
+    ...trpc.auth.resendEmailVerification.mutationOptions(),
+    onSuccess: ({ sent_to }) => setSaid(`Sent a link to ${sent_to}: open it and press “Verify”.`),
+  });
+  const user = session.data?.user;
+  if (!user) return null;
+  return (
+    <section aria-labelledby="email-title" className="card">
+      <h2 id="email-title">Email address</h2>
+      <p>
+        {user.email} {user.email_verified ? <span className="badge badge-active">confirmed</span> : <span className="badge badge-pending">not confirmed</span>}
+      </p>
+      {!user.email_verified && (
+        <>
+          <p className="hint">Confirm it with the link emailed at sign-up: then a form of your workspaces that notifies this address needs no verification of its own.</p>
+          <button type="button" className="secondary" disabled={resend.isPending} onClick={() => { setSaid(''); resend.mutate(); }}>
+            Send a new link
+          </button>
+        </>
+      )}
+      <ProblemAlert problem={resend.error ? problemOf(resend.error) : null} />
+      <p role="status">{said}</p>
+    </section>
+  );
+}
+
+/** The danger zone: deleting one's own account, with the password. */
+function DeleteAccount() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const form = useForm<{ password: string }>({ defaultValues: { password: '' } });
+  const problem = useFormProblem(['password'], form.setError);
+  const remove = useMutation({
+    ...trpc.auth.deleteAccount.mutationOptions(),
+    onSuccess: async () => {
+      queryClient.clear();
+      await navigate({ to: '/sign-in' });
+    },
+    onError: problem.report,
+  });
+  return (
+    <section className="danger-zone" aria-labelledby="delete-account-title">
+      <h2 id="delete-account-title">Delete your account</h2>
+      <p>
+        Your sessions end and you leave every workspace. Workspaces where you are the only member are deleted with their keys, forms and
+        submissions. If you are the last owner of a workspace with other members, make one of them an owner first.
+      </p>
+      {open ? (
+        <SubmitForm
+          onSubmit={form.handleSubmit(({ password }) => {
+            problem.clear();
+            remove.mutate({ password });
+          })}
+          problem={problem}
+          submitLabel="Delete my account"
+          danger
+          pending={remove.isPending}
+        >
+          <TextField form={form} name="password" label="Your password, to confirm" type="password" autoComplete="current-password" />
+        </SubmitForm>
+      ) : (
+        <button type="button" className="danger" onClick={() => setOpen(true)}>
+          Delete account
+        </button>
+      )}
     </section>
   );
 }

@@ -33,7 +33,7 @@ export function SignInPage() {
       title="Sign in"
       footer={
         <>
-          New to lfk? <Link to="/sign-up">Create an account</Link>
+          New to lfk? <Link to="/sign-up" search={next ? { next } : {}}>Create an account</Link>
         </>
       }
     >
@@ -41,6 +41,9 @@ export function SignInPage() {
         <TextField form={form} name="email" label="Email" type="email" autoComplete="email" />
         <TextField form={form} name="password" label="Password" type="password" autoComplete="current-password" />
       </SubmitForm>
+      <p>
+        <Link to="/forgot-password">Forgot password?</Link>
+      </p>
     </AuthLayout>
   );
 }

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { signupInput } from '@lfk/api/schemas';
 import { MIN_PASSWORD_LENGTH } from '@lfk/db/constants';
 import { useMutation } from '@tanstack/react-query';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
 import { forgetEverything } from '../../api/session.ts';
 import { trpcClient } from '../../api/trpc.ts';
@@ -19,7 +19,9 @@ interface SignUp {
 
 export function SignUpPage() {
   const navigate = useNavigate();
-  const form = useForm({ resolver: zodResolver(signupInput), defaultValues: { name: undefined, email: '', password: '' } });
+  // From an invitation: its address filled in, and back to it once signed up.
+  const { next, email } = useSearch({ from: '/sign-up' });
+  const form = useForm({ resolver: zodResolver(signupInput), defaultValues: { name: undefined, email: email ?? '', password: '' } });
   const problem = useFormProblem(['name', 'email', 'password'], form.setError, { email_taken: 'email' });
   const signUp = useMutation({
     // As at sign-in: the cookie carries the session, the token in the body is never kept.
@@ -29,7 +31,9 @@ export function SignUpPage() {
     },
     onSuccess: async (workspaceId) => {
       forgetEverything();
-      await navigate({ to: '/w/$workspaceId/keys', params: { workspaceId } });
+      // `next` was checked to be a path of this app when the page was opened.
+      if (next) await navigate({ to: next });
+      else await navigate({ to: '/w/$workspaceId/keys', params: { workspaceId } });
     },
     onError: problem.report,
   });
@@ -38,7 +42,7 @@ export function SignUpPage() {
       title="Create your account"
       footer={
         <>
-          Have an account? <Link to="/sign-in">Sign in</Link>
+          Have an account? <Link to="/sign-in" search={next ? { next } : {}}>Sign in</Link>
         </>
       }
     >

@@ -1,9 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { RouterOutputs } from '@lfk/api';
-import { memberAddInput, workspaceRenameInput } from '@lfk/api/schemas';
+import { invitationCreateInput } from '@lfk/api/schemas';
 import { ROLES } from '@lfk/db/constants';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from '@tanstack/react-router';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { type Problem, problemOf } from '../../api/problems.ts';
@@ -20,6 +19,7 @@ import { useMemberNames } from '../../layout/people.ts';
 import { useWorkspace } from '../../layout/workspace-context.tsx';
 
 type Member = RouterOutputs['members']['list']['data'][number];
+type Invitation = RouterOutputs['invitations']['list']['data'][number];
 
 const ROLE_NAMES = { owner: 'Owner', member: 'Member' } as const;
 
@@ -71,16 +71,15 @@ export function MembersPage() {
       <h1>Members</h1>
       <p className="lead">
         Owners manage API keys, members and the audit log; members work with forms and read submissions.
-        {isOwner ? '' : ' Only owners can add or remove people.'}
+        {isOwner ? '' : ' Only owners can invite or remove people.'}
       </p>
       <Loaded query={members} what="members">
         {(page) => <DataTable caption="Members of this workspace" columns={columns} rows={page.data} rowKey={(m) => m.user_id} />}
       </Loaded>
       <ProblemAlert problem={roles.problem} explain={explainRoleChange} />
       <p role="status">{roles.said}</p>
-      {isOwner && <AddMemberForm workspaceId={workspace.id} />}
-      {isOwner && <RenameWorkspaceForm workspaceId={workspace.id} name={workspace.name} />}
-      <LeaveWorkspace workspaceId={workspace.id} name={workspace.name} />
+      {isOwner && <InviteForm workspaceId={workspace.id} />}
+      <PendingInvitations workspaceId={workspace.id} isOwner={isOwner} />
       <RemoveMemberDialog workspaceId={workspace.id} member={removing} onClose={() => setRemoving(null)} />
     </>
   );
@@ -116,107 +115,36 @@ function useRoleChange(workspaceId: string) {
   };
 }
 
-const renameFields = workspaceRenameInput.omit({ workspace_id: true });
+const inviteFields = invitationCreateInput.omit({ workspace_id: true });
 
-function RenameWorkspaceForm({ workspaceId, name }: { workspaceId: string; name: string }) {
+/** Inviting by address: nobody joins until they accept the emailed link, and the answer never says whether the address has an account. */
+function InviteForm({ workspaceId }: { workspaceId: string }) {
   const queryClient = useQueryClient();
-  const [saved, setSaved] = useState(false);
-  const form = useForm({ resolver: zodResolver(renameFields), defaultValues: { name } });
-  const problem = useFormProblem(['name'], form.setError);
-  const rename = useMutation({
-    ...trpc.workspaces.rename.mutationOptions(),
-    onSuccess: async () => {
-      setSaved(true);
-      await queryClient.invalidateQueries(trpc.workspaces.list.pathFilter());
+  const roleId = useId();
+  const [sent, setSent] = useState<string | null>(null);
+  const form = useForm({ resolver: zodResolver(inviteFields), defaultValues: { email: '', role: 'member' as const } });
+  const problem = useFormProblem(['email', 'role'], form.setError);
+  const invite = useMutation({
+    ...trpc.invitations.create.mutationOptions(),
+    onSuccess: async (invitation) => {
+      form.reset();
+      setSent(`Invitation sent to ${invitation.email}. They join when they accept it.`);
+      await queryClient.invalidateQueries(trpc.invitations.list.pathFilter());
     },
     onError: problem.report,
   });
   return (
-    <section aria-labelledby="rename-title" className="card">
-      <h2 id="rename-title">Workspace name</h2>
+    <section aria-labelledby="invite-title" className="card">
+      <h2 id="invite-title">Invite someone</h2>
+      <p className="hint">They get an email with a link that works for 7 days; they sign in, or sign up, with that address to join.</p>
       <form
         className="inline-form"
         onSubmit={form.handleSubmit((input) => {
-          setSaved(false);
-          problem.clear();
-          rename.mutate({ ...input, workspace_id: workspaceId });
+          setSent(null);
+          invite.mutate({ ...input, workspace_id: workspaceId });
         })}
         noValidate
       >
-        <TextField form={form} name="name" label="Name" autoComplete="off" />
-        <button type="submit" disabled={rename.isPending}>
-          Rename
-        </button>
-      </form>
-      <ProblemAlert problem={problem.problem} unplacedDetails={problem.unplaced} />
-      <p role="status">{saved ? 'Workspace renamed.' : ''}</p>
-    </section>
-  );
-}
-
-/** Leaving: anyone may, but the last owner, who is told what to do first. */
-function LeaveWorkspace({ workspaceId, name }: { workspaceId: string; name: string }) {
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const [open, setOpen] = useState(false);
-  const leave = useMutation({
-    ...trpc.members.leave.mutationOptions(),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries(trpc.workspaces.list.pathFilter());
-      await navigate({ to: '/' });
-    },
-  });
-  return (
-    <section aria-labelledby="leave-title" className="card">
-      <h2 id="leave-title">Leave this workspace</h2>
-      <p>You lose access to its forms and submissions. Keys you created keep working until an owner revokes them.</p>
-      <button type="button" className="danger" onClick={() => setOpen(true)}>
-        Leave workspace
-      </button>
-      <ConfirmDialog
-        open={open}
-        title={`Leave “${name}”?`}
-        confirmLabel="Leave workspace"
-        onConfirm={() => leave.mutate({ workspace_id: workspaceId })}
-        onClose={() => {
-          setOpen(false);
-          leave.reset();
-        }}
-        pending={leave.isPending}
-        error={leave.error}
-        explain={explainRoleChange}
-      >
-        <p>To come back, an owner must add you again.</p>
-      </ConfirmDialog>
-    </section>
-  );
-}
-
-const addFields = memberAddInput.omit({ workspace_id: true });
-
-function AddMemberForm({ workspaceId }: { workspaceId: string }) {
-  const queryClient = useQueryClient();
-  const roleId = useId();
-  const [added, setAdded] = useState<string | null>(null);
-  const form = useForm({ resolver: zodResolver(addFields), defaultValues: { email: '', role: 'member' as const } });
-  const problem = useFormProblem(['email', 'role'], form.setError, { user_not_found: 'email', already_member: 'email' });
-  const add = useMutation({
-    ...trpc.members.add.mutationOptions(),
-    onSuccess: async (member) => {
-      form.reset();
-      setAdded(`${member.email} is now a ${member.role} of this workspace.`);
-      await queryClient.invalidateQueries(trpc.members.list.pathFilter());
-    },
-    onError: problem.report,
-  });
-  return (
-    <section aria-labelledby="add-member-title" className="card">
-      <h2 id="add-member-title">Add a member</h2>
-      <p className="hint">They need an lfk account already: ask them to sign up first.</p>
-      <form className="inline-form" onSubmit={form.handleSubmit((input) => {
-        setAdded(null);
-        add.mutate({ ...input, workspace_id: workspaceId });
-      })} noValidate>
         <TextField form={form} name="email" label="Email" type="email" autoComplete="off" />
         <div className="field">
           <label htmlFor={roleId}>Role</label>
@@ -228,18 +156,80 @@ function AddMemberForm({ workspaceId }: { workspaceId: string }) {
             ))}
           </select>
         </div>
-        <button type="submit" disabled={add.isPending}>
-          Add member
+        <button type="submit" disabled={invite.isPending}>
+          Send invitation
         </button>
       </form>
       <ProblemAlert problem={problem.problem} unplacedDetails={problem.unplaced} />
-      <p role="status">{added ?? ''}</p>
+      <p role="status">{sent ?? ''}</p>
+    </section>
+  );
+}
+
+/** The invitations waiting for an answer; owners resend or cancel them. */
+function PendingInvitations({ workspaceId, isOwner }: { workspaceId: string; isOwner: boolean }) {
+  const queryClient = useQueryClient();
+  const invitations = useQuery(trpc.invitations.list.queryOptions({ workspace_id: workspaceId, limit: 100 }));
+  const [said, setSaid] = useState('');
+  const refresh = () => queryClient.invalidateQueries(trpc.invitations.list.pathFilter());
+  const resend = useMutation({
+    ...trpc.invitations.resend.mutationOptions(),
+    onSuccess: async (invitation) => {
+      setSaid(`Sent ${invitation.email} a new link.`);
+      await refresh();
+    },
+  });
+  const cancel = useMutation({
+    ...trpc.invitations.cancel.mutationOptions(),
+    onSuccess: async () => {
+      setSaid('Invitation cancelled.');
+      await refresh();
+    },
+  });
+  const columns: Column<Invitation>[] = [
+    { label: 'Email', cell: (i) => i.email },
+    { label: 'Role', cell: (i) => ROLE_NAMES[i.role] },
+    { label: 'Link works until', cell: (i) => <Time iso={i.expires_at} /> },
+  ];
+  if (isOwner) {
+    columns.push({
+      label: 'Actions',
+      labelHidden: true,
+      cell: (i) => (
+        <span className="row-actions">
+          <button type="button" className="secondary small" aria-label={`Resend the invitation to ${i.email}`} disabled={resend.isPending}
+            onClick={() => { setSaid(''); resend.mutate({ workspace_id: workspaceId, invitation_id: i.id }); }}>
+            Resend
+          </button>
+          <button type="button" className="danger small" aria-label={`Cancel the invitation to ${i.email}`} disabled={cancel.isPending}
+            onClick={() => { setSaid(''); cancel.mutate({ workspace_id: workspaceId, invitation_id: i.id }); }}>
+            Cancel
+          </button>
+        </span>
+      ),
+    });
+  }
+  const error = resend.error ?? cancel.error;
+  return (
+    <section aria-labelledby="invitations-title" className="card">
+      <h2 id="invitations-title">Pending invitations</h2>
+      <Loaded query={invitations} what="invitations">
+        {(page) =>
+          page.data.length === 0 ? (
+            <p className="muted">No invitation is waiting for an answer.</p>
+          ) : (
+            <DataTable caption="Invitations waiting for an answer" columns={columns} rows={page.data} rowKey={(i) => i.id} />
+          )
+        }
+      </Loaded>
+      <ProblemAlert problem={error ? problemOf(error) : null} />
+      <p role="status">{said}</p>
     </section>
   );
 }
 
 function explainRemoval(problem: Problem) {
-  if (problem.code === 'last_owner') return 'Make someone else an owner first (add them as an owner), then remove this one.';
+  if (problem.code === 'last_owner') return 'Make someone else an owner first (change their role), then remove this one.';
   return undefined;
 }
 

@@ -1,8 +1,9 @@
-import { Session, User } from '@lfk/db';
+import { AuditEvent, EmailVerification, Membership, Session, User, Workspace } from '@lfk/db';
 import { hashPassword, verifyPassword } from '../../credentials/passwords.ts';
 import { ApiError } from '../../errors.ts';
 import { rest } from '../../procedure-meta.ts';
 import {
+  accountDeleteInput,
   activeSessionList,
   loginInput,
   loginOutput,
@@ -17,6 +18,10 @@ import { iso } from '../../infrastructure/wire.ts';
 import { userToWire, workspaceToWire } from './serializers.ts';
 import { openAccount } from './accounts.ts';
 import { startSession } from './sessions.ts';
+import { passwordChangedEmail } from './emails.ts';
+import { enqueueEmail } from '../../infrastructure/outbox.ts';
+import { assertResendAllowed, maskEmail, sendAccountVerification } from '../email-verification/sending.ts';
+import { verificationSent } from '../email-verification/schemas.ts';
 import { perIpLimit, publicProcedure, router, sessionProcedure } from '../../trpc.ts';
 
 export const authRouter = router({
@@ -29,7 +34,12 @@ export const authRouter = router({
       if (!ctx.services.allowSignup) throw new ApiError('signup_disabled');
       const passwordHash = await hashPassword(input.password);
       // A taken address is found by the unique index, races included (409 email_taken).
-      const result = await ctx.em.transactional(async (em) => openAccount(em, { email: input.email, name: input.name, passwordHash }, ctx.services.now()));
+      const result = await ctx.em.transactional(async (em) => {
+        const opened = openAccount(em, { email: input.email, name: input.name, passwordHash }, ctx.services.now());
+        await sendAccountVerification(em, ctx.services, opened.user);
+        return opened;
+      });
+      ctx.services.wakeMailer();
       ctx.cookies.set(result.session.token, result.session.expiresAt);
       return {
         user: userToWire(result.user),
@@ -85,7 +95,77 @@ export const authRouter = router({
     await ctx.em.transactional(async (em) => {
       await em.getRepository(User).setPassword(user.id, passwordHash);
       await em.getRepository(Session).revokeOthers(user.id, ctx.session.sessionId, ctx.services.now());
+      enqueueEmail(em, passwordChangedEmail({ to: user.email, how: 'changed' }));
     });
+    ctx.services.wakeMailer();
+  }),
+
+  resendEmailVerification: sessionProcedure.meta(
+    rest('POST /v1/auth/email-verification', 202, "Send a new link to confirm the signed-in person's address",
+      { errors: ['email_already_verified', 'rate_limited'] }),
+  ).output(verificationSent).mutation(async ({ ctx }) => {
+    const sentTo = await ctx.em.transactional(async (em) => {
+      // The user's row lock makes "check the interval, then send" one step for concurrent asks.
+      const user = await em.getRepository(User).findOneForUpdateOrFail({ id: ctx.session.userId });
+      if (user.emailVerifiedAt) throw new ApiError('email_already_verified');
+      assertResendAllowed(ctx.services, await em.getRepository(EmailVerification).sentToUserAt(user.id));
+      await sendAccountVerification(em, ctx.services, user);
+      return maskEmail(user.email);
+    });
+    ctx.services.wakeMailer();
+    return { sent_to: sentTo };
+  }),
+
+  /**
+   * Deletes the account for good: its sessions, its memberships, and the workspaces where it is
+   * the only member (with all they hold). Refused while it is the last owner of a workspace that
+   * has other members: they would be left without one. The password is asked again.
+   */
+  deleteAccount: sessionProcedure.meta(
+    rest('DELETE /v1/auth/account', 204, 'Delete your account: workspaces where you are the only member go with it',
+      { errors: ['last_owner', 'rate_limited'] }),
+  ).input(accountDeleteInput).mutation(async ({ ctx, input }) => {
+    const user = await ctx.em.getRepository(User).findWithPassword(ctx.session.userId);
+    const { rateLimits } = ctx.services;
+    await rateLimits.consume('login_failures', user.email);
+    if (!(await verifyPassword(user.passwordHash ?? null, input.password))) {
+      throw new ApiError('invalid_request', { details: [{ path: 'password', message: 'Is not your password.' }] });
+    }
+    await rateLimits.giveBack('login_failures', user.email);
+    const keyHashes = await ctx.em.transactional(async (em) => {
+      const memberships = em.getRepository(Membership);
+      const workspaces = em.getRepository(Workspace);
+      const hashes: string[] = [];
+      // Each workspace locked, in one order, as a role change or a removal would lock it.
+      for (const { workspaceId } of await memberships.allOf(user.id)) {
+        await workspaces.lock(workspaceId);
+        const found = await workspaces.findOneOrFail({ id: workspaceId });
+        const role = await memberships.roleOf(workspaceId, user.id);
+        if (role === null) continue;
+        const others = (await memberships.countMembers(workspaceId)) - 1;
+        if (others === 0) {
+          hashes.push(...(await workspaces.deleteNow(workspaceId)));
+          continue;
+        }
+        if (role === 'owner' && (await memberships.countOwners(workspaceId)) <= 1) {
+          throw new ApiError('last_owner', {
+            message: `You are the last owner of the workspace "${found.name}", which has other members: make one of them an owner, or delete the workspace, first.`,
+          });
+        }
+        em.getRepository(AuditEvent).record({
+          workspaceId,
+          action: 'member.left',
+          actor: ctx.actor,
+          target: { type: 'user', id: user.id },
+          data: { role },
+        });
+      }
+      await em.flush();
+      await em.getRepository(User).deleteNow(user.id);
+      return hashes;
+    });
+    for (const hash of keyHashes) ctx.services.apiKeyCache.forget(hash);
+    ctx.cookies.clear();
   }),
 
   sessions: sessionProcedure.meta(

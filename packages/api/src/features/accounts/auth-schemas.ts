@@ -7,11 +7,12 @@ export const user = z.object({
   id: z.string(),
   email: z.string(),
   name: z.string().nullable(),
+  email_verified: z.boolean().describe('Whether the person confirmed their address (the link sent at sign-up, or an invitation accepted).'),
   created_at: timestamp,
 }).meta({ id: 'User' });
 
 /** Any characters, but whole ones: a lone surrogate would be hashed as U+FFFD, so two passwords would be one. */
-const password = z
+export const password = z
   .string()
   .min(MIN_PASSWORD_LENGTH, `Must be at least ${MIN_PASSWORD_LENGTH} characters.`)
   .max(1024, 'Must be at most 1024 characters.')
@@ -44,3 +45,4 @@ export const sessionIdInput = z.object({ session_id: z.string() });
 export const sessionsRevoked = z.object({ revoked: z.int().describe('How many sessions were signed out.') }).meta({ id: 'SessionsRevoked' });
 
 export const passwordChangeInput = z.strictObject({ current_password: z.string().max(1024), new_password: password });
+export const accountDeleteInput = z.strictObject({ password: z.string().max(1024) });

@@ -1,8 +1,8 @@
-import { AuditEvent, isId, Membership, User, Workspace } from '@lfk/db';
+import { AuditEvent, isId, Membership, Workspace } from '@lfk/db';
 import { ApiError } from '../../errors.ts';
 import { rest } from '../../procedure-meta.ts';
 import { listOf } from '../../common-schemas.ts';
-import { member, memberAddInput, memberListInput, memberRemoveInput, memberRoleInput } from './workspace-schemas.ts';
+import { member, memberListInput, memberRemoveInput, memberRoleInput } from './workspace-schemas.ts';
 import { memberToWire } from './serializers.ts';
 import { pageOf } from '../../infrastructure/pagination.ts';
 import { memberProcedure, ownerProcedure, router } from '../../trpc.ts';
@@ -15,26 +15,6 @@ export const membersRouter = router({
       const memberships = ctx.em.getRepository(Membership);
       const read = (before: string | undefined, limit: number) => memberships.membersOf(ctx.workspaceId, before, limit);
       return pageOf('usr', input, read, (m) => m.user.id, memberToWire);
-    }),
-
-  add: ownerProcedure.meta(rest('POST /v1/workspaces/:workspace_id/members', 201, 'Add an existing user by email',
-      { errors: ['user_not_found', 'already_member'] }))
-    .input(memberAddInput)
-    .output(member)
-    .mutation(async ({ ctx, input }) => {
-      const user = await ctx.em.getRepository(User).findByEmail(input.email);
-      if (!user) throw new ApiError('user_not_found');
-      // No "is it a member already?" read first: the unique index decides, races included (409 already_member).
-      const membership = ctx.em.getRepository(Membership).add(ctx.workspaceId, user.id, input.role);
-      ctx.em.getRepository(AuditEvent).record({
-        workspaceId: ctx.workspaceId,
-        action: 'member.added',
-        actor: ctx.actor,
-        target: { type: 'user', id: user.id },
-        data: { role: input.role },
-      });
-      await ctx.em.flush();
-      return memberToWire(membership);
     }),
 
   setRole: ownerProcedure.meta(

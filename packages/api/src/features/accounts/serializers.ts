@@ -10,6 +10,7 @@ export const userToWire = (u: IUser): z.input<typeof user> => ({
   id: u.id,
   email: u.email,
   name: u.name ?? null,
+  email_verified: u.emailVerifiedAt != null,
   created_at: iso(u.createdAt),
 });
 

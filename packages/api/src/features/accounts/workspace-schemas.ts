@@ -15,10 +15,38 @@ export const member = z.object({
   created_at: timestamp,
 }).meta({ id: 'Member' });
 export const memberListInput = workspaceScoped.extend(listInput.shape);
-export const memberAddInput = workspaceScoped.extend({ email, role: role.default('member') }).strict();
 export const memberRemoveInput = workspaceScoped.extend({ user_id: idParam });
 export const memberRoleInput = workspaceScoped.extend({ user_id: idParam, role }).strict();
 export const workspaceRenameInput = workspaceScoped.extend({ name: text(TEXT_LIMITS.workspaceName) }).strict();
+export const workspaceDeleteInput = workspaceScoped
+  .extend({ confirm: z.string().max(1024).describe("The workspace's name, typed to confirm.") })
+  .strict();
+
+export const invitation = z
+  .object({
+    id: z.string(),
+    workspace_id: z.string(),
+    email: z.string(),
+    role,
+    invited_by: z.string().nullable().describe('The user who sent it; null once their account is deleted.'),
+    expires_at: timestamp.describe('When its link stops working; resending gives it a new link and 7 more days.'),
+    created_at: timestamp,
+  })
+  .meta({ id: 'Invitation', description: 'An invitation waiting for its invitee: accepted, it is gone.' });
+export const invitationCreateInput = workspaceScoped.extend({ email, role: role.default('member') }).strict();
+export const invitationListInput = workspaceScoped.extend(listInput.shape);
+export const invitationIdInput = workspaceScoped.extend({ invitation_id: idParam });
+export const invitationTokenInput = z.object({ token: z.string() });
+export const invitationPreview = z
+  .object({
+    workspace: z.object({ id: z.string(), name: z.string() }),
+    email: z.string().describe('The address it was sent to: accept it signed in with that address.'),
+    role,
+    invited_by: z.object({ name: z.string().nullable(), email: z.string() }).nullable(),
+    expires_at: timestamp,
+  })
+  .meta({ id: 'InvitationPreview', description: 'Where an invitation link leads, shown before signing in.' });
+export const invitationAccepted = z.object({ workspace, role }).meta({ id: 'InvitationAccepted' });
 
 export const project = z.object({
   id: z.string(),
@@ -78,10 +106,13 @@ const AUDIT_DATA = {
     retention: z.int().describe("Deleted for being older than the form's retention_days."),
     spam: z.int().describe('Spam deleted for being older than 30 days.'),
   }),
-  'member.added': z.object({ role }),
+  'member.added': z.object({ role, invitation_id: z.string().optional().describe('The invitation accepted, when joined by one.') }),
   'member.removed': z.object({ role }),
   'member.role_changed': z.object({ from: role, to: role }),
   'member.left': z.object({ role }),
+  'invitation.created': z.object({ email: z.string(), role }),
+  'invitation.resent': z.object({ email: z.string() }),
+  'invitation.cancelled': z.object({ email: z.string() }),
   'project.created': nothing,
   'workspace.created': nothing,
   'workspace.renamed': z.object({ from: z.string(), to: z.string() }),

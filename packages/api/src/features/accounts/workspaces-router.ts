@@ -1,7 +1,8 @@
 import { AuditEvent, Membership, Workspace } from '@lfk/db';
 import { rest } from '../../procedure-meta.ts';
 import { listInput, listOf } from '../../common-schemas.ts';
-import { workspace, workspaceCreateInput, workspaceRenameInput } from './workspace-schemas.ts';
+import { workspace, workspaceCreateInput, workspaceDeleteInput, workspaceRenameInput } from './workspace-schemas.ts';
+import { ApiError } from '../../errors.ts';
 import { workspaceToWire } from './serializers.ts';
 import { pageOf } from '../../infrastructure/pagination.ts';
 import { createWorkspace } from './workspaces.ts';
@@ -41,5 +42,26 @@ export const workspacesRouter = router({
         });
         found.name = input.name;
       });
+    }),
+
+  /**
+   * Deletes the workspace and everything in it, for good: keys (refused from the commit on, on
+   * every replica), forms and their submissions, projects, members, invitations, the audit log.
+   * The owner confirms by typing the workspace's name.
+   */
+  delete: ownerProcedure.meta(rest('DELETE /v1/workspaces/:workspace_id', 204,
+      "Delete a workspace with everything in it: its keys stop at once, its forms and submissions are deleted (owners; confirm with its name)"))
+    .input(workspaceDeleteInput)
+    .mutation(async ({ ctx, input }) => {
+      const keyHashes = await ctx.em.transactional(async (em) => {
+        const workspaces = em.getRepository(Workspace);
+        // Locked: a rename meanwhile cannot make the typed name stale, and writes into it wait, then find it gone.
+        const found = await workspaces.findOneForUpdateOrFail({ id: ctx.workspaceId });
+        if (input.confirm !== found.name) {
+          throw new ApiError('invalid_request', { details: [{ path: 'confirm', message: "Must be the workspace's name, exactly as it is written." }] });
+        }
+        return workspaces.deleteNow(ctx.workspaceId);
+      });
+      for (const hash of keyHashes) ctx.services.apiKeyCache.forget(hash);
     }),
 });

@@ -17,3 +17,21 @@ export function verificationEmail(input: { to: string; formName: string; link: s
     ].join('\n'),
   };
 }
+
+export function accountVerificationEmail(input: { to: string; link: string; validHours: number }): NewEmail {
+  return {
+    kind: 'account_verification',
+    to: input.to,
+    subject: 'Confirm your lfk account address',
+    body: [
+      `Someone signed up for lfk with ${input.to}.`,
+      '',
+      'To confirm that this address is yours, open this link and press "Verify":',
+      '',
+      input.link,
+      '',
+      `The link works once, for ${input.validHours} hours. Once it is confirmed, a form of your workspaces that`,
+      'notifies this address needs no verification of its own. If you did not sign up, ignore this email.',
+    ].join('\n'),
+  };
+}

@@ -1,4 +1,4 @@
-import { EmailVerification, Form, type IForm } from '@lfk/db';
+import { EmailVerification, Form, type IEmailVerification, User } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import { sha256 } from '../../credentials/secrets.ts';
 import { isWellFormedVerificationToken } from '../../credentials/tokens.ts';
@@ -10,31 +10,52 @@ import { publicProcedure, router } from '../../trpc.ts';
 const invalidLink = () =>
   new ApiError('not_found', { message: 'This verification link is not valid: it was already used, replaced by a newer one, or has expired.' });
 
+/** What a link is for, and the row it verifies. */
+type Subject =
+  | { kind: 'form'; id: string; name: string; currentEmail: string | null; verify(now: Date): void }
+  | { kind: 'account'; id: string; currentEmail: string; verify(now: Date): void };
+
+async function subjectOf(em: EntityManager, link: IEmailVerification, lock: boolean): Promise<Subject | null> {
+  if (link.form) {
+    const forms = em.getRepository(Form);
+    const form = lock ? await forms.findOneForUpdate({ id: link.form.id }) : await forms.findOne({ id: link.form.id });
+    if (!form) return null;
+    return { kind: 'form', id: form.id, name: form.name, currentEmail: form.notifyEmail ?? null, verify: () => (form.notifyEmailVerified = true) };
+  }
+  const users = em.getRepository(User);
+  const user = lock ? await users.findOneForUpdate({ id: link.user!.id }) : await users.findOne({ id: link.user!.id });
+  if (!user) return null;
+  return { kind: 'account', id: user.id, currentEmail: user.email, verify: (now) => (user.emailVerifiedAt ??= now) };
+}
+
 /**
- * The link behind `token` and its form, if the link still works: unused, unexpired, the newest of
- * its form (older ones are deleted), for the address the form has now. `lock` holds both rows until
- * the transaction ends, so that two posts of one link verify once.
+ * The link behind `token` and what it verifies, if the link still works: unused, unexpired, the
+ * newest of its form or account (older ones are deleted), for the address the form or account has
+ * now. `lock` holds the rows until the transaction ends, so that two posts of one link verify once.
  */
 async function workingLink(em: EntityManager, token: string, lock: boolean, now: Date) {
   if (!isWellFormedVerificationToken(token)) throw invalidLink();
   const tokenHash = sha256(token);
   let link = await em.getRepository(EmailVerification).findByTokenHash(tokenHash);
   if (!link) throw invalidLink();
-  let form: IForm;
+  // The subject's row first, then the link's: the order an update of the form takes them in, so a
+  // confirmation racing a notify_email change waits for it (no deadlock) and then sees it.
+  const subject = await subjectOf(em, link, lock);
+  if (!subject) throw invalidLink();
   if (lock) {
-    // The form's row first, then the link's: the order a form's update takes them in, so a
-    // confirmation racing a notify_email change waits for it (no deadlock) and then sees it.
-    form = await em.getRepository(Form).findOneForUpdateOrFail({ id: link.form.id });
     link = await em.getRepository(EmailVerification).lockByTokenHash(tokenHash);
     if (!link) throw invalidLink();
-  } else {
-    form = await em.getRepository(Form).findOneOrFail({ id: link.form.id });
   }
   if (link.usedAt !== null || link.expiresAt <= now) throw invalidLink();
   // The address changed since this link was sent: it proves nothing about the new one.
-  if (form.notifyEmail !== link.email) throw invalidLink();
-  return { link, form };
+  if (subject.currentEmail !== link.email) throw invalidLink();
+  return { link, subject };
 }
+
+const toWire = (link: IEmailVerification, subject: Subject) => ({
+  email: link.email,
+  form: subject.kind === 'form' ? { id: subject.id, name: subject.name } : null,
+});
 
 export const emailVerificationsRouter = router({
   /**
@@ -46,11 +67,14 @@ export const emailVerificationsRouter = router({
     .input(emailVerificationInput)
     .output(emailVerified)
     .query(async ({ ctx, input }) => {
-      const { link, form } = await workingLink(ctx.em, input.token, false, ctx.services.now());
-      return { form_id: form.id, form_name: form.name, email: link.email };
+      const { link, subject } = await workingLink(ctx.em, input.token, false, ctx.services.now());
+      return toWire(link, subject);
     }),
 
-  /** Verifies the address a link was sent to: single use, 24 hours, the newest link only. */
+  /**
+   * Verifies the address a link was sent to: single use, 24 hours, the newest link only. An
+   * account's address, once verified, also verifies the forms of its workspaces that notify it.
+   */
   confirm: publicProcedure.meta(rest('POST /v1/email-verifications/:token', 200,
       'The "Verify" button: marks the address verified (the link works once) and answers a small HTML page', { transport: 'html', errors: ['not_found'] }))
     .input(emailVerificationInput)
@@ -58,10 +82,11 @@ export const emailVerificationsRouter = router({
     .mutation(async ({ ctx, input }) => {
       return ctx.em.transactional(async (em) => {
         const now = ctx.services.now();
-        const { link, form } = await workingLink(em, input.token, true, now);
+        const { link, subject } = await workingLink(em, input.token, true, now);
         link.usedAt = now;
-        form.notifyEmailVerified = true;
-        return { form_id: form.id, form_name: form.name, email: link.email };
+        subject.verify(now);
+        if (subject.kind === 'account') await em.getRepository(Form).verifyNotifyEmailOfMember(subject.id, link.email);
+        return toWire(link, subject);
       });
     }),
 });

@@ -1,8 +1,8 @@
-import { EmailVerification, type IForm } from '@lfk/db';
+import { EmailVerification, type IForm, type IUser, Membership } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Services } from '../../context.ts';
 import { generateVerificationToken } from '../../credentials/tokens.ts';
-import { verificationEmail } from './email.ts';
+import { accountVerificationEmail, verificationEmail } from './email.ts';
 import { ApiError } from '../../errors.ts';
 import { enqueueEmail } from '../../infrastructure/outbox.ts';
 
@@ -37,11 +37,39 @@ export async function sendVerification(em: EntityManager, services: Services, fo
   );
 }
 
-/** Throws `rate_limited` while the form's last verification email is younger than the interval. */
-export function assertResendAllowed(services: Services, form: IForm): void {
-  if (!form.verificationSentAt) return;
+/**
+ * Starts verifying the form's `notifyEmail`: an address a member of the form's workspace has
+ * verified as their account's is verified at once; any other is sent a link. Answers whether an
+ * email was queued.
+ */
+export async function verifyNotifyEmail(em: EntityManager, services: Services, form: IForm): Promise<boolean> {
+  const to = form.notifyEmail;
+  if (!to) throw new Error('verifyNotifyEmail needs a notify_email');
+  if (form.workspace && (await em.getRepository(Membership).hasVerifiedMember(form.workspace.id, to))) {
+    form.notifyEmailVerified = true;
+    return false;
+  }
+  await sendVerification(em, services, form);
+  return true;
+}
+
+/** Sends a new link for the account's own address (at sign-up, or asked again). Earlier links die with it. */
+export async function sendAccountVerification(em: EntityManager, services: Services, user: IUser): Promise<void> {
   const now = services.now();
-  const waitMs = form.verificationSentAt.getTime() + services.verifyResendIntervalMs - now.getTime();
+  const { token, hash } = generateVerificationToken();
+  const expiresAt = new Date(now.getTime() + VERIFICATION_TTL_MS);
+  await em.getRepository(EmailVerification).replaceForUser({ userId: user.id, email: user.email, tokenHash: hash, expiresAt });
+  enqueueEmail(
+    em,
+    accountVerificationEmail({ to: user.email, link: `${services.publicUrl}/v1/email-verifications/${token}`, validHours: VERIFICATION_TTL_MS / 3600_000 }),
+  );
+}
+
+/** Throws `rate_limited` while the last verification email (of a form, or an account) is younger than the interval. */
+export function assertResendAllowed(services: Services, sentAt: Date | null): void {
+  if (!sentAt) return;
+  const now = services.now();
+  const waitMs = sentAt.getTime() + services.verifyResendIntervalMs - now.getTime();
   if (waitMs > 0) {
     const seconds = Math.ceil(waitMs / 1000);
     throw new ApiError('rate_limited', {

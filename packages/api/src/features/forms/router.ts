@@ -19,8 +19,8 @@ import {
   formListItem,
   formRetentionInput,
   formUpdateInput,
-  verificationSent,
 } from './schemas.ts';
+import { verificationSent } from '../email-verification/schemas.ts';
 import { formToWire } from './serializers.ts';
 import { findReachableForm, readReachableForm, resolveProject } from './rules.ts';
 import { runIdempotently } from '../../infrastructure/idempotency.ts';
@@ -28,7 +28,7 @@ import { pageNewestFirst } from '../../infrastructure/pagination.ts';
 import { iso } from '../../infrastructure/wire.ts';
 import { inBatches } from '../../infrastructure/batches.ts';
 import { applyInboxSettings, invalid, NO_INBOX_SETTINGS } from './inbox-settings.ts';
-import { assertResendAllowed, maskEmail, sendVerification } from '../email-verification/sending.ts';
+import { assertResendAllowed, maskEmail, sendVerification, verifyNotifyEmail } from '../email-verification/sending.ts';
 import {
   type Actor,
   type FormsScope,
@@ -119,7 +119,7 @@ async function createClaimed(ctx: Context, scope: FormsScope, actor: Actor, inpu
       ...NO_INBOX_SETTINGS,
     });
     applyInboxSettings(record, input, ctx.services.secretBox, ctx.services.now());
-    if (record.notifyEmail) await sendVerification(em, ctx.services, record);
+    if (record.notifyEmail) await verifyNotifyEmail(em, ctx.services, record);
     em.getRepository(AuditEvent).record({
       workspaceId,
       action: 'form.created',
@@ -131,6 +131,7 @@ async function createClaimed(ctx: Context, scope: FormsScope, actor: Actor, inpu
     const wire = formToWire(record);
     return { response: wire, replay: wire };
   });
+  // Waking the sender when nothing was queued (an address a member verified) costs one look.
   if (input.notify_email) ctx.services.wakeMailer();
   return created;
 }
@@ -152,8 +153,7 @@ async function applyUpdate(em: EntityManager, services: Services, found: IForm, 
   found.notifyEmail = input.notify_email;
   found.notifyEmailVerified = false;
   if (input.notify_email === null) return { emailQueued: false, closedChanged };
-  await sendVerification(em, services, found);
-  return { emailQueued: true, closedChanged };
+  return { emailQueued: await verifyNotifyEmail(em, services, found), closedChanged };
 }
 
 export const formsRouter = router({
@@ -234,7 +234,7 @@ export const formsRouter = router({
         const found = await em.getRepository(Form).findOneForUpdateOrFail({ id: reachable.id });
         if (!found.notifyEmail) throw new ApiError('no_notify_email');
         if (found.notifyEmailVerified) throw new ApiError('email_already_verified');
-        assertResendAllowed(ctx.services, found);
+        assertResendAllowed(ctx.services, found.verificationSentAt ?? null);
         await sendVerification(em, ctx.services, found);
         return maskEmail(found.notifyEmail);
       });

@@ -254,4 +254,3 @@ export const formClaimInput = z.strictObject({
   workspace_id: idParam,
 });
 
-export const verificationSent = z.object({ sent_to: z.string() }).meta({ id: 'VerificationSent' });

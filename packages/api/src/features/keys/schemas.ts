@@ -16,7 +16,7 @@ export const apiKey = z.object({
   name: z.string().nullable(),
   prefix: z.string(),
   status: apiKeyStatus,
-  created_by: z.string(),
+  created_by: z.string().nullable().describe('The user who made it; null once their account is deleted.'),
   created_at: timestamp,
   /** When the key stops working on its own (an expiry, or the end of a roll's grace); null for never. */
   expires_at: timestamp.nullable(),
@@ -39,7 +39,7 @@ export const createdApiKey = z.object({
   key: z.string(),
   status: z.literal('active'),
   workspace_id: z.string(),
-  created_by: z.string(),
+  created_by: z.string().nullable().describe('The user who made it; null once their account is deleted.'),
   created_at: timestamp,
   expires_at: timestamp.nullable(),
 }).meta({ id: 'CreatedApiKey', description: 'A new API key: `key`, its plaintext (`lfk_…`), is in this answer only.' });

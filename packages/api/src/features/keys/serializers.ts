@@ -11,7 +11,7 @@ export const apiKeyToWire = (k: IApiKey, now: Date): z.input<typeof apiKey> => {
     name: k.name ?? null,
     prefix: k.prefix,
     status: state.status,
-    created_by: k.createdBy.id,
+    created_by: k.createdBy?.id ?? null,
     created_at: iso(k.createdAt),
     expires_at: isoOrNull(k.expiresAt),
     last_used_at: isoOrNull(k.lastUsedAt),
@@ -31,7 +31,7 @@ export const createdKeyToWire = (k: IApiKey, plaintext: string, workspaceId: str
   key: plaintext,
   status: 'active',
   workspace_id: workspaceId,
-  created_by: k.createdBy.id,
+  created_by: k.createdBy?.id ?? null,
   created_at: iso(k.createdAt),
   expires_at: isoOrNull(k.expiresAt),
 });

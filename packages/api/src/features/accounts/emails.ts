@@ -1,0 +1,51 @@
+import type { NewEmail } from '@lfk/db';
+
+export function passwordResetEmail(input: { to: string; link: string; validMinutes: number }): NewEmail {
+  return {
+    kind: 'password_reset',
+    to: input.to,
+    subject: 'Reset your lfk password',
+    body: [
+      `Someone asked to reset the password of the lfk account ${input.to}.`,
+      '',
+      'To choose a new password, open this link:',
+      '',
+      input.link,
+      '',
+      `The link works once, for ${input.validMinutes} minutes, and signs the account out everywhere.`,
+      'If you did not ask for this, ignore this email: your password stays as it is.',
+    ].join('\n'),
+  };
+}
+
+export function passwordChangedEmail(input: { to: string; how: 'changed' | 'reset' }): NewEmail {
+  return {
+    kind: 'password_changed',
+    to: input.to,
+    subject: 'Your lfk password was changed',
+    body: [
+      input.how === 'reset'
+        ? `The password of the lfk account ${input.to} was reset with a link sent to this address, and every session of the account was signed out.`
+        : `The password of the lfk account ${input.to} was changed, and every other session of the account was signed out.`,
+      '',
+      'If this was not you, reset your password now from the sign-in page ("Forgot password?") and review your workspaces.',
+    ].join('\n'),
+  };
+}
+
+export function invitationEmail(input: { to: string; workspaceName: string; role: string; invitedBy: string; link: string; validDays: number }): NewEmail {
+  return {
+    kind: 'invitation',
+    to: input.to,
+    subject: `You are invited to the workspace "${input.workspaceName}" on lfk`,
+    body: [
+      `${input.invitedBy} invited ${input.to} to the lfk workspace "${input.workspaceName}" as ${input.role === 'owner' ? 'an owner' : 'a member'}.`,
+      '',
+      'To join, open this link, then sign in, or sign up with this address:',
+      '',
+      input.link,
+      '',
+      `The link works for ${input.validDays} days. If you do not know why you got this, ignore it: nothing happens unless you accept.`,
+    ].join('\n'),
+  };
+}

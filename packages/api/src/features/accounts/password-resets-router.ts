@@ -1,0 +1,94 @@
+import { PasswordReset, Session, User } from '@lfk/db';
+import { hashPassword } from '../../credentials/passwords.ts';
+import { sha256 } from '../../credentials/secrets.ts';
+import { generatePasswordResetToken, isWellFormedPasswordResetToken } from '../../credentials/tokens.ts';
+import { ApiError } from '../../errors.ts';
+import { enqueueEmail, insertEmailIfAccount } from '../../infrastructure/outbox.ts';
+import { rest } from '../../procedure-meta.ts';
+import { perIpLimit, publicProcedure, router } from '../../trpc.ts';
+import { passwordChangedEmail, passwordResetEmail } from './emails.ts';
+import {
+  passwordResetBody,
+  passwordResetInput,
+  passwordResetLink,
+  passwordResetRequested,
+  passwordResetRequestInput,
+  passwordResetTokenInput,
+} from './password-reset-schemas.ts';
+
+export const PASSWORD_RESET_TTL_MS = 3600_000;
+const REQUESTED = 'If an account uses this address, a link to reset its password is on its way. It works for one hour.';
+
+const invalidLink = () =>
+  new ApiError('not_found', { message: 'This reset link is not valid: it was already used, replaced by a newer one, or has expired. Ask for a new one.' });
+
+export const passwordResetsRouter = router({
+  /**
+   * Sends a reset link to the address if an account uses it, answering the same either way, in the
+   * same time: the same statements run whether or not there is an account (they then write
+   * nothing). Past the address's allowance nothing is sent or replaced, so a flood neither fills
+   * the owner's inbox nor kills the link they already have; the answer stays the same.
+   */
+  request: publicProcedure.meta(rest('POST /v1/auth/password-resets', 202,
+      'Email a password reset link to the address, if an account uses it; the same answer for every address', { errors: ['rate_limited'] }))
+    .use(perIpLimit('password_resets'))
+    .input(passwordResetRequestInput)
+    .output(passwordResetRequested)
+    .mutation(async ({ ctx, input }) => {
+      const { services } = ctx;
+      const overAllowance = await services.rateLimits.record('password_reset_emails', input.email);
+      if (overAllowance) return { message: REQUESTED };
+      const now = services.now();
+      const { token, hash } = generatePasswordResetToken();
+      await ctx.em.transactional(async (em) => {
+        await em.getRepository(PasswordReset).replaceFor(input.email, hash, new Date(now.getTime() + PASSWORD_RESET_TTL_MS), now);
+        await insertEmailIfAccount(
+          em,
+          passwordResetEmail({ to: input.email, link: `${services.publicUrl}/v1/auth/password-resets/${token}`, validMinutes: PASSWORD_RESET_TTL_MS / 60_000 }),
+        );
+      });
+      services.wakeMailer();
+      return { message: REQUESTED };
+    }),
+
+  /** What a link would reset, changing nothing (opening it is also what mail scanners do). */
+  open: publicProcedure.meta(rest('GET /v1/auth/password-resets/:token', 200,
+      'Open a reset link: a page with a form for the new password; GET and HEAD change nothing', { transport: 'password_reset', errors: ['not_found'] }))
+    .input(passwordResetTokenInput)
+    .output(passwordResetLink)
+    .query(async ({ ctx, input }) => {
+      if (!isWellFormedPasswordResetToken(input.token)) throw invalidLink();
+      const link = await ctx.em.getRepository(PasswordReset).read(sha256(input.token));
+      if (!link || link.expiresAt <= ctx.services.now()) throw invalidLink();
+      return { email: link.email };
+    }),
+
+  /**
+   * Sets the new password: the link works once (of two uses at once, one wins), and every session
+   * of the account is signed out. The link proves the address reads its mail, so it is verified too.
+   */
+  reset: publicProcedure.meta(rest('POST /v1/auth/password-resets/:token', 204,
+      "Set a new password with a reset link: every session of the account is signed out", { transport: 'password_reset', errors: ['not_found'], body: passwordResetBody }))
+    .input(passwordResetInput)
+    .mutation(async ({ ctx, input }) => {
+      const { services } = ctx;
+      if (!isWellFormedPasswordResetToken(input.token)) throw invalidLink();
+      const tokenHash = sha256(input.token);
+      const resets = ctx.em.getRepository(PasswordReset);
+      // Looked at before the slow hash, so a wrong link costs the server nothing.
+      const seen = await resets.read(tokenHash);
+      if (!seen || seen.expiresAt <= services.now()) throw invalidLink();
+      const passwordHash = await hashPassword(input.password);
+      await ctx.em.transactional(async (em) => {
+        const now = services.now();
+        const link = await em.getRepository(PasswordReset).spend(tokenHash);
+        if (!link || link.expiresAt <= now) throw invalidLink();
+        const users = em.getRepository(User);
+        await users.setPassword(link.userId, passwordHash);
+        await users.markEmailVerified(link.userId, now);
+        await em.getRepository(Session).revokeAll(link.userId, now);
+        enqueueEmail(em, passwordChangedEmail({ to: link.email, how: 'reset' }));
+      });
+      services.wakeMailer();
+    }),
+});
