@@ -143,3 +143,21 @@ export function percentile(sorted: number[], p: number): number {
 export function median(values: number[]): number {
   return percentile([...values].sort((a, b) => a - b), 50);
 }
+
+/**
+ * Two-sample Kolmogorov–Smirnov on sorted samples: the largest gap between their distribution
+ * functions, and the gap that would be significant at α = 0.01 (timings that must not tell two
+ * cases apart).
+ */
+export function kolmogorovSmirnov(a: number[], b: number[]): { statistic: number; critical: number } {
+  let i = 0;
+  let j = 0;
+  let statistic = 0;
+  while (i < a.length && j < b.length) {
+    const x = Math.min(a[i]!, b[j]!);
+    while (i < a.length && a[i]! <= x) i++;
+    while (j < b.length && b[j]! <= x) j++;
+    statistic = Math.max(statistic, Math.abs(i / a.length - j / b.length));
+  }
+  return { statistic, critical: 1.628 * Math.sqrt((a.length + b.length) / (a.length * b.length)) };
+}

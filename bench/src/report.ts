@@ -122,6 +122,11 @@ ${report.notes.map((note) => `- ${note}`).join('\n')}
 - 12. The same drain with replica B killed (SIGKILL) halfway: every delivery must still arrive (B's
   held ones once their 60 s lock lapses, taken by A); a delivery that arrives twice was in flight at
   the kill, and carries the same \`webhook-id\` both times.
+- 13. A form's submissions exported as CSV, 10 000 then 100 000 rows: rows a second, time to the
+  first byte, the server's RSS and live heap growth while it streams (target: live heap ≤ 16 MiB, flat).
+- 14. \`POST /v1/auth/password-resets\` for an account's address and for addresses without one,
+  alternating, one at a time: the answer must not tell them apart by its time. Met when a two-sample
+  Kolmogorov–Smirnov test on the two sets of latencies cannot tell them apart at 1 %.
 - Run it with BENCH_DATABASE_URL on a database of its own: the benchmark leaves its rows (and
   thousands of queued emails) behind.
 `;

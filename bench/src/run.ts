@@ -15,6 +15,7 @@ import { revocationPropagation } from './scenarios/revocation-propagation.ts';
 import { startup } from './scenarios/startup.ts';
 import { webhookDrain, webhookDrainWithKill, webhookLatency } from './scenarios/webhooks.ts';
 import { exportScenario } from './scenarios/export.ts';
+import { passwordResetTiming } from './scenarios/password-reset-timing.ts';
 import { seed } from './seed.ts';
 
 const settings: LoadSettings = {
@@ -53,6 +54,8 @@ try {
     rows.push(...(await memory(server, seeded, 'PGlite', settings, notes)));
     say('export');
     rows.push(...(await exportScenario(server, seeded, 'PGlite', notes)));
+    say('password reset timing');
+    rows.push(...(await passwordResetTiming(server, seeded, 'PGlite', notes)));
     return seeded;
   });
   say('start-up');
@@ -72,6 +75,8 @@ try {
       rows.push(...(await memory(a, seeded, 'PostgreSQL', settings, notes)));
       say('export');
       rows.push(...(await exportScenario(a, seeded, 'PostgreSQL', notes)));
+      say('password reset timing');
+      rows.push(...(await passwordResetTiming(a, seeded, 'PostgreSQL', notes)));
       say('revocation propagation');
       await withServer(() => startBenchServer(serverEnv({ databaseUrl })), async (b) => {
         rows.push(await revocationPropagation(a, b, seeded, notes));

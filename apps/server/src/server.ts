@@ -240,6 +240,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
         // Every step runs whatever became of the one before: the database is always closed, last.
         const steps: [string, () => Promise<unknown> | undefined][] = [
           ['stop taking requests', () => app.close()],
+          ['finish the work requests left running', () => services.background.settle()],
           ['stop the idempotency sweep', () => sweeper.stop()],
           ['stop the rate limit sweep', () => bucketSweeper.stop()],
           ['stop the key lifecycle sweep', () => keySweeper.stop()],

@@ -1,5 +1,5 @@
 import { generateApiKey } from '@lfk/api';
-import { type Comparison, compare, drive, type Load, type LoadSettings, percentile, timedRequest } from '../load.ts';
+import { type Comparison, compare, drive, type Load, type LoadSettings, kolmogorovSmirnov, percentile, timedRequest } from '../load.ts';
 import type { BenchServer } from '../processes.ts';
 import type { Row } from '../report.ts';
 import { type Seed, withBadChecksum } from '../seed.ts';
@@ -127,18 +127,4 @@ async function timingProbe(url: string, path: string, unknown: string, revoked: 
   times.unknown.sort((a, b) => a - b);
   times.revoked.sort((a, b) => a - b);
   return { ...times, ks: kolmogorovSmirnov(times.unknown, times.revoked) };
-}
-
-/** The largest gap between two samples' distribution functions, and the gap that would be significant at α = 0.01. */
-function kolmogorovSmirnov(a: number[], b: number[]): { statistic: number; critical: number } {
-  let i = 0;
-  let j = 0;
-  let statistic = 0;
-  while (i < a.length && j < b.length) {
-    const x = Math.min(a[i]!, b[j]!);
-    while (i < a.length && a[i]! <= x) i++;
-    while (j < b.length && b[j]! <= x) j++;
-    statistic = Math.max(statistic, Math.abs(i / a.length - j / b.length));
-  }
-  return { statistic, critical: 1.628 * Math.sqrt((a.length + b.length) / (a.length * b.length)) };
 }

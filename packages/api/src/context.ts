@@ -8,6 +8,7 @@ import type { RateLimits } from './rate-limits/rate-limits.ts';
 import type { SecretBox } from './credentials/secret-box.ts';
 import type { Outbound } from './infrastructure/outbound-requests.ts';
 import type { CaptchaVerifier } from './infrastructure/captcha.ts';
+import type { BackgroundWork } from './infrastructure/background-work.ts';
 
 /** What every request shares: built once at start by the server. */
 export interface Services {
@@ -31,6 +32,8 @@ export interface Services {
   outbound: Outbound;
   /** Asks a form's captcha provider whether a browser submission's token is good. */
   captcha: CaptchaVerifier;
+  /** Work a request starts and does not wait for (a password reset's lookup and email); shutdown waits for it. */
+  background: BackgroundWork;
   /** The time, for every decision that depends on it (key expiry, rolls, usage days); tests turn it. */
   now(): Date;
   /** Public keys trusted to sign leak reports, by key identifier (`LFK_SECRET_SCANNING_KEYS`). */

@@ -1,5 +1,5 @@
 import { MAX_ACTIVE_KEYS, MAX_PENDING_INVITATIONS, MAX_WEBHOOKS_PER_FORM } from '@lfk/db/constants';
-import { ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { DeadlockException, ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { ZodError } from 'zod';
@@ -31,7 +31,6 @@ const CATALOGUE = {
   api_key_not_found: [404, 'No such API key.'],
   form_not_found: [404, 'No such form.'],
   project_not_found: [404, 'No such project.'],
-  user_not_found: [404, 'No user has that email address.'],
   member_not_found: [404, 'No such member.'],
   submission_not_found: [404, 'No such submission.'],
   session_not_found: [404, 'No such session of yours, or it has ended.'],
@@ -42,7 +41,6 @@ const CATALOGUE = {
   not_found: [404, 'Not found.'],
   request_timeout: [408, 'The request did not arrive in time.'],
   email_taken: [409, 'An account with that email address already exists.'],
-  already_member: [409, 'That user is already a member of the workspace.'],
   last_owner: [409, 'A workspace must keep at least one owner.'],
   form_already_claimed: [409, 'The form has already been claimed.'],
   email_already_verified: [409, 'The email address is already verified.'],
@@ -141,7 +139,6 @@ export function detailsOfZodError(error: ZodError): ErrorDetail[] {
  */
 const CONFLICT_BY_UNIQUE_INDEX: Record<string, ErrorCode> = {
   users_email_unique: 'email_taken',
-  memberships_workspace_id_user_id_unique: 'already_member',
 };
 
 /**
@@ -152,15 +149,22 @@ const NOT_FOUND_BY_FOREIGN_KEY: Record<string, ErrorCode> = {
   submissions_form_id_foreign: 'form_not_found',
   // A write into a workspace deleted meanwhile (a key's form, a member's project).
   forms_workspace_id_foreign: 'workspace_not_found',
+  forms_project_id_foreign: 'workspace_not_found',
   projects_workspace_id_foreign: 'workspace_not_found',
   api_keys_workspace_id_foreign: 'workspace_not_found',
   memberships_workspace_id_foreign: 'workspace_not_found',
   invitations_workspace_id_foreign: 'workspace_not_found',
-  audit_events_workspace_id_foreign: 'workspace_not_found',
 };
 
-/** A violation of a constraint a caller can race into, as its 409 or 404; null for any other error. */
+/**
+ * A violation of a constraint a caller can race into, as its 409 or 404; a deadlock PostgreSQL
+ * broke by rolling this request back (nothing of it was written) as a 503 to retry; null for any
+ * other error.
+ */
 function fromConstraintViolation(error: unknown): ApiError | null {
+  if (error instanceof DeadlockException) {
+    return new ApiError('unavailable', { message: 'A change made at the same time got in the way, and nothing was changed. Retry.', headers: { 'retry-after': '1' } });
+  }
   const table =
     error instanceof UniqueConstraintViolationException
       ? CONFLICT_BY_UNIQUE_INDEX

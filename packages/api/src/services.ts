@@ -8,6 +8,7 @@ import { type RateLimitConfig, RateLimits } from './rate-limits/rate-limits.ts';
 import { SecretBox } from './credentials/secret-box.ts';
 import { Outbound } from './infrastructure/outbound-requests.ts';
 import { type CaptchaSettings, CaptchaVerifier } from './infrastructure/captcha.ts';
+import { BackgroundWork } from './infrastructure/background-work.ts';
 
 /** What the services are built from: the server's configuration, or a test's. */
 export interface ServicesSettings {
@@ -52,6 +53,7 @@ export function createServices(db: Database, settings: ServicesSettings, log: Lo
     secretBox: new SecretBox(settings.secretKey),
     outbound: new Outbound({ allowPrivate: settings.webhooks.allowPrivate, ...(settings.webhooks.timeoutMs ? { timeoutMs: settings.webhooks.timeoutMs } : {}) }),
     captcha: new CaptchaVerifier(settings.captcha, log),
+    background: new BackgroundWork(log),
     now: settings.now,
     secretScanningKeys: settings.secretScanningKeys,
   };

@@ -168,5 +168,8 @@ describe('limits', () => {
     }
     expectError(await invite(owner.token, owner.workspaceId, 'one-more@example.com'), 409, 'invitation_limit_reached');
     expect((await invite(owner.token, owner.workspaceId, seeded[0]!)).status).toBe(202);
+    // An expired invitation takes no room.
+    await t.sql("update invitations set expires_at = now() - interval '1 minute' where email = ?", [seeded[1]]);
+    expect((await invite(owner.token, owner.workspaceId, 'one-more@example.com')).status).toBe(202);
   });
 });

@@ -82,6 +82,15 @@ describe('the link', () => {
     expect((await login(me.email, NEW_PASSWORD)).status).toBe(200);
   });
 
+  it('a sign-in approved for a device but not collected yet is taken back too', async () => {
+    const me = await t.signup();
+    const device = await t.request('POST', '/v1/auth/device-logins', { body: { device_name: 'attacker laptop' } });
+    expect((await t.request('POST', `/v1/auth/device-logins/${device.json.user_code}/approve`, { token: me.token })).status).toBe(200);
+    const token = await linkFor(me.email);
+    expect((await reset(token, NEW_PASSWORD)).status).toBe(204);
+    expectError(await t.request('POST', '/v1/auth/device-logins/token', { body: { device_code: device.json.device_code } }), 403, 'device_login_denied');
+  });
+
   it("the page's form post answers pages: a refused password shows the form again and keeps the link", async () => {
     const me = await t.signup();
     const token = await linkFor(me.email);

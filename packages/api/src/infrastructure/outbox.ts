@@ -39,7 +39,3 @@ export function insertEmail(em: EntityManager, email: NewEmail): Promise<void> {
   return em.getRepository(OutboxEmail).writeNow(stored(email), new Date());
 }
 
-/** `insertEmail` for an address that may have no account: written only if one uses it, in the same time either way. */
-export function insertEmailIfAccount(em: EntityManager, email: NewEmail): Promise<void> {
-  return em.getRepository(OutboxEmail).writeNowIfAccount(stored(email), new Date());
-}

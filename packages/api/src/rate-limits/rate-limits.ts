@@ -23,7 +23,7 @@ export const RATE_LIMIT_NAMES = [
   'password_resets',
   /** Password reset emails, per address, whether or not it has an account (shared): past it, a request sends nothing. */
   'password_reset_emails',
-  /** Invitation emails (sent and resent), per workspace (shared). */
+  /** Invitation emails (sent and resent), per person sending them (shared). */
   'invitations',
 ] as const;
 export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];

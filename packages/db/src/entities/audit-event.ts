@@ -11,7 +11,12 @@ export const AuditEvent = defineEntity({
   repository: () => AuditEventRepository,
   extends: BaseEntity,
   properties: {
-    workspace: () => p.manyToOne(Workspace).deleteRule('cascade'),
+    /**
+     * No foreign key: writing an event must not lock the workspace's row, or a write that holds a
+     * row of the workspace (a form, an invitation) and then records its event would deadlock with
+     * the workspace's delete. The delete removes its events itself.
+     */
+    workspace: () => p.manyToOne(Workspace).createForeignKeyConstraint(false),
     action: p.string().length(64),
     actorType: p.enum(ACTOR_TYPES),
     actorId: p.string().length(40),

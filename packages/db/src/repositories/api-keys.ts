@@ -203,8 +203,12 @@ export class ApiKeyRepository extends BaseRepository<IApiKey> {
       );
       const counts = rows.flatMap(([keyId, use]) => [...use.requestsByDay].map(([date, requests]) => ({ keyId, date, requests })));
       if (counts.length === 0) return;
+      // Only for keys that still exist: a key deleted with its workspace takes its uses with it,
+      // rather than failing the batch (and every retry of it) on the foreign key.
       await em.execute(
-        `insert into api_key_usage (key_id, day, requests) values ${counts.map(() => '(?, ?::date, ?::integer)').join(', ')}
+        `insert into api_key_usage (key_id, day, requests)
+         select v.key_id, v.day, v.requests from (values ${counts.map(() => '(?, ?::date, ?::integer)').join(', ')}) as v(key_id, day, requests)
+           join api_keys k on k.id = v.key_id
          on conflict (key_id, day) do update set requests = api_key_usage.requests + excluded.requests`,
         counts.flatMap((c) => [c.keyId, c.date, c.requests]),
       );

@@ -32,6 +32,11 @@ export class DeviceLoginRepository extends BaseRepository<IDeviceLogin> {
     return (await this.nativeUpdate({ id, state: 'approved' }, { state: 'used' })) === 1;
   }
 
+  /** Takes back every approved sign-in of the person a device has not collected yet: a session it would have got. */
+  async denyApprovedOf(userId: string): Promise<void> {
+    await this.nativeUpdate({ user: userId, state: 'approved' }, { state: 'denied' });
+  }
+
   /** Notes when the device last asked, to tell a device that polls too fast to slow down. */
   async notePoll(id: string, now: Date): Promise<void> {
     await this.nativeUpdate({ id }, { lastPolledAt: now });

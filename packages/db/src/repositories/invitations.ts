@@ -49,8 +49,9 @@ export class InvitationRepository extends BaseRepository<IInvitation> {
     return this.newestFirst({ workspace: workspaceId }, before, limit);
   }
 
-  countIn(workspaceId: string): Promise<number> {
-    return this.count({ workspace: workspaceId });
+  /** The workspace's invitations whose link still works: an expired one takes no room (resend it, or it is replaced). */
+  countLiveIn(workspaceId: string, now: Date): Promise<number> {
+    return this.count({ workspace: workspaceId, expiresAt: { $gt: now } });
   }
 
   /** Deletes one; false when the workspace has no such invitation. */

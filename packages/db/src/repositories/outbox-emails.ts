@@ -36,18 +36,6 @@ export class OutboxEmailRepository extends BaseRepository<IOutboxEmail> {
     );
   }
 
-  /**
-   * `writeNow`, if an account uses the address the message goes to: one statement either way, so
-   * the caller takes the same time whether or not there is an account (no account oracle).
-   */
-  async writeNowIfAccount(email: NewEmail, now = new Date()): Promise<void> {
-    await this.em.execute(
-      'insert into outbox_emails (id, kind, "to", subject, body, submission_id, status, attempts, next_attempt_at, created_at) ' +
-        "select ?, ?, ?, ?, ?, null, 'pending', 0, ?, ? where exists (select 1 from users where email = ?)",
-      [newId('eml'), email.kind, email.to, email.subject, email.body, now, now, email.to],
-    );
-  }
-
   /** Queues the message on this repository's EntityManager, due at once: it is written with the change that causes it. */
   enqueue(email: NewEmail, now = new Date()): void {
     const { submissionId, ...message } = email;
@@ -90,8 +78,9 @@ export class OutboxEmailRepository extends BaseRepository<IOutboxEmail> {
 
   /** Not sent: tried again at `nextAttemptAt`, or never again once `giveUp`. */
   async markFailed(id: string, reason: string, nextAttemptAt: Date, giveUp: boolean): Promise<void> {
+    // Given up on, the body goes as a sent one's does: its link (a reset, an invitation) must not outlive it.
     await this.em.execute(
-      `update outbox_emails set status = ?, next_attempt_at = ?, locked_until = null, last_error = ? where id = ?`,
+      `update outbox_emails set status = ?, next_attempt_at = ?, locked_until = null, last_error = ?${giveUp ? ', body = null' : ''} where id = ?`,
       [giveUp ? 'failed' : 'pending', nextAttemptAt.toISOString(), reason, id],
     );
   }

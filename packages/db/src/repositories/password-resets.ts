@@ -11,18 +11,19 @@ export interface ResetLink {
 
 export class PasswordResetRepository extends BaseRepository<IPasswordReset> {
   /**
-   * Gives the account at `email`, if there is one, this link in place of any earlier one. The
-   * statement is the same whether or not the address has an account (it then writes nothing),
-   * so the request takes the same time either way.
+   * Gives the account at `email` this link in place of any earlier one (one statement, so two
+   * requests at once leave one link). False when no account uses the address: nothing is written.
    */
-  async replaceFor(email: string, tokenHash: string, expiresAt: Date, now: Date): Promise<void> {
-    await this.em.execute(
+  async replaceFor(email: string, tokenHash: string, expiresAt: Date, now: Date): Promise<boolean> {
+    const rows = await this.em.execute<{ id: string }[]>(
       `insert into password_resets (id, user_id, token_hash, expires_at, created_at)
        select ?, id, ?, ?, ? from users where email = ?
        on conflict (user_id) do update
-         set id = excluded.id, token_hash = excluded.token_hash, expires_at = excluded.expires_at, created_at = excluded.created_at`,
+         set id = excluded.id, token_hash = excluded.token_hash, expires_at = excluded.expires_at, created_at = excluded.created_at
+       returning id`,
       [newId('pwr'), tokenHash, expiresAt, now, email],
     );
+    return rows.length > 0;
   }
 
   /** The link behind this token hash, unchanged; null when there is none (used, replaced, never made). */

@@ -2,19 +2,25 @@ import type { IWorkspace } from '../entities/workspace.ts';
 import { BaseRepository } from './base-repository.ts';
 
 export class WorkspaceRepository extends BaseRepository<IWorkspace> {
-  /** Serialises changes to one workspace's members and keys across transactions and replicas. */
-  async lock(workspaceId: string): Promise<void> {
-    await this.findOneForUpdate({ id: workspaceId });
+  /**
+   * Serialises changes to one workspace's members and keys across transactions and replicas.
+   * Answers the locked row, or null when the workspace is gone (deleted meanwhile).
+   */
+  lock(workspaceId: string) {
+    return this.findOneForUpdate({ id: workspaceId });
   }
 
   /**
    * Deletes the workspace with all it holds (its keys, forms and their submissions, projects,
-   * members, invitations and audit log: on delete cascade). Answers the hashes its keys had, for
-   * this process's key cache; other replicas hear of each key's deletion from the database.
+   * members, invitations: on delete cascade; then its audit log, which has no foreign key). Answers
+   * the hashes its keys had, for this process's key cache; other replicas hear of each key's
+   * deletion from the database.
    */
   async deleteNow(workspaceId: string): Promise<string[]> {
     const keys = await this.em.execute<{ key_hash: string }[]>('select key_hash from api_keys where workspace_id = ?', [workspaceId]);
     await this.em.execute('delete from workspaces where id = ?', [workspaceId]);
+    // After the cascade, which waited for every write holding a row of the workspace: their events are in.
+    await this.em.execute('delete from audit_events where workspace_id = ?', [workspaceId]);
     return keys.map((k) => k.key_hash);
   }
 }

@@ -17,9 +17,10 @@ import {
 import { iso } from '../../infrastructure/wire.ts';
 import { userToWire, workspaceToWire } from './serializers.ts';
 import { openAccount } from './accounts.ts';
-import { startSession } from './sessions.ts';
+import { signOutEverywhere, startSession } from './sessions.ts';
 import { passwordChangedEmail } from './emails.ts';
 import { enqueueEmail } from '../../infrastructure/outbox.ts';
+import { retryingDeadlocks } from '../../infrastructure/deadlocks.ts';
 import { assertResendAllowed, maskEmail, sendAccountVerification } from '../email-verification/sending.ts';
 import { verificationSent } from '../email-verification/schemas.ts';
 import { perIpLimit, publicProcedure, router, sessionProcedure } from '../../trpc.ts';
@@ -94,7 +95,7 @@ export const authRouter = router({
     const passwordHash = await hashPassword(input.new_password);
     await ctx.em.transactional(async (em) => {
       await em.getRepository(User).setPassword(user.id, passwordHash);
-      await em.getRepository(Session).revokeOthers(user.id, ctx.session.sessionId, ctx.services.now());
+      await signOutEverywhere(em, user.id, ctx.services.now(), ctx.session.sessionId);
       enqueueEmail(em, passwordChangedEmail({ to: user.email, how: 'changed' }));
     });
     ctx.services.wakeMailer();
@@ -132,16 +133,16 @@ export const authRouter = router({
       throw new ApiError('invalid_request', { details: [{ path: 'password', message: 'Is not your password.' }] });
     }
     await rateLimits.giveBack('login_failures', user.email);
-    const keyHashes = await ctx.em.transactional(async (em) => {
+    const keyHashes = await retryingDeadlocks(() => ctx.em.transactional(async (em) => {
       const memberships = em.getRepository(Membership);
       const workspaces = em.getRepository(Workspace);
       const hashes: string[] = [];
       // Each workspace locked, in one order, as a role change or a removal would lock it.
       for (const { workspaceId } of await memberships.allOf(user.id)) {
-        await workspaces.lock(workspaceId);
-        const found = await workspaces.findOneOrFail({ id: workspaceId });
-        const role = await memberships.roleOf(workspaceId, user.id);
-        if (role === null) continue;
+        const found = await workspaces.lock(workspaceId);
+        const role = found ? await memberships.roleOf(workspaceId, user.id) : null;
+        // Deleted or left meanwhile: nothing of it to take or to leave.
+        if (!found || role === null) continue;
         const others = (await memberships.countMembers(workspaceId)) - 1;
         if (others === 0) {
           hashes.push(...(await workspaces.deleteNow(workspaceId)));
@@ -163,7 +164,7 @@ export const authRouter = router({
       await em.flush();
       await em.getRepository(User).deleteNow(user.id);
       return hashes;
-    });
+    }));
     for (const hash of keyHashes) ctx.services.apiKeyCache.forget(hash);
     ctx.cookies.clear();
   }),

@@ -129,8 +129,10 @@ export const deviceLoginsRouter = router({
         throw new ApiError('authorization_pending');
       }
       // Approved: of two polls at once, one gets the session and the other "not found".
-      if (!(await logins.redeem(found.id))) throw new ApiError('device_login_not_found');
-      const user = await ctx.em.getRepository(User).findOneOrFail({ id: found.user!.id });
+      // Approved by an account deleted since: nobody to sign in as.
+      if (!found.user || !(await logins.redeem(found.id))) throw new ApiError('device_login_not_found');
+      const user = await ctx.em.getRepository(User).findOne({ id: found.user.id });
+      if (!user) throw new ApiError('device_login_not_found');
       const session = startSession(ctx.em, user.id, now, { ip: ctx.ip, userAgent: ctx.userAgent ?? null });
       await ctx.em.flush();
       return { user: userToWire(user), session_token: session.token, expires_at: session.expiresAt.toISOString() };

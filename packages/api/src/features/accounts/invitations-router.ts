@@ -48,13 +48,13 @@ export const invitationsRouter = router({
     .input(invitationCreateInput)
     .output(invitation)
     .mutation(async ({ ctx, input }) => {
-      await ctx.services.rateLimits.consume('invitations', ctx.workspaceId);
+      await ctx.services.rateLimits.consume('invitations', ctx.session.userId);
       const created = await ctx.em.transactional(async (em) => {
         // The workspace's lock makes "count, then add" one step for invitations sent at once.
         await em.getRepository(Workspace).lock(ctx.workspaceId);
         const invitations = em.getRepository(Invitation);
         const existing = await invitations.findOne({ workspace: ctx.workspaceId, email: input.email });
-        if (!existing && (await invitations.countIn(ctx.workspaceId)) >= MAX_PENDING_INVITATIONS) throw new ApiError('invitation_limit_reached');
+        if (!existing && (await invitations.countLiveIn(ctx.workspaceId, ctx.services.now())) >= MAX_PENDING_INVITATIONS) throw new ApiError('invitation_limit_reached');
         const sent = await sendInvitation(em, ctx.services, { workspaceId: ctx.workspaceId, email: input.email, role: input.role, invitedBy: ctx.session.userId });
         em.getRepository(AuditEvent).record({
           workspaceId: ctx.workspaceId,
@@ -76,7 +76,7 @@ export const invitationsRouter = router({
     .output(invitation)
     .mutation(async ({ ctx, input }) => {
       if (!isId('inv', input.invitation_id)) throw new ApiError('invitation_not_found');
-      await ctx.services.rateLimits.consume('invitations', ctx.workspaceId);
+      await ctx.services.rateLimits.consume('invitations', ctx.session.userId);
       const resent = await ctx.em.transactional(async (em) => {
         const renewed = await resendInvitation(em, ctx.services, ctx.workspaceId, input.invitation_id);
         if (!renewed) throw new ApiError('invitation_not_found');
@@ -148,6 +148,8 @@ export const invitationsRouter = router({
         });
       }
       return ctx.em.transactional(async (em) => {
+        // The workspace's row before the invitation's, the order a workspace's delete takes them in.
+        if (!(await em.getRepository(Workspace).lock(seen.workspaceId))) throw new ApiError('invitation_not_found');
         const spent = await em.getRepository(Invitation).spend(sha256(input.token));
         if (!spent || spent.expiresAt <= now) throw new ApiError('invitation_not_found');
         const memberships = em.getRepository(Membership);

@@ -1,12 +1,14 @@
-import { PasswordReset, Session, User } from '@lfk/db';
+import { Form, PasswordReset, User } from '@lfk/db';
 import { hashPassword } from '../../credentials/passwords.ts';
 import { sha256 } from '../../credentials/secrets.ts';
 import { generatePasswordResetToken, isWellFormedPasswordResetToken } from '../../credentials/tokens.ts';
 import { ApiError } from '../../errors.ts';
-import { enqueueEmail, insertEmailIfAccount } from '../../infrastructure/outbox.ts';
+import type { Services } from '../../context.ts';
+import { enqueueEmail, insertEmail } from '../../infrastructure/outbox.ts';
 import { rest } from '../../procedure-meta.ts';
 import { perIpLimit, publicProcedure, router } from '../../trpc.ts';
 import { passwordChangedEmail, passwordResetEmail } from './emails.ts';
+import { signOutEverywhere } from './sessions.ts';
 import {
   passwordResetBody,
   passwordResetInput,
@@ -19,15 +21,27 @@ import {
 export const PASSWORD_RESET_TTL_MS = 3600_000;
 const REQUESTED = 'If an account uses this address, a link to reset its password is on its way. It works for one hour.';
 
+/** A new link for the account at `email`, in place of any earlier one, and its email; nothing without an account. */
+async function sendResetLink(services: Services, email: string): Promise<void> {
+  const now = services.now();
+  const { token, hash } = generatePasswordResetToken();
+  const sent = await services.db.fork().transactional(async (em) => {
+    if (!(await em.getRepository(PasswordReset).replaceFor(email, hash, new Date(now.getTime() + PASSWORD_RESET_TTL_MS), now))) return false;
+    await insertEmail(em, passwordResetEmail({ to: email, link: `${services.publicUrl}/v1/auth/password-resets/${token}`, validMinutes: PASSWORD_RESET_TTL_MS / 60_000 }));
+    return true;
+  });
+  if (sent) services.wakeMailer();
+}
+
 const invalidLink = () =>
   new ApiError('not_found', { message: 'This reset link is not valid: it was already used, replaced by a newer one, or has expired. Ask for a new one.' });
 
 export const passwordResetsRouter = router({
   /**
    * Sends a reset link to the address if an account uses it, answering the same either way, in the
-   * same time: the same statements run whether or not there is an account (they then write
-   * nothing). Past the address's allowance nothing is sent or replaced, so a flood neither fills
-   * the owner's inbox nor kills the link they already have; the answer stays the same.
+   * same time: whether there is an account is found out after the answer, in the background. Past
+   * the address's allowance nothing is sent or replaced, so a flood neither fills the owner's
+   * inbox nor kills the link they already have; the answer stays the same.
    */
   request: publicProcedure.meta(rest('POST /v1/auth/password-resets', 202,
       'Email a password reset link to the address, if an account uses it; the same answer for every address', { errors: ['rate_limited'] }))
@@ -37,17 +51,7 @@ export const passwordResetsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const { services } = ctx;
       const overAllowance = await services.rateLimits.record('password_reset_emails', input.email);
-      if (overAllowance) return { message: REQUESTED };
-      const now = services.now();
-      const { token, hash } = generatePasswordResetToken();
-      await ctx.em.transactional(async (em) => {
-        await em.getRepository(PasswordReset).replaceFor(input.email, hash, new Date(now.getTime() + PASSWORD_RESET_TTL_MS), now);
-        await insertEmailIfAccount(
-          em,
-          passwordResetEmail({ to: input.email, link: `${services.publicUrl}/v1/auth/password-resets/${token}`, validMinutes: PASSWORD_RESET_TTL_MS / 60_000 }),
-        );
-      });
-      services.wakeMailer();
+      if (!overAllowance) services.background.run('password reset email', () => sendResetLink(services, input.email));
       return { message: REQUESTED };
     }),
 
@@ -86,7 +90,8 @@ export const passwordResetsRouter = router({
         const users = em.getRepository(User);
         await users.setPassword(link.userId, passwordHash);
         await users.markEmailVerified(link.userId, now);
-        await em.getRepository(Session).revokeAll(link.userId, now);
+        await em.getRepository(Form).verifyNotifyEmailOfMember(link.userId, link.email);
+        await signOutEverywhere(em, link.userId, now);
         enqueueEmail(em, passwordChangedEmail({ to: link.email, how: 'reset' }));
       });
       services.wakeMailer();

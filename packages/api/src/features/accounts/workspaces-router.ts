@@ -3,6 +3,7 @@ import { rest } from '../../procedure-meta.ts';
 import { listInput, listOf } from '../../common-schemas.ts';
 import { workspace, workspaceCreateInput, workspaceDeleteInput, workspaceRenameInput } from './workspace-schemas.ts';
 import { ApiError } from '../../errors.ts';
+import { retryingDeadlocks } from '../../infrastructure/deadlocks.ts';
 import { workspaceToWire } from './serializers.ts';
 import { pageOf } from '../../infrastructure/pagination.ts';
 import { createWorkspace } from './workspaces.ts';
@@ -31,7 +32,8 @@ export const workspacesRouter = router({
     .input(workspaceRenameInput)
     .mutation(async ({ ctx, input }) => {
       await ctx.em.transactional(async (em) => {
-        const found = await em.getRepository(Workspace).findOneForUpdateOrFail({ id: ctx.workspaceId });
+        const found = await em.getRepository(Workspace).lock(ctx.workspaceId);
+        if (!found) throw new ApiError('workspace_not_found');
         if (found.name === input.name) return;
         em.getRepository(AuditEvent).record({
           workspaceId: ctx.workspaceId,
@@ -53,15 +55,18 @@ export const workspacesRouter = router({
       "Delete a workspace with everything in it: its keys stop at once, its forms and submissions are deleted (owners; confirm with its name)"))
     .input(workspaceDeleteInput)
     .mutation(async ({ ctx, input }) => {
-      const keyHashes = await ctx.em.transactional(async (em) => {
+      const keyHashes = await retryingDeadlocks(() => ctx.em.transactional(async (em) => {
         const workspaces = em.getRepository(Workspace);
         // Locked: a rename meanwhile cannot make the typed name stale, and writes into it wait, then find it gone.
-        const found = await workspaces.findOneForUpdateOrFail({ id: ctx.workspaceId });
+        const found = await workspaces.lock(ctx.workspaceId);
+        if (!found) throw new ApiError('workspace_not_found');
+        // Asked again under the lock: an owner demoted or removed since the builder's check deletes nothing.
+        if ((await em.getRepository(Membership).roleOf(ctx.workspaceId, ctx.session.userId)) !== 'owner') throw new ApiError('owner_required');
         if (input.confirm !== found.name) {
           throw new ApiError('invalid_request', { details: [{ path: 'confirm', message: "Must be the workspace's name, exactly as it is written." }] });
         }
         return workspaces.deleteNow(ctx.workspaceId);
-      });
+      }));
       for (const hash of keyHashes) ctx.services.apiKeyCache.forget(hash);
     }),
 });
