@@ -199,7 +199,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   }
 
   const transport = config.smtpUrl ? smtpTransport(config.smtpUrl, config.emailFrom) : logTransport(app.log);
-  sender = new OutboxSender(db, transport, app.log, options.outbox);
+  sender = new OutboxSender(db, services.secretBox, transport, app.log, options.outbox);
   sender.start();
   const { pollMs: webhookPollMs = WEBHOOK_POLL_MS, timeoutMs: _timeout, ...webhookSettings } = options.webhooks ?? {};
   webhookWorker = new QueueWorker(

@@ -1,4 +1,4 @@
-import { type QueueJob, QueueWorker } from '@lfk/api';
+import { bodyToSend, type QueueJob, QueueWorker, type SecretBox } from '@lfk/api';
 import { type ClaimedEmail, type Database, OutboxEmail } from '@lfk/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { MailTransport } from './transports.ts';
@@ -26,11 +26,11 @@ export const DEFAULT_OUTBOX_OPTIONS: OutboxSenderOptions = {
 };
 
 /**
- * The email outbox as a queue job: each message is taken with a time-limited lock, sent, then
- * marked sent with its body cleared. A failure is retried with exponential backoff; a sender that
+ * The email outbox as a queue job: each message is taken with a time-limited lock, sent (a link's
+ * sealed token unsealed into it), then marked sent with its body cleared. A failure is retried with exponential backoff; a sender that
  * dies mid-send lets the lock lapse and the message is sent again later (at least once, never lost).
  */
-function emailJob(db: Database, transport: MailTransport, log: FastifyBaseLogger, options: OutboxSenderOptions): QueueJob<ClaimedEmail> {
+function emailJob(db: Database, box: SecretBox, transport: MailTransport, log: FastifyBaseLogger, options: OutboxSenderOptions): QueueJob<ClaimedEmail> {
   return {
     name: 'outbox',
     claim(limit) {
@@ -41,7 +41,8 @@ function emailJob(db: Database, transport: MailTransport, log: FastifyBaseLogger
     async perform(row) {
       const outbox = db.fork().getRepository(OutboxEmail);
       try {
-        await transport.send(row);
+        // A link's token is put back here, on its way out: it is never stored in the clear.
+        await transport.send({ ...row, body: bodyToSend(row, box) });
       } catch (error) {
         const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
         const giveUp = row.attempts >= options.maxAttempts;
@@ -63,11 +64,11 @@ export class OutboxSender {
   readonly #worker: QueueWorker<ClaimedEmail>;
   readonly #transport: MailTransport;
 
-  constructor(db: Database, transport: MailTransport, log: FastifyBaseLogger, options: Partial<OutboxSenderOptions> = {}) {
+  constructor(db: Database, box: SecretBox, transport: MailTransport, log: FastifyBaseLogger, options: Partial<OutboxSenderOptions> = {}) {
     const settings = { ...DEFAULT_OUTBOX_OPTIONS, ...options };
     this.#transport = transport;
     // One message at a time, as a mail server expects of one client; a batch claimed at once.
-    this.#worker = new QueueWorker(emailJob(db, transport, log, settings), log, {
+    this.#worker = new QueueWorker(emailJob(db, box, transport, log, settings), log, {
       pollMs: settings.pollMs,
       batchSize: settings.batchSize,
       concurrency: 1,

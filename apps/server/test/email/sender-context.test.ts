@@ -25,7 +25,7 @@ describe('the email sender woken by a request', () => {
       },
       close() {},
     };
-    const sender = new OutboxSender(t.server.db, transport, t.server.app.log, { pollMs: 20 });
+    const sender = new OutboxSender(t.server.db, t.server.services.secretBox, transport, t.server.app.log, { pollMs: 20 });
     const em = t.server.db.fork();
     em.getRepository(OutboxEmail).enqueue({ kind: 'test', to: address('context'), subject: 'One', body: 'one' });
     await em.flush();

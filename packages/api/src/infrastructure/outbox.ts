@@ -1,5 +1,18 @@
-import { type NewEmail, OutboxEmail, TEXT_LIMITS } from '@lfk/db';
+import { type ClaimedEmail, type NewEmail, OutboxEmail, TEXT_LIMITS } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
+import type { SecretBox } from '../credentials/secret-box.ts';
+
+/**
+ * An email to queue. One whose link carries a secret (a verification, reset or invitation token)
+ * names it, with the box to seal it in: the body is stored with a mark in its place, so the token
+ * is never in the database in the clear, and the sender puts it back (`bodyToSend`).
+ */
+export type OutgoingEmail = Omit<NewEmail, 'secretSealed'> & { secret?: { token: string; box: SecretBox } };
+
+/** Where a link's token stood in a stored body. */
+const SECRET_MARK = '{{lfk:secret}}';
+/** What a sealed token is bound to: it opens only for the address it was sent to. */
+const sealedFor = (to: string) => `outbox:${to}`;
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
 const LINE_BREAKS_AND_CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
@@ -12,16 +25,25 @@ export function oneLine(value: string): string {
   return value.replace(LINE_BREAKS_AND_CONTROLS, ' ');
 }
 
-/** The message as stored: one-line headers, the subject cut to its column. */
-function stored(email: NewEmail): NewEmail {
+/** The message as stored: one-line headers, the subject cut to its column, a link's token sealed. */
+function stored(email: OutgoingEmail): NewEmail {
+  const to = oneLine(email.to);
+  const secret = email.secret;
   return {
     kind: email.kind,
-    to: oneLine(email.to),
+    to,
     // Cut by whole characters to fit its column: a subject is built from stored names.
     subject: Array.from(oneLine(email.subject)).slice(0, TEXT_LIMITS.emailSubject).join(''),
-    body: email.body,
+    body: secret ? email.body.replaceAll(secret.token, SECRET_MARK) : email.body,
+    ...(secret ? { secretSealed: secret.box.seal(secret.token, sealedFor(to)) } : {}),
     ...(email.submissionId ? { submissionId: email.submissionId } : {}),
   };
+}
+
+/** The body as the sender sends it: a link's token, unsealed, back in its place. */
+export function bodyToSend(email: ClaimedEmail, box: SecretBox): string {
+  if (email.secretSealed === null) return email.body;
+  return email.body.replaceAll(SECRET_MARK, box.open(email.secretSealed, sealedFor(email.to)));
 }
 
 /**
@@ -30,12 +52,12 @@ function stored(email: NewEmail): NewEmail {
  * due at once by the wall clock, the one the sender polls by (not `services.now()`, which decides
  * what expires and which tests turn).
  */
-export function enqueueEmail(em: EntityManager, email: NewEmail): void {
+export function enqueueEmail(em: EntityManager, email: OutgoingEmail): void {
   em.getRepository(OutboxEmail).enqueue(stored(email), new Date());
 }
 
 /** `enqueueEmail` for a change written at once (not flushed): the email is written now, in `em`'s transaction. */
-export function insertEmail(em: EntityManager, email: NewEmail): Promise<void> {
+export function insertEmail(em: EntityManager, email: OutgoingEmail): Promise<void> {
   return em.getRepository(OutboxEmail).writeNow(stored(email), new Date());
 }
 

@@ -8,7 +8,8 @@ import { Submission } from './submission.ts';
  * The durable outbox: an email is a row written in the same transaction as the change that
  * causes it, and a sender delivers it later, retrying with backoff. `lockedUntil` lets one sender
  * (of several replicas) hold a row while it sends; a sender that dies lets the lock lapse.
- * Once sent, the body is cleared: it may hold a verification link.
+ * Once sent, the body is cleared. A link's secret (a verification, reset or invitation token) is
+ * never in the body: it waits sealed in `secretSealed`, and the sender puts it back to send.
  */
 export const OutboxEmail = defineEntity({
   name: 'OutboxEmail',
@@ -20,6 +21,8 @@ export const OutboxEmail = defineEntity({
     to: p.string().length(TEXT_LIMITS.email),
     subject: p.string().length(TEXT_LIMITS.emailSubject),
     body: p.text().nullable(),
+    /** The token the body's link carries, sealed under `LFK_SECRET_KEY`; the body holds a mark in its place. */
+    secretSealed: p.text().nullable(),
     status: p.enum(OUTBOX_STATUSES).default('pending'),
     attempts: p.integer().default(0),
     nextAttemptAt: p.datetime(),

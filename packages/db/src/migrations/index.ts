@@ -8,7 +8,7 @@ import { Migration20261123001000 } from './Migration20261123001000.ts';
 import { Migration20261125175006 } from './Migration20261125175006.ts';
 import { Migration20261125204127 } from './Migration20261125204127.ts';
 import { Migration20261125221910 } from './Migration20261125221910.ts';
-import { Migration20261125235144 } from './Migration20261125235144.ts';
+import { Migration20261125235921 } from './Migration20261125235921.ts';
 
 /** Applied in this order on PGlite and PostgreSQL alike; `name` is what the migrations table records. */
 export const migrationsList: MigrationObject[] = [
@@ -21,5 +21,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125175006', class: Migration20261125175006 },
   { name: 'Migration20261125204127', class: Migration20261125204127 },
   { name: 'Migration20261125221910', class: Migration20261125221910 },
-  { name: 'Migration20261125235144', class: Migration20261125235144 },
+  { name: 'Migration20261125235921', class: Migration20261125235921 },
 ];

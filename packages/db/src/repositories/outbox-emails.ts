@@ -9,6 +9,8 @@ export interface NewEmail {
   to: string;
   subject: string;
   body: string;
+  /** The token its link carries, sealed (the body holds a mark in its place). */
+  secretSealed?: string;
   /** The submission it carries (a notification), so the email goes when the submission is deleted. */
   submissionId?: string;
 }
@@ -20,6 +22,8 @@ export interface ClaimedEmail {
   to: string;
   subject: string;
   body: string;
+  /** The token to put back into the body, sealed; null for an email without one. */
+  secretSealed: string | null;
   attempts: number;
 }
 
@@ -30,18 +34,19 @@ export class OutboxEmailRepository extends BaseRepository<IOutboxEmail> {
    */
   async writeNow(email: NewEmail, now = new Date()): Promise<void> {
     await this.em.execute(
-      'insert into outbox_emails (id, kind, "to", subject, body, submission_id, status, attempts, next_attempt_at, created_at) ' +
-        "values (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)",
-      [newId('eml'), email.kind, email.to, email.subject, email.body, email.submissionId ?? null, now, now],
+      'insert into outbox_emails (id, kind, "to", subject, body, secret_sealed, submission_id, status, attempts, next_attempt_at, created_at) ' +
+        "values (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)",
+      [newId('eml'), email.kind, email.to, email.subject, email.body, email.secretSealed ?? null, email.submissionId ?? null, now, now],
     );
   }
 
   /** Queues the message on this repository's EntityManager, due at once: it is written with the change that causes it. */
   enqueue(email: NewEmail, now = new Date()): void {
-    const { submissionId, ...message } = email;
+    const { submissionId, secretSealed, ...message } = email;
     this.create({
       id: newId('eml'),
       ...message,
+      secretSealed: secretSealed ?? null,
       submission: submissionId ?? null,
       status: 'pending',
       attempts: 0,
@@ -63,24 +68,24 @@ export class OutboxEmailRepository extends BaseRepository<IOutboxEmail> {
          select id from outbox_emails
          where status = 'pending' and next_attempt_at <= ? and (locked_until is null or locked_until <= ?)
          order by next_attempt_at, id limit ? for update skip locked)
-       returning id, kind, "to", subject, body, attempts`,
+       returning id, kind, "to", subject, body, secret_sealed as "secretSealed", attempts`,
       [lockedUntil.toISOString(), now.toISOString(), now.toISOString(), limit],
     );
   }
 
-  /** Sent: the body is cleared, since it may hold a verification link. */
+  /** Sent: the body and the sealed token are cleared. */
   async markSent(id: string, at = new Date()): Promise<void> {
     await this.em.execute(
-      `update outbox_emails set status = 'sent', sent_at = ?, body = null, locked_until = null, last_error = null where id = ?`,
+      `update outbox_emails set status = 'sent', sent_at = ?, body = null, secret_sealed = null, locked_until = null, last_error = null where id = ?`,
       [at.toISOString(), id],
     );
   }
 
   /** Not sent: tried again at `nextAttemptAt`, or never again once `giveUp`. */
   async markFailed(id: string, reason: string, nextAttemptAt: Date, giveUp: boolean): Promise<void> {
-    // Given up on, the body goes as a sent one's does: its link (a reset, an invitation) must not outlive it.
+    // Given up on, the body goes as a sent one's does.
     await this.em.execute(
-      `update outbox_emails set status = ?, next_attempt_at = ?, locked_until = null, last_error = ?${giveUp ? ', body = null' : ''} where id = ?`,
+      `update outbox_emails set status = ?, next_attempt_at = ?, locked_until = null, last_error = ?${giveUp ? ', body = null, secret_sealed = null' : ''} where id = ?`,
       [giveUp ? 'failed' : 'pending', nextAttemptAt.toISOString(), reason, id],
     );
   }

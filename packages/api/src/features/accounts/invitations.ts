@@ -46,9 +46,8 @@ export async function resendInvitation(em: EntityManager, services: Services, wo
 async function queueInvitationEmail(em: EntityManager, services: Services, invitation: IInvitation, token: string) {
   const workspace = await em.getRepository(Workspace).findOneOrFail({ id: invitation.workspace.id });
   const inviter = invitation.invitedBy ? await em.getRepository(User).findOne({ id: invitation.invitedBy.id }) : null;
-  enqueueEmail(
-    em,
-    invitationEmail({
+  enqueueEmail(em, {
+    ...invitationEmail({
       to: invitation.email,
       workspaceName: workspace.name,
       role: invitation.role,
@@ -56,5 +55,6 @@ async function queueInvitationEmail(em: EntityManager, services: Services, invit
       link: invitationLink(services, token),
       validDays: INVITATION_TTL_DAYS,
     }),
-  );
+    secret: { token, box: services.secretBox },
+  });
 }

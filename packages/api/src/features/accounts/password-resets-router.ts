@@ -27,7 +27,10 @@ async function sendResetLink(services: Services, email: string): Promise<void> {
   const { token, hash } = generatePasswordResetToken();
   const sent = await services.db.fork().transactional(async (em) => {
     if (!(await em.getRepository(PasswordReset).replaceFor(email, hash, new Date(now.getTime() + PASSWORD_RESET_TTL_MS), now))) return false;
-    await insertEmail(em, passwordResetEmail({ to: email, link: `${services.publicUrl}/v1/auth/password-resets/${token}`, validMinutes: PASSWORD_RESET_TTL_MS / 60_000 }));
+    await insertEmail(em, {
+      ...passwordResetEmail({ to: email, link: `${services.publicUrl}/v1/auth/password-resets/${token}`, validMinutes: PASSWORD_RESET_TTL_MS / 60_000 }),
+      secret: { token, box: services.secretBox },
+    });
     return true;
   });
   if (sent) services.wakeMailer();

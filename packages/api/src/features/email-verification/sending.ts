@@ -26,15 +26,15 @@ export async function sendVerification(em: EntityManager, services: Services, fo
   const expiresAt = new Date(now.getTime() + VERIFICATION_TTL_MS);
   await em.getRepository(EmailVerification).replaceForForm({ formId: form.id, email: to, tokenHash: hash, expiresAt });
   form.verificationSentAt = now;
-  enqueueEmail(
-    em,
-    verificationEmail({
+  enqueueEmail(em, {
+    ...verificationEmail({
       to,
       formName: form.name,
       link: `${services.publicUrl}/v1/email-verifications/${token}`,
       validHours: VERIFICATION_TTL_MS / 3600_000,
     }),
-  );
+    secret: { token, box: services.secretBox },
+  });
 }
 
 /**
@@ -59,10 +59,10 @@ export async function sendAccountVerification(em: EntityManager, services: Servi
   const { token, hash } = generateVerificationToken();
   const expiresAt = new Date(now.getTime() + VERIFICATION_TTL_MS);
   await em.getRepository(EmailVerification).replaceForUser({ userId: user.id, email: user.email, tokenHash: hash, expiresAt });
-  enqueueEmail(
-    em,
-    accountVerificationEmail({ to: user.email, link: `${services.publicUrl}/v1/email-verifications/${token}`, validHours: VERIFICATION_TTL_MS / 3600_000 }),
-  );
+  enqueueEmail(em, {
+    ...accountVerificationEmail({ to: user.email, link: `${services.publicUrl}/v1/email-verifications/${token}`, validHours: VERIFICATION_TTL_MS / 3600_000 }),
+    secret: { token, box: services.secretBox },
+  });
 }
 
 /** Throws `rate_limited` while the last verification email (of a form, or an account) is younger than the interval. */

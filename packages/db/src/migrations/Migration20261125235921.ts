@@ -5,10 +5,11 @@ import { Migration } from '@mikro-orm/migrations';
  * addresses, and the deletes a workspace or an account takes with it (keys, forms, memberships,
  * sessions cascade; a deleted account's keys stay, their `created_by` emptied). Audit events lose
  * their foreign key: recording one must not lock the workspace's row (see entities/audit-event.ts).
+ * An outbox email keeps its link's token sealed apart from its body.
  */
-export class Migration20261125235144 extends Migration {
+export class Migration20261125235921 extends Migration {
 
-  override name = 'Migration20261125235144';
+  override name = 'Migration20261125235921';
 
   override up(): void | Promise<void> {
     this.addSql(`create table "password_resets" ("id" varchar(40) not null, "created_at" timestamptz not null, "user_id" varchar(40) not null, "token_hash" varchar(64) not null, "expires_at" timestamptz not null, primary key ("id"));`);
@@ -48,6 +49,8 @@ export class Migration20261125235144 extends Migration {
     // workspace's delete takes them in (deleting it, then its projects): the two cannot deadlock.
     this.addSql(`alter table "forms" drop constraint "forms_project_id_foreign";`);
     this.addSql(`alter table "forms" add constraint "forms_project_id_foreign" foreign key ("project_id") references "projects" ("id") on delete set null;`);
+
+    this.addSql(`alter table "outbox_emails" add "secret_sealed" text null;`);
 
     this.addSql(`alter table "email_verifications" add "user_id" varchar(40) null;`);
     this.addSql(`alter table "email_verifications" add constraint "email_verifications_user_id_foreign" foreign key ("user_id") references "users" ("id") on delete cascade;`);
@@ -103,6 +106,8 @@ export class Migration20261125235144 extends Migration {
 
     this.addSql(`alter table "memberships" add constraint "memberships_workspace_id_foreign" foreign key ("workspace_id") references "workspaces" ("id");`);
     this.addSql(`alter table "memberships" add constraint "memberships_user_id_foreign" foreign key ("user_id") references "users" ("id");`);
+
+    this.addSql(`alter table "outbox_emails" drop column "secret_sealed";`);
 
     this.addSql(`alter table "projects" add constraint "projects_workspace_id_foreign" foreign key ("workspace_id") references "workspaces" ("id");`);
 
