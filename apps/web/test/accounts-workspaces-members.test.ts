@@ -166,3 +166,28 @@ describeInBrowser('rate limits', () => {
     await see(page.getByRole('alert').getByText(/You can try again in \d+ minutes?\./));
   });
 });
+
+describeInBrowser('where signing in goes next', () => {
+  const d = useDashboard();
+
+  it('a next that is not a path of this app is dropped, whatever the router kept of it; a path of the app is followed', async () => {
+    const email = newEmail('next');
+    await d.t.signup(email);
+    const page = await d.newPage();
+    const origin = new URL(d.url).origin;
+    for (const next of ['//evil.example/', '/\\evil.example/', 'https://evil.example/', 'javascript:alert(1)', '/\t/evil.example/', ' /w']) {
+      await page.goto(`/sign-in?next=${encodeURIComponent(next)}`);
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await see(page.getByRole('heading', { level: 1, name: 'Forms' }));
+      expect(new URL(page.url()).origin, next).toBe(origin);
+      await page.context().clearCookies();
+    }
+    await page.goto(`/sign-in?next=${encodeURIComponent('/device?code=BCDF-GHJK')}`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/device');
+  });
+});

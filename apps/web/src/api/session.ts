@@ -15,9 +15,15 @@ export async function requireSession(returnTo?: string) {
   }
 }
 
-/** A path of this app to go to after signing in; anything else (another site, `//host`) is dropped. */
+/**
+ * A path of this app to go to after signing in; anything else is dropped: another site, `//host`,
+ * `/\\host`, and any backslash, space or control character (a browser drops tabs and line breaks
+ * from a URL, so `/<tab>/host` would be `//host` to it).
+ */
 export function safeNext(next: unknown): string | undefined {
-  return typeof next === 'string' && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : undefined;
+  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//')) return undefined;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+  return /[\\\s\u0000-\u001f\u007f]/.test(next) ? undefined : next;
 }
 
 /** After signing in or out, nothing of the previous person's data may stay in the cache. */

@@ -3,7 +3,7 @@ import { loginInput } from '@lfk/api/schemas';
 import { useMutation } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
-import { forgetEverything } from '../../api/session.ts';
+import { forgetEverything, safeNext } from '../../api/session.ts';
 import { trpcClient } from '../../api/trpc.ts';
 import { useFormProblem } from '../../components/form-problem.ts';
 import { SubmitForm } from '../../components/submit-form.tsx';
@@ -12,7 +12,8 @@ import { AuthLayout } from './auth-layout.tsx';
 
 export function SignInPage() {
   const navigate = useNavigate();
-  const { next } = useSearch({ from: '/sign-in' });
+  // Checked here, where it is used: the router keeps a search value its validation dropped.
+  const next = safeNext(useSearch({ from: '/sign-in' }).next);
   const form = useForm({ resolver: zodResolver(loginInput), defaultValues: { email: '', password: '' } });
   const problem = useFormProblem(['email', 'password'], form.setError);
   const signIn = useMutation({
@@ -23,7 +24,6 @@ export function SignInPage() {
     },
     onSuccess: async () => {
       forgetEverything();
-      // `next` was checked to be a path of this app when the page was opened.
       await navigate({ to: next ?? '/' });
     },
     onError: problem.report,

@@ -4,7 +4,7 @@ import { MIN_PASSWORD_LENGTH } from '@lfk/db/constants';
 import { useMutation } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
-import { forgetEverything } from '../../api/session.ts';
+import { forgetEverything, safeNext } from '../../api/session.ts';
 import { trpcClient } from '../../api/trpc.ts';
 import { useFormProblem } from '../../components/form-problem.ts';
 import { SubmitForm } from '../../components/submit-form.tsx';
@@ -20,7 +20,10 @@ interface SignUp {
 export function SignUpPage() {
   const navigate = useNavigate();
   // From an invitation: its address filled in, and back to it once signed up.
-  const { next, email } = useSearch({ from: '/sign-up' });
+  const search = useSearch({ from: '/sign-up' });
+  // Checked here, where it is used: the router keeps a search value its validation dropped.
+  const next = safeNext(search.next);
+  const email = typeof search.email === 'string' ? search.email : undefined;
   const form = useForm({ resolver: zodResolver(signupInput), defaultValues: { name: undefined, email: email ?? '', password: '' } });
   const problem = useFormProblem(['name', 'email', 'password'], form.setError, { email_taken: 'email' });
   const signUp = useMutation({
@@ -31,7 +34,6 @@ export function SignUpPage() {
     },
     onSuccess: async (workspaceId) => {
       forgetEverything();
-      // `next` was checked to be a path of this app when the page was opened.
       if (next) await navigate({ to: next });
       else await navigate({ to: '/w/$workspaceId/keys', params: { workspaceId } });
     },
