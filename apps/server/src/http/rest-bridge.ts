@@ -16,15 +16,27 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Path parameters win over body or query fields of the same name. */
+/**
+ * Path parameters win over body or query fields of the same name. A route that takes nothing but
+ * its path refuses a body with fields, as a strict body refuses an unknown one: a field sent there
+ * (a new `notify_email` to a resend) would otherwise be silently ignored.
+ */
 function inputOf(route: RestRoute, request: FastifyRequest): unknown {
   const params = request.params as Record<string, string>;
   let rest: Record<string, unknown> = {};
-  if (route.from === 'body' && request.body !== undefined) {
-    if (!isPlainObject(request.body)) {
-      throw new ApiError('invalid_request', { message: 'The request body must be a JSON object.' });
+  if (request.body !== undefined && route.from !== 'query' && !isPlainObject(request.body)) {
+    throw new ApiError('invalid_request', { message: 'The request body must be a JSON object.' });
+  }
+  if (route.from === 'none' && isPlainObject(request.body)) {
+    const unknown = Object.keys(request.body).filter((field) => !Object.hasOwn(params, field));
+    if (unknown.length > 0) {
+      throw new ApiError('invalid_request', {
+        details: unknown.map((field) => ({ path: field, message: 'Not a field of this request: it takes nothing but its path.' })),
+      });
     }
-    rest = request.body;
+  }
+  if (route.from === 'body' && request.body !== undefined) {
+    rest = request.body as Record<string, unknown>;
   } else if (route.from === 'query') {
     rest = request.query as Record<string, unknown>;
   }

@@ -2,11 +2,50 @@
  * Hostile input, bodies: malformed JSON, non-objects, other content types, oversized and empty bodies,
  * unknown and prototype-polluting fields, on every body route of the REST table and the submission route.
  */
+import { restRoutes } from '@lfk/api';
 import { describe, expect, it } from 'vitest';
 import { expectDocumentedError } from '@lfk/testing';
 import { BAD_TEXT, BODY_CASES, bodyRoutes, everyCase, expectInvalid, jsonOfSize, MALFORMED_JSON, MiB, NON_OBJECT_JSON, openFormId, opts, ORIGIN, OTHER_CONTENT_TYPES, t, useWorld } from './fixtures.ts';
 
 useWorld();
+
+describe('routes that take nothing but their path', () => {
+  /** Ids of the right shape, naming nothing: the refusal comes before any of them is looked up. */
+  const ids: Record<string, string> = {
+    workspace_id: 'ws_00000000000000000000000000',
+    form_id: 'form_00000000000000000000000000',
+    key_id: 'key_00000000000000000000000000',
+    user_id: 'usr_00000000000000000000000000',
+    webhook_id: 'wh_00000000000000000000000000',
+    delivery_id: 'whd_00000000000000000000000000',
+    submission_id: 'sub_00000000000000000000000000',
+    session_id: 'ses_00000000000000000000000000',
+    invitation_id: 'inv_00000000000000000000000000',
+    user_code: 'BCDF-GHJK',
+    token: `lfi_${'0'.repeat(43)}`,
+  };
+  const pathOnly = restRoutes.filter((r) => r.from === 'none' && r.method !== 'GET' && !r.transport);
+
+  it('are the routes real clients sent fields to (logout, approve, deny, resend-verification, member and key removal…)', () => {
+    expect(pathOnly.map((r) => r.procedure)).toEqual(
+      expect.arrayContaining(['auth.logout', 'deviceLogins.approve', 'deviceLogins.deny', 'forms.resendVerification', 'members.remove', 'apiKeys.revoke']),
+    );
+  });
+
+  it('refuse a body with a field (400 naming it), and a body that is not an object; an empty object is no field', async () => {
+    await everyCase(pathOnly, async (route) => {
+      const url = route.path.replace(/:(\w+)/g, (_m, name: string) => ids[name]!);
+      const what = `${route.method} ${route.path}`;
+      // A person of its own: the empty body below is taken, and logout or revoke-others would end a shared session.
+      const { token } = await t.signup();
+      const res = await t.request(route.method, url, { token, body: { notify_email: 'new@example.com' } });
+      const error = expectDocumentedError(res, 400, 'invalid_request', what);
+      expect(error.details, what).toEqual([{ path: 'notify_email', message: 'Not a field of this request: it takes nothing but its path.' }]);
+      expectDocumentedError(await t.request(route.method, url, { token, raw: '[1]' }), 400, 'invalid_request', `${what} array`);
+      expect((await t.request(route.method, url, { token, body: {} })).status, `${what} {}`).not.toBe(400);
+    });
+  });
+});
 
 describe('every body route of the REST table', () => {
   it('has a case in this file (no body route goes untested)', () => {
