@@ -119,6 +119,7 @@ export const RATE_LIMIT_ENV: Record<RateLimitName, string> = {
   password_resets: 'LFK_RATE_LIMIT_PASSWORD_RESETS',
   password_reset_emails: 'LFK_RATE_LIMIT_PASSWORD_RESET_EMAILS',
   invitations: 'LFK_RATE_LIMIT_INVITATIONS',
+  device_code_guesses: 'LFK_RATE_LIMIT_DEVICE_CODE_GUESSES',
 };
 
 /** Every rate limit turned off, as environment variables: for tests and benchmarks that send the load themselves. */

@@ -145,3 +145,28 @@ describe('a device sign-in', () => {
     expect(JSON.stringify(rows)).not.toContain(started.device_code);
   });
 });
+
+describe('guessing codes (RFC 8628 §5.1)', () => {
+  const limited = useTestServer({ LFK_RATE_LIMIT_DEVICE_CODE_GUESSES: '5/1m' });
+
+  it('codes that name nothing are counted per address and person, over REST and in tRPC batches; past the limit even the right code waits', async () => {
+    const guesser = await limited.signup();
+    const started = (await limited.request('POST', '/v1/auth/device-logins', { body: {} })).json as Started;
+    const wrong = ['BCDF-GHJK', 'BCDF-GHJL', 'BCDF-GHJM'];
+    for (const code of wrong) expectError(await limited.request('GET', `/v1/auth/device-logins/${code}`, { token: guesser.token }), 404, 'device_login_not_found');
+    // A batch of 8 approvals of wrong codes: 2 more are looked up, the rest are held back.
+    const paths = Array.from({ length: 8 }, () => 'deviceLogins.approve').join(',');
+    const body = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [i, { user_code: `BCDF-GHK${'BCDFGHJK'[i]}` }]));
+    const batch = await limited.request('POST', `/trpc/${paths}?batch=1`, { token: guesser.token, body });
+    const codes = (batch.json as { error: { data: { code: string } } }[]).map((answer) => answer.error.data.code);
+    expect(codes.filter((c) => c === 'device_login_not_found')).toHaveLength(2);
+    expect(codes.filter((c) => c === 'rate_limited')).toHaveLength(6);
+    const held = await limited.request('POST', `/v1/auth/device-logins/${started.user_code}/approve`, { token: guesser.token });
+    expectError(held, 429, 'rate_limited');
+    expect(Number(held.headers['retry-after'])).toBeGreaterThan(0);
+    // Another person from the same address waits too: the address is counted as well as the person.
+    const neighbour = await limited.signup();
+    expectError(await limited.request('GET', `/v1/auth/device-logins/${started.user_code}`, { token: neighbour.token }), 429, 'rate_limited');
+    expect((await limited.sql<{ state: string }>('select state from device_logins where user_code = ?', [started.user_code.replace('-', '')]))[0]!.state).toBe('pending');
+  });
+});

@@ -25,10 +25,12 @@ export const RATE_LIMIT_NAMES = [
   'password_reset_emails',
   /** Invitation emails (sent and resent), per person sending them (shared). */
   'invitations',
+  /** Device sign-in codes that name no live request, per IP and per session (shared): RFC 8628 §5.1. */
+  'device_code_guesses',
 ] as const;
 export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];
 
-const SHARED: ReadonlySet<RateLimitName> = new Set(['login', 'login_failures', 'key_failures', 'password_resets', 'password_reset_emails', 'invitations']);
+const SHARED: ReadonlySet<RateLimitName> = new Set(['login', 'login_failures', 'key_failures', 'password_resets', 'password_reset_emails', 'invitations', 'device_code_guesses']);
 
 /** `null` turns a limit off. */
 export type RateLimitConfig = Record<RateLimitName, Rate | null>;
@@ -42,6 +44,7 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   password_resets: { capacity: 10, windowMs: 3600_000 },
   password_reset_emails: { capacity: 3, windowMs: 3600_000 },
   invitations: { capacity: 30, windowMs: 3600_000 },
+  device_code_guesses: { capacity: 10, windowMs: 15 * 60_000 },
 };
 
 function rateLimited(waitMs: number): ApiError {

@@ -1,6 +1,5 @@
 import { randomInt } from 'node:crypto';
 import { DeviceLogin, type IDeviceLogin, User } from '@lfk/db';
-import type { EntityManager } from '@mikro-orm/sql';
 import type { Context } from '../../context.ts';
 import { sha256 } from '../../credentials/secrets.ts';
 import { generateDeviceCode, isWellFormedDeviceCode } from '../../credentials/tokens.ts';
@@ -50,11 +49,29 @@ const toWire = (login: IDeviceLogin) => ({
   expires_at: login.expiresAt.toISOString(),
 });
 
-/** An unexpired request by the code the person read; anything else is "not found". */
-async function findLive(em: EntityManager, typed: string, now: Date): Promise<IDeviceLogin> {
+type SignedIn = Pick<Context, 'em' | 'services' | 'ip'> & { session: { userId: string } };
+
+/**
+ * An unexpired request by the code the person read; anything else is "not found". A code is short
+ * enough to guess, so codes that name nothing are counted, per address and per person (RFC 8628
+ * §5.1): past the limit every code waits, the right one too, or a guess could still land.
+ */
+async function findLive(ctx: SignedIn, typed: string): Promise<IDeviceLogin> {
+  const { rateLimits } = ctx.services;
+  const guessers = [`ip:${ctx.ip}`, `user:${ctx.session.userId}`];
+  for (const guesser of guessers) {
+    const held = await rateLimits.check('device_code_guesses', guesser);
+    if (held) throw held;
+  }
   const code = normalisedUserCode(typed);
-  const found = code ? await em.getRepository(DeviceLogin).findByUserCode(code) : null;
-  if (!found || found.expiresAt <= now || found.state === 'used') throw new ApiError('device_login_not_found');
+  const found = code ? await ctx.em.getRepository(DeviceLogin).findByUserCode(code) : null;
+  if (!found || found.expiresAt <= ctx.services.now() || found.state === 'used') {
+    for (const guesser of guessers) {
+      const over = await rateLimits.record('device_code_guesses', guesser);
+      if (over) throw over;
+    }
+    throw new ApiError('device_login_not_found');
+  }
   return found;
 }
 
@@ -84,21 +101,21 @@ export const deviceLoginsRouter = router({
 
   get: sessionProcedure
     .meta(rest('GET /v1/auth/device-logins/:user_code', 200, 'A pending sign-in by its code, to show before approving it',
-      { errors: ['device_login_not_found'] }))
+      { errors: ['device_login_not_found', 'rate_limited'] }))
     .input(userCodeParam)
     .output(deviceLogin)
-    .query(async ({ ctx, input }) => toWire(await findLive(ctx.em, input.user_code, ctx.services.now()))),
+    .query(async ({ ctx, input }) => toWire(await findLive(ctx, input.user_code))),
 
   approve: sessionProcedure
     .meta(rest('POST /v1/auth/device-logins/:user_code/approve', 200, 'Let the device in as the signed-in person',
-      { errors: ['device_login_not_found', 'device_login_decided'] }))
+      { errors: ['device_login_not_found', 'device_login_decided', 'rate_limited'] }))
     .input(userCodeParam)
     .output(deviceLogin)
     .mutation(({ ctx, input }) => decide(ctx, input.user_code, 'approved')),
 
   deny: sessionProcedure
     .meta(rest('POST /v1/auth/device-logins/:user_code/deny', 200, 'Refuse the sign-in: the device is told so',
-      { errors: ['device_login_not_found', 'device_login_decided'] }))
+      { errors: ['device_login_not_found', 'device_login_decided', 'rate_limited'] }))
     .input(userCodeParam)
     .output(deviceLogin)
     .mutation(({ ctx, input }) => decide(ctx, input.user_code, 'denied')),
@@ -140,9 +157,9 @@ export const deviceLoginsRouter = router({
 });
 
 /** Approves or denies a live request, once: a second decision, or one racing the first, is a 409. */
-async function decide(ctx: Pick<Context, 'em' | 'services'> & { session: { userId: string } }, typed: string, state: 'approved' | 'denied') {
+async function decide(ctx: SignedIn, typed: string, state: 'approved' | 'denied') {
   const now = ctx.services.now();
-  const found = await findLive(ctx.em, typed, now);
+  const found = await findLive(ctx, typed);
   const logins = ctx.em.getRepository(DeviceLogin);
   const decided = await logins.decide(found.id, ctx.session.userId, state, now);
   const current = await logins.findOneOrFail({ id: found.id }, { refresh: true });
