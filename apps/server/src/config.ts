@@ -133,6 +133,7 @@ const envSchema = z.object({
   LFK_PUBLIC_URL: z.preprocess(emptyAsUnset, z.url({ protocol: /^https?$/, error: 'Must be an http(s) URL.' }).optional()),
   LFK_ALLOW_SIGNUP: flag,
   LOG_LEVEL: z.preprocess(emptyAsUnset, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
+  LFK_LOG_FORMAT: z.preprocess(emptyAsUnset, z.enum(['auto', 'json', 'pretty']).default('auto')),
   SMTP_URL: z.preprocess(emptyAsUnset, z.url({ protocol: /^smtps?$/, error: 'Must be an smtp:// or smtps:// URL.' }).optional()),
   LFK_EMAIL_FROM: z.preprocess(emptyAsUnset, z.string().max(300).default('lfk <no-reply@localhost>')),
   LFK_VERIFY_RESEND_INTERVAL: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(86_400).default(60)),
@@ -176,6 +177,8 @@ export interface Config {
   publicUrlIsSet: boolean;
   allowSignup: boolean;
   logLevel: string;
+  /** `auto`: readable lines when standard output is a terminal, JSON lines otherwise. */
+  logFormat: 'auto' | 'json' | 'pretty';
   /** How often API keys' `last_used_at`, address, user agent and usage counts are written, in milliseconds. */
   lastUsedFlushMs: number;
   /** How often expired keys are written down as revoked and expiry reminders queued, in milliseconds. */
@@ -268,6 +271,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     publicUrlIsSet: e.LFK_PUBLIC_URL !== undefined,
     allowSignup: e.LFK_ALLOW_SIGNUP,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LFK_LOG_FORMAT,
     lastUsedFlushMs: 5000,
     keyLifecycleSweepMs: 60_000,
     secretScanningKeys: e.LFK_SECRET_SCANNING_KEYS,

@@ -1,4 +1,5 @@
 import pino from 'pino';
+import pretty from 'pino-pretty';
 import { ConfigError, loadConfig } from './config.ts';
 import { createServer } from './server.ts';
 
@@ -19,13 +20,25 @@ try {
 const dropWhenClosed = (error: NodeJS.ErrnoException) => {
   if (error.code !== 'EPIPE') throw error;
 };
-const logStream = pino.destination({ dest: 1, sync: true });
+// On a terminal, lines a person reads; anywhere else (a file, a collector), JSON lines.
+const readableLog = config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true);
+const logStream = readableLog
+  ? pretty({
+      destination: 1,
+      sync: true,
+      colorize: process.stdout.isTTY === true,
+      translateTime: 'SYS:HH:MM:ss',
+      ignore: 'pid,hostname,reqId',
+      // The message says it all (a request's line, an email's text); errors are still shown whole.
+      hideObject: true,
+    })
+  : pino.destination({ dest: 1, sync: true });
 logStream.on('error', dropWhenClosed);
 process.stdout.on('error', dropWhenClosed);
 process.stderr.on('error', dropWhenClosed);
 
 const started = performance.now();
-const server = await createServer(config, { logStream });
+const server = await createServer(config, { logStream, readableLog });
 
 // Before listening, and so before `lfk is ready` is said: a signal sent on seeing it must find the
 // handler in place (else Node's default ends the process without a shutdown).

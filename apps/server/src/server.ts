@@ -16,7 +16,7 @@ import {
 } from '@lfk/api';
 import { type Database, openDatabase } from '@lfk/db';
 import { maxHeaderSize } from 'node:http';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import { OutboxSender, type OutboxSenderOptions } from './email/outbox-sender.ts';
@@ -73,6 +73,11 @@ export interface LfkServer {
 export interface ServerOptions {
   /** Where JSON log lines go (tests capture them); standard output by default. */
   logStream?: DestinationStream;
+  /**
+   * The log is read by a person (a terminal): one line per request, when it is answered, instead
+   * of Fastify's two lines with the whole request and response objects.
+   */
+  readableLog?: boolean;
   /** An already open database (tests); otherwise opened from the config. */
   db?: Database;
   /** Timings of the email sender (tests shorten them). */
@@ -94,6 +99,20 @@ const CONNECTIONS_CHECKED_EVERY_MS = 1000;
 
 /** Expired idempotency records are swept this often. */
 const SWEEP_EVERY_MS = 10 * 60_000;
+
+/**
+ * Request logging for a log a person reads on a terminal: one line per answered request,
+ * `GET /v1/forms/… 200 (3 ms)`, instead of Fastify's two with the whole request and response.
+ */
+class ReadableRequestLog extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const line = `${request.method} ${redactSecrets(request.url)} ${reply.statusCode} (${reply.elapsedTime.toFixed(0)} ms)`;
+    if (error) reply.log.error({ err: error }, line);
+    else reply.log.info(line);
+  }
+}
 
 export async function createServer(config: Config, options: ServerOptions = {}): Promise<LfkServer> {
   const db = options.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
@@ -128,6 +147,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     },
     // A request that reaches the router while the server stops is refused by lfk (below), not by Fastify.
     return503OnClosing: false,
+    ...(options.readableLog ? { logController: new ReadableRequestLog() } : {}),
   });
 
   let sender: OutboxSender | undefined;
@@ -198,7 +218,9 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     app.log.warn({ dir: config.dashboardDir }, 'no dashboard build there: serving the API only (npm start builds it)');
   }
 
-  const transport = config.smtpUrl ? smtpTransport(config.smtpUrl, config.emailFrom) : logTransport(app.log);
+  // Printed mail is how a person without SMTP follows a verification link: shown at any level but silent.
+  const mailLog = config.logLevel === 'silent' ? app.log : app.log.child({}, { level: 'info' });
+  const transport = config.smtpUrl ? smtpTransport(config.smtpUrl, config.emailFrom) : logTransport(mailLog);
   sender = new OutboxSender(db, services.secretBox, transport, app.log, options.outbox);
   sender.start();
   const { pollMs: webhookPollMs = WEBHOOK_POLL_MS, timeoutMs: _timeout, ...webhookSettings } = options.webhooks ?? {};

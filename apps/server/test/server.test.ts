@@ -107,6 +107,32 @@ describe.runIf(ENGINE === 'pglite' || TEST_DATABASE_URL)('the server process', (
     return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
   }
 
+  it('LFK_LOG_FORMAT=pretty (a terminal, under auto): readable lines, one per request, and printed email whole with its link', async () => {
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const base = `http://127.0.0.1:${port}`;
+    const server = await spawnServerProcess({ PORT: String(port), LFK_DATA_DIR: 'memory://', LFK_LOG_FORMAT: 'pretty' });
+    try {
+      expect((await fetch(`${base}/healthz`)).status).toBe(200);
+      const created = await fetch(`${base}/v1/forms`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Readable', schema: [{ name: 'email', type: 'email' }], notify_email: 'reader@example.com' }),
+      });
+      expect(created.status).toBe(201);
+      const printed = () => server.output().includes('/v1/email-verifications/lfv_');
+      while (!printed()) await new Promise((r) => setTimeout(r, 20));
+      const lines = server.output().split('\n');
+      expect(lines.filter((line) => line.startsWith('{'))).toEqual([]);
+      expect(lines.some((line) => /INFO: GET \/healthz 200 \(\d+ ms\)$/.test(line))).toBe(true);
+      expect(lines.some((line) => /INFO: POST \/v1\/forms 201 \(\d+ ms\)$/.test(line))).toBe(true);
+      // The email's text as a person reads it: its own lines, the link alone on one.
+      expect(lines).toContain('To confirm that this address may receive them, open this link and press "Verify":');
+      expect(lines.some((line) => /^http:\/\/127\.0\.0\.1:\d+\/v1\/email-verifications\/lfv_[0-9A-Za-z]{43}$/.test(line))).toBe(true);
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  });
+
   it('stops cleanly on SIGTERM, finishing what is in flight, and keeps its data', async () => {
     const port = 20000 + Math.floor(Math.random() * 20000);
     const base = `http://127.0.0.1:${port}`;

@@ -43,3 +43,18 @@ describe('without SMTP_URL', () => {
     expect(await isVerified(t, created.json.id)).toBe(true);
   });
 });
+
+describe('without SMTP_URL, at LOG_LEVEL=warn', () => {
+  const t = useTestServer({ LOG_LEVEL: 'warn' }, { outbox: { pollMs: 50 } });
+
+  it("the email is still printed (it is how a person follows its link), while the requests' info lines are not", async () => {
+    const to = address('quiet');
+    const created = await t.request('POST', '/v1/forms', {
+      body: { name: 'Quiet form', schema: [{ name: 'email', type: 'email' }], notify_email: to },
+    });
+    expect(created.status).toBe(201);
+    const line = await until('the email in the log', () => t.logs.map((raw) => JSON.parse(raw)).find((entry) => entry?.email?.to === to));
+    expect(linkIn(line.email.text).path).toMatch(/^\/v1\/email-verifications\/lfv_/);
+    expect(t.logs.map((raw) => JSON.parse(raw)).filter((entry) => entry.msg === 'request completed')).toEqual([]);
+  });
+});
