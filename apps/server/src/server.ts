@@ -10,7 +10,6 @@ import {
   type QueueJob,
   deleteExpiredIdempotencyRecords,
   followKeyRevocations,
-  redactSecrets,
   type Services,
   sweepKeyLifecycle,
 } from '@lfk/api';
@@ -26,6 +25,7 @@ import { logTransport, smtpTransport } from './email/transports.ts';
 import { isDashboardBuilt, registerDashboard } from './http/dashboard.ts';
 import { registerEmailVerification } from './http/email-verification.ts';
 import { registerPasswordResetPage } from './http/password-reset-page.ts';
+import { loggedUrl } from './http/logged-url.ts';
 import { clientErrorHandler, handleWhatNodeKeeps } from './http/client-errors.ts';
 import { frameworkError, registerErrorHandling } from './http/errors.ts';
 import { registerApiDocs } from './http/api-docs.ts';
@@ -108,7 +108,7 @@ class ReadableRequestLog extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    const line = `${request.method} ${redactSecrets(request.url)} ${reply.statusCode} (${reply.elapsedTime.toFixed(0)} ms)`;
+    const line = `${request.method} ${loggedUrl(request.url)} ${reply.statusCode} (${reply.elapsedTime.toFixed(0)} ms)`;
     if (error) reply.log.error({ err: error }, line);
     else reply.log.info(line);
   }
@@ -127,7 +127,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       redact: { paths: REDACT, censor: '[redacted]' },
       serializers: {
         // A key pasted into a URL by mistake must not land in the logs either.
-        req: (req) => ({ method: req.method, url: redactSecrets(req.url), remoteAddress: req.ip }),
+        req: (req) => ({ method: req.method, url: loggedUrl(req.url), remoteAddress: req.ip }),
       },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },

@@ -170,3 +170,34 @@ describe('guessing codes (RFC 8628 §5.1)', () => {
     expect((await limited.sql<{ state: string }>('select state from device_logins where user_code = ?', [started.user_code.replace('-', '')]))[0]!.state).toBe('pending');
   });
 });
+
+describe('what a device sign-in shows and logs', () => {
+  it('a device name with bidirectional controls is refused: it could read as another on the approval page', async () => {
+    for (const name of ['lfk CLI \u202eputpal', '\u2066lfk\u2069', 'a\u200fb']) {
+      const res = await t.request('POST', '/v1/auth/device-logins', { body: { device_name: name } });
+      const error = expectError(res, 400, 'invalid_request');
+      expect(error.details?.map((d) => d.path)).toEqual(['device_name']);
+    }
+    expect((await t.request('POST', '/v1/auth/device-logins', { body: { device_name: 'lfk CLI on שרת build' } })).status).toBe(201);
+  });
+
+  it('its user code, in a path, a query or a tRPC input, is not written to the log', async () => {
+    const owner = await t.signup();
+    const started = await start('lfk CLI');
+    const from = t.logs.length;
+    const bare = started.user_code.replace('-', '');
+    await t.request('GET', `/v1/auth/device-logins/${started.user_code}`, { token: owner.token });
+    await t.request('GET', `/v1/auth/device-logins/${bare.toLowerCase()}`, { token: owner.token });
+    await t.request('GET', `/trpc/deviceLogins.get?input=${encodeURIComponent(JSON.stringify({ user_code: started.user_code }))}`, { token: owner.token });
+    await t.request('GET', `/device?code=${started.user_code}`);
+    await t.request('POST', `/v1/auth/device-logins/${started.user_code}/approve`, { token: owner.token });
+    const lines = t.logs.slice(from);
+    expect(lines.filter((l) => l.includes('[user code]')).length).toBeGreaterThanOrEqual(4);
+    for (const shown of [started.user_code, bare, bare.toLowerCase()]) {
+      expect(lines.find((l) => l.toLowerCase().includes(shown.toLowerCase())), shown).toBeUndefined();
+    }
+    // The device's own poll route is not taken for a code.
+    await poll(started.device_code);
+    expect(t.logs.slice(from).some((l) => l.includes('/v1/auth/device-logins/token'))).toBe(true);
+  });
+});

@@ -152,6 +152,8 @@ describe(`a report that is not signed by a trusted key (${ENGINE})`, () => {
       ['signed by another key', body, signed(body, stranger)],
       ['unknown identifier', body, { ...good, 'github-public-key-identifier': 'b'.repeat(64) }],
       ['garbled signature', body, { ...good, 'github-public-key-signature': 'not base64!' }],
+      ['a 5,000-character signature', body, { ...good, 'github-public-key-signature': 'A'.repeat(5000) }],
+      ['a 5,000-character identifier', body, { ...good, 'github-public-key-identifier': 'a'.repeat(5000) }],
       ['empty body', '', good],
     ];
     for (const [what, sent, headers] of cases) {

@@ -6,9 +6,14 @@ import { text, timestamp } from '../../common-schemas.ts';
 export const DEVICE_LOGIN_INTERVAL_SECONDS = 5;
 export const DEVICE_LOGIN_TTL_SECONDS = 600;
 
+/** Bidirectional overrides and isolates: they would let a name shown on the approval page read as another. */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
 export const deviceLoginStartInput = z.strictObject({
   /** Shown on the approval page, so the person knows what they let in (e.g. "lfk CLI on build-box"). */
-  device_name: text(TEXT_LIMITS.deviceName).optional(),
+  device_name: text(TEXT_LIMITS.deviceName)
+    .refine((name) => !BIDI_CONTROLS.test(name), 'Must not contain bidirectional control characters.')
+    .optional(),
 });
 
 export const deviceLoginStarted = z.object({

@@ -18,13 +18,16 @@ const REPORTER_NAME = 'GitHub secret scanning';
  * `Github-Public-Key-Signature`, by the key `Github-Public-Key-Identifier` names. Only keys the
  * operator trusts (`LFK_SECRET_SCANNING_KEYS`) are known; anything else does not verify.
  */
+/** A P-256 signature is at most 72 bytes of DER, 96 in base64: anything much longer is not one. */
+const MAX_SIGNATURE_LENGTH = 1000;
+
 export function verifiesReport(
   trusted: ReadonlyMap<string, KeyObject>,
   body: string,
   keyIdentifier: string | undefined,
   signature: string | undefined,
 ): boolean {
-  if (!keyIdentifier || !signature) return false;
+  if (!keyIdentifier || !signature || signature.length > MAX_SIGNATURE_LENGTH) return false;
   const key = trusted.get(keyIdentifier);
   if (!key || !/^[A-Za-z0-9+/]+={0,2}$/.test(signature)) return false;
   try {
