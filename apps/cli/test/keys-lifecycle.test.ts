@@ -53,6 +53,8 @@ describe('keys: expiry, roll, get, usage', () => {
     expect((await useKey(newKey)).status).toBe(404);
     const oldNow = await owner.lfk(['keys', 'get', old.json.id, '--json']);
     expect(oldNow.json).toMatchObject({ status: 'active', rolled_to: expect.stringMatching(/^key_/) });
+    const inGrace = await owner.lfk(['keys', 'list']);
+    expect(inGrace.stdout).toMatch(new RegExp(`^${old.json.id}\\t[^\\t]*\\t[^\\t]+\\tactive \\(replaced\\)\\t`, 'm'));
 
     const again = await owner.lfk(['keys', 'roll', old.json.id, '--grace', '1h']);
     expect(again.code).toBe(1);
@@ -66,7 +68,8 @@ describe('keys: expiry, roll, get, usage', () => {
     expect(atOnce.json).toMatchObject({ name: 'worker', status: 'active', key: expect.stringMatching(/^lfk_/) });
     expect((await useKey(newKey)).status).toBe(401);
     const list = await owner.lfk(['keys', 'list']);
-    expect(list.stdout).toMatch(new RegExp(`^${oldNow.json.rolled_to}\\tworker\\t[^\\t]+\\trevoked \\(rolled\\)\\t`, 'm'));
+    // Said as a person says it: the rolled key was replaced, and a stopped key shows no expiry.
+    expect(list.stdout).toMatch(new RegExp(`^${oldNow.json.rolled_to}\\tworker\\t[^\\t]+\\treplaced\\t-\\t`, 'm'));
   });
 
   it('usage counts the requests once written; list and get show where the key was last used from', async () => {

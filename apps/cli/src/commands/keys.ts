@@ -42,7 +42,22 @@ function printNewKey(ctx: CommandContext, key: CreatedKey, said: string): void {
 }
 
 /** `revoked (rolled)`: the status, with why a key stopped working. */
-const statusOf = (k: ListedKey) => (k.status === 'revoked' && k.revoked_reason ? `revoked (${k.revoked_reason})` : k.status);
+/** Why a key stopped, as a person says it: a rolled key was replaced, an expired one expired. */
+const STOPPED: Record<NonNullable<ListedKey['revoked_reason']>, string> = {
+  revoked: 'revoked',
+  expired: 'expired',
+  rolled: 'replaced',
+  leaked: 'revoked (leaked)',
+};
+
+const statusOf = (k: ListedKey) => {
+  if (k.status === 'revoked') return STOPPED[k.revoked_reason ?? 'revoked'];
+  // Rolled, in its grace: it still works, until it expires.
+  return k.rolled_to ? 'active (replaced)' : 'active';
+};
+
+/** A stopped key expires no more: its expiry would only read as a date still to come. */
+const expiryOf = (k: ListedKey) => (k.status === 'revoked' ? '-' : (k.expires_at ?? 'never'));
 
 const keysCreateCommand = () =>
   new Command('create')
@@ -102,7 +117,7 @@ const keysGetCommand = () =>
             ['name', key.name ?? '-'],
             ['prefix', `${key.prefix}…`],
             ['status', statusOf(key), key.status === 'active' ? out.style.green : out.style.red],
-            ['expires', key.expires_at ?? 'never'],
+            ['expires', expiryOf(key)],
             ['revoked', key.revoked_at ?? '-'],
             ['rolled to', key.rolled_to ?? '-'],
             ['last used', key.last_used_at ?? 'never'],
@@ -146,7 +161,7 @@ const keysListCommand = () =>
     { header: 'NAME', value: (k) => k.name ?? '', shrink: true },
     { header: 'PREFIX', value: (k) => `${k.prefix}…`, optional: true },
     { header: 'STATUS', value: statusOf, paint: (text, k, style) => (k.status === 'active' ? style.green(text) : style.red(text)) },
-    { header: 'EXPIRES', value: (k) => k.expires_at ?? 'never', time: true, optional: true },
+    { header: 'EXPIRES', value: expiryOf, time: true, optional: true },
     { header: 'LAST USED', value: (k) => k.last_used_at ?? 'never', time: true, optional: true },
     { header: 'FROM', value: (k) => k.last_used_ip ?? '', optional: true },
     { header: 'CREATED', value: (k) => k.created_at, time: true, optional: true },

@@ -54,7 +54,9 @@ describe('form schema validation', () => {
 describe('allowed_origins', () => {
   const BAD_ORIGINS = [
     'https://example.com/path',
-    'https://example.com/',
+    'https://example.com//',
+    'https://example.com/?',
+    'https://example.com/#',
     'https://example.com?x=1',
     'https://example.com#top',
     'https://user:pw@example.com',
@@ -100,5 +102,14 @@ describe('allowed_origins', () => {
     });
     expect(res.status, res.body).toBe(201);
     expect(res.json.allowed_origins).toEqual(['https://example.com', 'http://localhost:8080', 'https://xn--bcher-kva.example']);
+  });
+
+  it('a bare trailing slash, as copied from the address bar, is taken and dropped', async () => {
+    const res = await t.request('POST', '/v1/forms', {
+      token: key,
+      body: { ...formBody, allowed_origins: ['http://localhost:8080/', 'https://example.com/', 'https://example.com'] },
+    });
+    expect(res.status, res.body).toBe(201);
+    expect(res.json.allowed_origins).toEqual(['http://localhost:8080', 'https://example.com']);
   });
 });

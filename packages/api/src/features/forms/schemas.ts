@@ -58,7 +58,10 @@ function parseUrl(value: string): URL | null {
   }
 }
 
-/** An exact origin, stored normalised as scheme://host[:port] (a punycode host). */
+/**
+ * An exact origin, stored normalised as scheme://host[:port] (a punycode host). A bare trailing
+ * `/` is taken (it is how a browser's address bar shows one), nothing more of a path.
+ */
 export const origin = urlText.transform((value, ctx) => {
   const url = parseUrl(value);
   if (!url) {
@@ -66,7 +69,7 @@ export const origin = urlText.transform((value, ctx) => {
     return z.NEVER;
   }
   if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password
-    || url.pathname !== '/' || url.search || url.hash || value.endsWith('/')) {
+    || url.pathname !== '/' || url.search || url.hash || /[?#]/.test(value) || value.endsWith('//')) {
     ctx.addIssue({ code: 'custom', message: 'Must be an origin (scheme://host[:port]) with no path, query or credentials.' });
     return z.NEVER;
   }
