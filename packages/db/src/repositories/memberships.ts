@@ -55,8 +55,13 @@ export class MembershipRepository extends BaseRepository<IMembership> {
     return this.count({ workspace: workspaceId });
   }
 
-  countOwners(workspaceId: string): Promise<number> {
-    return this.count({ workspace: workspaceId, role: 'owner' });
+  /**
+   * Whether a member with `role` is the workspace's last owner, whom the workspace must keep: the
+   * one rule a role change, a removal, leaving and deleting an account all ask. Under the
+   * workspace's lock, so two of them at once cannot both see another owner.
+   */
+  async isLastOwner(workspaceId: string, role: Role): Promise<boolean> {
+    return role === 'owner' && (await this.count({ workspace: workspaceId, role: 'owner' })) <= 1;
   }
 
   /** Up to `limit` of a workspace's members with their users, user ids below `before`. */

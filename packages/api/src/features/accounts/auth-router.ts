@@ -18,6 +18,7 @@ import { iso } from '../../infrastructure/wire.ts';
 import { userToWire, workspaceToWire } from './serializers.ts';
 import { openAccount } from './accounts.ts';
 import { signOutEverywhere, startSession } from './sessions.ts';
+import { confirmPassword } from './password-check.ts';
 import { passwordChangedEmail } from './emails.ts';
 import { enqueueEmail } from '../../infrastructure/outbox.ts';
 import { retryingDeadlocks } from '../../infrastructure/deadlocks.ts';
@@ -82,16 +83,7 @@ export const authRouter = router({
     rest('POST /v1/auth/password', 204, "Change the password: the current one is required, and every other session of the account is signed out",
       { errors: ['rate_limited'] }),
   ).input(passwordChangeInput).mutation(async ({ ctx, input }) => {
-    const users = ctx.em.getRepository(User);
-    const user = await users.findWithPassword(ctx.session.userId);
-    // Guesses at the current password share the account's login budget: a stolen session cannot
-    // try passwords faster than a login could.
-    const { rateLimits } = ctx.services;
-    await rateLimits.consume('login_failures', user.email);
-    if (!(await verifyPassword(user.passwordHash ?? null, input.current_password))) {
-      throw new ApiError('invalid_request', { details: [{ path: 'current_password', message: 'Is not your current password.' }] });
-    }
-    await rateLimits.giveBack('login_failures', user.email);
+    const user = await confirmPassword(ctx, input.current_password, { path: 'current_password', message: 'Is not your current password.' });
     const passwordHash = await hashPassword(input.new_password);
     await ctx.em.transactional(async (em) => {
       await em.getRepository(User).setPassword(user.id, passwordHash);
@@ -126,13 +118,7 @@ export const authRouter = router({
     rest('DELETE /v1/auth/account', 204, 'Delete your account: workspaces where you are the only member go with it',
       { errors: ['last_owner', 'rate_limited'] }),
   ).input(accountDeleteInput).mutation(async ({ ctx, input }) => {
-    const user = await ctx.em.getRepository(User).findWithPassword(ctx.session.userId);
-    const { rateLimits } = ctx.services;
-    await rateLimits.consume('login_failures', user.email);
-    if (!(await verifyPassword(user.passwordHash ?? null, input.password))) {
-      throw new ApiError('invalid_request', { details: [{ path: 'password', message: 'Is not your password.' }] });
-    }
-    await rateLimits.giveBack('login_failures', user.email);
+    const user = await confirmPassword(ctx, input.password, { path: 'password', message: 'Is not your password.' });
     const keyHashes = await retryingDeadlocks(() => ctx.em.transactional(async (em) => {
       const memberships = em.getRepository(Membership);
       const workspaces = em.getRepository(Workspace);
@@ -148,7 +134,7 @@ export const authRouter = router({
           hashes.push(...(await workspaces.deleteNow(workspaceId)));
           continue;
         }
-        if (role === 'owner' && (await memberships.countOwners(workspaceId)) <= 1) {
+        if (await memberships.isLastOwner(workspaceId, role)) {
           throw new ApiError('last_owner', {
             message: `You are the last owner of the workspace "${found.name}", which has other members: make one of them an owner, or delete the workspace, first.`,
           });

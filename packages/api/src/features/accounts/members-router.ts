@@ -31,7 +31,7 @@ export const membersRouter = router({
       await em.populate(membership, ['user']);
       const from = membership.role;
       if (from === input.role) return memberToWire(membership);
-      if (from === 'owner' && (await memberships.countOwners(ctx.workspaceId)) <= 1) throw new ApiError('last_owner');
+      if (await memberships.isLastOwner(ctx.workspaceId, from)) throw new ApiError('last_owner');
       membership.role = input.role;
       em.getRepository(AuditEvent).record({
         workspaceId: ctx.workspaceId,
@@ -55,7 +55,7 @@ export const membersRouter = router({
       const memberships = em.getRepository(Membership);
       const membership = await memberships.findOf(ctx.workspaceId, userId);
       if (!membership) throw new ApiError('workspace_not_found');
-      if (membership.role === 'owner' && (await memberships.countOwners(ctx.workspaceId)) <= 1) throw new ApiError('last_owner');
+      if (await memberships.isLastOwner(ctx.workspaceId, membership.role)) throw new ApiError('last_owner');
       em.remove(membership);
       em.getRepository(AuditEvent).record({
         workspaceId: ctx.workspaceId,
@@ -78,9 +78,7 @@ export const membersRouter = router({
       const memberships = em.getRepository(Membership);
       const membership = await memberships.findOf(ctx.workspaceId, input.user_id);
       if (!membership) throw new ApiError('member_not_found');
-      if (membership.role === 'owner' && (await memberships.countOwners(ctx.workspaceId)) <= 1) {
-        throw new ApiError('last_owner');
-      }
+      if (await memberships.isLastOwner(ctx.workspaceId, membership.role)) throw new ApiError('last_owner');
       em.remove(membership);
       em.getRepository(AuditEvent).record({
         workspaceId: ctx.workspaceId,
