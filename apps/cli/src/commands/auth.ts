@@ -8,6 +8,7 @@ import { type Api, assertReachable, createApi } from '../http/api.ts';
 import { inert, inertValue } from '../output/inert.ts';
 import { openBrowser } from '../terminal/open-browser.ts';
 import { canPrompt, promptHidden, promptLine, readStdin, requirePrompt } from '../terminal/prompts.ts';
+import { tokenOfLink } from '../input/emailed-link.ts';
 import { examples } from './options.ts';
 import { action } from './run-command.ts';
 
@@ -289,13 +290,6 @@ const passwordChangeCommand = () =>
       }),
     );
 
-/** The token of a link pasted whole (`https://…/v1/auth/password-resets/lfr_…`) or alone. */
-function tokenOf(linkOrToken: string, prefix: string): string {
-  const found = new RegExp(`${prefix}[0-9A-Za-z]+`).exec(linkOrToken);
-  if (!found) throw usageError('invalid_link', `That is not a link from the email: it holds no ${prefix}… token.`);
-  return found[0];
-}
-
 const passwordResetCommand = () =>
   new Command('reset')
     .description('Forgot your password? Have a reset link emailed, then set a new password with it (every session is signed out)')
@@ -313,7 +307,7 @@ const passwordResetCommand = () =>
           const { message } = await (await anonymousApi(ctx)).passwordResets.request.mutate({ email });
           return ctx.out.result({ requested: true, message }, () => ctx.out.line(`${message} Then run 'lfk password reset --link <the link>'.`));
         }
-        const token = tokenOf(flags.link!, 'lfr_');
+        const token = tokenOfLink(flags.link!, 'lfr_', 'the reset email');
         const password = await passwordFrom(ctx, flags, true);
         await (await anonymousApi(ctx)).passwordResets.reset.mutate({ token, password });
         ctx.out.result({ reset: true }, () => ctx.out.line("Password set. Every session of your account was signed out: sign in again with 'lfk login'."));

@@ -1,6 +1,6 @@
 import { Command } from '@commander-js/extra-typings';
 import { inWorkspace, sessionApi } from '../command-context.ts';
-import { usageError } from '../errors.ts';
+import { tokenOfLink } from '../input/emailed-link.ts';
 import { confirmOrStop } from '../terminal/prompts.ts';
 import { commandGroup } from './options.ts';
 import { action, callAndShow } from './run-command.ts';
@@ -47,8 +47,7 @@ const invitationsAcceptCommand = () =>
     .argument('<link>', 'the link from the email, or its lfi_… token')
     .action(
       action(async (ctx, link) => {
-        const token = /lfi_[0-9A-Za-z]+/.exec(link)?.[0];
-        if (!token) throw usageError('invalid_link', 'That is not a link from an invitation email: it holds no lfi_… token.');
+        const token = tokenOfLink(link, 'lfi_', 'an invitation email');
         const joined = await (await sessionApi(ctx)).invitations.accept.mutate({ token });
         ctx.out.result(joined, ({ workspace, role }) =>
           ctx.out.line(`You are ${role === 'owner' ? 'an owner' : 'a member'} of ${workspace.name} (${workspace.id}). Make it your default with 'lfk workspaces use ${workspace.id}'.`),
