@@ -1,5 +1,7 @@
 import { redactSecrets } from '@lfk/api';
 
+/** `/device-logins/…`, `/device?code=…`, `/trpc/deviceLogins.…`. */
+const DEVICE = /device/i;
 /** A device sign-in's user code as people read it (`BCDF-GHJK`), in any case. */
 const USER_CODE = /(?<![A-Za-z])[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}(?![A-Za-z])/gi;
 /** The code as a path segment, however it was typed (`/device-logins/bcdfghjk`), but the device's own `token` route. */
@@ -10,5 +12,9 @@ const USER_CODE_SEGMENT = /(\/device-logins\/)(?!token(?:[/?#]|$))[^/?#]+/i;
  * since whoever reads it in a log could approve (or deny) that sign-in while it waits.
  */
 export function loggedUrl(url: string): string {
-  return redactSecrets(url).replace(USER_CODE_SEGMENT, '$1[user code]').replace(USER_CODE, '[user code]');
+  const redacted = redactSecrets(url);
+  // Every request's log line comes here: only a device sign-in's URL (its routes, its page, its
+  // tRPC procedures) can hold a code, and only those pay for looking.
+  if (!DEVICE.test(redacted)) return redacted;
+  return redacted.replace(USER_CODE_SEGMENT, '$1[user code]').replace(USER_CODE, '[user code]');
 }
