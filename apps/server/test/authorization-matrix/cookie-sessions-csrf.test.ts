@@ -4,6 +4,7 @@
 import { restRoutes } from '@lfk/api';
 import { describe, expect, it } from 'vitest';
 import { PASSWORD } from '@lfk/testing';
+import { UNKNOWN_IDS } from '../path-params.ts';
 import { errorCodeOf, MATRIX, routeKey, t, urlOf, useWorld, w } from './matrix.ts';
 
 useWorld();
@@ -18,21 +19,6 @@ describe('cookie sessions from a page of another host', () => {
     const row = MATRIX.find((m) => m.route === routeKey(r))!;
     return r.access !== 'public' && r.method !== 'GET' && typeof row.expect.no_credentials === 'string';
   });
-  /** Ids of the right shape that name nothing: a request that got past the CSRF check changes nothing. */
-  const nothing = {
-    workspace_id: 'ws_00000000000000000000000000',
-    form_id: 'form_00000000000000000000000000',
-    key_id: 'key_00000000000000000000000000',
-    user_id: 'usr_00000000000000000000000000',
-    webhook_id: 'wh_00000000000000000000000000',
-    delivery_id: 'whd_00000000000000000000000000',
-    submission_id: 'sub_00000000000000000000000000',
-    session_id: 'ses_00000000000000000000000000',
-    invitation_id: 'inv_00000000000000000000000000',
-    token: `lfi_${'0'.repeat(43)}`,
-    user_code: 'BCDF-GHJK',
-  };
-
   it.each(stateChanging.map((r) => ({ route: routeKey(r), r })))(
     '$route · owner cookie, Host and Origin of another site → 403 csrf_failed',
     async ({ r }) => {
@@ -40,13 +26,14 @@ describe('cookie sessions from a page of another host', () => {
       const login = await t.request('POST', '/v1/auth/login', { body: { email: w.owner.email, password: PASSWORD } });
       expect(login.status, login.body).toBe(200);
       const cookie = `lfk_session=${login.json.session_token}`;
-      const forged = await t.request(r.method, urlOf(r.path, { ...nothing, workspace_id: w.ws, form_id: w.formId }), {
+      const forged = await t.request(r.method, urlOf(r.path, { ...UNKNOWN_IDS, workspace_id: w.ws, form_id: w.formId }), {
         headers: { cookie, host: 'evil.example', origin: 'http://evil.example' },
         body: {},
       });
       expect({ status: forged.status, code: errorCodeOf(forged) }, forged.body).toEqual({ status: 403, code: 'csrf_failed' });
 
-      const own = await t.request(r.method, urlOf(r.path, nothing), {
+      // Ids that name nothing: a request that got past the CSRF check changes nothing.
+      const own = await t.request(r.method, urlOf(r.path, UNKNOWN_IDS), {
         headers: { cookie, host: 'evil.example', origin: 'http://lfk.test' },
         body: {},
       });

@@ -924,13 +924,7 @@ export function tokenOf(world: World, caller: Caller): string | undefined {
   }
 }
 
-export function urlOf(path: string, params: Record<string, string>): string {
-  return path.replace(/:(\w+)/g, (_, name: string) => {
-    const value = params[name];
-    if (value === undefined) throw new Error(`no value for :${name} in ${path}`);
-    return encodeURIComponent(value);
-  });
-}
+export { urlOf } from '../path-params.ts';
 
 /**
  * The world every cell acts in, for the test file: a server on a fresh database with W's owner,

@@ -3,6 +3,7 @@
  * unknown and prototype-polluting fields, on every body route of the REST table and the submission route.
  */
 import { restRoutes } from '@lfk/api';
+import { UNKNOWN_IDS, urlOf } from '../path-params.ts';
 import { describe, expect, it } from 'vitest';
 import { expectDocumentedError } from '@lfk/testing';
 import { BAD_TEXT, BODY_CASES, bodyRoutes, everyCase, expectInvalid, jsonOfSize, MALFORMED_JSON, MiB, NON_OBJECT_JSON, openFormId, opts, ORIGIN, OTHER_CONTENT_TYPES, t, useWorld } from './fixtures.ts';
@@ -10,20 +11,6 @@ import { BAD_TEXT, BODY_CASES, bodyRoutes, everyCase, expectInvalid, jsonOfSize,
 useWorld();
 
 describe('routes that take nothing but their path', () => {
-  /** Ids of the right shape, naming nothing: the refusal comes before any of them is looked up. */
-  const ids: Record<string, string> = {
-    workspace_id: 'ws_00000000000000000000000000',
-    form_id: 'form_00000000000000000000000000',
-    key_id: 'key_00000000000000000000000000',
-    user_id: 'usr_00000000000000000000000000',
-    webhook_id: 'wh_00000000000000000000000000',
-    delivery_id: 'whd_00000000000000000000000000',
-    submission_id: 'sub_00000000000000000000000000',
-    session_id: 'ses_00000000000000000000000000',
-    invitation_id: 'inv_00000000000000000000000000',
-    user_code: 'BCDF-GHJK',
-    token: `lfi_${'0'.repeat(43)}`,
-  };
   const pathOnly = restRoutes.filter((r) => r.from === 'none' && r.method !== 'GET' && !r.transport);
 
   it('are the routes real clients sent fields to (logout, approve, deny, resend-verification, member and key removal…)', () => {
@@ -34,7 +21,8 @@ describe('routes that take nothing but their path', () => {
 
   it('refuse a body with a field (400 naming it), and a body that is not an object; an empty object is no field', async () => {
     await everyCase(pathOnly, async (route) => {
-      const url = route.path.replace(/:(\w+)/g, (_m, name: string) => ids[name]!);
+      // Ids that name nothing: the refusal comes before any of them is looked up.
+      const url = urlOf(route.path, UNKNOWN_IDS);
       const what = `${route.method} ${route.path}`;
       // A person of its own: the empty body below is taken, and logout or revoke-others would end a shared session.
       const { token } = await t.signup();
