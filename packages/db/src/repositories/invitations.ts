@@ -18,9 +18,9 @@ export interface InvitationReading {
 export class InvitationRepository extends BaseRepository<IInvitation> {
   /**
    * Invites `email` (lower-cased) into the workspace with a fresh link; an address already invited
-   * gets the new role and link in place of its old ones. Answers the invitation's id.
+   * gets the new role and link in place of its old ones. Answers the invitation as stored.
    */
-  async invite(invitation: { workspaceId: string; email: string; role: Role; tokenHash: string; invitedBy: string; expiresAt: Date; now: Date }): Promise<string> {
+  async invite(invitation: { workspaceId: string; email: string; role: Role; tokenHash: string; invitedBy: string; expiresAt: Date; now: Date }): Promise<IInvitation> {
     const rows = await this.em.execute<{ id: string }[]>(
       `insert into invitations (id, workspace_id, email, role, token_hash, invited_by_id, expires_at, sent_at, created_at)
        values (?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -31,10 +31,10 @@ export class InvitationRepository extends BaseRepository<IInvitation> {
       [newId('inv'), invitation.workspaceId, invitation.email, invitation.role, invitation.tokenHash, invitation.invitedBy,
         invitation.expiresAt, invitation.now, invitation.now],
     );
-    return rows[0]!.id;
+    return this.findOneOrFail({ id: rows[0]!.id }, { refresh: true });
   }
 
-  /** A new link for a pending invitation (resent): the old link stops working. False when there is no such invitation. */
+  /** A new link for a pending invitation (resent): the old link stops working. Null when the workspace has no such invitation. */
   async renew(workspaceId: string, invitationId: string, tokenHash: string, expiresAt: Date, now: Date): Promise<IInvitation | null> {
     const rows = await this.em.execute<{ id: string }[]>(
       'update invitations set token_hash = ?, expires_at = ?, sent_at = ? where id = ? and workspace_id = ? returning id',
@@ -54,10 +54,10 @@ export class InvitationRepository extends BaseRepository<IInvitation> {
     return this.count({ workspace: workspaceId, expiresAt: { $gt: now } });
   }
 
-  /** Deletes one; false when the workspace has no such invitation. */
-  async cancel(workspaceId: string, invitationId: string): Promise<boolean> {
-    const rows = await this.em.execute<{ id: string }[]>('delete from invitations where id = ? and workspace_id = ? returning id', [invitationId, workspaceId]);
-    return rows.length > 0;
+  /** Deletes one, answering the address it was for; null when the workspace has no such invitation. */
+  async cancel(workspaceId: string, invitationId: string): Promise<{ email: string } | null> {
+    const rows = await this.em.execute<{ email: string }[]>('delete from invitations where id = ? and workspace_id = ? returning email', [invitationId, workspaceId]);
+    return rows[0] ?? null;
   }
 
   /** What the link behind this token hash leads to, changing nothing. */

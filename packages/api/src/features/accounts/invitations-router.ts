@@ -99,15 +99,14 @@ export const invitationsRouter = router({
     .mutation(async ({ ctx, input }) => {
       if (!isId('inv', input.invitation_id)) throw new ApiError('invitation_not_found');
       await ctx.em.transactional(async (em) => {
-        const invitations = em.getRepository(Invitation);
-        const found = await invitations.findOne({ id: input.invitation_id, workspace: ctx.workspaceId });
-        if (!found || !(await invitations.cancel(ctx.workspaceId, input.invitation_id))) throw new ApiError('invitation_not_found');
+        const cancelled = await em.getRepository(Invitation).cancel(ctx.workspaceId, input.invitation_id);
+        if (!cancelled) throw new ApiError('invitation_not_found');
         em.getRepository(AuditEvent).record({
           workspaceId: ctx.workspaceId,
           action: 'invitation.cancelled',
           actor: ctx.actor,
-          target: { type: 'invitation', id: found.id },
-          data: { email: found.email },
+          target: { type: 'invitation', id: input.invitation_id },
+          data: { email: cancelled.email },
         });
       });
     }),

@@ -28,8 +28,7 @@ export const invitationLink = (services: Services, token: string) => `${services
 export async function sendInvitation(em: EntityManager, services: Services, input: { workspaceId: string; email: string; role: Role; invitedBy: string }) {
   const now = services.now();
   const { token, hash } = generateInvitationToken();
-  const id = await em.getRepository(Invitation).invite({ ...input, tokenHash: hash, expiresAt: new Date(now.getTime() + INVITATION_TTL_MS), now });
-  const invitation = await em.getRepository(Invitation).findOneOrFail({ id }, { refresh: true });
+  const invitation = await em.getRepository(Invitation).invite({ ...input, tokenHash: hash, expiresAt: new Date(now.getTime() + INVITATION_TTL_MS), now });
   await queueInvitationEmail(em, services, invitation, token);
   return invitation;
 }
