@@ -41,13 +41,12 @@ export class PasswordResetRepository extends BaseRepository<IPasswordReset> {
    * statement, so of two uses at once exactly one gets the link.
    */
   async spend(tokenHash: string): Promise<ResetLink | null> {
-    const rows = await this.em.execute<{ user_id: string; expires_at: string | Date }[]>(
-      'delete from password_resets where token_hash = ? returning user_id, expires_at',
+    const rows = await this.em.execute<{ user_id: string; email: string; expires_at: string | Date }[]>(
+      `with spent as (delete from password_resets where token_hash = ? returning user_id, expires_at)
+       select s.user_id, u.email, s.expires_at from spent s join users u on u.id = s.user_id`,
       [tokenHash],
     );
     const row = rows[0];
-    if (!row) return null;
-    const [user] = await this.em.execute<{ email: string }[]>('select email from users where id = ?', [row.user_id]);
-    return { userId: row.user_id, email: user!.email, expiresAt: new Date(row.expires_at) };
+    return row ? { userId: row.user_id, email: row.email, expiresAt: new Date(row.expires_at) } : null;
   }
 }
