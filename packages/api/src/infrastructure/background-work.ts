@@ -8,18 +8,30 @@ import type { Log } from '../log.ts';
 export class BackgroundWork {
   readonly #log: Log;
   readonly #running = new Set<Promise<void>>();
+  /** The last task started for each key: the next one with that key waits for it. */
+  readonly #lastByKey = new Map<string, Promise<void>>();
 
   constructor(log: Log) {
     this.#log = log;
   }
 
-  /** Starts `task` on the event loop's next turn: after the request's answer is written, which it must not hold up. */
-  run(name: string, task: () => Promise<void>): void {
-    const running: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+  /**
+   * Starts `task` on the event loop's next turn: after the request's answer is written, which it
+   * must not hold up. Tasks with the same `key` run one after another, in the order they were
+   * started (two reset requests for one address: the second's link is the one that stays).
+   */
+  run(name: string, task: () => Promise<void>, key?: string): void {
+    const before = key === undefined ? undefined : this.#lastByKey.get(key);
+    const running: Promise<void> = (before ?? Promise.resolve())
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
       .then(task)
       .catch((err: unknown) => this.#log.error({ err, task: name }, 'background work failed'))
-      .finally(() => this.#running.delete(running));
+      .finally(() => {
+        this.#running.delete(running);
+        if (key !== undefined && this.#lastByKey.get(key) === running) this.#lastByKey.delete(key);
+      });
     this.#running.add(running);
+    if (key !== undefined) this.#lastByKey.set(key, running);
   }
 
   /** Resolves once every task started so far has ended. */

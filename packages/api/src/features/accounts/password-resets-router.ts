@@ -54,7 +54,7 @@ export const passwordResetsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const { services } = ctx;
       const overAllowance = await services.rateLimits.record('password_reset_emails', input.email);
-      if (!overAllowance) services.background.run('password reset email', () => sendResetLink(services, input.email));
+      if (!overAllowance) services.background.run('password reset email', () => sendResetLink(services, input.email), `password reset:${input.email}`);
       return { message: REQUESTED };
     }),
 
