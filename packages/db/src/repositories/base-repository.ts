@@ -13,8 +13,12 @@ export class BaseRepository<T extends { id: string }> extends SqlEntityRepositor
     return this.findOne(where, FOR_UPDATE);
   }
 
-  findOneForUpdateOrFail(where: FilterQuery<T>) {
-    return this.findOneOrFail(where, FOR_UPDATE);
+  /**
+   * `findOneForUpdate` for a row the caller found a moment ago: gone by now (deleted meanwhile,
+   * with its workspace say), it throws `gone()`, the caller's own "not found", never a bare 500.
+   */
+  findOneForUpdateOrFail(where: FilterQuery<T>, gone: () => Error) {
+    return this.findOneOrFail(where, { ...FOR_UPDATE, failHandler: gone });
   }
 
   /**

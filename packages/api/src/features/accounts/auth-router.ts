@@ -99,7 +99,8 @@ export const authRouter = router({
   ).output(verificationSent).mutation(async ({ ctx }) => {
     const sentTo = await ctx.em.transactional(async (em) => {
       // The user's row lock makes "check the interval, then send" one step for concurrent asks.
-      const user = await em.getRepository(User).findOneForUpdateOrFail({ id: ctx.session.userId });
+      // Deleted meanwhile (from another session): so is this session.
+      const user = await em.getRepository(User).findOneForUpdateOrFail({ id: ctx.session.userId }, () => new ApiError('invalid_session'));
       if (user.emailVerifiedAt) throw new ApiError('email_already_verified');
       assertResendAllowed(ctx.services, await em.getRepository(EmailVerification).sentToUserAt(user.id));
       await sendAccountVerification(em, ctx.services, user);
@@ -188,7 +189,7 @@ export const authRouter = router({
   session: sessionProcedure.meta(
     rest('GET /v1/auth/session', 200, 'The signed-in user and when the session expires'),
   ).output(sessionOutput).query(async ({ ctx }) => {
-    const user = await ctx.em.getRepository(User).findOneOrFail({ id: ctx.session.userId });
+    const user = await ctx.em.getRepository(User).findOneOrFail({ id: ctx.session.userId }, { failHandler: () => new ApiError('invalid_session') });
     return { user: userToWire(user), expires_at: ctx.session.expiresAt.toISOString() };
   }),
 });

@@ -139,7 +139,7 @@ export const invitationsRouter = router({
     .output(invitationAccepted)
     .mutation(async ({ ctx, input }) => {
       const now = ctx.services.now();
-      const user = await ctx.em.getRepository(User).findOneOrFail({ id: ctx.session.userId });
+      const user = await ctx.em.getRepository(User).findOneOrFail({ id: ctx.session.userId }, { failHandler: () => new ApiError('invalid_session') });
       const seen = await workingInvitation(ctx.em, input.token, now);
       if (seen.email !== user.email) {
         throw new ApiError('invitation_for_another_address', {

@@ -22,7 +22,7 @@ import {
 } from './schemas.ts';
 import { verificationSent } from '../email-verification/schemas.ts';
 import { formToWire } from './serializers.ts';
-import { findReachableForm, readReachableForm, resolveProject } from './rules.ts';
+import { findReachableForm, formGone, readReachableForm, resolveProject } from './rules.ts';
 import { runIdempotently } from '../../infrastructure/idempotency.ts';
 import { pageNewestFirst } from '../../infrastructure/pagination.ts';
 import { iso } from '../../infrastructure/wire.ts';
@@ -185,7 +185,7 @@ export const formsRouter = router({
       const { updated, emailQueued } = await ctx.em.transactional(async (em) => {
         // The row lock orders concurrent updates of one form, so each new notify_email's link
         // replaces the one before and a single link stays live.
-        const found = await em.getRepository(Form).findOneForUpdateOrFail({ id: reachable.id });
+        const found = await em.getRepository(Form).findOneForUpdateOrFail({ id: reachable.id }, formGone);
         const { emailQueued, closedChanged } = await applyUpdate(em, ctx.services, found, input);
         const audit = em.getRepository(AuditEvent);
         const target = { type: 'form', id: found.id };
@@ -207,7 +207,7 @@ export const formsRouter = router({
     .output(form)
     .mutation(async ({ ctx, input }) => {
       const updated = await ctx.em.transactional(async (em) => {
-        const found = await em.getRepository(Form).findOneForUpdateOrFail({ id: ctx.form.id });
+        const found = await em.getRepository(Form).findOneForUpdateOrFail({ id: ctx.form.id }, formGone);
         if (found.retentionDays === input.retention_days) return found;
         found.retentionDays = input.retention_days;
         em.getRepository(AuditEvent).record({
@@ -231,7 +231,7 @@ export const formsRouter = router({
       const reachable = await findReachableForm(ctx.em, ctx.scope, input.form_id);
       const sentTo = await ctx.em.transactional(async (em) => {
         // The row lock makes "check the interval, then send" one step for concurrent resends.
-        const found = await em.getRepository(Form).findOneForUpdateOrFail({ id: reachable.id });
+        const found = await em.getRepository(Form).findOneForUpdateOrFail({ id: reachable.id }, formGone);
         if (!found.notifyEmail) throw new ApiError('no_notify_email');
         if (found.notifyEmailVerified) throw new ApiError('email_already_verified');
         assertResendAllowed(ctx.services, found.verificationSentAt ?? null);

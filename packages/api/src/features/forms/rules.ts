@@ -15,6 +15,9 @@ async function reachable<T extends { workspace?: { id: string } | null }>(
   return found;
 }
 
+/** A form found a moment ago and gone when locked (deleted meanwhile, with its workspace say) is not found, as a later request would find it. */
+export const formGone = () => new ApiError('form_not_found');
+
 /** The form as an entity, to change it. */
 export const findReachableForm = (em: EntityManager, scope: FormsScope, formId: string): Promise<IForm> =>
   reachable(scope, formId, (id) => em.getRepository(Form).findClaimed(id));

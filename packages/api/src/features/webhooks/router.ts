@@ -10,7 +10,7 @@ import { runIdempotently } from '../../infrastructure/idempotency.ts';
 import { pageNewestFirst } from '../../infrastructure/pagination.ts';
 import { rest } from '../../procedure-meta.ts';
 import { type Actor, formMemberProcedure, formsScopeProcedure, router } from '../../trpc.ts';
-import { findReachableForm } from '../forms/rules.ts';
+import { findReachableForm, formGone } from '../forms/rules.ts';
 import { isSuccess } from './delivery-job.ts';
 import { eventBody, submissionCreatedBody, submissionEventId, submissionOfEvent } from './events.ts';
 import {
@@ -95,7 +95,7 @@ export const webhooksRouter = router({
       const workspaceId = form.workspace!.id;
       return runIdempotently<z.input<typeof createdWebhook>>(ctx, { operation: 'webhooks.create', target: form.id }, input, async (em) => {
         // The form's row lock makes "count, then insert" one step across requests and replicas.
-        await em.getRepository(Form).findOneForUpdateOrFail({ id: form.id });
+        await em.getRepository(Form).findOneForUpdateOrFail({ id: form.id }, formGone);
         if ((await em.getRepository(WebhookEndpoint).count({ form: form.id })) >= MAX_WEBHOOKS_PER_FORM) {
           throw new ApiError('webhook_limit_reached');
         }
