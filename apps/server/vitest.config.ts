@@ -8,6 +8,8 @@ export default defineConfig({
     'test/npm-start.test.ts',
     'test/server.test.ts',
     'test/durability.test.ts',
+    // Waits out the database's connect and statement timeouts.
+    'test/database-outages.test.ts',
     'test/webhooks/crash.test.ts',
     'test/background-write-failures.test.ts',
     'test/key-cache/other-processes.test.ts',

@@ -8,6 +8,7 @@ import {
   type RateLimitConfig,
   type RateLimitName,
 } from '@lfk/api';
+import { DATABASE_TIMEOUTS, type DatabaseTimeouts } from '@lfk/db';
 import { fileURLToPath } from 'node:url';
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
@@ -142,6 +143,8 @@ const envSchema = z.object({
   LFK_KEY_CACHE_SIZE: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(1_000_000).default(10_000)),
   LFK_HEADERS_TIMEOUT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(600).default(10)),
   LFK_REQUEST_TIMEOUT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(3600).default(30)),
+  LFK_DATABASE_CONNECT_TIMEOUT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(60).default(DATABASE_TIMEOUTS.connectMs / 1000)),
+  LFK_DATABASE_STATEMENT_TIMEOUT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(3600).default(DATABASE_TIMEOUTS.statementMs / 1000)),
   LFK_DASHBOARD_DIR: z.preprocess(emptyAsUnset, z.string().optional()),
   LFK_SECRET_SCANNING_KEYS: secretScanningKeys,
   LFK_SECRET_KEY: secretKey,
@@ -168,6 +171,8 @@ export interface Config {
   /** PGlite data directory, or `memory://`; unused when `databaseUrl` is set. */
   dataDir: string;
   databaseUrl: string | undefined;
+  /** How long PostgreSQL may take to connect and to run a statement (`LFK_DATABASE_*_TIMEOUT`). */
+  databaseTimeouts: DatabaseTimeouts;
   /** Where people reach this server; the base of links and the origin cookies belong to. */
   publicUrl: string;
   /**
@@ -267,6 +272,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     host: e.HOST,
     dataDir: e.LFK_DATA_DIR,
     databaseUrl: e.DATABASE_URL,
+    databaseTimeouts: { connectMs: e.LFK_DATABASE_CONNECT_TIMEOUT * 1000, statementMs: e.LFK_DATABASE_STATEMENT_TIMEOUT * 1000 },
     publicUrl: (e.LFK_PUBLIC_URL ?? `http://${displayHost}:${e.PORT}`).replace(/\/+$/, ''),
     publicUrlIsSet: e.LFK_PUBLIC_URL !== undefined,
     allowSignup: e.LFK_ALLOW_SIGNUP,

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from '@lfk/api';
 
 export interface Periodic {
   /** No further runs; resolves once a run in progress has finished. */
@@ -9,7 +9,7 @@ export interface Periodic {
  * Runs `task` every `everyMs`, never two at once. A failed run is logged and the next one tries
  * again: one failure neither stops the loop nor reaches whoever stops it.
  */
-export function every(everyMs: number, what: string, task: () => Promise<void>, log: FastifyBaseLogger): Periodic {
+export function every(everyMs: number, what: string, task: () => Promise<void>, log: Log): Periodic {
   let running: Promise<void> | undefined;
   const timer = setInterval(() => {
     running ??= task()

@@ -2,6 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import {
   ApiError,
   createServices,
+  DatabaseOutage,
   sweepExpiredSubmissions,
   DEFAULT_DELIVERY_SETTINGS,
   type DeliveryJobSettings,
@@ -115,7 +116,7 @@ class ReadableRequestLog extends LogController {
 }
 
 export async function createServer(config: Config, options: ServerOptions = {}): Promise<LfkServer> {
-  const db = options.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const db = options.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, timeouts: config.databaseTimeouts }));
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     // Long path ids are answered by the route (404 of that resource), as tRPC answers them, not by
@@ -150,13 +151,18 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     ...(options.readableLog ? { logController: new ReadableRequestLog() } : {}),
   });
 
+  // The database going away is logged once, not by every request and background run it fails.
+  const outage = new DatabaseOutage(db, app.log);
+  app.decorate('databaseOutage', outage);
+  const log = outage.quiet(app.log);
+
   let sender: OutboxSender | undefined;
   let webhookWorker: QueueWorker<unknown> | undefined;
   const secretKey = await resolveSecretKey(config);
   const services = createServices(
     db,
     { ...config, secretKey, webhooks: { ...config.webhooks, ...(options.webhooks?.timeoutMs ? { timeoutMs: options.webhooks.timeoutMs } : {}) } },
-    app.log,
+    log,
     { mailer: () => sender?.wake(), webhooks: () => webhookWorker?.wake() },
   );
   const { lastUsed } = services;
@@ -199,7 +205,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   await app.register(fastifyCookie);
   registerErrorHandling(app);
 
-  registerHealth(app, db);
+  registerHealth(app, db, outage);
   const openApi = buildOpenApi(config.publicUrl);
   app.get('/v1/openapi.json', async () => openApi);
   await registerApiDocs(app);
@@ -221,32 +227,32 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   // Printed mail is how a person without SMTP follows a verification link: shown at any level but silent.
   const mailLog = config.logLevel === 'silent' ? app.log : app.log.child({}, { level: 'info' });
   const transport = config.smtpUrl ? smtpTransport(config.smtpUrl, config.emailFrom) : logTransport(mailLog);
-  sender = new OutboxSender(db, services.secretBox, transport, app.log, options.outbox);
+  sender = new OutboxSender(db, services.secretBox, transport, log, options.outbox);
   sender.start();
   const { pollMs: webhookPollMs = WEBHOOK_POLL_MS, timeoutMs: _timeout, ...webhookSettings } = options.webhooks ?? {};
   webhookWorker = new QueueWorker(
     deliveryJob(
-      { db, secretBox: services.secretBox, outbound: services.outbound, log: app.log, publicUrl: config.publicUrl, wakeMailer: () => sender?.wake() },
+      { db, secretBox: services.secretBox, outbound: services.outbound, log, publicUrl: config.publicUrl, wakeMailer: () => sender?.wake() },
       { ...DEFAULT_DELIVERY_SETTINGS, ...webhookSettings },
     ) as QueueJob<unknown>,
-    app.log,
+    log,
     { pollMs: webhookPollMs, batchSize: WEBHOOK_BATCH, concurrency: WEBHOOK_CONCURRENCY },
   );
   webhookWorker.start();
   lastUsed.start();
   const revocations = followKeyRevocations(db, services.apiKeyCache, app.log);
-  const sweeper = every(SWEEP_EVERY_MS, 'sweep expired idempotency records', () => deleteExpiredIdempotencyRecords(db.fork(), config.now()), app.log);
+  const sweeper = every(SWEEP_EVERY_MS, 'sweep expired idempotency records', () => deleteExpiredIdempotencyRecords(db.fork(), config.now()), log);
   const keySweeper = every(config.keyLifecycleSweepMs, 'sweep expired API keys and expiry reminders', async () => {
     const { reminded } = await sweepKeyLifecycle(db, config.now(), config.publicUrl);
     if (reminded.length > 0) sender?.wake();
-  }, app.log);
+  }, log);
   const bucketSweeper = every(SWEEP_EVERY_MS, 'sweep refilled rate limit buckets', async () => {
     await services.rateLimits.sweep();
-  }, app.log);
+  }, log);
   const retentionSweeper = every(config.retentionSweepMs, 'delete submissions past their retention and old spam', async () => {
     const deleted = await sweepExpiredSubmissions(db, config.now());
     if (deleted > 0) app.log.info({ deleted }, 'deleted submissions past their retention and spam older than 30 days');
-  }, app.log);
+  }, log);
 
   return {
     app,
@@ -273,6 +279,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
           ['close captcha connections', () => services.captcha.close()],
           ['write last_used_at', () => lastUsed.stop()],
           ['stop hearing key revocations', () => revocations?.close()],
+          ['stop watching for the database', async () => outage.stop()],
           ['close the database', () => db.close()],
         ];
         const failed: unknown[] = [];

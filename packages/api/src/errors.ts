@@ -2,6 +2,7 @@ import { MAX_ACTIVE_KEYS, MAX_PENDING_INVITATIONS, MAX_WEBHOOKS_PER_FORM } from 
 import { DeadlockException, ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+import { databaseFailureOf } from '@lfk/db';
 import { ZodError } from 'zod';
 import { redactSecrets } from './credentials/redact.ts';
 
@@ -62,6 +63,7 @@ const CATALOGUE = {
   headers_too_large: [431, 'The request headers are too large.'],
   internal_error: [500, 'Something went wrong on our side.'],
   unavailable: [503, 'The server is shutting down. Retry shortly.'],
+  service_unavailable: [503, 'The database is not answering right now. Retry shortly.'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof CATALOGUE;
@@ -176,6 +178,21 @@ function fromConstraintViolation(error: unknown): ApiError | null {
   return code ? new ApiError(code) : null;
 }
 
+/** Seconds a client is asked to wait while the database is away (a probe looks every second). */
+export const DATABASE_RETRY_AFTER_S = 5;
+
+/**
+ * The database down, hung or too slow to answer: a 503 to retry, not a fault of lfk's. Nothing
+ * acknowledged is lost; a write whose commit went unanswered may or may not have been kept, which
+ * is what an Idempotency-Key on the retry is for.
+ */
+function fromDatabaseFailure(error: unknown): ApiError | null {
+  const failure = databaseFailureOf(error);
+  if (failure === null) return null;
+  const message = failure === 'timed_out' ? 'The database took too long to answer. Retry shortly.' : undefined;
+  return new ApiError('service_unavailable', { ...(message ? { message } : {}), headers: { 'retry-after': String(DATABASE_RETRY_AFTER_S) } });
+}
+
 /** tRPC's own failures that need no closer look, in lfk's terms. */
 const BY_TRPC_CODE: Partial<Record<TRPCError['code'], (error: TRPCError) => ApiError>> = {
   PARSE_ERROR: () => new ApiError('invalid_json'),
@@ -204,9 +221,9 @@ export function asApiError(error: unknown): ApiError | null {
   if (error instanceof ApiError) return error;
   if (error instanceof TRPCError) {
     if (error.cause instanceof ApiError) return error.cause;
-    return fromConstraintViolation(error.cause) ?? fromTrpcError(error);
+    return fromConstraintViolation(error.cause) ?? fromDatabaseFailure(error.cause) ?? fromTrpcError(error);
   }
-  const conflict = fromConstraintViolation(error);
+  const conflict = fromConstraintViolation(error) ?? fromDatabaseFailure(error);
   if (conflict) return conflict;
   if (error instanceof ZodError) {
     return new ApiError('invalid_request', { details: detailsOfZodError(error) });

@@ -1,3 +1,4 @@
+export type { Log } from './log.ts';
 export {
   type BrowserAnswer,
   type CallerFacts,
@@ -23,6 +24,7 @@ export { type ProcedurePath, type RestRoute, restRoutes } from './rest-routes.ts
 export { type AppRouter, appRouter, createCaller, type RouterInputs, type RouterOutputs } from './root.ts';
 export { createServices, type ServicesSettings, type Wakers } from './services.ts';
 export { type QueueJob, QueueWorker, type QueueWorkerOptions } from './infrastructure/queue-worker.ts';
+export { DatabaseOutage, type OutageState } from './infrastructure/database-outage.ts';
 export { bodyToSend } from './infrastructure/outbox.ts';
 export { DEFAULT_DELIVERY_SETTINGS, type DeliveryJobSettings, deliveryJob } from './features/webhooks/delivery-job.ts';
 export { RETRY_DELAYS_MS } from './features/webhooks/retry-schedule.ts';

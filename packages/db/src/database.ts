@@ -7,6 +7,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/sql';
 import { entities } from './entities/index.ts';
 import { migrationsList } from './migrations/index.ts';
 import { initialiseDataDirOutOfProcess, PGLITE_START_PARAMS } from './pglite-settings.ts';
+import { tagFailures } from './database-failures.ts';
 import { ChannelListener, type NotificationHandlers, type Subscription } from './notifications.ts';
 
 export type Engine = 'pglite' | 'postgresql';
@@ -18,12 +19,42 @@ export interface DatabaseOptions {
   dataDir?: string | undefined;
   /** Largest PostgreSQL connection pool. */
   poolMax?: number | undefined;
+  /** How long PostgreSQL may take to connect, answer and run a statement (defaults: DATABASE_TIMEOUTS). */
+  timeouts?: Partial<DatabaseTimeouts> | undefined;
   /**
    * A PGlite data directory image (PGlite's `dumpDataDir`) to start an in-memory database from,
    * instead of running initdb: tests copy one migrated database in well under a second.
    */
   pgliteImage?: Blob | undefined;
 }
+
+/**
+ * How long PostgreSQL gets, so that a database that is down or hung turns into prompt 503s rather
+ * than requests that pile up. PGlite runs in the process and has none of these.
+ */
+export interface DatabaseTimeouts {
+  /**
+   * Making a connection, and waiting for one from a full pool (`pg-pool`'s one setting for both).
+   * A stopped postmaster takes connections and never answers them: this is what ends the wait.
+   */
+  connectMs: number;
+  /**
+   * Any one statement, on the server (`statement_timeout`). The client gives up a little later
+   * (`query_timeout`), for a server that cannot even say so; migrations have no limit.
+   */
+  statementMs: number;
+}
+
+export const DATABASE_TIMEOUTS: DatabaseTimeouts = { connectMs: 5000, statementMs: 30_000 };
+
+/** A transaction left open without a statement this long ends (its locks freed): a client gone mid-transaction. */
+const IDLE_IN_TRANSACTION_MS = 60_000;
+/** TCP keepalive from this long idle finds a connection whose server vanished without closing it. */
+const KEEPALIVE_AFTER_MS = 10_000;
+/** The client waits this much longer than the server's statement_timeout, so the server's cleaner answer comes first. */
+const CLIENT_GRACE_MS = 5000;
+/** How long `/readyz` waits for its `select 1`. */
+const READY_CHECK_MS = 2000;
 
 export interface Database {
   engine: Engine;
@@ -57,10 +88,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let engine: Engine;
   if (options.databaseUrl) {
     engine = 'postgresql';
+    // Migrations may run long (an index on a big table): an ORM of their own, without the timeouts.
+    await migratePostgres(options.databaseUrl, common);
+    const timeouts = { ...DATABASE_TIMEOUTS, ...options.timeouts };
     orm = (await PostgresORM.init({
       ...common,
       clientUrl: options.databaseUrl,
       pool: { min: 0, max: options.poolMax ?? 10 },
+      driverOptions: {
+        connectionTimeoutMillis: timeouts.connectMs,
+        statement_timeout: timeouts.statementMs,
+        query_timeout: timeouts.statementMs + Math.min(CLIENT_GRACE_MS, timeouts.statementMs),
+        idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
+        keepAlive: true,
+        keepAliveInitialDelayMillis: KEEPALIVE_AFTER_MS,
+        onPoolCreated: tagFailures,
+      },
     })) as unknown as MikroORM;
   } else {
     engine = 'pglite';
@@ -75,23 +118,29 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const loadDataDir = image && { type: image.type, arrayBuffer: () => image.arrayBuffer() };
     const driverOptions = { startParams: [...PGLITE_START_PARAMS], ...(loadDataDir ? { loadDataDir } : {}) };
     orm = (await PgliteORM.init({ ...common, dbName: dataDir, driverOptions })) as unknown as MikroORM;
-  }
-  try {
-    await migrate(orm, options.databaseUrl);
-  } catch (error) {
-    await orm.close(true);
-    throw error;
+    try {
+      await orm.migrator.up();
+    } catch (error) {
+      await orm.close(true);
+      throw error;
+    }
   }
   return {
     engine,
     orm,
     fork: () => orm.em.fork(),
     async isReady() {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<false>((resolve) => (timer = setTimeout(resolve, READY_CHECK_MS, false)));
+      const answered = orm.em
+        .getConnection()
+        .execute('select 1')
+        .then(() => true)
+        .catch(() => false);
       try {
-        await orm.em.getConnection().execute('select 1');
-        return true;
-      } catch {
-        return false;
+        return await Promise.race([answered, late]);
+      } finally {
+        clearTimeout(timer);
       }
     },
     listen(channel, handlers) {
@@ -109,16 +158,17 @@ const MIGRATION_LOCK_ID = 0x6c666b;
  * Replicas starting together on a fresh PostgreSQL would otherwise race to create the same tables:
  * an advisory lock, held on its own connection, lets one migrate while the others wait.
  */
-async function migrate(orm: MikroORM, databaseUrl: string | undefined): Promise<void> {
-  if (!databaseUrl) {
-    await orm.migrator.up();
-    return;
-  }
+async function migratePostgres(databaseUrl: string, common: object): Promise<void> {
   const lock = new pg.Client({ connectionString: databaseUrl, application_name: 'lfk-migrations' });
   await lock.connect();
   try {
     await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-    await orm.migrator.up();
+    const orm = await PostgresORM.init({ ...common, clientUrl: databaseUrl, pool: { min: 0, max: 1 } });
+    try {
+      await orm.migrator.up();
+    } finally {
+      await orm.close(true);
+    }
   } finally {
     await lock.end();
   }

@@ -1,6 +1,7 @@
 export * from './api-key-state.ts';
 export * from './constants.ts';
 export * from './database.ts';
+export * from './database-failures.ts';
 export * from './entities/index.ts';
 export * from './ids.ts';
 export * from './notifications.ts';

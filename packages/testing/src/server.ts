@@ -86,22 +86,23 @@ export async function startTestServer(
       done();
     },
   });
+  const envConfig = loadConfig({
+    PORT: '0',
+    LOG_LEVEL: 'info',
+    LFK_PUBLIC_URL: 'http://lfk.test',
+    LFK_SECRET_KEY: TEST_SECRET_KEY,
+    // Rate limits are off unless a test turns one on: suites sign up and log in many times from one address.
+    ...RATE_LIMITS_OFF,
+    ...env,
+  });
   const database = env.DATABASE_URL
-    ? await replicaOf(env.DATABASE_URL)
+    ? await replicaOf(env.DATABASE_URL, envConfig.databaseTimeouts)
     : options.database === 'own'
       ? await ownDatabase()
       : await sharedDatabase();
   const config = {
-    ...loadConfig({
-      PORT: '0',
-      LOG_LEVEL: 'info',
-      LFK_PUBLIC_URL: 'http://lfk.test',
-      LFK_SECRET_KEY: TEST_SECRET_KEY,
-      // Rate limits are off unless a test turns one on: suites sign up and log in many times from one address.
-      ...RATE_LIMITS_OFF,
-      ...(database.url ? { DATABASE_URL: database.url } : { LFK_DATA_DIR: 'memory://' }),
-      ...env,
-    }),
+    ...envConfig,
+    ...(database.url ? { databaseUrl: database.url } : { databaseUrl: undefined, dataDir: env.LFK_DATA_DIR ?? 'memory://' }),
     // The API alone, unless a test asks for the dashboard (`config: { dashboardDir }`).
     dashboardDir: undefined,
     // Settings that are not in the environment (such as how often last_used_at is written).

@@ -1,6 +1,5 @@
-import { bodyToSend, type QueueJob, QueueWorker, type SecretBox } from '@lfk/api';
+import { bodyToSend, type Log, type QueueJob, QueueWorker, type SecretBox } from '@lfk/api';
 import { type ClaimedEmail, type Database, OutboxEmail } from '@lfk/db';
-import type { FastifyBaseLogger } from 'fastify';
 import type { MailTransport } from './transports.ts';
 
 export interface OutboxSenderOptions {
@@ -30,7 +29,7 @@ export const DEFAULT_OUTBOX_OPTIONS: OutboxSenderOptions = {
  * sealed token unsealed into it), then marked sent with its body cleared. A failure is retried with exponential backoff; a sender that
  * dies mid-send lets the lock lapse and the message is sent again later (at least once, never lost).
  */
-function emailJob(db: Database, box: SecretBox, transport: MailTransport, log: FastifyBaseLogger, options: OutboxSenderOptions): QueueJob<ClaimedEmail> {
+function emailJob(db: Database, box: SecretBox, transport: MailTransport, log: Log, options: OutboxSenderOptions): QueueJob<ClaimedEmail> {
   return {
     name: 'outbox',
     claim(limit) {
@@ -64,7 +63,7 @@ export class OutboxSender {
   readonly #worker: QueueWorker<ClaimedEmail>;
   readonly #transport: MailTransport;
 
-  constructor(db: Database, box: SecretBox, transport: MailTransport, log: FastifyBaseLogger, options: Partial<OutboxSenderOptions> = {}) {
+  constructor(db: Database, box: SecretBox, transport: MailTransport, log: Log, options: Partial<OutboxSenderOptions> = {}) {
     const settings = { ...DEFAULT_OUTBOX_OPTIONS, ...options };
     this.#transport = transport;
     // One message at a time, as a mail server expects of one client; a batch claimed at once.

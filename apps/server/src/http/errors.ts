@@ -1,4 +1,4 @@
-import { ApiError, asApiError, type ErrorCode, restRoutes, toWireError, trpcErrorData, type WireError } from '@lfk/api';
+import { ApiError, asApiError, type DatabaseOutage, type ErrorCode, restRoutes, toWireError, trpcErrorData, type WireError } from '@lfk/api';
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
@@ -79,10 +79,25 @@ function dropUnsendableHeaders(reply: FastifyReply): void {
   }
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The database's outages, as this process sees them (server.ts). */
+    databaseOutage: DatabaseOutage;
+  }
+}
+
+/**
+ * Logs what a request failed on, unless it is the database being away: that is counted towards
+ * the outage, logged once for all the requests it fails.
+ */
+export function logFailure(error: unknown, request: FastifyRequest): void {
+  if (!request.server.databaseOutage.note(error)) request.log.error({ err: error }, 'unexpected error');
+}
+
 /** The lfk error behind whatever was thrown, by lfk, tRPC or fastify; null (logged) when unexpected. */
 function knownError(error: unknown, request: FastifyRequest): ApiError | null {
   const known = asApiError(error) ?? fromFastify(error as FastifyError);
-  if (!known) request.log.error({ err: error }, 'unexpected error');
+  if (!known || known.apiCode === 'service_unavailable') logFailure(error, request);
   return known;
 }
 

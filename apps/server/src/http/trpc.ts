@@ -2,6 +2,7 @@ import { MAX_BATCH_CALLS } from '@lfk/db/constants';
 import { ApiError, type AppRouter, appRouter, asApiError } from '@lfk/api';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance } from 'fastify';
+import { logFailure } from './errors.ts';
 import type { ContextForRequest } from './request-context.ts';
 
 /** How many calls a request makes: a batch (`?batch=1`) names its procedures comma-separated in the path. */
@@ -48,7 +49,8 @@ async function registerTrpcPlugin(app: FastifyInstance, contextFor: ContextForRe
       router: appRouter,
       createContext: ({ req, res }) => contextFor(req, res),
       onError({ error, req }) {
-        if (!asApiError(error)) req.log.error({ err: error }, 'unexpected error');
+        const known = asApiError(error);
+        if (!known || known.apiCode === 'service_unavailable') logFailure(error, req);
       },
       responseMeta({ errors }) {
         const headers = errors.map((e) => asApiError(e)?.headers).find((h) => h !== undefined);

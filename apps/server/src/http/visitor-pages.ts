@@ -23,6 +23,8 @@ export function thankYouPage(backTo: string | null): VisitorPage {
 const NOTHING_SENT = 'Your answers were not sent.';
 
 /** Why the form was not sent, in words for the person who filled it in; fields named by their labels. */
+const waitOf = (seconds: number | null) => (seconds === null ? 'a little while' : seconds === 1 ? '1 second' : `${seconds} seconds`);
+
 export function notSentPage(
   error: WireError['body']['error'],
   status: number,
@@ -38,13 +40,17 @@ export function notSentPage(
       };
     case 'payload_too_large':
       return { title: 'Your answers are too long', paragraphs: [NOTHING_SENT, 'Go back, shorten them, and send the form again.'] };
-    case 'rate_limited': {
-      const wait = retryAfterSeconds === null ? 'a little while' : retryAfterSeconds === 1 ? '1 second' : `${retryAfterSeconds} seconds`;
+    case 'rate_limited':
       return {
         title: 'Please wait a moment',
-        paragraphs: ['Many answers were sent to this form from your network just now.', `${NOTHING_SENT} Wait ${wait}, then send the form again.`],
+        paragraphs: ['Many answers were sent to this form from your network just now.', `${NOTHING_SENT} Wait ${waitOf(retryAfterSeconds)}, then send the form again.`],
       };
-    }
+    case 'service_unavailable':
+    case 'unavailable':
+      return {
+        title: 'Please try again shortly',
+        paragraphs: [`${NOTHING_SENT} The service that keeps this form’s answers is briefly unavailable.`, `Wait ${waitOf(retryAfterSeconds)}, then go back and send the form again.`],
+      };
     case 'form_closed':
       // The message is the form's own `closed_message` when it has one.
       return { title: 'This form is closed', paragraphs: [error.message, NOTHING_SENT] };

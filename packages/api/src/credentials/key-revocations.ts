@@ -11,15 +11,20 @@ import type { ApiKeyCache } from './api-key-cache.ts';
 export function followKeyRevocations(db: Database, cache: ApiKeyCache, log: Log): Subscription | null {
   if (db.engine !== 'postgresql') return null;
   cache.suspend();
+  // A loss is logged once, not again for each attempt to listen that fails while the database is away.
+  let listening = false;
   return db.listen(API_KEY_REVOKED_CHANNEL, {
     onNotification: (keyHash) => cache.forget(keyHash),
     onListening: () => {
+      listening = true;
       cache.resume();
       log.info({ channel: API_KEY_REVOKED_CHANNEL }, 'hearing key revocations; key cache on');
     },
     onLost: (error) => {
       cache.suspend();
-      log.warn({ err: error, channel: API_KEY_REVOKED_CHANNEL }, 'lost the key revocation channel; key cache off until it is back');
+      if (!listening) return;
+      listening = false;
+      log.warn({ reason: error?.message ?? 'the connection ended', channel: API_KEY_REVOKED_CHANNEL }, 'lost the key revocation channel; key cache off until it is back');
     },
   });
 }

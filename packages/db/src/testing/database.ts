@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { PGlite } from '@electric-sql/pglite';
-import { type Database, openDatabase } from '../database.ts';
+import { type Database, type DatabaseTimeouts, openDatabase } from '../database.ts';
 import { inject } from 'vitest';
 import { copyOfTemplate } from './postgres-databases.ts';
 
@@ -67,8 +67,8 @@ export const ownDatabase = openMigratedCopy;
  * Another replica's view of an existing PostgreSQL database (`url`): a pool of its own, as a
  * second server process would have, closed on release and never dropped (it is not its own).
  */
-export async function replicaOf(url: string): Promise<TestDatabase> {
-  const db = await openDatabase({ databaseUrl: url, poolMax: 20 });
+export async function replicaOf(url: string, timeouts?: Partial<DatabaseTimeouts>): Promise<TestDatabase> {
+  const db = await openDatabase({ databaseUrl: url, poolMax: 20, timeouts });
   return { db, url, release: () => db.close() };
 }
 

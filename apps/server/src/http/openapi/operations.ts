@@ -129,9 +129,10 @@ export function descriptionOf(route: RestRoute): string {
 
 /**
  * What the server answers any request with, whatever its route: a request without `Host`
- * (server.ts), a client too slow or headers too large (client-errors.ts), a fault, and draining.
+ * (server.ts), a client too slow or headers too large (client-errors.ts), a fault, draining, and
+ * the database away (every route but the health checks asks it something).
  */
-export const ANY_REQUEST: ErrorCode[] = ['invalid_request', 'request_timeout', 'headers_too_large', 'internal_error', 'unavailable'];
+export const ANY_REQUEST: ErrorCode[] = ['invalid_request', 'request_timeout', 'headers_too_large', 'internal_error', 'unavailable', 'service_unavailable'];
 
 /** Answered on the bare socket, before any route: always JSON. */
 export const BEFORE_ROUTING: ReadonlySet<ErrorCode> = new Set(['request_timeout', 'headers_too_large']);

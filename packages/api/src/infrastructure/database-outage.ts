@@ -1,0 +1,96 @@
+import { type Database, databaseFailureOf } from '@lfk/db';
+import type { Log } from '../log.ts';
+
+/** While the database is away, it is asked this often whether it is back. */
+const PROBE_EVERY_MS = 1000;
+
+/** What `/readyz` and the metrics say of an outage in progress. */
+export interface OutageState {
+  since: Date;
+  /** Requests and background runs that failed on it so far. */
+  failures: number;
+}
+
+/**
+ * The database going away, seen from this process: logged once when the first failure shows it,
+ * and once when a probe finds it back, instead of a stack trace per request. Requests keep trying
+ * the database meanwhile (each answers 503 when it fails, `asApiError`): the outage is a record,
+ * not a switch, so nobody is refused by a process that has not noticed the database came back.
+ */
+export class DatabaseOutage {
+  readonly #db: Database;
+  readonly #log: Log;
+  #state: OutageState | null = null;
+  #probe: NodeJS.Timeout | undefined;
+  #stopped = false;
+
+  constructor(db: Database, log: Log) {
+    this.#db = db;
+    this.#log = log;
+  }
+
+  get current(): OutageState | null {
+    return this.#state;
+  }
+
+  /**
+   * True when `error` is the database failing (then it is counted, and an outage is logged when it
+   * begins); false for any other error, which the caller logs as it would.
+   */
+  note(error: unknown): boolean {
+    const failure = databaseFailureOf(error);
+    if (failure === null) return false;
+    if (failure === 'timed_out') {
+      // The database answers, slowly: no outage to begin or end, but a line a person can act on.
+      this.#log.warn({ reason: messageOf(error) }, 'a database statement ran past its statement timeout; answered 503');
+      return true;
+    }
+    if (this.#state) {
+      this.#state.failures++;
+      return true;
+    }
+    this.#state = { since: new Date(), failures: 1 };
+    this.#log.error(
+      { reason: messageOf(error) },
+      'database unreachable: requests that need it answer 503 service_unavailable until it is back',
+    );
+    this.#scheduleProbe();
+    return true;
+  }
+
+  /** `log`, but a line about a database failure is counted towards the outage instead of written. */
+  quiet(log: Log): Log {
+    const pass = (level: keyof Log) => (fields: object, message: string) => {
+      const err = (fields as { err?: unknown }).err;
+      if (err !== undefined && this.note(err)) return;
+      log[level](fields, message);
+    };
+    return { info: pass('info'), warn: pass('warn'), error: pass('error') };
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    clearTimeout(this.#probe);
+  }
+
+  #scheduleProbe(): void {
+    if (this.#stopped) return;
+    this.#probe = setTimeout(() => void this.#checkBack(), PROBE_EVERY_MS);
+    this.#probe.unref();
+  }
+
+  async #checkBack(): Promise<void> {
+    const state = this.#state;
+    if (!state || this.#stopped) return;
+    if (!(await this.#db.isReady())) return this.#scheduleProbe();
+    this.#state = null;
+    const seconds = Math.round((Date.now() - state.since.getTime()) / 100) / 10;
+    this.#log.warn({ down_for_s: seconds, failures: state.failures }, `database reachable again after ${seconds} s; ${state.failures} requests or runs failed on it meanwhile`);
+  }
+}
+
+/** The first line of what the driver said, without a stack: `connect ECONNREFUSED 127.0.0.1:5432`. */
+function messageOf(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0]!;
+}

@@ -1,0 +1,101 @@
+import { type AddressInfo, connect as dial, createServer, type Server, type Socket } from 'node:net';
+
+/**
+ * A TCP hop between a server and its PostgreSQL, which a test can break the ways a database goes
+ * away: `down()` drops every connection and refuses new ones (PostgreSQL stopped, or its
+ * postmaster killed); `hang()` keeps every connection open but carries nothing, old or new (a
+ * postmaster stopped with SIGSTOP, a network partition); `up()` forwards again.
+ */
+export interface DatabaseProxy {
+  /** `databaseUrl` with its host and port replaced by the proxy's. */
+  url: string;
+  down(): Promise<void>;
+  hang(): Promise<void>;
+  up(): Promise<void>;
+  close(): Promise<void>;
+}
+
+type State = 'up' | 'hung' | 'down';
+
+export async function startDatabaseProxy(databaseUrl: string): Promise<DatabaseProxy> {
+  const target = new URL(databaseUrl);
+  const targetPort = Number(target.port || 5432);
+  let state: State = 'up';
+  const pairs = new Set<{ client: Socket; upstream: Socket | null }>();
+  let listener: Server | null = null;
+
+  const accept = (client: Socket) => {
+    const pair: { client: Socket; upstream: Socket | null } = { client, upstream: null };
+    pairs.add(pair);
+    client.on('error', () => {});
+    client.on('close', () => {
+      pair.upstream?.destroy();
+      pairs.delete(pair);
+    });
+    if (state === 'hung') return void client.pause();
+    const upstream = dial(targetPort, target.hostname);
+    pair.upstream = upstream;
+    upstream.on('error', () => client.destroy());
+    upstream.on('close', () => client.destroy());
+    client.pipe(upstream);
+    upstream.pipe(client);
+  };
+
+  const listen = async (port: number) => {
+    listener = createServer(accept);
+    await new Promise<void>((resolve, reject) => {
+      listener!.once('error', reject);
+      listener!.listen(port, '127.0.0.1', () => resolve());
+    });
+    return (listener.address() as AddressInfo).port;
+  };
+  const stopListening = () =>
+    new Promise<void>((resolve) => {
+      const closing = listener;
+      listener = null;
+      if (!closing) return resolve();
+      closing.close(() => resolve());
+    });
+
+  const dropAll = () => {
+    for (const { client, upstream } of pairs) {
+      upstream?.destroy();
+      client.destroy();
+    }
+  };
+
+  const port = await listen(0);
+  const url = new URL(databaseUrl);
+  url.hostname = '127.0.0.1';
+  url.port = String(port);
+
+  return {
+    url: url.toString(),
+    async down() {
+      state = 'down';
+      dropAll();
+      await stopListening();
+    },
+    async hang() {
+      state = 'hung';
+      if (!listener) await listen(port);
+      for (const { client, upstream } of pairs) {
+        client.unpipe();
+        upstream?.unpipe();
+        client.pause();
+        upstream?.pause();
+      }
+    },
+    async up() {
+      if (!listener) await listen(port);
+      state = 'up';
+      // Connections held while hung are dropped, as a partition that heals leaves them half-read.
+      dropAll();
+    },
+    async close() {
+      state = 'down';
+      dropAll();
+      await stopListening();
+    },
+  };
+}
