@@ -135,6 +135,14 @@ const envSchema = z.object({
   LFK_ALLOW_SIGNUP: flag,
   LOG_LEVEL: z.preprocess(emptyAsUnset, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
   LFK_LOG_FORMAT: z.preprocess(emptyAsUnset, z.enum(['auto', 'json', 'pretty']).default('auto')),
+  LFK_METRICS: z.preprocess(
+    emptyAsUnset,
+    z
+      .union([z.enum(['true', 'false']), z.string().regex(/^\d{1,5}$/).transform(Number).pipe(z.number().int().min(1).max(65535))], {
+        error: 'Must be true, false, or a port number to serve /metrics on by itself.',
+      })
+      .default('false'),
+  ),
   SMTP_URL: z.preprocess(emptyAsUnset, z.url({ protocol: /^smtps?$/, error: 'Must be an smtp:// or smtps:// URL.' }).optional()),
   LFK_EMAIL_FROM: z.preprocess(emptyAsUnset, z.string().max(300).default('lfk <no-reply@localhost>')),
   LFK_VERIFY_RESEND_INTERVAL: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(86_400).default(60)),
@@ -182,6 +190,11 @@ export interface Config {
   publicUrlIsSet: boolean;
   allowSignup: boolean;
   logLevel: string;
+  /**
+   * `GET /metrics` (Prometheus text): off, on the API's own port, or on a port of its own
+   * (`LFK_METRICS=true|false|<port>`).
+   */
+  metrics: { enabled: false } | { enabled: true; port: number | null };
   /** `auto`: readable lines when standard output is a terminal, JSON lines otherwise. */
   logFormat: 'auto' | 'json' | 'pretty';
   /** How often API keys' `last_used_at`, address, user agent and usage counts are written, in milliseconds. */
@@ -278,6 +291,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     allowSignup: e.LFK_ALLOW_SIGNUP,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LFK_LOG_FORMAT,
+    metrics: e.LFK_METRICS === 'false' ? { enabled: false } : { enabled: true, port: e.LFK_METRICS === 'true' ? null : e.LFK_METRICS },
     lastUsedFlushMs: 5000,
     keyLifecycleSweepMs: 60_000,
     secretScanningKeys: e.LFK_SECRET_SCANNING_KEYS,

@@ -69,7 +69,9 @@ try {
 } catch (error) {
   // The one start-up failure people cause by hand: a second server on the same port.
   if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-  process.stderr.write(`lfk: ${config.host}:${config.port} is already in use (another lfk?). Stop it, or choose another port with PORT.\n`);
+  const port = (error as { port?: number }).port ?? config.port;
+  const setting = port === config.port ? 'PORT' : 'LFK_METRICS';
+  process.stderr.write(`lfk: ${config.host}:${port} is already in use (another lfk?). Stop it, or choose another port with ${setting}.\n`);
   await server.close();
   process.exit(1);
 }
@@ -80,5 +82,7 @@ process.stderr.write(
     (server.dashboard ? `Dashboard: ${config.publicUrl}/\n` : '') +
     `Sign up:  curl -s -X POST ${config.publicUrl}/v1/auth/signup -H 'content-type: application/json' \\\n` +
     `            -d '{"email":"you@example.com","password":"a long password"}'\n` +
-    `API docs: ${config.publicUrl}/v1/openapi.json\n\n`,
+    `API docs: ${config.publicUrl}/v1/openapi.json\n` +
+    (config.metrics.enabled ? `Metrics:  http://${config.host}:${config.metrics.port ?? config.port}/metrics\n` : '') +
+    '\n',
 );

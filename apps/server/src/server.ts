@@ -3,6 +3,7 @@ import {
   ApiError,
   createServices,
   DatabaseOutage,
+  NO_METRICS,
   sweepExpiredSubmissions,
   DEFAULT_DELIVERY_SETTINGS,
   type DeliveryJobSettings,
@@ -20,6 +21,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, 
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import { OutboxSender, type OutboxSenderOptions } from './email/outbox-sender.ts';
+import { ServerMetrics, serveMetrics, UNMATCHED_ROUTE } from './metrics.ts';
 import { every } from './periodic.ts';
 import { resolveSecretKey } from './secret-key.ts';
 import { logTransport, smtpTransport } from './email/transports.ts';
@@ -155,6 +157,13 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const outage = new DatabaseOutage(db, app.log);
   app.decorate('databaseOutage', outage);
   const log = outage.quiet(app.log);
+  const metrics = config.metrics.enabled ? new ServerMetrics(db, outage) : null;
+  if (metrics) {
+    app.addHook('onResponse', (request, reply, done) => {
+      metrics.requestAnswered(request.method, request.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    });
+  }
 
   let sender: OutboxSender | undefined;
   let webhookWorker: QueueWorker<unknown> | undefined;
@@ -164,6 +173,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     { ...config, secretKey, webhooks: { ...config.webhooks, ...(options.webhooks?.timeoutMs ? { timeoutMs: options.webhooks.timeoutMs } : {}) } },
     log,
     { mailer: () => sender?.wake(), webhooks: () => webhookWorker?.wake() },
+    metrics ?? NO_METRICS,
   );
   const { lastUsed } = services;
 
@@ -206,6 +216,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   registerErrorHandling(app);
 
   registerHealth(app, db, outage);
+  const metricsServer = metrics && config.metrics.enabled ? serveMetrics(app, metrics, config.metrics.port) : null;
   const openApi = buildOpenApi(config.publicUrl);
   app.get('/v1/openapi.json', async () => openApi);
   await registerApiDocs(app);
@@ -232,7 +243,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const { pollMs: webhookPollMs = WEBHOOK_POLL_MS, timeoutMs: _timeout, ...webhookSettings } = options.webhooks ?? {};
   webhookWorker = new QueueWorker(
     deliveryJob(
-      { db, secretBox: services.secretBox, outbound: services.outbound, log, publicUrl: config.publicUrl, wakeMailer: () => sender?.wake() },
+      { db, secretBox: services.secretBox, outbound: services.outbound, log, publicUrl: config.publicUrl, wakeMailer: () => sender?.wake(), metrics: services.metrics },
       { ...DEFAULT_DELIVERY_SETTINGS, ...webhookSettings },
     ) as QueueJob<unknown>,
     log,
@@ -261,13 +272,16 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     config,
     dashboard,
     async listen() {
-      return app.listen({ port: config.port, host: config.host });
+      const address = await app.listen({ port: config.port, host: config.host });
+      await metricsServer?.listen(config.host);
+      return address;
     },
     close() {
       closing ??= (async () => {
         // Every step runs whatever became of the one before: the database is always closed, last.
         const steps: [string, () => Promise<unknown> | undefined][] = [
           ['stop taking requests', () => app.close()],
+          ['stop serving metrics', () => metricsServer?.close()],
           ['finish the work requests left running', () => services.background.settle()],
           ['stop the idempotency sweep', () => sweeper.stop()],
           ['stop the rate limit sweep', () => bucketSweeper.stop()],

@@ -139,7 +139,9 @@ describe.runIf(!!TEST_DATABASE_URL)('the database going away', () => {
   it('stopped under load: 503s with Retry-After, one line when it goes and one when it is back, nothing acknowledged lost', async () => {
     const before = t.logs.length;
     const traffic = load(12);
-    onTestFinished(() => traffic.stop());
+    onTestFinished(async () => {
+      await traffic.stop();
+    });
     await until('answers while the database is up', () => traffic.sent.length >= 40);
     await proxy.down();
     const downAt = traffic.sent.length;

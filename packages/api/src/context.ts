@@ -4,6 +4,7 @@ import type { EntityManager } from '@mikro-orm/sql';
 import { type Authentication, authenticate, type CredentialsOnRequest } from './credentials/authenticate.ts';
 import type { ApiKeyCache } from './credentials/api-key-cache.ts';
 import type { LastUsedRecorder } from './credentials/last-used.ts';
+import type { Metrics } from './metrics.ts';
 import type { RateLimits } from './rate-limits/rate-limits.ts';
 import type { SecretBox } from './credentials/secret-box.ts';
 import type { Outbound } from './infrastructure/outbound-requests.ts';
@@ -38,6 +39,8 @@ export interface Services {
   now(): Date;
   /** Public keys trusted to sign leak reports, by key identifier (`LFK_SECRET_SCANNING_KEYS`). */
   secretScanningKeys: ReadonlyMap<string, KeyObject>;
+  /** What is counted for `/metrics` (key checks); `NO_METRICS` when they are off. */
+  metrics: Metrics;
 }
 
 /** How a procedure sets or clears the session cookie, whichever transport carried the call. */

@@ -1,4 +1,5 @@
 export type { Log } from './log.ts';
+export { type KeyCheckOutcome, type KeyCheckSource, type Metrics, NO_METRICS, type WebhookAttemptOutcome } from './metrics.ts';
 export {
   type BrowserAnswer,
   type CallerFacts,

@@ -4,6 +4,7 @@ import type { Services } from './context.ts';
 import { ApiKeyCache } from './credentials/api-key-cache.ts';
 import { LastUsedRecorder } from './credentials/last-used.ts';
 import type { Log } from './log.ts';
+import { type Metrics, NO_METRICS } from './metrics.ts';
 import { type RateLimitConfig, RateLimits } from './rate-limits/rate-limits.ts';
 import { SecretBox } from './credentials/secret-box.ts';
 import { Outbound } from './infrastructure/outbound-requests.ts';
@@ -38,7 +39,7 @@ export interface Wakers {
  * does; a test that does not flush by hand should too), says how to wake the queue workers, and
  * closes `outbound` and `captcha` when it is done.
  */
-export function createServices(db: Database, settings: ServicesSettings, log: Log, wake: Wakers): Services {
+export function createServices(db: Database, settings: ServicesSettings, log: Log, wake: Wakers, metrics: Metrics = NO_METRICS): Services {
   return {
     db,
     // One clock for the cache and the expiry it enforces.
@@ -56,5 +57,6 @@ export function createServices(db: Database, settings: ServicesSettings, log: Lo
     background: new BackgroundWork(log),
     now: settings.now,
     secretScanningKeys: settings.secretScanningKeys,
+    metrics,
   };
 }

@@ -56,11 +56,20 @@ const CLIENT_GRACE_MS = 5000;
 /** How long `/readyz` waits for its `select 1`. */
 const READY_CHECK_MS = 2000;
 
+export interface PoolUse {
+  open: number;
+  idle: number;
+  waiting: number;
+  max: number;
+}
+
 export interface Database {
   engine: Engine;
   orm: MikroORM;
   /** A fresh EntityManager for one request or one job; never share the global one. */
   fork(): EntityManager;
+  /** The PostgreSQL pool's connections (open, idle, requests waiting for one, the most it opens); null on PGlite. */
+  poolUse(): PoolUse | null;
   /** True when the database answers a trivial query. */
   isReady(): Promise<boolean>;
   /**
@@ -86,6 +95,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const common = { entities, extensions: [Migrator], migrations: MIGRATIONS, debug: false };
   let orm: MikroORM;
   let engine: Engine;
+  let pool: pg.Pool | undefined;
+  const poolMax = options.poolMax ?? 10;
   if (options.databaseUrl) {
     engine = 'postgresql';
     // Migrations may run long (an index on a big table): an ORM of their own, without the timeouts.
@@ -94,7 +105,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     orm = (await PostgresORM.init({
       ...common,
       clientUrl: options.databaseUrl,
-      pool: { min: 0, max: options.poolMax ?? 10 },
+      pool: { min: 0, max: poolMax },
       driverOptions: {
         connectionTimeoutMillis: timeouts.connectMs,
         statement_timeout: timeouts.statementMs,
@@ -102,7 +113,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
         keepAlive: true,
         keepAliveInitialDelayMillis: KEEPALIVE_AFTER_MS,
-        onPoolCreated: tagFailures,
+        onPoolCreated: (created: pg.Pool) => {
+          pool = created;
+          tagFailures(created);
+        },
       },
     })) as unknown as MikroORM;
   } else {
@@ -129,6 +143,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     engine,
     orm,
     fork: () => orm.em.fork(),
+    poolUse: () => (pool ? { open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolMax } : null),
     async isReady() {
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<false>((resolve) => (timer = setTimeout(resolve, READY_CHECK_MS, false)));

@@ -2,7 +2,8 @@ import { PASSWORD, postHtmlForm, submit, useTestServer, verificationTokenSentTo 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Conformance } from './conformance.ts';
 
-const t = useTestServer();
+// With metrics on the API port: the document describes /metrics, served only then.
+const t = useTestServer({ LFK_METRICS: 'true' });
 const ORIGIN = 'https://example.com';
 let doc: Record<string, any>;
 let check: Conformance;

@@ -1,6 +1,7 @@
 import { ApiKey, isUsableAt, Session } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import { ApiError } from '../errors.ts';
+import type { Metrics } from '../metrics.ts';
 import type { RateLimits } from '../rate-limits/rate-limits.ts';
 import type { ApiKeyCache } from './api-key-cache.ts';
 import { isWellFormedApiKey } from './api-key-format.ts';
@@ -38,6 +39,7 @@ export interface Verifiers {
   apiKeyCache: ApiKeyCache;
   lastUsed: LastUsedRecorder;
   rateLimits: RateLimits;
+  metrics: Metrics;
 }
 
 const ANONYMOUS: Principal = { kind: 'anonymous' };
@@ -60,8 +62,11 @@ export async function authenticate(
     }
     // An address this process knows keeps presenting bad keys is held back before any lookup.
     const held = verifiers.rateLimits.heldHere('key_failures', request.ip);
-    if (held) return { principal: ANONYMOUS, failure: held, via: 'bearer' };
-    const principal = token === null ? null : await verifyApiKey(em, token, verifiers, now, request);
+    if (held) {
+      verifiers.metrics.keyChecked('held_back', 'none');
+      return { principal: ANONYMOUS, failure: held, via: 'bearer' };
+    }
+    const principal = await verifyApiKey(em, token, verifiers, now, request);
     if (principal) return { principal, failure: null, via: 'bearer' };
     // Counted across replicas: a refusal past the shared limit answers as held back already.
     return { principal: ANONYMOUS, failure: (await countKeyFailure(verifiers, request.ip)) ?? invalidApiKey(), via: 'bearer' };
@@ -113,20 +118,25 @@ function passesCsrfCheck(request: CredentialsOnRequest): boolean {
  */
 async function verifyApiKey(
   em: () => EntityManager,
-  key: string,
+  key: string | null,
   verifiers: Verifiers,
   now: Date,
   request: CredentialsOnRequest,
 ): Promise<Principal | null> {
-  if (!isWellFormedApiKey(key)) return null;
+  if (key === null || !isWellFormedApiKey(key)) {
+    verifiers.metrics.keyChecked('malformed', 'none');
+    return null;
+  }
   const hash = sha256(key);
   let principal = verifiers.apiKeyCache.lookup(hash);
+  const source = principal === undefined ? 'database' : 'cache';
   if (principal === undefined) {
     const generation = verifiers.apiKeyCache.generation();
     const stored = await em().getRepository(ApiKey).findByHash(hash);
     principal = stored && isUsableAt(stored, now) ? keyPrincipal(stored.id, stored.workspaceId) : null;
     verifiers.apiKeyCache.store(hash, principal, generation, stored?.expiresAt?.getTime() ?? null);
   }
+  verifiers.metrics.keyChecked(principal === null ? 'refused' : 'accepted', source);
   if (principal === null) return null;
   verifiers.lastUsed.touch(principal.keyId, now, request.ip, request.userAgent);
   return principal;

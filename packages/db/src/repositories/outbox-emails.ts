@@ -1,4 +1,4 @@
-import { BaseRepository } from './base-repository.ts';
+import { type Backlog, BaseRepository } from './base-repository.ts';
 import type { IOutboxEmail } from '../entities/outbox-email.ts';
 import { newId } from '../ids.ts';
 
@@ -38,6 +38,11 @@ export class OutboxEmailRepository extends BaseRepository<IOutboxEmail> {
         "values (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)",
       [newId('eml'), email.kind, email.to, email.subject, email.body, email.secretSealed ?? null, email.submissionId ?? null, now, now],
     );
+  }
+
+  /** The mail waiting to be sent (retries included). */
+  backlog(): Promise<Backlog> {
+    return this.backlogWhere("status = 'pending'");
   }
 
   /** Queues the message on this repository's EntityManager, due at once: it is written with the change that causes it. */

@@ -1,4 +1,4 @@
-import { BaseRepository } from './base-repository.ts';
+import { type Backlog, BaseRepository } from './base-repository.ts';
 import type { WebhookDeliveryStatus } from '../constants.ts';
 import type { IWebhookDelivery, WebhookAttempt } from '../entities/webhook-delivery.ts';
 import { newId } from '../ids.ts';
@@ -55,6 +55,11 @@ export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> 
    * clears their next attempt in the same transaction. Ordered by the due time alone, so the index
    * gives the order and the scan stops at the limit.
    */
+  /** The deliveries waiting to be attempted (retries included); not those held by a disabled endpoint. */
+  backlog(): Promise<Backlog> {
+    return this.backlogWhere("status = 'pending' and next_attempt_at is not null");
+  }
+
   async claimDue(now: Date, lockedUntil: Date, limit: number, perEndpoint: number): Promise<ClaimedDelivery[]> {
     const rows = await this.em.execute<ClaimedRow[]>(
       `with in_flight as (

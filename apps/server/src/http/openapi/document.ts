@@ -144,12 +144,14 @@ function operationOf(converted: Converted, shared: SharedResponses): Record<stri
 
 /** Routes the server answers itself, not through a procedure. */
 function serverOperations(components: SchemaComponents, shared: SharedResponses): Record<string, Record<string, unknown>> {
+  // These ask the database nothing (`/readyz` answers its own 503).
+  const codes = ANY_REQUEST.filter((code) => code !== 'service_unavailable');
   const plain = (operationId: string, summary: string, description: string, ok: unknown, more: Record<string, unknown> = {}) => ({
     operationId,
     summary,
     description,
     tags: ['Operations' satisfies Tag],
-    responses: { 200: ok, ...more, ...errorResponses(ANY_REQUEST, JSON_ONLY, shared) },
+    responses: { 200: ok, ...more, ...errorResponses(codes, JSON_ONLY, shared) },
     security: [],
   });
   const json = (description: string, schema: JsonSchema) => ({ description, headers: REQUEST_ID, content: { 'application/json': { schema } } });
@@ -159,9 +161,22 @@ function serverOperations(components: SchemaComponents, shared: SharedResponses)
       get: plain('healthz', 'The process is up', 'Answers as long as the process runs; no database access.', json('Up', components.toJson(health, 'output'))),
     },
     '/readyz': {
-      get: plain('readyz', 'The database is reachable', 'For a load balancer: 503 while the database does not answer.', json('Ready', readyz), {
-        503: json('The database does not answer', readyz),
+      get: plain('readyz', 'The database is reachable', 'For a load balancer: 503 while the database does not answer (within 2 s).', json('Ready', readyz), {
+        503: {
+          ...json('The database does not answer', readyz),
+          headers: { ...REQUEST_ID, 'Retry-After': { description: 'Seconds to wait before asking again.', schema: { type: 'string' } } },
+        },
       }),
+    },
+    '/metrics': {
+      get: plain(
+        'metrics',
+        'Prometheus metrics',
+        'Served only with `LFK_METRICS=true`; with `LFK_METRICS=<port>` it is served on that port alone instead, and here answers 404. ' +
+          'Requests by route and status, API key checks by outcome, the outbox and webhook queues (depth, oldest age), webhook attempts by outcome, the database pool, and process figures.',
+        { description: 'Prometheus text exposition format', headers: REQUEST_ID, content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: { type: 'string' } } } },
+        { 404: { description: 'Metrics are not served on this port' } },
+      ),
     },
     '/v1/openapi.json': {
       get: plain('openapi', 'This document', 'The OpenAPI 3.1 description of the API; `/docs` shows it for people.', json('The document', { type: 'object' })),

@@ -11,6 +11,7 @@ import {
 import { WEBHOOK_IN_FLIGHT_PER_ENDPOINT, type WebhookDisabledReason } from '@lfk/db/constants';
 import type { SecretBox } from '../../credentials/secret-box.ts';
 import type { QueueJob } from '../../infrastructure/queue-worker.ts';
+import type { Metrics } from '../../metrics.ts';
 import { insertEmail } from '../../infrastructure/outbox.ts';
 import type { Log } from '../../log.ts';
 import { SYSTEM_ACTOR } from '../../trpc.ts';
@@ -42,6 +43,8 @@ export interface DeliveryJobDeps {
   log: Log;
   publicUrl: string;
   wakeMailer(): void;
+  /** Counts each attempt's outcome for `/metrics`. */
+  metrics: Metrics;
 }
 
 interface Claimed extends ClaimedDelivery {
@@ -136,11 +139,13 @@ export function deliveryJob(deps: DeliveryJobDeps, settings: DeliveryJobSettings
         const held = await deliveries.recordAttempt(delivery.id, delivery.lockedUntil, logged, 'succeeded', null);
         if (held && endpoint.failingSince !== null) await endpoints.clearFailing(endpoint.id);
         deps.log.info({ ...fields, status_code: result.statusCode, duration_ms: result.durationMs }, 'webhook delivered');
+        deps.metrics.webhookAttempted('delivered');
         return;
       }
       const gone = result.statusCode === 410;
       const next = gone ? null : nextAttemptAfter(delivery.attemptCount, at, settings.retryDelaysMs);
       const held = await deliveries.recordAttempt(delivery.id, delivery.lockedUntil, logged, next ? 'pending' : 'failed', next);
+      deps.metrics.webhookAttempted(next ? 'retrying' : 'failed');
       deps.log.warn(
         { ...fields, status_code: result.statusCode, error: result.error, duration_ms: result.durationMs, next_attempt_at: next?.toISOString() ?? null },
         next ? 'webhook not delivered; will retry' : 'webhook not delivered; no attempts left',

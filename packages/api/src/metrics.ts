@@ -1,0 +1,18 @@
+/**
+ * What lfk counts as it works, for the server's `/metrics` (prom-client, apps/server/src/metrics.ts).
+ * The counting is done where the work is; turned off, it is `NO_METRICS`.
+ */
+
+/** How an API key presented as a bearer credential was answered. */
+export type KeyCheckOutcome = 'accepted' | 'refused' | 'malformed' | 'held_back';
+/** Where the answer came from: the in-memory cache, the database, or neither (malformed, held back). */
+export type KeyCheckSource = 'cache' | 'database' | 'none';
+/** One attempt to deliver a webhook: delivered, failed with attempts left, or failed for good. */
+export type WebhookAttemptOutcome = 'delivered' | 'retrying' | 'failed';
+
+export interface Metrics {
+  keyChecked(outcome: KeyCheckOutcome, source: KeyCheckSource): void;
+  webhookAttempted(outcome: WebhookAttemptOutcome): void;
+}
+
+export const NO_METRICS: Metrics = { keyChecked() {}, webhookAttempted() {} };
