@@ -9,6 +9,7 @@ import {
   type RateLimitName,
 } from '@lfk/api';
 import { DATABASE_TIMEOUTS, type DatabaseTimeouts } from '@lfk/db';
+import ipaddr from 'ipaddr.js';
 import { fileURLToPath } from 'node:url';
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
@@ -146,7 +147,7 @@ const envSchema = z.object({
   SMTP_URL: z.preprocess(emptyAsUnset, z.url({ protocol: /^smtps?$/, error: 'Must be an smtp:// or smtps:// URL.' }).optional()),
   LFK_EMAIL_FROM: z.preprocess(emptyAsUnset, z.string().max(300).default('lfk <no-reply@localhost>')),
   LFK_VERIFY_RESEND_INTERVAL: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(86_400).default(60)),
-  LFK_TRUST_PROXY: z.preprocess(emptyAsUnset, z.string().max(1000).optional()),
+  LFK_TRUST_PROXY: z.preprocess(emptyAsUnset, z.string().max(1000).optional().transform(parseTrustProxy)),
   LFK_KEY_CACHE_TTL: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(3600).default(30)),
   LFK_KEY_CACHE_SIZE: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(1_000_000).default(10_000)),
   LFK_HEADERS_TIMEOUT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(600).default(10)),
@@ -224,10 +225,11 @@ export interface Config {
   verifyResendIntervalMs: number;
   rateLimits: RateLimitConfig;
   /**
-   * Fastify's `trustProxy`: unset trusts no proxy (the client is the socket's peer); `true`, a hop
-   * count, or addresses/CIDRs (comma-separated) read the client from `X-Forwarded-For`.
+   * The proxies in front of lfk (`LFK_TRUST_PROXY`: addresses, CIDRs, `loopback`…): a request
+   * from one of them is from the address it wrote last into `X-Forwarded-For`, and so on along the
+   * chain to the first address that is not a proxy. Empty: the client is the socket's peer.
    */
-  trustProxy: boolean | number | string[];
+  trustProxy: string[];
   /** Verified keys kept in memory: entries of each kind (valid, refused) and how long; 0 turns it off. */
   apiKeyCache: { maxEntries: number; ttlMs: number };
   timeouts: Timeouts;
@@ -259,11 +261,33 @@ const KEEP_ALIVE_MS = 65_000;
 /** A connection on which nothing moves this long (one opened and never used, a vanished peer) is closed. */
 const IDLE_MS = 60_000;
 
-function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
-  if (value === undefined || value === 'false') return false;
-  if (value === 'true') return true;
-  if (/^\d+$/.test(value)) return Number(value);
-  return value.split(',').map((part) => part.trim()).filter(Boolean);
+/** Names `proxy-addr` (Fastify's) takes for whole ranges: 127.0.0.0/8 and ::1, 169.254/16 and fe80::/10, private ranges and fc00::/7. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * `LFK_TRUST_PROXY`: the proxies' addresses, CIDRs or range names, comma-separated. `true` and hop
+ * counts are refused: `true` lets a client behind an appending proxy choose its own address with
+ * `X-Forwarded-For`, and a count cannot tell the proxy from a client that reaches lfk directly
+ * (Fastify treats one as trusting nothing). Only what names the proxy is safe.
+ */
+function parseTrustProxy(value: string | undefined, ctx: z.RefinementCtx): string[] {
+  if (value === undefined || value === 'false') return [];
+  const entries = value.split(',').map((part) => part.trim()).filter(Boolean);
+  if (value === 'true' || /^\d+$/.test(value)) {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        `${value === 'true' ? 'true would trust any address a client writes into X-Forwarded-For' : 'A hop count cannot tell your proxy from a client that reaches lfk directly'}: ` +
+        "give your proxies' addresses or CIDRs instead (comma-separated), or loopback, linklocal, uniquelocal for those ranges. " +
+        'For a proxy on the same machine: LFK_TRUST_PROXY=loopback.',
+    });
+    return [];
+  }
+  for (const entry of entries) {
+    const valid = PROXY_RANGE_NAMES.has(entry) || ipaddr.isValid(entry) || ipaddr.isValidCIDR(entry);
+    if (!valid) ctx.addIssue({ code: 'custom', message: `${entry} is not an IP address, a CIDR (10.0.0.0/8) or one of loopback, linklocal, uniquelocal.` });
+  }
+  return entries;
 }
 
 /** The dashboard's build in this repository, where `npm start` puts it. */
@@ -309,7 +333,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     rateLimits: Object.fromEntries(
       RATE_LIMIT_NAMES.map((name) => [name, (e as Record<string, unknown>)[RATE_LIMIT_ENV[name]]]),
     ) as RateLimitConfig,
-    trustProxy: parseTrustProxy(e.LFK_TRUST_PROXY),
+    trustProxy: e.LFK_TRUST_PROXY,
     apiKeyCache: { maxEntries: e.LFK_KEY_CACHE_SIZE, ttlMs: e.LFK_KEY_CACHE_TTL * 1000 },
     timeouts: {
       headersMs: e.LFK_HEADERS_TIMEOUT * 1000,

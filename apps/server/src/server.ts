@@ -134,8 +134,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
-    // The union confuses fastify's overloads; each member is a value fastify accepts.
-    trustProxy: config.trustProxy as string[],
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     frameworkErrors: frameworkError,
     clientErrorHandler,
     requestTimeout: config.timeouts.requestMs,

@@ -8,7 +8,7 @@ import { expectError, useTestServer } from '@lfk/testing';
 const ADDRESS = { 'x-forwarded-for': '203.0.113.40' };
 const schema = [{ name: 'email', type: 'email' }];
 
-const t = useTestServer({ LFK_RATE_LIMIT_ANONYMOUS_FORMS: '2/1h', LFK_TRUST_PROXY: 'true' });
+const t = useTestServer({ LFK_RATE_LIMIT_ANONYMOUS_FORMS: '2/1h', LFK_TRUST_PROXY: '127.0.0.1' });
 
 const create = (body: Record<string, unknown>) =>
   t.request('POST', '/v1/forms', { body: { name: 'Contact', schema, ...body }, headers: ADDRESS });

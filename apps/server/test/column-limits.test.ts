@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type Account, PASSWORD, type Res, useTestServer } from '@lfk/testing';
 
 // A trusted proxy: the client address is whatever X-Forwarded-For says.
-const t = useTestServer({ LFK_TRUST_PROXY: 'true' });
+const t = useTestServer({ LFK_TRUST_PROXY: '127.0.0.1' });
 let owner: Account;
 let key: string;
 let formId: string;

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Account, countSubmissions, createContactForm, expectCreated, expectError, ORIGIN, submit, useTestServer, VALID } from '@lfk/testing';
 
-const t = useTestServer({ LFK_TRUST_PROXY: 'true' });
+const t = useTestServer({ LFK_TRUST_PROXY: '127.0.0.1' });
 let owner: Account;
 let key: string;
 

@@ -11,8 +11,8 @@ describe('rate limits', () => {
   // each in a hook of its own: four PGlite databases starting at once on a loaded two-core machine
   // could outlast any one hook's time limit.
   const anonLimited = useTestServer({ LFK_RATE_LIMIT_ANONYMOUS_FORMS: '2/1h' });
-  const loginLimited = useTestServer({ LFK_RATE_LIMIT_LOGIN: '3/1m', LFK_TRUST_PROXY: 'true' });
-  const keyFailuresLimited = useTestServer({ LFK_RATE_LIMIT_KEY_FAILURES: '3/1m', LFK_TRUST_PROXY: 'true' });
+  const loginLimited = useTestServer({ LFK_RATE_LIMIT_LOGIN: '3/1m', LFK_TRUST_PROXY: '127.0.0.1' });
+  const keyFailuresLimited = useTestServer({ LFK_RATE_LIMIT_KEY_FAILURES: '3/1m', LFK_TRUST_PROXY: '127.0.0.1' });
 
   it('LFK_RATE_LIMIT_ANONYMOUS_FORMS: the third anonymous create is 429; keys and sessions are not limited', async () => {
     const s = anonLimited;

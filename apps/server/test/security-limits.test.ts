@@ -18,7 +18,7 @@ let nextAddress = 1;
 const anotherIp = () => `203.0.113.${nextAddress++ % 250}`;
 
 describe('failed logins, per account', () => {
-  const s = useTestServer({ LFK_RATE_LIMIT_LOGIN_FAILURES: '3/1m', LFK_TRUST_PROXY: 'true' });
+  const s = useTestServer({ LFK_RATE_LIMIT_LOGIN_FAILURES: '3/1m', LFK_TRUST_PROXY: '127.0.0.1' });
 
   it('3 wrong guesses from 3 addresses hold the account: the 4th, from a 4th address, is 429 even with the right password', async () => {
     const { email } = await s.signup(address('victim'));
@@ -83,7 +83,7 @@ describe('failed logins, per account', () => {
 });
 
 describe('the limits are kept in the database', () => {
-  const s = useTestServer({ LFK_RATE_LIMIT_LOGIN_FAILURES: '3/1m', LFK_RATE_LIMIT_KEY_FAILURES: '3/1m', LFK_TRUST_PROXY: 'true' });
+  const s = useTestServer({ LFK_RATE_LIMIT_LOGIN_FAILURES: '3/1m', LFK_RATE_LIMIT_KEY_FAILURES: '3/1m', LFK_TRUST_PROXY: '127.0.0.1' });
 
   it('a failed login writes the account bucket; a refused key writes the address bucket; a valid key writes nothing', async () => {
     const owner = await s.signup(address('rows'));
@@ -119,7 +119,7 @@ describe.runIf(!!TEST_DATABASE_URL)('two replicas on one PostgreSQL database sha
     LFK_RATE_LIMIT_LOGIN_FAILURES: '4/1m',
     LFK_RATE_LIMIT_KEY_FAILURES: '4/1m',
     LFK_RATE_LIMIT_LOGIN: '4/1m',
-    LFK_TRUST_PROXY: 'true',
+    LFK_TRUST_PROXY: '127.0.0.1',
   };
   const a = useTestServer(limits);
   const b = useTestServer(() => ({ ...limits, DATABASE_URL: a.server.config.databaseUrl! }));

@@ -10,7 +10,7 @@ const VISITOR = '198.51.100.7';
 
 describe('junk from one address never closes a form to another', () => {
   // The default allowance, over an hour: nothing refills while the test runs.
-  const s = useTestServer({ LFK_RATE_LIMIT_BROWSER_SUBMISSIONS: '60/1h', LFK_TRUST_PROXY: 'true' });
+  const s = useTestServer({ LFK_RATE_LIMIT_BROWSER_SUBMISSIONS: '60/1h', LFK_TRUST_PROXY: '127.0.0.1' });
 
   it("61 junk posts (422) with the form's Origin, then a valid post from another address → 201", async () => {
     const owner = await s.signup();
@@ -36,7 +36,7 @@ describe('junk from one address never closes a form to another', () => {
 });
 
 describe('taken submissions are counted per form and per address', () => {
-  const s = useTestServer({ LFK_RATE_LIMIT_BROWSER_SUBMISSIONS: '3/1h', LFK_TRUST_PROXY: 'true' });
+  const s = useTestServer({ LFK_RATE_LIMIT_BROWSER_SUBMISSIONS: '3/1h', LFK_TRUST_PROXY: '127.0.0.1' });
 
   it("an address over its allowance gets 429 with Retry-After; other addresses and the address's other forms do not", async () => {
     const owner = await s.signup();

@@ -10,7 +10,7 @@ import { createContactForm, expectError, ORIGIN, submit, submitOverTrpc, useTest
 const HELD = '203.0.113.9';
 
 // A database of its own: a test here renames the forms table under the server.
-const t = useTestServer({ LFK_RATE_LIMIT_KEY_FAILURES: '2/1h', LFK_TRUST_PROXY: 'true' }, { database: 'own' });
+const t = useTestServer({ LFK_RATE_LIMIT_KEY_FAILURES: '2/1h', LFK_TRUST_PROXY: '127.0.0.1' }, { database: 'own' });
 let formId: string;
 let revokedKey: string;
 let goodKey: string;
