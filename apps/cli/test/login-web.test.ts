@@ -45,7 +45,9 @@ describe('lfk login --web', () => {
     const result = await login;
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(`Your one-time code: ${code}`);
-    expect(result.stderr).toContain(`/device?code=${code}`);
+    // The page, and the code to type there: no link carries it.
+    expect(result.stderr).toContain('Open http://lfk.test/device, signed in, and type this code there to approve it.');
+    expect(result.stderr).not.toContain('?code=');
     // stdout is the API object alone, without the session token (which went to the config file).
     expect(result.json.user).toMatchObject({ id: approver.userId, email: approver.email });
     expect(result.stdout).not.toContain('lfs_');

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { expectError, useTestServer } from '@lfk/testing';
+import { emailsSentTo, expectError, until, useTestServer } from '@lfk/testing';
 
 const t = useTestServer();
 
@@ -12,7 +12,6 @@ interface Started {
   device_code: string;
   user_code: string;
   verification_url: string;
-  verification_url_complete: string;
   expires_in: number;
   interval: number;
 }
@@ -36,8 +35,9 @@ describe('a device sign-in', () => {
     expect(started.device_code).toMatch(/^lfd_[0-9A-Za-z]{43}$/);
     expect(started.user_code).toMatch(/^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/);
     // The test server is configured with LFK_PUBLIC_URL=http://lfk.test: links use it.
-    expect(started.verification_url).toBe("http://lfk.test/device");
-    expect(started.verification_url_complete).toBe(`http://lfk.test/device?code=${started.user_code}`);
+    // No link carries the code: the person types it from the device's screen.
+    expect(started.verification_url).toBe('http://lfk.test/device');
+    expect(JSON.stringify(started)).not.toContain('?code=');
     expect(started).toMatchObject({ expires_in: 600, interval: 5 });
 
     expectError(await poll(started.device_code), 400, 'authorization_pending');
@@ -61,6 +61,45 @@ describe('a device sign-in', () => {
 
     // The device code is spent: a second poll gets nothing.
     expectError(await poll(started.device_code), 404, 'device_login_not_found');
+  });
+
+  it('shows where and when it was asked from; each decision is in the audit log of every workspace of the person, and an approval is emailed', async () => {
+    const owner = await t.signup();
+    const { owner: other } = await t.signupWithKey();
+    await t.addMember(other.workspaceId, owner.email, 'member');
+    const res = await t.request('POST', '/v1/auth/device-logins', {
+      body: { device_name: 'lfk CLI on your laptop' },
+      headers: { 'user-agent': 'curl/8.5.0' },
+    });
+    const started: Started = res.json;
+    const shown = await t.request('GET', `/v1/auth/device-logins/${started.user_code}`, { token: owner.token });
+    expect(shown.json).toMatchObject({ device_name: 'lfk CLI on your laptop', requested_ip: '127.0.0.1', requested_user_agent: 'curl/8.5.0' });
+    expect(Date.parse(shown.json.created_at)).not.toBeNaN();
+
+    expect((await t.request('POST', `/v1/auth/device-logins/${started.user_code}/approve`, { token: owner.token })).status).toBe(200);
+    for (const workspace of [owner.workspaceId, other.workspaceId]) {
+      const events = await t.sql<{ action: string; actor_id: string; target_type: string; data: unknown }>(
+        "select action, actor_id, target_type, data from audit_events where workspace_id = ? and action like 'device_login.%'",
+        [workspace],
+      );
+      expect(events).toHaveLength(1);
+      expect(events[0]).toMatchObject({ action: 'device_login.approved', actor_id: owner.userId, target_type: 'device_login' });
+      const data = typeof events[0]!.data === 'string' ? JSON.parse(events[0]!.data) : events[0]!.data;
+      expect(data).toEqual({ device_name: 'lfk CLI on your laptop', requested_ip: '127.0.0.1', requested_user_agent: 'curl/8.5.0', decided_from_ip: '127.0.0.1' });
+    }
+    const [email] = await until('the sign-in email', () => {
+      const sent = emailsSentTo(t, owner.email, 'device_signed_in');
+      return sent.length > 0 ? sent : undefined;
+    });
+    expect(email!.subject).toBe('A device was signed in to your lfk account: lfk CLI on your laptop');
+    expect(email!.text).toContain('from 127.0.0.1 (curl/8.5.0)');
+    expect(email!.text).toContain('http://lfk.test/account');
+
+    // A denial is recorded too, and mails nobody.
+    const denied = await start('another device');
+    expect((await t.request('POST', `/v1/auth/device-logins/${denied.user_code}/deny`, { token: owner.token })).status).toBe(200);
+    expect(await t.count("audit_events where workspace_id = ? and action = 'device_login.denied'", [owner.workspaceId])).toBe(1);
+    expect(await t.count(`outbox_emails where "to" = ? and kind = 'device_signed_in'`, [owner.email])).toBe(1);
   });
 
   it('a device that polls faster than its interval is told to wait, and nothing else changes', async () => {

@@ -61,7 +61,7 @@ const signInRoute = createRoute({
   component: SignInPage,
 });
 
-/** `/device?code=…`: approve a sign-in another device asked for (`lfk login --web`). */
+/** `/device`: approve a sign-in another device asked for (`lfk login --web`), its code typed by hand; a `?code=` in the link is not used. */
 const deviceRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/device',

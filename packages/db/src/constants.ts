@@ -68,6 +68,8 @@ export const AUDIT_ACTIONS = [
   'submission.marked_not_spam',
   'submissions.deleted',
   'submissions.expired',
+  'device_login.approved',
+  'device_login.denied',
   'member.added',
   'member.removed',
   'member.role_changed',

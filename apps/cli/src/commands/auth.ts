@@ -149,9 +149,10 @@ async function loginThroughBrowser(ctx: CommandContext, open: boolean) {
   const started = await api.deviceLogins.start.mutate({ device_name: `lfk CLI on ${hostname()}`.slice(0, 100) });
   const { out } = ctx;
   out.note(`Your one-time code: ${out.errorStyle.bold(started.user_code)}`);
-  out.note(`Approve it in your browser: ${started.verification_url_complete}`);
+  // No link carries the code: typing it from this terminal is what shows the request is yours.
+  out.note(`Open ${started.verification_url}, signed in, and type this code there to approve it.`);
   // Only for a person at a terminal: a script or CI job never gets a browser window.
-  if (open && canPrompt() && openBrowser(started.verification_url_complete)) out.note(out.errorStyle.dim('Opening your browser…'));
+  if (open && canPrompt() && openBrowser(started.verification_url)) out.note(out.errorStyle.dim('Opening your browser…'));
   out.note(out.errorStyle.dim('Waiting for you to approve it (Ctrl-C to stop).'));
   let intervalMs = started.interval * 1000;
   for (;;) {

@@ -13,9 +13,20 @@ export class DeviceLoginRepository extends BaseRepository<IDeviceLogin> {
     return this.findOne({ deviceCodeHash });
   }
 
-  /** Queues a pending sign-in; the unique indexes refuse a repeated code at flush. */
-  start(deviceCodeHash: string, userCode: string, deviceName: string, expiresAt: Date): IDeviceLogin {
-    return this.create({ id: newId('dvl'), deviceCodeHash, userCode, deviceName, state: 'pending', user: null, expiresAt, lastPolledAt: null });
+  /** Queues a pending sign-in, with where it was asked from; the unique indexes refuse a repeated code at flush. */
+  start(deviceCodeHash: string, userCode: string, deviceName: string, expiresAt: Date, from: { ip: string | null; userAgent: string | null }): IDeviceLogin {
+    return this.create({
+      id: newId('dvl'),
+      deviceCodeHash,
+      userCode,
+      deviceName,
+      state: 'pending',
+      user: null,
+      expiresAt,
+      lastPolledAt: null,
+      requestedIp: from.ip,
+      requestedUserAgent: from.userAgent,
+    });
   }
 
   /**

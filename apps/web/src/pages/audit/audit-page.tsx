@@ -32,6 +32,8 @@ const ACTIONS: Record<AuditAction, string> = {
   'submission.marked_not_spam': 'marked a submission as not spam',
   'submissions.deleted': 'deleted submissions',
   'submissions.expired': 'deleted submissions past their retention',
+  'device_login.approved': 'approved a device sign-in',
+  'device_login.denied': 'denied a device sign-in',
   'member.added': 'added a member',
   'member.removed': 'removed a member',
   'member.role_changed': "changed a member's role",
@@ -72,8 +74,39 @@ function AuditLog({ workspaceId }: { workspaceId: string }) {
   const pages = useCursorPages();
   const events = useQuery(trpc.auditEvents.list.queryOptions({ workspace_id: workspaceId, limit: PAGE_SIZE, cursor: pages.cursor }));
   const keys = useQuery(trpc.apiKeys.list.queryOptions({ workspace_id: workspaceId, limit: PAGE_LIMIT.max }));
+  const forms = useQuery(trpc.forms.list.queryOptions({ workspace_id: workspaceId, limit: PAGE_LIMIT.max }));
   const { nameOf } = useMemberNames(workspaceId);
   const keyNames = new Map((keys.data?.data ?? []).map((k) => [k.id, k.name ? `key “${k.name}” (${k.prefix}…)` : `key ${k.prefix}…`]));
+  const formNames = new Map((forms.data?.data ?? []).map((f) => [f.id, `form “${f.name}”`]));
+  /** What an event was done to, by the name a person knows it by where there is one; its id otherwise. */
+  const target = (event: AuditEvent) => {
+    if (!event.target) return '—';
+    const { type, id } = event.target;
+    const data = event.data as Record<string, unknown>;
+    const named =
+      type === 'api_key'
+        ? keyNames.get(id)
+        : type === 'form'
+          ? (formNames.get(id) ?? (text(data.name) ? `form “${text(data.name)}”` : undefined))
+          : type === 'user'
+            ? nameOf(id)
+            : type === 'invitation'
+              ? text(data.email)
+              : type === 'webhook'
+                ? text(data.host) && `webhook to ${text(data.host)}`
+                : type === 'device_login'
+                  ? text(data.device_name) && `“${text(data.device_name)}”`
+                  : type === 'submission'
+                    ? text(data.form_id) && `a submission to ${formNames.get(text(data.form_id)!) ?? 'a deleted form'}`
+                    : undefined;
+    return named ? (
+      <span className="wrap-anywhere" title={id}>
+        {named}
+      </span>
+    ) : (
+      <code>{id}</code>
+    );
+  };
   const actor = (event: AuditEvent) => {
     switch (event.actor.type) {
       case 'user':
@@ -108,7 +141,7 @@ function AuditLog({ workspaceId }: { workspaceId: string }) {
         </>
       ),
     },
-    { label: 'On', cell: (event) => (event.target ? <code>{event.target.id}</code> : '—') },
+    { label: 'On', cell: target },
   ];
   return (
     <LoadedList query={events} what="the audit log" empty={<Empty title="Nothing has happened in this workspace yet." />}>
@@ -145,6 +178,9 @@ function EventDetail({ event }: { event: AuditEvent }) {
   if (event.action === 'submissions.deleted' || event.action === 'form.deleted') {
     const count = event.action === 'form.deleted' ? event.data.submissions : event.data.deleted;
     return <span className="muted"> ({count === 1 ? '1 submission' : `${count} submissions`})</span>;
+  }
+  if (event.action === 'device_login.approved' || event.action === 'device_login.denied') {
+    return <span className="muted where-from"> (asked from {event.data.requested_ip ?? 'an unknown address'}, decided from {event.data.decided_from_ip})</span>;
   }
   if (event.action === 'member.role_changed') return <span className="muted"> (from {event.data.from} to {event.data.to})</span>;
   if (event.action === 'workspace.renamed') return <span className="muted"> (from “{event.data.from}” to “{event.data.to}”)</span>;

@@ -19,8 +19,7 @@ export const deviceLoginStartInput = z.strictObject({
 export const deviceLoginStarted = z.object({
   device_code: z.string(),
   user_code: z.string(),
-  verification_url: z.string(),
-  verification_url_complete: z.string(),
+  verification_url: z.string().describe('The page where the person types `user_code`, signed in. No link carries the code: a code must be typed from the device that shows it.'),
   expires_in: z.number().int(),
   interval: z.number().int(),
 }).meta({ id: 'DeviceLoginStarted' });
@@ -32,6 +31,8 @@ export const deviceLogin = z.object({
   user_code: z.string(),
   device_name: z.string(),
   state: z.enum(DEVICE_LOGIN_STATES),
+  requested_ip: z.string().nullable().describe('The address the sign-in was asked from: yours, if you started it.'),
+  requested_user_agent: z.string().nullable().describe('The User-Agent of the device that asked.'),
   created_at: timestamp,
   expires_at: timestamp,
 }).meta({ id: 'DeviceLogin' });

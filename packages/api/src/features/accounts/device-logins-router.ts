@@ -1,12 +1,14 @@
 import { randomInt } from 'node:crypto';
-import { DeviceLogin, type IDeviceLogin, User } from '@lfk/db';
+import { AuditEvent, DeviceLogin, type IDeviceLogin, Membership, User } from '@lfk/db';
 import type { Context } from '../../context.ts';
 import { sha256 } from '../../credentials/secrets.ts';
 import { generateDeviceCode, isWellFormedDeviceCode } from '../../credentials/tokens.ts';
 import { ApiError } from '../../errors.ts';
+import { enqueueEmail } from '../../infrastructure/outbox.ts';
 import { rest } from '../../procedure-meta.ts';
 import { perIpLimit, publicProcedure, router, sessionProcedure } from '../../trpc.ts';
 import { loginOutput } from './auth-schemas.ts';
+import { deviceSignedInEmail } from './emails.ts';
 import {
   DEVICE_LOGIN_INTERVAL_SECONDS,
   DEVICE_LOGIN_TTL_SECONDS,
@@ -45,11 +47,13 @@ const toWire = (login: IDeviceLogin) => ({
   user_code: displayed(login.userCode),
   device_name: login.deviceName,
   state: login.state,
+  requested_ip: login.requestedIp ?? null,
+  requested_user_agent: login.requestedUserAgent ?? null,
   created_at: login.createdAt.toISOString(),
   expires_at: login.expiresAt.toISOString(),
 });
 
-type SignedIn = Pick<Context, 'em' | 'services' | 'ip'> & { session: { userId: string } };
+type SignedIn = Pick<Context, 'em' | 'services' | 'ip' | 'userAgent'> & { session: { userId: string } };
 
 /**
  * An unexpired request by the code the person read; anything else is "not found". A code is short
@@ -86,14 +90,14 @@ export const deviceLoginsRouter = router({
       const { token, hash } = generateDeviceCode();
       const userCode = newUserCode();
       const expiresAt = new Date(ctx.services.now().getTime() + DEVICE_LOGIN_TTL_SECONDS * 1000);
-      ctx.em.getRepository(DeviceLogin).start(hash, userCode, input.device_name ?? 'lfk CLI', expiresAt);
+      ctx.em.getRepository(DeviceLogin).start(hash, userCode, input.device_name ?? 'lfk CLI', expiresAt, { ip: ctx.ip, userAgent: ctx.userAgent ?? null });
       await ctx.em.flush();
-      const page = `${ctx.services.publicUrl}/device`;
+      // No link carrying the code: the person types what their own device shows (as GitHub's
+      // device flow has it), so a request someone else started and mailed as a link gets nowhere.
       return {
         device_code: token,
         user_code: displayed(userCode),
-        verification_url: page,
-        verification_url_complete: `${page}?code=${displayed(userCode)}`,
+        verification_url: `${ctx.services.publicUrl}/device`,
         expires_in: DEVICE_LOGIN_TTL_SECONDS,
         interval: DEVICE_LOGIN_INTERVAL_SECONDS,
       };
@@ -156,13 +160,41 @@ export const deviceLoginsRouter = router({
     }),
 });
 
-/** Approves or denies a live request, once: a second decision, or one racing the first, is a 409. */
+/**
+ * Approves or denies a live request, once: a second decision, or one racing the first, is a 409.
+ * The decision is written with an audit event in each of the person's workspaces (a session can
+ * act in all of them) and, for an approval, an email to the account saying what was let in, from
+ * where: a mistaken approval is seen, and its session can be revoked.
+ */
 async function decide(ctx: SignedIn, typed: string, state: 'approved' | 'denied') {
   const now = ctx.services.now();
   const found = await findLive(ctx, typed);
-  const logins = ctx.em.getRepository(DeviceLogin);
-  const decided = await logins.decide(found.id, ctx.session.userId, state, now);
-  const current = await logins.findOneOrFail({ id: found.id }, { refresh: true });
+  const decided = await ctx.em.transactional(async (em) => {
+    const logins = em.getRepository(DeviceLogin);
+    if (!(await logins.decide(found.id, ctx.session.userId, state, now))) return null;
+    const user = await em.getRepository(User).findOneOrFail({ id: ctx.session.userId }, { failHandler: () => new ApiError('invalid_session') });
+    const data = {
+      device_name: found.deviceName,
+      requested_ip: found.requestedIp ?? null,
+      requested_user_agent: found.requestedUserAgent ?? null,
+      decided_from_ip: ctx.ip,
+    };
+    for (const { workspaceId } of await em.getRepository(Membership).allOf(user.id)) {
+      em.getRepository(AuditEvent).record({
+        workspaceId,
+        action: state === 'approved' ? 'device_login.approved' : 'device_login.denied',
+        actor: { type: 'user', id: user.id },
+        target: { type: 'device_login', id: found.id },
+        data,
+      });
+    }
+    if (state === 'approved') {
+      enqueueEmail(em, deviceSignedInEmail({ to: user.email, login: { ...data, created_at: found.createdAt }, at: now, accountUrl: `${ctx.services.publicUrl}/account` }));
+    }
+    return true;
+  });
+  const current = await ctx.em.getRepository(DeviceLogin).findOneOrFail({ id: found.id }, { refresh: true });
   if (!decided) throw new ApiError(current.state === 'pending' ? 'device_login_not_found' : 'device_login_decided');
+  if (state === 'approved') ctx.services.wakeMailer();
   return toWire(current);
 }

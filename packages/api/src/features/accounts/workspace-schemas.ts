@@ -63,6 +63,14 @@ const nothing = z.object({});
 /** What every webhook event records: the form, and the receiver's host (never its whole URL, which may be a secret). */
 const webhookAudit = z.object({ form_id: z.string(), host: z.string() });
 
+/** A device sign-in decided by a member: what asked, from where, and where it was decided from. */
+const deviceLoginAudit = z.object({
+  device_name: z.string(),
+  requested_ip: z.string().nullable().describe('The address the sign-in was asked from.'),
+  requested_user_agent: z.string().nullable(),
+  decided_from_ip: z.string().describe('The address of the session that approved or denied it.'),
+});
+
 /**
  * What each action records in `data`. Fields an older server did not record yet (a key's
  * `expires_at`, a roll's `rolled_from`) are optional, so every stored event still reads.
@@ -106,6 +114,8 @@ const AUDIT_DATA = {
     retention: z.int().describe("Deleted for being older than the form's retention_days."),
     spam: z.int().describe('Spam deleted for being older than 30 days.'),
   }),
+  'device_login.approved': deviceLoginAudit,
+  'device_login.denied': deviceLoginAudit,
   'member.added': z.object({ role, invitation_id: z.string().optional().describe('The invitation accepted, when joined by one.') }),
   'member.removed': z.object({ role }),
   'member.role_changed': z.object({ from: role, to: role }),
