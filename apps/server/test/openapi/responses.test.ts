@@ -1,4 +1,4 @@
-import { PASSWORD, postHtmlForm, submit, useTestServer, verificationTokenSentTo } from '@lfk/testing';
+import { PASSWORD, postHtmlForm, rawExchange, submit, useTestServer, verificationTokenSentTo } from '@lfk/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Conformance } from './conformance.ts';
 
@@ -180,5 +180,22 @@ describe('the document covers the server', () => {
       .filter((route) => !route.startsWith('HEAD ') && !route.includes(' /trpc/') && !route.includes(' /docs'));
     const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${path}`));
     expect(routes.sort()).toEqual(documented.sort());
+  });
+});
+
+describe('requests Node cannot read, sent to the routes that answer pages', () => {
+  it('are answered as the document says: JSON, since no route has seen them', async () => {
+    const port = Number(new URL(await t.server.listen()).port);
+    const malformed = [
+      ['GET', '/v1/email-verifications/{token}', '/v1/email-verifications/lfv_x', 'Content-Length: abc'],
+      ['POST', '/v1/email-verifications/{token}', '/v1/email-verifications/lfv_x', 'Content-Length: abc'],
+      ['GET', '/v1/auth/password-resets/{token}', '/v1/auth/password-resets/lfr_x', 'Transfer-Encoding: chunked\r\nContent-Length: 3'],
+    ] as const;
+    for (const [method, path, url, header] of malformed) {
+      const raw = await rawExchange(port, (socket) => void socket.write(`${method} ${url} HTTP/1.1\r\nHost: 127.0.0.1\r\n${header}\r\n\r\n`));
+      expect(raw.status).toBe(400);
+      expect(raw.json.error.code).toBe('invalid_request');
+      check.expectConforms(method, path, { status: raw.status, headers: raw.headers, body: raw.body, json: raw.json });
+    }
   });
 });

@@ -21,11 +21,11 @@ const JSON_ONLY: ErrorMedia = { json: new Set(ERROR_CODES), html: new Set() };
 /** Which error answers are pages: a route whose answers are all pages, or form posts' refusals. */
 function errorMediaOf(route: RestRoute, codes: ErrorCode[]): ErrorMedia {
   if (route.transport === 'html') {
-    return { json: BEFORE_ROUTING, html: new Set(codes.filter((c) => !BEFORE_ROUTING.has(c))) };
+    return { json: BEFORE_ROUTING, html: new Set(codes.filter((c) => c === 'invalid_request' || !BEFORE_ROUTING.has(c))) };
   }
   if (route.transport === 'password_reset') {
     // Opening the link and its form's post get pages; a JSON post gets JSON.
-    return { json: route.method === 'GET' ? BEFORE_ROUTING : new Set(ERROR_CODES), html: new Set(codes.filter((c) => !BEFORE_ROUTING.has(c))) };
+    return { json: route.method === 'GET' ? BEFORE_ROUTING : new Set(ERROR_CODES), html: new Set(codes.filter((c) => c === 'invalid_request' || !BEFORE_ROUTING.has(c))) };
   }
   if (route.transport === 'submission') {
     // What the route's handler refuses, an HTML form post sees as a page; the body parser's refusals come first, as JSON.

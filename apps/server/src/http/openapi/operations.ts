@@ -134,8 +134,12 @@ export function descriptionOf(route: RestRoute): string {
  */
 export const ANY_REQUEST: ErrorCode[] = ['invalid_request', 'request_timeout', 'headers_too_large', 'internal_error', 'unavailable', 'service_unavailable'];
 
-/** Answered on the bare socket, before any route: always JSON. */
-export const BEFORE_ROUTING: ReadonlySet<ErrorCode> = new Set(['request_timeout', 'headers_too_large']);
+/**
+ * Answered before any route has seen the request, so JSON whatever the route answers: on the bare
+ * socket (a client too slow, headers too large, a request Node cannot parse: `invalid_request`),
+ * or by the first hook (no `Host`: `invalid_request`; draining: `unavailable`).
+ */
+export const BEFORE_ROUTING: ReadonlySet<ErrorCode> = new Set(['request_timeout', 'headers_too_large', 'invalid_request', 'unavailable']);
 
 /** Fastify reads the body of every method but GET and HEAD: too large, a type the route does not take, bad JSON. */
 export function bodyErrors(route: Pick<RestRoute, 'method' | 'transport'>): ErrorCode[] {
