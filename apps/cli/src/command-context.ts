@@ -1,5 +1,5 @@
 import { PAGE_LIMIT } from '@lfk/db/constants';
-import { describeSource, type Settings } from './config/settings.ts';
+import { describeKeySource, describeSource, type Settings } from './config/settings.ts';
 import { CliError, EXIT_AUTH, usageError } from './errors.ts';
 import { type Api, createApi } from './http/api.ts';
 import type { Output } from './output/output.ts';
@@ -12,14 +12,20 @@ export interface CommandContext {
   commandLine: string;
 }
 
-/** The saved session for this server, or exit 4 saying how to get one. */
+/**
+ * The saved session for this server, or exit 4 saying how to get one. With an API key given, the
+ * CLI acts as the key alone, so a command that needs a person is refused even with a session saved:
+ * acting as someone else than the key, silently, would read another person's workspace.
+ */
 export function requireSession(settings: Settings): string {
   const token = settings.profile.session_token;
-  // An agent with only a key has not forgotten to sign in: keys cannot do this at all.
-  if (!token && settings.apiKey) {
-    throw new CliError('session_required', 'This needs a signed-in person: an API key cannot do it.', {
+  if (settings.apiKey) {
+    const source = describeKeySource(settings.apiKeySource);
+    throw new CliError('session_required', `This needs a signed-in person: an API key cannot do it, and ${source} is set.`, {
       exitCode: EXIT_AUTH,
-      hint: "A key creates, reads and updates its workspace's forms, resends their verification and submits to them. Listing forms, reading submissions and managing keys, members and workspaces need 'lfk login'.",
+      hint:
+        "A key creates, reads and updates its workspace's forms, resends their verification and submits to them. Listing forms, reading submissions and managing keys, members and workspaces need a person" +
+        (token ? `: unset ${source} to use your saved session${settings.profile.user_email ? ` (${settings.profile.user_email})` : ''}.` : ": unset the key and run 'lfk login'."),
     });
   }
   if (!token) {

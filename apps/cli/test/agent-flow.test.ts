@@ -334,7 +334,7 @@ describe('reading (owner session vs agent key)', () => {
     const denied = await agent.lfk(['submissions', 'list', contactForm.id]);
     expect(denied.code).toBe(4);
     // Not "run lfk login": the agent has a key, and no key can do this.
-    expect(errorLine(denied.stderr)).toBe('error: session_required: This needs a signed-in person: an API key cannot do it.');
+    expect(errorLine(denied.stderr)).toBe('error: session_required: This needs a signed-in person: an API key cannot do it, and LFK_API_KEY is set.');
     expect(denied.stderr).toContain('Listing forms, reading submissions and managing keys');
     expect(denied.stdout).toBe('');
     const forms = await agent.lfk(['forms', 'list', '--json']);

@@ -108,7 +108,7 @@ describe('the owner flow', () => {
     const human = await owner.lfk(['whoami']);
     expect(human.code).toBe(0);
     expect(human.stderr).toBe('');
-    expect(human.stdout).toMatch(new RegExp(`^user\\s+${escapeRegExp(ownerEmail)} \\(usr_`, 'm'));
+    expect(human.stdout).toMatch(new RegExp(`^acting as\\s+${escapeRegExp(ownerEmail)} \\(usr_`, 'm'));
     expect(human.stdout).toMatch(new RegExp(`^server\\s+${escapeRegExp(server.baseUrl)}$`, 'm'));
     expect(human.stdout).toMatch(new RegExp(`^workspace\\s+${personalId}$`, 'm'));
 
@@ -552,6 +552,7 @@ describe('whoami --json', () => {
     const fromConfig = await home.lfk(['whoami', '--json']);
     expect(fromConfig.code, fromConfig.stderr).toBe(0);
     expect(fromConfig.json).toEqual({
+      acting_as: 'session',
       user: expect.objectContaining({ id: expect.any(String), email: expect.any(String) }),
       expires_at: expect.any(String),
       server: server.baseUrl,

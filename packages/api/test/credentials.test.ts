@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { displayPrefixOf, generateApiKey, isWellFormedApiKey } from '../src/credentials/api-key-format.ts';
+import { apiKeyDisplayPrefix } from '@lfk/db/constants';
+import { generateApiKey, isWellFormedApiKey } from '../src/credentials/api-key-format.ts';
 import { sha256 } from '../src/credentials/secrets.ts';
 import { generateClaimToken, generateSessionToken, isWellFormedSessionToken } from '../src/credentials/tokens.ts';
 
@@ -10,7 +11,7 @@ describe('API key format', () => {
     expect(key).toHaveLength(40);
     expect(hash).toBe(sha256(key));
     expect(prefix).toBe(key.slice(0, 10));
-    expect(displayPrefixOf(key)).toBe(prefix);
+    expect(apiKeyDisplayPrefix(key)).toBe(prefix);
     expect(isWellFormedApiKey(key)).toBe(true);
   });
 

@@ -127,6 +127,14 @@ export type DeviceLoginState = (typeof DEVICE_LOGIN_STATES)[number];
 export const MAX_ACTIVE_KEYS = 10;
 
 /** Why a key stopped working: an owner revoked it, it reached its expiry, a roll's grace ended, or it was reported leaked. */
+/**
+ * A key as lists and logs show it: `lfk_` and its first 6 random characters, enough to tell keys
+ * apart and nothing to guess with. The server stores it; the CLI shows the key it was given so.
+ */
+export function apiKeyDisplayPrefix(key: string): string {
+  return key.slice(0, 'lfk_'.length + 6);
+}
+
 export const API_KEY_REVOKED_REASONS = ['revoked', 'expired', 'rolled', 'leaked'] as const;
 export type ApiKeyRevokedReason = (typeof API_KEY_REVOKED_REASONS)[number];
 

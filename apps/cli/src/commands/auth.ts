@@ -1,8 +1,9 @@
-import { MIN_PASSWORD_LENGTH, PAGE_LIMIT } from '@lfk/db/constants';
+import { apiKeyDisplayPrefix, MIN_PASSWORD_LENGTH, PAGE_LIMIT } from '@lfk/db/constants';
 import { hostname } from 'node:os';
 import { Command } from '@commander-js/extra-typings';
 import { anonymousApi, type CommandContext, sessionApi } from '../command-context.ts';
 import { updateConfig } from '../config/config-file.ts';
+import { describeKeySource } from '../config/settings.ts';
 import { CliError, EXIT_AUTH, EXIT_USAGE, usageError } from '../errors.ts';
 import { type Api, assertReachable, createApi } from '../http/api.ts';
 import { inert, inertValue } from '../output/inert.ts';
@@ -235,18 +236,39 @@ export const logoutCommand = () =>
 
 export const whoamiCommand = () =>
   new Command('whoami')
-    .description('Who you are signed in as, where, and the default workspace')
+    .description('Who commands act as (an API key, or your signed-in session), where, and the default workspace')
     .action(
       action(async (ctx) => {
         const { settings, out } = ctx;
-        const session = await (await sessionApi(ctx)).auth.session.query();
         const chosen = settings.workspace ?? (settings.profile.workspace_id ? { id: settings.profile.workspace_id, source: 'config' as const } : null);
+        const from = { flag: ' (from --workspace)', env: ' (from LFK_WORKSPACE)', config: '' };
+        if (settings.apiKey) {
+          // The key is what every command acts as: say so, and that a saved session waits unused.
+          const source = describeKeySource(settings.apiKeySource);
+          const view = {
+            acting_as: 'api_key' as const,
+            api_key: { prefix: apiKeyDisplayPrefix(settings.apiKey), source },
+            saved_session: settings.profile.session_token ? { email: settings.profile.user_email ?? null, used: false } : null,
+            server: settings.baseUrl,
+          };
+          out.result(view, (view) => {
+            out.record([
+              ['acting as', `API key ${view.api_key.prefix}… (from ${source})`],
+              ['server', view.server],
+              ['can', "create, read and update its workspace's forms, resend their verification, submit to them"],
+              ...(view.saved_session
+                ? [['saved session', `${view.saved_session.email ?? 'signed in'}: not used while ${source} is set`] as [string, string]]
+                : []),
+            ]);
+          });
+          return;
+        }
+        const session = await (await sessionApi(ctx)).auth.session.query();
         // The API's session, plus what the CLI adds to it: which server, and the workspace commands act in.
-        const view = { ...session, server: settings.baseUrl, default_workspace: chosen };
+        const view = { acting_as: 'session' as const, ...session, server: settings.baseUrl, default_workspace: chosen };
         out.result(view, (view) => {
-          const from = { flag: ' (from --workspace)', env: ' (from LFK_WORKSPACE)', config: '' };
           out.record([
-            ['user', `${view.user.email} (${view.user.id})`],
+            ['acting as', `${view.user.email} (${view.user.id})`],
             ['server', view.server],
             ['workspace', view.default_workspace ? `${view.default_workspace.id}${from[view.default_workspace.source]}` : 'none chosen'],
             ['session expires', view.expires_at],

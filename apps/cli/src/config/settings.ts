@@ -7,6 +7,11 @@ import { io } from '../terminal/io.ts';
 /** Where `npm start` serves, as the server itself prints it. */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:3000';
 
+/** Where the API key came from, for messages that say how to stop using it. */
+export function describeKeySource(source: Settings['apiKeySource']): string {
+  return source === 'flag' ? '--api-key' : 'LFK_API_KEY';
+}
+
 /** How the base URL was chosen, for messages that name the server. */
 export function describeSource(source: Settings['baseUrlSource']): string {
   return { flag: '--base-url', env: 'LFK_BASE_URL', config: 'the server you last signed in to', default: 'the default' }[source];
@@ -28,8 +33,13 @@ type Source = 'flag' | 'env' | 'config' | 'default';
 export interface Settings {
   baseUrl: string;
   baseUrlSource: Source;
-  /** Never read from or written to the config file. */
+  /**
+   * `--api-key`, else `LFK_API_KEY`; never read from or written to the config file. When given,
+   * the CLI acts as the key alone: what a key can do uses it, and what needs a person is refused,
+   * even with a session saved (see requireSession).
+   */
   apiKey: string | undefined;
+  apiKeySource: 'flag' | 'env' | undefined;
   /** `--workspace` or `LFK_WORKSPACE`; the config's default and the only-workspace rule come later. */
   workspace: { id: string; source: 'flag' | 'env' } | undefined;
   json: boolean;
@@ -79,6 +89,7 @@ export async function loadSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv = 
   const flagKey = flags.apiKey === undefined ? undefined : nonEmpty(flags.apiKey);
   if (flags.apiKey !== undefined && !flagKey) throw usageError('invalid_api_key_flag', '--api-key is empty.');
   const apiKey = flagKey ?? nonEmpty(env.LFK_API_KEY);
+  const apiKeySource = flagKey ? 'flag' : apiKey ? 'env' : undefined;
 
   let workspace: Settings['workspace'];
   if (flags.workspace !== undefined) {
@@ -97,6 +108,7 @@ export async function loadSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv = 
     baseUrl,
     baseUrlSource,
     apiKey,
+    apiKeySource,
     workspace,
     json: flags.json === true,
     timeoutMs,

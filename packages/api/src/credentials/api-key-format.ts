@@ -1,3 +1,4 @@
+import { apiKeyDisplayPrefix } from '@lfk/db/constants';
 import { checksumOf, randomBase62, sha256 } from './secrets.ts';
 
 /**
@@ -19,11 +20,7 @@ export interface NewApiKey {
 export function generateApiKey(): NewApiKey {
   const random = randomBase62(RANDOM_LENGTH);
   const key = `${API_KEY_PREFIX}${random}${checksumOf(random)}`;
-  return { key, hash: sha256(key), prefix: displayPrefixOf(key) };
-}
-
-export function displayPrefixOf(key: string): string {
-  return key.slice(0, API_KEY_PREFIX.length + 6);
+  return { key, hash: sha256(key), prefix: apiKeyDisplayPrefix(key) };
 }
 
 /** Format and checksum only; says nothing about whether the key exists. */
