@@ -11,5 +11,7 @@ export default defineConfig({
     'test/errors-and-network/unreachable-servers.test.ts',
     // The real bin, outside a terminal.
     'test/bin.test.ts',
+    // The real bin, waiting out a server restart with backoff.
+    'test/follow-restart.test.ts',
   ]),
 });

@@ -41,10 +41,18 @@ describe('lfk forms: spam, closing and retention settings', () => {
     expect(captcha.json.spam).toEqual({ honeypot: '_gotcha', captcha: { provider: 'turnstile', site_key: '0x4AAAsite' } });
     expect(captcha.stdout + captcha.stderr).not.toContain('cli-captcha-secret');
 
-    const cleared = await owner.lfk(['forms', 'update', formId, '--no-honeypot', '--no-captcha', '--no-retention-days', '--no-max-submissions', '--json'], asKey);
-    expect(cleared.json).toMatchObject({ spam: { honeypot: null, captcha: null }, retention_days: null, max_submissions: null });
+    // Retention is a person's to change: with the key given, the whole update is refused, nothing changed.
+    const keyAndSession = await owner.lfk(['forms', 'update', formId, '--no-honeypot', '--no-retention-days'], asKey);
+    expect(keyAndSession.code).toBe(4);
+    expect(keyAndSession.stderr).toContain('error: session_required:');
+    expect((await owner.lfk(['forms', 'get', formId, '--json'], asKey)).json.spam.honeypot).toBe('_gotcha');
 
-    const bad = await owner.lfk(['forms', 'update', formId, '--retention-days', '0'], asKey);
+    const cleared = await owner.lfk(['forms', 'update', formId, '--no-honeypot', '--no-captcha', '--no-max-submissions', '--json'], asKey);
+    expect(cleared.json).toMatchObject({ spam: { honeypot: null, captcha: null }, max_submissions: null });
+    const kept = await owner.lfk(['forms', 'update', formId, '--no-retention-days', '--json']);
+    expect(kept.json).toMatchObject({ retention_days: null });
+
+    const bad = await owner.lfk(['forms', 'update', formId, '--retention-days', '0']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('retention_days');
     const notANumber = await owner.lfk(['forms', 'update', formId, '--max-submissions', 'ten'], asKey);

@@ -3,17 +3,17 @@
  * `service_unavailable` with Retry-After (a page for a browser's form post), never a 500; the
  * outage is logged once when it begins and once when it ends, with no stack traces; `/readyz`
  * says so; nothing acknowledged is lost; and when the database is back, so is the service.
- * The database is reached through a TCP hop (startDatabaseProxy) that the test stops or hangs.
+ * The database is reached through a TCP hop (startTcpHop) that the test stops or hangs.
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import {
   type Account,
   createContactForm,
   databaseForProcess,
-  type DatabaseProxy,
   postHtmlForm,
   type Res,
-  startDatabaseProxy,
+  startTcpHop,
+  type TcpHop,
   startTestServer,
   submit,
   submitOverTrpc,
@@ -35,7 +35,7 @@ interface Sent {
 
 describe.runIf(!!TEST_DATABASE_URL)('the database going away', () => {
   let database: { url: string; drop: () => Promise<void> } | null = null;
-  let proxy: DatabaseProxy;
+  let proxy: TcpHop;
   let t: TestServer;
   let owner: Account;
   let key: string;
@@ -44,7 +44,7 @@ describe.runIf(!!TEST_DATABASE_URL)('the database going away', () => {
 
   beforeAll(async () => {
     database = await databaseForProcess();
-    proxy = await startDatabaseProxy(database!.url);
+    proxy = await startTcpHop(database!.url);
     // Short database timeouts, so a hung database is given up on in a second or two, not five.
     t = await startTestServer({ DATABASE_URL: proxy.url, LFK_DATABASE_CONNECT_TIMEOUT: '1', LFK_DATABASE_STATEMENT_TIMEOUT: '1', LFK_KEY_CACHE_TTL: '0' });
     ({ owner, key } = await t.signupWithKey());

@@ -1,9 +1,9 @@
 export { emailsSentTo, type LinkEmailKind, linkTokenSentTo, verificationTokenSentTo } from './email.ts';
 export { expectDocumentedError, type ExpectErrorOptions, expectError, type WireError } from './errors.ts';
 export { type CreatedForm, createContactForm, createForm, ORIGIN } from './forms.ts';
-export { type DatabaseProxy, startDatabaseProxy } from './database-proxy.ts';
 export { freePort } from './ports.ts';
 export { type RawResponse, rawExchange } from './raw-http.ts';
+export { startTcpHop, type TcpHop } from './tcp-hop.ts';
 export { adminQuery, databaseForProcess, ENGINE, ownDatabase, pgliteOf, sharedDatabase, TEST_DATABASE_URL, type TestDatabase } from '@lfk/db/testing';
 export {
   type Account,

@@ -1,7 +1,7 @@
 import { Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import type { RouterInputs, RouterOutputs } from '@lfk/client';
 import { CAPTCHA_PROVIDERS, FIELD_TYPES, SUBMISSION_MODES } from '@lfk/db/constants';
-import { type CommandContext, formsApi, inWorkspace, resolveWorkspace, sessionApi, withClient } from '../command-context.ts';
+import { type CommandContext, formsApi, inWorkspace, requireSession, resolveWorkspace, sessionApi, withClient } from '../command-context.ts';
 import { usageError } from '../errors.ts';
 import { parseFieldShorthand, schemaFromFlags } from '../input/fields.ts';
 import { canPrompt, confirmOrStop, readStdin } from '../terminal/prompts.ts';
@@ -277,6 +277,8 @@ const formsUpdateCommand = () =>
         }
         const body = await formBody(flags);
         const retention = retentionOf(flags);
+        // Retention is a person's to change (a shorter one deletes submissions): refused before anything else is changed.
+        if (retention !== undefined) requireSession(ctx.settings);
         const additions = (flags.addField ?? []).map(parseFieldShorthand);
         if (Object.keys(body).length === 0 && retention === undefined && !hasEdits(fieldEdits) && !hasEdits(originEdits)) {
           throw usageError('nothing_to_update', 'Say what to change: see lfk forms update --help.');

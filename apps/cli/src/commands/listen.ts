@@ -6,6 +6,7 @@ import { type CommandContext, sessionApi } from '../command-context.ts';
 import { usageError } from '../errors.ts';
 import { examples } from './options.ts';
 import { action } from './run-command.ts';
+import { keepWatching } from './keep-watching.ts';
 
 type FormEvent = RouterOutputs['webhooks']['events']['data'][number];
 
@@ -82,7 +83,7 @@ async function listen(ctx: CommandContext, formId: string, url: string, secret: 
   // Event ids are given before their submission commits, so one may appear after a later one was
   // read: the last LOOKBACK_MS are read again each time, and what was forwarded is remembered.
   const forwarded = new Map<string, number>();
-  for (;;) {
+  return keepWatching(ctx, POLL_EVERY_MS, async () => {
     let after = floor;
     let page: Awaited<ReturnType<typeof api.webhooks.events.query>>;
     do {
@@ -100,8 +101,7 @@ async function listen(ctx: CommandContext, formId: string, url: string, secret: 
       if (id > floor) floor = id;
       forwarded.delete(id);
     }
-    await new Promise((resolve) => setTimeout(resolve, POLL_EVERY_MS));
-  }
+  });
 }
 
 function localUrl(value: string): string {

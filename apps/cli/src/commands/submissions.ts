@@ -14,6 +14,7 @@ import { valuesFromFlags } from '../input/values.ts';
 import { collect, commandGroup, paged } from './options.ts';
 import { listed, noteNextPage } from './pages.ts';
 import { action, callAndShow } from './run-command.ts';
+import { keepWatching } from './keep-watching.ts';
 
 const submissionsCreateCommand = () =>
   new Command('create')
@@ -53,15 +54,16 @@ const columns: Column<Submission>[] = [
 const FOLLOW_EVERY_MS = 2000;
 
 /**
- * Prints the newest page, then every submission that arrives, oldest first, until Ctrl-C. With
- * --json, one submission object per line (NDJSON), so a script can read them as they come.
+ * Prints the newest page, then every submission that arrives, oldest first, until Ctrl-C; a server
+ * restart or outage is waited out (keepWatching). With --json, one submission object per line
+ * (NDJSON), so a script can read them as they come.
  */
 async function follow(ctx: CommandContext, formId: string, filters: Filters): Promise<never> {
   // Each request gets the whole timeout: this command runs for as long as it is left to.
   const api = await sessionApi(ctx, 'request');
   const seen = new Set<string>();
   ctx.out.note(ctx.out.errorStyle.dim(`Watching ${formId} for submissions (Ctrl-C to stop).`));
-  for (;;) {
+  return keepWatching(ctx, FOLLOW_EVERY_MS, async () => {
     const page = await api.submissions.list.query({ form_id: formId, limit: PAGE_LIMIT.max, ...filters });
     const arrived = page.data.filter((s) => !seen.has(s.id)).reverse();
     if (ctx.out.json) {
@@ -72,8 +74,7 @@ async function follow(ctx: CommandContext, formId: string, filters: Filters): Pr
       else ctx.out.rows(columns, inertValue(arrived));
     }
     for (const submission of arrived) seen.add(submission.id);
-    await new Promise((resolve) => setTimeout(resolve, FOLLOW_EVERY_MS));
-  }
+  });
 }
 
 type Filters = Pick<RouterInputs['submissions']['list'], 'status' | 'since' | 'until' | 'q'>;

@@ -1,13 +1,13 @@
 import { type AddressInfo, connect as dial, createServer, type Server, type Socket } from 'node:net';
 
 /**
- * A TCP hop between a server and its PostgreSQL, which a test can break the ways a database goes
- * away: `down()` drops every connection and refuses new ones (PostgreSQL stopped, or its
- * postmaster killed); `hang()` keeps every connection open but carries nothing, old or new (a
- * postmaster stopped with SIGSTOP, a network partition); `up()` forwards again.
+ * A TCP hop in front of a server (PostgreSQL, or lfk itself), which a test can break the ways a
+ * server goes away: `down()` drops every connection and refuses new ones (stopped, restarting, its
+ * process killed); `hang()` keeps every connection open but carries nothing, old or new (a process
+ * stopped with SIGSTOP, a network partition); `up()` forwards again.
  */
-export interface DatabaseProxy {
-  /** `databaseUrl` with its host and port replaced by the proxy's. */
+export interface TcpHop {
+  /** The target's URL with its host and port replaced by the hop's. */
   url: string;
   down(): Promise<void>;
   hang(): Promise<void>;
@@ -17,9 +17,11 @@ export interface DatabaseProxy {
 
 type State = 'up' | 'hung' | 'down';
 
-export async function startDatabaseProxy(databaseUrl: string): Promise<DatabaseProxy> {
-  const target = new URL(databaseUrl);
-  const targetPort = Number(target.port || 5432);
+const DEFAULT_PORTS: Record<string, number> = { 'postgres:': 5432, 'postgresql:': 5432, 'http:': 80 };
+
+export async function startTcpHop(targetUrl: string): Promise<TcpHop> {
+  const target = new URL(targetUrl);
+  const targetPort = Number(target.port || DEFAULT_PORTS[target.protocol]);
   let state: State = 'up';
   const pairs = new Set<{ client: Socket; upstream: Socket | null }>();
   let listener: Server | null = null;
@@ -65,7 +67,7 @@ export async function startDatabaseProxy(databaseUrl: string): Promise<DatabaseP
   };
 
   const port = await listen(0);
-  const url = new URL(databaseUrl);
+  const url = new URL(targetUrl);
   url.hostname = '127.0.0.1';
   url.port = String(port);
 
