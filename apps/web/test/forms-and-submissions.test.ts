@@ -74,6 +74,10 @@ describeInBrowser('forms and submissions', () => {
     await see(page.getByText('Address verified', { exact: false }));
     await page.goto(formUrl);
     await see(page.getByText('Submissions are emailed to team@example.com.'));
+    // A new address waits for its own verification; the verified one keeps the submissions meanwhile.
+    await page.getByLabel('Notify email').fill('new-team@example.com');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await see(page.getByText('Until then, submissions are still emailed to team@example.com.'));
 
     // No submissions yet: the page says what to do next (the snippet).
     await page.getByRole('link', { name: 'Submissions' }).first().click();

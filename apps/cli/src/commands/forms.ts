@@ -99,7 +99,11 @@ function printForm(form: Form, ctx: CommandContext): void {
     ? ['notify email', 'none']
     : form.notify_email_verified
       ? ['notify email', `${form.notify_email} (verified)`, style.green]
-      : ['notify email', `${form.notify_email} (not verified)`, style.yellow];
+      : [
+          'notify email',
+          `${form.notify_email} (not verified; ${form.notifications_to ? `submissions still go to ${form.notifications_to} until it is` : 'no submission is emailed until it is'})`,
+          style.yellow,
+        ];
   ctx.out.record([
     ['id', form.id],
     ['name', form.name],

@@ -33,6 +33,11 @@ export const Form = defineEntity({
     allowedOrigins: p.json<string[]>(),
     notifyEmail: p.string().length(TEXT_LIMITS.email).nullable(),
     notifyEmailVerified: p.boolean().default(false),
+    /**
+     * The verified address notifications keep going to while a changed `notifyEmail` waits to be
+     * verified, so that changing it never silently stops them; null once the new one is verified.
+     */
+    notifyEmailFallback: p.string().length(TEXT_LIMITS.email).nullable(),
     redirectUrl: p.string().length(TEXT_LIMITS.url).nullable(),
     claimTokenHash: p.string().length(64).nullable().unique(),
     /** When the last verification email was queued; resends are spaced from it. */

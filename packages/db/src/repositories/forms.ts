@@ -15,6 +15,7 @@ export type FormReading = Pick<
   | 'allowedOrigins'
   | 'notifyEmail'
   | 'notifyEmailVerified'
+  | 'notifyEmailFallback'
   | 'redirectUrl'
   | 'honeypot'
   | 'captchaProvider'
@@ -46,6 +47,7 @@ interface FormRow {
   allowed_origins: string[] | string;
   notify_email: string | null;
   notify_email_verified: boolean;
+  notify_email_fallback: string | null;
   redirect_url: string | null;
   honeypot: string | null;
   captcha_provider: IForm['captchaProvider'];
@@ -67,7 +69,7 @@ const reference = (id: string | null) => (id === null ? null : { id });
 
 const COLUMNS =
   'id, workspace_id, project_id, name, state, schema, submission_mode, allowed_origins, notify_email, ' +
-  'notify_email_verified, redirect_url, honeypot, captcha_provider, captcha_site_key, captcha_secret_sealed, closed, closes_at, ' +
+  'notify_email_verified, notify_email_fallback, redirect_url, honeypot, captcha_provider, captcha_site_key, captcha_secret_sealed, closed, closes_at, ' +
   'max_submissions, closed_message, retention_days, created_at, updated_at';
 const READ_CLAIMED = `select ${COLUMNS} from forms where id = ? and state = 'claimed'`;
 const READ_FOR_SUBMISSION =
@@ -78,7 +80,7 @@ export class FormRepository extends BaseRepository<IForm> {
   /** A member verified `email` as their account's: the forms of their workspaces that notify it are verified too. */
   async verifyNotifyEmailOfMember(userId: string, email: string): Promise<void> {
     await this.em.execute(
-      `update forms set notify_email_verified = true
+      `update forms set notify_email_verified = true, notify_email_fallback = null
         where notify_email = ? and not notify_email_verified
           and workspace_id in (select workspace_id from memberships where user_id = ?)`,
       [email, userId],
@@ -141,6 +143,7 @@ function readingOf(row: FormRow): FormReading {
     allowedOrigins: json(row.allowed_origins),
     notifyEmail: row.notify_email,
     notifyEmailVerified: row.notify_email_verified,
+    notifyEmailFallback: row.notify_email_fallback,
     redirectUrl: row.redirect_url,
     honeypot: row.honeypot,
     captchaProvider: row.captcha_provider,

@@ -21,16 +21,19 @@ export function VerificationStatus({ form }: { form: Form }) {
   if (!form.notify_email) return null;
   if (form.notify_email_verified) {
     return (
-      <p className="verification">
+      <p className="verification wrap-anywhere">
         <span className="badge badge-active">Verified</span> Submissions are emailed to {form.notify_email}.
       </p>
     );
   }
   return (
     <div className="verification">
-      <p>
+      <p className="wrap-anywhere">
         <span className="badge badge-pending">Not verified</span> {form.notify_email} gets no submissions until someone
         there opens the link we emailed and presses Verify.
+        {form.notifications_to
+          ? ` Until then, submissions are still emailed to ${form.notifications_to}.`
+          : ' Until then, no submission is emailed to anyone.'}
       </p>
       <button type="button" className="secondary" disabled={resend.isPending} onClick={() => {
           setProblem(null);

@@ -5,6 +5,7 @@ import { isWellFormedVerificationToken } from '../../credentials/tokens.ts';
 import { ApiError } from '../../errors.ts';
 import { rest } from '../../procedure-meta.ts';
 import { emailVerificationInput, emailVerified } from './schemas.ts';
+import { markNotifyEmailVerified } from '../forms/notify-email.ts';
 import { publicProcedure, router } from '../../trpc.ts';
 
 const invalidLink = () =>
@@ -20,7 +21,7 @@ async function subjectOf(em: EntityManager, link: IEmailVerification, lock: bool
     const forms = em.getRepository(Form);
     const form = lock ? await forms.findOneForUpdate({ id: link.form.id }) : await forms.findOne({ id: link.form.id });
     if (!form) return null;
-    return { kind: 'form', id: form.id, name: form.name, currentEmail: form.notifyEmail ?? null, verify: () => (form.notifyEmailVerified = true) };
+    return { kind: 'form', id: form.id, name: form.name, currentEmail: form.notifyEmail ?? null, verify: () => markNotifyEmailVerified(form) };
   }
   const users = em.getRepository(User);
   const user = lock ? await users.findOneForUpdate({ id: link.user!.id }) : await users.findOne({ id: link.user!.id });

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/sql';
 import type { Services } from '../../context.ts';
 import { generateVerificationToken } from '../../credentials/tokens.ts';
 import { accountVerificationEmail, verificationEmail } from './email.ts';
+import { markNotifyEmailVerified } from '../forms/notify-email.ts';
 import { ApiError } from '../../errors.ts';
 import { enqueueEmail } from '../../infrastructure/outbox.ts';
 
@@ -46,7 +47,7 @@ export async function verifyNotifyEmail(em: EntityManager, services: Services, f
   const to = form.notifyEmail;
   if (!to) throw new Error('verifyNotifyEmail needs a notify_email');
   if (form.workspace && (await em.getRepository(Membership).hasVerifiedMember(form.workspace.id, to))) {
-    form.notifyEmailVerified = true;
+    markNotifyEmailVerified(form);
     return false;
   }
   await sendVerification(em, services, form);

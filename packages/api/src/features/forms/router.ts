@@ -6,6 +6,7 @@ import { generateClaimToken, isWellFormedClaimToken } from '../../credentials/to
 import { ApiError } from '../../errors.ts';
 import { rest } from '../../procedure-meta.ts';
 import { listOf } from '../../common-schemas.ts';
+import { changeNotifyEmail } from './notify-email.ts';
 import {
   type CreatedForm,
   createdForm,
@@ -137,7 +138,8 @@ async function createClaimed(ctx: Context, scope: FormsScope, actor: Actor, inpu
 }
 
 /**
- * Applies a PATCH; a changed `notify_email` starts verification over. Answers whether an email was
+ * Applies a PATCH; a changed `notify_email` starts verification over (the address notified until
+ * now keeps its notifications meanwhile: changeNotifyEmail). Answers whether an email was
  * queued, and whether the form was closed or reopened by hand.
  */
 async function applyUpdate(em: EntityManager, services: Services, found: IForm, input: FormUpdateInput) {
@@ -150,9 +152,7 @@ async function applyUpdate(em: EntityManager, services: Services, found: IForm, 
   // After the schema: a honeypot must not be one of the fields the form ends up with.
   const { closedChanged } = applyInboxSettings(found, input, services.secretBox, services.now());
   if (input.notify_email === undefined || input.notify_email === found.notifyEmail) return { emailQueued: false, closedChanged };
-  found.notifyEmail = input.notify_email;
-  found.notifyEmailVerified = false;
-  if (input.notify_email === null) return { emailQueued: false, closedChanged };
+  if (!changeNotifyEmail(found, input.notify_email)) return { emailQueued: false, closedChanged };
   return { emailQueued: await verifyNotifyEmail(em, services, found), closedChanged };
 }
 

@@ -221,6 +221,12 @@ export const form = z.object({
   allowed_origins: z.array(z.string()),
   notify_email: z.string().nullable(),
   notify_email_verified: z.boolean(),
+  notifications_to: z
+    .string()
+    .nullable()
+    .describe(
+      'Where submission emails go now: `notify_email` once verified; until then, the address they went to before it was changed (if that one was verified); null when none is sent.',
+    ),
   redirect_url: z.string().nullable(),
   spam: z
     .object({

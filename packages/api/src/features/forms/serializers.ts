@@ -2,6 +2,7 @@ import type { FormReading } from '@lfk/db';
 import type { z } from 'zod';
 import { iso } from '../../infrastructure/wire.ts';
 import type { form } from './schemas.ts';
+import { notificationsTo } from './notify-email.ts';
 
 /**
  * A form as answered: its claim token's hash, its captcha secret and internal columns never pass through here. Takes
@@ -24,6 +25,7 @@ export const formToWire = (f: FormReading): z.input<typeof form> => ({
   allowed_origins: f.allowedOrigins,
   notify_email: f.notifyEmail ?? null,
   notify_email_verified: f.notifyEmailVerified,
+  notifications_to: notificationsTo(f),
   redirect_url: f.redirectUrl ?? null,
   spam: {
     honeypot: f.honeypot ?? null,

@@ -3,6 +3,7 @@ import type { SubmissionValue } from './validation.ts';
 import type { EntityManager } from '@mikro-orm/sql';
 import { insertEmail } from '../../infrastructure/outbox.ts';
 import { queueSubmissionCreated } from '../webhooks/events.ts';
+import { notificationsTo } from '../forms/notify-email.ts';
 import { submissionEmail } from './notification-email.ts';
 
 export interface Sent {
@@ -20,7 +21,8 @@ const NOTHING_YET: AlreadySent = { email: false, endpointIds: new Set() };
 
 /**
  * Queues what a real submission sends and has not (`already`), in `em`'s transaction (so they
- * exist if and only if it is kept): the notification to the form's verified `notify_email`, and
+ * exist if and only if it is kept): the notification (to the form's verified `notify_email`, or the address kept
+ * while a new one is verified), and
  * the webhook deliveries. Both are tied to the submission: deleting it deletes them.
  */
 export async function sendSubmission(
@@ -29,7 +31,7 @@ export async function sendSubmission(
   submission: { id: string; createdAt: Date; source: SubmissionSource; values: Record<string, SubmissionValue> },
   already: AlreadySent = NOTHING_YET,
 ): Promise<Sent> {
-  const notify = form.notifyEmailVerified && !already.email ? form.notifyEmail : null;
+  const notify = already.email ? null : notificationsTo(form);
   if (notify) {
     await insertEmail(em, {
       ...submissionEmail({
