@@ -129,6 +129,22 @@ describe('submissions list --follow', () => {
   });
 });
 
+describe('forms get', () => {
+  it('shows the origins the form refused lately, beside the allowed ones', async () => {
+    const form = await owner.lfk(['forms', 'create', '--name', 'Refusing', '--field', 'email:email', '--origin', 'https://example.com', '--json']);
+    const refused = await fetch(`${server.baseUrl}/v1/forms/${form.json.id}/submissions`, {
+      method: 'POST',
+      headers: { origin: 'https://www.example.com', 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'ada@example.org' }),
+    });
+    expect(refused.status).toBe(403);
+    await server.server.services.background.settle();
+    const shown = await owner.lfk(['forms', 'get', form.json.id]);
+    expect(shown.stdout).toMatch(/^allowed origins\s+https:\/\/example\.com$/m);
+    expect(shown.stdout).toMatch(/^refused lately\s+https:\/\/www\.example\.com \(\d{4}-\d\d-\d\dT[\d:.]+Z\)$/m);
+  });
+});
+
 describe('submissions get', () => {
   it('shows one submission with every value whole, multi-line values kept and inert', async () => {
     const form = await owner.lfk(['forms', 'create', '--name', 'Read one', '--field', 'email:email', '--field', 'message:textarea', '--json']);

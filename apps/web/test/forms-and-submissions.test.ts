@@ -120,6 +120,31 @@ describeInBrowser('forms and submissions', () => {
     await screenshot(page, 'form-settings-phone');
   });
 
+  it('the origins a form refused are listed on its page, and one is allowed in a click and a save', async () => {
+    const { page } = await d.ownerPage();
+    await page.getByRole('link', { name: 'Forms', exact: true }).click();
+    await page.getByRole('link', { name: 'Create form' }).click();
+    await page.getByLabel('Form name').fill('Refusing');
+    await page.getByLabel('Allowed origins', { exact: true }).fill(SITE);
+    await page.getByRole('button', { name: 'Create form' }).click();
+    await see(page.getByRole('heading', { level: 1, name: 'Refusing' }));
+    const formId = /forms\/(form_[0-9A-Za-z]+)/.exec(page.url())![1]!;
+
+    // The site's www page posts the form: refused, and noted.
+    const refused = await submit(d.t, formId, { email: 'ada@example.org' }, { origin: 'https://www.example.com' });
+    expect(refused.status).toBe(403);
+    await d.t.server.services.background.settle();
+    await page.reload();
+    const note = page.getByRole('note').filter({ hasText: 'Refused lately' });
+    await see(note.getByText('https://www.example.com'));
+    await note.getByRole('button', { name: 'Add to the list' }).click();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await see(page.getByText('Changes saved.'));
+    const allowed = await submit(d.t, formId, { email: 'ada@example.org', message: 'Hello' }, { origin: 'https://www.example.com' });
+    expect(allowed.status, allowed.body).toBe(201);
+    await expectAccessible(page, 'form-refused-origins');
+  });
+
   it('an unclaimed form is claimed with its claim token', async () => {
     const made = await fetch(`${d.url}/v1/forms`, {
       method: 'POST',

@@ -5,6 +5,7 @@ import { type Authentication, authenticate, type CredentialsOnRequest } from './
 import type { ApiKeyCache } from './credentials/api-key-cache.ts';
 import type { LastUsedRecorder } from './credentials/last-used.ts';
 import type { Metrics } from './metrics.ts';
+import type { RefusedOrigins } from './features/submissions/refused-origins.ts';
 import type { RateLimits } from './rate-limits/rate-limits.ts';
 import type { SecretBox } from './credentials/secret-box.ts';
 import type { Outbound } from './infrastructure/outbound-requests.ts';
@@ -41,6 +42,8 @@ export interface Services {
   secretScanningKeys: ReadonlyMap<string, KeyObject>;
   /** What is counted for `/metrics` (key checks); `NO_METRICS` when they are off. */
   metrics: Metrics;
+  /** The origins forms refuse, noted for their pages. */
+  refusedOrigins: RefusedOrigins;
 }
 
 /** How a procedure sets or clears the session cookie, whichever transport carried the call. */

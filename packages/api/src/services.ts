@@ -10,6 +10,7 @@ import { SecretBox } from './credentials/secret-box.ts';
 import { Outbound } from './infrastructure/outbound-requests.ts';
 import { type CaptchaSettings, CaptchaVerifier } from './infrastructure/captcha.ts';
 import { BackgroundWork } from './infrastructure/background-work.ts';
+import { RefusedOrigins } from './features/submissions/refused-origins.ts';
 
 /** What the services are built from: the server's configuration, or a test's. */
 export interface ServicesSettings {
@@ -40,6 +41,7 @@ export interface Wakers {
  * closes `outbound` and `captcha` when it is done.
  */
 export function createServices(db: Database, settings: ServicesSettings, log: Log, wake: Wakers, metrics: Metrics = NO_METRICS): Services {
+  const background = new BackgroundWork(log);
   return {
     db,
     // One clock for the cache and the expiry it enforces.
@@ -54,7 +56,8 @@ export function createServices(db: Database, settings: ServicesSettings, log: Lo
     secretBox: new SecretBox(settings.secretKey),
     outbound: new Outbound({ allowPrivate: settings.webhooks.allowPrivate, ...(settings.webhooks.timeoutMs ? { timeoutMs: settings.webhooks.timeoutMs } : {}) }),
     captcha: new CaptchaVerifier(settings.captcha, log),
-    background: new BackgroundWork(log),
+    background,
+    refusedOrigins: new RefusedOrigins(db, background, settings.now),
     now: settings.now,
     secretScanningKeys: settings.secretScanningKeys,
     metrics,

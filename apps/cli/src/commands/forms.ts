@@ -112,6 +112,9 @@ function printForm(form: Form, ctx: CommandContext): void {
     ['project', form.project_id ?? '-'],
     ['submission mode', form.submission_mode],
     ['allowed origins', form.allowed_origins.join(', ') || 'none'],
+    ...(form.refused_origins.length > 0
+      ? [['refused lately', form.refused_origins.map((r) => `${r.origin} (${r.last_refused_at})`).join(', '), style.yellow] as RecordEntry]
+      : []),
     notify,
     ['redirect url', form.redirect_url ?? 'none'],
     form.closed ? ['closed', 'yes: submissions are refused', style.yellow] : ['closed', 'no'],

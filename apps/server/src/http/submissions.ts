@@ -107,7 +107,7 @@ export async function registerSubmissions(
     scope.options(route.path, async (request, reply) => {
       const formId = (request.params as { form_id: string }).form_id;
       try {
-        const origin = await preflightSubmission(services.db.fork(), formId, header(request, 'origin'));
+        const origin = await preflightSubmission(services, formId, header(request, 'origin'));
         return reply
           .code(204)
           .headers({

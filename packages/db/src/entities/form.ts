@@ -5,6 +5,12 @@ import { UpdatableEntity } from './base.ts';
 import { Project } from './project.ts';
 import { Workspace } from './workspace.ts';
 
+/** An origin a form refused, and when it last did (ISO 8601). */
+export interface RefusedOrigin {
+  origin: string;
+  at: string;
+}
+
 export interface StoredField {
   name: string;
   type: string;
@@ -38,6 +44,11 @@ export const Form = defineEntity({
      * verified, so that changing it never silently stops them; null once the new one is verified.
      */
     notifyEmailFallback: p.string().length(TEXT_LIMITS.email).nullable(),
+    /**
+     * The last origins whose browser submissions (or CORS preflights) were refused, newest first:
+     * how an owner finds the origin missing from `allowedOrigins`. Written by `noteRefusedOrigin`.
+     */
+    refusedOrigins: p.json<RefusedOrigin[]>().nullable(),
     redirectUrl: p.string().length(TEXT_LIMITS.url).nullable(),
     claimTokenHash: p.string().length(64).nullable().unique(),
     /** When the last verification email was queued; resends are spaced from it. */

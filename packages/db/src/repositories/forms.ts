@@ -1,4 +1,4 @@
-import type { IForm, StoredField } from '../entities/form.ts';
+import type { IForm, RefusedOrigin, StoredField } from '../entities/form.ts';
 import { BaseRepository } from './base-repository.ts';
 
 /**
@@ -16,6 +16,7 @@ export type FormReading = Pick<
   | 'notifyEmail'
   | 'notifyEmailVerified'
   | 'notifyEmailFallback'
+  | 'refusedOrigins'
   | 'redirectUrl'
   | 'honeypot'
   | 'captchaProvider'
@@ -48,6 +49,7 @@ interface FormRow {
   notify_email: string | null;
   notify_email_verified: boolean;
   notify_email_fallback: string | null;
+  refused_origins: RefusedOrigin[] | string | null;
   redirect_url: string | null;
   honeypot: string | null;
   captcha_provider: IForm['captchaProvider'];
@@ -69,7 +71,7 @@ const reference = (id: string | null) => (id === null ? null : { id });
 
 const COLUMNS =
   'id, workspace_id, project_id, name, state, schema, submission_mode, allowed_origins, notify_email, ' +
-  'notify_email_verified, notify_email_fallback, redirect_url, honeypot, captcha_provider, captcha_site_key, captcha_secret_sealed, closed, closes_at, ' +
+  'notify_email_verified, notify_email_fallback, refused_origins, redirect_url, honeypot, captcha_provider, captcha_site_key, captcha_secret_sealed, closed, closes_at, ' +
   'max_submissions, closed_message, retention_days, created_at, updated_at';
 const READ_CLAIMED = `select ${COLUMNS} from forms where id = ? and state = 'claimed'`;
 const READ_FOR_SUBMISSION =
@@ -117,6 +119,29 @@ export class FormRepository extends BaseRepository<IForm> {
     return new Map(rows.flatMap((r) => (r.workspace_id ? [[r.id, r.workspace_id] as const] : [])));
   }
 
+  /**
+   * Records that the form refused `origin` at `at`: it goes first in the form's refused origins,
+   * which keep the newest `keep` distinct ones. One statement, so concurrent refusals lose none.
+   */
+  async noteRefusedOrigin(formId: string, origin: string, at: Date, keep: number): Promise<void> {
+    await this.em.execute(
+      // Newest first; at the same instant the new one first, then the others as they were.
+      `update forms set refused_origins = (
+         select jsonb_agg(entry order by entry->>'at' desc, place) from (
+           select entry, place from (
+             select jsonb_build_object('origin', ?::text, 'at', ?::text) as entry, 0::bigint as place
+             union all
+             select e, n from jsonb_array_elements(coalesce(forms.refused_origins, '[]'::jsonb)) with ordinality as kept(e, n)
+              where e->>'origin' <> ?
+           ) every_entry
+           order by entry->>'at' desc, place
+           limit ?
+         ) newest
+       ) where id = ?`,
+      [origin, at.toISOString(), origin, keep, formId],
+    );
+  }
+
   /** Deletes the form; what it holds goes with it (the foreign keys cascade). */
   async deleteNow(formId: string): Promise<void> {
     await this.em.execute('delete from forms where id = ?', [formId]);
@@ -144,6 +169,7 @@ function readingOf(row: FormRow): FormReading {
     notifyEmail: row.notify_email,
     notifyEmailVerified: row.notify_email_verified,
     notifyEmailFallback: row.notify_email_fallback,
+    refusedOrigins: row.refused_origins === null ? null : json(row.refused_origins),
     redirectUrl: row.redirect_url,
     honeypot: row.honeypot,
     captchaProvider: row.captcha_provider,

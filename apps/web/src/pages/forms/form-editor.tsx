@@ -19,10 +19,12 @@ interface FormEditorProps {
   pending: boolean;
   /** Shown under the notify email (its verification state, on an existing form). */
   notifyEmailExtra?: ReactNode;
+  /** Shown under the allowed origins (the origins refused lately, on an existing form). */
+  originsExtra?: ReactNode;
 }
 
 /** Everything a form has that a person sets: its name, fields, who may submit, where mail goes. */
-export function FormEditor({ form, workspaceId, problem, onSubmit, submitLabel, pending, notifyEmailExtra }: FormEditorProps) {
+export function FormEditor({ form, workspaceId, problem, onSubmit, submitLabel, pending, notifyEmailExtra, originsExtra }: FormEditorProps) {
   const id = useId();
   const projects = useQuery(trpc.projects.list.queryOptions({ workspace_id: workspaceId, limit: PAGE_LIMIT.max }));
   const errors = form.formState.errors;
@@ -57,6 +59,7 @@ export function FormEditor({ form, workspaceId, problem, onSubmit, submitLabel, 
             can.
           </p>
           <ErrorText id={`${id}-allowed_origins-error`} message={errorAt(errors, 'allowed_origins')} />
+          {originsExtra}
         </div>
       </fieldset>
       <TextField

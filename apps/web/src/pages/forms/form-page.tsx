@@ -15,6 +15,7 @@ import { changedFields, EDITOR_FIELDS, type Form, toApiFields, valuesOf } from '
 import { FormsBreadcrumb } from './forms-subpage.tsx';
 import { DeleteForm } from './delete-form.tsx';
 import { InboxSettings } from './inbox-settings.tsx';
+import { RefusedOrigins } from './refused-origins.tsx';
 import { VerificationStatus } from './verification-status.tsx';
 
 export function FormPage() {
@@ -48,6 +49,11 @@ function LoadedForm({ form, workspaceId, role }: { form: Form; workspaceId: stri
     },
     onError: problem.report,
   });
+  /** Adds a refused origin to the list being edited; Save sends it with the rest. */
+  const allow = (origin: string) => {
+    const listed = editor.getValues('allowed_origins').trim();
+    editor.setValue('allowed_origins', listed ? `${listed}\n${origin}` : origin, { shouldDirty: true });
+  };
   const save = (fields: ReturnType<typeof toApiFields>) => {
     problem.clear();
     setSaved(false);
@@ -86,6 +92,7 @@ function LoadedForm({ form, workspaceId, role }: { form: Form; workspaceId: stri
           pending={update.isPending}
           onSubmit={save}
           notifyEmailExtra={<VerificationStatus form={form} />}
+          originsExtra={<RefusedOrigins form={form} onAllow={allow} />}
         />
         <p role="status">{saved ? 'Changes saved.' : ''}</p>
       </section>

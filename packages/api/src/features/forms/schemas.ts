@@ -219,6 +219,11 @@ export const form = z.object({
   ),
   submission_mode: submissionMode,
   allowed_origins: z.array(z.string()),
+  refused_origins: z
+    .array(z.object({ origin: z.string(), last_refused_at: timestamp }).meta({ id: 'RefusedOrigin' }))
+    .describe(
+      'The last 5 origins whose browser submissions or CORS preflights this form refused (`origin_not_allowed`), newest first: the page a form is on, missing from `allowed_origins`, shows up here. Noted at most once a minute per origin.',
+    ),
   notify_email: z.string().nullable(),
   notify_email_verified: z.boolean(),
   notifications_to: z

@@ -23,6 +23,7 @@ export const formToWire = (f: FormReading): z.input<typeof form> => ({
   })),
   submission_mode: f.submissionMode,
   allowed_origins: f.allowedOrigins,
+  refused_origins: (f.refusedOrigins ?? []).map((r) => ({ origin: r.origin, last_refused_at: r.at })),
   notify_email: f.notifyEmail ?? null,
   notify_email_verified: f.notifyEmailVerified,
   notifications_to: notificationsTo(f),

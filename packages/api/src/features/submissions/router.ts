@@ -20,10 +20,10 @@ import { submissionToWire } from './serializers.ts';
 import { runIdempotently, storedReplay } from '../../infrastructure/idempotency.ts';
 import { pageOf } from '../../infrastructure/pagination.ts';
 import {
+  admitOrigin,
   assertSubmissionSize,
   browserSubmitter,
   findSubmissionForm,
-  isOriginAllowed,
   redirectLocation,
 } from './rules.ts';
 import { type SubmissionValue, validateSubmission } from './validation.ts';
@@ -44,8 +44,7 @@ function acceptKey(form: FormReading, key: FormKey): 'api_key' {
 /** A browser: the form must take browser submissions from this origin, which may then read the answer. */
 function acceptBrowser(ctx: Context, form: FormReading): 'browser' {
   if (form.submissionMode === 'api_key') throw new ApiError('api_key_required');
-  const origin = ctx.origin;
-  if (origin === undefined || !isOriginAllowed(form, origin)) throw new ApiError('origin_not_allowed');
+  const origin = admitOrigin(ctx.services, form, ctx.origin);
   // A request with an Authorization header is a server's, and servers get no CORS grant.
   if (ctx.auth.via !== 'bearer') ctx.browser.allowOrigin(origin);
   ctx.browser.fieldLabels(Object.fromEntries(form.schema.flatMap((field) => (field.label ? [[field.name, field.label]] : []))));

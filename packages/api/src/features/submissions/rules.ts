@@ -1,5 +1,6 @@
 import { Form, type FormReading, isId, type SubmissionFormReading } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
+import type { Services } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { httpUrl } from '../forms/schemas.ts';
 import { SUBMISSION_MAX_BYTES } from './schemas.ts';
@@ -19,11 +20,20 @@ export function isOriginAllowed(form: FormReading, origin: string): boolean {
   return form.submissionMode === 'browser' && form.allowedOrigins.includes(origin);
 }
 
+/**
+ * The origin a browser submission (or its CORS preflight) comes from, if the form takes it;
+ * otherwise 403 `origin_not_allowed`, and the origin is noted for the form's page.
+ */
+export function admitOrigin(services: Pick<Services, 'refusedOrigins'>, form: FormReading, origin: string | undefined): string {
+  if (origin !== undefined && isOriginAllowed(form, origin)) return origin;
+  if (origin !== undefined && form.submissionMode === 'browser') services.refusedOrigins.note(form.id, origin);
+  throw new ApiError('origin_not_allowed');
+}
+
 /** A CORS preflight for a form's submissions: the origin it is granted to, or why not. */
-export async function preflightSubmission(em: EntityManager, formId: string, origin: string | undefined): Promise<string> {
-  const form = await findSubmissionForm(em, formId);
-  if (origin === undefined || !isOriginAllowed(form, origin)) throw new ApiError('origin_not_allowed');
-  return origin;
+export async function preflightSubmission(services: Pick<Services, 'db' | 'refusedOrigins'>, formId: string, origin: string | undefined): Promise<string> {
+  const form = await findSubmissionForm(services.db.fork(), formId);
+  return admitOrigin(services, form, origin);
 }
 
 /**
