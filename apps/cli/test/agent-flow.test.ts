@@ -97,6 +97,25 @@ describe('forms create (agent, API key only)', () => {
     expect(result.stdout).toContain('\nplan\tselect\tno\t\tfree, pro\n');
     expect(result.stdout).not.toContain('claim token');
     expect((await formRow(id as string)).workspace_id).toBe(workspaceId);
+    // Where submissions go, and the HTML to paste: each field, and the optional select starting empty.
+    expect(result.stdout).toContain(`Submissions: POST ${server.baseUrl}/v1/forms/${id}/submissions\n`);
+    expect(result.stdout).toContain('Paste this into a page of your site, once its origin is allowed');
+    expect(result.stdout).toContain(`<form method="post" action="${server.baseUrl}/v1/forms/${id}/submissions">`);
+    expect(result.stdout).toContain('<input type="email" name="email" required>');
+    expect(result.stdout).toContain('<select name="plan">\n      <option value=""></option>\n      <option>free</option>');
+  });
+
+  it('prints the call with a key for a form that takes submissions from servers', async () => {
+    const result = await agent.lfk(['forms', 'create', '--name', 'Server side', '--field', 'email:email:required', '--mode', 'api_key']);
+    expect(result.code, result.stderr).toBe(0);
+    const id = /^id\s+(form_\S+)$/m.exec(result.stdout)?.[1];
+    expect(result.stdout).toContain('From your server, with a key of the workspace in LFK_API_KEY:');
+    expect(result.stdout).toContain(`curl -X POST ${server.baseUrl}/v1/forms/${id}/submissions \\\n  -H "Authorization: Bearer $LFK_API_KEY"`);
+    expect(result.stdout).not.toMatch(/lfk_[0-9A-Za-z]{36}/);
+    // --json prints the API's object alone.
+    const json = await agent.lfk(['forms', 'create', '--name', 'Server side', '--field', 'email:email', '--mode', 'api_key', '--json']);
+    expect(Object.keys(json.json)).not.toContain('snippet');
+    expect(json.stdout).not.toContain('curl');
   });
 
   it('takes the schema from a file and from standard input', async () => {

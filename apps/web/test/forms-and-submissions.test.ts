@@ -55,6 +55,8 @@ describeInBrowser('forms and submissions', () => {
     const snippet = page.getByRole('figure').filter({ hasText: 'HTML form' });
     await see(snippet.getByText(`action="${d.url}/v1/forms/${formId}/submissions"`));
     await see(snippet.getByText('<option>support</option>'));
+    // The topic is optional: its select starts on an empty choice, so leaving it alone sends nothing.
+    await see(snippet.getByText('<option value=""></option>'));
 
     // The email sent on create counts: an immediate resend is refused, and the page says why and when.
     await see(page.getByText('Not verified'));

@@ -5,7 +5,7 @@ import { type Authentication, authenticate, type CredentialsOnRequest } from './
 import type { ApiKeyCache } from './credentials/api-key-cache.ts';
 import type { LastUsedRecorder } from './credentials/last-used.ts';
 import type { Metrics } from './metrics.ts';
-import type { RefusedOrigins } from './features/submissions/refused-origins.ts';
+import type { RefusedOrigins } from './infrastructure/refused-origins.ts';
 import type { RateLimits } from './rate-limits/rate-limits.ts';
 import type { SecretBox } from './credentials/secret-box.ts';
 import type { Outbound } from './infrastructure/outbound-requests.ts';

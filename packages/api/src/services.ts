@@ -10,7 +10,7 @@ import { SecretBox } from './credentials/secret-box.ts';
 import { Outbound } from './infrastructure/outbound-requests.ts';
 import { type CaptchaSettings, CaptchaVerifier } from './infrastructure/captcha.ts';
 import { BackgroundWork } from './infrastructure/background-work.ts';
-import { RefusedOrigins } from './features/submissions/refused-origins.ts';
+import { RefusedOrigins } from './infrastructure/refused-origins.ts';
 
 /** What the services are built from: the server's configuration, or a test's. */
 export interface ServicesSettings {

@@ -9,3 +9,4 @@ export {
   type WebhookHeaders,
   WebhookVerificationError,
 } from './webhooks.ts';
+export { curlSubmissionSnippet, fetchSubmissionSnippet, htmlFormSnippet, type SnippetForm, submissionUrl } from './snippets.ts';

@@ -92,6 +92,28 @@ const retentionOf = (flags: Pick<BodyFlags, 'retentionDays'>) =>
 
 type Form = RouterOutputs['forms']['get'];
 
+type Snippets = Pick<typeof import('@lfk/client'), 'submissionUrl' | 'htmlFormSnippet' | 'curlSubmissionSnippet'>;
+
+/** Where submissions go, and what to paste to send them: the HTML form for a site, or the call with a key. */
+function printHowToSubmit(form: Form, ctx: CommandContext, { submissionUrl, htmlFormSnippet, curlSubmissionSnippet }: Snippets): void {
+  const base = ctx.settings.baseUrl;
+  ctx.out.line();
+  ctx.out.line(`Submissions: POST ${submissionUrl(form, base)}`);
+  if (form.submission_mode === 'api_key') {
+    ctx.out.line('From your server, with a key of the workspace in LFK_API_KEY:');
+    ctx.out.line();
+    ctx.out.line(curlSubmissionSnippet(form, base));
+    return;
+  }
+  ctx.out.line(
+    form.allowed_origins.length > 0
+      ? `Paste this into a page of ${form.allowed_origins.join(', ')}:`
+      : "Paste this into a page of your site, once its origin is allowed (lfk forms update --add-origin https://…):",
+  );
+  ctx.out.line();
+  ctx.out.line(htmlFormSnippet(form, base));
+}
+
 /** A form's settings, then its fields as a table. */
 function printForm(form: Form, ctx: CommandContext): void {
   const { style } = ctx.out;
@@ -169,6 +191,8 @@ const formsCreateCommand = () =>
           },
           { context: { idempotencyKey } },
         );
+        // Loaded only when printed for a person: the client's module is not on every command's start.
+        const snippets = ctx.out.json ? null : await import('@lfk/client');
         ctx.out.result(form, (form) => {
           ctx.out.note(`Created form ${form.id}${form.state === 'unclaimed' ? ' (unclaimed)' : ` in ${form.workspace_id}`}.`);
           printForm(form, ctx);
@@ -179,6 +203,7 @@ const formsCreateCommand = () =>
               `This is the only time the claim token is shown. Claim the form with 'lfk forms claim ${form.id} --claim-token <token>'.`,
             ));
           }
+          if (snippets) printHowToSubmit(form, ctx, snippets);
         });
       }),
     );

@@ -5,7 +5,7 @@ import { isWellFormedVerificationToken } from '../../credentials/tokens.ts';
 import { ApiError } from '../../errors.ts';
 import { rest } from '../../procedure-meta.ts';
 import { emailVerificationInput, emailVerified } from './schemas.ts';
-import { markNotifyEmailVerified } from '../forms/notify-email.ts';
+import { markNotifyEmailVerified } from './notify-email.ts';
 import { publicProcedure, router } from '../../trpc.ts';
 
 const invalidLink = () =>

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/sql';
 import type { Services } from '../../context.ts';
 import { generateVerificationToken } from '../../credentials/tokens.ts';
 import { accountVerificationEmail, verificationEmail } from './email.ts';
-import { markNotifyEmailVerified } from '../forms/notify-email.ts';
+import { markNotifyEmailVerified } from './notify-email.ts';
 import { ApiError } from '../../errors.ts';
 import { enqueueEmail } from '../../infrastructure/outbox.ts';
 

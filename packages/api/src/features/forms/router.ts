@@ -6,7 +6,7 @@ import { generateClaimToken, isWellFormedClaimToken } from '../../credentials/to
 import { ApiError } from '../../errors.ts';
 import { rest } from '../../procedure-meta.ts';
 import { listOf } from '../../common-schemas.ts';
-import { changeNotifyEmail } from './notify-email.ts';
+import { changeNotifyEmail } from '../email-verification/notify-email.ts';
 import {
   type CreatedForm,
   createdForm,

@@ -2,7 +2,7 @@ import type { FormReading } from '@lfk/db';
 import type { z } from 'zod';
 import { iso } from '../../infrastructure/wire.ts';
 import type { form } from './schemas.ts';
-import { notificationsTo } from './notify-email.ts';
+import { notificationsTo } from '../email-verification/notify-email.ts';
 
 /**
  * A form as answered: its claim token's hash, its captcha secret and internal columns never pass through here. Takes

@@ -3,7 +3,7 @@ import type { SubmissionValue } from './validation.ts';
 import type { EntityManager } from '@mikro-orm/sql';
 import { insertEmail } from '../../infrastructure/outbox.ts';
 import { queueSubmissionCreated } from '../webhooks/events.ts';
-import { notificationsTo } from '../forms/notify-email.ts';
+import { notificationsTo } from '../email-verification/notify-email.ts';
 import { submissionEmail } from './notification-email.ts';
 
 export interface Sent {

@@ -1,0 +1,84 @@
+import type { RouterOutputs } from './router.ts';
+
+// What to paste to send a form submissions, made from the form as the API answers it: the plain
+// HTML form for a site (browser mode), or the server-side call with a key (api_key mode). The
+// dashboard shows them and `lfk forms create` prints them; a program can make them too.
+
+/** The parts of a form its snippets are made from. */
+export type SnippetForm = Pick<RouterOutputs['forms']['get'], 'id' | 'schema' | 'spam' | 'submission_mode'>;
+
+const INPUT_TYPES: Record<string, string> = { text: 'text', email: 'email', number: 'number', url: 'url', tel: 'tel', date: 'date' };
+
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** Each provider's widget: the script that runs it, and the element it fills in (which adds its token to the form). */
+const CAPTCHA_WIDGETS: Record<NonNullable<SnippetForm['spam']['captcha']>['provider'], { script: string; className: string }> = {
+  turnstile: { script: 'https://challenges.cloudflare.com/turnstile/v0/api.js', className: 'cf-turnstile' },
+  hcaptcha: { script: 'https://js.hcaptcha.com/1/api.js', className: 'h-captcha' },
+  recaptcha: { script: 'https://www.google.com/recaptcha/api.js', className: 'g-recaptcha' },
+};
+
+/** Where the form's submissions are posted: `baseUrl` is the lfk server's, as people reach it. */
+export function submissionUrl(form: Pick<SnippetForm, 'id'>, baseUrl: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/v1/forms/${form.id}/submissions`;
+}
+
+/** The form's spam defences as HTML: a honeypot input people never see, and the captcha's widget. */
+function spamInputs(form: SnippetForm): string[] {
+  const lines: string[] = [];
+  if (form.spam.honeypot) {
+    // Hidden from people (and from screen readers and autofill); bots that fill every input fill it.
+    lines.push(`  <input type="text" name="${escapeHtml(form.spam.honeypot)}" style="display:none" tabindex="-1" autocomplete="off" aria-hidden="true">`);
+  }
+  const captcha = form.spam.captcha;
+  if (captcha) lines.push(`  <div class="${CAPTCHA_WIDGETS[captcha.provider].className}" data-sitekey="${escapeHtml(captcha.site_key)}"></div>`);
+  return lines;
+}
+
+/**
+ * The plain HTML form a site pastes in: it posts straight to lfk (a captcha adds its provider's
+ * script). An optional select starts on an empty choice, so that leaving it alone sends nothing.
+ */
+export function htmlFormSnippet(form: SnippetForm, baseUrl: string): string {
+  const fields = form.schema.map((f) => {
+    const label = escapeHtml(f.label ?? f.name);
+    const name = escapeHtml(f.name);
+    const required = f.required ? ' required' : '';
+    if (f.type === 'textarea') return `  <label>${label}\n    <textarea name="${name}"${required}></textarea>\n  </label>`;
+    if (f.type === 'checkbox') return `  <label>\n    <input type="checkbox" name="${name}"${required}> ${label}\n  </label>`;
+    if (f.type === 'select') {
+      const choices = [...(f.required ? [] : ['      <option value=""></option>']), ...(f.options ?? []).map((o) => `      <option>${escapeHtml(o)}</option>`)];
+      return `  <label>${label}\n    <select name="${name}"${required}>\n${choices.join('\n')}\n    </select>\n  </label>`;
+    }
+    return `  <label>${label}\n    <input type="${INPUT_TYPES[f.type] ?? 'text'}" name="${name}"${required}>\n  </label>`;
+  });
+  const script = form.spam.captcha ? `<script src="${CAPTCHA_WIDGETS[form.spam.captcha.provider].script}" async defer></script>\n` : '';
+  return `${script}<form method="post" action="${submissionUrl(form, baseUrl)}">\n${[...fields, ...spamInputs(form)].join('\n')}\n  <button type="submit">Send</button>\n</form>`;
+}
+
+/** An example value of each field, for the server-side call. */
+function exampleValues(form: SnippetForm): Record<string, string | number | boolean> {
+  const examples: Record<string, string | number | boolean> = {
+    email: 'ada@example.com',
+    number: 42,
+    url: 'https://example.com',
+    tel: '+44 20 7946 0000',
+    date: '2030-01-31',
+    checkbox: true,
+  };
+  return Object.fromEntries(
+    form.schema.map((f) => [f.name, f.type === 'select' ? (f.options?.[0] ?? '') : (examples[f.type] ?? `Your ${f.label ?? f.name}`)]),
+  );
+}
+
+/** The server-side call with curl, with a placeholder where the key goes: a real key never appears in a snippet. */
+export function curlSubmissionSnippet(form: SnippetForm, baseUrl: string): string {
+  const body = JSON.stringify(exampleValues(form));
+  return `curl -X POST ${submissionUrl(form, baseUrl)} \\\n  -H "Authorization: Bearer $LFK_API_KEY" \\\n  -H 'content-type: application/json' \\\n  -d '${body.replace(/'/g, "'\\''")}'`;
+}
+
+/** The server-side call with fetch. */
+export function fetchSubmissionSnippet(form: SnippetForm, baseUrl: string): string {
+  const body = JSON.stringify(exampleValues(form), null, 2).replace(/\n/g, '\n  ');
+  return `// On your server: never put an API key in a web page.\nawait fetch('${submissionUrl(form, baseUrl)}', {\n  method: 'POST',\n  headers: {\n    authorization: \`Bearer \${process.env.LFK_API_KEY}\`,\n    'content-type': 'application/json',\n  },\n  body: JSON.stringify(${body}),\n});`;
+}
