@@ -16,6 +16,11 @@ describe('sign-up, login, sessions', () => {
     expect(cookie).toContain(`lfk_session=${res.json.session_token}`);
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);
+    // Beside it, a cookie the dashboard's script reads to know a session is worth asking about: worth nothing itself.
+    const hint = [res.headers['set-cookie']].flat().map(String).find((c) => c.startsWith('lfk_signed_in='));
+    expect(hint).toMatch(/^lfk_signed_in=1; /);
+    expect(hint).not.toMatch(/HttpOnly/i);
+    expect(hint).not.toContain(res.json.session_token);
 
     const projects = await t.request('GET', `/v1/workspaces/${res.json.workspace.id}/projects`, {
       token: res.json.session_token,
@@ -66,6 +71,7 @@ describe('sign-up, login, sessions', () => {
     const out = await t.request('POST', '/v1/auth/logout', { token });
     expect(out.status).toBe(204);
     expect(String(out.headers['set-cookie'])).toMatch(/lfk_session=;/);
+    expect(String(out.headers['set-cookie'])).toMatch(/lfk_signed_in=;/);
     const after = await t.request('GET', '/v1/auth/session', { token });
     expect(after.status).toBe(401);
     expect(after.json.error.code).toBe('invalid_session');

@@ -1,26 +1,15 @@
-import { createRootRoute, createRoute, createRouter, Link, Outlet, redirect } from '@tanstack/react-router';
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Link, Outlet, redirect } from '@tanstack/react-router';
 import { requireSession, safeNext } from './api/session.ts';
 import { queryClient, trpc } from './api/trpc.ts';
 import { AppShell, WORKSPACES_LISTED } from './layout/app-shell.tsx';
 import { SignInPage } from './pages/auth/sign-in-page.tsx';
 import { SignUpPage } from './pages/auth/sign-up-page.tsx';
 import { ForgotPasswordPage } from './pages/auth/forgot-password-page.tsx';
-import { InvitationPage } from './pages/auth/invitation-page.tsx';
-import { WelcomePage } from './pages/auth/welcome-page.tsx';
-import { AuditPage } from './pages/audit/audit-page.tsx';
-import { AccountPage } from './pages/account/account-page.tsx';
-import { DevicePage } from './pages/device/device-page.tsx';
-import { ClaimFormPage } from './pages/forms/claim-form-page.tsx';
-import { FormPage } from './pages/forms/form-page.tsx';
-import { FormsPage } from './pages/forms/forms-page.tsx';
-import { NewFormPage } from './pages/forms/new-form-page.tsx';
-import { KeyPage } from './pages/keys/key-page.tsx';
-import { KeysPage } from './pages/keys/keys-page.tsx';
-import { MembersPage } from './pages/members/members-page.tsx';
-import { WorkspaceSettingsPage } from './pages/settings/workspace-settings-page.tsx';
-import { SubmissionsPage } from './pages/submissions/submissions-page.tsx';
-import { WebhooksPage } from './pages/webhooks/webhooks-page.tsx';
 
+// Each page's code is its own chunk, loaded when the page is first visited: the first load (the
+// sign-in page, say) fetches the app's frame and that page, not every screen. Sign-in and sign-up
+// stay in the first chunk: a signed-out visit always lands on one of them.
+//
 // The server answers the app's page at `/`, `/sign-in`, `/sign-up`, `/forgot-password`, `/welcome`,
 // `/device`, `/invitations/*` and `/w/*` (apps/server's
 // DASHBOARD_PATHS): every route below lives under one of them, so any of them survives a reload.
@@ -68,7 +57,7 @@ const deviceRoute = createRoute({
   validateSearch: (search: Record<string, unknown>): { code?: string } =>
     typeof search.code === 'string' && search.code.trim() ? { code: search.code.trim().slice(0, 32) } : {},
   beforeLoad: ({ location }) => requireSession(location.href),
-  component: DevicePage,
+  component: lazyRouteComponent(() => import('./pages/device/device-page.tsx'), 'DevicePage'),
 });
 /** `/sign-up?next=…&email=…`: from an invitation, its address filled in and back to it after. */
 const signUpRoute = createRoute({
@@ -83,13 +72,13 @@ const signUpRoute = createRoute({
 });
 const forgotPasswordRoute = createRoute({ getParentRoute: () => rootRoute, path: '/forgot-password', component: ForgotPasswordPage });
 /** The link of an invitation email; it works signed in or out. */
-const invitationRoute = createRoute({ getParentRoute: () => rootRoute, path: '/invitations/$token', component: InvitationPage });
+const invitationRoute = createRoute({ getParentRoute: () => rootRoute, path: '/invitations/$token', component: lazyRouteComponent(() => import('./pages/auth/invitation-page.tsx'), 'InvitationPage') });
 /** A signed-in person who belongs to no workspace. */
 const welcomeRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/welcome',
   beforeLoad: ({ location }) => requireSession(location.href),
-  component: WelcomePage,
+  component: lazyRouteComponent(() => import('./pages/auth/welcome-page.tsx'), 'WelcomePage'),
 });
 
 const workspaceRoute = createRoute({
@@ -99,18 +88,18 @@ const workspaceRoute = createRoute({
   component: AppShell,
 });
 
-const keysRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'keys', component: KeysPage });
-const keyRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'keys/$keyId', component: KeyPage });
-const formsRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms', component: FormsPage });
-const newFormRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms/new', component: NewFormPage });
-const claimFormRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms/claim', component: ClaimFormPage });
-const formRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms/$formId', component: FormPage });
-const submissionsRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms/$formId/submissions', component: SubmissionsPage });
-const webhooksRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms/$formId/webhooks', component: WebhooksPage });
-const membersRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'members', component: MembersPage });
-const settingsRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'settings', component: WorkspaceSettingsPage });
-const auditRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'audit', component: AuditPage });
-const accountRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'account', component: AccountPage });
+const keysRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'keys', component: lazyRouteComponent(() => import('./pages/keys/keys-page.tsx'), 'KeysPage') });
+const keyRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'keys/$keyId', component: lazyRouteComponent(() => import('./pages/keys/key-page.tsx'), 'KeyPage') });
+const formsRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms', component: lazyRouteComponent(() => import('./pages/forms/forms-page.tsx'), 'FormsPage') });
+const newFormRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms/new', component: lazyRouteComponent(() => import('./pages/forms/new-form-page.tsx'), 'NewFormPage') });
+const claimFormRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms/claim', component: lazyRouteComponent(() => import('./pages/forms/claim-form-page.tsx'), 'ClaimFormPage') });
+const formRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms/$formId', component: lazyRouteComponent(() => import('./pages/forms/form-page.tsx'), 'FormPage') });
+const submissionsRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms/$formId/submissions', component: lazyRouteComponent(() => import('./pages/submissions/submissions-page.tsx'), 'SubmissionsPage') });
+const webhooksRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms/$formId/webhooks', component: lazyRouteComponent(() => import('./pages/webhooks/webhooks-page.tsx'), 'WebhooksPage') });
+const membersRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'members', component: lazyRouteComponent(() => import('./pages/members/members-page.tsx'), 'MembersPage') });
+const settingsRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'settings', component: lazyRouteComponent(() => import('./pages/settings/workspace-settings-page.tsx'), 'WorkspaceSettingsPage') });
+const auditRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'audit', component: lazyRouteComponent(() => import('./pages/audit/audit-page.tsx'), 'AuditPage') });
+const accountRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'account', component: lazyRouteComponent(() => import('./pages/account/account-page.tsx'), 'AccountPage') });
 
 const workspaceHomeRoute = createRoute({
   getParentRoute: () => workspaceRoute,

@@ -44,6 +44,13 @@ describeInBrowser('API keys', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
     await expectAccessible(page, 'api-keys-shown-once');
 
+    // Escape does not close it at once: the key would be gone for good, so it asks; Stay keeps it.
+    await page.keyboard.press('Escape');
+    await see(shown.getByRole('alert').getByText('Close without the key? It is shown only now'));
+    await shown.getByRole('button', { name: 'Stay' }).click();
+    expect(await shown.getByLabel(/API key/).inputValue()).toBe(key);
+    await expectAccessible(page, 'api-keys-leave-warning');
+
     await shown.getByRole('button', { name: 'I have copied it' }).click();
     await gone(shown);
     // Closed is gone: not in the page, the URL, or the browser's storage.

@@ -92,8 +92,10 @@ describeInBrowser('A key’s life: expiry, roll, usage, leaks', () => {
     // The old row says it was replaced and until when it works, and cannot be rolled twice.
     const rows = page.getByRole('row', { name: /billing sync/ });
     await expect.poll(() => rows.count()).toBe(2);
-    const oldRow = page.getByRole('row').filter({ has: page.getByText('replaced; works until') });
+    const oldRow = page.getByRole('row').filter({ has: page.getByText('replaced; stops working') });
     await see(oldRow.locator(`time[datetime="${stored.expires_at}"]`));
+    // Read as a sentence: "replaced; stops working in 24 hours", never "works until in 24 hours".
+    expect(await oldRow.getByText(/replaced; stops working/).textContent()).toMatch(/^\s*replaced; stops working in 2[34] hours$/);
     expect(await oldRow.getByRole('button', { name: /^Roll/ }).count()).toBe(0);
     await see(oldRow.getByRole('button', { name: 'Revoke billing sync' }));
     await screenshot(page, 'api-keys-rolled');
@@ -122,6 +124,12 @@ describeInBrowser('A key’s life: expiry, roll, usage, leaks', () => {
     await see(facts.getByText('export-job/2.1'));
     await see(facts.getByText('127.0.0.1'));
     await see(page.getByText('7 requests in the last 30 days'));
+    // The chart's axes: the busiest day's count at the top of its scale, and the days below it.
+    const plot = page.locator('.usage-plot');
+    await see(plot.locator('.usage-y').getByText('7/day'));
+    const todayLabel = new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(new Date());
+    expect(await plot.locator('.usage-x span').last().textContent()).toBe(todayLabel);
+    expect(await plot.locator('.usage-x span').count()).toBe(3);
     await screenshot(page, 'api-key-page');
     await page.getByText('Requests by day').click();
     const today = page.getByRole('table', { name: /Requests this key authenticated/ }).getByRole('row').last();

@@ -4,6 +4,7 @@
  * and every unknown path, answered as before.
  */
 import { readdir } from 'node:fs/promises';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '@lfk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,18 +42,42 @@ describe('the dashboard, served', () => {
     expect(res.headers['cache-control']).toBe('no-cache');
   });
 
-  it('its scripts and styles are served from /assets with long-lived caching, and the page names them', async () => {
-    const assets = await readdir(join(DASHBOARD_DIST, 'assets'));
+  it('its scripts and styles are served from /assets with long-lived caching, each named by the page or a script it loads', async () => {
+    const assets = (await readdir(join(DASHBOARD_DIST, 'assets'))).filter((name) => !/\.(br|gz)$/.test(name));
     const page = await t.request('GET', '/');
+    const served: string[] = [page.body];
     for (const asset of assets) {
-      expect(page.body).toContain(`/assets/${asset}`);
       const res = await t.request('GET', `/assets/${asset}`);
       expect(res.status).toBe(200);
       expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
       expect(res.headers['x-content-type-options']).toBe('nosniff');
+      served.push(res.body);
     }
+    // The code is split by page: the page names the first chunks, and they name the rest.
+    expect(assets.filter((name) => name.endsWith('.js')).length).toBeGreaterThan(10);
+    for (const asset of assets) expect(served.some((text) => text.includes(`/assets/${asset}`) || text.includes(`./${asset}`)), asset).toBe(true);
     // No inline script: everything the CSP has to allow is a file of our own.
     expect(page.body).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+  });
+
+  it('sends Brotli or gzip to a browser that takes it, the same bytes once decoded, and the plain file to one that does not', async () => {
+    const assets = (await readdir(join(DASHBOARD_DIST, 'assets'))).filter((name) => /\.(js|css)$/.test(name));
+    for (const asset of assets) {
+      const get = (encoding?: string) => t.server.app.inject({ method: 'GET', url: `/assets/${asset}`, headers: encoding ? { 'accept-encoding': encoding } : {} });
+      const plain = await get();
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      const br = await get('gzip, deflate, br');
+      expect(br.headers['content-encoding'], asset).toBe('br');
+      expect(String(br.headers.vary)).toMatch(/accept-encoding/i);
+      expect(brotliDecompressSync(br.rawPayload).equals(plain.rawPayload), asset).toBe(true);
+      expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length);
+      const gz = await get('gzip');
+      expect(gz.headers['content-encoding'], asset).toBe('gzip');
+      expect(gunzipSync(gz.rawPayload).equals(plain.rawPayload), asset).toBe(true);
+    }
+    // The copies are not files of their own.
+    const copy = await t.request('GET', `/assets/${assets[0]}.br`);
+    expect(copy.status).toBe(404);
   });
 
   it.each([

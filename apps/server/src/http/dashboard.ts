@@ -60,9 +60,12 @@ export async function registerDashboard(app: FastifyInstance, dir: string): Prom
     prefix: '/',
     wildcard: false,
     index: false,
-    // The page is only served by the routes below, with its headers.
-    globIgnore: ['index.html'],
+    // The page is only served by the routes below, with its headers; the compressed copies only
+    // in place of the files they copy (preCompressed), never at their own URLs.
+    globIgnore: ['index.html', '**/*.br', '**/*.gz'],
     cacheControl: false,
+    // The build writes .br and .gz copies of its text files: sent as the browser accepts, as they are.
+    preCompressed: true,
     setHeaders(reply, path) {
       reply.header('x-content-type-options', 'nosniff');
       reply.header('cache-control', path.includes('/assets/') ? ASSET_CACHE_CONTROL : 'no-cache');

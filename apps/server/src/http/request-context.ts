@@ -10,6 +10,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OwnOriginCheck } from './own-origin.ts';
 
 export const SESSION_COOKIE = 'lfk_session';
+/**
+ * Set and cleared with the session cookie, readable by the dashboard's script and worth nothing
+ * (`1`): whether a session is worth asking about. A signed-out visit then goes straight to the
+ * sign-in page instead of asking and getting a 401 (GitHub's `logged_in` cookie, in lfk's words).
+ */
+export const SIGNED_IN_COOKIE = 'lfk_signed_in';
 
 /** A request header's (first) value. */
 export function header(request: FastifyRequest, name: string): string | undefined {
@@ -31,9 +37,11 @@ export function requestContexts(services: Services, publicUrl: string, isOwnOrig
     const cookies: SessionCookieWriter = {
       set(token, expiresAt) {
         reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, expires: expiresAt });
+        reply.setCookie(SIGNED_IN_COOKIE, '1', { ...cookieOptions, httpOnly: false, expires: expiresAt });
       },
       clear() {
         reply.clearCookie(SESSION_COOKIE, cookieOptions);
+        reply.clearCookie(SIGNED_IN_COOKIE, { ...cookieOptions, httpOnly: false });
       },
     };
     const headers: ResponseHeaders = {

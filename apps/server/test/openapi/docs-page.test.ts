@@ -53,7 +53,7 @@ describe('/docs, the API reference for people', () => {
       });
       const doc = (await t.request('GET', '/v1/openapi.json')).json;
       await tab.goto(`${base}/docs`);
-      await tab.getByRole('heading', { name: 'lfk', level: 1 }).waitFor({ timeout: BROWSER_TIMEOUT_MS });
+      await tab.getByRole('heading', { name: 'lfk API (v1)', level: 1 }).waitFor({ timeout: BROWSER_TIMEOUT_MS });
       // Every operation is drawn, by its summary, in the document's order.
       const summaries = Object.values(doc.paths).flatMap((ops) => Object.values(ops as Record<string, { summary: string }>).map((op) => op.summary));
       await tab.locator('h2', { hasText: summaries.at(-1)! }).waitFor({ timeout: BROWSER_TIMEOUT_MS });

@@ -5,6 +5,11 @@ export interface Column<Row> {
   label: string;
   /** A header heard but not seen (a column of buttons or links, which name themselves). */
   labelHidden?: boolean;
+  /**
+   * The cell holds text someone typed (a name, an address), which may be one long word: it wraps
+   * anywhere rather than widening the table. Other cells keep their words whole.
+   */
+  typed?: boolean;
   cell: (row: Row) => ReactNode;
 }
 
@@ -34,7 +39,7 @@ export function DataTable<Row>({ caption, columns, rows, rowKey }: DataTableProp
         {rows.map((row) => (
           <tr key={rowKey(row)}>
             {columns.map((column) => (
-              <td key={column.label} data-label={column.label}>
+              <td key={column.label} data-label={column.label} className={column.typed ? 'wrap-anywhere' : undefined}>
                 {column.cell(row)}
               </td>
             ))}

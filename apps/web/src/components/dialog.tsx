@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 
 interface DialogProps {
   open: boolean;
@@ -6,6 +6,11 @@ interface DialogProps {
   onClose: () => void;
   title: string;
   children: ReactNode;
+  /**
+   * Set while closing would lose something for good (a key shown once): Escape and the close
+   * button then ask first, with these words, instead of closing. The caller's own buttons do not.
+   */
+  leaveWarning?: string | undefined;
 }
 
 /**
@@ -13,26 +18,60 @@ interface DialogProps {
  * the page inert, moves focus in, closes on Escape and gives focus back to where it was. Its
  * content is only mounted while open, so what it held (a new key) is gone once it closes.
  */
-export function Dialog({ open, onClose, title, children }: DialogProps) {
+export function Dialog({ open, onClose, title, children, leaveWarning }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  const [asking, setAsking] = useState(false);
+  const stay = useRef<HTMLButtonElement>(null);
+  // The question takes the focus, so a keyboard user answers it next.
+  useEffect(() => {
+    if (asking) stay.current?.focus();
+  }, [asking]);
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     if (open && !dialog.open) dialog.showModal();
     if (!open && dialog.open) dialog.close();
+    if (!open) setAsking(false);
   }, [open]);
+  const leave = () => (leaveWarning ? setAsking(true) : onClose());
   return (
-    <dialog ref={ref} className="dialog" aria-labelledby={titleId} onClose={onClose}>
+    <dialog
+      ref={ref}
+      className="dialog"
+      aria-labelledby={titleId}
+      onClose={onClose}
+      onCancel={(event) => {
+        // Escape: asked first when closing would lose something.
+        if (!leaveWarning) return;
+        event.preventDefault();
+        setAsking(true);
+      }}
+    >
       {open && (
         <>
           <header className="dialog-header">
             <h2 id={titleId}>{title}</h2>
-            <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
+            <button type="button" className="icon-button" aria-label="Close" onClick={leave}>
               ×
             </button>
           </header>
-          <div className="dialog-body">{children}</div>
+          <div className="dialog-body">
+            {asking && leaveWarning && (
+              <div className="alert alert-warning" role="alert">
+                <p>{leaveWarning}</p>
+                <div className="actions">
+                  <button type="button" className="danger" onClick={onClose}>
+                    Close anyway
+                  </button>
+                  <button ref={stay} type="button" className="secondary" onClick={() => setAsking(false)}>
+                    Stay
+                  </button>
+                </div>
+              </div>
+            )}
+            {children}
+          </div>
         </>
       )}
     </dialog>

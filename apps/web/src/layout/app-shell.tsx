@@ -36,9 +36,14 @@ export function AppShell() {
         </Link>
         {workspaces.data && <WorkspaceSwitcher workspaces={workspaces.data.data} current={workspaceId} />}
         <div className="account">
+          {/* The API reference is served by the server itself, outside the app: a plain link. */}
+          <a className="docs-link" href="/docs">
+            API reference
+          </a>
           {session.data && (
             <Link className="account-email" to="/w/$workspaceId/account" params={{ workspaceId }} aria-label={`Your account: ${session.data.user.email}`}>
-              {session.data.user.email}
+              <span className="account-label">Account</span>
+              <span className="account-address">{session.data.user.email}</span>
             </Link>
           )}
           <SignOutButton />

@@ -234,8 +234,9 @@ export function buildOpenApi(publicUrl: string): Record<string, unknown> {
   return {
     openapi: '3.1.0',
     info: {
-      title: 'lfk',
-      version: '1',
+      // Redoc heads the reference page with both: "lfk API (v1)".
+      title: 'lfk API',
+      version: 'v1',
       summary: 'A forms backend with workspace API keys.',
       description:
         'Point an HTML `<form>` at lfk, or call it with a workspace API key from your server or agent. ' +

@@ -170,7 +170,7 @@ function EventDetail({ event }: { event: AuditEvent }) {
     ) : (
       <span className="muted">
         {' '}
-        (old key works until <Time iso={revokesAt} />)
+        (old key {Date.parse(revokesAt) > Date.now() ? 'stops' : 'stopped'} working <Time iso={revokesAt} />)
       </span>
     );
   }

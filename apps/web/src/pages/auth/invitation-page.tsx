@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { isSignedOut, problemOf } from '../../api/problems.ts';
+import { hasSessionHint } from '../../api/session.ts';
 import { trpc } from '../../api/trpc.ts';
 import { ProblemAlert } from '../../components/problem-alert.tsx';
 import { SignOutButton } from '../../layout/sign-out-button.tsx';
@@ -16,8 +17,10 @@ export function InvitationPage() {
   const { token } = useParams({ from: '/invitations/$token' });
   const here = `/invitations/${token}`;
   const invitation = useQuery({ ...trpc.invitations.show.queryOptions({ token }), retry: false });
-  const session = useQuery({ ...trpc.auth.session.queryOptions(), retry: false });
-  if (invitation.isPending || session.isPending) {
+  // Signed out (no hint of a session), nothing is asked: the page offers to sign in or up.
+  const hinted = hasSessionHint();
+  const session = useQuery({ ...trpc.auth.session.queryOptions(), retry: false, enabled: hinted });
+  if (invitation.isPending || (hinted && session.isPending)) {
     return (
       <AuthLayout title="Invitation" footer={null}>
         <p>Loading…</p>
@@ -39,7 +42,7 @@ export function InvitationPage() {
       {invited_by ? `${invited_by.name ?? invited_by.email} invited` : 'You are invited:'} {email} to the workspace “{workspace.name}” as {ROLE[role]}.
     </p>
   );
-  const signedOut = session.isError && isSignedOut(problemOf(session.error));
+  const signedOut = !hinted || (session.isError && isSignedOut(problemOf(session.error)));
   if (signedOut || !session.data) {
     return (
       <AuthLayout title={title} footer={null}>

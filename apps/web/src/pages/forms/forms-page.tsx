@@ -57,6 +57,7 @@ function columns(workspaceId: string): Column<Form>[] {
   return [
     {
       label: 'Name',
+      typed: true,
       cell: (form) => (
         <Link to="/w/$workspaceId/forms/$formId" params={params(form)}>
           {form.name}

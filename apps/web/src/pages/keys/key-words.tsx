@@ -45,7 +45,7 @@ export function KeyStatus({ apiKey }: { apiKey: ApiKey }) {
       {apiKey.rolled_to && apiKey.expires_at && (
         <span className="muted">
           {' '}
-          replaced; works until <Time iso={apiKey.expires_at} />
+          replaced; stops working <Time iso={apiKey.expires_at} />
         </span>
       )}
     </>

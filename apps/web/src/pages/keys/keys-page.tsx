@@ -39,6 +39,7 @@ function KeyManagement({ workspaceId }: { workspaceId: string }) {
   const columns: Column<ApiKey>[] = [
     {
       label: 'Name',
+      typed: true,
       cell: (key) => (
         <Link to="/w/$workspaceId/keys/$keyId" params={{ workspaceId, keyId: key.id }}>
           {key.name ?? 'Unnamed'}
@@ -54,7 +55,12 @@ function KeyManagement({ workspaceId }: { workspaceId: string }) {
         <>
           <Time iso={key.created_at} />
           <br />
-          <span className="muted">by {nameOf(key.created_by)}</span>
+          <span className="muted">
+            by{' '}
+            <span className="person" title={nameOf(key.created_by)}>
+              {nameOf(key.created_by)}
+            </span>
+          </span>
         </>
       ),
     },

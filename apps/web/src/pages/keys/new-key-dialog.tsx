@@ -29,7 +29,12 @@ export function NewKeyDialog({ open, title, onClose, children }: NewKeyDialogPro
     onClose();
   };
   return (
-    <Dialog open={open} onClose={close} title={created ? 'Your new API key' : title}>
+    <Dialog
+      open={open}
+      onClose={close}
+      title={created ? 'Your new API key' : title}
+      leaveWarning={created ? 'Close without the key? It is shown only now: once this closes, nobody can see it again.' : undefined}
+    >
       {created ? <ShowKeyOnce created={created} onDone={close} /> : children(setCreated, close)}
     </Dialog>
   );

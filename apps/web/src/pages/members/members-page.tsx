@@ -31,8 +31,8 @@ export function MembersPage() {
   const isOwner = workspace.role === 'owner';
   const roles = useRoleChange(workspace.id);
   const columns: Column<Member>[] = [
-    { label: 'Email', cell: (m) => m.email },
-    { label: 'Name', cell: (m) => m.name ?? <span className="muted">—</span> },
+    { label: 'Email', typed: true, cell: (m) => m.email },
+    { label: 'Name', typed: true, cell: (m) => m.name ?? <span className="muted">—</span> },
     {
       label: 'Role',
       cell: (m) =>
@@ -187,9 +187,9 @@ function PendingInvitations({ workspaceId, isOwner }: { workspaceId: string; isO
     },
   });
   const columns: Column<Invitation>[] = [
-    { label: 'Email', cell: (i) => i.email },
+    { label: 'Email', typed: true, cell: (i) => i.email },
     { label: 'Role', cell: (i) => ROLE_NAMES[i.role] },
-    { label: 'Link works until', cell: (i) => <Time iso={i.expires_at} /> },
+    { label: 'Link expires', cell: (i) => <Time iso={i.expires_at} /> },
   ];
   if (isOwner) {
     columns.push({
