@@ -219,3 +219,44 @@ export async function ownerKey(name: string): Promise<{ id: string; key: string;
   if (created.code !== 0) throw new Error(`keys create failed: ${created.stderr}`);
   return created.json;
 }
+
+/**
+ * A form of `home`'s workspace that takes submissions with a key, and a key: `submit` sends one
+ * straight to the server (not through any hop) and answers its id.
+ */
+export async function keyedForm(home: Home, name: string): Promise<{ formId: string; submit(message: string): Promise<string> }> {
+  const key = (await home.lfk(['keys', 'create', '--name', name, '--json'])).json.key as string;
+  const form = await home.lfk(['forms', 'create', '--name', name, '--field', 'message:text', '--mode', 'api_key', '--json']);
+  const formId = form.json.id as string;
+  return {
+    formId,
+    submit: (message) =>
+      fetch(`${server.baseUrl}/v1/forms/${formId}/submissions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ message }),
+      }).then(async (res) => ((await res.json()) as { id: string }).id),
+  };
+}
+
+/** `lfk submissions list <form_id> --follow --json` through the real bin, as `home`, with `env`: what it prints, as it prints it. */
+export function followSubmissions(home: Home, formId: string, env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [LFK_BIN, 'submissions', 'list', formId, '--follow', '--json'], {
+    env: { PATH: process.env.PATH ?? '', HOME: home.dir, XDG_CONFIG_HOME: join(home.dir, '.config'), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  let exited: number | null = null;
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  child.on('exit', (code) => (exited = code));
+  const lines = () => stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { id: string } & Record<string, unknown>);
+  return {
+    lines,
+    ids: () => lines().map((line) => line.id),
+    stderr: () => stderr,
+    exited: () => exited,
+    stop: () => child.kill('SIGINT'),
+  };
+}

@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { linkTokenSentTo } from '@lfk/testing';
-import { LFK_BIN, owner, server, signupWithCli, startWorld, stopWorld, tempHome, workspaceId } from './harness.ts';
+import { linkTokenSentTo, until } from '@lfk/testing';
+import { followSubmissions, keyedForm, owner, server, signupWithCli, startWorld, stopWorld, tempHome, workspaceId } from './harness.ts';
 
 // members, projects, the audit log, --all, and submissions list --follow, against the real server.
 
@@ -93,38 +92,17 @@ describe('--all', () => {
 
 describe('submissions list --follow', () => {
   it('prints what is there, then each submission as it arrives (NDJSON with --json), until stopped', async () => {
-    const key = (await owner.lfk(['keys', 'create', '--name', 'follow', '--json'])).json.key;
-    const form = await owner.lfk(['forms', 'create', '--name', 'Followed', '--field', 'message:text', '--mode', 'api_key', '--json']);
-    const submit = (message: string) =>
-      fetch(`${server.baseUrl}/v1/forms/${form.json.id}/submissions`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ message }),
-      }).then((res) => res.json() as Promise<{ id: string }>);
+    const { formId, submit } = await keyedForm(owner, 'Followed');
     const before = await submit('before watching');
-
-    const child = spawn(process.execPath, [LFK_BIN, 'submissions', 'list', form.json.id, '--follow', '--json'], {
-      env: { PATH: process.env.PATH ?? '', HOME: owner.dir, XDG_CONFIG_HOME: `${owner.dir}/.config` },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    const lines = () => stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line));
-    const until = async (check: () => boolean) => {
-      const deadline = Date.now() + 60_000;
-      while (!check()) {
-        if (Date.now() > deadline) throw new Error(`not seen in time; stdout: ${stdout}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    };
+    const followed = followSubmissions(owner, formId);
     try {
-      await until(() => lines().length === 1);
+      await until('the first page', () => followed.lines().length === 1);
       const during = [await submit('first while watching'), await submit('second while watching')];
-      await until(() => lines().length === 3);
-      expect(lines().map((s) => s.id)).toEqual([before.id, ...during.map((s) => s.id)]);
-      expect(lines()[2]).toMatchObject({ form_id: form.json.id, data: { message: 'second while watching' }, source: 'api_key' });
+      await until('the two that arrived', () => followed.lines().length === 3);
+      expect(followed.ids()).toEqual([before, ...during]);
+      expect(followed.lines()[2]).toMatchObject({ form_id: formId, data: { message: 'second while watching' }, source: 'api_key' });
     } finally {
-      child.kill('SIGINT');
+      followed.stop();
     }
   });
 });
