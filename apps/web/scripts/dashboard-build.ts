@@ -121,7 +121,8 @@ export async function buildDashboard(): Promise<void> {
  */
 export async function ensureDashboardBuilt(log: (line: string) => void = () => {}): Promise<boolean> {
   if (await isDashboardBuildCurrent()) return false;
-  log('Building the dashboard (its sources changed since the last build)…');
+  const first = (await readStamp()) === null;
+  log(first ? 'Building the dashboard (a first start: about a second)…' : 'Building the dashboard (its sources changed since the last build)…');
   const started = performance.now();
   await buildDashboard();
   log(`Dashboard built in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
