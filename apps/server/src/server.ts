@@ -21,7 +21,6 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, 
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import { OutboxSender, type OutboxSenderOptions } from './email/outbox-sender.ts';
-import { ServerMetrics, serveMetrics, UNMATCHED_ROUTE } from './metrics.ts';
 import { every } from './periodic.ts';
 import { resolveSecretKey } from './secret-key.ts';
 import { logTransport, smtpTransport } from './email/transports.ts';
@@ -156,8 +155,11 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const outage = new DatabaseOutage(db, app.log);
   app.decorate('databaseOutage', outage);
   const log = outage.quiet(app.log);
-  const metrics = config.metrics.enabled ? new ServerMetrics(db, outage) : null;
-  if (metrics) {
+  // prom-client costs about 12 MiB once loaded: only a server that serves metrics loads it.
+  const metricsModule = config.metrics.enabled ? await import('./metrics.ts') : null;
+  const metrics = metricsModule ? new metricsModule.ServerMetrics(db, outage) : null;
+  if (metrics && metricsModule) {
+    const { UNMATCHED_ROUTE } = metricsModule;
     app.addHook('onResponse', (request, reply, done) => {
       metrics.requestAnswered(request.method, request.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000);
       done();
@@ -215,7 +217,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   registerErrorHandling(app);
 
   registerHealth(app, db, outage);
-  const metricsServer = metrics && config.metrics.enabled ? serveMetrics(app, metrics, config.metrics.port) : null;
+  const metricsServer = metrics && metricsModule && config.metrics.enabled ? metricsModule.serveMetrics(app, metrics, config.metrics.port) : null;
   const openApi = buildOpenApi(config.publicUrl);
   app.get('/v1/openapi.json', async () => openApi);
   await registerApiDocs(app);
