@@ -1,5 +1,4 @@
 import pino from 'pino';
-import pretty from 'pino-pretty';
 import { ConfigError, loadConfig } from './config.ts';
 import { createServer } from './server.ts';
 
@@ -21,9 +20,10 @@ const dropWhenClosed = (error: NodeJS.ErrnoException) => {
   if (error.code !== 'EPIPE') throw error;
 };
 // On a terminal, lines a person reads; anywhere else (a file, a collector), JSON lines.
+// pino-pretty costs about 10 MiB once loaded: only a server that prints for a person loads it.
 const readableLog = config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true);
 const logStream = readableLog
-  ? pretty({
+  ? (await import('pino-pretty')).default({
       destination: 1,
       sync: true,
       colorize: process.stdout.isTTY === true,
