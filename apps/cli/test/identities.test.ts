@@ -5,16 +5,17 @@
  * says which identity commands act as.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Home, newHome, ownerKey, signupWithCli, server, startWorld, stopWorld } from './harness.ts';
+import { type Home, newHome, ownerKey, signupWithCli, server, startWorld, stopWorld, workspaceId } from './harness.ts';
 
 let somebodyElse: Home;
 let somebodyElseEmail: string;
 let key: string;
+let keyId: string;
 let keyFormId: string;
 
 beforeAll(async () => {
   await startWorld();
-  ({ key } = await ownerKey('agent'));
+  ({ key, id: keyId } = await ownerKey('agent'));
   // Another person, signed in on this machine, who is no member of the key's workspace.
   somebodyElse = await newHome();
   ({ email: somebodyElseEmail } = await signupWithCli(somebodyElse, server.baseUrl));
@@ -51,14 +52,18 @@ describe('an API key given while another person is signed in', () => {
   it('whoami says commands act as the key, and that the saved session is not used', async () => {
     const human = await somebodyElse.lfk(['whoami'], { env: { LFK_API_KEY: key } });
     expect(human.code, human.stderr).toBe(0);
-    expect(human.stdout).toMatch(new RegExp(`^acting as\\s+API key ${key.slice(0, 10)}… \\(from LFK_API_KEY\\)$`, 'm'));
+    expect(human.stdout).toMatch(new RegExp(`^acting as\\s+API key “agent” ${key.slice(0, 10)}… \\(from LFK_API_KEY\\)$`, 'm'));
+    expect(human.stdout).toMatch(new RegExp(`^key\\s+${keyId}$`, 'm'));
+    expect(human.stdout).toMatch(new RegExp(`^workspace\\s+${workspaceId}$`, 'm'));
+    expect(human.stdout).toMatch(/^expires\s+never$/m);
     expect(human.stdout).toMatch(new RegExp(`^saved session\\s+${somebodyElseEmail.replace(/[.+]/g, '\\$&')}: not used while LFK_API_KEY is set$`, 'm'));
     expect(human.stdout).not.toContain(key);
 
     const json = await somebodyElse.lfk(['whoami', '--json'], { env: { LFK_API_KEY: key } });
     expect(json.json).toEqual({
       acting_as: 'api_key',
-      api_key: { prefix: key.slice(0, 10), source: 'LFK_API_KEY' },
+      // The server's own answer of which key it is (GET /v1/api-keys/current), and where it came from.
+      api_key: { id: keyId, name: 'agent', prefix: key.slice(0, 10), workspace_id: workspaceId, created_at: expect.any(String), expires_at: null, source: 'LFK_API_KEY' },
       saved_session: { email: somebodyElseEmail, used: false },
       server: server.baseUrl,
     });

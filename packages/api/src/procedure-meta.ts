@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { ErrorCode } from './errors.ts';
 
 /** Who may call a procedure. */
-export type Access = 'public' | 'session' | 'member' | 'owner' | 'forms_scope' | 'forms_scope_or_anonymous';
+export type Access = 'public' | 'session' | 'member' | 'owner' | 'forms_scope' | 'forms_scope_or_anonymous' | 'api_key';
 
 /** How a procedure is reached over the `/v1` REST API; its input, output and access come from the procedure. */
 export interface RestMeta {

@@ -75,6 +75,15 @@ export const publicProcedure = t.procedure.meta(PUBLIC).use(({ ctx, next }) => {
 
 const authenticatedProcedure = t.procedure.use(({ ctx, next }) => next({ ctx: identify(ctx) }));
 
+/** An API key, and nothing else: for what a key asks of itself. A session has no key to answer for. */
+export const keyProcedure = t.procedure.meta({ access: 'api_key', accessErrors: [...AUTHENTICATION, 'api_key_required'] }).use(({ ctx, next }) => {
+  const identified = identify(ctx);
+  if (identified.principal.kind !== 'api_key') {
+    throw new ApiError('api_key_required', { message: 'This answers for the API key the request presents (`Authorization: Bearer lfk_…`); a session has none.' });
+  }
+  return next({ ctx: { ...identified, key: identified.principal } });
+});
+
 /** A signed-in person. An API key is refused: keys never reach what this guards. */
 export const sessionProcedure = authenticatedProcedure.meta({ access: 'session', accessErrors: SESSION }).use(({ ctx, next }) => {
   const principal = ctx.principal;

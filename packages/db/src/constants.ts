@@ -129,7 +129,7 @@ export const MAX_ACTIVE_KEYS = 10;
 /** Why a key stopped working: an owner revoked it, it reached its expiry, a roll's grace ended, or it was reported leaked. */
 /**
  * A key as lists and logs show it: `lfk_` and its first 6 random characters, enough to tell keys
- * apart and nothing to guess with. The server stores it; the CLI shows the key it was given so.
+ * apart and nothing to guess with. Stored with the key, and shown wherever a key is named.
  */
 export function apiKeyDisplayPrefix(key: string): string {
   return key.slice(0, 'lfk_'.length + 6);

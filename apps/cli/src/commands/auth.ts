@@ -1,7 +1,7 @@
-import { apiKeyDisplayPrefix, MIN_PASSWORD_LENGTH, PAGE_LIMIT } from '@lfk/db/constants';
+import { MIN_PASSWORD_LENGTH, PAGE_LIMIT } from '@lfk/db/constants';
 import { hostname } from 'node:os';
 import { Command } from '@commander-js/extra-typings';
-import { anonymousApi, type CommandContext, sessionApi } from '../command-context.ts';
+import { anonymousApi, type CommandContext, keyApi, sessionApi } from '../command-context.ts';
 import { updateConfig } from '../config/config-file.ts';
 import { describeKeySource } from '../config/settings.ts';
 import { CliError, EXIT_AUTH, EXIT_USAGE, usageError } from '../errors.ts';
@@ -243,17 +243,23 @@ export const whoamiCommand = () =>
         const chosen = settings.workspace ?? (settings.profile.workspace_id ? { id: settings.profile.workspace_id, source: 'config' as const } : null);
         const from = { flag: ' (from --workspace)', env: ' (from LFK_WORKSPACE)', config: '' };
         if (settings.apiKey) {
-          // The key is what every command acts as: say so, and that a saved session waits unused.
+          // The key is what every command acts as: say which key it is (the server's own answer),
+          // and that a saved session waits unused.
           const source = describeKeySource(settings.apiKeySource);
+          const current = await (await keyApi(ctx)).apiKeys.current.query();
           const view = {
             acting_as: 'api_key' as const,
-            api_key: { prefix: apiKeyDisplayPrefix(settings.apiKey), source },
+            api_key: { ...current, source },
             saved_session: settings.profile.session_token ? { email: settings.profile.user_email ?? null, used: false } : null,
             server: settings.baseUrl,
           };
           out.result(view, (view) => {
+            const { api_key: key } = view;
             out.record([
-              ['acting as', `API key ${view.api_key.prefix}… (from ${source})`],
+              ['acting as', `API key ${key.name ? `“${key.name}” ` : ''}${key.prefix}… (from ${source})`],
+              ['key', key.id],
+              ['workspace', key.workspace_id],
+              ['expires', key.expires_at ?? 'never'],
               ['server', view.server],
               ['can', "create, read and update its workspace's forms, resend their verification, submit to them"],
               ...(view.saved_session

@@ -127,6 +127,14 @@ export const formsScope = (ok: Success, notFound: Expected = '404 form_not_found
   other_workspace_key: notFound,
 });
 
+/** An API key, of any workspace: it answers for itself; a session has no key to answer for. */
+export const anyKey = (ok: Success): Expectations => ({
+  no_credentials: '401 unauthenticated', owner_session: '401 api_key_required', member_session: '401 api_key_required',
+  outsider_session: '401 api_key_required',
+  workspace_key: ok, other_workspace_key: ok,
+  ...REFUSED_CREDENTIALS,
+});
+
 /** A key of the form's workspace, and nothing else. */
 export const workspaceKey = (ok: Success): Expectations => ({
   no_credentials: '401 api_key_required', owner_session: '401 api_key_required', member_session: '401 api_key_required',
@@ -334,6 +342,17 @@ export const MATRIX: Row[] = [
     route: 'GET /v1/auth/session',
     success: (res, { w, caller }) => expect(res.json.user.id).toBe(sessionAccount(w, caller)!.userId),
     expect: signedIn(200),
+  },
+  {
+    route: 'GET /v1/api-keys/current',
+    // Each key answers for itself, and for nothing else.
+    success: (res, { w, caller }) => {
+      const key = caller === 'workspace_key' ? w.key : w.otherKey;
+      expect(res.json.id).toBe(key.id);
+      expect(res.json.prefix).toBe(key.key.slice(0, 10));
+      expect(JSON.stringify(res.json)).not.toContain(key.key);
+    },
+    expect: anyKey(200),
   },
 
   // ── Device sign-in: a device starts and polls (public); a signed-in person sees and decides ──

@@ -64,6 +64,7 @@ const ACCESS_NOTES: Record<RestRoute['access'], string> = {
   member: 'A session of a member of the workspace. API keys get 403 `session_required`.',
   owner: 'A session of an owner of the workspace. API keys get 403 `session_required`.',
   forms_scope: 'A workspace API key (`Authorization: Bearer lfk_…`) or a session of a member of the workspace.',
+  api_key: 'A workspace API key (`Authorization: Bearer lfk_…`); a session gets 401 `api_key_required`.',
   forms_scope_or_anonymous:
     'A workspace API key (`Authorization: Bearer lfk_…`) or a session of a member of the workspace; ' +
     'without credentials, the form is made unclaimed (`notify_email` required; rate-limited per address).',
@@ -168,6 +169,8 @@ export function securityOf(route: RestRoute): Record<string, string[]>[] {
       return [{}, { apiKey: [] }, ...session];
     case 'forms_scope':
       return [{ apiKey: [] }, ...session];
+    case 'api_key':
+      return [{ apiKey: [] }];
     default:
       return session;
   }

@@ -14,12 +14,13 @@ import {
   apiKeyUsage,
   apiKeyUsageInput,
   createdApiKey,
+  currentApiKey,
 } from './schemas.ts';
 import { listOf } from '../../common-schemas.ts';
 import { apiKeyToWire, createdKeyToWire } from './serializers.ts';
 import { initialReminder, usageDays } from './lifecycle.ts';
 import { pageNewestFirst } from '../../infrastructure/pagination.ts';
-import { ownerProcedure, router } from '../../trpc.ts';
+import { keyProcedure, ownerProcedure, router } from '../../trpc.ts';
 
 /** `expires_at` as asked, checked against the server's clock: 1 hour to 1 year ahead. */
 function expiryOf(requested: string | undefined, now: Date): Date | null {
@@ -66,6 +67,23 @@ export const apiKeysRouter = router({
         return record;
       });
       return createdKeyToWire(created, key, ctx.workspaceId);
+    }),
+
+  current: keyProcedure.meta(rest('GET /v1/api-keys/current', 200,
+      'The API key this request presents, as it knows itself: an agent holding only a key can ask which one it is'))
+    .output(currentApiKey)
+    .query(async ({ ctx }) => {
+      const found = await ctx.em.getRepository(ApiKey).findOne({ id: ctx.key.keyId });
+      // Deleted with its workspace since it was checked: it is no key now.
+      if (!found) throw new ApiError('invalid_api_key');
+      return {
+        id: found.id,
+        name: found.name ?? null,
+        prefix: found.prefix,
+        workspace_id: ctx.key.workspaceId,
+        created_at: found.createdAt.toISOString(),
+        expires_at: found.expiresAt?.toISOString() ?? null,
+      };
     }),
 
   list: ownerProcedure.meta(rest('GET /v1/workspaces/:workspace_id/api-keys', 200,

@@ -31,6 +31,16 @@ export const apiKey = z.object({
   rolled_to: z.string().nullable(),
 }).meta({ id: 'ApiKey' });
 
+/** What a key knows of itself (`GET /v1/api-keys/current`): nothing secret, nothing of other keys. */
+export const currentApiKey = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  prefix: z.string(),
+  workspace_id: z.string().describe('The workspace the key acts for.'),
+  created_at: timestamp,
+  expires_at: timestamp.nullable().describe('When it stops working on its own (an expiry, or the end of a roll\'s grace); null for never.'),
+}).meta({ id: 'CurrentApiKey' });
+
 /** The one response that carries the plaintext `key`. */
 export const createdApiKey = z.object({
   id: z.string(),
