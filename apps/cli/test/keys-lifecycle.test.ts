@@ -70,6 +70,12 @@ describe('keys: expiry, roll, get, usage', () => {
     const list = await owner.lfk(['keys', 'list']);
     // Said as a person says it: the rolled key was replaced, and a stopped key shows no expiry.
     expect(list.stdout).toMatch(new RegExp(`^${oldNow.json.rolled_to}\\tworker\\t[^\\t]+\\treplaced\\t-\\t`, 'm'));
+    // A roll may choose the new key's lifetime.
+    const chosen = await owner.lfk(['keys', 'roll', atOnce.json.id, '--yes', '--expires-in', '30d', '--json']);
+    expect(chosen.code, chosen.stderr).toBe(0);
+    const days = (Date.parse(chosen.json.expires_at) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(29.9);
+    expect(days).toBeLessThanOrEqual(30);
   });
 
   it('usage counts the requests once written; list and get show where the key was last used from', async () => {

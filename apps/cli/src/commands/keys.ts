@@ -84,10 +84,12 @@ const keysRollCommand = () =>
     .description('Replace an API key with a new one (same name), printed once; the old key works until the grace ends')
     .argument('<key_id>', 'the key to replace, e.g. key_…')
     .option('--grace <duration>', 'how long the old key keeps working: 0 (the default: it stops at once) up to 7d (e.g. 1h, 24h)', '0')
+    .option('--expires-in <duration>', "the new key stops working after this long: 1h to 365d; by default, as long as the old key's lifetime (or never)")
     .option('-y, --yes', 'do not ask for confirmation when the old key stops at once')
     .action(
       action(async (ctx, keyId, flags) => {
         const graceSeconds = parseDuration('--grace', flags.grace);
+        const expiresIn = flags.expiresIn === undefined ? undefined : parseDuration('--expires-in', flags.expiresIn);
         const { workspaceId } = await inWorkspace(ctx);
         if (graceSeconds === 0 && !flags.yes) {
           await confirmOrStop(
@@ -98,7 +100,12 @@ const keysRollCommand = () =>
         }
         // A client of its own after the question, so time spent answering is not spent from the timeout.
         const api = await sessionApi(ctx);
-        const key = await api.apiKeys.roll.mutate({ workspace_id: workspaceId, key_id: keyId, grace_seconds: graceSeconds });
+        const key = await api.apiKeys.roll.mutate({
+          workspace_id: workspaceId,
+          key_id: keyId,
+          grace_seconds: graceSeconds,
+          ...(expiresIn !== undefined ? { expires_at: new Date(Date.now() + expiresIn * 1000).toISOString() } : {}),
+        });
         printNewKey(ctx, key, graceSeconds === 0 ? `Rolled ${keyId} (revoked now) into` : `Rolled ${keyId} (works ${flags.grace} more) into`);
       }),
     );

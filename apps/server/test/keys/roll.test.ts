@@ -139,3 +139,38 @@ describe(`rolling a key (${ENGINE})`, () => {
     expect(await activeCount(owner.workspaceId)).toBe(MAX_ACTIVE_KEYS);
   });
 });
+
+describe(`a roll keeps the key's expiry policy (${ENGINE})`, () => {
+  it("a key that expires is replaced by one with the same lifetime counted from now; one that never expires, by one that never does", async () => {
+    const owner = await t.signup();
+    const lifetime = 90 * DAY;
+    const expiring = await createKey(t, owner, { name: 'trial', expires_at: new Date(clock.now().getTime() + lifetime).toISOString() });
+    // Its lifetime as stored: from when it was made to when it expires.
+    const stored = Date.parse(expiring.json.expires_at) - Date.parse(expiring.json.created_at);
+    // Ten days into its life, it is rolled: the new key lives as long from the roll, not forever.
+    clock.advance(10 * DAY);
+    const rolled = await roll(t, owner, expiring.id);
+    expect(rolled.status, rolled.body).toBe(201);
+    expect(rolled.json.expires_at).toBe(new Date(clock.now().getTime() + stored).toISOString());
+    const [created] = (await auditActions(t, owner.workspaceId, 'api_key.created')).filter((e) => e.target_id === rolled.json.id);
+    expect((typeof created!.data === 'string' ? JSON.parse(created!.data) : created!.data).expires_at).toBe(rolled.json.expires_at);
+
+    const forever = await createKey(t, owner, { name: 'forever' });
+    const rolledForever = await roll(t, owner, forever.id);
+    expect(rolledForever.json.expires_at).toBeNull();
+  });
+
+  it('a roll may set the new key’s expiry; one out of range is refused and nothing is rolled', async () => {
+    const owner = await t.signup();
+    const old = await createKey(t, owner, { name: 'chosen' });
+    const tooFar = await roll(t, owner, old.id, { expires_at: new Date(clock.now().getTime() + 400 * DAY).toISOString() });
+    expectError(tooFar, 400, 'invalid_request');
+    expect(tooFar.json.error.details).toEqual([{ path: 'expires_at', message: expect.stringContaining('Must be between') }]);
+    expect(await getKey(t, owner, old.id)).toMatchObject({ status: 'active', rolled_to: null });
+
+    const chosen = new Date(clock.now().getTime() + 30 * DAY).toISOString();
+    const rolled = await roll(t, owner, old.id, { expires_at: chosen });
+    expect(rolled.status, rolled.body).toBe(201);
+    expect(rolled.json.expires_at).toBe(chosen);
+  });
+});

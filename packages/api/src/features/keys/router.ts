@@ -129,14 +129,16 @@ export const apiKeysRouter = router({
         if (input.grace_seconds > 0 && (await keys.countActive(ctx.workspaceId, now)) >= MAX_ACTIVE_KEYS) {
           throw new ApiError('api_key_limit_reached');
         }
+        // The expiry policy carries over: the one asked for, else the old key's lifetime from now.
+        const expiresAt = expiryOf(input.expires_at, now) ?? (old.expiresAt ? new Date(now.getTime() + (old.expiresAt.getTime() - old.createdAt.getTime())) : null);
         const next = keys.issue({
           workspaceId: ctx.workspaceId,
           name: old.name ?? null,
           prefix,
           keyHash: hash,
           createdBy: ctx.session.userId,
-          expiresAt: null,
-          expiryReminderDays: null,
+          expiresAt,
+          expiryReminderDays: expiresAt ? initialReminder(expiresAt, now) : null,
         });
         old.rolledTo = next.id;
         let revokesAt = now;
@@ -155,7 +157,7 @@ export const apiKeysRouter = router({
           action: 'api_key.created',
           actor: ctx.actor,
           target: { type: 'api_key', id: next.id },
-          data: { name: next.name, prefix, expires_at: null, rolled_from: old.id },
+          data: { name: next.name, prefix, expires_at: expiresAt?.toISOString() ?? null, rolled_from: old.id },
         });
         audit.record({
           workspaceId: ctx.workspaceId,

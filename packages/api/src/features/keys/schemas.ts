@@ -73,6 +73,10 @@ export const apiKeyRollInput = workspaceScoped
     key_id: idParam,
     /** How long the old key keeps working; 0 (the default) revokes it with the roll. */
     grace_seconds: z.number().int().min(0).max(API_KEY_ROLL_GRACE_SECONDS.max).default(0),
+    expires_at: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .describe(`When the new key stops working. ${EXPIRY_RANGE} Unset: a key that expires is replaced by one with the same lifetime, counted from now; one that never expires, by one that never does.`),
   })
   .strict();
 
