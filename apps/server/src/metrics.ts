@@ -8,12 +8,12 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /** A route that matched nothing is one label value, whatever URL was asked for. */
-export const UNMATCHED_ROUTE = 'unmatched';
+const UNMATCHED_ROUTE = 'unmatched';
 
 /**
  * lfk's Prometheus metrics, on a registry of this server's own (several servers share a test
- * process). Counters are counted as the work is done; queue depths, the pool and the outage are
- * read when scraped.
+ * process). Counters are counted as the work is done (every request `app` answers, from the
+ * start); queue depths, the pool and the outage are read when scraped.
  */
 export class ServerMetrics implements Metrics {
   readonly registry = new Registry();
@@ -22,7 +22,7 @@ export class ServerMetrics implements Metrics {
   readonly #keyChecks: Counter<'outcome' | 'source'>;
   readonly #webhookAttempts: Counter<'outcome'>;
 
-  constructor(db: Database, outage: DatabaseOutage) {
+  constructor(app: FastifyInstance, db: Database, outage: DatabaseOutage) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry, prefix: 'lfk_' });
     this.#requests = new Counter({
@@ -71,11 +71,39 @@ export class ServerMetrics implements Metrics {
         this.set(outage.current ? 0 : 1);
       },
     });
+    app.addHook('onResponse', (request, reply, done) => {
+      const labels = { method: request.method, route: request.routeOptions.url ?? UNMATCHED_ROUTE };
+      this.#requests.inc({ ...labels, status: String(reply.statusCode) });
+      this.#durations.observe(labels, reply.elapsedTime / 1000);
+      done();
+    });
   }
 
-  requestAnswered(method: string, route: string, status: number, seconds: number): void {
-    this.#requests.inc({ method, route, status: String(status) });
-    this.#durations.observe({ method, route }, seconds);
+  /**
+   * `GET /metrics`: on the API's own port (`port` null), or alone on a port of its own, which a
+   * deployment keeps private (a listener with nothing else on it, not reachable through the API's).
+   */
+  serve(app: FastifyInstance, port: number | null): MetricsListener | null {
+    const scrape = () => this.registry.metrics();
+    const contentType = this.registry.contentType;
+    if (port === null) {
+      app.get('/metrics', async (_request, reply) => reply.type(contentType).send(await scrape()));
+      return null;
+    }
+    const server = createServer((request, response) => {
+      if (request.url?.split('?')[0] !== '/metrics' || (request.method !== 'GET' && request.method !== 'HEAD')) {
+        response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found: metrics are at GET /metrics.\n');
+        return;
+      }
+      scrape().then(
+        (text) => response.writeHead(200, { 'content-type': contentType }).end(request.method === 'HEAD' ? undefined : text),
+        () => response.writeHead(500).end(),
+      );
+    });
+    return {
+      listen: (host) => new Promise((resolve, reject) => server.once('error', reject).listen(port, host, () => resolve())),
+      close: () => new Promise((resolve) => server.close(() => resolve())),
+    };
   }
 
   keyChecked(outcome: KeyCheckOutcome, source: KeyCheckSource): void {
@@ -116,30 +144,4 @@ function queueGauges(name: string, help: string, read: () => Promise<Backlog>, r
 export interface MetricsListener {
   listen(host: string): Promise<void>;
   close(): Promise<void>;
-}
-
-/**
- * `GET /metrics`: on the API's own port (`port` null), or alone on a port of its own, which a
- * deployment keeps private (a listener with nothing else on it, not reachable through the API's).
- */
-export function serveMetrics(app: FastifyInstance, metrics: ServerMetrics, port: number | null): MetricsListener | null {
-  const scrape = () => metrics.registry.metrics();
-  if (port === null) {
-    app.get('/metrics', async (_request, reply) => reply.type(metrics.registry.contentType).send(await scrape()));
-    return null;
-  }
-  const server = createServer((request, response) => {
-    if (request.url?.split('?')[0] !== '/metrics' || (request.method !== 'GET' && request.method !== 'HEAD')) {
-      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found: metrics are at GET /metrics.\n');
-      return;
-    }
-    scrape().then(
-      (text) => response.writeHead(200, { 'content-type': metrics.registry.contentType }).end(request.method === 'HEAD' ? undefined : text),
-      () => response.writeHead(500).end(),
-    );
-  });
-  return {
-    listen: (host) => new Promise((resolve, reject) => server.once('error', reject).listen(port, host, () => resolve())),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
 }

@@ -156,15 +156,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.decorate('databaseOutage', outage);
   const log = outage.quiet(app.log);
   // prom-client costs about 12 MiB once loaded: only a server that serves metrics loads it.
-  const metricsModule = config.metrics.enabled ? await import('./metrics.ts') : null;
-  const metrics = metricsModule ? new metricsModule.ServerMetrics(db, outage) : null;
-  if (metrics && metricsModule) {
-    const { UNMATCHED_ROUTE } = metricsModule;
-    app.addHook('onResponse', (request, reply, done) => {
-      metrics.requestAnswered(request.method, request.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000);
-      done();
-    });
-  }
+  const metrics = config.metrics.enabled ? new (await import('./metrics.ts')).ServerMetrics(app, db, outage) : null;
 
   let sender: OutboxSender | undefined;
   let webhookWorker: QueueWorker<unknown> | undefined;
@@ -217,7 +209,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   registerErrorHandling(app);
 
   registerHealth(app, db, outage);
-  const metricsServer = metrics && metricsModule && config.metrics.enabled ? metricsModule.serveMetrics(app, metrics, config.metrics.port) : null;
+  const metricsServer = metrics && config.metrics.enabled ? metrics.serve(app, config.metrics.port) : null;
   const openApi = buildOpenApi(config.publicUrl);
   app.get('/v1/openapi.json', async () => openApi);
   await registerApiDocs(app);
