@@ -88,18 +88,22 @@ const workspaceRoute = createRoute({
   component: AppShell,
 });
 
-const keysRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'keys', component: lazyRouteComponent(() => import('./pages/keys/keys-page.tsx'), 'KeysPage') });
-const keyRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'keys/$keyId', component: lazyRouteComponent(() => import('./pages/keys/key-page.tsx'), 'KeyPage') });
-const formsRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms', component: lazyRouteComponent(() => import('./pages/forms/forms-page.tsx'), 'FormsPage') });
-const newFormRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms/new', component: lazyRouteComponent(() => import('./pages/forms/new-form-page.tsx'), 'NewFormPage') });
-const claimFormRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms/claim', component: lazyRouteComponent(() => import('./pages/forms/claim-form-page.tsx'), 'ClaimFormPage') });
-const formRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms/$formId', component: lazyRouteComponent(() => import('./pages/forms/form-page.tsx'), 'FormPage') });
-const submissionsRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms/$formId/submissions', component: lazyRouteComponent(() => import('./pages/submissions/submissions-page.tsx'), 'SubmissionsPage') });
-const webhooksRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'forms/$formId/webhooks', component: lazyRouteComponent(() => import('./pages/webhooks/webhooks-page.tsx'), 'WebhooksPage') });
-const membersRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'members', component: lazyRouteComponent(() => import('./pages/members/members-page.tsx'), 'MembersPage') });
-const settingsRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'settings', component: lazyRouteComponent(() => import('./pages/settings/workspace-settings-page.tsx'), 'WorkspaceSettingsPage') });
-const auditRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'audit', component: lazyRouteComponent(() => import('./pages/audit/audit-page.tsx'), 'AuditPage') });
-const accountRoute = createRoute({ getParentRoute: () => workspaceRoute, path: 'account', component: lazyRouteComponent(() => import('./pages/account/account-page.tsx'), 'AccountPage') });
+/** A page of a workspace: its code a chunk of its own, loaded when the page is first visited. */
+const workspacePage = <const TPath extends string, TModule extends Record<string, unknown>>(path: TPath, importer: () => Promise<TModule>, exportName: keyof TModule) =>
+  createRoute({ getParentRoute: () => workspaceRoute, path, component: lazyRouteComponent(importer, exportName) });
+
+const keysRoute = workspacePage('keys', () => import('./pages/keys/keys-page.tsx'), 'KeysPage');
+const keyRoute = workspacePage('keys/$keyId', () => import('./pages/keys/key-page.tsx'), 'KeyPage');
+const formsRoute = workspacePage('forms', () => import('./pages/forms/forms-page.tsx'), 'FormsPage');
+const newFormRoute = workspacePage('forms/new', () => import('./pages/forms/new-form-page.tsx'), 'NewFormPage');
+const claimFormRoute = workspacePage('forms/claim', () => import('./pages/forms/claim-form-page.tsx'), 'ClaimFormPage');
+const formRoute = workspacePage('forms/$formId', () => import('./pages/forms/form-page.tsx'), 'FormPage');
+const submissionsRoute = workspacePage('forms/$formId/submissions', () => import('./pages/submissions/submissions-page.tsx'), 'SubmissionsPage');
+const webhooksRoute = workspacePage('forms/$formId/webhooks', () => import('./pages/webhooks/webhooks-page.tsx'), 'WebhooksPage');
+const membersRoute = workspacePage('members', () => import('./pages/members/members-page.tsx'), 'MembersPage');
+const settingsRoute = workspacePage('settings', () => import('./pages/settings/workspace-settings-page.tsx'), 'WorkspaceSettingsPage');
+const auditRoute = workspacePage('audit', () => import('./pages/audit/audit-page.tsx'), 'AuditPage');
+const accountRoute = workspacePage('account', () => import('./pages/account/account-page.tsx'), 'AccountPage');
 
 const workspaceHomeRoute = createRoute({
   getParentRoute: () => workspaceRoute,
