@@ -27,6 +27,15 @@ describeInBrowser('signing a device in from the dashboard', () => {
     return (await res.json()) as Started;
   }
 
+  /** A page signed in as a new person, who approves or denies. */
+  async function signedInPage() {
+    const email = newEmail('device');
+    await d.t.signup(email);
+    const page = await d.newPage();
+    await signInInBrowser(page, email);
+    return page;
+  }
+
   /** What the CLI polls with. */
   async function poll(deviceCode: string) {
     const res = await fetch(`${d.url}/v1/auth/device-logins/token`, {
@@ -68,10 +77,7 @@ describeInBrowser('signing a device in from the dashboard', () => {
   });
 
   it('Deny: the device is refused; a typed code (any case) finds the request; an unknown code is explained', async () => {
-    const email = newEmail('device');
-    await d.t.signup(email);
-    const page = await d.newPage();
-    await signInInBrowser(page, email);
+    const page = await signedInPage();
 
     const started = await startDeviceLogin('a stranger’s laptop');
     await page.goto('/device');
@@ -92,10 +98,7 @@ describeInBrowser('signing a device in from the dashboard', () => {
   });
 
   it('a link that carries a code (someone else’s request, sent to you) is not filled in: the page asks for the code your device shows', async () => {
-    const email = newEmail('device');
-    await d.t.signup(email);
-    const page = await d.newPage();
-    await signInInBrowser(page, email);
+    const page = await signedInPage();
 
     const phished = await startDeviceLogin('lfk CLI on your laptop');
     await page.goto(`/device?code=${phished.user_code}`);
