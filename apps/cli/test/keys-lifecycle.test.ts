@@ -81,7 +81,7 @@ describe('keys: expiry, roll, get, usage', () => {
   it('usage counts the requests once written; list and get show where the key was last used from', async () => {
     const created = await owner.lfk(['keys', 'create', '--name', 'counted', '--json']);
     for (let i = 0; i < 3; i++) expect((await useKey(created.json.key)).status).toBe(404);
-    await server.server.services.lastUsed.flush();
+    await server.server.services.keyUses.flush();
     const usage = await owner.lfk(['keys', 'usage', created.json.id, '--days', '2', '--json']);
     expect(usage.code, usage.stderr).toBe(0);
     expect(usage.json.data).toHaveLength(2);

@@ -40,7 +40,7 @@ export class ServerMetrics implements Metrics {
     });
     this.#keyChecks = new Counter({
       name: 'lfk_api_key_checks_total',
-      help: 'API keys presented as bearer credentials, by outcome (accepted, refused, malformed, held_back) and where the answer came from (cache, database, none).',
+      help: 'API keys presented as bearer credentials, by outcome (accepted, stopped, address_not_allowed, unknown, malformed, held_back) and where the answer came from (cache, database, none).',
       labelNames: ['outcome', 'source'],
       registers,
     });

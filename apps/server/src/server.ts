@@ -168,7 +168,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     { mailer: () => sender?.wake(), webhooks: () => webhookWorker?.wake() },
     metrics ?? NO_METRICS,
   );
-  const { lastUsed } = services;
+  const { keyUses } = services;
 
   handleWhatNodeKeeps(app);
 
@@ -243,7 +243,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     { pollMs: webhookPollMs, batchSize: WEBHOOK_BATCH, concurrency: WEBHOOK_CONCURRENCY },
   );
   webhookWorker.start();
-  lastUsed.start();
+  keyUses.start();
   const revocations = followKeyRevocations(db, services.apiKeyCache, app.log);
   const sweeper = every(SWEEP_EVERY_MS, 'sweep expired idempotency records', () => deleteExpiredIdempotencyRecords(db.fork(), config.now()), log);
   const keySweeper = every(config.keyLifecycleSweepMs, 'sweep expired API keys and expiry reminders', async () => {
@@ -284,7 +284,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
           ['stop the email sender', () => sender?.stop()],
           ['close webhook connections', () => services.outbound.close()],
           ['close captcha connections', () => services.captcha.close()],
-          ['write last_used_at', () => lastUsed.stop()],
+          ['write key uses', () => keyUses.stop()],
           ['stop hearing key revocations', () => revocations?.close()],
           ['stop watching for the database', async () => outage.stop()],
           ['close the database', () => db.close()],

@@ -31,8 +31,10 @@ describe('API key lifecycle', () => {
       {
         id: created.json.id,
         name: 'deploy bot',
+        description: null,
         prefix: created.json.prefix,
         status: 'active',
+        allowed_ips: null,
         created_by: owner.userId,
         created_at: created.json.created_at,
         expires_at: null,
@@ -42,6 +44,7 @@ describe('API key lifecycle', () => {
         revoked_at: null,
         revoked_reason: null,
         rolled_to: null,
+        uses_today: { requests: 0, refused: 0 },
       },
     ]);
     expect(list.body).not.toContain(created.json.key);
@@ -174,7 +177,7 @@ describe('API key lifecycle', () => {
     const unflushed = await t.sql<{ last_used_at: unknown }>('select last_used_at from api_keys where id = ?', [id]);
     expect(unflushed[0]!.last_used_at).toBeNull();
     // …and the batch writes it.
-    await t.server.services.lastUsed.flush();
+    await t.server.services.keyUses.flush();
     const list = await t.request('GET', `/v1/workspaces/${owner.workspaceId}/api-keys`, { token: owner.token });
     expect(Date.parse(list.json.data[0].last_used_at)).toBeGreaterThanOrEqual(before - 1000);
   });

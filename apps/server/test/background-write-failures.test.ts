@@ -44,14 +44,14 @@ describe(`a failed last_used_at batch (${ENGINE})`, () => {
     const afterUse = Date.now();
 
     const restore = await outage(t, 'api_keys');
-    await expect(t.server.services.lastUsed.flush()).rejects.toThrow();
+    await expect(t.server.services.keyUses.flush()).rejects.toThrow();
     const logged = t.logs.map((line) => JSON.parse(line)).find((entry) => entry.msg?.includes(FAILED_BATCH_LOG));
     expect(logged).toMatchObject({ level: 40, keys: 1 });
     await restore();
 
     // The failed batch's data is written with the next batch.
     await until('the database back', async () => ((await t.server.db.isReady()) ? true : undefined));
-    await t.server.services.lastUsed.flush();
+    await t.server.services.keyUses.flush();
     const written = await lastUsedAt(t, keyId);
     expect(written).not.toBeNull();
     expect(written!.getTime()).toBeGreaterThanOrEqual(beforeUse);
@@ -60,7 +60,7 @@ describe(`a failed last_used_at batch (${ENGINE})`, () => {
     // And later uses are written too: the recorder did not stop.
     const again = await t.request('GET', `/v1/forms/${used.json.id}`, { token: key });
     expect(again.status).toBe(200);
-    await t.server.services.lastUsed.flush();
+    await t.server.services.keyUses.flush();
     expect((await lastUsedAt(t, keyId))!.getTime()).toBeGreaterThan(written!.getTime());
 
     await t.close();

@@ -198,7 +198,7 @@ describe('the same writes answer the same objects', () => {
     expect(Object.keys(trpc).sort()).toEqual(Object.keys(rest).sort());
     const identity = ({ id: _i, key: _k, prefix: _p, created_at: _c, ...same }: Record<string, unknown>) => same;
     expect(identity(trpc)).toEqual(identity(rest));
-    expect(identity(rest)).toEqual({ name: 'ci 🔑', status: 'active', workspace_id: ws.id, created_by: owner.userId, expires_at: null });
+    expect(identity(rest)).toEqual({ name: 'ci 🔑', description: null, status: 'active', allowed_ips: null, workspace_id: ws.id, created_by: owner.userId, expires_at: null });
     expect(trpc.key).toMatch(/^lfk_[0-9A-Za-z]{36}$/);
     expect(trpc.prefix).toBe(trpc.key.slice(0, 10));
     expect(trpc.id).not.toBe(rest.id);

@@ -41,7 +41,7 @@ it('no plaintext key, session token or claim token reaches the database or the l
     body: { email: 'lead@example.com' },
     headers: { origin: 'https://leads.example', 'idempotency-key': 'sub-1' },
   });
-  await t.server.services.lastUsed.flush();
+  await t.server.services.keyUses.flush();
 
   // Every secret the server handed out: 3 keys, 2 session tokens and a claim token at least.
   const secrets = [...t.secretsHandedOut];

@@ -75,7 +75,7 @@ describe('behind a proxy that appends to X-Forwarded-For (LFK_TRUST_PROXY=<its a
     const { owner, key, id } = await t.signupWithKey();
     const used = await send(CLIENT_A, proxy.port, 'GET', KEYED_PATH, { authorization: `Bearer ${key}`, 'x-forwarded-for': '203.0.113.9' });
     expect(used.json.error.code).toBe('form_not_found');
-    await t.server.services.lastUsed.flush();
+    await t.server.services.keyUses.flush();
     const shown = await t.request('GET', `/v1/workspaces/${owner.workspaceId}/api-keys/${id}`, { token: owner.token });
     expect(shown.json.last_used_ip).toBe(CLIENT_A);
   });

@@ -116,7 +116,7 @@ describeInBrowser('A key’s life: expiry, roll, usage, leaks', () => {
     // One form made and six reads of it: seven requests.
     const formId = await formMadeWith(key, 'export-job/2.1');
     for (let i = 0; i < 6; i++) expect(await statusWith(key, formId, 'export-job/2.1')).toBe(200);
-    await d.t.server.services.lastUsed.flush();
+    await d.t.server.services.keyUses.flush();
 
     await page.goto(`/w/${workspaceId}/keys/${id}`);
     await see(page.getByRole('heading', { name: 'nightly export', level: 1 }));

@@ -3,7 +3,7 @@ import type { Database } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import { type Authentication, authenticate, type CredentialsOnRequest } from './credentials/authenticate.ts';
 import type { ApiKeyCache } from './credentials/api-key-cache.ts';
-import type { LastUsedRecorder } from './credentials/last-used.ts';
+import type { KeyUseRecorder } from './credentials/key-uses.ts';
 import type { Metrics } from './metrics.ts';
 import type { RefusedOrigins } from './infrastructure/refused-origins.ts';
 import type { RateLimits } from './rate-limits/rate-limits.ts';
@@ -17,7 +17,7 @@ export interface Services {
   db: Database;
   /** Verified keys by hash; a revocation anywhere drops its entry (see key-revocations.ts). */
   apiKeyCache: ApiKeyCache;
-  lastUsed: LastUsedRecorder;
+  keyUses: KeyUseRecorder;
   rateLimits: RateLimits;
   allowSignup: boolean;
   /** Where people reach this server: the base of links in emails. */

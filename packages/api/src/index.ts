@@ -16,7 +16,7 @@ export { type Authentication, refusal, SESSION_TTL_MS } from './credentials/auth
 export type { Principal } from './credentials/principal.ts';
 export { ApiKeyCache, type ApiKeyCacheOptions } from './credentials/api-key-cache.ts';
 export { followKeyRevocations } from './credentials/key-revocations.ts';
-export { LastUsedRecorder } from './credentials/last-used.ts';
+export { KeyUseRecorder } from './credentials/key-uses.ts';
 export { redactSecrets } from './credentials/redact.ts';
 export { newSecretKey, parseSecretKey, SecretBox } from './credentials/secret-box.ts';
 export * from './errors.ts';

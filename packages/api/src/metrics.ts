@@ -3,8 +3,12 @@
  * The counting is done where the work is; turned off, it is `NO_METRICS`.
  */
 
-/** How an API key presented as a bearer credential was answered. */
-export type KeyCheckOutcome = 'accepted' | 'refused' | 'malformed' | 'held_back';
+/**
+ * How an API key presented as a bearer credential was answered: accepted; refused as a key that
+ * stopped working (revoked, expired, rolled, leaked), from an address its allowlist does not name,
+ * as matching no key, or as malformed; or held back (too many guesses from the address).
+ */
+export type KeyCheckOutcome = 'accepted' | 'stopped' | 'address_not_allowed' | 'unknown' | 'malformed' | 'held_back';
 /** Where the answer came from: the in-memory cache, the database, or neither (malformed, held back). */
 export type KeyCheckSource = 'cache' | 'database' | 'none';
 /** One attempt to deliver a webhook: delivered, failed with attempts left, or failed for good. */

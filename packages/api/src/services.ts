@@ -2,7 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import type { Database } from '@lfk/db';
 import type { Services } from './context.ts';
 import { ApiKeyCache } from './credentials/api-key-cache.ts';
-import { LastUsedRecorder } from './credentials/last-used.ts';
+import { KeyUseRecorder } from './credentials/key-uses.ts';
 import type { Log } from './log.ts';
 import { type Metrics, NO_METRICS } from './metrics.ts';
 import { type RateLimitConfig, RateLimits } from './rate-limits/rate-limits.ts';
@@ -46,7 +46,7 @@ export function createServices(db: Database, settings: ServicesSettings, log: Lo
     db,
     // One clock for the cache and the expiry it enforces.
     apiKeyCache: new ApiKeyCache({ ...settings.apiKeyCache, now: () => settings.now().getTime() }),
-    lastUsed: new LastUsedRecorder(db, settings.lastUsedFlushMs, log),
+    keyUses: new KeyUseRecorder(db, settings.lastUsedFlushMs, log),
     rateLimits: new RateLimits(settings.rateLimits, db),
     allowSignup: settings.allowSignup,
     publicUrl: settings.publicUrl,

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ApiKeyCache } from '../src/credentials/api-key-cache.ts';
-import type { KeyPrincipal } from '../src/credentials/principal.ts';
+import type { KeyVerdict } from '../src/credentials/api-key-cache.ts';
 
-const principal = (n: number | string): KeyPrincipal => ({ kind: 'api_key', keyId: `key_${n}`, workspaceId: `ws_${n}` });
+/** A key that works, as the database would have judged it. */
+const principal = (n: number | string): KeyVerdict => ({
+  usable: true,
+  principal: { kind: 'api_key', keyId: `key_${n}`, workspaceId: `ws_${n}` },
+  allowlist: null,
+});
 
 /** A cache whose clock the test moves by hand. */
 function cacheAt(options: { maxEntries: number; ttlMs: number }) {
@@ -18,13 +23,17 @@ describe('ApiKeyCache', () => {
     expect(cache.size).toEqual({ valid: 0, refused: 0 });
   });
 
-  it('keeps valid principals and refusals apart, by hash', () => {
+  it('keeps valid principals and refusals apart, by hash: a stopped key with why, a hash of no key as null', () => {
     const { cache } = cacheAt({ maxEntries: 10, ttlMs: 1000 });
     cache.store('good', principal(1), cache.generation());
     cache.store('bad', null, cache.generation());
+    cache.store('old', { usable: false, keyId: 'key_2', reason: 'rolled' }, cache.generation());
     expect(cache.lookup('good')).toEqual(principal(1));
     expect(cache.lookup('bad')).toBeNull();
+    expect(cache.lookup('old')).toEqual({ usable: false, keyId: 'key_2', reason: 'rolled' });
     expect(cache.lookup('other')).toBeUndefined();
+    expect(cache.size).toEqual({ valid: 1, refused: 2 });
+    cache.forget('old');
     expect(cache.size).toEqual({ valid: 1, refused: 1 });
   });
 

@@ -1,10 +1,10 @@
 import { keyStateAt } from '@lfk/db';
 import { describe, expect, it } from 'vitest';
 import { ApiKeyCache } from '../src/credentials/api-key-cache.ts';
-import type { KeyPrincipal } from '../src/credentials/principal.ts';
+import type { KeyVerdict } from '../src/credentials/api-key-cache.ts';
 import { initialReminder, usageDays } from '../src/features/keys/lifecycle.ts';
 
-const principal: KeyPrincipal = { kind: 'api_key', keyId: 'key_1', workspaceId: 'ws_1' };
+const principal: KeyVerdict = { usable: true, principal: { kind: 'api_key', keyId: 'key_1', workspaceId: 'ws_1' }, allowlist: null };
 const DAY = 86_400_000;
 
 describe('a cached key never outlives its expiry (issue 14)', () => {

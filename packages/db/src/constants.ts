@@ -57,6 +57,7 @@ export const AUDIT_ACTIONS = [
   'api_key.rolled',
   'api_key.expired',
   'api_key.leaked',
+  'api_key.updated',
   'form.created',
   'form.updated',
   'form.claimed',
@@ -126,7 +127,6 @@ export type DeviceLoginState = (typeof DEVICE_LOGIN_STATES)[number];
 /** Unrevoked keys a workspace may hold at once. */
 export const MAX_ACTIVE_KEYS = 10;
 
-/** Why a key stopped working: an owner revoked it, it reached its expiry, a roll's grace ended, or it was reported leaked. */
 /**
  * A key as lists and logs show it: `lfk_` and its first 6 random characters, enough to tell keys
  * apart and nothing to guess with. Stored with the key, and shown wherever a key is named.
@@ -135,8 +135,20 @@ export function apiKeyDisplayPrefix(key: string): string {
   return key.slice(0, 'lfk_'.length + 6);
 }
 
+/** Why a key stopped working: an owner revoked it, it reached its expiry, a roll's grace ended, or it was reported leaked. */
 export const API_KEY_REVOKED_REASONS = ['revoked', 'expired', 'rolled', 'leaked'] as const;
 export type ApiKeyRevokedReason = (typeof API_KEY_REVOKED_REASONS)[number];
+
+/**
+ * Why a known key was refused, as its usage counts it: stopped (one of the revoked reasons), or
+ * presented from an address its allowlist does not name. A key that matches nothing is a guess,
+ * counted against the address instead.
+ */
+export const API_KEY_REFUSAL_REASONS = [...API_KEY_REVOKED_REASONS, 'address_not_allowed'] as const;
+export type ApiKeyRefusalReason = (typeof API_KEY_REFUSAL_REASONS)[number];
+
+/** Addresses and ranges one key's allowlist may name. */
+export const MAX_ALLOWED_IPS = 20;
 
 /** How far ahead a key's `expires_at` may be set at creation, in seconds: 1 hour to 1 year. */
 export const API_KEY_EXPIRY_SECONDS = { min: 3600, max: 365 * 86_400 } as const;
@@ -177,6 +189,7 @@ export const TEXT_LIMITS = {
   workspaceName: 100,
   projectName: 100,
   apiKeyName: 64,
+  apiKeyDescription: 500,
   formName: 200,
   url: 2048,
   idempotencyKey: 255,

@@ -589,6 +589,16 @@ export const MATRIX: Row[] = [
     expect: workspaceOwner(200),
   },
   {
+    route: 'PATCH /v1/workspaces/:workspace_id/api-keys/:key_id',
+    // A fresh key of W to rename, never one a caller column uses.
+    prepare: async (w) => {
+      const renamed = await t.createKey(w.owner.token, w.ws, 'to rename');
+      return { params: { key_id: renamed.id }, body: { name: 'renamed', description: 'matrix cell' }, ref: { keyId: renamed.id } };
+    },
+    success: (res, { prepared }) => expect(res.json).toMatchObject({ id: prepared.ref!.keyId, name: 'renamed', description: 'matrix cell' }),
+    expect: workspaceOwner(200),
+  },
+  {
     route: 'POST /v1/workspaces/:workspace_id/api-keys/:key_id/roll',
     // A fresh key of W to roll (with no grace, so the limit never bites), never one a caller column uses.
     prepare: async (w) => {

@@ -15,7 +15,10 @@ const t = useKeysServer(clock, {}, { database: 'own' });
 const usage = (owner: { token: string; workspaceId: string }, keyId: string, query = '') =>
   t.request('GET', `/v1/workspaces/${owner.workspaceId}/api-keys/${keyId}/usage${query}`, { token: owner.token });
 const today = () => clock.now().toISOString().slice(0, 10);
-const flush = () => t.server.services.lastUsed.flush();
+const NONE_REFUSED = { revoked: 0, expired: 0, rolled: 0, leaked: 0, address_not_allowed: 0 };
+/** A day on which every request was accepted. */
+const accepted = (date: string, requests: number) => ({ date, requests, refused: NONE_REFUSED });
+const flush = () => t.server.services.keyUses.flush();
 
 /** A key's table goes away for a moment (PGlite lives in-process, so a rename stands in for an outage). */
 async function usageTableAway(): Promise<() => Promise<void>> {
@@ -45,7 +48,7 @@ describe(`usage and where a key was last used (${ENGINE})`, () => {
     const res = await usage(owner, key.id, '?days=3');
     expect(res.status, res.body).toBe(200);
     expect(res.json.data).toHaveLength(3);
-    expect(res.json.data.at(-1)).toEqual({ date: today(), requests: 7 });
+    expect(res.json.data.at(-1)).toEqual(accepted(today(), 7));
     expect(res.json.data.slice(0, 2).map((d: { requests: number }) => d.requests)).toEqual([0, 0]);
     expect(await getKey(t, owner, key.id)).toMatchObject({
       last_used_at: clock.now().toISOString(),
@@ -71,8 +74,8 @@ describe(`usage and where a key was last used (${ENGINE})`, () => {
     await flush();
     const res = await usage(owner, key.id, '?days=2');
     expect(res.json.data).toEqual([
-      { date: first, requests: 5 },
-      { date: today(), requests: 4 },
+      accepted(first, 5),
+      accepted(today(), 4),
     ]);
   });
 
@@ -86,16 +89,16 @@ describe(`usage and where a key was last used (${ENGINE})`, () => {
     } finally {
       await restore();
     }
-    expect(t.logs.some((line) => line.includes('could not write last_used_at and usage counts'))).toBe(true);
+    expect(t.logs.some((line) => line.includes('could not write key uses'))).toBe(true);
     // The failed batch was written whole or not at all: not even last_used_at went out.
     expect(await getKey(t, owner, key.id)).toMatchObject({ last_used_at: null });
     for (let i = 0; i < 3; i++) expectAccepted(await probe(t, key.key, { 'user-agent': 'after' }));
     await flush();
     const res = await usage(owner, key.id, '?days=1');
-    expect(res.json.data).toEqual([{ date: today(), requests: 8 }]);
+    expect(res.json.data).toEqual([accepted(today(), 8)]);
     expect(await getKey(t, owner, key.id)).toMatchObject({ last_used_user_agent: 'after' });
     await flush();
-    expect((await usage(owner, key.id, '?days=1')).json.data).toEqual([{ date: today(), requests: 8 }]);
+    expect((await usage(owner, key.id, '?days=1')).json.data).toEqual([accepted(today(), 8)]);
   });
 
   it('takes days 1…90, and a key of this workspace only', async () => {

@@ -106,11 +106,11 @@ describe('deleting a workspace, against what races it', () => {
     expect((await t.request('POST', '/v1/forms', { token: doomedKey, body: formBody })).status).toBe(201);
     expect((await deleteWorkspace(doomed.token, doomed.workspaceId, await nameOf(doomed.token, doomed.workspaceId))).status).toBe(204);
     expect((await t.request('POST', '/v1/forms', { token: keptKey, body: formBody })).status).toBe(201);
-    await t.server.services.lastUsed.flush();
+    await t.server.services.keyUses.flush();
     expect(await t.count('api_key_usage where key_id = ?', [keptId])).toBe(1);
     // And the next flush has nothing of the deleted key left to retry.
     expect((await t.request('POST', '/v1/forms', { token: keptKey, body: formBody })).status).toBe(201);
-    await t.server.services.lastUsed.flush();
+    await t.server.services.keyUses.flush();
     expect((await t.sql<{ requests: number }>('select requests from api_key_usage where key_id = ?', [keptId]))[0]!.requests).toBe(2);
   });
 });

@@ -1,4 +1,16 @@
+import type { ApiKeyRevokedReason } from '@lfk/db';
+import type { AddressAllowlist } from './address-allowlist.ts';
 import type { KeyPrincipal } from './principal.ts';
+
+/**
+ * What the database said of a key: it works (for whom, and from where: a null allowlist is
+ * anywhere), or it exists and stopped working (which key, and why, so its refused uses are its own).
+ */
+export type KeyVerdict =
+  | { readonly usable: true; readonly principal: KeyPrincipal; readonly allowlist: AddressAllowlist | null }
+  | { readonly usable: false; readonly keyId: string; readonly reason: ApiKeyRevokedReason };
+type UsableKey = Extract<KeyVerdict, { usable: true }>;
+type StoppedKey = Extract<KeyVerdict, { usable: false }>;
 
 export interface ApiKeyCacheOptions {
   /** Entries of each kind (valid keys, refused keys); 0 turns the cache off. */
@@ -53,16 +65,16 @@ class BoundedTtlMap<T> {
 }
 
 /**
- * What the database said about a key, by the key's hash: its principal, or null when it was
- * refused (unknown or revoked). Valid and refused keys are bounded separately, so a flood of
+ * What the database said about a key, by the key's hash: its verdict, or null when no key has that
+ * hash. Usable keys and refused ones (stopped or unknown) are bounded separately, so a flood of
  * made-up keys cannot push the real ones out.
  *
  * A read that raced with a revocation must not be stored: callers take `generation()` before the
  * database read and hand it to `store()`, which drops the answer if anything was forgotten since.
  */
 export class ApiKeyCache {
-  readonly #valid: BoundedTtlMap<KeyPrincipal>;
-  readonly #refused: BoundedTtlMap<null>;
+  readonly #valid: BoundedTtlMap<UsableKey>;
+  readonly #refused: BoundedTtlMap<StoppedKey | null>;
   readonly #ttlMs: number;
   readonly #now: () => number;
   readonly #off: boolean;
@@ -77,13 +89,11 @@ export class ApiKeyCache {
     this.#off = options.maxEntries <= 0 || options.ttlMs <= 0;
   }
 
-  /** The principal, null for a key known to be refused, undefined when the database must be asked. */
-  lookup(hash: string): KeyPrincipal | null | undefined {
+  /** The key's verdict, null for a hash known to match no key, undefined when the database must be asked. */
+  lookup(hash: string): KeyVerdict | null | undefined {
     if (this.#off || this.#suspended) return undefined;
     const now = this.#now();
-    const valid = this.#valid.get(hash, now);
-    if (valid !== undefined) return valid.value;
-    return this.#refused.get(hash, now) === undefined ? undefined : null;
+    return (this.#valid.get(hash, now) ?? this.#refused.get(hash, now))?.value;
   }
 
   generation(): number {
@@ -94,14 +104,14 @@ export class ApiKeyCache {
    * `validUntil` is when the key itself expires (ms since the epoch): a valid key's entry never
    * outlives it, so at that instant the next lookup asks the database, which refuses the key.
    */
-  store(hash: string, principal: KeyPrincipal | null, readAtGeneration: number, validUntil: number | null = null): void {
+  store(hash: string, verdict: KeyVerdict | null, readAtGeneration: number, validUntil: number | null = null): void {
     if (this.#off || this.#suspended || readAtGeneration !== this.#generation) return;
     const expiresAt = this.#now() + this.#ttlMs;
-    if (principal === null) this.#refused.set(hash, null, expiresAt);
-    else this.#valid.set(hash, principal, validUntil === null ? expiresAt : Math.min(expiresAt, validUntil));
+    if (verdict === null || !verdict.usable) this.#refused.set(hash, verdict, expiresAt);
+    else this.#valid.set(hash, verdict, validUntil === null ? expiresAt : Math.min(expiresAt, validUntil));
   }
 
-  /** The key changed (revoked, or its expiry moved): the next request asks the database. */
+  /** The key changed (revoked, its expiry moved, its allowlist changed): the next request asks the database. */
   forget(hash: string): void {
     this.#generation++;
     this.#valid.delete(hash);

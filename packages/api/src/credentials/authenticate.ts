@@ -1,11 +1,12 @@
-import { ApiKey, isUsableAt, Session } from '@lfk/db';
+import { ApiKey, keyStateAt, Session, type StoredKey } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import { ApiError } from '../errors.ts';
 import type { Metrics } from '../metrics.ts';
 import type { RateLimits } from '../rate-limits/rate-limits.ts';
-import type { ApiKeyCache } from './api-key-cache.ts';
+import { AddressAllowlist } from './address-allowlist.ts';
+import type { ApiKeyCache, KeyVerdict } from './api-key-cache.ts';
 import { isWellFormedApiKey } from './api-key-format.ts';
-import type { LastUsedRecorder } from './last-used.ts';
+import type { KeyUseRecorder } from './key-uses.ts';
 import type { KeyPrincipal, Principal } from './principal.ts';
 import { sha256 } from './secrets.ts';
 import { isWellFormedSessionToken, SESSION_TOKEN_PREFIX } from './tokens.ts';
@@ -29,7 +30,7 @@ export interface CredentialsOnRequest {
   secFetchSite: string | undefined;
   /** True for the origins this server answers as (see the server's own-origin.ts). */
   isOwnOrigin(origin: string): boolean;
-  /** The client's address, for the limit on refused keys (and where a key was last used from). */
+  /** The client's address: checked against a key's allowlist, counted when a key is a guess, and where a key was last used from. */
   ip: string;
   /** The `User-Agent` header: where a key was last used from, with the address. */
   userAgent?: string | undefined;
@@ -37,7 +38,7 @@ export interface CredentialsOnRequest {
 
 export interface Verifiers {
   apiKeyCache: ApiKeyCache;
-  lastUsed: LastUsedRecorder;
+  keyUses: KeyUseRecorder;
   rateLimits: RateLimits;
   metrics: Metrics;
 }
@@ -66,10 +67,12 @@ export async function authenticate(
       verifiers.metrics.keyChecked('held_back', 'none');
       return { principal: ANONYMOUS, failure: held, via: 'bearer' };
     }
-    const principal = await verifyApiKey(em, token, verifiers, now, request);
-    if (principal) return { principal, failure: null, via: 'bearer' };
-    // Counted across replicas: a refusal past the shared limit answers as held back already.
-    return { principal: ANONYMOUS, failure: (await countKeyFailure(verifiers, request.ip)) ?? invalidApiKey(), via: 'bearer' };
+    const verdict = await verifyApiKey(em, token, verifiers, now, request);
+    if (verdict.principal) return { principal: verdict.principal, failure: null, via: 'bearer' };
+    // Only a key that matches nothing is a guess, counted across replicas: a refusal past the
+    // shared limit answers as held back already. A known key's refusal was counted as its use.
+    const over = verdict.guess ? await countKeyFailure(verifiers, request.ip) : null;
+    return { principal: ANONYMOUS, failure: over ?? invalidApiKey(), via: 'bearer' };
   }
   if (request.sessionCookie !== undefined) {
     if (!SAFE_METHODS.has(request.method) && !passesCsrfCheck(request)) {
@@ -114,7 +117,9 @@ function passesCsrfCheck(request: CredentialsOnRequest): boolean {
 
 /**
  * Format and checksum first (no I/O), then the cache, then the database. A key past its expiry is
- * refused like a revoked one; a cached key is cached no longer than it works.
+ * refused like a revoked one; a cached key is cached no longer than it works. A key with an
+ * allowlist is then refused from any address it does not name. Every use of a known key is noted
+ * as its own, accepted or refused; the others are guesses.
  */
 async function verifyApiKey(
   em: () => EntityManager,
@@ -122,24 +127,44 @@ async function verifyApiKey(
   verifiers: Verifiers,
   now: Date,
   request: CredentialsOnRequest,
-): Promise<Principal | null> {
+): Promise<{ principal: KeyPrincipal; guess?: never } | { principal: null; guess: boolean }> {
   if (key === null || !isWellFormedApiKey(key)) {
     verifiers.metrics.keyChecked('malformed', 'none');
-    return null;
+    return { principal: null, guess: true };
   }
   const hash = sha256(key);
-  let principal = verifiers.apiKeyCache.lookup(hash);
-  const source = principal === undefined ? 'database' : 'cache';
-  if (principal === undefined) {
+  let verdict = verifiers.apiKeyCache.lookup(hash);
+  const source = verdict === undefined ? 'database' : 'cache';
+  if (verdict === undefined) {
     const generation = verifiers.apiKeyCache.generation();
     const stored = await em().getRepository(ApiKey).findByHash(hash);
-    principal = stored && isUsableAt(stored, now) ? keyPrincipal(stored.id, stored.workspaceId) : null;
-    verifiers.apiKeyCache.store(hash, principal, generation, stored?.expiresAt?.getTime() ?? null);
+    verdict = stored && verdictOn(stored, now);
+    verifiers.apiKeyCache.store(hash, verdict, generation, stored?.expiresAt?.getTime() ?? null);
   }
-  verifiers.metrics.keyChecked(principal === null ? 'refused' : 'accepted', source);
-  if (principal === null) return null;
-  verifiers.lastUsed.touch(principal.keyId, now, request.ip, request.userAgent);
-  return principal;
+  if (verdict === null) {
+    verifiers.metrics.keyChecked('unknown', source);
+    return { principal: null, guess: true };
+  }
+  if (!verdict.usable) {
+    verifiers.metrics.keyChecked('stopped', source);
+    verifiers.keyUses.refused(verdict.keyId, verdict.reason, now);
+    return { principal: null, guess: false };
+  }
+  if (verdict.allowlist !== null && !verdict.allowlist.allows(request.ip)) {
+    verifiers.metrics.keyChecked('address_not_allowed', source);
+    verifiers.keyUses.refused(verdict.principal.keyId, 'address_not_allowed', now);
+    return { principal: null, guess: false };
+  }
+  verifiers.metrics.keyChecked('accepted', source);
+  verifiers.keyUses.accepted(verdict.principal.keyId, now, request.ip, request.userAgent);
+  return { principal: verdict.principal };
+}
+
+/** What a stored key is worth now: who it acts for and from where, or why it stopped. */
+function verdictOn(stored: StoredKey, now: Date): KeyVerdict {
+  const state = keyStateAt(stored, now);
+  if (state.status === 'revoked') return { usable: false, keyId: stored.id, reason: state.reason };
+  return { usable: true, principal: keyPrincipal(stored.id, stored.workspaceId), allowlist: AddressAllowlist.of(stored.allowedIps) };
 }
 
 /** Frozen: one cached principal is handed to many requests. */

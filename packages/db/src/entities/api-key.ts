@@ -19,6 +19,7 @@ export const ApiKey = defineEntity({
   properties: {
     workspace: () => p.manyToOne(Workspace).deleteRule('cascade'),
     name: p.string().length(TEXT_LIMITS.apiKeyName).nullable(),
+    description: p.string().length(TEXT_LIMITS.apiKeyDescription).nullable(),
     prefix: p.string().length(16),
     keyHash: p.string().length(64).unique(),
     /** Null once the account that made it is deleted: the key is the workspace's, and stays. */
@@ -32,6 +33,8 @@ export const ApiKey = defineEntity({
     rolledTo: p.string().length(40).nullable(),
     lastUsedIp: p.string().length(TEXT_LIMITS.ipAddress).nullable(),
     lastUsedUserAgent: p.string().length(TEXT_LIMITS.userAgent).nullable(),
+    /** The addresses and CIDR ranges it may be used from, normalised; null for anywhere. */
+    allowedIps: p.json<string[]>().nullable(),
     /** The nearest expiry reminder (days ahead) already sent, or skipped because the key was made closer to its expiry. */
     expiryReminderDays: p.smallint().nullable(),
   },

@@ -12,6 +12,7 @@ import { Migration20261125235921 } from './Migration20261125235921.ts';
 import { Migration20261126015446 } from './Migration20261126015446.ts';
 import { Migration20261126020355 } from './Migration20261126020355.ts';
 import { Migration20261126020527 } from './Migration20261126020527.ts';
+import { Migration20261126050000 } from './Migration20261126050000.ts';
 
 /** Applied in this order on PGlite and PostgreSQL alike; `name` is what the migrations table records. */
 export const migrationsList: MigrationObject[] = [
@@ -28,4 +29,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126015446', class: Migration20261126015446 },
   { name: 'Migration20261126020355', class: Migration20261126020355 },
   { name: 'Migration20261126020527', class: Migration20261126020527 },
+  { name: 'Migration20261126050000', class: Migration20261126050000 },
 ];

@@ -1,14 +1,21 @@
+import { API_KEY_REFUSAL_REASONS, type ApiKeyRefusalReason, type ApiKeyRevokedReason } from '../constants.ts';
 import type { IApiKey } from '../entities/api-key.ts';
 import { EXPIRED_REASON_SQL, EXPIRED_UNREVOKED_AT_SQL, USABLE_AT_SQL, USABLE_BUT_EXPIRING_SQL, usableAtFilter } from '../api-key-state.ts';
 import { isId, newId } from '../ids.ts';
 import { BaseRepository } from './base-repository.ts';
 
-/** What verifying a key needs: who it is, whose, and its lifetime (judged by `isUsableAt`). */
+/**
+ * What verifying a key needs: who it is, whose, its lifetime (judged by `keyStateAt`) and where it
+ * may be used from (null: anywhere).
+ */
 export interface StoredKey {
   id: string;
   workspaceId: string;
   revokedAt: Date | null;
+  revokedReason: ApiKeyRevokedReason | null;
   expiresAt: Date | null;
+  rolledTo: string | null;
+  allowedIps: string[] | null;
 }
 
 /** A key whose state a sweep or a report just changed, with what its owners are told. */
@@ -22,20 +29,49 @@ export interface ChangedKey {
   rolledTo: string | null;
 }
 
-/** A key's requests on one UTC day (`YYYY-MM-DD`). */
-export interface DayCount {
-  date: string;
-  requests: number;
+/** Requests that presented a key on one UTC day: accepted, and refused by reason. */
+export interface DayUses {
+  accepted: number;
+  refused: Record<ApiKeyRefusalReason, number>;
 }
 
-/** One key's uses since the last batch: the newest one, and how many per UTC day. */
-export interface KeyUses {
-  lastAt: Date;
+/** A key's uses on one UTC day (`YYYY-MM-DD`). */
+export interface DayCount extends DayUses {
+  date: string;
+}
+
+/** Where and when a key was last accepted. */
+export interface LastUse {
+  at: Date;
   ip: string | null;
   userAgent: string | null;
-  /** `YYYY-MM-DD` → requests. */
-  requestsByDay: ReadonlyMap<string, number>;
 }
+
+/** One key's uses since the last batch: its newest accepted one (if any), and how many of each per UTC day. */
+export interface KeyUses {
+  last: LastUse | null;
+  /** `YYYY-MM-DD` → counts. */
+  byDay: ReadonlyMap<string, DayUses>;
+}
+
+/** Where each refusal reason is counted in `api_key_usage`. */
+const REFUSED_COLUMNS: Record<ApiKeyRefusalReason, string> = {
+  revoked: 'refused_revoked',
+  expired: 'refused_expired',
+  rolled: 'refused_rolled',
+  leaked: 'refused_leaked',
+  address_not_allowed: 'refused_address',
+};
+const COUNT_COLUMNS = ['requests', ...API_KEY_REFUSAL_REASONS.map((reason) => REFUSED_COLUMNS[reason])];
+
+export const noRefusals = (): Record<ApiKeyRefusalReason, number> =>
+  Object.fromEntries(API_KEY_REFUSAL_REASONS.map((reason) => [reason, 0])) as Record<ApiKeyRefusalReason, number>;
+
+type CountRow = Record<string, number | string>;
+const dayUsesOf = (row: CountRow): DayUses => ({
+  accepted: Number(row.requests),
+  refused: Object.fromEntries(API_KEY_REFUSAL_REASONS.map((reason) => [reason, Number(row[REFUSED_COLUMNS[reason]])])) as Record<ApiKeyRefusalReason, number>,
+});
 
 interface ChangedRow {
   id: string;
@@ -65,6 +101,8 @@ const RETURNING = 'returning id, workspace_id, name, prefix, key_hash, expires_a
 export interface NewApiKey {
   workspaceId: string;
   name: string | null;
+  description: string | null;
+  allowedIps: string[] | null;
   prefix: string;
   keyHash: string;
   createdBy: string;
@@ -85,12 +123,28 @@ export class ApiKeyRepository extends BaseRepository<IApiKey> {
    * key-authenticated request: one indexed query, no entity hydrated.
    */
   async findByHash(keyHash: string): Promise<StoredKey | null> {
-    const rows = await this.em.execute<{ id: string; workspace_id: string; revoked_at: Date | string | null; expires_at: Date | string | null }[]>(
-      'select id, workspace_id, revoked_at, expires_at from api_keys where key_hash = ?',
-      [keyHash],
-    );
+    const rows = await this.em.execute<
+      {
+        id: string;
+        workspace_id: string;
+        revoked_at: Date | string | null;
+        revoked_reason: ApiKeyRevokedReason | null;
+        expires_at: Date | string | null;
+        rolled_to: string | null;
+        allowed_ips: string[] | null;
+      }[]
+    >('select id, workspace_id, revoked_at, revoked_reason, expires_at, rolled_to, allowed_ips from api_keys where key_hash = ?', [keyHash]);
     const row = rows[0];
-    return row ? { id: row.id, workspaceId: row.workspace_id, revokedAt: toDate(row.revoked_at), expiresAt: toDate(row.expires_at) } : null;
+    if (!row) return null;
+    return {
+      id: row.id,
+      workspaceId: row.workspace_id,
+      revokedAt: toDate(row.revoked_at),
+      revokedReason: row.revoked_reason,
+      expiresAt: toDate(row.expires_at),
+      rolledTo: row.rolled_to,
+      allowedIps: row.allowed_ips,
+    };
   }
 
   /** The workspace's key with this id, locked (`findOneForUpdate`) for the rest of the transaction; null as `findInWorkspace`. */
@@ -186,42 +240,56 @@ export class ApiKeyRepository extends BaseRepository<IApiKey> {
   }
 
   /**
-   * Writes a batch of uses: each key's newest use (time, address, user agent) where it is newer
-   * than the one stored, and the per-day counts added. Two statements, in one transaction, so a
-   * batch is written whole or not at all, and can then be retried without counting twice.
+   * Writes a batch of uses: each key's newest accepted use (time, address, user agent) where it is
+   * newer than the one stored, and the per-day counts added. Two statements, in one transaction, so
+   * a batch is written whole or not at all, and can then be retried without counting twice.
    */
   async recordUses(uses: ReadonlyMap<string, KeyUses>): Promise<void> {
     if (uses.size === 0) return;
     const rows = [...uses];
+    const lasts = rows.flatMap(([id, use]) => (use.last ? [{ id, ...use.last }] : []));
+    const counts = rows.flatMap(([keyId, use]) => [...use.byDay].map(([date, day]) => ({ keyId, date, day })));
     await this.em.transactional(async (em) => {
-      const values = rows.map(() => '(?, ?::timestamptz, ?, ?)').join(', ');
-      await em.execute(
-        `update api_keys as k set last_used_at = v.at, last_used_ip = v.ip, last_used_user_agent = v.ua
-           from (values ${values}) as v(id, at, ip, ua)
-          where k.id = v.id and (k.last_used_at is null or k.last_used_at < v.at)`,
-        rows.flatMap(([id, use]) => [id, use.lastAt.toISOString(), use.ip, use.userAgent]),
-      );
-      const counts = rows.flatMap(([keyId, use]) => [...use.requestsByDay].map(([date, requests]) => ({ keyId, date, requests })));
+      if (lasts.length > 0) {
+        await em.execute(
+          `update api_keys as k set last_used_at = v.at, last_used_ip = v.ip, last_used_user_agent = v.ua
+             from (values ${lasts.map(() => '(?, ?::timestamptz, ?, ?)').join(', ')}) as v(id, at, ip, ua)
+            where k.id = v.id and (k.last_used_at is null or k.last_used_at < v.at)`,
+          lasts.flatMap((last) => [last.id, last.at.toISOString(), last.ip, last.userAgent]),
+        );
+      }
       if (counts.length === 0) return;
       // Only for keys that still exist: a key deleted with its workspace takes its uses with it,
       // rather than failing the batch (and every retry of it) on the foreign key.
+      const row = `(?, ?::date${', ?::integer'.repeat(COUNT_COLUMNS.length)})`;
       await em.execute(
-        `insert into api_key_usage (key_id, day, requests)
-         select v.key_id, v.day, v.requests from (values ${counts.map(() => '(?, ?::date, ?::integer)').join(', ')}) as v(key_id, day, requests)
+        `insert into api_key_usage (key_id, day, ${COUNT_COLUMNS.join(', ')})
+         select v.* from (values ${counts.map(() => row).join(', ')}) as v(key_id, day, ${COUNT_COLUMNS.join(', ')})
            join api_keys k on k.id = v.key_id
-         on conflict (key_id, day) do update set requests = api_key_usage.requests + excluded.requests`,
-        counts.flatMap((c) => [c.keyId, c.date, c.requests]),
+         on conflict (key_id, day) do update set ${COUNT_COLUMNS.map((c) => `${c} = api_key_usage.${c} + excluded.${c}`).join(', ')}`,
+        counts.flatMap((c) => [c.keyId, c.date, c.day.accepted, ...API_KEY_REFUSAL_REASONS.map((reason) => c.day.refused[reason])]),
       );
     });
   }
 
-  /** The days from `from` to `to` (inclusive, `YYYY-MM-DD`) on which the key was used, oldest first. */
+  /** The days from `from` to `to` (inclusive, `YYYY-MM-DD`) on which the key was presented, oldest first. */
   async usageOf(keyId: string, from: string, to: string): Promise<DayCount[]> {
-    const rows = await this.em.execute<{ day: string; requests: number | string }[]>(
-      `select to_char(day, 'YYYY-MM-DD') as day, requests from api_key_usage
+    const rows = await this.em.execute<(CountRow & { day: string })[]>(
+      `select to_char(day, 'YYYY-MM-DD') as day, ${COUNT_COLUMNS.join(', ')} from api_key_usage
         where key_id = ? and day >= ?::date and day <= ?::date order by day`,
       [keyId, from, to],
     );
-    return rows.map((row) => ({ date: row.day, requests: Number(row.requests) }));
+    return rows.map((row) => ({ date: row.day, ...dayUsesOf(row) }));
+  }
+
+  /** Each of these keys' uses on one UTC day (`YYYY-MM-DD`); keys without any are absent. */
+  async usageOn(keyIds: readonly string[], date: string): Promise<Map<string, DayUses>> {
+    if (keyIds.length === 0) return new Map();
+    const rows = await this.em.execute<(CountRow & { key_id: string })[]>(
+      `select key_id, ${COUNT_COLUMNS.join(', ')} from api_key_usage
+        where day = ?::date and key_id in (${keyIds.map(() => '?').join(', ')})`,
+      [date, ...keyIds],
+    );
+    return new Map(rows.map((row) => [row.key_id, dayUsesOf(row)]));
   }
 }

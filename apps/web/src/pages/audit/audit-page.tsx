@@ -21,6 +21,7 @@ const ACTIONS: Record<AuditAction, string> = {
   'api_key.rolled': 'rolled an API key',
   'api_key.expired': 'expired an API key',
   'api_key.leaked': 'revoked a leaked API key',
+  'api_key.updated': 'updated an API key',
   'form.created': 'created a form',
   'form.updated': 'updated a form',
   'form.claimed': 'claimed a form',
@@ -181,6 +182,15 @@ function EventDetail({ event }: { event: AuditEvent }) {
   }
   if (event.action === 'device_login.approved' || event.action === 'device_login.denied') {
     return <span className="muted where-from"> (asked from {event.data.requested_ip ?? 'an unknown address'}, decided from {event.data.decided_from_ip})</span>;
+  }
+  if (event.action === 'api_key.updated') {
+    const { name, allowed_ips: allowed } = event.data;
+    const changes = [
+      name && `renamed from “${name.from ?? 'unnamed'}” to “${name.to ?? 'unnamed'}”`,
+      allowed && `allowed addresses ${allowed.to === null ? 'now any' : `now ${allowed.to.join(', ')}`}`,
+      event.data.fields.includes('description') && 'description changed',
+    ].filter(Boolean);
+    return changes.length > 0 ? <span className="muted where-from"> ({changes.join('; ')})</span> : null;
   }
   if (event.action === 'member.role_changed') return <span className="muted"> (from {event.data.from} to {event.data.to})</span>;
   if (event.action === 'workspace.renamed') return <span className="muted"> (from “{event.data.from}” to “{event.data.to}”)</span>;

@@ -80,6 +80,7 @@ const AUDIT_DATA = {
     name: z.string().nullable(),
     prefix: z.string(),
     expires_at: timestamp.nullable().optional(),
+    allowed_ips: z.array(z.string()).nullable().optional().describe('Where it may be used from; null for anywhere.'),
     rolled_from: z.string().optional().describe('The key this one replaced, when made by a roll.'),
   }),
   'api_key.revoked': nothing,
@@ -95,6 +96,14 @@ const AUDIT_DATA = {
     url: z.string().nullable().describe('Where the key was found.'),
     source: z.string().nullable(),
     type: z.string(),
+  }),
+  'api_key.updated': z.object({
+    fields: z.array(z.string()).describe('The fields the update changed.'),
+    name: z.object({ from: z.string().nullable(), to: z.string().nullable() }).optional().describe('A rename.'),
+    allowed_ips: z
+      .object({ from: z.array(z.string()).nullable(), to: z.array(z.string()).nullable() })
+      .optional()
+      .describe('A changed allowlist; null is anywhere.'),
   }),
   'form.created': z.object({ name: z.string() }),
   'form.updated': z.object({ fields: z.array(z.string()).describe('The fields the update changed.') }),

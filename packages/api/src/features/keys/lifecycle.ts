@@ -17,6 +17,9 @@ export function initialReminder(expiresAt: Date, now: Date): number | null {
   return due.length === 0 ? null : Math.min(...due);
 }
 
+/** `at`'s UTC date, `YYYY-MM-DD`. */
+export const utcDateOf = (at: Date): string => at.toISOString().slice(0, 10);
+
 /** The `days` UTC dates ending with `now`'s, oldest first, as `YYYY-MM-DD`. */
 export function usageDays(now: Date, days: number): string[] {
   const today = Math.floor(now.getTime() / DAY_MS);

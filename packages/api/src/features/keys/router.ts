@@ -1,4 +1,4 @@
-import { ApiKey, AuditEvent, isId, isUsableAt, MAX_ACTIVE_KEYS, User, Workspace } from '@lfk/db';
+import { ApiKey, AuditEvent, type IApiKey, isId, isUsableAt, MAX_ACTIVE_KEYS, noRefusals, User, Workspace } from '@lfk/db';
 import { API_KEY_EXPIRY_SECONDS } from '@lfk/db/constants';
 import { generateApiKey } from '../../credentials/api-key-format.ts';
 import { ApiError } from '../../errors.ts';
@@ -11,6 +11,7 @@ import {
   apiKeyListInput,
   apiKeyRevokeInput,
   apiKeyRollInput,
+  apiKeyUpdateInput,
   apiKeyUsage,
   apiKeyUsageInput,
   createdApiKey,
@@ -18,9 +19,18 @@ import {
 } from './schemas.ts';
 import { listOf } from '../../common-schemas.ts';
 import { apiKeyToWire, createdKeyToWire } from './serializers.ts';
-import { initialReminder, usageDays } from './lifecycle.ts';
+import { initialReminder, usageDays, utcDateOf } from './lifecycle.ts';
 import { pageNewestFirst } from '../../infrastructure/pagination.ts';
 import { keyProcedure, ownerProcedure, router } from '../../trpc.ts';
+import type { EntityManager } from '@mikro-orm/sql';
+
+/** Keys as listed, each with its uses this UTC day (one query for the lot). */
+async function keysToWire(em: EntityManager, keys: IApiKey[], now: Date) {
+  const today = await em.getRepository(ApiKey).usageOn(keys.map((k) => k.id), utcDateOf(now));
+  return keys.map((k) => apiKeyToWire(k, now, today.get(k.id)));
+}
+
+const sameList = (a: readonly string[] | null, b: readonly string[] | null) => JSON.stringify(a) === JSON.stringify(b);
 
 /** `expires_at` as asked, checked against the server's clock: 1 hour to 1 year ahead. */
 function expiryOf(requested: string | undefined, now: Date): Date | null {
@@ -51,6 +61,8 @@ export const apiKeysRouter = router({
         const record = em.getRepository(ApiKey).issue({
           workspaceId: ctx.workspaceId,
           name: input.name ?? null,
+          description: input.description ?? null,
+          allowedIps: input.allowed_ips ?? null,
           prefix,
           keyHash: hash,
           createdBy: ctx.session.userId,
@@ -62,7 +74,7 @@ export const apiKeysRouter = router({
           action: 'api_key.created',
           actor: ctx.actor,
           target: { type: 'api_key', id: record.id },
-          data: { name: record.name, prefix, expires_at: expiresAt?.toISOString() ?? null },
+          data: { name: record.name, prefix, expires_at: expiresAt?.toISOString() ?? null, allowed_ips: record.allowedIps ?? null },
         });
         return record;
       });
@@ -83,6 +95,7 @@ export const apiKeysRouter = router({
         workspace_id: ctx.key.workspaceId,
         created_at: found.createdAt.toISOString(),
         expires_at: found.expiresAt?.toISOString() ?? null,
+        allowed_ips: found.allowedIps ?? null,
       };
     }),
 
@@ -90,9 +103,10 @@ export const apiKeysRouter = router({
       'List API keys by display prefix, revoked ones included'))
     .input(apiKeyListInput)
     .output(listOf(apiKey))
-    .query(({ ctx, input }) => {
+    .query(async ({ ctx, input }) => {
       const now = ctx.services.now();
-      return pageNewestFirst(ctx.em.getRepository(ApiKey), 'key', { workspace: ctx.workspaceId }, input, (k) => apiKeyToWire(k, now));
+      const page = await pageNewestFirst(ctx.em.getRepository(ApiKey), 'key', { workspace: ctx.workspaceId }, input, (k) => k);
+      return { data: await keysToWire(ctx.em, page.data, now), next_cursor: page.next_cursor };
     }),
 
   get: ownerProcedure.meta(rest('GET /v1/workspaces/:workspace_id/api-keys/:key_id', 200,
@@ -102,7 +116,53 @@ export const apiKeysRouter = router({
     .query(async ({ ctx, input }) => {
       const found = await ctx.em.getRepository(ApiKey).findInWorkspace(ctx.workspaceId, input.key_id);
       if (!found) throw new ApiError('api_key_not_found');
-      return apiKeyToWire(found, ctx.services.now());
+      return (await keysToWire(ctx.em, [found], ctx.services.now()))[0]!;
+    }),
+
+  /**
+   * Renames a key, describes it, or changes where it may be used from; a key that stopped working
+   * may still be renamed. A changed allowlist applies to the next request on every replica (the
+   * database tells the others). Recorded as `api_key.updated`, with a rename's and an allowlist's
+   * before and after.
+   */
+  update: ownerProcedure.meta(rest('PATCH /v1/workspaces/:workspace_id/api-keys/:key_id', 200,
+      'Rename an API key, describe it, or change the addresses it may be used from (owners)', { errors: ['api_key_not_found'] }))
+    .input(apiKeyUpdateInput)
+    .output(apiKey)
+    .mutation(async ({ ctx, input }) => {
+      const { updated, allowlistChanged } = await ctx.em.transactional(async (em) => {
+        const found = await em.getRepository(ApiKey).lockInWorkspace(ctx.workspaceId, input.key_id);
+        if (!found) throw new ApiError('api_key_not_found');
+        const fields: string[] = [];
+        const data: { name?: { from: string | null; to: string | null }; allowed_ips?: { from: string[] | null; to: string[] | null } } = {};
+        if (input.name !== undefined && input.name !== (found.name ?? null)) {
+          fields.push('name');
+          data.name = { from: found.name ?? null, to: input.name };
+          found.name = input.name;
+        }
+        if (input.description !== undefined && input.description !== (found.description ?? null)) {
+          fields.push('description');
+          found.description = input.description;
+        }
+        if (input.allowed_ips !== undefined && !sameList(input.allowed_ips, found.allowedIps ?? null)) {
+          fields.push('allowed_ips');
+          data.allowed_ips = { from: found.allowedIps ?? null, to: input.allowed_ips };
+          found.allowedIps = input.allowed_ips;
+        }
+        if (fields.length > 0) {
+          em.getRepository(AuditEvent).record({
+            workspaceId: ctx.workspaceId,
+            action: 'api_key.updated',
+            actor: ctx.actor,
+            target: { type: 'api_key', id: found.id },
+            data: { fields, ...data },
+          });
+        }
+        return { updated: found, allowlistChanged: fields.includes('allowed_ips') };
+      });
+      // This process re-reads the key at once; the others are told by the database.
+      if (allowlistChanged) ctx.services.apiKeyCache.forget(updated.keyHash);
+      return (await keysToWire(ctx.em, [updated], ctx.services.now()))[0]!;
     }),
 
   /**
@@ -134,6 +194,8 @@ export const apiKeysRouter = router({
         const next = keys.issue({
           workspaceId: ctx.workspaceId,
           name: old.name ?? null,
+          description: old.description ?? null,
+          allowedIps: old.allowedIps ?? null,
           prefix,
           keyHash: hash,
           createdBy: ctx.session.userId,
@@ -157,7 +219,7 @@ export const apiKeysRouter = router({
           action: 'api_key.created',
           actor: ctx.actor,
           target: { type: 'api_key', id: next.id },
-          data: { name: next.name, prefix, expires_at: expiresAt?.toISOString() ?? null, rolled_from: old.id },
+          data: { name: next.name, prefix, expires_at: expiresAt?.toISOString() ?? null, allowed_ips: next.allowedIps ?? null, rolled_from: old.id },
         });
         audit.record({
           workspaceId: ctx.workspaceId,
@@ -174,7 +236,7 @@ export const apiKeysRouter = router({
     }),
 
   usage: ownerProcedure.meta(rest('GET /v1/workspaces/:workspace_id/api-keys/:key_id/usage', 200,
-      'Requests the key authenticated per UTC day (written in batches: the last few seconds may not show yet)',
+      'Requests that presented the key per UTC day, accepted and refused by why (written in batches: the last few seconds may not show yet)',
       { errors: ['api_key_not_found'] }))
     .input(apiKeyUsageInput)
     .output(apiKeyUsage)
@@ -183,8 +245,13 @@ export const apiKeysRouter = router({
       if (!(await keys.existsInWorkspace(ctx.workspaceId, input.key_id))) throw new ApiError('api_key_not_found');
       const days = usageDays(ctx.services.now(), input.days);
       const counted = await keys.usageOf(input.key_id, days[0]!, days[days.length - 1]!);
-      const byDate = new Map(counted.map((c) => [c.date, c.requests]));
-      return { data: days.map((date) => ({ date, requests: byDate.get(date) ?? 0 })) };
+      const byDate = new Map(counted.map((c) => [c.date, c]));
+      return {
+        data: days.map((date) => {
+          const day = byDate.get(date);
+          return { date, requests: day?.accepted ?? 0, refused: day?.refused ?? noRefusals() };
+        }),
+      };
     }),
 
   /**

@@ -1,16 +1,18 @@
-import { type IApiKey, keyStateAt } from '@lfk/db';
+import { type DayUses, type IApiKey, keyStateAt } from '@lfk/db';
 import type { z } from 'zod';
 import { iso, isoOrNull } from '../../infrastructure/wire.ts';
 import type { apiKey, createdApiKey } from './schemas.ts';
 
-/** A key as listed: its display prefix, never its hash. */
-export const apiKeyToWire = (k: IApiKey, now: Date): z.input<typeof apiKey> => {
+/** A key as listed: its display prefix, never its hash; `today`, its uses this UTC day (none when absent). */
+export const apiKeyToWire = (k: IApiKey, now: Date, today: DayUses | undefined): z.input<typeof apiKey> => {
   const state = keyStateAt(k, now);
   return {
     id: k.id,
     name: k.name ?? null,
+    description: k.description ?? null,
     prefix: k.prefix,
     status: state.status,
+    allowed_ips: k.allowedIps ?? null,
     created_by: k.createdBy?.id ?? null,
     created_at: iso(k.createdAt),
     expires_at: isoOrNull(k.expiresAt),
@@ -20,6 +22,10 @@ export const apiKeyToWire = (k: IApiKey, now: Date): z.input<typeof apiKey> => {
     revoked_at: isoOrNull(state.revokedAt),
     revoked_reason: state.reason,
     rolled_to: k.rolledTo ?? null,
+    uses_today: {
+      requests: today?.accepted ?? 0,
+      refused: today ? Object.values(today.refused).reduce((sum, n) => sum + n, 0) : 0,
+    },
   };
 };
 
@@ -27,9 +33,11 @@ export const apiKeyToWire = (k: IApiKey, now: Date): z.input<typeof apiKey> => {
 export const createdKeyToWire = (k: IApiKey, plaintext: string, workspaceId: string): z.input<typeof createdApiKey> => ({
   id: k.id,
   name: k.name ?? null,
+  description: k.description ?? null,
   prefix: k.prefix,
   key: plaintext,
   status: 'active',
+  allowed_ips: k.allowedIps ?? null,
   workspace_id: workspaceId,
   created_by: k.createdBy?.id ?? null,
   created_at: iso(k.createdAt),
