@@ -71,7 +71,7 @@ describe('rate limits', () => {
     expect((await from('203.0.113.3', PASSWORD)).status).toBe(200);
   });
 
-  it('LFK_RATE_LIMIT_KEY_FAILURES: after 3 refused keys even a valid key is 429; sessions are unaffected', async () => {
+  it('LFK_RATE_LIMIT_KEY_FAILURES: after 3 guessed keys even a valid key is 429; a revoked key is no guess; sessions are unaffected', async () => {
     const s = keyFailuresLimited;
     const { owner, key, id } = await s.signupWithKey();
     const { key: revoked, id: revokedId } = await s.createKey(owner.token, owner.workspaceId);
@@ -85,7 +85,8 @@ describe('rate limits', () => {
 
     const attacker = { 'x-forwarded-for': '198.51.100.2' };
     const unknown = `lfk_${'A'.repeat(36)}`;
-    for (const bad of [unknown, revoked, 'not-a-key']) {
+    // A revoked key is known: its refusals are its own refused uses, not guesses, and do not count here.
+    for (const bad of [unknown, revoked, revoked, 'not-a-key', `lfk_${'B'.repeat(36)}`]) {
       expectError(await s.request('GET', `/v1/forms/${form.json.id}`, { token: bad, headers: attacker }), 401, 'invalid_api_key');
     }
     const held = await s.request('GET', `/v1/forms/${form.json.id}`, { token: key, headers: attacker });

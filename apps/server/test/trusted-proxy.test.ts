@@ -8,7 +8,7 @@
  */
 import { request as httpRequest, createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startTestServer, type TestServer } from '@lfk/testing';
+import { sendFrom, startTestServer, type TestServer } from '@lfk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const PROXY_ADDRESS = '127.0.0.3';
@@ -18,24 +18,9 @@ const DIRECT_CLIENT = '127.0.0.5';
 /** A route a key is checked on before anything else: 404 (no such form) for a good key, 401 for a bad one, 429 when held back. */
 const KEYED_PATH = '/v1/forms/form_none';
 
-interface Answer {
-  status: number;
-  json: any;
-}
-
-/** A request from `from` (a loopback address of its own) to `port`, with `headers` as written. */
-function send(from: string, port: number, method: string, path: string, headers: Record<string, string> = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers, localAddress: from }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, json: body ? JSON.parse(body) : undefined }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+/** A request from `from` (a loopback address of its own) to the server or the proxy on 127.0.0.1:`port`. */
+const send = (from: string, port: number, method: string, path: string, headers: Record<string, string> = {}) =>
+  sendFrom(from, { host: '127.0.0.1', port }, method, path, headers);
 
 /** A reverse proxy that appends the peer's address to X-Forwarded-For, connecting upstream from PROXY_ADDRESS. */
 async function appendingProxy(upstreamPort: number): Promise<{ port: number; close: () => Promise<void> }> {

@@ -21,6 +21,8 @@ export interface RequestOptions {
   /** A raw body sent as is (with the given content type, JSON by default). */
   raw?: string | Buffer;
   headers?: Record<string, string>;
+  /** The client's address as the server sees it (127.0.0.1 unless given). */
+  remoteAddress?: string;
 }
 
 /** An account made by `signup`: its session token, its user, its first workspace and its address. */
@@ -127,7 +129,13 @@ export async function startTestServer(
       payload = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await server.app.inject({ method: method as 'GET', url, headers, ...(payload !== undefined ? { payload } : {}) });
+    const res = await server.app.inject({
+      method: method as 'GET',
+      url,
+      headers,
+      ...(payload !== undefined ? { payload } : {}),
+      ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}),
+    });
     for (const secret of res.body.match(SECRET_PATTERN) ?? []) secretsHandedOut.add(secret);
     for (const cookie of [res.headers['set-cookie'] ?? []].flat()) {
       for (const secret of String(cookie).match(SECRET_PATTERN) ?? []) secretsHandedOut.add(secret);

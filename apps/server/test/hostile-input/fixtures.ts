@@ -221,6 +221,14 @@ export const BODY_CASES: Partial<Record<RestRoute['procedure'], BodyCase>> = {
     unknown: () => ({ name: 'k', scopes: ['everything'] }),
     textField: 'name',
   },
+  'apiKeys.update': {
+    url: () => `/v1/workspaces/${owner.workspaceId}/api-keys/${keyId}`,
+    token: () => owner.token,
+    valid: () => ({ description: 'k' }),
+    emptyOk: true,
+    unknown: () => ({ description: 'k', scopes: ['everything'] }),
+    textField: 'description',
+  },
   'forms.create': {
     url: () => '/v1/forms',
     token: () => key,

@@ -27,7 +27,6 @@ describe('unknown routes and wrong methods', () => {
       ['POST', '/v1/auth/session'],
       ['GET', '/v1/auth/login'],
       ['PUT', '/v1/workspaces'],
-      ['PATCH', `/v1/workspaces/${owner.workspaceId}/api-keys/${keyId}`],
       ['PUT', `/v1/workspaces/${owner.workspaceId}/api-keys/${keyId}`],
       ['GET', `/v1/workspaces/${owner.workspaceId}/api-keys/${keyId}/roll`],
       ['GET', `/v1/${'x'.repeat(5000)}`],

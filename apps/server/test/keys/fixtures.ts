@@ -72,7 +72,8 @@ export async function cacheOn(logs: string[]): Promise<void> {
 export interface Replica {
   server: LfkServer;
   logs: string[];
-  probe(key: string): Promise<{ status: number; body: string; json: any }>;
+  /** `PROBE` with `key`, from `remoteAddress` (127.0.0.1 unless given). */
+  probe(key: string, remoteAddress?: string): Promise<{ status: number; body: string; json: any }>;
   close(): Promise<void>;
 }
 
@@ -92,8 +93,8 @@ export async function secondReplica(t: TestServer, clock: TestClock): Promise<Re
   return {
     server,
     logs,
-    async probe(key) {
-      const res = await server.app.inject({ method: 'GET', url: `/v1/forms/${PROBE}`, headers: { authorization: `Bearer ${key}` } });
+    async probe(key, remoteAddress) {
+      const res = await server.app.inject({ method: 'GET', url: `/v1/forms/${PROBE}`, headers: { authorization: `Bearer ${key}` }, remoteAddress });
       return { status: res.statusCode, body: res.body, json: res.body ? JSON.parse(res.body) : undefined };
     },
     close: () => server.close(),
