@@ -56,6 +56,7 @@ describe('an API key given while another person is signed in', () => {
     expect(human.stdout).toMatch(new RegExp(`^key\\s+${keyId}$`, 'm'));
     expect(human.stdout).toMatch(new RegExp(`^workspace\\s+${workspaceId}$`, 'm'));
     expect(human.stdout).toMatch(/^expires\s+never$/m);
+    expect(human.stdout).toMatch(/^allowed from\s+any address$/m);
     expect(human.stdout).toMatch(new RegExp(`^saved session\\s+${somebodyElseEmail.replace(/[.+]/g, '\\$&')}: not used while LFK_API_KEY is set$`, 'm'));
     expect(human.stdout).not.toContain(key);
 
@@ -63,7 +64,7 @@ describe('an API key given while another person is signed in', () => {
     expect(json.json).toEqual({
       acting_as: 'api_key',
       // The server's own answer of which key it is (GET /v1/api-keys/current), and where it came from.
-      api_key: { id: keyId, name: 'agent', prefix: key.slice(0, 10), workspace_id: workspaceId, created_at: expect.any(String), expires_at: null, source: 'LFK_API_KEY' },
+      api_key: { id: keyId, name: 'agent', prefix: key.slice(0, 10), workspace_id: workspaceId, created_at: expect.any(String), expires_at: null, allowed_ips: null, source: 'LFK_API_KEY' },
       saved_session: { email: somebodyElseEmail, used: false },
       server: server.baseUrl,
     });

@@ -85,16 +85,73 @@ describe('keys: expiry, roll, get, usage', () => {
     const usage = await owner.lfk(['keys', 'usage', created.json.id, '--days', '2', '--json']);
     expect(usage.code, usage.stderr).toBe(0);
     expect(usage.json.data).toHaveLength(2);
-    expect(usage.json.data[1]).toEqual({ date: new Date().toISOString().slice(0, 10), requests: 3 });
+    expect(usage.json.data[1]).toEqual({
+      date: new Date().toISOString().slice(0, 10),
+      requests: 3,
+      refused: { revoked: 0, expired: 0, rolled: 0, leaked: 0, address_not_allowed: 0 },
+    });
     const human = await owner.lfk(['keys', 'usage', created.json.id, '--days', '2']);
-    expect(human.stdout.trim().split('\n').at(-1)).toMatch(/^\d{4}-\d\d-\d\d\t3(\t█+)?$/);
-    expect(human.stderr).toContain('3 requests in 2 days.');
+    expect(human.stdout.trim().split('\n').at(-1)).toMatch(/^\d{4}-\d\d-\d\d\t3\t0\t\t█+$/);
+    expect(human.stderr).toContain('3 requests and 0 refused in 2 days.');
     const got = await owner.lfk(['keys', 'get', created.json.id]);
     expect(got.stdout).toContain('from address\t127.0.0.1');
     expect(got.stdout).toContain('user agent\tdeploy-script/2.0');
     const list = await owner.lfk(['keys', 'list']);
-    expect(list.stdout).toMatch(new RegExp(`^${created.json.id}\\tcounted\\t[^\\t]+\\tactive\\tnever\\t[^\\t]+Z\\t127\\.0\\.0\\.1\\t`, 'm'));
+    expect(list.stdout).toMatch(new RegExp(`^${created.json.id}\\tcounted\\t[^\\t]+\\tactive\\tnever\\t3\\t[^\\t]+Z\\t127\\.0\\.0\\.1\\t`, 'm'));
     const badDays = await owner.lfk(['keys', 'usage', created.json.id, '--days', 'lots']);
     expect(badDays.code).toBe(2);
+  });
+});
+
+// Issue 28 at the terminal: keys create --allow-ip, keys update, and usage and list with refusals.
+describe('keys: where a key may be used, and who still tries it', () => {
+  it('create --allow-ip limits the key; get shows it; a request from elsewhere is refused and counted', async () => {
+    const created = await owner.lfk(['keys', 'create', '--name', 'elsewhere', '--description', 'build host', '--allow-ip', '192.0.2.0/24', '--allow-ip', '2001:DB8::1', '--json']);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.json).toMatchObject({ description: 'build host', allowed_ips: ['192.0.2.0/24', '2001:db8::1'] });
+    // This test's requests come from 127.0.0.1: not on the list.
+    expect((await useKey(created.json.key)).status).toBe(401);
+    await server.server.services.keyUses.flush();
+
+    const got = await owner.lfk(['keys', 'get', created.json.id]);
+    expect(got.stdout).toContain('allowed from\t192.0.2.0/24, 2001:db8::1');
+    expect(got.stdout).toContain('description\tbuild host');
+    expect(got.stdout).toContain('today\t0 requests, 1 refused');
+    const usage = await owner.lfk(['keys', 'usage', created.json.id, '--days', '1']);
+    expect(usage.stdout.trim().split('\n').at(-1)).toMatch(/^\d{4}-\d\d-\d\d\t0\t1\taddress not allowed 1\t░+$/);
+
+    const bad = await owner.lfk(['keys', 'create', '--allow-ip', 'example.com']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^error: invalid_request: /);
+    expect(bad.stderr).toContain('allowed_ips.0');
+  });
+
+  it('update renames, describes and moves a key; --any-ip lifts the list; nothing to change is a usage error', async () => {
+    const created = await owner.lfk(['keys', 'create', '--name', 'before', '--allow-ip', '192.0.2.1', '--json']);
+    expect((await useKey(created.json.key)).status).toBe(401);
+    const moved = await owner.lfk(['keys', 'update', created.json.id, '--name', 'after', '--description', 'moved home', '--allow-ip', '127.0.0.1']);
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.stdout).toContain(`Updated ${created.json.id} (after): usable from 127.0.0.1.`);
+    expect((await useKey(created.json.key)).status).toBe(404);
+
+    const anywhere = await owner.lfk(['keys', 'update', created.json.id, '--any-ip', '--no-description', '--json']);
+    expect(anywhere.code, anywhere.stderr).toBe(0);
+    expect(anywhere.json).toMatchObject({ name: 'after', description: null, allowed_ips: null });
+
+    const nothing = await owner.lfk(['keys', 'update', created.json.id]);
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toMatch(/^error: nothing_to_update: /);
+    const both = await owner.lfk(['keys', 'update', created.json.id, '--any-ip', '--allow-ip', '127.0.0.1']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/^error: conflicting_flags: /);
+  });
+
+  it('list says a revoked key is still being tried', async () => {
+    const created = await owner.lfk(['keys', 'create', '--name', 'forgotten', '--json']);
+    expect((await owner.lfk(['keys', 'revoke', created.json.id, '--yes'])).code).toBe(0);
+    for (let i = 0; i < 3; i++) expect((await useKey(created.json.key)).status).toBe(401);
+    await server.server.services.keyUses.flush();
+    const list = await owner.lfk(['keys', 'list']);
+    expect(list.stdout).toMatch(new RegExp(`^${created.json.id}\\tforgotten\\t[^\\t]+\\trevoked\\t-\\tstill tried 3 times\\t`, 'm'));
   });
 });

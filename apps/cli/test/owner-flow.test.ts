@@ -216,8 +216,8 @@ describe('the owner flow', () => {
     const iso = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
     const row = (id: string) => lines.find((line) => line.startsWith(id))?.split('\t');
     // ID, NAME, PREFIX, STATUS, EXPIRES, LAST USED, FROM, CREATED
-    expect(row(ciKeyId)).toEqual([ciKeyId, 'ci', expect.stringMatching(/^lfk_[0-9A-Za-z]{6}…$/), 'active', 'never', 'never', '', iso]);
-    expect(row(deployKeyId)).toEqual([deployKeyId, 'deploy', expect.stringMatching(/^lfk_[0-9A-Za-z]{6}…$/), 'active', 'never', 'never', '', iso]);
+    expect(row(ciKeyId)).toEqual([ciKeyId, 'ci', expect.stringMatching(/^lfk_[0-9A-Za-z]{6}…$/), 'active', 'never', '', 'never', '', iso]);
+    expect(row(deployKeyId)).toEqual([deployKeyId, 'deploy', expect.stringMatching(/^lfk_[0-9A-Za-z]{6}…$/), 'active', 'never', '', 'never', '', iso]);
 
     const json = await owner.lfk(['keys', 'list', '--json']);
     expect(json.code).toBe(0);

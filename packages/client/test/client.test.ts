@@ -45,6 +45,22 @@ describe('credentials', () => {
   });
 });
 
+describe('a key and where it may be used (issue 28)', () => {
+  it('an owner limits a key to addresses; the key knows it; from elsewhere it is invalid_api_key', async () => {
+    const asOwner = createLfkClient({ baseUrl, sessionToken: owner.token });
+    const made = await asOwner.apiKeys.create.mutate({ workspace_id: owner.workspaceId, name: 'agent', allowed_ips: ['127.0.0.1'] });
+    const asKey = createLfkClient({ baseUrl, apiKey: made.key });
+    expect(await asKey.apiKeys.current.query()).toMatchObject({ id: made.id, name: 'agent', allowed_ips: ['127.0.0.1'] });
+
+    const moved = await asOwner.apiKeys.update.mutate({ workspace_id: owner.workspaceId, key_id: made.id, name: 'agent (moved)', allowed_ips: ['192.0.2.0/24'] });
+    expect(moved).toMatchObject({ name: 'agent (moved)', allowed_ips: ['192.0.2.0/24'] });
+    expect(isLfkError(await thrown(asKey.apiKeys.current.query()), 'invalid_api_key')).toBe(true);
+
+    const usage = await asOwner.apiKeys.usage.query({ workspace_id: owner.workspaceId, key_id: made.id, days: 1 });
+    expect(usage.data[0]!.refused).toHaveProperty('address_not_allowed');
+  });
+});
+
 describe('Idempotency-Key', () => {
   it('a retry with the same key answers the first form; another input with it is idempotency_key_reused', async () => {
     const withKey = createLfkClient({ baseUrl, apiKey: key });

@@ -12,6 +12,7 @@ import { canPrompt, promptHidden, promptLine, readStdin, requirePrompt } from '.
 import { tokenOfLink } from '../input/emailed-link.ts';
 import { examples } from './options.ts';
 import { action } from './run-command.ts';
+import { allowedOf } from './keys.ts';
 
 interface CredentialsFlags {
   email?: string;
@@ -260,6 +261,7 @@ export const whoamiCommand = () =>
               ['key', key.id],
               ['workspace', key.workspace_id],
               ['expires', key.expires_at ?? 'never'],
+              ['allowed from', allowedOf(key)],
               ['server', view.server],
               ['can', "create, read and update its workspace's forms, resend their verification, submit to them"],
               ...(view.saved_session

@@ -5,13 +5,14 @@ import { type CommandContext, inWorkspace, sessionApi } from '../command-context
 import { usageError } from '../errors.ts';
 import type { Api } from '../http/api.ts';
 import { confirmOrStop } from '../terminal/prompts.ts';
-import { commandGroup } from './options.ts';
+import { collect, commandGroup, examples } from './options.ts';
 import { findListed } from './pages.ts';
 import { action, callAndShow, withApi } from './run-command.ts';
 import { workspaceListCommand } from './workspace-list.ts';
 
 type CreatedKey = RouterOutputs['apiKeys']['create'];
 type ListedKey = RouterOutputs['apiKeys']['get'];
+type UsageDay = RouterOutputs['apiKeys']['usage']['data'][number];
 
 const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 7 * 86_400 };
 
@@ -35,13 +36,14 @@ function parseDays(value: string): number {
 function printNewKey(ctx: CommandContext, key: CreatedKey, said: string): void {
   ctx.out.result(key, (key) => {
     const { style, errorStyle } = ctx.out;
-    ctx.out.note(`${said} ${key.id}${key.name ? ` (${key.name})` : ''} in workspace ${key.workspace_id}${key.expires_at ? `, expiring ${key.expires_at}` : ''}:`);
+    ctx.out.note(
+      `${said} ${key.id}${key.name ? ` (${key.name})` : ''} in workspace ${key.workspace_id}${key.expires_at ? `, expiring ${key.expires_at}` : ''}${key.allowed_ips ? `, usable from ${key.allowed_ips.join(', ')} only` : ''}:`,
+    );
     ctx.out.line(style.bold(key.key));
     ctx.out.note(errorStyle.yellow('This is the only time the key is shown. Store it somewhere safe now; it cannot be shown again.'));
   });
 }
 
-/** `revoked (rolled)`: the status, with why a key stopped working. */
 /** Why a key stopped, as a person says it: a rolled key was replaced, an expired one expired. */
 const STOPPED: Record<NonNullable<ListedKey['revoked_reason']>, string> = {
   revoked: 'revoked',
@@ -59,11 +61,39 @@ const statusOf = (k: ListedKey) => {
 /** A stopped key expires no more: its expiry would only read as a date still to come. */
 const expiryOf = (k: ListedKey) => (k.status === 'revoked' ? '-' : (k.expires_at ?? 'never'));
 
+/** Where a key may be used from, as `get`, `update` and `whoami` say it. */
+export const allowedOf = (k: { allowed_ips: string[] | null }) => (k.allowed_ips ? k.allowed_ips.join(', ') : 'any address');
+
+/** Today's uses as a person reads them: what a revoked key still being tried looks like. */
+function todayOf(k: ListedKey): string {
+  const { requests, refused } = k.uses_today;
+  if (k.status === 'revoked') return refused > 0 ? `still tried ${refused} time${refused === 1 ? '' : 's'}` : '';
+  const parts = [`${requests}`, ...(refused > 0 ? [`${refused} refused`] : [])];
+  return requests === 0 && refused === 0 ? '' : parts.join(', ');
+}
+
+/** Refusals by reason, as a person reads them (`rolled 120, address not allowed 3`). */
+const REFUSAL_WORDS: Record<keyof UsageDay['refused'], string> = {
+  revoked: 'revoked',
+  expired: 'expired',
+  rolled: 'replaced',
+  leaked: 'leaked',
+  address_not_allowed: 'address not allowed',
+};
+const refusedTotal = (d: UsageDay) => Object.values(d.refused).reduce((sum, n) => sum + n, 0);
+const refusedWhy = (d: UsageDay) =>
+  (Object.keys(REFUSAL_WORDS) as (keyof UsageDay['refused'])[])
+    .filter((reason) => d.refused[reason] > 0)
+    .map((reason) => `${REFUSAL_WORDS[reason]} ${d.refused[reason]}`)
+    .join(', ');
+
 const keysCreateCommand = () =>
   new Command('create')
     .description('Create an API key; it is printed once and cannot be shown again')
     .option('--name <name>', 'a name to tell the key apart by')
+    .option('--description <text>', 'what the key is for')
     .option('--expires-in <duration>', 'the key stops working after this long: 1h to 365d (e.g. 30d, 12h, 2w)')
+    .option('--allow-ip <address>', 'an IPv4 or IPv6 address or CIDR range the key may be used from; repeat for each (up to 20)', collect)
     .action(
       action(async (ctx, flags) => {
         // Flags are checked before anything is asked of the server.
@@ -72,6 +102,8 @@ const keysCreateCommand = () =>
         const key = await api.apiKeys.create.mutate({
           workspace_id: workspaceId,
           ...(flags.name !== undefined ? { name: flags.name } : {}),
+          ...(flags.description !== undefined ? { description: flags.description } : {}),
+          ...(flags.allowIp !== undefined ? { allowed_ips: flags.allowIp } : {}),
           // Measured from now by this machine's clock; the server checks it against its own.
           ...(expiresIn !== undefined ? { expires_at: new Date(Date.now() + expiresIn * 1000).toISOString() } : {}),
         });
@@ -122,9 +154,12 @@ const keysGetCommand = () =>
           out.record([
             ['id', key.id],
             ['name', key.name ?? '-'],
+            ['description', key.description ?? '-'],
             ['prefix', `${key.prefix}…`],
             ['status', statusOf(key), key.status === 'active' ? out.style.green : out.style.red],
             ['expires', expiryOf(key)],
+            ['allowed from', allowedOf(key)],
+            ['today', `${key.uses_today.requests} requests, ${key.uses_today.refused} refused`],
             ['revoked', key.revoked_at ?? '-'],
             ['rolled to', key.rolled_to ?? '-'],
             ['last used', key.last_used_at ?? 'never'],
@@ -137,9 +172,44 @@ const keysGetCommand = () =>
       ),
     );
 
+/** `--no-name` and the like: an option given as false clears the field (null); given, it is set; absent, kept. */
+const clearable = <T>(value: T | false | undefined): T | null | undefined => (value === false ? null : value);
+
+const keysUpdateCommand = () =>
+  new Command('update')
+    .description('Rename an API key, describe it, or change the addresses it may be used from')
+    .argument('<key_id>', 'the key, e.g. key_…')
+    .option('--name <name>', 'a new name')
+    .option('--no-name', 'remove its name')
+    .option('--description <text>', 'what the key is for')
+    .option('--no-description', 'remove its description')
+    .option('--allow-ip <address>', 'an address or CIDR range it may be used from; repeat for each: the list replaces the one it has', collect)
+    .option('--any-ip', 'let it be used from any address (remove its allowlist)')
+    .addHelpText('after', examples([
+      'lfk keys update key_… --name deploy --description "GitHub Actions, prod"',
+      'lfk keys update key_… --allow-ip 203.0.113.7 --allow-ip 2001:db8::/32',
+      'lfk keys update key_… --any-ip',
+    ]))
+    .action(
+      action(async (ctx, keyId, flags) => {
+        if (flags.allowIp !== undefined && flags.anyIp) throw usageError('conflicting_flags', 'Give --allow-ip or --any-ip, not both.');
+        const changes = {
+          ...(flags.name !== undefined ? { name: clearable(flags.name) } : {}),
+          ...(flags.description !== undefined ? { description: clearable(flags.description) } : {}),
+          ...(flags.allowIp !== undefined ? { allowed_ips: flags.allowIp } : flags.anyIp ? { allowed_ips: null } : {}),
+        };
+        if (Object.keys(changes).length === 0) throw usageError('nothing_to_update', 'Say what to change: see lfk keys update --help.');
+        const { api, workspaceId } = await inWorkspace(ctx);
+        const key = await api.apiKeys.update.mutate({ workspace_id: workspaceId, key_id: keyId, ...changes });
+        ctx.out.result(key, (key) => {
+          ctx.out.line(`Updated ${key.id}${key.name ? ` (${key.name})` : ''}: usable from ${allowedOf(key)}.`);
+        });
+      }),
+    );
+
 const keysUsageCommand = () =>
   new Command('usage')
-    .description('Requests an API key authenticated per UTC day (written every few seconds)')
+    .description('Requests that presented an API key per UTC day: accepted, and refused by why (written every few seconds)')
     .argument('<key_id>', 'the key, e.g. key_…')
     .option('--days <n>', `how many days back, today included (1-${API_KEY_USAGE_DAYS.max})`, parseDays, API_KEY_USAGE_DAYS.default)
     .action(
@@ -147,17 +217,25 @@ const keysUsageCommand = () =>
         inWorkspace,
         ({ api, workspaceId }, keyId, flags) => api.apiKeys.usage.query({ workspace_id: workspaceId, key_id: keyId, days: flags.days }),
         (usage, { out }) => {
-          const most = Math.max(1, ...usage.data.map((d) => d.requests));
+          const most = Math.max(1, ...usage.data.map((d) => d.requests + refusedTotal(d)));
+          const bar = (n: number) => Math.round((n / most) * 30);
           out.table(
             [
               { header: 'DATE', value: (d) => d.date },
               { header: 'REQUESTS', value: (d) => String(d.requests) },
-              // A small chart for people; scripts read the numbers.
-              { header: '', value: (d) => '█'.repeat(Math.round((d.requests / most) * 30)), optional: true },
+              { header: 'REFUSED', value: (d) => String(refusedTotal(d)) },
+              { header: 'WHY', value: refusedWhy, optional: true, shrink: true },
+              // A small chart for people (accepted █, refused ░); scripts read the numbers.
+              {
+                header: '',
+                value: (d) => '█'.repeat(bar(d.requests)) + '░'.repeat(bar(d.requests + refusedTotal(d)) - bar(d.requests)),
+                optional: true,
+              },
             ],
             usage.data,
           );
-          out.note(`${usage.data.reduce((sum, d) => sum + d.requests, 0)} requests in ${usage.data.length} days.`);
+          const refused = usage.data.reduce((sum, d) => sum + refusedTotal(d), 0);
+          out.note(`${usage.data.reduce((sum, d) => sum + d.requests, 0)} requests and ${refused} refused in ${usage.data.length} days.`);
         },
       ),
     );
@@ -169,6 +247,7 @@ const keysListCommand = () =>
     { header: 'PREFIX', value: (k) => `${k.prefix}…`, optional: true },
     { header: 'STATUS', value: statusOf, paint: (text, k, style) => (k.status === 'active' ? style.green(text) : style.red(text)) },
     { header: 'EXPIRES', value: expiryOf, time: true, optional: true },
+    { header: 'TODAY', value: todayOf, paint: (text, k, style) => (k.status === 'revoked' && text ? style.yellow(text) : text), optional: true },
     { header: 'LAST USED', value: (k) => k.last_used_at ?? 'never', time: true, optional: true },
     { header: 'FROM', value: (k) => k.last_used_ip ?? '', optional: true },
     { header: 'CREATED', value: (k) => k.created_at, time: true, optional: true },
@@ -208,10 +287,12 @@ function findKey(api: Api, workspaceId: string, keyId: string) {
 export const keysCommand = () =>
   commandGroup(
     'keys',
-    "Create, list, inspect, roll and revoke the workspace's API keys (owners)",
-    [keysCreateCommand(), keysGetCommand(), keysListCommand(), keysRevokeCommand(), keysRollCommand(), keysUsageCommand()],
+    "Create, list, inspect, update, roll and revoke the workspace's API keys (owners)",
+    [keysCreateCommand(), keysGetCommand(), keysListCommand(), keysRevokeCommand(), keysRollCommand(), keysUpdateCommand(), keysUsageCommand()],
     [
       'lfk keys create --name ci --expires-in 90d',
+      'lfk keys create --name deploy --allow-ip 203.0.113.7 --allow-ip 2001:db8::/32',
+      'lfk keys update key_… --name deploy-prod --any-ip',
       'lfk keys list',
       'lfk keys get key_…',
       'lfk keys roll key_… --grace 24h',
