@@ -123,7 +123,7 @@ describeInBrowser('A key’s life: expiry, roll, usage, leaks', () => {
     const facts = page.locator('dl.facts');
     await see(facts.getByText('export-job/2.1'));
     await see(facts.getByText('127.0.0.1'));
-    await see(page.getByText('7 requests in the last 30 days'));
+    await see(page.getByText('7 requests and 0 refusals in the last 30 days'));
     // The chart's axes: the busiest day's count at the top of its scale, and the days below it.
     const plot = page.locator('.usage-plot');
     await see(plot.locator('.usage-y').getByText('7/day'));
@@ -132,7 +132,7 @@ describeInBrowser('A key’s life: expiry, roll, usage, leaks', () => {
     expect(await plot.locator('.usage-x span').count()).toBe(3);
     await screenshot(page, 'api-key-page');
     await page.getByText('Requests by day').click();
-    const today = page.getByRole('table', { name: /Requests this key authenticated/ }).getByRole('row').last();
+    const today = page.getByRole('table', { name: /Requests that presented this key/ }).getByRole('row').last();
     await see(today.getByRole('cell', { name: '7', exact: true }));
     await expectAccessible(page, 'api-key-page');
 

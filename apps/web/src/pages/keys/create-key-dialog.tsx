@@ -1,34 +1,56 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import type { RouterOutputs } from '@lfk/api';
 import { apiKeyCreateInput } from '@lfk/api/schemas';
+import { API_KEY_EXPIRY_SECONDS } from '@lfk/db/constants';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { trpc, trpcClient } from '../../api/trpc.ts';
+import { apiResolver } from '../../components/api-resolver.ts';
 import { ChoiceField } from '../../components/choice-field.tsx';
+import { ErrorText, errorAt } from '../../components/error-text.tsx';
 import { useFormProblem } from '../../components/form-problem.ts';
 import { SubmitForm } from '../../components/submit-form.tsx';
-import { TextField } from '../../components/text-field.tsx';
+import { KEY_FIELDS, KeyFields, type KeyFieldValues, keyFieldsToApi } from './key-fields.tsx';
 import { explainKeyProblem } from './key-words.tsx';
 import { NewKeyDialog } from './new-key-dialog.tsx';
 
 type CreatedKey = RouterOutputs['apiKeys']['create'];
 
-const nameOnly = apiKeyCreateInput.pick({ name: true });
-
-/** GitHub's choices for a token's life; the API takes any instant from 1 hour to 1 year ahead. */
+/** GitHub's choices for a token's life, and a date of the owner's choosing: any instant from 1 hour to 1 year ahead. */
 const EXPIRY_CHOICES = [
   { value: 'never', label: 'Never' },
   { value: '7', label: 'In 7 days' },
   { value: '30', label: 'In 30 days' },
   { value: '60', label: 'In 60 days' },
   { value: '90', label: 'In 90 days' },
+  { value: 'custom', label: 'On a date you choose…' },
 ] as const;
 type ExpiryChoice = (typeof EXPIRY_CHOICES)[number]['value'];
 
-function expiresAt(choice: ExpiryChoice): string | undefined {
-  return choice === 'never' ? undefined : new Date(Date.now() + Number(choice) * 86_400_000).toISOString();
+interface CreateValues extends KeyFieldValues {
+  expiry: ExpiryChoice;
+  /** `datetime-local`: the owner's own time, as their browser's clock reads it. */
+  expires_on: string;
 }
+
+/** `expires_at` as the API takes it: presets from now, a chosen date as the instant it names here. */
+function expiresAt(values: CreateValues): string | undefined {
+  if (values.expiry === 'never') return undefined;
+  if (values.expiry === 'custom') {
+    const at = new Date(values.expires_on);
+    // Blank or unreadable: sent as it is, so the schema says what is wrong beside the date.
+    return Number.isNaN(at.getTime()) ? values.expires_on : at.toISOString();
+  }
+  return new Date(Date.now() + Number(values.expiry) * 86_400_000).toISOString();
+}
+
+const toApi = (values: CreateValues) => {
+  const expires_at = expiresAt(values);
+  return { ...keyFieldsToApi(values, undefined), ...(expires_at !== undefined ? { expires_at } : {}) };
+};
+
+/** `datetime-local`'s value for an instant, in this browser's time zone (`2026-12-24T17:00`). */
+const localValue = (at: Date) => new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 
 interface CreateKeyDialogProps {
   workspaceId: string;
@@ -45,20 +67,27 @@ export function CreateKeyDialog({ workspaceId, open, onClose }: CreateKeyDialogP
 }
 
 function NewKeyForm({ workspaceId, onCreated, onCancel }: { workspaceId: string; onCreated: (key: CreatedKey) => void; onCancel: () => void }) {
+  const id = useId();
   const queryClient = useQueryClient();
-  const form = useForm({ resolver: zodResolver(nameOnly), defaultValues: { name: undefined } });
-  const [expiry, setExpiry] = useState<ExpiryChoice>('never');
-  const problem = useFormProblem(['name'], form.setError);
+  const fields = [...KEY_FIELDS, 'expires_at'];
+  const form = useForm<CreateValues, unknown, ReturnType<typeof toApi>>({
+    resolver: apiResolver(apiKeyCreateInput, toApi, () => fields, { workspace_id: workspaceId }),
+    defaultValues: { name: '', description: '', allowed_ips: '', expiry: 'never', expires_on: '' },
+  });
+  const problem = useFormProblem(fields, form.setError);
+  const expiry = form.watch('expiry');
   const create = useMutation({
     // The answer goes straight to the dialog; what the mutation keeps is only the key's id.
-    mutationFn: async (input: { name?: string | undefined }) => {
-      const key = await trpcClient.apiKeys.create.mutate({ workspace_id: workspaceId, ...input, expires_at: expiresAt(expiry) });
+    mutationFn: async (input: ReturnType<typeof toApi>) => {
+      const key = await trpcClient.apiKeys.create.mutate({ workspace_id: workspaceId, ...input });
       onCreated(key);
       return key.id;
     },
     onSettled: () => queryClient.invalidateQueries(trpc.apiKeys.list.pathFilter()),
     onError: problem.report,
   });
+  const now = Date.now();
+  const dateError = errorAt(form.formState.errors, 'expires_at');
   return (
     <SubmitForm
       onSubmit={form.handleSubmit((input) => create.mutate(input))}
@@ -68,21 +97,32 @@ function NewKeyForm({ workspaceId, onCreated, onCancel }: { workspaceId: string;
       pending={create.isPending}
       onCancel={onCancel}
     >
-      <TextField
-        form={form}
-        name="name"
-        optional
-        label="Name"
-        hint="Optional: what uses this key, such as “deploy bot”. Names help when revoking."
-        autoComplete="off"
-      />
+      <KeyFields form={form} />
       <ChoiceField
         label="Expires"
         hint="At that moment the key stops working on its own. Owners are emailed 7 days and 1 day before."
         value={expiry}
-        onChange={setExpiry}
+        onChange={(choice) => form.setValue('expiry', choice)}
         choices={EXPIRY_CHOICES}
       />
+      {expiry === 'custom' && (
+        <div className="field">
+          <label htmlFor={`${id}-expires-on`}>Expires on</label>
+          <input
+            id={`${id}-expires-on`}
+            type="datetime-local"
+            min={localValue(new Date(now + API_KEY_EXPIRY_SECONDS.min * 1000))}
+            max={localValue(new Date(now + API_KEY_EXPIRY_SECONDS.max * 1000))}
+            {...form.register('expires_on')}
+            aria-invalid={dateError ? true : undefined}
+            aria-describedby={[`${id}-expires-on-hint`, dateError ? `${id}-expires-on-error` : ''].join(' ').trim()}
+          />
+          <p className="hint" id={`${id}-expires-on-hint`}>
+            In your time zone; between an hour and a year from now.
+          </p>
+          <ErrorText id={`${id}-expires-on-error`} message={dateError} />
+        </div>
+      )}
     </SubmitForm>
   );
 }

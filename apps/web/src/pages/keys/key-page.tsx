@@ -7,7 +7,8 @@ import { Time } from '../../components/time.tsx';
 import { usePageTitle } from '../../layout/page-title.ts';
 import { useMemberNames } from '../../layout/people.ts';
 import { useWorkspace } from '../../layout/workspace-context.tsx';
-import { type ApiKey, KeyExpiry, KeyStatus } from './key-words.tsx';
+import { EditKeyDialog } from './edit-key-dialog.tsx';
+import { allowedFrom, type ApiKey, KeyExpiry, KeyStatus, TriedToday } from './key-words.tsx';
 import { NotAnOwner } from './not-an-owner.tsx';
 import { RevokeKeyDialog } from './revoke-key-dialog.tsx';
 import { RollKeyDialog } from './roll-key-dialog.tsx';
@@ -16,7 +17,7 @@ import { UsageChart } from './usage-chart.tsx';
 /** The days of usage the page charts (the API keeps more: up to its `API_KEY_USAGE_DAYS.max`). */
 const USAGE_DAYS = 30;
 
-/** One key: its state, where it was last used from, what replaced it, its daily requests; Roll and Revoke. */
+/** One key: its state, where it may be and was last used from, what replaced it, its daily requests accepted and refused; Edit, Roll and Revoke. */
 export function KeyPage() {
   const workspace = useWorkspace();
   const { keyId } = useParams({ from: '/w/$workspaceId/keys/$keyId' });
@@ -48,30 +49,38 @@ function KeyDetails({ workspaceId, apiKey }: { workspaceId: string; apiKey: ApiK
   const usage = useQuery(trpc.apiKeys.usage.queryOptions({ workspace_id: workspaceId, key_id: apiKey.id, days: USAGE_DAYS }));
   const [rolling, setRolling] = useState(false);
   const [revoking, setRevoking] = useState(false);
+  const [editing, setEditing] = useState(false);
   const active = apiKey.status === 'active';
   return (
     <>
       <div className="page-header">
         <h1>{apiKey.name ?? 'Unnamed key'}</h1>
-        {active && (
-          <div className="row-actions">
-            {!apiKey.rolled_to && (
-              <button type="button" className="secondary" onClick={() => setRolling(true)}>
-                Roll key
-              </button>
-            )}
+        <div className="row-actions">
+          <button type="button" className="secondary" onClick={() => setEditing(true)}>
+            Edit
+          </button>
+          {active && !apiKey.rolled_to && (
+            <button type="button" className="secondary" onClick={() => setRolling(true)}>
+              Roll key
+            </button>
+          )}
+          {active && (
             <button type="button" className="danger" onClick={() => setRevoking(true)}>
               Revoke key
             </button>
-          </div>
-        )}
+          )}
+        </div>
       </div>
       <p className="muted">
         <code>{apiKey.prefix}…</code> · <code>{apiKey.id}</code>
       </p>
+      {apiKey.description && <p className="key-description">{apiKey.description}</p>}
       <dl className="facts">
         <Fact label="Status">
-          <KeyStatus apiKey={apiKey} />
+          <KeyStatus apiKey={apiKey} /> <TriedToday apiKey={apiKey} />
+        </Fact>
+        <Fact label="Allowed from" className="where-from">
+          {allowedFrom(apiKey)}
         </Fact>
         {apiKey.rolled_to && (
           <Fact label="Replaced by">
@@ -99,6 +108,7 @@ function KeyDetails({ workspaceId, apiKey }: { workspaceId: string; apiKey: ApiK
           {(page) => <UsageChart days={page.data} />}
         </Loaded>
       </section>
+      <EditKeyDialog workspaceId={workspaceId} apiKey={editing ? apiKey : null} onClose={() => setEditing(false)} />
       <RollKeyDialog workspaceId={workspaceId} apiKey={rolling ? apiKey : null} onClose={() => setRolling(false)} />
       <RevokeKeyDialog workspaceId={workspaceId} apiKey={revoking ? apiKey : null} onClose={() => setRevoking(false)} />
     </>

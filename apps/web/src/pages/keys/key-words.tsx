@@ -52,6 +52,24 @@ export function KeyStatus({ apiKey }: { apiKey: ApiKey }) {
   );
 }
 
+/**
+ * Is anything still using it? Today's refused requests: a stopped key "still tried 3 times today"
+ * (something was not moved to its replacement), a working one refused from addresses not allowed.
+ */
+export function TriedToday({ apiKey }: { apiKey: ApiKey }) {
+  const refused = apiKey.uses_today.refused;
+  if (refused === 0) return null;
+  const times = `${refused.toLocaleString('en')} ${refused === 1 ? 'time' : 'times'}`;
+  return (
+    <span className="tried-today">
+      {apiKey.status === 'revoked' ? `still tried ${times} today` : `refused ${times} today`}
+    </span>
+  );
+}
+
+/** Where a key may be used from, in words. */
+export const allowedFrom = (apiKey: Pick<ApiKey, 'allowed_ips'>) => (apiKey.allowed_ips ? apiKey.allowed_ips.join(', ') : 'Any address');
+
 /** When an active key stops on its own; a stopped key's column stays empty (its status says it). */
 export function KeyExpiry({ apiKey }: { apiKey: ApiKey }) {
   if (apiKey.status === 'revoked') return <span className="muted">—</span>;

@@ -10,7 +10,7 @@ import { usePageTitle } from '../../layout/page-title.ts';
 import { useMemberNames } from '../../layout/people.ts';
 import { useWorkspace } from '../../layout/workspace-context.tsx';
 import { CreateKeyDialog } from './create-key-dialog.tsx';
-import { type ApiKey, KeyExpiry, KeyStatus, LastUsed } from './key-words.tsx';
+import { type ApiKey, KeyExpiry, KeyStatus, LastUsed, TriedToday } from './key-words.tsx';
 import { NotAnOwner } from './not-an-owner.tsx';
 import { RevokeKeyDialog } from './revoke-key-dialog.tsx';
 import { RollKeyDialog } from './roll-key-dialog.tsx';
@@ -47,7 +47,20 @@ function KeyManagement({ workspaceId }: { workspaceId: string }) {
       ),
     },
     { label: 'Key', cell: (key) => <code className="nowrap">{key.prefix}…</code> },
-    { label: 'Status', cell: (key) => <KeyStatus apiKey={key} /> },
+    {
+      label: 'Status',
+      cell: (key) => (
+        <>
+          <KeyStatus apiKey={key} />
+          {key.uses_today.refused > 0 && (
+            <>
+              <br />
+              <TriedToday apiKey={key} />
+            </>
+          )}
+        </>
+      ),
+    },
     { label: 'Expires', cell: (key) => <KeyExpiry apiKey={key} /> },
     {
       label: 'Created',
