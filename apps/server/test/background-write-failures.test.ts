@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { adminQuery, databaseForProcess, ENGINE, freePort, PASSWORD, spawnServerProcess, startTestServer, TEST_DATABASE_URL, type TestServer, until } from '@lfk/testing';
 
-const FAILED_BATCH_LOG = 'could not write last_used_at';
+const FAILED_BATCH_LOG = 'could not write key uses';
 
 /**
  * The database goes away for the server: on PostgreSQL, it stops taking connections and the
@@ -77,7 +77,7 @@ describe(`a failed last_used_at batch (${ENGINE})`, () => {
     const restore = await outage(t, 'api_keys');
     try {
       await t.server.close();
-      const lost = t.logs.map((line) => JSON.parse(line)).find((entry) => entry.msg?.includes('last_used_at not written'));
+      const lost = t.logs.map((line) => JSON.parse(line)).find((entry) => entry.msg?.includes('key uses not written at shutdown'));
       expect(lost).toMatchObject({ level: 50, keys: 1 });
       expect(await t.server.db.orm.isConnected()).toBe(false);
     } finally {

@@ -57,7 +57,7 @@ describe('bash completion', () => {
     expect(await complete(['lfk', 'ke'])).toEqual(['keys']);
     expect(await complete(['lfk', 'su'])).toEqual(['submissions']);
     const afterKeys = await complete(['lfk', 'keys', '']);
-    expect(afterKeys.filter((w) => !w.startsWith('-'))).toEqual(['create', 'get', 'list', 'revoke', 'roll', 'usage']);
+    expect(afterKeys.filter((w) => !w.startsWith('-'))).toEqual(['create', 'get', 'list', 'revoke', 'roll', 'update', 'usage']);
     expect(afterKeys).toContain('--help');
     expect(afterKeys).toContain('--json');
     expect(await complete(['lfk', 'keys', 're'])).toEqual(['revoke']);
@@ -118,7 +118,7 @@ describe('zsh completion', () => {
       return result.stdout.split('\n').filter((line) => line && !line.startsWith('compdef '));
     };
     const afterKeys = await complete(['lfk', 'keys', '']);
-    expect(afterKeys).toEqual(['create', 'get', 'list', 'revoke', 'roll', 'usage']);
+    expect(afterKeys).toEqual(['create', 'get', 'list', 'revoke', 'roll', 'update', 'usage']);
     expect(await complete(['lfk', 'forms', 'create', '--m'])).toContain('--mode');
     expect((await complete(['lfk', 'forms', 'create', '--mode', ''])).sort()).toEqual(['api_key', 'browser']);
     expect(await complete(['lfk', 'forms', 'create', '--schema', ''])).toEqual(['(files)']);
