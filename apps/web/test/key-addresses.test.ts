@@ -10,7 +10,7 @@ describeInBrowser('Where a key may be used, and who still tries it', () => {
   const d = useDashboard();
 
   /** A program's request with `key`: 404 (no such form) when accepted, 401 when refused. */
-  const useKey = async (key: string) =>
+  const statusWithKey = async (key: string) =>
     (await fetch(`${d.url}/v1/forms/form_01jzzzzzzzzzzzzzzzzzzzzzzz`, { headers: { authorization: `Bearer ${key}` } })).status;
 
   it('create a key for some addresses, expiring on a chosen date → a wrong address is said beside its box → the key works only from those addresses', async () => {
@@ -46,7 +46,7 @@ describeInBrowser('Where a key may be used, and who still tries it', () => {
     expect(made).toMatchObject({ name: 'payroll', description: 'The payroll server in Lyon', allowed_ips: ['127.0.0.1', '2001:db8::/32'] });
     expect(made.expires_at).toBe(chosen.toISOString());
     // This test's requests come from 127.0.0.1: allowed.
-    expect(await useKey(key)).toBe(404);
+    expect(await statusWithKey(key)).toBe(404);
 
     await page.getByRole('link', { name: 'payroll' }).click();
     await see(page.getByRole('heading', { name: 'payroll', level: 1 }));
@@ -59,7 +59,7 @@ describeInBrowser('Where a key may be used, and who still tries it', () => {
     const session = await sessionOf(page);
     const workspaceId = workspaceOf(page);
     const { key, id } = await d.t.createKey(session, workspaceId, 'mover');
-    expect(await useKey(key)).toBe(404);
+    expect(await statusWithKey(key)).toBe(404);
 
     await page.goto(`/w/${workspaceId}/keys/${id}`);
     await see(page.locator('dl.facts').getByText('Any address'));
@@ -72,7 +72,7 @@ describeInBrowser('Where a key may be used, and who still tries it', () => {
     await gone(dialog);
     await see(page.getByRole('heading', { name: 'mover (moved)', level: 1 }));
     await see(page.locator('dl.facts').getByText('192.0.2.10'));
-    expect(await useKey(key)).toBe(401);
+    expect(await statusWithKey(key)).toBe(401);
     await d.t.server.services.keyUses.flush();
     await page.reload();
     await see(page.locator('dl.facts').getByText('refused 1 time today'));
@@ -89,9 +89,9 @@ describeInBrowser('Where a key may be used, and who still tries it', () => {
     const session = await sessionOf(page);
     const workspaceId = workspaceOf(page);
     const { key, id } = await d.t.createKey(session, workspaceId, 'forgotten worker');
-    for (let i = 0; i < 2; i++) expect(await useKey(key)).toBe(404);
+    for (let i = 0; i < 2; i++) expect(await statusWithKey(key)).toBe(404);
     expect((await d.t.request('DELETE', `/v1/workspaces/${workspaceId}/api-keys/${id}`, { token: session })).status).toBe(204);
-    for (let i = 0; i < 3; i++) expect(await useKey(key)).toBe(401);
+    for (let i = 0; i < 3; i++) expect(await statusWithKey(key)).toBe(401);
     await d.t.server.services.keyUses.flush();
 
     await page.goto(`/w/${workspaceId}/keys`);

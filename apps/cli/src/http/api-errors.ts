@@ -7,7 +7,7 @@ import { UnexpectedResponseError } from './unexpected-response.ts';
 const HINTS: Partial<Record<ErrorCode, string>> = {
   unauthenticated: "Sign in with 'lfk login', or give an API key with --api-key or LFK_API_KEY.",
   invalid_session: "The saved session has expired or was signed out. Run 'lfk login'.",
-  invalid_api_key: 'Check --api-key or LFK_API_KEY: the key may have been revoked.',
+  invalid_api_key: 'Check --api-key or LFK_API_KEY: the key may have been revoked or have expired, or it may not be allowed from this address.',
   session_required: "This needs a signed-in person ('lfk login'); API keys cannot do it.",
   owner_required: 'Ask an owner of the workspace, or choose another with --workspace.',
   api_key_required: 'This form takes submissions with an API key only: pass --api-key or set LFK_API_KEY.',
