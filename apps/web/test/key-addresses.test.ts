@@ -82,6 +82,21 @@ describeInBrowser('Where a key may be used, and who still tries it', () => {
 
     const audit = (await d.t.request('GET', `/v1/workspaces/${workspaceId}/audit-events`, { token: session })).json.data;
     expect(audit[0]).toMatchObject({ action: 'api_key.updated', data: { fields: ['name', 'description', 'allowed_ips'], allowed_ips: { from: null, to: ['192.0.2.10'] } } });
+
+    // Only what is changed in the dialog is sent: another owner's change meanwhile is kept.
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const again = page.getByRole('dialog', { name: /Edit “mover \(moved\)”/ });
+    const meanwhile = await d.t.request('PATCH', `/v1/workspaces/${workspaceId}/api-keys/${id}`, { token: session, body: { allowed_ips: ['127.0.0.1'] } });
+    expect(meanwhile.status).toBe(200);
+    await again.getByLabel('Name').fill('mover (home)');
+    await again.getByRole('button', { name: 'Save' }).click();
+    await gone(again);
+    await see(page.getByRole('heading', { name: 'mover (home)', level: 1 }));
+    expect((await d.t.request('GET', `/v1/workspaces/${workspaceId}/api-keys/${id}`, { token: session })).json).toMatchObject({
+      name: 'mover (home)',
+      description: 'Now on the new host',
+      allowed_ips: ['127.0.0.1'],
+    });
   });
 
   it('a revoked key still being tried: the list says so, and its chart shows the refusals beside the requests', async () => {

@@ -14,6 +14,9 @@ describe('an allowlist entry, normalised (issue 28)', () => {
     ['::/0', '::/0'],
     ['::ffff:203.0.113.7', '203.0.113.7'],
     ['::ffff:203.0.113.0/120', '203.0.113.0/24'],
+    // The old IPv4-compatible form is the IPv6 address it names, not an IPv4 one.
+    ['::192.0.2.7', '::c000:207'],
+    ['64:ff9b::192.0.2.7/120', '64:ff9b::c000:200/120'],
   ])('%s is stored as %s', (entry, stored) => {
     expect(normaliseAllowedIp(entry)).toBe(stored);
   });
@@ -43,13 +46,14 @@ describe('AddressAllowlist', () => {
   });
 
   it('refuses every other address, and anything that is not one', () => {
-    for (const address of ['127.0.0.1', '127.0.0.3', '11.0.0.1', '::2', '2001:db9::1', '::ffff:11.0.0.1', '', 'unknown', 'fe80::1%lo']) {
+    // `::127.0.0.2` is how Node writes the IPv6 peer ::7f00:2: not 127.0.0.2.
+    for (const address of ['127.0.0.1', '127.0.0.3', '11.0.0.1', '::2', '2001:db9::1', '::ffff:11.0.0.1', '::127.0.0.2', '', 'unknown', 'fe80::1%lo']) {
       expect(allowlist.allows(address), address).toBe(false);
     }
   });
 
-  it('is nothing at all for a key without one: no list, no cost', () => {
+  it('is nothing at all for a key without one: no list, no cost; an empty list allows nowhere', () => {
     expect(AddressAllowlist.of(null)).toBeNull();
-    expect(AddressAllowlist.of([])).toBeNull();
+    expect(AddressAllowlist.of([])!.allows('127.0.0.1')).toBe(false);
   });
 });

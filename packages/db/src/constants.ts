@@ -147,6 +147,27 @@ export type ApiKeyRevokedReason = (typeof API_KEY_REVOKED_REASONS)[number];
 export const API_KEY_REFUSAL_REASONS = [...API_KEY_REVOKED_REASONS, 'address_not_allowed'] as const;
 export type ApiKeyRefusalReason = (typeof API_KEY_REFUSAL_REASONS)[number];
 
+/** Refusals of a key by reason, as its usage counts them. */
+export type RefusalCounts = Readonly<Record<ApiKeyRefusalReason, number>>;
+
+/** How many refusals the counts add up to. */
+export const totalRefused = (refused: RefusalCounts): number => API_KEY_REFUSAL_REASONS.reduce((sum, reason) => sum + refused[reason], 0);
+
+/** Each reason as an owner reads it, in the CLI and the dashboard: a rolled key was replaced. */
+const REFUSAL_WORDS: Record<ApiKeyRefusalReason, string> = {
+  revoked: 'revoked',
+  expired: 'expired',
+  rolled: 'replaced',
+  leaked: 'leaked',
+  address_not_allowed: 'address not allowed',
+};
+
+/** The reasons with any refusals, with how many: `replaced 120, address not allowed 3`; empty for none. */
+export const describeRefusals = (refused: RefusalCounts): string =>
+  API_KEY_REFUSAL_REASONS.filter((reason) => refused[reason] > 0)
+    .map((reason) => `${REFUSAL_WORDS[reason]} ${refused[reason].toLocaleString('en')}`)
+    .join(', ');
+
 /** Addresses and ranges one key's allowlist may name. */
 export const MAX_ALLOWED_IPS = 20;
 

@@ -1,6 +1,6 @@
 import { Command } from '@commander-js/extra-typings';
 import type { RouterOutputs } from '@lfk/client';
-import { API_KEY_USAGE_DAYS } from '@lfk/db/constants';
+import { API_KEY_USAGE_DAYS, describeRefusals, totalRefused } from '@lfk/db/constants';
 import { type CommandContext, inWorkspace, sessionApi } from '../command-context.ts';
 import { usageError } from '../errors.ts';
 import type { Api } from '../http/api.ts';
@@ -12,7 +12,6 @@ import { workspaceListCommand } from './workspace-list.ts';
 
 type CreatedKey = RouterOutputs['apiKeys']['create'];
 type ListedKey = RouterOutputs['apiKeys']['get'];
-type UsageDay = RouterOutputs['apiKeys']['usage']['data'][number];
 
 const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 7 * 86_400 };
 
@@ -71,21 +70,6 @@ function todayOf(k: ListedKey): string {
   const parts = [`${requests}`, ...(refused > 0 ? [`${refused} refused`] : [])];
   return requests === 0 && refused === 0 ? '' : parts.join(', ');
 }
-
-/** Refusals by reason, as a person reads them (`rolled 120, address not allowed 3`). */
-const REFUSAL_WORDS: Record<keyof UsageDay['refused'], string> = {
-  revoked: 'revoked',
-  expired: 'expired',
-  rolled: 'replaced',
-  leaked: 'leaked',
-  address_not_allowed: 'address not allowed',
-};
-const refusedTotal = (d: UsageDay) => Object.values(d.refused).reduce((sum, n) => sum + n, 0);
-const refusedWhy = (d: UsageDay) =>
-  (Object.keys(REFUSAL_WORDS) as (keyof UsageDay['refused'])[])
-    .filter((reason) => d.refused[reason] > 0)
-    .map((reason) => `${REFUSAL_WORDS[reason]} ${d.refused[reason]}`)
-    .join(', ');
 
 const keysCreateCommand = () =>
   new Command('create')
@@ -217,24 +201,24 @@ const keysUsageCommand = () =>
         inWorkspace,
         ({ api, workspaceId }, keyId, flags) => api.apiKeys.usage.query({ workspace_id: workspaceId, key_id: keyId, days: flags.days }),
         (usage, { out }) => {
-          const most = Math.max(1, ...usage.data.map((d) => d.requests + refusedTotal(d)));
+          const most = Math.max(1, ...usage.data.map((d) => d.requests + totalRefused(d.refused)));
           const bar = (n: number) => Math.round((n / most) * 30);
           out.table(
             [
               { header: 'DATE', value: (d) => d.date },
               { header: 'REQUESTS', value: (d) => String(d.requests) },
-              { header: 'REFUSED', value: (d) => String(refusedTotal(d)) },
-              { header: 'WHY', value: refusedWhy, optional: true, shrink: true },
+              { header: 'REFUSED', value: (d) => String(totalRefused(d.refused)) },
+              { header: 'WHY', value: (d) => describeRefusals(d.refused), optional: true, shrink: true },
               // A small chart for people (accepted █, refused ░); scripts read the numbers.
               {
                 header: '',
-                value: (d) => '█'.repeat(bar(d.requests)) + '░'.repeat(bar(d.requests + refusedTotal(d)) - bar(d.requests)),
+                value: (d) => '█'.repeat(bar(d.requests)) + '░'.repeat(bar(d.requests + totalRefused(d.refused)) - bar(d.requests)),
                 optional: true,
               },
             ],
             usage.data,
           );
-          const refused = usage.data.reduce((sum, d) => sum + refusedTotal(d), 0);
+          const refused = usage.data.reduce((sum, d) => sum + totalRefused(d.refused), 0);
           out.note(`${usage.data.reduce((sum, d) => sum + d.requests, 0)} requests and ${refused} refused in ${usage.data.length} days.`);
         },
       ),

@@ -12,9 +12,12 @@ export class AddressAllowlist {
     this.#ranges = ranges;
   }
 
-  /** Null for a key without one: it may be used from anywhere, and checking costs nothing. */
+  /**
+   * Null for a key without one: it may be used from anywhere, and checking costs nothing. An empty
+   * list (the API refuses one; the database's check too) allows nowhere, never everywhere.
+   */
   static of(entries: readonly string[] | null): AddressAllowlist | null {
-    return entries === null || entries.length === 0 ? null : new AddressAllowlist(entries.map(rangeOf));
+    return entries === null ? null : new AddressAllowlist(entries.map(rangeOf));
   }
 
   allows(clientAddress: string): boolean {

@@ -17,9 +17,23 @@ const BITS = { ipv4: 32, ipv6: 128 } as const;
 export function parseAddress(text: string): Address | null {
   if (text.includes('%')) return null;
   if (ipaddr.IPv4.isValidFourPartDecimal(text)) return ipaddr.parse(text);
-  if (!ipaddr.IPv6.isValid(text)) return null;
-  if (text.includes('.') && !ipaddr.IPv4.isValidFourPartDecimal(text.slice(text.lastIndexOf(':') + 1))) return null;
-  return ipaddr.process(text);
+  const hex = text.includes('.') ? withoutDottedQuad(text) : text;
+  if (hex === null || !ipaddr.IPv6.isValid(hex)) return null;
+  return ipaddr.process(hex);
+}
+
+/**
+ * An IPv6 address whose last 32 bits are written as a dotted quad, with them in hex instead
+ * (`64:ff9b::192.0.2.7` → `64:ff9b::c000:207`). ipaddr.js reads the old IPv4-compatible form
+ * `::192.0.2.7` (how Node writes the peer `::c000:207`) as the mapped `::ffff:192.0.2.7`, which
+ * would match an IPv4 entry; written in hex, every form means the address it names.
+ */
+function withoutDottedQuad(text: string): string | null {
+  const colon = text.lastIndexOf(':');
+  const quad = text.slice(colon + 1);
+  if (colon === -1 || !ipaddr.IPv4.isValidFourPartDecimal(quad)) return null;
+  const [a, b, c, d] = ipaddr.IPv4.parse(quad).octets as [number, number, number, number];
+  return `${text.slice(0, colon + 1)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
 }
 
 /**

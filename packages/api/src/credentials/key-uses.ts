@@ -1,4 +1,4 @@
-import { ApiKey, type ApiKeyRefusalReason, type Database, type DayUses, type KeyUses, type LastUse, noRefusals, TEXT_LIMITS } from '@lfk/db';
+import { ApiKey, type ApiKeyRefusalReason, type Database, type DayUses, type KeyUses, type LastUse, noRefusals, TEXT_LIMITS, totalRefused } from '@lfk/db';
 import type { Log } from '../log.ts';
 
 const DAY_MS = 86_400_000;
@@ -151,7 +151,7 @@ function dayOf(pending: Pending, at: Date): DayUses {
   return day;
 }
 
-const requestsOn = (day: DayUses): number => Object.values(day.refused).reduce((sum, n) => sum + n, day.accepted);
+const requestsOn = (day: DayUses): number => day.accepted + totalRefused(day.refused);
 
 function toUses(batch: Map<string, Pending>): Map<string, KeyUses> {
   const uses = new Map<string, KeyUses>();

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { API_KEY_REVOKED_REASONS, TEXT_LIMITS } from '../constants.ts';
+import { API_KEY_REVOKED_REASONS, MAX_ALLOWED_IPS, TEXT_LIMITS } from '../constants.ts';
 import { ApiKeyRepository } from '../repositories/api-keys.ts';
 import { BaseEntity } from './base.ts';
 import { User } from './user.ts';
@@ -39,5 +39,13 @@ export const ApiKey = defineEntity({
     expiryReminderDays: p.smallint().nullable(),
   },
   indexes: [{ properties: ['workspace', 'id'] }, { properties: ['expiresAt'] }],
+  // An allowlist is 1 to 20 entries or none (null): an empty one written by hand allows nowhere
+  // (see AddressAllowlist), and this keeps it from being written at all.
+  checks: [
+    {
+      name: 'api_keys_allowed_ips_check',
+      expression: `case when allowed_ips is null then true when jsonb_typeof(allowed_ips) = 'array' then jsonb_array_length(allowed_ips) between 1 and ${MAX_ALLOWED_IPS} else false end`,
+    },
+  ],
 });
 export type IApiKey = InferEntity<typeof ApiKey>;

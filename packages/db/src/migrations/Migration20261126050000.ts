@@ -2,7 +2,8 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * Issue 28: where a key may be used from (`allowed_ips`, null for anywhere), what it is for
- * (`description`), and its refused uses per UTC day by reason next to the accepted ones. The
+ * (`description`; an allowlist is 1 to 20 entries, never an empty list), and its refused uses per
+ * UTC day by reason next to the accepted ones. The
  * revocation trigger also fires when a key's allowlist changes, so replicas re-read the key at once.
  */
 export class Migration20261126050000 extends Migration {
@@ -11,6 +12,7 @@ export class Migration20261126050000 extends Migration {
 
   override up(): void | Promise<void> {
     this.addSql(`alter table "api_keys" add "allowed_ips" jsonb null, add "description" varchar(500) null;`);
+    this.addSql(`alter table "api_keys" add constraint "api_keys_allowed_ips_check" check (case when allowed_ips is null then true when jsonb_typeof(allowed_ips) = 'array' then jsonb_array_length(allowed_ips) between 1 and 20 else false end);`);
     this.addSql(`alter table "api_key_usage" alter column "requests" set default 0, add "refused_revoked" int not null default 0, add "refused_expired" int not null default 0, add "refused_rolled" int not null default 0, add "refused_leaked" int not null default 0, add "refused_address" int not null default 0;`);
     this.addSql(`drop trigger if exists "api_keys_notify_revoked" on "api_keys";`);
     this.addSql(`create trigger "api_keys_notify_revoked" after update of "revoked_at", "key_hash", "workspace_id", "expires_at", "allowed_ips" or delete on "api_keys" for each row execute function "lfk_notify_api_key_revoked"();`);
@@ -20,6 +22,7 @@ export class Migration20261126050000 extends Migration {
     this.addSql(`drop trigger if exists "api_keys_notify_revoked" on "api_keys";`);
     this.addSql(`create trigger "api_keys_notify_revoked" after update of "revoked_at", "key_hash", "workspace_id", "expires_at" or delete on "api_keys" for each row execute function "lfk_notify_api_key_revoked"();`);
     this.addSql(`alter table "api_key_usage" alter column "requests" drop default, drop column "refused_revoked", drop column "refused_expired", drop column "refused_rolled", drop column "refused_leaked", drop column "refused_address";`);
+    this.addSql(`alter table "api_keys" drop constraint "api_keys_allowed_ips_check";`);
     this.addSql(`alter table "api_keys" drop column "allowed_ips", drop column "description";`);
   }
 

@@ -29,17 +29,17 @@ type ExpiryChoice = (typeof EXPIRY_CHOICES)[number]['value'];
 
 interface CreateValues extends KeyFieldValues {
   expiry: ExpiryChoice;
-  /** `datetime-local`: the owner's own time, as their browser's clock reads it. */
-  expires_on: string;
+  /** The date chosen (`datetime-local`): the owner's own time, as their browser reads it; sent as the instant it names. */
+  expires_at: string;
 }
 
 /** `expires_at` as the API takes it: presets from now, a chosen date as the instant it names here. */
 function expiresAt(values: CreateValues): string | undefined {
   if (values.expiry === 'never') return undefined;
   if (values.expiry === 'custom') {
-    const at = new Date(values.expires_on);
+    const at = new Date(values.expires_at);
     // Blank or unreadable: sent as it is, so the schema says what is wrong beside the date.
-    return Number.isNaN(at.getTime()) ? values.expires_on : at.toISOString();
+    return Number.isNaN(at.getTime()) ? values.expires_at : at.toISOString();
   }
   return new Date(Date.now() + Number(values.expiry) * 86_400_000).toISOString();
 }
@@ -72,7 +72,7 @@ function NewKeyForm({ workspaceId, onCreated, onCancel }: { workspaceId: string;
   const fields = [...KEY_FIELDS, 'expires_at'];
   const form = useForm<CreateValues, unknown, ReturnType<typeof toApi>>({
     resolver: apiResolver(apiKeyCreateInput, toApi, () => fields, { workspace_id: workspaceId }),
-    defaultValues: { name: '', description: '', allowed_ips: '', expiry: 'never', expires_on: '' },
+    defaultValues: { name: '', description: '', allowed_ips: '', expiry: 'never', expires_at: '' },
   });
   const problem = useFormProblem(fields, form.setError);
   const expiry = form.watch('expiry');
@@ -113,7 +113,7 @@ function NewKeyForm({ workspaceId, onCreated, onCancel }: { workspaceId: string;
             type="datetime-local"
             min={localValue(new Date(now + API_KEY_EXPIRY_SECONDS.min * 1000))}
             max={localValue(new Date(now + API_KEY_EXPIRY_SECONDS.max * 1000))}
-            {...form.register('expires_on')}
+            {...form.register('expires_at')}
             aria-invalid={dateError ? true : undefined}
             aria-describedby={[`${id}-expires-on-hint`, dateError ? `${id}-expires-on-error` : ''].join(' ').trim()}
           />

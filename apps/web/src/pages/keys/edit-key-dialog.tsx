@@ -1,5 +1,6 @@
 import { apiKeyUpdateInput } from '@lfk/api/schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { trpc, trpcClient } from '../../api/trpc.ts';
 import { apiResolver } from '../../components/api-resolver.ts';
@@ -27,15 +28,23 @@ export function EditKeyDialog({ workspaceId, apiKey, onClose }: EditKeyDialogPro
 
 const toApi = (values: KeyFieldValues) => keyFieldsToApi(values, null);
 
+/** The API input for the fields whose text differs from what the dialog opened with. */
+const changedOnly = (input: ReturnType<typeof toApi>, now: KeyFieldValues, opened: KeyFieldValues) =>
+  Object.fromEntries(Object.entries(input).filter(([field]) => now[field as keyof KeyFieldValues] !== opened[field as keyof KeyFieldValues])) as Partial<
+    ReturnType<typeof toApi>
+  >;
+
 function EditKeyForm({ workspaceId, apiKey, onDone }: { workspaceId: string; apiKey: ApiKey; onDone: () => void }) {
   const queryClient = useQueryClient();
+  // What the dialog opened with, kept as it was even if the key is read again meanwhile.
+  const [opened] = useState(() => keyFieldsOf(apiKey));
   const form = useForm<KeyFieldValues, unknown, ReturnType<typeof toApi>>({
     resolver: apiResolver(apiKeyUpdateInput, toApi, () => KEY_FIELDS, { workspace_id: workspaceId, key_id: apiKey.id }),
-    defaultValues: keyFieldsOf(apiKey),
+    defaultValues: opened,
   });
   const problem = useFormProblem(KEY_FIELDS, form.setError);
   const update = useMutation({
-    mutationFn: (input: ReturnType<typeof toApi>) => trpcClient.apiKeys.update.mutate({ workspace_id: workspaceId, key_id: apiKey.id, ...input }),
+    mutationFn: (input: Partial<ReturnType<typeof toApi>>) => trpcClient.apiKeys.update.mutate({ workspace_id: workspaceId, key_id: apiKey.id, ...input }),
     onSuccess: async () => {
       await queryClient.invalidateQueries(trpc.apiKeys.pathFilter());
       onDone();
@@ -44,7 +53,8 @@ function EditKeyForm({ workspaceId, apiKey, onDone }: { workspaceId: string; api
   });
   return (
     <SubmitForm
-      onSubmit={form.handleSubmit((input) => update.mutate(input))}
+      // Only what this owner changed is sent: a field another owner changed meanwhile is kept.
+      onSubmit={form.handleSubmit((input) => update.mutate(changedOnly(input, form.getValues(), opened)))}
       problem={problem}
       explain={explainKeyProblem}
       submitLabel="Save"

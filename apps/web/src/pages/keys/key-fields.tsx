@@ -59,8 +59,8 @@ export function KeyFields<T extends KeyFieldValues>({ form }: { form: Pick<UseFo
           aria-describedby={[`${id}-allowed-hint`, error ? `${id}-allowed-error` : ''].join(' ').trim()}
         />
         <p className="hint" id={`${id}-allowed-hint`}>
-          Optional: IPv4 or IPv6 addresses or CIDR ranges, one per line (up to 20). From anywhere else the key is refused,
-          as if it did not exist. Empty: any address.
+          Optional: IPv4 or IPv6 addresses or CIDR ranges, one per line (up to 20); IPv4 clients are matched by IPv4
+          entries only. From anywhere else the key is refused, as if it did not exist. Empty: any address.
         </p>
         <ErrorText id={`${id}-allowed-error`} message={error} />
       </div>

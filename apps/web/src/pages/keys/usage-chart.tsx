@@ -1,8 +1,7 @@
 import type { RouterOutputs } from '@lfk/api';
+import { describeRefusals, totalRefused } from '@lfk/db/constants';
 
 type UsageDay = RouterOutputs['apiKeys']['usage']['data'][number];
-type Reason = keyof UsageDay['refused'];
-
 const WIDTH = 300;
 const HEIGHT = 60;
 const day = new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', timeZone: 'UTC' });
@@ -10,20 +9,7 @@ const dayOf = (date: string) => day.format(new Date(`${date}T00:00:00Z`));
 const count = (n: number, one: string, many: string) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 const requests = (n: number) => count(n, 'request', 'requests');
 
-/** Why requests were refused, as an owner reads it. */
-const WHY: Record<Reason, string> = {
-  revoked: 'revoked',
-  expired: 'expired',
-  rolled: 'replaced',
-  leaked: 'leaked',
-  address_not_allowed: 'address not allowed',
-};
-const refusedOn = (d: UsageDay) => Object.values(d.refused).reduce((sum, n) => sum + n, 0);
-const whyOn = (d: UsageDay) =>
-  (Object.keys(WHY) as Reason[])
-    .filter((reason) => d.refused[reason] > 0)
-    .map((reason) => `${WHY[reason]} ${d.refused[reason].toLocaleString('en')}`)
-    .join(', ');
+const refusedOn = (d: UsageDay) => totalRefused(d.refused);
 
 /**
  * Requests per UTC day as stacked bars: accepted ones, and above them the refused ones (the key
@@ -68,7 +54,7 @@ export function UsageChart({ days }: { days: UsageDay[] }) {
             const acceptedHeight = heightOf(d.requests);
             const refusedHeight = heightOf(refusedOn(d));
             const x = i * slot + slot * 0.15;
-            const title = `${dayOf(d.date)}: ${requests(d.requests)}${refusedOn(d) > 0 ? `, ${count(refusedOn(d), 'refusal', 'refusals')} (${whyOn(d)})` : ''}`;
+            const title = `${dayOf(d.date)}: ${requests(d.requests)}${refusedOn(d) > 0 ? `, ${count(refusedOn(d), 'refusal', 'refusals')} (${describeRefusals(d.refused)})` : ''}`;
             return (
               <g key={d.date}>
                 <title>{title}</title>
@@ -104,7 +90,7 @@ export function UsageChart({ days }: { days: UsageDay[] }) {
                 <td data-label="Day (UTC)">{dayOf(d.date)}</td>
                 <td data-label="Accepted">{d.requests.toLocaleString('en')}</td>
                 <td data-label="Refused">{refusedOn(d).toLocaleString('en')}</td>
-                <td data-label="Why refused">{whyOn(d) || '—'}</td>
+                <td data-label="Why refused">{describeRefusals(d.refused) || '—'}</td>
               </tr>
             ))}
           </tbody>

@@ -1,4 +1,4 @@
-import { type DayUses, type IApiKey, keyStateAt } from '@lfk/db';
+import { type DayUses, type IApiKey, keyStateAt, totalRefused } from '@lfk/db';
 import type { z } from 'zod';
 import { iso, isoOrNull } from '../../infrastructure/wire.ts';
 import type { apiKey, createdApiKey } from './schemas.ts';
@@ -24,7 +24,7 @@ export const apiKeyToWire = (k: IApiKey, now: Date, today: DayUses | undefined):
     rolled_to: k.rolledTo ?? null,
     uses_today: {
       requests: today?.accepted ?? 0,
-      refused: today ? Object.values(today.refused).reduce((sum, n) => sum + n, 0) : 0,
+      refused: today ? totalRefused(today.refused) : 0,
     },
   };
 };
