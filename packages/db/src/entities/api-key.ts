@@ -40,11 +40,14 @@ export const ApiKey = defineEntity({
   },
   indexes: [{ properties: ['workspace', 'id'] }, { properties: ['expiresAt'] }],
   // An allowlist is 1 to 20 entries or none (null): an empty one written by hand allows nowhere
-  // (see AddressAllowlist), and this keeps it from being written at all.
+  // (see AddressAllowlist), and this keeps it from being written at all. Written as PostgreSQL
+  // prints it back, so comparing the entities with a migrated database finds no difference.
   checks: [
     {
       name: 'api_keys_allowed_ips_check',
-      expression: `case when allowed_ips is null then true when jsonb_typeof(allowed_ips) = 'array' then jsonb_array_length(allowed_ips) between 1 and ${MAX_ALLOWED_IPS} else false end`,
+      expression:
+        "CASE WHEN (allowed_ips IS NULL) THEN true WHEN (jsonb_typeof(allowed_ips) = 'array'::text) " +
+        `THEN ((jsonb_array_length(allowed_ips) >= 1) AND (jsonb_array_length(allowed_ips) <= ${MAX_ALLOWED_IPS})) ELSE false END`,
     },
   ],
 });

@@ -12,7 +12,7 @@ export class Migration20261126050000 extends Migration {
 
   override up(): void | Promise<void> {
     this.addSql(`alter table "api_keys" add "allowed_ips" jsonb null, add "description" varchar(500) null;`);
-    this.addSql(`alter table "api_keys" add constraint "api_keys_allowed_ips_check" check (case when allowed_ips is null then true when jsonb_typeof(allowed_ips) = 'array' then jsonb_array_length(allowed_ips) between 1 and 20 else false end);`);
+    this.addSql(`alter table "api_keys" add constraint "api_keys_allowed_ips_check" check (CASE WHEN (allowed_ips IS NULL) THEN true WHEN (jsonb_typeof(allowed_ips) = 'array'::text) THEN ((jsonb_array_length(allowed_ips) >= 1) AND (jsonb_array_length(allowed_ips) <= 20)) ELSE false END);`);
     this.addSql(`alter table "api_key_usage" alter column "requests" set default 0, add "refused_revoked" int not null default 0, add "refused_expired" int not null default 0, add "refused_rolled" int not null default 0, add "refused_leaked" int not null default 0, add "refused_address" int not null default 0;`);
     this.addSql(`drop trigger if exists "api_keys_notify_revoked" on "api_keys";`);
     this.addSql(`create trigger "api_keys_notify_revoked" after update of "revoked_at", "key_hash", "workspace_id", "expires_at", "allowed_ips" or delete on "api_keys" for each row execute function "lfk_notify_api_key_revoked"();`);
