@@ -1,5 +1,6 @@
 import { ApiKey, type ApiKeyRefusalReason, type Database, type DayUses, type KeyUses, type LastUse, noRefusals, TEXT_LIMITS, totalRefused } from '@lfk/db';
 import type { Log } from '../log.ts';
+import { parseAddress } from './allowed-ips-schemas.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -156,7 +157,14 @@ const requestsOn = (day: DayUses): number => day.accepted + totalRefused(day.ref
 function toUses(batch: Map<string, Pending>): Map<string, KeyUses> {
   const uses = new Map<string, KeyUses>();
   for (const [keyId, pending] of batch) {
-    uses.set(keyId, { last: pending.last, byDay: new Map([...pending.days].map(([number, day]) => [dateOf(number), day])) });
+    const last = pending.last && { ...pending.last, ip: shownAddress(pending.last.ip) };
+    uses.set(keyId, { last, byDay: new Map([...pending.days].map(([number, day]) => [dateOf(number), day])) });
   }
   return uses;
 }
+
+/**
+ * The address as an allowlist names it: a dual-stack socket's `::ffff:203.0.113.7` is written
+ * `203.0.113.7`. Once per key and batch, off the request path; anything else is kept as it came.
+ */
+const shownAddress = (ip: string | null): string | null => (ip === null ? null : (parseAddress(ip)?.toString() ?? ip));
