@@ -150,6 +150,10 @@ export type ApiKeyRefusalReason = (typeof API_KEY_REFUSAL_REASONS)[number];
 /** Refusals of a key by reason, as its usage counts them. */
 export type RefusalCounts = Readonly<Record<ApiKeyRefusalReason, number>>;
 
+/** Counts of no refusals, to add to. */
+export const noRefusals = (): Record<ApiKeyRefusalReason, number> =>
+  Object.fromEntries(API_KEY_REFUSAL_REASONS.map((reason) => [reason, 0])) as Record<ApiKeyRefusalReason, number>;
+
 /** How many refusals the counts add up to. */
 export const totalRefused = (refused: RefusalCounts): number => API_KEY_REFUSAL_REASONS.reduce((sum, reason) => sum + refused[reason], 0);
 

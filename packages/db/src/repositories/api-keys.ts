@@ -64,9 +64,6 @@ const REFUSED_COLUMNS: Record<ApiKeyRefusalReason, string> = {
 };
 const COUNT_COLUMNS = ['requests', ...API_KEY_REFUSAL_REASONS.map((reason) => REFUSED_COLUMNS[reason])];
 
-export const noRefusals = (): Record<ApiKeyRefusalReason, number> =>
-  Object.fromEntries(API_KEY_REFUSAL_REASONS.map((reason) => [reason, 0])) as Record<ApiKeyRefusalReason, number>;
-
 type CountRow = Record<string, number | string>;
 const dayUsesOf = (row: CountRow): DayUses => ({
   accepted: Number(row.requests),
