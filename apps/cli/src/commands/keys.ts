@@ -25,6 +25,13 @@ function parseDuration(flag: string, value: string): number {
   return Number(match[1]) * DURATION_UNITS[match[2]!]!;
 }
 
+/** `--expires-in`, parsed when the command line is read: seconds, or undefined when not given. */
+const expiresInOf = (flag: string | undefined) => (flag === undefined ? undefined : parseDuration('--expires-in', flag));
+
+/** The API's `expires_at` that far from now, by this machine's clock (the server checks it against its own); nothing when not given. */
+const expiresAtIn = (seconds: number | undefined) =>
+  seconds === undefined ? {} : { expires_at: new Date(Date.now() + seconds * 1000).toISOString() };
+
 /** `--days`: a whole number of days, read when the command line is (before anything is sent). */
 function parseDays(value: string): number {
   if (!/^\d{1,3}$/.test(value)) throw usageError('invalid_days', `--days takes a number of days (1-${API_KEY_USAGE_DAYS.max}): ${JSON.stringify(value)}.`);
@@ -81,15 +88,14 @@ const keysCreateCommand = () =>
     .action(
       action(async (ctx, flags) => {
         // Flags are checked before anything is asked of the server.
-        const expiresIn = flags.expiresIn === undefined ? undefined : parseDuration('--expires-in', flags.expiresIn);
+        const expiresIn = expiresInOf(flags.expiresIn);
         const { api, workspaceId } = await inWorkspace(ctx);
         const key = await api.apiKeys.create.mutate({
           workspace_id: workspaceId,
           ...(flags.name !== undefined ? { name: flags.name } : {}),
           ...(flags.description !== undefined ? { description: flags.description } : {}),
           ...(flags.allowIp !== undefined ? { allowed_ips: flags.allowIp } : {}),
-          // Measured from now by this machine's clock; the server checks it against its own.
-          ...(expiresIn !== undefined ? { expires_at: new Date(Date.now() + expiresIn * 1000).toISOString() } : {}),
+          ...expiresAtIn(expiresIn),
         });
         printNewKey(ctx, key, 'Created key');
       }),
@@ -105,7 +111,7 @@ const keysRollCommand = () =>
     .action(
       action(async (ctx, keyId, flags) => {
         const graceSeconds = parseDuration('--grace', flags.grace);
-        const expiresIn = flags.expiresIn === undefined ? undefined : parseDuration('--expires-in', flags.expiresIn);
+        const expiresIn = expiresInOf(flags.expiresIn);
         const { workspaceId } = await inWorkspace(ctx);
         if (graceSeconds === 0 && !flags.yes) {
           await confirmOrStop(
@@ -120,7 +126,7 @@ const keysRollCommand = () =>
           workspace_id: workspaceId,
           key_id: keyId,
           grace_seconds: graceSeconds,
-          ...(expiresIn !== undefined ? { expires_at: new Date(Date.now() + expiresIn * 1000).toISOString() } : {}),
+          ...expiresAtIn(expiresIn),
         });
         printNewKey(ctx, key, graceSeconds === 0 ? `Rolled ${keyId} (revoked now) into` : `Rolled ${keyId} (works ${flags.grace} more) into`);
       }),
