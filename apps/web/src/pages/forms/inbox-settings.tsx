@@ -6,6 +6,7 @@ import { useForm } from 'react-hook-form';
 import { trpc, trpcClient } from '../../api/trpc.ts';
 import { ErrorText, errorAt } from '../../components/error-text.tsx';
 import { useFormProblem } from '../../components/form-problem.ts';
+import { localInput } from '../../components/local-time.ts';
 import { SubmitForm } from '../../components/submit-form.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import type { Form } from './form-values.ts';
@@ -24,14 +25,6 @@ interface InboxValues {
 }
 
 const FIELDS = ['spam.honeypot', 'spam.captcha', 'spam.captcha.provider', 'spam.captcha.site_key', 'spam.captcha.secret', 'closed', 'closes_at', 'max_submissions', 'closed_message', 'retention_days'];
-
-/** An ISO time as a `datetime-local` input shows it: the same instant, in the browser's time zone. */
-function localInput(iso: string | null): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
 
 function valuesOf(form: Form): InboxValues {
   return {

@@ -2,14 +2,14 @@ import type { RouterOutputs } from '@lfk/api';
 import { apiKeyCreateInput } from '@lfk/api/schemas';
 import { API_KEY_EXPIRY_SECONDS } from '@lfk/db/constants';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { trpc, trpcClient } from '../../api/trpc.ts';
 import { apiResolver } from '../../components/api-resolver.ts';
 import { ChoiceField } from '../../components/choice-field.tsx';
-import { ErrorText, errorAt } from '../../components/error-text.tsx';
 import { useFormProblem } from '../../components/form-problem.ts';
+import { localInput } from '../../components/local-time.ts';
 import { SubmitForm } from '../../components/submit-form.tsx';
+import { TextField } from '../../components/text-field.tsx';
 import { KEY_FIELDS, KeyFields, type KeyFieldValues, keyFieldsToApi } from './key-fields.tsx';
 import { explainKeyProblem } from './key-words.tsx';
 import { NewKeyDialog } from './new-key-dialog.tsx';
@@ -49,9 +49,6 @@ const toApi = (values: CreateValues) => {
   return { ...keyFieldsToApi(values, undefined), ...(expires_at !== undefined ? { expires_at } : {}) };
 };
 
-/** `datetime-local`'s value for an instant, in this browser's time zone (`2026-12-24T17:00`). */
-const localValue = (at: Date) => new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-
 interface CreateKeyDialogProps {
   workspaceId: string;
   open: boolean;
@@ -67,7 +64,6 @@ export function CreateKeyDialog({ workspaceId, open, onClose }: CreateKeyDialogP
 }
 
 function NewKeyForm({ workspaceId, onCreated, onCancel }: { workspaceId: string; onCreated: (key: CreatedKey) => void; onCancel: () => void }) {
-  const id = useId();
   const queryClient = useQueryClient();
   const fields = [...KEY_FIELDS, 'expires_at'];
   const form = useForm<CreateValues, unknown, ReturnType<typeof toApi>>({
@@ -87,7 +83,6 @@ function NewKeyForm({ workspaceId, onCreated, onCancel }: { workspaceId: string;
     onError: problem.report,
   });
   const now = Date.now();
-  const dateError = errorAt(form.formState.errors, 'expires_at');
   return (
     <SubmitForm
       onSubmit={form.handleSubmit((input) => create.mutate(input))}
@@ -106,22 +101,15 @@ function NewKeyForm({ workspaceId, onCreated, onCancel }: { workspaceId: string;
         choices={EXPIRY_CHOICES}
       />
       {expiry === 'custom' && (
-        <div className="field">
-          <label htmlFor={`${id}-expires-on`}>Expires on</label>
-          <input
-            id={`${id}-expires-on`}
-            type="datetime-local"
-            min={localValue(new Date(now + API_KEY_EXPIRY_SECONDS.min * 1000))}
-            max={localValue(new Date(now + API_KEY_EXPIRY_SECONDS.max * 1000))}
-            {...form.register('expires_at')}
-            aria-invalid={dateError ? true : undefined}
-            aria-describedby={[`${id}-expires-on-hint`, dateError ? `${id}-expires-on-error` : ''].join(' ').trim()}
-          />
-          <p className="hint" id={`${id}-expires-on-hint`}>
-            In your time zone; between an hour and a year from now.
-          </p>
-          <ErrorText id={`${id}-expires-on-error`} message={dateError} />
-        </div>
+        <TextField
+          form={form}
+          name="expires_at"
+          label="Expires on"
+          type="datetime-local"
+          min={localInput(new Date(now + API_KEY_EXPIRY_SECONDS.min * 1000))}
+          max={localInput(new Date(now + API_KEY_EXPIRY_SECONDS.max * 1000))}
+          hint="In your time zone; between an hour and a year from now."
+        />
       )}
     </SubmitForm>
   );
