@@ -23,7 +23,7 @@ export const utcDateOf = (at: Date): string => at.toISOString().slice(0, 10);
 /** The `days` UTC dates ending with `now`'s, oldest first, as `YYYY-MM-DD`. */
 export function usageDays(now: Date, days: number): string[] {
   const today = Math.floor(now.getTime() / DAY_MS);
-  return Array.from({ length: days }, (_, i) => new Date((today - days + 1 + i) * DAY_MS).toISOString().slice(0, 10));
+  return Array.from({ length: days }, (_, i) => utcDateOf(new Date((today - days + 1 + i) * DAY_MS)));
 }
 
 /** Queues one email per owner of the key's workspace, on `em` (in the caller's transaction). */

@@ -120,8 +120,6 @@ export const apiKeyUsageInput = workspaceScoped.extend({
     .describe(`How many UTC days, ending today: 1 to ${API_KEY_USAGE_DAYS.max} (${API_KEY_USAGE_DAYS.default} when not given).`),
 });
 
-export const apiKeyRefusalReason = z.enum(API_KEY_REFUSAL_REASONS);
-
 export const apiKeyUsage = z.object({
   /** One entry per UTC day, oldest first, ending today; days without requests are 0. */
   data: z.array(
