@@ -8,7 +8,7 @@
 import { generateApiKey } from '@lfk/api';
 import { ENGINE, expectError, sendFrom, TEST_DATABASE_URL, until } from '@lfk/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auditActions, createKey, expectAccepted, expectRefused, getKey, PROBE, secondReplica, testClock, useKeysServer } from './fixtures.ts';
+import { auditActions, createKey, expectAccepted, expectRefused, getKey, PROBE, secondReplica, testClock, updateKey, usageToday, useKeysServer } from './fixtures.ts';
 
 const clock = testClock();
 // Refused guesses are limited (3 an hour per address) so the test can show allowlist refusals are not guesses.
@@ -30,14 +30,7 @@ const asSeen = (res: { headers: Record<string, unknown>; body: string }) => {
 };
 
 const keys = (owner: { token: string; workspaceId: string }) => `/v1/workspaces/${owner.workspaceId}/api-keys`;
-const update = (owner: { token: string; workspaceId: string }, keyId: string, body: Record<string, unknown>) =>
-  t.request('PATCH', `${keys(owner)}/${keyId}`, { token: owner.token, body });
-const usageToday = async (owner: { token: string; workspaceId: string }, keyId: string) => {
-  await t.server.services.keyUses.flush();
-  const res = await t.request('GET', `${keys(owner)}/${keyId}/usage?days=1`, { token: owner.token });
-  expect(res.status, res.body).toBe(200);
-  return res.json.data[0];
-};
+const update = (owner: { token: string; workspaceId: string }, keyId: string, body: Record<string, unknown>) => updateKey(t, owner, keyId, body);
 
 describe(`a key's allowed_ips (${ENGINE})`, () => {
   it('answers only from the addresses and ranges it names, IPv4 and IPv6', async () => {
@@ -49,7 +42,7 @@ describe(`a key's allowed_ips (${ENGINE})`, () => {
     for (const from of ['127.0.0.1', '127.0.0.3', '127.0.2.1']) expectRefused(await probeFrom(from, key.key));
 
     // The owner sees both: accepted uses, and refusals from addresses not allowed.
-    const today = await usageToday(owner, key.id);
+    const today = await usageToday(t, owner, key.id);
     expect(today).toMatchObject({ requests: 4, refused: { address_not_allowed: 3, revoked: 0, expired: 0, rolled: 0, leaked: 0 } });
     const listed = await getKey(t, owner, key.id);
     expect(listed.uses_today).toEqual({ requests: 4, refused: 3 });
@@ -160,7 +153,7 @@ describe(`a key's allowed_ips (${ENGINE})`, () => {
       expectRefused(await replica.probe(key.key, '127.0.0.2'));
       // The replica's refusals are the key's refused uses, as this server's are.
       await replica.server.services.keyUses.flush();
-      expect((await usageToday(owner, key.id)).refused.address_not_allowed).toBe(2 + refusedMeanwhile);
+      expect((await usageToday(t, owner, key.id)).refused.address_not_allowed).toBe(2 + refusedMeanwhile);
     } finally {
       await replica.close();
     }

@@ -166,6 +166,20 @@ export async function getKey(t: TestServer, owner: { token: string; workspaceId:
 export const roll = (t: TestServer, owner: { token: string; workspaceId: string }, keyId: string, body: Record<string, unknown> = {}) =>
   t.request('POST', `/v1/workspaces/${owner.workspaceId}/api-keys/${keyId}/roll`, { token: owner.token, body });
 
+export const updateKey = (t: TestServer, owner: { token: string; workspaceId: string }, keyId: string, body: Record<string, unknown>) =>
+  t.request('PATCH', `/v1/workspaces/${owner.workspaceId}/api-keys/${keyId}`, { token: owner.token, body });
+
+/** A day's refusals when there were none, by reason. */
+export const NO_REFUSALS = { revoked: 0, expired: 0, rolled: 0, leaked: 0, address_not_allowed: 0 };
+
+/** Today's entry of the key's usage, once what the server noted is written. */
+export async function usageToday(t: TestServer, owner: { token: string; workspaceId: string }, keyId: string): Promise<any> {
+  await t.server.services.keyUses.flush();
+  const res = await t.request('GET', `/v1/workspaces/${owner.workspaceId}/api-keys/${keyId}/usage?days=1`, { token: owner.token });
+  expect(res.status, res.body).toBe(200);
+  return res.json.data[0];
+}
+
 export async function auditActions(t: TestServer, workspaceId: string, action: string): Promise<{ actor_type: string; actor_id: string; target_id: string; data: any }[]> {
   return t.sql('select actor_type, actor_id, target_id, data from audit_events where workspace_id = ? and action = ? order by id', [workspaceId, action]);
 }

@@ -10,22 +10,14 @@ import { generateApiKey } from '@lfk/api';
 import { ApiKey } from '@lfk/db';
 import { ENGINE, expectError } from '@lfk/testing';
 import { describe, expect, it } from 'vitest';
-import { countStatements, createKey, DAY, expectAccepted, expectRefused, getKey, HOUR, PROBE, roll, testClock, useKeysServer } from './fixtures.ts';
+import { countStatements, createKey, DAY, expectAccepted, expectRefused, getKey, HOUR, NO_REFUSALS, PROBE, roll, testClock, usageToday, useKeysServer } from './fixtures.ts';
 
 const clock = testClock();
 // The default limit on guesses (20 a minute per address), stated here because the test leans on it.
 const t = useKeysServer(clock, { LFK_RATE_LIMIT_KEY_FAILURES: '20/1m' });
 
-type Owner = { token: string; workspaceId: string };
 /** A keyed request from `from` (inject's client address): 404 when the key is accepted, 401 when refused. */
 const probeFrom = (from: string, key: string) => t.request('GET', `/v1/forms/${PROBE}`, { token: key, remoteAddress: from });
-const usageToday = async (owner: Owner, keyId: string) => {
-  await t.server.services.keyUses.flush();
-  const res = await t.request('GET', `/v1/workspaces/${owner.workspaceId}/api-keys/${keyId}/usage?days=1`, { token: owner.token });
-  expect(res.status, res.body).toBe(200);
-  return res.json.data[0];
-};
-const NONE = { revoked: 0, expired: 0, rolled: 0, leaked: 0, address_not_allowed: 0 };
 
 describe(`refused uses, counted as the key's own (${ENGINE})`, () => {
   it('a revoked key still tried shows up: in its usage by reason, and in the key list', async () => {
@@ -41,7 +33,7 @@ describe(`refused uses, counted as the key's own (${ENGINE})`, () => {
     } finally {
       counted.stop();
     }
-    expect(await usageToday(owner, key.id)).toEqual({ date: clock.now().toISOString().slice(0, 10), requests: 1, refused: { ...NONE, revoked: 3 } });
+    expect(await usageToday(t, owner, key.id)).toEqual({ date: clock.now().toISOString().slice(0, 10), requests: 1, refused: { ...NO_REFUSALS, revoked: 3 } });
     expect(await getKey(t, owner, key.id)).toMatchObject({ status: 'revoked', uses_today: { requests: 1, refused: 3 } });
     // Refusals are not uses: where it was last used is where it was last accepted.
     expect((await getKey(t, owner, key.id)).last_used_ip).toBe('10.9.0.1');
@@ -61,9 +53,9 @@ describe(`refused uses, counted as the key's own (${ENGINE})`, () => {
     expectRefused(await probeFrom('10.9.0.2', expiring.key));
     for (let i = 0; i < 2; i++) expectRefused(await probeFrom('10.9.0.2', rolled.key));
     for (let i = 0; i < 4; i++) expectRefused(await probeFrom('10.9.0.2', leaked.key));
-    expect((await usageToday(owner, expiring.id)).refused).toEqual({ ...NONE, expired: 1 });
-    expect((await usageToday(owner, rolled.id)).refused).toEqual({ ...NONE, rolled: 2 });
-    expect((await usageToday(owner, leaked.id)).refused).toEqual({ ...NONE, leaked: 4 });
+    expect((await usageToday(t, owner, expiring.id)).refused).toEqual({ ...NO_REFUSALS, expired: 1 });
+    expect((await usageToday(t, owner, rolled.id)).refused).toEqual({ ...NO_REFUSALS, rolled: 2 });
+    expect((await usageToday(t, owner, leaked.id)).refused).toEqual({ ...NO_REFUSALS, leaked: 4 });
     // Each body said the same thing: the caller learns nothing of why.
     const bodies = await Promise.all([expiring.key, rolled.key, leaked.key, generateApiKey().key].map(async (key) => (await probeFrom('10.9.0.2', key)).json));
     expect(new Set(bodies.map((body) => JSON.stringify({ ...body, error: { ...body.error, request_id: undefined } }))).size).toBe(1);
@@ -99,8 +91,8 @@ describe(`refused uses, counted as the key's own (${ENGINE})`, () => {
       answers.push((await probeFrom(host, rolled.json.key)).status);
     }
     expect(answers).toEqual(Array(12).fill(404));
-    expect((await usageToday(owner, old.id)).refused.rolled).toBe(120);
-    expect((await usageToday(owner, rolled.json.id)).requests).toBe(12);
+    expect((await usageToday(t, owner, old.id)).refused.rolled).toBe(120);
+    expect((await usageToday(t, owner, rolled.json.id)).requests).toBe(12);
     // Keys that match nothing are guesses: 20 a minute from the host, then held back.
     for (let i = 0; i < 20; i++) expectRefused(await probeFrom(host, generateApiKey().key));
     expectError(await probeFrom(host, generateApiKey().key), 429, 'rate_limited');

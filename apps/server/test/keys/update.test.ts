@@ -6,13 +6,12 @@
  */
 import { ENGINE, expectError } from '@lfk/testing';
 import { describe, expect, it } from 'vitest';
-import { auditActions, createKey, getKey, testClock, useKeysServer } from './fixtures.ts';
+import { auditActions, createKey, getKey, testClock, updateKey, useKeysServer } from './fixtures.ts';
 
 const t = useKeysServer(testClock());
 
 type Owner = { token: string; workspaceId: string };
-const update = (owner: Owner, keyId: string, body: Record<string, unknown>) =>
-  t.request('PATCH', `/v1/workspaces/${owner.workspaceId}/api-keys/${keyId}`, { token: owner.token, body });
+const update = (owner: Owner, keyId: string, body: Record<string, unknown>) => updateKey(t, owner, keyId, body);
 
 describe(`renaming and describing a key (${ENGINE})`, () => {
   it('renames it and describes it, answers the key as listed, and audits what changed', async () => {

@@ -6,7 +6,7 @@
  */
 import { ENGINE, expectError, } from '@lfk/testing';
 import { describe, expect, it } from 'vitest';
-import { countStatements, createKey, DAY, expectAccepted, getKey, probe, useKeysServer, testClock } from './fixtures.ts';
+import { countStatements, createKey, DAY, expectAccepted, getKey, NO_REFUSALS, probe, useKeysServer, testClock } from './fixtures.ts';
 
 const clock = testClock();
 // A database of its own: a test here renames the usage table under the server.
@@ -15,9 +15,8 @@ const t = useKeysServer(clock, {}, { database: 'own' });
 const usage = (owner: { token: string; workspaceId: string }, keyId: string, query = '') =>
   t.request('GET', `/v1/workspaces/${owner.workspaceId}/api-keys/${keyId}/usage${query}`, { token: owner.token });
 const today = () => clock.now().toISOString().slice(0, 10);
-const NONE_REFUSED = { revoked: 0, expired: 0, rolled: 0, leaked: 0, address_not_allowed: 0 };
 /** A day on which every request was accepted. */
-const accepted = (date: string, requests: number) => ({ date, requests, refused: NONE_REFUSED });
+const accepted = (date: string, requests: number) => ({ date, requests, refused: NO_REFUSALS });
 const flush = () => t.server.services.keyUses.flush();
 
 /** A key's table goes away for a moment (PGlite lives in-process, so a rename stands in for an outage). */
