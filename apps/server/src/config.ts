@@ -2,6 +2,7 @@ import {
   CAPTCHA_TIMEOUT_MS,
   CAPTCHA_VERIFY_URLS,
   type CaptchaSettings,
+  DEFAULT_EXPORTS_PER_PERSON,
   DEFAULT_RATE_LIMITS,
   parseSecretKey,
   RATE_LIMIT_NAMES,
@@ -163,6 +164,7 @@ const envSchema = z.object({
   LFK_RECAPTCHA_VERIFY_URL: verifyUrl(CAPTCHA_VERIFY_URLS.recaptcha),
   LFK_CAPTCHA_TIMEOUT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(60).default(CAPTCHA_TIMEOUT_MS / 1000)),
   LFK_RETENTION_SWEEP_INTERVAL: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(86_400).default(600)),
+  LFK_EXPORTS_PER_PERSON: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(1000).default(DEFAULT_EXPORTS_PER_PERSON)),
   ...Object.fromEntries(RATE_LIMIT_NAMES.map((name) => [RATE_LIMIT_ENV[name], rateLimit(DEFAULT_RATE_LIMITS[name])])),
 }).refine((env) => env.LFK_HEADERS_TIMEOUT <= env.LFK_REQUEST_TIMEOUT, {
   path: ['LFK_HEADERS_TIMEOUT'],
@@ -211,6 +213,8 @@ export interface Config {
   captcha: CaptchaSettings;
   /** How often submissions past their form's retention, and spam past 30 days, are deleted (`LFK_RETENTION_SWEEP_INTERVAL`). */
   retentionSweepMs: number;
+  /** Exports one person may stream at once from this process (`LFK_EXPORTS_PER_PERSON`); past it, 429 `rate_limited`. */
+  exportsPerPerson: number;
   webhooks: {
     /** `LFK_WEBHOOK_ALLOW_PRIVATE`: webhooks may go to private addresses and `http://` (self-hosting, tests). */
     allowPrivate: boolean;
@@ -326,6 +330,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       timeoutMs: e.LFK_CAPTCHA_TIMEOUT * 1000,
     },
     retentionSweepMs: e.LFK_RETENTION_SWEEP_INTERVAL * 1000,
+    exportsPerPerson: e.LFK_EXPORTS_PER_PERSON,
     now: () => new Date(),
     smtpUrl: e.SMTP_URL,
     emailFrom: e.LFK_EMAIL_FROM,

@@ -21,6 +21,8 @@ export class ServerMetrics implements Metrics {
   readonly #durations: Histogram<'method' | 'route'>;
   readonly #keyChecks: Counter<'outcome' | 'source'>;
   readonly #webhookAttempts: Counter<'outcome'>;
+  readonly #exportsStreaming: Gauge;
+  readonly #exportRows: Counter;
 
   constructor(app: FastifyInstance, db: Database, outage: DatabaseOutage) {
     const registers = [this.registry];
@@ -48,6 +50,16 @@ export class ServerMetrics implements Metrics {
       name: 'lfk_webhook_attempts_total',
       help: 'Webhook delivery attempts, by outcome (delivered, retrying, failed: no attempts left).',
       labelNames: ['outcome'],
+      registers,
+    });
+    this.#exportsStreaming = new Gauge({
+      name: 'lfk_exports_streaming',
+      help: 'Submission exports streaming now from this process (at most LFK_EXPORTS_PER_PERSON per person).',
+      registers,
+    });
+    this.#exportRows = new Counter({
+      name: 'lfk_export_rows_read_total',
+      help: 'Submissions read from the database by exports; an export reads the next batch only when its reader has taken the last.',
       registers,
     });
     queueGauges('outbox_emails', 'Emails waiting in the outbox to be sent (retries included)', () => db.fork().getRepository(OutboxEmail).backlog(), registers);
@@ -112,6 +124,14 @@ export class ServerMetrics implements Metrics {
 
   webhookAttempted(outcome: WebhookAttemptOutcome): void {
     this.#webhookAttempts.inc({ outcome });
+  }
+
+  exportsStreaming(change: 1 | -1): void {
+    this.#exportsStreaming.inc(change);
+  }
+
+  exportRowsRead(rows: number): void {
+    this.#exportRows.inc(rows);
   }
 }
 

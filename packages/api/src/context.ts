@@ -11,6 +11,7 @@ import type { SecretBox } from './credentials/secret-box.ts';
 import type { Outbound } from './infrastructure/outbound-requests.ts';
 import type { CaptchaVerifier } from './infrastructure/captcha.ts';
 import type { BackgroundWork } from './infrastructure/background-work.ts';
+import type { ConcurrencyLimit } from './infrastructure/concurrency-limit.ts';
 
 /** What every request shares: built once at start by the server. */
 export interface Services {
@@ -44,6 +45,8 @@ export interface Services {
   metrics: Metrics;
   /** The origins forms refuse, noted for their pages. */
   refusedOrigins: RefusedOrigins;
+  /** Exports streaming now in this process, at most `LFK_EXPORTS_PER_PERSON` per person. */
+  exports: ConcurrencyLimit;
 }
 
 /** How a procedure sets or clears the session cookie, whichever transport carried the call. */

@@ -23,7 +23,7 @@ export * from './errors.ts';
 export type { Access } from './procedure-meta.ts';
 export { type ProcedurePath, type RestRoute, restRoutes } from './rest-routes.ts';
 export { type AppRouter, appRouter, createCaller, type RouterInputs, type RouterOutputs } from './root.ts';
-export { createServices, type ServicesSettings, type Wakers } from './services.ts';
+export { createServices, DEFAULT_EXPORTS_PER_PERSON, type ServicesSettings, type Wakers } from './services.ts';
 export { type QueueJob, QueueWorker, type QueueWorkerOptions } from './infrastructure/queue-worker.ts';
 export { DatabaseOutage, type OutageState } from './infrastructure/database-outage.ts';
 export { bodyToSend } from './infrastructure/outbox.ts';
@@ -31,7 +31,7 @@ export { DEFAULT_DELIVERY_SETTINGS, type DeliveryJobSettings, deliveryJob } from
 export { RETRY_DELAYS_MS } from './features/webhooks/retry-schedule.ts';
 export { preflightSubmission } from './features/submissions/rules.ts';
 export { sweepExpiredSubmissions } from './features/submissions/retention-sweep.ts';
-export { EXPORT_CONTENT_TYPES } from './features/submissions/export.ts';
+export { EXPORT_BATCH, EXPORT_CONTENT_TYPES } from './features/submissions/export.ts';
 export { CAPTCHA_TIMEOUT_MS, CAPTCHA_TOKEN_FIELDS, CAPTCHA_VERIFY_URLS, type CaptchaSettings } from './infrastructure/captcha.ts';
 export { deleteExpiredIdempotencyRecords } from './infrastructure/idempotency.ts';
 export { type SweepOutcome, sweepKeyLifecycle } from './features/keys/lifecycle.ts';

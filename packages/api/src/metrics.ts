@@ -17,6 +17,10 @@ export type WebhookAttemptOutcome = 'delivered' | 'retrying' | 'failed';
 export interface Metrics {
   keyChecked(outcome: KeyCheckOutcome, source: KeyCheckSource): void;
   webhookAttempted(outcome: WebhookAttemptOutcome): void;
+  /** An export started streaming (`+1`) or ended, whether read to its end or not (`-1`). */
+  exportsStreaming(change: 1 | -1): void;
+  /** Submissions an export read from the database (one batch). */
+  exportRowsRead(rows: number): void;
 }
 
-export const NO_METRICS: Metrics = { keyChecked() {}, webhookAttempted() {} };
+export const NO_METRICS: Metrics = { keyChecked() {}, webhookAttempted() {}, exportsStreaming() {}, exportRowsRead() {} };

@@ -11,6 +11,7 @@ import { Outbound } from './infrastructure/outbound-requests.ts';
 import { type CaptchaSettings, CaptchaVerifier } from './infrastructure/captcha.ts';
 import { BackgroundWork } from './infrastructure/background-work.ts';
 import { RefusedOrigins } from './infrastructure/refused-origins.ts';
+import { ConcurrencyLimit } from './infrastructure/concurrency-limit.ts';
 
 /** What the services are built from: the server's configuration, or a test's. */
 export interface ServicesSettings {
@@ -27,7 +28,18 @@ export interface ServicesSettings {
   webhooks: { allowPrivate: boolean; timeoutMs?: number };
   /** The captcha providers' siteverify URLs (`LFK_*_VERIFY_URL`) and how long each may take. */
   captcha: CaptchaSettings;
+  /** `LFK_EXPORTS_PER_PERSON`: exports one person may stream at once from one process. */
+  exportsPerPerson: number;
 }
+
+/** Exports one person may stream at once from one process, unless `LFK_EXPORTS_PER_PERSON` says otherwise. */
+export const DEFAULT_EXPORTS_PER_PERSON = 2;
+
+/**
+ * How long a person told to wait for an export is asked to wait: how long one takes is not known
+ * in advance (a few seconds for most forms), and a place is free as soon as one of theirs ends.
+ */
+const EXPORT_RETRY_AFTER_SECONDS = 10;
 
 /** Who to tell that a queue has new work: the workers the server runs. */
 export interface Wakers {
@@ -61,5 +73,9 @@ export function createServices(db: Database, settings: ServicesSettings, log: Lo
     now: settings.now,
     secretScanningKeys: settings.secretScanningKeys,
     metrics,
+    exports: new ConcurrencyLimit(settings.exportsPerPerson, {
+      message: `You are already exporting ${settings.exportsPerPerson === 1 ? 'a file' : `${settings.exportsPerPerson} files`} at once; wait for one to finish, then try again.`,
+      retryAfterSeconds: EXPORT_RETRY_AFTER_SECONDS,
+    }),
   };
 }

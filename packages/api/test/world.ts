@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { callerContext, type Services } from '../src/context.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../src/rate-limits/rate-limits.ts';
 import { createCaller } from '../src/root.ts';
-import { createServices } from '../src/services.ts';
+import { createServices, DEFAULT_EXPORTS_PER_PERSON } from '../src/services.ts';
 import { CAPTCHA_TIMEOUT_MS, CAPTCHA_VERIFY_URLS } from '../src/infrastructure/captcha.ts';
 import { type SeededAccount, seedAccount } from '../src/testing.ts';
 
@@ -31,6 +31,7 @@ export async function testServices(): Promise<Services> {
       secretKey: randomBytes(32),
       webhooks: { allowPrivate: true },
       captcha: { verifyUrls: CAPTCHA_VERIFY_URLS, timeoutMs: CAPTCHA_TIMEOUT_MS },
+      exportsPerPerson: DEFAULT_EXPORTS_PER_PERSON,
     },
     QUIET_LOG,
     { mailer() {}, webhooks() {} },

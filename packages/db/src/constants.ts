@@ -197,6 +197,15 @@ export const MAX_PENDING_INVITATIONS = 100;
 export const PAGE_LIMIT = { default: 50, max: 100 } as const;
 
 /**
+ * The most stored bytes (submission values, a form's fields, a delivery's payload) one page of a
+ * list reads: past it the page ends early, with a `next_cursor` (the first row always fits). An
+ * answer is built whole in memory, and a reader that stops reading holds it for as long as its
+ * connection lasts: 100 submissions of 64 KiB, or 100 forms near the 1 MiB body limit, would be
+ * 6 to 100 MiB each.
+ */
+export const PAGE_MAX_BYTES = 1024 * 1024;
+
+/**
  * The most calls one tRPC batch may hold (`/trpc`); more are refused with 400 batch_too_large. Each
  * call is a procedure run, often a transaction, so an unbounded batch lets one request (even an
  * anonymous one) order any amount of work.

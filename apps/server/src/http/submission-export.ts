@@ -7,9 +7,13 @@ import type { ContextForRequest } from './request-context.ts';
 
 /**
  * `GET /v1/forms/{form_id}/submissions/export`: the procedure decides who may export and what,
- * and yields the file chunk by chunk; this sends each chunk as it comes (no buffering of the
- * whole file), as an attachment. Everything the procedure refuses is refused before the first
- * byte, as JSON.
+ * and yields the file chunk by chunk; this sends each chunk as it comes, as an attachment.
+ * Everything the procedure refuses is refused before the first byte, as JSON.
+ *
+ * Back-pressure end to end: the stream asks the procedure for the next chunk only when the socket
+ * has taken the last one (a reader that stops reading holds about one batch here, the rest in the
+ * kernel's socket buffers), and a reader that goes away destroys the stream, which returns the
+ * procedure's generator: it ends, giving back the exporter's place.
  */
 export function registerSubmissionExport(app: FastifyInstance, contextFor: ContextForRequest): void {
   const route = restRoutes.find((r) => r.transport === 'export')!;
@@ -35,9 +39,9 @@ export function registerSubmissionExport(app: FastifyInstance, contextFor: Conte
   });
 }
 
-/** The file from its first chunk (already read) on. */
+/** The file from its first chunk (already read) on; returning this returns `iterator` too (`yield*`). */
 async function* rest(first: IteratorResult<string>, iterator: AsyncIterator<string>): AsyncGenerator<string> {
   if (first.done) return;
   yield first.value;
-  for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  yield* { [Symbol.asyncIterator]: () => iterator };
 }

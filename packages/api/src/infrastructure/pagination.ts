@@ -1,4 +1,4 @@
-import { type IdPrefix, isId } from '@lfk/db';
+import { type Bounded, type IdPrefix, isId, PAGE_MAX_BYTES, type ReadBounds } from '@lfk/db';
 import type { FilterQuery } from '@mikro-orm/core';
 import { ApiError } from '../errors.ts';
 import type { ListInput } from '../common-schemas.ts';
@@ -48,4 +48,19 @@ export async function pageNewestFirst<T extends { id: string }, R>(
 ) {
   const read = (before: string | undefined, limit: number) => repository.newestFirst(where, before, limit);
   return pageOf(prefix, input, read, (row) => row.id, toWire);
+}
+
+/**
+ * One page of rows that can be large (submission values, forms' fields, deliveries' payloads):
+ * `read` gets the cursor and the page's bounds, `limit` rows and `PAGE_MAX_BYTES`, and answers
+ * what fitted and whether more follow. A page may end before `limit`, with a `next_cursor`.
+ */
+export async function pageWithin<T extends { id: string }, R>(
+  prefix: IdPrefix,
+  input: ListInput,
+  read: (before: string | undefined, bounds: ReadBounds) => Promise<Bounded<T>>,
+  toWire: (row: T) => R,
+) {
+  const { rows, more } = await read(cursorOf(prefix, input), { rows: input.limit, bytes: PAGE_MAX_BYTES });
+  return { data: rows.map(toWire), next_cursor: more && rows.length > 0 ? rows[rows.length - 1]!.id : null };
 }

@@ -10,6 +10,31 @@ export interface Backlog {
   oldestAt: Date | null;
 }
 
+/**
+ * Rows read in order up to a count and a number of bytes: what fitted, and whether more follow
+ * (a next page, a next batch) because one of the bounds was reached.
+ */
+export interface Bounded<T> {
+  rows: T[];
+  more: boolean;
+}
+
+/** A read's bounds: at most `rows` rows, and no more rows once their sizes add up to `bytes` (the first always fits). */
+export interface ReadBounds {
+  rows: number;
+  bytes: number;
+}
+
+/**
+ * A statement reading `firsts` (a subquery of at most `rows + 1` rows, each with its size in a
+ * column `bytes`) in `order`: `columns` (which may use `fits`) and `fits`, whether the row is among
+ * the first `rows` and starts before `bytes` are reached. The bounds' parameters come first:
+ * [rows, bytes, …the subquery's].
+ */
+export const boundedRead = (columns: string, firsts: string, order: 'asc' | 'desc') =>
+  `select ${columns}, fits from (select *, (row_number() over w <= ? and sum(bytes) over w - bytes < ?) as fits ` +
+  `from (${firsts}) firsts window w as (order by id ${order})) bounded order by id ${order}`;
+
 /** What every repository can do besides MikroORM's own: lock a row the one way, read a page of a list. */
 export class BaseRepository<T extends { id: string }> extends SqlEntityRepository<T> {
   /**

@@ -1,4 +1,4 @@
-import { BaseRepository } from './base-repository.ts';
+import { BaseRepository, type Bounded, boundedRead, type ReadBounds } from './base-repository.ts';
 import type { SpamReason, SubmissionSource, SubmissionStatus } from '../constants.ts';
 import type { ISubmission } from '../entities/submission.ts';
 import { isId, newId } from '../ids.ts';
@@ -137,24 +137,30 @@ export class SubmissionRepository extends BaseRepository<ISubmission> {
   }
 
   /** The form's submissions matching `filter`, newest first, below `before` (an id) when given: a page of a list. */
-  newestFirstMatching(formId: string, filter: SubmissionFilter, before: string | undefined, limit: number): Promise<SubmissionReading[]> {
-    return this.#matching(formId, filter, 'desc', before, limit);
+  newestFirstMatching(formId: string, filter: SubmissionFilter, before: string | undefined, bounds: ReadBounds): Promise<Bounded<SubmissionReading>> {
+    return this.#matching(formId, filter, 'desc', before, bounds);
   }
 
   /** The form's submissions matching `filter`, oldest first, after `after` (an id) when given: an export's next batch. */
-  oldestFirstMatching(formId: string, filter: SubmissionFilter, after: string | undefined, limit: number): Promise<SubmissionReading[]> {
-    return this.#matching(formId, filter, 'asc', after, limit);
+  oldestFirstMatching(formId: string, filter: SubmissionFilter, after: string | undefined, bounds: ReadBounds): Promise<Bounded<SubmissionReading>> {
+    return this.#matching(formId, filter, 'asc', after, bounds);
   }
 
-  /** Up to `limit` matching submissions in id order, past `cursor` (an id) in that order when given. */
-  async #matching(formId: string, filter: SubmissionFilter, order: 'asc' | 'desc', cursor: string | undefined, limit: number) {
+  /**
+   * Matching submissions in id order, past `cursor` (an id) in that order when given, within
+   * `bounds`: the values' stored size is counted in the database, and the values of a row that
+   * does not fit are never sent from it (its id only says there is more).
+   */
+  async #matching(formId: string, filter: SubmissionFilter, order: 'asc' | 'desc', cursor: string | undefined, bounds: ReadBounds): Promise<Bounded<SubmissionReading>> {
     const where = whereOf(formId, filter);
     const past = cursor ? ` and id ${order === 'asc' ? '>' : '<'} ?` : '';
-    const rows = await this.em.execute<SubmissionRow[]>(
-      `select ${COLUMNS} from submissions where ${where.sql}${past} order by id ${order} limit ?`,
-      [...where.params, ...(cursor ? [cursor] : []), limit],
+    const firsts = `select ${COLUMNS}, octet_length(data::text) as bytes from submissions where ${where.sql}${past} order by id ${order} limit ?`;
+    const rows = await this.em.execute<(Omit<SubmissionRow, 'data'> & { data: SubmissionRow['data'] | null; fits: boolean })[]>(
+      boundedRead('id, form_id, case when fits then data end as data, source, status, spam_reason, created_at', firsts, order),
+      [bounds.rows, bounds.bytes, ...where.params, ...(cursor ? [cursor] : []), bounds.rows + 1],
     );
-    return rows.map(readingOf);
+    const fitting = rows.filter((row) => row.fits) as SubmissionRow[];
+    return { rows: fitting.map(readingOf), more: rows.length > fitting.length };
   }
 
   /** The real (not spam) submissions a form holds: what `max_submissions` is held against. */

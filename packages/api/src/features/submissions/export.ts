@@ -1,10 +1,14 @@
-import { type ExportFormat, type StoredField, Submission, type SubmissionFilter, type SubmissionReading } from '@lfk/db';
+import { type ExportFormat, type ReadBounds, type StoredField, Submission, type SubmissionFilter, type SubmissionReading } from '@lfk/db';
+import type { Services } from '../../context.ts';
 import type { EntityManager } from '@mikro-orm/sql';
 import { stringify } from 'csv-stringify/sync';
 import { setImmediate } from 'node:timers/promises';
 
-/** Rows read per statement: the memory an export holds at once, whatever the form's size. */
-export const EXPORT_BATCH = 500;
+/**
+ * What one statement of an export reads at most: 500 rows, and no more rows once their values
+ * reach 512 KiB (a submission holds up to 64 KiB). What an export holds at once, whatever the form.
+ */
+export const EXPORT_BATCH: ReadBounds = { rows: 500, bytes: 512 * 1024 };
 
 const BOM = '\uFEFF';
 /** The columns before the form's own fields. */
@@ -37,33 +41,66 @@ function jsonLine(s: SubmissionReading): string {
   return `${JSON.stringify({ id: s.id, created_at: s.createdAt.toISOString(), via: s.source, status: s.status, values: s.data })}\n`;
 }
 
+/** The text of one batch, and where the next one starts. */
+interface Chunk {
+  text: string;
+  last: string | undefined;
+  more: boolean;
+}
+
+/** Who exports, and what they share: the place they hold while it streams, and what is counted. */
+export interface Exporter {
+  em: EntityManager;
+  services: Pick<Services, 'exports' | 'metrics'>;
+  /** The person exporting (their user id): at most `LFK_EXPORTS_PER_PERSON` exports each at once. */
+  person: string;
+}
+
 /**
  * A form's submissions matching `filter`, oldest first, as the text of a CSV or JSON Lines file,
- * chunk by chunk: the header at once, then one chunk per batch of rows read by keyset (never an
- * offset, never all at once), so memory stays flat and the first bytes leave before the last row
- * is read. CSV has one column per field of the form's schema, after `id`, `created_at` and `via`;
- * JSON Lines carries every value a submission holds.
+ * chunk by chunk: one chunk per batch of rows read by keyset (never an offset, never all at once),
+ * each batch at most `EXPORT_BATCH` rows and bytes of values, so what the export holds stays about
+ * one batch whatever the form's size and its values' size, and the first bytes leave before the
+ * last row is read. The next batch is read only when the reader has taken the last one (the
+ * caller's stream asks for it). CSV has one column per field of the form's schema, after `id`,
+ * `created_at` and `via`; JSON Lines carries every value a submission holds.
+ *
+ * The exporter holds one of their places from the first step to the end, whatever the end: read
+ * to the last row, failed, or returned because the reader went away.
  */
 export async function* exportSubmissions(
-  em: EntityManager,
+  exporter: Exporter,
   form: { id: string; schema: StoredField[] },
   filter: SubmissionFilter,
   format: ExportFormat,
   options: { bom: boolean },
 ): AsyncGenerator<string> {
-  const read = (after: string | undefined) => em.getRepository(Submission).oldestFirstMatching(form.id, filter, after, EXPORT_BATCH);
-  // The first batch is read before anything is yielded: a failure there is still an error the
-  // route can answer, before the first byte of the file.
-  let batch = await read(undefined);
-  const start = options.bom ? BOM : '';
-  if (format === 'csv') yield start + stringify([[...LEADING_COLUMNS, ...form.schema.map((f) => f.name)]], CSV_OPTIONS);
-  else if (start) yield start;
-  while (batch.length > 0) {
-    yield format === 'csv' ? stringify(batch.map((s) => csvRow(form.schema, s)), CSV_OPTIONS) : batch.map(jsonLine).join('');
-    if (batch.length < EXPORT_BATCH) return;
-    // The embedded database answers without a turn of the event loop: without this, a large export
-    // would hold the process until the socket pushed back, and every other request would wait.
-    await setImmediate();
-    batch = await read(batch[batch.length - 1]!.id);
+  const giveBack = exporter.services.exports.take(exporter.person);
+  const { metrics } = exporter.services;
+  metrics.exportsStreaming(1);
+  try {
+    // Read and written out by a function of its own: the rows are not kept while their text waits for the reader.
+    const next = async (after: string | undefined): Promise<Chunk> => {
+      const { rows, more } = await exporter.em.getRepository(Submission).oldestFirstMatching(form.id, filter, after, EXPORT_BATCH);
+      metrics.exportRowsRead(rows.length);
+      const text = rows.length === 0 ? '' : format === 'csv' ? stringify(rows.map((s) => csvRow(form.schema, s)), CSV_OPTIONS) : rows.map(jsonLine).join('');
+      return { text, last: rows.at(-1)?.id, more };
+    };
+    // The first batch is read before anything is yielded: a failure there is still an error the
+    // route can answer, before the first byte of the file.
+    let chunk = await next(undefined);
+    const header = format === 'csv' ? stringify([[...LEADING_COLUMNS, ...form.schema.map((f) => f.name)]], CSV_OPTIONS) : '';
+    const first = (options.bom ? BOM : '') + header + chunk.text;
+    if (first) yield first;
+    while (chunk.more) {
+      // The embedded database answers without a turn of the event loop: without this, a large export
+      // would hold the process until the socket pushed back, and every other request would wait.
+      await setImmediate();
+      chunk = await next(chunk.last);
+      if (chunk.text) yield chunk.text;
+    }
+  } finally {
+    metrics.exportsStreaming(-1);
+    giveBack();
   }
 }

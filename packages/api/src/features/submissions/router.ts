@@ -18,7 +18,7 @@ import {
 } from './schemas.ts';
 import { submissionToWire } from './serializers.ts';
 import { runIdempotently, storedReplay } from '../../infrastructure/idempotency.ts';
-import { pageOf } from '../../infrastructure/pagination.ts';
+import { pageWithin } from '../../infrastructure/pagination.ts';
 import {
   admitOrigin,
   assertSubmissionSize,
@@ -143,7 +143,7 @@ export const submissionsRouter = router({
     .query(({ ctx, input }) => {
       const filter = filterOf(input);
       const submissions = ctx.em.getRepository(Submission);
-      return pageOf('sub', input, (before, limit) => submissions.newestFirstMatching(ctx.form.id, filter, before, limit), (s) => s.id, submissionToWire);
+      return pageWithin('sub', input, (before, bounds) => submissions.newestFirstMatching(ctx.form.id, filter, before, bounds), submissionToWire);
     }),
 
   delete: formMemberProcedure.meta(rest('DELETE /v1/forms/:form_id/submissions/:submission_id', 204,
@@ -224,11 +224,12 @@ export const submissionsRouter = router({
     }),
 
   export: formMemberProcedure.meta(rest('GET /v1/forms/:form_id/submissions/export', 200,
-      "A form's submissions as a CSV or JSON Lines file, oldest first, streamed (members' sessions only)", { transport: 'export' }))
+      "A form's submissions as a CSV or JSON Lines file, oldest first, streamed (members' sessions only); at most `LFK_EXPORTS_PER_PERSON` at once per person",
+      { transport: 'export', errors: ['rate_limited'] }))
     .input(submissionExportInput)
     // The file's text comes chunk by chunk as it is read; the route that serves it sends each as it comes.
     .query(({ ctx, input }) => ({
       format: input.format,
-      chunks: exportSubmissions(ctx.em, ctx.form, filterOf(input), input.format, { bom: input.bom }),
+      chunks: exportSubmissions({ em: ctx.em, services: ctx.services, person: ctx.session.userId }, ctx.form, filterOf(input), input.format, { bom: input.bom }),
     })),
 });
