@@ -63,6 +63,17 @@ export class CliError extends Error {
     this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
+  /** The same error with `hint` in place of its own: a command that knows better what to do next. */
+  withHint(hint: string): CliError {
+    return new CliError(this.code, this.message, {
+      exitCode: this.exitCode,
+      details: this.details,
+      hint,
+      ...(this.requestId ? { requestId: this.requestId } : {}),
+      ...(this.retryAfterSeconds !== undefined ? { retryAfterSeconds: this.retryAfterSeconds } : {}),
+    });
+  }
+
   /** Declining at a prompt or pressing Ctrl-C ends the command, but is not a failure to report. */
   get isCancellation(): boolean {
     return this.exitCode === EXIT_CANCELLED || this.exitCode === EXIT_INTERRUPTED;

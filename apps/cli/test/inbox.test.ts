@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newHome, owner, ownerKey, server, startWorld, stopWorld } from './harness.ts';
+import { newHome, owner, ownerEmail, ownerKey, server, startWorld, stopWorld } from './harness.ts';
 
 beforeAll(() => startWorld());
 afterAll(() => stopWorld());
@@ -173,5 +173,27 @@ describe('lfk submissions: filters, marks, deletes, exports', () => {
     const badTime = await owner.lfk(['submissions', 'export', formId, '--since', 'yesterday']);
     expect(badTime.code).toBe(1);
     expect(badTime.stderr).toContain('since');
+  });
+
+  it('says so when the person already streams as many exports as they may (429), and exits 5', async () => {
+    const { formId } = await formWithKey();
+    const [user] = await server.sql<{ id: string }>('select id from users where email = ?', [ownerEmail]);
+    // Two exports of theirs streaming (to a stalled reader, say): LFK_EXPORTS_PER_PERSON is 2.
+    const streaming = [server.server.services.exports.take(user!.id), server.server.services.exports.take(user!.id)];
+    try {
+      const refused = await owner.lfk(['submissions', 'export', formId]);
+      expect(refused.code).toBe(5);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr.split('\n')).toEqual([
+        'error: rate_limited: You are already exporting 2 files at once; wait for one to finish, then try again.',
+        'Let one of your exports finish (those of other terminals and the dashboard count too), or stop it, then try again in 10 seconds.',
+        '',
+      ]);
+      const json = await owner.lfk(['submissions', 'export', formId, '--json']);
+      expect(JSON.parse(json.stderr).error).toMatchObject({ code: 'rate_limited', retry_after: 10 });
+    } finally {
+      for (const giveBack of streaming) giveBack();
+    }
+    expect((await owner.lfk(['submissions', 'export', formId])).code).toBe(0);
   });
 });

@@ -62,13 +62,25 @@ describeInBrowser('the inbox', () => {
     await gone(page.getByRole('cell', { name: 'Cheap pills' }));
 
     // Export: the file the browser downloads, as the page shows it.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     const csv = await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString('utf8'));
     expect(download.suggestedFilename()).toBe(`${form.id}-submissions.csv`);
     expect(csv.startsWith('\uFEFFid,created_at,via,name,email,message\r\n')).toBe(true);
     // The formula is shown as text: prefixed with ', and quoted for its quotes.
     expect(csv).toContain(`,"'=HYPERLINK(""http://evil.example"")"\r\n`);
     expect(csv).not.toContain('Cheap pills');
+
+    // A person streaming as many exports as they may (LFK_EXPORTS_PER_PERSON, 2) is told so, in words.
+    const person = (await d.t.request('GET', '/v1/auth/session', { token: await sessionOf(page) })).json.user.id as string;
+    const streaming = [d.t.server.services.exports.take(person), d.t.server.services.exports.take(person)];
+    await page.getByRole('button', { name: 'Export JSON Lines' }).click();
+    const refused = page.getByRole('alert');
+    await see(refused.getByText('You are already exporting 2 files at once; wait for one to finish, then try again.'));
+    await see(refused.getByText('Exports still downloading count too, in other tabs or from the command line. Try again in 10 seconds.'));
+    for (const giveBack of streaming) giveBack();
+    const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON Lines' }).click()]);
+    expect(jsonl.suggestedFilename()).toBe(`${form.id}-submissions.jsonl`);
+    await gone(page.getByRole('alert'));
 
     // Select two and delete them.
     await page.getByRole('checkbox', { name: /Select the submission/ }).nth(0).check();

@@ -208,7 +208,9 @@ const submissionsExportCommand = () =>
         try {
           body = await exportFile(ctx.settings, sessionToken, formId, query);
         } catch (error) {
-          throw toCliError(error, ctx.settings.baseUrl, ctx.settings.timeoutMs);
+          const failure = toCliError(error, ctx.settings.baseUrl, ctx.settings.timeoutMs);
+          // Too many of this person's exports stream already, from any terminal or the dashboard.
+          throw failure.code === 'rate_limited' ? failure.withHint(busyExportsHint(failure.retryAfterSeconds)) : failure;
         }
         // Row by row as they arrive: memory stays flat, and a pipe reads the first rows at once.
         const destination = flags.output ? createWriteStream(flags.output) : toStdout();
@@ -216,6 +218,11 @@ const submissionsExportCommand = () =>
         if (flags.output) ctx.out.note(`Wrote ${flags.format.toUpperCase()} to ${flags.output}.`);
       }),
     );
+
+function busyExportsHint(retryAfterSeconds: number | undefined): string {
+  const when = retryAfterSeconds === undefined ? 'in a little while' : `in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}`;
+  return `Let one of your exports finish (those of other terminals and the dashboard count too), or stop it, then try again ${when}.`;
+}
 
 /** Standard output as a pipeline's end, left open when the file is written (the run's, not the process's, in tests). */
 function toStdout(): Writable {

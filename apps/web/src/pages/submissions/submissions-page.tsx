@@ -11,6 +11,7 @@ import { Time } from '../../components/time.tsx';
 import { usePageTitle } from '../../layout/page-title.ts';
 import { useWorkspace } from '../../layout/workspace-context.tsx';
 import { EmbedSnippet } from '../forms/embed-snippet.tsx';
+import { useExport } from './use-export.tsx';
 import { FormsBreadcrumb } from '../forms/forms-subpage.tsx';
 import type { Form } from '../forms/form-values.ts';
 
@@ -42,17 +43,12 @@ export function SubmissionsPage() {
   );
 }
 
-/** The export's address for what the page shows: the browser downloads it with the session cookie. */
-function exportUrl(formId: string, format: 'csv' | 'jsonl', status: SubmissionStatus, q: string): string {
-  const params = new URLSearchParams({ format, ...(status === 'spam' ? { status } : {}), ...(q ? { q } : {}), ...(format === 'csv' ? { bom: 'true' } : {}) });
-  return `/v1/forms/${formId}/submissions/export?${params}`;
-}
-
 function Inbox({ form }: { form: Form }) {
   const [status, setStatus] = useState<SubmissionStatus>('ok');
   const [q, setQ] = useState('');
   const [typed, setTyped] = useState('');
   const pages = useCursorPages();
+  const exporting = useExport(form.id, status, q);
   const search = (event: FormEvent) => {
     event.preventDefault();
     setQ(typed.trim());
@@ -90,14 +86,10 @@ function Inbox({ form }: { form: Form }) {
           </form>
         </search>
         <div className="actions">
-          <a className="button secondary" href={exportUrl(form.id, 'csv', status, q)} download>
-            Export CSV
-          </a>
-          <a className="button secondary" href={exportUrl(form.id, 'jsonl', status, q)} download>
-            Export JSON Lines
-          </a>
+          {exporting.buttons}
         </div>
       </div>
+      {exporting.news}
       <SubmissionTable form={form} status={status} q={q} pages={pages} />
     </>
   );
