@@ -37,10 +37,11 @@ process.on('message', (message: ToServer) => {
       .getConnection()
       .execute(
         "insert into submissions (id, form_id, data, source, status, created_at) select 'sub_' || lpad(to_hex(?::bigint + g), 26, '0'), ?, " +
-          "json_build_object('email', 'person' || g || '@example.com', 'message', 'Hello, I would like to know more about your plans for a team of ' || g || ' people, thank you.'), " +
+          "json_build_object('email', 'person' || g || '@example.com', 'message', coalesce(repeat('x', ?::int), " +
+          "'Hello, I would like to know more about your plans for a team of ' || g || ' people, thank you.')), " +
           "'browser', 'ok', now() - (? - g) * interval '1 second' from generate_series(1, ?) g",
         // Ids of the right shape, unique across calls, in creation order.
-        [Date.now() * 1_000_000, message.formId, message.count, message.count],
+        [Date.now() * 1_000_000, message.formId, message.messageBytes ?? null, message.count, message.count],
       )
       .then(() => send({ type: 'seeded' }));
   }

@@ -11,6 +11,9 @@ export const REPO = join(import.meta.dirname, '../..');
 /** The Node flags `npm start` gives a server on the embedded database (apps/server/bin/start.sh). */
 export const EMBEDDED_NODE_FLAGS = readFileSync(join(REPO, 'apps/server/embedded.node-flags'), 'utf8').trim().split(/\s+/);
 
+/** Exports scenario 13 leaves stalled at once. */
+export const STALLED_READERS = 10;
+
 /** One secret key for every replica a benchmark starts on one PostgreSQL database. */
 const BENCH_SECRET_KEY = randomBytes(32).toString('hex');
 
@@ -24,6 +27,9 @@ export function serverEnv(database: { dataDir: string } | { databaseUrl: string 
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     ...RATE_LIMITS_OFF,
+    // Scenario 13 stalls ten exports of one person, to measure what they cost: the limit (2 by
+    // default) is what keeps one person to two; ten people would cost the same.
+    LFK_EXPORTS_PER_PERSON: String(STALLED_READERS),
     ...('databaseUrl' in database ? { DATABASE_URL: database.databaseUrl } : { LFK_DATA_DIR: database.dataDir }),
   };
 }
@@ -36,8 +42,8 @@ export interface BenchServer {
   queries(): Promise<number>;
   /** Marks a form's notification address verified (the bench server only). */
   verifyNotify(formId: string): Promise<void>;
-  /** Writes `count` submissions to the form (the bench server only). */
-  seedSubmissions(formId: string, count: number): Promise<void>;
+  /** Writes `count` submissions to the form, each message `messageBytes` long if given (the bench server only). */
+  seedSubmissions(formId: string, count: number, messageBytes?: number): Promise<void>;
   /** The server's heap after a full collection: what it holds live (the bench server only). */
   liveHeapBytes(): Promise<number>;
   rssBytes(): number;
@@ -82,7 +88,8 @@ async function forkServer(script: string, env: Record<string, string>, execArgv:
     send: (message) => child.send(message),
     queries: () => ask(child, { type: 'queries' }, 'queries').then((answer) => answer.count),
     verifyNotify: (formId) => ask(child, { type: 'verify-notify', formId }, 'verified').then(() => undefined),
-    seedSubmissions: (formId, count) => ask(child, { type: 'seed-submissions', formId, count }, 'seeded').then(() => undefined),
+    seedSubmissions: (formId, count, messageBytes) =>
+      ask(child, { type: 'seed-submissions', formId, count, ...(messageBytes ? { messageBytes } : {}) }, 'seeded').then(() => undefined),
     liveHeapBytes: () => ask(child, { type: 'heap' }, 'heap').then((answer) => answer.bytes),
     rssBytes: () => statusBytes(child.pid!, 'VmRSS'),
     peakRssBytes: () => statusBytes(child.pid!, 'VmHWM'),

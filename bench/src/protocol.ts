@@ -4,8 +4,11 @@ export type ToServer =
   | { type: 'queries' }
   /** Marks a form's notification address verified, as following the emailed link would. */
   | { type: 'verify-notify'; formId: string }
-  /** Writes `count` submissions to a form at once (scenario 13 exports them), as the repository writes them. */
-  | { type: 'seed-submissions'; formId: string; count: number }
+  /**
+   * Writes `count` submissions to a form at once (scenario 13 exports them), as the repository
+   * writes them; with `messageBytes`, each message that long (the largest values a submission takes).
+   */
+  | { type: 'seed-submissions'; formId: string; count: number; messageBytes?: number }
   /** The live heap: collected first (the server runs with --expose-gc), so garbage not yet collected is not counted. */
   | { type: 'heap' };
 

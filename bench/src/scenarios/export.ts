@@ -1,5 +1,7 @@
+import { connect, type Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createLfkClient } from '@lfk/client';
-import type { BenchServer } from '../processes.ts';
+import { type BenchServer, STALLED_READERS } from '../processes.ts';
 import type { Row } from '../report.ts';
 import type { Seed } from '../seed.ts';
 
@@ -59,11 +61,69 @@ async function streamExport(server: BenchServer, url: string, sessionToken: stri
   }
 }
 
+/** How long the server's statement count must stay still for the stalled exports to count as stalled. */
+const STILL_FOR_MS = 1000;
+/**
+ * How long an idle server is left before its RSS is read: V8 gives back the heap a burst of work
+ * grew (its memory reducer, some seconds after the last collection), as scenario 6's steady figure.
+ */
+const SETTLE_MS = 30_000;
+
+/** Resolves once the server has sent no statement for `STILL_FOR_MS`: what it does for requests has stopped. */
+async function quiet(server: BenchServer): Promise<void> {
+  let last = await server.queries();
+  for (;;) {
+    await sleep(STILL_FOR_MS);
+    const now = await server.queries();
+    if (now === last) return;
+    last = now;
+  }
+}
+
+/**
+ * `STALLED_READERS` exports of `url` asked for over sockets that never read a byte: the server's
+ * RSS settled before, its highest while the exports fill the sockets' kernel buffers (each takes
+ * a few MiB before it pushes back: garbage V8 collects later), settled while they stay stalled
+ * (what they hold), and settled after they disconnect. The kernel's buffers are not the process's.
+ */
+async function stalledExports(server: BenchServer, url: string, sessionToken: string) {
+  await sleep(SETTLE_MS);
+  const idle = server.rssBytes();
+  const { hostname, port, pathname, search } = new URL(url);
+  const sockets: Socket[] = [];
+  let peak = idle;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, server.rssBytes());
+  }, SAMPLE_EVERY_MS);
+  try {
+    for (let i = 0; i < STALLED_READERS; i++) {
+      const socket = connect(Number(port), hostname);
+      sockets.push(socket);
+      await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+      socket.pause();
+      socket.write(`GET ${pathname}${search} HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${sessionToken}\r\n\r\n`);
+    }
+    await quiet(server);
+    await sleep(SETTLE_MS);
+    const stalled = server.rssBytes();
+    clearInterval(sampler);
+    for (const socket of sockets) socket.destroy();
+    await quiet(server);
+    await sleep(SETTLE_MS);
+    return { idle, peak, stalled, after: server.rssBytes() };
+  } finally {
+    clearInterval(sampler);
+    for (const socket of sockets) socket.destroy();
+  }
+}
+
 /**
  * Scenario 13: a form's submissions exported as CSV, streamed. 10 000 then 100 000 rows, so flat
  * memory shows as the same live heap for both; rows a second, time to the first byte, the server's
  * RSS before and at its highest while the file streamed, and its live heap (what it holds after a
- * collection) at its highest.
+ * collection) at its highest. Then ten exports of the 100 000 left stalled (readers that stop
+ * reading), and of a form of 900 submissions of 63 KB each (57 MiB, as an attacker fills one by key):
+ * the server's RSS above idle while they are stalled, and after they disconnect.
  */
 export async function exportScenario(server: BenchServer, seeded: Seed, engine: string, notes: string[], counts = [10_000, 100_000]): Promise<Row[]> {
   const owner = createLfkClient({ baseUrl: server.url, sessionToken: seeded.sessionToken });
@@ -98,6 +158,39 @@ export async function exportScenario(server: BenchServer, seeded: Seed, engine: 
     rows.push({ scenario: `13 · CSV export of ${count / 1000}k submissions, rows/s`, engine, requestsPerSecond: rate });
     rows.push({ scenario: `13 · live heap growth (MiB) exporting ${count / 1000}k`, engine, ratio: liveGrowth, target: '≤ 16, flat', met: liveGrowth <= 16 });
     rows.push({ scenario: `13 · peak RSS growth (MiB) exporting ${count / 1000}k`, engine, ratio: (run.peakRss - before) / MIB });
+    if (count === 100_000) rows.push(...stalledRows(await stalledExports(server, url, seeded.sessionToken), `${count / 1000}k submissions`, engine, notes));
   }
+  const large = await owner.forms.create.mutate({
+    workspace_id: seeded.workspaceId,
+    name: 'Export of large values',
+    schema: [
+      { name: 'email', type: 'email', required: true },
+      { name: 'message', type: 'textarea' },
+    ],
+  });
+  await server.seedSubmissions(large.id, LARGE_ROWS, LARGE_MESSAGE_BYTES);
+  const largeUrl = `${server.url}/v1/forms/${large.id}/submissions/export?format=csv`;
+  rows.push(...stalledRows(await stalledExports(server, largeUrl, seeded.sessionToken), `${LARGE_ROWS} submissions of 63 KB`, engine, notes));
   return rows;
 }
+
+/** The attack's form: 900 submissions of 63 KB, a 57 MiB file that used to be two batches of rows. */
+const LARGE_ROWS = 900;
+const LARGE_MESSAGE_BYTES = 63_000;
+
+function stalledRows(figures: Awaited<ReturnType<typeof stalledExports>>, what: string, engine: string, notes: string[]): Row[] {
+  const above = (bytes: number) => (bytes - figures.idle) / MIB;
+  const settled = `${SETTLE_MS / 1000} s idle`;
+  notes.push(
+    `Scenario 13 (${engine}): ${STALLED_READERS} exports of ${what} to readers that stop reading: server RSS ${(figures.idle / MIB).toFixed(0)} MiB ` +
+      `settled before; +${above(figures.peak).toFixed(1)} MiB at most while they filled their sockets; ` +
+      `${signed(above(figures.stalled))} MiB settled while stalled (${settled}); ${signed(above(figures.after))} MiB settled after they disconnected.`,
+  );
+  return [
+    { scenario: `13 · RSS above idle (MiB), ${STALLED_READERS} stalled exports of ${what}, settled`, engine, ratio: above(figures.stalled), target: '< 50', met: above(figures.stalled) < 50 },
+    { scenario: `13 · RSS above idle (MiB), ${STALLED_READERS} stalled exports of ${what}, at most`, engine, ratio: above(figures.peak) },
+    { scenario: `13 · RSS above idle (MiB) after those ${STALLED_READERS} disconnect, settled`, engine, ratio: above(figures.after), target: '< 5, back to idle', met: above(figures.after) < 5 },
+  ];
+}
+
+const signed = (value: number) => `${value < 0 ? '−' : '+'}${Math.abs(value).toFixed(1)}`;

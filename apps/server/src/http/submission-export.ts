@@ -26,8 +26,10 @@ export function registerSubmissionExport(app: FastifyInstance, contextFor: Conte
     const { format, chunks } = await createCaller(ctx).submissions.export({ ...query, form_id: formId } as never);
     // The first chunk before the headers: what fails while the first rows are read is still
     // answered as an error, not as a 200 cut short.
-    const iterator = chunks[Symbol.asyncIterator]();
-    const first = await iterator.next();
+    const first = await chunks[Symbol.asyncIterator]().next();
+    // The stream reads the rest from the same generator; destroyed, it returns it.
+    const file = Readable.from(chunks);
+    if (!first.done) file.push(first.value);
     return reply
       .code(200)
       .headers({
@@ -35,13 +37,6 @@ export function registerSubmissionExport(app: FastifyInstance, contextFor: Conte
         'content-disposition': `attachment; filename="${formId}-submissions.${format}"`,
         'cache-control': 'no-store',
       })
-      .send(Readable.from(rest(first, iterator)));
+      .send(file);
   });
-}
-
-/** The file from its first chunk (already read) on; returning this returns `iterator` too (`yield*`). */
-async function* rest(first: IteratorResult<string>, iterator: AsyncIterator<string>): AsyncGenerator<string> {
-  if (first.done) return;
-  yield first.value;
-  yield* { [Symbol.asyncIterator]: () => iterator };
 }

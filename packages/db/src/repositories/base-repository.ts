@@ -26,14 +26,23 @@ export interface ReadBounds {
 }
 
 /**
- * A statement reading `firsts` (a subquery of at most `rows + 1` rows, each with its size in a
- * column `bytes`) in `order`: `columns` (which may use `fits`) and `fits`, whether the row is among
- * the first `rows` and starts before `bytes` are reached. The bounds' parameters come first:
- * [rows, bytes, …the subquery's].
+ * The ids among `firsts` (a subquery of at most `rows + 1` ids in `order`, each with its size in a
+ * column `bytes`) that fit: among the first `rows`, and starting before `bytes` are reached (the
+ * first always fits). Only ids and sizes go through the window, never the large values, which the
+ * database would otherwise hold for every row it looks at. A CTE `bounded (id, fits)`; its
+ * parameters come first: [rows, bytes, …the subquery's].
  */
-export const boundedRead = (columns: string, firsts: string, order: 'asc' | 'desc') =>
-  `select ${columns}, fits from (select *, (row_number() over w <= ? and sum(bytes) over w - bytes < ?) as fits ` +
-  `from (${firsts}) firsts window w as (order by id ${order})) bounded order by id ${order}`;
+const boundedIds = (firsts: string, order: 'asc' | 'desc') =>
+  `with bounded as (select id, (row_number() over w <= ? and sum(bytes) over w - bytes < ?) as fits from (${firsts}) firsts window w as (order by id ${order}))`;
+
+/**
+ * A statement reading, within bounds, the rows of `table` (as `t`) whose ids and sizes `firsts`
+ * selects (see `boundedIds`): `columns` of each row that fits, in `order`, and `more`, whether a
+ * row that did not fit follows them.
+ */
+export const boundedRead = (table: string, columns: string, firsts: string, order: 'asc' | 'desc') =>
+  `${boundedIds(firsts, order)} select ${columns}, exists (select 1 from bounded where not fits) as more ` +
+  `from bounded join ${table} t on t.id = bounded.id where bounded.fits order by t.id ${order}`;
 
 /** What every repository can do besides MikroORM's own: lock a row the one way, read a page of a list. */
 export class BaseRepository<T extends { id: string }> extends SqlEntityRepository<T> {

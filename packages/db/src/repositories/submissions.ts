@@ -53,6 +53,8 @@ interface SubmissionRow {
 }
 
 const COLUMNS = 'id, form_id, data, source, status, spam_reason, created_at';
+/** The same, of the table named `t` (a bounded read's). */
+const COLUMNS_OF_T = COLUMNS.split(', ').map((column) => `t.${column}`).join(', ');
 
 /** The retention sweep's advisory lock: any constant every replica shares ("lfk%"). */
 const SWEEP_LOCK = 0x6c666b25;
@@ -148,19 +150,18 @@ export class SubmissionRepository extends BaseRepository<ISubmission> {
 
   /**
    * Matching submissions in id order, past `cursor` (an id) in that order when given, within
-   * `bounds`: the values' stored size is counted in the database, and the values of a row that
-   * does not fit are never sent from it (its id only says there is more).
+   * `bounds`: the database counts the values' stored size and sends only the rows that fit, and
+   * whether more follow.
    */
   async #matching(formId: string, filter: SubmissionFilter, order: 'asc' | 'desc', cursor: string | undefined, bounds: ReadBounds): Promise<Bounded<SubmissionReading>> {
     const where = whereOf(formId, filter);
     const past = cursor ? ` and id ${order === 'asc' ? '>' : '<'} ?` : '';
-    const firsts = `select ${COLUMNS}, octet_length(data::text) as bytes from submissions where ${where.sql}${past} order by id ${order} limit ?`;
-    const rows = await this.em.execute<(Omit<SubmissionRow, 'data'> & { data: SubmissionRow['data'] | null; fits: boolean })[]>(
-      boundedRead('id, form_id, case when fits then data end as data, source, status, spam_reason, created_at', firsts, order),
+    const firsts = `select id, octet_length(data::text) as bytes from submissions where ${where.sql}${past} order by id ${order} limit ?`;
+    const rows = await this.em.execute<(SubmissionRow & { more: boolean })[]>(
+      boundedRead('submissions', COLUMNS_OF_T, firsts, order),
       [bounds.rows, bounds.bytes, ...where.params, ...(cursor ? [cursor] : []), bounds.rows + 1],
     );
-    const fitting = rows.filter((row) => row.fits) as SubmissionRow[];
-    return { rows: fitting.map(readingOf), more: rows.length > fitting.length };
+    return { rows: rows.map(readingOf), more: rows[0]?.more ?? false };
   }
 
   /** The real (not spam) submissions a form holds: what `max_submissions` is held against. */

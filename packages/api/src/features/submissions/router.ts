@@ -227,7 +227,7 @@ export const submissionsRouter = router({
       "A form's submissions as a CSV or JSON Lines file, oldest first, streamed (members' sessions only); at most `LFK_EXPORTS_PER_PERSON` at once per person",
       { transport: 'export', errors: ['rate_limited'] }))
     .input(submissionExportInput)
-    // The file's text comes chunk by chunk as it is read; the route that serves it sends each as it comes.
+    // The file comes chunk by chunk as it is read; the route that serves it sends each as it comes.
     .query(({ ctx, input }) => ({
       format: input.format,
       chunks: exportSubmissions({ em: ctx.em, services: ctx.services, person: ctx.session.userId }, ctx.form, filterOf(input), input.format, { bom: input.bom }),
