@@ -29,6 +29,9 @@ process.on('message', (message: ToServer) => {
   } else if (message.type === 'heap') {
     (globalThis as { gc?: () => void }).gc?.();
     send({ type: 'heap', bytes: process.memoryUsage().heapUsed });
+  } else if (message.type === 'collect') {
+    (globalThis as { gc?: (options: object) => void }).gc?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+    send({ type: 'collected' });
   } else if (message.type === 'seed-submissions') {
     // Realistic rows (an address, a sentence of text), written in one statement: the scenario
     // measures the export, not 100 000 submissions through the API.

@@ -10,6 +10,11 @@ export type ToServer =
    */
   | { type: 'seed-submissions'; formId: string; count: number; messageBytes?: number }
   /** The live heap: collected first (the server runs with --expose-gc), so garbage not yet collected is not counted. */
-  | { type: 'heap' };
+  | { type: 'heap' }
+  /**
+   * A memory-reducing collection (V8's last-resort GC, as under memory pressure): garbage
+   * collected and the freed heap pages given back to the system, which V8 otherwise keeps pooled.
+   */
+  | { type: 'collect' };
 
-export type FromServer = { type: 'ready'; url: string } | { type: 'queries'; count: number } | { type: 'verified' } | { type: 'seeded' } | { type: 'heap'; bytes: number };
+export type FromServer = { type: 'ready'; url: string } | { type: 'queries'; count: number } | { type: 'verified' } | { type: 'seeded' } | { type: 'heap'; bytes: number } | { type: 'collected' };

@@ -6,9 +6,9 @@ import { setImmediate } from 'node:timers/promises';
 
 /**
  * What one statement of an export reads at most: 500 rows, and no more rows once their values
- * reach 512 KiB (a submission holds up to 64 KiB). What an export holds at once, whatever the form.
+ * reach 128 KiB (a submission holds up to 64 KiB). What an export holds at once, whatever the form.
  */
-export const EXPORT_BATCH: ReadBounds = { rows: 500, bytes: 512 * 1024 };
+export const EXPORT_BATCH: ReadBounds = { rows: 500, bytes: 128 * 1024 };
 
 const BOM = '\uFEFF';
 /** The columns before the form's own fields. */
