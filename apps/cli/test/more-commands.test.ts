@@ -105,6 +105,25 @@ describe('submissions list --follow', () => {
       followed.stop();
     }
   });
+
+  it('prints every one of a burst larger than a page (100, or about 1 MiB) that arrived between two looks', async () => {
+    const { formId, submit } = await keyedForm(owner, 'Burst');
+    const before = await submit('before the burst');
+    const followed = followSubmissions(owner, formId);
+    try {
+      await until('the first page', () => followed.lines().length === 1);
+      // 130 at once, newer than any id made so far: one look finds all of them new.
+      await server.sql(
+        "insert into submissions (id, form_id, data, source, status, created_at) select 'sub_zz' || lpad(to_hex(g), 24, '0'), ?, " +
+          "json_build_object('message', 'burst ' || g), 'api_key', 'ok', now() from generate_series(1, 130) g",
+        [formId],
+      );
+      await until('the whole burst', () => followed.lines().length === 131);
+      expect(followed.ids()).toEqual([before, ...Array.from({ length: 130 }, (_, i) => `sub_zz${(i + 1).toString(16).padStart(24, '0')}`)]);
+    } finally {
+      followed.stop();
+    }
+  });
 });
 
 describe('forms get', () => {

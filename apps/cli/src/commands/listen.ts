@@ -94,7 +94,7 @@ async function listen(ctx: CommandContext, formId: string, url: string, secret: 
         report(ctx, await forward(url, sign, event));
       }
       after = page.cursor ?? after;
-    } while (page.data.length === PAGE_LIMIT.max);
+    } while (page.has_more);
     const horizon = Date.now() - LOOKBACK_MS;
     for (const [id, at] of forwarded) {
       if (at >= horizon) continue;

@@ -64,8 +64,17 @@ async function follow(ctx: CommandContext, formId: string, filters: Filters): Pr
   const seen = new Set<string>();
   ctx.out.note(ctx.out.errorStyle.dim(`Watching ${formId} for submissions (Ctrl-C to stop).`));
   return keepWatching(ctx, FOLLOW_EVERY_MS, async () => {
-    const page = await api.submissions.list.query({ form_id: formId, limit: PAGE_LIMIT.max, ...filters });
-    const arrived = page.data.filter((s) => !seen.has(s.id)).reverse();
+    let page = await api.submissions.list.query({ form_id: formId, limit: PAGE_LIMIT.max, ...filters });
+    const fresh: typeof page.data = [];
+    for (;;) {
+      const unseen = page.data.filter((s) => !seen.has(s.id));
+      fresh.push(...unseen);
+      // A page ends at 100 submissions or about 1 MiB of them: while every one on it is new (and
+      // this is not the first look), the next page may hold new ones too.
+      if (seen.size === 0 || unseen.length < page.data.length || page.next_cursor === null) break;
+      page = await api.submissions.list.query({ form_id: formId, limit: PAGE_LIMIT.max, ...filters, cursor: page.next_cursor });
+    }
+    const arrived = fresh.reverse();
     if (ctx.out.json) {
       for (const submission of arrived) ctx.out.line(JSON.stringify(submission));
     } else if (arrived.length > 0) {

@@ -263,18 +263,19 @@ describe('the events stream (what lfk listen forwards)', () => {
     const owner = await t.signup();
     const hook = await formWithWebhook(t, owner, receiver.url);
     const start = await t.request('GET', `/v1/forms/${hook.formId}/events`, { token: owner.token });
-    expect(start.json).toEqual({ data: [], cursor: null });
+    expect(start.json).toEqual({ data: [], cursor: null, has_more: false });
     const ids = [await submitTo(t, hook.formId), await submitTo(t, hook.formId)];
     const all = await t.request('GET', `/v1/forms/${hook.formId}/events?after=msg_${'0'.repeat(26)}`, { token: owner.token });
     expect(all.json.data.map((e: { id: string }) => e.id)).toEqual(ids.map((id) => `msg_${id.slice(4)}`));
     expect(all.json.cursor).toBe(`msg_${ids[1]!.slice(4)}`);
+    expect(all.json.has_more).toBe(false);
     // The payload is what the endpoint received for the same event.
     await until('the deliveries', async () => (await deliveriesOf(t, owner, hook)).every((d) => d.status === 'succeeded') && (await deliveriesOf(t, owner, hook)).length === 2);
     const [newest] = await deliveriesOf(t, owner, hook);
     expect(all.json.data[1].payload).toEqual(newest!.payload);
     expect(newest!.event_id).toBe(all.json.data[1].id);
     const later = await t.request('GET', `/v1/forms/${hook.formId}/events?after=${all.json.cursor}`, { token: owner.token });
-    expect(later.json).toEqual({ data: [], cursor: all.json.cursor });
+    expect(later.json).toEqual({ data: [], cursor: all.json.cursor, has_more: false });
     const bogus = await t.request('GET', `/v1/forms/${hook.formId}/events?after=sub_123`, { token: owner.token });
     expect(bogus.status).toBe(400);
     expect(bogus.json.error.details).toEqual([{ path: 'after', message: 'Not an event id from this stream.' }]);

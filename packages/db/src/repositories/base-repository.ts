@@ -71,6 +71,24 @@ export class BaseRepository<T extends { id: string }> extends SqlEntityRepositor
     return (await this.find(filter, { orderBy: { id: 'desc' } as OrderDefinition<T>, limit })) as T[];
   }
 
+  /**
+   * `newestFirst` for rows that can be large: those whose `column` is `value`, below `before`, up
+   * to `bounds.rows`, and no more once `size` (an SQL expression: the row's large columns, in
+   * bytes) adds up to `bounds.bytes` (the first row always fits). The database weighs the rows by
+   * id and size; only those that fit are then read.
+   */
+  protected async newestFirstWithin(column: string, value: string, before: string | undefined, bounds: ReadBounds, size: string): Promise<Bounded<T>> {
+    const table = this.em.getMetadata().get(this.entityName).tableName;
+    const firsts = `select id, ${size} as bytes from "${table}" where "${column}" = ?${before ? ' and id < ?' : ''} order by id desc limit ?`;
+    const weighed = await this.em.execute<{ id: string; fits: boolean }[]>(
+      `${boundedIds(firsts, 'desc')} select id, fits from bounded`,
+      [bounds.rows, bounds.bytes, value, ...(before ? [before] : []), bounds.rows + 1],
+    );
+    const ids = weighed.filter((row) => row.fits).map((row) => row.id);
+    const rows = ids.length === 0 ? [] : await this.find({ id: { $in: ids } } as object as FilterQuery<T>, { orderBy: { id: 'desc' } as OrderDefinition<T> });
+    return { rows: rows as T[], more: weighed.length > ids.length };
+  }
+
   /** How many rows of this repository's table match `where` (SQL), and the oldest one's `created_at`. */
   protected async backlogWhere(where: string): Promise<Backlog> {
     const table = this.em.getMetadata().get(this.entityName).tableName;

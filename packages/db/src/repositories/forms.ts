@@ -1,5 +1,5 @@
 import type { IForm, RefusedOrigin, StoredField } from '../entities/form.ts';
-import { BaseRepository } from './base-repository.ts';
+import { BaseRepository, type Bounded, type ReadBounds } from './base-repository.ts';
 
 /**
  * A form as its row holds it, with no entity around it: what a read that changes nothing
@@ -79,6 +79,11 @@ const READ_FOR_SUBMISSION =
   'from forms where id = ?';
 
 export class FormRepository extends BaseRepository<IForm> {
+  /** A workspace's forms, newest first, below `before`: a page of its list, bounded by their fields' and origins' size (a form's fields alone may near 1 MiB). */
+  newestOfWorkspace(workspaceId: string, before: string | undefined, bounds: ReadBounds): Promise<Bounded<IForm>> {
+    return this.newestFirstWithin('workspace_id', workspaceId, before, bounds, 'octet_length(schema::text) + octet_length(allowed_origins::text)');
+  }
+
   /** A member verified `email` as their account's: the forms of their workspaces that notify it are verified too. */
   async verifyNotifyEmailOfMember(userId: string, email: string): Promise<void> {
     await this.em.execute(

@@ -105,11 +105,6 @@ export class SubmissionRepository extends BaseRepository<ISubmission> {
     return isId('sub', submissionId) ? this.findOne({ id: submissionId, form: formId }) : Promise.resolve(null);
   }
 
-  /** The form's submissions after `after` (an id), oldest first: a stream read from a position. */
-  after(formId: string, after: string, limit: number): Promise<ISubmission[]> {
-    return this.find({ form: formId, id: { $gt: after }, status: 'ok' }, { orderBy: { id: 'asc' }, limit });
-  }
-
   /** The id of the form's newest real submission, or null: where a stream of its events read from now starts. */
   async newestId(formId: string): Promise<string | null> {
     const [newest] = await this.find({ form: formId, status: 'ok' }, { orderBy: { id: 'desc' }, limit: 1, fields: ['id'] });

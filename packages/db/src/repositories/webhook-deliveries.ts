@@ -1,4 +1,4 @@
-import { type Backlog, BaseRepository } from './base-repository.ts';
+import { type Backlog, BaseRepository, type Bounded, type ReadBounds } from './base-repository.ts';
 import type { WebhookDeliveryStatus } from '../constants.ts';
 import type { IWebhookDelivery, WebhookAttempt } from '../entities/webhook-delivery.ts';
 import { newId } from '../ids.ts';
@@ -150,5 +150,10 @@ export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> 
 
   findOfEndpoint(endpointId: string, deliveryId: string): Promise<IWebhookDelivery | null> {
     return this.findOne({ id: deliveryId, endpoint: endpointId });
+  }
+
+  /** An endpoint's deliveries, newest first, below `before`: a page of its log, bounded by their payloads' and attempts' size. */
+  newestOfEndpoint(endpointId: string, before: string | undefined, bounds: ReadBounds): Promise<Bounded<IWebhookDelivery>> {
+    return this.newestFirstWithin('endpoint_id', endpointId, before, bounds, 'octet_length(payload) + octet_length(attempts::text)');
   }
 }

@@ -25,7 +25,7 @@ import { verificationSent } from '../email-verification/schemas.ts';
 import { formToWire } from './serializers.ts';
 import { findReachableForm, formGone, readReachableForm, resolveProject } from './rules.ts';
 import { runIdempotently } from '../../infrastructure/idempotency.ts';
-import { pageNewestFirst } from '../../infrastructure/pagination.ts';
+import { pageWithin } from '../../infrastructure/pagination.ts';
 import { iso } from '../../infrastructure/wire.ts';
 import { inBatches } from '../../infrastructure/batches.ts';
 import { applyInboxSettings, invalid, NO_INBOX_SETTINGS } from './inbox-settings.ts';
@@ -300,7 +300,7 @@ export const formsRouter = router({
     .input(formListInput)
     .output(listOf(formListItem, 'FormList'))
     .query(async ({ ctx, input }) => {
-      const page = await pageNewestFirst(ctx.em.getRepository(Form), 'form', { workspace: ctx.workspaceId }, input, formToWire);
+      const page = await pageWithin('form', input, (before, bounds) => ctx.em.getRepository(Form).newestOfWorkspace(ctx.workspaceId, before, bounds), formToWire);
       const stats = await ctx.em.getRepository(Submission).statsOf(page.data.map((f) => f.id));
       return {
         ...page,

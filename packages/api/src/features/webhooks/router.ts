@@ -1,4 +1,4 @@
-import { AuditEvent, Form, type IWebhookEndpoint, isId, newId, Submission, WebhookDelivery, WebhookEndpoint } from '@lfk/db';
+import { AuditEvent, Form, type IWebhookEndpoint, isId, newId, PAGE_MAX_BYTES, Submission, WebhookDelivery, WebhookEndpoint } from '@lfk/db';
 import { type AuditAction, MAX_WEBHOOKS_PER_FORM } from '@lfk/db/constants';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { z } from 'zod';
@@ -7,7 +7,7 @@ import type { Context } from '../../context.ts';
 import type { SecretBox } from '../../credentials/secret-box.ts';
 import { ApiError } from '../../errors.ts';
 import { runIdempotently } from '../../infrastructure/idempotency.ts';
-import { pageNewestFirst } from '../../infrastructure/pagination.ts';
+import { pageWithin } from '../../infrastructure/pagination.ts';
 import { rest } from '../../procedure-meta.ts';
 import { type Actor, formMemberProcedure, formsScopeProcedure, router } from '../../trpc.ts';
 import { findReachableForm, formGone } from '../forms/rules.ts';
@@ -247,7 +247,7 @@ export const webhooksRouter = router({
     .output(listOf(webhookDelivery))
     .query(async ({ ctx, input }) => {
       const found = await findEndpoint(ctx.em, ctx.form.id, input.webhook_id);
-      return pageNewestFirst(ctx.em.getRepository(WebhookDelivery), 'whd', { endpoint: found.id }, input, deliveryToWire);
+      return pageWithin('whd', input, (before, bounds) => ctx.em.getRepository(WebhookDelivery).newestOfEndpoint(found.id, before, bounds), deliveryToWire);
     }),
 
   events: formMemberProcedure.meta(rest('GET /v1/forms/:form_id/events', 200,
@@ -258,12 +258,15 @@ export const webhooksRouter = router({
       const submissions = ctx.em.getRepository(Submission);
       if (input.after === undefined) {
         const newest = await submissions.newestId(ctx.form.id);
-        return { data: [], cursor: newest === null ? null : submissionEventId(newest) };
+        return { data: [], cursor: newest === null ? null : submissionEventId(newest), has_more: false };
       }
       if (!isId('msg', input.after)) {
         throw new ApiError('invalid_request', { details: [{ path: 'after', message: 'Not an event id from this stream.' }] });
       }
-      const rows = await submissions.after(ctx.form.id, submissionOfEvent(input.after), input.limit);
+      const { rows, more } = await submissions.oldestFirstMatching(ctx.form.id, { status: 'ok' }, submissionOfEvent(input.after), {
+        rows: input.limit,
+        bytes: PAGE_MAX_BYTES,
+      });
       const form = { id: ctx.form.id, name: ctx.form.name };
       const data = rows.map((row) => ({
         id: submissionEventId(row.id),
@@ -273,7 +276,7 @@ export const webhooksRouter = router({
           submissionCreatedBody({ form, submission: { id: row.id, createdAt: row.createdAt, source: row.source, values: row.data } }),
         ) as unknown,
       }));
-      return { data, cursor: data.at(-1)?.id ?? input.after };
+      return { data, cursor: data.at(-1)?.id ?? input.after, has_more: more };
     }),
 
   retryDelivery: formMemberProcedure.meta(rest('POST /v1/forms/:form_id/webhooks/:webhook_id/deliveries/:delivery_id/retry', 202,

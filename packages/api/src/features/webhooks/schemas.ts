@@ -135,5 +135,8 @@ export const formEventPage = z
   .object({
     data: z.array(formEvent),
     cursor: z.string().nullable().describe('Pass as `after` to read on from here; null while the form has had no event.'),
+    has_more: z
+      .boolean()
+      .describe('More events follow this page already: read on from `cursor` now. A page ends at `limit` events or about 1 MiB of them.'),
   })
   .meta({ id: 'FormEventPage' });
