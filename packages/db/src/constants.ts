@@ -88,6 +88,7 @@ export const AUDIT_ACTIONS = [
   'webhook.secret_rotated',
   'webhook.secret_revealed',
   'webhook.delivery_retried',
+  'webhook.delivery_discarded',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -109,8 +110,12 @@ export const MAX_WEBHOOKS_PER_FORM = 5;
  */
 export const WEBHOOK_IN_FLIGHT_PER_ENDPOINT = 16;
 
-/** A delivery waits for its next attempt, reached its endpoint, or failed for good. */
-export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+/**
+ * A delivery waits for its next attempt, reached its endpoint, or failed for good; `held`: it was
+ * queued for a URL the endpoint has since moved from, and waits for a member to retry it (to the
+ * current URL) or discard it; `discarded`: a member chose not to send it.
+ */
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'held', 'discarded'] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
 /**

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { WEBHOOK_DELIVERY_STATUSES } from '../constants.ts';
+import { TEXT_LIMITS, WEBHOOK_DELIVERY_STATUSES } from '../constants.ts';
 import { WebhookDeliveryRepository } from '../repositories/webhook-deliveries.ts';
 import { BaseEntity } from './base.ts';
 import { Submission } from './submission.ts';
@@ -22,7 +22,8 @@ export interface WebhookAttempt {
  * submission it carries, taken by one replica at a time (`lockedUntil`), retried until it
  * succeeds or its attempts run out. `payload` is the body exactly as signed and sent.
  * `nextAttemptAt` is null while its endpoint is disabled: it waits, and is due again when
- * the endpoint is enabled.
+ * the endpoint is enabled. `url` is where it goes: the endpoint's URL when it was queued (or when
+ * a member retried it), so an endpoint moved elsewhere never receives what was queued before.
  */
 export const WebhookDelivery = defineEntity({
   name: 'WebhookDelivery',
@@ -33,6 +34,8 @@ export const WebhookDelivery = defineEntity({
     endpoint: () => p.manyToOne(WebhookEndpoint).deleteRule('cascade'),
     /** The submission it carries: deleting the submission cancels the delivery. */
     submission: () => p.manyToOne(Submission).nullable().deleteRule('cascade'),
+    /** Where it is sent: its endpoint's URL when it was queued, or when a member last retried it. */
+    url: p.string().length(TEXT_LIMITS.url),
     /** `webhook-id`: the event's id, the same on every attempt and for every endpoint. */
     eventId: p.string().length(40),
     type: p.string().length(64),

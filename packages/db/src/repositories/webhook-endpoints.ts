@@ -38,17 +38,16 @@ export class WebhookEndpointRepository extends BaseRepository<IWebhookEndpoint> 
   }
 
   /**
-   * The enabled endpoints of a form subscribed to `type`: one statement, in the caller's
-   * transaction. Share-locked until it ends, so an endpoint being disabled or deleted at that
-   * moment waits for the deliveries written for it (which the disable then pauses, the delete
-   * removes), and none is written for an endpoint that is already gone.
+   * The enabled endpoints of a form subscribed to `type`, with their URLs: one statement, in the
+   * caller's transaction. Share-locked until it ends, so an endpoint being disabled, moved or
+   * deleted at that moment waits for the deliveries written for it (which the disable then pauses,
+   * the move holds, the delete removes), and none is written for an endpoint that is already gone.
    */
-  async subscribedTo(formId: string, type: string): Promise<string[]> {
-    const rows = await this.em.execute<{ id: string }[]>(
-      'select id from webhook_endpoints where form_id = ? and enabled and events @> ?::jsonb order by id for share',
+  subscribedTo(formId: string, type: string): Promise<{ id: string; url: string }[]> {
+    return this.em.execute<{ id: string; url: string }[]>(
+      'select id, url from webhook_endpoints where form_id = ? and enabled and events @> ?::jsonb order by id for share',
       [formId, JSON.stringify([type])],
     );
-    return rows.map((row) => row.id);
   }
 
   /** The endpoints with these ids, with their form, as a delivery worker needs them. */

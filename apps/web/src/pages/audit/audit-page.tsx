@@ -52,6 +52,7 @@ const ACTIONS: Record<AuditAction, string> = {
   'webhook.secret_rotated': "rotated a webhook's secret",
   'webhook.secret_revealed': "revealed a webhook's secret",
   'webhook.delivery_retried': 'retried a webhook delivery',
+  'webhook.delivery_discarded': 'discarded a webhook delivery',
 };
 
 export function AuditPage() {

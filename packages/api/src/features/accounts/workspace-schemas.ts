@@ -136,12 +136,16 @@ const AUDIT_DATA = {
   'workspace.created': nothing,
   'workspace.renamed': z.object({ from: z.string(), to: z.string() }),
   'webhook.created': webhookAudit,
-  'webhook.updated': webhookAudit.extend({ fields: z.array(z.string()).describe('The fields the update changed.') }),
+  'webhook.updated': webhookAudit.extend({
+    fields: z.array(z.string()).describe('The fields the update changed.'),
+    held: z.int().optional().describe('On a new URL: the deliveries queued for the previous one, now held for a member to retry or discard.'),
+  }),
   'webhook.deleted': webhookAudit,
   'webhook.disabled': webhookAudit.extend({ reason: z.enum(['gone', 'failing']).describe('410 Gone, or 3 days of failures.') }).omit({ host: true }),
   'webhook.secret_rotated': webhookAudit,
   'webhook.secret_revealed': webhookAudit,
   'webhook.delivery_retried': webhookAudit.extend({ delivery_id: z.string() }),
+  'webhook.delivery_discarded': webhookAudit.extend({ delivery_id: z.string() }),
 } satisfies Record<AuditAction, z.ZodObject>;
 
 const auditEventOf = <A extends AuditAction>(action: A) =>

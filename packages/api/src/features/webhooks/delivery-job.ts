@@ -77,7 +77,8 @@ async function attempt(deps: DeliveryJobDeps, endpoint: EndpointForDelivery, del
     return { error: 'the signing secret cannot be opened: is LFK_SECRET_KEY the key it was sealed with?', durationMs: 0 };
   }
   const headers = signatureHeaders(secrets, delivery.eventId, at, delivery.payload);
-  return deps.outbound.post(endpoint.url, { ...headers }, delivery.payload);
+  // The URL it was queued for, not the endpoint's: one moved since the claim gets nothing queued before.
+  return deps.outbound.post(delivery.url, { ...headers }, delivery.payload);
 }
 
 /**
@@ -147,10 +148,10 @@ export function deliveryJob(deps: DeliveryJobDeps, settings: DeliveryJobSettings
       const held = await deliveries.recordAttempt(delivery.id, delivery.lockedUntil, logged, next ? 'pending' : 'failed', next);
       deps.metrics.webhookAttempted(next ? 'retrying' : 'failed');
       deps.log.warn(
-        { ...fields, status_code: result.statusCode, error: result.error, duration_ms: result.durationMs, next_attempt_at: next?.toISOString() ?? null },
+        { ...fields, status_code: result.statusCode, error: result.error, cause: result.cause, duration_ms: result.durationMs, next_attempt_at: next?.toISOString() ?? null },
         next ? 'webhook not delivered; will retry' : 'webhook not delivered; no attempts left',
       );
-      // An attempt that outlived its lock says nothing of the endpoint now: another attempt since has.
+      // An attempt that outlived its lock, or went to a URL the endpoint has moved from, says nothing of the endpoint now.
       if (!held) return;
       if (gone) return disableEndpoint(deps, endpoint, 'gone', at);
       const failingSince = await endpoints.markFailing(endpoint.id, at);

@@ -42,11 +42,11 @@ export function submissionCreatedBody(event: SubmissionEvent): string {
  * if and only if the submission does. True when any was queued (the caller wakes the delivery worker).
  */
 export async function queueSubmissionCreated(em: EntityManager, event: SubmissionEvent, except: ReadonlySet<string> = new Set()): Promise<boolean> {
-  const endpointIds = (await em.getRepository(WebhookEndpoint).subscribedTo(event.form.id, 'submission.created')).filter((id) => !except.has(id));
-  if (endpointIds.length === 0) return false;
+  const endpoints = (await em.getRepository(WebhookEndpoint).subscribedTo(event.form.id, 'submission.created')).filter((e) => !except.has(e.id));
+  if (endpoints.length === 0) return false;
   await em.getRepository(WebhookDelivery).writeNow(
     {
-      endpointIds,
+      endpoints,
       eventId: submissionEventId(event.submission.id),
       type: 'submission.created',
       payload: submissionCreatedBody(event),

@@ -14,7 +14,8 @@ const events = z
 const description = text(TEXT_LIMITS.webhookDescription).nullable();
 
 const url = httpUrl.describe(
-  'Where events are POSTed: an https:// URL of a public address (unless the server sets LFK_WEBHOOK_ALLOW_PRIVATE).',
+  'Where events are POSTed: an https:// URL, not a private address nor localhost (unless the server sets LFK_WEBHOOK_ALLOW_PRIVATE). ' +
+    'A name is resolved when sending, not here: one with no public address fails its deliveries, logged.',
 );
 
 export const webhookCreateInput = z.strictObject({
@@ -33,11 +34,20 @@ export const webhookUpdateInput = z.strictObject({
   url: url.optional(),
   description: description.optional(),
   events: events.optional(),
-  enabled: z.boolean().optional().describe('false pauses deliveries (they wait); true sends what waited.'),
+  enabled: z
+    .boolean()
+    .optional()
+    .describe('false pauses deliveries (they wait); true sends what waited (not what a URL change held).'),
 });
 export type WebhookUpdateInput = z.infer<typeof webhookUpdateInput>;
 
-export const webhookDeliveryStatus = z.enum(WEBHOOK_DELIVERY_STATUSES).meta({ id: 'WebhookDeliveryStatus' });
+export const webhookDeliveryStatus = z.enum(WEBHOOK_DELIVERY_STATUSES).meta({
+  id: 'WebhookDeliveryStatus',
+  description:
+    '`pending`: waiting for its next attempt (or for its endpoint to be enabled); `succeeded`; `failed`: out of attempts; ' +
+    "`held`: queued for a URL the endpoint has moved from, sent only if a member retries it (to the endpoint's URL now); " +
+    '`discarded`: a member chose not to send it.',
+});
 
 export const webhook = z
   .object({
@@ -85,7 +95,13 @@ export const rotatedWebhookSecret = z
 
 const attemptFields = {
   status_code: z.number().int().nullable().describe("The receiver's HTTP status; null when it never answered."),
-  error: z.string().nullable().describe('Why no answer came: a timeout, a refused address, a reset connection.'),
+  error: z
+    .string()
+    .nullable()
+    .describe(
+      "Why no answer came: a timeout, a reset connection, a bad certificate, or `not sent: no public address found for the URL's host` " +
+        '(one answer for a name that does not exist, does not resolve in time, or resolves only to private addresses).',
+    ),
   duration_ms: z.number().int(),
   response_excerpt: z.string().nullable().describe("The first KiB of the answer's body."),
 };
@@ -101,9 +117,10 @@ export const webhookDelivery = z
     id: z.string(),
     event_id: z.string().describe('The `webhook-id` header: the same on every attempt.'),
     type: z.string(),
+    url: z.string().describe("Where it is sent: the endpoint's URL when it was queued, or when a member last retried it."),
     status: webhookDeliveryStatus,
     attempts: z.array(webhookAttempt),
-    next_attempt_at: timestamp.nullable().describe('Null once settled, or while its endpoint is disabled.'),
+    next_attempt_at: timestamp.nullable().describe('Null once settled, while held, or while its endpoint is disabled.'),
     payload: z.unknown().describe('The event as sent.'),
     created_at: timestamp,
   })

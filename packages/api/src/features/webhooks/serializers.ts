@@ -41,6 +41,7 @@ export const deliveryToWire = (d: IWebhookDelivery): z.input<typeof webhookDeliv
   id: d.id,
   event_id: d.eventId,
   type: d.type,
+  url: d.url,
   status: d.status,
   attempts: d.attempts.map((a): z.input<typeof webhookAttempt> => ({ at: a.at, ...attemptFieldsToWire(a) })),
   next_attempt_at: d.status === 'pending' ? isoOrNull(d.nextAttemptAt) : null,
