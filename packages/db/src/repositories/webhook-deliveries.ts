@@ -172,20 +172,22 @@ export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> 
   }
 
   /**
-   * Never sent from now on: a pending, held or failed delivery becomes `discarded` (one already
-   * discarded stays so). A delivery being attempted right now, or one that succeeded, is left as
-   * it is: the answer says which (or that it is gone, deleted with its submission meanwhile).
+   * Never sent from now on: a pending, held or failed delivery becomes `discarded`. One already
+   * discarded, being attempted right now, or that succeeded, is left as it is: the answer says
+   * which (or that it is gone, deleted with its submission meanwhile).
    */
-  async discard(id: string, now: Date): Promise<'discarded' | 'in_flight' | 'succeeded' | 'gone'> {
-    const [row] = await this.em.execute<{ outcome: 'discarded' | 'in_flight' | 'succeeded' | 'gone' }[]>(
+  async discard(id: string, now: Date): Promise<'discarded' | 'already_discarded' | 'in_flight' | 'succeeded' | 'gone'> {
+    const [row] = await this.em.execute<{ outcome: 'discarded' | 'already_discarded' | 'in_flight' | 'succeeded' | 'gone' }[]>(
       `with found as (select id, status, locked_until from webhook_deliveries where id = ? for update),
        changed as (
          update webhook_deliveries d set status = 'discarded', next_attempt_at = null from found
-         where d.id = found.id and found.status <> 'succeeded' and (found.locked_until is null or found.locked_until <= ?)
+         where d.id = found.id and found.status not in ('succeeded', 'discarded') and (found.locked_until is null or found.locked_until <= ?)
          returning d.id)
        select case when exists (select 1 from changed) then 'discarded'
          when not exists (select 1 from found) then 'gone'
-         when (select status from found) = 'succeeded' then 'succeeded' else 'in_flight' end as outcome`,
+         when (select status from found) = 'succeeded' then 'succeeded'
+         when (select status from found) = 'discarded' then 'already_discarded'
+         else 'in_flight' end as outcome`,
       [id, now],
     );
     return row!.outcome;
