@@ -897,6 +897,13 @@ export const MATRIX: Row[] = [
     success: (res, { prepared }) => expect(res.json).toMatchObject({ id: prepared.ref!.deliveryId, status: 'pending' }),
     expect: workspaceMember(202, '404 form_not_found'),
   },
+  {
+    // Dropping a delivery decides the fate of a submission's values: members' sessions only, as retrying.
+    route: 'POST /v1/forms/:form_id/webhooks/:webhook_id/deliveries/:delivery_id/discard',
+    prepare: freshDelivery,
+    success: (res, { prepared }) => expect(res.json).toMatchObject({ id: prepared.ref!.deliveryId, status: 'discarded', next_attempt_at: null }),
+    expect: workspaceMember(200, '404 form_not_found'),
+  },
 
   // ── The link in a verification email: public, an HTML page either way ───────────────────
   {
