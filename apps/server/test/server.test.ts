@@ -46,8 +46,8 @@ describe('health, docs and the wire format', () => {
     // document itself and the submissions' CORS preflight, which the server answers itself.
     const operations = Object.values(paths).flatMap((ops) => Object.keys(ops as object));
     expect(operations).toHaveLength(restRoutes.length + 5);
-    expect(restRoutes).toHaveLength(73);
-    expect(Object.keys(paths)).toHaveLength(56 + 4);
+    expect(restRoutes).toHaveLength(74);
+    expect(Object.keys(paths)).toHaveLength(57 + 4);
   });
 
   it('echoes a sane x-request-id and replaces anything else', async () => {
