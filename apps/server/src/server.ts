@@ -31,6 +31,7 @@ import { loggedUrl } from './http/logged-url.ts';
 import { clientErrorHandler, handleWhatNodeKeeps } from './http/client-errors.ts';
 import { frameworkError, registerErrorHandling } from './http/errors.ts';
 import { registerApiDocs } from './http/api-docs.ts';
+import { registerPageHeaders } from './http/page-headers.ts';
 import { registerHealth } from './http/health.ts';
 import { buildOpenApi } from './http/openapi/document.ts';
 import { ownOriginCheck } from './http/own-origin.ts';
@@ -179,6 +180,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     if (closing) reply.header('connection', 'close');
     done(null, payload);
   });
+
+  registerPageHeaders(app);
 
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);

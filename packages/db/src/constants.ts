@@ -232,7 +232,20 @@ export const TEXT_LIMITS = {
   /** A captcha site key as the provider issues it (public), and its secret (sealed at rest). */
   captchaSiteKey: 200,
   captchaSecret: 200,
-  /** What is kept of the address and the `User-Agent` a key was last used from. */
+  /**
+   * What is kept of a request's address and `User-Agent` (a key's last use, a session, a device
+   * sign-in): both are cut to these where the request is read, never refused.
+   */
   ipAddress: 64,
   userAgent: 512,
 } as const;
+
+/**
+ * At most `max` whole characters of `text` (code points, as the database counts a column's length):
+ * what is kept of a value that must fit a column but is not refused when longer (a header stored as
+ * sent, a name derived from another). Never half of a surrogate pair.
+ */
+export function cutToLength(text: string, max: number): string {
+  // A string of at most `max` UTF-16 units has at most `max` characters: most values need no split.
+  return text.length <= max ? text : Array.from(text).slice(0, max).join('');
+}

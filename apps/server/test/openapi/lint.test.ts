@@ -80,4 +80,13 @@ describe('the OpenAPI document, as the server serves it', () => {
     expect(createForm.slice(0, createForm.indexOf('requestBody'))).toMatch(/header\?: \{[^}]*"Idempotency-Key"\?: components\["parameters"\]\["IdempotencyKey"\]/);
     expect(types).toMatch(/IdempotencyKey: string;/);
   });
+
+  it('types the payload of a delivery and of an event as the event it is, not as unknown', () => {
+    const event = doc.components.schemas.SubmissionCreatedEvent;
+    expect(event.properties.type).toMatchObject({ const: 'submission.created' });
+    expect(event.properties.data.properties.submission.required).toEqual(['id', 'form_id', 'created_at', 'via', 'values']);
+    for (const holder of ['WebhookDelivery', 'FormEvent']) {
+      expect(JSON.stringify(doc.components.schemas[holder].properties.payload), holder).toContain('#/components/schemas/SubmissionCreatedEvent');
+    }
+  });
 });

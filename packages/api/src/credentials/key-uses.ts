@@ -1,4 +1,4 @@
-import { ApiKey, type ApiKeyRefusalReason, type Database, type DayUses, type KeyUses, type LastUse, noRefusals, TEXT_LIMITS, totalRefused } from '@lfk/db';
+import { ApiKey, type ApiKeyRefusalReason, type Database, type DayUses, type KeyUses, type LastUse, noRefusals, totalRefused } from '@lfk/db';
 import type { Log } from '../log.ts';
 import { parseAddress } from './allowed-ips-schemas.ts';
 
@@ -9,12 +9,6 @@ interface Pending {
   last: LastUse | null;
   days: Map<number, DayUses>;
 }
-
-/** Whole characters, at most `max`: what a column of that length holds. */
-const clip = (value: string | undefined, max: number): string | null => {
-  if (value === undefined || value === '') return null;
-  return value.length <= max ? value : Array.from(value).slice(0, max).join('');
-};
 
 const dateOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
@@ -40,18 +34,17 @@ export class KeyUseRecorder {
     this.#log = log;
   }
 
-  /** Notes one request the key authenticated; memory only. */
+  /** Notes one request the key authenticated, from an address and user agent already cut to fit (where the request is read); memory only. */
   accepted(keyId: string, at: Date, ip?: string, userAgent?: string): void {
     const pending = this.#pendingOf(keyId);
     dayOf(pending, at).accepted++;
     const last = pending.last;
     if (last === null) {
-      pending.last = { at, ip: clip(ip, TEXT_LIMITS.ipAddress), userAgent: clip(userAgent, TEXT_LIMITS.userAgent) };
+      pending.last = { at, ip: ip || null, userAgent: userAgent || null };
     } else if (at >= last.at) {
       last.at = at;
-      // The same client sends the same headers request after request: no new string is kept for them.
-      if (last.ip !== ip) last.ip = clip(ip, TEXT_LIMITS.ipAddress);
-      if (last.userAgent !== userAgent) last.userAgent = clip(userAgent, TEXT_LIMITS.userAgent);
+      last.ip = ip || null;
+      last.userAgent = userAgent || null;
     }
   }
 

@@ -1,4 +1,4 @@
-import { AuditEvent, Membership, newId, Project, TEXT_LIMITS, Workspace } from '@lfk/db';
+import { AuditEvent, cutToLength, Membership, newId, Project, TEXT_LIMITS, Workspace } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Actor } from '../../trpc.ts';
 
@@ -11,7 +11,7 @@ const PERSONAL_SUFFIX = "'s workspace";
 export function personalWorkspaceName(userName: string | undefined): string {
   if (!userName) return 'Personal';
   const room = TEXT_LIMITS.workspaceName - PERSONAL_SUFFIX.length;
-  return `${Array.from(userName).slice(0, room).join('').trimEnd()}${PERSONAL_SUFFIX}`;
+  return `${cutToLength(userName, room).trimEnd()}${PERSONAL_SUFFIX}`;
 }
 
 /** A workspace with its first owner and its default project, queued on `em` for one flush. */

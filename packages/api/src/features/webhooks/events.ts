@@ -1,6 +1,8 @@
 import { WebhookDelivery, WebhookEndpoint } from '@lfk/db';
 import type { SubmissionSource } from '@lfk/db/constants';
 import type { EntityManager } from '@mikro-orm/sql';
+import type { z } from 'zod';
+import type { submissionCreatedEvent } from './schemas.ts';
 
 /** What a `submission.created` event carries. */
 export interface SubmissionEvent {
@@ -22,19 +24,27 @@ export function eventBody(type: string, at: Date, data: unknown): string {
   return JSON.stringify({ type, timestamp: at.toISOString(), data });
 }
 
-export function submissionCreatedBody(event: SubmissionEvent): string {
+/** A `submission.created` event as its receivers parse it. */
+export function submissionCreatedPayload(event: SubmissionEvent): z.input<typeof submissionCreatedEvent> {
   const { form, submission } = event;
-  return eventBody('submission.created', submission.createdAt, {
-    form: { id: form.id, name: form.name },
-    submission: {
-      id: submission.id,
-      form_id: form.id,
-      created_at: submission.createdAt.toISOString(),
-      via: submission.source,
-      values: submission.values,
+  return {
+    type: 'submission.created',
+    timestamp: submission.createdAt.toISOString(),
+    data: {
+      form: { id: form.id, name: form.name },
+      submission: {
+        id: submission.id,
+        form_id: form.id,
+        created_at: submission.createdAt.toISOString(),
+        via: submission.source,
+        values: submission.values as Record<string, string | number | boolean>,
+      },
     },
-  });
+  };
 }
+
+/** The same event exactly as it is signed and sent. */
+export const submissionCreatedBody = (event: SubmissionEvent): string => JSON.stringify(submissionCreatedPayload(event));
 
 /**
  * Queues the submission's deliveries, one per enabled endpoint of its form that listens to

@@ -12,7 +12,7 @@ import { rest } from '../../procedure-meta.ts';
 import { type Actor, formMemberProcedure, formsScopeProcedure, router } from '../../trpc.ts';
 import { findReachableForm, formGone } from '../forms/rules.ts';
 import { isSuccess } from './delivery-job.ts';
-import { eventBody, submissionCreatedBody, submissionEventId, submissionOfEvent } from './events.ts';
+import { eventBody, submissionCreatedPayload, submissionEventId, submissionOfEvent } from './events.ts';
 import {
   createdWebhook,
   formEventPage,
@@ -290,9 +290,7 @@ export const webhooksRouter = router({
         id: submissionEventId(row.id),
         type: 'submission.created' as const,
         created_at: row.createdAt.toISOString(),
-        payload: JSON.parse(
-          submissionCreatedBody({ form, submission: { id: row.id, createdAt: row.createdAt, source: row.source, values: row.data } }),
-        ) as unknown,
+        payload: submissionCreatedPayload({ form, submission: { id: row.id, createdAt: row.createdAt, source: row.source, values: row.data } }),
       }));
       return { data, cursor: data.at(-1)?.id ?? input.after };
     }),

@@ -1,7 +1,8 @@
-import { PAGE_LIMIT, TEXT_LIMITS, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_DISABLED_REASONS, WEBHOOK_EVENT_TYPES } from '@lfk/db/constants';
+import { PAGE_LIMIT, SUBMISSION_SOURCES, TEXT_LIMITS, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_DISABLED_REASONS, WEBHOOK_EVENT_TYPES } from '@lfk/db/constants';
 import { z } from 'zod';
 import { idParam, listInput, queryInteger, text, timestamp } from '../../common-schemas.ts';
 import { httpUrl } from '../forms/schemas.ts';
+import { submissionValues } from '../submissions/schemas.ts';
 
 export const webhookEventType = z.enum(WEBHOOK_EVENT_TYPES).meta({ id: 'WebhookEventType' });
 
@@ -40,6 +41,24 @@ export const webhookUpdateInput = z.strictObject({
     .describe('false pauses deliveries (they wait); true sends what waited (not what a URL change held).'),
 });
 export type WebhookUpdateInput = z.infer<typeof webhookUpdateInput>;
+
+/** What a `submission.created` event carries: the body lfk signs and POSTs (`events.ts` writes it). */
+export const submissionCreatedEvent = z
+  .object({
+    type: z.literal('submission.created'),
+    timestamp: timestamp.describe('When the submission was made.'),
+    data: z.object({
+      form: z.object({ id: z.string(), name: z.string() }),
+      submission: z.object({
+        id: z.string(),
+        form_id: z.string(),
+        created_at: timestamp,
+        via: z.enum(SUBMISSION_SOURCES).describe('From a browser on an allowed origin, or from a server with a key.'),
+        values: submissionValues,
+      }),
+    }),
+  })
+  .meta({ id: 'SubmissionCreatedEvent', description: 'The body of a `submission.created` webhook request.' });
 
 export const webhookDeliveryStatus = z.enum(WEBHOOK_DELIVERY_STATUSES).meta({
   id: 'WebhookDeliveryStatus',
@@ -121,7 +140,7 @@ export const webhookDelivery = z
     status: webhookDeliveryStatus,
     attempts: z.array(webhookAttempt),
     next_attempt_at: timestamp.nullable().describe('Null once settled, while held, or while its endpoint is disabled.'),
-    payload: z.unknown().describe('The event as sent.'),
+    payload: submissionCreatedEvent.describe('The event as sent.'),
     created_at: timestamp,
   })
   .meta({ id: 'WebhookDelivery' });
@@ -144,7 +163,7 @@ export const formEvent = z
     id: z.string().describe('The event id, as the `webhook-id` header carries it.'),
     type: webhookEventType,
     created_at: timestamp,
-    payload: z.unknown().describe('The event exactly as a webhook endpoint receives it.'),
+    payload: submissionCreatedEvent.describe('The event exactly as a webhook endpoint receives it.'),
   })
   .meta({ id: 'FormEvent' });
 
