@@ -80,4 +80,9 @@ export function listOf<T extends z.ZodType>(item: T, id?: string) {
   return itemId ? list.meta({ id: itemId }) : list;
 }
 
+/** One value of a submission: what a field holds (webhook events carry them too, so this is shared). */
+export const submissionValue = z.union([z.string(), z.number(), z.boolean()]);
+/** A submission's values as a REST body or form post carries them: a flat object. */
+export const submissionValues = z.record(z.string(), submissionValue);
+
 export const role = z.enum(ROLES).meta({ id: 'Role' });

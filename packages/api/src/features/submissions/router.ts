@@ -14,8 +14,8 @@ import {
   submissionListInput,
   submissionsDeleted,
   submissionsDeleteInput,
-  submissionValues,
 } from './schemas.ts';
+import { submissionValues } from '../../common-schemas.ts';
 import { submissionToWire } from './serializers.ts';
 import { runIdempotently, storedReplay } from '../../infrastructure/idempotency.ts';
 import { pageOf } from '../../infrastructure/pagination.ts';

@@ -1,6 +1,6 @@
 import { EXPORT_FORMATS, SPAM_REASONS, SUBMISSION_SOURCES, SUBMISSION_STATUSES } from '@lfk/db/constants';
 import { z } from 'zod';
-import { hasControlCharacters, idParam, listInput, NO_CONTROL_CHARACTERS, timeInput, timestamp } from '../../common-schemas.ts';
+import { hasControlCharacters, idParam, listInput, NO_CONTROL_CHARACTERS, submissionValue, timeInput, timestamp } from '../../common-schemas.ts';
 
 /** The most a submission's values may weigh, as JSON: on every transport (REST also reads no more). */
 export const SUBMISSION_MAX_BYTES = 64 * 1024;
@@ -23,10 +23,6 @@ export const createdSubmission = z
   .meta({ id: 'CreatedSubmission' });
 
 export const submissionStatus = z.enum(SUBMISSION_STATUSES).meta({ id: 'SubmissionStatus' });
-
-export const submissionValue = z.union([z.string(), z.number(), z.boolean()]);
-/** A submission's values as a REST body or form post carries them: a flat object. */
-export const submissionValues = z.record(z.string(), submissionValue);
 
 export const submission = z.object({
   id: z.string(),

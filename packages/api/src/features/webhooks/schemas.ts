@@ -1,8 +1,7 @@
 import { PAGE_LIMIT, SUBMISSION_SOURCES, TEXT_LIMITS, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_DISABLED_REASONS, WEBHOOK_EVENT_TYPES } from '@lfk/db/constants';
 import { z } from 'zod';
-import { idParam, listInput, queryInteger, text, timestamp } from '../../common-schemas.ts';
+import { idParam, listInput, queryInteger, submissionValues, text, timestamp } from '../../common-schemas.ts';
 import { httpUrl } from '../forms/schemas.ts';
-import { submissionValues } from '../submissions/schemas.ts';
 
 export const webhookEventType = z.enum(WEBHOOK_EVENT_TYPES).meta({ id: 'WebhookEventType' });
 
