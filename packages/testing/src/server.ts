@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { type SeededAccount, seedAccount, seedMembership, TEST_PASSWORD } from '@lfk/api/testing';
+import { type SeededAccount, seedAccount, seedMembership, type SeedOptions, TEST_PASSWORD } from '@lfk/api/testing';
 import { type Config, createServer, type LfkServer, loadConfig, type OutboxSenderOptions, RATE_LIMITS_OFF, type ServerOptions } from '@lfk/server';
 import { afterAll, beforeAll } from 'vitest';
 import { ownDatabase, replicaOf, sharedDatabase } from '@lfk/db/testing';
@@ -53,9 +53,10 @@ export interface TestServer {
   /**
    * A new account (user, personal workspace, session), written by the same code sign-up runs but
    * without HTTP or hashing the password again: what a test needs when sign-up is not what it tests.
+   * Its address is confirmed unless `{ confirmed: false }`.
    */
-  signup(email?: string): Promise<Account>;
-  /** A new account through `POST /v1/auth/signup`, as a person signs up. */
+  signup(email?: string, options?: SeedOptions): Promise<Account>;
+  /** A new account through `POST /v1/auth/signup`, as a person signs up: its address not confirmed yet. */
   signupOverHttp(email?: string): Promise<Account>;
   createKey(token: string, workspaceId: string, name?: string): Promise<{ key: string; id: string }>;
   /** A new account, and a key of its workspace with the key's id. */
@@ -154,8 +155,8 @@ export async function startTestServer(
     logs,
     secretsHandedOut,
     request,
-    async signup(email) {
-      const account = await seedAccount(server.db, email ?? newAddress(), server.config.now());
+    async signup(email, options) {
+      const account = await seedAccount(server.db, email ?? newAddress(), server.config.now(), options);
       secretsHandedOut.add(account.token);
       return account;
     },
