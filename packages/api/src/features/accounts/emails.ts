@@ -1,5 +1,11 @@
 import type { NewEmail } from '@lfk/db';
-import type { TakenBack } from './reclaim.ts';
+
+/** What a reset that confirmed an account's address for the first time took back, as its email names it. */
+export interface TakenBack {
+  keys: { name: string | null; prefix: string; workspace: string }[];
+  webhooks: { host: string; form: string; workspace: string }[];
+  invitations: { email: string; role: string; workspace: string }[];
+}
 
 export function passwordResetEmail(input: { to: string; link: string; validMinutes: number }): NewEmail {
   return {

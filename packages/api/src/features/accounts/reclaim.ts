@@ -2,17 +2,12 @@ import { ApiKey, AuditEvent, WebhookEndpoint, Workspace } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import { SYSTEM_ACTOR } from '../../trpc.ts';
 import type { z } from 'zod';
+import type { TakenBack } from './emails.ts';
 import { cancelInvitationsSentBy } from './invitations.ts';
 import type { accountReclaimed } from './workspace-schemas.ts';
 
-/** What an account was given before its address was confirmed, as the email to its owner names it. */
-export interface TakenBack {
-  keys: { name: string | null; prefix: string; workspace: string }[];
-  webhooks: { host: string; form: string; workspace: string }[];
-  invitations: { email: string; role: string; workspace: string }[];
-  /** The revoked keys' hashes, for this process's key cache (the database tells the other replicas). */
-  keyHashes: string[];
-}
+/** What was taken back, as the email names it, and the revoked keys' hashes for this process's key cache (the database tells the other replicas). */
+export type TakenBackGrants = TakenBack & { keyHashes: string[] };
 
 const REASON: z.infer<typeof accountReclaimed> = 'account_reclaimed';
 
@@ -24,7 +19,7 @@ const REASON: z.infer<typeof accountReclaimed> = 'account_reclaimed';
  * sent that are still pending; the reset signs its sessions out as every reset does. Each is
  * recorded in its workspace's audit log as lfk's doing, with `reason: "account_reclaimed"`.
  */
-export async function takeBackUnconfirmedGrants(em: EntityManager, userId: string, now: Date): Promise<TakenBack> {
+export async function takeBackUnconfirmedGrants(em: EntityManager, userId: string, now: Date): Promise<TakenBackGrants> {
   // The webhooks first: which ones its keys added is read from the keys it made, revoked or not.
   const webhooks = await em.getRepository(WebhookEndpoint).deleteAddedBy(userId);
   const keys = await em.getRepository(ApiKey).revokeCreatedBy(userId, now);
