@@ -114,7 +114,7 @@ describe('a password reset that confirms the address for the first time', () => 
     await neverConfirmed(squatter);
     // Used once before the reset, so this server holds the key as good in its cache.
     expect((await readForm(key, form.id)).status).toBe(200);
-    const [{ prefix }] = await t.sql<{ prefix: string }>('select prefix from api_keys where id = ?', [keyId]);
+    const prefix = (await t.sql<{ prefix: string }>('select prefix from api_keys where id = ?', [keyId]))[0]!.prefix;
 
     await takeBack(victim);
 
