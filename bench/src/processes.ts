@@ -36,6 +36,8 @@ export interface BenchServer {
   queries(): Promise<number>;
   /** Marks a form's notification address verified (the bench server only). */
   verifyNotify(formId: string): Promise<void>;
+  /** Marks an account's address confirmed (the bench server only). */
+  confirmAccount(email: string): Promise<void>;
   /** Writes `count` submissions to the form (the bench server only). */
   seedSubmissions(formId: string, count: number): Promise<void>;
   /** The server's heap after a full collection: what it holds live (the bench server only). */
@@ -82,6 +84,7 @@ async function forkServer(script: string, env: Record<string, string>, execArgv:
     send: (message) => child.send(message),
     queries: () => ask(child, { type: 'queries' }, 'queries').then((answer) => answer.count),
     verifyNotify: (formId) => ask(child, { type: 'verify-notify', formId }, 'verified').then(() => undefined),
+    confirmAccount: (email) => ask(child, { type: 'confirm-account', email }, 'verified').then(() => undefined),
     seedSubmissions: (formId, count) => ask(child, { type: 'seed-submissions', formId, count }, 'seeded').then(() => undefined),
     liveHeapBytes: () => ask(child, { type: 'heap' }, 'heap').then((answer) => answer.bytes),
     rssBytes: () => statusBytes(child.pid!, 'VmRSS'),

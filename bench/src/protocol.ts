@@ -4,6 +4,8 @@ export type ToServer =
   | { type: 'queries' }
   /** Marks a form's notification address verified, as following the emailed link would. */
   | { type: 'verify-notify'; formId: string }
+  /** Marks an account's address confirmed, as following the link emailed at sign-up would (keys need it). */
+  | { type: 'confirm-account'; email: string }
   /** Writes `count` submissions to a form at once (scenario 13 exports them), as the repository writes them. */
   | { type: 'seed-submissions'; formId: string; count: number }
   /** The live heap: collected first (the server runs with --expose-gc), so garbage not yet collected is not counted. */

@@ -15,7 +15,7 @@ describe('submissions list --follow, through a server restart', () => {
     // The CLI talks to the server through a hop the test takes down and brings back, as a restart does.
     const hop = await startTcpHop(server.baseUrl);
     const home = await newHome({ LFK_BASE_URL: hop.url });
-    await signupWithCli(home, hop.url);
+    await signupWithCli(home, server, { baseUrl: hop.url });
     const { formId, submit } = await keyedForm(home, 'Restarted');
     const before = await submit('before the restart');
     const followed = followSubmissions(home, formId, { LFK_BASE_URL: hop.url });

@@ -11,7 +11,7 @@ describe('members', () => {
   it('invite (accepted by the invitee), list and remove, as the database sees it', async () => {
     const colleague = await tempHome();
     try {
-      const { email, userId } = await signupWithCli(colleague, server.baseUrl);
+      const { email, userId } = await signupWithCli(colleague, server);
       const invited = await owner.lfk(['members', 'invite', email, '--role', 'member', '--json']);
       expect(invited.code, invited.stderr).toBe(0);
       expect(invited.json).toMatchObject({ workspace_id: workspaceId, email, role: 'member' });

@@ -99,7 +99,7 @@ describeInBrowser('invitations, password reset, deleting', () => {
   });
 
   it('a person confirms their address and deletes their account from the account page', async () => {
-    const { page, email } = await d.ownerPage();
+    const { page, email } = await d.ownerPage({ confirmed: false });
     await page.getByRole('link', { name: `Your account: ${email}` }).click();
     await see(page.getByText('not confirmed'));
     const token = await linkTokenSentTo(d.t, email, 'account_verification');

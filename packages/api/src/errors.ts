@@ -27,6 +27,10 @@ const CATALOGUE = {
   signup_disabled: [403, 'Sign-up is disabled on this server.'],
   device_login_denied: [403, 'The sign-in was denied.'],
   form_closed: [403, 'This form is closed and takes no more submissions.'],
+  email_not_confirmed: [
+    403,
+    'Confirm your email address first: open the link emailed to you at sign-up, or ask for a new one (POST /v1/auth/email-verification, or "Send a new link" on the dashboard\'s Account page). Until then an account cannot create API keys, add webhooks or invite.',
+  ],
   invitation_for_another_address: [403, 'This invitation was sent to another email address: sign in, or sign up, with that address to accept it.'],
   workspace_not_found: [404, 'No such workspace.'],
   api_key_not_found: [404, 'No such API key.'],

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { type SeededAccount, seedAccount, seedMembership, TEST_PASSWORD } from '@lfk/api/testing';
+import { type SeededAccount, seedAccount, seedMembership, type SeedOptions, TEST_PASSWORD } from '@lfk/api/testing';
 import { type Config, createServer, type LfkServer, loadConfig, type OutboxSenderOptions, RATE_LIMITS_OFF, type ServerOptions } from '@lfk/server';
 import { afterAll, beforeAll } from 'vitest';
 import { ownDatabase, replicaOf, sharedDatabase } from '@lfk/db/testing';
+import { linkTokenSentTo } from './email.ts';
 import { TEST_SECRET_KEY } from './secret-key.ts';
 
 export const PASSWORD = TEST_PASSWORD;
@@ -53,10 +54,13 @@ export interface TestServer {
   /**
    * A new account (user, personal workspace, session), written by the same code sign-up runs but
    * without HTTP or hashing the password again: what a test needs when sign-up is not what it tests.
+   * Its address is confirmed unless `{ confirmed: false }`.
    */
-  signup(email?: string): Promise<Account>;
-  /** A new account through `POST /v1/auth/signup`, as a person signs up. */
+  signup(email?: string, options?: SeedOptions): Promise<Account>;
+  /** A new account through `POST /v1/auth/signup`, as a person signs up: its address not confirmed yet. */
   signupOverHttp(email?: string): Promise<Account>;
+  /** Confirms the address of an account signed up over HTTP, as its person does: the link emailed at sign-up, its "Verify" button. */
+  confirmAddress(email: string): Promise<void>;
   createKey(token: string, workspaceId: string, name?: string): Promise<{ key: string; id: string }>;
   /** A new account, and a key of its workspace with the key's id. */
   signupWithKey(): Promise<{ owner: Account; key: string; id: string }>;
@@ -154,8 +158,8 @@ export async function startTestServer(
     logs,
     secretsHandedOut,
     request,
-    async signup(email) {
-      const account = await seedAccount(server.db, email ?? newAddress(), server.config.now());
+    async signup(email, options) {
+      const account = await seedAccount(server.db, email ?? newAddress(), server.config.now(), options);
       secretsHandedOut.add(account.token);
       return account;
     },
@@ -164,6 +168,11 @@ export async function startTestServer(
       const res = await request('POST', '/v1/auth/signup', { body: { email: address, password: PASSWORD } });
       if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${res.body}`);
       return { token: res.json.session_token, userId: res.json.user.id, workspaceId: res.json.workspace.id, email: address };
+    },
+    async confirmAddress(email) {
+      const token = await linkTokenSentTo(t, email, 'account_verification');
+      const res = await request('POST', `/v1/email-verifications/${token}`, { headers: { 'content-type': 'application/x-www-form-urlencoded' }, raw: '' });
+      if (res.status !== 200) throw new Error(`address confirmation failed: ${res.status} ${res.body}`);
     },
     async createKey(token, workspaceId, name) {
       const res = await request('POST', `/v1/workspaces/${workspaceId}/api-keys`, { token, body: name ? { name } : {} });

@@ -65,7 +65,7 @@ describe('the link', () => {
   });
 
   it('sets the password once: every session signed out, the old password refused, a notice emailed, the address verified', async () => {
-    const me = await t.signup();
+    const me = await t.signup(undefined, { confirmed: false });
     const other = (await login(me.email, PASSWORD)).json.session_token as string;
     const token = await linkFor(me.email);
     expect((await reset(token, NEW_PASSWORD)).status).toBe(204);

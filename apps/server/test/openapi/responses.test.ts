@@ -1,4 +1,4 @@
-import { PASSWORD, postHtmlForm, rawExchange, submit, useTestServer, verificationTokenSentTo } from '@lfk/testing';
+import { linkTokenSentTo, PASSWORD, postHtmlForm, rawExchange, submit, useTestServer, verificationTokenSentTo } from '@lfk/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Conformance } from './conformance.ts';
 
@@ -43,6 +43,11 @@ describe("the README's flows, answer by answer, as the OpenAPI document says", (
     expect((await call('POST', '/v1/auth/login', { body: { email, password: 'not the password' } })).status).toBe(401);
     expect((await call('POST', '/v1/auth/login', { body: { email, password: PASSWORD } })).status).toBe(200);
     await call('GET', '/v1/workspaces', { token: session });
+    // Keys wait until the address is confirmed, with the link emailed at sign-up.
+    const early = await call('POST', '/v1/workspaces/{workspace_id}/api-keys', { params: ws, token: session, body: { name: 'deploy bot' } });
+    expect(early.json.error.code).toBe('email_not_confirmed');
+    const confirmation = await linkTokenSentTo(t, email, 'account_verification');
+    expect((await call('POST', '/v1/email-verifications/{token}', { params: { token: confirmation } })).status).toBe(200);
 
     const created = await call('POST', '/v1/workspaces/{workspace_id}/api-keys', { params: ws, token: session, body: { name: 'deploy bot' } });
     expect(created.status).toBe(201);

@@ -179,6 +179,19 @@ export class ApiKeyRepository extends BaseRepository<IApiKey> {
   }
 
   /**
+   * Revokes every key `userId` made that still works, as lfk's own act (no person revokes them):
+   * what an account was given before its address was confirmed. Answers the keys revoked.
+   */
+  async revokeCreatedBy(userId: string, at: Date): Promise<ChangedKey[]> {
+    const rows = await this.em.execute<ChangedRow[]>(
+      `update api_keys set revoked_at = ?, revoked_by_id = null, revoked_reason = 'revoked'
+        where created_by_id = ? and ${USABLE_AT_SQL} ${RETURNING}`,
+      [at.toISOString(), userId, at.toISOString()],
+    );
+    return rows.map(changed);
+  }
+
+  /**
    * A reported leak: the key with this hash is revoked (`leaked`) if it still works. One
    * conditional update, so of several reports of one key exactly one revokes it; null for the others.
    */

@@ -29,6 +29,15 @@ interface EndpointRow {
   workspace_id: string | null;
 }
 
+/** An endpoint deleted, with its form, for the audit log and the email that tells its owner. */
+export interface RemovedEndpoint {
+  id: string;
+  url: string;
+  formId: string;
+  formName: string;
+  workspaceId: string | null;
+}
+
 const date = (value: Date | string | null) => (value === null ? null : new Date(value));
 
 export class WebhookEndpointRepository extends BaseRepository<IWebhookEndpoint> {
@@ -121,5 +130,24 @@ export class WebhookEndpointRepository extends BaseRepository<IWebhookEndpoint> 
       [reason, at, id],
     );
     return rows.length > 0;
+  }
+
+  /**
+   * Deletes the endpoints `userId` added, signed in or with a key it made, as the audit log
+   * records who added each (their deliveries go with them); answers what was deleted. A rare
+   * step (an account's address confirmed by a password reset), so the log is read without an index.
+   */
+  async deleteAddedBy(userId: string): Promise<RemovedEndpoint[]> {
+    const rows = await this.em.execute<{ id: string; url: string; form_id: string; form_name: string; workspace_id: string | null }[]>(
+      `delete from webhook_endpoints e using forms f
+        where f.id = e.form_id and e.id in (
+          select a.target_id from audit_events a
+           where a.action = 'webhook.created' and a.target_type = 'webhook'
+             and ((a.actor_type = 'user' and a.actor_id = ?)
+               or (a.actor_type = 'api_key' and a.actor_id in (select k.id from api_keys k where k.created_by_id = ?))))
+        returning e.id, e.url, e.form_id, f.name as form_name, f.workspace_id`,
+      [userId, userId],
+    );
+    return rows.map((row) => ({ id: row.id, url: row.url, formId: row.form_id, formName: row.form_name, workspaceId: row.workspace_id }));
   }
 }

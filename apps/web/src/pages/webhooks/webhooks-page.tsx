@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { problemOf } from '../../api/problems.ts';
 import { trpc, trpcClient } from '../../api/trpc.ts';
+import { ConfirmAddressNotice } from '../../components/confirm-address.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { useFormProblem } from '../../components/form-problem.ts';
@@ -57,6 +58,7 @@ function Endpoints({ formId, formName }: { formId: string; formName: string }) {
         Each submission is POSTed to every enabled endpoint, signed with Standard Webhooks (<code>webhook-id</code>,{' '}
         <code>webhook-timestamp</code>, <code>webhook-signature</code>). Failed deliveries are retried for about three days.
       </p>
+      <ConfirmAddressNotice toDo="add webhook endpoints" />
       <LoadedList
         query={endpoints}
         what="webhooks"

@@ -17,6 +17,7 @@ import {
 import { iso } from '../../infrastructure/wire.ts';
 import { userToWire, workspaceToWire } from './serializers.ts';
 import { openAccount } from './accounts.ts';
+import { cancelInvitationsSentBy } from './invitations.ts';
 import { signOutEverywhere, startSession } from './sessions.ts';
 import { confirmPassword } from './password-check.ts';
 import { passwordChangedEmail } from './emails.ts';
@@ -147,6 +148,7 @@ export const authRouter = router({
           target: { type: 'user', id: user.id },
           data: { role },
         });
+        await cancelInvitationsSentBy(em, user.id, { actor: ctx.actor, reason: 'inviter_not_owner', workspaceId });
       }
       await em.flush();
       await em.getRepository(User).deleteNow(user.id);

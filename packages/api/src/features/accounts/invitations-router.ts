@@ -7,9 +7,9 @@ import { listOf } from '../../common-schemas.ts';
 import { iso } from '../../infrastructure/wire.ts';
 import { pageOf } from '../../infrastructure/pagination.ts';
 import { rest } from '../../procedure-meta.ts';
-import { memberProcedure, ownerProcedure, publicProcedure, router, sessionProcedure } from '../../trpc.ts';
+import { confirmedOwnerProcedure, memberProcedure, ownerProcedure, publicProcedure, router, sessionProcedure } from '../../trpc.ts';
 import { maskEmail } from '../email-verification/sending.ts';
-import { invitationToWire, resendInvitation, sendInvitation } from './invitations.ts';
+import { invitationToWire, resendInvitation, senderStillVouches, sendInvitation } from './invitations.ts';
 import { workspaceToWire } from './serializers.ts';
 import {
   invitation,
@@ -25,7 +25,16 @@ import {
 async function workingInvitation(em: EntityManager, token: string, now: Date) {
   const found = isWellFormedInvitationToken(token) ? await em.getRepository(Invitation).read(sha256(token)) : null;
   if (!found || found.expiresAt <= now) throw new ApiError('invitation_not_found');
+  await assertSenderVouches(em, found.workspaceId, found.invitedBy);
   return found;
+}
+
+/** An invitation whose sender may no longer send it (removed, demoted, left, deleted) is not one any more. */
+async function assertSenderVouches(em: EntityManager, workspaceId: string, senderId: string | null): Promise<void> {
+  if (await senderStillVouches(em, workspaceId, senderId)) return;
+  throw new ApiError('invitation_not_found', {
+    message: 'This invitation no longer stands: whoever sent it can no longer invite to this workspace. Ask one of its owners to invite you again.',
+  });
 }
 
 export const invitationsRouter = router({
@@ -42,7 +51,7 @@ export const invitationsRouter = router({
    * and nobody joins until the person reading that address's mail accepts. Inviting an address
    * again replaces its pending invitation (role, link, expiry).
    */
-  create: ownerProcedure.meta(rest('POST /v1/workspaces/:workspace_id/invitations', 202,
+  create: confirmedOwnerProcedure.meta(rest('POST /v1/workspaces/:workspace_id/invitations', 202,
       'Invite an email address with a role; they join when they accept the emailed link (7 days). The same answer for every address',
       { errors: ['invitation_limit_reached', 'rate_limited'] }))
     .input(invitationCreateInput)
@@ -69,8 +78,8 @@ export const invitationsRouter = router({
       return created;
     }),
 
-  resend: ownerProcedure.meta(rest('POST /v1/workspaces/:workspace_id/invitations/:invitation_id/resend', 202,
-      'Email a pending invitation again, with a new link good for 7 more days (the old link stops working)',
+  resend: confirmedOwnerProcedure.meta(rest('POST /v1/workspaces/:workspace_id/invitations/:invitation_id/resend', 202,
+      'Email a pending invitation again, with a new link good for 7 more days (the old link stops working); you become its sender',
       { errors: ['invitation_not_found', 'rate_limited'] }))
     .input(invitationIdInput)
     .output(invitation)
@@ -78,7 +87,7 @@ export const invitationsRouter = router({
       if (!isId('inv', input.invitation_id)) throw new ApiError('invitation_not_found');
       await ctx.services.rateLimits.consume('invitations', ctx.session.userId);
       const resent = await ctx.em.transactional(async (em) => {
-        const renewed = await resendInvitation(em, ctx.services, ctx.workspaceId, input.invitation_id);
+        const renewed = await resendInvitation(em, ctx.services, ctx.workspaceId, input.invitation_id, ctx.session.userId);
         if (!renewed) throw new ApiError('invitation_not_found');
         em.getRepository(AuditEvent).record({
           workspaceId: ctx.workspaceId,
@@ -129,8 +138,9 @@ export const invitationsRouter = router({
 
   /**
    * Joins the workspace, signed in with the address the invitation was sent to. The link works
-   * once (of two acceptances at once, one wins); it proves the address reads its mail, so the
-   * account's address is verified too. A member already keeps their role.
+   * once (of two acceptances at once, one wins), and only while its sender is still an owner of
+   * the workspace; it proves the address reads its mail, so the account's address is verified too.
+   * A member already keeps their role.
    */
   accept: sessionProcedure.meta(rest('POST /v1/invitations/:token/accept', 200,
       'Accept an invitation, signed in with the address it was sent to: you join its workspace',
@@ -151,6 +161,8 @@ export const invitationsRouter = router({
         if (!(await em.getRepository(Workspace).lock(seen.workspaceId))) throw new ApiError('invitation_not_found');
         const spent = await em.getRepository(Invitation).spend(sha256(input.token));
         if (!spent || spent.expiresAt <= now) throw new ApiError('invitation_not_found');
+        // Under the workspace's lock, which a removal or a role change also takes: the sender's standing as it is now.
+        await assertSenderVouches(em, spent.workspaceId, spent.invitedBy);
         const memberships = em.getRepository(Membership);
         let membership = await memberships.findOf(spent.workspaceId, user.id);
         if (!membership) {

@@ -6,6 +6,7 @@ import { member, memberListInput, memberRemoveInput, memberRoleInput } from './w
 import { memberToWire } from './serializers.ts';
 import { pageOf } from '../../infrastructure/pagination.ts';
 import { memberProcedure, ownerProcedure, router } from '../../trpc.ts';
+import { cancelInvitationsSentBy } from './invitations.ts';
 
 export const membersRouter = router({
   list: memberProcedure.meta(rest('GET /v1/workspaces/:workspace_id/members', 200, "The workspace's members"))
@@ -40,6 +41,8 @@ export const membersRouter = router({
         target: { type: 'user', id: input.user_id },
         data: { from, to: input.role },
       });
+      // Only owners invite: a member's invitations no longer stand.
+      if (input.role !== 'owner') await cancelInvitationsSentBy(em, input.user_id, { actor: ctx.actor, reason: 'inviter_not_owner', workspaceId: ctx.workspaceId });
       return memberToWire(membership);
     });
   }),
@@ -64,6 +67,7 @@ export const membersRouter = router({
         target: { type: 'user', id: userId },
         data: { role: membership.role },
       });
+      await cancelInvitationsSentBy(em, userId, { actor: ctx.actor, reason: 'inviter_not_owner', workspaceId: ctx.workspaceId });
     });
   }),
 
@@ -87,6 +91,7 @@ export const membersRouter = router({
         target: { type: 'user', id: input.user_id },
         data: { role: membership.role },
       });
+      await cancelInvitationsSentBy(em, input.user_id, { actor: ctx.actor, reason: 'inviter_not_owner', workspaceId: ctx.workspaceId });
     });
   }),
 });

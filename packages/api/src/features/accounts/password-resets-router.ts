@@ -8,6 +8,7 @@ import { enqueueEmail, insertEmail } from '../../infrastructure/outbox.ts';
 import { rest } from '../../procedure-meta.ts';
 import { perIpLimit, publicProcedure, router } from '../../trpc.ts';
 import { passwordChangedEmail, passwordResetEmail } from './emails.ts';
+import { takeBackUnconfirmedGrants } from './reclaim.ts';
 import { signOutEverywhere } from './sessions.ts';
 import {
   passwordResetBody,
@@ -72,7 +73,8 @@ export const passwordResetsRouter = router({
 
   /**
    * Sets the new password: the link works once (of two uses at once, one wins), and every session
-   * of the account is signed out. The link proves the address reads its mail, so it is verified too.
+   * of the account is signed out. The link proves the address reads its mail, so it is verified
+   * too; the first time, what the account handed out before is taken back (see reclaim.ts).
    */
   reset: publicProcedure.meta(rest('POST /v1/auth/password-resets/:token', 204,
       "Set a new password with a reset link: every session of the account is signed out", { transport: 'password_reset', errors: ['not_found'], body: passwordResetBody }))
@@ -86,17 +88,21 @@ export const passwordResetsRouter = router({
       const seen = await resets.read(tokenHash);
       if (!seen || seen.expiresAt <= services.now()) throw invalidLink();
       const passwordHash = await hashPassword(input.password);
-      await ctx.em.transactional(async (em) => {
+      const takenBack = await ctx.em.transactional(async (em) => {
         const now = services.now();
         const link = await em.getRepository(PasswordReset).spend(tokenHash);
         if (!link || link.expiresAt <= now) throw invalidLink();
         const users = em.getRepository(User);
         await users.setPassword(link.userId, passwordHash);
-        await users.markEmailVerified(link.userId, now);
+        const firstConfirmation = await users.markEmailVerified(link.userId, now);
+        const takenBack = firstConfirmation ? await takeBackUnconfirmedGrants(em, link.userId, now) : undefined;
         await em.getRepository(Form).verifyNotifyEmailOfMember(link.userId, link.email);
         await signOutEverywhere(em, link.userId, now);
-        enqueueEmail(em, passwordChangedEmail({ to: link.email, how: 'reset' }));
+        enqueueEmail(em, passwordChangedEmail({ to: link.email, how: 'reset', ...(takenBack ? { takenBack } : {}) }));
+        return takenBack;
       });
+      // This process forgets the revoked keys at once; the others are told by the database.
+      for (const hash of takenBack?.keyHashes ?? []) services.apiKeyCache.forget(hash);
       services.wakeMailer();
     }),
 });

@@ -60,6 +60,17 @@ export const projectCreateInput = workspaceScoped.extend({ name: text(TEXT_LIMIT
 
 const nothing = z.object({});
 
+/** Why lfk itself ended what a person had granted, when it did (a person's own act records none). */
+export const accountReclaimed = z
+  .literal('account_reclaimed')
+  .describe('A password reset confirmed the address of the account that granted it, for the first time: what it handed out before was taken back.');
+
+/** Why lfk cancelled an invitation: its sender may no longer send it, or lost what they granted. */
+export const invitationEndedReason = z.union([
+  z.literal('inviter_not_owner').describe('Its sender was removed, was made a member, left, or deleted their account.'),
+  accountReclaimed,
+]);
+
 /** What every webhook event records: the form, and the receiver's host (never its whole URL, which may be a secret). */
 const webhookAudit = z.object({ form_id: z.string(), host: z.string() });
 
@@ -83,7 +94,7 @@ const AUDIT_DATA = {
     allowed_ips: z.array(z.string()).nullable().optional().describe('Where it may be used from; null for anywhere.'),
     rolled_from: z.string().optional().describe('The key this one replaced, when made by a roll.'),
   }),
-  'api_key.revoked': nothing,
+  'api_key.revoked': z.object({ reason: accountReclaimed.optional() }),
   'api_key.rolled': z.object({
     rolled_to: z.string(),
     grace_seconds: z.number().int(),
@@ -131,7 +142,7 @@ const AUDIT_DATA = {
   'member.left': z.object({ role }),
   'invitation.created': z.object({ email: z.string(), role }),
   'invitation.resent': z.object({ email: z.string() }),
-  'invitation.cancelled': z.object({ email: z.string() }),
+  'invitation.cancelled': z.object({ email: z.string(), reason: invitationEndedReason.optional() }),
   'project.created': nothing,
   'workspace.created': nothing,
   'workspace.renamed': z.object({ from: z.string(), to: z.string() }),
@@ -140,7 +151,7 @@ const AUDIT_DATA = {
     fields: z.array(z.string()).describe('The fields the update changed.'),
     held: z.int().optional().describe('On a new URL: the deliveries queued for the previous one, now held for a member to retry or discard.'),
   }),
-  'webhook.deleted': webhookAudit,
+  'webhook.deleted': webhookAudit.extend({ reason: accountReclaimed.optional() }),
   'webhook.disabled': webhookAudit.extend({ reason: z.enum(['gone', 'failing']).describe('410 Gone, or 3 days of failures.') }).omit({ host: true }),
   'webhook.secret_rotated': webhookAudit,
   'webhook.secret_revealed': webhookAudit,

@@ -9,7 +9,7 @@ import { ApiError } from '../../errors.ts';
 import { runIdempotently } from '../../infrastructure/idempotency.ts';
 import { pageNewestFirst } from '../../infrastructure/pagination.ts';
 import { rest } from '../../procedure-meta.ts';
-import { type Actor, formMemberProcedure, formsScopeProcedure, router } from '../../trpc.ts';
+import { type Actor, confirmedFormsScopeProcedure, formMemberProcedure, formsScopeProcedure, router } from '../../trpc.ts';
 import { findReachableForm, formGone } from '../forms/rules.ts';
 import { isSuccess } from './delivery-job.ts';
 import { eventBody, submissionCreatedPayload, submissionEventId, submissionOfEvent } from './events.ts';
@@ -96,7 +96,7 @@ function audit(em: EntityManager, endpoint: IWebhookEndpoint, workspaceId: strin
 }
 
 export const webhooksRouter = router({
-  create: formsScopeProcedure.meta(rest('POST /v1/forms/:form_id/webhooks', 201,
+  create: confirmedFormsScopeProcedure.meta(rest('POST /v1/forms/:form_id/webhooks', 201,
       "Add a webhook endpoint to a form; its signing secret (`whsec_…`) is in this answer only",
       { errors: ['form_not_found', 'webhook_limit_reached'], idempotent: true }))
     .input(webhookCreateInput)
