@@ -17,7 +17,7 @@ export {
   useTestServer,
 } from './server.ts';
 export { reporterKeys, signed } from './secret-scanning.ts';
-export { spawnServerProcess } from './server-process.ts';
+export { confirmPrintedAddress, spawnServerProcess } from './server-process.ts';
 export { TEST_SECRET_KEY } from './secret-key.ts';
 export {
   BROWSER_ACCEPT,

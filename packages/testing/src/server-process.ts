@@ -29,3 +29,19 @@ export async function spawnServerProcess(env: Record<string, string>): Promise<{
   child.kill('SIGKILL');
   throw new Error(`server did not start:\n${output}`);
 }
+
+/**
+ * Confirms the address of the account just signed up on a spawned server, as its person would:
+ * the link the server printed (no SMTP there), then its "Verify" button. Keys, webhooks and
+ * invitations need a confirmed address.
+ */
+export async function confirmPrintedAddress(baseUrl: string, output: () => string): Promise<void> {
+  const link = () => /\/v1\/email-verifications\/(lfv_[0-9A-Za-z]+)/.exec(output())?.[1];
+  const deadline = Date.now() + 30_000;
+  while (link() === undefined) {
+    if (Date.now() > deadline) throw new Error(`no confirmation link was printed:\n${output()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const res = await fetch(`${baseUrl}/v1/email-verifications/${link()}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  if (res.status !== 200) throw new Error(`address confirmation failed: ${res.status}`);
+}
