@@ -237,7 +237,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   webhookWorker = new QueueWorker(
     deliveryJob(
       { db, secretBox: services.secretBox, outbound: services.outbound, log, publicUrl: config.publicUrl, wakeMailer: () => sender?.wake(), metrics: services.metrics },
-      { ...DEFAULT_DELIVERY_SETTINGS, ...webhookSettings },
+      { ...DEFAULT_DELIVERY_SETTINGS, perWorkspace: config.webhooks.inFlightPerWorkspace, ...webhookSettings },
     ) as QueueJob<unknown>,
     log,
     { pollMs: webhookPollMs, batchSize: WEBHOOK_BATCH, concurrency },

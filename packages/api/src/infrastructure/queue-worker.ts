@@ -10,12 +10,14 @@ import type { Log } from '../log.ts';
 export interface QueueJob<T> {
   /** Shown in log lines (`outbox: could not reach the database…`). */
   name: string;
-  claim(limit: number): Promise<T[]>;
+  /** Up to `limit` due items; `more` when others may be due now (a full claim, or caps that cut it short). */
+  claim(limit: number): Promise<{ items: T[]; more: boolean }>;
   perform(item: T): Promise<void>;
   /**
-   * A claim may take fewer than asked while more are due (webhooks cap what one endpoint holds in
-   * flight): then each finished item looks again. Without caps, a short claim means nothing else
-   * is due, and the worker waits to be woken or for its poll.
+   * What may be claimed depends on what is in flight (webhooks cap what one endpoint and one
+   * workspace hold): then each finished item looks again, since it may free something waiting.
+   * Without caps, a claim without `more` means nothing else is due, and the worker waits to be
+   * woken or for its poll.
    */
   capped?: boolean;
 }
@@ -126,12 +128,12 @@ export class QueueWorker<T> {
           await Promise.race(this.#inFlight);
           continue;
         }
-        const items = await this.#job.claim(batch);
+        const { items, more } = await this.#job.claim(batch);
         this.#lookAgain = this.#job.capped === true && (items.length > 0 || this.#inFlight.size > 0);
         this.#claimed.push(...items);
         this.#pump();
-        // Fewer than asked: nothing else can be taken now (for a capped job, a finished item looks again).
-        if (items.length < batch) return;
+        // Nothing else can be taken now (for a capped job, a finished item looks again).
+        if (!more) return;
       }
     } catch (err) {
       // The database may be briefly away; the next poll tries again.

@@ -24,12 +24,20 @@ export interface ClaimedDelivery {
   attemptCount: number;
 }
 
+/** How many deliveries may be in flight at once, across every replica. */
+export interface InFlightCaps {
+  perEndpoint: number;
+  perWorkspace: number;
+}
+
 interface ClaimedRow {
   id: string;
   endpoint_id: string;
   event_id: string;
   payload: string;
   attempt_count: number;
+  /** How many due deliveries the claim's scan held (a count: a string from PostgreSQL's driver). */
+  scanned: number | string;
 }
 
 export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> {
@@ -47,46 +55,71 @@ export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> 
     );
   }
 
-  /**
-   * Takes up to `limit` due deliveries, each locked until `lockedUntil` and counted as one more
-   * attempt; at most `perEndpoint` of one endpoint in flight at once, across every replica, so a
-   * slow endpoint holds a few deliveries, never the queue. `skip locked`: replicas claiming at
-   * once never take the same delivery. A disabled endpoint's deliveries are not due: disabling
-   * clears their next attempt in the same transaction. Ordered by the due time alone, so the index
-   * gives the order and the scan stops at the limit.
-   */
   /** The deliveries waiting to be attempted (retries included); not those held by a disabled endpoint. */
   backlog(): Promise<Backlog> {
     return this.backlogWhere("status = 'pending' and next_attempt_at is not null");
   }
 
-  async claimDue(now: Date, lockedUntil: Date, limit: number, perEndpoint: number): Promise<ClaimedDelivery[]> {
+  /**
+   * Takes up to `limit` due deliveries, each locked until `lockedUntil` and counted as one more
+   * attempt. In flight at once, across every replica: at most `caps.perEndpoint` of one endpoint and
+   * `caps.perWorkspace` of one workspace (its forms' endpoints), so a slow or dead receiver holds a
+   * few deliveries, and a workspace whose receivers all hang holds its share, never the queue.
+   * Endpoints already at a cap are skipped by the scan itself, so what they have waiting never
+   * hides another's; the scan looks at `limit * 2` due deliveries in due order (the index's
+   * order, so it stops there), and the claim takes turns between their workspaces: each one's
+   * first due delivery, then each one's second, and so on. `skip locked`: replicas claiming at once
+   * never take the same delivery (a cap may then be passed by what they take at that instant). A
+   * disabled endpoint's deliveries are not due: disabling clears their next attempt in the same
+   * transaction. `more`: the scan was full, so more may be due than this claim could take.
+   */
+  async claimDue(now: Date, lockedUntil: Date, limit: number, caps: InFlightCaps): Promise<{ deliveries: ClaimedDelivery[]; more: boolean }> {
+    const scan = limit * 2;
     const rows = await this.em.execute<ClaimedRow[]>(
       `with in_flight as (
          select endpoint_id, count(*) as n from webhook_deliveries
          where status = 'pending' and locked_until is not null and locked_until > ?
          group by endpoint_id
+       ), workspace_in_flight as (
+         select f.workspace_id, sum(i.n) as n
+         from in_flight i join webhook_endpoints e on e.id = i.endpoint_id join forms f on f.id = e.form_id
+         group by f.workspace_id
+       ), full_endpoints as (
+         select endpoint_id as id from in_flight where n >= ?
+         union all
+         select e.id from workspace_in_flight w join forms f on f.workspace_id = w.workspace_id join webhook_endpoints e on e.form_id = f.id
+         where w.n >= ?
+       ), scanned as (
+         select d.id, d.endpoint_id, d.next_attempt_at from webhook_deliveries d
+         where d.status = 'pending' and d.next_attempt_at <= ? and (d.locked_until is null or d.locked_until <= ?)
+           and d.endpoint_id not in (select id from full_endpoints)
+         order by d.next_attempt_at
+         limit ?
+         for update of d skip locked
+       ), within_endpoint_caps as (
+         select s.id, s.next_attempt_at, f.workspace_id, coalesce(w.n, 0) as workspace_n,
+                row_number() over (partition by s.endpoint_id order by s.next_attempt_at, s.id) + coalesce(i.n, 0) as endpoint_load
+         from scanned s
+         join webhook_endpoints e on e.id = s.endpoint_id
+         join forms f on f.id = e.form_id
+         left join in_flight i on i.endpoint_id = s.endpoint_id
+         left join workspace_in_flight w on w.workspace_id = f.workspace_id
+       ), taken as (
+         select id from (
+           select id, next_attempt_at, workspace_n,
+                  row_number() over (partition by workspace_id order by next_attempt_at, id) as turn
+           from within_endpoint_caps where endpoint_load <= ?
+         ) t
+         where turn + workspace_n <= ?
+         order by turn, next_attempt_at
+         limit ?
        )
-       update webhook_deliveries set locked_until = ?, attempt_count = attempt_count + 1
-       where id in (
-         select ranked.id from (
-           select c.id, c.endpoint_id, row_number() over (partition by c.endpoint_id order by c.next_attempt_at, c.id) as nth
-           from (
-             select d.id, d.endpoint_id, d.next_attempt_at from webhook_deliveries d
-             where d.status = 'pending' and d.next_attempt_at <= ? and (d.locked_until is null or d.locked_until <= ?)
-               and d.endpoint_id not in (select endpoint_id from in_flight where n >= ?)
-             order by d.next_attempt_at
-             limit ?
-             for update of d skip locked
-           ) c
-         ) ranked
-         left join in_flight f on f.endpoint_id = ranked.endpoint_id
-         where ranked.nth + coalesce(f.n, 0) <= ?
-         limit ?)
-       returning id, endpoint_id, event_id, payload, attempt_count`,
-      [now, lockedUntil, now, now, perEndpoint, limit * 2, perEndpoint, limit],
+       update webhook_deliveries d set locked_until = ?, attempt_count = d.attempt_count + 1
+       from taken where d.id = taken.id
+       returning d.id, d.endpoint_id, d.event_id, d.payload, d.attempt_count, (select count(*) from scanned) as scanned`,
+      [now, caps.perEndpoint, caps.perWorkspace, now, now, scan, caps.perEndpoint, caps.perWorkspace, limit, lockedUntil],
     );
-    return rows.map((row) => ({
+    const deliveries = rows.map((row) => ({
       id: row.id,
       lockedUntil,
       endpointId: row.endpoint_id,
@@ -94,6 +127,9 @@ export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> 
       payload: row.payload,
       attemptCount: row.attempt_count,
     }));
+    // A full scan of which the caps let only a few through: the next claim skips the endpoints now at
+    // a cap and reaches what waits behind them. Whatever the scan held, it took one at least.
+    return { deliveries, more: rows.length === limit || Number(rows[0]?.scanned ?? 0) === scan };
   }
 
   /**
