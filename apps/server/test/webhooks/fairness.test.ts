@@ -3,7 +3,7 @@
  * its cap of deliveries in flight (LFK_WEBHOOK_IN_FLIGHT_PER_WORKSPACE), and another workspace's
  * deliveries go on arriving, however many it queues.
  */
-import { startReceiver, useTestServer } from '@lfk/testing';
+import { startReceiver, until, useTestServer } from '@lfk/testing';
 import { expect, it } from 'vitest';
 import { formWithWebhook, submitTo } from './fixtures.ts';
 
@@ -14,7 +14,8 @@ const QUEUED = 40;
 // fill them all; attempts and their locks last as long as the test does, however loaded the machine.
 const t = useTestServer(
   { LFK_WEBHOOK_ALLOW_PRIVATE: 'true', LFK_WEBHOOK_IN_FLIGHT_PER_WORKSPACE: String(PER_WORKSPACE) },
-  { webhooks: { pollMs: 50, timeoutMs: 600_000, lockMs: 600_000, concurrency: QUEUED } },
+  // A failed attempt is retried an hour later: out of the test's way.
+  { webhooks: { pollMs: 50, timeoutMs: 600_000, lockMs: 600_000, concurrency: QUEUED, retryDelaysMs: [3_600_000] } },
 );
 
 it("a workspace whose receivers hang holds its cap in flight, and another workspace's delivery still arrives", async () => {
@@ -48,6 +49,14 @@ it("a workspace whose receivers hang holds its cap in flight, and another worksp
       where f.workspace_id = ? and d.status = 'pending'`;
     expect(await t.count(`${ofAttacker} and d.locked_until is not null`, [attacker.workspaceId])).toBe(PER_WORKSPACE);
     expect(await t.count(`${ofAttacker} and d.attempt_count = 0`, [attacker.workspaceId])).toBe(QUEUED - PER_WORKSPACE);
+    // Set aside while their workspace is at its cap, out of every claim's way.
+    expect(await t.count(`${ofAttacker} and d.held`, [attacker.workspaceId])).toBe(QUEUED - PER_WORKSPACE);
+
+    // The receiver goes away: the hanging attempts fail, and what was set aside is attempted in its turn.
+    await dead.close();
+    const waiting = `${ofAttacker} and (d.held or d.locked_until is not null or jsonb_array_length(d.attempts) = 0)`;
+    await until('every delivery of the hanging workspace attempted', async () => (await t.count(waiting, [attacker.workspaceId])) === 0);
+    expect(await t.count(`${ofAttacker} and jsonb_array_length(d.attempts) = 1`, [attacker.workspaceId])).toBe(QUEUED);
   } finally {
     // The hanging attempts fail now (their connections are cut), so the server can stop.
     await dead.close();

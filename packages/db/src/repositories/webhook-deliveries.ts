@@ -24,6 +24,12 @@ export interface ClaimedDelivery {
   attemptCount: number;
 }
 
+/**
+ * Due deliveries one claim looks at to set aside those of endpoints and workspaces at their cap:
+ * enough to keep up with the fastest a backlog can grow, few enough that a claim stays short.
+ */
+const HOLD_WINDOW = 512;
+
 /** How many deliveries may be in flight at once, across every replica. */
 export interface InFlightCaps {
   perEndpoint: number;
@@ -65,59 +71,98 @@ export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> 
    * attempt. In flight at once, across every replica: at most `caps.perEndpoint` of one endpoint and
    * `caps.perWorkspace` of one workspace (its forms' endpoints), so a slow or dead receiver holds a
    * few deliveries, and a workspace whose receivers all hang holds its share, never the queue.
-   * Endpoints already at a cap are skipped by the scan itself, so what they have waiting never
-   * hides another's; the scan looks at `limit * 2` due deliveries in due order (the index's
-   * order, so it stops there), and the claim takes turns between their workspaces: each one's
-   * first due delivery, then each one's second, and so on. `skip locked`: replicas claiming at once
-   * never take the same delivery (a cap may then be passed by what they take at that instant). A
-   * disabled endpoint's deliveries are not due: disabling clears their next attempt in the same
-   * transaction. `more`: the scan was full, so more may be due than this claim could take.
+   *
+   * The scan looks at `limit * 2` due deliveries in due order (the due index's order, so it stops
+   * there), past the endpoints already at a cap, and the claim takes turns between their
+   * workspaces: each one's first due delivery, then each one's second, and so on. What waits for an
+   * endpoint or workspace at its cap is set aside (`held`, up to `HOLD_WINDOW` of the oldest due
+   * per claim), out of the due index, so a deep backlog behind a dead receiver is not walked by
+   * every claim; a held delivery comes back as a candidate once its endpoint and workspace have room.
+   *
+   * `skip locked`: replicas claiming at once never take the same delivery (a cap may then be passed
+   * by what they take at that instant). A disabled endpoint's deliveries are not due: disabling
+   * clears their next attempt in the same transaction. `more`: the scan was full, so more may be
+   * due than this claim could take.
    */
   async claimDue(now: Date, lockedUntil: Date, limit: number, caps: InFlightCaps): Promise<{ deliveries: ClaimedDelivery[]; more: boolean }> {
     const scan = limit * 2;
     const rows = await this.em.execute<ClaimedRow[]>(
-      `with in_flight as (
+      `with recursive in_flight as (
          select endpoint_id, count(*) as n from webhook_deliveries
-         where status = 'pending' and locked_until is not null and locked_until > ?
+         where status = 'pending' and locked_until is not null and locked_until > :now
          group by endpoint_id
        ), workspace_in_flight as (
          select f.workspace_id, sum(i.n) as n
          from in_flight i join webhook_endpoints e on e.id = i.endpoint_id join forms f on f.id = e.form_id
          group by f.workspace_id
        ), full_endpoints as (
-         select endpoint_id as id from in_flight where n >= ?
-         union all
+         select endpoint_id as id from in_flight where n >= :perEndpoint
+         union
          select e.id from workspace_in_flight w join forms f on f.workspace_id = w.workspace_id join webhook_endpoints e on e.form_id = f.id
-         where w.n >= ?
+         where w.n >= :perWorkspace
+       ), hold_window as (
+         -- The oldest due, when some endpoint is full: those of full endpoints are set aside.
+         select d.id, d.endpoint_id from webhook_deliveries d
+         where exists (select 1 from full_endpoints)
+           and d.status = 'pending' and not d.held and d.next_attempt_at <= :now and (d.locked_until is null or d.locked_until <= :now)
+         order by d.next_attempt_at
+         limit :holdWindow
+       ), to_hold as (
+         select d.id from webhook_deliveries d
+         where d.id in (select id from hold_window where endpoint_id in (select id from full_endpoints))
+           and d.status = 'pending' and not d.held and (d.locked_until is null or d.locked_until <= :now)
+         for update of d skip locked
+       ), held_endpoints as (
+         -- The endpoints with deliveries held, one index probe each (a loose index scan).
+         (select endpoint_id from webhook_deliveries where status = 'pending' and held order by endpoint_id limit 1)
+         union all
+         select (select d.endpoint_id from webhook_deliveries d where d.status = 'pending' and d.held and d.endpoint_id > h.endpoint_id order by d.endpoint_id limit 1)
+         from held_endpoints h where h.endpoint_id is not null
        ), scanned as (
          select d.id, d.endpoint_id, d.next_attempt_at from webhook_deliveries d
-         where d.status = 'pending' and d.next_attempt_at <= ? and (d.locked_until is null or d.locked_until <= ?)
+         where d.status = 'pending' and not d.held and d.next_attempt_at <= :now and (d.locked_until is null or d.locked_until <= :now)
            and d.endpoint_id not in (select id from full_endpoints)
          order by d.next_attempt_at
-         limit ?
+         limit :scan
          for update of d skip locked
+       ), released as (
+         -- Held deliveries of endpoints with room again, as many as the endpoint has room for.
+         select r.id, r.endpoint_id, r.next_attempt_at
+         from held_endpoints h
+         left join in_flight i on i.endpoint_id = h.endpoint_id
+         cross join lateral (
+           select d.id, d.endpoint_id, d.next_attempt_at from webhook_deliveries d
+           where d.endpoint_id = h.endpoint_id and d.status = 'pending' and d.held and d.next_attempt_at <= :now
+             and (d.locked_until is null or d.locked_until <= :now)
+           order by d.next_attempt_at
+           limit greatest(:perEndpoint - coalesce(i.n, 0), 0)
+           for update of d skip locked
+         ) r
+         where h.endpoint_id is not null and h.endpoint_id not in (select id from full_endpoints)
        ), within_endpoint_caps as (
-         select s.id, s.next_attempt_at, f.workspace_id, coalesce(w.n, 0) as workspace_n,
-                row_number() over (partition by s.endpoint_id order by s.next_attempt_at, s.id) + coalesce(i.n, 0) as endpoint_load
-         from scanned s
-         join webhook_endpoints e on e.id = s.endpoint_id
+         select c.id, c.next_attempt_at, f.workspace_id, coalesce(w.n, 0) as workspace_n,
+                row_number() over (partition by c.endpoint_id order by c.next_attempt_at, c.id) + coalesce(i.n, 0) as endpoint_load
+         from (select * from scanned union all select * from released) c
+         join webhook_endpoints e on e.id = c.endpoint_id
          join forms f on f.id = e.form_id
-         left join in_flight i on i.endpoint_id = s.endpoint_id
+         left join in_flight i on i.endpoint_id = c.endpoint_id
          left join workspace_in_flight w on w.workspace_id = f.workspace_id
        ), taken as (
          select id from (
            select id, next_attempt_at, workspace_n,
                   row_number() over (partition by workspace_id order by next_attempt_at, id) as turn
-           from within_endpoint_caps where endpoint_load <= ?
+           from within_endpoint_caps where endpoint_load <= :perEndpoint
          ) t
-         where turn + workspace_n <= ?
+         where turn + workspace_n <= :perWorkspace
          order by turn, next_attempt_at
-         limit ?
+         limit :limit
+       ), holding as (
+         update webhook_deliveries set held = true where id in (select id from to_hold) returning id
        )
-       update webhook_deliveries d set locked_until = ?, attempt_count = d.attempt_count + 1
+       update webhook_deliveries d set locked_until = :lockedUntil, attempt_count = d.attempt_count + 1, held = false
        from taken where d.id = taken.id
        returning d.id, d.endpoint_id, d.event_id, d.payload, d.attempt_count, (select count(*) from scanned) as scanned`,
-      [now, caps.perEndpoint, caps.perWorkspace, now, now, scan, caps.perEndpoint, caps.perWorkspace, limit, lockedUntil],
+      { now, lockedUntil, limit, scan, holdWindow: HOLD_WINDOW, perEndpoint: caps.perEndpoint, perWorkspace: caps.perWorkspace },
     );
     const deliveries = rows.map((row) => ({
       id: row.id,
