@@ -26,9 +26,10 @@ export interface ClaimedDelivery {
 
 /**
  * Due deliveries one claim looks at to set aside those of endpoints and workspaces at their cap:
- * enough to keep up with the fastest a backlog can grow, few enough that a claim stays short.
+ * a few milliseconds of writes per claim, so a claim after a burst stays short, and many times what
+ * the fastest submissions can queue between two claims.
  */
-const HOLD_WINDOW = 512;
+const HOLD_WINDOW = 128;
 
 /** How many deliveries may be in flight at once, across every replica. */
 export interface InFlightCaps {
@@ -100,16 +101,17 @@ export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> 
          union
          select e.id from workspace_in_flight w join forms f on f.workspace_id = w.workspace_id join webhook_endpoints e on e.form_id = f.id
          where w.n >= :perWorkspace
-       ), hold_window as (
-         -- The oldest due, when some endpoint is full: those of full endpoints are set aside.
+       ), hold_window as materialized (
+         -- The oldest due, when some endpoint is full: those of full endpoints are set aside. Looked at
+         -- once (materialized): after a burst the planner may think the table empty, and run it per row.
          select d.id, d.endpoint_id from webhook_deliveries d
          where exists (select 1 from full_endpoints)
            and d.status = 'pending' and not d.held and d.next_attempt_at <= :now and (d.locked_until is null or d.locked_until <= :now)
          order by d.next_attempt_at
          limit :holdWindow
        ), to_hold as (
-         select d.id from webhook_deliveries d
-         where d.id in (select id from hold_window where endpoint_id in (select id from full_endpoints))
+         select d.id from hold_window w join webhook_deliveries d on d.id = w.id
+         where w.endpoint_id in (select id from full_endpoints)
            and d.status = 'pending' and not d.held and (d.locked_until is null or d.locked_until <= :now)
          for update of d skip locked
        ), held_endpoints as (
