@@ -91,9 +91,7 @@ try {
         rows.push(await webhookDrainWithKill(a, b, seeded, databaseUrl, notes, WEBHOOK_DRAIN));
       });
       say('webhooks: one workspace whose receivers hang, another delivered to');
-      await withServer(() => startBenchServer(serverEnv({ databaseUrl })), async (b) => {
-        rows.push(await webhookFairness(a, b, seeded, databaseUrl, notes, FAIRNESS_RATE, FAIRNESS_SECONDS));
-      });
+      rows.push(await webhookFairness(a, seeded, databaseUrl, notes, FAIRNESS_RATE, FAIRNESS_SECONDS));
     });
   } else {
     notes.push('Scenarios 5, 8 to 12 and 15 need PostgreSQL: set BENCH_DATABASE_URL to run them (and scenarios 1–4 and 6 there too).');
