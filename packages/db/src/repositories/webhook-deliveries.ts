@@ -37,14 +37,17 @@ export interface InFlightCaps {
   perWorkspace: number;
 }
 
+/** A delivery taken, with what the claim saw of the queue; one row of nulls and the queue when none was. */
 interface ClaimedRow {
-  id: string;
-  endpoint_id: string;
-  event_id: string;
-  payload: string;
-  attempt_count: number;
+  id: string | null;
+  endpoint_id: string | null;
+  event_id: string | null;
+  payload: string | null;
+  attempt_count: number | null;
   /** How many due deliveries the claim's scan held (a count: a string from PostgreSQL's driver). */
   scanned: number | string;
+  /** Some endpoint or workspace is at its cap, deliveries wait held for one, or the caps left some of the scan. */
+  capped: boolean;
 }
 
 export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> {
@@ -83,9 +86,10 @@ export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> 
    * `skip locked`: replicas claiming at once never take the same delivery (a cap may then be passed
    * by what they take at that instant). A disabled endpoint's deliveries are not due: disabling
    * clears their next attempt in the same transaction. `more`: the scan was full, so more may be
-   * due than this claim could take.
+   * due than this claim could take. `capped`: some endpoint or workspace is at its cap, or
+   * deliveries wait held, so an attempt that ends may let one through.
    */
-  async claimDue(now: Date, lockedUntil: Date, limit: number, caps: InFlightCaps): Promise<{ deliveries: ClaimedDelivery[]; more: boolean }> {
+  async claimDue(now: Date, lockedUntil: Date, limit: number, caps: InFlightCaps): Promise<{ deliveries: ClaimedDelivery[]; more: boolean; capped: boolean }> {
     const scan = limit * 2;
     const rows = await this.em.execute<ClaimedRow[]>(
       `with recursive in_flight as (
@@ -159,24 +163,26 @@ export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> 
          order by turn, next_attempt_at
          limit :limit
        ), holding as (
-         update webhook_deliveries set held = true where id in (select id from to_hold) returning id
+         update webhook_deliveries set held = true where id in (select id from to_hold)
+       ), claimed as (
+         update webhook_deliveries d set locked_until = :lockedUntil, attempt_count = d.attempt_count + 1, held = false
+         from taken where d.id = taken.id
+         returning d.id, d.endpoint_id, d.event_id, d.payload, d.attempt_count
        )
-       update webhook_deliveries d set locked_until = :lockedUntil, attempt_count = d.attempt_count + 1, held = false
-       from taken where d.id = taken.id
-       returning d.id, d.endpoint_id, d.event_id, d.payload, d.attempt_count, (select count(*) from scanned) as scanned`,
+       -- One row at least, with what the claim saw of the queue, and one per delivery taken.
+       select c.id, c.endpoint_id, c.event_id, c.payload, c.attempt_count, (select count(*) from scanned) as scanned,
+              exists (select 1 from full_endpoints) or exists (select 1 from held_endpoints where endpoint_id is not null)
+                or (select count(*) from within_endpoint_caps) > (select count(*) from taken) as capped
+       from (select 1) as queue left join claimed c on true`,
       { now, lockedUntil, limit, scan, holdWindow: HOLD_WINDOW, perEndpoint: caps.perEndpoint, perWorkspace: caps.perWorkspace },
     );
-    const deliveries = rows.map((row) => ({
-      id: row.id,
-      lockedUntil,
-      endpointId: row.endpoint_id,
-      eventId: row.event_id,
-      payload: row.payload,
-      attemptCount: row.attempt_count,
-    }));
+    const deliveries = rows.flatMap((row) =>
+      row.id === null ? [] : [{ id: row.id, lockedUntil, endpointId: row.endpoint_id!, eventId: row.event_id!, payload: row.payload!, attemptCount: row.attempt_count! }],
+    );
+    const queue = rows[0]!;
     // A full scan of which the caps let only a few through: the next claim skips the endpoints now at
     // a cap and reaches what waits behind them. Whatever the scan held, it took one at least.
-    return { deliveries, more: rows.length === limit || Number(rows[0]?.scanned ?? 0) === scan };
+    return { deliveries, more: deliveries.length === limit || Number(queue.scanned) === scan, capped: queue.capped };
   }
 
   /**

@@ -117,16 +117,15 @@ async function disableEndpoint(deps: DeliveryJobDeps, endpoint: EndpointForDeliv
 export function deliveryJob(deps: DeliveryJobDeps, settings: DeliveryJobSettings = DEFAULT_DELIVERY_SETTINGS): QueueJob<Claimed> {
   return {
     name: 'webhooks',
-    capped: true,
     async claim(limit) {
       const em = deps.db.fork();
       const now = new Date();
-      const { deliveries, more } = await em
+      const { deliveries, more, capped } = await em
         .getRepository(WebhookDelivery)
         .claimDue(now, new Date(now.getTime() + settings.lockMs), limit, { perEndpoint: settings.perEndpoint, perWorkspace: settings.perWorkspace });
-      if (deliveries.length === 0) return { items: [], more };
+      if (deliveries.length === 0) return { items: [], more, capped };
       const endpoints = await em.getRepository(WebhookEndpoint).forDelivery([...new Set(deliveries.map((d) => d.endpointId))]);
-      return { items: deliveries.map((delivery) => ({ ...delivery, endpoint: endpoints.get(delivery.endpointId) })), more };
+      return { items: deliveries.map((delivery) => ({ ...delivery, endpoint: endpoints.get(delivery.endpointId) })), more, capped };
     },
 
     async perform(delivery) {
