@@ -6,7 +6,10 @@ export type ToServer =
   | { type: 'verify-notify'; formId: string }
   /** Writes `count` submissions to a form at once (scenario 13 exports them), as the repository writes them. */
   | { type: 'seed-submissions'; formId: string; count: number }
-  /** The live heap: collected first (the server runs with --expose-gc), so garbage not yet collected is not counted. */
+  /**
+   * The live heap: collected first (the server runs with --expose-gc), so garbage not yet collected
+   * is not counted; with the heap V8 holds, memory outside it, and the handles and requests Node keeps.
+   */
   | { type: 'heap' };
 
-export type FromServer = { type: 'ready'; url: string } | { type: 'queries'; count: number } | { type: 'verified' } | { type: 'seeded' } | { type: 'heap'; bytes: number };
+export type FromServer = { type: 'ready'; url: string } | { type: 'queries'; count: number } | { type: 'verified' } | { type: 'seeded' } | { type: 'heap'; bytes: number; heapTotal: number; external: number; resources: number };

@@ -134,6 +134,14 @@ ${report.notes.map((note) => `- ${note}`).join('\n')}
   form with one endpoint to a fast receiver, all on one replica (its 1,024 delivery slots, which the
   attack filled before the cap): the time from each of those submissions' 201 to its receipt. Target p99 ≤ 250 ms, none lost. The notes give the most the
   attacking workspace held in flight (its cap, \`LFK_WEBHOOK_IN_FLIGHT_PER_WORKSPACE\`, is 32).
+- 16. Memory under a soak with webhooks, on one replica: four new workspaces with two forms each,
+  each form with an endpoint to a receiver on 127.0.0.1 that answers 500 to 7 % of requests, cuts
+  3 % of connections and never answers 1 % (their attempts end at the 10 s timeout), the rest 204;
+  server-side submissions at 200 a second (BENCH_WEBHOOK_RATE) for 15 s of warm-up and then 120 s
+  (BENCH_SOAK_SECONDS), every one delivered and the failed ones retried. RSS after the warm-up
+  against at the end (target ≤ 1.10), and the live heap (after a full collection, every 15 s; target
+  ≤ 16 MiB above its first sample, flat): something kept per delivery, endpoint or connection would
+  make it climb.
 - Run it with BENCH_DATABASE_URL on a database of its own: the benchmark leaves its rows (and
   thousands of queued emails) behind.
 `;

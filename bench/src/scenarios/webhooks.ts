@@ -382,3 +382,120 @@ export async function webhookFairness(
     await receiver.close();
   }
 }
+
+/** A receiver on 127.0.0.1 that answers 204 mostly, and now and then 500 (7 %), a cut connection (3 %) or nothing at all (1 %). */
+async function startFlakyReceiver(): Promise<{ url: string; answers: Record<'ok' | 'failed' | 'cut' | 'hung', number>; close(): Promise<void> }> {
+  const answers = { ok: 0, failed: 0, cut: 0, hung: 0 };
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const roll = Math.random();
+      if (roll < 0.07) {
+        answers.failed++;
+        res.writeHead(500).end('failing');
+      } else if (roll < 0.1) {
+        answers.cut++;
+        req.socket.resetAndDestroy();
+      } else if (roll < 0.11) {
+        answers.hung++;
+      } else {
+        answers.ok++;
+        res.writeHead(204).end();
+      }
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    answers,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const MIB = 2 ** 20;
+/** How long the soak's load runs before its baseline is taken: the delivery engine's working set is reached by then. */
+const SOAK_WARM_UP_S = 15;
+const SOAK_SAMPLE_EVERY_S = 15;
+
+/**
+ * Scenario 16: memory under a soak with webhooks, on one replica. Four new workspaces, two forms
+ * each with one endpoint to a receiver that fails, cuts or hangs now and then; server-side
+ * submissions at `rate` a second spread over the eight forms, every one delivered (and the failed
+ * ones retried). RSS and the live heap (after a full collection) once the load has run
+ * `SOAK_WARM_UP_S`, then every `SOAK_SAMPLE_EVERY_S` for `seconds`: what grows without bound shows
+ * as a live heap that keeps rising.
+ */
+export async function webhookSoak(a: BenchServer, notes: string[], rate: number, seconds: number): Promise<Row[]> {
+  const receiver = await startFlakyReceiver();
+  const endpoints: { client: ReturnType<typeof createLfkClient>; formId: string; endpointId: string }[] = [];
+  try {
+    const targets: { url: string; key: string }[] = [];
+    for (let w = 0; w < 4; w++) {
+      const signedUp = await createLfkClient({ baseUrl: a.url }).auth.signup.mutate({
+        email: `soak-${w}-${Date.now().toString(36)}@example.com`,
+        password: 'benchmark password, long enough',
+      });
+      const owner = createLfkClient({ baseUrl: a.url, sessionToken: signedUp.session_token });
+      const key = (await owner.apiKeys.create.mutate({ workspace_id: signedUp.workspace.id, name: 'soak' })).key;
+      const withKey = createLfkClient({ baseUrl: a.url, apiKey: key });
+      for (let f = 0; f < 2; f++) {
+        const form = await withKey.forms.create.mutate({ name: `Soak ${w}.${f}`, schema: [{ name: 'n', type: 'number', required: true }], submission_mode: 'api_key' });
+        const endpointId = (await withKey.webhooks.create.mutate({ form_id: form.id, url: receiver.url })).id;
+        endpoints.push({ client: owner, formId: form.id, endpointId });
+        targets.push({ url: `${a.url}/v1/forms/${form.id}/submissions`, key });
+      }
+    }
+    const samples: { at: number; rss: number; live: number }[] = [];
+    const failures: unknown[] = [];
+    const pending = new Set<Promise<void>>();
+    const started = performance.now();
+    const total = rate * (SOAK_WARM_UP_S + seconds);
+    let nextSample = SOAK_WARM_UP_S;
+    for (let sent = 0; sent < total; sent++) {
+      const due = started + (sent * 1000) / rate;
+      const wait = due - performance.now();
+      if (wait > 1) await sleep(wait);
+      const target = targets[sent % targets.length]!;
+      const done = submitOnce(target.url, target.key, `{"n":${sent}}`).then(() => {}, (error) => void failures.push(error));
+      pending.add(done);
+      void done.finally(() => pending.delete(done));
+      if ((performance.now() - started) / 1000 >= nextSample) {
+        nextSample += SOAK_SAMPLE_EVERY_S;
+        const { live } = await a.heap();
+        samples.push({ at: (performance.now() - started) / 1000, rss: a.rssBytes(), live });
+      }
+    }
+    await Promise.all(pending);
+    const { live } = await a.heap();
+    samples.push({ at: (performance.now() - started) / 1000, rss: a.rssBytes(), live });
+    const first = samples[0]!;
+    const last = samples.at(-1)!;
+    const liveGrowth = (Math.max(...samples.map((s) => s.live)) - first.live) / MIB;
+    const { ok, failed, cut, hung } = receiver.answers;
+    notes.push(
+      `Scenario 16: ${total} submissions at ${rate}/s over ${SOAK_WARM_UP_S + seconds} s to 8 forms with an endpoint each, the receiver answering ` +
+        `${ok} × 204, ${failed} × 500, cutting ${cut} connections and leaving ${hung} requests unanswered (retries included); ${failures.length} submissions refused. ` +
+        `RSS and live heap (MiB) from ${SOAK_WARM_UP_S} s: ${samples.map((s) => `${s.at.toFixed(0)} s ${(s.rss / MIB).toFixed(0)}/${(s.live / MIB).toFixed(1)}`).join(', ')}.`,
+    );
+    return [
+      {
+        scenario: `16 · webhook soak, ${rate}/s for ${seconds} s, failing receiver: RSS growth`,
+        engine: 'PostgreSQL',
+        errors: failures.length,
+        ratio: last.rss / first.rss,
+        target: '≤ 1.10',
+        met: last.rss / first.rss <= 1.1,
+      },
+      { scenario: '16 · webhook soak: live heap growth (MiB)', engine: 'PostgreSQL', ratio: liveGrowth, target: '≤ 16, flat', met: liveGrowth <= 16 },
+    ];
+  } finally {
+    // Their retries do not run on after the scenario.
+    for (const { client, formId, endpointId } of endpoints) await client.webhooks.update.mutate({ form_id: formId, webhook_id: endpointId, enabled: false }).catch(() => {});
+    await receiver.close();
+  }
+}
