@@ -8,8 +8,8 @@ export type ToServer =
   | { type: 'seed-submissions'; formId: string; count: number }
   /**
    * The live heap: collected first (the server runs with --expose-gc), so garbage not yet collected
-   * is not counted; with the heap V8 holds, memory outside it, and the handles and requests Node keeps.
+   * is not counted; with the handles and requests Node keeps open (sockets, timers).
    */
   | { type: 'heap' };
 
-export type FromServer = { type: 'ready'; url: string } | { type: 'queries'; count: number } | { type: 'verified' } | { type: 'seeded' } | { type: 'heap'; bytes: number; heapTotal: number; external: number; resources: number };
+export type FromServer = { type: 'ready'; url: string } | { type: 'queries'; count: number } | { type: 'verified' } | { type: 'seeded' } | { type: 'heap'; bytes: number; resources: number };

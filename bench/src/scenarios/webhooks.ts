@@ -450,7 +450,7 @@ export async function webhookSoak(a: BenchServer, notes: string[], rate: number,
         targets.push({ url: `${a.url}/v1/forms/${form.id}/submissions`, key });
       }
     }
-    const samples: { at: number; rss: number; live: number }[] = [];
+    const samples: { at: number; rss: number; live: number; resources: number }[] = [];
     const failures: unknown[] = [];
     const pending = new Set<Promise<void>>();
     const started = performance.now();
@@ -466,13 +466,11 @@ export async function webhookSoak(a: BenchServer, notes: string[], rate: number,
       void done.finally(() => pending.delete(done));
       if ((performance.now() - started) / 1000 >= nextSample) {
         nextSample += SOAK_SAMPLE_EVERY_S;
-        const { live } = await a.heap();
-        samples.push({ at: (performance.now() - started) / 1000, rss: a.rssBytes(), live });
+        samples.push({ at: (performance.now() - started) / 1000, rss: a.rssBytes(), ...(await a.heap()) });
       }
     }
     await Promise.all(pending);
-    const { live } = await a.heap();
-    samples.push({ at: (performance.now() - started) / 1000, rss: a.rssBytes(), live });
+    samples.push({ at: (performance.now() - started) / 1000, rss: a.rssBytes(), ...(await a.heap()) });
     const first = samples[0]!;
     const last = samples.at(-1)!;
     const liveGrowth = (Math.max(...samples.map((s) => s.live)) - first.live) / MIB;
@@ -480,7 +478,8 @@ export async function webhookSoak(a: BenchServer, notes: string[], rate: number,
     notes.push(
       `Scenario 16: ${total} submissions at ${rate}/s over ${SOAK_WARM_UP_S + seconds} s to 8 forms with an endpoint each, the receiver answering ` +
         `${ok} × 204, ${failed} × 500, cutting ${cut} connections and leaving ${hung} requests unanswered (retries included); ${failures.length} submissions refused. ` +
-        `RSS and live heap (MiB) from ${SOAK_WARM_UP_S} s: ${samples.map((s) => `${s.at.toFixed(0)} s ${(s.rss / MIB).toFixed(0)}/${(s.live / MIB).toFixed(1)}`).join(', ')}.`,
+        `RSS and live heap (MiB), and the sockets and timers Node kept open, from ${SOAK_WARM_UP_S} s: ` +
+        `${samples.map((s) => `${s.at.toFixed(0)} s ${(s.rss / MIB).toFixed(0)}/${(s.live / MIB).toFixed(1)} (${s.resources})`).join(', ')}.`,
     );
     return [
       {
