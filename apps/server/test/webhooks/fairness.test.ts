@@ -3,6 +3,7 @@
  * its cap of deliveries in flight (LFK_WEBHOOK_IN_FLIGHT_PER_WORKSPACE), and another workspace's
  * deliveries go on arriving, however many it queues.
  */
+import { loadConfig } from '@lfk/server';
 import { startReceiver, until, useTestServer } from '@lfk/testing';
 import { expect, it } from 'vitest';
 import { formWithWebhook, submitTo } from './fixtures.ts';
@@ -62,4 +63,10 @@ it("a workspace whose receivers hang holds its cap in flight, and another worksp
     await dead.close();
     await live.close();
   }
+});
+
+it('takes the cap from LFK_WEBHOOK_IN_FLIGHT_PER_WORKSPACE, 32 unless set, and refuses one under 1', () => {
+  expect(loadConfig({}).webhooks.inFlightPerWorkspace).toBe(32);
+  expect(loadConfig({ LFK_WEBHOOK_IN_FLIGHT_PER_WORKSPACE: '64' }).webhooks.inFlightPerWorkspace).toBe(64);
+  expect(() => loadConfig({ LFK_WEBHOOK_IN_FLIGHT_PER_WORKSPACE: '0' })).toThrow(/LFK_WEBHOOK_IN_FLIGHT_PER_WORKSPACE/);
 });
