@@ -34,7 +34,7 @@ process.on('message', (message: ToServer) => {
       .then(() => send({ type: 'verified' }));
   } else if (message.type === 'heap') {
     (globalThis as { gc?: () => void }).gc?.();
-    send({ type: 'heap', bytes: process.memoryUsage().heapUsed });
+    send({ type: 'heap', bytes: process.memoryUsage().heapUsed, resources: process.getActiveResourcesInfo().length });
   } else if (message.type === 'seed-submissions') {
     // Realistic rows (an address, a sentence of text), written in one statement: the scenario
     // measures the export, not 100 000 submissions through the API.

@@ -42,6 +42,8 @@ export interface BenchServer {
   seedSubmissions(formId: string, count: number): Promise<void>;
   /** The server's heap after a full collection: what it holds live (the bench server only). */
   liveHeapBytes(): Promise<number>;
+  /** The same, with the handles and requests Node keeps open: sockets, timers (the bench server only). */
+  heap(): Promise<{ live: number; resources: number }>;
   rssBytes(): number;
   /** The most RSS the process has had (the kernel's high-water mark). */
   peakRssBytes(): number;
@@ -87,6 +89,7 @@ async function forkServer(script: string, env: Record<string, string>, execArgv:
     confirmAccount: (email) => ask(child, { type: 'confirm-account', email }, 'verified').then(() => undefined),
     seedSubmissions: (formId, count) => ask(child, { type: 'seed-submissions', formId, count }, 'seeded').then(() => undefined),
     liveHeapBytes: () => ask(child, { type: 'heap' }, 'heap').then((answer) => answer.bytes),
+    heap: () => ask(child, { type: 'heap' }, 'heap').then(({ bytes, resources }) => ({ live: bytes, resources })),
     rssBytes: () => statusBytes(child.pid!, 'VmRSS'),
     peakRssBytes: () => statusBytes(child.pid!, 'VmHWM'),
     cpuSeconds: () => cpuSecondsOf(child.pid!),

@@ -8,7 +8,10 @@ export type ToServer =
   | { type: 'confirm-account'; email: string }
   /** Writes `count` submissions to a form at once (scenario 13 exports them), as the repository writes them. */
   | { type: 'seed-submissions'; formId: string; count: number }
-  /** The live heap: collected first (the server runs with --expose-gc), so garbage not yet collected is not counted. */
+  /**
+   * The live heap: collected first (the server runs with --expose-gc), so garbage not yet collected
+   * is not counted; with the handles and requests Node keeps open (sockets, timers).
+   */
   | { type: 'heap' };
 
-export type FromServer = { type: 'ready'; url: string } | { type: 'queries'; count: number } | { type: 'verified' } | { type: 'seeded' } | { type: 'heap'; bytes: number };
+export type FromServer = { type: 'ready'; url: string } | { type: 'queries'; count: number } | { type: 'verified' } | { type: 'seeded' } | { type: 'heap'; bytes: number; resources: number };

@@ -9,6 +9,7 @@ import {
   type RateLimitName,
 } from '@lfk/api';
 import { DATABASE_TIMEOUTS, type DatabaseTimeouts } from '@lfk/db';
+import { WEBHOOK_IN_FLIGHT_PER_WORKSPACE } from '@lfk/db/constants';
 import ipaddr from 'ipaddr.js';
 import { fileURLToPath } from 'node:url';
 import { createPublicKey, type KeyObject } from 'node:crypto';
@@ -158,6 +159,7 @@ const envSchema = z.object({
   LFK_SECRET_SCANNING_KEYS: secretScanningKeys,
   LFK_SECRET_KEY: secretKey,
   LFK_WEBHOOK_ALLOW_PRIVATE: flagDefaulting('false'),
+  LFK_WEBHOOK_IN_FLIGHT_PER_WORKSPACE: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(100_000).default(WEBHOOK_IN_FLIGHT_PER_WORKSPACE)),
   LFK_TURNSTILE_VERIFY_URL: verifyUrl(CAPTCHA_VERIFY_URLS.turnstile),
   LFK_HCAPTCHA_VERIFY_URL: verifyUrl(CAPTCHA_VERIFY_URLS.hcaptcha),
   LFK_RECAPTCHA_VERIFY_URL: verifyUrl(CAPTCHA_VERIFY_URLS.recaptcha),
@@ -214,6 +216,8 @@ export interface Config {
   webhooks: {
     /** `LFK_WEBHOOK_ALLOW_PRIVATE`: webhooks may go to private addresses and `http://` (self-hosting, tests). */
     allowPrivate: boolean;
+    /** `LFK_WEBHOOK_IN_FLIGHT_PER_WORKSPACE`: one workspace's deliveries in flight at once, across every replica. */
+    inFlightPerWorkspace: number;
   };
   /** Public keys trusted to sign leak reports, by identifier; empty: every report is refused. */
   secretScanningKeys: ReadonlyMap<string, KeyObject>;
@@ -320,7 +324,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     keyLifecycleSweepMs: 60_000,
     secretScanningKeys: e.LFK_SECRET_SCANNING_KEYS,
     secretKey: e.LFK_SECRET_KEY,
-    webhooks: { allowPrivate: e.LFK_WEBHOOK_ALLOW_PRIVATE },
+    webhooks: { allowPrivate: e.LFK_WEBHOOK_ALLOW_PRIVATE, inFlightPerWorkspace: e.LFK_WEBHOOK_IN_FLIGHT_PER_WORKSPACE },
     captcha: {
       verifyUrls: { turnstile: e.LFK_TURNSTILE_VERIFY_URL, hcaptcha: e.LFK_HCAPTCHA_VERIFY_URL, recaptcha: e.LFK_RECAPTCHA_VERIFY_URL },
       timeoutMs: e.LFK_CAPTCHA_TIMEOUT * 1000,

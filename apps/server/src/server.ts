@@ -85,8 +85,8 @@ export interface ServerOptions {
   db?: Database;
   /** Timings of the email sender (tests shorten them). */
   outbox?: Partial<OutboxSenderOptions>;
-  /** Settings of the webhook worker (tests shorten its lock and poll). */
-  webhooks?: Partial<DeliveryJobSettings & { pollMs: number; timeoutMs: number }>;
+  /** Settings of the webhook worker (tests shorten its lock and poll, and give it few slots). */
+  webhooks?: Partial<DeliveryJobSettings & { pollMs: number; timeoutMs: number; concurrency: number }>;
 }
 
 /**
@@ -236,14 +236,14 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const transport = config.smtpUrl ? smtpTransport(config.smtpUrl, config.emailFrom) : logTransport(mailLog);
   sender = new OutboxSender(db, services.secretBox, transport, log, options.outbox);
   sender.start();
-  const { pollMs: webhookPollMs = WEBHOOK_POLL_MS, timeoutMs: _timeout, ...webhookSettings } = options.webhooks ?? {};
+  const { pollMs: webhookPollMs = WEBHOOK_POLL_MS, timeoutMs: _timeout, concurrency = WEBHOOK_CONCURRENCY, ...webhookSettings } = options.webhooks ?? {};
   webhookWorker = new QueueWorker(
     deliveryJob(
       { db, secretBox: services.secretBox, outbound: services.outbound, log, publicUrl: config.publicUrl, wakeMailer: () => sender?.wake(), metrics: services.metrics },
-      { ...DEFAULT_DELIVERY_SETTINGS, ...webhookSettings },
+      { ...DEFAULT_DELIVERY_SETTINGS, perWorkspace: config.webhooks.inFlightPerWorkspace, ...webhookSettings },
     ) as QueueJob<unknown>,
     log,
-    { pollMs: webhookPollMs, batchSize: WEBHOOK_BATCH, concurrency: WEBHOOK_CONCURRENCY },
+    { pollMs: webhookPollMs, batchSize: WEBHOOK_BATCH, concurrency },
   );
   webhookWorker.start();
   keyUses.start();

@@ -14,6 +14,13 @@ export const MAX_WEBHOOKS_PER_FORM = 5;
 export const WEBHOOK_IN_FLIGHT_PER_ENDPOINT = 16;
 
 /**
+ * Deliveries of one workspace in flight at once, across every replica (the default of
+ * `LFK_WEBHOOK_IN_FLIGHT_PER_WORKSPACE`): a workspace whose receivers all hang holds this many of
+ * the replicas' slots, never the others' share.
+ */
+export const WEBHOOK_IN_FLIGHT_PER_WORKSPACE = 32;
+
+/**
  * A delivery waits for its next attempt, reached its endpoint, or failed for good; `held`: it was
  * queued for a URL the endpoint has since moved from, and waits for a member to retry it (to the
  * current URL) or discard it; `discarded`: a member chose not to send it.

@@ -32,10 +32,12 @@ export const DEFAULT_OUTBOX_OPTIONS: OutboxSenderOptions = {
 function emailJob(db: Database, box: SecretBox, transport: MailTransport, log: Log, options: OutboxSenderOptions): QueueJob<ClaimedEmail> {
   return {
     name: 'outbox',
-    claim(limit) {
+    async claim(limit) {
       const now = new Date();
       const lockedUntil = new Date(now.getTime() + options.lockMs);
-      return db.fork().getRepository(OutboxEmail).claimDue(now, lockedUntil, limit);
+      const items = await db.fork().getRepository(OutboxEmail).claimDue(now, lockedUntil, limit);
+      // Fewer than asked: nothing else is due.
+      return { items, more: items.length === limit };
     },
     async perform(row) {
       const outbox = db.fork().getRepository(OutboxEmail);

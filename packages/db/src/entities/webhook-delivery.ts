@@ -45,6 +45,11 @@ export const WebhookDelivery = defineEntity({
     attemptCount: p.integer().default(0),
     nextAttemptAt: p.datetime().nullable(),
     lockedUntil: p.datetime().nullable(),
+    /**
+     * Due, but its endpoint or workspace was at its cap of deliveries in flight when a claim came to
+     * it: set aside, out of the claims' scan, and taken again once its endpoint and workspace have room.
+     */
+    waitingForRoom: p.boolean().default(false),
   },
   indexes: [
     { properties: ['status', 'nextAttemptAt'] },
@@ -55,6 +60,16 @@ export const WebhookDelivery = defineEntity({
     {
       name: 'webhook_deliveries_in_flight_index',
       expression: `create index "webhook_deliveries_in_flight_index" on "webhook_deliveries" ("endpoint_id") where "status" = 'pending' and "locked_until" is not null`,
+    },
+    // The claim's scan, in due order: what waits for room is not in it, so a deep backlog set aside behind a cap costs a claim nothing.
+    {
+      name: 'webhook_deliveries_due_index',
+      expression: `create index "webhook_deliveries_due_index" on "webhook_deliveries" ("next_attempt_at") where "status" = 'pending' and not "waiting_for_room"`,
+    },
+    // What waits for room, by endpoint: the claim takes an endpoint's oldest again once it has room.
+    {
+      name: 'webhook_deliveries_waiting_index',
+      expression: `create index "webhook_deliveries_waiting_index" on "webhook_deliveries" ("endpoint_id", "next_attempt_at") where "status" = 'pending' and "waiting_for_room"`,
     },
   ],
 });

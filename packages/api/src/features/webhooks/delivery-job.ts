@@ -7,7 +7,7 @@ import {
   type WebhookAttempt,
   WebhookEndpoint,
 } from '@lfk/db';
-import { WEBHOOK_FAILING_DISABLE_MS, WEBHOOK_IN_FLIGHT_PER_ENDPOINT, type WebhookDisabledReason } from '@lfk/vocabulary';
+import { WEBHOOK_FAILING_DISABLE_MS, WEBHOOK_IN_FLIGHT_PER_ENDPOINT, WEBHOOK_IN_FLIGHT_PER_WORKSPACE, type WebhookDisabledReason } from '@lfk/vocabulary';
 import type { SecretBox } from '../../credentials/secret-box.ts';
 import type { QueueJob } from '../../infrastructure/queue-worker.ts';
 import type { Metrics } from '../../metrics.ts';
@@ -25,6 +25,8 @@ export interface DeliveryJobSettings {
   lockMs: number;
   /** Deliveries to one endpoint in flight at once, across every replica. */
   perEndpoint: number;
+  /** Deliveries of one workspace in flight at once, across every replica (`LFK_WEBHOOK_IN_FLIGHT_PER_WORKSPACE`). */
+  perWorkspace: number;
   /** The wait after each failed attempt (tests that retry by hand push the first one out of their way). */
   retryDelaysMs: readonly number[];
 }
@@ -32,6 +34,7 @@ export interface DeliveryJobSettings {
 export const DEFAULT_DELIVERY_SETTINGS: DeliveryJobSettings = {
   lockMs: 60_000,
   perEndpoint: WEBHOOK_IN_FLIGHT_PER_ENDPOINT,
+  perWorkspace: WEBHOOK_IN_FLIGHT_PER_WORKSPACE,
   retryDelaysMs: RETRY_DELAYS_MS,
 };
 
@@ -114,14 +117,15 @@ async function disableEndpoint(deps: DeliveryJobDeps, endpoint: EndpointForDeliv
 export function deliveryJob(deps: DeliveryJobDeps, settings: DeliveryJobSettings = DEFAULT_DELIVERY_SETTINGS): QueueJob<Claimed> {
   return {
     name: 'webhooks',
-    capped: true,
     async claim(limit) {
       const em = deps.db.fork();
       const now = new Date();
-      const claimed = await em.getRepository(WebhookDelivery).claimDue(now, new Date(now.getTime() + settings.lockMs), limit, settings.perEndpoint);
-      if (claimed.length === 0) return [];
-      const endpoints = await em.getRepository(WebhookEndpoint).forDelivery([...new Set(claimed.map((d) => d.endpointId))]);
-      return claimed.map((delivery) => ({ ...delivery, endpoint: endpoints.get(delivery.endpointId) }));
+      const { deliveries, more, capped } = await em
+        .getRepository(WebhookDelivery)
+        .claimDue(now, new Date(now.getTime() + settings.lockMs), limit, { perEndpoint: settings.perEndpoint, perWorkspace: settings.perWorkspace });
+      if (deliveries.length === 0) return { items: [], more, capped };
+      const endpoints = await em.getRepository(WebhookEndpoint).forDelivery([...new Set(deliveries.map((d) => d.endpointId))]);
+      return { items: deliveries.map((delivery) => ({ ...delivery, endpoint: endpoints.get(delivery.endpointId) })), more, capped };
     },
 
     async perform(delivery) {
