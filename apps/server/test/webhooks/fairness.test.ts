@@ -51,11 +51,11 @@ it("a workspace whose receivers hang holds its cap in flight, and another worksp
     expect(await t.count(`${ofAttacker} and d.locked_until is not null`, [attacker.workspaceId])).toBe(PER_WORKSPACE);
     expect(await t.count(`${ofAttacker} and d.attempt_count = 0`, [attacker.workspaceId])).toBe(QUEUED - PER_WORKSPACE);
     // Set aside while their workspace is at its cap, out of every claim's way.
-    expect(await t.count(`${ofAttacker} and d.held`, [attacker.workspaceId])).toBe(QUEUED - PER_WORKSPACE);
+    expect(await t.count(`${ofAttacker} and d.waiting_for_room`, [attacker.workspaceId])).toBe(QUEUED - PER_WORKSPACE);
 
     // The receiver goes away: the hanging attempts fail, and what was set aside is attempted in its turn.
     await dead.close();
-    const waiting = `${ofAttacker} and (d.held or d.locked_until is not null or jsonb_array_length(d.attempts) = 0)`;
+    const waiting = `${ofAttacker} and (d.waiting_for_room or d.locked_until is not null or jsonb_array_length(d.attempts) = 0)`;
     await until('every delivery of the hanging workspace attempted', async () => (await t.count(waiting, [attacker.workspaceId])) === 0);
     expect(await t.count(`${ofAttacker} and jsonb_array_length(d.attempts) = 1`, [attacker.workspaceId])).toBe(QUEUED);
   } finally {

@@ -171,10 +171,10 @@ export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> 
        ), claimed as (
          update webhook_deliveries d set locked_until = :lockedUntil, attempt_count = d.attempt_count + 1, waiting_for_room = false
          from taken where d.id = taken.id
-         returning d.id, d.endpoint_id, d.event_id, d.payload, d.attempt_count
+         returning d.id, d.endpoint_id, d.url, d.event_id, d.payload, d.attempt_count
        )
        -- One row at least, with what the claim saw of the queue, and one per delivery taken.
-       select c.id, c.endpoint_id, c.event_id, c.payload, c.attempt_count, (select count(*) from scanned) as scanned,
+       select c.id, c.endpoint_id, c.url, c.event_id, c.payload, c.attempt_count, (select count(*) from scanned) as scanned,
               exists (select 1 from full_endpoints) or exists (select 1 from waiting_endpoints where endpoint_id is not null)
                 or (select count(*) from within_endpoint_caps) > (select count(*) from taken) as capped
        from (select 1) as queue left join claimed c on true`,
