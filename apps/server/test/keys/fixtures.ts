@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import { openDatabase } from '@lfk/db';
 import { createServer, type LfkServer } from '@lfk/server';
 import { newId } from '@lfk/db';
-import { startTestServer, TEST_DATABASE_URL, type TestServer, type TestServerOptions, until } from '@lfk/testing';
+import { startTestServer, TEST_DATABASE_URL, type TestServer, type TestServerOptions, until } from '@lfk/server/testing';
 import { afterAll, beforeAll, expect } from 'vitest';
 
 /** A clock that moves only when told: expiry is reached by turning it, never by waiting. */

@@ -4,7 +4,7 @@
  * already in its grace, cannot be rolled. The 10-active-keys rule holds under a race of rolls and creates.
  */
 import { MAX_ACTIVE_KEYS } from '@lfk/db/constants';
-import { ENGINE, expectError, } from '@lfk/testing';
+import { ENGINE, expectError, } from '@lfk/server/testing';
 import { describe, expect, it } from 'vitest';
 import {
   auditActions,

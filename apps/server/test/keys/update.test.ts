@@ -4,7 +4,7 @@
  * text, shown on the key's page). Who may call it is the authorization matrix's; the allowlist part
  * is allowed-ips.test.ts's.
  */
-import { ENGINE, expectError } from '@lfk/testing';
+import { ENGINE, expectError } from '@lfk/server/testing';
 import { describe, expect, it } from 'vitest';
 import { auditActions, createKey, getKey, testClock, updateKey, useKeysServer } from './fixtures.ts';
 
