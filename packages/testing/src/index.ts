@@ -1,3 +1,4 @@
+export { DAY, HOUR, type TestClock, testClock } from './clock.ts';
 export { emailsSentTo, type LinkEmailKind, linkTokenSentTo, verificationTokenSentTo } from './email.ts';
 export { expectDocumentedError, type ExpectErrorOptions, expectError, type WireError } from './errors.ts';
 export type { Res } from './http.ts';
