@@ -1,4 +1,4 @@
-import { MIN_PASSWORD_LENGTH, PAGE_LIMIT } from '@lfk/db/constants';
+import { MIN_PASSWORD_LENGTH, PAGE_LIMIT } from '@lfk/vocabulary';
 import { hostname } from 'node:os';
 import { Command } from '@commander-js/extra-typings';
 import { anonymousApi, type CommandContext, keyApi, sessionApi } from '../command-context.ts';

@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import type { RouterOutputs } from '@lfk/client';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@lfk/db/constants';
+import { WEBHOOK_DISABLED_WHY, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@lfk/vocabulary';
 import { type CommandContext, formsApi, sessionApi, signedIn, withClient } from '../command-context.ts';
 import { usageError } from '../errors.ts';
 import type { Column } from '../output/table.ts';
@@ -29,8 +29,7 @@ const eventOption = () =>
 function stateOf(webhook: Webhook, ctx: CommandContext): [string, string, (text: string) => string] {
   const { style } = ctx.out;
   if (webhook.enabled) return ['state', 'enabled', style.green];
-  const why = { manual: 'by a person', gone: 'the receiver answered 410 Gone', failing: 'every delivery failed for 3 days' }[webhook.disabled_reason ?? 'manual'];
-  return ['state', `disabled (${why})`, style.yellow];
+  return ['state', `disabled (${WEBHOOK_DISABLED_WHY[webhook.disabled_reason ?? 'manual']})`, style.yellow];
 }
 
 function printWebhook(webhook: Webhook, ctx: CommandContext): void {

@@ -6,7 +6,7 @@ import {
   type Services,
   type SessionCookieWriter,
 } from '@lfk/api';
-import { cutToLength, TEXT_LIMITS } from '@lfk/db/constants';
+import { cutToLength, TEXT_LIMITS } from '@lfk/vocabulary';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OwnOriginCheck } from './own-origin.ts';
 

@@ -1,16 +1,13 @@
 import { ApiKey, type ApiKeyRefusalReason, type Database, type DayUses, type KeyUses, type LastUse, noRefusals, totalRefused } from '@lfk/db';
+import { DAY_MS, utcDateOf } from '@lfk/vocabulary';
 import type { Log } from '../log.ts';
 import { parseAddress } from './allowed-ips-schemas.ts';
-
-const DAY_MS = 86_400_000;
 
 /** One key's uses gathered since the last batch: its newest accepted one, and counts by UTC day number. */
 interface Pending {
   last: LastUse | null;
   days: Map<number, DayUses>;
 }
-
-const dateOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
 /**
  * Remembers each API key's uses — when it was last accepted, from which address and user agent,
@@ -151,7 +148,7 @@ function toUses(batch: Map<string, Pending>): Map<string, KeyUses> {
   const uses = new Map<string, KeyUses>();
   for (const [keyId, pending] of batch) {
     const last = pending.last && { ...pending.last, ip: shownAddress(pending.last.ip) };
-    uses.set(keyId, { last, byDay: new Map([...pending.days].map(([number, day]) => [dateOf(number), day])) });
+    uses.set(keyId, { last, byDay: new Map([...pending.days].map(([number, day]) => [utcDateOf(new Date(number * DAY_MS)), day])) });
   }
   return uses;
 }

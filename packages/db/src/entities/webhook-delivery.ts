@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { TEXT_LIMITS, WEBHOOK_DELIVERY_STATUSES } from '../constants.ts';
+import { TEXT_LIMITS, WEBHOOK_DELIVERY_STATUSES } from '@lfk/vocabulary';
 import { WebhookDeliveryRepository } from '../repositories/webhook-deliveries.ts';
 import { BaseEntity } from './base.ts';
 import { Submission } from './submission.ts';

@@ -1,4 +1,4 @@
-import type { Role } from '../constants.ts';
+import type { Role } from '@lfk/vocabulary';
 import type { IInvitation } from '../entities/invitation.ts';
 import { newId } from '../ids.ts';
 import { BaseRepository } from './base-repository.ts';

@@ -1,5 +1,5 @@
 import { type Backlog, BaseRepository } from './base-repository.ts';
-import type { WebhookDeliveryStatus } from '../constants.ts';
+import type { WebhookDeliveryStatus } from '@lfk/vocabulary';
 import type { IWebhookDelivery, WebhookAttempt } from '../entities/webhook-delivery.ts';
 import { newId } from '../ids.ts';
 

@@ -1,5 +1,5 @@
 import { BaseRepository } from './base-repository.ts';
-import type { WebhookDeliveryStatus, WebhookDisabledReason } from '../constants.ts';
+import type { WebhookDeliveryStatus, WebhookDisabledReason } from '@lfk/vocabulary';
 import type { IWebhookEndpoint } from '../entities/webhook-endpoint.ts';
 
 /** What a delivery needs of its endpoint: where, with which secrets, and whose it is. */

@@ -1,5 +1,5 @@
-import type { RouterOutputs } from '@lfk/api';
-import { MIN_PASSWORD_LENGTH } from '@lfk/db/constants';
+import type { RouterOutputs } from '@lfk/client';
+import { MIN_PASSWORD_LENGTH } from '@lfk/vocabulary';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';

@@ -1,4 +1,4 @@
-import { MAX_ACTIVE_KEYS, PAGE_LIMIT } from '@lfk/db/constants';
+import { MAX_ACTIVE_KEYS, PAGE_LIMIT } from '@lfk/vocabulary';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';

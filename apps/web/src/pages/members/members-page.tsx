@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import type { RouterOutputs } from '@lfk/api';
 import { invitationCreateInput } from '@lfk/api/schemas';
-import { ROLES } from '@lfk/db/constants';
+import type { RouterOutputs } from '@lfk/client';
+import { ROLES } from '@lfk/vocabulary';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';

@@ -1,5 +1,5 @@
-import type { RouterOutputs } from '@lfk/api';
-import type { SubmissionStatus } from '@lfk/db/constants';
+import type { RouterOutputs } from '@lfk/client';
+import { SPAM_REASON_WORDS, type SubmissionStatus } from '@lfk/vocabulary';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { type FormEvent, Fragment, useState } from 'react';
@@ -19,12 +19,6 @@ type Submission = RouterOutputs['submissions']['list']['data'][number];
 const PAGE_SIZE = 25;
 /** The fields a row shows beside its time; opening it shows every one. */
 const FIELDS_IN_A_ROW = 3;
-
-const SPAM_REASONS: Record<string, string> = {
-  honeypot: 'Filled in the hidden field',
-  captcha_unverified: 'Captcha could not be checked',
-  marked: 'Marked by a person',
-};
 
 export function SubmissionsPage() {
   const workspace = useWorkspace();
@@ -235,7 +229,7 @@ function SubmissionTable({ form, status, q, pages }: TableProps) {
                           ))}
                           <td data-label={status === 'spam' ? 'Why spam' : 'Via'}>
                             {status === 'spam'
-                              ? SPAM_REASONS[submission.spam_reason ?? ''] ?? 'Spam'
+                              ? (submission.spam_reason ? SPAM_REASON_WORDS[submission.spam_reason] : 'Spam')
                               : submission.source === 'api_key'
                                 ? 'API key'
                                 : 'Browser'}

@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import type { RouterOutputs } from '@lfk/api';
 import { webhookCreateInput } from '@lfk/api/schemas';
+import type { RouterOutputs } from '@lfk/client';
+import { WEBHOOK_DISABLED_WHY, type WebhookDisabledReason } from '@lfk/vocabulary';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -150,11 +151,8 @@ function AddEndpointForm({ formId, onCreated, onCancel }: { formId: string; onCr
   );
 }
 
-const DISABLED_WHY: Record<NonNullable<Webhook['disabled_reason']>, string> = {
-  manual: 'Disabled by a person.',
-  gone: 'Disabled: the receiver answered 410 Gone.',
-  failing: 'Disabled: every delivery failed for 3 days.',
-};
+/** Why it is disabled, as a sentence: `Disabled by a person.`, `Disabled: the receiver answered 410 Gone.` */
+const disabledWhy = (reason: WebhookDisabledReason) => `Disabled${reason === 'manual' ? '' : ':'} ${WEBHOOK_DISABLED_WHY[reason]}.`;
 
 function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook }) {
   const queryClient = useQueryClient();
@@ -203,7 +201,7 @@ function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook })
           'none yet'
         )}
       </p>
-      {!webhook.enabled && webhook.disabled_reason && <p>{DISABLED_WHY[webhook.disabled_reason]} Deliveries wait until it is enabled.</p>}
+      {!webhook.enabled && webhook.disabled_reason && <p>{disabledWhy(webhook.disabled_reason)} Deliveries wait until it is enabled.</p>}
       <div className="actions">
         <button type="button" className="secondary" disabled={test.isPending} onClick={() => test.mutate(ids)}>
           Send test event

@@ -1,4 +1,4 @@
-import { ACTOR_TYPES, AUDIT_ACTIONS, type AuditAction, TEXT_LIMITS } from '@lfk/db/constants';
+import { ACTOR_TYPES, AUDIT_ACTIONS, type AuditAction, TEXT_LIMITS, WEBHOOK_FAILING_DISABLE_DAYS } from '@lfk/vocabulary';
 import { z } from 'zod';
 import { email, idParam, listInput, role, text, timestamp, workspaceScoped } from '../../common-schemas.ts';
 
@@ -152,7 +152,7 @@ const AUDIT_DATA = {
     held: z.int().optional().describe('On a new URL: the deliveries queued for the previous one, now held for a member to retry or discard.'),
   }),
   'webhook.deleted': webhookAudit.extend({ reason: accountReclaimed.optional() }),
-  'webhook.disabled': webhookAudit.extend({ reason: z.enum(['gone', 'failing']).describe('410 Gone, or 3 days of failures.') }).omit({ host: true }),
+  'webhook.disabled': webhookAudit.extend({ reason: z.enum(['gone', 'failing']).describe(`410 Gone, or ${WEBHOOK_FAILING_DISABLE_DAYS} days of failures.`) }).omit({ host: true }),
   'webhook.secret_rotated': webhookAudit,
   'webhook.secret_revealed': webhookAudit,
   'webhook.delivery_retried': webhookAudit.extend({ delivery_id: z.string() }),

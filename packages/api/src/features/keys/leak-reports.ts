@@ -3,10 +3,10 @@ import { ApiKey, AuditEvent } from '@lfk/db';
 import { isWellFormedApiKey } from '../../credentials/api-key-format.ts';
 import { sha256 } from '../../credentials/secrets.ts';
 import { ApiError, detailsOfZodError } from '../../errors.ts';
+import { emailOwners } from '../../infrastructure/outbox.ts';
 import { rest } from '../../procedure-meta.ts';
 import { publicProcedure, router } from '../../trpc.ts';
 import { leakedKeyEmail } from './emails.ts';
-import { emailOwners } from './lifecycle.ts';
 import { leakReport, leakReportInput, leakReportLabels } from './schemas.ts';
 
 /** Who reports leaks in this format; named as the actor of `api_key.leaked` events. */
@@ -89,7 +89,7 @@ export const secretScanningRouter = router({
               },
             });
             const url = found.url ?? null;
-            await emailOwners(em, key, (to) => leakedKeyEmail({ to, key, url, reporter: REPORTER_NAME, publicUrl: ctx.services.publicUrl }));
+            await emailOwners(em, key.workspaceId, (to) => leakedKeyEmail({ to, key, url, reporter: REPORTER_NAME, publicUrl: ctx.services.publicUrl }));
             return { ours: true, key };
           });
           ours = revoked.ours;

@@ -1,11 +1,8 @@
-import { ApiKey, AuditEvent, type ChangedKey, type Database, Membership, type NewEmail } from '@lfk/db';
-import { API_KEY_EXPIRY_REMINDER_DAYS } from '@lfk/db/constants';
-import type { EntityManager } from '@mikro-orm/sql';
-import { enqueueEmail } from '../../infrastructure/outbox.ts';
+import { ApiKey, AuditEvent, type ChangedKey, type Database } from '@lfk/db';
+import { API_KEY_EXPIRY_REMINDER_DAYS, DAY_MS, utcDateOf } from '@lfk/vocabulary';
+import { emailOwners } from '../../infrastructure/outbox.ts';
 import { expiryReminderEmail } from './emails.ts';
 import { SYSTEM_ACTOR } from '../../trpc.ts';
-
-const DAY_MS = 86_400_000;
 
 /**
  * The nearest reminder already due when a key is made to expire at `expiresAt`: an owner who
@@ -17,18 +14,10 @@ export function initialReminder(expiresAt: Date, now: Date): number | null {
   return due.length === 0 ? null : Math.min(...due);
 }
 
-/** `at`'s UTC date, `YYYY-MM-DD`. */
-export const utcDateOf = (at: Date): string => at.toISOString().slice(0, 10);
-
 /** The `days` UTC dates ending with `now`'s, oldest first, as `YYYY-MM-DD`. */
 export function usageDays(now: Date, days: number): string[] {
   const today = Math.floor(now.getTime() / DAY_MS);
   return Array.from({ length: days }, (_, i) => utcDateOf(new Date((today - days + 1 + i) * DAY_MS)));
-}
-
-/** Queues one email per owner of the key's workspace, on `em` (in the caller's transaction). */
-export async function emailOwners(em: EntityManager, key: ChangedKey, build: (to: string) => NewEmail): Promise<void> {
-  for (const to of await em.getRepository(Membership).ownerEmails(key.workspaceId)) enqueueEmail(em, build(to));
 }
 
 export interface SweepOutcome {
@@ -69,7 +58,7 @@ export async function sweepKeyLifecycle(db: Database, now: Date, publicUrl: stri
   for (const days of [...API_KEY_EXPIRY_REMINDER_DAYS].sort((a, b) => a - b)) {
     await db.fork().transactional(async (em) => {
       for (const key of await em.getRepository(ApiKey).takeExpiryReminders(days, now)) {
-        await emailOwners(em, key, (to) => expiryReminderEmail({ to, key, days, publicUrl }));
+        await emailOwners(em, key.workspaceId, (to) => expiryReminderEmail({ to, key, days, publicUrl }));
         reminded.push({ key, days });
       }
     });

@@ -1,5 +1,5 @@
 import { ApiKey, AuditEvent, type IApiKey, isId, isUsableAt, MAX_ACTIVE_KEYS, noRefusals, User, Workspace } from '@lfk/db';
-import { API_KEY_EXPIRY_SECONDS } from '@lfk/db/constants';
+import { API_KEY_EXPIRY_SECONDS, utcDateOf } from '@lfk/vocabulary';
 import { generateApiKey } from '../../credentials/api-key-format.ts';
 import { ApiError } from '../../errors.ts';
 import { rest } from '../../procedure-meta.ts';
@@ -19,7 +19,7 @@ import {
 } from './schemas.ts';
 import { listOf } from '../../common-schemas.ts';
 import { apiKeyToWire, createdKeyToWire } from './serializers.ts';
-import { initialReminder, usageDays, utcDateOf } from './lifecycle.ts';
+import { initialReminder, usageDays } from './lifecycle.ts';
 import { pageNewestFirst } from '../../infrastructure/pagination.ts';
 import { confirmedOwnerProcedure, keyProcedure, ownerProcedure, router } from '../../trpc.ts';
 import type { EntityManager } from '@mikro-orm/sql';

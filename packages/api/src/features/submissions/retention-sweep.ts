@@ -1,8 +1,7 @@
 import { AuditEvent, type Database, Form, SPAM_RETENTION_DAYS, Submission } from '@lfk/db';
+import { DAY_MS } from '@lfk/vocabulary';
 import { inBatches } from '../../infrastructure/batches.ts';
 import { SYSTEM_ACTOR } from '../../trpc.ts';
-
-const DAY_MS = 86_400_000;
 
 /**
  * Deletes the submissions older than their form's `retention_days` and the spam older than

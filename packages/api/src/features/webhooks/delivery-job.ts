@@ -3,21 +3,20 @@ import {
   type ClaimedDelivery,
   type Database,
   type EndpointForDelivery,
-  Membership,
   WebhookDelivery,
   type WebhookAttempt,
   WebhookEndpoint,
 } from '@lfk/db';
-import { WEBHOOK_IN_FLIGHT_PER_ENDPOINT, type WebhookDisabledReason } from '@lfk/db/constants';
+import { WEBHOOK_FAILING_DISABLE_MS, WEBHOOK_IN_FLIGHT_PER_ENDPOINT, type WebhookDisabledReason } from '@lfk/vocabulary';
 import type { SecretBox } from '../../credentials/secret-box.ts';
 import type { QueueJob } from '../../infrastructure/queue-worker.ts';
 import type { Metrics } from '../../metrics.ts';
-import { insertEmail } from '../../infrastructure/outbox.ts';
+import { emailOwners } from '../../infrastructure/outbox.ts';
 import type { Log } from '../../log.ts';
 import { SYSTEM_ACTOR } from '../../trpc.ts';
 import { endpointDisabledEmail } from './emails.ts';
 import type { AttemptResult, Outbound } from '../../infrastructure/outbound-requests.ts';
-import { FAILING_ENDPOINT_DISABLED_AFTER_MS, nextAttemptAfter, RETRY_DELAYS_MS } from './retry-schedule.ts';
+import { nextAttemptAfter, RETRY_DELAYS_MS } from './retry-schedule.ts';
 import { signingSecrets } from './secrets.ts';
 import { signatureHeaders } from './signing.ts';
 
@@ -97,9 +96,9 @@ async function disableEndpoint(deps: DeliveryJobDeps, endpoint: EndpointForDeliv
       target: { type: 'webhook', id: endpoint.id },
       data: { form_id: endpoint.formId, reason },
     });
-    for (const to of await em.getRepository(Membership).ownerEmails(endpoint.workspaceId)) {
-      await insertEmail(em, endpointDisabledEmail({ to, endpointId: endpoint.id, formId: endpoint.formId, formName: endpoint.formName, reason, publicUrl: deps.publicUrl }));
-    }
+    await emailOwners(em, endpoint.workspaceId, (to) =>
+      endpointDisabledEmail({ to, endpointId: endpoint.id, formId: endpoint.formId, formName: endpoint.formName, reason, publicUrl: deps.publicUrl }),
+    );
     return true;
   });
   deps.log.warn({ endpoint_id: endpoint.id, reason }, 'webhook endpoint disabled');
@@ -157,7 +156,7 @@ export function deliveryJob(deps: DeliveryJobDeps, settings: DeliveryJobSettings
       const failingSince = await endpoints.markFailing(endpoint.id, at);
       // Disabled once it has failed for 3 days, or once a delivery has run out of attempts (about as
       // long) with no success in between: a quiet endpoint with one failing delivery is caught too.
-      const failedLongEnough = failingSince !== null && at.getTime() - failingSince.getTime() >= FAILING_ENDPOINT_DISABLED_AFTER_MS;
+      const failedLongEnough = failingSince !== null && at.getTime() - failingSince.getTime() >= WEBHOOK_FAILING_DISABLE_MS;
       if (failedLongEnough || next === null) await disableEndpoint(deps, endpoint, 'failing', at);
     },
   };

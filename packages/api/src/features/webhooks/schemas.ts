@@ -1,4 +1,4 @@
-import { PAGE_LIMIT, SUBMISSION_SOURCES, TEXT_LIMITS, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_DISABLED_REASONS, WEBHOOK_EVENT_TYPES } from '@lfk/db/constants';
+import { PAGE_LIMIT, SUBMISSION_SOURCES, TEXT_LIMITS, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_DISABLED_REASONS, WEBHOOK_EVENT_TYPES, WEBHOOK_FAILING_DISABLE_DAYS } from '@lfk/vocabulary';
 import { z } from 'zod';
 import { idParam, listInput, queryInteger, submissionValues, text, timestamp } from '../../common-schemas.ts';
 import { httpUrl } from '../forms/schemas.ts';
@@ -78,7 +78,7 @@ export const webhook = z
     disabled_reason: z
       .enum(WEBHOOK_DISABLED_REASONS)
       .nullable()
-      .describe('Why it is disabled: `manual` (a person), `gone` (it answered 410), `failing` (3 days of failures).'),
+      .describe(`Why it is disabled: \`manual\` (a person), \`gone\` (it answered 410), \`failing\` (${WEBHOOK_FAILING_DISABLE_DAYS} days of failures).`),
     last_delivery_at: timestamp.nullable().describe('The last attempt of its latest attempted delivery.'),
     last_status: webhookDeliveryStatus.nullable().describe('How its latest attempted delivery stands.'),
     previous_secret_expires_at: timestamp
