@@ -5,7 +5,7 @@
  * The route (`POST …/api-keys/{key_id}/roll`, 201) is the REST table's; a body that is not a roll
  * request is apps/server/test/keys/roll.test.ts's.
  */
-import { MAX_ACTIVE_KEYS } from '@lfk/db/constants';
+import { MAX_ACTIVE_KEYS } from '@lfk/vocabulary';
 import { DAY, ENGINE, testClock } from '@lfk/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/context.ts';
