@@ -3,7 +3,7 @@
  * through a TCP hop the test takes down and brings back. It waits with backoff (real time), says
  * once that the server is gone and once that it is back, and prints what arrived meanwhile.
  */
-import { startTcpHop, until } from '@lfk/testing';
+import { startTcpHop, until } from '@lfk/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { followSubmissions, keyedForm, newHome, server, signupWithCli, startWorld, stopWorld } from './harness.ts';
 

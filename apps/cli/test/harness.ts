@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import type { LfkServer } from '@lfk/server';
-import { emailsSentTo, linkTokenSentTo, PASSWORD, startTestServer, type TestServerOptions } from '@lfk/testing';
+import { emailsSentTo, linkTokenSentTo, PASSWORD, startTestServer, type TestServerOptions } from '@lfk/server/testing';
 import { run } from '../src/run.ts';
 
 /** The CLI exactly as `npx lfk` runs it: its bin, under this Node. */

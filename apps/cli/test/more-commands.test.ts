@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { linkTokenSentTo, until } from '@lfk/testing';
+import { linkTokenSentTo, until } from '@lfk/server/testing';
 import { followSubmissions, keyedForm, owner, server, signupWithCli, startWorld, stopWorld, tempHome, workspaceId } from './harness.ts';
 
 // members, projects, the audit log, --all, and submissions list --follow, against the real server.

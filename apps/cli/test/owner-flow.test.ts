@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { freePort, linkTokenSentTo } from '@lfk/testing';
+import { freePort, linkTokenSentTo } from '@lfk/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Home, type LfkServerUnderTest, PASSWORD, signupWithCli, startServer, tempHome } from './harness.ts';
 

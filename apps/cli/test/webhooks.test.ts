@@ -1,7 +1,7 @@
 // lfk webhooks … and lfk listen, against the real server and a local receiver.
 import { spawn } from 'node:child_process';
 import { verifyWebhook } from '@lfk/client';
-import { type Receiver, startReceiver, until } from '@lfk/testing';
+import { type Receiver, startReceiver, until } from '@lfk/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LFK_BIN, newHome, owner, ownerKey, server, startWorld, stopWorld } from './harness.ts';
 

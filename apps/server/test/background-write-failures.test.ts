@@ -4,7 +4,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { adminQuery, confirmPrintedAddress, databaseForProcess, ENGINE, freePort, PASSWORD, spawnServerProcess, startTestServer, TEST_DATABASE_URL, type TestServer, until } from '@lfk/testing';
+import { adminQuery, confirmPrintedAddress, databaseForProcess, ENGINE, freePort, PASSWORD, spawnServerProcess, startTestServer, TEST_DATABASE_URL, type TestServer, until } from '@lfk/server/testing';
 
 const FAILED_BATCH_LOG = 'could not write key uses';
 

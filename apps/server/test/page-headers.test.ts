@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { restRoutes } from '@lfk/api';
-import { linkTokenSentTo, PASSWORD, type RequestOptions, type Res, useTestServer, verificationTokenSentTo } from '@lfk/testing';
+import { linkTokenSentTo, PASSWORD, type RequestOptions, type Res, useTestServer, verificationTokenSentTo } from '@lfk/server/testing';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DASHBOARD_PATHS } from '../src/http/dashboard.ts';

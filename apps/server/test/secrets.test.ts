@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkTokenSentTo, PASSWORD, rawExchange, until, useTestServer, verificationTokenSentTo } from '@lfk/testing';
+import { linkTokenSentTo, PASSWORD, rawExchange, until, useTestServer, verificationTokenSentTo } from '@lfk/server/testing';
 
 // The most talkative level: nothing a log call is handed may carry a secret.
 const t = useTestServer({ LOG_LEVEL: 'trace' });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { loadConfig } from '@lfk/server';
 import { restRoutes } from '@lfk/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseForProcess, ENGINE, PASSWORD, spawnServerProcess, TEST_DATABASE_URL, useTestServer } from '@lfk/testing';
+import { databaseForProcess, ENGINE, PASSWORD, spawnServerProcess, TEST_DATABASE_URL, useTestServer } from '@lfk/server/testing';
 
 const t = useTestServer();
 

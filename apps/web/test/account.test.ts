@@ -3,7 +3,7 @@
  * other sessions signed out), see where they are signed in, sign one out, or every other one; and,
  * until their address is confirmed, told where keys, webhooks and invitations wait for it.
  */
-import { createContactForm, PASSWORD } from '@lfk/testing';
+import { createContactForm, PASSWORD } from '@lfk/server/testing';
 import { expect, it } from 'vitest';
 import { describeInBrowser, expectAccessible, gone, PHONE, see, sessionOf, useDashboard, workspaceOf } from './fixtures.ts';
 

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { freePort, linkTokenSentTo, PASSWORD, startTestServer, type TestServer, type TestServerOptions } from '@lfk/testing';
+import { freePort, linkTokenSentTo, PASSWORD, startTestServer, type TestServer, type TestServerOptions } from '@lfk/server/testing';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { DASHBOARD_DIST } from '../scripts/dashboard-build.ts';

@@ -3,7 +3,7 @@
  * through the emailed link and lands in the workspace; a forgotten password is reset from the
  * sign-in page; an owner deletes a workspace by typing its name; a person deletes their account.
  */
-import { linkTokenSentTo } from '@lfk/testing';
+import { linkTokenSentTo } from '@lfk/server/testing';
 import { expect, it } from 'vitest';
 import { describeInBrowser, expectAccessible, newEmail, PASSWORD, see, useDashboard, workspaceOf } from './fixtures.ts';
 

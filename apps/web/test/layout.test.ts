@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { DESKTOP, describeInBrowser, PHONE, see, sessionOf, signUpInBrowser, useDashboard, workspaceOf, newEmail } from './fixtures.ts';
-import { submit } from '@lfk/testing';
+import { submit } from '@lfk/server/testing';
 
 const LONG = 'W'.repeat(200);
 

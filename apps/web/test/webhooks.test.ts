@@ -4,7 +4,7 @@
  * delivery, disable and enable, rotate and reveal the secret, delete.
  */
 import { verifyWebhook } from '@lfk/client';
-import { createContactForm, ORIGIN, type Receiver, startReceiver, submit } from '@lfk/testing';
+import { createContactForm, ORIGIN, type Receiver, startReceiver, submit } from '@lfk/server/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeInBrowser, eventually, expectAccessible, gone, screenshot, see, sessionOf, useDashboard, workspaceOf } from './fixtures.ts';
 

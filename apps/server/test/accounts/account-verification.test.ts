@@ -3,7 +3,7 @@
  * button verifies). A form's notify_email equal to a verified account address of a member of its
  * workspace needs no verification of its own.
  */
-import { emailsSentTo, expectError, linkTokenSentTo, PASSWORD, useTestServer } from '@lfk/testing';
+import { emailsSentTo, expectError, linkTokenSentTo, PASSWORD, useTestServer } from '@lfk/server/testing';
 import { describe, expect, it } from 'vitest';
 
 const t = useTestServer({ LFK_VERIFY_RESEND_INTERVAL: '60' });

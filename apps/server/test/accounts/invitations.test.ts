@@ -3,7 +3,7 @@
  * by accepting the link (`lfi_…`, 7 days), signed in or signed up with it. No answer tells whether
  * an address has an account; the link works once, for its address only.
  */
-import { emailsSentTo, expectError, linkTokenSentTo, PASSWORD, useTestServer } from '@lfk/testing';
+import { emailsSentTo, expectError, linkTokenSentTo, PASSWORD, useTestServer } from '@lfk/server/testing';
 import { describe, expect, it } from 'vitest';
 import { DAY, testClock } from '../keys/fixtures.ts';
 

@@ -3,7 +3,7 @@
  * for an hour, the newest only; opening it changes nothing; using it signs the account out
  * everywhere. Floods to one address send a few emails, and never kill the link already sent.
  */
-import { emailsSentTo, expectError, linkTokenSentTo, PASSWORD, startTestServer, type TestServer, useTestServer } from '@lfk/testing';
+import { emailsSentTo, expectError, linkTokenSentTo, PASSWORD, startTestServer, type TestServer, useTestServer } from '@lfk/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUR, testClock } from '../keys/fixtures.ts';
 

@@ -6,7 +6,7 @@
  * account handed out before, and tells the owner what.
  */
 import { restRoutes } from '@lfk/api';
-import { type Account, createContactForm, emailsSentTo, expectError, linkTokenSentTo, useTestServer } from '@lfk/testing';
+import { type Account, createContactForm, emailsSentTo, expectError, linkTokenSentTo, useTestServer } from '@lfk/server/testing';
 import { describe, expect, it } from 'vitest';
 
 const t = useTestServer();

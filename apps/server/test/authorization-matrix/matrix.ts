@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { beforeAll, expect } from 'vitest';
-import { type Account, createForm, linkTokenSentTo, PASSWORD, type Res, type TestServer, until, useTestServer, verificationTokenSentTo } from '@lfk/testing';
+import { type Account, createForm, linkTokenSentTo, PASSWORD, type Res, type TestServer, until, useTestServer, verificationTokenSentTo } from '@lfk/server/testing';
 
 // ---------------------------------------------------------------------------------------------
 // Callers (columns)

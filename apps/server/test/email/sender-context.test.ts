@@ -6,7 +6,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { OutboxEmail } from '@lfk/db';
-import { until, useTestServer } from '@lfk/testing';
+import { until, useTestServer } from '@lfk/server/testing';
 import { describe, expect, it } from 'vitest';
 import { OutboxSender } from '../../src/email/outbox-sender.ts';
 import type { MailTransport } from '../../src/email/transports.ts';

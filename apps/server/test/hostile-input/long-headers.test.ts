@@ -5,7 +5,7 @@
  * documented limit (400); the rest are read and never stored. None of them is ever a 500.
  */
 import { createHash } from 'node:crypto';
-import { expectDocumentedError, PASSWORD, type RequestOptions, useTestServer } from '@lfk/testing';
+import { expectDocumentedError, PASSWORD, type RequestOptions, useTestServer } from '@lfk/server/testing';
 import { TEXT_LIMITS } from '@lfk/db/constants';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { everyCase } from './fixtures.ts';

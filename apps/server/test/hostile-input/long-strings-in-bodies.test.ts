@@ -5,7 +5,7 @@
  * resource, as in a path).
  */
 import { type RestRoute, restRoutes } from '@lfk/api';
-import { expectDocumentedError, reporterKeys, signed, useTestServer } from '@lfk/testing';
+import { expectDocumentedError, reporterKeys, signed, useTestServer } from '@lfk/server/testing';
 import type { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { BODY_CASES, type BodyCase, everyCase, expectInvalid, key, keyId, owner, t, useWorld } from './fixtures.ts';

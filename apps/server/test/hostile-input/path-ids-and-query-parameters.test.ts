@@ -3,7 +3,7 @@
  */
 import { type RestRoute, restRoutes } from '@lfk/api';
 import { describe, expect, it } from 'vitest';
-import { expectDocumentedError, type RequestOptions } from '@lfk/testing';
+import { expectDocumentedError, type RequestOptions } from '@lfk/server/testing';
 import { badIds, BODY_CASES, decodeURIComponentSafe, everyCase, expectInvalid, formBody, formId, hookFormId, key, keyId, member, openFormId, ORIGIN, outsider, outsiderKeyId, owner, t, unclaimed, useWorld, webhookId } from './fixtures.ts';
 
 useWorld();

@@ -2,7 +2,7 @@
  * Key cache: in another process on the same PostgreSQL database, a revoked key is refused once PostgreSQL tells it.
  */
 import { describe, expect, it } from 'vitest';
-import { linkTokenSentTo, TEST_DATABASE_URL, until } from '@lfk/testing';
+import { linkTokenSentTo, TEST_DATABASE_URL, until } from '@lfk/server/testing';
 import { expectAccepted, expectRefused, inTransaction, probe, revoke, revokeSilently, twoProcesses } from './fixtures.ts';
 
 describe.runIf(!!TEST_DATABASE_URL)('in another process on the same PostgreSQL database', () => {

@@ -1,4 +1,4 @@
-import { linkTokenSentTo, PASSWORD, postHtmlForm, rawExchange, submit, useTestServer, verificationTokenSentTo } from '@lfk/testing';
+import { linkTokenSentTo, PASSWORD, postHtmlForm, rawExchange, submit, useTestServer, verificationTokenSentTo } from '@lfk/server/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Conformance } from './conformance.ts';
 

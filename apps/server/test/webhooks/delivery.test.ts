@@ -11,7 +11,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ORIGIN, type Receiver, startReceiver, startTestServer, until, useTestServer } from '@lfk/testing';
+import { ORIGIN, type Receiver, startReceiver, startTestServer, until, useTestServer } from '@lfk/server/testing';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveriesOf, formWithWebhook, submitTo } from './fixtures.ts';

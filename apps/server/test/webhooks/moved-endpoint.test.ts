@@ -4,7 +4,7 @@
  * (not by its retries, not by enabling the endpoint, not by an attempt that was in flight) until a
  * member's session retries it, to the new URL, or discards it.
  */
-import { type Receiver, startReceiver, until, useTestServer } from '@lfk/testing';
+import { type Receiver, startReceiver, until, useTestServer } from '@lfk/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveriesOf, formWithWebhook, submitTo } from './fixtures.ts';
 

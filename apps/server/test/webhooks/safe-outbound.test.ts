@@ -9,7 +9,7 @@
 import { lookup } from 'node:dns/promises';
 import { hostname } from 'node:os';
 import ipaddr from 'ipaddr.js';
-import { createContactForm, type Receiver, startReceiver, until, useTestServer } from '@lfk/testing';
+import { createContactForm, type Receiver, startReceiver, until, useTestServer } from '@lfk/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveriesOf, submitTo } from './fixtures.ts';
 

@@ -1,20 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { type SeededAccount, seedAccount, seedMembership, type SeedOptions, TEST_PASSWORD } from '@lfk/api/testing';
-import { type Config, createServer, type LfkServer, loadConfig, type OutboxSenderOptions, RATE_LIMITS_OFF, type ServerOptions } from '@lfk/server';
-import { afterAll, beforeAll } from 'vitest';
 import { ownDatabase, replicaOf, sharedDatabase } from '@lfk/db/testing';
-import { linkTokenSentTo } from './email.ts';
-import { TEST_SECRET_KEY } from './secret-key.ts';
+import { linkTokenSentTo, type Res, TEST_SECRET_KEY } from '@lfk/testing';
+import { afterAll, beforeAll } from 'vitest';
+import { type Config, createServer, type LfkServer, loadConfig, type OutboxSenderOptions, RATE_LIMITS_OFF, type ServerOptions } from '../src/index.ts';
 
 export const PASSWORD = TEST_PASSWORD;
-
-export interface Res {
-  status: number;
-  headers: Record<string, string | string[] | number | undefined>;
-  body: string;
-  json: any;
-}
 
 export interface RequestOptions {
   token?: string;

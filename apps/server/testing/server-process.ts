@@ -1,10 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { TEST_SECRET_KEY } from './secret-key.ts';
+import { fileURLToPath } from 'node:url';
+import { TEST_SECRET_KEY } from '@lfk/testing';
 
-/** The server's entry point, `npm start`'s file, found beside the package's own entry. */
-const SERVER_MAIN = join(dirname(createRequire(import.meta.url).resolve('@lfk/server')), 'main.ts');
+/** The server's entry point, `npm start`'s file. */
+const SERVER_MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
 /**
  * The real entry point as `npm start` runs it, in a child process with exactly `env` (plus PATH,

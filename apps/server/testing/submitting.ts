@@ -1,5 +1,6 @@
+import type { Res } from '@lfk/testing';
 import { expect } from 'vitest';
-import type { Res, TestServer } from './server.ts';
+import type { TestServer } from './server.ts';
 
 /** Posting submissions the ways clients do, and reading what was stored. */
 
