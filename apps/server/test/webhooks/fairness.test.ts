@@ -4,7 +4,7 @@
  * deliveries go on arriving, however many it queues.
  */
 import { loadConfig } from '@lfk/server';
-import { startReceiver, until, useTestServer } from '@lfk/testing';
+import { startReceiver, until, useTestServer } from '@lfk/server/testing';
 import { expect, it } from 'vitest';
 import { formWithWebhook, submitTo } from './fixtures.ts';
 
