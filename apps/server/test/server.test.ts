@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { loadConfig } from '@lfk/server';
 import { restRoutes } from '@lfk/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseForProcess, ENGINE, PASSWORD, spawnServerProcess, TEST_DATABASE_URL, useTestServer } from '@lfk/server/testing';
+import { databaseForProcess, ENGINE, PASSWORD, spawnServerProcess, TEST_DATABASE_URL, until, useTestServer } from '@lfk/server/testing';
 
 const t = useTestServer();
 
@@ -119,12 +119,16 @@ describe.runIf(ENGINE === 'pglite' || TEST_DATABASE_URL)('the server process', (
         body: JSON.stringify({ name: 'Readable', schema: [{ name: 'email', type: 'email' }], notify_email: 'reader@example.com' }),
       });
       expect(created.status).toBe(201);
-      const printed = () => server.output().includes('/v1/email-verifications/lfv_');
-      while (!printed()) await new Promise((r) => setTimeout(r, 20));
+      // The request's line is written once its answer has gone, which may be after the client has
+      // read it and after the email is printed: wait for both, rather than read at the first.
+      const posted = (line: string) => /INFO: POST \/v1\/forms 201 \(\d+ ms\)$/.test(line);
+      await until('the email and the request line to be printed', () => {
+        const output = server.output();
+        return output.includes('/v1/email-verifications/lfv_') && output.split('\n').some(posted);
+      });
       const lines = server.output().split('\n');
       expect(lines.filter((line) => line.startsWith('{'))).toEqual([]);
       expect(lines.some((line) => /INFO: GET \/healthz 200 \(\d+ ms\)$/.test(line))).toBe(true);
-      expect(lines.some((line) => /INFO: POST \/v1\/forms 201 \(\d+ ms\)$/.test(line))).toBe(true);
       // The email's text as a person reads it: its own lines, the link alone on one.
       expect(lines).toContain('To confirm that this address may receive them, open this link and press "Verify":');
       expect(lines.some((line) => /^http:\/\/127\.0\.0\.1:\d+\/v1\/email-verifications\/lfv_[0-9A-Za-z]{43}$/.test(line))).toBe(true);
