@@ -3,13 +3,13 @@ import type { Database } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import { type Authentication, authenticate, type CredentialsOnRequest } from './credentials/authenticate.ts';
 import type { ApiKeyCache } from './credentials/api-key-cache.ts';
-import type { KeyUseRecorder } from './credentials/key-uses.ts';
+import type { KeyUseRecorder } from './features/keys/key-uses.ts';
 import type { Metrics } from './metrics.ts';
-import type { RefusedOrigins } from './infrastructure/refused-origins.ts';
+import type { RefusedOrigins } from './features/inbox/refused-origins.ts';
 import type { RateLimits } from './rate-limits/rate-limits.ts';
 import type { SecretBox } from './credentials/secret-box.ts';
 import type { Outbound } from './infrastructure/outbound-requests.ts';
-import type { CaptchaVerifier } from './infrastructure/captcha.ts';
+import type { CaptchaVerifier } from './features/forms/captcha.ts';
 import type { BackgroundWork } from './infrastructure/background-work.ts';
 
 /** What every request shares: built once at start by the server. */

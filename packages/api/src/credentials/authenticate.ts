@@ -6,7 +6,7 @@ import type { RateLimits } from '../rate-limits/rate-limits.ts';
 import { AddressAllowlist } from './address-allowlist.ts';
 import type { ApiKeyCache, KeyVerdict } from './api-key-cache.ts';
 import { isWellFormedApiKey } from './api-key-format.ts';
-import type { KeyUseRecorder } from './key-uses.ts';
+import type { KeyUseRecorder } from '../features/keys/key-uses.ts';
 import type { KeyPrincipal, Principal } from './principal.ts';
 import { sha256 } from './secrets.ts';
 import { isWellFormedSessionToken, SESSION_TOKEN_PREFIX } from './tokens.ts';

@@ -1,5 +1,5 @@
 import { type Database, Form } from '@lfk/db';
-import type { BackgroundWork } from './background-work.ts';
+import type { BackgroundWork } from '../../infrastructure/background-work.ts';
 
 /** How many refused origins a form shows. */
 export const REFUSED_ORIGINS_KEPT = 5;

@@ -2,11 +2,11 @@ import { AuditEvent, isId, Membership, Workspace } from '@lfk/db';
 import { ApiError } from '../../errors.ts';
 import { rest } from '../../procedure-meta.ts';
 import { listOf } from '../../common-schemas.ts';
-import { member, memberListInput, memberRemoveInput, memberRoleInput } from './workspace-schemas.ts';
-import { memberToWire } from './serializers.ts';
+import { member, memberListInput, memberRemoveInput, memberRoleInput } from '../workspaces/schemas.ts';
+import { memberToWire } from '../workspaces/serializers.ts';
 import { pageOf } from '../../infrastructure/pagination.ts';
 import { memberProcedure, ownerProcedure, router } from '../../trpc.ts';
-import { cancelInvitationsSentBy } from './invitations.ts';
+import { cancelInvitationsSentBy } from '../invitations/invitations.ts';
 
 export const membersRouter = router({
   list: memberProcedure.meta(rest('GET /v1/workspaces/:workspace_id/members', 200, "The workspace's members"))

@@ -1,6 +1,6 @@
 import type { CaptchaProvider } from '@lfk/db/constants';
 import { Agent, request } from 'undici';
-import type { Log } from '../log.ts';
+import type { Log } from '../../log.ts';
 
 /** Where each provider's siteverify API is, unless the server is told otherwise (`LFK_*_VERIFY_URL`). */
 export const CAPTCHA_VERIFY_URLS: Record<CaptchaProvider, string> = {

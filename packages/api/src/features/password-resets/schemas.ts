@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { email } from '../../common-schemas.ts';
-import { password } from './auth-schemas.ts';
+import { password } from '../auth/schemas.ts';
 
 export const passwordResetRequestInput = z.strictObject({ email });
 export const passwordResetRequested = z

@@ -13,14 +13,14 @@ import {
   sessionsRevoked,
   signupInput,
   signupOutput,
-} from './auth-schemas.ts';
+} from './schemas.ts';
 import { iso } from '../../infrastructure/wire.ts';
-import { userToWire, workspaceToWire } from './serializers.ts';
-import { openAccount } from './accounts.ts';
-import { cancelInvitationsSentBy } from './invitations.ts';
-import { signOutEverywhere, startSession } from './sessions.ts';
+import { userToWire, workspaceToWire } from '../workspaces/serializers.ts';
+import { openAccount } from './open-account.ts';
+import { cancelInvitationsSentBy } from '../invitations/invitations.ts';
+import { signOutEverywhere, startSession } from '../sessions/sessions.ts';
 import { confirmPassword } from './password-check.ts';
-import { passwordChangedEmail } from './emails.ts';
+import { passwordChangedEmail } from '../invitations/emails.ts';
 import { enqueueEmail } from '../../infrastructure/outbox.ts';
 import { retryingDeadlocks } from '../../infrastructure/deadlocks.ts';
 import { assertResendAllowed, maskEmail, sendAccountVerification } from '../email-verification/sending.ts';

@@ -1,16 +1,16 @@
 import type { KeyObject } from 'node:crypto';
 import type { Database } from '@lfk/db';
-import type { Services } from './context.ts';
-import { ApiKeyCache } from './credentials/api-key-cache.ts';
-import { KeyUseRecorder } from './credentials/key-uses.ts';
-import type { Log } from './log.ts';
-import { type Metrics, NO_METRICS } from './metrics.ts';
-import { type RateLimitConfig, RateLimits } from './rate-limits/rate-limits.ts';
-import { SecretBox } from './credentials/secret-box.ts';
-import { Outbound } from './infrastructure/outbound-requests.ts';
-import { type CaptchaSettings, CaptchaVerifier } from './infrastructure/captcha.ts';
-import { BackgroundWork } from './infrastructure/background-work.ts';
-import { RefusedOrigins } from './infrastructure/refused-origins.ts';
+import type { Services } from '../context.ts';
+import { ApiKeyCache } from '../credentials/api-key-cache.ts';
+import { KeyUseRecorder } from '../features/keys/key-uses.ts';
+import type { Log } from '../log.ts';
+import { type Metrics, NO_METRICS } from '../metrics.ts';
+import { type RateLimitConfig, RateLimits } from '../rate-limits/rate-limits.ts';
+import { SecretBox } from '../credentials/secret-box.ts';
+import { Outbound } from '../infrastructure/outbound-requests.ts';
+import { type CaptchaSettings, CaptchaVerifier } from '../features/forms/captcha.ts';
+import { BackgroundWork } from '../infrastructure/background-work.ts';
+import { RefusedOrigins } from '../features/inbox/refused-origins.ts';
 
 /** What the services are built from: the server's configuration, or a test's. */
 export interface ServicesSettings {

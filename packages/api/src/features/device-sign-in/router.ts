@@ -7,8 +7,8 @@ import { ApiError } from '../../errors.ts';
 import { enqueueEmail } from '../../infrastructure/outbox.ts';
 import { rest } from '../../procedure-meta.ts';
 import { perIpLimit, publicProcedure, router, sessionProcedure } from '../../trpc.ts';
-import { loginOutput } from './auth-schemas.ts';
-import { deviceSignedInEmail } from './emails.ts';
+import { loginOutput } from '../auth/schemas.ts';
+import { deviceSignedInEmail } from '../invitations/emails.ts';
 import {
   DEVICE_LOGIN_INTERVAL_SECONDS,
   DEVICE_LOGIN_TTL_SECONDS,
@@ -17,9 +17,9 @@ import {
   deviceLoginStartInput,
   deviceLoginTokenInput,
   userCodeParam,
-} from './device-login-schemas.ts';
-import { userToWire } from './serializers.ts';
-import { startSession } from './sessions.ts';
+} from './schemas.ts';
+import { userToWire } from '../workspaces/serializers.ts';
+import { startSession } from '../sessions/sessions.ts';
 
 // Sign-in for a device with no browser of its own (RFC 8628's device authorization, in lfk's
 // terms): the CLI starts a request and shows a short code; the person opens the dashboard, signed

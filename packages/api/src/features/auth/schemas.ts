@@ -1,7 +1,7 @@
 import { MIN_PASSWORD_LENGTH, TEXT_LIMITS } from '@lfk/db/constants';
 import { z } from 'zod';
 import { email, text, timestamp } from '../../common-schemas.ts';
-import { workspace } from './workspace-schemas.ts';
+import { workspace } from '../workspaces/schemas.ts';
 
 export const user = z.object({
   id: z.string(),

@@ -10,7 +10,7 @@ import { rest } from '../../procedure-meta.ts';
 import { confirmedOwnerProcedure, memberProcedure, ownerProcedure, publicProcedure, router, sessionProcedure } from '../../trpc.ts';
 import { maskEmail } from '../email-verification/sending.ts';
 import { invitationToWire, resendInvitation, senderStillVouches, sendInvitation } from './invitations.ts';
-import { workspaceToWire } from './serializers.ts';
+import { workspaceToWire } from '../workspaces/serializers.ts';
 import {
   invitation,
   invitationAccepted,
@@ -19,7 +19,7 @@ import {
   invitationListInput,
   invitationPreview,
   invitationTokenInput,
-} from './workspace-schemas.ts';
+} from '../workspaces/schemas.ts';
 
 /** The link's invitation, if it still works; the same 404 for a link unknown, used, replaced, cancelled or expired. */
 async function workingInvitation(em: EntityManager, token: string, now: Date) {

@@ -1,7 +1,7 @@
 import { AuditEvent, Membership, Workspace } from '@lfk/db';
 import { rest } from '../../procedure-meta.ts';
 import { listInput, listOf } from '../../common-schemas.ts';
-import { workspace, workspaceCreateInput, workspaceDeleteInput, workspaceRenameInput } from './workspace-schemas.ts';
+import { workspace, workspaceCreateInput, workspaceDeleteInput, workspaceRenameInput } from './schemas.ts';
 import { ApiError } from '../../errors.ts';
 import { retryingDeadlocks } from '../../infrastructure/deadlocks.ts';
 import { workspaceToWire } from './serializers.ts';

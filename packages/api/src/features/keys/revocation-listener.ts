@@ -1,6 +1,6 @@
 import { API_KEY_REVOKED_CHANNEL, type Database, type Subscription } from '@lfk/db';
-import type { Log } from '../log.ts';
-import type { ApiKeyCache } from './api-key-cache.ts';
+import type { Log } from '../../log.ts';
+import type { ApiKeyCache } from '../../credentials/api-key-cache.ts';
 
 /**
  * Keeps this process's key cache true to revocations made by any process on the same database.

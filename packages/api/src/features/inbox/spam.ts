@@ -1,7 +1,7 @@
 import type { SpamReason, SubmissionFormReading, SubmissionStatus } from '@lfk/db';
 import type { Context } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
-import { CAPTCHA_TOKEN_FIELDS, CAPTCHA_TOKEN_MAX } from '../../infrastructure/captcha.ts';
+import { CAPTCHA_TOKEN_FIELDS, CAPTCHA_TOKEN_MAX } from '../forms/captcha.ts';
 import { captchaSecretContext } from '../forms/inbox-settings.ts';
 
 /** What a submission is stored as. */

@@ -1,7 +1,7 @@
 import { ApiKey, type ApiKeyRefusalReason, type Database, type DayUses, type KeyUses, type LastUse, noRefusals, totalRefused } from '@lfk/db';
 import { DAY_MS, utcDateOf } from '@lfk/vocabulary';
-import type { Log } from '../log.ts';
-import { parseAddress } from './allowed-ips-schemas.ts';
+import type { Log } from '../../log.ts';
+import { parseAddress } from '../../credentials/allowed-ips-schemas.ts';
 
 /** One key's uses gathered since the last batch: its newest accepted one, and counts by UTC day number. */
 interface Pending {

@@ -1,7 +1,7 @@
 import { User } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
-import { startSession } from './sessions.ts';
-import { createWorkspace, personalWorkspaceName } from './workspaces.ts';
+import { startSession } from '../sessions/sessions.ts';
+import { createWorkspace, personalWorkspaceName } from '../workspaces/workspaces.ts';
 
 /**
  * A new account, queued on `em` for one flush: the user, the personal workspace they own (with its

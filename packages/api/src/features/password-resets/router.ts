@@ -7,9 +7,9 @@ import type { Services } from '../../context.ts';
 import { enqueueEmail, insertEmail } from '../../infrastructure/outbox.ts';
 import { rest } from '../../procedure-meta.ts';
 import { perIpLimit, publicProcedure, router } from '../../trpc.ts';
-import { passwordChangedEmail, passwordResetEmail } from './emails.ts';
+import { passwordChangedEmail, passwordResetEmail } from '../invitations/emails.ts';
 import { takeBackUnconfirmedGrants } from './reclaim.ts';
-import { signOutEverywhere } from './sessions.ts';
+import { signOutEverywhere } from '../sessions/sessions.ts';
 import {
   passwordResetBody,
   passwordResetInput,
@@ -17,7 +17,7 @@ import {
   passwordResetRequested,
   passwordResetRequestInput,
   passwordResetTokenInput,
-} from './password-reset-schemas.ts';
+} from './schemas.ts';
 
 export const PASSWORD_RESET_TTL_MS = 3600_000;
 const REQUESTED = 'If an account uses this address, a link to reset its password is on its way. It works for one hour.';

@@ -2,8 +2,8 @@ import type { IAuditEvent, IMembership, IProject, IUser, IWorkspace } from '@lfk
 import type { Role } from '@lfk/db/constants';
 import type { z } from 'zod';
 import { iso } from '../../infrastructure/wire.ts';
-import type { user } from './auth-schemas.ts';
-import type { auditEvent, member, project, workspace } from './workspace-schemas.ts';
+import type { user } from '../auth/schemas.ts';
+import type { auditEvent, member, project, workspace } from './schemas.ts';
 
 /** Accounts and workspaces → their wire objects. Password hashes never pass through here. */
 export const userToWire = (u: IUser): z.input<typeof user> => ({
