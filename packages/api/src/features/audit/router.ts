@@ -1,8 +1,8 @@
 import { AuditEvent } from '@lfk/db';
 import { rest } from '../../procedure-meta.ts';
 import { listOf } from '../../common-schemas.ts';
-import { auditEvent, auditEventListInput } from '../workspaces/schemas.ts';
-import { auditEventToWire } from '../workspaces/serializers.ts';
+import { auditEvent, auditEventListInput } from './schemas.ts';
+import { auditEventToWire } from './serializers.ts';
 import { pageNewestFirst } from '../../infrastructure/pagination.ts';
 import { ownerProcedure, router } from '../../trpc.ts';
 

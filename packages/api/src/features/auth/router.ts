@@ -4,23 +4,22 @@ import { ApiError } from '../../errors.ts';
 import { rest } from '../../procedure-meta.ts';
 import {
   accountDeleteInput,
-  activeSessionList,
   loginInput,
   loginOutput,
   passwordChangeInput,
-  sessionIdInput,
   sessionOutput,
-  sessionsRevoked,
   signupInput,
   signupOutput,
 } from './schemas.ts';
 import { iso } from '../../infrastructure/wire.ts';
-import { userToWire, workspaceToWire } from '../workspaces/serializers.ts';
+import { workspaceToWire } from '../workspaces/serializers.ts';
+import { userToWire } from './serializers.ts';
 import { openAccount } from './open-account.ts';
 import { cancelInvitationsSentBy } from '../invitations/invitations.ts';
 import { signOutEverywhere, startSession } from '../sessions/sessions.ts';
+import { sessionsProcedures } from '../sessions/router.ts';
 import { confirmPassword } from './password-check.ts';
-import { passwordChangedEmail } from '../invitations/emails.ts';
+import { passwordChangedEmail } from './emails.ts';
 import { enqueueEmail } from '../../infrastructure/outbox.ts';
 import { retryingDeadlocks } from '../../infrastructure/deadlocks.ts';
 import { assertResendAllowed, maskEmail, sendAccountVerification } from '../email-verification/sending.ts';
@@ -158,35 +157,8 @@ export const authRouter = router({
     ctx.cookies.clear();
   }),
 
-  sessions: sessionProcedure.meta(
-    rest('GET /v1/auth/sessions', 200, "The signed-in person's sessions that still work, newest first: when and where each was last used"),
-  ).output(activeSessionList).query(async ({ ctx }) => {
-    const sessions = await ctx.em.getRepository(Session).activeOf(ctx.session.userId, ctx.services.now());
-    return {
-      data: sessions.map((s) => ({
-        id: s.id,
-        created_at: iso(s.createdAt),
-        last_seen_at: s.lastSeenAt ? iso(s.lastSeenAt) : null,
-        ip: s.ip,
-        user_agent: s.userAgent,
-        current: s.id === ctx.session.sessionId,
-      })),
-    };
-  }),
-
-  revokeSession: sessionProcedure.meta(
-    rest('DELETE /v1/auth/sessions/:session_id', 204, 'Sign one of your sessions out (this one too: that is signing out)', { errors: ['session_not_found'] }),
-  ).input(sessionIdInput).mutation(async ({ ctx, input }) => {
-    const revoked = await ctx.em.getRepository(Session).revokeOwn(ctx.session.userId, input.session_id, ctx.services.now());
-    if (!revoked) throw new ApiError('session_not_found');
-    if (input.session_id === ctx.session.sessionId) ctx.cookies.clear();
-  }),
-
-  revokeOtherSessions: sessionProcedure.meta(
-    rest('POST /v1/auth/sessions/revoke-others', 200, 'Sign out every session of yours but this one'),
-  ).output(sessionsRevoked).mutation(async ({ ctx }) => ({
-    revoked: await ctx.em.getRepository(Session).revokeOthers(ctx.session.userId, ctx.session.sessionId, ctx.services.now()),
-  })),
+  // The session list and sign-outs belong to features/sessions; they stay under the `auth` key, in this order.
+  ...sessionsProcedures,
 
   session: sessionProcedure.meta(
     rest('GET /v1/auth/session', 200, 'The signed-in user and when the session expires'),

@@ -8,7 +8,7 @@ import { enqueueEmail } from '../../infrastructure/outbox.ts';
 import { rest } from '../../procedure-meta.ts';
 import { perIpLimit, publicProcedure, router, sessionProcedure } from '../../trpc.ts';
 import { loginOutput } from '../auth/schemas.ts';
-import { deviceSignedInEmail } from '../invitations/emails.ts';
+import { deviceSignedInEmail } from './emails.ts';
 import {
   DEVICE_LOGIN_INTERVAL_SECONDS,
   DEVICE_LOGIN_TTL_SECONDS,
@@ -18,7 +18,7 @@ import {
   deviceLoginTokenInput,
   userCodeParam,
 } from './schemas.ts';
-import { userToWire } from '../workspaces/serializers.ts';
+import { userToWire } from '../auth/serializers.ts';
 import { startSession } from '../sessions/sessions.ts';
 
 // Sign-in for a device with no browser of its own (RFC 8628's device authorization, in lfk's

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/sql';
 import type { Services } from '../../context.ts';
 import type { Actor } from '../../trpc.ts';
 import type { z } from 'zod';
-import type { invitationEndedReason } from '../workspaces/schemas.ts';
+import type { invitationEndedReason } from './schemas.ts';
 import { generateInvitationToken } from '../../credentials/tokens.ts';
 import { iso } from '../../infrastructure/wire.ts';
 import { enqueueEmail } from '../../infrastructure/outbox.ts';

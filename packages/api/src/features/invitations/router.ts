@@ -19,7 +19,7 @@ import {
   invitationListInput,
   invitationPreview,
   invitationTokenInput,
-} from '../workspaces/schemas.ts';
+} from './schemas.ts';
 
 /** The link's invitation, if it still works; the same 404 for a link unknown, used, replaced, cancelled or expired. */
 async function workingInvitation(em: EntityManager, token: string, now: Date) {

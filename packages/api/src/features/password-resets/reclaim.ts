@@ -2,9 +2,9 @@ import { ApiKey, AuditEvent, WebhookEndpoint, Workspace } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import { SYSTEM_ACTOR } from '../../trpc.ts';
 import type { z } from 'zod';
-import type { TakenBack } from '../invitations/emails.ts';
+import type { TakenBack } from '../auth/emails.ts';
 import { cancelInvitationsSentBy } from '../invitations/invitations.ts';
-import type { accountReclaimed } from '../workspaces/schemas.ts';
+import type { accountReclaimed } from '../invitations/schemas.ts';
 
 /** What was taken back, as the email names it, and the revoked keys' hashes for this process's key cache (the database tells the other replicas). */
 export type TakenBackGrants = TakenBack & { keyHashes: string[] };

@@ -7,7 +7,8 @@ import type { Services } from '../../context.ts';
 import { enqueueEmail, insertEmail } from '../../infrastructure/outbox.ts';
 import { rest } from '../../procedure-meta.ts';
 import { perIpLimit, publicProcedure, router } from '../../trpc.ts';
-import { passwordChangedEmail, passwordResetEmail } from '../invitations/emails.ts';
+import { passwordChangedEmail } from '../auth/emails.ts';
+import { passwordResetEmail } from './emails.ts';
 import { takeBackUnconfirmedGrants } from './reclaim.ts';
 import { signOutEverywhere } from '../sessions/sessions.ts';
 import {

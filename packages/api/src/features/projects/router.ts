@@ -1,8 +1,8 @@
 import { AuditEvent, Project } from '@lfk/db';
 import { rest } from '../../procedure-meta.ts';
 import { listOf } from '../../common-schemas.ts';
-import { project, projectCreateInput, projectListInput } from '../workspaces/schemas.ts';
-import { projectToWire } from '../workspaces/serializers.ts';
+import { project, projectCreateInput, projectListInput } from './schemas.ts';
+import { projectToWire } from './serializers.ts';
 import { pageNewestFirst } from '../../infrastructure/pagination.ts';
 import { memberProcedure, ownerProcedure, router } from '../../trpc.ts';
 
