@@ -34,7 +34,7 @@ export { sweepExpiredSubmissions } from './features/inbox/retention-sweep.ts';
 export { EXPORT_CONTENT_TYPES } from './features/inbox/export.ts';
 export { CAPTCHA_TIMEOUT_MS, CAPTCHA_TOKEN_FIELDS, CAPTCHA_VERIFY_URLS, type CaptchaSettings } from './features/forms/captcha.ts';
 export { deleteExpiredIdempotencyRecords } from './infrastructure/idempotency.ts';
-export { type SweepOutcome, sweepKeyLifecycle } from './features/keys/lifecycle.ts';
+export { type SweepOutcome, sweepKeyLifecycle } from './features/keys/lifecycle-sweep.ts';
 export {
   DEFAULT_RATE_LIMITS,
   RATE_LIMIT_NAMES,

@@ -3,6 +3,7 @@
  * Browser-safe: these modules import only zod, ipaddr.js and `@lfk/vocabulary`.
  */
 export * from './features/keys/schemas.ts';
+export * from './features/secret-scanning/schemas.ts';
 export * from './features/auth/schemas.ts';
 export * from './features/sessions/schemas.ts';
 export * from './features/device-sign-in/schemas.ts';

@@ -11,7 +11,6 @@ import {
   signupInput,
   signupOutput,
 } from './schemas.ts';
-import { iso } from '../../infrastructure/wire.ts';
 import { workspaceToWire } from '../workspaces/serializers.ts';
 import { userToWire } from './serializers.ts';
 import { openAccount } from './open-account.ts';

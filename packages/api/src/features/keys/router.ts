@@ -19,7 +19,7 @@ import {
 } from './schemas.ts';
 import { listOf } from '../../common-schemas.ts';
 import { apiKeyToWire, createdKeyToWire } from './serializers.ts';
-import { initialReminder, usageDays } from './lifecycle.ts';
+import { initialReminder, usageDays } from './rules.ts';
 import { pageNewestFirst } from '../../infrastructure/pagination.ts';
 import { confirmedOwnerProcedure, keyProcedure, ownerProcedure, router } from '../../trpc.ts';
 import type { EntityManager } from '@mikro-orm/sql';

@@ -6,8 +6,8 @@ import { ApiError, detailsOfZodError } from '../../errors.ts';
 import { emailOwners } from '../../infrastructure/outbox.ts';
 import { rest } from '../../procedure-meta.ts';
 import { publicProcedure, router } from '../../trpc.ts';
-import { leakedKeyEmail } from '../keys/emails.ts';
-import { leakReport, leakReportInput, leakReportLabels } from '../keys/schemas.ts';
+import { leakedKeyEmail } from './emails.ts';
+import { leakReport, leakReportInput, leakReportLabels } from './schemas.ts';
 
 /** Who reports leaks in this format; named as the actor of `api_key.leaked` events. */
 const REPORTER = { type: 'secret_scanner', id: 'github' } as const;
