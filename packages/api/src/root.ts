@@ -10,7 +10,7 @@ import { invitationsRouter } from './features/invitations/router.ts';
 import { membersRouter } from './features/members/router.ts';
 import { passwordResetsRouter } from './features/password-resets/router.ts';
 import { projectsRouter } from './features/projects/router.ts';
-import { submissionsRouter } from './features/inbox/router.ts';
+import { inboxRouter } from './features/inbox/router.ts';
 import { workspacesRouter } from './features/workspaces/router.ts';
 import { webhooksRouter } from './features/webhooks/router.ts';
 import { createCallerFactory, router } from './trpc.ts';
@@ -27,7 +27,7 @@ export const appRouter = router({
   apiKeys: apiKeysRouter,
   secretScanning: secretScanningRouter,
   forms: formsRouter,
-  submissions: submissionsRouter,
+  submissions: inboxRouter, // the inbox's procedures; the wire names one entry a submission
   webhooks: webhooksRouter,
   emailVerifications: emailVerificationsRouter,
 });

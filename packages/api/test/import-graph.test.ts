@@ -137,7 +137,7 @@ describe('feature slices', () => {
     const composition = readFileSync(join(SRC, 'composition', 'services.ts'), 'utf8');
     const members = featureFolders
       .filter((f) => graph.has(`features/${f}/services.ts`))
-      .flatMap((f) => [...readFileSync(join(FEATURES, f, 'services.ts'), 'utf8').matchAll(/^  (\w+):/gm)].map((m) => m[1]!));
+      .flatMap((f) => [...readFileSync(join(FEATURES, f, 'services.ts'), 'utf8').matchAll(/^ {2}(\w+):/gm)].map((m) => m[1]!));
     expect(members.length).toBeGreaterThan(0);
     expect(members.filter((member) => !new RegExp(`^\\s+${member}[:,]`, 'm').test(composition))).toEqual([]);
   });

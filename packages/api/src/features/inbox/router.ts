@@ -70,7 +70,7 @@ function auditSubmission(em: EntityManager, workspaceId: string, actor: Actor, a
   em.getRepository(AuditEvent).record({ workspaceId, action, actor, target: { type: 'submission', id: submissionId }, data: { form_id: formId } });
 }
 
-export const submissionsRouter = router({
+export const inboxRouter = router({
   create: submissionProcedure.meta(rest('POST /v1/forms/:form_id/submissions', 201,
       'Submit to a form: from an allowed origin (browser mode) or with a key of its workspace',
       {

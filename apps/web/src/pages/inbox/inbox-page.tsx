@@ -20,7 +20,7 @@ const PAGE_SIZE = 25;
 /** The fields a row shows beside its time; opening it shows every one. */
 const FIELDS_IN_A_ROW = 3;
 
-export function SubmissionsPage() {
+export function InboxPage() {
   const workspace = useWorkspace();
   const { formId } = useParams({ from: '/w/$workspaceId/forms/$formId/submissions' });
   const form = useQuery(trpc.forms.get.queryOptions({ form_id: formId }));
