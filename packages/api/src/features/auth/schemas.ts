@@ -1,4 +1,4 @@
-import { MIN_PASSWORD_LENGTH, TEXT_LIMITS } from '@lfk/db/constants';
+import { MIN_PASSWORD_LENGTH, TEXT_LIMITS } from '@lfk/vocabulary';
 import { z } from 'zod';
 import { email, text, timestamp } from '../../common-schemas.ts';
 import { workspace } from '../workspaces/schemas.ts';

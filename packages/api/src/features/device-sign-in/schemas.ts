@@ -1,4 +1,4 @@
-import { DEVICE_LOGIN_STATES, TEXT_LIMITS } from '@lfk/db/constants';
+import { DEVICE_LOGIN_STATES, TEXT_LIMITS } from '@lfk/vocabulary';
 import { z } from 'zod';
 import { text, timestamp } from '../../common-schemas.ts';
 

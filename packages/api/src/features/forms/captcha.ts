@@ -1,4 +1,4 @@
-import type { CaptchaProvider } from '@lfk/db/constants';
+import type { CaptchaProvider } from '@lfk/vocabulary';
 import { Agent, request } from 'undici';
 import type { Log } from '../../log.ts';
 

@@ -1,4 +1,4 @@
-import { EXPORT_FORMATS, SPAM_REASONS, SUBMISSION_SOURCES, SUBMISSION_STATUSES } from '@lfk/db/constants';
+import { EXPORT_FORMATS, SPAM_REASONS, SUBMISSION_SOURCES, SUBMISSION_STATUSES } from '@lfk/vocabulary';
 import { z } from 'zod';
 import { hasControlCharacters, idParam, listInput, NO_CONTROL_CHARACTERS, submissionValue, timeInput, timestamp } from '../../common-schemas.ts';
 

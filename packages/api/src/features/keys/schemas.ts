@@ -5,7 +5,7 @@ import {
   API_KEY_ROLL_GRACE_SECONDS,
   API_KEY_USAGE_DAYS,
   TEXT_LIMITS,
-} from '@lfk/db/constants';
+} from '@lfk/vocabulary';
 import { z } from 'zod';
 import { idParam, listInput, queryInteger, text, timestamp, workspaceScoped } from '../../common-schemas.ts';
 import { allowedIpsInput } from '../../credentials/allowed-ips-schemas.ts';
