@@ -1,4 +1,4 @@
-import { PAGE_LIMIT, ROLES, TEXT_LIMITS } from '@lfk/db/constants';
+import { PAGE_LIMIT, ROLES, TEXT_LIMITS } from '@lfk/vocabulary';
 import { z } from 'zod';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.

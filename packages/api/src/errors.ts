@@ -1,4 +1,4 @@
-import { MAX_ACTIVE_KEYS, MAX_PENDING_INVITATIONS, MAX_WEBHOOKS_PER_FORM } from '@lfk/db/constants';
+import { MAX_ACTIVE_KEYS, MAX_PENDING_INVITATIONS, MAX_WEBHOOKS_PER_FORM } from '@lfk/vocabulary';
 import { DeadlockException, ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';

@@ -5,7 +5,7 @@
  */
 import { type Database, Membership, type Role, User } from '@lfk/db';
 import { hashPassword } from './credentials/passwords.ts';
-import { openAccount } from './features/accounts/accounts.ts';
+import { openAccount } from './features/auth/open-account.ts';
 
 /** The password of every seeded account. */
 export const TEST_PASSWORD = 'correct horse battery staple';

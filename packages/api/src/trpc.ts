@@ -1,5 +1,5 @@
 import { Form, type IForm, isId, Membership, User } from '@lfk/db';
-import type { ActorType, Role } from '@lfk/db/constants';
+import type { ActorType, Role } from '@lfk/vocabulary';
 import { initTRPC } from '@trpc/server';
 import { z } from 'zod';
 import type { Context } from './context.ts';

@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { callerContext, type Services } from '../src/context.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../src/rate-limits/rate-limits.ts';
 import { createCaller } from '../src/root.ts';
-import { createServices } from '../src/services.ts';
-import { CAPTCHA_TIMEOUT_MS, CAPTCHA_VERIFY_URLS } from '../src/infrastructure/captcha.ts';
+import { createServices } from '../src/composition/services.ts';
+import { CAPTCHA_TIMEOUT_MS, CAPTCHA_VERIFY_URLS } from '../src/features/forms/captcha.ts';
 import { type SeededAccount, seedAccount } from '../src/testing.ts';
 
 const RATE_LIMITS_OFF = Object.fromEntries(Object.keys(DEFAULT_RATE_LIMITS).map((name) => [name, null])) as RateLimitConfig;

@@ -19,7 +19,7 @@ import {
 } from './schemas.ts';
 import { listOf } from '../../common-schemas.ts';
 import { apiKeyToWire, createdKeyToWire } from './serializers.ts';
-import { initialReminder, usageDays } from './lifecycle.ts';
+import { initialReminder, usageDays } from './rules.ts';
 import { pageNewestFirst } from '../../infrastructure/pagination.ts';
 import { confirmedOwnerProcedure, keyProcedure, ownerProcedure, router } from '../../trpc.ts';
 import type { EntityManager } from '@mikro-orm/sql';
@@ -256,7 +256,7 @@ export const apiKeysRouter = router({
 
   /**
    * Soft: the record stays for audit and in lists. Revoking a revoked (or expired) key changes nothing.
-   * This process forgets the key at once; the others hear of it from the database (see key-revocations.ts).
+   * This process forgets the key at once; the others hear of it from the database (see revocation-listener.ts).
    */
   revoke: ownerProcedure.meta(
     rest('DELETE /v1/workspaces/:workspace_id/api-keys/:key_id', 204, 'Revoke an API key (soft; idempotent)', {

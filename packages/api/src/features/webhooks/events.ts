@@ -1,5 +1,5 @@
 import { WebhookDelivery, WebhookEndpoint } from '@lfk/db';
-import type { SubmissionSource } from '@lfk/db/constants';
+import type { SubmissionSource } from '@lfk/vocabulary';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { z } from 'zod';
 import type { submissionCreatedEvent } from './schemas.ts';

@@ -1,5 +1,5 @@
 import { AuditEvent, Form, type IWebhookEndpoint, isId, newId, Submission, WebhookDelivery, WebhookEndpoint } from '@lfk/db';
-import { type AuditAction, MAX_WEBHOOKS_PER_FORM } from '@lfk/db/constants';
+import { type AuditAction, MAX_WEBHOOKS_PER_FORM } from '@lfk/vocabulary';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { z } from 'zod';
 import { listOf } from '../../common-schemas.ts';
