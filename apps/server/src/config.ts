@@ -1,4 +1,5 @@
 import {
+  BACKGROUND_DEFAULTS,
   CAPTCHA_TIMEOUT_MS,
   CAPTCHA_VERIFY_URLS,
   type CaptchaSettings,
@@ -164,7 +165,7 @@ const envSchema = z.object({
   LFK_HCAPTCHA_VERIFY_URL: verifyUrl(CAPTCHA_VERIFY_URLS.hcaptcha),
   LFK_RECAPTCHA_VERIFY_URL: verifyUrl(CAPTCHA_VERIFY_URLS.recaptcha),
   LFK_CAPTCHA_TIMEOUT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(60).default(CAPTCHA_TIMEOUT_MS / 1000)),
-  LFK_RETENTION_SWEEP_INTERVAL: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(86_400).default(600)),
+  LFK_RETENTION_SWEEP_INTERVAL: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(86_400).default(BACKGROUND_DEFAULTS.retention.everyMs / 1000)),
   ...Object.fromEntries(RATE_LIMIT_NAMES.map((name) => [RATE_LIMIT_ENV[name], rateLimit(DEFAULT_RATE_LIMITS[name])])),
 }).refine((env) => env.LFK_HEADERS_TIMEOUT <= env.LFK_REQUEST_TIMEOUT, {
   path: ['LFK_HEADERS_TIMEOUT'],
@@ -320,8 +321,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel: e.LOG_LEVEL,
     logFormat: e.LFK_LOG_FORMAT,
     metrics: e.LFK_METRICS === 'false' ? { enabled: false } : { enabled: true, port: e.LFK_METRICS === 'true' ? null : e.LFK_METRICS },
-    lastUsedFlushMs: 5000,
-    keyLifecycleSweepMs: 60_000,
+    lastUsedFlushMs: BACKGROUND_DEFAULTS.keyUses.flushMs,
+    keyLifecycleSweepMs: BACKGROUND_DEFAULTS.keyLifecycle.everyMs,
     secretScanningKeys: e.LFK_SECRET_SCANNING_KEYS,
     secretKey: e.LFK_SECRET_KEY,
     webhooks: { allowPrivate: e.LFK_WEBHOOK_ALLOW_PRIVATE, inFlightPerWorkspace: e.LFK_WEBHOOK_IN_FLIGHT_PER_WORKSPACE },

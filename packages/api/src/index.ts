@@ -25,6 +25,12 @@ export { type ProcedurePath, type RestRoute, restRoutes } from './rest-routes.ts
 export { type AppRouter, appRouter, createCaller, type RouterInputs, type RouterOutputs } from './root.ts';
 export { createServices, type ServicesSettings, type Wakers } from './composition/services.ts';
 export { type QueueJob, QueueWorker, type QueueWorkerOptions } from './infrastructure/queue-worker.ts';
+export { type BackgroundTask, closer, TaskList } from './infrastructure/background-task.ts';
+export { periodic } from './infrastructure/periodic.ts';
+export { type EmailSenderSettings, emailSender } from './infrastructure/email-sender.ts';
+export { logTransport, type MailTransport, type OutgoingEmail, smtpTransport } from './infrastructure/mail-transports.ts';
+export { BACKGROUND_DEFAULTS, type BackgroundSettings, createRuntime, type RuntimeOptions } from './composition/background.ts';
+export type { WebhookWorkerSettings } from './features/webhooks/tasks.ts';
 export { DatabaseOutage, type OutageState } from './infrastructure/database-outage.ts';
 export { bodyToSend } from './infrastructure/outbox.ts';
 export { DEFAULT_DELIVERY_SETTINGS, type DeliveryJobSettings, deliveryJob } from './features/webhooks/delivery-job.ts';

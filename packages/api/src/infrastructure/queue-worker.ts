@@ -1,5 +1,6 @@
 import { AsyncResource } from 'node:async_hooks';
 import type { Log } from '../log.ts';
+import type { BackgroundTask } from './background-task.ts';
 
 /**
  * One durable queue in the database (the email outbox, webhook deliveries): how to take due items
@@ -28,6 +29,8 @@ export interface Claim<T> {
 }
 
 export interface QueueWorkerOptions {
+  /** Its name as a background task ('webhook worker'); the job's name otherwise. */
+  name?: string;
   /** How often to look for due items when nobody wakes the worker. */
   pollMs: number;
   /** The most items taken by one claim (they are locked while they wait their turn). */
@@ -41,7 +44,8 @@ export interface QueueWorkerOptions {
  * whenever it is woken (a request queued work) or its poll comes round. Replicas on one database
  * share the queue through the claim; a replica that dies lets its locks lapse.
  */
-export class QueueWorker<T> {
+export class QueueWorker<T> implements BackgroundTask {
+  readonly name: string;
   readonly #job: QueueJob<T>;
   readonly #log: Log;
   readonly #options: QueueWorkerOptions;
@@ -65,6 +69,7 @@ export class QueueWorker<T> {
     this.#job = job;
     this.#log = log;
     this.#options = options;
+    this.name = options.name ?? job.name;
     this.#scope = new AsyncResource(`lfk.QueueWorker.${job.name}`);
   }
 

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from '../log.ts';
 import { createTransport } from 'nodemailer';
 
 export interface OutgoingEmail {
@@ -41,7 +41,7 @@ export function smtpTransport(url: string, from: string): MailTransport {
  * Without SMTP the message is printed to the server log, links included, so a person running
  * lfk on their own machine can still follow a verification link. It counts as delivered.
  */
-export function logTransport(log: FastifyBaseLogger): MailTransport {
+export function logTransport(log: Log): MailTransport {
   return {
     async send(email) {
       log.info(

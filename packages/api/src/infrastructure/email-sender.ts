@@ -1,8 +1,12 @@
-import { bodyToSend, type Log, type QueueJob, QueueWorker, type SecretBox } from '@lfk/api';
 import { type ClaimedEmail, type Database, OutboxEmail } from '@lfk/db';
-import type { MailTransport } from './transports.ts';
+import type { SecretBox } from '../credentials/secret-box.ts';
+import type { Log } from '../log.ts';
+import type { BackgroundTask } from './background-task.ts';
+import type { MailTransport } from './mail-transports.ts';
+import { bodyToSend } from './outbox.ts';
+import { type QueueJob, QueueWorker } from './queue-worker.ts';
 
-export interface OutboxSenderOptions {
+export interface EmailSenderSettings {
   /** How often to look for due mail when nobody wakes the sender. */
   pollMs: number;
   /** How long a sender holds a message it is sending; after that another may take it. */
@@ -15,26 +19,17 @@ export interface OutboxSenderOptions {
   batchSize: number;
 }
 
-export const DEFAULT_OUTBOX_OPTIONS: OutboxSenderOptions = {
-  pollMs: 1000,
-  lockMs: 120_000,
-  maxAttempts: 12,
-  baseDelayMs: 2000,
-  maxDelayMs: 15 * 60_000,
-  batchSize: 10,
-};
-
 /**
  * The email outbox as a queue job: each message is taken with a time-limited lock, sent (a link's
  * sealed token unsealed into it), then marked sent with its body cleared. A failure is retried with exponential backoff; a sender that
  * dies mid-send lets the lock lapse and the message is sent again later (at least once, never lost).
  */
-function emailJob(db: Database, box: SecretBox, transport: MailTransport, log: Log, options: OutboxSenderOptions): QueueJob<ClaimedEmail> {
+function emailJob(db: Database, box: SecretBox, transport: MailTransport, log: Log, settings: EmailSenderSettings): QueueJob<ClaimedEmail> {
   return {
     name: 'outbox',
     async claim(limit) {
       const now = new Date();
-      const lockedUntil = new Date(now.getTime() + options.lockMs);
+      const lockedUntil = new Date(now.getTime() + settings.lockMs);
       const items = await db.fork().getRepository(OutboxEmail).claimDue(now, lockedUntil, limit);
       // Fewer than asked: nothing else is due.
       return { items, more: items.length === limit };
@@ -46,8 +41,8 @@ function emailJob(db: Database, box: SecretBox, transport: MailTransport, log: L
         await transport.send({ ...row, body: bodyToSend(row, box) });
       } catch (error) {
         const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
-        const giveUp = row.attempts >= options.maxAttempts;
-        const delay = Math.min(options.baseDelayMs * 2 ** (row.attempts - 1), options.maxDelayMs);
+        const giveUp = row.attempts >= settings.maxAttempts;
+        const delay = Math.min(settings.baseDelayMs * 2 ** (row.attempts - 1), settings.maxDelayMs);
         await outbox.markFailed(row.id, reason, new Date(Date.now() + delay), giveUp);
         const fields = { email_id: row.id, kind: row.kind, attempt: row.attempts, reason };
         if (giveUp) log.error(fields, 'email failed for good after its last attempt');
@@ -60,34 +55,24 @@ function emailJob(db: Database, box: SecretBox, transport: MailTransport, log: L
   };
 }
 
-/** Delivers the outbox on the shared queue engine (`QueueWorker`), and closes its transport when stopped. */
-export class OutboxSender {
-  readonly #worker: QueueWorker<ClaimedEmail>;
-  readonly #transport: MailTransport;
-
-  constructor(db: Database, box: SecretBox, transport: MailTransport, log: Log, options: Partial<OutboxSenderOptions> = {}) {
-    const settings = { ...DEFAULT_OUTBOX_OPTIONS, ...options };
-    this.#transport = transport;
-    // One message at a time, as a mail server expects of one client; a batch claimed at once.
-    this.#worker = new QueueWorker(emailJob(db, box, transport, log, settings), log, {
-      pollMs: settings.pollMs,
-      batchSize: settings.batchSize,
-      concurrency: 1,
-    });
-  }
-
-  start(): void {
-    this.#worker.start();
-  }
-
-  /** New mail is in the outbox: look now rather than at the next poll. */
-  wake(): void {
-    this.#worker.wake();
-  }
-
-  /** Stops looking; a send in progress finishes. Unsent mail stays in the outbox for the next start. */
-  async stop(): Promise<void> {
-    await this.#worker.stop();
-    this.#transport.close();
-  }
+/**
+ * The 'email sender': delivers the outbox on the shared queue engine (`QueueWorker`), and closes
+ * its transport when stopped. A send in progress finishes; unsent mail stays in the outbox.
+ */
+export function emailSender(db: Database, box: SecretBox, transport: MailTransport, log: Log, settings: EmailSenderSettings): BackgroundTask {
+  // One message at a time, as a mail server expects of one client; a batch claimed at once.
+  const worker = new QueueWorker(emailJob(db, box, transport, log, settings), log, {
+    pollMs: settings.pollMs,
+    batchSize: settings.batchSize,
+    concurrency: 1,
+  });
+  return {
+    name: 'email sender',
+    start: () => worker.start(),
+    wake: () => worker.wake(),
+    async stop() {
+      await worker.stop();
+      transport.close();
+    },
+  };
 }
