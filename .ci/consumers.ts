@@ -62,6 +62,8 @@ async function pack(workspace: string, destination: string): Promise<string> {
 
 interface RunningServer {
   baseUrl: string;
+  /** Everything the server printed so far: without SMTP, its emails are in there. */
+  printed(): string;
   stop(): Promise<void>;
 }
 
@@ -73,7 +75,9 @@ async function startServer(dataDir: string, dashboardDir: string): Promise<Runni
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
+  let stdout = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
   const exited = once(child, 'exit').then(([code]) => {
     throw new Error(`the server exited (${code}) before it was ready\n${stderr}`);
   });
@@ -92,6 +96,7 @@ async function startServer(dataDir: string, dashboardDir: string): Promise<Runni
   }
   return {
     baseUrl,
+    printed: () => stdout,
     async stop() {
       if (child.exitCode !== null) return;
       const stopped = once(child, 'exit');
@@ -99,6 +104,22 @@ async function startServer(dataDir: string, dashboardDir: string): Promise<Runni
       await stopped;
     },
   };
+}
+
+/**
+ * Confirms the address of the account signed up after `since` characters of the server's output, as
+ * its person would: the link the server printed (no SMTP here), then its "Verify" button. Keys need
+ * a confirmed address.
+ */
+async function confirmAddress(server: RunningServer, since: number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  let token: string | undefined;
+  while (!(token = /\/v1\/email-verifications\/(lfv_[0-9A-Za-z]+)/.exec(server.printed().slice(since))?.[1])) {
+    assert(Date.now() < deadline, `no confirmation link was printed:\n${server.printed().slice(since)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const confirmed = await fetch(`${server.baseUrl}/v1/email-verifications/${token}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  assert(confirmed.status === 200, `confirming the address answered ${confirmed.status}`);
 }
 
 const CONSUMER_TSCONFIG = {
@@ -115,7 +136,11 @@ const CONSUMER_TSCONFIG = {
   include: ['src'],
 };
 
-/** What a TypeScript service would write: three lines to a typed call, then an error caught by its code. */
+/**
+ * What a TypeScript service would write: three lines to a typed call, then an error caught by its
+ * code. It signs in as an owner whose address is confirmed (keys need one), so the harness signs up
+ * and confirms first.
+ */
 const CONSUMER_PROGRAM = `import { randomUUID } from 'node:crypto';
 import { createLfkClient, type ErrorCode, isLfkError, type RouterInputs, type RouterOutputs } from '@lfk/client';
 import { TRPCClientError } from '@trpc/client';
@@ -123,8 +148,10 @@ import { TRPCClientError } from '@trpc/client';
 const baseUrl = process.env.LFK_BASE_URL!;
 const check = (ok: boolean, what: string) => { if (!ok) throw new Error(\`consumer program: \${what}\`); };
 
-const signedUp = await createLfkClient({ baseUrl }).auth.signup.mutate({ email: \`consumer-\${randomUUID()}@example.com\`, password: '${PASSWORD}' });
-const owner = createLfkClient({ baseUrl, sessionToken: signedUp.session_token });
+const signedIn = await createLfkClient({ baseUrl }).auth.login.mutate({ email: process.env.LFK_EMAIL!, password: '${PASSWORD}' });
+const owner = createLfkClient({ baseUrl, sessionToken: signedIn.session_token });
+const [workspace] = (await owner.workspaces.list.query({})).data;
+const signedUp = { workspace: workspace! };
 const created: RouterOutputs['apiKeys']['create'] = await owner.apiKeys.create.mutate({ workspace_id: signedUp.workspace.id, name: 'consumer' });
 check(created.key.startsWith('lfk_'), 'the new key is shown');
 
@@ -164,7 +191,8 @@ export function refusedByTheTypes() {
 }
 `;
 
-async function checkClient(tarball: string, baseUrl: string, work: string): Promise<void> {
+async function checkClient(tarball: string, server: RunningServer, work: string): Promise<void> {
+  const baseUrl = server.baseUrl;
   const project = join(work, 'client-consumer');
   await mkdir(join(project, 'src'), { recursive: true });
   await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'client-consumer', private: true, type: 'module' }, null, 2));
@@ -190,11 +218,17 @@ async function checkClient(tarball: string, baseUrl: string, work: string): Prom
   const libraries = await run(tsc, ['-p', project, '--skipLibCheck', 'false', '--noEmit'], { cwd: project, check: false });
   const ours = libraries.stdout.split('\n').filter((line) => /error TS\d+/.test(line) && !line.startsWith('node_modules/@trpc/'));
   assert(ours.length === 0, `@lfk/client's declarations do not check:\n${ours.join('\n')}`);
-  const program = await run(process.execPath, [join(project, 'out/main.js')], { cwd: project, env: { ...OUTSIDE_ENV, LFK_BASE_URL: baseUrl } });
+  const email = `consumer-${process.pid}@example.com`;
+  const since = server.printed().length;
+  const signup = await fetch(`${baseUrl}/v1/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
+  assert(signup.status === 201, `signing up answered ${signup.status}`);
+  await confirmAddress(server, since);
+  const program = await run(process.execPath, [join(project, 'out/main.js')], { cwd: project, env: { ...OUTSIDE_ENV, LFK_BASE_URL: baseUrl, LFK_EMAIL: email } });
   process.stdout.write(program.stdout);
 }
 
-async function checkCli(tarball: string, baseUrl: string, work: string): Promise<void> {
+async function checkCli(tarball: string, server: RunningServer, work: string): Promise<void> {
+  const baseUrl = server.baseUrl;
   const prefix = join(work, 'global');
   await run('npm', ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', tarball], { cwd: work });
   const installedIn = join(prefix, 'lib/node_modules/@lfk/cli/node_modules');
@@ -210,7 +244,9 @@ async function checkCli(tarball: string, baseUrl: string, work: string): Promise
 
   const help = await lfk(['--help']);
   assert(help.stdout.includes('Usage: lfk'), `lfk --help printed:\n${help.stdout}`);
+  const since = server.printed().length;
   const signup = JSON.parse((await lfk(['signup', '--email', `cli-${process.pid}@example.com`, '--password-stdin', '--json'], { input: `${PASSWORD}\n` })).stdout);
+  await confirmAddress(server, since);
   const key = JSON.parse((await lfk(['keys', 'create', '--name', 'consumer', '--json'])).stdout);
   assert(typeof key.key === 'string' && key.key.startsWith('lfk_'), 'keys create prints the key');
   const withKey = { LFK_API_KEY: key.key };
@@ -235,9 +271,9 @@ try {
   await mkdir(join(work, 'no-dashboard'));
   server = await startServer(join(work, 'data'), join(work, 'no-dashboard'));
   console.log('== the client, installed from its tarball into a new TypeScript project');
-  await checkClient(clientTarball, server.baseUrl, work);
+  await checkClient(clientTarball, server, work);
   console.log('== the CLI, installed from its tarball with npm install -g');
-  await checkCli(cliTarball, server.baseUrl, work);
+  await checkCli(cliTarball, server, work);
   console.log('== consumers ok');
 } finally {
   await server?.stop();

@@ -8,7 +8,7 @@ export default defineConfig({
     'test/npm-start.test.ts',
     'test/server.test.ts',
     'test/durability.test.ts',
-    // Runs the README's curl examples in bash, one process per statement.
+    // Runs the curl examples of the README and docs/reference/api.md in bash, one process per statement.
     'test/readme-examples.test.ts',
     // Waits out the database's connect and statement timeouts.
     'test/database-outages.test.ts',

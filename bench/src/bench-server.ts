@@ -26,9 +26,15 @@ process.on('message', (message: ToServer) => {
       .getConnection()
       .execute('update forms set notify_email_verified = true where id = ?', [message.formId])
       .then(() => send({ type: 'verified' }));
+  } else if (message.type === 'confirm-account') {
+    server.db
+      .fork()
+      .getConnection()
+      .execute('update users set email_verified_at = now() where email = ?', [message.email])
+      .then(() => send({ type: 'verified' }));
   } else if (message.type === 'heap') {
     (globalThis as { gc?: () => void }).gc?.();
-    send({ type: 'heap', bytes: process.memoryUsage().heapUsed });
+    send({ type: 'heap', bytes: process.memoryUsage().heapUsed, resources: process.getActiveResourcesInfo().length });
   } else if (message.type === 'collect') {
     (globalThis as { gc?: (options: object) => void }).gc?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
     send({ type: 'collected' });

@@ -42,10 +42,14 @@ export interface BenchServer {
   queries(): Promise<number>;
   /** Marks a form's notification address verified (the bench server only). */
   verifyNotify(formId: string): Promise<void>;
+  /** Marks an account's address confirmed (the bench server only). */
+  confirmAccount(email: string): Promise<void>;
   /** Writes `count` submissions to the form, each message `messageBytes` long if given (the bench server only). */
   seedSubmissions(formId: string, count: number, messageBytes?: number): Promise<void>;
   /** The server's heap after a full collection: what it holds live (the bench server only). */
   liveHeapBytes(): Promise<number>;
+  /** The same, with the handles and requests Node keeps open: sockets, timers (the bench server only). */
+  heap(): Promise<{ live: number; resources: number }>;
   /** A memory-reducing collection in the server, which gives freed heap pages back (the bench server only). */
   collect(): Promise<void>;
   rssBytes(): number;
@@ -90,9 +94,11 @@ async function forkServer(script: string, env: Record<string, string>, execArgv:
     send: (message) => child.send(message),
     queries: () => ask(child, { type: 'queries' }, 'queries').then((answer) => answer.count),
     verifyNotify: (formId) => ask(child, { type: 'verify-notify', formId }, 'verified').then(() => undefined),
+    confirmAccount: (email) => ask(child, { type: 'confirm-account', email }, 'verified').then(() => undefined),
     seedSubmissions: (formId, count, messageBytes) =>
       ask(child, { type: 'seed-submissions', formId, count, ...(messageBytes ? { messageBytes } : {}) }, 'seeded').then(() => undefined),
     liveHeapBytes: () => ask(child, { type: 'heap' }, 'heap').then((answer) => answer.bytes),
+    heap: () => ask(child, { type: 'heap' }, 'heap').then(({ bytes, resources }) => ({ live: bytes, resources })),
     collect: () => ask(child, { type: 'collect' }, 'collected').then(() => undefined),
     rssBytes: () => statusBytes(child.pid!, 'VmRSS'),
     peakRssBytes: () => statusBytes(child.pid!, 'VmHWM'),

@@ -4,12 +4,17 @@ export type ToServer =
   | { type: 'queries' }
   /** Marks a form's notification address verified, as following the emailed link would. */
   | { type: 'verify-notify'; formId: string }
+  /** Marks an account's address confirmed, as following the link emailed at sign-up would (keys need it). */
+  | { type: 'confirm-account'; email: string }
   /**
    * Writes `count` submissions to a form at once (scenario 13 exports them), as the repository
    * writes them; with `messageBytes`, each message that long (the largest values a submission takes).
    */
   | { type: 'seed-submissions'; formId: string; count: number; messageBytes?: number }
-  /** The live heap: collected first (the server runs with --expose-gc), so garbage not yet collected is not counted. */
+  /**
+   * The live heap: collected first (the server runs with --expose-gc), so garbage not yet collected
+   * is not counted; with the handles and requests Node keeps open (sockets, timers).
+   */
   | { type: 'heap' }
   /**
    * A memory-reducing collection (V8's last-resort GC, as under memory pressure): garbage
@@ -17,4 +22,10 @@ export type ToServer =
    */
   | { type: 'collect' };
 
-export type FromServer = { type: 'ready'; url: string } | { type: 'queries'; count: number } | { type: 'verified' } | { type: 'seeded' } | { type: 'heap'; bytes: number } | { type: 'collected' };
+export type FromServer =
+  | { type: 'ready'; url: string }
+  | { type: 'queries'; count: number }
+  | { type: 'verified' }
+  | { type: 'seeded' }
+  | { type: 'heap'; bytes: number; resources: number }
+  | { type: 'collected' };

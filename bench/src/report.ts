@@ -127,6 +127,21 @@ ${report.notes.map((note) => `- ${note}`).join('\n')}
 - 14. \`POST /v1/auth/password-resets\` for an account's address and for addresses without one,
   alternating, one at a time: the answer must not tell them apart by its time. Met when a two-sample
   Kolmogorov–Smirnov test on the two sets of latencies cannot tell them apart at 1 %.
+- 15. One workspace's webhooks cannot starve another's: a new account makes 14 forms with 5
+  endpoints each to a receiver on 127.0.0.1 that never answers, sends 16 submissions to each at once
+  (1,120 deliveries, each attempt held 10 s) and one more to each form every second; meanwhile the
+  seeded workspace submits 20 a second for 30 s (BENCH_FAIRNESS_RATE, BENCH_FAIRNESS_SECONDS) to a
+  form with one endpoint to a fast receiver, all on one replica (its 1,024 delivery slots, which the
+  attack filled before the cap): the time from each of those submissions' 201 to its receipt. Target p99 ≤ 250 ms, none lost. The notes give the most the
+  attacking workspace held in flight (its cap, \`LFK_WEBHOOK_IN_FLIGHT_PER_WORKSPACE\`, is 32).
+- 16. Memory under a soak with webhooks, on one replica: four new workspaces with two forms each,
+  each form with an endpoint to a receiver on 127.0.0.1 that answers 500 to 7 % of requests, cuts
+  3 % of connections and never answers 1 % (their attempts end at the 10 s timeout), the rest 204;
+  server-side submissions at 200 a second (BENCH_WEBHOOK_RATE) for 15 s of warm-up and then 120 s
+  (BENCH_SOAK_SECONDS), every one delivered and the failed ones retried. RSS after the warm-up
+  against at the end (target ≤ 1.10), and the live heap (after a full collection, every 15 s; target
+  ≤ 16 MiB above its first sample, flat): something kept per delivery, endpoint or connection would
+  make it climb.
 - Run it with BENCH_DATABASE_URL on a database of its own: the benchmark leaves its rows (and
   thousands of queued emails) behind.
 `;

@@ -13,7 +13,7 @@ import { lowerBound } from './scenarios/lower-bound.ts';
 import { memory } from './scenarios/memory.ts';
 import { revocationPropagation } from './scenarios/revocation-propagation.ts';
 import { startup } from './scenarios/startup.ts';
-import { webhookDrain, webhookDrainWithKill, webhookLatency } from './scenarios/webhooks.ts';
+import { webhookDrain, webhookDrainWithKill, webhookFairness, webhookLatency, webhookSoak } from './scenarios/webhooks.ts';
 import { exportScenario } from './scenarios/export.ts';
 import { passwordResetTiming } from './scenarios/password-reset-timing.ts';
 import { seed } from './seed.ts';
@@ -28,6 +28,11 @@ const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
 const WEBHOOK_RATE = Number(process.env.BENCH_WEBHOOK_RATE ?? 200);
 const WEBHOOK_SECONDS = Number(process.env.BENCH_WEBHOOK_SECONDS ?? 60);
 const WEBHOOK_DRAIN = Number(process.env.BENCH_WEBHOOK_DRAIN ?? 10_000);
+/** Scenario 15: the other workspace's submissions a second while one workspace's receivers hang, and for how long. */
+const FAIRNESS_RATE = Number(process.env.BENCH_FAIRNESS_RATE ?? 20);
+const FAIRNESS_SECONDS = Number(process.env.BENCH_FAIRNESS_SECONDS ?? 30);
+/** Scenario 16: how long the soak with webhooks runs after its warm-up (at BENCH_WEBHOOK_RATE). */
+const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 120);
 const startedAt = new Date();
 const loadAtStart = loadavg()[0]!;
 const rows: Row[] = [];
@@ -87,9 +92,13 @@ try {
         say('webhooks: a replica killed mid-drain');
         rows.push(await webhookDrainWithKill(a, b, seeded, databaseUrl, notes, WEBHOOK_DRAIN));
       });
+      say('webhooks: one workspace whose receivers hang, another delivered to');
+      rows.push(await webhookFairness(a, seeded, databaseUrl, notes, FAIRNESS_RATE, FAIRNESS_SECONDS));
+      say('webhooks: soak with a failing receiver');
+      rows.push(...(await webhookSoak(a, notes, WEBHOOK_RATE, SOAK_SECONDS)));
     });
   } else {
-    notes.push('Scenarios 5 and 8 to 12 need PostgreSQL: set BENCH_DATABASE_URL to run them (and scenarios 1–4 and 6 there too).');
+    notes.push('Scenarios 5, 8 to 12, 15 and 16 need PostgreSQL: set BENCH_DATABASE_URL to run them (and scenarios 1–4 and 6 there too).');
   }
   rows.push(...embeddedAgainstPostgres(rows));
 } finally {

@@ -21,11 +21,15 @@ export interface Seed {
  * A person, their workspace, keys and forms, made through lfk's own typed client as a customer
  * would make them.
  */
-export async function seed(server: { url: string; verifyNotify(formId: string): Promise<void> }, activeKeys: number): Promise<Seed> {
+export async function seed(
+  server: { url: string; verifyNotify(formId: string): Promise<void>; confirmAccount(email: string): Promise<void> },
+  activeKeys: number,
+): Promise<Seed> {
   const url = server.url;
   const email = `bench-${randomBytes(6).toString('hex')}@example.com`;
   const anonymous = createLfkClient({ baseUrl: url });
   const signedUp = await anonymous.auth.signup.mutate({ email, password: PASSWORD });
+  await server.confirmAccount(email);
   const owner = createLfkClient({ baseUrl: url, sessionToken: signedUp.session_token });
   const workspaceId = signedUp.workspace.id;
   const newKey = () => owner.apiKeys.create.mutate({ workspace_id: workspaceId, name: 'bench' });

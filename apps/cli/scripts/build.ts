@@ -1,6 +1,6 @@
 /**
  * Builds the installable CLI into dist/: its own sources bundled with what it takes from the
- * workspace (`@lfk/client`, `@lfk/db/constants`) and the tRPC client, as ESM for Node 22.19+.
+ * workspace (`@lfk/client`, `@lfk/vocabulary`) and the tRPC client, as ESM for Node 22.19+.
  * commander and undici stay dependencies, installed beside it by npm.
  */
 import { rm } from 'node:fs/promises';

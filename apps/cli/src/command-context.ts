@@ -1,4 +1,4 @@
-import { PAGE_LIMIT } from '@lfk/db/constants';
+import { PAGE_LIMIT } from '@lfk/vocabulary';
 import { describeKeySource, describeSource, type Settings } from './config/settings.ts';
 import { CliError, EXIT_AUTH, usageError } from './errors.ts';
 import { type Api, createApi } from './http/api.ts';

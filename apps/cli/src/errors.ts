@@ -1,6 +1,6 @@
 /**
  * Exit codes, so that a script can tell failures apart without reading the message. Documented
- * in `lfk --help` (EXIT_CODES_HELP) and the README.
+ * in `lfk --help` (EXIT_CODES_HELP) and docs/reference/cli.md.
  */
 export const EXIT_OK = 0;
 /** The API said no (not found, conflict, a permission), or the server could not be reached. */

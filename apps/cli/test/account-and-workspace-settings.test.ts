@@ -1,6 +1,6 @@
 // lfk members role|invite, lfk invitations, lfk workspaces rename|leave|delete, lfk password change|reset, lfk sessions and lfk account, against the real server.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { linkTokenSentTo } from '@lfk/testing';
+import { linkTokenSentTo } from '@lfk/server/testing';
 import { inviteAndAccept, newHome, owner, PASSWORD, server, signupWithCli, startWorld, stopWorld, workspaceId } from './harness.ts';
 
 beforeAll(() => startWorld());
@@ -8,7 +8,7 @@ afterAll(() => stopWorld());
 
 it('an owner changes a member’s role; the last owner stays one; a member cannot', async () => {
   const colleague = await newHome({ LFK_BASE_URL: server.baseUrl });
-  const { email, userId } = await signupWithCli(colleague, server.baseUrl);
+  const { email, userId } = await signupWithCli(colleague, server);
   await inviteAndAccept(colleague, email);
 
   const promoted = await owner.lfk(['members', 'role', userId, 'owner']);
@@ -42,7 +42,7 @@ it('an owner renames the workspace', async () => {
 
 it('lfk password change: the current and new password from standard input; other sessions signed out', async () => {
   const me = await newHome({ LFK_BASE_URL: server.baseUrl });
-  const { email } = await signupWithCli(me, server.baseUrl);
+  const { email } = await signupWithCli(me, server);
   const elsewhere = await newHome({ LFK_BASE_URL: server.baseUrl });
   expect((await elsewhere.lfk(['login', '--email', email, '--password-stdin'], { input: `${PASSWORD}\n` })).code).toBe(0);
 
@@ -63,7 +63,7 @@ it('lfk password change: the current and new password from standard input; other
 
 it('lfk sessions list and revoke: one session, or every other one', async () => {
   const me = await newHome({ LFK_BASE_URL: server.baseUrl });
-  const { email } = await signupWithCli(me, server.baseUrl);
+  const { email } = await signupWithCli(me, server);
   const laptop = await newHome({ LFK_BASE_URL: server.baseUrl });
   const phone = await newHome({ LFK_BASE_URL: server.baseUrl });
   for (const home of [laptop, phone]) expect((await home.lfk(['login', '--email', email, '--password-stdin'], { input: `${PASSWORD}\n` })).code).toBe(0);
@@ -92,7 +92,7 @@ it('lfk sessions list and revoke: one session, or every other one', async () => 
 
 it('lfk workspaces leave: asks first, then the workspace is gone from your list; the last owner cannot', async () => {
   const guest = await newHome({ LFK_BASE_URL: server.baseUrl });
-  const { email } = await signupWithCli(guest, server.baseUrl);
+  const { email } = await signupWithCli(guest, server);
   await inviteAndAccept(guest, email);
   expect((await guest.lfk(['workspaces', 'use', workspaceId])).code).toBe(0);
   const unasked = await guest.lfk(['workspaces', 'leave']);
@@ -109,7 +109,7 @@ it('lfk workspaces leave: asks first, then the workspace is gone from your list;
 
 it('lfk invitations: list, resend, cancel; the invitee accepts with the link, signed in with its address', async () => {
   const guest = await newHome({ LFK_BASE_URL: server.baseUrl });
-  const { email } = await signupWithCli(guest, server.baseUrl);
+  const { email } = await signupWithCli(guest, server);
   const invited = await owner.lfk(['members', 'invite', email, '--role', 'owner']);
   expect(invited.code, invited.stderr).toBe(0);
   expect(invited.stdout).toContain(`Invited ${email} to ${workspaceId} as an owner`);
@@ -127,7 +127,7 @@ it('lfk invitations: list, resend, cancel; the invitee accepts with the link, si
   expect(stale.stderr).toContain('invitation_not_found');
 
   const stranger = await newHome({ LFK_BASE_URL: server.baseUrl });
-  await signupWithCli(stranger, server.baseUrl);
+  await signupWithCli(stranger, server);
   const wrongPerson = await stranger.lfk(['invitations', 'accept', second]);
   expect(wrongPerson.code).toBe(1);
   expect(wrongPerson.stderr).toContain('invitation_for_another_address');
@@ -148,7 +148,7 @@ it('lfk invitations: list, resend, cancel; the invitee accepts with the link, si
 
 it('lfk password reset: the link is emailed, then a new password is set with it from standard input', async () => {
   const me = await newHome({ LFK_BASE_URL: server.baseUrl });
-  const { email } = await signupWithCli(me, server.baseUrl);
+  const { email } = await signupWithCli(me, server);
   const asked = await me.lfk(['password', 'reset', email]);
   expect(asked.code, asked.stderr).toBe(0);
   expect(asked.stdout).toContain('If an account uses this address');
@@ -168,7 +168,7 @@ it('lfk password reset: the link is emailed, then a new password is set with it 
 
 it('lfk workspaces delete: typed name or --confirm; then its keys stop; lfk account delete with the password', async () => {
   const me = await newHome({ LFK_BASE_URL: server.baseUrl });
-  const { email, workspaceId: mine } = await signupWithCli(me, server.baseUrl);
+  const { email, workspaceId: mine } = await signupWithCli(me, server);
   const created = await me.lfk(['workspaces', 'create', 'Doomed', '--use', '--json']);
   const doomed = created.json.id as string;
   const key = (await me.lfk(['keys', 'create', '--name', 'doomed', '--json'])).json.key as string;
@@ -195,9 +195,20 @@ it('lfk workspaces delete: typed name or --confirm; then its keys stop; lfk acco
   expect((await me.lfk(['whoami'])).code).toBe(4);
 });
 
+it('an account whose address is not confirmed makes no key, and is told how to confirm it', async () => {
+  const me = await newHome({ LFK_BASE_URL: server.baseUrl });
+  const { workspaceId: mine } = await signupWithCli(me, server, { confirmed: false });
+  const refused = await me.lfk(['keys', 'create', '--name', 'too soon']);
+  expect(refused.code).toBe(1);
+  expect(refused.stdout).toBe('');
+  expect(refused.stderr).toContain('error: email_not_confirmed: Confirm your email address first');
+  expect(refused.stderr).toContain("get a new one with 'lfk account verify-email'");
+  expect(await server.sql('select id from api_keys where workspace_id = ?', [mine])).toEqual([]);
+});
+
 it('lfk account verify-email: a new link, and a clear refusal once confirmed', async () => {
   const me = await newHome({ LFK_BASE_URL: server.baseUrl });
-  const { email } = await signupWithCli(me, server.baseUrl);
+  const { email } = await signupWithCli(me, server, { confirmed: false });
   await server.sql("update email_verifications set created_at = created_at - interval '1 hour' where email = ?", [email]);
   const sent = await me.lfk(['account', 'verify-email']);
   expect(sent.code, sent.stderr).toBe(0);

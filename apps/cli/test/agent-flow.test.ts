@@ -1,6 +1,6 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { until } from '@lfk/testing';
+import { until } from '@lfk/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Home, newHome, owner, ownerKey, server, startWorld, stopWorld, workspaceId } from './harness.ts';
 

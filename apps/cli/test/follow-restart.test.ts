@@ -3,7 +3,7 @@
  * through a TCP hop the test takes down and brings back. It waits with backoff (real time), says
  * once that the server is gone and once that it is back, and prints what arrived meanwhile.
  */
-import { startTcpHop, until } from '@lfk/testing';
+import { startTcpHop, until } from '@lfk/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { followSubmissions, keyedForm, newHome, server, signupWithCli, startWorld, stopWorld } from './harness.ts';
 
@@ -15,7 +15,7 @@ describe('submissions list --follow, through a server restart', () => {
     // The CLI talks to the server through a hop the test takes down and brings back, as a restart does.
     const hop = await startTcpHop(server.baseUrl);
     const home = await newHome({ LFK_BASE_URL: hop.url });
-    await signupWithCli(home, hop.url);
+    await signupWithCli(home, server, { baseUrl: hop.url });
     const { formId, submit } = await keyedForm(home, 'Restarted');
     const before = await submit('before the restart');
     const followed = followSubmissions(home, formId, { LFK_BASE_URL: hop.url });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import type { LfkServer } from '@lfk/server';
-import { emailsSentTo, linkTokenSentTo, PASSWORD, startTestServer, type TestServerOptions } from '@lfk/testing';
+import { emailsSentTo, linkTokenSentTo, PASSWORD, startTestServer, type TestServerOptions } from '@lfk/server/testing';
 import { run } from '../src/run.ts';
 
 /** The CLI exactly as `npx lfk` runs it: its bin, under this Node. */
@@ -157,13 +157,27 @@ export function spawnLfk(args: string[], options: LfkOptions = {}): Promise<LfkR
   });
 }
 
-/** Signs a new account up through the CLI (password on stdin) and answers its email and workspace. */
-export async function signupWithCli(home: Home, baseUrl: string, email = `owner-${Math.random().toString(36).slice(2, 10)}@example.com`) {
+/**
+ * Signs a new account up through the CLI (password on stdin) on `on` (through `baseUrl`, when
+ * given: a hop in front of it) and answers its email and workspace. Its address is then confirmed
+ * as its person would, with the link the server printed (keys, webhooks and invitations need it),
+ * unless `confirmed` is false.
+ */
+export async function signupWithCli(
+  home: Home,
+  on: LfkServerUnderTest,
+  { email = `owner-${Math.random().toString(36).slice(2, 10)}@example.com`, confirmed = true, baseUrl = on.baseUrl }: { email?: string; confirmed?: boolean; baseUrl?: string } = {},
+) {
   const result = await home.lfk(['signup', '--email', email, '--password-stdin', '--json'], {
     input: `${PASSWORD}\n`,
     env: { LFK_BASE_URL: baseUrl },
   });
   if (result.code !== 0) throw new Error(`signup failed: ${result.stderr}`);
+  if (confirmed) {
+    const token = await linkTokenSentTo(on, email, 'account_verification');
+    const confirmation = await fetch(`${on.baseUrl}/v1/email-verifications/${token}`, { method: 'POST' });
+    if (confirmation.status !== 200) throw new Error(`address confirmation failed: ${confirmation.status}`);
+  }
   return { email, userId: result.json.user.id as string, workspaceId: result.json.workspace.id as string };
 }
 
@@ -185,7 +199,7 @@ export async function startWorld(options: { env?: Record<string, string>; owner?
   if (options.owner === false) return;
   owner = await tempHome();
   homes.push(owner);
-  ({ email: ownerEmail, workspaceId } = await signupWithCli(owner, server.baseUrl));
+  ({ email: ownerEmail, workspaceId } = await signupWithCli(owner, server));
 }
 
 export async function stopWorld(): Promise<void> {

@@ -18,7 +18,7 @@ beforeAll(async () => {
   ({ key, id: keyId } = await ownerKey('agent'));
   // Another person, signed in on this machine, who is no member of the key's workspace.
   somebodyElse = await newHome();
-  ({ email: somebodyElseEmail } = await signupWithCli(somebodyElse, server.baseUrl));
+  ({ email: somebodyElseEmail } = await signupWithCli(somebodyElse, server));
   const created = await somebodyElse.lfk(['forms', 'create', '--name', 'Key form', '--field', 'email:email:required', '--json'], { env: { LFK_API_KEY: key } });
   expect(created.code, created.stderr).toBe(0);
   keyFormId = created.json.id;

@@ -10,7 +10,7 @@ let owner: Home;
 beforeAll(async () => {
   server = await startServer();
   owner = await tempHome();
-  await signupWithCli(owner, server.baseUrl);
+  await signupWithCli(owner, server);
 });
 afterAll(async () => {
   await server?.close();

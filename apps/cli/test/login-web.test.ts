@@ -3,7 +3,7 @@
  * the person approved in the dashboard; a denial or a wrong combination of flags ends it clearly.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD } from '@lfk/testing';
+import { PASSWORD } from '@lfk/server/testing';
 import { newHome, server, startWorld, stopWorld } from './harness.ts';
 
 beforeAll(() => startWorld({ owner: false }));

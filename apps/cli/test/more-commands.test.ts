@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { linkTokenSentTo, until } from '@lfk/testing';
+import { linkTokenSentTo, until } from '@lfk/server/testing';
 import { followSubmissions, keyedForm, owner, server, signupWithCli, startWorld, stopWorld, tempHome, workspaceId } from './harness.ts';
 
 // members, projects, the audit log, --all, and submissions list --follow, against the real server.
@@ -11,7 +11,7 @@ describe('members', () => {
   it('invite (accepted by the invitee), list and remove, as the database sees it', async () => {
     const colleague = await tempHome();
     try {
-      const { email, userId } = await signupWithCli(colleague, server.baseUrl);
+      const { email, userId } = await signupWithCli(colleague, server);
       const invited = await owner.lfk(['members', 'invite', email, '--role', 'member', '--json']);
       expect(invited.code, invited.stderr).toBe(0);
       expect(invited.json).toMatchObject({ workspace_id: workspaceId, email, role: 'member' });
@@ -107,19 +107,24 @@ describe('submissions list --follow', () => {
   });
 
   it('prints every one of a burst larger than a page (100, or about 1 MiB) that arrived between two looks', async () => {
-    const { formId, submit } = await keyedForm(owner, 'Burst');
-    const before = await submit('before the burst');
+    const form = await owner.lfk(['forms', 'create', '--name', 'Burst', '--field', 'message:text', '--json']);
+    const formId = form.json.id as string;
+    // Written as the repository writes them, with ids that sort after any made so far: one look
+    // after the burst finds all of it new.
+    const write = (prefix: string, count: number) =>
+      server.sql(
+        "insert into submissions (id, form_id, data, source, status, created_at) select ? || lpad(to_hex(g), 24, '0'), ?, " +
+          "json_build_object('message', 'burst ' || g), 'api_key', 'ok', now() from generate_series(1, ?) g",
+        [prefix, formId, count],
+      );
+    const idsOf = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}${(i + 1).toString(16).padStart(24, '0')}`);
+    await write('sub_zy', 1);
     const followed = followSubmissions(owner, formId);
     try {
       await until('the first page', () => followed.lines().length === 1);
-      // 130 at once, newer than any id made so far: one look finds all of them new.
-      await server.sql(
-        "insert into submissions (id, form_id, data, source, status, created_at) select 'sub_zz' || lpad(to_hex(g), 24, '0'), ?, " +
-          "json_build_object('message', 'burst ' || g), 'api_key', 'ok', now() from generate_series(1, 130) g",
-        [formId],
-      );
+      await write('sub_zz', 130);
       await until('the whole burst', () => followed.lines().length === 131);
-      expect(followed.ids()).toEqual([before, ...Array.from({ length: 130 }, (_, i) => `sub_zz${(i + 1).toString(16).padStart(24, '0')}`)]);
+      expect(followed.ids()).toEqual([...idsOf('sub_zy', 1), ...idsOf('sub_zz', 130)]);
     } finally {
       followed.stop();
     }

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { freePort, linkTokenSentTo } from '@lfk/testing';
+import { freePort, linkTokenSentTo } from '@lfk/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Home, type LfkServerUnderTest, PASSWORD, signupWithCli, startServer, tempHome } from './harness.ts';
 
@@ -82,6 +82,10 @@ describe('the owner flow', () => {
 
     expect(result.stdout).toContain(`Signed up to ${server.baseUrl} as ${ownerEmail}.`);
     expect(result.stdout).toContain(`Your workspace Olive's workspace (${personalId}) is now the default.`);
+    expect(result.stdout).toContain(`Confirm your address with the link just emailed to ${ownerEmail}`);
+    // …which the owner does, as the later steps (keys) need.
+    const confirmation = await linkTokenSentTo(server, ownerEmail, 'account_verification');
+    expect((await fetch(`${server.baseUrl}/v1/email-verifications/${confirmation}`, { method: 'POST' })).status).toBe(200);
 
     // The config file and its directory are the owner's alone.
     expect((await stat(owner.configPath)).mode & 0o777).toBe(0o600);
@@ -143,7 +147,7 @@ describe('the owner flow', () => {
 
   it('a session is good for every name of this machine: signed up at 127.0.0.1, signed in at localhost', async () => {
     const home = await newHome();
-    const { email } = await signupWithCli(home, server.baseUrl);
+    const { email } = await signupWithCli(home, server);
     const port = new URL(server.baseUrl).port;
     for (const alias of [`http://localhost:${port}`, `http://LOCALHOST:${port}/`]) {
       const whoami = await home.lfk(['whoami', '--json', '--base-url', alias]);
@@ -270,7 +274,7 @@ describe('the owner flow', () => {
 
     // A real key of someone else's workspace is just as unknown here, and stays active.
     const other = await newHome();
-    const stranger = await signupWithCli(other, server.baseUrl, 'stranger@example.com');
+    const stranger = await signupWithCli(other, server, { email: 'stranger@example.com' });
     const created = await restAs((await profileOf(other)).session_token, 'POST', `/v1/workspaces/${stranger.workspaceId}/api-keys`, {
       name: 'theirs',
     });
@@ -284,7 +288,7 @@ describe('the owner flow', () => {
 
   it('an 11th active key is refused with api_key_limit_reached and its hint', async () => {
     const home = await newHome();
-    const { workspaceId } = await signupWithCli(home, server.baseUrl, 'limit@example.com');
+    const { workspaceId } = await signupWithCli(home, server, { email: 'limit@example.com' });
     const token = (await profileOf(home)).session_token as string;
     for (let i = 1; i <= 9; i++) {
       const made = await restAs(token, 'POST', `/v1/workspaces/${workspaceId}/api-keys`, { name: `k${i}` });
@@ -497,7 +501,7 @@ describe('the owner flow', () => {
   it('a member who is not an owner cannot create keys in the workspace: exit 1 owner_required', async () => {
     const memberHome = await newHome();
     const memberEmail = 'member@example.com';
-    const member = await signupWithCli(memberHome, server.baseUrl, memberEmail);
+    const member = await signupWithCli(memberHome, server, { email: memberEmail });
 
     const ownerToken = (await profileOf(owner)).session_token as string;
     const invited = await restAs(ownerToken, 'POST', `/v1/workspaces/${secondId}/invitations`, { email: memberEmail, role: 'member' });
@@ -548,7 +552,7 @@ describe('the owner flow', () => {
 describe('whoami --json', () => {
   it('is the API session plus the server and the default workspace, with where it came from', async () => {
     const home = await newHome();
-    const { workspaceId } = await signupWithCli(home, server.baseUrl);
+    const { workspaceId } = await signupWithCli(home, server);
     const fromConfig = await home.lfk(['whoami', '--json']);
     expect(fromConfig.code, fromConfig.stderr).toBe(0);
     expect(fromConfig.json).toEqual({

@@ -1,7 +1,7 @@
 // lfk webhooks … and lfk listen, against the real server and a local receiver.
 import { spawn } from 'node:child_process';
 import { verifyWebhook } from '@lfk/client';
-import { type Receiver, startReceiver, until } from '@lfk/testing';
+import { type Receiver, startReceiver, until } from '@lfk/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LFK_BIN, newHome, owner, ownerKey, server, startWorld, stopWorld } from './harness.ts';
 
@@ -93,6 +93,40 @@ describe('lfk webhooks', () => {
       const shown = await owner.lfk(['webhooks', 'deliveries', id, '--form', formId, '--json']);
       return shown.json.data[0]?.status === 'succeeded';
     });
+  });
+});
+
+describe('a moved endpoint', () => {
+  it('lists what waited for the previous URL as held, in words, and discards it (with a session)', async () => {
+    const { key } = await ownerKey('moved');
+    const formId = await newForm('Moved');
+    const asKey = { env: { LFK_API_KEY: key } };
+    const created = await owner.lfk(['webhooks', 'create', '--form', formId, '--url', `${receiver.url}?before`, '--json'], asKey);
+    const id = created.json.id;
+    receiver.answers.push({ status: 500 });
+    await owner.lfk(['submissions', 'create', formId, '--data', 'message=before the move', '--json'], asKey);
+    const [waiting] = await until('a failed attempt', async () => {
+      const shown = await owner.lfk(['webhooks', 'deliveries', id, '--form', formId, '--json']);
+      return shown.json.data[0]?.attempts.length === 1 ? shown.json.data : undefined;
+    });
+
+    const moved = await owner.lfk(['webhooks', 'update', id, '--form', formId, '--url', `${receiver.url}?after`], asKey);
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.stderr).toContain('Deliveries still waiting for the previous one are held');
+    const human = await owner.lfk(['webhooks', 'deliveries', id, '--form', formId]);
+    expect(human.stdout).toContain('held: for a previous URL (retry or discard)');
+
+    // An agent holding only the key can neither read nor drop it.
+    const agent = await newHome({ LFK_API_KEY: key });
+    const byKey = await agent.lfk(['webhooks', 'discard', id, waiting.id, '--form', formId]);
+    expect(byKey.code).toBe(4);
+    expect(byKey.stderr).toContain('session_required');
+
+    const discarded = await owner.lfk(['webhooks', 'discard', id, waiting.id, '--form', formId]);
+    expect(discarded.code, discarded.stderr).toBe(0);
+    expect(discarded.stdout).toBe(`Discarded ${waiting.id} (${waiting.event_id}): it will not be sent.\n`);
+    const after = await owner.lfk(['webhooks', 'deliveries', id, '--form', formId, '--json']);
+    expect(after.json.data[0]).toMatchObject({ id: waiting.id, status: 'discarded', url: `${receiver.url}?before` });
   });
 });
 

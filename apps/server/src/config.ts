@@ -1,4 +1,5 @@
 import {
+  BACKGROUND_DEFAULTS,
   CAPTCHA_TIMEOUT_MS,
   CAPTCHA_VERIFY_URLS,
   type CaptchaSettings,
@@ -10,6 +11,7 @@ import {
   type RateLimitName,
 } from '@lfk/api';
 import { DATABASE_TIMEOUTS, type DatabaseTimeouts } from '@lfk/db';
+import { WEBHOOK_IN_FLIGHT_PER_WORKSPACE } from '@lfk/db/constants';
 import ipaddr from 'ipaddr.js';
 import { fileURLToPath } from 'node:url';
 import { createPublicKey, type KeyObject } from 'node:crypto';
@@ -159,11 +161,12 @@ const envSchema = z.object({
   LFK_SECRET_SCANNING_KEYS: secretScanningKeys,
   LFK_SECRET_KEY: secretKey,
   LFK_WEBHOOK_ALLOW_PRIVATE: flagDefaulting('false'),
+  LFK_WEBHOOK_IN_FLIGHT_PER_WORKSPACE: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(100_000).default(WEBHOOK_IN_FLIGHT_PER_WORKSPACE)),
   LFK_TURNSTILE_VERIFY_URL: verifyUrl(CAPTCHA_VERIFY_URLS.turnstile),
   LFK_HCAPTCHA_VERIFY_URL: verifyUrl(CAPTCHA_VERIFY_URLS.hcaptcha),
   LFK_RECAPTCHA_VERIFY_URL: verifyUrl(CAPTCHA_VERIFY_URLS.recaptcha),
   LFK_CAPTCHA_TIMEOUT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(60).default(CAPTCHA_TIMEOUT_MS / 1000)),
-  LFK_RETENTION_SWEEP_INTERVAL: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(86_400).default(600)),
+  LFK_RETENTION_SWEEP_INTERVAL: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(86_400).default(BACKGROUND_DEFAULTS.retention.everyMs / 1000)),
   LFK_EXPORTS_PER_PERSON: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(1000).default(DEFAULT_EXPORTS_PER_PERSON)),
   ...Object.fromEntries(RATE_LIMIT_NAMES.map((name) => [RATE_LIMIT_ENV[name], rateLimit(DEFAULT_RATE_LIMITS[name])])),
 }).refine((env) => env.LFK_HEADERS_TIMEOUT <= env.LFK_REQUEST_TIMEOUT, {
@@ -218,6 +221,8 @@ export interface Config {
   webhooks: {
     /** `LFK_WEBHOOK_ALLOW_PRIVATE`: webhooks may go to private addresses and `http://` (self-hosting, tests). */
     allowPrivate: boolean;
+    /** `LFK_WEBHOOK_IN_FLIGHT_PER_WORKSPACE`: one workspace's deliveries in flight at once, across every replica. */
+    inFlightPerWorkspace: number;
   };
   /** Public keys trusted to sign leak reports, by identifier; empty: every report is refused. */
   secretScanningKeys: ReadonlyMap<string, KeyObject>;
@@ -320,11 +325,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel: e.LOG_LEVEL,
     logFormat: e.LFK_LOG_FORMAT,
     metrics: e.LFK_METRICS === 'false' ? { enabled: false } : { enabled: true, port: e.LFK_METRICS === 'true' ? null : e.LFK_METRICS },
-    lastUsedFlushMs: 5000,
-    keyLifecycleSweepMs: 60_000,
+    lastUsedFlushMs: BACKGROUND_DEFAULTS.keyUses.flushMs,
+    keyLifecycleSweepMs: BACKGROUND_DEFAULTS.keyLifecycle.everyMs,
     secretScanningKeys: e.LFK_SECRET_SCANNING_KEYS,
     secretKey: e.LFK_SECRET_KEY,
-    webhooks: { allowPrivate: e.LFK_WEBHOOK_ALLOW_PRIVATE },
+    webhooks: { allowPrivate: e.LFK_WEBHOOK_ALLOW_PRIVATE, inFlightPerWorkspace: e.LFK_WEBHOOK_IN_FLIGHT_PER_WORKSPACE },
     captcha: {
       verifyUrls: { turnstile: e.LFK_TURNSTILE_VERIFY_URL, hcaptcha: e.LFK_HCAPTCHA_VERIFY_URL, recaptcha: e.LFK_RECAPTCHA_VERIFY_URL },
       timeoutMs: e.LFK_CAPTCHA_TIMEOUT * 1000,

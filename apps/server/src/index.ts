@@ -1,3 +1,3 @@
 export { type Config, ConfigError, loadConfig, RATE_LIMITS_OFF } from './config.ts';
 export { createServer, type LfkServer, type ServerOptions } from './server.ts';
-export type { OutboxSenderOptions } from './email/outbox-sender.ts';
+export { backgroundSettings, type OutboxSenderOptions } from './server.ts';

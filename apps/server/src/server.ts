@@ -1,29 +1,23 @@
 import fastifyCookie from '@fastify/cookie';
 import {
   ApiError,
-  createServices,
+  BACKGROUND_DEFAULTS,
+  type BackgroundSettings,
+  type BackgroundTask,
+  createRuntime,
   DatabaseOutage,
+  type EmailSenderSettings,
   NO_METRICS,
-  sweepExpiredSubmissions,
-  DEFAULT_DELIVERY_SETTINGS,
-  type DeliveryJobSettings,
-  deliveryJob,
-  QueueWorker,
-  type QueueJob,
-  deleteExpiredIdempotencyRecords,
-  followKeyRevocations,
   type Services,
-  sweepKeyLifecycle,
+  TaskList,
+  type WebhookWorkerSettings,
 } from '@lfk/api';
 import { type Database, openDatabase } from '@lfk/db';
 import { maxHeaderSize } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
-import { OutboxSender, type OutboxSenderOptions } from './email/outbox-sender.ts';
-import { every } from './periodic.ts';
 import { resolveSecretKey } from './secret-key.ts';
-import { logTransport, smtpTransport } from './email/transports.ts';
 import { isDashboardBuilt, registerDashboard } from './http/dashboard.ts';
 import { registerEmailVerification } from './http/email-verification.ts';
 import { registerPasswordResetPage } from './http/password-reset-page.ts';
@@ -31,6 +25,7 @@ import { loggedUrl } from './http/logged-url.ts';
 import { clientErrorHandler, handleWhatNodeKeeps } from './http/client-errors.ts';
 import { frameworkError, registerErrorHandling } from './http/errors.ts';
 import { registerApiDocs } from './http/api-docs.ts';
+import { registerPageHeaders } from './http/page-headers.ts';
 import { registerHealth } from './http/health.ts';
 import { buildOpenApi } from './http/openapi/document.ts';
 import { ownOriginCheck } from './http/own-origin.ts';
@@ -66,6 +61,8 @@ export interface LfkServer {
   config: Config;
   /** Whether the dashboard is served at `/` (its build was found). */
   dashboard: boolean;
+  /** Everything the server runs beside requests, in start order; `close` stops them in reverse. */
+  tasks: TaskList;
   /** Listens on the configured host and port; resolves to the address. */
   listen(): Promise<string>;
   /** Stops taking requests, finishes those in flight, writes what is pending, closes the database. */
@@ -83,24 +80,32 @@ export interface ServerOptions {
   /** An already open database (tests); otherwise opened from the config. */
   db?: Database;
   /** Timings of the email sender (tests shorten them). */
-  outbox?: Partial<OutboxSenderOptions>;
-  /** Settings of the webhook worker (tests shorten its lock and poll). */
-  webhooks?: Partial<DeliveryJobSettings & { pollMs: number; timeoutMs: number }>;
+  outbox?: Partial<EmailSenderSettings>;
+  /** Settings of the webhook worker (tests shorten its lock and poll, and give it few slots), and its requests' timeout. */
+  webhooks?: Partial<WebhookWorkerSettings & { timeoutMs: number }>;
 }
 
+/** The email sender's settings, by their older name (tests import it from @lfk/server). */
+export type OutboxSenderOptions = EmailSenderSettings;
+
 /**
- * The webhook worker: deliveries worked on at once by one replica (each an open request, cheap;
- * many, so that a few dead receivers holding theirs leave room for every other), and taken per claim.
+ * The one place the server's config and a test's options become background timings: the
+ * defaults, with what config.ts reads from the environment and what a test shortens.
  */
-const WEBHOOK_CONCURRENCY = 1024;
-const WEBHOOK_BATCH = 32;
-const WEBHOOK_POLL_MS = 1000;
+export function backgroundSettings(config: Config, options: ServerOptions): BackgroundSettings {
+  const { timeoutMs: _requestTimeout, ...webhooks } = options.webhooks ?? {};
+  return {
+    ...BACKGROUND_DEFAULTS,
+    email: { ...BACKGROUND_DEFAULTS.email, ...options.outbox },
+    webhooks: { ...BACKGROUND_DEFAULTS.webhooks, perWorkspace: config.webhooks.inFlightPerWorkspace, ...webhooks },
+    keyUses: { flushMs: config.lastUsedFlushMs },
+    keyLifecycle: { everyMs: config.keyLifecycleSweepMs },
+    retention: { everyMs: config.retentionSweepMs },
+  };
+}
 
 /** How often Node looks for connections past their headers or request timeout. */
 const CONNECTIONS_CHECKED_EVERY_MS = 1000;
-
-/** Expired idempotency records are swept this often. */
-const SWEEP_EVERY_MS = 10 * 60_000;
 
 /**
  * Request logging for a log a person reads on a terminal: one line per answered request,
@@ -158,17 +163,20 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   // prom-client costs about 12 MiB once loaded: only a server that serves metrics loads it.
   const metrics = config.metrics.enabled ? new (await import('./metrics.ts')).ServerMetrics(app, db, outage) : null;
 
-  let sender: OutboxSender | undefined;
-  let webhookWorker: QueueWorker<unknown> | undefined;
   const secretKey = await resolveSecretKey(config);
-  const services = createServices(
+  // Printed mail is how a person without SMTP follows a verification link: shown at any level but silent.
+  const mailLog = config.logLevel === 'silent' ? app.log : app.log.child({}, { level: 'info' });
+  const runtime = createRuntime({
     db,
-    { ...config, secretKey, webhooks: { ...config.webhooks, ...(options.webhooks?.timeoutMs ? { timeoutMs: options.webhooks.timeoutMs } : {}) } },
+    settings: { ...config, secretKey, webhooks: { ...config.webhooks, ...(options.webhooks?.timeoutMs ? { timeoutMs: options.webhooks.timeoutMs } : {}) } },
+    background: backgroundSettings(config, options),
     log,
-    { mailer: () => sender?.wake(), webhooks: () => webhookWorker?.wake() },
-    metrics ?? NO_METRICS,
-  );
-  const { keyUses } = services;
+    mailLog,
+    metrics: metrics ?? NO_METRICS,
+    outage,
+    mail: { smtpUrl: config.smtpUrl, from: config.emailFrom },
+  });
+  const { services } = runtime;
 
   handleWhatNodeKeeps(app);
 
@@ -179,6 +187,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     if (closing) reply.header('connection', 'close');
     done(null, payload);
   });
+
+  registerPageHeaders(app);
 
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
@@ -228,35 +238,17 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     app.log.warn({ dir: config.dashboardDir }, 'no dashboard build there: serving the API only (npm start builds it)');
   }
 
-  // Printed mail is how a person without SMTP follows a verification link: shown at any level but silent.
-  const mailLog = config.logLevel === 'silent' ? app.log : app.log.child({}, { level: 'info' });
-  const transport = config.smtpUrl ? smtpTransport(config.smtpUrl, config.emailFrom) : logTransport(mailLog);
-  sender = new OutboxSender(db, services.secretBox, transport, log, options.outbox);
-  sender.start();
-  const { pollMs: webhookPollMs = WEBHOOK_POLL_MS, timeoutMs: _timeout, ...webhookSettings } = options.webhooks ?? {};
-  webhookWorker = new QueueWorker(
-    deliveryJob(
-      { db, secretBox: services.secretBox, outbound: services.outbound, log, publicUrl: config.publicUrl, wakeMailer: () => sender?.wake(), metrics: services.metrics },
-      { ...DEFAULT_DELIVERY_SETTINGS, ...webhookSettings },
-    ) as QueueJob<unknown>,
-    log,
-    { pollMs: webhookPollMs, batchSize: WEBHOOK_BATCH, concurrency: WEBHOOK_CONCURRENCY },
+  // Started first, the database closes last; requests stop first, before the work they may start.
+  const tasks = new TaskList(
+    [
+      database(db),
+      ...runtime.tasks,
+      { name: 'metrics server', start() {}, stop: async () => void (await metricsServer?.close()) },
+      { name: 'requests', start() {}, stop: () => app.close() },
+    ],
+    app.log,
   );
-  webhookWorker.start();
-  keyUses.start();
-  const revocations = followKeyRevocations(db, services.apiKeyCache, app.log);
-  const sweeper = every(SWEEP_EVERY_MS, 'sweep expired idempotency records', () => deleteExpiredIdempotencyRecords(db.fork(), config.now()), log);
-  const keySweeper = every(config.keyLifecycleSweepMs, 'sweep expired API keys and expiry reminders', async () => {
-    const { reminded } = await sweepKeyLifecycle(db, config.now(), config.publicUrl);
-    if (reminded.length > 0) sender?.wake();
-  }, log);
-  const bucketSweeper = every(SWEEP_EVERY_MS, 'sweep refilled rate limit buckets', async () => {
-    await services.rateLimits.sweep();
-  }, log);
-  const retentionSweeper = every(config.retentionSweepMs, 'delete submissions past their retention and old spam', async () => {
-    const deleted = await sweepExpiredSubmissions(db, config.now());
-    if (deleted > 0) app.log.info({ deleted }, 'deleted submissions past their retention and spam older than 30 days');
-  }, log);
+  tasks.start();
 
   return {
     app,
@@ -264,43 +256,20 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     services,
     config,
     dashboard,
+    tasks,
     async listen() {
       const address = await app.listen({ port: config.port, host: config.host });
       await metricsServer?.listen(config.host);
       return address;
     },
     close() {
-      closing ??= (async () => {
-        // Every step runs whatever became of the one before: the database is always closed, last.
-        const steps: [string, () => Promise<unknown> | undefined][] = [
-          ['stop taking requests', () => app.close()],
-          ['stop serving metrics', () => metricsServer?.close()],
-          ['finish the work requests left running', () => services.background.settle()],
-          ['stop the idempotency sweep', () => sweeper.stop()],
-          ['stop the rate limit sweep', () => bucketSweeper.stop()],
-          ['stop the key lifecycle sweep', () => keySweeper.stop()],
-          ['stop the retention sweep', () => retentionSweeper.stop()],
-          ['stop the webhook worker', () => webhookWorker?.stop()],
-          ['stop the email sender', () => sender?.stop()],
-          ['close webhook connections', () => services.outbound.close()],
-          ['close captcha connections', () => services.captcha.close()],
-          ['write key uses', () => keyUses.stop()],
-          ['stop hearing key revocations', () => revocations?.close()],
-          ['stop watching for the database', async () => outage.stop()],
-          ['close the database', () => db.close()],
-        ];
-        const failed: unknown[] = [];
-        for (const [step, run] of steps) {
-          try {
-            await run();
-          } catch (err) {
-            app.log.error({ err, step }, 'shutdown step failed');
-            failed.push(err);
-          }
-        }
-        if (failed.length > 0) throw new AggregateError(failed, 'shutdown did not complete cleanly');
-      })();
+      closing ??= tasks.stop();
       return closing;
     },
   };
+}
+
+/** The database as the first task: opened before the others start, closed after they all stop. */
+function database(db: Database): BackgroundTask {
+  return { name: 'database', start() {}, stop: () => db.close() };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PASSWORD, startTestServer, useTestServer } from '@lfk/testing';
+import { PASSWORD, startTestServer, useTestServer } from '@lfk/server/testing';
 
 const t = useTestServer();
 

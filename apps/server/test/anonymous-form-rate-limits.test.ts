@@ -3,7 +3,7 @@
  * (no notify_email, api_key mode, a workspace named without signing in) spends no allowance.
  */
 import { describe, expect, it } from 'vitest';
-import { expectError, useTestServer } from '@lfk/testing';
+import { expectError, useTestServer } from '@lfk/server/testing';
 
 const ADDRESS = { 'x-forwarded-for': '203.0.113.40' };
 const schema = [{ name: 'email', type: 'email' }];

@@ -1,6 +1,6 @@
 import { generateApiKey } from '@lfk/api';
 import { describe, expect, it } from 'vitest';
-import { useTestServer } from '@lfk/testing';
+import { useTestServer } from '@lfk/server/testing';
 
 const t = useTestServer();
 

@@ -4,7 +4,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { adminQuery, databaseForProcess, ENGINE, freePort, PASSWORD, spawnServerProcess, startTestServer, TEST_DATABASE_URL, type TestServer, until } from '@lfk/testing';
+import { adminQuery, confirmPrintedAddress, databaseForProcess, ENGINE, freePort, PASSWORD, spawnServerProcess, startTestServer, TEST_DATABASE_URL, type TestServer, until } from '@lfk/server/testing';
 
 const FAILED_BATCH_LOG = 'could not write key uses';
 
@@ -132,6 +132,7 @@ describe.runIf(!!TEST_DATABASE_URL)('a server process whose last_used_at batch f
       return { status: res.status, json: (await res.json()) as any };
     };
     const signup = await call('POST', '/v1/auth/signup', undefined, { email: 'owner@example.com', password: PASSWORD });
+    await confirmPrintedAddress(base, output);
     const created = await call('POST', `/v1/workspaces/${signup.json.workspace.id}/api-keys`, signup.json.session_token, {});
     const { key, id: keyId } = created.json as { key: string; id: string };
     const form = await call('POST', '/v1/forms', key, { name: 'Contact', schema: [{ name: 'email', type: 'email' }] });

@@ -5,7 +5,7 @@
  * derives (a sign-up's workspace name, an idempotency scope) are made to fit.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Account, PASSWORD, type Res, useTestServer } from '@lfk/testing';
+import { type Account, PASSWORD, type Res, useTestServer } from '@lfk/server/testing';
 
 // A trusted proxy: the client address is whatever X-Forwarded-For says.
 const t = useTestServer({ LFK_TRUST_PROXY: '127.0.0.1' });

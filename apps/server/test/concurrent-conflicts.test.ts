@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ENGINE, PASSWORD, type Res, useTestServer } from '@lfk/testing';
+import { ENGINE, PASSWORD, type Res, useTestServer } from '@lfk/server/testing';
 
 const N = 8;
 

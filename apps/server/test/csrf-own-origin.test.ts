@@ -5,7 +5,7 @@
  * this machine's loopback interface.
  */
 import { describe, expect, it } from 'vitest';
-import { type Res, type TestServer, useTestServer } from '@lfk/testing';
+import { type Res, type TestServer, useTestServer } from '@lfk/server/testing';
 
 /** A cookie-authenticated state change on both transports: create a key (REST) and a workspace (tRPC). */
 async function stateChanges(t: TestServer, headers: Record<string, string>): Promise<{ rest: Res; trpc: Res }> {

@@ -21,7 +21,7 @@ import {
   type TestServer,
   until,
   VALID,
-} from '@lfk/testing';
+} from '@lfk/server/testing';
 
 const OUTAGE_STARTS = 'database unreachable: requests that need it answer 503 service_unavailable until it is back';
 const OUTAGE_ENDS = /^database reachable again after [\d.]+ s; \d+ requests or runs failed on it meanwhile$/;

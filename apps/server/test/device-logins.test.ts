@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { emailsSentTo, expectError, until, useTestServer } from '@lfk/testing';
+import { emailsSentTo, expectError, until, useTestServer } from '@lfk/server/testing';
 
 const t = useTestServer();
 

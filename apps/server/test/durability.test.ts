@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseForProcess, ENGINE, freePort, PASSWORD, spawnServerProcess, TEST_DATABASE_URL, until } from '@lfk/testing';
+import { databaseForProcess, ENGINE, freePort, PASSWORD, spawnServerProcess, TEST_DATABASE_URL, until } from '@lfk/server/testing';
 
 /** An SMTP peer that keeps every message it accepts. */
 async function smtpPeer(): Promise<{ port: number; messages: string[]; close: () => Promise<void> }> {

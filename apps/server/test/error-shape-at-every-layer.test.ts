@@ -5,7 +5,7 @@
  */
 import type { Socket } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type RawResponse, rawExchange, startTestServer, until, useTestServer } from '@lfk/testing';
+import { type RawResponse, rawExchange, startTestServer, until, useTestServer } from '@lfk/server/testing';
 
 function expectLfkError(res: { status: number; headers: Record<string, unknown>; json: any }, status: number, code: string): void {
   expect(res.status).toBe(status);

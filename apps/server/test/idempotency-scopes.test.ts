@@ -4,7 +4,7 @@
  * or workspace is a new request, not a reuse; on the same one it still replays or conflicts.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Account, countSubmissions, createContactForm, expectCreated, expectError, ORIGIN, submit, useTestServer, VALID } from '@lfk/testing';
+import { type Account, countSubmissions, createContactForm, expectCreated, expectError, ORIGIN, submit, useTestServer, VALID } from '@lfk/server/testing';
 
 const t = useTestServer({ LFK_TRUST_PROXY: '127.0.0.1' });
 let owner: Account;

@@ -6,7 +6,7 @@
  * rows of those would be 6 to 100 MiB an answer. Read to the end, every row comes once, in order.
  */
 import { PAGE_MAX_BYTES } from '@lfk/db';
-import { type Account, createContactForm, createForm, useTestServer } from '@lfk/testing';
+import { type Account, createContactForm, createForm, useTestServer } from '@lfk/server/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { unreachableWebhook } from './inbox/fixtures.ts';
 
@@ -79,15 +79,23 @@ describe('a page ends at about 1 MiB, with a cursor to read on', () => {
 
   it("an endpoint's delivery log", async () => {
     const webhookId = await unreachableWebhook(t, owner, formId);
-    // Failed deliveries with 60 KB payloads (a JSON string): nothing the worker will take again.
+    // A failed delivery of each submission (its payload as sent, ~60 KB): nothing the worker will take again.
+    const at = "to_char(created_at at time zone 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')";
     await t.sql(
-      "insert into webhook_deliveries (id, endpoint_id, event_id, type, payload, status, attempts, attempt_count, next_attempt_at, created_at) " +
-        "select 'whd_' || lpad(to_hex(g), 26, '0'), ?, 'msg_' || lpad(to_hex(g), 26, '0'), 'submission.created', '\"' || repeat('x', ?) || '\"', 'failed', '[]', 9, null, now() from generate_series(1, ?) g",
-      [webhookId, VALUE_BYTES - 2, ROWS],
+      "insert into webhook_deliveries (id, endpoint_id, url, event_id, type, payload, status, attempts, attempt_count, next_attempt_at, created_at) " +
+        "select 'whd_' || substr(id, 5), ?, 'https://receiver.invalid/hook', 'msg_' || substr(id, 5), 'submission.created', " +
+        `json_build_object('type', 'submission.created', 'timestamp', ${at}, 'data', json_build_object('form', json_build_object('id', form_id, 'name', 'Contact'), ` +
+        `'submission', json_build_object('id', id, 'form_id', form_id, 'created_at', ${at}, 'via', source, 'values', data)))::text, ` +
+        "'failed', '[]', 9, null, now() from submissions where form_id = ?",
+      [webhookId, formId],
+    );
+    const [largest] = await t.sql<{ bytes: number }>(
+      'select max(octet_length(payload) + octet_length(attempts::text))::int as bytes from webhook_deliveries where endpoint_id = ?',
+      [webhookId],
     );
     const { lengths, seen } = await readAll(`/v1/forms/${formId}/webhooks/${webhookId}/deliveries`);
-    expect(lengths[0]).toBe(perPage(VALUE_BYTES + '[]'.length));
-    expect(seen).toEqual(Array.from({ length: ROWS }, (_, i) => `whd_${(ROWS - i).toString(16).padStart(26, '0')}`));
+    expect(lengths[0]).toBe(perPage(largest!.bytes));
+    expect(seen).toEqual([...ids].reverse().map((id) => `whd_${id.slice(4)}`));
   });
 
   it("the workspace's forms", async () => {

@@ -3,7 +3,7 @@
  * a wrong-shaped id is the 404 of its resource, never a router's 400 for a long path segment.
  */
 import { beforeAll, describe, it } from 'vitest';
-import { expectError, ORIGIN, useTestServer, VALID } from '@lfk/testing';
+import { expectError, ORIGIN, useTestServer, VALID } from '@lfk/server/testing';
 
 const t = useTestServer();
 let key: string;

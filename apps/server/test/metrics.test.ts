@@ -5,7 +5,7 @@
  * figures. Each figure is checked against what the test did.
  */
 import { newId } from '@lfk/db';
-import { ENGINE, freePort, ORIGIN, startReceiver, startTestServer, submit, until, useTestServer, VALID } from '@lfk/testing';
+import { ENGINE, freePort, ORIGIN, startReceiver, startTestServer, submit, until, useTestServer, VALID } from '@lfk/server/testing';
 import { describe, expect, it } from 'vitest';
 import { deliveriesOf, formWithWebhook } from './webhooks/fixtures.ts';
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { until } from '@lfk/testing';
+import { until } from '@lfk/server/testing';
 
 // The README's first command starts the server through npm. Stopping npm — SIGTERM from a process
 // manager, or Ctrl-C — must stop the server too, not leave it running without its parent.

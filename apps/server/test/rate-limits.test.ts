@@ -3,7 +3,7 @@
  */
 import { ConfigError, loadConfig } from '@lfk/server';
 import { describe, expect, it } from 'vitest';
-import { expectError, PASSWORD, useTestServer } from '@lfk/testing';
+import { expectError, PASSWORD, useTestServer } from '@lfk/server/testing';
 import { address, anonymousBody, expectRetryAfter, SCHEMA } from './forms/fixtures.ts';
 
 describe('rate limits', () => {

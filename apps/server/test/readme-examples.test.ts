@@ -1,38 +1,42 @@
 /**
- * Every curl example in the README, pasted as a reader would: each `sh` block that talks to the
- * API with curl runs, statement by statement, in bash against a real server, the blocks one after
- * another as in one terminal. A placeholder the README tells the reader to fill in is filled the
+ * Every curl example in the README and then in docs/reference/api.md, pasted as a reader would:
+ * each `sh` block that talks to the API with curl runs, statement by statement, in bash against a
+ * real server, the blocks one after another as in one terminal (the reference's walkthroughs go on
+ * where the README stops). A placeholder the page tells the reader to fill in is filled the
  * way it says: `S=lfs_…  # "session_token"` from the last answer; `lfv_…` from the email printed
  * to the server's output; `wh_…`, `sub_…` from the newest such id an answer held. An answer that is
- * an error fails the test unless the README says, in the comments above it, that this error comes.
+ * an error fails the test unless the page says, in the comments above it, that this error comes.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestServer, type TestServer } from '@lfk/testing';
+import { startTestServer, type TestServer } from '@lfk/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const README = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+/** Read in this order, as one terminal session. */
+const SOURCES = ['README.md', 'docs/reference/api.md'];
 
 interface Statement {
   text: string;
-  /** The comment lines above it since the last command, and its own trailing comment: what the README says of it. */
+  /** The comment lines above it since the last command, and its own trailing comment: what the page says of it. */
   said: string;
 }
 
-/** The README's `sh` blocks that use curl against the API (the CLI's are the CLI suites'). */
+/** The `sh` blocks that use curl against the API (the CLI's are the CLI suites'), each under `file#heading`. */
 function curlBlocks(): { heading: string; code: string }[] {
   const blocks: { heading: string; code: string }[] = [];
-  let heading = '';
-  const lines = README.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    if (lines[i]!.startsWith('## ')) heading = lines[i]!.slice(3);
-    if (lines[i] !== '```sh') continue;
-    const end = lines.indexOf('```', i + 1);
-    const code = lines.slice(i + 1, end).join('\n');
-    if (/\bcurl\b/.test(code) && !/\bnpx\b|\bnpm\b/.test(code)) blocks.push({ heading, code });
-    i = end;
+  for (const file of SOURCES) {
+    let heading = '';
+    const lines = readFileSync(new URL(`../../../${file}`, import.meta.url), 'utf8').split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      if (lines[i]!.startsWith('## ')) heading = `${file}#${lines[i]!.slice(3)}`;
+      if (lines[i] !== '```sh') continue;
+      const end = lines.indexOf('```', i + 1);
+      const code = lines.slice(i + 1, end).join('\n');
+      if (/\bcurl\b/.test(code) && !/\bnpx\b|\bnpm\b/.test(code)) blocks.push({ heading, code });
+      i = end;
+    }
   }
   return blocks;
 }
@@ -98,9 +102,14 @@ describe('the README, pasted', () => {
 
   it('runs every curl example as written, each answer what the README says it is', async () => {
     const blocks = curlBlocks();
-    expect(blocks.map((b) => b.heading)).toEqual(
-      expect.arrayContaining(['A first session with curl', 'Forms, from nothing to submissions', 'Webhooks: submissions sent to your own systems']),
-    );
+    expect(blocks.map((b) => b.heading)).toEqual([
+      'README.md#The shortest path: a form on your site in five commands',
+      'README.md#Keys: for agents and server-side code',
+      'docs/reference/api.md#A first session with curl',
+      'docs/reference/api.md#Forms, from nothing to submissions',
+      'docs/reference/api.md#Webhooks: submissions sent to your own systems',
+      'docs/reference/api.md#The inbox: spam kept out, forms closed, data deleted on time, submissions exported',
+    ]);
     const vars: Record<string, string> = {};
     /** The newest id or token seen, by prefix (`wh_`, `sub_`). */
     const newest = new Map<string, string>();
@@ -176,7 +185,7 @@ describe('the README, pasted', () => {
         }
         const code = (json as { error?: { code?: string } } | undefined)?.error?.code;
         if (code !== undefined || (status !== null && status >= 400)) {
-          // An error the README says comes: named in the comments above the command, or on its line.
+          // An error the page says comes: named in the comments above the command, or on its line.
           expect(said, `${where}: answered ${status ?? ''} ${body.slice(0, 300)}`).toContain(code ?? String(status));
           continue;
         }

@@ -6,7 +6,7 @@
  */
 import { restRoutes } from '@lfk/api';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Account, linkTokenSentTo, PASSWORD, type Res, type RequestOptions, until, useTestServer } from '@lfk/testing';
+import { type Account, linkTokenSentTo, PASSWORD, type Res, type RequestOptions, until, useTestServer } from '@lfk/server/testing';
 
 const t = useTestServer();
 let owner: Account;

@@ -5,7 +5,7 @@
  */
 import { restRoutes } from '@lfk/api';
 import { expect, it } from 'vitest';
-import { useTestServer } from '@lfk/testing';
+import { useTestServer } from '@lfk/server/testing';
 
 const t = useTestServer();
 

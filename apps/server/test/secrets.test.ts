@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkTokenSentTo, PASSWORD, rawExchange, until, useTestServer, verificationTokenSentTo } from '@lfk/testing';
+import { linkTokenSentTo, PASSWORD, rawExchange, until, useTestServer, verificationTokenSentTo } from '@lfk/server/testing';
 
 // The most talkative level: nothing a log call is handed may carry a secret.
 const t = useTestServer({ LOG_LEVEL: 'trace' });
@@ -9,6 +9,7 @@ const formBody = { name: 'Leads', schema: [{ name: 'email', type: 'email', requi
 it('no plaintext key, session token or claim token reaches the database or the logs', async () => {
   // Signed up as a person does, so sign-up's own request and answer are in the logs too.
   const owner = await t.signupOverHttp();
+  await t.confirmAddress(owner.email);
   const login = await t.request('POST', '/v1/auth/login', { body: { email: owner.email, password: PASSWORD } });
   expect(login.status).toBe(200);
   const keys = [];
@@ -77,6 +78,7 @@ it('no plaintext key, session token or claim token reaches the database or the l
 
 it('no reset or invitation token reaches the database, the audit log or a log line but its own email', async () => {
   const owner = await t.signupOverHttp();
+  await t.confirmAddress(owner.email);
   const invitee = `invitee-${Date.now()}@example.com`;
   expect((await t.request('POST', '/v1/auth/password-resets', { body: { email: owner.email } })).status).toBe(202);
   expect((await t.request('POST', `/v1/workspaces/${owner.workspaceId}/invitations`, { token: owner.token, body: { email: invitee, role: 'owner' } })).status).toBe(202);

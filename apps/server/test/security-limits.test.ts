@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PASSWORD, type Res, TEST_DATABASE_URL, type TestServer, useTestServer } from '@lfk/testing';
+import { PASSWORD, type Res, TEST_DATABASE_URL, type TestServer, useTestServer } from '@lfk/server/testing';
 
 // The security limits — guesses at one account's password, guesses at keys, sign-ups and logins
 // per address — are counted in the database, so they hold for the account or address whatever

@@ -6,7 +6,7 @@
  * whatever is stored, an email subject is one line.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Account, PASSWORD, type Res, useTestServer } from '@lfk/testing';
+import { type Account, PASSWORD, type Res, useTestServer } from '@lfk/server/testing';
 
 const t = useTestServer();
 let owner: Account;

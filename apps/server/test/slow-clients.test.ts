@@ -5,7 +5,7 @@
  */
 import type { Socket } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rawExchange, useTestServer } from '@lfk/testing';
+import { rawExchange, useTestServer } from '@lfk/server/testing';
 
 const HEADERS_TIMEOUT_S = 1;
 const REQUEST_TIMEOUT_S = 2;

@@ -5,7 +5,7 @@
  * same on create and PATCH, over REST and tRPC.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Res, useTestServer } from '@lfk/testing';
+import { type Res, useTestServer } from '@lfk/server/testing';
 
 const t = useTestServer();
 let key: string;

@@ -3,7 +3,7 @@
  * runs, with lfk's `batch_too_large` in tRPC's envelope.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Account, countSubmissions, createContactForm, expectError, ORIGIN, useTestServer, VALID } from '@lfk/testing';
+import { type Account, countSubmissions, createContactForm, expectError, ORIGIN, useTestServer, VALID } from '@lfk/server/testing';
 
 const t = useTestServer();
 let owner: Account;

@@ -8,7 +8,7 @@
  */
 import { request as httpRequest, createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sendFrom, startTestServer, type TestServer } from '@lfk/testing';
+import { sendFrom, startTestServer, type TestServer } from '@lfk/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const PROXY_ADDRESS = '127.0.0.3';

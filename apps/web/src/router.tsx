@@ -98,7 +98,7 @@ const formsRoute = workspacePage('forms', () => import('./pages/forms/forms-page
 const newFormRoute = workspacePage('forms/new', () => import('./pages/forms/new-form-page.tsx'), 'NewFormPage');
 const claimFormRoute = workspacePage('forms/claim', () => import('./pages/forms/claim-form-page.tsx'), 'ClaimFormPage');
 const formRoute = workspacePage('forms/$formId', () => import('./pages/forms/form-page.tsx'), 'FormPage');
-const submissionsRoute = workspacePage('forms/$formId/submissions', () => import('./pages/submissions/submissions-page.tsx'), 'SubmissionsPage');
+const inboxRoute = workspacePage('forms/$formId/submissions', () => import('./pages/inbox/inbox-page.tsx'), 'InboxPage');
 const webhooksRoute = workspacePage('forms/$formId/webhooks', () => import('./pages/webhooks/webhooks-page.tsx'), 'WebhooksPage');
 const membersRoute = workspacePage('members', () => import('./pages/members/members-page.tsx'), 'MembersPage');
 const settingsRoute = workspacePage('settings', () => import('./pages/settings/workspace-settings-page.tsx'), 'WorkspaceSettingsPage');
@@ -129,7 +129,7 @@ const routeTree = rootRoute.addChildren([
     newFormRoute,
     claimFormRoute,
     formRoute,
-    submissionsRoute,
+    inboxRoute,
     webhooksRoute,
     membersRoute,
     auditRoute,

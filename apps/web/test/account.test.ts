@@ -1,10 +1,11 @@
 /**
  * A person's own account in a real Chromium: change the password (the current one checked, the
- * other sessions signed out), see where they are signed in, sign one out, or every other one.
+ * other sessions signed out), see where they are signed in, sign one out, or every other one; and,
+ * until their address is confirmed, told where keys, webhooks and invitations wait for it.
  */
-import { PASSWORD } from '@lfk/testing';
+import { createContactForm, PASSWORD } from '@lfk/server/testing';
 import { expect, it } from 'vitest';
-import { describeInBrowser, expectAccessible, gone, PHONE, see, useDashboard } from './fixtures.ts';
+import { describeInBrowser, expectAccessible, gone, PHONE, see, sessionOf, useDashboard, workspaceOf } from './fixtures.ts';
 
 describeInBrowser('your account', () => {
   const d = useDashboard();
@@ -52,5 +53,40 @@ describeInBrowser('your account', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await sessions.getByRole('button', { name: 'Sign out' }).click();
     await see(page.getByRole('heading', { name: 'Sign in' }));
+  });
+
+  it('until the address is confirmed, the keys page, the webhooks tab and the invite form say how; confirmed, a key is made', async () => {
+    const { page, email } = await d.ownerPage({ confirmed: false });
+    const workspaceId = workspaceOf(page);
+    const notice = (toDo: string) => page.getByRole('note').filter({ hasText: `Confirm your email address to ${toDo}.` });
+    await see(notice('create API keys'));
+    await see(notice('create API keys').getByText(`Open the link emailed to ${email} when you signed up`));
+    await expectAccessible(page, 'api-keys-unconfirmed');
+    // Trying anyway: the server's refusal says the same.
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const create = page.getByRole('dialog', { name: 'Create an API key' });
+    await create.getByLabel('Name').fill('too soon');
+    await create.getByRole('button', { name: 'Create key' }).click();
+    await see(create.getByText('Confirm your email address first'));
+    await create.getByRole('button', { name: 'Cancel' }).click();
+
+    const form = await createContactForm(d.t, { token: await sessionOf(page), workspaceId });
+    await page.goto(`/w/${workspaceId}/forms/${form.id}/webhooks`);
+    await see(notice('add webhook endpoints'));
+    await page.goto(`/w/${workspaceId}/members`);
+    await see(notice('invite people'));
+    await notice('invite people').getByRole('button', { name: 'Send a new link' }).click();
+    // Sign-up's own link was sent moments ago: a new one waits for the interval, and says so.
+    await see(page.getByRole('alert').filter({ hasText: 'try again' }));
+
+    await d.confirmAddress(email);
+    await page.goto(`/w/${workspaceId}/keys`);
+    await see(page.getByRole('heading', { level: 1, name: 'API keys' }));
+    await gone(notice('create API keys'));
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await create.getByLabel('Name').fill('in time');
+    await create.getByRole('button', { name: 'Create key' }).click();
+    await see(page.getByRole('dialog', { name: 'Your new API key' }).getByText('You will not see it again'));
+    expect(await d.t.count('api_keys where workspace_id = ?', [workspaceId])).toBe(1);
   });
 });

@@ -2,7 +2,7 @@
  * Accounts, workspaces, members and the audit log in a real Chromium: errors beside their
  * fields, rate limits with when to retry, deep links that survive a reload, the switcher.
  */
-import { linkTokenSentTo } from '@lfk/testing';
+import { linkTokenSentTo } from '@lfk/server/testing';
 import { expect, it } from 'vitest';
 import {
   DESKTOP,

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { freePort, PASSWORD, startTestServer, type TestServer, type TestServerOptions } from '@lfk/testing';
+import { freePort, linkTokenSentTo, PASSWORD, startTestServer, type TestServer, type TestServerOptions } from '@lfk/server/testing';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { DASHBOARD_DIST } from '../scripts/dashboard-build.ts';
@@ -45,9 +45,12 @@ export interface Dashboard {
   newPage(viewport?: Viewport): Promise<Page>;
   /**
    * A new account signed up through the sign-up page, in a fresh profile: the owner of its
-   * personal workspace, on that workspace's first page (API keys).
+   * personal workspace, on that workspace's first page (API keys). Its address is confirmed with
+   * the link emailed at sign-up (keys, webhooks and invitations need it), unless `confirmed` is false.
    */
-  ownerPage(options?: { viewport?: Viewport; name?: string }): Promise<{ page: Page; email: string }>;
+  ownerPage(options?: { viewport?: Viewport; name?: string; confirmed?: boolean }): Promise<{ page: Page; email: string }>;
+  /** Presses the "Verify" button of the link emailed to `email` at sign-up, as its person does (here, without a page). */
+  confirmAddress(email: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -69,6 +72,11 @@ async function startDashboard(env: Record<string, string> = {}, options: TestSer
   sharedBrowser ??= chromium.launch({ executablePath: CHROMIUM!, args: ['--no-sandbox'] });
   const browser = await sharedBrowser;
   const contexts: BrowserContext[] = [];
+  const confirmAddress = async (email: string) => {
+    const token = await linkTokenSentTo(t, email, 'account_verification');
+    const res = await fetch(`${url}/v1/email-verifications/${token}`, { method: 'POST' });
+    if (res.status !== 200) throw new Error(`address confirmation failed: ${res.status}`);
+  };
   const newPage = async (viewport = DESKTOP) => {
     const context = await browser.newContext({ baseURL: url, viewport });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
@@ -83,12 +91,19 @@ async function startDashboard(env: Record<string, string> = {}, options: TestSer
     url,
     browser,
     newPage,
-    async ownerPage({ viewport = DESKTOP, name }: { viewport?: Viewport; name?: string } = {}) {
+    async ownerPage({ viewport = DESKTOP, name, confirmed = true }: { viewport?: Viewport; name?: string; confirmed?: boolean } = {}) {
       const page = await newPage(viewport);
       const email = newEmail();
       await signUpInBrowser(page, email, name);
+      if (confirmed) {
+        await confirmAddress(email);
+        // The dashboard read the session before: it reads it again, confirmed.
+        await page.reload();
+        await see(page.getByRole('heading', { level: 1, name: 'API keys' }));
+      }
       return { page, email };
     },
+    confirmAddress,
     async close() {
       for (const context of contexts) await context.close().catch(() => undefined);
       await t.close();

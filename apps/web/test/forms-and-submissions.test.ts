@@ -3,7 +3,7 @@
  * embed snippet, the notify email's verification and its resend (the 429 explained), claiming
  * an unclaimed form, and a browser submission read in full on the submissions page.
  */
-import { submit } from '@lfk/testing';
+import { submit } from '@lfk/server/testing';
 import { expect, it } from 'vitest';
 import { type Dashboard, describeInBrowser, expectAccessible, PHONE, screenshot, see, useDashboard } from './fixtures.ts';
 

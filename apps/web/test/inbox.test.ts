@@ -3,7 +3,7 @@
  * spam tab (mark spam, not spam), select-and-delete, Export; the form's spam and closing settings
  * (the embed snippet follows them) and deleting the form.
  */
-import { createContactForm, ORIGIN, submit } from '@lfk/testing';
+import { createContactForm, ORIGIN, submit } from '@lfk/server/testing';
 import { expect, it } from 'vitest';
 import { describeInBrowser, expectAccessible, gone, PHONE, screenshot, see, sessionOf, useDashboard, workspaceOf } from './fixtures.ts';
 

@@ -3,7 +3,7 @@
  * through the emailed link and lands in the workspace; a forgotten password is reset from the
  * sign-in page; an owner deletes a workspace by typing its name; a person deletes their account.
  */
-import { linkTokenSentTo } from '@lfk/testing';
+import { linkTokenSentTo } from '@lfk/server/testing';
 import { expect, it } from 'vitest';
 import { describeInBrowser, expectAccessible, newEmail, PASSWORD, see, useDashboard, workspaceOf } from './fixtures.ts';
 
@@ -99,7 +99,7 @@ describeInBrowser('invitations, password reset, deleting', () => {
   });
 
   it('a person confirms their address and deletes their account from the account page', async () => {
-    const { page, email } = await d.ownerPage();
+    const { page, email } = await d.ownerPage({ confirmed: false });
     await page.getByRole('link', { name: `Your account: ${email}` }).click();
     await see(page.getByText('not confirmed'));
     const token = await linkTokenSentTo(d.t, email, 'account_verification');

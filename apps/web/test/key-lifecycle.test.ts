@@ -4,7 +4,7 @@
  * where it was last used and a usage chart equal to the requests made, a roll refused because the
  * key changed meanwhile explained, and a leaked key shown as such with the reporter in the audit log.
  */
-import { reporterKeys, signed } from '@lfk/testing';
+import { reporterKeys, signed } from '@lfk/server/testing';
 import { expect, it } from 'vitest';
 import { describeInBrowser, expectAccessible, gone, screenshot, see, sessionOf, useDashboard, workspaceOf } from './fixtures.ts';
 

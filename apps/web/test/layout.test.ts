@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { DESKTOP, describeInBrowser, PHONE, see, sessionOf, signUpInBrowser, useDashboard, workspaceOf, newEmail } from './fixtures.ts';
-import { submit } from '@lfk/testing';
+import { submit } from '@lfk/server/testing';
 
 const LONG = 'W'.repeat(200);
 
@@ -20,7 +20,9 @@ describeInBrowser('the layout', () => {
 
   it('long unbroken names and labels never widen a page, on a phone or a desktop', async () => {
     const page = await d.newPage(PHONE);
-    await signUpInBrowser(page, newEmail('long'));
+    const email = newEmail('long');
+    await signUpInBrowser(page, email);
+    await d.confirmAddress(email);
     const token = await sessionOf(page);
     const workspaceId = workspaceOf(page);
     const api = (method: string, path: string, body?: unknown) =>
@@ -64,6 +66,7 @@ describeInBrowser('the layout', () => {
     const page = await d.newPage(DESKTOP);
     const email = newEmail('a-rather-long-address-for-a-person');
     await signUpInBrowser(page, email);
+    await d.confirmAddress(email);
     const token = await sessionOf(page);
     const workspaceId = workspaceOf(page);
     const res = await fetch(`${d.url}/v1/workspaces/${workspaceId}/api-keys`, {

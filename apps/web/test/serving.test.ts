@@ -6,7 +6,7 @@
 import { readdir } from 'node:fs/promises';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import { startTestServer, type TestServer } from '@lfk/testing';
+import { startTestServer, type TestServer } from '@lfk/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DASHBOARD_DIST, isDashboardBuildCurrent } from '../scripts/dashboard-build.ts';
 

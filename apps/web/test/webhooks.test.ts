@@ -4,7 +4,7 @@
  * delivery, disable and enable, rotate and reveal the secret, delete.
  */
 import { verifyWebhook } from '@lfk/client';
-import { createContactForm, ORIGIN, type Receiver, startReceiver, submit } from '@lfk/testing';
+import { createContactForm, ORIGIN, type Receiver, startReceiver, submit } from '@lfk/server/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeInBrowser, eventually, expectAccessible, gone, screenshot, see, sessionOf, useDashboard, workspaceOf } from './fixtures.ts';
 
@@ -92,5 +92,33 @@ describeInBrowser('webhooks', () => {
     await page.getByRole('dialog', { name: 'Delete this endpoint?' }).getByRole('button', { name: 'Delete endpoint' }).click();
     await see(page.getByText('No webhooks yet.'));
     expect(await d.t.count('webhook_endpoints where form_id = ?', [form.id])).toBe(0);
+  });
+
+  it('a delivery held when a key moved the endpoint: said in words, and discarded', async () => {
+    const { page } = await d.ownerPage();
+    const workspaceId = workspaceOf(page);
+    const token = await sessionOf(page);
+    const form = await createContactForm(d.t, { token, workspaceId });
+    const { key } = await d.t.createKey(token, workspaceId);
+    const created = await d.t.request('POST', `/v1/forms/${form.id}/webhooks`, { token: key, body: { url: `${receiver.url}?before` } });
+    receiver.answers.push({ status: 500 });
+    expect((await submit(d.t, form.id, { name: 'Ada', email: 'ada@example.com' }, { origin: ORIGIN })).status).toBe(201);
+    await eventually(async () => (await d.t.sql<{ n: number }>('select jsonb_array_length(attempts) as n from webhook_deliveries where endpoint_id = ?', [created.json.id]))[0]?.n).toBe(1);
+    const moved = await d.t.request('PATCH', `/v1/forms/${form.id}/webhooks/${created.json.id}`, { token: key, body: { url: `${receiver.url}?after` } });
+    expect(moved.status, moved.body).toBe(200);
+
+    await page.goto(`/w/${workspaceId}/forms/${form.id}/webhooks`);
+    const card = page.getByRole('article', { name: `${receiver.url}?after` });
+    await card.getByText('Deliveries', { exact: true }).click();
+    const delivery = card.locator('details.delivery').first();
+    await see(delivery.locator('summary').getByText('held'));
+    await delivery.locator('summary').click();
+    await see(delivery.getByText('Held: it was queued for a previous URL of this endpoint, and is not sent on its own.', { exact: false }));
+    await see(delivery.getByText(`${receiver.url}?before`));
+    await expectAccessible(page, 'webhook-held-delivery');
+    await delivery.getByRole('button', { name: 'Discard' }).click();
+    await see(delivery.getByText('Discarded: it will not be sent. Retry can still send it.'));
+    await gone(delivery.getByRole('button', { name: 'Discard' }));
+    expect((await d.t.sql<{ status: string }>('select status from webhook_deliveries where endpoint_id = ?', [created.json.id]))[0]!.status).toBe('discarded');
   });
 });

@@ -248,3 +248,253 @@ export async function webhookDrainWithKill(a: BenchServer, b: BenchServer, seede
     await receiver.close();
   }
 }
+
+/** A receiver on 127.0.0.1 that takes each request and never answers (a dead receiver); closing it cuts them all. */
+async function startHangingReceiver(): Promise<{ url: string; requests: () => number; close(): Promise<void> }> {
+  let requests = 0;
+  const server = createServer((req) => {
+    requests++;
+    req.resume();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    requests: () => requests,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The review's attack: forms of one new workspace, each with five endpoints to a receiver that never answers. */
+const ATTACK_FORMS = 14;
+const ATTACK_SUBMISSIONS_PER_FORM = 16;
+
+/**
+ * Scenario 15: one workspace's webhooks cannot starve another's, on one replica (1,024 slots), as
+ * the review found it. A new account makes 14 forms with 5 endpoints each to a receiver that never
+ * answers and sends 16 submissions to each (1,120 deliveries, each attempt held 10 s, then
+ * retried), and goes on sending one a second to each form while another workspace's submissions go
+ * at `rate` a second for `seconds` to a form with one endpoint to a fast receiver: from each of
+ * those submissions' 201 to its receipt. Also the most the attacking workspace held in flight,
+ * sampled from the queue.
+ */
+export async function webhookFairness(
+  a: BenchServer,
+  seeded: Seed,
+  databaseUrl: string,
+  notes: string[],
+  rate: number,
+  seconds: number,
+): Promise<Row> {
+  const dead = await startHangingReceiver();
+  const receiver = await startReceiver();
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  const attackerForms: { formId: string; endpointIds: string[] }[] = [];
+  const anonymous = createLfkClient({ baseUrl: a.url });
+  const signedUp = await anonymous.auth.signup.mutate({ email: `attacker-${Date.now().toString(36)}@example.com`, password: 'benchmark password, long enough' });
+  const attacker = createLfkClient({ baseUrl: a.url, sessionToken: signedUp.session_token });
+  try {
+    const attackerKey = (await attacker.apiKeys.create.mutate({ workspace_id: signedUp.workspace.id, name: 'attack' })).key;
+    const withAttackerKey = createLfkClient({ baseUrl: a.url, apiKey: attackerKey });
+    for (let f = 0; f < ATTACK_FORMS; f++) {
+      const form = await withAttackerKey.forms.create.mutate({ name: `Attack ${f}`, schema: [{ name: 'n', type: 'number', required: true }], submission_mode: 'api_key' });
+      const endpointIds: string[] = [];
+      for (let e = 0; e < 5; e++) endpointIds.push((await withAttackerKey.webhooks.create.mutate({ form_id: form.id, url: dead.url })).id);
+      attackerForms.push({ formId: form.id, endpointIds });
+    }
+    const formId = await benchForm(a, seeded, 'Webhook fairness');
+    await addEndpoint(a, seeded, formId, receiver.url);
+
+    const attack = (server: BenchServer, form: string, n: number) => submitOnce(`${server.url}/v1/forms/${form}/submissions`, attackerKey, `{"n":${n}}`);
+    const burst: Promise<unknown>[] = [];
+    for (const [i, { formId: attacked }] of attackerForms.entries()) {
+      for (let n = 0; n < ATTACK_SUBMISSIONS_PER_FORM; n++) burst.push(attack(a, attacked, i * 100 + n));
+    }
+    await Promise.all(burst);
+    // The dead receiver holds what it was given before the other workspace starts.
+    await until('the dead receiver to hold attempts', () => dead.requests() > 0, 30_000);
+
+    const heldInFlight = async () => {
+      const { rows } = await db.query<{ n: string }>(
+        `select count(*) as n from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id join forms f on f.id = e.form_id
+         where f.workspace_id = $1 and d.status = 'pending' and d.locked_until > now()`,
+        [signedUp.workspace.id],
+      );
+      return Number(rows[0]!.n);
+    };
+    let mostInFlight = await heldInFlight();
+    const sampler = setInterval(() => void heldInFlight().then((n) => (mostInFlight = Math.max(mostInFlight, n)), () => {}), 500);
+
+    const key = seeded.keys[2]!.key;
+    const acknowledged = new Map<string, number>();
+    const failures: unknown[] = [];
+    const pending = new Set<Promise<void>>();
+    const track = (p: Promise<void>) => {
+      pending.add(p);
+      void p.finally(() => pending.delete(p));
+    };
+    const started = performance.now();
+    const total = rate * seconds;
+    for (let sent = 0; sent < total; sent++) {
+      const due = started + (sent * 1000) / rate;
+      const wait = due - performance.now();
+      if (wait > 1) await sleep(wait);
+      track(
+        submitOnce(`${a.url}/v1/forms/${formId}/submissions`, key, `{"n":${sent}}`)
+          .then(({ id, at }) => void acknowledged.set(eventIdOf(id), at))
+          .catch((error) => void failures.push(error)),
+      );
+      // The attack goes on: one more submission to each of its forms every second.
+      if (sent % rate === 0) for (const { formId: attacked } of attackerForms) track(attack(a, attacked, sent).then(() => {}, () => {}));
+    }
+    await Promise.all(pending);
+    await until('every acknowledged submission to reach the receiver', () => [...acknowledged.keys()].every((id) => receiver.firstSeen.has(id)), 120_000);
+    clearInterval(sampler);
+    const latencies = [...acknowledged].map(([id, at]) => Math.max(0, receiver.firstSeen.get(id)! - at)).sort((x, y) => x - y);
+    const p99 = percentile(latencies, 99);
+    const lost = [...acknowledged.keys()].filter((id) => !receiver.firstSeen.has(id)).length;
+    notes.push(
+      `Scenario 15: a workspace with ${ATTACK_FORMS} forms × 5 endpoints to a receiver that never answers, ${ATTACK_FORMS * ATTACK_SUBMISSIONS_PER_FORM} submissions at once ` +
+        `(${ATTACK_FORMS * ATTACK_SUBMISSIONS_PER_FORM * 5} deliveries) and ${ATTACK_FORMS} more a second; it held at most ${mostInFlight} in flight ` +
+        `(the dead receiver got ${dead.requests()} requests). Meanwhile another workspace's ${acknowledged.size} submissions (${rate}/s): ` +
+        `201 → received p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms; ${lost} lost, ${failures.length} refused.`,
+    );
+    return {
+      scenario: `15 · webhook: another workspace's 201 → receiver while one workspace's ${ATTACK_FORMS * 5} endpoints hang, one replica`,
+      engine: 'PostgreSQL',
+      p50Ms: percentile(latencies, 50),
+      p99Ms: p99,
+      errors: failures.length + lost,
+      target: 'p99 ≤ 250 ms, 0 lost',
+      met: p99 <= 250 && lost === 0 && failures.length === 0,
+    };
+  } finally {
+    // The attacking endpoints are disabled, so their retries do not run on into later scenarios.
+    for (const { formId: attacked, endpointIds } of attackerForms) {
+      for (const id of endpointIds) await attacker.webhooks.update.mutate({ form_id: attacked, webhook_id: id, enabled: false }).catch(() => {});
+    }
+    await db.end();
+    await dead.close();
+    await receiver.close();
+  }
+}
+
+/** A receiver on 127.0.0.1 that answers 204 mostly, and now and then 500 (7 %), a cut connection (3 %) or nothing at all (1 %). */
+async function startFlakyReceiver(): Promise<{ url: string; answers: Record<'ok' | 'failed' | 'cut' | 'hung', number>; close(): Promise<void> }> {
+  const answers = { ok: 0, failed: 0, cut: 0, hung: 0 };
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const roll = Math.random();
+      if (roll < 0.07) {
+        answers.failed++;
+        res.writeHead(500).end('failing');
+      } else if (roll < 0.1) {
+        answers.cut++;
+        req.socket.resetAndDestroy();
+      } else if (roll < 0.11) {
+        answers.hung++;
+      } else {
+        answers.ok++;
+        res.writeHead(204).end();
+      }
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    answers,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const MIB = 2 ** 20;
+/** How long the soak's load runs before its baseline is taken: the delivery engine's working set is reached by then. */
+const SOAK_WARM_UP_S = 15;
+const SOAK_SAMPLE_EVERY_S = 15;
+
+/**
+ * Scenario 16: memory under a soak with webhooks, on one replica. Four new workspaces, two forms
+ * each with one endpoint to a receiver that fails, cuts or hangs now and then; server-side
+ * submissions at `rate` a second spread over the eight forms, every one delivered (and the failed
+ * ones retried). RSS and the live heap (after a full collection) once the load has run
+ * `SOAK_WARM_UP_S`, then every `SOAK_SAMPLE_EVERY_S` for `seconds`: what grows without bound shows
+ * as a live heap that keeps rising.
+ */
+export async function webhookSoak(a: BenchServer, notes: string[], rate: number, seconds: number): Promise<Row[]> {
+  const receiver = await startFlakyReceiver();
+  const endpoints: { client: ReturnType<typeof createLfkClient>; formId: string; endpointId: string }[] = [];
+  try {
+    const targets: { url: string; key: string }[] = [];
+    for (let w = 0; w < 4; w++) {
+      const signedUp = await createLfkClient({ baseUrl: a.url }).auth.signup.mutate({
+        email: `soak-${w}-${Date.now().toString(36)}@example.com`,
+        password: 'benchmark password, long enough',
+      });
+      const owner = createLfkClient({ baseUrl: a.url, sessionToken: signedUp.session_token });
+      const key = (await owner.apiKeys.create.mutate({ workspace_id: signedUp.workspace.id, name: 'soak' })).key;
+      const withKey = createLfkClient({ baseUrl: a.url, apiKey: key });
+      for (let f = 0; f < 2; f++) {
+        const form = await withKey.forms.create.mutate({ name: `Soak ${w}.${f}`, schema: [{ name: 'n', type: 'number', required: true }], submission_mode: 'api_key' });
+        const endpointId = (await withKey.webhooks.create.mutate({ form_id: form.id, url: receiver.url })).id;
+        endpoints.push({ client: owner, formId: form.id, endpointId });
+        targets.push({ url: `${a.url}/v1/forms/${form.id}/submissions`, key });
+      }
+    }
+    const samples: { at: number; rss: number; live: number; resources: number }[] = [];
+    const failures: unknown[] = [];
+    const pending = new Set<Promise<void>>();
+    const started = performance.now();
+    const total = rate * (SOAK_WARM_UP_S + seconds);
+    let nextSample = SOAK_WARM_UP_S;
+    for (let sent = 0; sent < total; sent++) {
+      const due = started + (sent * 1000) / rate;
+      const wait = due - performance.now();
+      if (wait > 1) await sleep(wait);
+      const target = targets[sent % targets.length]!;
+      const done = submitOnce(target.url, target.key, `{"n":${sent}}`).then(() => {}, (error) => void failures.push(error));
+      pending.add(done);
+      void done.finally(() => pending.delete(done));
+      if ((performance.now() - started) / 1000 >= nextSample) {
+        nextSample += SOAK_SAMPLE_EVERY_S;
+        samples.push({ at: (performance.now() - started) / 1000, rss: a.rssBytes(), ...(await a.heap()) });
+      }
+    }
+    await Promise.all(pending);
+    samples.push({ at: (performance.now() - started) / 1000, rss: a.rssBytes(), ...(await a.heap()) });
+    const first = samples[0]!;
+    const last = samples.at(-1)!;
+    const liveGrowth = (Math.max(...samples.map((s) => s.live)) - first.live) / MIB;
+    const { ok, failed, cut, hung } = receiver.answers;
+    notes.push(
+      `Scenario 16: ${total} submissions at ${rate}/s over ${SOAK_WARM_UP_S + seconds} s to 8 forms with an endpoint each, the receiver answering ` +
+        `${ok} × 204, ${failed} × 500, cutting ${cut} connections and leaving ${hung} requests unanswered (retries included); ${failures.length} submissions refused. ` +
+        `RSS and live heap (MiB), and the sockets and timers Node kept open, from ${SOAK_WARM_UP_S} s: ` +
+        `${samples.map((s) => `${s.at.toFixed(0)} s ${(s.rss / MIB).toFixed(0)}/${(s.live / MIB).toFixed(1)} (${s.resources})`).join(', ')}.`,
+    );
+    return [
+      {
+        scenario: `16 · webhook soak, ${rate}/s for ${seconds} s, failing receiver: RSS growth`,
+        engine: 'PostgreSQL',
+        errors: failures.length,
+        ratio: last.rss / first.rss,
+        target: '≤ 1.10',
+        met: last.rss / first.rss <= 1.1,
+      },
+      { scenario: '16 · webhook soak: live heap growth (MiB)', engine: 'PostgreSQL', ratio: liveGrowth, target: '≤ 16, flat', met: liveGrowth <= 16 },
+    ];
+  } finally {
+    // Their retries do not run on after the scenario.
+    for (const { client, formId, endpointId } of endpoints) await client.webhooks.update.mutate({ form_id: formId, webhook_id: endpointId, enabled: false }).catch(() => {});
+    await receiver.close();
+  }
+}

@@ -1,4 +1,4 @@
-import { PAGE_LIMIT, ROLES, TEXT_LIMITS } from '@lfk/db/constants';
+import { PAGE_LIMIT, ROLES, TEXT_LIMITS } from '@lfk/vocabulary';
 import { z } from 'zod';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
@@ -79,5 +79,10 @@ export function listOf<T extends z.ZodType>(item: T, id?: string) {
   const itemId = id ?? (z.globalRegistry.get(item)?.id === undefined ? undefined : `${z.globalRegistry.get(item)?.id}List`);
   return itemId ? list.meta({ id: itemId }) : list;
 }
+
+/** One value of a submission: what a field holds (webhook events carry them too, so this is shared). */
+export const submissionValue = z.union([z.string(), z.number(), z.boolean()]);
+/** A submission's values as a REST body or form post carries them: a flat object. */
+export const submissionValues = z.record(z.string(), submissionValue);
 
 export const role = z.enum(ROLES).meta({ id: 'Role' });

@@ -1,24 +1,23 @@
-import type { KeyObject } from 'node:crypto';
 import type { Database } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import { type Authentication, authenticate, type CredentialsOnRequest } from './credentials/authenticate.ts';
 import type { ApiKeyCache } from './credentials/api-key-cache.ts';
-import type { KeyUseRecorder } from './credentials/key-uses.ts';
 import type { Metrics } from './metrics.ts';
-import type { RefusedOrigins } from './infrastructure/refused-origins.ts';
 import type { RateLimits } from './rate-limits/rate-limits.ts';
 import type { SecretBox } from './credentials/secret-box.ts';
 import type { Outbound } from './infrastructure/outbound-requests.ts';
-import type { CaptchaVerifier } from './infrastructure/captcha.ts';
 import type { BackgroundWork } from './infrastructure/background-work.ts';
-import type { ConcurrencyLimit } from './infrastructure/concurrency-limit.ts';
+// Types only: each feature names the services it adds; composition/services.ts builds them all.
+import type { FormsServices } from './features/forms/services.ts';
+import type { InboxServices } from './features/inbox/services.ts';
+import type { KeysServices } from './features/keys/services.ts';
+import type { SecretScanningServices } from './features/secret-scanning/services.ts';
 
-/** What every request shares: built once at start by the server. */
-export interface Services {
+/** What every request shares: built once at start by the server. The kernel's members, and each feature's. */
+export interface Services extends KeysServices, FormsServices, InboxServices, SecretScanningServices {
   db: Database;
-  /** Verified keys by hash; a revocation anywhere drops its entry (see key-revocations.ts). */
+  /** Verified keys by hash; a revocation anywhere drops its entry (see features/keys/revocation-listener.ts). */
   apiKeyCache: ApiKeyCache;
-  keyUses: KeyUseRecorder;
   rateLimits: RateLimits;
   allowSignup: boolean;
   /** Where people reach this server: the base of links in emails. */
@@ -33,20 +32,12 @@ export interface Services {
   secretBox: SecretBox;
   /** lfk's requests to webhook receivers: safe by default (public https addresses only). */
   outbound: Outbound;
-  /** Asks a form's captcha provider whether a browser submission's token is good. */
-  captcha: CaptchaVerifier;
   /** Work a request starts and does not wait for (a password reset's lookup and email); shutdown waits for it. */
   background: BackgroundWork;
   /** The time, for every decision that depends on it (key expiry, rolls, usage days); tests turn it. */
   now(): Date;
-  /** Public keys trusted to sign leak reports, by key identifier (`LFK_SECRET_SCANNING_KEYS`). */
-  secretScanningKeys: ReadonlyMap<string, KeyObject>;
   /** What is counted for `/metrics` (key checks); `NO_METRICS` when they are off. */
   metrics: Metrics;
-  /** The origins forms refuse, noted for their pages. */
-  refusedOrigins: RefusedOrigins;
-  /** Exports streaming now in this process, at most `LFK_EXPORTS_PER_PERSON` per person. */
-  exports: ConcurrencyLimit;
 }
 
 /** How a procedure sets or clears the session cookie, whichever transport carried the call. */

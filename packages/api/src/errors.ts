@@ -1,4 +1,4 @@
-import { MAX_ACTIVE_KEYS, MAX_PENDING_INVITATIONS, MAX_WEBHOOKS_PER_FORM } from '@lfk/db/constants';
+import { MAX_ACTIVE_KEYS, MAX_PENDING_INVITATIONS, MAX_WEBHOOKS_PER_FORM } from '@lfk/vocabulary';
 import { DeadlockException, ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
@@ -27,6 +27,10 @@ const CATALOGUE = {
   signup_disabled: [403, 'Sign-up is disabled on this server.'],
   device_login_denied: [403, 'The sign-in was denied.'],
   form_closed: [403, 'This form is closed and takes no more submissions.'],
+  email_not_confirmed: [
+    403,
+    'Confirm your email address first: open the link emailed to you at sign-up, or ask for a new one (POST /v1/auth/email-verification, or "Send a new link" on the dashboard\'s Account page). Until then an account cannot create API keys, add webhooks or invite.',
+  ],
   invitation_for_another_address: [403, 'This invitation was sent to another email address: sign in, or sign up, with that address to accept it.'],
   workspace_not_found: [404, 'No such workspace.'],
   api_key_not_found: [404, 'No such API key.'],
@@ -52,7 +56,8 @@ const CATALOGUE = {
   invitation_limit_reached: [409, `The workspace already has ${MAX_PENDING_INVITATIONS} pending invitations. Cancel some first.`],
   webhook_limit_reached: [409, `The form already has ${MAX_WEBHOOKS_PER_FORM} webhook endpoints. Delete one first.`],
   webhook_disabled: [409, 'The webhook endpoint is disabled. Enable it, and the deliveries waiting for it are sent.'],
-  webhook_delivery_in_flight: [409, 'The delivery is being attempted right now. Retry it once that attempt is over.'],
+  webhook_delivery_in_flight: [409, 'The delivery is being attempted right now. Try again once that attempt is over.'],
+  webhook_delivery_succeeded: [409, 'The delivery already reached the endpoint: there is nothing to discard.'],
   idempotency_key_reused: [409, 'The Idempotency-Key was already used with a different request.'],
   payload_too_large: [413, 'The request body is too large.'],
   unsupported_media_type: [415, 'The request body has a content type this route does not accept.'],

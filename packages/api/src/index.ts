@@ -15,26 +15,32 @@ export { generateApiKey, isWellFormedApiKey } from './credentials/api-key-format
 export { type Authentication, refusal, SESSION_TTL_MS } from './credentials/authenticate.ts';
 export type { Principal } from './credentials/principal.ts';
 export { ApiKeyCache, type ApiKeyCacheOptions } from './credentials/api-key-cache.ts';
-export { followKeyRevocations } from './credentials/key-revocations.ts';
-export { KeyUseRecorder } from './credentials/key-uses.ts';
+export { followKeyRevocations } from './features/keys/revocation-listener.ts';
+export { KeyUseRecorder } from './features/keys/key-uses.ts';
 export { redactSecrets } from './credentials/redact.ts';
 export { newSecretKey, parseSecretKey, SecretBox } from './credentials/secret-box.ts';
 export * from './errors.ts';
 export type { Access } from './procedure-meta.ts';
 export { type ProcedurePath, type RestRoute, restRoutes } from './rest-routes.ts';
 export { type AppRouter, appRouter, createCaller, type RouterInputs, type RouterOutputs } from './root.ts';
-export { createServices, DEFAULT_EXPORTS_PER_PERSON, type ServicesSettings, type Wakers } from './services.ts';
+export { createServices, type ServicesSettings, type Wakers } from './composition/services.ts';
 export { type QueueJob, QueueWorker, type QueueWorkerOptions } from './infrastructure/queue-worker.ts';
+export { type BackgroundTask, closer, TaskList } from './infrastructure/background-task.ts';
+export { periodic } from './infrastructure/periodic.ts';
+export { type EmailSenderSettings, emailSender } from './infrastructure/email-sender.ts';
+export { logTransport, type MailTransport, type OutgoingEmail, smtpTransport } from './infrastructure/mail-transports.ts';
+export { BACKGROUND_DEFAULTS, type BackgroundSettings, createRuntime, type RuntimeOptions } from './composition/background.ts';
+export type { WebhookWorkerSettings } from './features/webhooks/tasks.ts';
 export { DatabaseOutage, type OutageState } from './infrastructure/database-outage.ts';
 export { bodyToSend } from './infrastructure/outbox.ts';
 export { DEFAULT_DELIVERY_SETTINGS, type DeliveryJobSettings, deliveryJob } from './features/webhooks/delivery-job.ts';
 export { RETRY_DELAYS_MS } from './features/webhooks/retry-schedule.ts';
-export { preflightSubmission } from './features/submissions/rules.ts';
-export { sweepExpiredSubmissions } from './features/submissions/retention-sweep.ts';
-export { EXPORT_BATCH, EXPORT_CONTENT_TYPES } from './features/submissions/export.ts';
-export { CAPTCHA_TIMEOUT_MS, CAPTCHA_TOKEN_FIELDS, CAPTCHA_VERIFY_URLS, type CaptchaSettings } from './infrastructure/captcha.ts';
+export { preflightSubmission } from './features/inbox/rules.ts';
+export { sweepExpiredSubmissions } from './features/inbox/retention-sweep.ts';
+export { DEFAULT_EXPORTS_PER_PERSON, EXPORT_BATCH, EXPORT_CONTENT_TYPES } from './features/inbox/export.ts';
+export { CAPTCHA_TIMEOUT_MS, CAPTCHA_TOKEN_FIELDS, CAPTCHA_VERIFY_URLS, type CaptchaSettings } from './features/forms/captcha.ts';
 export { deleteExpiredIdempotencyRecords } from './infrastructure/idempotency.ts';
-export { type SweepOutcome, sweepKeyLifecycle } from './features/keys/lifecycle.ts';
+export { type SweepOutcome, sweepKeyLifecycle } from './features/keys/lifecycle-sweep.ts';
 export {
   DEFAULT_RATE_LIMITS,
   RATE_LIMIT_NAMES,

@@ -1,17 +1,17 @@
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { apiKeysRouter } from './features/keys/router.ts';
-import { secretScanningRouter } from './features/keys/leak-reports.ts';
-import { auditEventsRouter } from './features/accounts/audit-events-router.ts';
-import { authRouter } from './features/accounts/auth-router.ts';
-import { deviceLoginsRouter } from './features/accounts/device-logins-router.ts';
+import { secretScanningRouter } from './features/secret-scanning/router.ts';
+import { auditEventsRouter } from './features/audit/router.ts';
+import { authRouter } from './features/auth/router.ts';
+import { deviceLoginsRouter } from './features/device-sign-in/router.ts';
 import { emailVerificationsRouter } from './features/email-verification/router.ts';
 import { formsRouter } from './features/forms/router.ts';
-import { invitationsRouter } from './features/accounts/invitations-router.ts';
-import { membersRouter } from './features/accounts/members-router.ts';
-import { passwordResetsRouter } from './features/accounts/password-resets-router.ts';
-import { projectsRouter } from './features/accounts/projects-router.ts';
-import { submissionsRouter } from './features/submissions/router.ts';
-import { workspacesRouter } from './features/accounts/workspaces-router.ts';
+import { invitationsRouter } from './features/invitations/router.ts';
+import { membersRouter } from './features/members/router.ts';
+import { passwordResetsRouter } from './features/password-resets/router.ts';
+import { projectsRouter } from './features/projects/router.ts';
+import { inboxRouter } from './features/inbox/router.ts';
+import { workspacesRouter } from './features/workspaces/router.ts';
 import { webhooksRouter } from './features/webhooks/router.ts';
 import { createCallerFactory, router } from './trpc.ts';
 
@@ -27,7 +27,7 @@ export const appRouter = router({
   apiKeys: apiKeysRouter,
   secretScanning: secretScanningRouter,
   forms: formsRouter,
-  submissions: submissionsRouter,
+  submissions: inboxRouter, // the inbox's procedures; the wire names one entry a submission
   webhooks: webhooksRouter,
   emailVerifications: emailVerificationsRouter,
 });

@@ -5,7 +5,7 @@
  */
 import { type Database, Membership, type Role, User } from '@lfk/db';
 import { hashPassword } from './credentials/passwords.ts';
-import { openAccount } from './features/accounts/accounts.ts';
+import { openAccount } from './features/auth/open-account.ts';
 
 /** The password of every seeded account. */
 export const TEST_PASSWORD = 'correct horse battery staple';
@@ -21,12 +21,24 @@ export interface SeededAccount {
   email: string;
 }
 
+export interface SeedOptions {
+  /**
+   * Whether the account has confirmed its address (true by default: what most tests need, since
+   * an unconfirmed account cannot create keys, add webhooks or invite). False for one just signed up.
+   */
+  confirmed?: boolean;
+}
+
 /** A new account (user, personal workspace, session) at `now`, for the (lower-cased) `email`. */
-export async function seedAccount(db: Database, email: string, now: Date): Promise<SeededAccount> {
+export async function seedAccount(db: Database, email: string, now: Date, { confirmed = true }: SeedOptions = {}): Promise<SeededAccount> {
   passwordHash ??= hashPassword(TEST_PASSWORD);
   const hash = await passwordHash;
   const address = email.toLowerCase();
-  const { user, workspace, session } = await db.fork().transactional(async (em) => openAccount(em, { email: address, passwordHash: hash }, now));
+  const { user, workspace, session } = await db.fork().transactional(async (em) => {
+    const opened = openAccount(em, { email: address, passwordHash: hash }, now);
+    if (confirmed) opened.user.emailVerifiedAt = now;
+    return opened;
+  });
   return { token: session.token, userId: user.id, workspaceId: workspace.id, email: address };
 }
 

@@ -1,5 +1,5 @@
-import { Form, type IForm, isId, Membership } from '@lfk/db';
-import type { ActorType, Role } from '@lfk/db/constants';
+import { Form, type IForm, isId, Membership, User } from '@lfk/db';
+import type { ActorType, Role } from '@lfk/vocabulary';
 import { initTRPC } from '@trpc/server';
 import { z } from 'zod';
 import type { Context } from './context.ts';
@@ -91,20 +91,41 @@ export const sessionProcedure = authenticatedProcedure.meta({ access: 'session',
   return next({ ctx: { session: principal } });
 });
 
-/** A signed-in person with at least `minimum` role in `input.workspace_id`. */
-function workspaceProcedure(minimum: Role) {
-  const accessErrors: ErrorCode[] = [...SESSION, 'workspace_not_found', ...(minimum === 'owner' ? ['owner_required' as const] : [])];
+/**
+ * What hands reach to someone else (an API key, a webhook, an invitation) waits until the account
+ * has proved it reads mail at its address. Otherwise whoever signs up first with another person's
+ * address could leave such reach behind, and keep it after that person takes the account back
+ * with a password reset ("account pre-hijacking").
+ */
+async function assertAddressConfirmed(ctx: Context, userId: string): Promise<void> {
+  if (!(await ctx.em.getRepository(User).hasVerifiedEmail(userId))) throw new ApiError('email_not_confirmed');
+}
+
+/**
+ * A signed-in person with at least `minimum` role in `input.workspace_id`; with
+ * `confirmedAddress`, also an account whose address is confirmed.
+ */
+function workspaceProcedure(minimum: Role, { confirmedAddress = false } = {}) {
+  const accessErrors: ErrorCode[] = [
+    ...SESSION,
+    'workspace_not_found',
+    ...(minimum === 'owner' ? ['owner_required' as const] : []),
+    ...(confirmedAddress ? ['email_not_confirmed' as const] : []),
+  ];
   return sessionProcedure.meta({ access: minimum, accessErrors }).input(workspaceScoped).use(async ({ ctx, input, next }) => {
     const role = await ctx.em.getRepository(Membership).roleOf(input.workspace_id, ctx.session.userId);
     // Outsiders learn nothing, not even that the workspace exists.
     if (role === null) throw new ApiError('workspace_not_found');
     if (minimum === 'owner' && role !== 'owner') throw new ApiError('owner_required');
+    if (confirmedAddress) await assertAddressConfirmed(ctx, ctx.session.userId);
     return next({ ctx: { workspaceId: input.workspace_id, role } });
   });
 }
 
 export const memberProcedure = workspaceProcedure('member');
 export const ownerProcedure = workspaceProcedure('owner');
+/** An owner whose account's address is confirmed: for what grants reach (keys, invitations). */
+export const confirmedOwnerProcedure = workspaceProcedure('owner', { confirmedAddress: true });
 
 /**
  * The forms scope: a workspace API key (its workspace only) or a signed-in member of the form's
@@ -130,6 +151,19 @@ export const formsScopeProcedure = t.procedure.meta({ access: 'forms_scope', acc
   const identified = identify(ctx);
   return next({ ctx: { ...identified, scope: formsScopeOf(ctx, identified.principal) } });
 });
+
+/**
+ * The forms scope, for what grants reach (adding a webhook): a person's session needs a confirmed
+ * address. A key passes: only a confirmed account can make one, and the keys an account made
+ * before its address was confirmed are revoked when a password reset confirms it.
+ */
+export const confirmedFormsScopeProcedure = t.procedure
+  .meta({ access: 'forms_scope', accessErrors: [...AUTHENTICATION, 'email_not_confirmed'] })
+  .use(async ({ ctx, next }) => {
+    const identified = identify(ctx);
+    if (identified.principal.kind === 'session') await assertAddressConfirmed(ctx, identified.principal.userId);
+    return next({ ctx: { ...identified, scope: formsScopeOf(ctx, identified.principal) } });
+  });
 
 /**
  * The forms scope, or nobody at all: `POST /v1/forms` without credentials makes an unclaimed

@@ -2,7 +2,7 @@ import { keyStateAt } from '@lfk/db';
 import { describe, expect, it } from 'vitest';
 import { ApiKeyCache } from '../src/credentials/api-key-cache.ts';
 import type { KeyVerdict } from '../src/credentials/api-key-cache.ts';
-import { initialReminder, usageDays } from '../src/features/keys/lifecycle.ts';
+import { initialReminder, usageDays } from '../src/features/keys/rules.ts';
 
 const principal: KeyVerdict = { usable: true, principal: { kind: 'api_key', keyId: 'key_1', workspaceId: 'ws_1' }, allowlist: null };
 const DAY = 86_400_000;

@@ -29,11 +29,21 @@ function importGraph(): Map<string, string[]> {
 
 /** The layer a file belongs to; a file may import only from its own layer or the ones below. */
 function layerOf(file: string): number {
-  if (['index.ts', 'schemas.ts', 'root.ts', 'rest-routes.ts', 'testing.ts'].includes(file)) return 3; // entry points
+  if (['index.ts', 'schemas.ts', 'root.ts', 'rest-routes.ts', 'testing.ts'].includes(file)) return 4; // entry points
+  if (file.startsWith('composition/')) return 3; // builds the services of every feature
   if (file.startsWith('features/')) return 2;
-  if (['trpc.ts', 'context.ts', 'services.ts'].includes(file) || file.startsWith('infrastructure/')) return 1;
-  return 0; // credentials/, rate-limits/, errors, log, procedure meta, common schemas
+  if (['trpc.ts', 'context.ts'].includes(file) || file.startsWith('infrastructure/')) return 1; // the kernel
+  return 0; // credentials/, rate-limits/, errors, log, metrics, procedure meta, common schemas
 }
+
+/**
+ * The one upward edge allowed: `Services` (context.ts) is the kernel's members plus the ones each
+ * feature names in its services.ts, imported as types only.
+ */
+const isFeatureServicesType = (from: string, target: string) => from === 'context.ts' && /^features\/[^/]+\/services\.ts$/.test(target);
+
+const FEATURES = join(SRC, 'features');
+const featureFolders = readdirSync(FEATURES, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
 
 const graph = importGraph();
 
@@ -60,11 +70,23 @@ describe('packages/api imports', () => {
     expect(cycles).toEqual([]);
   });
 
-  it('point down: entry points → features → procedure builders and infrastructure → credentials, errors, schemas', () => {
+  it('point down: entry points → composition → features → procedure builders and infrastructure → credentials, errors, schemas', () => {
     const upward = [...graph].flatMap(([from, targets]) =>
-      targets.filter((t) => layerOf(t) > layerOf(from)).map((t) => `${from} → ${t}`),
+      targets.filter((t) => layerOf(t) > layerOf(from) && !isFeatureServicesType(from, t)).map((t) => `${from} → ${t}`),
     );
     expect(upward).toEqual([]);
+  });
+
+  it("reach from the kernel into a feature only for the types of its services: context.ts's `import type` of features/*/services.ts", () => {
+    const text = readFileSync(join(SRC, 'context.ts'), 'utf8');
+    const intoFeatures = [...text.matchAll(/^import(\s+type)?\s.*from\s*'\.\/(features\/[^']+)'/gm)];
+    expect(intoFeatures.length).toBeGreaterThan(0);
+    expect(intoFeatures.filter(([, type, target]) => !type || !/^features\/[^/]+\/services\.ts$/.test(target!)).map(([line]) => line)).toEqual([]);
+    // A feature's services.ts names types, so the kernel's import of it carries no code.
+    const withValues = featureFolders
+      .filter((f) => graph.has(`features/${f}/services.ts`))
+      .filter((f) => /^export\s+(?!interface|type)/m.test(readFileSync(join(FEATURES, f, 'services.ts'), 'utf8')));
+    expect(withValues).toEqual([]);
   });
 
   it('between features form no cycle of folders', () => {
@@ -82,18 +104,42 @@ describe('packages/api imports', () => {
   });
 
   // ipaddr.js is plain JavaScript with no dependencies: the dashboard parses an allowlist as the server does.
-  it('keep schemas browser-safe: a schema module imports only zod, ipaddr.js, @lfk/db/constants and other schema modules', () => {
+  it('keep schemas browser-safe: a schema module imports only zod, ipaddr.js, @lfk/vocabulary (or its re-export @lfk/db/constants) and other schema modules', () => {
     const isSchemaModule = (file: string) => file === 'common-schemas.ts' || /schemas\.ts$/.test(file);
     const offenders: string[] = [];
     for (const file of graph.keys()) {
       if (!isSchemaModule(file)) continue;
       const text = readFileSync(join(SRC, file), 'utf8');
       for (const [, spec] of text.matchAll(/from\s*'([^']+)'/g)) {
-        const allowed = spec === 'zod' || spec === 'ipaddr.js' || spec === '@lfk/db/constants' || (spec!.startsWith('.') && isSchemaModule(normalize(join(dirname(file), spec!))));
+        const allowed = spec === 'zod' || spec === 'ipaddr.js' || spec === '@lfk/vocabulary' || spec === '@lfk/db/constants' || (spec!.startsWith('.') && isSchemaModule(normalize(join(dirname(file), spec!))));
         if (!allowed) offenders.push(`${file} imports ${spec}`);
       }
     }
     expect(offenders).toEqual([]);
+  });
+});
+
+describe('feature slices', () => {
+  it('each features/ folder is one whole feature: a router.ts and a schemas.ts, and no router under another name', () => {
+    const incomplete = featureFolders.filter((f) => !graph.has(`features/${f}/router.ts`) || !graph.has(`features/${f}/schemas.ts`));
+    const otherRouters = [...graph.keys()].filter((file) => file.startsWith('features/') && file.endsWith('-router.ts'));
+    expect(incomplete).toEqual([]);
+    expect(otherRouters).toEqual([]);
+  });
+
+  it('the old grab-bags are gone: no features/accounts, and the inbox is named inbox (features/submissions is not)', () => {
+    expect(featureFolders).not.toContain('accounts');
+    expect(featureFolders).not.toContain('submissions');
+    expect(featureFolders).toContain('inbox');
+  });
+
+  it('the composition root builds every service a feature adds', () => {
+    const composition = readFileSync(join(SRC, 'composition', 'services.ts'), 'utf8');
+    const members = featureFolders
+      .filter((f) => graph.has(`features/${f}/services.ts`))
+      .flatMap((f) => [...readFileSync(join(FEATURES, f, 'services.ts'), 'utf8').matchAll(/^ {2}(\w+):/gm)].map((m) => m[1]!));
+    expect(members.length).toBeGreaterThan(0);
+    expect(members.filter((member) => !new RegExp(`^\\s+${member}[:,]`, 'm').test(composition))).toEqual([]);
   });
 });
 

@@ -8,18 +8,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../src/context.ts';
 import { toWireError } from '../src/errors.ts';
 import { seedMembership } from '../src/testing.ts';
+import { refusal } from './support/refusals.ts';
 import { callerFor, type Person, person, testServices } from './world.ts';
-
-/** What a refused call answers on the wire: its status and lfk's code. */
-async function refusal(call: Promise<unknown>): Promise<{ status: number; code: string }> {
-  try {
-    await call;
-  } catch (error) {
-    const wire = toWireError(error, '');
-    return { status: wire.status, code: wire.body.error.code };
-  }
-  throw new Error('the call was not refused');
-}
 
 const contactForm = { name: 'Contact', schema: [{ name: 'email', type: 'email' as const, required: true }] };
 

@@ -7,15 +7,19 @@ import { randomBytes } from 'node:crypto';
 import { callerContext, type Services } from '../src/context.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../src/rate-limits/rate-limits.ts';
 import { createCaller } from '../src/root.ts';
-import { createServices, DEFAULT_EXPORTS_PER_PERSON } from '../src/services.ts';
-import { CAPTCHA_TIMEOUT_MS, CAPTCHA_VERIFY_URLS } from '../src/infrastructure/captcha.ts';
+import { createServices } from '../src/composition/services.ts';
+import { DEFAULT_EXPORTS_PER_PERSON } from '../src/features/inbox/export.ts';
+import { CAPTCHA_TIMEOUT_MS, CAPTCHA_VERIFY_URLS } from '../src/features/forms/captcha.ts';
 import { type SeededAccount, seedAccount } from '../src/testing.ts';
 
 const RATE_LIMITS_OFF = Object.fromEntries(Object.keys(DEFAULT_RATE_LIMITS).map((name) => [name, null])) as RateLimitConfig;
 const QUIET_LOG = { debug() {}, info() {}, warn() {}, error() {} };
 
-/** Services as the server builds them, on the shared database, with rate limits off and no mailer. */
-export async function testServices(): Promise<Services> {
+/**
+ * Services as the server builds them, on the shared database, with rate limits off and no mailer.
+ * `now`: the clock every rule reads (a `testClock()` the test turns); the real time unless given.
+ */
+export async function testServices({ now = () => new Date() }: { now?: () => Date } = {}): Promise<Services> {
   const { db } = await sharedDatabase();
   return createServices(
     db,
@@ -26,7 +30,7 @@ export async function testServices(): Promise<Services> {
       allowSignup: true,
       publicUrl: 'http://lfk.test',
       verifyResendIntervalMs: 60_000,
-      now: () => new Date(),
+      now,
       secretScanningKeys: new Map(),
       secretKey: randomBytes(32),
       webhooks: { allowPrivate: true },

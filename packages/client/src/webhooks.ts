@@ -1,24 +1,17 @@
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import type { RouterOutputs } from './router.ts';
 
 export { WebhookVerificationError };
 
+/** A `submission.created` event: the API's own schema, as the delivery log and `lfk listen`'s feed answer it. */
+type SubmissionCreated = RouterOutputs['webhooks']['events']['data'][number]['payload'];
+
 /** A submission as a `submission.created` event carries it. */
-export interface LfkWebhookSubmission {
-  id: string;
-  form_id: string;
-  created_at: string;
-  /** How it arrived: from a browser on an allowed origin, or from a server with a key. */
-  via: 'browser' | 'api_key';
-  values: Record<string, string | number | boolean>;
-}
+export type LfkWebhookSubmission = SubmissionCreated['data']['submission'];
 
 /** What lfk POSTs to a webhook endpoint. */
 export type LfkWebhookEvent =
-  | {
-      type: 'submission.created';
-      timestamp: string;
-      data: { form: { id: string; name: string }; submission: LfkWebhookSubmission };
-    }
+  | SubmissionCreated
   | {
       /** Sent by "send a test event" (`lfk webhooks test`), never on its own. */
       type: 'webhook.test';

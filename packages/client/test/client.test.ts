@@ -4,7 +4,7 @@
  * by `npm run test:consumers`.
  */
 import { randomUUID } from 'node:crypto';
-import { type Account, freePort, useTestServer } from '@lfk/testing';
+import { type Account, freePort, useTestServer } from '@lfk/server/testing';
 import { TRPCClientError } from '@trpc/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createLfkClient, exportSubmissions, isLfkError, LfkResponseError, lfkErrorOf } from '../src/index.ts';

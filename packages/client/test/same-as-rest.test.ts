@@ -2,7 +2,7 @@
  * The typed client reads what REST answers: the same objects, and lfk's error (REST's `error`) in
  * `error.data`, over a real socket. (The server suite checks the same of raw tRPC calls.)
  */
-import { type Account, useTestServer } from '@lfk/testing';
+import { type Account, useTestServer } from '@lfk/server/testing';
 import { beforeAll, expect, it } from 'vitest';
 import { createLfkClient } from '../src/index.ts';
 

@@ -1,4 +1,4 @@
-import type { ApiKeyRevokedReason } from './constants.ts';
+import type { ApiKeyRevokedReason } from '@lfk/vocabulary';
 
 // When an API key works, defined once: it is not revoked, and its expiry (if any) is still ahead.
 // A roll's grace is the old key's expiry, so a rolled key stops like an expired one. A key past its

@@ -45,14 +45,27 @@ export interface DatabaseTimeouts {
   statementMs: number;
 }
 
-export const DATABASE_TIMEOUTS: DatabaseTimeouts = { connectMs: 5000, statementMs: 30_000 };
+/**
+ * A web request waits for a hung database at most `longestDatabaseWait` of these: 3 + 6 + 1 = 10 s
+ * (a connection from a full pool, then a statement that never returns), then answers 503.
+ */
+export const DATABASE_TIMEOUTS: DatabaseTimeouts = { connectMs: 3000, statementMs: 6000 };
 
 /** A transaction left open without a statement this long ends (its locks freed): a client gone mid-transaction. */
 const IDLE_IN_TRANSACTION_MS = 60_000;
 /** TCP keepalive from this long idle finds a connection whose server vanished without closing it. */
 const KEEPALIVE_AFTER_MS = 10_000;
-/** The client waits this much longer than the server's statement_timeout, so the server's cleaner answer comes first. */
-const CLIENT_GRACE_MS = 5000;
+/**
+ * The client waits this much longer than the server's statement_timeout, so the server's cleaner
+ * answer comes first when it can give one; a second is plenty for a cancellation to arrive.
+ */
+const CLIENT_GRACE_MS = 1000;
+
+/** How long the client waits for one statement before giving up on a server that cannot say so (`query_timeout`). */
+const clientGivesUpAfter = (t: DatabaseTimeouts) => t.statementMs + Math.min(CLIENT_GRACE_MS, t.statementMs);
+
+/** The longest one request waits on a hung PostgreSQL: a pooled connection, then one statement. */
+export const longestDatabaseWait = (t: DatabaseTimeouts) => t.connectMs + clientGivesUpAfter(t);
 /** How long `/readyz` waits for its `select 1`. */
 const READY_CHECK_MS = 2000;
 
@@ -109,7 +122,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       driverOptions: {
         connectionTimeoutMillis: timeouts.connectMs,
         statement_timeout: timeouts.statementMs,
-        query_timeout: timeouts.statementMs + Math.min(CLIENT_GRACE_MS, timeouts.statementMs),
+        query_timeout: clientGivesUpAfter(timeouts),
         idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
         keepAlive: true,
         keepAliveInitialDelayMillis: KEEPALIVE_AFTER_MS,

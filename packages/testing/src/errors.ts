@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { Res } from './server.ts';
+import type { Res } from './http.ts';
 
 /** lfk's error body, as REST sends it and as tRPC's envelope carries it in `data`. */
 export interface WireError {

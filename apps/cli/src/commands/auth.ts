@@ -1,4 +1,4 @@
-import { MIN_PASSWORD_LENGTH, PAGE_LIMIT } from '@lfk/db/constants';
+import { MIN_PASSWORD_LENGTH, PAGE_LIMIT } from '@lfk/vocabulary';
 import { hostname } from 'node:os';
 import { Command } from '@commander-js/extra-typings';
 import { anonymousApi, type CommandContext, keyApi, sessionApi } from '../command-context.ts';
@@ -121,7 +121,8 @@ export const signupCommand = () =>
         ctx.out.result(withoutSessionToken(result), (result) => {
           ctx.out.line(`Signed up to ${ctx.settings.baseUrl} as ${ctx.out.style.bold(result.user.email)}.`);
           ctx.out.line(`Your workspace ${result.workspace.name} (${result.workspace.id}) is now the default.`);
-          ctx.out.line(`Next: ${ctx.out.style.bold('lfk keys create --name my-agent')}`);
+          ctx.out.line(`Confirm your address with the link just emailed to ${result.user.email}: API keys, webhooks and invitations wait for it.`);
+          ctx.out.line(`Then: ${ctx.out.style.bold('lfk keys create --name my-agent')}`);
         });
       }),
     );

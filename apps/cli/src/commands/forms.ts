@@ -1,6 +1,6 @@
 import { Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import type { RouterInputs, RouterOutputs } from '@lfk/client';
-import { CAPTCHA_PROVIDERS, FIELD_TYPES, SUBMISSION_MODES } from '@lfk/db/constants';
+import { CAPTCHA_PROVIDERS, FIELD_TYPES, SUBMISSION_MODES } from '@lfk/vocabulary';
 import { type CommandContext, formsApi, inWorkspace, requireSession, resolveWorkspace, sessionApi, withClient } from '../command-context.ts';
 import { usageError } from '../errors.ts';
 import { parseFieldShorthand, schemaFromFlags } from '../input/fields.ts';

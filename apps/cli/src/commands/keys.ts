@@ -1,6 +1,6 @@
 import { Command } from '@commander-js/extra-typings';
 import type { RouterOutputs } from '@lfk/client';
-import { API_KEY_USAGE_DAYS, describeRefusals, totalRefused } from '@lfk/db/constants';
+import { API_KEY_USAGE_DAYS, describeRefusals, KEY_STOP_WORDS, totalRefused } from '@lfk/vocabulary';
 import { type CommandContext, inWorkspace, sessionApi } from '../command-context.ts';
 import { usageError } from '../errors.ts';
 import type { Api } from '../http/api.ts';
@@ -50,16 +50,8 @@ function printNewKey(ctx: CommandContext, key: CreatedKey, said: string): void {
   });
 }
 
-/** Why a key stopped, as a person says it: a rolled key was replaced, an expired one expired. */
-const STOPPED: Record<NonNullable<ListedKey['revoked_reason']>, string> = {
-  revoked: 'revoked',
-  expired: 'expired',
-  rolled: 'replaced',
-  leaked: 'revoked (leaked)',
-};
-
 const statusOf = (k: ListedKey) => {
-  if (k.status === 'revoked') return STOPPED[k.revoked_reason ?? 'revoked'];
+  if (k.status === 'revoked') return KEY_STOP_WORDS[k.revoked_reason ?? 'revoked'].cli;
   // Rolled, in its grace: it still works, until it expires.
   return k.rolled_to ? 'active (replaced)' : 'active';
 };

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Command } from '@commander-js/extra-typings';
 import type { RouterOutputs } from '@lfk/client';
-import { PAGE_LIMIT } from '@lfk/db/constants';
+import { PAGE_LIMIT } from '@lfk/vocabulary';
 import { type CommandContext, sessionApi } from '../command-context.ts';
 import { usageError } from '../errors.ts';
 import { examples } from './options.ts';

@@ -1,5 +1,5 @@
 import { Command, type CommandUnknownOpts, type OptionValues } from '@commander-js/extra-typings';
-import { PAGE_LIMIT } from '@lfk/db/constants';
+import { PAGE_LIMIT } from '@lfk/vocabulary';
 
 /** For repeatable flags: each use adds one value. */
 export const collect = (value: string, previous: string[] = []) => [...previous, value];

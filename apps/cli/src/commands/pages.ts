@@ -1,4 +1,4 @@
-import { PAGE_LIMIT } from '@lfk/db/constants';
+import { PAGE_LIMIT } from '@lfk/vocabulary';
 import type { CommandContext } from '../command-context.ts';
 import { usageError } from '../errors.ts';
 

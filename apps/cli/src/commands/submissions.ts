@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { EXPORT_FORMATS, PAGE_LIMIT, SUBMISSION_STATUSES } from '@lfk/db/constants';
+import { EXPORT_FORMATS, PAGE_LIMIT, SUBMISSION_STATUSES } from '@lfk/vocabulary';
 import { Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import type { RouterInputs, RouterOutputs } from '@lfk/client';
 import { type CommandContext, keyApi, requireSession, sessionApi, signedIn } from '../command-context.ts';

@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import type { RouterOutputs } from '@lfk/client';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@lfk/db/constants';
+import { WEBHOOK_DISABLED_WHY, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@lfk/vocabulary';
 import { type CommandContext, formsApi, sessionApi, signedIn, withClient } from '../command-context.ts';
 import { usageError } from '../errors.ts';
 import type { Column } from '../output/table.ts';
@@ -29,8 +29,7 @@ const eventOption = () =>
 function stateOf(webhook: Webhook, ctx: CommandContext): [string, string, (text: string) => string] {
   const { style } = ctx.out;
   if (webhook.enabled) return ['state', 'enabled', style.green];
-  const why = { manual: 'by a person', gone: 'the receiver answered 410 Gone', failing: 'every delivery failed for 3 days' }[webhook.disabled_reason ?? 'manual'];
-  return ['state', `disabled (${why})`, style.yellow];
+  return ['state', `disabled (${WEBHOOK_DISABLED_WHY[webhook.disabled_reason ?? 'manual']})`, style.yellow];
 }
 
 function printWebhook(webhook: Webhook, ctx: CommandContext): void {
@@ -135,8 +134,14 @@ const webhooksUpdateCommand = () =>
           if (Object.keys(body).length === 0) throw usageError('nothing_to_update', 'Say what to change: see lfk webhooks update --help.');
           return api.webhooks.update.mutate({ form_id: flags.form, webhook_id: webhookId, ...body });
         },
-        (webhook, ctx) => {
+        (webhook, ctx, webhookId, flags) => {
           ctx.out.note(`Updated webhook ${webhook.id}.`);
+          if (flags.url !== undefined) {
+            ctx.out.note(
+              `New events go to the new URL. Deliveries still waiting for the previous one are held (never sent there): ` +
+                `with a session, 'lfk webhooks deliveries ${webhookId} --form ${flags.form}' lists them, to retry (to the new URL) or discard.`,
+            );
+          }
           printWebhook(webhook, ctx);
         },
       ),
@@ -211,10 +216,21 @@ const webhooksSecretCommand = () =>
       ),
     );
 
+/** A delivery's status in words a member acts on. */
+const deliveryStatusText = (d: Delivery) =>
+  ({
+    pending: d.next_attempt_at ? 'pending' : 'pending (endpoint disabled)',
+    succeeded: 'succeeded',
+    failed: 'failed',
+    held: 'held: for a previous URL (retry or discard)',
+    discarded: 'discarded',
+  })[d.status];
+
 const deliveryColumns: Column<Delivery>[] = [
   { header: 'ID', value: (d) => d.id },
   { header: 'EVENT', value: (d) => d.event_id, optional: true },
-  { header: 'STATUS', value: (d) => d.status },
+  { header: 'STATUS', value: deliveryStatusText },
+  { header: 'TO', value: (d) => d.url, shrink: true, optional: true },
   { header: 'ATTEMPTS', value: (d) => String(d.attempts.length) },
   { header: 'LAST ANSWER', value: (d) => (d.attempts.length ? attemptText(d.attempts.at(-1)!) : '-'), shrink: true },
   { header: 'NEXT', value: (d) => d.next_attempt_at ?? '', time: true, optional: true },
@@ -239,7 +255,7 @@ const webhooksDeliveriesCommand = () =>
 
 const webhooksRetryCommand = () =>
   new Command('retry')
-    .description('Deliver again now, with the same webhook-id (needs a session)')
+    .description("Deliver again now, with the same webhook-id, to the endpoint's URL now (needs a session; sends a held delivery)")
     .argument('<webhook_id>', 'the endpoint')
     .argument('<delivery_id>', 'the delivery, e.g. whd_…')
     .addOption(formOption())
@@ -247,7 +263,21 @@ const webhooksRetryCommand = () =>
       callAndShow(
         signedIn,
         ({ api }, webhookId, deliveryId, flags) => api.webhooks.retryDelivery.mutate({ form_id: flags.form, webhook_id: webhookId, delivery_id: deliveryId }),
-        (delivery, ctx) => ctx.out.line(`Retrying ${delivery.id} (${delivery.event_id}) now.`),
+        (delivery, ctx) => ctx.out.line(`Retrying ${delivery.id} (${delivery.event_id}) now, to ${delivery.url}.`),
+      ),
+    );
+
+const webhooksDiscardCommand = () =>
+  new Command('discard')
+    .description('Never send a delivery: one waiting, held for a previous URL, or failed (needs a session; retry still can)')
+    .argument('<webhook_id>', 'the endpoint')
+    .argument('<delivery_id>', 'the delivery, e.g. whd_…')
+    .addOption(formOption())
+    .action(
+      callAndShow(
+        signedIn,
+        ({ api }, webhookId, deliveryId, flags) => api.webhooks.discardDelivery.mutate({ form_id: flags.form, webhook_id: webhookId, delivery_id: deliveryId }),
+        (delivery, ctx) => ctx.out.line(`Discarded ${delivery.id} (${delivery.event_id}): it will not be sent.`),
       ),
     );
 
@@ -266,12 +296,14 @@ export const webhooksCommand = () =>
       webhooksSecretCommand(),
       webhooksDeliveriesCommand(),
       webhooksRetryCommand(),
+      webhooksDiscardCommand(),
     ],
     [
       'lfk webhooks create --form form_… --url https://example.com/hooks/lfk',
       'lfk webhooks test wh_… --form form_…',
       'lfk webhooks deliveries wh_… --form form_…',
       'lfk webhooks retry wh_… whd_… --form form_…',
+      'lfk webhooks discard wh_… whd_… --form form_…',
       'lfk webhooks update wh_… --form form_… --enable',
     ],
   );

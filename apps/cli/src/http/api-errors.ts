@@ -10,6 +10,7 @@ const HINTS: Partial<Record<ErrorCode, string>> = {
   invalid_api_key: 'Check --api-key or LFK_API_KEY: the key may have been revoked or have expired, or it may not be allowed from this address.',
   session_required: "This needs a signed-in person ('lfk login'); API keys cannot do it.",
   owner_required: 'Ask an owner of the workspace, or choose another with --workspace.',
+  email_not_confirmed: "Open the link emailed to you at sign-up, or get a new one with 'lfk account verify-email', then try again.",
   api_key_required: 'This form takes submissions with an API key only: pass --api-key or set LFK_API_KEY.',
   api_key_limit_reached: "List the keys with 'lfk keys list' and revoke one with 'lfk keys revoke <key_id>'. A roll with --grace needs a free slot; a roll without one does not.",
   api_key_already_rolled: "Its replacement is the key it was rolled to ('lfk keys get <key_id>' shows it): roll that one instead.",

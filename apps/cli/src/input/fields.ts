@@ -1,4 +1,4 @@
-import { FIELD_TYPES } from '@lfk/db/constants';
+import { FIELD_TYPES } from '@lfk/vocabulary';
 import { usageError } from '../errors.ts';
 import { readJsonSource } from './json-source.ts';
 

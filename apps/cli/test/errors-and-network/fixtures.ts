@@ -119,7 +119,7 @@ export async function startWorld(): Promise<void> {
   server = await startServer();
   owner = await tempHome({ LFK_BASE_URL: '' });
   anon = await tempHome({ LFK_BASE_URL: '' });
-  await signupWithCli(owner, server.baseUrl);
+  await signupWithCli(owner, server);
   const key = await owner.lfk(['keys', 'create', '--name', 'network-tests', '--json']);
   if (key.code !== 0) throw new Error(`keys create failed: ${key.stderr}`);
   apiKey = key.json.key;

@@ -2,7 +2,7 @@
  * The CLI against a server that is down, one that never answers, and one that is not lfk.
  */
 import { createServer as createNetServer, type Socket } from 'node:net';
-import { freePort } from '@lfk/testing';
+import { freePort } from '@lfk/server/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { anon, cleanups, closeFakeServers, expectFailure, fakeHttp, firstLine, listen, startWorld, stopWorld } from './fixtures.ts';
 

@@ -50,7 +50,7 @@ describe('hidden password prompts on a terminal', () => {
   });
 
   it('login --email asks for the password without echoing it and signs in', async () => {
-    const { email } = await signupWithCli(await newHome(), server.baseUrl);
+    const { email } = await signupWithCli(await newHome(), server);
     const home = await newHome();
     const { code, output } = await onTerminal(home, ['login', '--email', email]).answer(['Password: ', `${PASSWORD}\r`]);
 
@@ -64,7 +64,7 @@ describe('hidden password prompts on a terminal', () => {
   });
 
   it('login without --email asks for the email (shown as typed), then the password', async () => {
-    const { email } = await signupWithCli(await newHome(), server.baseUrl);
+    const { email } = await signupWithCli(await newHome(), server);
     const home = await newHome();
     const { code, output } = await onTerminal(home, ['login']).answer(['Email: ', `${email}\r`], ['Password: ', `${PASSWORD}\r`]);
 
@@ -110,7 +110,7 @@ describe('Ctrl-C at a prompt', () => {
 describe('confirmation before revoking a key', () => {
   it('asks [y/N]: "n" keeps the key, "y" revokes it', async () => {
     const home = await newHome();
-    await signupWithCli(home, server.baseUrl);
+    await signupWithCli(home, server);
     const created = await home.lfk(['keys', 'create', '--name', 'tty-revoke', '--json']);
     expect(created.code, created.stderr).toBe(0);
     const keyId: string = created.json.id;
@@ -158,7 +158,7 @@ describe('signing up and in at a terminal', () => {
 
   it('login of someone in several workspaces asks which one is the default, and remembers it', async () => {
     const owner = await newHome();
-    const { email } = await signupWithCli(owner, server.baseUrl);
+    const { email } = await signupWithCli(owner, server);
     const second = await owner.lfk(['workspaces', 'create', 'Second place', '--json']);
     expect(second.code, second.stderr).toBe(0);
 
@@ -183,7 +183,7 @@ describe('signing up and in at a terminal', () => {
 describe('replacing a form\'s fields on a terminal', () => {
   it('asks first, naming what would be dropped; "n" changes nothing (exit 3), "y" replaces', async () => {
     const home = await newHome();
-    await signupWithCli(home, server.baseUrl);
+    await signupWithCli(home, server);
     const created = await home.lfk(['forms', 'create', '--name', 'Asked', '--field', 'email:email', '--field', 'fax:tel', '--json']);
     expect(created.code, created.stderr).toBe(0);
     const id: string = created.json.id;

@@ -14,24 +14,6 @@ const REDOCLY_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
 const NO_LOGO = 'data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22/%3E';
 
 /**
- * What the reference page may load: Redoc's script from this server and the document it draws,
- * nothing from elsewhere. Redoc styles itself with styled-components, which writes `<style>`
- * elements at run time, and searches in a worker it starts from a `blob:` URL.
- */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "worker-src 'self' blob:",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-/**
  * The host page: Redoc's standalone bundle draws `<redoc spec-url>` on load (no inline script).
  * Both URLs are relative, so the page works behind a proxy that adds a path prefix.
  */
@@ -59,17 +41,8 @@ export async function registerApiDocs(app: FastifyInstance): Promise<void> {
   const scriptPath = `docs/redoc-${version}.standalone.js`;
   const html = page(scriptPath);
 
-  app.get('/docs', (_request, reply) =>
-    reply
-      .headers({
-        'content-security-policy': CONTENT_SECURITY_POLICY,
-        'x-content-type-options': 'nosniff',
-        'referrer-policy': 'same-origin',
-        'cache-control': 'no-cache',
-      })
-      .type('text/html; charset=utf-8')
-      .send(html),
-  );
+  // Its headers are the reference policy's (page-headers.ts): the bundle's own script, its inline styles, its worker.
+  app.get('/docs', { config: { page: 'reference' } }, (_request, reply) => reply.type('text/html; charset=utf-8').send(html));
   app.get(`/${scriptPath}`, (_request, reply) =>
     reply
       .headers({ 'x-content-type-options': 'nosniff', 'cache-control': 'public, max-age=31536000, immutable' })

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 
 /**
  * The paths the dashboard's router owns. A deep link or a reload of any of them gets the app's
@@ -10,43 +10,12 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
  */
 export const DASHBOARD_PATHS = ['/', '/sign-in', '/sign-up', '/forgot-password', '/welcome', '/device', '/invitations/*', '/w/*'] as const;
 
-/**
- * What the app's page may load: its own scripts, styles, images and API, nothing inline and
- * nothing from elsewhere. Vite's build has no inline script, so `'self'` is all it needs.
- */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-/** The headers of the app's page, in one place. */
-const PAGE_HEADERS = {
-  'content-security-policy': CONTENT_SECURITY_POLICY,
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'same-origin',
-  'x-frame-options': 'DENY',
-  // The page names the current build's files, so it is revalidated on every visit.
-  'cache-control': 'no-cache',
-} as const;
-
 /** Built files have a content hash in their names: a browser keeps them for good. */
 const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 /** True when `dir` holds a built dashboard. */
 export function isDashboardBuilt(dir: string): boolean {
   return existsSync(join(dir, 'index.html'));
-}
-
-function sendPage(reply: FastifyReply): FastifyReply {
-  return reply.headers(PAGE_HEADERS).sendFile('index.html');
 }
 
 /**
@@ -71,5 +40,6 @@ export async function registerDashboard(app: FastifyInstance, dir: string): Prom
       reply.header('cache-control', path.includes('/assets/') ? ASSET_CACHE_CONTROL : 'no-cache');
     },
   });
-  for (const path of DASHBOARD_PATHS) app.get(path, (_request, reply) => sendPage(reply));
+  // The page's headers are its policy's (page-headers.ts).
+  for (const path of DASHBOARD_PATHS) app.get(path, { config: { page: 'dashboard' } }, (_request, reply) => reply.sendFile('index.html'));
 }

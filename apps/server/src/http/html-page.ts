@@ -4,6 +4,9 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 
+/** Every page's one style sheet, inline: the pages' Content-Security-Policy allows it by its hash (page-headers.ts). */
+export const PAGE_STYLE = 'body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#222}h1{font-size:1.4rem}';
+
 /** What a page may hold besides its paragraphs. */
 export interface PageParts {
   /** A bulleted list (one line per bad field). */
@@ -18,7 +21,6 @@ export interface PageParts {
   passwordForm?: { action: string; label: string; minLength: number; username: string; submit: string };
 }
 
-/** A small self-contained page (no scripts, no outside resources) for people who follow a link or post a form. */
 function passwordFormHtml(f: NonNullable<PageParts['passwordForm']>): string {
   // The hidden username lets a password manager file the new password under the right account.
   return `<form method="post" action="${escapeHtml(f.action)}">
@@ -30,6 +32,10 @@ function passwordFormHtml(f: NonNullable<PageParts['passwordForm']>): string {
 `;
 }
 
+/**
+ * A small self-contained page (no scripts, no outside resources) for people who follow a link or
+ * post a form. Its headers are set wherever it is sent from (page-headers.ts).
+ */
 export function htmlPage(title: string, paragraphs: string[], { items = [], errorCode, button, link, passwordForm }: PageParts = {}): string {
   const list = items.length > 0 ? `<ul>${items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>` : '';
   const form = button
@@ -43,7 +49,7 @@ export function htmlPage(title: string, paragraphs: string[], { items = [], erro
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>${errorCode ? `\n<meta name="lfk-error-code" content="${escapeHtml(errorCode)}">` : ''}
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#222}h1{font-size:1.4rem}</style>
+<style>${PAGE_STYLE}</style>
 </head>
 <body>
 <h1>${escapeHtml(title)}</h1>

@@ -1,5 +1,5 @@
 import { asApiError, createCaller, restRoutes } from '@lfk/api';
-import { MIN_PASSWORD_LENGTH } from '@lfk/db/constants';
+import { MIN_PASSWORD_LENGTH } from '@lfk/vocabulary';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiErrorPage, sendError, sendErrorPage } from './errors.ts';
 import { htmlPage } from './html-page.ts';

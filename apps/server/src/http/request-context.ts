@@ -6,6 +6,7 @@ import {
   type Services,
   type SessionCookieWriter,
 } from '@lfk/api';
+import { cutToLength, TEXT_LIMITS } from '@lfk/vocabulary';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OwnOriginCheck } from './own-origin.ts';
 
@@ -34,6 +35,7 @@ export function requestContexts(services: Services, publicUrl: string, isOwnOrig
   const secure = publicUrl.startsWith('https:');
   const cookieOptions = { path: '/', httpOnly: true, sameSite: 'lax', secure } as const;
   return (request, reply, browser) => {
+    const userAgent = header(request, 'user-agent');
     const cookies: SessionCookieWriter = {
       set(token, expiresAt) {
         reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, expires: expiresAt });
@@ -59,8 +61,10 @@ export function requestContexts(services: Services, publicUrl: string, isOwnOrig
         origin: header(request, 'origin'),
         secFetchSite: header(request, 'sec-fetch-site'),
         isOwnOrigin: (origin) => isOwnOrigin(origin, request),
-        ip: request.ip,
-        userAgent: header(request, 'user-agent'),
+        // Stored as sent (sessions, key uses, device sign-ins), and the client writes both (the
+        // address through X-Forwarded-For, behind a proxy it may reach): cut once, here, to fit.
+        ip: cutToLength(request.ip, TEXT_LIMITS.ipAddress),
+        userAgent: userAgent === undefined ? undefined : cutToLength(userAgent, TEXT_LIMITS.userAgent),
         idempotencyKey: header(request, 'idempotency-key'),
       },
       cookies,

@@ -1,4 +1,4 @@
-import { MAX_BATCH_CALLS } from '@lfk/db/constants';
+import { MAX_BATCH_CALLS } from '@lfk/vocabulary';
 import { ApiError, type AppRouter, appRouter, asApiError } from '@lfk/api';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance } from 'fastify';

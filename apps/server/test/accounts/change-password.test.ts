@@ -2,7 +2,7 @@
  * Changing one's password: the current one is required (guesses share the login budget), and every
  * other session of the account is signed out at once; this one stays.
  */
-import { expectError, PASSWORD, startTestServer, useTestServer } from '@lfk/testing';
+import { expectError, PASSWORD, startTestServer, useTestServer } from '@lfk/server/testing';
 import { describe, expect, it } from 'vitest';
 
 const t = useTestServer();

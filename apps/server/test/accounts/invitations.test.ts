@@ -3,7 +3,7 @@
  * by accepting the link (`lfi_…`, 7 days), signed in or signed up with it. No answer tells whether
  * an address has an account; the link works once, for its address only.
  */
-import { emailsSentTo, expectError, linkTokenSentTo, PASSWORD, useTestServer } from '@lfk/testing';
+import { emailsSentTo, expectError, linkTokenSentTo, PASSWORD, useTestServer } from '@lfk/server/testing';
 import { describe, expect, it } from 'vitest';
 import { DAY, testClock } from '../keys/fixtures.ts';
 
@@ -153,6 +153,78 @@ describe('accepting', () => {
     expect(answers.map((a) => a.status).sort()).toEqual([200, 404, 404, 404, 404, 404]);
     for (const lost of answers.filter((a) => a.status === 404)) expect(lost.json.error.code).toBe('invitation_not_found');
     expect(await t.count('memberships where workspace_id = ? and user_id = ?', [owner.workspaceId, invitee.userId])).toBe(1);
+  });
+});
+
+describe("an invitation is only as good as its sender's standing", () => {
+  /** A second owner O2 of O's workspace invites a fresh address as an owner; the invitee signs up with it. */
+  async function pendingFromSecondOwner() {
+    const owner = await t.signup();
+    const second = await t.signup();
+    await t.addMember(owner.workspaceId, second.email, 'owner');
+    const address = `invitee-${Math.random().toString(36).slice(2)}@example.com`;
+    const sent = await invite(second.token, owner.workspaceId, address, 'owner');
+    expect(sent.status).toBe(202);
+    const link = await linkTokenSentTo(t, address, 'invitation');
+    const invitee = await t.signup(address);
+    return { owner, second, invitee, link, invitationId: sent.json.id as string };
+  }
+
+  const LOSING_STANDING = {
+    removed: (owner: { token: string; workspaceId: string }, second: { token: string; userId: string }) =>
+      t.request('DELETE', `/v1/workspaces/${owner.workspaceId}/members/${second.userId}`, { token: owner.token }),
+    'made a member': (owner: { token: string; workspaceId: string }, second: { token: string; userId: string }) =>
+      t.request('PATCH', `/v1/workspaces/${owner.workspaceId}/members/${second.userId}`, { token: owner.token, body: { role: 'member' } }),
+    'leaves the workspace': (owner: { token: string; workspaceId: string }, second: { token: string; userId: string }) =>
+      t.request('POST', `/v1/workspaces/${owner.workspaceId}/leave`, { token: second.token }),
+    'deletes their account': (_owner: { token: string; workspaceId: string }, second: { token: string; userId: string }) =>
+      t.request('DELETE', '/v1/auth/account', { token: second.token, body: { password: PASSWORD } }),
+  };
+
+  for (const [how, loseStanding] of Object.entries(LOSING_STANDING)) {
+    it(`once its sender ${how}, the invitation is cancelled: its link joins nobody`, async () => {
+      const { owner, second, invitee, link, invitationId } = await pendingFromSecondOwner();
+      expect([200, 204]).toContain((await loseStanding(owner, second)).status);
+      expectError(await accept(invitee.token, link), 404, 'invitation_not_found');
+      expectError(await t.request('GET', `/v1/invitations/${link}`), 404, 'invitation_not_found');
+      expect(await t.count('memberships where workspace_id = ? and user_id = ?', [owner.workspaceId, invitee.userId])).toBe(0);
+      // The owners' list shows only invitations that can still be accepted; the log says why this one ended.
+      expect((await t.request('GET', `/v1/workspaces/${owner.workspaceId}/invitations`, { token: owner.token })).json.data).toEqual([]);
+      const events = (await t.request('GET', `/v1/workspaces/${owner.workspaceId}/audit-events`, { token: owner.token })).json.data;
+      expect(events).toContainEqual(
+        expect.objectContaining({ action: 'invitation.cancelled', target: { type: 'invitation', id: invitationId }, data: { email: invitee.email, reason: 'inviter_not_owner' } }),
+      );
+    });
+  }
+
+  it('is judged at acceptance: an invitation left pending by a sender who is no longer an owner is refused, and still stands for a resend', async () => {
+    const { owner, second, invitee, link, invitationId } = await pendingFromSecondOwner();
+    // As a sender removed before invitations were cancelled with their sender's standing.
+    await t.sql('delete from memberships where workspace_id = ? and user_id = ?', [owner.workspaceId, second.userId]);
+    const refused = expectError(await accept(invitee.token, link), 404, 'invitation_not_found');
+    expect(refused.message).toContain('whoever sent it can no longer invite to this workspace');
+    expect(await t.count('memberships where workspace_id = ? and user_id = ?', [owner.workspaceId, invitee.userId])).toBe(0);
+    // An owner who resends it vouches for it from now on.
+    const resent = await t.request('POST', `/v1/workspaces/${owner.workspaceId}/invitations/${invitationId}/resend`, { token: owner.token });
+    expect(resent.json.invited_by).toBe(owner.userId);
+    const fresh = await linkTokenSentTo(t, invitee.email, 'invitation', 2);
+    expect((await accept(invitee.token, fresh)).json).toMatchObject({ role: 'owner' });
+  });
+
+  it("an invitation another owner resent is theirs: it outlives the first sender's removal", async () => {
+    const { owner, second, invitee, invitationId } = await pendingFromSecondOwner();
+    expect((await t.request('POST', `/v1/workspaces/${owner.workspaceId}/invitations/${invitationId}/resend`, { token: owner.token })).status).toBe(202);
+    const link = await linkTokenSentTo(t, invitee.email, 'invitation', 2);
+    expect((await LOSING_STANDING.removed(owner, second)).status).toBe(204);
+    expect((await accept(invitee.token, link)).json).toMatchObject({ workspace: { id: owner.workspaceId }, role: 'owner' });
+  });
+
+  it('an invitation sent by an owner whose address is not confirmed is refused at acceptance', async () => {
+    const { owner, second, invitee, link } = await pendingFromSecondOwner();
+    // An account from before confirmation was needed to invite, which never confirmed its address.
+    await t.sql('update users set email_verified_at = null where id = ?', [second.userId]);
+    expectError(await accept(invitee.token, link), 404, 'invitation_not_found');
+    expect(await t.count('memberships where workspace_id = ? and user_id = ?', [owner.workspaceId, invitee.userId])).toBe(0);
   });
 });
 

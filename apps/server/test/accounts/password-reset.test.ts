@@ -3,7 +3,7 @@
  * for an hour, the newest only; opening it changes nothing; using it signs the account out
  * everywhere. Floods to one address send a few emails, and never kill the link already sent.
  */
-import { emailsSentTo, expectError, linkTokenSentTo, PASSWORD, startTestServer, type TestServer, useTestServer } from '@lfk/testing';
+import { emailsSentTo, expectError, linkTokenSentTo, PASSWORD, startTestServer, type TestServer, useTestServer } from '@lfk/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUR, testClock } from '../keys/fixtures.ts';
 
@@ -65,7 +65,7 @@ describe('the link', () => {
   });
 
   it('sets the password once: every session signed out, the old password refused, a notice emailed, the address verified', async () => {
-    const me = await t.signup();
+    const me = await t.signup(undefined, { confirmed: false });
     const other = (await login(me.email, PASSWORD)).json.session_token as string;
     const token = await linkFor(me.email);
     expect((await reset(token, NEW_PASSWORD)).status).toBe(204);

@@ -2,7 +2,7 @@
  * A person's sessions: listed with when and where each was last used, one signed out, or every
  * other one. The clock is the test's.
  */
-import { expectError, PASSWORD, useTestServer } from '@lfk/testing';
+import { expectError, PASSWORD, useTestServer } from '@lfk/server/testing';
 import { describe, expect, it } from 'vitest';
 
 let clock = new Date('2026-11-25T12:00:00Z');

@@ -3,7 +3,7 @@
  */
 import { restRoutes } from '@lfk/api';
 import { describe, expect, it } from 'vitest';
-import { PASSWORD } from '@lfk/testing';
+import { PASSWORD } from '@lfk/server/testing';
 import { UNKNOWN_IDS } from '../path-params.ts';
 import { errorCodeOf, MATRIX, routeKey, t, urlOf, useWorld, w } from './matrix.ts';
 

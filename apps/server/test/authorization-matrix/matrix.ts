@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { beforeAll, expect } from 'vitest';
-import { type Account, createForm, linkTokenSentTo, PASSWORD, type Res, type TestServer, until, useTestServer, verificationTokenSentTo } from '@lfk/testing';
+import { type Account, createForm, linkTokenSentTo, PASSWORD, type Res, type TestServer, until, useTestServer, verificationTokenSentTo } from '@lfk/server/testing';
 
 // ---------------------------------------------------------------------------------------------
 // Callers (columns)
@@ -288,7 +288,7 @@ export const MATRIX: Row[] = [
   {
     route: 'POST /v1/auth/email-verification',
     // A person of its own for each session caller, whose address is not verified yet.
-    prepare: async (w, caller) => (sessionAccount(w, caller) ? { token: (await t.signup()).token } : {}),
+    prepare: async (w, caller) => (sessionAccount(w, caller) ? { token: (await t.signup(undefined, { confirmed: false })).token } : {}),
     success: (res) => expect(res.json.sent_to).toMatch(/^.\*\*\*@example\.com$/),
     expect: signedIn(202),
   },
@@ -886,7 +886,7 @@ export const MATRIX: Row[] = [
     prepare: freshDelivery,
     // Without `after`, no events: the cursor of now, the newest submission's event.
     success: (res, { prepared }) => {
-      expect(res.json).toEqual({ data: [], cursor: `msg_${prepared.ref!.submissionId!.slice('sub_'.length)}` });
+      expect(res.json).toEqual({ data: [], cursor: `msg_${prepared.ref!.submissionId!.slice('sub_'.length)}`, has_more: false });
     },
     expect: workspaceMember(200, '404 form_not_found'),
   },
@@ -896,6 +896,13 @@ export const MATRIX: Row[] = [
     // A failed delivery is pending again, with the same event.
     success: (res, { prepared }) => expect(res.json).toMatchObject({ id: prepared.ref!.deliveryId, status: 'pending' }),
     expect: workspaceMember(202, '404 form_not_found'),
+  },
+  {
+    // Dropping a delivery decides the fate of a submission's values: members' sessions only, as retrying.
+    route: 'POST /v1/forms/:form_id/webhooks/:webhook_id/deliveries/:delivery_id/discard',
+    prepare: freshDelivery,
+    success: (res, { prepared }) => expect(res.json).toMatchObject({ id: prepared.ref!.deliveryId, status: 'discarded', next_attempt_at: null }),
+    expect: workspaceMember(200, '404 form_not_found'),
   },
 
   // ── The link in a verification email: public, an HTML page either way ───────────────────

@@ -2,7 +2,7 @@
  * Authorization matrix: submissions decide once, in the procedure: the same answer over tRPC, and the CORS grant.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createForm } from '@lfk/testing';
+import { createForm } from '@lfk/server/testing';
 import { type Caller, CALLERS, formBody, MATRIX, t, tokenOf, useWorld, w } from './matrix.ts';
 
 useWorld();

@@ -6,7 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { SMTPServer } from 'smtp-server';
 import type { OutboxSenderOptions } from '@lfk/server';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { type Res, type TestServer, until, useTestServer } from '@lfk/testing';
+import { type Res, type TestServer, until, useTestServer } from '@lfk/server/testing';
 
 // ---------------------------------------------------------------------------------------------
 // An in-process SMTP peer, and a plain parser for what it receives.

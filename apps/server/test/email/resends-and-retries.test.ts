@@ -2,7 +2,7 @@
  * Email: a server with immediate resends and quick retries.
  */
 import { describe, expect, it } from 'vitest';
-import { until } from '@lfk/testing';
+import { until } from '@lfk/server/testing';
 import { address, createKeyForm, emailsTo, expectHtml, expectLinkGone, isVerified, keyOwner, linkIn, masked, nextHeld, openAndVerify, outboxTo, sleep, useServerWithSmtpPeer, waitForEmails } from './fixtures.ts';
 
 describe('a server with immediate resends and quick retries', () => {

@@ -5,11 +5,10 @@
  * context would stay alive for as long as the server runs).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { BACKGROUND_DEFAULTS, emailSender, type MailTransport } from '@lfk/api';
 import { OutboxEmail } from '@lfk/db';
-import { until, useTestServer } from '@lfk/testing';
+import { until, useTestServer } from '@lfk/server/testing';
 import { describe, expect, it } from 'vitest';
-import { OutboxSender } from '../../src/email/outbox-sender.ts';
-import type { MailTransport } from '../../src/email/transports.ts';
 import { address } from './fixtures.ts';
 
 describe('the email sender woken by a request', () => {
@@ -25,7 +24,7 @@ describe('the email sender woken by a request', () => {
       },
       close() {},
     };
-    const sender = new OutboxSender(t.server.db, t.server.services.secretBox, transport, t.server.app.log, { pollMs: 20 });
+    const sender = emailSender(t.server.db, t.server.services.secretBox, transport, t.server.app.log, { ...BACKGROUND_DEFAULTS.email, pollMs: 20 });
     const em = t.server.db.fork();
     em.getRepository(OutboxEmail).enqueue({ kind: 'test', to: address('context'), subject: 'One', body: 'one' });
     await em.flush();

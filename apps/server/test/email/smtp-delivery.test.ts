@@ -2,7 +2,7 @@
  * Email: verification emails delivered by SMTP.
  */
 import { describe, expect, it } from 'vitest';
-import { until } from '@lfk/testing';
+import { until } from '@lfk/server/testing';
 import { address, createKeyForm, EMAIL_FROM, emailsTo, expectHtml, expectLinkGone, isVerified, keyOwner, linkIn, openAndVerify, outboxTo, useServerWithSmtpPeer, waitForEmails } from './fixtures.ts';
 
 describe('verification emails by SMTP', () => {

@@ -4,7 +4,7 @@
  * button's plain HTML form post is what verifies (single use, 24 hours, the newest link only).
  */
 import { describe, expect, it } from 'vitest';
-import { type Res, useTestServer, verificationTokenSentTo } from '@lfk/testing';
+import { type Res, useTestServer, verificationTokenSentTo } from '@lfk/server/testing';
 
 const t = useTestServer();
 

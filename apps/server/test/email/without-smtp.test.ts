@@ -2,7 +2,7 @@
  * Email: without SMTP_URL, mail is written to the log.
  */
 import { describe, expect, it } from 'vitest';
-import { until, useTestServer } from '@lfk/testing';
+import { until, useTestServer } from '@lfk/server/testing';
 import { address, isVerified, linkIn, openAndVerify, outboxTo } from './fixtures.ts';
 
 describe('without SMTP_URL', () => {

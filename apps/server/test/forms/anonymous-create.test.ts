@@ -2,7 +2,7 @@
  * Forms: anonymous POST /v1/forms makes an unclaimed form with a claim token shown once.
  */
 import { describe, expect, it } from 'vitest';
-import { expectError } from '@lfk/testing';
+import { expectError } from '@lfk/server/testing';
 import { address, anonymousBody, countForms, defaultProjectOf, formRow, json, SCHEMA, sha256Hex, t, unique, useWorld } from './fixtures.ts';
 
 useWorld();

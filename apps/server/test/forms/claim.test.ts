@@ -2,7 +2,7 @@
  * Forms: POST /v1/forms/{id}/claim.
  */
 import { describe, expect, it } from 'vitest';
-import { expectError } from '@lfk/testing';
+import { expectError } from '@lfk/server/testing';
 import { auditEvents, createAnonymous, defaultProjectOf, formRow, strayClaimToken, t, useWorld } from './fixtures.ts';
 
 useWorld();

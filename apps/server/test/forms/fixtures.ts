@@ -3,7 +3,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import { type Res, type TestServer, useTestServer } from '@lfk/testing';
+import { type Res, type TestServer, useTestServer } from '@lfk/server/testing';
 
 export let t: TestServer;
 /** The test file's server, on a fresh database: started before the file's tests, closed after them. */

@@ -2,7 +2,7 @@
  * Forms: Idempotency-Key on POST /v1/forms.
  */
 import { describe, expect, it } from 'vitest';
-import { expectError } from '@lfk/testing';
+import { expectError } from '@lfk/server/testing';
 import { anonymousBody, countForms, SCHEMA, t, unique, useWorld } from './fixtures.ts';
 
 useWorld();

@@ -4,7 +4,7 @@
  * (`notifications_to`). Going back to that address needs no verification; removing the address
  * stops them; an address never verified hands nothing on.
  */
-import { createContactForm, emailsSentTo, ORIGIN, submit, until, useTestServer, VALID, verificationTokenSentTo } from '@lfk/testing';
+import { createContactForm, emailsSentTo, ORIGIN, submit, until, useTestServer, VALID, verificationTokenSentTo } from '@lfk/server/testing';
 import { describe, expect, it } from 'vitest';
 
 const t = useTestServer();

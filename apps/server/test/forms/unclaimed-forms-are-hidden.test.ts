@@ -2,7 +2,7 @@
  * Forms: unclaimed forms are invisible to keys and sessions.
  */
 import { describe, expect, it } from 'vitest';
-import { expectError } from '@lfk/testing';
+import { expectError } from '@lfk/server/testing';
 import { createAnonymous, formRow, t, useWorld } from './fixtures.ts';
 
 useWorld();

@@ -2,7 +2,7 @@
  * Forms: the whole form (create, read, update), via a key.
  */
 import { describe, expect, it } from 'vitest';
-import { expectError, verificationTokenSentTo } from '@lfk/testing';
+import { expectError, verificationTokenSentTo } from '@lfk/server/testing';
 import { address, auditEvents, countForms, defaultProjectOf, formRow, json, SCHEMA, t, useWorld } from './fixtures.ts';
 
 useWorld();

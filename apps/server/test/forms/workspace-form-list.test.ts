@@ -2,7 +2,7 @@
  * Forms: GET /v1/workspaces/{ws}/forms.
  */
 import { describe, expect, it } from 'vitest';
-import { expectError } from '@lfk/testing';
+import { expectError } from '@lfk/server/testing';
 import { createAnonymous, SCHEMA, t, useWorld } from './fixtures.ts';
 
 useWorld();

@@ -5,7 +5,7 @@
 import { restRoutes } from '@lfk/api';
 import { UNKNOWN_IDS, urlOf } from '../path-params.ts';
 import { describe, expect, it } from 'vitest';
-import { expectDocumentedError } from '@lfk/testing';
+import { expectDocumentedError } from '@lfk/server/testing';
 import { BAD_TEXT, BODY_CASES, bodyRoutes, everyCase, expectInvalid, jsonOfSize, MALFORMED_JSON, MiB, NON_OBJECT_JSON, openFormId, opts, ORIGIN, OTHER_CONTENT_TYPES, t, useWorld } from './fixtures.ts';
 
 useWorld();

@@ -5,7 +5,7 @@
  */
 import { type RestRoute, restRoutes } from '@lfk/api';
 import { beforeAll, expect } from 'vitest';
-import { type Account, expectDocumentedError, PASSWORD, type Res, type RequestOptions, type TestServer, useTestServer, type WireError } from '@lfk/testing';
+import { type Account, expectDocumentedError, PASSWORD, type Res, type RequestOptions, type TestServer, useTestServer, type WireError } from '@lfk/server/testing';
 
 export const MiB = 1024 * 1024;
 

@@ -2,7 +2,7 @@
  * Hostile input: lengths, wrong types and unknown fields of specific bodies.
  */
 import { describe, expect, it } from 'vitest';
-import { expectDocumentedError, PASSWORD } from '@lfk/testing';
+import { expectDocumentedError, PASSWORD } from '@lfk/server/testing';
 import { everyCase, expectInvalid, formBody, formId, freshEmail, key, member, outsider, owner, t, useWorld } from './fixtures.ts';
 
 useWorld();

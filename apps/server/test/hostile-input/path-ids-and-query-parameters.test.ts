@@ -3,7 +3,7 @@
  */
 import { type RestRoute, restRoutes } from '@lfk/api';
 import { describe, expect, it } from 'vitest';
-import { expectDocumentedError, type RequestOptions } from '@lfk/testing';
+import { expectDocumentedError, type RequestOptions } from '@lfk/server/testing';
 import { badIds, BODY_CASES, decodeURIComponentSafe, everyCase, expectInvalid, formBody, formId, hookFormId, key, keyId, member, openFormId, ORIGIN, outsider, outsiderKeyId, owner, t, unclaimed, useWorld, webhookId } from './fixtures.ts';
 
 useWorld();
@@ -116,6 +116,7 @@ describe('path ids of the wrong shape → 404 of that resource', () => {
         ['POST', `${base}/${id}/test`, { token: key }],
         ['GET', `${base}/${id}/deliveries`, { token: owner.token }],
         ['POST', `${base}/${id}/deliveries/whd_01jd00000000000000000000aa/retry`, { token: owner.token }],
+        ['POST', `${base}/${id}/deliveries/whd_01jd00000000000000000000aa/discard`, { token: owner.token }],
       ];
       for (const [method, url, options] of cases) {
         expectDocumentedError(await t.request(method, url, options), 404, 'webhook_not_found', `${method} ${url.slice(0, 80)} (${what})`);
@@ -124,8 +125,10 @@ describe('path ids of the wrong shape → 404 of that resource', () => {
     // Another form's endpoint is not found through this form either.
     expectDocumentedError(await t.request('GET', `/v1/forms/${formId}/webhooks/${webhookId}`, { token: key }), 404, 'webhook_not_found', 'another form');
     await everyCase(ids('whd', webhookId), async ([what, id]) => {
-      const res = await t.request('POST', `${base}/${webhookId}/deliveries/${id}/retry`, { token: owner.token });
-      expectDocumentedError(res, 404, 'webhook_delivery_not_found', what);
+      for (const action of ['retry', 'discard']) {
+        const res = await t.request('POST', `${base}/${webhookId}/deliveries/${id}/${action}`, { token: owner.token });
+        expectDocumentedError(res, 404, 'webhook_delivery_not_found', `${action} (${what})`);
+      }
     });
   });
 

@@ -2,7 +2,7 @@
  * Hostile input: bytes that are not a well-formed HTTP request, over raw connections.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rawExchange } from '@lfk/testing';
+import { rawExchange } from '@lfk/server/testing';
 import { t, useWorld } from './fixtures.ts';
 
 useWorld();

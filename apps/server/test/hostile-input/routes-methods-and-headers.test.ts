@@ -2,7 +2,7 @@
  * Hostile input: unknown routes, wrong methods and strange headers.
  */
 import { describe, expect, it } from 'vitest';
-import { expectDocumentedError } from '@lfk/testing';
+import { expectDocumentedError } from '@lfk/server/testing';
 import { everyCase, expectTrpcError, formId, key, keyId, owner, t, useWorld } from './fixtures.ts';
 
 useWorld();

@@ -2,7 +2,7 @@
  * Hostile input (issue 11): one line where one line is meant; URLs stored normalised; every value fits its column.
  */
 import { describe, expect, it } from 'vitest';
-import { expectDocumentedError, PASSWORD } from '@lfk/testing';
+import { expectDocumentedError, PASSWORD } from '@lfk/server/testing';
 import { BODY_CASES, bodyRoutes, everyCase, expectInvalid, expectTrpcError, formBody, formId, freshEmail, key, openFormId, opts, ORIGIN, owner, stranger, t, useWorld } from './fixtures.ts';
 
 useWorld();

@@ -2,7 +2,7 @@
  * Hostile input, strings: what is refused, and what is kept exactly.
  */
 import { describe, expect, it } from 'vitest';
-import { expectDocumentedError, PASSWORD } from '@lfk/testing';
+import { expectDocumentedError, PASSWORD } from '@lfk/server/testing';
 import { BAD_TEXT, everyCase, expectInvalid, freshEmail, key, owner, t, useWorld } from './fixtures.ts';
 
 useWorld();

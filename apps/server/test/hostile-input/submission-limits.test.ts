@@ -2,7 +2,7 @@
  * Hostile input: the submission path's limits hold on every door, and nothing after a stored submission fails.
  */
 import { describe, expect, it } from 'vitest';
-import { countSubmissions, expectDocumentedError } from '@lfk/testing';
+import { countSubmissions, expectDocumentedError } from '@lfk/server/testing';
 import { expectTrpcError, formBody, key, openFormId, ORIGIN, t, useWorld } from './fixtures.ts';
 
 useWorld();

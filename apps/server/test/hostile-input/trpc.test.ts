@@ -2,7 +2,7 @@
  * Hostile input over the tRPC endpoint: the same hostility, in tRPC's envelope.
  */
 import { describe, expect, it } from 'vitest';
-import type { RequestOptions } from '@lfk/testing';
+import type { RequestOptions } from '@lfk/server/testing';
 import { badIds, decodeURIComponentSafe, everyCase, expectTrpcError, formId, key, keyId, MALFORMED_JSON, member, MiB, NON_OBJECT_JSON, OTHER_CONTENT_TYPES, owner, t, useWorld } from './fixtures.ts';
 
 useWorld();

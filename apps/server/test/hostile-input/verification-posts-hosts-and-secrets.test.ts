@@ -2,7 +2,7 @@
  * Hostile input: verification link posts, forged Host headers, secrets written strangely in URLs.
  */
 import { describe, expect, it } from 'vitest';
-import { expectDocumentedError, type Res, type RequestOptions } from '@lfk/testing';
+import { expectDocumentedError, type Res, type RequestOptions } from '@lfk/server/testing';
 import { badIds, everyCase, keyId, owner, t, useWorld } from './fixtures.ts';
 
 useWorld();

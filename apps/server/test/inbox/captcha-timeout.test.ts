@@ -2,7 +2,7 @@
  * A captcha provider that never answers is bounded by LFK_CAPTCHA_TIMEOUT: the submission is kept,
  * as spam (`captcha_unverified`), once the timeout has passed. Slow: it waits out that second.
  */
-import { CAPTCHA_SECRET, CAPTCHA_SITE_KEY, type CaptchaProvider, startCaptchaProvider, startTestServer, type TestServer } from '@lfk/testing';
+import { CAPTCHA_SECRET, CAPTCHA_SITE_KEY, type CaptchaProvider, startCaptchaProvider, startTestServer, type TestServer } from '@lfk/server/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { inboxForm, post, stored, VALID } from './fixtures.ts';
 

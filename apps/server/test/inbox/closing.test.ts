@@ -2,7 +2,7 @@
  * Closing a form: by hand (a person or a key), at `closes_at`, or once it holds `max_submissions`;
  * decided when a submission arrives. The cap holds under concurrent posts.
  */
-import { type Account, expectError, ORIGIN, postHtmlForm, submit, useTestServer } from '@lfk/testing';
+import { type Account, expectError, ORIGIN, postHtmlForm, submit, useTestServer } from '@lfk/server/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inboxForm, post, stored, VALID } from './fixtures.ts';
 

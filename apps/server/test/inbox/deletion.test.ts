@@ -3,7 +3,7 @@
  * from the database with their emails and webhook deliveries, and the audit log says how many,
  * never which values.
  */
-import { type Account, ENGINE, expectError, until, useTestServer } from '@lfk/testing';
+import { type Account, ENGINE, expectError, until, useTestServer } from '@lfk/server/testing';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inboxForm, post, sendsOf, stored, unreachableWebhook, VALID, verifiedNotifyEmail } from './fixtures.ts';

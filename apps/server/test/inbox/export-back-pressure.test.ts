@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { EXPORT_BATCH } from '@lfk/api';
-import { type Account, expectError, until, useTestServer } from '@lfk/testing';
+import { type Account, expectError, until, useTestServer } from '@lfk/server/testing';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { inboxForm } from './fixtures.ts';
 

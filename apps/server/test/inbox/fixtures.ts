@@ -2,7 +2,7 @@
  * What the inbox files share: a contact form made as an owner would, submissions posted as a
  * browser and as a server, and the state a user can observe (the rows, their emails and deliveries).
  */
-import { type Account, createContactForm, ORIGIN, type Res, submit, type TestServer, VALID } from '@lfk/testing';
+import { type Account, createContactForm, ORIGIN, type Res, submit, type TestServer, VALID } from '@lfk/server/testing';
 import { expect } from 'vitest';
 
 export { ORIGIN, VALID };

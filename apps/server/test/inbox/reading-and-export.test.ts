@@ -2,7 +2,7 @@
  * Reading a form's inbox: the list's filters (status, time, text), counts in the forms list, and the
  * export as CSV or JSON Lines, which a spreadsheet opens safely whatever the values hold.
  */
-import { type Account, expectError, submit, useTestServer } from '@lfk/testing';
+import { type Account, expectError, submit, useTestServer } from '@lfk/server/testing';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inboxForm, post, VALID } from './fixtures.ts';

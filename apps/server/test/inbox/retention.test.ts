@@ -3,7 +3,7 @@
  * are deleted by a sweep that runs in short batches, once across replicas. The clock is the test's.
  */
 import { sweepExpiredSubmissions } from '@lfk/api';
-import { type Account, ENGINE, startTestServer, until, useTestServer } from '@lfk/testing';
+import { type Account, ENGINE, startTestServer, until, useTestServer } from '@lfk/server/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inboxForm } from './fixtures.ts';
 

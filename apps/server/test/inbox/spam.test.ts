@@ -16,7 +16,7 @@ import {
   submit,
   type TestServer,
   until,
-} from '@lfk/testing';
+} from '@lfk/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inboxForm, post, sendsOf, shapeOf, stored, unreachableWebhook, VALID, verifiedNotifyEmail } from './fixtures.ts';
 

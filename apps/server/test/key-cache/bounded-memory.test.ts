@@ -3,7 +3,7 @@
  */
 import { generateApiKey } from '@lfk/api';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestServer } from '@lfk/testing';
+import { useTestServer } from '@lfk/server/testing';
 import { cacheOn, expectAccepted, expectRefused, formBody, probe } from './fixtures.ts';
 
 describe('bounded memory (LFK_KEY_CACHE_SIZE=3)', () => {

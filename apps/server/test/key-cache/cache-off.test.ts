@@ -3,7 +3,7 @@
  */
 import { generateApiKey } from '@lfk/api';
 import { describe, expect, it } from 'vitest';
-import { useTestServer } from '@lfk/testing';
+import { useTestServer } from '@lfk/server/testing';
 import { badChecksum, comparable, expectAccepted, probe, revoke } from './fixtures.ts';
 
 describe('with the cache off, every answer comes from the database', () => {

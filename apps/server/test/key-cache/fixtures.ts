@@ -12,7 +12,7 @@ import { newId } from '@lfk/db';
 import { RATE_LIMITS_OFF } from '@lfk/server';
 import pg from 'pg';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { freePort, type Res, spawnServerProcess, TEST_DATABASE_URL, type TestServer, until, useTestServer } from '@lfk/testing';
+import { freePort, type Res, spawnServerProcess, TEST_DATABASE_URL, type TestServer, until, useTestServer } from '@lfk/server/testing';
 
 export const formBody = { name: 'Contact', schema: [{ name: 'email', type: 'email', required: true }] };
 

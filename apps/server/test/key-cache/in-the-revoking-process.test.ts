@@ -3,7 +3,7 @@
  */
 import { generateApiKey } from '@lfk/api';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { until, useTestServer } from '@lfk/testing';
+import { until, useTestServer } from '@lfk/server/testing';
 import { badChecksum, cacheOn, comparable, expectAccepted, expectRefused, probe, revoke, revokeAndSettle } from './fixtures.ts';
 
 describe('in the process that revokes', () => {

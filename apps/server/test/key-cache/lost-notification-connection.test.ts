@@ -2,7 +2,7 @@
  * Key cache: a lost notification connection fails safe.
  */
 import { describe, expect, it } from 'vitest';
-import { TEST_DATABASE_URL, until } from '@lfk/testing';
+import { TEST_DATABASE_URL, until } from '@lfk/server/testing';
 import { expectAccepted, expectRefused, inTransaction, logLines, revoke, revokeSilently, twoProcesses } from './fixtures.ts';
 
 describe.runIf(!!TEST_DATABASE_URL)('a lost notification connection fails safe', () => {

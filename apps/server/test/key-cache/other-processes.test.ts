@@ -2,7 +2,7 @@
  * Key cache: in another process on the same PostgreSQL database, a revoked key is refused once PostgreSQL tells it.
  */
 import { describe, expect, it } from 'vitest';
-import { TEST_DATABASE_URL, until } from '@lfk/testing';
+import { linkTokenSentTo, TEST_DATABASE_URL, until } from '@lfk/server/testing';
 import { expectAccepted, expectRefused, inTransaction, probe, revoke, revokeSilently, twoProcesses } from './fixtures.ts';
 
 describe.runIf(!!TEST_DATABASE_URL)('in another process on the same PostgreSQL database', () => {
@@ -46,6 +46,20 @@ describe.runIf(!!TEST_DATABASE_URL)('in another process on the same PostgreSQL d
     expectAccepted(await b.probe(key));
     await inTransaction(url, (client) => client.query('delete from api_keys where id = $1', [id]));
     await until('the other process to refuse the deleted key', async () => (await b.probe(key)).status === 401);
+    expectRefused(await b.probe(key));
+  });
+
+  it('refuses a key taken back by a password reset that confirmed its maker\'s address, told by the database', async () => {
+    const { a, b } = both;
+    const { owner, key } = await a.signupWithKey();
+    expectAccepted(await b.probe(key));
+    // Made by an account that never confirmed its address (as before confirmation was needed for keys).
+    await a.sql('update users set email_verified_at = null where id = ?', [owner.userId]);
+    expect((await a.request('POST', '/v1/auth/password-resets', { body: { email: owner.email } })).status).toBe(202);
+    const link = await linkTokenSentTo(a, owner.email, 'password_reset');
+    expect((await a.request('POST', `/v1/auth/password-resets/${link}`, { body: { password: 'the real owner chose this one' } })).status).toBe(204);
+    expectRefused(await probe(a, key));
+    await until('the other process to refuse the key the reset took back', async () => (await b.probe(key)).status === 401);
     expectRefused(await b.probe(key));
   });
 

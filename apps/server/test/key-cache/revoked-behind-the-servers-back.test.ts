@@ -2,7 +2,7 @@
  * Key cache: a key revoked behind the server's back (PGlite: nothing is notified) is trusted no longer than the TTL.
  */
 import { describe, expect, it } from 'vitest';
-import { startTestServer, TEST_DATABASE_URL, until } from '@lfk/testing';
+import { startTestServer, TEST_DATABASE_URL, until } from '@lfk/server/testing';
 import { expectAccepted, expectRefused, probe } from './fixtures.ts';
 
 describe.runIf(!TEST_DATABASE_URL)('revoked behind the server\'s back (PGlite: nothing is notified)', () => {

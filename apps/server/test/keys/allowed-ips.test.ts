@@ -6,7 +6,7 @@
  * header; it is counted as the key's refused use, never as a guess against the address.
  */
 import { generateApiKey } from '@lfk/api';
-import { ENGINE, expectError, sendFrom, TEST_DATABASE_URL, until } from '@lfk/testing';
+import { ENGINE, expectError, sendFrom, TEST_DATABASE_URL, until } from '@lfk/server/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditActions, createKey, expectAccepted, expectRefused, getKey, PROBE, secondReplica, testClock, updateKey, usageToday, useKeysServer } from './fixtures.ts';
 

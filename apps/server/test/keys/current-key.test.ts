@@ -4,7 +4,7 @@
  * gets the identical 401; a session, which has no key, is told a key is needed.
  */
 import { generateApiKey } from '@lfk/api';
-import { useTestServer } from '@lfk/testing';
+import { useTestServer } from '@lfk/server/testing';
 import { describe, expect, it } from 'vitest';
 
 const t = useTestServer();

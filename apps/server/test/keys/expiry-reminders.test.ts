@@ -3,7 +3,7 @@
  * the outbox, once each — even with several replicas sweeping at the same moment.
  */
 import { sweepKeyLifecycle } from '@lfk/api';
-import { ENGINE, startTestServer, TEST_DATABASE_URL, until } from '@lfk/testing';
+import { ENGINE, startTestServer, TEST_DATABASE_URL, until } from '@lfk/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditActions, createKey, DAY, emailsTo, HOUR, type Replica, secondReplica, useKeysServer, testClock } from './fixtures.ts';
 

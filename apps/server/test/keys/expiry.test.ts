@@ -4,7 +4,7 @@
  * revoked (`expired`) before any sweep has written it down; the sweep then records it once.
  */
 import { generateApiKey, sweepKeyLifecycle } from '@lfk/api';
-import { ENGINE, expectError, TEST_DATABASE_URL, until } from '@lfk/testing';
+import { ENGINE, expectError, TEST_DATABASE_URL, until } from '@lfk/server/testing';
 import { describe, expect, it } from 'vitest';
 import {
   auditActions,

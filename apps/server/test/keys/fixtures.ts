@@ -8,31 +8,11 @@ import { Writable } from 'node:stream';
 import { openDatabase } from '@lfk/db';
 import { createServer, type LfkServer } from '@lfk/server';
 import { newId } from '@lfk/db';
-import { startTestServer, TEST_DATABASE_URL, type TestServer, type TestServerOptions, until } from '@lfk/testing';
+import { startTestServer, TEST_DATABASE_URL, type TestClock, type TestServer, type TestServerOptions, until } from '@lfk/server/testing';
 import { afterAll, beforeAll, expect } from 'vitest';
 
-/** A clock that moves only when told: expiry is reached by turning it, never by waiting. */
-export interface TestClock {
-  now: () => Date;
-  set(at: Date): void;
-  advance(ms: number): void;
-}
-
-export function testClock(start = new Date()): TestClock {
-  let at = start.getTime();
-  return {
-    now: () => new Date(at),
-    set: (date) => {
-      at = date.getTime();
-    },
-    advance: (ms) => {
-      at += ms;
-    },
-  };
-}
-
-export const HOUR = 3600_000;
-export const DAY = 24 * HOUR;
+// The clock lives in @lfk/testing, which the api package's rule tests share too.
+export { DAY, HOUR, type TestClock, testClock } from '@lfk/server/testing';
 
 /** Background work (batched writes, the lifecycle sweep) never runs on its own: each test runs it when it means to. */
 export const QUIET = { lastUsedFlushMs: 3_600_000, keyLifecycleSweepMs: 3_600_000 };

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { generateApiKey } from '@lfk/api';
 import { ConfigError, loadConfig } from '@lfk/server';
-import { ENGINE, expectError, type Res, reporterKeys, signed } from '@lfk/testing';
+import { ENGINE, expectError, type Res, reporterKeys, signed } from '@lfk/server/testing';
 import { describe, expect, it } from 'vitest';
 import {
   auditActions,

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { generateApiKey } from '@lfk/api';
 import { ApiKey } from '@lfk/db';
-import { ENGINE, expectError } from '@lfk/testing';
+import { ENGINE, expectError } from '@lfk/server/testing';
 import { describe, expect, it } from 'vitest';
 import { countStatements, createKey, DAY, expectAccepted, expectRefused, getKey, HOUR, NO_REFUSALS, PROBE, roll, testClock, usageToday, useKeysServer } from './fixtures.ts';
 

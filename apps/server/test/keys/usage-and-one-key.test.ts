@@ -4,7 +4,7 @@
  * no write on the request path, counts equal to the requests made after a flush, and a failed batch
  * retried rather than lost. And one key's page, `GET …/api-keys/{key_id}`.
  */
-import { ENGINE, expectError, } from '@lfk/testing';
+import { ENGINE, expectError, } from '@lfk/server/testing';
 import { describe, expect, it } from 'vitest';
 import { countStatements, createKey, DAY, expectAccepted, getKey, NO_REFUSALS, probe, useKeysServer, testClock } from './fixtures.ts';
 

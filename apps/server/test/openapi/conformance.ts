@@ -1,4 +1,4 @@
-import type { Res } from '@lfk/testing';
+import type { Res } from '@lfk/server/testing';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { expect } from 'vitest';

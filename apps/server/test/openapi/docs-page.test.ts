@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { useTestServer } from '@lfk/testing';
+import { useTestServer } from '@lfk/server/testing';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 

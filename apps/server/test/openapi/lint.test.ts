@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { useTestServer } from '@lfk/testing';
+import { useTestServer } from '@lfk/server/testing';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -79,5 +79,14 @@ describe('the OpenAPI document, as the server serves it', () => {
     const createForm = types.slice(types.indexOf('"forms.create": {'));
     expect(createForm.slice(0, createForm.indexOf('requestBody'))).toMatch(/header\?: \{[^}]*"Idempotency-Key"\?: components\["parameters"\]\["IdempotencyKey"\]/);
     expect(types).toMatch(/IdempotencyKey: string;/);
+  });
+
+  it('types the payload of a delivery and of an event as the event it is, not as unknown', () => {
+    const event = doc.components.schemas.SubmissionCreatedEvent;
+    expect(event.properties.type).toMatchObject({ const: 'submission.created' });
+    expect(event.properties.data.properties.submission.required).toEqual(['id', 'form_id', 'created_at', 'via', 'values']);
+    for (const holder of ['WebhookDelivery', 'FormEvent']) {
+      expect(JSON.stringify(doc.components.schemas[holder].properties.payload), holder).toContain('#/components/schemas/SubmissionCreatedEvent');
+    }
   });
 });

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { beforeAll, expect } from 'vitest';
-import { type Account, createForm, type Res, type TestServer, useTestServer } from '@lfk/testing';
+import { type Account, createForm, type Res, type TestServer, useTestServer } from '@lfk/server/testing';
 
 export const TYPES = ['text', 'textarea', 'email', 'number', 'url', 'tel', 'date', 'checkbox', 'select'] as const;
 export type FieldType = (typeof TYPES)[number];

@@ -4,7 +4,7 @@
 import { generateApiKey } from '@lfk/api';
 import { newId } from '@lfk/db';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectError, ORIGIN } from '@lfk/testing';
+import { expectError, ORIGIN } from '@lfk/server/testing';
 import { contactSchema, corsHeaderNames, countRows, expectCreated, member, outsiderKey, owner, ownerKey, storedRows, submit, t, useWorld, withoutRequestId } from './fixtures.ts';
 
 useWorld();

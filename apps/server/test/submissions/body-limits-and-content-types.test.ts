@@ -2,7 +2,7 @@
  * Submissions end to end: body limits and content types.
  */
 import { describe, expect, it } from 'vitest';
-import { expectError, ORIGIN } from '@lfk/testing';
+import { expectError, ORIGIN } from '@lfk/server/testing';
 import { countRows, createForm, expectCreated, postForm, storedRows, submit, useWorld } from './fixtures.ts';
 
 useWorld();

@@ -3,7 +3,7 @@
  * submissions that are taken: junk from one visitor never closes a form to the others.
  */
 import { describe, expect, it } from 'vitest';
-import { countSubmissions, createContactForm, expectCreated, expectError, ORIGIN, submit, submitOverTrpc, useTestServer, VALID } from '@lfk/testing';
+import { countSubmissions, createContactForm, expectCreated, expectError, ORIGIN, submit, submitOverTrpc, useTestServer, VALID } from '@lfk/server/testing';
 
 const JUNK_SENDER = '203.0.113.66';
 const VISITOR = '198.51.100.7';

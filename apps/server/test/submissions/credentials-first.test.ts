@@ -5,7 +5,7 @@
  */
 import { generateApiKey } from '@lfk/api';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createContactForm, expectError, ORIGIN, submit, submitOverTrpc, useTestServer, VALID } from '@lfk/testing';
+import { createContactForm, expectError, ORIGIN, submit, submitOverTrpc, useTestServer, VALID } from '@lfk/server/testing';
 
 const HELD = '203.0.113.9';
 

@@ -3,7 +3,7 @@
  * forms; posting them as JSON or as an HTML form; reading what was stored.
  */
 import { beforeAll, expect } from 'vitest';
-import { type Account, countSubmissions, createContactForm, FORM_URLENCODED, ORIGIN, type Res, type TestServer, useTestServer } from '@lfk/testing';
+import { type Account, countSubmissions, createContactForm, FORM_URLENCODED, ORIGIN, type Res, type TestServer, useTestServer } from '@lfk/server/testing';
 
 export const LOCAL_ORIGIN = 'http://localhost:3000';
 

@@ -2,7 +2,7 @@
  * Submissions end to end: plain HTML form posts, answered with a redirect or a page.
  */
 import { describe, expect, it } from 'vitest';
-import { BROWSER_ACCEPT, expectError } from '@lfk/testing';
+import { BROWSER_ACCEPT, expectError } from '@lfk/server/testing';
 import { corsHeaderNames, countRows, createForm, postForm, storedRows, useWorld } from './fixtures.ts';
 
 useWorld();

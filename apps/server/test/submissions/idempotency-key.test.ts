@@ -2,7 +2,7 @@
  * Submissions end to end: Idempotency-Key on submissions.
  */
 import { describe, expect, it } from 'vitest';
-import { expectError, ORIGIN } from '@lfk/testing';
+import { expectError, ORIGIN } from '@lfk/server/testing';
 import { countRows, createForm, expectCreated, owner, ownerKey, storedRows, submit, t, useWorld } from './fixtures.ts';
 
 useWorld();

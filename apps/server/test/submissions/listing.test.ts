@@ -2,7 +2,7 @@
  * Submissions end to end: GET /v1/forms/{form_id}/submissions, paginated.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectError, ORIGIN } from '@lfk/testing';
+import { expectError, ORIGIN } from '@lfk/server/testing';
 import { createForm, expectCreated, listAll, member, outsider, outsiderKey, owner, ownerKey, submit, t, useWorld } from './fixtures.ts';
 
 useWorld();

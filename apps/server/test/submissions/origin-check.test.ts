@@ -2,7 +2,7 @@
  * Submissions end to end: browser-mode forms and the Origin check.
  */
 import { describe, expect, it } from 'vitest';
-import { expectError, FORM_URLENCODED, ORIGIN } from '@lfk/testing';
+import { expectError, FORM_URLENCODED, ORIGIN } from '@lfk/server/testing';
 import { corsHeaderNames, countRows, createForm, expectCreated, LOCAL_ORIGIN, owner, postForm, storedRows, submit, t, useWorld } from './fixtures.ts';
 
 useWorld();

@@ -2,7 +2,7 @@
  * Submissions end to end: the per-form browser submission rate limit.
  */
 import { describe, expect, it } from 'vitest';
-import { expectError, ORIGIN, useTestServer } from '@lfk/testing';
+import { expectError, ORIGIN, useTestServer } from '@lfk/server/testing';
 import { countRows, createForm, expectCreated, LOCAL_ORIGIN, submit } from './fixtures.ts';
 
 describe('per-form browser submission rate limit', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useTestServer } from '@lfk/testing';
+import { useTestServer } from '@lfk/server/testing';
 
 // One submission, read in full by a member: GET /v1/forms/{form_id}/submissions/{submission_id}.
 

@@ -5,7 +5,7 @@
  * Either way the submission is stored once and the answer is never a 500.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Account, countSubmissions, createContactForm, ORIGIN, postHtmlForm, type Res, submit, useTestServer, VALID } from '@lfk/testing';
+import { type Account, countSubmissions, createContactForm, ORIGIN, postHtmlForm, type Res, submit, useTestServer, VALID } from '@lfk/server/testing';
 
 const t = useTestServer();
 let owner: Account;

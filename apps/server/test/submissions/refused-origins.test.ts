@@ -3,7 +3,7 @@
  * its allowed origins), so its owner can see which one is missing: the newest 5, newest first,
  * on the form as every transport answers it.
  */
-import { createContactForm, ORIGIN, submit, submitOverTrpc, useTestServer, VALID } from '@lfk/testing';
+import { createContactForm, ORIGIN, submit, submitOverTrpc, useTestServer, VALID } from '@lfk/server/testing';
 import { describe, expect, it } from 'vitest';
 
 const t = useTestServer();

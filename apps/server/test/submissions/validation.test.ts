@@ -2,7 +2,7 @@
  * Submissions end to end: validation against the form's schema.
  */
 import { describe, expect, it } from 'vitest';
-import { expectError, ORIGIN } from '@lfk/testing';
+import { expectError, ORIGIN } from '@lfk/server/testing';
 import { countRows, createForm, expectCreated, member, postForm, storedRows, submit, t, useWorld } from './fixtures.ts';
 
 useWorld();

@@ -3,7 +3,7 @@
  * developer), name fields by their labels, and lead back to the site; pages may read useful headers.
  */
 import { describe, expect, it } from 'vitest';
-import { BROWSER_ACCEPT, ORIGIN, useTestServer } from '@lfk/testing';
+import { BROWSER_ACCEPT, ORIGIN, useTestServer } from '@lfk/server/testing';
 import { countRows, createForm, headerList, postForm, submit, useWorld } from './fixtures.ts';
 
 useWorld();

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '@lfk/db';
-import { databaseForProcess, ENGINE, freePort, PASSWORD, type Receiver, spawnServerProcess, startReceiver, TEST_DATABASE_URL, until } from '@lfk/testing';
+import { confirmPrintedAddress, databaseForProcess, ENGINE, freePort, PASSWORD, type Receiver, spawnServerProcess, startReceiver, TEST_DATABASE_URL, until } from '@lfk/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 describe.runIf(ENGINE === 'pglite' || TEST_DATABASE_URL)('a replica killed mid-delivery', () => {
@@ -27,16 +27,16 @@ describe.runIf(ENGINE === 'pglite' || TEST_DATABASE_URL)('a replica killed mid-d
     await database?.drop();
   });
 
-  async function start(): Promise<string> {
+  async function start(): Promise<{ base: string; output: () => string }> {
     const port = await freePort();
-    const { child } = await spawnServerProcess({
+    const { child, output } = await spawnServerProcess({
       PORT: String(port),
       LFK_DATA_DIR: dataDir,
       LFK_WEBHOOK_ALLOW_PRIVATE: 'true',
       ...(database ? { DATABASE_URL: database.url } : {}),
     });
     children.push(child);
-    return `http://127.0.0.1:${port}`;
+    return { base: `http://127.0.0.1:${port}`, output };
   }
 
   async function kill(child: ChildProcess): Promise<void> {
@@ -56,7 +56,7 @@ describe.runIf(ENGINE === 'pglite' || TEST_DATABASE_URL)('a replica killed mid-d
   }
 
   it('leaves the delivery to another replica, which sends it with the same webhook-id', async () => {
-    const a = await start();
+    const { base: a, output } = await start();
     const json = async (base: string, method: string, path: string, token: string | undefined, body?: unknown) => {
       const res = await fetch(`${base}${path}`, {
         method,
@@ -67,6 +67,7 @@ describe.runIf(ENGINE === 'pglite' || TEST_DATABASE_URL)('a replica killed mid-d
     };
     const signup = await json(a, 'POST', '/v1/auth/signup', undefined, { email: `crash-${Date.now()}@example.com`, password: PASSWORD });
     const token = signup.json.session_token as string;
+    await confirmPrintedAddress(a, output);
     const form = await json(a, 'POST', '/v1/forms', token, {
       name: 'Crash',
       workspace_id: signup.json.workspace.id,
@@ -87,11 +88,11 @@ describe.runIf(ENGINE === 'pglite' || TEST_DATABASE_URL)('a replica killed mid-d
     const [first] = await receiver.waitFor(1);
     // On PostgreSQL a second replica starts beside the first, which holds the delivery; the
     // embedded database has one process, restarted.
-    const b = database ? await start() : undefined;
+    const b = database ? (await start()).base : undefined;
     await kill(children[0]!);
     await lapseLocks();
 
-    const survivor = b ?? (await start());
+    const survivor = b ?? (await start()).base;
     const [, second] = await receiver.waitFor(2);
     expect(second!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
     expect(second!.body).toBe(first!.body);

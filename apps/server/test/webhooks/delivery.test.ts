@@ -11,7 +11,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ORIGIN, type Receiver, startReceiver, startTestServer, until, useTestServer } from '@lfk/testing';
+import { ORIGIN, type Receiver, startReceiver, startTestServer, until, useTestServer } from '@lfk/server/testing';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveriesOf, formWithWebhook, submitTo } from './fixtures.ts';
@@ -412,7 +412,7 @@ describe('managing endpoints', () => {
   it('deletes an endpoint with its pending deliveries, and answers 404 for it afterwards', async () => {
     const owner = await t.signup();
     const hook = await formWithWebhook(t, owner, receiver.url);
-    await t.sql("insert into webhook_deliveries (id, endpoint_id, event_id, type, payload, status, attempts, attempt_count, next_attempt_at, created_at) values ('whd_01kbcdefghjkmnpqrstvwxyz01', ?, 'msg_01kbcdefghjkmnpqrstvwxyz01', 'submission.created', '{}', 'pending', '[]', 0, ?, ?)", [hook.webhookId, new Date(Date.now() + 3_600_000), new Date()]);
+    await t.sql("insert into webhook_deliveries (id, endpoint_id, url, event_id, type, payload, status, attempts, attempt_count, next_attempt_at, created_at) values ('whd_01kbcdefghjkmnpqrstvwxyz01', ?, ?, 'msg_01kbcdefghjkmnpqrstvwxyz01', 'submission.created', '{}', 'pending', '[]', 0, ?, ?)", [hook.webhookId, receiver.url, new Date(Date.now() + 3_600_000), new Date()]);
     const res = await t.request('DELETE', `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}`, { token: owner.token });
     expect(res.status).toBe(204);
     expect(await t.count('webhook_deliveries where endpoint_id = ?', [hook.webhookId])).toBe(0);

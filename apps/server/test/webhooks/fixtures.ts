@@ -1,4 +1,4 @@
-import { type Account, createContactForm, ORIGIN, type Receiver, submit, type TestServer, VALID } from '@lfk/testing';
+import { type Account, createContactForm, ORIGIN, type Receiver, submit, type TestServer, VALID } from '@lfk/server/testing';
 import { expect } from 'vitest';
 
 export interface FormWithWebhook {

@@ -5,7 +5,7 @@
  * the delivery to be taken again, with the same `webhook-id`, and an attempt that outlives its
  * lock cannot undo the outcome recorded after it.
  */
-import { ENGINE, type Receiver, startReceiver, startTestServer, type TestServer, until, useTestServer } from '@lfk/testing';
+import { ENGINE, type Receiver, startReceiver, startTestServer, type TestServer, until, useTestServer } from '@lfk/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveriesOf, formWithWebhook, submitTo } from './fixtures.ts';
 

@@ -1,12 +1,20 @@
 /**
- * Webhooks go to public addresses only, unless LFK_WEBHOOK_ALLOW_PRIVATE: private URLs are refused
- * when an endpoint is added or changed, and the address actually connected to is checked again
- * at connect time, so a name that resolved publicly then and privately now (DNS rebinding), or
- * a row written by an older version, still never reaches inside the network.
+ * Webhooks go to public addresses only, unless LFK_WEBHOOK_ALLOW_PRIVATE: a URL that is private by
+ * its text alone (http://, a literal private address, localhost) is refused when an endpoint is
+ * added or changed; names are judged when sending, at connect time, so a name that resolved
+ * publicly then and privately now (DNS rebinding), or a row written by an older version, still
+ * never reaches inside the network. Every host lfk must not or cannot reach gets one answer, so a
+ * key cannot map lfk's own network by adding endpoints or sending test events.
  */
-import { createContactForm, type Receiver, startReceiver, useTestServer } from '@lfk/testing';
+import { lookup } from 'node:dns/promises';
+import { hostname } from 'node:os';
+import ipaddr from 'ipaddr.js';
+import { createContactForm, type Receiver, startReceiver, until, useTestServer } from '@lfk/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveriesOf, submitTo } from './fixtures.ts';
+
+/** The one answer for every host lfk must not or cannot send to. */
+const NO_PUBLIC_ADDRESS = "not sent: no public address found for the URL's host";
 
 const t = useTestServer({}, { webhooks: { pollMs: 50 } });
 let receiver: Receiver;
@@ -70,7 +78,7 @@ describe('without LFK_WEBHOOK_ALLOW_PRIVATE', () => {
     };
     await expectRefused(`http://127.0.0.1:${port}/hook`, /https:\/\/ URLs only/);
     for (const url of [`https://127.0.0.1:${port}/hook`, `https://localhost:${port}/hook`, `https://[::7f00:1]:${port}/hook`, `https://[::ffff:127.0.0.1]:${port}/hook`]) {
-      await expectRefused(url, /not a public address/);
+      await expectRefused(url, /^not sent: no public address found for the URL's host$/);
     }
     await submitTo(t, form.id);
     const [delivery] = await (async () => {
@@ -81,10 +89,71 @@ describe('without LFK_WEBHOOK_ALLOW_PRIVATE', () => {
       }
     })();
     expect(delivery!.status).toBe('pending');
-    expect(delivery!.attempts[0]!.error).toMatch(/not a public address/);
+    expect(delivery!.attempts[0]!.error).toBe(NO_PUBLIC_ADDRESS);
     expect(receiver.received).toHaveLength(0);
   });
+
+  it("answers a key alike for a name that resolves privately and one that does not exist: no oracle of lfk's DNS", async () => {
+    const { owner, key } = await t.signupWithKey();
+    const form = await createContactForm(t, owner);
+    const port = new URL(receiver.url).port;
+    const privateName = await aNameResolvingPrivately();
+    const hosts = { private: `https://${privateName}:${port}/hook`, missing: `https://hooks.lfk.invalid:${port}/hook` };
+
+    // Adding either is accepted: names are not resolved when an endpoint is added.
+    const created: Record<string, string> = {};
+    for (const [which, url] of Object.entries(hosts)) {
+      const res = await t.request('POST', `/v1/forms/${form.id}/webhooks`, { token: key, body: { url } });
+      expect(res.status, `${which}: ${res.body}`).toBe(201);
+      created[which] = res.json.id;
+    }
+    // Nor when one is moved there.
+    const moved = await t.request('POST', `/v1/forms/${form.id}/webhooks`, { token: key, body: { url: 'https://hooks.example.com/lfk' } });
+    for (const url of Object.values(hosts)) {
+      const res = await t.request('PATCH', `/v1/forms/${form.id}/webhooks/${moved.json.id}`, { token: key, body: { url } });
+      expect(res.status, res.body).toBe(200);
+    }
+
+    // A test event answers both with the same body, to the byte.
+    const tests = await Promise.all(
+      Object.values(created).map((id) => t.request('POST', `/v1/forms/${form.id}/webhooks/${id}/test`, { token: key })),
+    );
+    expect(tests.map((r) => r.status)).toEqual([200, 200]);
+    expect(tests[0]!.json).toEqual({ status: 'failed', status_code: null, error: NO_PUBLIC_ADDRESS, duration_ms: 0, response_excerpt: null });
+    expect(tests[1]!.body).toBe(tests[0]!.body);
+
+    // A submission's deliveries fail alike, in the log a member reads and in the list a key reads.
+    await submitTo(t, form.id);
+    for (const id of Object.values(created)) {
+      const [delivery] = await until('the first attempt', async () => {
+        const log = await deliveriesOf(t, owner, { formId: form.id, webhookId: id });
+        return log[0]?.attempts.length ? log : undefined;
+      });
+      expect(delivery!.attempts[0]).toMatchObject({ status_code: null, error: NO_PUBLIC_ADDRESS, duration_ms: 0 });
+    }
+    const listed = await t.request('GET', `/v1/forms/${form.id}/webhooks`, { token: key });
+    const shown = listed.json.data.filter((w: { id: string }) => Object.values(created).includes(w.id));
+    const [one, other] = shown.map(({ last_status, enabled, disabled_reason }: Record<string, unknown>) => ({ last_status, enabled, disabled_reason }));
+    expect(one).toEqual({ last_status: 'pending', enabled: true, disabled_reason: null });
+    expect(other).toEqual(one);
+    expect(receiver.received).toHaveLength(0);
+    // What told them apart is in the server's own log, for its operator.
+    expect(t.logs.some((line) => line.includes('"cause":"private addresses only'))).toBe(true);
+    expect(t.logs.some((line) => line.includes('"cause":"ENOTFOUND"'))).toBe(true);
+  });
 });
+
+/**
+ * A name this machine resolves to private addresses only, that is not `localhost` (refused by its
+ * text alone): the machine's own name, in its /etc/hosts.
+ */
+async function aNameResolvingPrivately(): Promise<string> {
+  for (const name of [hostname(), 'localhost.localdomain', 'ip6-localhost']) {
+    const addresses = await lookup(name, { all: true }).catch(() => []);
+    if (addresses.length > 0 && addresses.every((a) => ipaddr.process(a.address).range() !== 'unicast')) return name;
+  }
+  throw new Error('no name here resolves to private addresses only: add one to /etc/hosts (e.g. the machine\'s own name)');
+}
 
 describe('with LFK_WEBHOOK_ALLOW_PRIVATE=true', () => {
   // A database of its own: the other server's worker never sees its rows.

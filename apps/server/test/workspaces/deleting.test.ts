@@ -3,7 +3,7 @@
  * forms and submissions go. Deleting one's account (with the password) takes the workspaces where
  * one is alone, and is refused while one is the last owner of a workspace others are in.
  */
-import { createForm, expectError, linkTokenSentTo, PASSWORD, useTestServer } from '@lfk/testing';
+import { createForm, expectError, linkTokenSentTo, PASSWORD, useTestServer } from '@lfk/server/testing';
 import { describe, expect, it } from 'vitest';
 
 const t = useTestServer();

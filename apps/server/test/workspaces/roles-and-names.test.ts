@@ -2,7 +2,7 @@
  * A member's role changed by an owner (the last owner stays one, races included) and a workspace
  * renamed, on both engines.
  */
-import { ENGINE, expectError, useTestServer } from '@lfk/testing';
+import { ENGINE, expectError, useTestServer } from '@lfk/server/testing';
 import { describe, expect, it } from 'vitest';
 
 const t = useTestServer();

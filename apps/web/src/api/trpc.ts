@@ -1,5 +1,5 @@
-import { MAX_BATCH_CALLS } from '@lfk/db/constants';
-import type { AppRouter } from '@lfk/api';
+import { MAX_BATCH_CALLS } from '@lfk/vocabulary';
+import type { AppRouter } from '@lfk/client';
 import { QueryCache, QueryClient } from '@tanstack/react-query';
 import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';

@@ -1,4 +1,4 @@
-import { PAGE_LIMIT } from '@lfk/db/constants';
+import { PAGE_LIMIT } from '@lfk/vocabulary';
 import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, useParams } from '@tanstack/react-router';
 import { trpc } from '../api/trpc.ts';

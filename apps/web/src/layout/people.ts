@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { PAGE_LIMIT } from '@lfk/db/constants';
+import { PAGE_LIMIT } from '@lfk/vocabulary';
 import { trpc } from '../api/trpc.ts';
 
 /**

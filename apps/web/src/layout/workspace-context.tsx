@@ -1,4 +1,4 @@
-import type { RouterOutputs } from '@lfk/api';
+import type { RouterOutputs } from '@lfk/client';
 import { createContext, useContext } from 'react';
 
 export type Workspace = RouterOutputs['workspaces']['list']['data'][number];

@@ -1,4 +1,4 @@
-import { MAX_ALLOWED_IPS } from '@lfk/db/constants';
+import { MAX_ALLOWED_IPS } from '@lfk/vocabulary';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 

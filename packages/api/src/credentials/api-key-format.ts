@@ -1,4 +1,4 @@
-import { apiKeyDisplayPrefix } from '@lfk/db/constants';
+import { apiKeyDisplayPrefix } from '@lfk/vocabulary';
 import { checksumOf, randomBase62, sha256 } from './secrets.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { ApiKey, keyStateAt, Session, type StoredKey } from '@lfk/db';
+import { ApiKey, type ApiKeyRefusalReason, keyStateAt, Session, type StoredKey } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import { ApiError } from '../errors.ts';
 import type { Metrics } from '../metrics.ts';
@@ -6,7 +6,6 @@ import type { RateLimits } from '../rate-limits/rate-limits.ts';
 import { AddressAllowlist } from './address-allowlist.ts';
 import type { ApiKeyCache, KeyVerdict } from './api-key-cache.ts';
 import { isWellFormedApiKey } from './api-key-format.ts';
-import type { KeyUseRecorder } from './key-uses.ts';
 import type { KeyPrincipal, Principal } from './principal.ts';
 import { sha256 } from './secrets.ts';
 import { isWellFormedSessionToken, SESSION_TOKEN_PREFIX } from './tokens.ts';
@@ -36,9 +35,15 @@ export interface CredentialsOnRequest {
   userAgent?: string | undefined;
 }
 
+/** Where a key's uses go, accepted or refused (features/keys/key-uses.ts records them in batches). */
+export interface KeyUseSink {
+  accepted(keyId: string, at: Date, ip?: string, userAgent?: string): void;
+  refused(keyId: string, reason: ApiKeyRefusalReason, at: Date): void;
+}
+
 export interface Verifiers {
   apiKeyCache: ApiKeyCache;
-  keyUses: KeyUseRecorder;
+  keyUses: KeyUseSink;
   rateLimits: RateLimits;
   metrics: Metrics;
 }

@@ -1,11 +1,13 @@
 import type { Log } from '../log.ts';
+import type { BackgroundTask } from './background-task.ts';
 
 /**
  * Work a request starts and does not wait for, so that its answer takes the same time whatever the
  * work finds (a password reset for an address with or without an account). A task's failure is
  * logged, never thrown at anyone; shutdown waits for what is still running (`settle`).
  */
-export class BackgroundWork {
+export class BackgroundWork implements BackgroundTask {
+  readonly name = 'request work';
   readonly #log: Log;
   readonly #running = new Set<Promise<void>>();
   /** The last task started for each key: the next one with that key waits for it. */
@@ -37,5 +39,13 @@ export class BackgroundWork {
   /** Resolves once every task started so far has ended. */
   async settle(): Promise<void> {
     while (this.#running.size > 0) await Promise.all([...this.#running]);
+  }
+
+  /** Work runs as requests start it: nothing to start. */
+  start(): void {}
+
+  /** Shutdown waits for the work requests left running. */
+  stop(): Promise<void> {
+    return this.settle();
   }
 }

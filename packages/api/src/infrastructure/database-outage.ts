@@ -1,5 +1,6 @@
 import { type Database, databaseFailureOf } from '@lfk/db';
 import type { Log } from '../log.ts';
+import type { BackgroundTask } from './background-task.ts';
 
 /** While the database is away, it is asked this often whether it is back. */
 const PROBE_EVERY_MS = 1000;
@@ -17,7 +18,8 @@ export interface OutageState {
  * the database meanwhile (each answers 503 when it fails, `asApiError`): the outage is a record,
  * not a switch, so nobody is refused by a process that has not noticed the database came back.
  */
-export class DatabaseOutage {
+export class DatabaseOutage implements BackgroundTask {
+  readonly name = 'database outage watch';
   readonly #db: Database;
   readonly #log: Log;
   #state: OutageState | null = null;
@@ -67,6 +69,9 @@ export class DatabaseOutage {
     };
     return { info: pass('info'), warn: pass('warn'), error: pass('error') };
   }
+
+  /** It watches from the first failure it is told of: nothing to start. */
+  start(): void {}
 
   stop(): void {
     this.#stopped = true;

@@ -13,6 +13,11 @@ export interface AttemptResult {
   durationMs: number;
   /** The first KiB of the answer's body. */
   excerpt?: string;
+  /**
+   * For the server's own log only, never answered or stored: what lfk's network said of a host it
+   * would not or could not send to (`ENOTFOUND`, a private address), which `error` does not tell.
+   */
+  cause?: string;
 }
 
 export interface OutboundOptions {
@@ -20,31 +25,68 @@ export interface OutboundOptions {
   allowPrivate: boolean;
   /** The whole attempt, from connecting to the end of the excerpt. */
   timeoutMs?: number;
-
+  /** The resolver: the system's (`dns.lookup`, as every Node program resolves) unless a test gives its own. */
+  lookup?: typeof dnsLookup;
 }
 
 export const ATTEMPT_TIMEOUT_MS = 10_000;
+/** How long a name may take to resolve, at most (and at most half the attempt): then it is a name with no public address. */
+export const LOOKUP_TIMEOUT_MS = 5_000;
 export const EXCERPT_BYTES = 1024;
 const USER_AGENT = 'lfk-webhooks/1 (+https://www.standardwebhooks.com)';
 
-class AddressNotAllowed extends Error {
+/**
+ * The one answer, to keys and members alike, for every host lfk must not or cannot send to: a name
+ * that does not exist, does not resolve in time, or resolves only to private addresses, and a
+ * private address. Told apart, they would let whoever can point an endpoint somewhere map the
+ * names of lfk's own network; what tells them apart (`cause`) goes to the server's log only.
+ */
+export const NO_PUBLIC_ADDRESS = "not sent: no public address found for the URL's host";
+
+class NoPublicAddress extends Error {
   readonly code = 'EADDRNOTALLOWED';
+  readonly detail: string;
+  constructor(detail: string) {
+    super(NO_PUBLIC_ADDRESS);
+    this.detail = detail;
+  }
 }
 
-/** Says which name was refused, never what it resolved to: lfk's view of its own network is not told. */
-const notAllowed = (host: string) => new AddressNotAllowed(`${host} is not a public address: lfk sends webhooks to public addresses only`);
-
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+type Lookup = (hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback) => void;
 
-/** `dns.lookup` that answers only public addresses, as `net.connect` calls it: nothing private is ever connected to. */
-function publicOnlyLookup(hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback): void {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, []);
-    const allowed = addresses.filter((a) => isPublicAddress(a.address));
-    if (allowed.length === 0) return callback(notAllowed(hostname), []);
-    if (options.all) return callback(null, allowed);
-    callback(null, allowed[0]!.address, allowed[0]!.family);
-  });
+/**
+ * `lookup` that answers only public addresses, as `net.connect` calls it: nothing private is ever
+ * connected to. Any failure to find one (an error of the resolver, no answer within `deadlineMs`,
+ * private addresses only) is `NoPublicAddress`.
+ */
+function publicOnlyLookup(lookup: typeof dnsLookup, deadlineMs: number): Lookup {
+  return (hostname, options, callback) => {
+    let settled = false;
+    const settle = (error: NoPublicAddress | null, allowed: LookupAddress[] = []) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      if (error) return callback(error, []);
+      if (options.all) return callback(null, allowed);
+      callback(null, allowed[0]!.address, allowed[0]!.family);
+    };
+    const deadline = setTimeout(() => settle(new NoPublicAddress(`no answer from the resolver within ${deadlineMs} ms`)), deadlineMs).unref();
+    lookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return settle(new NoPublicAddress(error.code ?? error.message));
+      const allowed = addresses.filter((a) => isPublicAddress(a.address));
+      if (allowed.length === 0) return settle(new NoPublicAddress(`private addresses only: ${addresses.map((a) => a.address).join(', ')}`));
+      settle(null, allowed);
+    });
+  };
+}
+
+/** The `NoPublicAddress` behind a failed request, however undici wrapped it. */
+function noPublicAddressIn(error: unknown): NoPublicAddress | null {
+  for (let at = error, depth = 0; at instanceof Error && depth < 5; at = (at as { cause?: unknown }).cause, depth++) {
+    if (at instanceof NoPublicAddress) return at;
+  }
+  return null;
 }
 
 /** The error of a failed attempt, in a few words for the log: the code a system error has, or its message. */
@@ -54,7 +96,6 @@ function describe(error: unknown, timeoutMs: number): string {
   const cause = (error as { cause?: unknown }).cause;
   if (error.message === 'fetch failed' && cause instanceof Error) return describe(cause, timeoutMs);
   const code = (error as { code?: unknown }).code;
-  if (error instanceof AddressNotAllowed) return error.message;
   if (typeof code === 'string' && code.startsWith('UND_ERR_')) return `${code}: ${error.message}`.slice(0, 200);
   return (typeof code === 'string' ? `${code}: ${error.message}` : error.message).slice(0, 200);
 }
@@ -91,10 +132,14 @@ export class Outbound {
   constructor(options: OutboundOptions) {
     this.allowPrivate = options.allowPrivate;
     this.timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
+    const lookup = options.lookup ?? dnsLookup;
+    // Shorter than the attempt, so a resolver that never answers is told as every other name with
+    // no public address, not as a receiver that does not answer.
+    const lookupDeadlineMs = Math.min(LOOKUP_TIMEOUT_MS, this.timeoutMs / 2);
     // The lookup is passed on to `net.connect` / `tls.connect`, which call it for a name.
     const connector = buildConnector({
       timeout: this.timeoutMs,
-      ...(this.allowPrivate ? {} : { lookup: publicOnlyLookup as unknown as typeof dnsLookup }),
+      ...(this.allowPrivate ? {} : { lookup: publicOnlyLookup(lookup, lookupDeadlineMs) as unknown as typeof dnsLookup }),
     } as buildConnector.BuildOptions);
     const allowPrivate = this.allowPrivate;
     this.#agent = new Agent({
@@ -109,14 +154,14 @@ export class Outbound {
       connect(connectOptions, callback) {
         const literal = literalAddress(connectOptions.hostname);
         if (!allowPrivate && literal !== null && !isPublicAddress(literal)) {
-          return callback(notAllowed(connectOptions.hostname), null);
+          return callback(new NoPublicAddress('a private address, written literally'), null);
         }
         connector(connectOptions, (error, socket) => {
           if (error || allowPrivate) return error ? callback(error, null) : callback(null, socket!);
           const peer = (socket as Socket).remoteAddress;
           if (peer === undefined || !isPublicAddress(peer)) {
             socket!.destroy();
-            return callback(notAllowed(connectOptions.hostname), null);
+            return callback(new NoPublicAddress(`connected to a private address: ${peer}`), null);
           }
           callback(null, socket!);
         });
@@ -125,11 +170,12 @@ export class Outbound {
   }
 
   /**
-   * Why `url` cannot be an endpoint, or null: not https (unless private addresses are allowed), a
-   * private address written literally, or a name that resolves to private addresses only. A name
-   * that does not resolve yet is accepted: its deliveries fail, and are logged, until it does.
+   * Why `url` cannot be an endpoint, or null, judged from its text alone: not https (unless private
+   * addresses are allowed), a private address written literally, or `localhost`. A name is never
+   * resolved here: what it resolves to is judged when sending (`NO_PUBLIC_ADDRESS`), so adding an
+   * endpoint tells nothing of lfk's own DNS.
    */
-  async refusal(url: string): Promise<string | null> {
+  refusal(url: string): string | null {
     if (this.allowPrivate) return null;
     const parsed = new URL(url);
     if (parsed.protocol !== 'https:') return 'Must be an https:// URL.';
@@ -137,12 +183,6 @@ export class Outbound {
     const literal = literalAddress(host);
     if (literal !== null) return isPublicAddress(literal) ? null : 'Must not be a private, loopback or link-local address.';
     if (host === 'localhost' || host.endsWith('.localhost')) return 'Must not be a private, loopback or link-local address.';
-    const addresses = await new Promise<LookupAddress[]>((resolve) => {
-      dnsLookup(host, { all: true }, (error, found) => resolve(error ? [] : found));
-    });
-    if (addresses.length > 0 && !addresses.some((a) => isPublicAddress(a.address))) {
-      return 'Must not resolve to a private, loopback or link-local address.';
-    }
     return null;
   }
 
@@ -171,6 +211,9 @@ export class Outbound {
       }
       return { statusCode: answer.statusCode, durationMs: elapsed(), ...(excerpt ? { excerpt } : {}) };
     } catch (error) {
+      // Nothing was sent, and how long finding that out took differs by the reason: not told either.
+      const refused = noPublicAddressIn(error);
+      if (refused) return { error: NO_PUBLIC_ADDRESS, durationMs: 0, cause: refused.detail };
       return { error: describe(error, this.timeoutMs), durationMs: elapsed() };
     }
   }

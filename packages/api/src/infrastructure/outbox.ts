@@ -1,4 +1,4 @@
-import { type ClaimedEmail, type NewEmail, OutboxEmail, TEXT_LIMITS } from '@lfk/db';
+import { type ClaimedEmail, cutToLength, Membership, type NewEmail, OutboxEmail, TEXT_LIMITS } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { SecretBox } from '../credentials/secret-box.ts';
 
@@ -32,8 +32,8 @@ function stored(email: OutgoingEmail): NewEmail {
   return {
     kind: email.kind,
     to,
-    // Cut by whole characters to fit its column: a subject is built from stored names.
-    subject: Array.from(oneLine(email.subject)).slice(0, TEXT_LIMITS.emailSubject).join(''),
+    // Cut to fit its column: a subject is built from stored names.
+    subject: cutToLength(oneLine(email.subject), TEXT_LIMITS.emailSubject),
     body: secret ? email.body.replaceAll(secret.token, SECRET_MARK) : email.body,
     ...(secret ? { secretSealed: secret.box.seal(secret.token, sealedFor(to)) } : {}),
     ...(email.submissionId ? { submissionId: email.submissionId } : {}),
@@ -59,5 +59,10 @@ export function enqueueEmail(em: EntityManager, email: OutgoingEmail): void {
 /** `enqueueEmail` for a change written at once (not flushed): the email is written now, in `em`'s transaction. */
 export function insertEmail(em: EntityManager, email: OutgoingEmail): Promise<void> {
   return em.getRepository(OutboxEmail).writeNow(stored(email), new Date());
+}
+
+/** `insertEmail` of one email per owner of the workspace, built for each address. */
+export async function emailOwners(em: EntityManager, workspaceId: string, build: (to: string) => OutgoingEmail): Promise<void> {
+  for (const to of await em.getRepository(Membership).ownerEmails(workspaceId)) await insertEmail(em, build(to));
 }
 

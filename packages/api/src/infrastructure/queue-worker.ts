@@ -1,5 +1,6 @@
 import { AsyncResource } from 'node:async_hooks';
 import type { Log } from '../log.ts';
+import type { BackgroundTask } from './background-task.ts';
 
 /**
  * One durable queue in the database (the email outbox, webhook deliveries): how to take due items
@@ -10,17 +11,26 @@ import type { Log } from '../log.ts';
 export interface QueueJob<T> {
   /** Shown in log lines (`outbox: could not reach the database…`). */
   name: string;
-  claim(limit: number): Promise<T[]>;
+  claim(limit: number): Promise<Claim<T>>;
   perform(item: T): Promise<void>;
+}
+
+/** What one claim took, and what it says about the rest of the queue. */
+export interface Claim<T> {
+  items: T[];
+  /** Others may be due now: a full claim, or caps that cut it short. The worker claims again at once. */
+  more: boolean;
   /**
-   * A claim may take fewer than asked while more are due (webhooks cap what one endpoint holds in
-   * flight): then each finished item looks again. Without caps, a short claim means nothing else
-   * is due, and the worker waits to be woken or for its poll.
+   * Due items wait for ones in flight (webhooks cap what one endpoint and one workspace hold): each
+   * finished item looks again, since it may free one. Otherwise the worker waits to be woken, or
+   * for its poll.
    */
   capped?: boolean;
 }
 
 export interface QueueWorkerOptions {
+  /** Its name as a background task ('webhook worker'); the job's name otherwise. */
+  name?: string;
   /** How often to look for due items when nobody wakes the worker. */
   pollMs: number;
   /** The most items taken by one claim (they are locked while they wait their turn). */
@@ -34,7 +44,8 @@ export interface QueueWorkerOptions {
  * whenever it is woken (a request queued work) or its poll comes round. Replicas on one database
  * share the queue through the claim; a replica that dies lets its locks lapse.
  */
-export class QueueWorker<T> {
+export class QueueWorker<T> implements BackgroundTask {
+  readonly name: string;
   readonly #job: QueueJob<T>;
   readonly #log: Log;
   readonly #options: QueueWorkerOptions;
@@ -44,11 +55,7 @@ export class QueueWorker<T> {
   #timer: NodeJS.Timeout | undefined;
   #draining: Promise<void> | undefined;
   #again = false;
-  /**
-   * Whether a finished item should look for more: for a capped job, while the last claim found
-   * work or ran while items were in flight (they hold the cap); a claim that finds nothing with
-   * nothing in flight ends it.
-   */
+  /** Whether a finished item should look for more: the last claim said that due items wait for ones in flight. */
   #lookAgain = false;
   #stopped = true;
   /**
@@ -62,6 +69,7 @@ export class QueueWorker<T> {
     this.#job = job;
     this.#log = log;
     this.#options = options;
+    this.name = options.name ?? job.name;
     this.#scope = new AsyncResource(`lfk.QueueWorker.${job.name}`);
   }
 
@@ -126,12 +134,12 @@ export class QueueWorker<T> {
           await Promise.race(this.#inFlight);
           continue;
         }
-        const items = await this.#job.claim(batch);
-        this.#lookAgain = this.#job.capped === true && (items.length > 0 || this.#inFlight.size > 0);
+        const { items, more, capped } = await this.#job.claim(batch);
+        this.#lookAgain = capped === true;
         this.#claimed.push(...items);
         this.#pump();
-        // Fewer than asked: nothing else can be taken now (for a capped job, a finished item looks again).
-        if (items.length < batch) return;
+        // Nothing else can be taken now (while a cap holds some back, a finished item looks again).
+        if (!more) return;
       }
     } catch (err) {
       // The database may be briefly away; the next poll tries again.

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { API_KEY_REVOKED_REASONS, MAX_ALLOWED_IPS, TEXT_LIMITS } from '../constants.ts';
+import { API_KEY_REVOKED_REASONS, MAX_ALLOWED_IPS, TEXT_LIMITS } from '@lfk/vocabulary';
 import { ApiKeyRepository } from '../repositories/api-keys.ts';
 import { BaseEntity } from './base.ts';
 import { User } from './user.ts';

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { ACTOR_TYPES } from '../constants.ts';
+import { ACTOR_TYPES } from '@lfk/vocabulary';
 import { AuditEventRepository } from '../repositories/audit-events.ts';
 import { BaseEntity } from './base.ts';
 import { Workspace } from './workspace.ts';

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { DEVICE_LOGIN_STATES, TEXT_LIMITS } from '../constants.ts';
+import { DEVICE_LOGIN_STATES, TEXT_LIMITS } from '@lfk/vocabulary';
 import { DeviceLoginRepository } from '../repositories/device-logins.ts';
 import { BaseEntity } from './base.ts';
 import { User } from './user.ts';

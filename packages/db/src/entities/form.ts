@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { CAPTCHA_PROVIDERS, FORM_STATES, SUBMISSION_MODES, TEXT_LIMITS } from '../constants.ts';
+import { CAPTCHA_PROVIDERS, FORM_STATES, SUBMISSION_MODES, TEXT_LIMITS } from '@lfk/vocabulary';
 import { FormRepository } from '../repositories/forms.ts';
 import { UpdatableEntity } from './base.ts';
 import { Project } from './project.ts';

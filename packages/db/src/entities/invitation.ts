@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { ROLES, TEXT_LIMITS } from '../constants.ts';
+import { ROLES, TEXT_LIMITS } from '@lfk/vocabulary';
 import { InvitationRepository } from '../repositories/invitations.ts';
 import { BaseEntity } from './base.ts';
 import { User } from './user.ts';

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { ROLES } from '../constants.ts';
+import { ROLES } from '@lfk/vocabulary';
 import { MembershipRepository } from '../repositories/memberships.ts';
 import { BaseEntity } from './base.ts';
 import { User } from './user.ts';

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { TEXT_LIMITS } from '../constants.ts';
+import { TEXT_LIMITS } from '@lfk/vocabulary';
 import { ProjectRepository } from '../repositories/projects.ts';
 import { BaseEntity } from './base.ts';
 import { Workspace } from './workspace.ts';

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { TEXT_LIMITS } from '../constants.ts';
+import { TEXT_LIMITS } from '@lfk/vocabulary';
 import { SessionRepository } from '../repositories/sessions.ts';
 import { BaseEntity } from './base.ts';
 import { User } from './user.ts';

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { SPAM_REASONS, SUBMISSION_SOURCES, SUBMISSION_STATUSES } from '../constants.ts';
+import { SPAM_REASONS, SUBMISSION_SOURCES, SUBMISSION_STATUSES } from '@lfk/vocabulary';
 import { SubmissionRepository } from '../repositories/submissions.ts';
 import { BaseEntity } from './base.ts';
 import { Form } from './form.ts';

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { WEBHOOK_DELIVERY_STATUSES } from '../constants.ts';
+import { TEXT_LIMITS, WEBHOOK_DELIVERY_STATUSES } from '@lfk/vocabulary';
 import { WebhookDeliveryRepository } from '../repositories/webhook-deliveries.ts';
 import { BaseEntity } from './base.ts';
 import { Submission } from './submission.ts';
@@ -22,7 +22,8 @@ export interface WebhookAttempt {
  * submission it carries, taken by one replica at a time (`lockedUntil`), retried until it
  * succeeds or its attempts run out. `payload` is the body exactly as signed and sent.
  * `nextAttemptAt` is null while its endpoint is disabled: it waits, and is due again when
- * the endpoint is enabled.
+ * the endpoint is enabled. `url` is where it goes: the endpoint's URL when it was queued (or when
+ * a member retried it), so an endpoint moved elsewhere never receives what was queued before.
  */
 export const WebhookDelivery = defineEntity({
   name: 'WebhookDelivery',
@@ -33,6 +34,8 @@ export const WebhookDelivery = defineEntity({
     endpoint: () => p.manyToOne(WebhookEndpoint).deleteRule('cascade'),
     /** The submission it carries: deleting the submission cancels the delivery. */
     submission: () => p.manyToOne(Submission).nullable().deleteRule('cascade'),
+    /** Where it is sent: its endpoint's URL when it was queued, or when a member last retried it. */
+    url: p.string().length(TEXT_LIMITS.url),
     /** `webhook-id`: the event's id, the same on every attempt and for every endpoint. */
     eventId: p.string().length(40),
     type: p.string().length(64),
@@ -42,6 +45,11 @@ export const WebhookDelivery = defineEntity({
     attemptCount: p.integer().default(0),
     nextAttemptAt: p.datetime().nullable(),
     lockedUntil: p.datetime().nullable(),
+    /**
+     * Due, but its endpoint or workspace was at its cap of deliveries in flight when a claim came to
+     * it: set aside, out of the claims' scan, and taken again once its endpoint and workspace have room.
+     */
+    waitingForRoom: p.boolean().default(false),
   },
   indexes: [
     { properties: ['status', 'nextAttemptAt'] },
@@ -52,6 +60,16 @@ export const WebhookDelivery = defineEntity({
     {
       name: 'webhook_deliveries_in_flight_index',
       expression: `create index "webhook_deliveries_in_flight_index" on "webhook_deliveries" ("endpoint_id") where "status" = 'pending' and "locked_until" is not null`,
+    },
+    // The claim's scan, in due order: what waits for room is not in it, so a deep backlog set aside behind a cap costs a claim nothing.
+    {
+      name: 'webhook_deliveries_due_index',
+      expression: `create index "webhook_deliveries_due_index" on "webhook_deliveries" ("next_attempt_at") where "status" = 'pending' and not "waiting_for_room"`,
+    },
+    // What waits for room, by endpoint: the claim takes an endpoint's oldest again once it has room.
+    {
+      name: 'webhook_deliveries_waiting_index',
+      expression: `create index "webhook_deliveries_waiting_index" on "webhook_deliveries" ("endpoint_id", "next_attempt_at") where "status" = 'pending' and "waiting_for_room"`,
     },
   ],
 });

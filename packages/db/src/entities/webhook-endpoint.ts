@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { TEXT_LIMITS, WEBHOOK_DISABLED_REASONS } from '../constants.ts';
+import { TEXT_LIMITS, WEBHOOK_DISABLED_REASONS } from '@lfk/vocabulary';
 import { WebhookEndpointRepository } from '../repositories/webhook-endpoints.ts';
 import { UpdatableEntity } from './base.ts';
 import { Form } from './form.ts';

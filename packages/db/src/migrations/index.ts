@@ -13,6 +13,8 @@ import { Migration20261126015446 } from './Migration20261126015446.ts';
 import { Migration20261126020355 } from './Migration20261126020355.ts';
 import { Migration20261126020527 } from './Migration20261126020527.ts';
 import { Migration20261126050000 } from './Migration20261126050000.ts';
+import { Migration20261127043557 } from './Migration20261127043557.ts';
+import { Migration20261127045120 } from './Migration20261127045120.ts';
 
 /** Applied in this order on PGlite and PostgreSQL alike; `name` is what the migrations table records. */
 export const migrationsList: MigrationObject[] = [
@@ -30,4 +32,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126020355', class: Migration20261126020355 },
   { name: 'Migration20261126020527', class: Migration20261126020527 },
   { name: 'Migration20261126050000', class: Migration20261126050000 },
+  { name: 'Migration20261127043557', class: Migration20261127043557 },
+  { name: 'Migration20261127045120', class: Migration20261127045120 },
 ];

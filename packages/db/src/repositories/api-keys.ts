@@ -1,4 +1,4 @@
-import { API_KEY_REFUSAL_REASONS, type ApiKeyRefusalReason, type ApiKeyRevokedReason } from '../constants.ts';
+import { API_KEY_REFUSAL_REASONS, type ApiKeyRefusalReason, type ApiKeyRevokedReason, DAY_MS } from '@lfk/vocabulary';
 import type { IApiKey } from '../entities/api-key.ts';
 import { EXPIRED_REASON_SQL, EXPIRED_UNREVOKED_AT_SQL, USABLE_AT_SQL, USABLE_BUT_EXPIRING_SQL, usableAtFilter } from '../api-key-state.ts';
 import { isId, newId } from '../ids.ts';
@@ -179,6 +179,19 @@ export class ApiKeyRepository extends BaseRepository<IApiKey> {
   }
 
   /**
+   * Revokes every key `userId` made that still works, as lfk's own act (no person revokes them):
+   * what an account was given before its address was confirmed. Answers the keys revoked.
+   */
+  async revokeCreatedBy(userId: string, at: Date): Promise<ChangedKey[]> {
+    const rows = await this.em.execute<ChangedRow[]>(
+      `update api_keys set revoked_at = ?, revoked_by_id = null, revoked_reason = 'revoked'
+        where created_by_id = ? and ${USABLE_AT_SQL} ${RETURNING}`,
+      [at.toISOString(), userId, at.toISOString()],
+    );
+    return rows.map(changed);
+  }
+
+  /**
    * A reported leak: the key with this hash is revoked (`leaked`) if it still works. One
    * conditional update, so of several reports of one key exactly one revokes it; null for the others.
    */
@@ -221,7 +234,7 @@ export class ApiKeyRepository extends BaseRepository<IApiKey> {
    * Keys in a roll's grace are not reminded: their end was chosen by the roll.
    */
   async takeExpiryReminders(days: number, now: Date, limit = 500): Promise<ChangedKey[]> {
-    const until = new Date(now.getTime() + days * 86_400_000);
+    const until = new Date(now.getTime() + days * DAY_MS);
     const rows = await this.em.execute<ChangedRow[]>(
       `update api_keys set expiry_reminder_days = ?
         where id in (

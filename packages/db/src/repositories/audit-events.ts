@@ -1,5 +1,5 @@
 import { BaseRepository } from './base-repository.ts';
-import type { ActorType, AuditAction } from '../constants.ts';
+import type { ActorType, AuditAction } from '@lfk/vocabulary';
 import type { IAuditEvent } from '../entities/audit-event.ts';
 import { newId } from '../ids.ts';
 

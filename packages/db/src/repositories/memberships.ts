@@ -1,5 +1,5 @@
 import { BaseRepository } from './base-repository.ts';
-import type { Role } from '../constants.ts';
+import type { Role } from '@lfk/vocabulary';
 import type { IMembership } from '../entities/membership.ts';
 import { isId, newId } from '../ids.ts';
 

@@ -1,6 +1,5 @@
 import { BaseRepository } from './base-repository.ts';
 import type { ISession } from '../entities/session.ts';
-import { TEXT_LIMITS } from '../constants.ts';
 import { newId } from '../ids.ts';
 
 /** What checking a session needs, read without hydrating an entity: it runs on every signed-in request. */
@@ -12,7 +11,7 @@ export interface StoredSession {
   lastSeenAt: Date | null;
 }
 
-/** Where a request came from, as a session keeps it. */
+/** Where a request came from, as a session keeps it: cut to fit where the request was read. */
 export interface SeenFrom {
   ip: string | null;
   userAgent: string | null;
@@ -27,8 +26,6 @@ export interface SessionReading {
   userAgent: string | null;
 }
 
-const cut = (text: string | null, max: number) => (text === null ? null : Array.from(text).slice(0, max).join(''));
-
 export class SessionRepository extends BaseRepository<ISession> {
   /** Queues a new session on this repository's EntityManager; only its token's hash is stored. */
   start(userId: string, tokenHash: string, expiresAt: Date, from: SeenFrom = { ip: null, userAgent: null }, now = new Date()): void {
@@ -40,8 +37,8 @@ export class SessionRepository extends BaseRepository<ISession> {
       revokedAt: null,
       createdAt: now,
       lastSeenAt: now,
-      ip: cut(from.ip, TEXT_LIMITS.ipAddress),
-      userAgent: cut(from.userAgent, TEXT_LIMITS.userAgent),
+      ip: from.ip,
+      userAgent: from.userAgent,
     });
   }
 
@@ -66,8 +63,8 @@ export class SessionRepository extends BaseRepository<ISession> {
   async seen(sessionId: string, at: Date, from: SeenFrom): Promise<void> {
     await this.em.execute('update sessions set last_seen_at = ?, ip = ?, user_agent = ? where id = ?', [
       at,
-      cut(from.ip, TEXT_LIMITS.ipAddress),
-      cut(from.userAgent, TEXT_LIMITS.userAgent),
+      from.ip,
+      from.userAgent,
       sessionId,
     ]);
   }

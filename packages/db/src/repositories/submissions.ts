@@ -1,5 +1,5 @@
 import { BaseRepository, type Bounded, boundedRead, type ReadBounds } from './base-repository.ts';
-import type { SpamReason, SubmissionSource, SubmissionStatus } from '../constants.ts';
+import type { SpamReason, SubmissionSource, SubmissionStatus } from '@lfk/vocabulary';
 import type { ISubmission } from '../entities/submission.ts';
 import { isId, newId } from '../ids.ts';
 

@@ -22,9 +22,22 @@ export class UserRepository extends BaseRepository<IUser> {
     await this.em.execute('update users set password_hash = ? where id = ?', [passwordHash, userId]);
   }
 
-  /** The person proved they read mail at their address (a reset link, an invitation): it is verified, if it was not. */
-  async markEmailVerified(userId: string, at: Date): Promise<void> {
-    await this.em.execute('update users set email_verified_at = ? where id = ? and email_verified_at is null', [at, userId]);
+  /**
+   * The person proved they read mail at their address (a reset link, an invitation): it is
+   * verified, if it was not. True when this is the first time.
+   */
+  async markEmailVerified(userId: string, at: Date): Promise<boolean> {
+    const rows = await this.em.execute<{ id: string }[]>(
+      'update users set email_verified_at = ? where id = ? and email_verified_at is null returning id',
+      [at, userId],
+    );
+    return rows.length > 0;
+  }
+
+  /** Whether the account has confirmed its address; false for an account that no longer exists. */
+  async hasVerifiedEmail(userId: string): Promise<boolean> {
+    const rows = await this.em.execute<{ id: string }[]>('select id from users where id = ? and email_verified_at is not null', [userId]);
+    return rows.length > 0;
   }
 
   /** Deletes the account: its sessions, memberships and links go with it (on delete cascade); its keys stay, unattributed. */

@@ -1,5 +1,5 @@
 import { BaseRepository } from './base-repository.ts';
-import type { WebhookDeliveryStatus, WebhookDisabledReason } from '../constants.ts';
+import type { WebhookDeliveryStatus, WebhookDisabledReason } from '@lfk/vocabulary';
 import type { IWebhookEndpoint } from '../entities/webhook-endpoint.ts';
 
 /** What a delivery needs of its endpoint: where, with which secrets, and whose it is. */
@@ -29,6 +29,15 @@ interface EndpointRow {
   workspace_id: string | null;
 }
 
+/** An endpoint deleted, with its form, for the audit log and the email that tells its owner. */
+export interface RemovedEndpoint {
+  id: string;
+  url: string;
+  formId: string;
+  formName: string;
+  workspaceId: string | null;
+}
+
 const date = (value: Date | string | null) => (value === null ? null : new Date(value));
 
 export class WebhookEndpointRepository extends BaseRepository<IWebhookEndpoint> {
@@ -38,17 +47,16 @@ export class WebhookEndpointRepository extends BaseRepository<IWebhookEndpoint> 
   }
 
   /**
-   * The enabled endpoints of a form subscribed to `type`: one statement, in the caller's
-   * transaction. Share-locked until it ends, so an endpoint being disabled or deleted at that
-   * moment waits for the deliveries written for it (which the disable then pauses, the delete
-   * removes), and none is written for an endpoint that is already gone.
+   * The enabled endpoints of a form subscribed to `type`, with their URLs: one statement, in the
+   * caller's transaction. Share-locked until it ends, so an endpoint being disabled, moved or
+   * deleted at that moment waits for the deliveries written for it (which the disable then pauses,
+   * the move holds, the delete removes), and none is written for an endpoint that is already gone.
    */
-  async subscribedTo(formId: string, type: string): Promise<string[]> {
-    const rows = await this.em.execute<{ id: string }[]>(
-      'select id from webhook_endpoints where form_id = ? and enabled and events @> ?::jsonb order by id for share',
+  subscribedTo(formId: string, type: string): Promise<{ id: string; url: string }[]> {
+    return this.em.execute<{ id: string; url: string }[]>(
+      'select id, url from webhook_endpoints where form_id = ? and enabled and events @> ?::jsonb order by id for share',
       [formId, JSON.stringify([type])],
     );
-    return rows.map((row) => row.id);
   }
 
   /** The endpoints with these ids, with their form, as a delivery worker needs them. */
@@ -122,5 +130,24 @@ export class WebhookEndpointRepository extends BaseRepository<IWebhookEndpoint> 
       [reason, at, id],
     );
     return rows.length > 0;
+  }
+
+  /**
+   * Deletes the endpoints `userId` added, signed in or with a key it made, as the audit log
+   * records who added each (their deliveries go with them); answers what was deleted. A rare
+   * step (an account's address confirmed by a password reset), so the log is read without an index.
+   */
+  async deleteAddedBy(userId: string): Promise<RemovedEndpoint[]> {
+    const rows = await this.em.execute<{ id: string; url: string; form_id: string; form_name: string; workspace_id: string | null }[]>(
+      `delete from webhook_endpoints e using forms f
+        where f.id = e.form_id and e.id in (
+          select a.target_id from audit_events a
+           where a.action = 'webhook.created' and a.target_type = 'webhook'
+             and ((a.actor_type = 'user' and a.actor_id = ?)
+               or (a.actor_type = 'api_key' and a.actor_id in (select k.id from api_keys k where k.created_by_id = ?))))
+        returning e.id, e.url, e.form_id, f.name as form_name, f.workspace_id`,
+      [userId, userId],
+    );
+    return rows.map((row) => ({ id: row.id, url: row.url, formId: row.form_id, formName: row.form_name, workspaceId: row.workspace_id }));
   }
 }

@@ -142,7 +142,10 @@ function operationOf(converted: Converted, shared: SharedResponses): Record<stri
   };
 }
 
-/** Routes the server answers itself, not through a procedure. */
+/**
+ * Routes the server answers itself, not through a procedure. `/metrics` is not among them: it is an
+ * operator's route, off by default and often on a port of its own, documented in docs/, not here.
+ */
 function serverOperations(components: SchemaComponents, shared: SharedResponses): Record<string, Record<string, unknown>> {
   // These ask the database nothing (`/readyz` answers its own 503).
   const codes = ANY_REQUEST.filter((code) => code !== 'service_unavailable');
@@ -167,16 +170,6 @@ function serverOperations(components: SchemaComponents, shared: SharedResponses)
           headers: { ...REQUEST_ID, 'Retry-After': { description: 'Seconds to wait before asking again.', schema: { type: 'string' } } },
         },
       }),
-    },
-    '/metrics': {
-      get: plain(
-        'metrics',
-        'Prometheus metrics',
-        'Served only with `LFK_METRICS=true`; with `LFK_METRICS=<port>` it is served on that port alone instead, and here answers 404. ' +
-          'Requests by route and status, API key checks by outcome, the outbox and webhook queues (depth, oldest age), webhook attempts by outcome, the database pool, and process figures.',
-        { description: 'Prometheus text exposition format', headers: REQUEST_ID, content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: { type: 'string' } } } },
-        { 404: { description: 'Metrics are not served on this port' } },
-      ),
     },
     '/v1/openapi.json': {
       get: plain('openapi', 'This document', 'The OpenAPI 3.1 description of the API; `/docs` shows it for people.', json('The document', { type: 'object' })),

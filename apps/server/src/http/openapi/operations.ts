@@ -116,7 +116,9 @@ const RESET_NOTES: Record<string, string> = {
     "Sets the new password with the link's token, the whole credential (no session, no CSRF check). The page's form " +
     'posts `password=…` urlencoded and gets pages back (a refused password shows the form again, 400); a JSON ' +
     '`{ "password": … }` gets 204 and JSON errors. The link works once; every session of the account is signed out, ' +
-    'and a notice is emailed to the address.',
+    'and a notice is emailed to the address. The link also confirms the address; when that is the first time, the ' +
+    'API keys the account made, the webhooks it (or those keys) added and the invitations it sent are taken back, ' +
+    'and the notice lists them.',
 };
 
 export function descriptionOf(route: RestRoute): string {

@@ -1,11 +1,12 @@
-import type { RouterOutputs } from '@lfk/api';
-import { MIN_PASSWORD_LENGTH } from '@lfk/db/constants';
+import type { RouterOutputs } from '@lfk/client';
+import { MIN_PASSWORD_LENGTH } from '@lfk/vocabulary';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { problemOf } from '../../api/problems.ts';
 import { trpc } from '../../api/trpc.ts';
+import { SendConfirmationLink } from '../../components/confirm-address.tsx';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { useFormProblem } from '../../components/form-problem.ts';
 import { ProblemAlert } from '../../components/problem-alert.tsx';
@@ -161,11 +162,6 @@ function Sessions() {
 /** The account's address, and a way to confirm it while it is not. */
 function EmailAddress() {
   const session = useQuery(trpc.auth.session.queryOptions());
-  const [said, setSaid] = useState('');
-  const resend = useMutation({
-    ...trpc.auth.resendEmailVerification.mutationOptions(),
-    onSuccess: ({ sent_to }) => setSaid(`Sent a link to ${sent_to}: open it and press “Verify”.`),
-  });
   const user = session.data?.user;
   if (!user) return null;
   return (
@@ -176,14 +172,13 @@ function EmailAddress() {
       </p>
       {!user.email_verified && (
         <>
-          <p className="hint">Confirm it with the link emailed at sign-up: then a form of your workspaces that notifies this address needs no verification of its own.</p>
-          <button type="button" className="secondary" disabled={resend.isPending} onClick={() => { setSaid(''); resend.mutate(); }}>
-            Send a new link
-          </button>
+          <p className="hint">
+            Confirm it with the link emailed at sign-up: until then you cannot create API keys, add webhooks or invite anyone; once
+            confirmed, a form of your workspaces that notifies this address needs no verification of its own.
+          </p>
+          <SendConfirmationLink />
         </>
       )}
-      <ProblemAlert problem={resend.error ? problemOf(resend.error) : null} />
-      <p role="status">{said}</p>
     </section>
   );
 }

@@ -1,5 +1,5 @@
-import type { RouterOutputs } from '@lfk/api';
-import { type AuditAction, PAGE_LIMIT } from '@lfk/db/constants';
+import type { RouterOutputs } from '@lfk/client';
+import { type AuditAction, PAGE_LIMIT } from '@lfk/vocabulary';
 import { useQuery } from '@tanstack/react-query';
 import { trpc } from '../../api/trpc.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
@@ -52,6 +52,7 @@ const ACTIONS: Record<AuditAction, string> = {
   'webhook.secret_rotated': "rotated a webhook's secret",
   'webhook.secret_revealed': "revealed a webhook's secret",
   'webhook.delivery_retried': 'retried a webhook delivery',
+  'webhook.delivery_discarded': 'discarded a webhook delivery',
 };
 
 export function AuditPage() {

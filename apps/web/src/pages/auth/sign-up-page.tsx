@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { signupInput } from '@lfk/api/schemas';
-import { MIN_PASSWORD_LENGTH } from '@lfk/db/constants';
+import { MIN_PASSWORD_LENGTH } from '@lfk/vocabulary';
 import { useMutation } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';

@@ -1,4 +1,4 @@
-import { FIELD_TYPES } from '@lfk/db/constants';
+import { FIELD_TYPES } from '@lfk/vocabulary';
 import { useId } from 'react';
 import { type UseFormReturn, useFieldArray, useWatch } from 'react-hook-form';
 import { ErrorText, errorAt } from '../../components/error-text.tsx';

@@ -1,4 +1,4 @@
-import { PAGE_LIMIT } from '@lfk/db/constants';
+import { PAGE_LIMIT } from '@lfk/vocabulary';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useId } from 'react';
 import type { UseFormReturn } from 'react-hook-form';

@@ -1,5 +1,5 @@
-import type { RouterOutputs } from '@lfk/api';
-import type { FieldType, SubmissionMode } from '@lfk/db/constants';
+import type { RouterOutputs } from '@lfk/client';
+import type { FieldType, SubmissionMode } from '@lfk/vocabulary';
 
 export type Form = RouterOutputs['forms']['get'];
 

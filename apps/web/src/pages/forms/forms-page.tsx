@@ -1,4 +1,4 @@
-import type { RouterOutputs } from '@lfk/api';
+import type { RouterOutputs } from '@lfk/client';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { trpc } from '../../api/trpc.ts';

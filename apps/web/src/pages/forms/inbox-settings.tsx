@@ -1,5 +1,5 @@
-import type { RouterInputs } from '@lfk/api';
-import { CAPTCHA_PROVIDERS, type CaptchaProvider, RETENTION_DAYS, SPAM_RETENTION_DAYS } from '@lfk/db/constants';
+import type { RouterInputs } from '@lfk/client';
+import { CAPTCHA_PROVIDERS, type CaptchaProvider, RETENTION_DAYS, SPAM_RETENTION_DAYS } from '@lfk/vocabulary';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';

@@ -1,4 +1,4 @@
-import { PAGE_LIMIT } from '@lfk/db/constants';
+import { PAGE_LIMIT } from '@lfk/vocabulary';
 import { formCreateInput } from '@lfk/api/schemas';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';

@@ -1,6 +1,6 @@
-import type { RouterOutputs } from '@lfk/api';
 import { apiKeyCreateInput } from '@lfk/api/schemas';
-import { API_KEY_EXPIRY_SECONDS } from '@lfk/db/constants';
+import type { RouterOutputs } from '@lfk/client';
+import { API_KEY_EXPIRY_SECONDS, DAY_MS } from '@lfk/vocabulary';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { trpc, trpcClient } from '../../api/trpc.ts';
@@ -41,7 +41,7 @@ function expiresAt(values: CreateValues): string | undefined {
     // Blank or unreadable: sent as it is, so the schema says what is wrong beside the date.
     return Number.isNaN(at.getTime()) ? values.expires_at : at.toISOString();
   }
-  return new Date(Date.now() + Number(values.expiry) * 86_400_000).toISOString();
+  return new Date(Date.now() + Number(values.expiry) * DAY_MS).toISOString();
 }
 
 const toApi = (values: CreateValues) => {

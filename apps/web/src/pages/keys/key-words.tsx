@@ -1,5 +1,5 @@
-import type { RouterOutputs } from '@lfk/api';
-import { MAX_ACTIVE_KEYS } from '@lfk/db/constants';
+import type { RouterOutputs } from '@lfk/client';
+import { KEY_STOP_WORDS, MAX_ACTIVE_KEYS } from '@lfk/vocabulary';
 import type { ReactNode } from 'react';
 import type { Problem } from '../../api/problems.ts';
 import { Time } from '../../components/time.tsx';
@@ -11,30 +11,16 @@ export function keyLabel(key: Pick<ApiKey, 'name' | 'prefix'>): string {
   return key.name ? `“${key.name}” (${key.prefix}…)` : `${key.prefix}…`;
 }
 
-const STOPPED: Record<NonNullable<ApiKey['revoked_reason']>, string> = {
-  revoked: 'Revoked',
-  expired: 'Expired',
-  rolled: 'Rolled',
-  leaked: 'Leaked',
-};
-
-/** Why a stopped key stopped, as a sentence's end: the badge says the word, this says the rest. */
-const STOPPED_WHY: Record<NonNullable<ApiKey['revoked_reason']>, string> = {
-  revoked: 'by an owner',
-  expired: 'at its expiry',
-  rolled: 'replaced by a new key',
-  leaked: 'found in public by a secret scanner',
-};
-
 /** The key's state in a word (a badge), then when it stopped or when it will stop on its own. */
 export function KeyStatus({ apiKey }: { apiKey: ApiKey }) {
   if (apiKey.status === 'revoked') {
     const reason = apiKey.revoked_reason ?? 'revoked';
+    const words = KEY_STOP_WORDS[reason];
     return (
       <>
-        <span className={`badge badge-revoked badge-${reason}`}>{STOPPED[reason]}</span>{' '}
+        <span className={`badge badge-revoked badge-${reason}`}>{words.badge}</span>{' '}
         <span className="muted">
-          {STOPPED_WHY[reason]} {apiKey.revoked_at && <Time iso={apiKey.revoked_at} />}
+          {words.why} {apiKey.revoked_at && <Time iso={apiKey.revoked_at} />}
         </span>
       </>
     );

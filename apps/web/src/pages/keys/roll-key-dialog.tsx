@@ -1,5 +1,5 @@
-import type { RouterOutputs } from '@lfk/api';
-import { MAX_ACTIVE_KEYS } from '@lfk/db/constants';
+import type { RouterOutputs } from '@lfk/client';
+import { MAX_ACTIVE_KEYS } from '@lfk/vocabulary';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { problemOf } from '../../api/problems.ts';

@@ -1,5 +1,5 @@
-import type { RouterOutputs } from '@lfk/api';
-import { describeRefusals, totalRefused } from '@lfk/db/constants';
+import type { RouterOutputs } from '@lfk/client';
+import { describeRefusals, totalRefused } from '@lfk/vocabulary';
 
 type UsageDay = RouterOutputs['apiKeys']['usage']['data'][number];
 const WIDTH = 300;

@@ -1,12 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import type { RouterOutputs } from '@lfk/api';
 import { webhookCreateInput } from '@lfk/api/schemas';
+import type { RouterOutputs } from '@lfk/client';
+import { WEBHOOK_DISABLED_WHY, type WebhookDisabledReason } from '@lfk/vocabulary';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { problemOf } from '../../api/problems.ts';
 import { trpc, trpcClient } from '../../api/trpc.ts';
+import { ConfirmAddressNotice } from '../../components/confirm-address.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { useFormProblem } from '../../components/form-problem.ts';
@@ -57,6 +59,7 @@ function Endpoints({ formId, formName }: { formId: string; formName: string }) {
         Each submission is POSTed to every enabled endpoint, signed with Standard Webhooks (<code>webhook-id</code>,{' '}
         <code>webhook-timestamp</code>, <code>webhook-signature</code>). Failed deliveries are retried for about three days.
       </p>
+      <ConfirmAddressNotice toDo="add webhook endpoints" />
       <LoadedList
         query={endpoints}
         what="webhooks"
@@ -148,11 +151,8 @@ function AddEndpointForm({ formId, onCreated, onCancel }: { formId: string; onCr
   );
 }
 
-const DISABLED_WHY: Record<NonNullable<Webhook['disabled_reason']>, string> = {
-  manual: 'Disabled by a person.',
-  gone: 'Disabled: the receiver answered 410 Gone.',
-  failing: 'Disabled: every delivery failed for 3 days.',
-};
+/** Why it is disabled, as a sentence: `Disabled by a person.`, `Disabled: the receiver answered 410 Gone.` */
+const disabledWhy = (reason: WebhookDisabledReason) => `Disabled${reason === 'manual' ? '' : ':'} ${WEBHOOK_DISABLED_WHY[reason]}.`;
 
 function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook }) {
   const queryClient = useQueryClient();
@@ -201,7 +201,7 @@ function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook })
           'none yet'
         )}
       </p>
-      {!webhook.enabled && webhook.disabled_reason && <p>{DISABLED_WHY[webhook.disabled_reason]} Deliveries wait until it is enabled.</p>}
+      {!webhook.enabled && webhook.disabled_reason && <p>{disabledWhy(webhook.disabled_reason)} Deliveries wait until it is enabled.</p>}
       <div className="actions">
         <button type="button" className="secondary" disabled={test.isPending} onClick={() => test.mutate(ids)}>
           Send test event
@@ -264,6 +264,15 @@ function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook })
   );
 }
 
+/** Each delivery status's badge. */
+const STATUS_BADGE: Record<Delivery['status'], string> = {
+  pending: 'badge-pending',
+  succeeded: 'badge-active',
+  failed: 'badge-revoked',
+  held: 'badge-pending',
+  discarded: 'badge-revoked',
+};
+
 const attemptText = (attempt: Attempt) => `${attempt.status_code ?? attempt.error ?? 'no answer'} · ${attempt.duration_ms} ms`;
 
 function DeliveryLog({ formId, webhookId }: { formId: string; webhookId: string }) {
@@ -294,16 +303,15 @@ function DeliveryLog({ formId, webhookId }: { formId: string; webhookId: string 
 
 function DeliveryItem({ formId, webhookId, delivery }: { formId: string; webhookId: string; delivery: Delivery }) {
   const queryClient = useQueryClient();
-  const retry = useMutation({
-    ...trpc.webhooks.retryDelivery.mutationOptions(),
-    onSuccess: () => queryClient.invalidateQueries(trpc.webhooks.deliveries.pathFilter()),
-  });
+  const ids = { form_id: formId, webhook_id: webhookId, delivery_id: delivery.id };
+  const refresh = () => queryClient.invalidateQueries(trpc.webhooks.deliveries.pathFilter());
+  const retry = useMutation({ ...trpc.webhooks.retryDelivery.mutationOptions(), onSuccess: refresh });
+  const discard = useMutation({ ...trpc.webhooks.discardDelivery.mutationOptions(), onSuccess: refresh });
+  const error = retry.error ?? discard.error;
   return (
     <details className="delivery">
       <summary>
-        <span className={`badge badge-${delivery.status === 'succeeded' ? 'active' : delivery.status === 'failed' ? 'revoked' : 'pending'}`}>
-          {delivery.status}
-        </span>{' '}
+        <span className={`badge ${STATUS_BADGE[delivery.status]}`}>{delivery.status}</span>{' '}
         {delivery.type} <Time iso={delivery.created_at} />{' '}
         <span className="muted">
           {delivery.attempts.length} attempt{delivery.attempts.length === 1 ? '' : 's'}
@@ -312,8 +320,15 @@ function DeliveryItem({ formId, webhookId, delivery }: { formId: string; webhook
         </span>
       </summary>
       <p className="muted">
-        <code>{delivery.id}</code> · <code>webhook-id: {delivery.event_id}</code>
+        <code>{delivery.id}</code> · <code>webhook-id: {delivery.event_id}</code> · to <code>{delivery.url}</code>
       </p>
+      {delivery.status === 'held' && (
+        <p role="note">
+          Held: it was queued for a previous URL of this endpoint, and is not sent on its own. Retry sends it to the endpoint’s
+          URL now; Discard drops it.
+        </p>
+      )}
+      {delivery.status === 'discarded' && <p role="note">Discarded: it will not be sent. Retry can still send it.</p>}
       <h3>Attempts</h3>
       {delivery.attempts.length === 0 ? (
         <p className="muted">Not attempted yet.</p>
@@ -339,11 +354,16 @@ function DeliveryItem({ formId, webhookId, delivery }: { formId: string; webhook
         <pre>{JSON.stringify(delivery.payload, null, 2)}</pre>
       </section>
       <div className="actions">
-        <button type="button" className="secondary" disabled={retry.isPending} onClick={() => retry.mutate({ form_id: formId, webhook_id: webhookId, delivery_id: delivery.id })}>
+        <button type="button" className="secondary" disabled={retry.isPending} onClick={() => retry.mutate(ids)}>
           Retry now
         </button>
+        {delivery.status !== 'succeeded' && delivery.status !== 'discarded' && (
+          <button type="button" className="secondary" disabled={discard.isPending} onClick={() => discard.mutate(ids)}>
+            Discard
+          </button>
+        )}
       </div>
-      <ProblemAlert problem={retry.error ? problemOf(retry.error) : null} />
+      <ProblemAlert problem={error ? problemOf(error) : null} />
       {retry.isSuccess && <p role="status">Retrying now, with the same webhook-id.</p>}
     </details>
   );

@@ -30,8 +30,12 @@ export function accountVerificationEmail(input: { to: string; link: string; vali
       '',
       input.link,
       '',
-      `The link works once, for ${input.validHours} hours. Once it is confirmed, a form of your workspaces that`,
-      'notifies this address needs no verification of its own. If you did not sign up, ignore this email.',
+      `The link works once, for ${input.validHours} hours. Once it is confirmed, the account can create API keys,`,
+      'add webhooks and invite people, and a form of your workspaces that notifies this address needs no',
+      'verification of its own.',
+      '',
+      'If you did not sign up, do not press "Verify": ignore this email. To take over an account someone else',
+      'made with your address, reset its password ("Forgot password?"): what it handed out is taken back.',
     ].join('\n'),
   };
 }

@@ -1,7 +1,7 @@
 import type { IForm } from '@lfk/db';
 import type { SecretBox } from '../../credentials/secret-box.ts';
 import { ApiError } from '../../errors.ts';
-import { CAPTCHA_TOKEN_FIELDS } from '../../infrastructure/captcha.ts';
+import { CAPTCHA_TOKEN_FIELDS } from './captcha.ts';
 import type { SpamInput } from './schemas.ts';
 
 /** Where a form's captcha secret is sealed: bound to the form, so a sealed value copied to another form does not open. */

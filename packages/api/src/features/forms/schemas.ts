@@ -1,4 +1,4 @@
-import { CAPTCHA_PROVIDERS, FIELD_TYPES, FORM_STATES, RETENTION_DAYS, SUBMISSION_MODES, TEXT_LIMITS } from '@lfk/db/constants';
+import { CAPTCHA_PROVIDERS, FIELD_TYPES, FORM_STATES, RETENTION_DAYS, SUBMISSION_MODES, TEXT_LIMITS } from '@lfk/vocabulary';
 import { z } from 'zod';
 import { email, hasControlCharacters, idParam, listInput, NO_CONTROL_CHARACTERS, text, timeInput, timestamp, workspaceScoped } from '../../common-schemas.ts';
 

@@ -1,9 +1,9 @@
 import type { ChangedKey, NewEmail } from '@lfk/db';
 
 /** How a key is named to its owners: its display prefix, and its name when it has one. */
-const named = (key: ChangedKey) => `${key.prefix}…${key.name ? ` ("${key.name}")` : ''}`;
+export const named = (key: ChangedKey) => `${key.prefix}…${key.name ? ` ("${key.name}")` : ''}`;
 
-const keysPage = (publicUrl: string, key: ChangedKey) =>
+export const keysPage = (publicUrl: string, key: ChangedKey) =>
   `Manage the workspace's keys in the dashboard (${publicUrl}/) or with 'lfk keys list --workspace ${key.workspaceId}'.`;
 
 /** A key of theirs expires in `days` days: roll it before then, or let it end. */
@@ -20,32 +20,6 @@ export function expiryReminderEmail(input: { to: string; key: ChangedKey; days: 
       '',
       `To replace it without an outage, roll it with a grace period: 'lfk keys roll ${key.id} --grace 24h'`,
       'gives you a new key at once and keeps the old one working for 24 hours while you deploy the new one.',
-      '',
-      keysPage(input.publicUrl, key),
-    ].join('\n'),
-  };
-}
-
-/** A key of theirs was found in public and has been revoked. */
-export function leakedKeyEmail(input: {
-  to: string;
-  key: ChangedKey;
-  url: string | null;
-  reporter: string;
-  publicUrl: string;
-}): NewEmail {
-  const { key } = input;
-  return {
-    kind: 'api_key_leaked',
-    to: input.to,
-    subject: `Your API key ${key.prefix}… was found in public and has been revoked`,
-    body: [
-      `The API key ${named(key)} of workspace ${key.workspaceId} was reported by ${input.reporter} as published`,
-      input.url ? `at: ${input.url}` : '(the report did not say where).',
-      '',
-      'We revoked it at once: every request using it is now refused with 401 invalid_api_key.',
-      'Create a new key, put it where the old one was used, and remove the old key from where it was published',
-      '(and from its history): anyone may have copied it.',
       '',
       keysPage(input.publicUrl, key),
     ].join('\n'),

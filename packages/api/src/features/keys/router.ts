@@ -1,5 +1,5 @@
 import { ApiKey, AuditEvent, type IApiKey, isId, isUsableAt, MAX_ACTIVE_KEYS, noRefusals, User, Workspace } from '@lfk/db';
-import { API_KEY_EXPIRY_SECONDS } from '@lfk/db/constants';
+import { API_KEY_EXPIRY_SECONDS, utcDateOf } from '@lfk/vocabulary';
 import { generateApiKey } from '../../credentials/api-key-format.ts';
 import { ApiError } from '../../errors.ts';
 import { rest } from '../../procedure-meta.ts';
@@ -19,9 +19,9 @@ import {
 } from './schemas.ts';
 import { listOf } from '../../common-schemas.ts';
 import { apiKeyToWire, createdKeyToWire } from './serializers.ts';
-import { initialReminder, usageDays, utcDateOf } from './lifecycle.ts';
+import { initialReminder, usageDays } from './rules.ts';
 import { pageNewestFirst } from '../../infrastructure/pagination.ts';
-import { keyProcedure, ownerProcedure, router } from '../../trpc.ts';
+import { confirmedOwnerProcedure, keyProcedure, ownerProcedure, router } from '../../trpc.ts';
 import type { EntityManager } from '@mikro-orm/sql';
 
 /** Keys as listed, each with its uses this UTC day (one query for the lot). */
@@ -44,7 +44,7 @@ function expiryOf(requested: string | undefined, now: Date): Date | null {
 }
 
 export const apiKeysRouter = router({
-  create: ownerProcedure.meta(rest('POST /v1/workspaces/:workspace_id/api-keys', 201,
+  create: confirmedOwnerProcedure.meta(rest('POST /v1/workspaces/:workspace_id/api-keys', 201,
       'Create an API key, optionally expiring; the plaintext key is in this response only',
       { errors: ['api_key_limit_reached'] }))
     .input(apiKeyCreateInput)
@@ -170,7 +170,7 @@ export const apiKeysRouter = router({
    * `grace_seconds`, then is revoked (`rolled`); with no grace it is revoked in this transaction,
    * so the roll never needs a free slot. During a grace both keys count toward the limit.
    */
-  roll: ownerProcedure.meta(rest('POST /v1/workspaces/:workspace_id/api-keys/:key_id/roll', 201,
+  roll: confirmedOwnerProcedure.meta(rest('POST /v1/workspaces/:workspace_id/api-keys/:key_id/roll', 201,
       'Replace an API key with a new one; the old key works until the grace period ends',
       { errors: ['api_key_not_found', 'api_key_revoked', 'api_key_already_rolled', 'api_key_limit_reached'] }))
     .input(apiKeyRollInput)
@@ -256,7 +256,7 @@ export const apiKeysRouter = router({
 
   /**
    * Soft: the record stays for audit and in lists. Revoking a revoked (or expired) key changes nothing.
-   * This process forgets the key at once; the others hear of it from the database (see key-revocations.ts).
+   * This process forgets the key at once; the others hear of it from the database (see revocation-listener.ts).
    */
   revoke: ownerProcedure.meta(
     rest('DELETE /v1/workspaces/:workspace_id/api-keys/:key_id', 204, 'Revoke an API key (soft; idempotent)', {

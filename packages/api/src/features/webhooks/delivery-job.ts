@@ -3,21 +3,20 @@ import {
   type ClaimedDelivery,
   type Database,
   type EndpointForDelivery,
-  Membership,
   WebhookDelivery,
   type WebhookAttempt,
   WebhookEndpoint,
 } from '@lfk/db';
-import { WEBHOOK_IN_FLIGHT_PER_ENDPOINT, type WebhookDisabledReason } from '@lfk/db/constants';
+import { WEBHOOK_FAILING_DISABLE_MS, WEBHOOK_IN_FLIGHT_PER_ENDPOINT, WEBHOOK_IN_FLIGHT_PER_WORKSPACE, type WebhookDisabledReason } from '@lfk/vocabulary';
 import type { SecretBox } from '../../credentials/secret-box.ts';
 import type { QueueJob } from '../../infrastructure/queue-worker.ts';
 import type { Metrics } from '../../metrics.ts';
-import { insertEmail } from '../../infrastructure/outbox.ts';
+import { emailOwners } from '../../infrastructure/outbox.ts';
 import type { Log } from '../../log.ts';
 import { SYSTEM_ACTOR } from '../../trpc.ts';
 import { endpointDisabledEmail } from './emails.ts';
 import type { AttemptResult, Outbound } from '../../infrastructure/outbound-requests.ts';
-import { FAILING_ENDPOINT_DISABLED_AFTER_MS, nextAttemptAfter, RETRY_DELAYS_MS } from './retry-schedule.ts';
+import { nextAttemptAfter, RETRY_DELAYS_MS } from './retry-schedule.ts';
 import { signingSecrets } from './secrets.ts';
 import { signatureHeaders } from './signing.ts';
 
@@ -26,6 +25,8 @@ export interface DeliveryJobSettings {
   lockMs: number;
   /** Deliveries to one endpoint in flight at once, across every replica. */
   perEndpoint: number;
+  /** Deliveries of one workspace in flight at once, across every replica (`LFK_WEBHOOK_IN_FLIGHT_PER_WORKSPACE`). */
+  perWorkspace: number;
   /** The wait after each failed attempt (tests that retry by hand push the first one out of their way). */
   retryDelaysMs: readonly number[];
 }
@@ -33,6 +34,7 @@ export interface DeliveryJobSettings {
 export const DEFAULT_DELIVERY_SETTINGS: DeliveryJobSettings = {
   lockMs: 60_000,
   perEndpoint: WEBHOOK_IN_FLIGHT_PER_ENDPOINT,
+  perWorkspace: WEBHOOK_IN_FLIGHT_PER_WORKSPACE,
   retryDelaysMs: RETRY_DELAYS_MS,
 };
 
@@ -77,7 +79,8 @@ async function attempt(deps: DeliveryJobDeps, endpoint: EndpointForDelivery, del
     return { error: 'the signing secret cannot be opened: is LFK_SECRET_KEY the key it was sealed with?', durationMs: 0 };
   }
   const headers = signatureHeaders(secrets, delivery.eventId, at, delivery.payload);
-  return deps.outbound.post(endpoint.url, { ...headers }, delivery.payload);
+  // The URL it was queued for, not the endpoint's: one moved since the claim gets nothing queued before.
+  return deps.outbound.post(delivery.url, { ...headers }, delivery.payload);
 }
 
 /**
@@ -96,9 +99,9 @@ async function disableEndpoint(deps: DeliveryJobDeps, endpoint: EndpointForDeliv
       target: { type: 'webhook', id: endpoint.id },
       data: { form_id: endpoint.formId, reason },
     });
-    for (const to of await em.getRepository(Membership).ownerEmails(endpoint.workspaceId)) {
-      await insertEmail(em, endpointDisabledEmail({ to, endpointId: endpoint.id, formId: endpoint.formId, formName: endpoint.formName, reason, publicUrl: deps.publicUrl }));
-    }
+    await emailOwners(em, endpoint.workspaceId, (to) =>
+      endpointDisabledEmail({ to, endpointId: endpoint.id, formId: endpoint.formId, formName: endpoint.formName, reason, publicUrl: deps.publicUrl }),
+    );
     return true;
   });
   deps.log.warn({ endpoint_id: endpoint.id, reason }, 'webhook endpoint disabled');
@@ -114,14 +117,15 @@ async function disableEndpoint(deps: DeliveryJobDeps, endpoint: EndpointForDeliv
 export function deliveryJob(deps: DeliveryJobDeps, settings: DeliveryJobSettings = DEFAULT_DELIVERY_SETTINGS): QueueJob<Claimed> {
   return {
     name: 'webhooks',
-    capped: true,
     async claim(limit) {
       const em = deps.db.fork();
       const now = new Date();
-      const claimed = await em.getRepository(WebhookDelivery).claimDue(now, new Date(now.getTime() + settings.lockMs), limit, settings.perEndpoint);
-      if (claimed.length === 0) return [];
-      const endpoints = await em.getRepository(WebhookEndpoint).forDelivery([...new Set(claimed.map((d) => d.endpointId))]);
-      return claimed.map((delivery) => ({ ...delivery, endpoint: endpoints.get(delivery.endpointId) }));
+      const { deliveries, more, capped } = await em
+        .getRepository(WebhookDelivery)
+        .claimDue(now, new Date(now.getTime() + settings.lockMs), limit, { perEndpoint: settings.perEndpoint, perWorkspace: settings.perWorkspace });
+      if (deliveries.length === 0) return { items: [], more, capped };
+      const endpoints = await em.getRepository(WebhookEndpoint).forDelivery([...new Set(deliveries.map((d) => d.endpointId))]);
+      return { items: deliveries.map((delivery) => ({ ...delivery, endpoint: endpoints.get(delivery.endpointId) })), more, capped };
     },
 
     async perform(delivery) {
@@ -147,16 +151,16 @@ export function deliveryJob(deps: DeliveryJobDeps, settings: DeliveryJobSettings
       const held = await deliveries.recordAttempt(delivery.id, delivery.lockedUntil, logged, next ? 'pending' : 'failed', next);
       deps.metrics.webhookAttempted(next ? 'retrying' : 'failed');
       deps.log.warn(
-        { ...fields, status_code: result.statusCode, error: result.error, duration_ms: result.durationMs, next_attempt_at: next?.toISOString() ?? null },
+        { ...fields, status_code: result.statusCode, error: result.error, cause: result.cause, duration_ms: result.durationMs, next_attempt_at: next?.toISOString() ?? null },
         next ? 'webhook not delivered; will retry' : 'webhook not delivered; no attempts left',
       );
-      // An attempt that outlived its lock says nothing of the endpoint now: another attempt since has.
+      // An attempt that outlived its lock, or went to a URL the endpoint has moved from, says nothing of the endpoint now.
       if (!held) return;
       if (gone) return disableEndpoint(deps, endpoint, 'gone', at);
       const failingSince = await endpoints.markFailing(endpoint.id, at);
       // Disabled once it has failed for 3 days, or once a delivery has run out of attempts (about as
       // long) with no success in between: a quiet endpoint with one failing delivery is caught too.
-      const failedLongEnough = failingSince !== null && at.getTime() - failingSince.getTime() >= FAILING_ENDPOINT_DISABLED_AFTER_MS;
+      const failedLongEnough = failingSince !== null && at.getTime() - failingSince.getTime() >= WEBHOOK_FAILING_DISABLE_MS;
       if (failedLongEnough || next === null) await disableEndpoint(deps, endpoint, 'failing', at);
     },
   };

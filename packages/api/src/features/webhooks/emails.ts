@@ -1,9 +1,9 @@
 import type { NewEmail } from '@lfk/db';
-import type { WebhookDisabledReason } from '@lfk/db/constants';
+import { WEBHOOK_FAILING_DISABLE_DAYS, type WebhookDisabledReason } from '@lfk/vocabulary';
 
 const WHY: Record<Exclude<WebhookDisabledReason, 'manual'>, string> = {
   gone: 'it answered 410 Gone, which says the receiver no longer exists',
-  failing: 'every delivery to it has failed for about 3 days',
+  failing: `every delivery to it has failed for about ${WEBHOOK_FAILING_DISABLE_DAYS} days`,
 };
 
 /** An endpoint was disabled by lfk: why, and how to bring it back. */

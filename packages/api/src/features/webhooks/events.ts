@@ -1,6 +1,8 @@
 import { WebhookDelivery, WebhookEndpoint } from '@lfk/db';
-import type { SubmissionSource } from '@lfk/db/constants';
+import type { SubmissionSource } from '@lfk/vocabulary';
 import type { EntityManager } from '@mikro-orm/sql';
+import type { z } from 'zod';
+import type { submissionCreatedEvent } from './schemas.ts';
 
 /** What a `submission.created` event carries. */
 export interface SubmissionEvent {
@@ -22,19 +24,27 @@ export function eventBody(type: string, at: Date, data: unknown): string {
   return JSON.stringify({ type, timestamp: at.toISOString(), data });
 }
 
-export function submissionCreatedBody(event: SubmissionEvent): string {
+/** A `submission.created` event as its receivers parse it. */
+export function submissionCreatedPayload(event: SubmissionEvent): z.input<typeof submissionCreatedEvent> {
   const { form, submission } = event;
-  return eventBody('submission.created', submission.createdAt, {
-    form: { id: form.id, name: form.name },
-    submission: {
-      id: submission.id,
-      form_id: form.id,
-      created_at: submission.createdAt.toISOString(),
-      via: submission.source,
-      values: submission.values,
+  return {
+    type: 'submission.created',
+    timestamp: submission.createdAt.toISOString(),
+    data: {
+      form: { id: form.id, name: form.name },
+      submission: {
+        id: submission.id,
+        form_id: form.id,
+        created_at: submission.createdAt.toISOString(),
+        via: submission.source,
+        values: submission.values as Record<string, string | number | boolean>,
+      },
     },
-  });
+  };
 }
+
+/** The same event exactly as it is signed and sent. */
+export const submissionCreatedBody = (event: SubmissionEvent): string => JSON.stringify(submissionCreatedPayload(event));
 
 /**
  * Queues the submission's deliveries, one per enabled endpoint of its form that listens to
@@ -42,11 +52,11 @@ export function submissionCreatedBody(event: SubmissionEvent): string {
  * if and only if the submission does. True when any was queued (the caller wakes the delivery worker).
  */
 export async function queueSubmissionCreated(em: EntityManager, event: SubmissionEvent, except: ReadonlySet<string> = new Set()): Promise<boolean> {
-  const endpointIds = (await em.getRepository(WebhookEndpoint).subscribedTo(event.form.id, 'submission.created')).filter((id) => !except.has(id));
-  if (endpointIds.length === 0) return false;
+  const endpoints = (await em.getRepository(WebhookEndpoint).subscribedTo(event.form.id, 'submission.created')).filter((e) => !except.has(e.id));
+  if (endpoints.length === 0) return false;
   await em.getRepository(WebhookDelivery).writeNow(
     {
-      endpointIds,
+      endpoints,
       eventId: submissionEventId(event.submission.id),
       type: 'submission.created',
       payload: submissionCreatedBody(event),

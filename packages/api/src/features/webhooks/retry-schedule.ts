@@ -19,9 +19,6 @@ export const RETRY_DELAYS_MS = [
   10 * 3_600_000,
 ] as const;
 
-/** An endpoint every attempt to which has failed this long is disabled, and its owners are told. */
-export const FAILING_ENDPOINT_DISABLED_AFTER_MS = 3 * 86_400_000;
-
 /**
  * When attempt `attempts + 1` is due after `attempts` have failed, or null when none is left.
  * Each delay is spread by ±20% (`random` in [0, 1)), so receivers that came back together are not

@@ -1,5 +1,5 @@
-import { AuditEvent, Form, type IWebhookEndpoint, isId, newId, PAGE_MAX_BYTES, Submission, WebhookDelivery, WebhookEndpoint } from '@lfk/db';
-import { type AuditAction, MAX_WEBHOOKS_PER_FORM } from '@lfk/db/constants';
+import { AuditEvent, Form, type IWebhookEndpoint, isId, newId, Submission, WebhookDelivery, WebhookEndpoint } from '@lfk/db';
+import { type AuditAction, MAX_WEBHOOKS_PER_FORM, PAGE_MAX_BYTES } from '@lfk/vocabulary';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { z } from 'zod';
 import { listOf } from '../../common-schemas.ts';
@@ -9,10 +9,10 @@ import { ApiError } from '../../errors.ts';
 import { runIdempotently } from '../../infrastructure/idempotency.ts';
 import { pageWithin } from '../../infrastructure/pagination.ts';
 import { rest } from '../../procedure-meta.ts';
-import { type Actor, formMemberProcedure, formsScopeProcedure, router } from '../../trpc.ts';
+import { type Actor, confirmedFormsScopeProcedure, formMemberProcedure, formsScopeProcedure, router } from '../../trpc.ts';
 import { findReachableForm, formGone } from '../forms/rules.ts';
 import { isSuccess } from './delivery-job.ts';
-import { eventBody, submissionCreatedBody, submissionEventId, submissionOfEvent } from './events.ts';
+import { eventBody, submissionCreatedPayload, submissionEventId, submissionOfEvent } from './events.ts';
 import {
   createdWebhook,
   formEventPage,
@@ -56,15 +56,27 @@ function openable(box: SecretBox, sealed: string, context: string): string | nul
   }
 }
 
-/** The URL, if lfk may send to it (`LFK_WEBHOOK_ALLOW_PRIVATE` aside: https, a public address). */
-async function assertSendable(ctx: Context, url: string): Promise<void> {
-  const refusal = await ctx.services.outbound.refusal(url);
+/**
+ * The URL, if lfk may send to it as far as its text tells (`LFK_WEBHOOK_ALLOW_PRIVATE` aside:
+ * https, not a private address): a name is judged when sending, never here (no DNS oracle).
+ */
+function assertSendable(ctx: Context, url: string): void {
+  const refusal = ctx.services.outbound.refusal(url);
   if (refusal) throw new ApiError('invalid_request', { details: [{ path: 'url', message: refusal }] });
 }
 
 async function withLastDelivery(em: EntityManager, endpoints: IWebhookEndpoint[]) {
   const last = await em.getRepository(WebhookEndpoint).lastDeliveries(endpoints.map((e) => e.id));
   return endpoints.map((e) => webhookToWire(e, last.get(e.id)));
+}
+
+/** The delivery of the form's endpoint that the input names; another endpoint's, or a wrong-shaped id, is not found. */
+async function findDelivery(ctx: Context & { form: { id: string } }, input: { webhook_id: string; delivery_id: string }) {
+  const endpoint = await findEndpoint(ctx.em, ctx.form.id, input.webhook_id);
+  const deliveries = ctx.em.getRepository(WebhookDelivery);
+  const found = isId('whd', input.delivery_id) ? await deliveries.findOfEndpoint(endpoint.id, input.delivery_id) : null;
+  if (!found) throw new ApiError('webhook_delivery_not_found');
+  return { endpoint, found };
 }
 
 const oneWithLastDelivery = async (em: EntityManager, endpoint: IWebhookEndpoint) => (await withLastDelivery(em, [endpoint]))[0]!;
@@ -84,14 +96,14 @@ function audit(em: EntityManager, endpoint: IWebhookEndpoint, workspaceId: strin
 }
 
 export const webhooksRouter = router({
-  create: formsScopeProcedure.meta(rest('POST /v1/forms/:form_id/webhooks', 201,
+  create: confirmedFormsScopeProcedure.meta(rest('POST /v1/forms/:form_id/webhooks', 201,
       "Add a webhook endpoint to a form; its signing secret (`whsec_…`) is in this answer only",
       { errors: ['form_not_found', 'webhook_limit_reached'], idempotent: true }))
     .input(webhookCreateInput)
     .output(createdWebhook)
     .mutation(async ({ ctx, input }) => {
       const form = await findReachableForm(ctx.em, ctx.scope, input.form_id);
-      await assertSendable(ctx, input.url);
+      assertSendable(ctx, input.url);
       const workspaceId = form.workspace!.id;
       return runIdempotently<z.input<typeof createdWebhook>>(ctx, { operation: 'webhooks.create', target: form.id }, input, async (em) => {
         // The form's row lock makes "count, then insert" one step across requests and replicas.
@@ -142,26 +154,33 @@ export const webhooksRouter = router({
     }),
 
   update: formsScopeProcedure.meta(rest('PATCH /v1/forms/:form_id/webhooks/:webhook_id', 200,
-      'Change an endpoint: its URL, description, events, or enabled (deliveries wait while it is disabled)',
+      'Change an endpoint: its URL, description, events, or enabled (deliveries wait while it is disabled). ' +
+        'A new URL receives the events after the change; deliveries still waiting for the previous URL are `held` ' +
+        "for a member's session to retry (to the new URL) or discard",
       { errors: ['form_not_found', 'webhook_not_found'] }))
     .input(webhookUpdateInput)
     .output(webhook)
     .mutation(async ({ ctx, input }) => {
       const form = await findReachableForm(ctx.em, ctx.scope, input.form_id);
-      if (input.url !== undefined) await assertSendable(ctx, input.url);
+      if (input.url !== undefined) assertSendable(ctx, input.url);
       const { updated, resumed } = await ctx.em.transactional(async (em) => {
         const found = await lockEndpoint(em, form.id, input.webhook_id);
+        const deliveries = em.getRepository(WebhookDelivery);
         const changed = (['url', 'description', 'events', 'enabled'] as const).filter((field) => input[field] !== undefined);
+        let held: number | undefined;
         if (input.url !== undefined && input.url !== found.url) {
           found.url = input.url;
           // Another receiver: the old one's failures do not count toward disabling this one.
           found.failingSince = null;
+          // What was queued for the old URL carries submissions made before the move: the new URL
+          // (perhaps a key's) must not read them. Held before any resume below, so enabling in the
+          // same change releases none of them.
+          held = await deliveries.holdMovedFrom(found.id, input.url);
         }
         if (input.description !== undefined) found.description = input.description;
         if (input.events !== undefined) found.events = input.events;
         let resumed = 0;
         if (input.enabled !== undefined && input.enabled !== found.enabled) {
-          const deliveries = em.getRepository(WebhookDelivery);
           found.enabled = input.enabled;
           found.disabledReason = input.enabled ? null : 'manual';
           // A fresh start: failures before it was disabled do not count toward the next 3 days.
@@ -169,7 +188,9 @@ export const webhooksRouter = router({
           if (input.enabled) resumed = await deliveries.resumeOf(found.id, new Date());
           else await deliveries.pauseOf(found.id);
         }
-        if (changed.length > 0) audit(em, found, form.workspace!.id, ctx.actor, 'webhook.updated', { fields: changed });
+        if (changed.length > 0) {
+          audit(em, found, form.workspace!.id, ctx.actor, 'webhook.updated', { fields: changed, ...(held ? { held } : {}) });
+        }
         return { updated: found, resumed };
       });
       if (resumed > 0) ctx.services.wakeWebhooks();
@@ -272,32 +293,50 @@ export const webhooksRouter = router({
         id: submissionEventId(row.id),
         type: 'submission.created' as const,
         created_at: row.createdAt.toISOString(),
-        payload: JSON.parse(
-          submissionCreatedBody({ form, submission: { id: row.id, createdAt: row.createdAt, source: row.source, values: row.data } }),
-        ) as unknown,
+        payload: submissionCreatedPayload({ form, submission: { id: row.id, createdAt: row.createdAt, source: row.source, values: row.data } }),
       }));
       return { data, cursor: data.at(-1)?.id ?? input.after, has_more: more };
     }),
 
   retryDelivery: formMemberProcedure.meta(rest('POST /v1/forms/:form_id/webhooks/:webhook_id/deliveries/:delivery_id/retry', 202,
-      'Deliver again now, with the same `webhook-id` (members\' sessions only)',
+      "Deliver again now, with the same `webhook-id`, to the endpoint's URL as it is now (members' sessions only: " +
+        'this is how a delivery `held` by a URL change is sent)',
       { errors: ['webhook_not_found', 'webhook_delivery_not_found', 'webhook_disabled', 'webhook_delivery_in_flight'] }))
     .input(webhookDeliveryIdInput)
     .output(webhookDelivery)
     .mutation(async ({ ctx, input }) => {
-      const endpoint = await findEndpoint(ctx.em, ctx.form.id, input.webhook_id);
-      const deliveries = ctx.em.getRepository(WebhookDelivery);
-      const found = isId('whd', input.delivery_id) ? await deliveries.findOfEndpoint(endpoint.id, input.delivery_id) : null;
-      if (!found) throw new ApiError('webhook_delivery_not_found');
+      const { endpoint, found } = await findDelivery(ctx, input);
       const retried = await ctx.em.transactional(async (em) => {
-        // The endpoint's row lock orders this against a concurrent disable: a disabled endpoint's deliveries wait.
-        if (!(await lockEndpoint(em, ctx.form.id, endpoint.id)).enabled) throw new ApiError('webhook_disabled');
-        if (!(await em.getRepository(WebhookDelivery).retryNow(found.id, new Date()))) return false;
+        // The endpoint's row lock orders this against a concurrent disable (a disabled endpoint's
+        // deliveries wait) and a move (the URL read is the one it has until this commits).
+        const locked = await lockEndpoint(em, ctx.form.id, endpoint.id);
+        if (!locked.enabled) throw new ApiError('webhook_disabled');
+        if (!(await em.getRepository(WebhookDelivery).retryNow(found.id, locked.url, new Date()))) return false;
         audit(em, endpoint, ctx.form.workspace!.id, ctx.actor, 'webhook.delivery_retried', { delivery_id: found.id });
         return true;
       });
       if (!retried) throw new ApiError('webhook_delivery_in_flight');
       ctx.services.wakeWebhooks();
+      await ctx.em.refresh(found);
+      return deliveryToWire(found);
+    }),
+
+  discardDelivery: formMemberProcedure.meta(rest('POST /v1/forms/:form_id/webhooks/:webhook_id/deliveries/:delivery_id/discard', 200,
+      "Never send this delivery (members' sessions only): one waiting, `held` by a URL change, or failed becomes `discarded`. " +
+        'It stays in the log, and a retry can still send it',
+      { errors: ['webhook_not_found', 'webhook_delivery_not_found', 'webhook_delivery_in_flight', 'webhook_delivery_succeeded'] }))
+    .input(webhookDeliveryIdInput)
+    .output(webhookDelivery)
+    .mutation(async ({ ctx, input }) => {
+      const { endpoint, found } = await findDelivery(ctx, input);
+      const outcome = await ctx.em.transactional(async (em) => {
+        const outcome = await em.getRepository(WebhookDelivery).discard(found.id, new Date());
+        if (outcome === 'discarded') audit(em, endpoint, ctx.form.workspace!.id, ctx.actor, 'webhook.delivery_discarded', { delivery_id: found.id });
+        return outcome;
+      });
+      if (outcome === 'gone') throw new ApiError('webhook_delivery_not_found');
+      if (outcome === 'in_flight') throw new ApiError('webhook_delivery_in_flight');
+      if (outcome === 'succeeded') throw new ApiError('webhook_delivery_succeeded');
       await ctx.em.refresh(found);
       return deliveryToWire(found);
     }),

@@ -1,6 +1,6 @@
-import { PAGE_LIMIT, TEXT_LIMITS, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_DISABLED_REASONS, WEBHOOK_EVENT_TYPES } from '@lfk/db/constants';
+import { PAGE_LIMIT, SUBMISSION_SOURCES, TEXT_LIMITS, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_DISABLED_REASONS, WEBHOOK_EVENT_TYPES, WEBHOOK_FAILING_DISABLE_DAYS } from '@lfk/vocabulary';
 import { z } from 'zod';
-import { idParam, listInput, queryInteger, text, timestamp } from '../../common-schemas.ts';
+import { idParam, listInput, queryInteger, submissionValues, text, timestamp } from '../../common-schemas.ts';
 import { httpUrl } from '../forms/schemas.ts';
 
 export const webhookEventType = z.enum(WEBHOOK_EVENT_TYPES).meta({ id: 'WebhookEventType' });
@@ -14,7 +14,8 @@ const events = z
 const description = text(TEXT_LIMITS.webhookDescription).nullable();
 
 const url = httpUrl.describe(
-  'Where events are POSTed: an https:// URL of a public address (unless the server sets LFK_WEBHOOK_ALLOW_PRIVATE).',
+  'Where events are POSTed: an https:// URL, not a private address nor localhost (unless the server sets LFK_WEBHOOK_ALLOW_PRIVATE). ' +
+    'A name is resolved when sending, not here: one with no public address fails its deliveries, logged.',
 );
 
 export const webhookCreateInput = z.strictObject({
@@ -33,11 +34,38 @@ export const webhookUpdateInput = z.strictObject({
   url: url.optional(),
   description: description.optional(),
   events: events.optional(),
-  enabled: z.boolean().optional().describe('false pauses deliveries (they wait); true sends what waited.'),
+  enabled: z
+    .boolean()
+    .optional()
+    .describe('false pauses deliveries (they wait); true sends what waited (not what a URL change held).'),
 });
 export type WebhookUpdateInput = z.infer<typeof webhookUpdateInput>;
 
-export const webhookDeliveryStatus = z.enum(WEBHOOK_DELIVERY_STATUSES).meta({ id: 'WebhookDeliveryStatus' });
+/** What a `submission.created` event carries: the body lfk signs and POSTs (`events.ts` writes it). */
+export const submissionCreatedEvent = z
+  .object({
+    type: z.literal('submission.created'),
+    timestamp: timestamp.describe('When the submission was made.'),
+    data: z.object({
+      form: z.object({ id: z.string(), name: z.string() }),
+      submission: z.object({
+        id: z.string(),
+        form_id: z.string(),
+        created_at: timestamp,
+        via: z.enum(SUBMISSION_SOURCES).describe('From a browser on an allowed origin, or from a server with a key.'),
+        values: submissionValues,
+      }),
+    }),
+  })
+  .meta({ id: 'SubmissionCreatedEvent', description: 'The body of a `submission.created` webhook request.' });
+
+export const webhookDeliveryStatus = z.enum(WEBHOOK_DELIVERY_STATUSES).meta({
+  id: 'WebhookDeliveryStatus',
+  description:
+    '`pending`: waiting for its next attempt (or for its endpoint to be enabled); `succeeded`; `failed`: out of attempts; ' +
+    "`held`: queued for a URL the endpoint has moved from, sent only if a member retries it (to the endpoint's URL now); " +
+    '`discarded`: a member chose not to send it.',
+});
 
 export const webhook = z
   .object({
@@ -50,7 +78,7 @@ export const webhook = z
     disabled_reason: z
       .enum(WEBHOOK_DISABLED_REASONS)
       .nullable()
-      .describe('Why it is disabled: `manual` (a person), `gone` (it answered 410), `failing` (3 days of failures).'),
+      .describe(`Why it is disabled: \`manual\` (a person), \`gone\` (it answered 410), \`failing\` (${WEBHOOK_FAILING_DISABLE_DAYS} days of failures).`),
     last_delivery_at: timestamp.nullable().describe('The last attempt of its latest attempted delivery.'),
     last_status: webhookDeliveryStatus.nullable().describe('How its latest attempted delivery stands.'),
     previous_secret_expires_at: timestamp
@@ -85,7 +113,13 @@ export const rotatedWebhookSecret = z
 
 const attemptFields = {
   status_code: z.number().int().nullable().describe("The receiver's HTTP status; null when it never answered."),
-  error: z.string().nullable().describe('Why no answer came: a timeout, a refused address, a reset connection.'),
+  error: z
+    .string()
+    .nullable()
+    .describe(
+      "Why no answer came: a timeout, a reset connection, a bad certificate, or `not sent: no public address found for the URL's host` " +
+        '(one answer for a name that does not exist, does not resolve in time, or resolves only to private addresses).',
+    ),
   duration_ms: z.number().int(),
   response_excerpt: z.string().nullable().describe("The first KiB of the answer's body."),
 };
@@ -101,10 +135,11 @@ export const webhookDelivery = z
     id: z.string(),
     event_id: z.string().describe('The `webhook-id` header: the same on every attempt.'),
     type: z.string(),
+    url: z.string().describe("Where it is sent: the endpoint's URL when it was queued, or when a member last retried it."),
     status: webhookDeliveryStatus,
     attempts: z.array(webhookAttempt),
-    next_attempt_at: timestamp.nullable().describe('Null once settled, or while its endpoint is disabled.'),
-    payload: z.unknown().describe('The event as sent.'),
+    next_attempt_at: timestamp.nullable().describe('Null once settled, while held, or while its endpoint is disabled.'),
+    payload: submissionCreatedEvent.describe('The event as sent.'),
     created_at: timestamp,
   })
   .meta({ id: 'WebhookDelivery' });
@@ -127,7 +162,7 @@ export const formEvent = z
     id: z.string().describe('The event id, as the `webhook-id` header carries it.'),
     type: webhookEventType,
     created_at: timestamp,
-    payload: z.unknown().describe('The event exactly as a webhook endpoint receives it.'),
+    payload: submissionCreatedEvent.describe('The event exactly as a webhook endpoint receives it.'),
   })
   .meta({ id: 'FormEvent' });
 

@@ -41,9 +41,11 @@ export const deliveryToWire = (d: IWebhookDelivery): z.input<typeof webhookDeliv
   id: d.id,
   event_id: d.eventId,
   type: d.type,
+  url: d.url,
   status: d.status,
   attempts: d.attempts.map((a): z.input<typeof webhookAttempt> => ({ at: a.at, ...attemptFieldsToWire(a) })),
   next_attempt_at: d.status === 'pending' ? isoOrNull(d.nextAttemptAt) : null,
-  payload: JSON.parse(d.payload),
+  // Written by events.ts as the event's schema says.
+  payload: JSON.parse(d.payload) as z.input<typeof webhookDelivery>['payload'],
   created_at: iso(d.createdAt),
 });

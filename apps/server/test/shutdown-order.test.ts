@@ -1,0 +1,33 @@
+/**
+ * The server stops as its one list of tasks says, in reverse: requests first, then the work they
+ * started, the sweeps and queues, the connections and buffer those use, and the database last.
+ * (The processes that receive a real SIGTERM are in server, durability and background-write-failures.)
+ */
+import { useTestServer } from '@lfk/server/testing';
+import { describe, expect, it } from 'vitest';
+
+const SHUTDOWN_STEPS = [
+  'requests',
+  'metrics server',
+  'request work',
+  'idempotency sweep',
+  'rate limit sweep',
+  'key lifecycle sweep',
+  'retention sweep',
+  'webhook worker',
+  'email sender',
+  'webhook connections',
+  'captcha connections',
+  'key-use buffer',
+  'revocation listener',
+  'database outage watch',
+  'database',
+];
+
+describe('shutdown', () => {
+  const t = useTestServer();
+
+  it('runs the 15 steps in order: the server’s tasks, last started first', () => {
+    expect(t.server.tasks.names().reverse()).toEqual(SHUTDOWN_STEPS);
+  });
+});

@@ -1,0 +1,44 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { problemOf } from '../api/problems.ts';
+import { trpc } from '../api/trpc.ts';
+import { ProblemAlert } from './problem-alert.tsx';
+
+/** "Send a new link" to confirm the signed-in person's address, and what became of it. */
+export function SendConfirmationLink() {
+  const [said, setSaid] = useState('');
+  const resend = useMutation({
+    ...trpc.auth.resendEmailVerification.mutationOptions(),
+    onSuccess: ({ sent_to }) => setSaid(`Sent a link to ${sent_to}: open it and press “Verify”.`),
+  });
+  return (
+    <>
+      <button type="button" className="secondary" disabled={resend.isPending} onClick={() => { setSaid(''); resend.mutate(); }}>
+        Send a new link
+      </button>
+      <ProblemAlert problem={resend.error ? problemOf(resend.error) : null} />
+      <p role="status">{said}</p>
+    </>
+  );
+}
+
+/**
+ * Where a person would hand out reach (an API key, a webhook, an invitation), which the server
+ * refuses until their address is confirmed (403 `email_not_confirmed`): why, and how to confirm.
+ * Nothing once the address is confirmed.
+ */
+export function ConfirmAddressNotice({ toDo }: { toDo: string }) {
+  const session = useQuery(trpc.auth.session.queryOptions());
+  const user = session.data?.user;
+  if (!user || user.email_verified) return null;
+  return (
+    <div className="notice" role="note">
+      <p>
+        <strong>Confirm your email address to {toDo}.</strong> Open the link emailed to {user.email} when you signed up and press
+        “Verify”. Until an account has confirmed its address it cannot create API keys, add webhooks or invite anyone, so that nobody
+        can hand these out with an address that is not theirs.
+      </p>
+      <SendConfirmationLink />
+    </div>
+  );
+}

@@ -1,0 +1,168 @@
+import { AuditEvent, EmailVerification, Membership, Session, User, Workspace } from '@lfk/db';
+import { hashPassword, verifyPassword } from '../../credentials/passwords.ts';
+import { ApiError } from '../../errors.ts';
+import { rest } from '../../procedure-meta.ts';
+import {
+  accountDeleteInput,
+  loginInput,
+  loginOutput,
+  passwordChangeInput,
+  sessionOutput,
+  signupInput,
+  signupOutput,
+} from './schemas.ts';
+import { workspaceToWire } from '../workspaces/serializers.ts';
+import { userToWire } from './serializers.ts';
+import { openAccount } from './open-account.ts';
+import { cancelInvitationsSentBy } from '../invitations/invitations.ts';
+import { signOutEverywhere, startSession } from '../sessions/sessions.ts';
+import { sessionsProcedures } from '../sessions/router.ts';
+import { confirmPassword } from './password-check.ts';
+import { passwordChangedEmail } from './emails.ts';
+import { enqueueEmail } from '../../infrastructure/outbox.ts';
+import { retryingDeadlocks } from '../../infrastructure/deadlocks.ts';
+import { assertResendAllowed, maskEmail, sendAccountVerification } from '../email-verification/sending.ts';
+import { verificationSent } from '../email-verification/schemas.ts';
+import { perIpLimit, publicProcedure, router, sessionProcedure } from '../../trpc.ts';
+
+export const authRouter = router({
+  signup: publicProcedure.meta(rest('POST /v1/auth/signup', 201, 'Create an account, its personal workspace and a session',
+      { errors: ['rate_limited', 'signup_disabled', 'email_taken'] }))
+    .use(perIpLimit('login'))
+    .input(signupInput)
+    .output(signupOutput)
+    .mutation(async ({ ctx, input }) => {
+      if (!ctx.services.allowSignup) throw new ApiError('signup_disabled');
+      const passwordHash = await hashPassword(input.password);
+      // A taken address is found by the unique index, races included (409 email_taken).
+      const result = await ctx.em.transactional(async (em) => {
+        const opened = openAccount(em, { email: input.email, name: input.name, passwordHash }, ctx.services.now());
+        await sendAccountVerification(em, ctx.services, opened.user);
+        return opened;
+      });
+      ctx.services.wakeMailer();
+      ctx.cookies.set(result.session.token, result.session.expiresAt);
+      return {
+        user: userToWire(result.user),
+        workspace: workspaceToWire(result.workspace, 'owner'),
+        session_token: result.session.token,
+      };
+    }),
+
+  login: publicProcedure.meta(rest('POST /v1/auth/login', 200, 'Sign in and get a session token',
+      { errors: ['rate_limited', 'invalid_credentials'] }))
+    .use(perIpLimit('login'))
+    .input(loginInput)
+    .output(loginOutput)
+    .mutation(async ({ ctx, input }) => {
+      // Guesses at one account, from however many addresses, share one budget. It is taken before
+      // the password is checked (so parallel guesses cannot all slip through) and given back when
+      // the password is right. Unknown emails are counted alike: the answers never tell them apart.
+      const { rateLimits } = ctx.services;
+      const account = input.email.toLowerCase();
+      await rateLimits.consume('login_failures', account);
+      const user = await ctx.em.getRepository(User).findForLogin(input.email);
+      const valid = await verifyPassword(user?.passwordHash ?? null, input.password);
+      if (!user || !valid) throw new ApiError('invalid_credentials');
+      await rateLimits.giveBack('login_failures', account);
+      const session = startSession(ctx.em, user.id, ctx.services.now(), { ip: ctx.ip, userAgent: ctx.userAgent ?? null });
+      await ctx.em.flush();
+      ctx.cookies.set(session.token, session.expiresAt);
+      return { user: userToWire(user), session_token: session.token, expires_at: session.expiresAt.toISOString() };
+    }),
+
+  logout: sessionProcedure.meta(
+    rest('POST /v1/auth/logout', 204, 'Sign out: the session is revoked'),
+  ).mutation(async ({ ctx }) => {
+    await ctx.em.getRepository(Session).revoke(ctx.session.sessionId);
+    ctx.cookies.clear();
+  }),
+
+  changePassword: sessionProcedure.meta(
+    rest('POST /v1/auth/password', 204, "Change the password: the current one is required, and every other session of the account is signed out",
+      { errors: ['rate_limited'] }),
+  ).input(passwordChangeInput).mutation(async ({ ctx, input }) => {
+    const user = await confirmPassword(ctx, input.current_password, { path: 'current_password', message: 'Is not your current password.' });
+    const passwordHash = await hashPassword(input.new_password);
+    await ctx.em.transactional(async (em) => {
+      await em.getRepository(User).setPassword(user.id, passwordHash);
+      await signOutEverywhere(em, user.id, ctx.services.now(), ctx.session.sessionId);
+      enqueueEmail(em, passwordChangedEmail({ to: user.email, how: 'changed' }));
+    });
+    ctx.services.wakeMailer();
+  }),
+
+  resendEmailVerification: sessionProcedure.meta(
+    rest('POST /v1/auth/email-verification', 202, "Send a new link to confirm the signed-in person's address",
+      { errors: ['email_already_verified', 'rate_limited'] }),
+  ).output(verificationSent).mutation(async ({ ctx }) => {
+    const sentTo = await ctx.em.transactional(async (em) => {
+      // The user's row lock makes "check the interval, then send" one step for concurrent asks.
+      // Deleted meanwhile (from another session): so is this session.
+      const user = await em.getRepository(User).findOneForUpdateOrFail({ id: ctx.session.userId }, () => new ApiError('invalid_session'));
+      if (user.emailVerifiedAt) throw new ApiError('email_already_verified');
+      assertResendAllowed(ctx.services, await em.getRepository(EmailVerification).sentToUserAt(user.id));
+      await sendAccountVerification(em, ctx.services, user);
+      return maskEmail(user.email);
+    });
+    ctx.services.wakeMailer();
+    return { sent_to: sentTo };
+  }),
+
+  /**
+   * Deletes the account for good: its sessions, its memberships, and the workspaces where it is
+   * the only member (with all they hold). Refused while it is the last owner of a workspace that
+   * has other members: they would be left without one. The password is asked again.
+   */
+  deleteAccount: sessionProcedure.meta(
+    rest('DELETE /v1/auth/account', 204, 'Delete your account: workspaces where you are the only member go with it',
+      { errors: ['last_owner', 'rate_limited'] }),
+  ).input(accountDeleteInput).mutation(async ({ ctx, input }) => {
+    const user = await confirmPassword(ctx, input.password, { path: 'password', message: 'Is not your password.' });
+    const keyHashes = await retryingDeadlocks(() => ctx.em.transactional(async (em) => {
+      const memberships = em.getRepository(Membership);
+      const workspaces = em.getRepository(Workspace);
+      const hashes: string[] = [];
+      // Each workspace locked, in one order, as a role change or a removal would lock it.
+      for (const { workspaceId } of await memberships.allOf(user.id)) {
+        const found = await workspaces.lock(workspaceId);
+        const role = found ? await memberships.roleOf(workspaceId, user.id) : null;
+        // Deleted or left meanwhile: nothing of it to take or to leave.
+        if (!found || role === null) continue;
+        const others = (await memberships.countMembers(workspaceId)) - 1;
+        if (others === 0) {
+          hashes.push(...(await workspaces.deleteNow(workspaceId)));
+          continue;
+        }
+        if (await memberships.isLastOwner(workspaceId, role)) {
+          throw new ApiError('last_owner', {
+            message: `You are the last owner of the workspace "${found.name}", which has other members: make one of them an owner, or delete the workspace, first.`,
+          });
+        }
+        em.getRepository(AuditEvent).record({
+          workspaceId,
+          action: 'member.left',
+          actor: ctx.actor,
+          target: { type: 'user', id: user.id },
+          data: { role },
+        });
+        await cancelInvitationsSentBy(em, user.id, { actor: ctx.actor, reason: 'inviter_not_owner', workspaceId });
+      }
+      await em.flush();
+      await em.getRepository(User).deleteNow(user.id);
+      return hashes;
+    }));
+    for (const hash of keyHashes) ctx.services.apiKeyCache.forget(hash);
+    ctx.cookies.clear();
+  }),
+
+  // The session list and sign-outs belong to features/sessions; they stay under the `auth` key, in this order.
+  ...sessionsProcedures,
+
+  session: sessionProcedure.meta(
+    rest('GET /v1/auth/session', 200, 'The signed-in user and when the session expires'),
+  ).output(sessionOutput).query(async ({ ctx }) => {
+    const user = await ctx.em.getRepository(User).findOneOrFail({ id: ctx.session.userId }, { failHandler: () => new ApiError('invalid_session') });
+    return { user: userToWire(user), expires_at: ctx.session.expiresAt.toISOString() };
+  }),
+});

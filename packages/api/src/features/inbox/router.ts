@@ -1,0 +1,235 @@
+import { AuditEvent, type FormReading, Submission, type SubmissionFilter } from '@lfk/db';
+import type { EntityManager } from '@mikro-orm/sql';
+import type { Context } from '../../context.ts';
+import { ApiError } from '../../errors.ts';
+import { rest } from '../../procedure-meta.ts';
+import { listOf } from '../../common-schemas.ts';
+import {
+  createdSubmission,
+  SUBMISSION_MAX_BYTES,
+  submission,
+  submissionCreateInput,
+  submissionExportInput,
+  submissionGetInput,
+  submissionListInput,
+  submissionsDeleted,
+  submissionsDeleteInput,
+} from './schemas.ts';
+import { submissionValues } from '../../common-schemas.ts';
+import { submissionToWire } from './serializers.ts';
+import { runIdempotently, storedReplay } from '../../infrastructure/idempotency.ts';
+import { pageWithin } from '../../infrastructure/pagination.ts';
+import {
+  admitOrigin,
+  assertSubmissionSize,
+  browserSubmitter,
+  findSubmissionForm,
+  redirectLocation,
+} from './rules.ts';
+import { type SubmissionValue, validateSubmission } from './validation.ts';
+import { assertOpen, assertUnderCap } from './closing.ts';
+import { judge, separateSpamFields } from './spam.ts';
+import { sendSubmission } from './fan-out.ts';
+import { inBatches } from '../../infrastructure/batches.ts';
+import { exportSubmissions } from './export.ts';
+import { type Actor, type FormKey, formMemberProcedure, router, submissionProcedure } from '../../trpc.ts';
+
+/** A server-side call: the key must be of the form's workspace. Keys never see unclaimed forms. */
+function acceptKey(form: FormReading, key: FormKey): 'api_key' {
+  if (!form.workspace) throw new ApiError('form_not_found');
+  if (form.workspace.id !== key.workspaceId) throw new ApiError('forbidden');
+  return 'api_key';
+}
+
+/** A browser: the form must take browser submissions from this origin, which may then read the answer. */
+function acceptBrowser(ctx: Context, form: FormReading): 'browser' {
+  if (form.submissionMode === 'api_key') throw new ApiError('api_key_required');
+  const origin = admitOrigin(ctx.services, form, ctx.origin);
+  // A request with an Authorization header is a server's, and servers get no CORS grant.
+  if (ctx.auth.via !== 'bearer') ctx.browser.allowOrigin(origin);
+  ctx.browser.fieldLabels(Object.fromEntries(form.schema.flatMap((field) => (field.label ? [[field.name, field.label]] : []))));
+  return 'browser';
+}
+
+/** A list's or an export's filters, as the repository reads them. */
+const filterOf = (input: { status: SubmissionFilter['status']; since?: string; until?: string; q?: string }): SubmissionFilter => ({
+  status: input.status,
+  ...(input.since ? { since: new Date(input.since) } : {}),
+  ...(input.until ? { until: new Date(input.until) } : {}),
+  ...(input.q ? { q: input.q } : {}),
+});
+
+/** The submission, locked for a change of status and read under the lock; another form's, or none, is "not found". */
+async function lockSubmission(em: EntityManager, formId: string, submissionId: string) {
+  const found = await em.getRepository(Submission).lockInForm(formId, submissionId);
+  if (!found) throw new ApiError('submission_not_found');
+  return found;
+}
+
+function auditSubmission(em: EntityManager, workspaceId: string, actor: Actor, action: 'submission.deleted' | 'submission.marked_spam' | 'submission.marked_not_spam', formId: string, submissionId: string) {
+  em.getRepository(AuditEvent).record({ workspaceId, action, actor, target: { type: 'submission', id: submissionId }, data: { form_id: formId } });
+}
+
+export const inboxRouter = router({
+  create: submissionProcedure.meta(rest('POST /v1/forms/:form_id/submissions', 201,
+      'Submit to a form: from an allowed origin (browser mode) or with a key of its workspace',
+      {
+        transport: 'submission',
+        bodyLimit: SUBMISSION_MAX_BYTES,
+        body: submissionValues,
+        errors: ['form_not_found', 'forbidden', 'api_key_required', 'origin_not_allowed', 'form_closed', 'validation_failed', 'captcha_failed', 'payload_too_large', 'rate_limited'],
+        idempotent: true,
+      }))
+    .input(submissionCreateInput)
+    .output(createdSubmission)
+    .mutation(async ({ ctx, input }) => {
+      assertSubmissionSize(input.data);
+      const form = await findSubmissionForm(ctx.em, input.form_id);
+      const source = ctx.key ? acceptKey(form, ctx.key) : acceptBrowser(ctx, form);
+      assertOpen(form, ctx.services.now());
+      const sent = separateSpamFields(form, input.data);
+      const validated = validateSubmission(form.schema, sent.values);
+      if (!validated.ok) throw new ApiError('validation_failed', { details: validated.details });
+      // Counted after the form's own rules (mode, origin, values), so what they refuse spends none
+      // of the address's allowance; a browser's retry with the same Idempotency-Key counts again.
+      if (source === 'browser') await ctx.services.rateLimits.consume('browser_submissions', browserSubmitter(form, ctx.ip));
+      const write = { operation: 'submissions.create', target: form.id };
+      // A captcha token is good once: a retry of a request that was taken is answered as it was,
+      // before its token is shown to the provider a second time.
+      if (form.captchaProvider && source === 'browser') {
+        const replayed = await storedReplay<{ id: string; form_id: string; created_at: string }>(ctx, write, input);
+        if (replayed) return replayed;
+      }
+      // Spam is answered exactly as a real submission is: whoever sent it learns nothing.
+      const verdict = await judge(ctx, form, source, sent);
+      let fannedOut = { emailQueued: false, deliveriesQueued: false };
+      const created = await runIdempotently(ctx, write, input, async (em) => {
+        // Spam too: a full form answers every post alike, so a bot cannot tell its honeypot apart.
+        await assertUnderCap(em, form);
+        // Written by plain statements in the request's transaction: the submission, then (if it is
+        // real) its notification and webhook deliveries, which exist if and only if it does.
+        const record = await em.getRepository(Submission).writeNow(
+          { formId: form.id, data: validated.values, source, apiKeyId: ctx.key?.keyId ?? null, ...verdict },
+          ctx.services.now(),
+        );
+        if (verdict.status === 'ok') {
+          fannedOut = await sendSubmission(em, form, { id: record.id, createdAt: record.createdAt, source, values: validated.values });
+        }
+        const wire = { id: record.id, form_id: form.id, created_at: record.createdAt.toISOString() };
+        return { response: wire, replay: wire };
+      });
+      if (fannedOut.emailQueued) ctx.services.wakeMailer();
+      if (fannedOut.deliveriesQueued) ctx.services.wakeWebhooks();
+      const location = redirectLocation(form.redirectUrl ?? null);
+      if (location) ctx.browser.redirectTo(location);
+      return created;
+    }),
+
+  get: formMemberProcedure.meta(rest('GET /v1/forms/:form_id/submissions/:submission_id', 200,
+      "One submission of a form, all of its values (members' sessions only)", { errors: ['submission_not_found'] }))
+    .input(submissionGetInput)
+    .output(submission)
+    .query(async ({ ctx, input }) => {
+      // An id of the wrong shape, or of another form's submission, names nothing here.
+      const found = await ctx.em.getRepository(Submission).findInForm(ctx.form.id, input.submission_id);
+      if (!found) throw new ApiError('submission_not_found');
+      return submissionToWire(found);
+    }),
+
+  list: formMemberProcedure.meta(rest('GET /v1/forms/:form_id/submissions', 200,
+      "A form's submissions, newest first, filtered by status, time and text (members' sessions only)"))
+    .input(submissionListInput)
+    .output(listOf(submission))
+    .query(({ ctx, input }) => {
+      const filter = filterOf(input);
+      const submissions = ctx.em.getRepository(Submission);
+      return pageWithin('sub', input, (before, bounds) => submissions.newestFirstMatching(ctx.form.id, filter, before, bounds), submissionToWire);
+    }),
+
+  delete: formMemberProcedure.meta(rest('DELETE /v1/forms/:form_id/submissions/:submission_id', 204,
+      "Delete a submission, with its email and webhook deliveries (members' sessions only)", { errors: ['submission_not_found'] }))
+    .input(submissionGetInput)
+    .mutation(async ({ ctx, input }) => {
+      await ctx.em.transactional(async (em) => {
+        const deleted = await em.getRepository(Submission).deleteInForm(ctx.form.id, [input.submission_id]);
+        if (deleted === 0) throw new ApiError('submission_not_found');
+        auditSubmission(em, ctx.form.workspace!.id, ctx.actor, 'submission.deleted', ctx.form.id, input.submission_id);
+      });
+    }),
+
+  deleteMany: formMemberProcedure.meta(rest('POST /v1/forms/:form_id/submissions/delete', 200,
+      "Delete several submissions: up to 100 by id, or every one before a time (members' sessions only)"))
+    .input(submissionsDeleteInput)
+    .output(submissionsDeleted)
+    .mutation(async ({ ctx, input }) => {
+      const workspaceId = ctx.form.workspace!.id;
+      const target = { type: 'form', id: ctx.form.id };
+      if (input.ids) {
+        const ids = input.ids;
+        return ctx.em.transactional(async (em) => {
+          const deleted = await em.getRepository(Submission).deleteInForm(ctx.form.id, ids);
+          em.getRepository(AuditEvent).record({ workspaceId, action: 'submissions.deleted', actor: ctx.actor, target, data: { deleted, ids: ids.length } });
+          return { deleted };
+        });
+      }
+      // Everything before a time may be a great deal: short batches, then one audit event for them all.
+      const before = new Date(input.before!);
+      const deleted = await inBatches(ctx.services.db, (em, limit) => em.getRepository(Submission).deleteBatch(ctx.form.id, before, limit));
+      await ctx.em.transactional(async (em) => {
+        em.getRepository(AuditEvent).record({ workspaceId, action: 'submissions.deleted', actor: ctx.actor, target, data: { deleted, before: before.toISOString() } });
+      });
+      return { deleted };
+    }),
+
+  markSpam: formMemberProcedure.meta(rest('POST /v1/forms/:form_id/submissions/:submission_id/spam', 200,
+      "Mark a submission as spam: its email and webhook deliveries not yet sent are cancelled (members' sessions only)",
+      { errors: ['submission_not_found'] }))
+    .input(submissionGetInput)
+    .output(submission)
+    .mutation(async ({ ctx, input }) =>
+      ctx.em.transactional(async (em) => {
+        const found = await lockSubmission(em, ctx.form.id, input.submission_id);
+        if (found.status === 'spam') return submissionToWire(found);
+        const submissions = em.getRepository(Submission);
+        await submissions.setStatus(found.id, 'spam', 'marked');
+        await submissions.cancelPendingSends(found.id);
+        auditSubmission(em, ctx.form.workspace!.id, ctx.actor, 'submission.marked_spam', ctx.form.id, found.id);
+        return submissionToWire({ ...found, status: 'spam', spamReason: 'marked' });
+      }),
+    ),
+
+  markNotSpam: formMemberProcedure.meta(rest('POST /v1/forms/:form_id/submissions/:submission_id/not-spam', 200,
+      "Mark a submission as not spam: the email and webhook deliveries held back from it are sent now (members' sessions only)",
+      { errors: ['submission_not_found'] }))
+    .input(submissionGetInput)
+    .output(submission)
+    .mutation(async ({ ctx, input }) => {
+      let fannedOut = { emailQueued: false, deliveriesQueued: false };
+      const answer = await ctx.em.transactional(async (em) => {
+        const found = await lockSubmission(em, ctx.form.id, input.submission_id);
+        if (found.status === 'ok') return submissionToWire(found);
+        const submissions = em.getRepository(Submission);
+        await submissions.setStatus(found.id, 'ok', null);
+        // What spam held back: all of it when caught on arrival; what marking it cancelled when a
+        // member marked it. What it sent before, it does not send again.
+        const form = await findSubmissionForm(em, ctx.form.id);
+        const values = found.data as Record<string, SubmissionValue>;
+        fannedOut = await sendSubmission(em, form, { id: found.id, createdAt: found.createdAt, source: found.source, values }, await submissions.sendsOf(found.id));
+        auditSubmission(em, ctx.form.workspace!.id, ctx.actor, 'submission.marked_not_spam', ctx.form.id, found.id);
+        return submissionToWire({ ...found, status: 'ok', spamReason: null });
+      });
+      if (fannedOut.emailQueued) ctx.services.wakeMailer();
+      if (fannedOut.deliveriesQueued) ctx.services.wakeWebhooks();
+      return answer;
+    }),
+
+  export: formMemberProcedure.meta(rest('GET /v1/forms/:form_id/submissions/export', 200,
+      "A form's submissions as a CSV or JSON Lines file, oldest first, streamed (members' sessions only); at most `LFK_EXPORTS_PER_PERSON` at once per person",
+      { transport: 'export', errors: ['rate_limited'] }))
+    .input(submissionExportInput)
+    // The file comes chunk by chunk as it is read; the route that serves it sends each as it comes.
+    .query(({ ctx, input }) => ({
+      format: input.format,
+      chunks: exportSubmissions({ em: ctx.em, services: ctx.services, person: ctx.session.userId }, ctx.form, filterOf(input), input.format, { bom: input.bom }),
+    })),
+});

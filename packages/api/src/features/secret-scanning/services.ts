@@ -1,0 +1,7 @@
+import type { KeyObject } from 'node:crypto';
+
+/** The services secret scanning adds (built by composition/services.ts). */
+export interface SecretScanningServices {
+  /** Public keys trusted to sign leak reports, by key identifier (`LFK_SECRET_SCANNING_KEYS`). */
+  secretScanningKeys: ReadonlyMap<string, KeyObject>;
+}

@@ -1,0 +1,72 @@
+import { AuditEvent, Membership, Workspace } from '@lfk/db';
+import { rest } from '../../procedure-meta.ts';
+import { listInput, listOf } from '../../common-schemas.ts';
+import { workspace, workspaceCreateInput, workspaceDeleteInput, workspaceRenameInput } from './schemas.ts';
+import { ApiError } from '../../errors.ts';
+import { retryingDeadlocks } from '../../infrastructure/deadlocks.ts';
+import { workspaceToWire } from './serializers.ts';
+import { pageOf } from '../../infrastructure/pagination.ts';
+import { createWorkspace } from './workspaces.ts';
+import { ownerProcedure, router, sessionProcedure } from '../../trpc.ts';
+
+export const workspacesRouter = router({
+  list: sessionProcedure.meta(rest('GET /v1/workspaces', 200, "The caller's workspaces, with the caller's role"))
+    .input(listInput)
+    .output(listOf(workspace))
+    .query(({ ctx, input }) => {
+      const memberships = ctx.em.getRepository(Membership);
+      const read = (before: string | undefined, limit: number) => memberships.workspacesOf(ctx.session.userId, before, limit);
+      return pageOf('ws', input, read, (m) => m.workspace.id, (m) => workspaceToWire(m.workspace, m.role));
+    }),
+
+  create: sessionProcedure.meta(rest('POST /v1/workspaces', 201, 'Create a workspace; the caller becomes its owner'))
+    .input(workspaceCreateInput)
+    .output(workspace)
+    .mutation(async ({ ctx, input }) => {
+      const created = createWorkspace(ctx.em, ctx.session.userId, input.name, ctx.actor);
+      await ctx.em.flush();
+      return workspaceToWire(created, 'owner');
+    }),
+
+  rename: ownerProcedure.meta(rest('PATCH /v1/workspaces/:workspace_id', 204, 'Rename a workspace (owners)'))
+    .input(workspaceRenameInput)
+    .mutation(async ({ ctx, input }) => {
+      await ctx.em.transactional(async (em) => {
+        const found = await em.getRepository(Workspace).lock(ctx.workspaceId);
+        if (!found) throw new ApiError('workspace_not_found');
+        if (found.name === input.name) return;
+        em.getRepository(AuditEvent).record({
+          workspaceId: ctx.workspaceId,
+          action: 'workspace.renamed',
+          actor: ctx.actor,
+          target: { type: 'workspace', id: ctx.workspaceId },
+          data: { from: found.name, to: input.name },
+        });
+        found.name = input.name;
+      });
+    }),
+
+  /**
+   * Deletes the workspace and everything in it, for good: keys (refused from the commit on, on
+   * every replica), forms and their submissions, projects, members, invitations, the audit log.
+   * The owner confirms by typing the workspace's name.
+   */
+  delete: ownerProcedure.meta(rest('DELETE /v1/workspaces/:workspace_id', 204,
+      "Delete a workspace with everything in it: its keys stop at once, its forms and submissions are deleted (owners; confirm with its name)"))
+    .input(workspaceDeleteInput)
+    .mutation(async ({ ctx, input }) => {
+      const keyHashes = await retryingDeadlocks(() => ctx.em.transactional(async (em) => {
+        const workspaces = em.getRepository(Workspace);
+        // Locked: a rename meanwhile cannot make the typed name stale, and writes into it wait, then find it gone.
+        const found = await workspaces.lock(ctx.workspaceId);
+        if (!found) throw new ApiError('workspace_not_found');
+        // Asked again under the lock: an owner demoted or removed since the builder's check deletes nothing.
+        if ((await em.getRepository(Membership).roleOf(ctx.workspaceId, ctx.session.userId)) !== 'owner') throw new ApiError('owner_required');
+        if (input.confirm !== found.name) {
+          throw new ApiError('invalid_request', { details: [{ path: 'confirm', message: "Must be the workspace's name, exactly as it is written." }] });
+        }
+        return workspaces.deleteNow(ctx.workspaceId);
+      }));
+      for (const hash of keyHashes) ctx.services.apiKeyCache.forget(hash);
+    }),
+});

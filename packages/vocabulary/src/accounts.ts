@@ -1,0 +1,61 @@
+export const ROLES = ['owner', 'member'] as const;
+export type Role = (typeof ROLES)[number];
+
+/**
+ * Who an audit event says acted: a signed-in person, a key, lfk itself (a key reaching its expiry),
+ * or a secret scanner that reported a leaked key.
+ */
+export const ACTOR_TYPES = ['user', 'api_key', 'system', 'secret_scanner'] as const;
+export type ActorType = (typeof ACTOR_TYPES)[number];
+
+/** What an audit event records. */
+export const AUDIT_ACTIONS = [
+  'api_key.created',
+  'api_key.revoked',
+  'api_key.rolled',
+  'api_key.expired',
+  'api_key.leaked',
+  'api_key.updated',
+  'form.created',
+  'form.updated',
+  'form.claimed',
+  'form.closed',
+  'form.reopened',
+  'form.deleted',
+  'submission.deleted',
+  'submission.marked_spam',
+  'submission.marked_not_spam',
+  'submissions.deleted',
+  'submissions.expired',
+  'device_login.approved',
+  'device_login.denied',
+  'member.added',
+  'member.removed',
+  'member.role_changed',
+  'member.left',
+  'invitation.created',
+  'invitation.resent',
+  'invitation.cancelled',
+  'project.created',
+  'workspace.created',
+  'workspace.renamed',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  'webhook.disabled',
+  'webhook.secret_rotated',
+  'webhook.secret_revealed',
+  'webhook.delivery_retried',
+  'webhook.delivery_discarded',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** A sign-in from another device (`lfk login --web`): waiting for the person, then decided, then used once. */
+export const DEVICE_LOGIN_STATES = ['pending', 'approved', 'denied', 'used'] as const;
+export type DeviceLoginState = (typeof DEVICE_LOGIN_STATES)[number];
+
+export const MIN_PASSWORD_LENGTH = 10;
+
+/** How long an invitation's link works, and how many may wait in one workspace. */
+export const INVITATION_TTL_DAYS = 7;
+export const MAX_PENDING_INVITATIONS = 100;

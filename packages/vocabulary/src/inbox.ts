@@ -1,0 +1,24 @@
+/** A stored submission is a real one, or spam kept aside (no email, no webhook, deleted after `SPAM_RETENTION_DAYS`). */
+export const SUBMISSION_STATUSES = ['ok', 'spam'] as const;
+export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
+
+/**
+ * Why a submission is spam: its honeypot field was filled in, the captcha provider could not be
+ * reached to verify its token (kept, not lost), or a member marked it.
+ */
+export const SPAM_REASONS = ['honeypot', 'captcha_unverified', 'marked'] as const;
+export type SpamReason = (typeof SPAM_REASONS)[number];
+
+/** Each spam reason as the dashboard's inbox says it (the CLI prints the code). */
+export const SPAM_REASON_WORDS: Readonly<Record<SpamReason, string>> = {
+  honeypot: 'Filled in the hidden field',
+  captcha_unverified: 'Captcha could not be checked',
+  marked: 'Marked by a person',
+};
+
+/** Spam is deleted this many days after it arrived, whatever the form's own retention. */
+export const SPAM_RETENTION_DAYS = 30;
+
+/** How a stored submission arrived. */
+export const SUBMISSION_SOURCES = ['browser', 'api_key'] as const;
+export type SubmissionSource = (typeof SUBMISSION_SOURCES)[number];
