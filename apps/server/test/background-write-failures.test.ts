@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { adminQuery, confirmPrintedAddress, databaseForProcess, ENGINE, freePort, PASSWORD, spawnServerProcess, startTestServer, TEST_DATABASE_URL, type TestServer, until } from '@lfk/server/testing';
 
 const FAILED_BATCH_LOG = 'could not write key uses';
+const OUTAGE_STARTS = 'database unreachable: requests that need it answer 503 service_unavailable until it is back';
 
 /**
  * The database goes away for the server: on PostgreSQL, it stops taking connections and the
@@ -45,8 +46,12 @@ describe(`a failed last_used_at batch (${ENGINE})`, () => {
 
     const restore = await outage(t, 'api_keys');
     await expect(t.server.services.keyUses.flush()).rejects.toThrow();
-    const logged = t.logs.map((line) => JSON.parse(line)).find((entry) => entry.msg?.includes(FAILED_BATCH_LOG));
-    expect(logged).toMatchObject({ level: 40, keys: 1 });
+    const lines = t.logs.map((line) => JSON.parse(line));
+    const logged = lines.find((entry) => entry.msg?.includes(FAILED_BATCH_LOG));
+    if (ENGINE === 'pglite' || logged) expect(logged).toMatchObject({ level: 40, keys: 1 });
+    // On PostgreSQL the database itself is away: a failure the driver reads as a lost connection
+    // goes to the one outage record (logged once, as for requests) instead of a line per batch.
+    else expect(lines.find((entry) => entry.msg === OUTAGE_STARTS)).toMatchObject({ level: 50 });
     await restore();
 
     // The failed batch's data is written with the next batch.

@@ -82,8 +82,10 @@ export class KeyUseRecorder {
     try {
       await this.flush();
     } catch (error) {
+      // Said whatever the cause, as `reason` rather than `err`: the outage record (which a quiet log
+      // hands a lost connection to) would keep quiet about data that is now lost for good.
       this.#log.error(
-        { err: error, keys: this.#pending.size, requests: this.pendingRequests },
+        { reason: error instanceof Error ? error.message : String(error), keys: this.#pending.size, requests: this.pendingRequests },
         'key uses not written at shutdown; these uses are lost',
       );
     }
