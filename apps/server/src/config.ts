@@ -11,7 +11,7 @@ import {
   type RateLimitName,
 } from '@lfk/api';
 import { DATABASE_TIMEOUTS, type DatabaseTimeouts } from '@lfk/db';
-import { WEBHOOK_IN_FLIGHT_PER_WORKSPACE } from '@lfk/db/constants';
+import { WEBHOOK_IN_FLIGHT_PER_WORKSPACE } from '@lfk/vocabulary';
 import ipaddr from 'ipaddr.js';
 import { fileURLToPath } from 'node:url';
 import { createPublicKey, type KeyObject } from 'node:crypto';

@@ -5,7 +5,7 @@
  * body limit). An answer is built whole in memory and held for as long as its reader takes: 100
  * rows of those would be 6 to 100 MiB an answer. Read to the end, every row comes once, in order.
  */
-import { PAGE_MAX_BYTES } from '@lfk/db';
+import { PAGE_MAX_BYTES } from '@lfk/vocabulary';
 import { type Account, createContactForm, createForm, useTestServer } from '@lfk/server/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { unreachableWebhook } from './inbox/fixtures.ts';

@@ -3,7 +3,8 @@
  * code sign-up itself runs, with the password's hash made once per process, since argon2 is slow
  * by design. The server's and the api package's tests both seed through here.
  */
-import { type Database, Membership, type Role, User } from '@lfk/db';
+import { type Database, Membership, User } from '@lfk/db';
+import { type Role } from '@lfk/vocabulary';
 import { hashPassword } from './credentials/passwords.ts';
 import { openAccount } from './features/auth/open-account.ts';
 

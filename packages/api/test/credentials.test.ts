@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiKeyDisplayPrefix } from '@lfk/db/constants';
+import { apiKeyDisplayPrefix } from '@lfk/vocabulary';
 import { generateApiKey, isWellFormedApiKey } from '../src/credentials/api-key-format.ts';
 import { sha256 } from '../src/credentials/secrets.ts';
 import { generateClaimToken, generateSessionToken, isWellFormedSessionToken } from '../src/credentials/tokens.ts';

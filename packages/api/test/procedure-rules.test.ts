@@ -3,7 +3,7 @@
  * with real credentials on the real database: no HTTP, so each case costs a few queries. The
  * server suite's authorization matrix checks the same doors over HTTP, route by route.
  */
-import { MAX_ACTIVE_KEYS } from '@lfk/db';
+import { MAX_ACTIVE_KEYS } from '@lfk/vocabulary';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../src/context.ts';
 import { toWireError } from '../src/errors.ts';

@@ -1,5 +1,4 @@
 export * from './api-key-state.ts';
-export * from './constants.ts';
 export * from './database.ts';
 export * from './database-failures.ts';
 export * from './entities/index.ts';

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { expectDocumentedError, PASSWORD, type RequestOptions, useTestServer } from '@lfk/server/testing';
-import { TEXT_LIMITS } from '@lfk/db/constants';
+import { TEXT_LIMITS } from '@lfk/vocabulary';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { everyCase } from './fixtures.ts';
 

@@ -1,4 +1,4 @@
-import type { ApiKeyRevokedReason } from '@lfk/db';
+import type { ApiKeyRevokedReason } from '@lfk/vocabulary';
 import type { AddressAllowlist } from './address-allowlist.ts';
 import type { KeyPrincipal } from './principal.ts';
 

@@ -1,4 +1,5 @@
-import { ApiKey, type ApiKeyRefusalReason, keyStateAt, Session, type StoredKey } from '@lfk/db';
+import { ApiKey, keyStateAt, Session, type StoredKey } from '@lfk/db';
+import { type ApiKeyRefusalReason } from '@lfk/vocabulary';
 import type { EntityManager } from '@mikro-orm/sql';
 import { ApiError } from '../errors.ts';
 import type { Metrics } from '../metrics.ts';

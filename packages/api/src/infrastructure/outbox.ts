@@ -1,4 +1,5 @@
-import { type ClaimedEmail, cutToLength, Membership, type NewEmail, OutboxEmail, TEXT_LIMITS } from '@lfk/db';
+import { type ClaimedEmail, Membership, type NewEmail, OutboxEmail } from '@lfk/db';
+import { cutToLength, TEXT_LIMITS } from '@lfk/vocabulary';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { SecretBox } from '../credentials/secret-box.ts';
 

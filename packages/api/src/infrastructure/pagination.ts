@@ -1,4 +1,5 @@
-import { type Bounded, type IdPrefix, isId, PAGE_MAX_BYTES, type ReadBounds } from '@lfk/db';
+import { type Bounded, type IdPrefix, isId, type ReadBounds } from '@lfk/db';
+import { PAGE_MAX_BYTES } from '@lfk/vocabulary';
 import type { FilterQuery } from '@mikro-orm/core';
 import { ApiError } from '../errors.ts';
 import type { ListInput } from '../common-schemas.ts';

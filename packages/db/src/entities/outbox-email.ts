@@ -1,5 +1,8 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { OUTBOX_STATUSES, TEXT_LIMITS } from '../constants.ts';
+import { TEXT_LIMITS } from '@lfk/vocabulary';
+
+/** An email waits, was sent, or ran out of attempts: the database's own states, shown by no client. */
+export const OUTBOX_STATUSES = ['pending', 'sent', 'failed'] as const;
 import { OutboxEmailRepository } from '../repositories/outbox-emails.ts';
 import { BaseEntity } from './base.ts';
 import { Submission } from './submission.ts';

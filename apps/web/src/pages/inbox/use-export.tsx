@@ -1,5 +1,5 @@
 import { exportSubmissions } from '@lfk/client';
-import type { SubmissionStatus } from '@lfk/db/constants';
+import type { SubmissionStatus } from '@lfk/vocabulary';
 import { useState } from 'react';
 import { type Problem, problemOf, waitPhrase } from '../../api/problems.ts';
 import { ProblemAlert } from '../../components/problem-alert.tsx';

@@ -1,4 +1,5 @@
-import { type ExportFormat, type ReadBounds, type StoredField, Submission, type SubmissionFilter, type SubmissionReading } from '@lfk/db';
+import { type ReadBounds, type StoredField, Submission, type SubmissionFilter, type SubmissionReading } from '@lfk/db';
+import { type ExportFormat } from '@lfk/vocabulary';
 import type { Services } from '../../context.ts';
 import { ConcurrencyLimit } from '../../infrastructure/concurrency-limit.ts';
 import type { EntityManager } from '@mikro-orm/sql';

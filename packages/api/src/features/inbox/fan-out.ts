@@ -1,4 +1,5 @@
-import type { SubmissionFormReading, SubmissionSource } from '@lfk/db';
+import type { SubmissionFormReading } from '@lfk/db';
+import type { SubmissionSource } from '@lfk/vocabulary';
 import type { SubmissionValue } from './validation.ts';
 import type { EntityManager } from '@mikro-orm/sql';
 import { insertEmail } from '../../infrastructure/outbox.ts';

@@ -1,4 +1,5 @@
-import { AuditEvent, type Database, Form, SPAM_RETENTION_DAYS, Submission } from '@lfk/db';
+import { AuditEvent, type Database, Form, Submission } from '@lfk/db';
+import { SPAM_RETENTION_DAYS } from '@lfk/vocabulary';
 import { DAY_MS } from '@lfk/vocabulary';
 import { inBatches } from '../../infrastructure/batches.ts';
 import { SYSTEM_ACTOR } from '../../trpc.ts';

@@ -1,4 +1,5 @@
-import type { SpamReason, SubmissionFormReading, SubmissionStatus } from '@lfk/db';
+import type { SubmissionFormReading } from '@lfk/db';
+import type { SpamReason, SubmissionStatus } from '@lfk/vocabulary';
 import type { Context } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { CAPTCHA_TOKEN_FIELDS, CAPTCHA_TOKEN_MAX } from '../forms/captcha.ts';

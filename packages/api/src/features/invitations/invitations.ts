@@ -1,4 +1,5 @@
-import { AuditEvent, type IInvitation, INVITATION_TTL_DAYS, Invitation, Membership, type Role, User, Workspace } from '@lfk/db';
+import { AuditEvent, type IInvitation, Invitation, Membership, User, Workspace } from '@lfk/db';
+import { INVITATION_TTL_DAYS, type Role } from '@lfk/vocabulary';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Services } from '../../context.ts';
 import type { Actor } from '../../trpc.ts';

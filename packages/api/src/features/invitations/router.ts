@@ -1,4 +1,5 @@
-import { AuditEvent, Form, Invitation, isId, MAX_PENDING_INVITATIONS, Membership, User, Workspace } from '@lfk/db';
+import { AuditEvent, Form, Invitation, isId, Membership, User, Workspace } from '@lfk/db';
+import { MAX_PENDING_INVITATIONS } from '@lfk/vocabulary';
 import type { EntityManager } from '@mikro-orm/sql';
 import { sha256 } from '../../credentials/secrets.ts';
 import { isWellFormedInvitationToken } from '../../credentials/tokens.ts';

@@ -1,4 +1,5 @@
-import { ApiKey, type ApiKeyRefusalReason, type Database, type DayUses, type KeyUses, type LastUse, noRefusals, totalRefused } from '@lfk/db';
+import { ApiKey, type Database, type DayUses, type KeyUses, type LastUse } from '@lfk/db';
+import { type ApiKeyRefusalReason, noRefusals, totalRefused } from '@lfk/vocabulary';
 import { DAY_MS, utcDateOf } from '@lfk/vocabulary';
 import type { Log } from '../../log.ts';
 import { parseAddress } from '../../credentials/allowed-ips-schemas.ts';

@@ -1,4 +1,5 @@
-import { ApiKey, AuditEvent, type IApiKey, isId, isUsableAt, MAX_ACTIVE_KEYS, noRefusals, User, Workspace } from '@lfk/db';
+import { ApiKey, AuditEvent, type IApiKey, isId, isUsableAt, User, Workspace } from '@lfk/db';
+import { MAX_ACTIVE_KEYS, noRefusals } from '@lfk/vocabulary';
 import { API_KEY_EXPIRY_SECONDS, utcDateOf } from '@lfk/vocabulary';
 import { generateApiKey } from '../../credentials/api-key-format.ts';
 import { ApiError } from '../../errors.ts';

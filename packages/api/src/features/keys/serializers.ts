@@ -1,4 +1,5 @@
-import { type DayUses, type IApiKey, keyStateAt, totalRefused } from '@lfk/db';
+import { type DayUses, type IApiKey, keyStateAt } from '@lfk/db';
+import { totalRefused } from '@lfk/vocabulary';
 import type { z } from 'zod';
 import { iso, isoOrNull } from '../../infrastructure/wire.ts';
 import type { apiKey, createdApiKey } from './schemas.ts';

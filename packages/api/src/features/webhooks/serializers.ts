@@ -1,4 +1,5 @@
-import type { IWebhookDelivery, IWebhookEndpoint, WebhookDeliveryStatus } from '@lfk/db';
+import type { IWebhookDelivery, IWebhookEndpoint } from '@lfk/db';
+import type { WebhookDeliveryStatus } from '@lfk/vocabulary';
 import type { z } from 'zod';
 import { iso, isoOrNull } from '../../infrastructure/wire.ts';
 import type { webhook, webhookAttempt, webhookDelivery } from './schemas.ts';

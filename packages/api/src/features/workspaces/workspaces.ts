@@ -1,4 +1,5 @@
-import { AuditEvent, cutToLength, Membership, newId, Project, TEXT_LIMITS, Workspace } from '@lfk/db';
+import { AuditEvent, Membership, newId, Project, Workspace } from '@lfk/db';
+import { cutToLength, TEXT_LIMITS } from '@lfk/vocabulary';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Actor } from '../../trpc.ts';
 
