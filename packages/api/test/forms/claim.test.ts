@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/context.ts';
 import { seedMembership } from '../../src/testing.ts';
 import { sql } from '../support/database.ts';
+import { createAnonymous as createAnonymousForm, formRow as formRowOf } from '../support/forms.ts';
 import { createKey } from '../support/keys.ts';
 import { expectRefused, outcome } from '../support/refusals.ts';
 import { callerFor, person, testServices } from '../world.ts';
@@ -16,21 +17,11 @@ beforeAll(async () => {
   services = await testServices();
 });
 
-const unique = (label: string) => `${label}-${randomBytes(4).toString('hex')}`;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** A claim token of the right shape that was never handed out. */
 const strayClaimToken = () => `lfc_${Array.from(randomBytes(43), (b) => BASE62[b % 62]).join('')}`;
-
-/** An unclaimed form, made without credentials. */
-async function createAnonymous(extra: Record<string, unknown> = {}) {
-  const created = await (await callerFor(services)).forms.create({
-    name: unique('Anon form'),
-    schema: [{ name: 'email', type: 'email', required: true }],
-    notify_email: `${unique('anon')}@example.com`,
-    ...extra,
-  } as never);
-  return created as typeof created & { claim_token: string };
-}
+const createAnonymous = (extra: Record<string, unknown> = {}) => createAnonymousForm(services, extra);
+const formRow = (id: string) => formRowOf(services, id);
 
 const claim = async (bearer: string | undefined, formId: string, claimToken: unknown, workspaceId: string) =>
   (await callerFor(services, bearer)).forms.claim({ form_id: formId, claim_token: claimToken, workspace_id: workspaceId } as never);
@@ -46,12 +37,6 @@ async function defaultProjectOf(token: string, workspaceId: string): Promise<str
 async function auditEvents(ownerToken: string, workspaceId: string, action: string, targetId: string) {
   const { data } = await (await callerFor(services, ownerToken)).auditEvents.list({ workspace_id: workspaceId, limit: 100 });
   return data.filter((e) => e.action === action && e.target?.id === targetId);
-}
-
-async function formRow(id: string): Promise<Record<string, any>> {
-  const rows = await sql(services, 'select * from forms where id = ?', [id]);
-  expect(rows).toHaveLength(1);
-  return rows[0]!;
 }
 
 describe('POST /v1/forms/{id}/claim', () => {
