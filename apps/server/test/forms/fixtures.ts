@@ -20,10 +20,6 @@ export const unique = (label: string) => `${label}-${randomBytes(4).toString('he
 export const address = (label: string) => `${unique(label)}@example.com`;
 
 export const SCHEMA = [{ name: 'email', type: 'email', required: true }];
-export const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-/** A claim token of the right shape that the server never handed out. */
-export const strayClaimToken = () =>
-  `lfc_${Array.from(randomBytes(43), (b) => BASE62[b % 62]).join('')}`;
 
 export function anonymousBody(extra: Record<string, unknown> = {}) {
   return { name: unique('Anon form'), schema: SCHEMA, notify_email: address('anon'), ...extra };

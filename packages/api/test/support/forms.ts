@@ -1,0 +1,29 @@
+import { randomBytes } from 'node:crypto';
+import { expect } from 'vitest';
+import type { Services } from '../../src/context.ts';
+import type { RouterOutputs } from '../../src/root.ts';
+import { sql } from './database.ts';
+import { callerFor } from '../world.ts';
+
+export const unique = (label: string) => `${label}-${randomBytes(4).toString('hex')}`;
+
+/** An unclaimed form, made without credentials, with the claim token it was answered with. */
+export async function createAnonymous(
+  services: Services,
+  extra: Record<string, unknown> = {},
+): Promise<RouterOutputs['forms']['create'] & { claim_token: string }> {
+  const created = await (await callerFor(services)).forms.create({
+    name: unique('Anon form'),
+    schema: [{ name: 'email', type: 'email', required: true }],
+    notify_email: `${unique('anon')}@example.com`,
+    ...extra,
+  } as never);
+  return created as RouterOutputs['forms']['create'] & { claim_token: string };
+}
+
+/** The form's stored row. */
+export async function formRow(services: Services, id: string): Promise<Record<string, any>> {
+  const rows = await sql(services, 'select * from forms where id = ?', [id]);
+  expect(rows).toHaveLength(1);
+  return rows[0]!;
+}
