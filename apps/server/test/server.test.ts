@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { loadConfig } from '@lfk/server';
 import { restRoutes } from '@lfk/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseForProcess, ENGINE, PASSWORD, spawnServerProcess, TEST_DATABASE_URL, until, useTestServer } from '@lfk/server/testing';
+import { databaseForProcess, ENGINE, freePort, PASSWORD, spawnServerProcess, TEST_DATABASE_URL, until, useTestServer } from '@lfk/server/testing';
 
 const t = useTestServer();
 
@@ -108,7 +108,8 @@ describe.runIf(ENGINE === 'pglite' || TEST_DATABASE_URL)('the server process', (
   }
 
   it('LFK_LOG_FORMAT=pretty (a terminal, under auto): readable lines, one per request, and printed email whole with its link', async () => {
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    // A port the system says is free now, not a random one another process may hold.
+    const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const server = await spawnServerProcess({ PORT: String(port), LFK_DATA_DIR: 'memory://', LFK_LOG_FORMAT: 'pretty' });
     try {
@@ -138,7 +139,8 @@ describe.runIf(ENGINE === 'pglite' || TEST_DATABASE_URL)('the server process', (
   });
 
   it('stops cleanly on SIGTERM, finishing what is in flight, and keeps its data', async () => {
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    // A port the system says is free now, not a random one another process may hold.
+    const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const first = await start(port);
     const email = `proc-${Date.now()}@example.com`;
