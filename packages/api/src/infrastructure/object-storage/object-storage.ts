@@ -1,0 +1,32 @@
+import type { Readable } from 'node:stream';
+
+/** A byte range of an object, both ends inclusive (as HTTP's `Range: bytes=start-end`). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/**
+ * Where submitted files' bytes are kept: the data directory by default, or any S3-compatible
+ * bucket (`LFK_S3_*`). Objects are private and named by opaque keys that say nothing of the file,
+ * its form or its workspace. The database says which objects exist for which submission; storage
+ * only holds bytes.
+ */
+export interface ObjectStorage {
+  /** `directory` or `s3`: for logs, metrics and the benchmark. */
+  readonly kind: 'directory' | 's3';
+  /**
+   * Stores the finished local file at `path` (`size` bytes) as `key`. The file is the caller's
+   * spool file: the storage may move it (the directory backend renames it, without copying), so the
+   * caller removes `path` afterwards whether it is still there or not.
+   */
+  putFile(key: string, path: string, size: number, contentType: string): Promise<void>;
+  /** The object's bytes, all of them or `range`; null when there is no object `key`. */
+  read(key: string, range?: ByteRange): Promise<Readable | null>;
+  /** Deletes `key`; deleting an object that is not there is not an error. */
+  delete(key: string): Promise<void>;
+  /** Every key stored, in no particular order (the tests count objects with it). */
+  list(): AsyncIterable<string>;
+  /** Releases connections and handles. */
+  close(): Promise<void>;
+}
