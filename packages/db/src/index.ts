@@ -19,6 +19,8 @@ export * from './repositories/projects.ts';
 export * from './repositories/rate-limit-buckets.ts';
 export * from './repositories/sessions.ts';
 export * from './repositories/submissions.ts';
+export * from './repositories/submission-files.ts';
+export * from './repositories/object-deletions.ts';
 export * from './repositories/users.ts';
 export * from './repositories/webhook-deliveries.ts';
 export * from './repositories/webhook-endpoints.ts';

@@ -5,7 +5,7 @@ export type FormState = (typeof FORM_STATES)[number];
 export const SUBMISSION_MODES = ['browser', 'api_key'] as const;
 export type SubmissionMode = (typeof SUBMISSION_MODES)[number];
 
-export const FIELD_TYPES = ['text', 'textarea', 'email', 'number', 'url', 'tel', 'date', 'checkbox', 'select'] as const;
+export const FIELD_TYPES = ['text', 'textarea', 'email', 'number', 'url', 'tel', 'date', 'checkbox', 'select', 'file'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 /** The captcha services a form may require of browser submissions, verified server-side. */

@@ -13,7 +13,9 @@ import { OutboxEmail } from './outbox-email.ts';
 import { Project } from './project.ts';
 import { RateLimitBucket } from './rate-limit-bucket.ts';
 import { Session } from './session.ts';
+import { ObjectDeletion } from './object-deletion.ts';
 import { Submission } from './submission.ts';
+import { SubmissionFile } from './submission-file.ts';
 import { User } from './user.ts';
 import { WebhookDelivery } from './webhook-delivery.ts';
 import { WebhookEndpoint } from './webhook-endpoint.ts';
@@ -34,7 +36,9 @@ export * from './outbox-email.ts';
 export * from './project.ts';
 export * from './rate-limit-bucket.ts';
 export * from './session.ts';
+export * from './object-deletion.ts';
 export * from './submission.ts';
+export * from './submission-file.ts';
 export * from './user.ts';
 export * from './webhook-delivery.ts';
 export * from './webhook-endpoint.ts';
@@ -54,6 +58,8 @@ export const entities = [
   Form,
   AuditEvent,
   Submission,
+  SubmissionFile,
+  ObjectDeletion,
   EmailVerification,
   OutboxEmail,
   IdempotencyRecord,

@@ -10,6 +10,8 @@ export const Workspace = defineEntity({
   repository: () => WorkspaceRepository,
   properties: {
     name: p.string().length(TEXT_LIMITS.workspaceName),
+    /** How long the signed download links of its submissions' files live, in seconds (null: the server's `LFK_FILE_LINK_TTL`). */
+    fileLinkTtl: p.integer().nullable(),
   },
 });
 export type IWorkspace = InferEntity<typeof Workspace>;
