@@ -8,7 +8,7 @@ import { DAY, ENGINE, testClock } from '@lfk/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/context.ts';
 import { seedMembership, TEST_PASSWORD } from '../../src/testing.ts';
-import { sql } from '../support/database.ts';
+import { count, sql } from '../support/database.ts';
 import { emailsTo, linkTokenTo } from '../support/emails.ts';
 import { createKey } from '../support/keys.ts';
 import { expectRefused, outcome } from '../support/refusals.ts';
@@ -31,8 +31,7 @@ const resend = async (token: string, ws: string, invitationId: string) =>
 const pending = async (token: string, ws: string) => (await (await as(token)).invitations.list({ workspace_id: ws })).data;
 const members = async (ws: string, token: string) => (await (await as(token)).members.list({ workspace_id: ws })).data.map((m) => [m.email, m.role]);
 const auditEvents = async (token: string, ws: string) => (await (await as(token)).auditEvents.list({ workspace_id: ws })).data;
-const membershipsOf = async (ws: string, userId: string) =>
-  (await sql(services, 'select 1 from memberships where workspace_id = ? and user_id = ?', [ws, userId])).length;
+const membershipsOf = (ws: string, userId: string) => count(services, 'memberships where workspace_id = ? and user_id = ?', [ws, userId]);
 
 describe(`inviting (${ENGINE})`, () => {
   it('answers the same for an address with an account, without one, and of a member; each is emailed a link', async () => {

@@ -7,6 +7,11 @@ import { callerFor } from '../world.ts';
 
 export const unique = (label: string) => `${label}-${randomBytes(4).toString('hex')}`;
 
+/** A form made as `bearer` (a key, or a session with `workspace_id` in `body`), as `forms.create` answers it. */
+export async function createForm(services: Services, bearer: string, body: Record<string, unknown>): Promise<RouterOutputs['forms']['create']> {
+  return (await callerFor(services, bearer)).forms.create(body as never);
+}
+
 /** An unclaimed form, made without credentials, with the claim token it was answered with. */
 export async function createAnonymous(
   services: Services,
