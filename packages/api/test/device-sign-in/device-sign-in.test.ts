@@ -107,7 +107,10 @@ describe(`a device sign-in (${ENGINE})`, () => {
     const decisions = await Promise.all([outcome(approve(owner.token, started.user_code)), outcome(approve(other.token, started.user_code))]);
     expect([...decisions].sort()).toEqual(['409 device_login_decided', 'done']);
     let got: Awaited<ReturnType<typeof poll>> | undefined;
-    const polls = await Promise.all([0, 1].map(() => outcome(poll(started.device_code).then((answer) => void (got = answer)))));
+    const keep = (answer: Awaited<ReturnType<typeof poll>>) => {
+      got = answer;
+    };
+    const polls = await Promise.all([0, 1].map(() => outcome(poll(started.device_code).then(keep))));
     expect(polls.sort()).toEqual(['404 device_login_not_found', 'done']);
     const approver = decisions[0] === 'done' ? owner : other;
     expect(got!.user.id).toBe(approver.userId);
