@@ -12,6 +12,27 @@ export async function createForm(services: Services, bearer: string, body: Recor
   return (await callerFor(services, bearer)).forms.create(body as never);
 }
 
+/** Values a contact form (`createContactForm`) takes. */
+export const VALID = { name: 'Ada', email: 'ada@example.com' };
+
+/** A claimed contact form (name, email, message) of `who`'s workspace, made with `who`'s session, with `overrides` (spam, retention…) set at creation. */
+export function createContactForm(
+  services: Services,
+  who: { token: string; workspaceId: string },
+  overrides: Record<string, unknown> = {},
+): Promise<RouterOutputs['forms']['create']> {
+  return createForm(services, who.token, {
+    name: 'Contact',
+    schema: [
+      { name: 'name', type: 'text', required: true },
+      { name: 'email', type: 'email', required: true },
+      { name: 'message', type: 'textarea' },
+    ],
+    workspace_id: who.workspaceId,
+    ...overrides,
+  });
+}
+
 /** An unclaimed form, made without credentials, with the claim token it was answered with. */
 export async function createAnonymous(
   services: Services,
