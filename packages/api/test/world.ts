@@ -44,9 +44,9 @@ export async function testServices({ now = () => new Date() }: { now?: () => Dat
 
 export type Person = SeededAccount;
 
-/** A new account (user, personal workspace, session) on `services`' database. */
-export function person(services: Services): Promise<Person> {
-  return seedAccount(services.db, `person-${randomBytes(4).toString('hex')}@example.com`, services.now());
+/** A new account (user, personal workspace, session) on `services`' database, at `email` or a fresh address. */
+export function person(services: Services, email = `person-${randomBytes(4).toString('hex')}@example.com`): Promise<Person> {
+  return seedAccount(services.db, email, services.now());
 }
 
 /** The whole router, called as the holder of `bearer` (a key or a session token), or by nobody. */

@@ -14,6 +14,13 @@ const LINK_TOKENS = {
 } as const;
 export type LinkEmailKind = keyof typeof LINK_TOKENS;
 
+/** The token of the link an email of `kind` carries, read from its text. */
+export function linkTokenIn(kind: LinkEmailKind, text: string): string {
+  const token = LINK_TOKENS[kind].exec(text)?.[0];
+  if (!token) throw new Error(`no ${kind} link in: ${text.slice(0, 200)}`);
+  return token;
+}
+
 /** The emails of `kind` sent to `to` so far, oldest first, as the log shows them (no SMTP here). */
 export function emailsSentTo(t: Logged, to: string, kind?: string): { kind: string; subject: string; text: string }[] {
   const sent = [];
@@ -31,7 +38,7 @@ export function emailsSentTo(t: Logged, to: string, kind?: string): { kind: stri
 export function linkTokenSentTo(t: Logged, to: string, kind: LinkEmailKind, count = 1): Promise<string> {
   return until(`${count} ${kind} email(s) to ${to}`, () => {
     const sent = emailsSentTo(t, to, kind);
-    return sent.length >= count ? LINK_TOKENS[kind].exec(sent[sent.length - 1]!.text)![0] : undefined;
+    return sent.length >= count ? linkTokenIn(kind, sent[sent.length - 1]!.text) : undefined;
   });
 }
 

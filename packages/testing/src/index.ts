@@ -1,5 +1,5 @@
 export { DAY, HOUR, type TestClock, testClock } from './clock.ts';
-export { emailsSentTo, type LinkEmailKind, linkTokenSentTo, verificationTokenSentTo } from './email.ts';
+export { emailsSentTo, type LinkEmailKind, linkTokenIn, linkTokenSentTo, verificationTokenSentTo } from './email.ts';
 export { expectDocumentedError, type ExpectErrorOptions, expectError, type WireError } from './errors.ts';
 export type { Res } from './http.ts';
 export { freePort } from './ports.ts';

@@ -13,3 +13,8 @@ export function auditActions(
 ): Promise<{ actor_type: string; actor_id: string; target_id: string; data: any }[]> {
   return sql(services, 'select actor_type, actor_id, target_id, data from audit_events where workspace_id = ? and action = ? order by id', [workspaceId, action]);
 }
+
+/** How many rows `from` holds (`'forms where id = ?'`), as the server suite's `t.count`. */
+export async function count(services: Services, from: string, params: unknown[] = []): Promise<number> {
+  return (await sql<{ n: number }>(services, `select count(*)::int as n from ${from}`, params))[0]!.n;
+}

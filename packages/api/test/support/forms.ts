@@ -7,6 +7,32 @@ import { callerFor } from '../world.ts';
 
 export const unique = (label: string) => `${label}-${randomBytes(4).toString('hex')}`;
 
+/** A form made as `bearer` (a key, or a session with `workspace_id` in `body`), as `forms.create` answers it. */
+export async function createForm(services: Services, bearer: string, body: Record<string, unknown>): Promise<RouterOutputs['forms']['create']> {
+  return (await callerFor(services, bearer)).forms.create(body as never);
+}
+
+/** Values a contact form (`createContactForm`) takes. */
+export const VALID = { name: 'Ada', email: 'ada@example.com' };
+
+/** A claimed contact form (name, email, message) of `who`'s workspace, made with `who`'s session, with `overrides` (spam, retention…) set at creation. */
+export function createContactForm(
+  services: Services,
+  who: { token: string; workspaceId: string },
+  overrides: Record<string, unknown> = {},
+): Promise<RouterOutputs['forms']['create']> {
+  return createForm(services, who.token, {
+    name: 'Contact',
+    schema: [
+      { name: 'name', type: 'text', required: true },
+      { name: 'email', type: 'email', required: true },
+      { name: 'message', type: 'textarea' },
+    ],
+    workspace_id: who.workspaceId,
+    ...overrides,
+  });
+}
+
 /** An unclaimed form, made without credentials, with the claim token it was answered with. */
 export async function createAnonymous(
   services: Services,
