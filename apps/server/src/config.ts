@@ -11,7 +11,7 @@ import {
   type RateLimitName,
 } from '@lfk/api';
 import { DATABASE_TIMEOUTS, type DatabaseTimeouts } from '@lfk/db';
-import { WEBHOOK_IN_FLIGHT_PER_WORKSPACE } from '@lfk/vocabulary';
+import { FILE_FIELD_LIMITS, FILE_LINK_TTL, WEBHOOK_IN_FLIGHT_PER_WORKSPACE } from '@lfk/vocabulary';
 import ipaddr from 'ipaddr.js';
 import { fileURLToPath } from 'node:url';
 import { createPublicKey, type KeyObject } from 'node:crypto';
@@ -168,6 +168,10 @@ const envSchema = z.object({
   LFK_CAPTCHA_TIMEOUT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(60).default(CAPTCHA_TIMEOUT_MS / 1000)),
   LFK_RETENTION_SWEEP_INTERVAL: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(86_400).default(BACKGROUND_DEFAULTS.retention.everyMs / 1000)),
   LFK_EXPORTS_PER_PERSON: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(1000).default(DEFAULT_EXPORTS_PER_PERSON)),
+  LFK_MAX_FILE_SIZE: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(FILE_FIELD_LIMITS.maxSize).default(FILE_FIELD_LIMITS.defaultMaxSize)),
+  LFK_MAX_SUBMISSION_SIZE: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(4 * FILE_FIELD_LIMITS.maxSize).default(FILE_FIELD_LIMITS.defaultSubmissionSize)),
+  LFK_FILE_LINK_TTL: z.preprocess(emptyAsUnset, z.coerce.number().int().min(FILE_LINK_TTL.min).max(FILE_LINK_TTL.max).default(FILE_LINK_TTL.default)),
+  LFK_UPLOAD_SWEEP_INTERVAL: z.preprocess(emptyAsUnset, z.coerce.number().int().min(2).max(86_400).default(60)),
   ...Object.fromEntries(RATE_LIMIT_NAMES.map((name) => [RATE_LIMIT_ENV[name], rateLimit(DEFAULT_RATE_LIMITS[name])])),
 }).refine((env) => env.LFK_HEADERS_TIMEOUT <= env.LFK_REQUEST_TIMEOUT, {
   path: ['LFK_HEADERS_TIMEOUT'],
@@ -218,6 +222,8 @@ export interface Config {
   retentionSweepMs: number;
   /** Exports one person may stream at once from this process (`LFK_EXPORTS_PER_PERSON`); past it, 429 `rate_limited`. */
   exportsPerPerson: number;
+  /** Submitted files' limits, links and sweep (`LFK_MAX_FILE_SIZE`, `LFK_MAX_SUBMISSION_SIZE`, `LFK_FILE_LINK_TTL`, `LFK_UPLOAD_SWEEP_INTERVAL`). */
+  fileLimits: { maxFileSize: number; maxSubmissionSize: number; linkTtlSeconds: number; uploadSweepMs: number };
   webhooks: {
     /** `LFK_WEBHOOK_ALLOW_PRIVATE`: webhooks may go to private addresses and `http://` (self-hosting, tests). */
     allowPrivate: boolean;
@@ -336,6 +342,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     retentionSweepMs: e.LFK_RETENTION_SWEEP_INTERVAL * 1000,
     exportsPerPerson: e.LFK_EXPORTS_PER_PERSON,
+    fileLimits: {
+      maxFileSize: e.LFK_MAX_FILE_SIZE,
+      maxSubmissionSize: e.LFK_MAX_SUBMISSION_SIZE,
+      linkTtlSeconds: e.LFK_FILE_LINK_TTL,
+      uploadSweepMs: e.LFK_UPLOAD_SWEEP_INTERVAL * 1000,
+    },
     now: () => new Date(),
     smtpUrl: e.SMTP_URL,
     emailFrom: e.LFK_EMAIL_FROM,

@@ -8,6 +8,8 @@ import {
   DatabaseOutage,
   type EmailSenderSettings,
   NO_METRICS,
+  type ObjectStorage,
+  objectStorageFrom,
   type Services,
   TaskList,
   type WebhookWorkerSettings,
@@ -35,6 +37,8 @@ import { registerRestBridge } from './http/rest-bridge.ts';
 import { registerSecretScanning } from './http/secret-scanning.ts';
 import { registerSubmissions } from './http/submissions.ts';
 import { registerSubmissionExport } from './http/submission-export.ts';
+import { registerFiles } from './http/files.ts';
+import { spoolDirFor } from './spool.ts';
 import { registerTrpc } from './http/trpc.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -83,6 +87,8 @@ export interface ServerOptions {
   outbox?: Partial<EmailSenderSettings>;
   /** Settings of the webhook worker (tests shorten its lock and poll, and give it few slots), and its requests' timeout. */
   webhooks?: Partial<WebhookWorkerSettings & { timeoutMs: number }>;
+  /** An already open object storage (tests share one); otherwise opened from the config. */
+  objectStorage?: ObjectStorage;
 }
 
 /** The email sender's settings, by their older name (tests import it from @lfk/server). */
@@ -164,11 +170,18 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const metrics = config.metrics.enabled ? new (await import('./metrics.ts')).ServerMetrics(app, db, outage) : null;
 
   const secretKey = await resolveSecretKey(config);
+  const storage = options.objectStorage ?? (await objectStorageFrom(config.objectStorage));
+  const spoolDir = await spoolDirFor(config.dataDir);
   // Printed mail is how a person without SMTP follows a verification link: shown at any level but silent.
   const mailLog = config.logLevel === 'silent' ? app.log : app.log.child({}, { level: 'info' });
   const runtime = createRuntime({
     db,
-    settings: { ...config, secretKey, webhooks: { ...config.webhooks, ...(options.webhooks?.timeoutMs ? { timeoutMs: options.webhooks.timeoutMs } : {}) } },
+    settings: {
+      ...config,
+      secretKey,
+      webhooks: { ...config.webhooks, ...(options.webhooks?.timeoutMs ? { timeoutMs: options.webhooks.timeoutMs } : {}) },
+      files: { ...config.fileLimits, spoolDir, storage, scanner: null },
+    },
     background: backgroundSettings(config, options),
     log,
     mailLog,
@@ -228,6 +241,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   registerRestBridge(app, contextFor);
   await registerSubmissions(app, services, contextFor);
   registerSubmissionExport(app, contextFor);
+  registerFiles(app, contextFor);
   await registerEmailVerification(app, contextFor);
   await registerPasswordResetPage(app, contextFor, `${config.publicUrl}/sign-in`);
   await registerSecretScanning(app, contextFor);

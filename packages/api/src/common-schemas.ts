@@ -84,5 +84,7 @@ export function listOf<T extends z.ZodType>(item: T, id?: string) {
 export const submissionValue = z.union([z.string(), z.number(), z.boolean()]);
 /** A submission's values as a REST body or form post carries them: a flat object. */
 export const submissionValues = z.record(z.string(), submissionValue);
+/** A submission's values as stored and answered: a file field's value is the list of its files' ids. */
+export const storedSubmissionValues = z.record(z.string(), z.union([submissionValue, z.array(z.string())]));
 
 export const role = z.enum(ROLES).meta({ id: 'Role' });

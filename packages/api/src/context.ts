@@ -12,9 +12,11 @@ import type { FormsServices } from './features/forms/services.ts';
 import type { InboxServices } from './features/inbox/services.ts';
 import type { KeysServices } from './features/keys/services.ts';
 import type { SecretScanningServices } from './features/secret-scanning/services.ts';
+import type { FilesServices } from './features/files/services.ts';
+import type { UploadSource } from './features/files/intake.ts';
 
 /** What every request shares: built once at start by the server. The kernel's members, and each feature's. */
-export interface Services extends KeysServices, FormsServices, InboxServices, SecretScanningServices {
+export interface Services extends KeysServices, FormsServices, InboxServices, SecretScanningServices, FilesServices {
   db: Database;
   /** Verified keys by hash; a revocation anywhere drops its entry (see features/keys/revocation-listener.ts). */
   apiKeyCache: ApiKeyCache;
@@ -88,6 +90,8 @@ export interface Context {
   cookies: SessionCookieWriter;
   headers: ResponseHeaders;
   browser: BrowserAnswer;
+  /** A `multipart/form-data` submission's body, read only once the procedure admits it; null for every other request. */
+  upload: UploadSource | null;
 }
 
 export async function createContext(
@@ -96,6 +100,7 @@ export async function createContext(
   cookies: SessionCookieWriter,
   headers: ResponseHeaders,
   browser: BrowserAnswer = NO_BROWSER,
+  upload: UploadSource | null = null,
 ): Promise<Context> {
   // Forked on first use: a request refused by its credentials, or verified from the cache and
   // refused later, never pays for an EntityManager it does not use.
@@ -116,6 +121,7 @@ export async function createContext(
     cookies,
     headers,
     browser,
+    upload,
   };
 }
 

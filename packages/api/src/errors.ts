@@ -27,6 +27,7 @@ const CATALOGUE = {
   signup_disabled: [403, 'Sign-up is disabled on this server.'],
   device_login_denied: [403, 'The sign-in was denied.'],
   form_closed: [403, 'This form is closed and takes no more submissions.'],
+  file_quarantined: [403, 'The malware scanner found malware in this file: it is quarantined and cannot be downloaded.'],
   email_not_confirmed: [
     403,
     'Confirm your email address first: open the link emailed to you at sign-up, or ask for a new one (POST /v1/auth/email-verification, or "Send a new link" on the dashboard\'s Account page). Until then an account cannot create API keys, add webhooks or invite.',
@@ -43,6 +44,7 @@ const CATALOGUE = {
   webhook_not_found: [404, 'No such webhook endpoint.'],
   webhook_delivery_not_found: [404, 'No such webhook delivery.'],
   invitation_not_found: [404, 'No such invitation: it was accepted, cancelled or replaced by a newer link, or it has expired.'],
+  file_not_found: [404, 'No such file, or its link has expired.'],
   not_found: [404, 'Not found.'],
   request_timeout: [408, 'The request did not arrive in time.'],
   email_taken: [409, 'An account with that email address already exists.'],
@@ -60,8 +62,13 @@ const CATALOGUE = {
   webhook_delivery_succeeded: [409, 'The delivery already reached the endpoint: there is nothing to discard.'],
   idempotency_key_reused: [409, 'The Idempotency-Key was already used with a different request.'],
   payload_too_large: [413, 'The request body is too large.'],
+  file_too_large: [413, 'A file is larger than its field allows.'],
+  submission_too_large: [413, "The submission's files together are larger than this server allows."],
   unsupported_media_type: [415, 'The request body has a content type this route does not accept.'],
+  file_type_not_accepted: [415, "A file's content is of a type its field does not accept."],
+  range_not_satisfiable: [416, 'The requested range is not within the file.'],
   validation_failed: [422, 'The submission does not satisfy the form schema.'],
+  invalid_submission: [422, "The submission's files do not satisfy the form schema: one is missing, empty, or sent where no file (or no more) is taken."],
   captcha_failed: [422, 'The captcha was not passed: complete it and send the form again.'],
   api_key_limit_reached: [429, `The workspace already has ${MAX_ACTIVE_KEYS} active API keys. Revoke one first.`],
   rate_limited: [429, 'Too many requests. Retry later.'],
@@ -69,6 +76,8 @@ const CATALOGUE = {
   internal_error: [500, 'Something went wrong on our side.'],
   unavailable: [503, 'The server is shutting down. Retry shortly.'],
   service_unavailable: [503, 'The database is not answering right now. Retry shortly.'],
+  storage_unavailable: [503, 'File storage is not answering right now. Retry shortly.'],
+  scanner_unavailable: [503, 'The malware scanner is not answering right now. Retry shortly.'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof CATALOGUE;
@@ -95,9 +104,10 @@ const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
+  416: 'BAD_REQUEST',
   422: 'UNPROCESSABLE_CONTENT',
   429: 'TOO_MANY_REQUESTS',
-  // tRPC has no code of its own for 431.
+  // tRPC has no code of its own for 416 or 431.
   431: 'BAD_REQUEST',
   500: 'INTERNAL_SERVER_ERROR',
   503: 'SERVICE_UNAVAILABLE',

@@ -48,3 +48,9 @@ export {
   type RateLimitName,
   RateLimits,
 } from './rate-limits/rate-limits.ts';
+export type { UploadLimits, UploadPart, UploadSource } from './features/files/intake.ts';
+export type { FileAnswer } from './features/files/router.ts';
+export type { FilesSettings } from './features/files/services.ts';
+export { sweepObjects } from './features/files/object-sweep.ts';
+export type { ObjectStorage, ByteRange } from './infrastructure/object-storage/object-storage.ts';
+export { type MalwareScanner, ScannerUnavailable, type ScanVerdict } from './infrastructure/malware-scanner.ts';

@@ -15,9 +15,10 @@ export interface RestMeta {
    * Routes whose HTTP side is more than JSON in, JSON out get their own module in the server:
    * `submission` takes urlencoded HTML form posts and CORS; `html` answers a page;
    * `signed_report` hands the raw body and its signature headers to the procedure (leak reports);
-   * `password_reset` answers a reset link's page, and its form post or JSON.
+   * `password_reset` answers a reset link's page, and its form post or JSON; `file` streams a
+   * stored file's bytes as an attachment (ranges too).
    */
-  transport?: 'submission' | 'html' | 'signed_report' | 'export' | 'password_reset';
+  transport?: 'submission' | 'html' | 'signed_report' | 'export' | 'password_reset' | 'file';
   /** The most body bytes read, when the procedure holds a tighter limit than the server's 1 MiB. */
   bodyLimit?: number;
   /** The body as documented, when the route's module builds the input from it rather than passing it on. */

@@ -11,6 +11,7 @@ import { membersRouter } from './features/members/router.ts';
 import { passwordResetsRouter } from './features/password-resets/router.ts';
 import { projectsRouter } from './features/projects/router.ts';
 import { inboxRouter } from './features/inbox/router.ts';
+import { filesRouter } from './features/files/router.ts';
 import { workspacesRouter } from './features/workspaces/router.ts';
 import { webhooksRouter } from './features/webhooks/router.ts';
 import { createCallerFactory, router } from './trpc.ts';
@@ -28,6 +29,7 @@ export const appRouter = router({
   secretScanning: secretScanningRouter,
   forms: formsRouter,
   submissions: inboxRouter, // the inbox's procedures; the wire names one entry a submission
+  files: filesRouter,
   webhooks: webhooksRouter,
   emailVerifications: emailVerificationsRouter,
 });

@@ -14,6 +14,8 @@ export const FILE_FIELD_LIMITS = {
   maxSize: 1024 * MiB,
   defaultMaxFiles: 10,
   maxFiles: 20,
+  /** What one submission's files may weigh together unless `LFK_MAX_SUBMISSION_SIZE` says otherwise. */
+  defaultSubmissionSize: 25 * MiB,
   /** MIME types (or `type/*`) one field may accept. */
   maxAccept: 50,
 } as const;

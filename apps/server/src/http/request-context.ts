@@ -5,6 +5,7 @@ import {
   type ResponseHeaders,
   type Services,
   type SessionCookieWriter,
+  type UploadSource,
 } from '@lfk/api';
 import { cutToLength, TEXT_LIMITS } from '@lfk/vocabulary';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -24,8 +25,8 @@ export function header(request: FastifyRequest, name: string): string | undefine
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** `browser` is given by the transport that answers browsers (the submission route). */
-export type ContextForRequest = (request: FastifyRequest, reply: FastifyReply, browser?: BrowserAnswer) => Promise<Context>;
+/** `browser` and `upload` are given by the transport that answers browsers and reads multipart bodies (the submission route). */
+export type ContextForRequest = (request: FastifyRequest, reply: FastifyReply, browser?: BrowserAnswer, upload?: UploadSource | null) => Promise<Context>;
 
 /**
  * Builds the inner context of each HTTP request, whichever transport (REST or tRPC) carries it.
@@ -34,7 +35,7 @@ export type ContextForRequest = (request: FastifyRequest, reply: FastifyReply, b
 export function requestContexts(services: Services, publicUrl: string, isOwnOrigin: OwnOriginCheck): ContextForRequest {
   const secure = publicUrl.startsWith('https:');
   const cookieOptions = { path: '/', httpOnly: true, sameSite: 'lax', secure } as const;
-  return (request, reply, browser) => {
+  return (request, reply, browser, upload = null) => {
     const userAgent = header(request, 'user-agent');
     const cookies: SessionCookieWriter = {
       set(token, expiresAt) {
@@ -70,6 +71,7 @@ export function requestContexts(services: Services, publicUrl: string, isOwnOrig
       cookies,
       headers,
       browser,
+      upload,
     );
   };
 }

@@ -4,8 +4,11 @@ import { sendError, sendErrorPage } from './errors.ts';
 import { htmlPage } from './html-page.ts';
 import { notSentPage, thankYouPage } from './visitor-pages.ts';
 import { type ContextForRequest, header } from './request-context.ts';
+import multipart from '@fastify/multipart';
+import { multipartUpload } from './multipart-upload.ts';
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
+const MULTIPART_TYPE = 'multipart/form-data';
 
 /** A urlencoded body as field values; a name sent more than once becomes a list (which validation refuses). */
 function parseFormBody(text: string): Record<string, string | string[]> {
@@ -17,10 +20,10 @@ function parseFormBody(text: string): Record<string, string | string[]> {
   return Object.fromEntries(values);
 }
 
-/** A plain HTML `<form method="post">` from a browser: it wants a page back, not JSON. */
+/** A plain HTML `<form method="post">` from a browser (either encoding): it wants a page back, not JSON. */
 function isHtmlFormPost(request: FastifyRequest): boolean {
-  const type = header(request, 'content-type') ?? '';
-  return type.toLowerCase().startsWith(FORM_TYPE) && (header(request, 'accept') ?? '').includes('text/html');
+  const type = (header(request, 'content-type') ?? '').toLowerCase();
+  return (type.startsWith(FORM_TYPE) || type.startsWith(MULTIPART_TYPE)) && (header(request, 'accept') ?? '').includes('text/html');
 }
 
 const corsHeaders = (origin: string) => ({ 'access-control-allow-origin': origin, vary: 'Origin' });
@@ -80,21 +83,27 @@ export async function registerSubmissions(
     scope.addContentTypeParser(FORM_TYPE, { parseAs: 'string' }, (_request, body, done) => {
       done(null, parseFormBody(body as string));
     });
+    // Multipart bodies are not parsed ahead: the procedure reads one (`ctx.upload`) once the form admits it.
+    await scope.register(multipart);
 
     scope.post(route.path, { bodyLimit: route.bodyLimit! }, async (request, reply) => {
       const htmlPost = isHtmlFormPost(request);
       const browser = browserAnswer(reply);
+      const upload = request.isMultipart() ? multipartUpload(request) : null;
       try {
-        const ctx = await contextFor(request, reply, browser);
+        const ctx = await contextFor(request, reply, browser, upload);
         const formId = (request.params as { form_id: string }).form_id;
         // The body is the values, whatever it holds: the procedure's input schema judges its shape.
-        const data = (request.body ?? {}) as Record<string, unknown>;
+        const data = (upload ? {} : (request.body ?? {})) as Record<string, unknown>;
         const created = await createCaller(ctx).submissions.create({ form_id: formId, data });
         if (!htmlPost) return reply.code(201).send(created);
         if (browser.location) return reply.code(303).header('location', browser.location).send();
         const thanks = thankYouPage(backTo(request, browser.origin));
         return reply.code(200).type('text/html; charset=utf-8').send(htmlPage(thanks.title, thanks.paragraphs, thanks));
       } catch (error) {
+        // A refusal may come before a multipart body is read to its end (the form refused it, a
+        // limit was crossed): the connection ends, the rest of the body is never read.
+        if (upload) reply.header('connection', 'close');
         if (!htmlPost) return sendError(error, request, reply);
         return sendErrorPage(error, request, reply, ({ status, body }, headers) => {
           const retryAfter = headers['retry-after'] === undefined ? null : Number(headers['retry-after']);

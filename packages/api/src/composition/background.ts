@@ -10,6 +10,7 @@ import { DEFAULT_DELIVERY_SETTINGS } from '../features/webhooks/delivery-job.ts'
 import { type WebhookWorkerSettings, webhookWorker } from '../features/webhooks/tasks.ts';
 import { keyLifecycleSweep, keyUseBuffer, revocationListener } from '../features/keys/tasks.ts';
 import { retentionSweep } from '../features/inbox/tasks.ts';
+import { uploadSweep } from '../features/files/tasks.ts';
 import type { Log } from '../log.ts';
 import type { Metrics } from '../metrics.ts';
 import { createServices, type ServicesSettings } from './services.ts';
@@ -83,9 +84,14 @@ export function createRuntime(options: RuntimeOptions): { services: Services; ta
     keyUseBuffer(services.keyUses),
     closer('captcha connections', () => services.captcha.close()),
     closer('webhook connections', () => services.outbound.close()),
+    closer('file storage', async () => {
+      await services.files.storage.close();
+      await services.files.scanner?.close();
+    }),
     sender,
     deliveries,
     retentionSweep(db, now, background.retention.everyMs, log),
+    uploadSweep(db, services.files, now, log),
     keyLifecycleSweep(db, now, publicUrl, background.keyLifecycle.everyMs, wakeMailer, log),
     periodic('rate limit sweep', 'sweep refilled rate limit buckets', background.rateLimits.everyMs, async () => {
       await services.rateLimits.sweep();

@@ -12,6 +12,10 @@ import { type CaptchaSettings, CaptchaVerifier } from '../features/forms/captcha
 import { BackgroundWork } from '../infrastructure/background-work.ts';
 import { RefusedOrigins } from '../features/inbox/refused-origins.ts';
 import { exportLimit } from '../features/inbox/export.ts';
+import type { FilesSettings } from '../features/files/services.ts';
+import { FileLinks } from '../features/files/links.ts';
+import type { ObjectStorage } from '../infrastructure/object-storage/object-storage.ts';
+import type { MalwareScanner } from '../infrastructure/malware-scanner.ts';
 
 /** What the services are built from: the server's configuration, or a test's. */
 export interface ServicesSettings {
@@ -30,6 +34,8 @@ export interface ServicesSettings {
   captcha: CaptchaSettings;
   /** `LFK_EXPORTS_PER_PERSON`: exports one person may stream at once from one process. */
   exportsPerPerson: number;
+  /** Where submitted files go, whether they are scanned, and their limits and links. */
+  files: FilesSettings & { storage: ObjectStorage; scanner: MalwareScanner | null };
 }
 
 /** Who to tell that a queue has new work: the workers the server runs. */
@@ -65,5 +71,12 @@ export function createServices(db: Database, settings: ServicesSettings, log: Lo
     secretScanningKeys: settings.secretScanningKeys,
     metrics,
     exports: exportLimit(settings.exportsPerPerson),
+    files: {
+      storage: settings.files.storage,
+      scanner: settings.files.scanner,
+      links: new FileLinks(settings.secretKey, settings.publicUrl),
+      settings: settings.files,
+      log,
+    },
   };
 }

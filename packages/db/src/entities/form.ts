@@ -17,6 +17,11 @@ export interface StoredField {
   required: boolean;
   label?: string;
   options?: string[];
+  /** A file field's limits: bytes per file, the types it takes, whether it takes several and how many. */
+  max_size?: number;
+  accept?: string[];
+  multiple?: boolean;
+  max_files?: number;
 }
 
 /**

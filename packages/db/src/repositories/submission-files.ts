@@ -1,6 +1,6 @@
 import type { FileStatus } from '@lfk/vocabulary';
 import type { ISubmissionFile } from '../entities/submission-file.ts';
-import { isId, newId } from '../ids.ts';
+import { isId } from '../ids.ts';
 import { BaseRepository } from './base-repository.ts';
 
 /** A file as the API describes it (its object key is never shown). */
@@ -24,8 +24,9 @@ export interface StoredFileReading extends FileReading {
   workspaceId: string | null;
 }
 
-/** A file being recorded with its submission. */
+/** A file being recorded with its submission (its id made by the caller, so the submission's values can name it). */
 export interface NewSubmissionFile {
+  id: string;
   field: string;
   name: string;
   size: number;
@@ -63,16 +64,14 @@ const readingOf = (row: FileRow): FileReading => ({
 });
 
 export class SubmissionFileRepository extends BaseRepository<ISubmissionFile> {
-  /** Records the submission's files, in the order given, in this EntityManager's transaction; answers their ids. */
-  async record(submissionId: string, files: NewSubmissionFile[], now: Date): Promise<string[]> {
-    if (files.length === 0) return [];
-    const ids = files.map(() => newId('file'));
+  /** Records the submission's files, in the order given, in this EntityManager's transaction. */
+  async record(submissionId: string, files: readonly NewSubmissionFile[], now: Date): Promise<void> {
+    if (files.length === 0) return;
     const values = files.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
     await this.em.execute(
       'insert into submission_files (id, submission_id, field, position, name, size, content_type, sha256, status, malware_signature, object_key, created_at) values ' + values,
-      files.flatMap((f, position) => [ids[position], submissionId, f.field, position, f.name, f.size, f.contentType, f.sha256, f.status, f.malwareSignature, f.objectKey, now]),
+      files.flatMap((f, position) => [f.id, submissionId, f.field, position, f.name, f.size, f.contentType, f.sha256, f.status, f.malwareSignature, f.objectKey, now]),
     );
-    return ids;
   }
 
   /** The files of each of these submissions, in the order they were sent; submissions without files are left out. */

@@ -5,6 +5,9 @@ import { ConcurrencyLimit } from '../../infrastructure/concurrency-limit.ts';
 import type { EntityManager } from '@mikro-orm/sql';
 import { stringify } from 'csv-stringify/sync';
 import { setImmediate } from 'node:timers/promises';
+import type { z } from 'zod';
+import { linkedFilesOf } from '../files/linked-files.ts';
+import type { linkedFile } from '../files/schemas.ts';
 
 /**
  * What one statement of an export reads at most: 500 rows, and no more rows once their values
@@ -35,12 +38,18 @@ const CSV_OPTIONS = {
   cast: { boolean: (value: boolean) => (value ? 'true' : 'false') },
 } as const;
 
-function csvRow(fields: StoredField[], s: SubmissionReading): unknown[] {
-  return [s.id, s.createdAt.toISOString(), s.source, ...fields.map((field) => s.data[field.name] ?? '')];
+type Files = z.input<typeof linkedFile>[];
+
+/** A file field's cell: its files' signed links, one per line (a quarantined file's name, marked). */
+const fileCell = (files: Files, field: string) =>
+  files.filter((file) => file.field === field).map((file) => file.url ?? `${file.name} (quarantined)`).join('\n');
+
+function csvRow(fields: StoredField[], s: SubmissionReading, files: Files): unknown[] {
+  return [s.id, s.createdAt.toISOString(), s.source, ...fields.map((field) => (field.type === 'file' ? fileCell(files, field.name) : (s.data[field.name] ?? '')))];
 }
 
-function jsonLine(s: SubmissionReading): string {
-  return `${JSON.stringify({ id: s.id, created_at: s.createdAt.toISOString(), via: s.source, status: s.status, values: s.data })}\n`;
+function jsonLine(s: SubmissionReading, files: Files): string {
+  return `${JSON.stringify({ id: s.id, created_at: s.createdAt.toISOString(), via: s.source, status: s.status, values: s.data, files })}\n`;
 }
 
 /** Exports one person may stream at once from one process, unless `LFK_EXPORTS_PER_PERSON` says otherwise. */
@@ -70,7 +79,7 @@ interface Chunk {
 /** Who exports, and what they share: the place they hold while it streams, and what is counted. */
 export interface Exporter {
   em: EntityManager;
-  services: Pick<Services, 'exports' | 'metrics'>;
+  services: Pick<Services, 'exports' | 'metrics' | 'files' | 'now'>;
   /** The person exporting (their user id): at most `LFK_EXPORTS_PER_PERSON` exports each at once. */
   person: string;
 }
@@ -82,14 +91,15 @@ export interface Exporter {
  * one batch whatever the form's size and its values' size, and the first bytes leave before the
  * last row is read. The next batch is read only when the reader has taken the last one (the
  * caller's stream asks for it). CSV has one column per field of the form's schema, after `id`,
- * `created_at` and `via`; JSON Lines carries every value a submission holds.
+ * `created_at` and `via` (a file field's cell: its files' signed links); JSON Lines carries every
+ * value a submission holds, and its files with their links.
  *
  * The exporter holds one of their places from the first step to the end, whatever the end: read
  * to the last row, failed, or returned because the reader went away.
  */
 export async function* exportSubmissions(
   exporter: Exporter,
-  form: { id: string; schema: StoredField[] },
+  form: { id: string; schema: StoredField[]; workspace?: { id: string } | null | undefined },
   filter: SubmissionFilter,
   format: ExportFormat,
   options: { bom: boolean },
@@ -102,7 +112,9 @@ export async function* exportSubmissions(
     const next = async (after: string | undefined): Promise<Chunk> => {
       const { rows, more } = await exporter.em.getRepository(Submission).oldestFirstMatching(form.id, filter, after, EXPORT_BATCH);
       metrics.exportRowsRead(rows.length);
-      const text = rows.length === 0 ? '' : format === 'csv' ? stringify(rows.map((s) => csvRow(form.schema, s)), CSV_OPTIONS) : rows.map(jsonLine).join('');
+      const filesOf = await linkedFilesOf(exporter.em, exporter.services, form.workspace?.id ?? null, rows.map((s) => s.id));
+      const text =
+        rows.length === 0 ? '' : format === 'csv' ? stringify(rows.map((s) => csvRow(form.schema, s, filesOf(s.id))), CSV_OPTIONS) : rows.map((s) => jsonLine(s, filesOf(s.id))).join('');
       return { text, last: rows.at(-1)?.id, more };
     };
     // The first batch is read before anything is yielded: a failure there is still an error the

@@ -1,17 +1,31 @@
-import type { NewEmail, StoredField } from '@lfk/db';
+import type { FileReading, NewEmail, StoredField } from '@lfk/db';
 
-/** A notification of one submission: each field of the form, in its order, with the value given. */
+const sizeOf = (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
+
+/** A file field's value in the email: its files' names and sizes, never a link to one (a forwarded email must not hand them out). */
+function filesShown(files: readonly FileReading[], field: string): string {
+  const mine = files.filter((file) => file.field === field);
+  if (mine.length === 0) return '(empty)';
+  return mine.map((file) => `${file.name} (${sizeOf(file.size)}${file.status === 'quarantined' ? ', quarantined: malware found' : ''})`).join(', ');
+}
+
+/**
+ * A notification of one submission: each field of the form, in its order, with the value given;
+ * files by name, and a link to the submission in the dashboard (`link`, for a claimed form).
+ */
 export function submissionEmail(input: {
   to: string;
   formName: string;
   fields: StoredField[];
-  values: Record<string, string | number | boolean>;
+  values: Record<string, unknown>;
+  files: readonly FileReading[];
+  link: string | null;
   submissionId: string;
   receivedAt: Date;
 }): NewEmail {
   const lines = input.fields.map((field) => {
     const value = input.values[field.name];
-    const shown = value === undefined ? '(empty)' : String(value);
+    const shown = field.type === 'file' ? filesShown(input.files, field.name) : value === undefined ? '(empty)' : String(value);
     // Multi-line answers are indented so they read as one value.
     return `${field.label ?? field.name}: ${shown.replace(/\r?\n/g, '\n    ')}`;
   });
@@ -25,6 +39,7 @@ export function submissionEmail(input: {
       ...lines,
       '',
       `Submission id: ${input.submissionId}`,
+      ...(input.link ? ['', `See it in lfk: ${input.link}`] : []),
     ].join('\n'),
   };
 }

@@ -1,4 +1,4 @@
-import { AuditEvent, type FormReading, Submission, type SubmissionFilter } from '@lfk/db';
+import { AuditEvent, type FileReading, type FormReading, Submission, SubmissionFile, type SubmissionFilter, type SubmissionFormReading } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Context } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
@@ -16,7 +16,7 @@ import {
   submissionsDeleteInput,
 } from './schemas.ts';
 import { submissionValues } from '../../common-schemas.ts';
-import { submissionToWire } from './serializers.ts';
+import { submissionToWire, submissionWithFiles } from './serializers.ts';
 import { runIdempotently, storedReplay } from '../../infrastructure/idempotency.ts';
 import { pageWithin } from '../../infrastructure/pagination.ts';
 import {
@@ -26,13 +26,15 @@ import {
   findSubmissionForm,
   redirectLocation,
 } from './rules.ts';
-import { type SubmissionValue, validateSubmission } from './validation.ts';
+import { type StoredValue, validateSubmission } from './validation.ts';
 import { assertOpen, assertUnderCap } from './closing.ts';
 import { judge, separateSpamFields } from './spam.ts';
 import { sendSubmission } from './fan-out.ts';
 import { inBatches } from '../../infrastructure/batches.ts';
 import { exportSubmissions } from './export.ts';
 import { type Actor, type FormKey, formMemberProcedure, router, submissionProcedure } from '../../trpc.ts';
+import { discardSpool, receiveUpload, type SpooledFile, type UploadSource } from '../files/intake.ts';
+import { dropUploads, keepUploads, type StoredUpload, storeUploads } from '../files/storing.ts';
 
 /** A server-side call: the key must be of the form's workspace. Keys never see unclaimed forms. */
 function acceptKey(form: FormReading, key: FormKey): 'api_key' {
@@ -70,6 +72,108 @@ function auditSubmission(em: EntityManager, workspaceId: string, actor: Actor, a
   em.getRepository(AuditEvent).record({ workspaceId, action, actor, target: { type: 'submission', id: submissionId }, data: { form_id: formId } });
 }
 
+/** A multipart body, received into spool files under the form's file rules; its values held to the JSON body's limits. */
+async function receiveBody(ctx: Context, form: SubmissionFormReading, upload: UploadSource): Promise<SubmissionBody> {
+  const received = await receiveUpload(upload, form.schema, ctx.services.files.settings, { count: MAX_MULTIPART_VALUES, bytes: SUBMISSION_MAX_BYTES });
+  try {
+    assertSubmissionSize(received.values);
+  } catch (error) {
+    await discardSpool(received.files);
+    throw error;
+  }
+  return { data: received.values, files: received.files };
+}
+
+/** A submission's values, and the files its body carried (none but from a multipart body). */
+interface SubmissionBody {
+  data: Record<string, unknown>;
+  files: SpooledFile[];
+}
+
+/** The most text values one multipart body may carry: a form has at most 100 fields, and a honeypot and a captcha token. */
+const MAX_MULTIPART_VALUES = 200;
+
+/**
+ * Judges and keeps a submission the form has admitted: its values and files against the schema,
+ * the browser allowance, spam, then its files into storage and, in one transaction, the submission,
+ * its files' rows and what it sends. Files stored but not kept are deleted (the sweep is the backstop).
+ */
+async function takeSubmission(ctx: Context & { key: FormKey | null }, form: SubmissionFormReading, source: 'api_key' | 'browser', formId: string, body: SubmissionBody) {
+  const sent = separateSpamFields(form, body.data);
+  const fileCounts = new Map<string, number>();
+  for (const file of body.files) fileCounts.set(file.field, (fileCounts.get(file.field) ?? 0) + 1);
+  const validated = validateSubmission(form.schema, sent.values, fileCounts);
+  if (!validated.ok) throw new ApiError(validated.aboutFiles ? 'invalid_submission' : 'validation_failed', { details: validated.details });
+  // Counted after the form's own rules (mode, origin, values), so what they refuse spends none
+  // of the address's allowance; a browser's retry with the same Idempotency-Key counts again.
+  if (source === 'browser') await ctx.services.rateLimits.consume('browser_submissions', browserSubmitter(form, ctx.ip));
+  const write = { operation: 'submissions.create', target: form.id };
+  // The request as an Idempotency-Key remembers it: its values, and its files by their hashes.
+  const request = body.files.length === 0 ? { form_id: formId, data: body.data } : { form_id: formId, data: body.data, files: body.files.map((f) => [f.field, f.sha256]) };
+  // A captcha token is good once, and files are stored once: a retry of a request that was taken
+  // is answered as it was, before its token is shown to the provider again or its files stored again.
+  if ((form.captchaProvider && source === 'browser') || body.files.length > 0) {
+    const replayed = await storedReplay<{ id: string; form_id: string; created_at: string }>(ctx, write, request);
+    if (replayed) return replayed;
+  }
+  // Spam is answered exactly as a real submission is: whoever sent it learns nothing.
+  const verdict = await judge(ctx, form, source, sent);
+  const stored = await storeUploads(ctx.services, body.files, ctx.services.files.log);
+  let fannedOut = { emailQueued: false, deliveriesQueued: false };
+  // Kept once the write that records them has committed; a replay runs no write, so records none.
+  let recorded = false;
+  let kept = false;
+  try {
+    const created = await runIdempotently(ctx, write, request, async (em) => {
+      // Spam too: a full form answers every post alike, so a bot cannot tell its honeypot apart.
+      await assertUnderCap(em, form);
+      await keepUploads(em, stored);
+      const values = { ...validated.values, ...fileIdsByField(stored) };
+      // Written by plain statements in the request's transaction: the submission and its files,
+      // then (if it is real) its notification and webhook deliveries, which exist if and only if it does.
+      const record = await em.getRepository(Submission).writeNow(
+        { formId: form.id, data: values, source, apiKeyId: ctx.key?.keyId ?? null, ...verdict },
+        ctx.services.now(),
+      );
+      await em.getRepository(SubmissionFile).record(record.id, stored, record.createdAt);
+      recorded = true;
+      if (verdict.status === 'ok') {
+        fannedOut = await sendSubmission(em, form, { id: record.id, createdAt: record.createdAt, source, values, files: stored.map(storedReading(record.id)) }, ctx.services);
+      }
+      const wire = { id: record.id, form_id: form.id, created_at: record.createdAt.toISOString() };
+      return { response: wire, replay: wire };
+    });
+    kept = recorded;
+    if (fannedOut.emailQueued) ctx.services.wakeMailer();
+    if (fannedOut.deliveriesQueued) ctx.services.wakeWebhooks();
+    const location = redirectLocation(form.redirectUrl ?? null);
+    if (location) ctx.browser.redirectTo(location);
+    return created;
+  } finally {
+    // A replay answered from its record, or a write refused (the form full): none of these is kept.
+    if (!kept) await dropUploads(ctx.services, stored, ctx.services.files.log);
+  }
+}
+
+/** A file field's value in `data`: the ids of its files, in the order they were sent. */
+function fileIdsByField(stored: readonly StoredUpload[]): Record<string, string[]> {
+  const ids: Record<string, string[]> = {};
+  for (const file of stored) (ids[file.field] ??= []).push(file.id);
+  return ids;
+}
+
+const storedReading = (submissionId: string) => (file: StoredUpload): FileReading => ({
+  id: file.id,
+  submissionId,
+  field: file.field,
+  name: file.name,
+  size: file.size,
+  contentType: file.contentType,
+  sha256: file.sha256,
+  status: file.status,
+  malwareSignature: file.malwareSignature,
+});
+
 export const inboxRouter = router({
   create: submissionProcedure.meta(rest('POST /v1/forms/:form_id/submissions', 201,
       'Submit to a form: from an allowed origin (browser mode) or with a key of its workspace',
@@ -77,52 +181,23 @@ export const inboxRouter = router({
         transport: 'submission',
         bodyLimit: SUBMISSION_MAX_BYTES,
         body: submissionValues,
-        errors: ['form_not_found', 'forbidden', 'api_key_required', 'origin_not_allowed', 'form_closed', 'validation_failed', 'captcha_failed', 'payload_too_large', 'rate_limited'],
+        errors: ['form_not_found', 'forbidden', 'api_key_required', 'origin_not_allowed', 'form_closed', 'validation_failed', 'invalid_submission', 'captcha_failed', 'payload_too_large', 'file_too_large', 'submission_too_large', 'file_type_not_accepted', 'storage_unavailable', 'scanner_unavailable', 'rate_limited'],
         idempotent: true,
       }))
     .input(submissionCreateInput)
     .output(createdSubmission)
     .mutation(async ({ ctx, input }) => {
-      assertSubmissionSize(input.data);
+      if (!ctx.upload) assertSubmissionSize(input.data);
       const form = await findSubmissionForm(ctx.em, input.form_id);
       const source = ctx.key ? acceptKey(form, ctx.key) : acceptBrowser(ctx, form);
       assertOpen(form, ctx.services.now());
-      const sent = separateSpamFields(form, input.data);
-      const validated = validateSubmission(form.schema, sent.values);
-      if (!validated.ok) throw new ApiError('validation_failed', { details: validated.details });
-      // Counted after the form's own rules (mode, origin, values), so what they refuse spends none
-      // of the address's allowance; a browser's retry with the same Idempotency-Key counts again.
-      if (source === 'browser') await ctx.services.rateLimits.consume('browser_submissions', browserSubmitter(form, ctx.ip));
-      const write = { operation: 'submissions.create', target: form.id };
-      // A captcha token is good once: a retry of a request that was taken is answered as it was,
-      // before its token is shown to the provider a second time.
-      if (form.captchaProvider && source === 'browser') {
-        const replayed = await storedReplay<{ id: string; form_id: string; created_at: string }>(ctx, write, input);
-        if (replayed) return replayed;
+      // A multipart body is read only now: what the form refuses never stores a byte of it.
+      const body = ctx.upload ? await receiveBody(ctx, form, ctx.upload) : { data: input.data, files: [] };
+      try {
+        return await takeSubmission(ctx, form, source, input.form_id, body);
+      } finally {
+        await discardSpool(body.files);
       }
-      // Spam is answered exactly as a real submission is: whoever sent it learns nothing.
-      const verdict = await judge(ctx, form, source, sent);
-      let fannedOut = { emailQueued: false, deliveriesQueued: false };
-      const created = await runIdempotently(ctx, write, input, async (em) => {
-        // Spam too: a full form answers every post alike, so a bot cannot tell its honeypot apart.
-        await assertUnderCap(em, form);
-        // Written by plain statements in the request's transaction: the submission, then (if it is
-        // real) its notification and webhook deliveries, which exist if and only if it does.
-        const record = await em.getRepository(Submission).writeNow(
-          { formId: form.id, data: validated.values, source, apiKeyId: ctx.key?.keyId ?? null, ...verdict },
-          ctx.services.now(),
-        );
-        if (verdict.status === 'ok') {
-          fannedOut = await sendSubmission(em, form, { id: record.id, createdAt: record.createdAt, source, values: validated.values });
-        }
-        const wire = { id: record.id, form_id: form.id, created_at: record.createdAt.toISOString() };
-        return { response: wire, replay: wire };
-      });
-      if (fannedOut.emailQueued) ctx.services.wakeMailer();
-      if (fannedOut.deliveriesQueued) ctx.services.wakeWebhooks();
-      const location = redirectLocation(form.redirectUrl ?? null);
-      if (location) ctx.browser.redirectTo(location);
-      return created;
     }),
 
   get: formMemberProcedure.meta(rest('GET /v1/forms/:form_id/submissions/:submission_id', 200,
@@ -133,17 +208,19 @@ export const inboxRouter = router({
       // An id of the wrong shape, or of another form's submission, names nothing here.
       const found = await ctx.em.getRepository(Submission).findInForm(ctx.form.id, input.submission_id);
       if (!found) throw new ApiError('submission_not_found');
-      return submissionToWire(found);
+      return submissionWithFiles(ctx.em, found);
     }),
 
   list: formMemberProcedure.meta(rest('GET /v1/forms/:form_id/submissions', 200,
       "A form's submissions, newest first, filtered by status, time and text (members' sessions only)"))
     .input(submissionListInput)
     .output(listOf(submission))
-    .query(({ ctx, input }) => {
+    .query(async ({ ctx, input }) => {
       const filter = filterOf(input);
       const submissions = ctx.em.getRepository(Submission);
-      return pageWithin('sub', input, (before, bounds) => submissions.newestFirstMatching(ctx.form.id, filter, before, bounds), submissionToWire);
+      const page = await pageWithin('sub', input, (before, bounds) => submissions.newestFirstMatching(ctx.form.id, filter, before, bounds), (row) => row);
+      const files = await ctx.em.getRepository(SubmissionFile).ofSubmissions(page.data.map((row) => row.id));
+      return { data: page.data.map((row) => submissionToWire(row, files.get(row.id))), next_cursor: page.next_cursor };
     }),
 
   delete: formMemberProcedure.meta(rest('DELETE /v1/forms/:form_id/submissions/:submission_id', 204,
@@ -189,12 +266,12 @@ export const inboxRouter = router({
     .mutation(async ({ ctx, input }) =>
       ctx.em.transactional(async (em) => {
         const found = await lockSubmission(em, ctx.form.id, input.submission_id);
-        if (found.status === 'spam') return submissionToWire(found);
+        if (found.status === 'spam') return submissionWithFiles(em, found);
         const submissions = em.getRepository(Submission);
         await submissions.setStatus(found.id, 'spam', 'marked');
         await submissions.cancelPendingSends(found.id);
         auditSubmission(em, ctx.form.workspace!.id, ctx.actor, 'submission.marked_spam', ctx.form.id, found.id);
-        return submissionToWire({ ...found, status: 'spam', spamReason: 'marked' });
+        return submissionWithFiles(em, { ...found, status: 'spam', spamReason: 'marked' });
       }),
     ),
 
@@ -207,16 +284,17 @@ export const inboxRouter = router({
       let fannedOut = { emailQueued: false, deliveriesQueued: false };
       const answer = await ctx.em.transactional(async (em) => {
         const found = await lockSubmission(em, ctx.form.id, input.submission_id);
-        if (found.status === 'ok') return submissionToWire(found);
+        if (found.status === 'ok') return submissionWithFiles(em, found);
         const submissions = em.getRepository(Submission);
         await submissions.setStatus(found.id, 'ok', null);
         // What spam held back: all of it when caught on arrival; what marking it cancelled when a
         // member marked it. What it sent before, it does not send again.
         const form = await findSubmissionForm(em, ctx.form.id);
-        const values = found.data as Record<string, SubmissionValue>;
-        fannedOut = await sendSubmission(em, form, { id: found.id, createdAt: found.createdAt, source: found.source, values }, await submissions.sendsOf(found.id));
+        const values = found.data as Record<string, StoredValue>;
+        const files = (await em.getRepository(SubmissionFile).ofSubmissions([found.id])).get(found.id) ?? [];
+        fannedOut = await sendSubmission(em, form, { id: found.id, createdAt: found.createdAt, source: found.source, values, files }, ctx.services, await submissions.sendsOf(found.id));
         auditSubmission(em, ctx.form.workspace!.id, ctx.actor, 'submission.marked_not_spam', ctx.form.id, found.id);
-        return submissionToWire({ ...found, status: 'ok', spamReason: null });
+        return submissionToWire({ ...found, status: 'ok', spamReason: null }, files);
       });
       if (fannedOut.emailQueued) ctx.services.wakeMailer();
       if (fannedOut.deliveriesQueued) ctx.services.wakeWebhooks();

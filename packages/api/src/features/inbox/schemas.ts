@@ -1,6 +1,7 @@
 import { EXPORT_FORMATS, SPAM_REASONS, SUBMISSION_SOURCES, SUBMISSION_STATUSES } from '@lfk/vocabulary';
 import { z } from 'zod';
-import { hasControlCharacters, idParam, listInput, NO_CONTROL_CHARACTERS, submissionValue, timeInput, timestamp } from '../../common-schemas.ts';
+import { hasControlCharacters, idParam, listInput, NO_CONTROL_CHARACTERS, storedSubmissionValues, timeInput, timestamp } from '../../common-schemas.ts';
+import { submissionFile } from '../files/schemas.ts';
 
 /** The most a submission's values may weigh, as JSON: on every transport (REST also reads no more). */
 export const SUBMISSION_MAX_BYTES = 64 * 1024;
@@ -27,7 +28,8 @@ export const submissionStatus = z.enum(SUBMISSION_STATUSES).meta({ id: 'Submissi
 export const submission = z.object({
   id: z.string(),
   form_id: z.string(),
-  data: z.record(z.string(), submissionValue),
+  data: storedSubmissionValues,
+  files: z.array(submissionFile).describe("Its files, in the order they were sent (download each from `/files/{file_id}`)."),
   source: z.enum(SUBMISSION_SOURCES),
   status: submissionStatus,
   spam_reason: z

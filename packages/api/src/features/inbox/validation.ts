@@ -4,7 +4,12 @@ import type { ErrorDetail } from '../../errors.ts';
 import { hasControlCharacters, NO_CONTROL_CHARACTERS } from '../../common-schemas.ts';
 
 export type SubmissionValue = string | number | boolean;
-export type Validated = { ok: true; values: Record<string, SubmissionValue> } | { ok: false; details: ErrorDetail[] };
+/** A value as stored: a file field's is the list of its files' ids. */
+export type StoredValue = SubmissionValue | string[];
+export type Validated =
+  | { ok: true; values: Record<string, SubmissionValue> }
+  /** `aboutFiles`: some detail is about a file field (answered `invalid_submission`, else `validation_failed`). */
+  | { ok: false; details: ErrorDetail[]; aboutFiles: boolean };
 
 const TEXT_MAX: Record<string, number> = { text: 10_000, textarea: 65_536 };
 const NUMBER_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -99,13 +104,28 @@ function checkValue(field: StoredField, value: unknown): Check {
  * Checks a submission against the form's fields: one detail per bad field, unknown fields
  * included. Valid values are returned as they will be stored: text exactly as sent, numbers as
  * numbers, checkboxes as booleans (an unticked one as false), blank optional fields left out.
+ * A file field takes files only (`fileCounts`: how many the body carried in each field, each already
+ * checked as it arrived); its value, the files' ids, is the caller's to add.
  */
-export function validateSubmission(fields: StoredField[], data: Record<string, unknown>): Validated {
+export function validateSubmission(fields: StoredField[], data: Record<string, unknown>, fileCounts: ReadonlyMap<string, number> = new Map()): Validated {
   const details: ErrorDetail[] = [];
+  let aboutFiles = false;
   const values = new Map<string, SubmissionValue>();
   const known = new Set(fields.map((f) => f.name));
   for (const field of fields) {
     const raw = Object.hasOwn(data, field.name) ? data[field.name] : undefined;
+    if (field.type === 'file') {
+      const problem = !isBlank(raw)
+        ? 'Must be a file, sent in a multipart/form-data request.'
+        : field.required && (fileCounts.get(field.name) ?? 0) === 0
+          ? 'Is required.'
+          : null;
+      if (problem) {
+        details.push({ path: field.name, message: problem });
+        aboutFiles = true;
+      }
+      continue;
+    }
     if (Array.isArray(raw) || (raw !== null && typeof raw === 'object')) {
       details.push({ path: field.name, message: 'Must be a single value.' });
       continue;
@@ -134,5 +154,5 @@ export function validateSubmission(fields: StoredField[], data: Record<string, u
   for (const name of Object.keys(data)) {
     if (!known.has(name)) details.push({ path: name.slice(0, 100), message: 'Unknown field.' });
   }
-  return details.length > 0 ? { ok: false, details } : { ok: true, values: Object.fromEntries(values) };
+  return details.length > 0 ? { ok: false, details, aboutFiles } : { ok: true, values: Object.fromEntries(values) };
 }

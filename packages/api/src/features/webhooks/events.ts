@@ -3,11 +3,14 @@ import type { SubmissionSource } from '@lfk/vocabulary';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { z } from 'zod';
 import type { submissionCreatedEvent } from './schemas.ts';
+import type { linkedFile } from '../files/schemas.ts';
 
 /** What a `submission.created` event carries. */
 export interface SubmissionEvent {
   form: { id: string; name: string };
   submission: { id: string; createdAt: Date; source: SubmissionSource; values: Record<string, unknown> };
+  /** Its files as the payload carries them, each with its signed link. */
+  files: z.input<typeof linkedFile>[];
 }
 
 /**
@@ -26,7 +29,7 @@ export function eventBody(type: string, at: Date, data: unknown): string {
 
 /** A `submission.created` event as its receivers parse it. */
 export function submissionCreatedPayload(event: SubmissionEvent): z.input<typeof submissionCreatedEvent> {
-  const { form, submission } = event;
+  const { form, submission, files } = event;
   return {
     type: 'submission.created',
     timestamp: submission.createdAt.toISOString(),
@@ -37,7 +40,8 @@ export function submissionCreatedPayload(event: SubmissionEvent): z.input<typeof
         form_id: form.id,
         created_at: submission.createdAt.toISOString(),
         via: submission.source,
-        values: submission.values as Record<string, string | number | boolean>,
+        values: submission.values as Record<string, string | number | boolean | string[]>,
+        files,
       },
     },
   };

@@ -9,6 +9,7 @@ import { ApiError } from '../../errors.ts';
 import { runIdempotently } from '../../infrastructure/idempotency.ts';
 import { pageWithin } from '../../infrastructure/pagination.ts';
 import { rest } from '../../procedure-meta.ts';
+import { linkedFilesOf } from '../files/linked-files.ts';
 import { type Actor, confirmedFormsScopeProcedure, formMemberProcedure, formsScopeProcedure, router } from '../../trpc.ts';
 import { findReachableForm, formGone } from '../forms/rules.ts';
 import { isSuccess } from './delivery-job.ts';
@@ -289,11 +290,12 @@ export const webhooksRouter = router({
         bytes: PAGE_MAX_BYTES,
       });
       const form = { id: ctx.form.id, name: ctx.form.name };
+      const filesOf = await linkedFilesOf(ctx.em, ctx.services, ctx.form.workspace?.id ?? null, rows.map((row) => row.id));
       const data = rows.map((row) => ({
         id: submissionEventId(row.id),
         type: 'submission.created' as const,
         created_at: row.createdAt.toISOString(),
-        payload: submissionCreatedPayload({ form, submission: { id: row.id, createdAt: row.createdAt, source: row.source, values: row.data } }),
+        payload: submissionCreatedPayload({ form, submission: { id: row.id, createdAt: row.createdAt, source: row.source, values: row.data }, files: filesOf(row.id) }),
       }));
       return { data, cursor: data.at(-1)?.id ?? input.after, has_more: more };
     }),

@@ -1,6 +1,7 @@
 import { PAGE_LIMIT, SUBMISSION_SOURCES, TEXT_LIMITS, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_DISABLED_REASONS, WEBHOOK_EVENT_TYPES, WEBHOOK_FAILING_DISABLE_DAYS } from '@lfk/vocabulary';
 import { z } from 'zod';
-import { idParam, listInput, queryInteger, submissionValues, text, timestamp } from '../../common-schemas.ts';
+import { idParam, listInput, queryInteger, storedSubmissionValues, text, timestamp } from '../../common-schemas.ts';
+import { linkedFile } from '../files/schemas.ts';
 import { httpUrl } from '../forms/schemas.ts';
 
 export const webhookEventType = z.enum(WEBHOOK_EVENT_TYPES).meta({ id: 'WebhookEventType' });
@@ -53,7 +54,8 @@ export const submissionCreatedEvent = z
         form_id: z.string(),
         created_at: timestamp,
         via: z.enum(SUBMISSION_SOURCES).describe('From a browser on an allowed origin, or from a server with a key.'),
-        values: submissionValues,
+        values: storedSubmissionValues,
+        files: z.array(linkedFile).describe("Its files, each with a signed download link (a file field's value in `values` lists their ids)."),
       }),
     }),
   })

@@ -1,0 +1,70 @@
+import { ApiError, type UploadLimits, type UploadPart, type UploadSource } from '@lfk/api';
+import type { FastifyRequest } from 'fastify';
+
+const TOO_MANY_PARTS = 'The multipart body has too many parts.';
+
+/** What `@fastify/multipart` (busboy) throws, as lfk answers it: limits as 413 or 422, a broken body as 400. */
+function answerFor(error: unknown): unknown {
+  if (error instanceof ApiError) return error;
+  const code = (error as { code?: string }).code;
+  switch (code) {
+    case 'FST_FILES_LIMIT':
+      return new ApiError('invalid_submission', { message: 'The submission carries more files than its form takes.' });
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return new ApiError('payload_too_large', { message: TOO_MANY_PARTS });
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return new ApiError('file_too_large');
+    case 'FST_PROTO_VIOLATION':
+      return new ApiError('invalid_request', { message: 'A multipart part has a name this server does not take.' });
+    default:
+      // A missing or bad boundary, a malformed part header, a body cut short: the body cannot be read.
+      return new ApiError('invalid_request', { message: 'The multipart/form-data body is malformed or was cut short.' });
+  }
+}
+
+/** A file part's bytes, its stream's failures (the body cut short) answered as lfk's errors. */
+async function* answered(stream: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
+  try {
+    for await (const chunk of stream) yield chunk;
+  } catch (error) {
+    throw answerFor(error);
+  }
+}
+
+/**
+ * A `multipart/form-data` submission's body, read through `@fastify/multipart` (busboy) only when
+ * the procedure asks: parts in order, each file a stream the intake spools as it arrives.
+ */
+export function multipartUpload(request: FastifyRequest): UploadSource {
+  return {
+    async *parts(limits: UploadLimits): AsyncIterable<UploadPart> {
+      const parts = request.parts({
+        limits: {
+          fileSize: limits.fileSize,
+          files: limits.files,
+          fields: limits.values,
+          fieldSize: limits.valueSize,
+          fieldNameSize: 200,
+          parts: limits.files + limits.values,
+          headerPairs: 20,
+        },
+      });
+      try {
+        for await (const part of parts) {
+          if (part.type === 'file') {
+            yield { kind: 'file', field: part.fieldname, filename: part.filename ?? '', declaredType: part.mimetype ?? '', chunks: answered(part.file) };
+          } else {
+            if (part.valueTruncated || part.fieldnameTruncated) throw new ApiError('payload_too_large', { message: 'A value of the multipart body is too large.' });
+            yield { kind: 'value', field: part.fieldname, value: typeof part.value === 'string' ? part.value : String(part.value) };
+          }
+        }
+      } catch (error) {
+        throw answerFor(error);
+      }
+    },
+  };
+}
+
+/** Whether the request's body is `multipart/form-data`. */
+export const isMultipart = (request: FastifyRequest) => request.isMultipart();

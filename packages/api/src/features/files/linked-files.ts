@@ -1,0 +1,28 @@
+import { type FileReading, SubmissionFile } from '@lfk/db';
+import type { EntityManager } from '@mikro-orm/sql';
+import type { z } from 'zod';
+import type { linkedFile } from './schemas.ts';
+import { linkedFileToWire } from './serializers.ts';
+import { linkExpiry } from './links.ts';
+import type { FilesServices } from './services.ts';
+
+type LinkedFile = z.input<typeof linkedFile>;
+type LinkServices = FilesServices & { now(): Date };
+
+/**
+ * Files as they leave lfk (webhook payloads, `lfk listen`'s events, exports): each with a signed
+ * link living as long as the workspace's `file_link_ttl` says (never past the server's).
+ */
+export async function linkFiles(em: EntityManager, services: LinkServices, workspaceId: string | null, files: readonly FileReading[]): Promise<LinkedFile[]> {
+  if (files.length === 0) return [];
+  const expiresAt = await linkExpiry(em, workspaceId, services.files.settings.linkTtlSeconds, services.now());
+  return files.map((file) => linkedFileToWire(file, services.files.links, expiresAt));
+}
+
+/** The linked files of each of these submissions (those without files get an empty list). */
+export async function linkedFilesOf(em: EntityManager, services: LinkServices, workspaceId: string | null, submissionIds: readonly string[]): Promise<(id: string) => LinkedFile[]> {
+  const byId = await em.getRepository(SubmissionFile).ofSubmissions([...submissionIds]);
+  if (byId.size === 0) return () => [];
+  const expiresAt = await linkExpiry(em, workspaceId, services.files.settings.linkTtlSeconds, services.now());
+  return (id) => (byId.get(id) ?? []).map((file) => linkedFileToWire(file, services.files.links, expiresAt));
+}
