@@ -13,9 +13,11 @@ const SHUTDOWN_STEPS = [
   'idempotency sweep',
   'rate limit sweep',
   'key lifecycle sweep',
+  'upload sweep',
   'retention sweep',
   'webhook worker',
   'email sender',
+  'file storage',
   'webhook connections',
   'captcha connections',
   'key-use buffer',
@@ -27,7 +29,7 @@ const SHUTDOWN_STEPS = [
 describe('shutdown', () => {
   const t = useTestServer();
 
-  it('runs the 15 steps in order: the server’s tasks, last started first', () => {
+  it('runs the 17 steps in order: the server’s tasks, last started first', () => {
     expect(t.server.tasks.names().reverse()).toEqual(SHUTDOWN_STEPS);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The runtime's one list of background tasks: the order they stop in is the server's shutdown,
- * steps 3 to 14 (apps/server/test/shutdown-order.test.ts checks all 15), a failed stop leaves the
+ * steps 3 to 16 (apps/server/test/shutdown-order.test.ts checks all 17), a failed stop leaves the
  * rest to run, and only the queues can be woken.
  */
 import { sharedDatabase } from '@lfk/db/testing';
@@ -13,18 +13,21 @@ import { DEFAULT_EXPORTS_PER_PERSON } from '../src/features/inbox/export.ts';
 import { DatabaseOutage } from '../src/infrastructure/database-outage.ts';
 import { NO_METRICS } from '../src/metrics.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../src/rate-limits/rate-limits.ts';
+import { testFileSettings } from './world.ts';
 
 const QUIET_LOG = { info() {}, warn() {}, error() {} };
 
 /** What the server's shutdown does between its metrics and its database, in order. */
-const SHUTDOWN_STEPS_3_TO_14 = [
+const SHUTDOWN_STEPS_3_TO_16 = [
   'request work',
   'idempotency sweep',
   'rate limit sweep',
   'key lifecycle sweep',
+  'upload sweep',
   'retention sweep',
   'webhook worker',
   'email sender',
+  'file storage',
   'webhook connections',
   'captcha connections',
   'key-use buffer',
@@ -48,6 +51,7 @@ async function runtime() {
       webhooks: { allowPrivate: true },
       captcha: { verifyUrls: CAPTCHA_VERIFY_URLS, timeoutMs: CAPTCHA_TIMEOUT_MS },
       exportsPerPerson: DEFAULT_EXPORTS_PER_PERSON,
+      files: await testFileSettings(),
     },
     background: BACKGROUND_DEFAULTS,
     log: QUIET_LOG,
@@ -75,7 +79,7 @@ describe('the background tasks', () => {
     const { tasks } = await runtime();
     const list = new TaskList(tasks, QUIET_LOG);
     try {
-      expect(list.names().reverse()).toEqual(SHUTDOWN_STEPS_3_TO_14);
+      expect(list.names().reverse()).toEqual(SHUTDOWN_STEPS_3_TO_16);
     } finally {
       await list.stop();
     }

@@ -11,6 +11,14 @@ import { createServices } from '../src/composition/services.ts';
 import { DEFAULT_EXPORTS_PER_PERSON } from '../src/features/inbox/export.ts';
 import { CAPTCHA_TIMEOUT_MS, CAPTCHA_VERIFY_URLS } from '../src/features/forms/captcha.ts';
 import { type SeededAccount, seedAccount } from '../src/testing.ts';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FILE_FIELD_LIMITS, FILE_LINK_TTL } from '@lfk/vocabulary';
+import { DirectoryStorage } from '../src/infrastructure/object-storage/directory-storage.ts';
+import type { ServicesSettings } from '../src/composition/services.ts';
+import type { ObjectStorage } from '../src/infrastructure/object-storage/object-storage.ts';
+import type { MalwareScanner } from '../src/infrastructure/malware-scanner.ts';
 
 const RATE_LIMITS_OFF = Object.fromEntries(Object.keys(DEFAULT_RATE_LIMITS).map((name) => [name, null])) as RateLimitConfig;
 const QUIET_LOG = { debug() {}, info() {}, warn() {}, error() {} };
@@ -19,7 +27,7 @@ const QUIET_LOG = { debug() {}, info() {}, warn() {}, error() {} };
  * Services as the server builds them, on the shared database, with rate limits off and no mailer.
  * `now`: the clock every rule reads (a `testClock()` the test turns); the real time unless given.
  */
-export async function testServices({ now = () => new Date() }: { now?: () => Date } = {}): Promise<Services> {
+export async function testServices({ now = () => new Date(), files }: { now?: () => Date; files?: Partial<ServicesSettings['files']> } = {}): Promise<Services> {
   const { db } = await sharedDatabase();
   return createServices(
     db,
@@ -36,6 +44,7 @@ export async function testServices({ now = () => new Date() }: { now?: () => Dat
       webhooks: { allowPrivate: true },
       captcha: { verifyUrls: CAPTCHA_VERIFY_URLS, timeoutMs: CAPTCHA_TIMEOUT_MS },
       exportsPerPerson: DEFAULT_EXPORTS_PER_PERSON,
+      files: { ...(await testFileSettings()), ...files },
     },
     QUIET_LOG,
     { mailer() {}, webhooks() {} },
@@ -52,4 +61,21 @@ export function person(services: Services, email = `person-${randomBytes(4).toSt
 /** The whole router, called as the holder of `bearer` (a key or a session token), or by nobody. */
 export async function callerFor(services: Services, bearer?: string) {
   return createCaller(await callerContext(services, { bearer }));
+}
+
+/**
+ * Files as the server keeps them by default: a folder of its own (removed when its storage
+ * closes) and a spool folder beside it, the server's default limits, no scanner.
+ */
+export async function testFileSettings(options: { storage?: ObjectStorage; scanner?: MalwareScanner | null } = {}): Promise<ServicesSettings['files']> {
+  const root = await mkdtemp(join(tmpdir(), 'lfk-test-files-'));
+  return {
+    storage: options.storage ?? new DirectoryStorage(join(root, 'files'), { removeOnClose: true }),
+    scanner: options.scanner ?? null,
+    spoolDir: root,
+    maxFileSize: FILE_FIELD_LIMITS.defaultMaxSize,
+    maxSubmissionSize: FILE_FIELD_LIMITS.defaultSubmissionSize,
+    linkTtlSeconds: FILE_LINK_TTL.default,
+    uploadSweepMs: 60_000,
+  };
 }

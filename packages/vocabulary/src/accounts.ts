@@ -39,6 +39,7 @@ export const AUDIT_ACTIONS = [
   'project.created',
   'workspace.created',
   'workspace.renamed',
+  'workspace.file_link_ttl_changed',
   'webhook.created',
   'webhook.updated',
   'webhook.deleted',

@@ -93,7 +93,7 @@ const workspacesRenameCommand = () =>
     .action(
       action(async (ctx, name) => {
         const { api, workspaceId } = await inWorkspace(ctx);
-        await api.workspaces.rename.mutate({ workspace_id: workspaceId, name });
+        await api.workspaces.update.mutate({ workspace_id: workspaceId, name });
         ctx.out.result({ id: workspaceId, name: name.trim() }, (renamed) => ctx.out.line(`Renamed ${renamed.id} to "${renamed.name}".`));
       }),
     );

@@ -253,7 +253,7 @@ export const BODY_CASES: Partial<Record<RestRoute['procedure'], BodyCase>> = {
     unknown: () => ({ role: 'member', email: 'x@example.com' }),
     noText: { body: () => ({ role: 'member' }), answer: expect.objectContaining({ role: 'member' }) },
   },
-  'workspaces.rename': {
+  'workspaces.update': {
     url: () => `/v1/workspaces/${owner.workspaceId}`,
     token: () => owner.token,
     valid: () => ({ name: 'Renamed' }),

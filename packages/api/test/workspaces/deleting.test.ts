@@ -90,7 +90,7 @@ describe(`deleting a workspace, against what races it (${ENGINE})`, () => {
         outcome(as(invitee.token).then((caller) => caller.invitations.accept({ token }))),
         outcome(as(owner.token).then((caller) => caller.forms.update({ form_id: form.id, name: 'Busier' }))),
         outcome(as(owner.token).then((caller) => caller.apiKeys.revoke({ workspace_id: owner.workspaceId, key_id: keyId }))),
-        outcome(as(owner.token).then((caller) => caller.workspaces.rename({ workspace_id: owner.workspaceId, name: 'Renamed' }))),
+        outcome(as(owner.token).then((caller) => caller.workspaces.update({ workspace_id: owner.workspaceId, name: 'Renamed' }))),
         outcome(deleteWorkspace(owner.token, owner.workspaceId, name)),
       ]);
       expect(['done', '404'], accepted).toContain(statusOf(accepted));

@@ -1,5 +1,5 @@
 /**
- * A workspace renamed by an owner (`workspaces.rename`), on both engines. The route and its 204 are
+ * A workspace renamed by an owner (`workspaces.update`), on both engines. The route and its 204 are
  * the REST table's.
  */
 import { ENGINE } from '@lfk/testing';
@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 
 const rename = async (token: string, workspaceId: string, name: unknown) =>
-  (await callerFor(services, token)).workspaces.rename({ workspace_id: workspaceId, name } as never);
+  (await callerFor(services, token)).workspaces.update({ workspace_id: workspaceId, name } as never);
 
 describe(`workspace names (${ENGINE})`, () => {
   it('an owner renames the workspace; members see the new name; others cannot', async () => {

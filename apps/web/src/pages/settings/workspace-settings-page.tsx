@@ -37,7 +37,7 @@ function RenameWorkspaceForm({ workspaceId, name }: { workspaceId: string; name:
   const form = useForm({ resolver: zodResolver(renameFields), defaultValues: { name } });
   const problem = useFormProblem(['name'], form.setError);
   const rename = useMutation({
-    ...trpc.workspaces.rename.mutationOptions(),
+    ...trpc.workspaces.update.mutationOptions(),
     onSuccess: async () => {
       setSaved(true);
       await queryClient.invalidateQueries(trpc.workspaces.list.pathFilter());

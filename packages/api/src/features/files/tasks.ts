@@ -11,29 +11,12 @@ const SPOOL_LEFTOVER_MS = 2 * 60 * 60_000;
 /**
  * The 'upload sweep': deletes the objects of deleted files and abandoned uploads, and spool files
  * a dead process left, every half `LFK_UPLOAD_SWEEP_INTERVAL` (an abandoned upload's objects are
- * due half an interval after they were stored, so they are gone within one). `wake` sweeps now:
- * after a deletion, what was deleted leaves storage without waiting.
+ * due half an interval after they were stored, so they are gone within one).
  */
 export function uploadSweep(db: Database, files: FilesServices['files'], now: () => Date, log: Log): BackgroundTask {
-  const run = async () => {
+  return periodic('upload sweep', 'delete stored files no submission holds', Math.max(1000, files.settings.uploadSweepMs / 2), async () => {
     const objects = await sweepObjects(db, files.storage, now());
     const spool = await sweepSpool(files.settings.spoolDir, now(), SPOOL_LEFTOVER_MS);
     if (objects > 0 || spool > 0) log.info({ objects, spool }, 'deleted stored files no submission holds');
-  };
-  const task = periodic('upload sweep', 'delete stored files no submission holds', Math.max(1000, files.settings.uploadSweepMs / 2), run, log);
-  let waking: Promise<void> | undefined;
-  return {
-    ...task,
-    wake() {
-      waking ??= run()
-        .catch((err) => log.warn({ err }, 'could not delete stored files no submission holds; the next sweep will'))
-        .finally(() => {
-          waking = undefined;
-        });
-    },
-    async stop() {
-      await task.stop();
-      await waking;
-    },
-  };
+  }, log);
 }

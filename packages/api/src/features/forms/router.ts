@@ -23,7 +23,7 @@ import {
 } from './schemas.ts';
 import { verificationSent } from '../email-verification/schemas.ts';
 import { formToWire } from './serializers.ts';
-import { findReachableForm, formGone, readReachableForm, resolveProject } from './rules.ts';
+import { assertFileLimits, findReachableForm, formGone, readReachableForm, resolveProject } from './rules.ts';
 import { runIdempotently } from '../../infrastructure/idempotency.ts';
 import { pageWithin } from '../../infrastructure/pagination.ts';
 import { iso } from '../../infrastructure/wire.ts';
@@ -67,6 +67,7 @@ async function createUnclaimed(ctx: Context, input: FormCreateInput) {
   if (input.submission_mode === 'api_key') {
     throw invalid('submission_mode', 'api_key mode needs a claimed form: create it with a key or a session.');
   }
+  assertFileLimits(input.schema, ctx.services.files.settings.maxFileSize);
   // Counted once the form will be made: a refused attempt spends no allowance.
   await ctx.services.rateLimits.consume('anonymous_forms', ctx.ip);
   const created = await runIdempotently(ctx, { operation: 'forms.create', target: null }, input, async (em) => {
@@ -102,6 +103,7 @@ async function createClaimed(ctx: Context, scope: FormsScope, actor: Actor, inpu
   const workspaceId = input.workspace_id ?? scope.keyWorkspaceId;
   if (workspaceId === null) throw invalid('workspace_id', 'Required when signed in with a session.');
   if (!isId('ws', workspaceId) || !(await scope.canReach(workspaceId))) throw new ApiError('workspace_not_found');
+  assertFileLimits(input.schema, ctx.services.files.settings.maxFileSize);
   const project = await resolveProject(ctx.em, workspaceId, input.project_id);
   const created = await runIdempotently(ctx, { operation: 'forms.create', target: workspaceId }, input, async (em) => {
     const record = em.create(Form, {
@@ -144,6 +146,7 @@ async function createClaimed(ctx: Context, scope: FormsScope, actor: Actor, inpu
  */
 async function applyUpdate(em: EntityManager, services: Services, found: IForm, input: FormUpdateInput) {
   if (input.name !== undefined) found.name = input.name;
+  assertFileLimits(input.schema, services.files.settings.maxFileSize);
   if (input.schema !== undefined) found.schema = input.schema;
   if (input.submission_mode !== undefined) found.submissionMode = input.submission_mode;
   if (input.allowed_origins !== undefined) found.allowedOrigins = input.allowed_origins;

@@ -1,4 +1,5 @@
-import { Form, type FormReading, type IForm, isId, Project } from '@lfk/db';
+import { Form, type FormReading, type IForm, isId, Project, type StoredField } from '@lfk/db';
+import { invalid } from './inbox-settings.ts';
 import type { EntityManager } from '@mikro-orm/sql';
 import { ApiError } from '../../errors.ts';
 import type { FormsScope } from '../../trpc.ts';
@@ -33,4 +34,16 @@ export async function resolveProject(em: EntityManager, workspaceId: string, pro
   const project = await projects.findInWorkspace(projectId, workspaceId);
   if (!project) throw new ApiError('project_not_found');
   return project;
+}
+
+/**
+ * A file field's `max_size` above what this server takes (`LFK_MAX_FILE_SIZE`) is refused where the
+ * form is written, not silently lowered: the owner learns the real limit before a visitor meets it.
+ */
+export function assertFileLimits(schema: readonly StoredField[] | undefined, maxFileSize: number): void {
+  schema?.forEach((field, index) => {
+    if (field.type === 'file' && field.max_size !== undefined && field.max_size > maxFileSize) {
+      throw invalid(`schema.${index}.max_size`, `Must be at most ${maxFileSize} bytes: this server's largest file (LFK_MAX_FILE_SIZE).`);
+    }
+  });
 }

@@ -1,8 +1,14 @@
-import { CAPTCHA_PROVIDERS, FIELD_TYPES, FORM_STATES, RETENTION_DAYS, SUBMISSION_MODES, TEXT_LIMITS } from '@lfk/vocabulary';
+import { CAPTCHA_PROVIDERS, FIELD_TYPES, FILE_FIELD_LIMITS, FORM_STATES, RETENTION_DAYS, SUBMISSION_MODES, TEXT_LIMITS } from '@lfk/vocabulary';
 import { z } from 'zod';
 import { email, hasControlCharacters, idParam, listInput, NO_CONTROL_CHARACTERS, text, timeInput, timestamp, workspaceScoped } from '../../common-schemas.ts';
 
 export const fieldType = z.enum(FIELD_TYPES).meta({ id: 'FieldType' });
+
+/** A MIME type a file field accepts: `type/subtype` or `type/*`, lowercase. */
+const mimeType = z
+  .string()
+  .max(100)
+  .regex(/^[a-z0-9][a-z0-9!#$&^_.+-]*\/(\*|[a-z0-9][a-z0-9!#$&^_.+-]*)$/, 'Must be a MIME type such as application/pdf, or image/* (lowercase).');
 
 export const field = z
   .strictObject({
@@ -16,8 +22,34 @@ export const field = z
     required: z.boolean().default(false),
     label: text(200).optional(),
     options: z.array(text(200)).min(1).max(100).optional(),
+    max_size: z
+      .int()
+      .min(1)
+      .max(FILE_FIELD_LIMITS.maxSize)
+      .optional()
+      .describe(`A file field: the most bytes one file may have (default ${FILE_FIELD_LIMITS.defaultMaxSize}, never above the server's \`LFK_MAX_FILE_SIZE\`).`),
+    accept: z
+      .array(mimeType)
+      .min(1)
+      .max(FILE_FIELD_LIMITS.maxAccept)
+      .optional()
+      .describe('A file field: the types it takes (`application/pdf`, `image/*`), judged by the bytes, not the name; any type when left out.'),
+    multiple: z.boolean().optional().describe('A file field: whether it takes several files.'),
+    max_files: z
+      .int()
+      .min(1)
+      .max(FILE_FIELD_LIMITS.maxFiles)
+      .optional()
+      .describe(`A file field that takes several: at most this many (default ${FILE_FIELD_LIMITS.defaultMaxFiles}).`),
   })
   .superRefine((f, ctx) => {
+    if (f.type !== 'file') {
+      for (const key of ['max_size', 'accept', 'multiple', 'max_files'] as const) {
+        if (f[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: 'Only file fields take this.' });
+      }
+    } else if (f.max_files !== undefined && !f.multiple && f.max_files !== 1) {
+      ctx.addIssue({ code: 'custom', path: ['max_files'], message: 'A field that takes one file (multiple is false) takes max_files 1 only.' });
+    }
     if (f.type === 'select') {
       if (!f.options) ctx.addIssue({ code: 'custom', path: ['options'], message: 'A select field needs options.' });
       else if (new Set(f.options).size !== f.options.length) {
@@ -214,6 +246,10 @@ export const form = z.object({
         required: z.boolean(),
         label: z.string().optional(),
         options: z.array(z.string()).optional(),
+        max_size: z.int().optional(),
+        accept: z.array(z.string()).optional(),
+        multiple: z.boolean().optional(),
+        max_files: z.int().optional(),
       })
       .meta({ id: 'FormField' }),
   ),

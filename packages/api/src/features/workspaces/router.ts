@@ -1,7 +1,7 @@
 import { AuditEvent, Membership, Workspace } from '@lfk/db';
 import { rest } from '../../procedure-meta.ts';
 import { listInput, listOf } from '../../common-schemas.ts';
-import { workspace, workspaceCreateInput, workspaceDeleteInput, workspaceRenameInput } from './schemas.ts';
+import { workspace, workspaceCreateInput, workspaceDeleteInput, workspaceUpdateInput } from './schemas.ts';
 import { ApiError } from '../../errors.ts';
 import { retryingDeadlocks } from '../../infrastructure/deadlocks.ts';
 import { workspaceToWire } from './serializers.ts';
@@ -28,21 +28,22 @@ export const workspacesRouter = router({
       return workspaceToWire(created, 'owner');
     }),
 
-  rename: ownerProcedure.meta(rest('PATCH /v1/workspaces/:workspace_id', 204, 'Rename a workspace (owners)'))
-    .input(workspaceRenameInput)
+  update: ownerProcedure.meta(rest('PATCH /v1/workspaces/:workspace_id', 204, "Rename a workspace, or set how long its files' download links live (owners)"))
+    .input(workspaceUpdateInput)
     .mutation(async ({ ctx, input }) => {
       await ctx.em.transactional(async (em) => {
         const found = await em.getRepository(Workspace).lock(ctx.workspaceId);
         if (!found) throw new ApiError('workspace_not_found');
-        if (found.name === input.name) return;
-        em.getRepository(AuditEvent).record({
-          workspaceId: ctx.workspaceId,
-          action: 'workspace.renamed',
-          actor: ctx.actor,
-          target: { type: 'workspace', id: ctx.workspaceId },
-          data: { from: found.name, to: input.name },
-        });
-        found.name = input.name;
+        const audit = (action: 'workspace.renamed' | 'workspace.file_link_ttl_changed', data: Record<string, unknown>) =>
+          em.getRepository(AuditEvent).record({ workspaceId: ctx.workspaceId, action, actor: ctx.actor, target: { type: 'workspace', id: ctx.workspaceId }, data });
+        if (input.name !== undefined && found.name !== input.name) {
+          audit('workspace.renamed', { from: found.name, to: input.name });
+          found.name = input.name;
+        }
+        if (input.file_link_ttl !== undefined && (found.fileLinkTtl ?? null) !== input.file_link_ttl) {
+          audit('workspace.file_link_ttl_changed', { from: found.fileLinkTtl ?? null, to: input.file_link_ttl });
+          found.fileLinkTtl = input.file_link_ttl;
+        }
       });
     }),
 

@@ -1,13 +1,31 @@
-import { TEXT_LIMITS } from '@lfk/vocabulary';
+import { FILE_LINK_TTL, TEXT_LIMITS } from '@lfk/vocabulary';
 import { z } from 'zod';
 import { role, text, timestamp, workspaceScoped } from '../../common-schemas.ts';
 
 export const workspace = z
-  .object({ id: z.string(), name: z.string(), role, created_at: timestamp })
+  .object({
+    id: z.string(),
+    name: z.string(),
+    role,
+    file_link_ttl: z.int().nullable().describe("Seconds its files' signed download links live; null: the server's `LFK_FILE_LINK_TTL`."),
+    created_at: timestamp,
+  })
   .meta({ id: 'Workspace', description: "A workspace, with the caller's role in it." });
 export const workspaceCreateInput = z.strictObject({ name: text(TEXT_LIMITS.workspaceName) });
 
-export const workspaceRenameInput = workspaceScoped.extend({ name: text(TEXT_LIMITS.workspaceName) }).strict();
+export const workspaceUpdateInput = workspaceScoped
+  .extend({
+    name: text(TEXT_LIMITS.workspaceName).optional(),
+    file_link_ttl: z
+      .int()
+      .min(FILE_LINK_TTL.min)
+      .max(FILE_LINK_TTL.max)
+      .nullable()
+      .optional()
+      .describe(`Seconds the signed download links of its files live (${FILE_LINK_TTL.min} to ${FILE_LINK_TTL.max}; never longer than the server's \`LFK_FILE_LINK_TTL\`); null goes back to the server's.`),
+  })
+  .strict()
+  .refine((input) => input.name !== undefined || input.file_link_ttl !== undefined, { message: 'Give name, file_link_ttl, or both.', path: ['name'] });
 export const workspaceDeleteInput = workspaceScoped
   .extend({ confirm: z.string().max(1024).describe("The workspace's name, typed to confirm.") })
   .strict();

@@ -8,5 +8,6 @@ export const workspaceToWire = (w: IWorkspace, role: Role): z.input<typeof works
   id: w.id,
   name: w.name,
   role,
+  file_link_ttl: w.fileLinkTtl ?? null,
   created_at: iso(w.createdAt),
 });
