@@ -39,6 +39,14 @@ export { preflightSubmission } from './features/inbox/rules.ts';
 export { sweepExpiredSubmissions } from './features/inbox/retention-sweep.ts';
 export { DEFAULT_EXPORTS_PER_PERSON, EXPORT_BATCH, EXPORT_CONTENT_TYPES } from './features/inbox/export.ts';
 export { CAPTCHA_TIMEOUT_MS, CAPTCHA_TOKEN_FIELDS, CAPTCHA_VERIFY_URLS, type CaptchaSettings } from './features/forms/captcha.ts';
+export {
+  type ByteRange,
+  DirectoryStorage,
+  type ObjectStorage,
+  type ObjectStorageSettings,
+  objectStorageFrom,
+  S3Storage,
+} from './infrastructure/object-storage/index.ts';
 export { deleteExpiredIdempotencyRecords } from './infrastructure/idempotency.ts';
 export { type SweepOutcome, sweepKeyLifecycle } from './features/keys/lifecycle-sweep.ts';
 export {
