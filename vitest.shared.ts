@@ -15,9 +15,12 @@ export const sharedTestOptions = {
 /**
  * Workspace packages that are also published (`@lfk/client`) point their default export at the
  * build; their `lfk-source` condition points at the TypeScript sources, which is what tests run.
+ * Without Vite's `module` condition: it is for bundlers, and packages such as the AWS SDK's put an
+ * ES build there whose extensionless imports Node cannot load (their `node` entry is what Node,
+ * and so `npm start`, uses).
  */
 export const sourceConditions = {
-  ssr: { resolve: { conditions: ['lfk-source', ...defaultServerConditions] } },
+  ssr: { resolve: { conditions: ['lfk-source', ...defaultServerConditions.filter((condition) => condition !== 'module')] } },
 } satisfies ViteUserConfig;
 
 const testing = (file: string) => fileURLToPath(new URL(`./packages/db/src/testing/${file}`, import.meta.url));

@@ -4,6 +4,7 @@ import {
   CAPTCHA_VERIFY_URLS,
   type CaptchaSettings,
   DEFAULT_EXPORTS_PER_PERSON,
+  type ObjectStorageSettings,
   DEFAULT_RATE_LIMITS,
   parseSecretKey,
   RATE_LIMIT_NAMES,
@@ -13,6 +14,7 @@ import {
 import { DATABASE_TIMEOUTS, type DatabaseTimeouts } from '@lfk/db';
 import { FILE_FIELD_LIMITS, FILE_LINK_TTL, WEBHOOK_IN_FLIGHT_PER_WORKSPACE } from '@lfk/vocabulary';
 import ipaddr from 'ipaddr.js';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
@@ -172,8 +174,28 @@ const envSchema = z.object({
   LFK_MAX_SUBMISSION_SIZE: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(4 * FILE_FIELD_LIMITS.maxSize).default(FILE_FIELD_LIMITS.defaultSubmissionSize)),
   LFK_FILE_LINK_TTL: z.preprocess(emptyAsUnset, z.coerce.number().int().min(FILE_LINK_TTL.min).max(FILE_LINK_TTL.max).default(FILE_LINK_TTL.default)),
   LFK_UPLOAD_SWEEP_INTERVAL: z.preprocess(emptyAsUnset, z.coerce.number().int().min(2).max(86_400).default(60)),
+  LFK_S3_ENDPOINT: z.preprocess(emptyAsUnset, z.url({ protocol: /^https?$/, error: 'Must be an http(s) URL.' }).optional()),
+  LFK_S3_BUCKET: z.preprocess(
+    emptyAsUnset,
+    z.string().regex(/^[A-Za-z0-9._-]{3,255}$/, 'Must be a bucket name: 3 to 255 letters, digits, dots, hyphens or underscores.').optional(),
+  ),
+  LFK_S3_REGION: z.preprocess(emptyAsUnset, z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be a region name such as us-east-1.').default('us-east-1')),
+  LFK_S3_ACCESS_KEY_ID: z.preprocess(emptyAsUnset, z.string().max(256).optional()),
+  LFK_S3_SECRET_ACCESS_KEY: z.preprocess(emptyAsUnset, z.string().max(1024).optional()),
+  LFK_S3_FORCE_PATH_STYLE: flagDefaulting('false'),
   ...Object.fromEntries(RATE_LIMIT_NAMES.map((name) => [RATE_LIMIT_ENV[name], rateLimit(DEFAULT_RATE_LIMITS[name])])),
-}).refine((env) => env.LFK_HEADERS_TIMEOUT <= env.LFK_REQUEST_TIMEOUT, {
+}).refine((env) => (env.LFK_S3_ACCESS_KEY_ID === undefined) === (env.LFK_S3_SECRET_ACCESS_KEY === undefined), {
+  path: ['LFK_S3_SECRET_ACCESS_KEY'],
+  message: 'LFK_S3_ACCESS_KEY_ID and LFK_S3_SECRET_ACCESS_KEY go together: set both, or neither to use the AWS SDK\'s own credentials (a role, AWS_* variables, a profile).',
+}).refine(
+  (env) =>
+    env.LFK_S3_BUCKET !== undefined ||
+    (env.LFK_S3_ENDPOINT === undefined && env.LFK_S3_ACCESS_KEY_ID === undefined && env.LFK_S3_SECRET_ACCESS_KEY === undefined && !env.LFK_S3_FORCE_PATH_STYLE),
+  {
+    path: ['LFK_S3_BUCKET'],
+    message: 'Required with the other LFK_S3_* settings: without a bucket, files would go to LFK_DATA_DIR instead of the store they name.',
+  },
+).refine((env) => env.LFK_HEADERS_TIMEOUT <= env.LFK_REQUEST_TIMEOUT, {
   path: ['LFK_HEADERS_TIMEOUT'],
   message: 'Must not be longer than LFK_REQUEST_TIMEOUT: the headers are part of the request.',
 }).refine((env) => env.DATABASE_URL === undefined || env.LFK_SECRET_KEY !== undefined, {
@@ -216,6 +238,11 @@ export interface Config {
    * one in its data directory (see secret-key.ts). Required with `DATABASE_URL`.
    */
   secretKey: Buffer | undefined;
+  /**
+   * Where submitted files' bytes are kept: `<LFK_DATA_DIR>/files` (a temporary folder with
+   * `memory://`), or the bucket `LFK_S3_BUCKET` names. Opened by `objectStorageFrom`.
+   */
+  objectStorage: ObjectStorageSettings;
   /** Captcha providers' siteverify URLs (`LFK_TURNSTILE_VERIFY_URL`…) and how long each may take (`LFK_CAPTCHA_TIMEOUT`). */
   captcha: CaptchaSettings;
   /** How often submissions past their form's retention, and spam past 30 days, are deleted (`LFK_RETENTION_SWEEP_INTERVAL`). */
@@ -348,6 +375,20 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       linkTtlSeconds: e.LFK_FILE_LINK_TTL,
       uploadSweepMs: e.LFK_UPLOAD_SWEEP_INTERVAL * 1000,
     },
+    objectStorage:
+      e.LFK_S3_BUCKET === undefined
+        ? { kind: 'directory', root: e.LFK_DATA_DIR.startsWith('memory://') ? null : join(e.LFK_DATA_DIR, 'files') }
+        : {
+            kind: 's3',
+            bucket: e.LFK_S3_BUCKET,
+            region: e.LFK_S3_REGION,
+            endpoint: e.LFK_S3_ENDPOINT,
+            forcePathStyle: e.LFK_S3_FORCE_PATH_STYLE,
+            credentials:
+              e.LFK_S3_ACCESS_KEY_ID !== undefined && e.LFK_S3_SECRET_ACCESS_KEY !== undefined
+                ? { accessKeyId: e.LFK_S3_ACCESS_KEY_ID, secretAccessKey: e.LFK_S3_SECRET_ACCESS_KEY }
+                : undefined,
+          },
     now: () => new Date(),
     smtpUrl: e.SMTP_URL,
     emailFrom: e.LFK_EMAIL_FROM,

@@ -39,6 +39,14 @@ export { preflightSubmission } from './features/inbox/rules.ts';
 export { sweepExpiredSubmissions } from './features/inbox/retention-sweep.ts';
 export { DEFAULT_EXPORTS_PER_PERSON, EXPORT_BATCH, EXPORT_CONTENT_TYPES } from './features/inbox/export.ts';
 export { CAPTCHA_TIMEOUT_MS, CAPTCHA_TOKEN_FIELDS, CAPTCHA_VERIFY_URLS, type CaptchaSettings } from './features/forms/captcha.ts';
+export {
+  type ByteRange,
+  DirectoryStorage,
+  type ObjectStorage,
+  type ObjectStorageSettings,
+  objectStorageFrom,
+  S3Storage,
+} from './infrastructure/object-storage/index.ts';
 export { deleteExpiredIdempotencyRecords } from './infrastructure/idempotency.ts';
 export { type SweepOutcome, sweepKeyLifecycle } from './features/keys/lifecycle-sweep.ts';
 export {
@@ -52,5 +60,4 @@ export type { UploadLimits, UploadPart, UploadSource } from './features/files/in
 export type { FileAnswer } from './features/files/router.ts';
 export type { FilesSettings } from './features/files/services.ts';
 export { sweepObjects } from './features/files/object-sweep.ts';
-export type { ObjectStorage, ByteRange } from './infrastructure/object-storage/object-storage.ts';
 export { type MalwareScanner, ScannerUnavailable, type ScanVerdict } from './infrastructure/malware-scanner.ts';

@@ -45,6 +45,7 @@ const ACTIONS: Record<AuditAction, string> = {
   'project.created': 'created a project',
   'workspace.created': 'created the workspace',
   'workspace.renamed': 'renamed the workspace',
+  'workspace.file_link_ttl_changed': "changed how long file links live",
   'webhook.created': 'added a webhook',
   'webhook.updated': 'updated a webhook',
   'webhook.deleted': 'deleted a webhook',

@@ -216,7 +216,7 @@ function SubmissionTable({ form, status, q, pages }: TableProps) {
                           </td>
                           {shown.map((f) => (
                             <td key={f.name} data-label={labels.get(f.name) ?? f.name} className="value">
-                              {valueText(submission.data[f.name])}
+                              {valueText(submission.data[f.name], submission.files)}
                             </td>
                           ))}
                           <td data-label={status === 'spam' ? 'Why spam' : 'Via'}>
@@ -281,8 +281,47 @@ function SubmissionTable({ form, status, q, pages }: TableProps) {
   );
 }
 
-const valueText = (value: string | number | boolean | undefined) =>
-  value === undefined || value === '' ? '—' : typeof value === 'boolean' ? (value ? 'Yes' : 'No') : String(value);
+type StoredValue = string | number | boolean | string[] | undefined;
+
+/** A value as the inbox shows it; a file field's (its files' ids) as the files' names. */
+const valueText = (value: StoredValue, files: Submission['files'] = []) =>
+  Array.isArray(value)
+    ? value.map((id) => files.find((file) => file.id === id)?.name ?? id).join(', ') || '—'
+    : value === undefined || value === ''
+      ? '—'
+      : typeof value === 'boolean'
+        ? value
+          ? 'Yes'
+          : 'No'
+        : String(value);
+
+const MiB = 1024 * 1024;
+const sizeText = (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < MiB ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / MiB).toFixed(1)} MB`);
+
+/** A submission's files: each downloaded as an attachment, but a quarantined one, which says why. */
+function SubmissionFiles({ submission, field }: { submission: Submission; field: string }) {
+  const files = submission.files.filter((file) => file.field === field);
+  if (files.length === 0) return <>—</>;
+  return (
+    <ul className="files">
+      {files.map((file) => (
+        <li key={file.id}>
+          {file.status === 'stored' ? (
+            <a href={`/v1/forms/${submission.form_id}/submissions/${submission.id}/files/${file.id}`} download={file.name}>
+              {file.name}
+            </a>
+          ) : (
+            <span>{file.name}</span>
+          )}{' '}
+          <span className="muted">
+            {sizeText(file.size)} · {file.content_type}
+            {file.status === 'quarantined' && ` · quarantined: the malware scanner found ${file.malware}`}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 /** Every value of a submission, fields it no longer has included: it keeps what was sent. */
 function SubmissionValues({ form, submission }: { form: Form; submission: Submission }) {
@@ -293,7 +332,7 @@ function SubmissionValues({ form, submission }: { form: Form; submission: Submis
       {names.map((name) => (
         <div key={name}>
           <dt>{labels.get(name) ?? name}</dt>
-          <dd>{valueText(submission.data[name])}</dd>
+          <dd>{Array.isArray(submission.data[name]) ? <SubmissionFiles submission={submission} field={name} /> : valueText(submission.data[name])}</dd>
         </div>
       ))}
       <div>

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { workspaceRenameInput } from '@lfk/api/schemas';
+import { workspaceCreateInput } from '@lfk/api/schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useId, useState } from 'react';
@@ -29,7 +29,8 @@ export function WorkspaceSettingsPage() {
   );
 }
 
-const renameFields = workspaceRenameInput.omit({ workspace_id: true });
+// The rename form edits the name alone, held to the rule a new workspace's name is.
+const renameFields = workspaceCreateInput;
 
 function RenameWorkspaceForm({ workspaceId, name }: { workspaceId: string; name: string }) {
   const queryClient = useQueryClient();

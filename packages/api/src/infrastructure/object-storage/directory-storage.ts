@@ -1,0 +1,151 @@
+import { constants, type Dirent } from 'node:fs';
+import { chmod, copyFile, mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { randomBytes } from 'node:crypto';
+import { assertObjectKey, isObjectKey } from './object-key.ts';
+import type { ByteRange, ObjectStorage } from './object-storage.ts';
+
+/** Objects are readable by lfk's own user alone. */
+const FILE_MODE = 0o600;
+const FOLDER_MODE = 0o700;
+
+const isCode = (error: unknown, code: string) => (error as NodeJS.ErrnoException | null)?.code === code;
+
+/** Makes a rename, a new file or a removal in `folder` survive a crash: its entries are written down. */
+async function syncFolder(folder: string): Promise<void> {
+  const handle = await open(folder, constants.O_RDONLY | constants.O_DIRECTORY);
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Writes a file's bytes down before it is named as an object, so a crash never leaves a named but empty or torn object. */
+async function syncFile(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Objects as files under a root folder (`<LFK_DATA_DIR>/files`), two levels deep by the key's
+ * first two characters (`<root>/ab/ab…`), so no folder grows past what a listing handles well.
+ * Putting an object renames the caller's spool file into place: no copy on the same filesystem.
+ */
+export class DirectoryStorage implements ObjectStorage {
+  readonly kind = 'directory';
+  readonly root: string;
+  readonly #removeOnClose: boolean;
+
+  /** `removeOnClose`: the root is a temporary folder of this process (`LFK_DATA_DIR=memory://`), gone at close as the database is. */
+  constructor(root: string, options: { removeOnClose?: boolean } = {}) {
+    this.root = root;
+    this.#removeOnClose = options.removeOnClose ?? false;
+  }
+
+  /** Makes the root folder if it is missing and checks lfk may write in it: at start, so a bad path fails there. */
+  async check(): Promise<void> {
+    await mkdir(this.root, { recursive: true, mode: FOLDER_MODE });
+    const probe = join(this.root, `.probe-${randomBytes(6).toString('hex')}`);
+    try {
+      await (await open(probe, 'wx', FILE_MODE)).close();
+      await unlink(probe);
+    } catch (error) {
+      throw new Error(`the file storage folder ${this.root} is not writable: ${(error as Error).message}`);
+    }
+  }
+
+  #folderOf(key: string): string {
+    return join(this.root, key.slice(0, 2));
+  }
+
+  #pathOf(key: string): string {
+    assertObjectKey(key);
+    return join(this.#folderOf(key), key);
+  }
+
+  async putFile(key: string, path: string, size: number, _contentType: string): Promise<void> {
+    const target = this.#pathOf(key);
+    const folder = this.#folderOf(key);
+    const found = await stat(path);
+    if (found.size !== size) throw new Error(`the file to store as ${key} has ${found.size} bytes, not ${size}`);
+    // The fan-out folder may be new: then the root's entry for it must be written down too.
+    const made = await mkdir(folder, { recursive: true, mode: FOLDER_MODE });
+    if (made !== undefined) await syncFolder(this.root);
+    await chmod(path, FILE_MODE);
+    await syncFile(path);
+    try {
+      await rename(path, target);
+    } catch (error) {
+      if (!isCode(error, 'EXDEV')) throw error;
+      await this.#copyInto(path, folder, target);
+    }
+    await syncFolder(folder);
+  }
+
+  /** The spool is on another filesystem: copy beside the target, write it down, then rename (never a half-copied object under its key). */
+  async #copyInto(path: string, folder: string, target: string): Promise<void> {
+    const partial = join(folder, `.partial-${randomBytes(8).toString('hex')}`);
+    try {
+      await copyFile(path, partial);
+      await chmod(partial, FILE_MODE);
+      await syncFile(partial);
+      await rename(partial, target);
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw error;
+    }
+    await unlink(path).catch((error) => {
+      if (!isCode(error, 'ENOENT')) throw error;
+    });
+  }
+
+  async read(key: string, range?: ByteRange): Promise<Readable | null> {
+    const path = this.#pathOf(key);
+    let handle: Awaited<ReturnType<typeof open>>;
+    try {
+      handle = await open(path, 'r');
+    } catch (error) {
+      if (isCode(error, 'ENOENT')) return null;
+      throw error;
+    }
+    // The stream owns the handle and closes it at its end, on error or when destroyed.
+    return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+  }
+
+  async delete(key: string): Promise<void> {
+    try {
+      await unlink(this.#pathOf(key));
+    } catch (error) {
+      if (!isCode(error, 'ENOENT')) throw error;
+    }
+  }
+
+  async *list(): AsyncIterable<string> {
+    for (const folder of await entries(this.root)) {
+      if (!folder.isDirectory() || folder.name.length !== 2) continue;
+      for (const file of await entries(join(this.root, folder.name))) {
+        if (file.isFile() && isObjectKey(file.name) && file.name.startsWith(folder.name)) yield file.name;
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#removeOnClose) await rm(this.root, { recursive: true, force: true });
+  }
+}
+
+/** A folder's entries; none when it is not there (nothing stored yet). */
+async function entries(folder: string): Promise<Dirent[]> {
+  try {
+    return await readdir(folder, { withFileTypes: true });
+  } catch (error) {
+    if (isCode(error, 'ENOENT')) return [];
+    throw error;
+  }
+}

@@ -1,0 +1,131 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  paginateListObjectsV2,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
+import { assertObjectKey } from './object-key.ts';
+import type { ByteRange, ObjectStorage } from './object-storage.ts';
+
+/** An S3-compatible bucket (`LFK_S3_*`). */
+export interface S3Settings {
+  bucket: string;
+  region: string;
+  /** Another S3-compatible store (MinIO, R2, Ceph…); unset: AWS itself. */
+  endpoint: string | undefined;
+  /** `https://host/bucket/key` instead of `https://bucket.host/key`: what most stores other than AWS need. */
+  forcePathStyle: boolean;
+  /** Unset: the AWS SDK's own chain (`AWS_*` variables, a profile, the instance's or the task's role). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+}
+
+/** How long the store may take: to connect, and without moving a byte either way (lfk's own clients get 60 s too). */
+export const S3_TIMEOUTS = { connectMs: 5_000, idleMs: 60_000 } as const;
+/** Attempts of each request the SDK may retry (5xx, throttling, a dropped connection): not uploads, whose body stream it cannot replay. */
+const MAX_ATTEMPTS = 3;
+
+/**
+ * Objects in a bucket, through the official AWS SDK. Objects are private (no ACL is ever sent; the
+ * bucket's own policy applies), uploaded from the spool file as a stream with its length, and read
+ * as a stream, never whole in memory.
+ */
+export class S3Storage implements ObjectStorage {
+  readonly kind = 's3';
+  readonly #client: S3Client;
+  readonly #settings: S3Settings;
+
+  constructor(settings: S3Settings) {
+    this.#settings = settings;
+    this.#client = new S3Client({
+      region: settings.region,
+      ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+      forcePathStyle: settings.forcePathStyle,
+      ...(settings.credentials ? { credentials: settings.credentials } : {}),
+      maxAttempts: MAX_ATTEMPTS,
+      // Checksums only where S3 requires them: the SDK's default (a CRC trailer on every upload, in
+      // aws-chunked encoding) is refused by several S3-compatible stores; TLS guards the bytes in transit.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      requestHandler: { connectionTimeout: S3_TIMEOUTS.connectMs, socketTimeout: S3_TIMEOUTS.idleMs },
+    });
+  }
+
+  /** Where the bucket is, for messages: never the credentials. */
+  get #where(): string {
+    return `S3 bucket "${this.#settings.bucket}" ${this.#settings.endpoint ? `at ${this.#settings.endpoint}` : `in AWS region ${this.#settings.region}`}`;
+  }
+
+  /** Confirms the bucket is there and these credentials may use it: at start, so a misconfiguration stops the server with a message. */
+  async check(): Promise<void> {
+    try {
+      await this.#client.send(new HeadBucketCommand({ Bucket: this.#settings.bucket }));
+    } catch (error) {
+      throw new Error(`${this.#where} cannot be used: ${explain(error)}`);
+    }
+  }
+
+  async putFile(key: string, path: string, size: number, contentType: string): Promise<void> {
+    assertObjectKey(key);
+    const found = await stat(path);
+    if (found.size !== size) throw new Error(`the file to store as ${key} has ${found.size} bytes, not ${size}`);
+    const body = createReadStream(path);
+    try {
+      await this.#client.send(
+        new PutObjectCommand({ Bucket: this.#settings.bucket, Key: key, Body: body, ContentLength: size, ContentType: contentType }),
+      );
+    } finally {
+      body.destroy();
+    }
+  }
+
+  async read(key: string, range?: ByteRange): Promise<Readable | null> {
+    assertObjectKey(key);
+    try {
+      const answer = await this.#client.send(
+        new GetObjectCommand({ Bucket: this.#settings.bucket, Key: key, ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }),
+      );
+      // In Node the body is the response itself, a Readable (an empty object may come without one).
+      return answer.Body instanceof Readable ? answer.Body : Readable.from([]);
+    } catch (error) {
+      if (error instanceof S3ServiceException && error.name === 'NoSuchKey') return null;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    assertObjectKey(key);
+    // S3 answers 204 whether or not the key was there.
+    await this.#client.send(new DeleteObjectCommand({ Bucket: this.#settings.bucket, Key: key }));
+  }
+
+  async *list(): AsyncIterable<string> {
+    for await (const page of paginateListObjectsV2({ client: this.#client }, { Bucket: this.#settings.bucket })) {
+      for (const object of page.Contents ?? []) if (object.Key !== undefined) yield object.Key;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#client.destroy();
+  }
+}
+
+/** What went wrong reaching the bucket, in words an operator can act on. */
+function explain(error: unknown): string {
+  if (error instanceof S3ServiceException) {
+    const status = error.$metadata.httpStatusCode;
+    if (status === 404) return 'no such bucket (404); create it, or correct LFK_S3_BUCKET';
+    if (status === 403) return 'access denied (403); check LFK_S3_ACCESS_KEY_ID and LFK_S3_SECRET_ACCESS_KEY, and that they may use this bucket';
+    if (status === 301 || status === 400) return `the store refused the request (${status} ${error.name}); check LFK_S3_REGION and LFK_S3_FORCE_PATH_STYLE`;
+    return `${error.name} (${status ?? 'no status'}): ${error.message}`;
+  }
+  const cause = error as { name?: string; code?: string; message?: string };
+  if (cause.name === 'CredentialsProviderError') {
+    return 'no credentials; set LFK_S3_ACCESS_KEY_ID and LFK_S3_SECRET_ACCESS_KEY, or give the process AWS credentials (a role, AWS_* variables, a profile)';
+  }
+  return `it could not be reached (${cause.code ?? cause.name ?? 'error'}: ${cause.message ?? String(error)}); check LFK_S3_ENDPOINT`;
+}
