@@ -5,6 +5,7 @@ import {
   type CaptchaSettings,
   DEFAULT_EXPORTS_PER_PERSON,
   DEFAULT_RATE_LIMITS,
+  parseClamdUrl,
   parseSecretKey,
   RATE_LIMIT_NAMES,
   type RateLimitConfig,
@@ -168,6 +169,7 @@ const envSchema = z.object({
   LFK_CAPTCHA_TIMEOUT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(60).default(CAPTCHA_TIMEOUT_MS / 1000)),
   LFK_RETENTION_SWEEP_INTERVAL: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(86_400).default(BACKGROUND_DEFAULTS.retention.everyMs / 1000)),
   LFK_EXPORTS_PER_PERSON: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(1000).default(DEFAULT_EXPORTS_PER_PERSON)),
+  LFK_CLAMD_URL: z.preprocess(emptyAsUnset, z.string().optional().superRefine(validClamdUrl)),
   ...Object.fromEntries(RATE_LIMIT_NAMES.map((name) => [RATE_LIMIT_ENV[name], rateLimit(DEFAULT_RATE_LIMITS[name])])),
 }).refine((env) => env.LFK_HEADERS_TIMEOUT <= env.LFK_REQUEST_TIMEOUT, {
   path: ['LFK_HEADERS_TIMEOUT'],
@@ -216,6 +218,11 @@ export interface Config {
   captcha: CaptchaSettings;
   /** How often submissions past their form's retention, and spam past 30 days, are deleted (`LFK_RETENTION_SWEEP_INTERVAL`). */
   retentionSweepMs: number;
+  /**
+   * `LFK_CLAMD_URL`: where ClamAV's daemon listens (`tcp://host:port`, `unix:///path` or a socket
+   * path); each uploaded file is scanned before its submission is kept. Unset: no scanning.
+   */
+  clamdUrl: string | undefined;
   /** Exports one person may stream at once from this process (`LFK_EXPORTS_PER_PERSON`); past it, 429 `rate_limited`. */
   exportsPerPerson: number;
   webhooks: {
@@ -299,6 +306,16 @@ function parseTrustProxy(value: string | undefined, ctx: z.RefinementCtx): strin
   return entries;
 }
 
+/** `LFK_CLAMD_URL` in a form the scanner understands (`parseClamdUrl` says which). */
+function validClamdUrl(value: string | undefined, ctx: z.RefinementCtx): void {
+  if (value === undefined) return;
+  try {
+    parseClamdUrl(value);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+  }
+}
+
 /** The dashboard's build in this repository, where `npm start` puts it. */
 const REPOSITORY_DASHBOARD_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -336,6 +353,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     retentionSweepMs: e.LFK_RETENTION_SWEEP_INTERVAL * 1000,
     exportsPerPerson: e.LFK_EXPORTS_PER_PERSON,
+    clamdUrl: e.LFK_CLAMD_URL,
     now: () => new Date(),
     smtpUrl: e.SMTP_URL,
     emailFrom: e.LFK_EMAIL_FROM,
