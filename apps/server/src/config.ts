@@ -6,6 +6,7 @@ import {
   DEFAULT_EXPORTS_PER_PERSON,
   type ObjectStorageSettings,
   DEFAULT_RATE_LIMITS,
+  parseClamdUrl,
   parseSecretKey,
   RATE_LIMIT_NAMES,
   type RateLimitConfig,
@@ -183,6 +184,7 @@ const envSchema = z.object({
   LFK_S3_ACCESS_KEY_ID: z.preprocess(emptyAsUnset, z.string().max(256).optional()),
   LFK_S3_SECRET_ACCESS_KEY: z.preprocess(emptyAsUnset, z.string().max(1024).optional()),
   LFK_S3_FORCE_PATH_STYLE: flagDefaulting('false'),
+  LFK_CLAMD_URL: z.preprocess(emptyAsUnset, z.string().optional().superRefine(validClamdUrl)),
   ...Object.fromEntries(RATE_LIMIT_NAMES.map((name) => [RATE_LIMIT_ENV[name], rateLimit(DEFAULT_RATE_LIMITS[name])])),
 }).refine((env) => (env.LFK_S3_ACCESS_KEY_ID === undefined) === (env.LFK_S3_SECRET_ACCESS_KEY === undefined), {
   path: ['LFK_S3_SECRET_ACCESS_KEY'],
@@ -247,6 +249,11 @@ export interface Config {
   captcha: CaptchaSettings;
   /** How often submissions past their form's retention, and spam past 30 days, are deleted (`LFK_RETENTION_SWEEP_INTERVAL`). */
   retentionSweepMs: number;
+  /**
+   * `LFK_CLAMD_URL`: where ClamAV's daemon listens (`tcp://host:port`, `unix:///path` or a socket
+   * path); each uploaded file is scanned before its submission is kept. Unset: no scanning.
+   */
+  clamdUrl: string | undefined;
   /** Exports one person may stream at once from this process (`LFK_EXPORTS_PER_PERSON`); past it, 429 `rate_limited`. */
   exportsPerPerson: number;
   /** Submitted files' limits, links and sweep (`LFK_MAX_FILE_SIZE`, `LFK_MAX_SUBMISSION_SIZE`, `LFK_FILE_LINK_TTL`, `LFK_UPLOAD_SWEEP_INTERVAL`). */
@@ -332,6 +339,16 @@ function parseTrustProxy(value: string | undefined, ctx: z.RefinementCtx): strin
   return entries;
 }
 
+/** `LFK_CLAMD_URL` in a form the scanner understands (`parseClamdUrl` says which). */
+function validClamdUrl(value: string | undefined, ctx: z.RefinementCtx): void {
+  if (value === undefined) return;
+  try {
+    parseClamdUrl(value);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+  }
+}
+
 /** The dashboard's build in this repository, where `npm start` puts it. */
 const REPOSITORY_DASHBOARD_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -389,6 +406,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
                 ? { accessKeyId: e.LFK_S3_ACCESS_KEY_ID, secretAccessKey: e.LFK_S3_SECRET_ACCESS_KEY }
                 : undefined,
           },
+    clamdUrl: e.LFK_CLAMD_URL,
     now: () => new Date(),
     smtpUrl: e.SMTP_URL,
     emailFrom: e.LFK_EMAIL_FROM,

@@ -81,6 +81,16 @@ describe('configuration', () => {
     expect(loadConfig({})).toMatchObject({ port: 3000, host: '127.0.0.1', dataDir: './.lfk/data', allowSignup: true });
     expect(loadConfig({ LFK_ALLOW_SIGNUP: 'false', PORT: '' })).toMatchObject({ allowSignup: false, port: 3000 });
   });
+
+  it('takes LFK_CLAMD_URL as tcp://, unix:// or a socket path, and refuses any other form', () => {
+    expect(loadConfig({}).clamdUrl).toBeUndefined();
+    for (const url of ['tcp://127.0.0.1:3310', 'unix:///run/clamav/clamd.ctl', '/run/clamav/clamd.ctl']) {
+      expect(loadConfig({ LFK_CLAMD_URL: url }).clamdUrl).toBe(url);
+    }
+    for (const url of ['clamav:3310', 'http://clamav:3310', 'run/clamd.ctl']) {
+      expect(() => loadConfig({ LFK_CLAMD_URL: url }), url).toThrow(/LFK_CLAMD_URL: Must be tcp:\/\/host:port/);
+    }
+  });
 });
 
 // The real entry point, as `npm start` runs it: start, serve, stop on SIGTERM, keep data across restarts.

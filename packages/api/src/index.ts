@@ -27,6 +27,8 @@ export { createServices, type ServicesSettings, type Wakers } from './compositio
 export { type QueueJob, QueueWorker, type QueueWorkerOptions } from './infrastructure/queue-worker.ts';
 export { type BackgroundTask, closer, TaskList } from './infrastructure/background-task.ts';
 export { periodic } from './infrastructure/periodic.ts';
+export { type MalwareScanner, ScannerUnavailable, type ScanVerdict } from './infrastructure/malware-scanner.ts';
+export { CLAMD_TIMEOUTS, type ClamdAddress, ClamdScanner, type ClamdScannerOptions, malwareScannerFrom, parseClamdUrl } from './infrastructure/clamd-scanner.ts';
 export { type EmailSenderSettings, emailSender } from './infrastructure/email-sender.ts';
 export { logTransport, type MailTransport, type OutgoingEmail, smtpTransport } from './infrastructure/mail-transports.ts';
 export { BACKGROUND_DEFAULTS, type BackgroundSettings, createRuntime, type RuntimeOptions } from './composition/background.ts';
@@ -60,4 +62,3 @@ export type { UploadLimits, UploadPart, UploadSource } from './features/files/in
 export type { FileAnswer } from './features/files/router.ts';
 export type { FilesSettings } from './features/files/services.ts';
 export { sweepObjects } from './features/files/object-sweep.ts';
-export { type MalwareScanner, ScannerUnavailable, type ScanVerdict } from './infrastructure/malware-scanner.ts';

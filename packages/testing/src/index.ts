@@ -13,3 +13,4 @@ export { TEST_SECRET_KEY } from './secret-key.ts';
 export { type Answer, type Received, type Receiver, startReceiver } from './receiver.ts';
 export { until } from './wait.ts';
 export { CAPTCHA_SECRET, CAPTCHA_SITE_KEY, type CaptchaProvider, type Siteverify, startCaptchaProvider } from './captcha-provider.ts';
+export { type Clamd, clamdInstalled, describeWithClamd, EICAR, EICAR_SIGNATURE, startClamd } from './clamd.ts';
