@@ -13,7 +13,7 @@ import type { InboxServices } from './features/inbox/services.ts';
 import type { KeysServices } from './features/keys/services.ts';
 import type { SecretScanningServices } from './features/secret-scanning/services.ts';
 import type { FilesServices } from './features/files/services.ts';
-import type { UploadSource } from './features/files/intake.ts';
+import type { UploadSource } from './infrastructure/upload-source.ts';
 
 /** What every request shares: built once at start by the server. The kernel's members, and each feature's. */
 export interface Services extends KeysServices, FormsServices, InboxServices, SecretScanningServices, FilesServices {

@@ -58,7 +58,7 @@ export {
   type RateLimitName,
   RateLimits,
 } from './rate-limits/rate-limits.ts';
-export type { UploadLimits, UploadPart, UploadSource } from './features/files/intake.ts';
+export type { UploadLimits, UploadPart, UploadSource } from './infrastructure/upload-source.ts';
 export type { FileAnswer } from './features/files/router.ts';
-export type { FilesSettings } from './features/files/services.ts';
+export type { FilesSettings } from './features/files/settings.ts';
 export { sweepObjects } from './features/files/object-sweep.ts';

@@ -12,7 +12,7 @@ import { type CaptchaSettings, CaptchaVerifier } from '../features/forms/captcha
 import { BackgroundWork } from '../infrastructure/background-work.ts';
 import { RefusedOrigins } from '../features/inbox/refused-origins.ts';
 import { exportLimit } from '../features/inbox/export.ts';
-import type { FilesSettings } from '../features/files/services.ts';
+import type { FilesSettings } from '../features/files/settings.ts';
 import { FileLinks } from '../features/files/links.ts';
 import type { ObjectStorage } from '../infrastructure/object-storage/object-storage.ts';
 import type { MalwareScanner } from '../infrastructure/malware-scanner.ts';

@@ -1,16 +1,8 @@
 import type { ObjectStorage } from '../../infrastructure/object-storage/object-storage.ts';
 import type { MalwareScanner } from '../../infrastructure/malware-scanner.ts';
-import type { IntakeSettings } from './intake.ts';
+import type { FilesSettings } from './settings.ts';
 import type { FileLinks } from './links.ts';
 import type { Log } from '../../log.ts';
-
-/** What the server's settings say of files. */
-export interface FilesSettings extends IntakeSettings {
-  /** `LFK_FILE_LINK_TTL`: seconds a signed download link lives, unless its workspace says less. */
-  linkTtlSeconds: number;
-  /** `LFK_UPLOAD_SWEEP_INTERVAL` in ms: an abandoned upload's objects are gone within it. */
-  uploadSweepMs: number;
-}
 
 /** The services the files feature adds (built by composition/services.ts). */
 export interface FilesServices {

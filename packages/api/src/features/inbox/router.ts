@@ -33,7 +33,8 @@ import { sendSubmission } from './fan-out.ts';
 import { inBatches } from '../../infrastructure/batches.ts';
 import { exportSubmissions } from './export.ts';
 import { type Actor, type FormKey, formMemberProcedure, router, submissionProcedure } from '../../trpc.ts';
-import { discardSpool, receiveUpload, type SpooledFile, type UploadSource } from '../files/intake.ts';
+import { discardSpool, receiveUpload, type SpooledFile } from '../files/intake.ts';
+import type { UploadSource } from '../../infrastructure/upload-source.ts';
 import { dropUploads, keepUploads, type StoredUpload, storeUploads } from '../files/storing.ts';
 
 /** A server-side call: the key must be of the form's workspace. Keys never see unclaimed forms. */

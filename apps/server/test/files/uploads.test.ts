@@ -1,0 +1,192 @@
+/**
+ * Files sent with a submission (`multipart/form-data` on the submission route): stored with it or
+ * not at all, checked by their bytes, downloaded by members as attachments (ranges too), handed out
+ * by signed links that die with the submission, and gone from storage when it is deleted.
+ */
+import { sweepObjects } from '@lfk/api';
+import { type Account, createForm, type TestServer, useTestServer } from '@lfk/server/testing';
+import { readdir } from 'node:fs/promises';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\n'), Buffer.alloc(2048, 0x20), Buffer.from('\n%%EOF\n')]);
+const HTML_AS_PDF = Buffer.from('<!doctype html><html><body><script>alert(1)</script></body></html>');
+
+type Part = { name: string; value: string } | { name: string; file: Buffer; filename: string; type?: string };
+
+/** A multipart body as a browser or `curl -F` writes it: its bytes and its content type (with the boundary). */
+async function multipart(parts: Part[]): Promise<{ body: Buffer; type: string }> {
+  const form = new FormData();
+  for (const part of parts) {
+    if ('value' in part) form.append(part.name, part.value);
+    else form.append(part.name, new Blob([part.file], { type: part.type ?? 'application/octet-stream' }), part.filename);
+  }
+  const encoded = new Response(form);
+  return { body: Buffer.from(await encoded.arrayBuffer()), type: encoded.headers.get('content-type')! };
+}
+
+async function post(t: TestServer, formId: string, parts: Part[], headers: Record<string, string> = {}) {
+  const { body, type } = await multipart(parts);
+  return t.request('POST', `/v1/forms/${formId}/submissions`, { raw: body, headers: { 'content-type': type, ...headers } });
+}
+
+async function storedObjects(t: TestServer): Promise<number> {
+  let n = 0;
+  for await (const _ of t.server.services.files.storage.list()) n += 1;
+  return n;
+}
+
+const spoolFiles = async (t: TestServer) => (await readdir(t.server.services.files.settings.spoolDir)).filter((name) => name.endsWith('.part'));
+
+describe('files sent with a submission', () => {
+  const t = useTestServer();
+  let owner: Account;
+  let key: string;
+  let formId: string;
+
+  beforeAll(async () => {
+    ({ owner, key } = await t.signupWithKey());
+    const form = await createForm(t, key, {
+      name: 'Applications',
+      schema: [
+        { name: 'name', type: 'text', required: true },
+        { name: 'cv', type: 'file', required: true, accept: ['application/pdf'], max_size: 64 * 1024 },
+        { name: 'photos', type: 'file', multiple: true, max_files: 2, accept: ['image/*'] },
+      ],
+    });
+    formId = form.id;
+  });
+
+  it('takes a file: stored with the submission, described by its bytes, downloaded by a member as an attachment, ranges too', async () => {
+    const before = await storedObjects(t);
+    const res = await post(t, formId, [{ name: 'name', value: 'Ada' }, { name: 'cv', file: PDF, filename: '../../etc/Ada\u0000 CV.pdf', type: 'text/plain' }], { authorization: `Bearer ${key}` });
+    expect(res.status, res.body).toBe(201);
+    const submissionId = res.json.id as string;
+
+    const read = await t.request('GET', `/v1/forms/${formId}/submissions/${submissionId}`, { token: owner.token });
+    expect(read.status).toBe(200);
+    const [file] = read.json.files;
+    expect(read.json.files).toHaveLength(1);
+    expect(file).toMatchObject({ field: 'cv', name: 'Ada CV.pdf', size: PDF.length, content_type: 'application/pdf', status: 'stored', malware: null });
+    expect(file.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(read.json.data).toEqual({ name: 'Ada', cv: [file.id] });
+    expect(await storedObjects(t)).toBe(before + 1);
+    expect(await spoolFiles(t)).toEqual([]);
+
+    const url = `/v1/forms/${formId}/submissions/${submissionId}/files/${file.id}`;
+    const download = await t.request('GET', url, { token: owner.token });
+    expect(download.status).toBe(200);
+    expect(Buffer.from(download.body, 'latin1').length).toBe(PDF.length);
+    expect(download.headers).toMatchObject({
+      'content-type': 'application/pdf',
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "default-src 'none'; sandbox",
+      'accept-ranges': 'bytes',
+    });
+    expect(download.headers['content-disposition']).toBe(`attachment; filename="Ada CV.pdf"; filename*=UTF-8''Ada%20CV.pdf`);
+
+    const head = await t.request('GET', url, { token: owner.token, headers: { range: 'bytes=0-3' } });
+    expect(head.status).toBe(206);
+    expect(head.body).toBe('%PDF');
+    expect(head.headers['content-range']).toBe(`bytes 0-3/${PDF.length}`);
+    const tail = await t.request('GET', url, { token: owner.token, headers: { range: 'bytes=-6' } });
+    expect(tail.status).toBe(206);
+    expect(tail.body).toBe('%%EOF\n');
+    const outside = await t.request('GET', url, { token: owner.token, headers: { range: `bytes=${PDF.length}-` } });
+    expect(outside.status).toBe(416);
+    expect(outside.json.error.code).toBe('range_not_satisfiable');
+    expect(outside.headers['content-range']).toBe(`bytes */${PDF.length}`);
+
+    // A key cannot read submissions, so it cannot read their files.
+    const withKey = await t.request('GET', url, { token: key });
+    expect(withKey.status).toBe(403);
+    expect(withKey.json.error.code).toBe('session_required');
+  });
+
+  it('refuses what its fields do not take, stores nothing, and leaves no object or spool file behind', async () => {
+    const submissions = await t.count('submissions where form_id = ?', [formId]);
+    const objects = await storedObjects(t);
+    const auth = { authorization: `Bearer ${key}` };
+    const cases: [Part[], number, string, string][] = [
+      [[{ name: 'name', value: 'Ada' }, { name: 'cv', file: HTML_AS_PDF, filename: 'cv.pdf', type: 'application/pdf' }], 415, 'file_type_not_accepted', 'cv'],
+      [[{ name: 'name', value: 'Ada' }, { name: 'cv', file: Buffer.concat([PDF, Buffer.alloc(64 * 1024)]), filename: 'big.pdf' }], 413, 'file_too_large', 'cv'],
+      [[{ name: 'name', value: 'Ada' }], 422, 'invalid_submission', 'cv'],
+      [[{ name: 'name', value: 'Ada' }, { name: 'cv', file: Buffer.alloc(0), filename: 'empty.pdf' }], 422, 'invalid_submission', 'cv'],
+      [[{ name: 'name', value: 'Ada' }, { name: 'cv', file: PDF, filename: 'a.pdf' }, { name: 'cv', file: PDF, filename: 'b.pdf' }], 422, 'invalid_submission', 'cv'],
+      [[{ name: 'name', file: PDF, filename: 'name.pdf' }, { name: 'cv', file: PDF, filename: 'a.pdf' }], 422, 'invalid_submission', 'name'],
+      [[{ name: 'cv', file: PDF, filename: 'a.pdf' }], 422, 'validation_failed', 'name'],
+    ];
+    for (const [parts, status, code, path] of cases) {
+      const res = await post(t, formId, parts, auth);
+      expect(res.status, `${code}: ${res.body}`).toBe(status);
+      expect(res.json.error.code).toBe(code);
+      expect(res.json.error.details.map((d: { path: string }) => d.path)).toContain(path);
+      // What comes before the end of the body ends the connection: the rest is never read.
+      expect(res.headers.connection).toBe('close');
+    }
+    expect(await t.count('submissions where form_id = ?', [formId])).toBe(submissions);
+    expect(await storedObjects(t)).toBe(objects);
+    expect(await spoolFiles(t)).toEqual([]);
+    expect(await t.count('object_deletions')).toBe(0);
+  });
+
+  it('answers a body it cannot read with 400, and one with too many parts with 413', async () => {
+    const noBoundary = await t.request('POST', `/v1/forms/${formId}/submissions`, {
+      raw: 'whatever',
+      headers: { 'content-type': 'multipart/form-data', authorization: `Bearer ${key}` },
+    });
+    expect(noBoundary.status).toBe(400);
+    expect(noBoundary.json.error.code).toBe('invalid_request');
+    const { body, type } = await multipart([{ name: 'name', value: 'Ada' }, { name: 'cv', file: PDF, filename: 'a.pdf' }]);
+    const cut = await t.request('POST', `/v1/forms/${formId}/submissions`, {
+      raw: body.subarray(0, body.length - 200),
+      headers: { 'content-type': type, authorization: `Bearer ${key}` },
+    });
+    expect(cut.status).toBe(400);
+    const parts = Array.from({ length: 1000 }, (_, i) => ({ name: `f${i}`, value: 'x' }));
+    const many = await post(t, formId, parts, { authorization: `Bearer ${key}` });
+    expect(many.status).toBe(413);
+    expect(many.json.error.code).toBe('payload_too_large');
+    expect(await spoolFiles(t)).toEqual([]);
+  });
+
+  it('hands files out by signed links that need no session, and that die with the submission; its objects leave storage', async () => {
+    const res = await post(t, formId, [{ name: 'name', value: 'Grace' }, { name: 'cv', file: PDF, filename: 'cv.pdf' }], { authorization: `Bearer ${key}` });
+    expect(res.status).toBe(201);
+    const exported = await t.request('GET', `/v1/forms/${formId}/submissions/export?format=jsonl`, { token: owner.token });
+    const line = exported.body.trim().split('\n').map((l) => JSON.parse(l)).find((l) => l.id === res.json.id);
+    const link = new URL(line.files[0].url);
+    expect(link.origin).toBe('http://lfk.test');
+    const opened = await t.request('GET', link.pathname);
+    expect(opened.status).toBe(200);
+    expect(opened.headers['content-disposition']).toMatch(/^attachment; filename="cv.pdf"/);
+    expect(opened.body.startsWith('%PDF')).toBe(true);
+    // The token is not written to the log.
+    expect(t.logs.join('\n')).not.toContain(link.pathname.split('/').pop());
+
+    const tampered = link.pathname.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
+    const forged = await t.request('GET', tampered);
+    expect(forged.status).toBe(404);
+    expect(forged.json.error.code).toBe('file_not_found');
+
+    const objects = await storedObjects(t);
+    const deleted = await t.request('POST', `/v1/forms/${formId}/submissions/delete`, { token: owner.token, body: { ids: [res.json.id] } });
+    expect(deleted.status, deleted.body).toBe(200);
+    const gone = await t.request('GET', link.pathname);
+    expect(gone.status).toBe(404);
+    expect(gone.body).toBe(forged.body.replace(forged.json.error.request_id, gone.json.error.request_id));
+    expect(await sweepObjects(t.server.db, t.server.services.files.storage, new Date())).toBe(1);
+    expect(await storedObjects(t)).toBe(objects - 1);
+  });
+
+  it('takes a multipart post without files from a browser, as an urlencoded one', async () => {
+    const plain = await createForm(t, key, {
+      name: 'Contact',
+      schema: [{ name: 'email', type: 'email', required: true }],
+      allowed_origins: ['https://shop.example'],
+    });
+    const res = await post(t, plain.id, [{ name: 'email', value: 'ada@example.com' }], { origin: 'https://shop.example', accept: 'text/html' });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(await t.count('submissions where form_id = ?', [plain.id])).toBe(1);
+  });
+});
