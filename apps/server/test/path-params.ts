@@ -14,6 +14,7 @@ export const UNKNOWN_IDS: Readonly<Record<string, string>> = {
   submission_id: 'sub_00000000000000000000000000',
   session_id: 'ses_00000000000000000000000000',
   invitation_id: 'inv_00000000000000000000000000',
+  file_id: 'file_00000000000000000000000000',
   token: `lfi_${'0'.repeat(43)}`,
   user_code: 'BCDF-GHJK',
 };

@@ -37,7 +37,7 @@ describe('health, docs and the wire format', () => {
     const signupDisabled = components.responses.SignupDisabled.content['application/json'].schema;
     expect(signupDisabled.allOf[1].properties.error.properties.code.enum).toEqual(['signup_disabled']);
     const submissions = paths['/v1/forms/{form_id}/submissions'];
-    expect(Object.keys(submissions.post.requestBody.content)).toEqual(['application/json', 'application/x-www-form-urlencoded']);
+    expect(Object.keys(submissions.post.requestBody.content)).toEqual(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data']);
     expect(submissions.post.responses['303'].headers.Location).toBeDefined();
     expect(submissions.post.responses['200'].content['text/html']).toBeDefined();
     expect(submissions.get.operationId).toBe('submissions.list');

@@ -150,6 +150,23 @@ async function freshSubmission(w: World): Promise<Prepared> {
   return { params: { form_id: w.apiKeyFormId, submission_id: submitted.json.id }, ref: { submissionId: submitted.json.id } };
 }
 
+/** A fresh submission with one file (a form of W with a file field, sent with W's key). */
+async function freshFile(w: World): Promise<Prepared> {
+  const form = await createForm(t, w.key.key, { name: 'Uploads', schema: [{ name: 'doc', type: 'file', required: true }] });
+  const body = new FormData();
+  body.append('doc', new Blob(['hello, file']), 'hello.txt');
+  const encoded = new Response(body);
+  const submitted = await t.request('POST', `/v1/forms/${form.id}/submissions`, {
+    token: w.key.key,
+    raw: Buffer.from(await encoded.arrayBuffer()),
+    headers: { 'content-type': encoded.headers.get('content-type')! },
+  });
+  if (submitted.status !== 201) throw new Error(`submission failed: ${submitted.status} ${submitted.body}`);
+  const [file] = (await t.sql<{ id: string }>('select id from submission_files where submission_id = ?', [submitted.json.id]));
+  const link = new URL(t.server.services.files.links.url(file!.id, new Date(Date.now() + 3_600_000)));
+  return { params: { form_id: form.id, submission_id: submitted.json.id, file_id: file!.id, token: link.pathname.split('/').pop()! } };
+}
+
 /** A fresh form and the link its verification email carries: a link works once, so one per cell. */
 async function freshVerificationLink(w: World): Promise<Prepared> {
   const address = freshEmail();
@@ -754,6 +771,19 @@ export const MATRIX: Row[] = [
       expect(res.body.split('\r\n')[0]).toBe('id,created_at,via,email');
     },
     expect: workspaceMember(200, '404 form_not_found'),
+  },
+  {
+    route: 'GET /v1/forms/:form_id/submissions/:submission_id/files/:file_id',
+    prepare: freshFile,
+    success: (res) => expect(res.body).toBe('hello, file'),
+    expect: workspaceMember(200, '404 form_not_found'),
+  },
+  {
+    // A signed link is its own credential: whoever holds it, with any credential or none.
+    route: 'GET /v1/files/:token',
+    prepare: freshFile,
+    success: (res) => expect(res.body).toBe('hello, file'),
+    expect: anyone(200),
   },
   {
     // Members' sessions: a shorter retention deletes submissions, which a key (that cannot read them) may not.

@@ -51,6 +51,7 @@ const NESTED: Record<string, (value: string) => Record<string, unknown>> = {
   'schema.N.name': (v) => ({ schema: [{ name: v, type: 'text' }] }),
   'schema.N.label': (v) => ({ schema: [{ name: 'a', type: 'text', label: v }] }),
   'schema.N.options.N': (v) => ({ schema: [{ name: 'a', type: 'select', options: [v] }] }),
+  'schema.N.accept.N': (v) => ({ schema: [{ name: 'a', type: 'file', accept: [v] }] }),
   'spam.honeypot': (v) => ({ spam: { honeypot: v } }),
   'spam.captcha.site_key': (v) => ({ spam: { captcha: { provider: 'turnstile', site_key: v, secret: 'secret' } } }),
   'spam.captcha.secret': (v) => ({ spam: { captcha: { provider: 'turnstile', site_key: 'site', secret: v } } }),

@@ -150,7 +150,7 @@ describe('the export', () => {
     const lines = res.body.split('\n');
     expect(lines.at(-1)).toBe('');
     expect(lines.slice(0, -1).map((l) => JSON.parse(l))).toEqual([
-      { id, created_at: expect.any(String), via: 'api_key', status: 'ok', values: { ...values } },
+      { id, created_at: expect.any(String), via: 'api_key', status: 'ok', values: { ...values }, files: [] },
     ]);
   });
 

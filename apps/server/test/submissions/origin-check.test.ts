@@ -34,6 +34,7 @@ describe('browser-mode submissions and the Origin check', () => {
           source: 'browser',
           status: 'ok',
           spam_reason: null,
+          files: [],
           created_at: fromForm.json.created_at,
         },
         {
@@ -43,6 +44,7 @@ describe('browser-mode submissions and the Origin check', () => {
           source: 'browser',
           status: 'ok',
           spam_reason: null,
+          files: [],
           created_at: fromJson.json.created_at,
         },
       ],

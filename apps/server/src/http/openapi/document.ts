@@ -59,6 +59,22 @@ function successResponses(route: RestRoute, output: JsonSchema | null): Record<s
       },
     };
   }
+  if (route.transport === 'file') {
+    const file = {
+      'Content-Disposition': { description: 'Always `attachment`, with the name the file was sent with', schema: { type: 'string' } },
+      'Content-Length': { description: 'The bytes sent', schema: { type: 'integer' } },
+      ETag: { description: "The file's SHA-256, quoted", schema: { type: 'string' } },
+    };
+    const bytes = { '*/*': { schema: { type: 'string', format: 'binary', description: 'The bytes, with the type they were found to be; `nosniff` and a sandbox CSP: never rendered.' } } };
+    return {
+      200: { description: 'The whole file, as an attachment', headers: { ...headers, ...file }, content: bytes },
+      206: {
+        description: 'The one range `Range` asked for',
+        headers: { ...headers, ...file, 'Content-Range': { description: '`bytes start-end/size`', schema: { type: 'string' } } },
+        content: bytes,
+      },
+    };
+  }
   const answer = output
     ? { description: route.summary, headers, content: { 'application/json': { schema: output } } }
     : { description: `${route.summary}: no content`, headers };
@@ -85,7 +101,15 @@ function parametersOf({ route, input }: Converted): unknown[] {
     description: PATH_PARAMETERS[name],
     schema: { type: 'string' },
   }));
-  if (input && route.from === 'query') {
+  if (route.transport === 'file') {
+    parameters.push({
+      name: 'Range',
+      in: 'header',
+      required: false,
+      schema: { type: 'string' },
+      description: 'One byte range (`bytes=0-1023`, `bytes=-500`): answered 206 with those bytes; several, or a malformed one, get the whole file.',
+    });
+  } else if (input && route.from === 'query') {
     const properties = (input.properties ?? {}) as Record<string, JsonSchema>;
     for (const [name, { description, ...schema }] of Object.entries(properties)) {
       if (!pathParams.includes(name)) parameters.push({ name, in: 'query', required: false, description, schema });
@@ -114,7 +138,17 @@ function requestBodyOf({ route, input }: Converted): unknown {
   }
   if (route.transport === 'signed_report') return { required: true, content: { 'application/json': { schema: input } } };
   if (route.transport === 'submission') {
-    return { required: true, content: { 'application/json': { schema: input }, 'application/x-www-form-urlencoded': { schema: input } } };
+    const multipart = {
+      type: 'object',
+      description:
+        "The form's values as parts, and each `file` field's files as file parts (a field that takes several repeats its name). Limits: each file its field's `max_size` " +
+        '(at most `LFK_MAX_FILE_SIZE`), the files together `LFK_MAX_SUBMISSION_SIZE`; types are judged by the bytes.',
+      additionalProperties: { type: 'string', description: 'A text value, or a file part (its bytes).' },
+    };
+    return {
+      required: true,
+      content: { 'application/json': { schema: input }, 'application/x-www-form-urlencoded': { schema: input }, 'multipart/form-data': { schema: multipart } },
+    };
   }
   if (route.from !== 'body') return undefined;
   const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);

@@ -10,6 +10,12 @@ export const TAGS = [
   { name: 'Forms', description: 'Forms: made with a key, a session or no credentials at all (unclaimed), read and changed with a key or a session.' },
   { name: 'Submissions', description: 'What people and programs send to a form, and reading it back (sessions only).' },
   {
+    name: 'Files',
+    description:
+      "Files sent with submissions: downloaded by members' sessions, or through the signed links webhook payloads and exports carry " +
+      '(no session; they expire, and die with their submission). Always an attachment, never rendered.',
+  },
+  {
     name: 'Webhooks',
     description:
       "A form's webhook endpoints (at most 5 per form): each event is POSTed to an https URL of a public address, signed as " +
@@ -38,6 +44,7 @@ export const TAG_OF_ROUTER: Record<string, Tag> = {
   apiKeys: 'API keys',
   forms: 'Forms',
   submissions: 'Submissions',
+  files: 'Files',
   webhooks: 'Webhooks',
   emailVerifications: 'Email verification',
   secretScanning: 'Leaked keys',
@@ -50,6 +57,8 @@ export const PATH_PARAMETERS: Record<string, string> = {
   user_id: "The member's user id (`usr_…`).",
   form_id: "The form's id (`form_…`).",
   submission_id: "The submission's id (`sub_…`).",
+  file_id: "The file's id (`file_…`), from the submission's `files`.",
+  token: 'The signed link\'s token, as a webhook payload or an export gave it.',
   webhook_id: "The webhook endpoint's id (`wh_…`).",
   invitation_id: "The invitation's id (`inv_…`).",
   delivery_id: "The webhook delivery's id (`whd_…`).",

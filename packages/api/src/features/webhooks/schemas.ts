@@ -55,7 +55,10 @@ export const submissionCreatedEvent = z
         created_at: timestamp,
         via: z.enum(SUBMISSION_SOURCES).describe('From a browser on an allowed origin, or from a server with a key.'),
         values: storedSubmissionValues,
-        files: z.array(linkedFile).describe("Its files, each with a signed download link (a file field's value in `values` lists their ids)."),
+        files: z
+          .array(linkedFile)
+          .optional()
+          .describe("Its files, each with a signed download link (a file field's value in `values` lists their ids); absent from events queued before lfk took files."),
       }),
     }),
   })
