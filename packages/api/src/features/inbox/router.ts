@@ -159,7 +159,7 @@ async function takeSubmission(ctx: Context & { key: FormKey | null }, form: Subm
 /** A file field's value in `data`: the ids of its files, in the order they were sent. */
 function fileIdsByField(stored: readonly StoredUpload[]): Record<string, string[]> {
   const ids: Record<string, string[]> = {};
-  for (const file of stored) (ids[file.field] ??= []).push(file.id);
+  for (const file of stored) ids[file.field] = [...(ids[file.field] ?? []), file.id];
   return ids;
 }
 
