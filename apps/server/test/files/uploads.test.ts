@@ -157,6 +157,28 @@ describe('files sent with a submission', () => {
     expect(await storedObjects(t)).toBe(objects - 1);
   });
 
+  it('stores a retried upload once (Idempotency-Key), and deletes at once the files of a write refused after they were stored (a full form)', async () => {
+    const full = await createForm(t, key, { name: 'One only', schema: [{ name: 'doc', type: 'file', required: true }], max_submissions: 1 });
+    const objects = await storedObjects(t);
+    const send = (idempotencyKey: string) =>
+      post(t, full.id, [{ name: 'doc', file: PDF, filename: 'a.pdf' }], { authorization: `Bearer ${key}`, 'idempotency-key': idempotencyKey });
+    const first = await send('retry-1');
+    expect(first.status, first.body).toBe(201);
+    const again = await send('retry-1');
+    expect(again.status).toBe(201);
+    expect(again.json.id).toBe(first.json.id);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(await storedObjects(t)).toBe(objects + 1);
+
+    // The form is full only once the transaction counts it, after the files were stored.
+    const refused = await send('retry-2');
+    expect(refused.status, refused.body).toBe(403);
+    expect(refused.json.error.code).toBe('form_closed');
+    expect(await storedObjects(t)).toBe(objects + 1);
+    expect(await t.count('object_deletions')).toBe(0);
+    expect(await spoolFiles(t)).toEqual([]);
+  });
+
   it('takes a multipart post without files from a browser, as an urlencoded one', async () => {
     const plain = await createForm(t, key, {
       name: 'Contact',
