@@ -149,6 +149,10 @@ describe('files sent with a submission', () => {
     const objects = await storedObjects(t);
     const deleted = await t.request('POST', `/v1/forms/${formId}/submissions/delete`, { token: owner.token, body: { ids: [res.json.id] } });
     expect(deleted.status, deleted.body).toBe(200);
+    // The audit log says how many files went and their size, never what they held.
+    const audit = await t.request('GET', `/v1/workspaces/${owner.workspaceId}/audit-events`, { token: owner.token });
+    const event = audit.json.data.find((e: { action: string }) => e.action === 'submissions.deleted');
+    expect(event.data).toEqual({ deleted: 1, ids: 1, files: 1, file_bytes: PDF.length });
     const gone = await t.request('GET', link.pathname);
     expect(gone.status).toBe(404);
     expect(gone.body).toBe(forged.body.replace(forged.json.error.request_id, gone.json.error.request_id));
