@@ -4,7 +4,9 @@
  * by signed links that die with the submission, and gone from storage when it is deleted.
  */
 import { sweepObjects } from '@lfk/api';
-import { type Account, createForm, multipartBody, type Part, storedObjects, submitMultipart, type TestServer, useTestServer } from '@lfk/server/testing';
+import { type Account, createForm, multipartBody, type Part, storedObjects, submitMultipart, type TestServer, until, useTestServer } from '@lfk/server/testing';
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { readdir } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -181,6 +183,34 @@ describe('files sent with a submission', () => {
     expect(await storedObjects(t)).toBe(objects + 1);
     expect(await t.count('object_deletions')).toBe(0);
     expect(await spoolFiles(t)).toEqual([]);
+  });
+
+  it('keeps a hostile file name for display only: no path, no NUL, at most 255 characters', async () => {
+    const name = `../../${'a'.repeat(10_000)}\u0000.pdf`;
+    const res = await post(t, formId, [{ name: 'name', value: 'Ada' }, { name: 'cv', file: PDF, filename: name }], { authorization: `Bearer ${key}` });
+    expect(res.status, res.body).toBe(201);
+    const [file] = (await t.request('GET', `/v1/forms/${formId}/submissions/${res.json.id}`, { token: owner.token })).json.files;
+    expect(file.name).toBe(`${'a'.repeat(251)}.pdf`);
+  });
+
+  it('forgets an upload whose connection is cut halfway: no submission, no object, no spool file', async () => {
+    const submissions = await t.count('submissions where form_id = ?', [formId]);
+    const objects = await storedObjects(t);
+    const port = Number(new URL(await t.server.listen()).port);
+    const { body, type } = await multipartBody([{ name: 'name', value: 'Ada' }, { name: 'cv', file: Buffer.concat([PDF, Buffer.alloc(40_000, 0x20)]), filename: 'cv.pdf' }]);
+    const socket = connect(port, '127.0.0.1');
+    await once(socket, 'connect');
+    socket.write(
+      `POST /v1/forms/${formId}/submissions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\n` +
+        `Content-Type: ${type}\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
+    socket.write(body.subarray(0, body.length / 2));
+    // The spool file exists while the upload is in flight, and is gone once the connection is.
+    await until('the upload to be spooled', async () => (await spoolFiles(t)).length > 0);
+    socket.destroy();
+    await until('the spool file to be removed', async () => (await spoolFiles(t)).length === 0);
+    expect(await t.count('submissions where form_id = ?', [formId])).toBe(submissions);
+    expect(await storedObjects(t)).toBe(objects);
   });
 
   it('takes a multipart post without files from a browser, as an urlencoded one', async () => {
