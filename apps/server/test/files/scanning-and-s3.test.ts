@@ -56,6 +56,13 @@ describeWithClamd('uploads scanned by clamd', () => {
     expect(cleanRead.json.files).toMatchObject([{ name: 'clean.pdf', status: 'stored', malware: null }]);
 
     expect(await t.count('webhook_deliveries where submission_id = ?', [clean.json.id])).toBe(1);
+    // The clean one's delivery carries its file, with a signed link that opens it without a session.
+    const [delivery] = await t.sql<{ payload: string }>('select payload from webhook_deliveries where submission_id = ?', [clean.json.id]);
+    const [sent] = JSON.parse(delivery!.payload).data.submission.files;
+    expect(sent).toMatchObject({ name: 'clean.pdf', status: 'stored', size: PDF.length, content_type: 'application/pdf' });
+    const opened = await t.request('GET', new URL(sent.url).pathname);
+    expect(opened.status).toBe(200);
+    expect(opened.body).toBe(PDF.toString());
     expect(await t.count('webhook_deliveries where submission_id = ?', [infected.json.id])).toBe(0);
 
     const fileId = read.json.files[0].id;
