@@ -4,7 +4,8 @@
  *  - installs the client's tarball into a fresh project in a temporary folder, type-checks a small
  *    program under a strict NodeNext tsconfig and runs it: sign up, key create, form create (with
  *    an Idempotency-Key), a submission with a file and its download, revoke, and the 401 caught by its code;
- *  - installs the CLI's tarball with `npm install -g --prefix` and runs `lfk --help` and the same flow.
+ *  - installs the CLI's tarball with `npm install -g --prefix` and runs `lfk --help` and the same flow
+ *    (the file sent with `submissions create --file` and read back with `submissions download`).
  * Nothing waits on a clock: the server is awaited on its ready line and `/readyz`.
  * Run with `npm run test:consumers` (npm scripts run on the repository's Node).
  */
@@ -167,7 +168,7 @@ check(read.name === 'Contact', 'the form reads back');
 
 // Files travel outside tRPC: a multipart submission with the key, a download with the session.
 const filesForm = await lfk.forms.create.mutate({ name: 'Applications', schema: [{ name: 'cv', type: 'file', required: true, accept: ['application/pdf'] }] });
-const pdf = new TextEncoder().encode('%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\n%%EOF\n');
+const pdf = new TextEncoder().encode('%PDF-1.7\\n1 0 obj\\n<< /Type /Catalog >>\\nendobj\\n%%EOF\\n');
 const submitted = await submitWithFiles({ baseUrl, apiKey: created.key }, filesForm.id, { files: { cv: new File([pdf], 'cv.pdf') }, idempotencyKey: randomUUID() });
 const [stored]: LfkSubmissionFile[] = (await owner.submissions.get.query({ form_id: filesForm.id, submission_id: submitted.id })).files;
 const downloaded = await downloadFile({ baseUrl, sessionToken: signedIn.session_token }, { formId: filesForm.id, submissionId: submitted.id, fileId: stored!.id });
@@ -269,6 +270,15 @@ async function checkCli(tarball: string, server: RunningServer, work: string): P
   const withKey = { LFK_API_KEY: key.key };
   const form = JSON.parse((await lfk(['forms', 'create', '--name', 'Contact', '--field', 'email:email:required', '--json'], { env: withKey })).stdout);
   assert(form.state === 'claimed' && form.workspace_id === signup.workspace.id, 'the form is born claimed in the key workspace');
+  // A file from disk, streamed as multipart; then downloaded with the session.
+  const filesForm = JSON.parse((await lfk(['forms', 'create', '--name', 'Applications', '--field', 'cv:file=application/pdf:required', '--json'], { env: withKey })).stdout);
+  const pdf = '%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\n%%EOF\n';
+  await writeFile(join(work, 'cv.pdf'), pdf);
+  const submitted = JSON.parse((await lfk(['submissions', 'create', filesForm.id, '--file', `cv=${join(work, 'cv.pdf')}`, '--json'], { env: withKey })).stdout);
+  const [file] = JSON.parse((await lfk(['submissions', 'get', filesForm.id, submitted.id, '--json'])).stdout).files;
+  const downloaded = await lfk(['submissions', 'download', filesForm.id, submitted.id, file.id, '-o', '-']);
+  assert(downloaded.stdout === pdf, `the downloaded file differs from the one sent: ${JSON.stringify(downloaded.stdout)}`);
+  console.log(`cli: ${submitted.id} with ${file.name} → downloaded`);
   await lfk(['keys', 'revoke', key.id, '--yes']);
   const refused = await lfk(['forms', 'get', form.id, '--json'], { env: withKey, check: false });
   const error = JSON.parse(refused.stderr).error;

@@ -273,7 +273,7 @@ const submissionsExportCommand = () =>
  * separators and leading dots are taken out again here, so it names a visible file in the folder.
  */
 function localName(name: string, fileId: string): string {
-  const cleaned = name.replace(/[/\\\x00-\x1f\x7f]/g, '_').replace(/^[.\s]+/, '').trim();
+  const cleaned = name.replace(/[/\\\p{Cc}]/gu, '_').replace(/^[.\s]+/, '').trim();
   return cleaned === '' ? fileId : cleaned;
 }
 

@@ -45,8 +45,8 @@ const workspacesListCommand = () =>
               { header: 'ID', value: (w) => w.id },
               { header: 'NAME', value: (w) => w.name, shrink: true },
               { header: 'ROLE', value: (w) => w.role },
-              { header: 'FILE LINKS', value: (w) => (w.file_link_ttl === null ? 'default' : describeDuration(w.file_link_ttl)), optional: true },
               { header: 'CREATED', value: (w) => w.created_at, time: true, optional: true },
+              { header: 'FILE LINKS', value: (w) => (w.file_link_ttl === null ? 'default' : describeDuration(w.file_link_ttl)), optional: true },
             ],
             page.data,
           );

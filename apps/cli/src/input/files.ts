@@ -50,7 +50,7 @@ export async function filesFromFlags(pairs: string[] | undefined): Promise<Recor
       throw usageError('invalid_file', `--file ${JSON.stringify(pair)} is not field=path.`, 'Write --file cv=./cv.pdf (- reads standard input); repeat it for each file.');
     }
     const field = pair.slice(0, at);
-    (files[field] ??= []).push(await openFile(pair, pair.slice(at + 1)));
+    files[field] = [...(files[field] ?? []), await openFile(pair, pair.slice(at + 1))];
   }
   return files;
 }
