@@ -3,8 +3,9 @@
  * the CLI, starts a real server (embedded database in a temporary folder, an ephemeral port), then
  *  - installs the client's tarball into a fresh project in a temporary folder, type-checks a small
  *    program under a strict NodeNext tsconfig and runs it: sign up, key create, form create (with
- *    an Idempotency-Key), revoke, and the 401 caught by its code;
- *  - installs the CLI's tarball with `npm install -g --prefix` and runs `lfk --help` and the same flow.
+ *    an Idempotency-Key), a submission with a file and its download, revoke, and the 401 caught by its code;
+ *  - installs the CLI's tarball with `npm install -g --prefix` and runs `lfk --help` and the same flow
+ *    (the file sent with `submissions create --file` and read back with `submissions download`).
  * Nothing waits on a clock: the server is awaited on its ready line and `/readyz`.
  * Run with `npm run test:consumers` (npm scripts run on the repository's Node).
  */
@@ -142,7 +143,7 @@ const CONSUMER_TSCONFIG = {
  * and confirms first.
  */
 const CONSUMER_PROGRAM = `import { randomUUID } from 'node:crypto';
-import { createLfkClient, type ErrorCode, isLfkError, type RouterInputs, type RouterOutputs } from '@lfk/client';
+import { createLfkClient, downloadFile, type ErrorCode, isLfkError, type LfkSubmissionFile, lfkErrorOf, type RouterInputs, type RouterOutputs, submitWithFiles } from '@lfk/client';
 import { TRPCClientError } from '@trpc/client';
 
 const baseUrl = process.env.LFK_BASE_URL!;
@@ -164,6 +165,23 @@ check(form.state === 'claimed' && form.workspace_id === signedUp.workspace.id, '
 check(retried.id === form.id, 'a retry with the same Idempotency-Key answers the same form');
 const read = await lfk.forms.get.query({ form_id: form.id });
 check(read.name === 'Contact', 'the form reads back');
+
+// Files travel outside tRPC: a multipart submission with the key, a download with the session.
+const filesForm = await lfk.forms.create.mutate({ name: 'Applications', schema: [{ name: 'cv', type: 'file', required: true, accept: ['application/pdf'] }] });
+const pdf = new TextEncoder().encode('%PDF-1.7\\n1 0 obj\\n<< /Type /Catalog >>\\nendobj\\n%%EOF\\n');
+const submitted = await submitWithFiles({ baseUrl, apiKey: created.key }, filesForm.id, { files: { cv: new File([pdf], 'cv.pdf') }, idempotencyKey: randomUUID() });
+const [stored]: LfkSubmissionFile[] = (await owner.submissions.get.query({ form_id: filesForm.id, submission_id: submitted.id })).files;
+const downloaded = await downloadFile({ baseUrl, sessionToken: signedIn.session_token }, { formId: filesForm.id, submissionId: submitted.id, fileId: stored!.id });
+const bytes = new Uint8Array(await new Response(downloaded.body).arrayBuffer());
+check(downloaded.name === 'cv.pdf' && downloaded.contentType === 'application/pdf' && bytes.length === pdf.length, 'the file downloads as it was sent');
+let refusedType: string | undefined;
+try {
+  await submitWithFiles({ baseUrl, apiKey: created.key }, filesForm.id, { files: { cv: new File(['<html></html>'], 'cv.pdf') } });
+} catch (error) {
+  refusedType = lfkErrorOf(error)?.code;
+}
+check(refusedType === 'file_type_not_accepted', \`a file of another type is refused with file_type_not_accepted (got \${refusedType})\`);
+console.log(\`client: \${submitted.id} with \${stored!.name} (\${stored!.size} bytes) → downloaded → \${refusedType}\`);
 
 await owner.apiKeys.revoke.mutate({ workspace_id: signedUp.workspace.id, key_id: created.id });
 let code: ErrorCode | undefined;
@@ -252,6 +270,15 @@ async function checkCli(tarball: string, server: RunningServer, work: string): P
   const withKey = { LFK_API_KEY: key.key };
   const form = JSON.parse((await lfk(['forms', 'create', '--name', 'Contact', '--field', 'email:email:required', '--json'], { env: withKey })).stdout);
   assert(form.state === 'claimed' && form.workspace_id === signup.workspace.id, 'the form is born claimed in the key workspace');
+  // A file from disk, streamed as multipart; then downloaded with the session.
+  const filesForm = JSON.parse((await lfk(['forms', 'create', '--name', 'Applications', '--field', 'cv:file=application/pdf:required', '--json'], { env: withKey })).stdout);
+  const pdf = '%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\n%%EOF\n';
+  await writeFile(join(work, 'cv.pdf'), pdf);
+  const submitted = JSON.parse((await lfk(['submissions', 'create', filesForm.id, '--file', `cv=${join(work, 'cv.pdf')}`, '--json'], { env: withKey })).stdout);
+  const [file] = JSON.parse((await lfk(['submissions', 'get', filesForm.id, submitted.id, '--json'])).stdout).files;
+  const downloaded = await lfk(['submissions', 'download', filesForm.id, submitted.id, file.id, '-o', '-']);
+  assert(downloaded.stdout === pdf, `the downloaded file differs from the one sent: ${JSON.stringify(downloaded.stdout)}`);
+  console.log(`cli: ${submitted.id} with ${file.name} → downloaded`);
   await lfk(['keys', 'revoke', key.id, '--yes']);
   const refused = await lfk(['forms', 'get', form.id, '--json'], { env: withKey, check: false });
   const error = JSON.parse(refused.stderr).error;

@@ -142,6 +142,30 @@ describe('field shorthand', () => {
     });
   });
 
+  it('reads a file field: file=types, then :required, :multiple[=N] and :max=<size> in any order', () => {
+    expect(parseFieldShorthand('cv:file')).toEqual({ name: 'cv', type: 'file', required: false });
+    expect(parseFieldShorthand('cv:file=application/pdf, image/*:required:max=5MiB')).toEqual({
+      name: 'cv',
+      type: 'file',
+      required: true,
+      accept: ['application/pdf', 'image/*'],
+      max_size: 5 * 1024 * 1024,
+    });
+    expect(parseFieldShorthand('photos:file=image/*:max=500KB:multiple=4')).toEqual({
+      name: 'photos',
+      type: 'file',
+      required: false,
+      accept: ['image/*'],
+      max_size: 500_000,
+      multiple: true,
+      max_files: 4,
+    });
+    expect(parseFieldShorthand('docs:file:multiple:max=1048576')).toMatchObject({ multiple: true, max_size: 1_048_576 });
+    for (const bad of ['a:text:multiple', 'a:text:max=1MB', 'a:file:max=big', 'a:file:max=5TB', 'a:file:multiple=many', 'a:file:required:required', 'a:file:max']) {
+      expect(() => parseFieldShorthand(bad), bad).toThrow(expect.objectContaining({ code: 'invalid_field', exitCode: 2 }));
+    }
+  });
+
   it('names the flag and the known types when a type is unknown', () => {
     expect(() => parseFieldShorthand('foo:bogus')).toThrow(
       expect.objectContaining({

@@ -146,6 +146,9 @@ class TypePrinter {
       const [yielded] = this.checker.getTypeArguments(reference);
       return `AsyncIterable<${this.print(yielded!, `${where}[yield]`, indent, useNames, seen)}>`;
     }
+    // A file's bytes (Node's `Readable`): they leave by the file routes alone, never as JSON, so a
+    // caller of the typed router can have none (`downloadFile` and `openFileLink` stream them).
+    if (type.getSymbol()?.name === 'Readable') return 'never';
     if (type.getCallSignatures().length > 0 || type.getConstructSignatures().length > 0) {
       throw new UnprintableType(`${where}: a function or class (${this.checker.typeToString(type)}), which JSON cannot carry`);
     }

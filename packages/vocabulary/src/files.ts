@@ -25,3 +25,16 @@ export const FILE_LINK_TTL = { default: 7 * 24 * 3600, min: 60, max: 30 * 24 * 3
 
 /** The longest file name kept (in characters): a longer one is cut, keeping its extension. */
 export const FILE_NAME_MAX = 255;
+
+/** A size as people read it: `512 B`, `3.4 KiB`, `10.0 MiB` (binary units, as the limits are set). */
+export function describeBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KiB', 'MiB', 'GiB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}

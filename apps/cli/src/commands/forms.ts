@@ -1,6 +1,6 @@
 import { Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import type { RouterInputs, RouterOutputs } from '@lfk/client';
-import { CAPTCHA_PROVIDERS, FIELD_TYPES, SUBMISSION_MODES } from '@lfk/vocabulary';
+import { CAPTCHA_PROVIDERS, describeBytes, FIELD_TYPES, FILE_FIELD_LIMITS, SUBMISSION_MODES } from '@lfk/vocabulary';
 import { type CommandContext, formsApi, inWorkspace, requireSession, resolveWorkspace, sessionApi, withClient } from '../command-context.ts';
 import { usageError } from '../errors.ts';
 import { parseFieldShorthand, schemaFromFlags } from '../input/fields.ts';
@@ -10,8 +10,8 @@ import { collect, commandGroup, examples } from './options.ts';
 import { action, callAndShow } from './run-command.ts';
 import { workspaceListCommand } from './workspace-list.ts';
 
-/** As the help lists them: a select field is given with its options. */
-const FIELD_TYPES_HELP = FIELD_TYPES.map((type) => (type === 'select' ? 'select=a,b' : type)).join(' ');
+/** As the help lists them: a select field is given with its options, a file field with what it takes. */
+const FIELD_TYPES_HELP = FIELD_TYPES.map((type) => (type === 'select' ? 'select=a,b' : type === 'file' ? 'file[=application/pdf,image/*][:multiple][:max=5MiB]' : type)).join(' ');
 
 /** The flags `forms create` and `forms update` share, one for each field of the form. */
 const withFormOptions = <Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
@@ -114,6 +114,13 @@ function printHowToSubmit(form: Form, ctx: CommandContext, { submissionUrl, html
   ctx.out.line(htmlFormSnippet(form, base));
 }
 
+/** A file field's rules in a few words: the types it takes, the most one file weighs, how many. */
+function fileRules(field: Form['schema'][number]): string {
+  const files = field.multiple ? `up to ${field.max_files ?? FILE_FIELD_LIMITS.defaultMaxFiles} files` : 'one file';
+  const size = `max ${describeBytes(field.max_size ?? FILE_FIELD_LIMITS.defaultMaxSize)}`;
+  return [field.accept?.length ? field.accept.join(', ') : 'any type', size, files].join('; ');
+}
+
 /** A form's settings, then its fields as a table. */
 function printForm(form: Form, ctx: CommandContext): void {
   const { style } = ctx.out;
@@ -156,7 +163,7 @@ function printForm(form: Form, ctx: CommandContext): void {
       { header: 'TYPE', value: (f) => f.type },
       { header: 'REQUIRED', value: (f) => (f.required ? 'yes' : 'no') },
       { header: 'LABEL', value: (f) => f.label ?? '', shrink: true },
-      { header: 'OPTIONS', value: (f) => f.options?.join(', ') ?? '', shrink: true },
+      { header: 'OPTIONS', value: (f) => (f.type === 'file' ? fileRules(f) : (f.options?.join(', ') ?? '')), shrink: true },
     ],
     form.schema,
   );

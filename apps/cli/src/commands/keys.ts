@@ -3,6 +3,7 @@ import type { RouterOutputs } from '@lfk/client';
 import { API_KEY_USAGE_DAYS, describeRefusals, KEY_STOP_WORDS, totalRefused } from '@lfk/vocabulary';
 import { type CommandContext, inWorkspace, sessionApi } from '../command-context.ts';
 import { usageError } from '../errors.ts';
+import { parseDuration } from '../input/durations.ts';
 import type { Api } from '../http/api.ts';
 import { confirmOrStop } from '../terminal/prompts.ts';
 import { collect, commandGroup, examples } from './options.ts';
@@ -12,18 +13,6 @@ import { workspaceListCommand } from './workspace-list.ts';
 
 type CreatedKey = RouterOutputs['apiKeys']['create'];
 type ListedKey = RouterOutputs['apiKeys']['get'];
-
-const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 7 * 86_400 };
-
-/** `30d`, `24h`, `90m`, `2w`, `3600s` (or `0`) as seconds; a usage error naming the flag otherwise. */
-function parseDuration(flag: string, value: string): number {
-  if (value === '0') return 0;
-  const match = /^(\d{1,7})([smhdw])$/.exec(value.trim());
-  if (!match) {
-    throw usageError('invalid_duration', `${flag} takes a duration such as 90m, 24h, 30d or 2w: ${JSON.stringify(value)}.`);
-  }
-  return Number(match[1]) * DURATION_UNITS[match[2]!]!;
-}
 
 /** `--expires-in`, parsed when the command line is read: seconds, or undefined when not given. */
 const expiresInOf = (flag: string | undefined) => (flag === undefined ? undefined : parseDuration('--expires-in', flag));

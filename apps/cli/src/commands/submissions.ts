@@ -1,16 +1,19 @@
 import { createWriteStream } from 'node:fs';
+import { link, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { EXPORT_FORMATS, PAGE_LIMIT, SUBMISSION_STATUSES } from '@lfk/vocabulary';
+import { describeBytes, EXPORT_FORMATS, PAGE_LIMIT, SUBMISSION_STATUSES } from '@lfk/vocabulary';
 import { Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import type { RouterInputs, RouterOutputs } from '@lfk/client';
 import { type CommandContext, keyApi, requireSession, sessionApi, signedIn } from '../command-context.ts';
 import { io } from '../terminal/io.ts';
 import { confirmOrStop } from '../terminal/prompts.ts';
-import { usageError } from '../errors.ts';
+import { CliError, usageError } from '../errors.ts';
 import { inertValue } from '../output/inert.ts';
 import type { Column } from '../output/table.ts';
 import { valuesFromFlags } from '../input/values.ts';
+import { filesFromFlags, multipartValues } from '../input/files.ts';
 import { collect, commandGroup, paged } from './options.ts';
 import { listed, noteNextPage } from './pages.ts';
 import { action, callAndShow } from './run-command.ts';
@@ -18,36 +21,58 @@ import { keepWatching } from './keep-watching.ts';
 
 const submissionsCreateCommand = () =>
   new Command('create')
-    .description('Submit values to a form, authenticated with the API key')
+    .description('Submit values and files to a form, authenticated with the API key')
     .argument('<form_id>', 'the form')
     .option('--data <name=value>', 'a value; repeat for each field', collect)
     .option('--data-json <file|->', 'the values as a JSON object, from a file or - for standard input')
+    .option('--file <field=path>', 'a file for a file field, streamed from disk (- reads standard input); repeat for each file', collect)
     .option('--idempotency-key <key>', 'reuse to make a repeated command submit at most once')
     .action(
       action(async (ctx, formId, flags) => {
-        const data = await valuesFromFlags(flags.data, flags.dataJson);
+        if (flags.dataJson === '-' && flags.file?.some((pair) => pair.endsWith('=-'))) {
+          throw usageError('conflicting_flags', 'Only one of --data-json and --file can read standard input (-).');
+        }
+        const files = await filesFromFlags(flags.file);
+        const data = await valuesFromFlags(flags.data, flags.dataJson, Object.keys(files).length === 0);
+        const idempotencyKey = flags.idempotencyKey ?? crypto.randomUUID();
+        const show = (created: { id: string; form_id: string }) => ctx.out.result(created, (created) => ctx.out.line(`Created submission ${created.id} on ${created.form_id}.`));
+        if (Object.keys(files).length > 0) {
+          // tRPC carries no files: the REST route takes them as multipart, with the same key.
+          const [{ submitFiles }, { toCliError }] = await Promise.all([import('../http/api.ts'), import('../http/api-errors.ts')]);
+          const submission = { data: multipartValues(data), files, idempotencyKey };
+          return show(await submitFiles(ctx.settings, ctx.settings.apiKey, formId, submission).catch((error: unknown) => {
+            throw toCliError(error, ctx.settings.baseUrl, ctx.settings.timeoutMs);
+          }));
+        }
         // Server-side submissions authenticate with a key; a session is not one, so it is not sent.
         const api = await keyApi(ctx);
-        const idempotencyKey = flags.idempotencyKey ?? crypto.randomUUID();
-        const created = await api.submissions.create.mutate({ form_id: formId, data }, { context: { idempotencyKey } });
-        ctx.out.result(created, (created) => ctx.out.line(`Created submission ${created.id} on ${created.form_id}.`));
+        show(await api.submissions.create.mutate({ form_id: formId, data }, { context: { idempotencyKey } }));
       }),
     );
 
-/** A submission's values on one line; a terminal's table cuts it to fit. */
-const preview = (data: Record<string, unknown>) =>
-  Object.entries(data)
-    .map(([name, value]) => `${name}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
-    .join(' ');
-
 type Submission = RouterOutputs['submissions']['list']['data'][number];
+
+/** A value as shown: a file field's files by their names (its value on the wire is their ids). */
+function shownValue(value: unknown, files: Submission['files']): string {
+  if (Array.isArray(value) && value.length > 0) {
+    const names = value.map((id) => files.find((file) => file.id === id)?.name);
+    if (names.every((name) => name !== undefined)) return names.join(', ');
+  }
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** A submission's values on one line; a terminal's table cuts it to fit. */
+const preview = (submission: Submission) =>
+  Object.entries(submission.data)
+    .map(([name, value]) => `${name}=${shownValue(value, submission.files)}`)
+    .join(' ');
 
 const columns: Column<Submission>[] = [
   { header: 'ID', value: (s) => s.id },
   { header: 'CREATED', value: (s) => s.created_at, time: true },
   { header: 'SOURCE', value: (s) => s.source, optional: true },
   { header: 'SPAM', value: (s) => s.spam_reason ?? '', optional: true },
-  { header: 'DATA', value: (s) => preview(s.data), shrink: true },
+  { header: 'DATA', value: (s) => preview(s), shrink: true },
 ];
 
 /** How often --follow asks for new submissions. */
@@ -147,9 +172,24 @@ const submissionsGetCommand = () =>
           out.line();
           // Each value whole, on lines of its own: a textarea's line breaks are kept, indented.
           for (const [name, value] of Object.entries(submission.data)) {
-            const text = typeof value === 'string' ? value : JSON.stringify(value);
+            const text = shownValue(value, submission.files);
             out.line(`${out.style.bold(name)}:\n${text.split('\n').map((line) => `  ${line}`).join('\n')}`);
           }
+          if (submission.files.length === 0) return;
+          out.line();
+          out.table(
+            [
+              { header: 'FILE', value: (f) => f.id },
+              { header: 'FIELD', value: (f) => f.field },
+              { header: 'NAME', value: (f) => f.name, shrink: true },
+              { header: 'SIZE', value: (f) => describeBytes(f.size) },
+              { header: 'TYPE', value: (f) => f.content_type },
+              // A quarantined file cannot be downloaded: what the scanner found says why.
+              { header: 'STATUS', value: (f) => (f.status === 'quarantined' ? `quarantined: ${f.malware}` : f.status) },
+            ],
+            submission.files,
+          );
+          out.line(out.style.dim(`Download one with 'lfk submissions download ${submission.form_id} ${submission.id} <file_id>'.`));
         },
       ),
     );
@@ -228,6 +268,78 @@ const submissionsExportCommand = () =>
       }),
     );
 
+/**
+ * A file's name as a file on this machine: the server has taken out paths and control characters;
+ * separators and leading dots are taken out again here, so it names a visible file in the folder.
+ */
+function localName(name: string, fileId: string): string {
+  const cleaned = name.replace(/[/\\\p{Cc}]/gu, '_').replace(/^[.\s]+/, '').trim();
+  return cleaned === '' ? fileId : cleaned;
+}
+
+/** Where `-o` says (a folder takes the file's own name), else the file's own name in the current folder. */
+async function destinationOf(output: string | undefined, name: string): Promise<string> {
+  if (output === undefined) return name;
+  const folder = output.endsWith('/') || (await stat(output).then((found) => found.isDirectory(), () => false));
+  return folder ? join(output, name) : output;
+}
+
+const submissionsDownloadCommand = () =>
+  new Command('download')
+    .description("One file of a submission, streamed to a file (its own name, by default) or standard output (needs a session)")
+    .argument('<form_id>', 'the form')
+    .argument('<submission_id>', 'the submission, e.g. sub_…')
+    .argument('<file_id>', "the file, e.g. file_… ('lfk submissions get' lists them)")
+    .option('-o, --output <path>', 'write it here (a folder keeps its name); - for standard output')
+    .option('--force', 'overwrite a file that is already there')
+    .action(
+      action(async (ctx, formId, submissionId, fileId, flags) => {
+        const sessionToken = requireSession(ctx.settings);
+        const [{ fetchFile }, { toCliError }] = await Promise.all([import('../http/api.ts'), import('../http/api-errors.ts')]);
+        const file = await fetchFile(ctx.settings, sessionToken, { formId, submissionId, fileId }).catch((error: unknown) => {
+          throw toCliError(error, ctx.settings.baseUrl, ctx.settings.timeoutMs);
+        });
+        const bytes = Readable.fromWeb(file.body as import('node:stream/web').ReadableStream<Uint8Array>);
+        const written = { name: file.name, size: file.size, content_type: file.contentType };
+        if (flags.output === '-') {
+          await pipeline(bytes, toStdout());
+          return;
+        }
+        const path = await destinationOf(flags.output, localName(file.name, fileId));
+        try {
+          await writeWhole(bytes, path, flags.force === true);
+        } catch (error) {
+          const { code, syscall } = error as NodeJS.ErrnoException;
+          if (code === 'EEXIST') throw usageError('file_exists', `${path} is already there.`, 'Give --force to overwrite it, or -o another path.');
+          // This machine's file system said no (no such folder, no space, no permission)…
+          if (syscall) throw new CliError('write_failed', `Cannot write ${path}: ${(error as Error).message}.`);
+          // …or the answer broke off on its way.
+          throw toCliError(error, ctx.settings.baseUrl, ctx.settings.timeoutMs);
+        }
+        ctx.out.result({ ...written, path }, (view) => ctx.out.line(`Wrote ${view.path} (${describeBytes(view.size)}, ${view.content_type}).`));
+      }),
+    );
+
+/**
+ * Writes `bytes` to `path` through a file of its own beside it, put in place once whole: an
+ * interrupted download leaves nothing half-written, and without `force` an existing file is
+ * never replaced (a hard link fails where a file is, EEXIST; a rename would replace it).
+ */
+async function writeWhole(bytes: Readable, path: string, force: boolean): Promise<void> {
+  if (!force && (await stat(path).then(() => true, () => false))) {
+    bytes.destroy();
+    throw Object.assign(new Error(`${path} exists`), { code: 'EEXIST' });
+  }
+  const partial = join(dirname(path), `.${basename(path)}.${crypto.randomUUID()}.part`);
+  try {
+    await pipeline(bytes, createWriteStream(partial, { flags: 'wx' }));
+    if (force) await rename(partial, path);
+    else await link(partial, path);
+  } finally {
+    await rm(partial, { force: true });
+  }
+}
+
 function busyExportsHint(retryAfterSeconds: number | undefined): string {
   const when = retryAfterSeconds === undefined ? 'in a little while' : `in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}`;
   return `Let one of your exports finish (those of other terminals and the dashboard count too), or stop it, then try again ${when}.`;
@@ -247,7 +359,7 @@ function toStdout(): Writable {
 export const submissionsCommand = () =>
   commandGroup(
     'submissions',
-    'Submit to a form with an API key; read, mark, delete and export its submissions',
+    'Submit to a form with an API key; read, mark, delete and export its submissions, and download their files',
     [
       submissionsCreateCommand(),
       submissionsListCommand(),
@@ -256,13 +368,16 @@ export const submissionsCommand = () =>
       markCommand('spam'),
       markCommand('not-spam'),
       submissionsExportCommand(),
+      submissionsDownloadCommand(),
     ],
     [
       'lfk submissions create form_… --data email=ada@example.com --data message=Hello',
+      'lfk submissions create form_… --data name=Ada --file cv=./cv.pdf --file photos=a.png --file photos=b.png',
       'echo \'{"email":"ada@example.com","age":36}\' | lfk submissions create form_… --data-json -',
       'lfk submissions list form_… --json',
       'lfk submissions list form_… --status spam --q casino',
       'lfk submissions get form_… sub_…',
+      'lfk submissions download form_… sub_… file_… -o ~/Downloads/',
       'lfk submissions delete form_… sub_… sub_…',
       'lfk submissions delete form_… --before 2026-01-01T00:00:00Z --yes',
       'lfk submissions export form_… --output contacts.csv --bom',

@@ -1,7 +1,9 @@
 import { Command } from '@commander-js/extra-typings';
 import { type CommandContext, inWorkspace, sessionApi, signedIn } from '../command-context.ts';
 import { updateConfig } from '../config/config-file.ts';
-import { CliError } from '../errors.ts';
+import { FILE_LINK_TTL } from '@lfk/vocabulary';
+import { CliError, usageError } from '../errors.ts';
+import { describeDuration, parseDuration } from '../input/durations.ts';
 import { confirmOrStop, promptLine, requirePrompt } from '../terminal/prompts.ts';
 import { commandGroup, paged } from './options.ts';
 import { findListed, listed, noteNextPage } from './pages.ts';
@@ -44,6 +46,7 @@ const workspacesListCommand = () =>
               { header: 'NAME', value: (w) => w.name, shrink: true },
               { header: 'ROLE', value: (w) => w.role },
               { header: 'CREATED', value: (w) => w.created_at, time: true, optional: true },
+              { header: 'FILE LINKS', value: (w) => (w.file_link_ttl === null ? 'default' : describeDuration(w.file_link_ttl)), optional: true },
             ],
             page.data,
           );
@@ -98,6 +101,43 @@ const workspacesRenameCommand = () =>
       }),
     );
 
+/** `--file-link-ttl`: a duration (`3d`, `12h`), whole seconds, or `default` (the server's `LFK_FILE_LINK_TTL`, null to the API). */
+function parseFileLinkTtl(value: string): number | null {
+  if (value === 'default') return null;
+  if (/^\d{1,8}$/.test(value)) return Number(value);
+  return parseDuration('--file-link-ttl', value);
+}
+
+const workspacesUpdateCommand = () =>
+  new Command('update')
+    .description("Change the workspace's name, or how long its files' signed download links live (owners)")
+    .option('--name <name>', 'the new name')
+    .option(
+      '--file-link-ttl <duration>',
+      `how long signed links to its files live: e.g. 3d, 12h or seconds (${describeDuration(FILE_LINK_TTL.min)} to ${describeDuration(FILE_LINK_TTL.max)}, never longer than the server's), or default`,
+    )
+    .action(
+      action(async (ctx, flags) => {
+        if (flags.name === undefined && flags.fileLinkTtl === undefined) {
+          throw usageError('missing_changes', 'Say what to change: --name <name>, --file-link-ttl <duration|default>, or both.');
+        }
+        const changes = {
+          ...(flags.name !== undefined ? { name: flags.name } : {}),
+          ...(flags.fileLinkTtl !== undefined ? { file_link_ttl: parseFileLinkTtl(flags.fileLinkTtl) } : {}),
+        };
+        const { api, workspaceId } = await inWorkspace(ctx);
+        await api.workspaces.update.mutate({ workspace_id: workspaceId, ...changes });
+        const updated = { id: workspaceId, ...changes, ...(changes.name !== undefined ? { name: changes.name.trim() } : {}) };
+        ctx.out.result(updated, (view) => {
+          if (view.name !== undefined) ctx.out.line(`Renamed ${view.id} to "${view.name}".`);
+          if (view.file_link_ttl !== undefined) {
+            const ttl = view.file_link_ttl;
+            ctx.out.line(`Signed links to files of ${view.id} now live ${ttl === null ? "as long as the server's LFK_FILE_LINK_TTL says" : describeDuration(ttl)}.`);
+          }
+        });
+      }),
+    );
+
 const workspacesLeaveCommand = () =>
   new Command('leave')
     .description('Leave the workspace (its last owner cannot: make someone else an owner first)')
@@ -138,7 +178,7 @@ const workspacesDeleteCommand = () =>
 export const workspacesCommand = () =>
   commandGroup(
     'workspaces',
-    'List, create, choose, rename, leave and delete workspaces',
-    [workspacesListCommand(), workspacesCreateCommand(), workspacesUseCommand(), workspacesRenameCommand(), workspacesLeaveCommand(), workspacesDeleteCommand()],
-    ['lfk workspaces list', 'lfk workspaces create "Acme" --use', 'lfk workspaces use ws_…', 'lfk workspaces rename "Acme Forms"', 'lfk workspaces delete --confirm "Acme Forms"'],
+    'List, create, choose, rename, update, leave and delete workspaces',
+    [workspacesListCommand(), workspacesCreateCommand(), workspacesUseCommand(), workspacesRenameCommand(), workspacesUpdateCommand(), workspacesLeaveCommand(), workspacesDeleteCommand()],
+    ['lfk workspaces list', 'lfk workspaces create "Acme" --use', 'lfk workspaces use ws_…', 'lfk workspaces rename "Acme Forms"', 'lfk workspaces update --file-link-ttl 3d', 'lfk workspaces delete --confirm "Acme Forms"'],
   );

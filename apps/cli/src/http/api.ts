@@ -87,3 +87,63 @@ export async function exportFile(
     query,
   );
 }
+
+/**
+ * A submission with files (`lfk submissions create --file`), as multipart through `submitWithFiles`.
+ * The timeout bounds the whole request, upload included. It carries an Idempotency-Key, so a request
+ * that may not have arrived (a network failure, a proxy's 502/503/504) is sent again, as a create
+ * through tRPC is, its files read from disk again.
+ */
+export async function submitFiles(
+  settings: Pick<Settings, 'baseUrl' | 'timeoutMs'>,
+  apiKey: string | undefined,
+  formId: string,
+  submission: import('@lfk/client').LfkSubmissionWithFiles & { idempotencyKey: string },
+): Promise<import('@lfk/client').LfkCreatedSubmission> {
+  const [{ submitWithFiles, LfkResponseError }, { createTransport }, policy, { slowRequestSpinner }] = await Promise.all([
+    import('@lfk/client'),
+    import('./transport.ts'),
+    import('./retry-policy.ts'),
+    import('../terminal/spinner.ts'),
+  ]);
+  const deadline = Date.now() + settings.timeoutMs;
+  const remaining = () => deadline - Date.now();
+  const onRequest = slowRequestSpinner(`Sending to ${new URL(settings.baseUrl).host}…`);
+  const options = {
+    baseUrl: settings.baseUrl,
+    apiKey,
+    fetch: createTransport({ deadline: () => deadline, ...(onRequest ? { onRequest } : {}) }),
+    userAgent: `lfk-cli/${packageJson.version} node/${process.versions.node}`,
+  };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await submitWithFiles(options, formId, submission);
+    } catch (error) {
+      const answered = error instanceof LfkResponseError;
+      if (answered || attempt >= policy.MAX_ATTEMPTS || !policy.isTransient({ cause: error }) || remaining() <= 2 * LEAST_ATTEMPT_MS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.min(policy.retryDelayMs(attempt), remaining() - LEAST_ATTEMPT_MS))));
+    }
+  }
+}
+
+/**
+ * One file of a submission (`lfk submissions download`), streamed: the timeout bounds the wait for
+ * the answer to start, never how long a large file takes to arrive.
+ */
+export async function fetchFile(
+  settings: Pick<Settings, 'baseUrl' | 'timeoutMs'>,
+  sessionToken: string,
+  request: import('@lfk/client').LfkFileRequest,
+): Promise<import('@lfk/client').LfkFileDownload> {
+  const [{ downloadFile }, { createTransport }] = await Promise.all([import('@lfk/client'), import('./transport.ts')]);
+  const deadline = Date.now() + settings.timeoutMs;
+  return downloadFile(
+    {
+      baseUrl: settings.baseUrl,
+      sessionToken,
+      fetch: createTransport({ deadline: () => deadline, expect: 'file' }),
+      userAgent: `lfk-cli/${packageJson.version} node/${process.versions.node}`,
+    },
+    request,
+  );
+}

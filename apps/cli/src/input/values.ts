@@ -1,8 +1,11 @@
 import { usageError } from '../errors.ts';
 import { readJsonSource } from './json-source.ts';
 
-/** Submission values from repeated `--data name=value` (text, as an HTML form sends it) or from --data-json. */
-export async function valuesFromFlags(pairs: string[] | undefined, jsonSource: string | undefined): Promise<Record<string, unknown>> {
+/**
+ * Submission values from repeated `--data name=value` (text, as an HTML form sends it) or from
+ * --data-json. Without `required` (files are sent), none at all is an empty object.
+ */
+export async function valuesFromFlags(pairs: string[] | undefined, jsonSource: string | undefined, required = true): Promise<Record<string, unknown>> {
   if (pairs?.length && jsonSource !== undefined) throw usageError('conflicting_flags', 'Give the values with --data or with --data-json, not both.');
   if (jsonSource !== undefined) {
     const values = await readJsonSource(jsonSource, '--data-json');
@@ -11,7 +14,8 @@ export async function valuesFromFlags(pairs: string[] | undefined, jsonSource: s
     }
     return values as Record<string, unknown>;
   }
-  if (!pairs?.length) throw usageError('missing_data', 'Give the values with --data name=value (repeatable) or --data-json FILE|-.');
+  if (!pairs?.length && !required) return {};
+  if (!pairs?.length) throw usageError('missing_data', 'Give the values with --data name=value (repeatable) or --data-json FILE|-, and files with --file field=path.');
   const values: Record<string, unknown> = Object.create(null);
   for (const pair of pairs) {
     const at = pair.indexOf('=');
