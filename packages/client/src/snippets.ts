@@ -109,7 +109,7 @@ export function curlSubmissionSnippet(form: SnippetForm, baseUrl: string): strin
 export function fetchSubmissionSnippet(form: SnippetForm, baseUrl: string): string {
   const call = (headers: string[], body: string) =>
     `await fetch('${submissionUrl(form, baseUrl)}', {\n  method: 'POST',\n  headers: {\n${headers.map((h) => `    ${h},\n`).join('')}  },\n  body: ${body},\n});`;
-  const authorization = 'authorization: `Bearer ${process.env.LFK_API_KEY}`';
+  const authorization = `authorization: \`Bearer \${process.env.LFK_API_KEY}\``;
   const warning = '// On your server: never put an API key in a web page.';
   if (hasFiles(form)) {
     const appends = [

@@ -137,7 +137,8 @@ function FileSettings({ form, index, multiple }: { form: UseFormReturn<EditorVal
           spellCheck={false}
           hint="MIME types, comma-separated, such as application/pdf or image/* (judged by the bytes, not the name). Blank takes any type."
         />
-        <div className="presets" role="group" aria-label={`Type presets of field ${n}`}>
+        <fieldset className="presets">
+          <legend className="visually-hidden">Type presets of field {n}</legend>
           {ACCEPT_PRESETS.map((preset) => (
             <button
               key={preset.label}
@@ -149,7 +150,7 @@ function FileSettings({ form, index, multiple }: { form: UseFormReturn<EditorVal
               {preset.label}
             </button>
           ))}
-        </div>
+        </fieldset>
       </div>
       <TextField
         form={form}
