@@ -46,6 +46,10 @@ export function htmlFormSnippet(form: SnippetForm, baseUrl: string): string {
     const required = f.required ? ' required' : '';
     if (f.type === 'textarea') return `  <label>${label}\n    <textarea name="${name}"${required}></textarea>\n  </label>`;
     if (f.type === 'checkbox') return `  <label>\n    <input type="checkbox" name="${name}"${required}> ${label}\n  </label>`;
+    if (f.type === 'file') {
+      const accept = f.accept ? ` accept="${escapeHtml(f.accept.join(','))}"` : '';
+      return `  <label>${label}\n    <input type="file" name="${name}"${accept}${f.multiple ? ' multiple' : ''}${required}>\n  </label>`;
+    }
     if (f.type === 'select') {
       const choices = [...(f.required ? [] : ['      <option value=""></option>']), ...(f.options ?? []).map((o) => `      <option>${escapeHtml(o)}</option>`)];
       return `  <label>${label}\n    <select name="${name}"${required}>\n${choices.join('\n')}\n    </select>\n  </label>`;
@@ -53,10 +57,23 @@ export function htmlFormSnippet(form: SnippetForm, baseUrl: string): string {
     return `  <label>${label}\n    <input type="${INPUT_TYPES[f.type] ?? 'text'}" name="${name}"${required}>\n  </label>`;
   });
   const script = form.spam.captcha ? `<script src="${CAPTCHA_WIDGETS[form.spam.captcha.provider].script}" async defer></script>\n` : '';
-  return `${script}<form method="post" action="${submissionUrl(form, baseUrl)}">\n${[...fields, ...spamInputs(form)].join('\n')}\n  <button type="submit">Send</button>\n</form>`;
+  // Browsers send files only in a multipart body.
+  const enctype = hasFiles(form) ? ' enctype="multipart/form-data"' : '';
+  return `${script}<form method="post" action="${submissionUrl(form, baseUrl)}"${enctype}>\n${[...fields, ...spamInputs(form)].join('\n')}\n  <button type="submit">Send</button>\n</form>`;
 }
 
-/** An example value of each field, for the server-side call. */
+const hasFiles = (form: SnippetForm) => form.schema.some((f) => f.type === 'file');
+
+/** Extensions of the types a file field most often takes, for an example file's name. */
+const EXTENSIONS: Record<string, string> = { 'application/pdf': 'pdf', 'image/*': 'jpg', 'image/jpeg': 'jpg', 'image/png': 'png', 'text/plain': 'txt', 'text/csv': 'csv' };
+
+/** An example file for a file field, named after the field and the first type it accepts (`cv.pdf`). */
+const exampleFile = (f: SnippetForm['schema'][number]) => `${f.name}.${EXTENSIONS[f.accept?.[0] ?? ''] ?? 'bin'}`;
+
+/** Quoted for a POSIX shell, when it needs to be. */
+const shellWord = (word: string) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`);
+
+/** An example value of each field (but files), for the server-side call. */
 function exampleValues(form: SnippetForm): Record<string, string | number | boolean> {
   const examples: Record<string, string | number | boolean> = {
     email: 'ada@example.com',
@@ -67,18 +84,42 @@ function exampleValues(form: SnippetForm): Record<string, string | number | bool
     checkbox: true,
   };
   return Object.fromEntries(
-    form.schema.map((f) => [f.name, f.type === 'select' ? (f.options?.[0] ?? '') : (examples[f.type] ?? `Your ${f.label ?? f.name}`)]),
+    form.schema
+      .filter((f) => f.type !== 'file')
+      .map((f) => [f.name, f.type === 'select' ? (f.options?.[0] ?? '') : (examples[f.type] ?? `Your ${f.label ?? f.name}`)]),
   );
 }
 
-/** The server-side call with curl, with a placeholder where the key goes: a real key never appears in a snippet. */
+/**
+ * The server-side call with curl, with a placeholder where the key goes: a real key never appears
+ * in a snippet. A form with files is sent as curl's `-F` sends it (multipart), a file from disk.
+ */
 export function curlSubmissionSnippet(form: SnippetForm, baseUrl: string): string {
+  const head = `curl -X POST ${submissionUrl(form, baseUrl)} \\\n  -H "Authorization: Bearer $LFK_API_KEY" \\\n  `;
+  if (hasFiles(form)) {
+    const values = Object.entries(exampleValues(form)).map(([name, value]) => `-F ${shellWord(`${name}=${value}`)}`);
+    const files = form.schema.filter((f) => f.type === 'file').map((f) => `-F ${shellWord(`${f.name}=@${exampleFile(f)}`)}`);
+    return `${head}${[...values, ...files].join(' \\\n  ')}`;
+  }
   const body = JSON.stringify(exampleValues(form));
-  return `curl -X POST ${submissionUrl(form, baseUrl)} \\\n  -H "Authorization: Bearer $LFK_API_KEY" \\\n  -H 'content-type: application/json' \\\n  -d '${body.replace(/'/g, "'\\''")}'`;
+  return `${head}-H 'content-type: application/json' \\\n  -d ${shellWord(body)}`;
 }
 
-/** The server-side call with fetch. */
+/** The server-side call with fetch: JSON, or a `FormData` (its multipart content type set by fetch) when the form takes files. */
 export function fetchSubmissionSnippet(form: SnippetForm, baseUrl: string): string {
+  const call = (headers: string[], body: string) =>
+    `await fetch('${submissionUrl(form, baseUrl)}', {\n  method: 'POST',\n  headers: {\n${headers.map((h) => `    ${h},\n`).join('')}  },\n  body: ${body},\n});`;
+  const authorization = `authorization: \`Bearer \${process.env.LFK_API_KEY}\``;
+  const warning = '// On your server: never put an API key in a web page.';
+  if (hasFiles(form)) {
+    const appends = [
+      ...Object.entries(exampleValues(form)).map(([name, value]) => `body.append(${JSON.stringify(name)}, ${JSON.stringify(String(value))});`),
+      ...form.schema
+        .filter((f) => f.type === 'file')
+        .map((f) => `body.append(${JSON.stringify(f.name)}, await openAsBlob(${JSON.stringify(exampleFile(f))}), ${JSON.stringify(exampleFile(f))});`),
+    ];
+    return `${warning}\nimport { openAsBlob } from 'node:fs';\n\nconst body = new FormData();\n${appends.join('\n')}\n${call([authorization], 'body')}`;
+  }
   const body = JSON.stringify(exampleValues(form), null, 2).replace(/\n/g, '\n  ');
-  return `// On your server: never put an API key in a web page.\nawait fetch('${submissionUrl(form, baseUrl)}', {\n  method: 'POST',\n  headers: {\n    authorization: \`Bearer \${process.env.LFK_API_KEY}\`,\n    'content-type': 'application/json',\n  },\n  body: JSON.stringify(${body}),\n});`;
+  return `${warning}\n${call([authorization, "'content-type': 'application/json'"], `JSON.stringify(${body})`)}`;
 }

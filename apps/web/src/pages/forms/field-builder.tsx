@@ -1,11 +1,11 @@
-import { FIELD_TYPES } from '@lfk/vocabulary';
+import { FIELD_TYPES, FILE_FIELD_LIMITS, type FieldType } from '@lfk/vocabulary';
 import { useId } from 'react';
 import { type UseFormReturn, useFieldArray, useWatch } from 'react-hook-form';
 import { ErrorText, errorAt } from '../../components/error-text.tsx';
 import { TextField } from '../../components/text-field.tsx';
-import { EMPTY_FIELD, type EditorValues } from './form-values.ts';
+import { EMPTY_FIELD, type EditorValues, MB } from './form-values.ts';
 
-/** A form's fields, one row each: name, type, label, required, and a select's options. */
+/** A form's fields, one row each: name, type, label, required, a select's options and a file field's limits. */
 export function FieldBuilder({ form }: { form: UseFormReturn<EditorValues, unknown, unknown> }) {
   const { fields, append, remove, move } = useFieldArray({ control: form.control, name: 'schema' });
   const types = useWatch({ control: form.control, name: 'schema' });
@@ -22,7 +22,8 @@ export function FieldBuilder({ form }: { form: UseFormReturn<EditorValues, unkno
             key={field.id}
             form={form}
             index={index}
-            isSelect={types?.[index]?.type === 'select'}
+            type={types?.[index]?.type}
+            multiple={types?.[index]?.multiple ?? false}
             count={fields.length}
             onRemove={() => remove(index)}
             onMove={(to) => move(index, to)}
@@ -40,13 +41,14 @@ export function FieldBuilder({ form }: { form: UseFormReturn<EditorValues, unkno
 interface FieldRowProps {
   form: UseFormReturn<EditorValues, unknown, unknown>;
   index: number;
-  isSelect: boolean;
+  type: FieldType | undefined;
+  multiple: boolean;
   count: number;
   onRemove: () => void;
   onMove: (to: number) => void;
 }
 
-function FieldRow({ form, index, isSelect, count, onRemove, onMove }: FieldRowProps) {
+function FieldRow({ form, index, type, multiple, count, onRemove, onMove }: FieldRowProps) {
   const id = useId();
   const errors = form.formState.errors;
   const at = (part: string) => `schema.${index}.${part}` as const;
@@ -75,7 +77,8 @@ function FieldRow({ form, index, isSelect, count, onRemove, onMove }: FieldRowPr
             <label htmlFor={`${id}-required`}>Required</label>
           </div>
         </div>
-        {isSelect && (
+        {type === 'file' && <FileSettings form={form} index={index} multiple={multiple} />}
+        {type === 'select' && (
           <div className="field">
             <label htmlFor={`${id}-options`}>Options</label>
             <textarea
@@ -104,5 +107,79 @@ function FieldRow({ form, index, isSelect, count, onRemove, onMove }: FieldRowPr
         </div>
       </fieldset>
     </li>
+  );
+}
+
+/** Common choices for what a file field accepts, filled in with a click. */
+const ACCEPT_PRESETS = [
+  { label: 'PDF', accept: 'application/pdf' },
+  { label: 'Images', accept: 'image/*' },
+  { label: 'PDF or images', accept: 'application/pdf, image/*' },
+  { label: 'Any', accept: '' },
+];
+
+/** A file field's own settings: the types it accepts, the largest file, and whether it takes several. */
+function FileSettings({ form, index, multiple }: { form: UseFormReturn<EditorValues, unknown, unknown>; index: number; multiple: boolean }) {
+  const id = useId();
+  const n = index + 1;
+  const accept = `schema.${index}.accept` as const;
+  const accepted = useWatch({ control: form.control, name: accept }) ?? '';
+  const maxSize = useWatch({ control: form.control, name: `schema.${index}.max_size` }) ?? '';
+  const maxBytes = Number(maxSize.trim()) * MB;
+  return (
+    <div className="file-settings">
+      <div className="accept">
+        <TextField
+          form={form}
+          name={accept}
+          label="Accepted types"
+          autoComplete="off"
+          spellCheck={false}
+          hint="MIME types, comma-separated, such as application/pdf or image/* (judged by the bytes, not the name). Blank takes any type."
+        />
+        <fieldset className="presets">
+          <legend className="visually-hidden">Type presets of field {n}</legend>
+          {ACCEPT_PRESETS.map((preset) => (
+            <button
+              key={preset.label}
+              type="button"
+              className="secondary small"
+              aria-pressed={accepted.trim() === preset.accept}
+              onClick={() => form.setValue(accept, preset.accept, { shouldDirty: true })}
+            >
+              {preset.label}
+            </button>
+          ))}
+        </fieldset>
+      </div>
+      <TextField
+        form={form}
+        name={`schema.${index}.max_size`}
+        label="Max size (MB)"
+        inputMode="decimal"
+        autoComplete="off"
+        placeholder={String(FILE_FIELD_LIMITS.defaultMaxSize / MB)}
+        hint={
+          maxSize.trim() && Number.isFinite(maxBytes)
+            ? `${Math.round(maxBytes).toLocaleString('en')} bytes (1 MB is ${MB.toLocaleString('en')} bytes).`
+            : `The largest file. Blank: ${FILE_FIELD_LIMITS.defaultMaxSize / MB} MB, or this server's limit if lower.`
+        }
+      />
+      <div className="field checkbox">
+        <input id={`${id}-multiple`} type="checkbox" {...form.register(`schema.${index}.multiple`)} />
+        <label htmlFor={`${id}-multiple`}>Takes several files</label>
+      </div>
+      {multiple && (
+        <TextField
+          form={form}
+          name={`schema.${index}.max_files`}
+          label="Max files"
+          inputMode="numeric"
+          autoComplete="off"
+          placeholder={String(FILE_FIELD_LIMITS.defaultMaxFiles)}
+          hint={`At most ${FILE_FIELD_LIMITS.maxFiles}. Blank: ${FILE_FIELD_LIMITS.defaultMaxFiles}.`}
+        />
+      )}
+    </div>
   );
 }

@@ -3,13 +3,21 @@ import type { FieldType, SubmissionMode } from '@lfk/vocabulary';
 
 export type Form = RouterOutputs['forms']['get'];
 
-/** One row of the field builder, as typed: a select's options are one text, one option per line. */
+/**
+ * One row of the field builder, as typed: a select's options are one text, one option per line; a
+ * file field's `max_size` is in MB (blank: the server's default), its `accept` one text of
+ * comma-separated types (blank: any).
+ */
 export interface EditorField {
   name: string;
   type: FieldType;
   required: boolean;
   label: string;
   options: string;
+  max_size: string;
+  accept: string;
+  multiple: boolean;
+  max_files: string;
 }
 
 /** The form editor's values: the API's form fields, with lists written as text a person can type. */
@@ -26,7 +34,7 @@ export interface EditorValues {
 
 /** The editor's fields, by the paths the API's `details` use for them. */
 export function editorFieldNames(fieldCount: number): string[] {
-  const perField = ['name', 'type', 'required', 'label', 'options'];
+  const perField = ['name', 'type', 'required', 'label', 'options', 'max_size', 'accept', 'multiple', 'max_files'];
   return [
     'name',
     'schema',
@@ -42,14 +50,14 @@ export function editorFieldNames(fieldCount: number): string[] {
 /** Every path the editor can show an error at: a form holds at most 100 fields. */
 export const EDITOR_FIELDS = editorFieldNames(100);
 
-export const EMPTY_FIELD: EditorField = { name: '', type: 'text', required: false, label: '', options: '' };
+export const EMPTY_FIELD: EditorField = { name: '', type: 'text', required: false, label: '', options: '', max_size: '', accept: '', multiple: false, max_files: '' };
 
 export function newFormValues(projectId: string): EditorValues {
   return {
     name: '',
     schema: [
-      { name: 'email', type: 'email', required: true, label: 'Email', options: '' },
-      { name: 'message', type: 'textarea', required: true, label: 'Message', options: '' },
+      { ...EMPTY_FIELD, name: 'email', type: 'email', required: true, label: 'Email' },
+      { ...EMPTY_FIELD, name: 'message', type: 'textarea', required: true, label: 'Message' },
     ],
     submission_mode: 'browser',
     allowed_origins: '',
@@ -68,6 +76,10 @@ export function valuesOf(form: Form): EditorValues {
       required: f.required,
       label: f.label ?? '',
       options: (f.options ?? []).join('\n'),
+      max_size: f.max_size === undefined ? '' : String(f.max_size / MB),
+      accept: (f.accept ?? []).join(', '),
+      multiple: f.multiple ?? false,
+      max_files: f.max_files === undefined ? '' : String(f.max_files),
     })),
     submission_mode: form.submission_mode,
     allowed_origins: form.allowed_origins.join('\n'),
@@ -77,11 +89,37 @@ export function valuesOf(form: Form): EditorValues {
   };
 }
 
-const lines = (text: string) =>
+/** What the builder calls a MB: the MiB the server's limits are written in (10 MB is 10,485,760 bytes). */
+export const MB = 1024 * 1024;
+
+const listOf = (separator: RegExp) => (text: string) =>
   text
-    .split('\n')
-    .map((line) => line.trim())
+    .split(separator)
+    .map((item) => item.trim())
     .filter(Boolean);
+const lines = listOf(/\n/);
+const commaList = listOf(/[,\n]/);
+
+/** A number as typed: blank is none; anything else goes to the API's schema as a number, or as typed so its error says what is wrong. */
+function numberOf(text: string, scale = 1): number | undefined {
+  if (text.trim() === '') return undefined;
+  const number = Number(text.trim());
+  return Number.isFinite(number) ? Math.round(number * scale) : (text as unknown as number);
+}
+
+/** A file field's settings as the API takes them; none for other types. */
+function fileSettings(f: EditorField) {
+  if (f.type !== 'file') return {};
+  const accept = commaList(f.accept);
+  const maxSize = numberOf(f.max_size, MB);
+  const maxFiles = f.multiple ? numberOf(f.max_files) : undefined;
+  return {
+    ...(maxSize !== undefined ? { max_size: maxSize } : {}),
+    ...(accept.length > 0 ? { accept } : {}),
+    ...(f.multiple ? { multiple: true } : {}),
+    ...(maxFiles !== undefined ? { max_files: maxFiles } : {}),
+  };
+}
 
 /** The editor's values as the API takes them (blank optional text is "none"). */
 export function toApiFields(values: EditorValues) {
@@ -93,6 +131,7 @@ export function toApiFields(values: EditorValues) {
       required: f.required,
       ...(f.label.trim() ? { label: f.label } : {}),
       ...(f.type === 'select' ? { options: lines(f.options) } : {}),
+      ...fileSettings(f),
     })),
     submission_mode: values.submission_mode,
     allowed_origins: lines(values.allowed_origins),

@@ -298,25 +298,30 @@ const valueText = (value: StoredValue, files: Submission['files'] = []) =>
 const MiB = 1024 * 1024;
 const sizeText = (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < MiB ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / MiB).toFixed(1)} MB`);
 
-/** A submission's files: each downloaded as an attachment, but a quarantined one, which says why. */
+/** A submission's files: each downloaded as an attachment, but a quarantined one, which says why and cannot be. */
 function SubmissionFiles({ submission, field }: { submission: Submission; field: string }) {
   const files = submission.files.filter((file) => file.field === field);
   if (files.length === 0) return <>—</>;
   return (
     <ul className="files">
       {files.map((file) => (
-        <li key={file.id}>
+        <li key={file.id} className={file.status === 'quarantined' ? 'file quarantined' : 'file'}>
           {file.status === 'stored' ? (
             <a href={`/v1/forms/${submission.form_id}/submissions/${submission.id}/files/${file.id}`} download={file.name}>
               {file.name}
             </a>
           ) : (
-            <span>{file.name}</span>
+            <span className="file-name">{file.name}</span>
           )}{' '}
           <span className="muted">
             {sizeText(file.size)} · {file.content_type}
-            {file.status === 'quarantined' && ` · quarantined: the malware scanner found ${file.malware}`}
           </span>
+          {file.status === 'quarantined' && (
+            <p className="quarantine-reason">
+              <span className="badge badge-revoked">Quarantined</span> The malware scanner found <code>{file.malware}</code> in it, so it
+              cannot be downloaded.
+            </p>
+          )}
         </li>
       ))}
     </ul>

@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { workspaceCreateInput } from '@lfk/api/schemas';
+import { workspaceCreateInput, workspaceUpdateInput } from '@lfk/api/schemas';
+import { FILE_LINK_TTL } from '@lfk/vocabulary';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useId, useState } from 'react';
@@ -9,12 +10,14 @@ import { trpc } from '../../api/trpc.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { useFormProblem } from '../../components/form-problem.ts';
+import { apiResolver } from '../../components/api-resolver.ts';
+import { ErrorText, errorAt } from '../../components/error-text.tsx';
 import { ProblemAlert } from '../../components/problem-alert.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import { usePageTitle } from '../../layout/page-title.ts';
 import { useWorkspace } from '../../layout/workspace-context.tsx';
 
-/** The workspace's own settings: its name, leaving it, and (owners) deleting it. */
+/** The workspace's own settings: its name and how long its file links live (owners), leaving it, and (owners) deleting it. */
 export function WorkspaceSettingsPage() {
   const workspace = useWorkspace();
   usePageTitle('Settings', workspace.name);
@@ -22,7 +25,14 @@ export function WorkspaceSettingsPage() {
   return (
     <>
       <h1>Workspace settings</h1>
-      {isOwner ? <RenameWorkspaceForm workspaceId={workspace.id} name={workspace.name} /> : <p className="lead">Only owners can rename or delete this workspace.</p>}
+      {isOwner ? (
+        <>
+          <RenameWorkspaceForm workspaceId={workspace.id} name={workspace.name} />
+          <FileLinksForm workspaceId={workspace.id} ttl={workspace.file_link_ttl} />
+        </>
+      ) : (
+        <p className="lead">Only owners can rename or delete this workspace, or change how long its file links live.</p>
+      )}
       <LeaveWorkspace workspaceId={workspace.id} name={workspace.name} />
       {isOwner && <DeleteWorkspace workspaceId={workspace.id} name={workspace.name} />}
     </>
@@ -64,6 +74,141 @@ function RenameWorkspaceForm({ workspaceId, name }: { workspaceId: string; name:
       </form>
       <ProblemAlert problem={problem.problem} unplacedDetails={problem.unplaced} />
       <p role="status">{saved ? 'Workspace renamed.' : ''}</p>
+    </section>
+  );
+}
+
+const DAY = 24 * 3600;
+const UNITS = { minutes: 60, hours: 3600, days: DAY } as const;
+type Unit = keyof typeof UNITS;
+/** The lifetimes offered in one click; anything else is "custom". */
+const PRESETS = [DAY, 7 * DAY, 30 * DAY];
+
+interface FileLinkValues {
+  /** `default` (the server's), a preset's seconds, or `custom`. */
+  choice: string;
+  amount: string;
+  unit: Unit;
+}
+
+const unitText = (n: number, unit: Unit) => `${n} ${n === 1 ? unit.slice(0, -1) : unit}`;
+
+/** A lifetime in the largest unit it is a whole number of ("7 days", "90 minutes"). */
+function lifetimeOf(seconds: number): { amount: number; unit: Unit } {
+  const unit = (['days', 'hours', 'minutes'] as const).find((u) => seconds % UNITS[u] === 0) ?? 'minutes';
+  return { amount: seconds / UNITS[unit], unit };
+}
+
+function fileLinkValues(ttl: number | null): FileLinkValues {
+  if (ttl === null) return { choice: 'default', amount: '', unit: 'days' };
+  if (PRESETS.includes(ttl)) return { choice: String(ttl), amount: '', unit: 'days' };
+  const { amount, unit } = lifetimeOf(ttl);
+  return { choice: 'custom', amount: String(amount), unit };
+}
+
+/** The values as `workspaces.update` takes them; a custom amount that is no number goes as typed, for the schema to refuse. */
+function toFileLinkTtl(values: FileLinkValues): { file_link_ttl: number | null } {
+  if (values.choice === 'default') return { file_link_ttl: null };
+  if (values.choice !== 'custom') return { file_link_ttl: Number(values.choice) };
+  const amount = Number(values.amount.trim());
+  return { file_link_ttl: values.amount.trim() && Number.isFinite(amount) ? Math.round(amount * UNITS[values.unit]) : (values.amount as unknown as number) };
+}
+
+const describeTtl = (ttl: number | null) => {
+  if (ttl === null) return "the server's default";
+  const { amount, unit } = lifetimeOf(ttl);
+  return unitText(amount, unit);
+};
+
+/**
+ * How long the signed download links of the workspace's files live (in webhook payloads, exports
+ * and `lfk listen` events); never longer than the server's `LFK_FILE_LINK_TTL`, which wins when shorter.
+ */
+function FileLinksForm({ workspaceId, ttl }: { workspaceId: string; ttl: number | null }) {
+  const id = useId();
+  const queryClient = useQueryClient();
+  const [saved, setSaved] = useState<number | null | undefined>(undefined);
+  const form = useForm<FileLinkValues, unknown, { file_link_ttl: number | null }>({
+    resolver: apiResolver(workspaceUpdateInput, toFileLinkTtl, () => ['file_link_ttl'], { workspace_id: workspaceId }),
+    defaultValues: fileLinkValues(ttl),
+  });
+  const problem = useFormProblem(['file_link_ttl'], form.setError);
+  const update = useMutation({
+    ...trpc.workspaces.update.mutationOptions(),
+    onSuccess: async (_, input) => {
+      setSaved(input.file_link_ttl);
+      await queryClient.invalidateQueries(trpc.workspaces.list.pathFilter());
+    },
+    onError: problem.report,
+  });
+  const choice = form.watch('choice');
+  const error = errorAt(form.formState.errors, 'file_link_ttl');
+  return (
+    <section aria-labelledby={`${id}-title`} className="card file-links">
+      <h2 id={`${id}-title`}>File links</h2>
+      <p>
+        Webhook payloads, exports and <code>lfk listen</code> hand out signed links to submitted files, which work without
+        signing in until they expire. Links already handed out keep the lifetime they were made with.
+      </p>
+      <form
+        onSubmit={form.handleSubmit(
+          (input) => {
+            setSaved(undefined);
+            problem.clear();
+            update.mutate({ ...input, workspace_id: workspaceId });
+          },
+          () => setSaved(undefined),
+        )}
+        noValidate
+      >
+        <div className="field">
+          <label htmlFor={`${id}-choice`}>File links expire after</label>
+          <select id={`${id}-choice`} {...form.register('choice')} aria-describedby={`${id}-hint`}>
+            <option value="default">The server's default (7 days unless its operator changed it)</option>
+            {PRESETS.map((seconds) => (
+              <option key={seconds} value={String(seconds)}>
+                {describeTtl(seconds)}
+              </option>
+            ))}
+            <option value="custom">Custom</option>
+          </select>
+          <p className="hint" id={`${id}-hint`}>
+            Never longer than the server allows (<code>LFK_FILE_LINK_TTL</code>, at most {FILE_LINK_TTL.max / DAY} days): a
+            longer choice gets the server's.
+          </p>
+        </div>
+        {choice === 'custom' && (
+          <div className="inline-form">
+            <div className="field">
+              <label htmlFor={`${id}-amount`}>Custom lifetime</label>
+              <input
+                id={`${id}-amount`}
+                inputMode="decimal"
+                autoComplete="off"
+                {...form.register('amount')}
+                aria-invalid={error ? true : undefined}
+                aria-describedby={error ? `${id}-error` : undefined}
+              />
+            </div>
+            <div className="field">
+              <label htmlFor={`${id}-unit`}>Unit</label>
+              <select id={`${id}-unit`} {...form.register('unit')}>
+                {Object.keys(UNITS).map((unit) => (
+                  <option key={unit} value={unit}>
+                    {unit}
+                  </option>
+                ))}
+              </select>
+            </div>
+          </div>
+        )}
+        <ErrorText id={`${id}-error`} message={error} />
+        <button type="submit" disabled={update.isPending}>
+          Save
+        </button>
+      </form>
+      <ProblemAlert problem={problem.problem} unplacedDetails={problem.unplaced} />
+      <p role="status">{saved !== undefined ? `Saved: links made from now on expire after ${describeTtl(saved)}.` : ''}</p>
     </section>
   );
 }

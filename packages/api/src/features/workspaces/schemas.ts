@@ -18,8 +18,8 @@ export const workspaceUpdateInput = workspaceScoped
     name: text(TEXT_LIMITS.workspaceName).optional(),
     file_link_ttl: z
       .int()
-      .min(FILE_LINK_TTL.min)
-      .max(FILE_LINK_TTL.max)
+      .min(FILE_LINK_TTL.min, `Must be at least ${FILE_LINK_TTL.min} seconds (a minute).`)
+      .max(FILE_LINK_TTL.max, `Must be at most ${FILE_LINK_TTL.max} seconds (${FILE_LINK_TTL.max / 86_400} days).`)
       .nullable()
       .optional()
       .describe(`Seconds the signed download links of its files live (${FILE_LINK_TTL.min} to ${FILE_LINK_TTL.max}; never longer than the server's \`LFK_FILE_LINK_TTL\`); null goes back to the server's.`),
