@@ -214,10 +214,10 @@ const BY_TRPC_CODE: Partial<Record<TRPCError['code'], (error: TRPCError) => ApiE
   NOT_FOUND: () => new ApiError('not_found'),
   METHOD_NOT_SUPPORTED: () => new ApiError('not_found', { message: 'No such route for this method.' }),
   PAYLOAD_TOO_LARGE: () => new ApiError('payload_too_large'),
-  // tRPC answers a procedure whose answer is a stream (the export) with this code on /trpc.
+  // tRPC answers a procedure whose answer is a stream with this code (the server refuses those on /trpc before they run).
   UNSUPPORTED_MEDIA_TYPE: (error) =>
     error.message.startsWith('Cannot use stream-like response')
-      ? new ApiError('unsupported_media_type', { message: 'This procedure answers a file, streamed: GET it from its REST route, /v1/forms/{form_id}/submissions/export.' })
+      ? new ApiError('unsupported_media_type', { message: 'This procedure answers a file, streamed: GET it from its REST route.' })
       : new ApiError('unsupported_media_type'),
 };
 

@@ -1,33 +1,41 @@
 import { MAX_BATCH_CALLS } from '@lfk/vocabulary';
-import { ApiError, type AppRouter, appRouter, asApiError } from '@lfk/api';
+import { ApiError, type AppRouter, appRouter, asApiError, restRoutes } from '@lfk/api';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance } from 'fastify';
 import { logFailure } from './errors.ts';
 import type { ContextForRequest } from './request-context.ts';
 
-/** How many calls a request makes: a batch (`?batch=1`) names its procedures comma-separated in the path. */
-function callsIn(url: string): number {
+/** The procedures a request calls: a batch (`?batch=1`) names them comma-separated in the path. */
+function proceduresIn(url: string): string[] {
   const [path = '', query = ''] = url.split('?', 2);
-  if (new URLSearchParams(query).get('batch') !== '1') return 1;
-  let procedures = path;
+  let procedures = path.replace(/^\/trpc\/?/, '');
   try {
-    procedures = decodeURIComponent(path);
+    procedures = decodeURIComponent(procedures);
   } catch {
     // A path that does not decode is counted by the commas it has as sent.
   }
-  return procedures.split(',').length;
+  return new URLSearchParams(query).get('batch') === '1' ? procedures.split(',') : [procedures];
 }
+
+/** Procedures whose answer is a file's bytes, streamed: their REST route serves them, /trpc cannot. */
+const FILE_ROUTES = new Map(restRoutes.filter((r) => r.transport === 'export' || r.transport === 'file').map((r) => [r.procedure as string, r.path]));
 
 /** The tRPC endpoint: the same procedures as `/v1`, for the typed client. */
 export async function registerTrpc(app: FastifyInstance, contextFor: ContextForRequest): Promise<void> {
   await app.register(async (scope) => {
     // tRPC would take multipart and octet-stream bodies too; lfk's procedures take JSON only. Batches are capped.
+    // Files are REST's.
     scope.addHook('onRequest', async (request) => {
       const type = request.headers['content-type'];
       if (type !== undefined && !/^application\/json\s*(;|$)/i.test(type)) throw new ApiError('unsupported_media_type');
-      const calls = callsIn(request.url);
-      if (calls > MAX_BATCH_CALLS) {
-        throw new ApiError('batch_too_large', { message: `A batch holds at most ${MAX_BATCH_CALLS} calls; this one has ${calls}.` });
+      const procedures = proceduresIn(request.url);
+      if (procedures.length > MAX_BATCH_CALLS) {
+        throw new ApiError('batch_too_large', { message: `A batch holds at most ${MAX_BATCH_CALLS} calls; this one has ${procedures.length}.` });
+      }
+      // Refused before anything runs: a procedure that opens a file must not open it for nobody.
+      const file = procedures.find((procedure) => FILE_ROUTES.has(procedure));
+      if (file) {
+        throw new ApiError('unsupported_media_type', { message: `This procedure answers a file, streamed: GET it from its REST route, ${FILE_ROUTES.get(file)!.replace(/:(\w+)/g, '{$1}')}.` });
       }
     });
     // An empty JSON body is no input, which the procedure's schema then refuses (400

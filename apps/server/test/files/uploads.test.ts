@@ -76,6 +76,12 @@ describe('files sent with a submission', () => {
     expect(outside.json.error.code).toBe('range_not_satisfiable');
     expect(outside.headers['content-range']).toBe(`bytes */${PDF.length}`);
 
+    // The bytes are REST's: over /trpc the procedure is refused before it opens the file.
+    const input = encodeURIComponent(JSON.stringify({ form_id: formId, submission_id: submissionId, file_id: file.id }));
+    const overTrpc = await t.request('GET', `/trpc/files.download?input=${input}`, { token: owner.token });
+    expect(overTrpc.status).toBe(415);
+    expect(overTrpc.json.error.message).toContain('/v1/forms/{form_id}/submissions/{submission_id}/files/{file_id}');
+
     // A key cannot read submissions, so it cannot read their files.
     const withKey = await t.request('GET', url, { token: key });
     expect(withKey.status).toBe(403);
