@@ -16,7 +16,8 @@ import { sweepObjects } from '../../src/features/files/object-sweep.ts';
 import { keepUploads, storeUploads } from '../../src/features/files/storing.ts';
 import { count } from '../support/database.ts';
 import { expectRefused } from '../support/refusals.ts';
-import { testServices } from '../world.ts';
+import { callerFor, person, testServices } from '../world.ts';
+import { linkExpiry } from '../../src/features/files/links.ts';
 
 const QUIET = { debug() {}, info() {}, warn() {}, error() {} };
 let services: Services;
@@ -101,5 +102,34 @@ describe("a file's type and name", () => {
     const long = cleanFileName(`${'a'.repeat(10_000)}.pdf`);
     expect(Array.from(long)).toHaveLength(255);
     expect(long.endsWith('.pdf')).toBe(true);
+  });
+});
+
+describe("a signed link's lifetime", () => {
+  it("is the workspace's file_link_ttl when shorter than the server's, and never longer", async () => {
+    const owner = await person(services);
+    const caller = await callerFor(services, owner.token);
+    const at = now.getTime();
+    const serverTtl = services.files.settings.linkTtlSeconds;
+    expect((await linkExpiry(services.db.fork(), owner.workspaceId, serverTtl, now)).getTime()).toBe(at + serverTtl * 1000);
+    await caller.workspaces.update({ workspace_id: owner.workspaceId, file_link_ttl: 3600 });
+    expect((await linkExpiry(services.db.fork(), owner.workspaceId, serverTtl, now)).getTime()).toBe(at + 3_600_000);
+    // 30 days asked, 7 allowed by this server: 7.
+    await caller.workspaces.update({ workspace_id: owner.workspaceId, file_link_ttl: 30 * 86_400 });
+    expect((await linkExpiry(services.db.fork(), owner.workspaceId, serverTtl, now)).getTime()).toBe(at + serverTtl * 1000);
+    // An unclaimed form's files: the server's.
+    expect((await linkExpiry(services.db.fork(), null, serverTtl, now)).getTime()).toBe(at + serverTtl * 1000);
+  });
+
+  it('opens its file until it expires, and a link forged or tampered with opens nothing', () => {
+    const links = services.files.links;
+    const url = links.url('file_01jd0000000000000000000000', new Date(now.getTime() + 60_000));
+    const token = url.split('/').pop()!;
+    expect(links.fileOf(token, now)).toBe('file_01jd0000000000000000000000');
+    expect(links.fileOf(token, new Date(now.getTime() + 60_000))).toBeNull();
+    const [id, expires, signature] = token.split('.');
+    expect(links.fileOf(`${id}.${Number(expires) + 3600}.${signature}`, now)).toBeNull();
+    expect(links.fileOf(`${id}.${expires}.${signature!.slice(1)}A`, now)).toBeNull();
+    expect(links.fileOf('file_01jd0000000000000000000000', now)).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -120,6 +121,14 @@ async function spool(
   const head: Buffer[] = [];
   let headBytes = 0;
   let size = 0;
+  // Sniffed as soon as the first bytes are in: a file of the wrong type is refused without reading the rest.
+  let contentType: string | null = null;
+  const judge = async (whole: boolean) => {
+    contentType = await sniffContentType(Buffer.concat(head), whole, part.declaredType);
+    if (!accepts(rule.accept, contentType)) {
+      throw refuse('file_type_not_accepted', part.field, `Is ${contentType}, which this field does not accept (it takes ${rule.accept!.join(', ')}).`);
+    }
+  };
   try {
     for await (const chunk of part.chunks) {
       size += chunk.length;
@@ -132,11 +141,10 @@ async function spool(
       if (headBytes < SNIFF_BYTES) {
         head.push(chunk.subarray(0, SNIFF_BYTES - headBytes));
         headBytes += Math.min(chunk.length, SNIFF_BYTES - headBytes);
+        if (headBytes === SNIFF_BYTES) await judge(false);
       }
-      if (!out.write(chunk)) await new Promise<void>((resolve, reject) => {
-        out.once('drain', resolve);
-        out.once('error', reject);
-      });
+      // `once` takes its 'error' listener off again when 'drain' comes: one per wait would pile up.
+      if (!out.write(chunk)) await once(out, 'drain');
     }
     out.end();
     await finished(out);
@@ -148,11 +156,8 @@ async function spool(
       }
       throw refuse('invalid_submission', part.field, 'Is empty.');
     }
-    const contentType = await sniffContentType(Buffer.concat(head), size <= SNIFF_BYTES, part.declaredType);
-    if (!accepts(rule.accept, contentType)) {
-      throw refuse('file_type_not_accepted', part.field, `Is ${contentType}, which this field does not accept (it takes ${rule.accept!.join(', ')}).`);
-    }
-    return { field: part.field, name: cleanFileName(part.filename), size, sha256: hash.digest('hex'), contentType, path };
+    if (contentType === null) await judge(true);
+    return { field: part.field, name: cleanFileName(part.filename), size, sha256: hash.digest('hex'), contentType: contentType!, path };
   } catch (error) {
     out.destroy();
     await rm(path, { force: true });
