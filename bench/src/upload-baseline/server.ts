@@ -14,7 +14,7 @@
  * It checks no key, no form, no limit but the size, hashes nothing, writes no row. Never shipped.
  */
 import { randomBytes } from 'node:crypto';
-import { constants, createReadStream } from 'node:fs';
+import { constants, createReadStream, createWriteStream } from 'node:fs';
 import { open, unlink } from 'node:fs/promises';
 import { createServer, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
@@ -52,18 +52,12 @@ async function syncFolder(folder: string): Promise<void> {
   }
 }
 
-/** The part's bytes into a new file, written down (fsync) before it is closed when `durable`; its size. */
+/** The part's bytes into a new file, written down (fsync, `flush`) before it is closed when `durable`; its size. */
 async function intoFile(file: Readable, path: string, durable: boolean): Promise<number> {
-  const handle = await open(path, 'wx', 0o600);
-  try {
-    const out = handle.createWriteStream({ autoClose: false });
-    await pipeline(file, out);
-    if ((file as { truncated?: boolean }).truncated) throw new Error('the file is too large');
-    if (durable) await handle.sync();
-    return out.bytesWritten;
-  } finally {
-    await handle.close();
-  }
+  const out = createWriteStream(path, { flags: 'wx', mode: 0o600, flush: durable });
+  await pipeline(file, out);
+  if ((file as { truncated?: boolean }).truncated) throw new Error('the file is too large');
+  return out.bytesWritten;
 }
 
 async function store(file: Readable): Promise<void> {

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -133,10 +134,8 @@ async function spool(
         head.push(chunk.subarray(0, SNIFF_BYTES - headBytes));
         headBytes += Math.min(chunk.length, SNIFF_BYTES - headBytes);
       }
-      if (!out.write(chunk)) await new Promise<void>((resolve, reject) => {
-        out.once('drain', resolve);
-        out.once('error', reject);
-      });
+      // `once` takes its 'error' listener off again when 'drain' comes: one per wait would pile up.
+      if (!out.write(chunk)) await once(out, 'drain');
     }
     out.end();
     await finished(out);
