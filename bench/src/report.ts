@@ -256,7 +256,7 @@ export function mergeReport(path: string, report: Report): void {
     .map((line) => line.slice(2));
   const partial =
     `- **Partial run:** \`${report.command}\` on ${report.startedAt.toISOString()}, scenarios ${[...numbers].join(' and ')} only ` +
-    `(${report.settings}; ${loadWords(report)}): their rows and notes replace the earlier run's; the rest is from the run above.`;
+    `(settings: ${report.settings}; load: ${loadWords(report)}). Their rows and notes replace the earlier run's; the rest is from the run above.`;
   const headLines = text
     .slice(0, text.indexOf('\n| scenario |'))
     .split('\n')

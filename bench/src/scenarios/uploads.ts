@@ -13,8 +13,8 @@ import { seed } from '../seed.ts';
 
 const MIB = 2 ** 20;
 /** The file the throughput is measured with, and how many are sent at once. */
-const FILE_BYTES = 10 * MIB;
-const AT_ONCE = 8;
+export const FILE_BYTES = 10 * MIB;
+export const AT_ONCE = 8;
 /** The memory measure: this many files of this size at once. */
 const BIG_FILE_BYTES = 25 * MIB;
 const BIG_AT_ONCE = 20;
@@ -31,14 +31,14 @@ export interface UploadSettings {
 }
 
 /** Where uploads go: a server, the path it takes them on, and what each request carries besides the body. */
-interface Target {
+export interface Target {
   server: BenchServer;
   path: string;
   headers: Record<string, string>;
 }
 
 /** One multipart/form-data body of one file part of random bytes (incompressible; sniffed as nothing known), built once. */
-function multipartBody(bytes: number): { body: Buffer; contentType: string } {
+export function multipartBody(bytes: number): { body: Buffer; contentType: string } {
   const boundary = `----lfk-bench-${randomBytes(8).toString('hex')}`;
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="document"; filename="upload.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
@@ -58,7 +58,7 @@ interface Batch {
  * `count` uploads of `upload`, `atOnce` at a time over as many kept-alive connections (undici),
  * each answered 201 or the batch fails: a refused upload must not count as a fast one.
  */
-async function sendBatch(target: Target, upload: { body: Buffer; contentType: string }, count: number, atOnce: number): Promise<Batch> {
+export async function sendBatch(target: Target, upload: { body: Buffer; contentType: string }, count: number, atOnce: number): Promise<Batch> {
   const pool = new Pool(target.server.url, { connections: atOnce, pipelining: 1 });
   const signal = AbortSignal.timeout(BATCH_DEADLINE_MS);
   const latencies: number[] = [];
@@ -180,7 +180,18 @@ interface Backend {
 }
 
 /** lfk's limits raised so a form takes one 25 MiB file (the defaults are 10 MiB a file, 25 MiB a submission). */
-const LIMITS = { LFK_MAX_FILE_SIZE: String(BIG_FILE_BYTES), LFK_MAX_SUBMISSION_SIZE: String(BIG_FILE_BYTES) };
+export const UPLOAD_LIMITS = { LFK_MAX_FILE_SIZE: String(BIG_FILE_BYTES), LFK_MAX_SUBMISSION_SIZE: String(BIG_FILE_BYTES) };
+
+/** An \`api_key\` form of lfk's taking one file of up to 25 MiB, made by a new account, and its submission route with a key. */
+export async function uploadTarget(server: BenchServer): Promise<Target> {
+  const seeded = await seed(server, 1);
+  const form = await createLfkClient({ baseUrl: server.url, apiKey: seeded.keys[0]!.key }).forms.create.mutate({
+    name: 'Uploads',
+    schema: [{ name: 'document', type: 'file', required: true, max_size: BIG_FILE_BYTES }],
+    submission_mode: 'api_key',
+  });
+  return { server, path: `/v1/forms/${form.id}/submissions`, headers: { authorization: `Bearer ${seeded.keys[0]!.key}` } };
+}
 
 /**
  * Scenario 17: uploads, on each backend (the data directory, and S3 against the test world's
@@ -205,7 +216,7 @@ export async function uploads(settings: UploadSettings, notes: string[], say: (l
         backend = {
           name,
           env: {},
-          baselines: [{ label: 'by hand (node:http, busboy, file + fsync)', start: () => startUploadBaseline(byHand, BIG_FILE_BYTES), target: true }],
+          baselines: [{ label: 'by hand: file + fsync', start: () => startUploadBaseline(byHand, BIG_FILE_BYTES), target: true }],
         };
       } else {
         s3 = await startS3Server();
@@ -220,9 +231,9 @@ export async function uploads(settings: UploadSettings, notes: string[], say: (l
             LFK_S3_FORCE_PATH_STYLE: 'true',
           },
           baselines: [
-            { label: 'by hand (node:http, busboy, spool, AWS SDK)', start: () => startUploadBaseline(byHand, BIG_FILE_BYTES, bucket), target: true },
+            { label: 'by hand: spool + PutObject', start: () => startUploadBaseline(byHand, BIG_FILE_BYTES, bucket), target: true },
             {
-              label: 'by hand, whole file in memory (reference)',
+              label: 'by hand: in memory + PutObject, reference',
               start: () => startUploadBaseline(byHand, BIG_FILE_BYTES, { ...bucket, inMemory: true }),
               target: false,
             },
@@ -230,15 +241,9 @@ export async function uploads(settings: UploadSettings, notes: string[], say: (l
         };
       }
       say(`uploads: ${name}`);
-      const server = await startBenchServer({ ...serverEnv({ dataDir }), ...LIMITS, ...backend.env });
+      const server = await startBenchServer({ ...serverEnv({ dataDir }), ...UPLOAD_LIMITS, ...backend.env });
       started.push(server);
-      const seeded = await seed(server, 1);
-      const form = await createLfkClient({ baseUrl: server.url, apiKey: seeded.keys[0]!.key }).forms.create.mutate({
-        name: 'Uploads',
-        schema: [{ name: 'document', type: 'file', required: true, max_size: BIG_FILE_BYTES }],
-        submission_mode: 'api_key',
-      });
-      const lfk: Target = { server, path: `/v1/forms/${form.id}/submissions`, headers: { authorization: `Bearer ${seeded.keys[0]!.key}` } };
+      const lfk = await uploadTarget(server);
 
       for (const b of backend.baselines) {
         const baselineServer = await b.start();
@@ -247,14 +252,14 @@ export async function uploads(settings: UploadSettings, notes: string[], say: (l
         const result = await throughput(lfk, baseline, settings);
         const what = `10 MiB × ${AT_ONCE} at once, ${name}`;
         rows.push({
-          scenario: `17 · baseline ${b.label}: ${what}, MB/s`,
+          scenario: `17 · baseline, ${b.label}: ${what}, MB/s`,
           engine,
           requestsPerSecond: result.baseline,
           p50Ms: result.latency.baseline[0],
           p99Ms: result.latency.baseline[1],
         });
         rows.push({
-          scenario: `17 · lfk: ${what}, MB/s${b.target ? '' : ` (vs ${b.label})`}`,
+          scenario: `17 · lfk: ${what}, MB/s${b.target ? '' : ` (vs the reference)`}`,
           engine,
           requestsPerSecond: result.lfk,
           p50Ms: result.latency.lfk[0],
@@ -264,7 +269,7 @@ export async function uploads(settings: UploadSettings, notes: string[], say: (l
           ...(b.target ? { target: '≥ 0.50', met: result.ratio >= 0.5 } : {}),
         });
         notes.push(
-          `Scenario 17 (${name}, ${b.label}): ${settings.rounds} rounds of ${settings.files} files of 10 MiB, ${AT_ONCE} at once: ` +
+          `Scenario 17 (${name}, ${b.label}): ${settings.rounds} turn${settings.rounds === 1 ? '' : 's'} of ${settings.files} files of 10 MiB, ${AT_ONCE} at once: ` +
             `${result.lfk.toFixed(0)} MB/s lfk, ${result.baseline.toFixed(0)} MB/s by hand (medians); an upload took ` +
             `${result.latency.lfk[0].toFixed(0)} ms (p50) lfk, ${result.latency.baseline[0].toFixed(0)} ms by hand. Server CPU per 100 MB of file: ` +
             `${result.cpuPer100MB.lfk.toFixed(2)} s lfk, ${result.cpuPer100MB.baseline.toFixed(2)} s by hand` +
