@@ -109,6 +109,7 @@ describe('the README, pasted', () => {
       'docs/reference/api.md#Forms, from nothing to submissions',
       'docs/reference/api.md#Webhooks: submissions sent to your own systems',
       'docs/reference/api.md#The inbox: spam kept out, forms closed, data deleted on time, submissions exported',
+      'docs/reference/api.md#Files',
     ]);
     const vars: Record<string, string> = {};
     /** The newest id or token seen, by prefix (`wh_`, `sub_`). */

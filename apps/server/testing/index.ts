@@ -18,9 +18,13 @@ export {
   countSubmissions,
   expectCreated,
   FORM_URLENCODED,
+  multipartBody,
+  type Part,
   type PostOptions,
   postHtmlForm,
+  storedObjects,
   submit,
+  submitMultipart,
   submitOverTrpc,
   VALID,
 } from './submitting.ts';

@@ -61,3 +61,34 @@ export function expectCreated(res: Res, formId: string): void {
 export function countSubmissions(server: TestServer, formId: string): Promise<number> {
   return server.count('submissions where form_id = ?', [formId]);
 }
+
+/** One part of a multipart body: a value, or a file with the name and type a browser would send. */
+export type Part = { name: string; value: string } | { name: string; file: Buffer | string; filename: string; type?: string };
+
+/** A `multipart/form-data` body as a browser or `curl -F` writes it: its bytes, and its content type with the boundary. */
+export async function multipartBody(parts: readonly Part[]): Promise<{ body: Buffer; type: string }> {
+  const form = new FormData();
+  for (const part of parts) {
+    if ('value' in part) form.append(part.name, part.value);
+    else form.append(part.name, new Blob([part.file], { type: part.type ?? 'application/octet-stream' }), part.filename);
+  }
+  const encoded = new Response(form);
+  return { body: Buffer.from(await encoded.arrayBuffer()), type: encoded.headers.get('content-type')! };
+}
+
+/** `POST /v1/forms/{id}/submissions` with a multipart body. */
+export async function submitMultipart(server: TestServer, formId: string, parts: readonly Part[], options: PostOptions = {}): Promise<Res> {
+  const { body, type } = await multipartBody(parts);
+  return server.request('POST', `/v1/forms/${formId}/submissions`, {
+    raw: body,
+    headers: { 'content-type': type, ...headersOf(options) },
+    ...(options.token ? { token: options.token } : {}),
+  });
+}
+
+/** How many objects the server's file storage holds. */
+export async function storedObjects(server: TestServer): Promise<number> {
+  let n = 0;
+  for await (const _ of server.server.services.files.storage.list()) n += 1;
+  return n;
+}

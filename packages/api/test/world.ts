@@ -11,6 +11,7 @@ import { createServices } from '../src/composition/services.ts';
 import { DEFAULT_EXPORTS_PER_PERSON } from '../src/features/inbox/export.ts';
 import { CAPTCHA_TIMEOUT_MS, CAPTCHA_VERIFY_URLS } from '../src/features/forms/captcha.ts';
 import { type SeededAccount, seedAccount } from '../src/testing.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,14 +64,25 @@ export async function callerFor(services: Services, bearer?: string) {
   return createCaller(await callerContext(services, { bearer }));
 }
 
+/** The worker's files folder: made once, removed when the worker's process exits. */
+let filesRoot: string | undefined;
+function workerFilesRoot(): string {
+  if (!filesRoot) {
+    const root = mkdtempSync(join(tmpdir(), 'lfk-test-files-'));
+    process.once('exit', () => rmSync(root, { recursive: true, force: true }));
+    filesRoot = root;
+  }
+  return filesRoot;
+}
+
 /**
- * Files as the server keeps them by default: a folder of its own (removed when its storage
- * closes) and a spool folder beside it, the server's default limits, no scanner.
+ * Files as the server keeps them by default: a folder (the worker's, which outlives the file's
+ * services) and a spool folder beside it, the server's default limits, no scanner.
  */
 export async function testFileSettings(options: { storage?: ObjectStorage; scanner?: MalwareScanner | null } = {}): Promise<ServicesSettings['files']> {
-  const root = await mkdtemp(join(tmpdir(), 'lfk-test-files-'));
+  const root = await mkdtemp(join(workerFilesRoot(), 'services-'));
   return {
-    storage: options.storage ?? new DirectoryStorage(join(root, 'files'), { removeOnClose: true }),
+    storage: options.storage ?? new DirectoryStorage(join(root, 'files')),
     scanner: options.scanner ?? null,
     spoolDir: root,
     maxFileSize: FILE_FIELD_LIMITS.defaultMaxSize,

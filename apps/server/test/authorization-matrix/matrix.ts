@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { beforeAll, expect } from 'vitest';
-import { type Account, createForm, linkTokenSentTo, PASSWORD, type Res, type TestServer, until, useTestServer, verificationTokenSentTo } from '@lfk/server/testing';
+import { type Account, createForm, linkTokenSentTo, PASSWORD, type Res, submitMultipart, type TestServer, until, useTestServer, verificationTokenSentTo } from '@lfk/server/testing';
 
 // ---------------------------------------------------------------------------------------------
 // Callers (columns)
@@ -153,14 +153,7 @@ async function freshSubmission(w: World): Promise<Prepared> {
 /** A fresh submission with one file (a form of W with a file field, sent with W's key). */
 async function freshFile(w: World): Promise<Prepared> {
   const form = await createForm(t, w.key.key, { name: 'Uploads', schema: [{ name: 'doc', type: 'file', required: true }] });
-  const body = new FormData();
-  body.append('doc', new Blob(['hello, file']), 'hello.txt');
-  const encoded = new Response(body);
-  const submitted = await t.request('POST', `/v1/forms/${form.id}/submissions`, {
-    token: w.key.key,
-    raw: Buffer.from(await encoded.arrayBuffer()),
-    headers: { 'content-type': encoded.headers.get('content-type')! },
-  });
+  const submitted = await submitMultipart(t, form.id, [{ name: 'doc', file: 'hello, file', filename: 'hello.txt' }], { token: w.key.key });
   if (submitted.status !== 201) throw new Error(`submission failed: ${submitted.status} ${submitted.body}`);
   const [file] = (await t.sql<{ id: string }>('select id from submission_files where submission_id = ?', [submitted.json.id]));
   const link = new URL(t.server.services.files.links.url(file!.id, new Date(Date.now() + 3_600_000)));

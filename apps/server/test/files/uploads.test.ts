@@ -4,36 +4,16 @@
  * by signed links that die with the submission, and gone from storage when it is deleted.
  */
 import { sweepObjects } from '@lfk/api';
-import { type Account, createForm, type TestServer, useTestServer } from '@lfk/server/testing';
+import { type Account, createForm, multipartBody, type Part, storedObjects, submitMultipart, type TestServer, until, useTestServer } from '@lfk/server/testing';
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { readdir } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\n'), Buffer.alloc(2048, 0x20), Buffer.from('\n%%EOF\n')]);
 const HTML_AS_PDF = Buffer.from('<!doctype html><html><body><script>alert(1)</script></body></html>');
 
-type Part = { name: string; value: string } | { name: string; file: Buffer; filename: string; type?: string };
-
-/** A multipart body as a browser or `curl -F` writes it: its bytes and its content type (with the boundary). */
-async function multipart(parts: Part[]): Promise<{ body: Buffer; type: string }> {
-  const form = new FormData();
-  for (const part of parts) {
-    if ('value' in part) form.append(part.name, part.value);
-    else form.append(part.name, new Blob([part.file], { type: part.type ?? 'application/octet-stream' }), part.filename);
-  }
-  const encoded = new Response(form);
-  return { body: Buffer.from(await encoded.arrayBuffer()), type: encoded.headers.get('content-type')! };
-}
-
-async function post(t: TestServer, formId: string, parts: Part[], headers: Record<string, string> = {}) {
-  const { body, type } = await multipart(parts);
-  return t.request('POST', `/v1/forms/${formId}/submissions`, { raw: body, headers: { 'content-type': type, ...headers } });
-}
-
-async function storedObjects(t: TestServer): Promise<number> {
-  let n = 0;
-  for await (const _ of t.server.services.files.storage.list()) n += 1;
-  return n;
-}
+const post = (t: TestServer, formId: string, parts: Part[], headers: Record<string, string> = {}) => submitMultipart(t, formId, parts, { headers });
 
 const spoolFiles = async (t: TestServer) => (await readdir(t.server.services.files.settings.spoolDir)).filter((name) => name.endsWith('.part'));
 
@@ -136,7 +116,7 @@ describe('files sent with a submission', () => {
     });
     expect(noBoundary.status).toBe(400);
     expect(noBoundary.json.error.code).toBe('invalid_request');
-    const { body, type } = await multipart([{ name: 'name', value: 'Ada' }, { name: 'cv', file: PDF, filename: 'a.pdf' }]);
+    const { body, type } = await multipartBody([{ name: 'name', value: 'Ada' }, { name: 'cv', file: PDF, filename: 'a.pdf' }]);
     const cut = await t.request('POST', `/v1/forms/${formId}/submissions`, {
       raw: body.subarray(0, body.length - 200),
       headers: { 'content-type': type, authorization: `Bearer ${key}` },
@@ -171,11 +151,66 @@ describe('files sent with a submission', () => {
     const objects = await storedObjects(t);
     const deleted = await t.request('POST', `/v1/forms/${formId}/submissions/delete`, { token: owner.token, body: { ids: [res.json.id] } });
     expect(deleted.status, deleted.body).toBe(200);
+    // The audit log says how many files went and their size, never what they held.
+    const audit = await t.request('GET', `/v1/workspaces/${owner.workspaceId}/audit-events`, { token: owner.token });
+    const event = audit.json.data.find((e: { action: string }) => e.action === 'submissions.deleted');
+    expect(event.data).toEqual({ deleted: 1, ids: 1, files: 1, file_bytes: PDF.length });
     const gone = await t.request('GET', link.pathname);
     expect(gone.status).toBe(404);
     expect(gone.body).toBe(forged.body.replace(forged.json.error.request_id, gone.json.error.request_id));
-    expect(await sweepObjects(t.server.db, t.server.services.files.storage, new Date())).toBe(1);
+    // The sweep the server runs on its own may have been first: either way, the object is gone after one.
+    await sweepObjects(t.server.db, t.server.services.files.storage, new Date());
     expect(await storedObjects(t)).toBe(objects - 1);
+  });
+
+  it('stores a retried upload once (Idempotency-Key), and deletes at once the files of a write refused after they were stored (a full form)', async () => {
+    const full = await createForm(t, key, { name: 'One only', schema: [{ name: 'doc', type: 'file', required: true }], max_submissions: 1 });
+    const objects = await storedObjects(t);
+    const send = (idempotencyKey: string) =>
+      post(t, full.id, [{ name: 'doc', file: PDF, filename: 'a.pdf' }], { authorization: `Bearer ${key}`, 'idempotency-key': idempotencyKey });
+    const first = await send('retry-1');
+    expect(first.status, first.body).toBe(201);
+    const again = await send('retry-1');
+    expect(again.status).toBe(201);
+    expect(again.json.id).toBe(first.json.id);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(await storedObjects(t)).toBe(objects + 1);
+
+    // The form is full only once the transaction counts it, after the files were stored.
+    const refused = await send('retry-2');
+    expect(refused.status, refused.body).toBe(403);
+    expect(refused.json.error.code).toBe('form_closed');
+    expect(await storedObjects(t)).toBe(objects + 1);
+    expect(await t.count('object_deletions')).toBe(0);
+    expect(await spoolFiles(t)).toEqual([]);
+  });
+
+  it('keeps a hostile file name for display only: no path, no NUL, at most 255 characters', async () => {
+    const name = `../../${'a'.repeat(10_000)}\u0000.pdf`;
+    const res = await post(t, formId, [{ name: 'name', value: 'Ada' }, { name: 'cv', file: PDF, filename: name }], { authorization: `Bearer ${key}` });
+    expect(res.status, res.body).toBe(201);
+    const [file] = (await t.request('GET', `/v1/forms/${formId}/submissions/${res.json.id}`, { token: owner.token })).json.files;
+    expect(file.name).toBe(`${'a'.repeat(251)}.pdf`);
+  });
+
+  it('forgets an upload whose connection is cut halfway: no submission, no object, no spool file', async () => {
+    const submissions = await t.count('submissions where form_id = ?', [formId]);
+    const objects = await storedObjects(t);
+    const port = Number(new URL(await t.server.listen()).port);
+    const { body, type } = await multipartBody([{ name: 'name', value: 'Ada' }, { name: 'cv', file: Buffer.concat([PDF, Buffer.alloc(40_000, 0x20)]), filename: 'cv.pdf' }]);
+    const socket = connect(port, '127.0.0.1');
+    await once(socket, 'connect');
+    socket.write(
+      `POST /v1/forms/${formId}/submissions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\n` +
+        `Content-Type: ${type}\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
+    socket.write(body.subarray(0, body.length / 2));
+    // The spool file exists while the upload is in flight, and is gone once the connection is.
+    await until('the upload to be spooled', async () => (await spoolFiles(t)).length > 0);
+    socket.destroy();
+    await until('the spool file to be removed', async () => (await spoolFiles(t)).length === 0);
+    expect(await t.count('submissions where form_id = ?', [formId])).toBe(submissions);
+    expect(await storedObjects(t)).toBe(objects);
   });
 
   it('takes a multipart post without files from a browser, as an urlencoded one', async () => {

@@ -13,5 +13,8 @@ export const Workspace = defineEntity({
     /** How long the signed download links of its submissions' files live, in seconds (null: the server's `LFK_FILE_LINK_TTL`). */
     fileLinkTtl: p.integer().nullable(),
   },
+  // A minute to 30 days, or none (the server's). Written as PostgreSQL prints it back, so comparing
+  // the entities with a migrated database finds no difference.
+  checks: [{ name: 'workspaces_file_link_ttl_check', expression: '((file_link_ttl IS NULL) OR ((file_link_ttl >= 60) AND (file_link_ttl <= 2592000)))' }],
 });
 export type IWorkspace = InferEntity<typeof Workspace>;

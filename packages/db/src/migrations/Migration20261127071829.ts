@@ -23,7 +23,7 @@ export class Migration20261127071829 extends Migration {
 
     this.addSql(`alter table "submission_files" add constraint "submission_files_submission_id_foreign" foreign key ("submission_id") references "submissions" ("id") on delete cascade;`);
     this.addSql(`alter table "submission_files" add constraint "submission_files_status_check" check ("status" in ('stored', 'quarantined'));`);
-    this.addSql(`alter table "workspaces" add constraint "workspaces_file_link_ttl_check" check ("file_link_ttl" is null or "file_link_ttl" between 60 and 2592000);`);
+    this.addSql(`alter table "workspaces" add constraint "workspaces_file_link_ttl_check" check (file_link_ttl is null or file_link_ttl between 60 and 2592000);`);
     // Due at once, whatever the clocks: '-infinity' is before any sweep's "now".
     this.addSql(`create function "lfk_submission_file_deleted"() returns trigger language plpgsql as $$
 begin

@@ -24,6 +24,12 @@ export interface StoredFileReading extends FileReading {
   workspaceId: string | null;
 }
 
+/** How many files, and their bytes together. */
+export interface FileTotals {
+  files: number;
+  bytes: number;
+}
+
 /** A file being recorded with its submission (its id made by the caller, so the submission's values can name it). */
 export interface NewSubmissionFile {
   id: string;
@@ -102,12 +108,25 @@ export class SubmissionFileRepository extends BaseRepository<ISubmissionFile> {
   }
 
   /** How many files these submissions hold and their bytes: what an audit event says of a deletion. */
-  async totalsOf(submissionIds: string[]): Promise<{ files: number; bytes: number }> {
-    if (submissionIds.length === 0) return { files: 0, bytes: 0 };
-    const [row] = await this.em.execute<{ n: number | string; bytes: number | string | null }[]>(
-      `select count(*) as n, sum(size) as bytes from submission_files where submission_id in (${submissionIds.map(() => '?').join(', ')})`,
-      submissionIds,
-    );
+  totalsOf(submissionIds: string[]): Promise<FileTotals> {
+    if (submissionIds.length === 0) return Promise.resolve({ files: 0, bytes: 0 });
+    return this.#totals(`submission_id in (${submissionIds.map(() => '?').join(', ')})`, submissionIds);
+  }
+
+  /** The same, of those of `submissionIds` that are the form's. */
+  totalsInForm(formId: string, submissionIds: string[]): Promise<FileTotals> {
+    const wellFormed = submissionIds.filter((id) => isId('sub', id));
+    if (wellFormed.length === 0) return Promise.resolve({ files: 0, bytes: 0 });
+    return this.#totals(`submission_id in (select id from submissions where form_id = ? and id in (${wellFormed.map(() => '?').join(', ')}))`, [formId, ...wellFormed]);
+  }
+
+  /** The same, of the form's submissions that arrived before `before`. */
+  totalsBefore(formId: string, before: Date): Promise<FileTotals> {
+    return this.#totals('submission_id in (select id from submissions where form_id = ? and created_at < ?)', [formId, before]);
+  }
+
+  async #totals(where: string, params: unknown[]): Promise<FileTotals> {
+    const [row] = await this.em.execute<{ n: number | string; bytes: number | string | null }[]>(`select count(*) as n, sum(size) as bytes from submission_files where ${where}`, params);
     return { files: Number(row?.n ?? 0), bytes: Number(row?.bytes ?? 0) };
   }
 

@@ -16,6 +16,12 @@ const deviceLoginAudit = z.object({
   decided_from_ip: z.string().describe('The address of the session that approved or denied it.'),
 });
 
+/** The files a deletion took with it: how many and their bytes, never what they held. */
+const deletedFiles = {
+  files: z.int().optional().describe('How many files were deleted with them (absent when none).'),
+  file_bytes: z.int().optional().describe('Their size in bytes, together.'),
+};
+
 /**
  * What each action records in `data`. Fields an older server did not record yet (a key's
  * `expires_at`, a roll's `rolled_from`) are optional, so every stored event still reads.
@@ -56,13 +62,14 @@ const AUDIT_DATA = {
   'form.closed': nothing,
   'form.reopened': nothing,
   'form.deleted': z.object({ name: z.string(), submissions: z.int().describe('How many submissions were deleted with it.') }),
-  'submission.deleted': z.object({ form_id: z.string() }),
+  'submission.deleted': z.object({ form_id: z.string(), ...deletedFiles }),
   'submission.marked_spam': z.object({ form_id: z.string() }),
   'submission.marked_not_spam': z.object({ form_id: z.string() }),
   'submissions.deleted': z.object({
     deleted: z.int(),
     ids: z.int().optional().describe('How many ids were asked for, when deleted by id.'),
     before: timestamp.optional().describe('The time asked for, when deleted by time.'),
+    ...deletedFiles,
   }),
   'submissions.expired': z.object({
     retention: z.int().describe("Deleted for being older than the form's retention_days."),

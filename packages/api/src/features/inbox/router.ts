@@ -69,9 +69,20 @@ async function lockSubmission(em: EntityManager, formId: string, submissionId: s
   return found;
 }
 
-function auditSubmission(em: EntityManager, workspaceId: string, actor: Actor, action: 'submission.deleted' | 'submission.marked_spam' | 'submission.marked_not_spam', formId: string, submissionId: string) {
-  em.getRepository(AuditEvent).record({ workspaceId, action, actor, target: { type: 'submission', id: submissionId }, data: { form_id: formId } });
+function auditSubmission(
+  em: EntityManager,
+  workspaceId: string,
+  actor: Actor,
+  action: 'submission.deleted' | 'submission.marked_spam' | 'submission.marked_not_spam',
+  formId: string,
+  submissionId: string,
+  extra: Record<string, unknown> = {},
+) {
+  em.getRepository(AuditEvent).record({ workspaceId, action, actor, target: { type: 'submission', id: submissionId }, data: { form_id: formId, ...extra } });
 }
+
+/** What an audit event says of the files a deletion takes: their count and bytes, when there are any. */
+const filesAudit = ({ files, bytes }: { files: number; bytes: number }) => (files > 0 ? { files, file_bytes: bytes } : {});
 
 /** A multipart body, received into spool files under the form's file rules; its values held to the JSON body's limits. */
 async function receiveBody(ctx: Context, form: SubmissionFormReading, upload: UploadSource): Promise<SubmissionBody> {
@@ -229,9 +240,10 @@ export const inboxRouter = router({
     .input(submissionGetInput)
     .mutation(async ({ ctx, input }) => {
       await ctx.em.transactional(async (em) => {
+        const files = await em.getRepository(SubmissionFile).totalsOf([input.submission_id]);
         const deleted = await em.getRepository(Submission).deleteInForm(ctx.form.id, [input.submission_id]);
         if (deleted === 0) throw new ApiError('submission_not_found');
-        auditSubmission(em, ctx.form.workspace!.id, ctx.actor, 'submission.deleted', ctx.form.id, input.submission_id);
+        auditSubmission(em, ctx.form.workspace!.id, ctx.actor, 'submission.deleted', ctx.form.id, input.submission_id, filesAudit(files));
       });
     }),
 
@@ -245,16 +257,19 @@ export const inboxRouter = router({
       if (input.ids) {
         const ids = input.ids;
         return ctx.em.transactional(async (em) => {
+          const files = await em.getRepository(SubmissionFile).totalsInForm(ctx.form.id, ids);
           const deleted = await em.getRepository(Submission).deleteInForm(ctx.form.id, ids);
-          em.getRepository(AuditEvent).record({ workspaceId, action: 'submissions.deleted', actor: ctx.actor, target, data: { deleted, ids: ids.length } });
+          em.getRepository(AuditEvent).record({ workspaceId, action: 'submissions.deleted', actor: ctx.actor, target, data: { deleted, ids: ids.length, ...filesAudit(files) } });
           return { deleted };
         });
       }
       // Everything before a time may be a great deal: short batches, then one audit event for them all.
       const before = new Date(input.before!);
+      // Counted first: what arrived before a past time does not change while it is deleted.
+      const files = await ctx.em.getRepository(SubmissionFile).totalsBefore(ctx.form.id, before);
       const deleted = await inBatches(ctx.services.db, (em, limit) => em.getRepository(Submission).deleteBatch(ctx.form.id, before, limit));
       await ctx.em.transactional(async (em) => {
-        em.getRepository(AuditEvent).record({ workspaceId, action: 'submissions.deleted', actor: ctx.actor, target, data: { deleted, before: before.toISOString() } });
+        em.getRepository(AuditEvent).record({ workspaceId, action: 'submissions.deleted', actor: ctx.actor, target, data: { deleted, before: before.toISOString(), ...filesAudit(files) } });
       });
       return { deleted };
     }),
