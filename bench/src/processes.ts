@@ -86,7 +86,9 @@ export async function startUploadBaseline(
   maxFileSize: number,
   s3?: { endpoint: string; bucket: string; accessKeyId: string; secretAccessKey: string; inMemory?: boolean },
 ): Promise<BenchServer> {
-  return forkServer(join(import.meta.dirname, 'upload-baseline/server.ts'), {
+  return forkServer(
+    join(import.meta.dirname, 'upload-baseline/server.ts'),
+    {
     PATH: process.env.PATH ?? '',
     UPLOAD_BASELINE_ROOT: root,
     UPLOAD_BASELINE_MAX_FILE_SIZE: String(maxFileSize),
@@ -99,7 +101,9 @@ export async function startUploadBaseline(
           UPLOAD_BASELINE_S3_MEMORY: String(s3.inMemory ?? false),
         }
       : {}),
-  });
+    },
+    ['--expose-gc'],
+  );
 }
 
 async function forkServer(script: string, env: Record<string, string>, execArgv: string[] = []): Promise<BenchServer> {

@@ -141,7 +141,9 @@ const HOW_TO_READ = `## How to read it
   reference baseline holding each file whole in memory (no spool; not what lfk may do, no target).
   Then lfk's RSS while 20 files of 25 MiB arrive at once (its limits raised to 25 MiB): idle after
   a memory-reducing collection, the most sampled every 10 ms and the kernel's high-water mark (reset
-  just before); target < 50 MiB above idle. The notes give the baseline's under the same load.
+  just before), three times; the row gives the worst, target < 50 MiB above idle. Most of what the
+  peak holds is garbage V8 has not collected yet (the chunks read from the sockets), so it varies
+  from one time to the next. The notes give the baseline's under the same load, measured alike.
 - \`BENCH_ONLY=uploads npm run bench\` runs scenario 4 (on the embedded database) and 17 alone, and
   replaces their rows and notes on this page, keeping the rest from the run before.
 - Run it with BENCH_DATABASE_URL on a database of its own: the benchmark leaves its rows (and

@@ -18,6 +18,8 @@ export const AT_ONCE = 8;
 /** The memory measure: this many files of this size at once. */
 const BIG_FILE_BYTES = 25 * MIB;
 const BIG_AT_ONCE = 20;
+/** How many times the memory measure is taken; the row gives the worst. */
+const MEMORY_TRIALS = 3;
 /** How often the server's RSS is read while the big files arrive (the kernel's high-water mark is read too). */
 const SAMPLE_EVERY_MS = 10;
 /** No batch of uploads may take longer: the scenario is bounded in time as well as in count. */
@@ -147,12 +149,12 @@ interface Memory {
  * garbage the load leaves counts against it) and at its highest while they arrive (sampled, and
  * the kernel's high-water mark, reset just before), and again once they are stored and collected.
  */
-async function memory(target: Target, collect: boolean): Promise<Memory> {
+async function memory(target: Target): Promise<Memory> {
   const upload = multipartBody(BIG_FILE_BYTES);
   // One first, so what the first upload of this size loads or grows is not counted.
   await sendBatch(target, upload, 1, 1);
   const settle = async () => {
-    if (collect) await target.server.collect();
+    await target.server.collect();
     await sleep(500);
     return target.server.rssBytes();
   };
@@ -277,21 +279,25 @@ export async function uploads(settings: UploadSettings, notes: string[], say: (l
         );
         if (b.target) {
           say(`uploads: ${name}, memory`);
-          const held = await memory(lfk, true);
-          const above = (held.peak - held.idle) / MIB;
+          // A few times: garbage V8 has not collected yet is most of what the peak holds, and how much varies.
+          const trials: Memory[] = [];
+          for (let i = 0; i < MEMORY_TRIALS; i++) trials.push(await memory(lfk));
+          const aboveIdle = (m: Memory) => (m.peak - m.idle) / MIB;
+          const worst = trials.reduce((a, b) => (aboveIdle(b) > aboveIdle(a) ? b : a));
+          const above = aboveIdle(worst);
           rows.push({
-            scenario: `17 · lfk RSS at most (MiB above idle), ${BIG_AT_ONCE} × 25 MiB uploads at once, ${name}`,
+            scenario: `17 · lfk RSS at most (MiB above idle), ${BIG_AT_ONCE} × 25 MiB uploads at once, ${name} (worst of ${MEMORY_TRIALS})`,
             engine,
             ratio: above,
             target: '< 50',
             met: above < 50,
           });
-          const byHandHeld = await memory(baseline, false);
+          const byHandHeld = await memory(baseline);
           notes.push(
-            `Scenario 17 (${name}): ${BIG_AT_ONCE} files of 25 MiB at once, stored in ${held.seconds.toFixed(1)} s: lfk's RSS ` +
-              `${(held.idle / MIB).toFixed(0)} MiB at idle (after a memory-reducing collection), ${(held.peak / MIB).toFixed(0)} MiB at most ` +
-              `(+${above.toFixed(1)} MiB), ${(held.after / MIB).toFixed(0)} MiB once they were stored and collected. The same to the baseline: ` +
-              `${(byHandHeld.idle / MIB).toFixed(0)} MiB idle, +${((byHandHeld.peak - byHandHeld.idle) / MIB).toFixed(1)} MiB at most.`,
+            `Scenario 17 (${name}): ${BIG_AT_ONCE} files of 25 MiB at once, ${MEMORY_TRIALS} times: lfk's RSS +${trials.map((m) => aboveIdle(m).toFixed(1)).join(', +')} MiB ` +
+              `above idle at most; at worst ${(worst.idle / MIB).toFixed(0)} MiB at idle (after a memory-reducing collection), ${(worst.peak / MIB).toFixed(0)} MiB at most, ` +
+              `${(worst.after / MIB).toFixed(0)} MiB once they were stored and collected (all ${BIG_AT_ONCE} stored in ${worst.seconds.toFixed(1)} s). ` +
+              `The baseline under the same load: ${(byHandHeld.idle / MIB).toFixed(0)} MiB at idle, +${aboveIdle(byHandHeld).toFixed(1)} MiB at most.`,
           );
         }
         await baselineServer.stop();

@@ -22,7 +22,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Busboy, type BusboyHeaders } from '@fastify/busboy';
-import type { FromServer } from '../protocol.ts';
+import type { FromServer, ToServer } from '../protocol.ts';
 
 const env = process.env;
 const MAX_FILE_SIZE = Number(env.UPLOAD_BASELINE_MAX_FILE_SIZE ?? 25 * 2 ** 20);
@@ -119,6 +119,12 @@ const server = createServer((request, response) => {
 server.listen(0, '127.0.0.1', () => {
   const { port } = server.address() as { port: number };
   process.send!({ type: 'ready', url: `http://127.0.0.1:${port}` } satisfies FromServer);
+});
+// The same memory-reducing collection the bench server does on request (it runs with --expose-gc), so its idle RSS is read alike.
+process.on('message', (message: ToServer) => {
+  if (message.type !== 'collect') return;
+  (globalThis as { gc?: (options: object) => void }).gc?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+  process.send!({ type: 'collected' } satisfies FromServer);
 });
 process.on('SIGTERM', () => {
   server.close(() => process.exit(0));
