@@ -162,7 +162,8 @@ function head(report: Report): string[] {
 }
 
 const loadWords = (report: Report) =>
-  `1-minute load average ${report.load[0].toFixed(2)} when the run started, ${report.load[1].toFixed(2)} when it ended (${cpus().length} cores; the benchmark's own server and load generator are most of it)`;
+  `1-minute load average ${report.load[0].toFixed(2)} when the run started (before it had run anything: other work on the machine), ` +
+  `${report.load[1].toFixed(2)} when it ended, on ${cpus().length} cores`;
 
 function page(headLines: string[], tableText: string, notes: string[]): string {
   return `# Benchmarks
