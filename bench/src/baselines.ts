@@ -25,6 +25,7 @@ export function registerBaselines(server: LfkServer, principal: () => Principal)
       cookies: noCookies,
       headers: { set: (name, value) => reply.header(name, value) },
       browser: { allowOrigin() {}, redirectTo() {}, fieldLabels() {} },
+      upload: null,
     };
     return reply.send(await createCaller(ctx).forms.get({ form_id: request.params.form_id }));
   });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type ChildProcess, fork, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { RATE_LIMITS_OFF } from '@lfk/server';
@@ -55,6 +55,8 @@ export interface BenchServer {
   rssBytes(): number;
   /** The most RSS the process has had (the kernel's high-water mark). */
   peakRssBytes(): number;
+  /** Starts the high-water mark again from the RSS of now (Linux: `5` into /proc/<pid>/clear_refs). */
+  resetPeakRss(): void;
   /** CPU time the server has used so far, user and system, in seconds. */
   cpuSeconds(): number;
   stop(): Promise<void>;
@@ -73,6 +75,35 @@ export async function startBenchServer(env: Record<string, string>, execArgv: st
 /** The hand-written lower bound (lower-bound/server.ts) on lfk's PostgreSQL database. */
 export async function startLowerBound(databaseUrl: string): Promise<BenchServer> {
   return forkServer(join(import.meta.dirname, 'lower-bound/server.ts'), { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl });
+}
+
+/**
+ * Scenario 17's hand-written upload baseline (upload-baseline/server.ts): files into `root`, or
+ * through a spool in `root` into the bucket of `s3` (held in memory instead with `inMemory`).
+ */
+export async function startUploadBaseline(
+  root: string,
+  maxFileSize: number,
+  s3?: { endpoint: string; bucket: string; accessKeyId: string; secretAccessKey: string; inMemory?: boolean },
+): Promise<BenchServer> {
+  return forkServer(
+    join(import.meta.dirname, 'upload-baseline/server.ts'),
+    {
+    PATH: process.env.PATH ?? '',
+    UPLOAD_BASELINE_ROOT: root,
+    UPLOAD_BASELINE_MAX_FILE_SIZE: String(maxFileSize),
+    ...(s3
+      ? {
+          UPLOAD_BASELINE_S3_ENDPOINT: s3.endpoint,
+          UPLOAD_BASELINE_S3_BUCKET: s3.bucket,
+          UPLOAD_BASELINE_S3_ACCESS_KEY_ID: s3.accessKeyId,
+          UPLOAD_BASELINE_S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+          UPLOAD_BASELINE_S3_MEMORY: String(s3.inMemory ?? false),
+        }
+      : {}),
+    },
+    ['--expose-gc'],
+  );
 }
 
 async function forkServer(script: string, env: Record<string, string>, execArgv: string[] = []): Promise<BenchServer> {
@@ -102,6 +133,7 @@ async function forkServer(script: string, env: Record<string, string>, execArgv:
     collect: () => ask(child, { type: 'collect' }, 'collected').then(() => undefined),
     rssBytes: () => statusBytes(child.pid!, 'VmRSS'),
     peakRssBytes: () => statusBytes(child.pid!, 'VmHWM'),
+    resetPeakRss: () => writeFileSync(`/proc/${child.pid!}/clear_refs`, '5'),
     cpuSeconds: () => cpuSecondsOf(child.pid!),
     stop: () => stopProcess(child),
   };

@@ -1,15 +1,16 @@
 /**
- * `npm run bench:profile [valid|malformed|unknown|submit]`: one load (`GET /v1/forms/{id}` with a
- * key of that kind, or `POST …/submissions` with a valid one) against a
+ * `npm run bench:profile [valid|malformed|unknown|submit|upload]`: one load (`GET /v1/forms/{id}` with a
+ * key of that kind, `POST …/submissions` with a valid one, or scenario 17's uploads) against a
  * server running under `node --cpu-prof`, then where its CPU time went, by package and by function.
  * The profile itself stays in the printed directory for Chrome's DevTools.
  */
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateApiKey } from '@lfk/api';
 import { drive, type Load } from './load.ts';
 import { serverEnv, startBenchServer } from './processes.ts';
+import { AT_ONCE, FILE_BYTES, multipartBody, sendBatch, UPLOAD_LIMITS, uploadTarget } from './scenarios/uploads.ts';
 import { seed, withBadChecksum } from './seed.ts';
 
 interface ProfileNode {
@@ -25,10 +26,13 @@ interface Profile {
 const kind = process.argv[2] ?? 'valid';
 const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
 const dir = mkdtempSync(join(tmpdir(), 'lfk-profile-'));
-const server = await startBenchServer(serverEnv(databaseUrl ? { databaseUrl } : { dataDir: 'memory://' }), [
-  '--cpu-prof',
-  `--cpu-prof-dir=${dir}`,
-]);
+// Uploads go to a data directory on disk, as scenario 17's do, with its limits.
+const uploading = kind === 'upload';
+const dataDir = uploading ? mkdtempSync(join(tmpdir(), 'lfk-profile-data-')) : 'memory://';
+const server = await startBenchServer(
+  { ...serverEnv(databaseUrl ? { databaseUrl } : { dataDir }), ...(uploading ? UPLOAD_LIMITS : {}) },
+  ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+);
 const url = server.url;
 const seeded = await seed(server, 1);
 const valid = { authorization: `Bearer ${seeded.keys[0]!.key}` };
@@ -46,9 +50,22 @@ const loads: Record<string, Load> = {
   },
 };
 const load = loads[kind];
-if (!load) throw new Error(`usage: npm run bench:profile [${Object.keys(loads).join('|')}]`);
-const result = await drive(url, load, { durationS: Number(process.env.BENCH_DURATION ?? 8), connections: 10, rounds: 1 });
+if (!load && !uploading) throw new Error(`usage: npm run bench:profile [${[...Object.keys(loads), 'upload'].join('|')}]`);
+const summary = load ? await driven(load) : await uploaded();
 await server.stop();
+if (uploading) rmSync(dataDir, { recursive: true, force: true });
+
+async function driven(load: Load): Promise<string> {
+  const result = await drive(url, load, { durationS: Number(process.env.BENCH_DURATION ?? 8), connections: 10, rounds: 1 });
+  return `${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms`;
+}
+
+/** Scenario 17's load: 64 files of 10 MiB, 8 at once (BENCH_UPLOADS). */
+async function uploaded(): Promise<string> {
+  const files = Number(process.env.BENCH_UPLOADS ?? 64);
+  const batch = await sendBatch(await uploadTarget(server), multipartBody(FILE_BYTES), files, AT_ONCE);
+  return `${((files * FILE_BYTES) / batch.seconds / 1e6).toFixed(0)} MB/s of 10 MiB files, ${AT_ONCE} at once`;
+}
 
 const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'))!;
 const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Profile;
@@ -81,6 +98,6 @@ const top = (map: Map<string, number>, n: number) =>
     .map(([name, micros]) => `${((micros / total) * 100).toFixed(1).padStart(5)}%  ${name}`)
     .join('\n');
 process.stdout.write(
-  `${kind}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms\n` +
+  `${kind}: ${summary}\n` +
     `profile (start-up and seeding included): ${join(dir, file)}\n\nby package\n${top(byPackage, 15)}\n\nby function\n${top(byFunction, 25)}\n`,
 );

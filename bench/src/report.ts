@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem, type } from 'node:os';
 
 export interface Row {
@@ -52,23 +52,8 @@ export interface Report {
   load: [number, number];
 }
 
-/** The page `docs/benchmarks.md`: what was run, where, and what came out. */
-export function writeReport(path: string, report: Report): void {
-  const page = `# Benchmarks
-
-Written by \`npm run bench\` (bench/src/run.ts); run it again to replace this page.
-
-- **When:** ${report.startedAt.toISOString()}
-- **Machine:** ${machine()}
-- **Command:** \`${report.command}\`
-- **Settings:** ${report.settings}
-- **Load:** 1-minute load average ${report.load[0].toFixed(2)} when the run started, ${report.load[1].toFixed(2)} when it ended (${cpus().length} cores; the benchmark's own server and load generator are most of it)
-
-${table(report.rows)}
-
-${report.notes.map((note) => `- ${note}`).join('\n')}
-
-## How to read it
+/** The page's explanation of every scenario, the same whatever was run. */
+const HOW_TO_READ = `## How to read it
 
 - Every scenario drives a real lfk server (\`createServer\`, as \`npm start\` builds it) in a process of
   its own, from this process, with autocannon over HTTP/1.1 keep-alive to 127.0.0.1. The server logs at
@@ -142,8 +127,142 @@ ${report.notes.map((note) => `- ${note}`).join('\n')}
   against at the end (target ≤ 1.10), and the live heap (after a full collection, every 15 s; target
   ≤ 16 MiB above its first sample, flat): something kept per delivery, endpoint or connection would
   make it climb.
+- 17. Uploads, on the embedded database, on each backend: the data directory, and S3 against the
+  test world's s3rver (\`startS3Server\`, in its own process). 10 MiB files, 8 at once over 8
+  kept-alive connections (undici), multipart/form-data to an \`api_key\` form with a key, in turns
+  with the **baseline** after a warm-up of both: BENCH_UPLOADS files a run (32), BENCH_UPLOAD_ROUNDS
+  turns (3); MB/s is 10⁶ bytes of file a second, the ratio the median of the turns' lfk ÷ baseline,
+  p50/p99 one upload's time. The baseline (bench/src/upload-baseline/server.ts) takes the same
+  request by hand, with node:http and the multipart parser lfk uses (\`@fastify/busboy\`), and stores
+  the file as durably as lfk: for the directory, streamed into a new file of a folder on the same
+  disk, the file and the folder fsynced before the 201; for S3, streamed into a spool file (a part
+  has no length and S3 takes none without one) and put with the AWS SDK as lfk's client puts it. It
+  checks no key and no form, hashes nothing and writes no row. Target ≥ 0.50. For S3 also a
+  reference baseline holding each file whole in memory (no spool; not what lfk may do, no target).
+  Then lfk's RSS while 20 files of 25 MiB arrive at once (its limits raised to 25 MiB): idle after
+  a memory-reducing collection, the most sampled every 10 ms and the kernel's high-water mark (reset
+  just before), three times; the row gives the worst, target < 50 MiB above idle. Most of what the
+  peak holds is garbage V8 has not collected yet (the chunks read from the sockets), so it varies
+  from one time to the next. The notes give the baseline's under the same load, measured alike.
+- \`BENCH_ONLY=uploads npm run bench\` runs scenario 4 (on the embedded database) and 17 alone, and
+  replaces their rows and notes on this page, keeping the rest from the run before.
 - Run it with BENCH_DATABASE_URL on a database of its own: the benchmark leaves its rows (and
   thousands of queued emails) behind.
 `;
-  writeFileSync(path, page);
+
+/** The page's head: what was run, where and under what load. */
+function head(report: Report): string[] {
+  return [
+    `- **When:** ${report.startedAt.toISOString()}`,
+    `- **Machine:** ${machine()}`,
+    `- **Command:** \`${report.command}\``,
+    `- **Settings:** ${report.settings}`,
+    `- **Load:** ${loadWords(report)}`,
+  ];
+}
+
+const loadWords = (report: Report) =>
+  `1-minute load average ${report.load[0].toFixed(2)} when the run started (before it had run anything: other work on the machine), ` +
+  `${report.load[1].toFixed(2)} when it ended, on ${cpus().length} cores`;
+
+function page(headLines: string[], tableText: string, notes: string[]): string {
+  return `# Benchmarks
+
+Written by \`npm run bench\` (bench/src/run.ts); run it again to replace this page.
+
+${headLines.join('\n')}
+
+${tableText}
+
+${notes.map((note) => `- ${note}`).join('\n')}
+
+${HOW_TO_READ}`;
+}
+
+/** The page \`docs/benchmarks.md\`: what was run, where, and what came out. */
+export function writeReport(path: string, report: Report): void {
+  writeFileSync(path, page(head(report), table(report.rows), report.notes));
+}
+
+/** A row of the page as written: its scenario, engine and cells. */
+export interface WrittenRow {
+  scenario: string;
+  engine: string;
+  cells: string[];
+  line: string;
+}
+
+const SEPARATOR = /^\| (---+ \| )+---+ \|$/;
+
+/** The rows of the page at \`path\` (none when there is no page). */
+export function writtenRows(path: string): WrittenRow[] {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('| ') && !SEPARATOR.test(line) && !line.startsWith('| scenario |'))
+    .map((line) => {
+      const cells = line.slice(2, -2).split(' | ');
+      return { scenario: cells[0]!, engine: cells[1]!, cells, line };
+    });
+}
+
+const scenarioNumber = (scenario: string) => scenario.split(' · ')[0]!;
+
+/**
+ * A run of some scenarios only (\`BENCH_ONLY\`): their rows and notes on the page replace those of
+ * the same scenarios and engines, the others stay; the head says which run wrote what. New rows
+ * take the place of the rows they replace, or follow the last row of their engine.
+ */
+export function mergeReport(path: string, report: Report): void {
+  if (!existsSync(path)) {
+    writeReport(path, report);
+    return;
+  }
+  const text = readFileSync(path, 'utf8');
+  const ran = new Set(report.rows.map((r) => `${scenarioNumber(r.scenario)}|${r.engine}`));
+  const numbers = new Set(report.rows.map((r) => scenarioNumber(r.scenario)));
+  const newLines = table(report.rows).split('\n').slice(2);
+  const newKey = (i: number) => `${scenarioNumber(report.rows[i]!.scenario)}|${report.rows[i]!.engine}`;
+  const placed = new Set<number>();
+  const lines: string[] = [];
+  const old = writtenRows(path);
+  old.forEach((row, at) => {
+    const key = `${scenarioNumber(row.scenario)}|${row.engine}`;
+    if (ran.has(key)) {
+      report.rows.forEach((_, i) => {
+        if (newKey(i) === key && !placed.has(i)) {
+          lines.push(newLines[i]!);
+          placed.add(i);
+        }
+      });
+    } else {
+      lines.push(row.line);
+    }
+    // After the last row of an engine, the new rows of that engine that replaced nothing.
+    if (old[at + 1]?.engine !== row.engine) {
+      report.rows.forEach((r, i) => {
+        if (r.engine === row.engine && !placed.has(i)) {
+          lines.push(newLines[i]!);
+          placed.add(i);
+        }
+      });
+    }
+  });
+  report.rows.forEach((_, i) => {
+    if (!placed.has(i)) lines.push(newLines[i]!);
+  });
+  const tableText = [...table([]).split('\n'), ...lines].join('\n');
+  const keptNotes = text
+    .slice(text.indexOf(old.at(-1)?.line ?? '\n'), text.indexOf('## How to read it'))
+    .split('\n')
+    .filter((line) => line.startsWith('- ') && !numbers.has(/^- Scenario (\d+)\b/.exec(line)?.[1] ?? ''))
+    .map((line) => line.slice(2));
+  const partial =
+    `- **Partial run:** \`${report.command}\` on ${report.startedAt.toISOString()}, scenarios ${[...numbers].join(' and ')} only ` +
+    `(settings: ${report.settings}; load: ${loadWords(report)}). Their rows and notes replace the earlier run's; the rest is from the run above.`;
+  const headLines = text
+    .slice(0, text.indexOf('\n| scenario |'))
+    .split('\n')
+    .filter((line) => line.startsWith('- **') && !line.startsWith('- **Partial run:**'));
+  writeFileSync(path, page([...headLines, partial], tableText, [...keptNotes, ...report.notes]));
 }

@@ -7,8 +7,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoadSettings } from './load.ts';
 import { type BenchServer, REPO, serverEnv, startBenchServer, startLowerBound } from './processes.ts';
-import { type Row, table, writeReport } from './report.ts';
-import { keyVerification } from './scenarios/key-verification.ts';
+import { mergeReport, type Row, table, writeReport, writtenRows } from './report.ts';
+import { keyVerification, submissionsWithoutFiles } from './scenarios/key-verification.ts';
 import { lowerBound } from './scenarios/lower-bound.ts';
 import { memory } from './scenarios/memory.ts';
 import { revocationPropagation } from './scenarios/revocation-propagation.ts';
@@ -16,6 +16,7 @@ import { startup } from './scenarios/startup.ts';
 import { webhookDrain, webhookDrainWithKill, webhookFairness, webhookLatency, webhookSoak } from './scenarios/webhooks.ts';
 import { exportScenario } from './scenarios/export.ts';
 import { passwordResetTiming } from './scenarios/password-reset-timing.ts';
+import { uploads } from './scenarios/uploads.ts';
 import { seed } from './seed.ts';
 
 const settings: LoadSettings = {
@@ -33,6 +34,12 @@ const FAIRNESS_RATE = Number(process.env.BENCH_FAIRNESS_RATE ?? 20);
 const FAIRNESS_SECONDS = Number(process.env.BENCH_FAIRNESS_SECONDS ?? 30);
 /** Scenario 16: how long the soak with webhooks runs after its warm-up (at BENCH_WEBHOOK_RATE). */
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 120);
+/** Scenario 17: files a measured run, and turns of baseline and lfk. */
+const uploadSettings = { files: Number(process.env.BENCH_UPLOADS ?? 32), rounds: Number(process.env.BENCH_UPLOAD_ROUNDS ?? 3) };
+/** `uploads`: scenarios 4 (embedded) and 17 alone, their rows merged into the page; unset: every scenario. */
+const only = process.env.BENCH_ONLY || undefined;
+if (only !== undefined && only !== 'uploads') throw new Error(`BENCH_ONLY takes "uploads" only, not "${only}"`);
+const REPORT = join(REPO, 'docs/benchmarks.md');
 const startedAt = new Date();
 const loadAtStart = loadavg()[0]!;
 const rows: Row[] = [];
@@ -51,56 +58,75 @@ async function withServer<T>(start: () => Promise<BenchServer>, body: (server: B
 
 const dataDir = mkdtempSync(join(tmpdir(), 'lfk-bench-'));
 try {
-  say(`embedded PGlite in ${dataDir}`);
-  const seeded = await withServer(() => startBenchServer(serverEnv({ dataDir })), async (server) => {
-    const seeded = await seed(server, 10);
-    rows.push(...(await keyVerification(server, seeded, 'PGlite', settings, notes)));
-    say('memory');
-    rows.push(...(await memory(server, seeded, 'PGlite', settings, notes)));
-    say('export');
-    rows.push(...(await exportScenario(server, seeded, 'PGlite', notes)));
-    say('password reset timing');
-    rows.push(...(await passwordResetTiming(server, seeded, 'PGlite', notes)));
-    return seeded;
-  });
-  say('start-up');
-  rows.push(...(await startup(dataDir, seeded)));
-
-  if (databaseUrl) {
-    say('PostgreSQL');
-    await withServer(() => startBenchServer(serverEnv({ databaseUrl })), async (a) => {
-      const seeded = await seed(a, 9);
-      rows.push(...(await keyVerification(a, seeded, 'PostgreSQL', settings, notes)));
-      say('lower bound');
-      await withServer(
-        () => startLowerBound(databaseUrl),
-        async (bound) => rows.push(...(await lowerBound(a, bound, seeded, settings, notes))),
-      );
-      say('memory');
-      rows.push(...(await memory(a, seeded, 'PostgreSQL', settings, notes)));
-      say('export');
-      rows.push(...(await exportScenario(a, seeded, 'PostgreSQL', notes)));
-      say('password reset timing');
-      rows.push(...(await passwordResetTiming(a, seeded, 'PostgreSQL', notes)));
-      say('revocation propagation');
-      await withServer(() => startBenchServer(serverEnv({ databaseUrl })), async (b) => {
-        rows.push(await revocationPropagation(a, b, seeded, notes));
-        say('webhooks: latency');
-        rows.push(await webhookLatency(a, b, seeded, notes, WEBHOOK_RATE, WEBHOOK_SECONDS));
-        say('webhooks: drain');
-        rows.push(...(await webhookDrain(a, seeded, databaseUrl, notes, WEBHOOK_DRAIN)));
-        say('webhooks: a replica killed mid-drain');
-        rows.push(await webhookDrainWithKill(a, b, seeded, databaseUrl, notes, WEBHOOK_DRAIN));
-      });
-      say('webhooks: one workspace whose receivers hang, another delivered to');
-      rows.push(await webhookFairness(a, seeded, databaseUrl, notes, FAIRNESS_RATE, FAIRNESS_SECONDS));
-      say('webhooks: soak with a failing receiver');
-      rows.push(...(await webhookSoak(a, notes, WEBHOOK_RATE, SOAK_SECONDS)));
+  if (only === 'uploads') {
+    say('a submission without files');
+    await withServer(() => startBenchServer(serverEnv({ dataDir })), async (server) => {
+      const seeded = await seed(server, 1);
+      // Warmed as in a whole run, where scenarios 1 to 3 come first.
+      await submissionsWithoutFiles(server, seeded, 'PGlite', { ...settings, durationS: 1 });
+      const now = await submissionsWithoutFiles(server, seeded, 'PGlite', settings);
+      const before = writtenRows(REPORT).find((r) => r.scenario === now.scenario && r.engine === 'PGlite');
+      rows.push(now);
+      if (before) {
+        notes.push(
+          `Scenario 4 (PGlite): ${Math.round(now.requestsPerSecond!)} req/s now (p50 ${now.p50Ms} ms); the run this page was written by gave ${before.cells[2]} req/s (p50 ${before.cells[3]} ms), under its own load.`,
+        );
+      }
     });
+    rows.push(...(await uploads(uploadSettings, notes, say)));
   } else {
-    notes.push('Scenarios 5, 8 to 12, 15 and 16 need PostgreSQL: set BENCH_DATABASE_URL to run them (and scenarios 1–4 and 6 there too).');
+    say(`embedded PGlite in ${dataDir}`);
+    const seeded = await withServer(() => startBenchServer(serverEnv({ dataDir })), async (server) => {
+      const seeded = await seed(server, 10);
+      rows.push(...(await keyVerification(server, seeded, 'PGlite', settings, notes)));
+      say('memory');
+      rows.push(...(await memory(server, seeded, 'PGlite', settings, notes)));
+      say('export');
+      rows.push(...(await exportScenario(server, seeded, 'PGlite', notes)));
+      say('password reset timing');
+      rows.push(...(await passwordResetTiming(server, seeded, 'PGlite', notes)));
+      return seeded;
+    });
+    say('start-up');
+    rows.push(...(await startup(dataDir, seeded)));
+    rows.push(...(await uploads(uploadSettings, notes, say)));
+
+    if (databaseUrl) {
+      say('PostgreSQL');
+      await withServer(() => startBenchServer(serverEnv({ databaseUrl })), async (a) => {
+        const seeded = await seed(a, 9);
+        rows.push(...(await keyVerification(a, seeded, 'PostgreSQL', settings, notes)));
+        say('lower bound');
+        await withServer(
+          () => startLowerBound(databaseUrl),
+          async (bound) => rows.push(...(await lowerBound(a, bound, seeded, settings, notes))),
+        );
+        say('memory');
+        rows.push(...(await memory(a, seeded, 'PostgreSQL', settings, notes)));
+        say('export');
+        rows.push(...(await exportScenario(a, seeded, 'PostgreSQL', notes)));
+        say('password reset timing');
+        rows.push(...(await passwordResetTiming(a, seeded, 'PostgreSQL', notes)));
+        say('revocation propagation');
+        await withServer(() => startBenchServer(serverEnv({ databaseUrl })), async (b) => {
+          rows.push(await revocationPropagation(a, b, seeded, notes));
+          say('webhooks: latency');
+          rows.push(await webhookLatency(a, b, seeded, notes, WEBHOOK_RATE, WEBHOOK_SECONDS));
+          say('webhooks: drain');
+          rows.push(...(await webhookDrain(a, seeded, databaseUrl, notes, WEBHOOK_DRAIN)));
+          say('webhooks: a replica killed mid-drain');
+          rows.push(await webhookDrainWithKill(a, b, seeded, databaseUrl, notes, WEBHOOK_DRAIN));
+        });
+        say('webhooks: one workspace whose receivers hang, another delivered to');
+        rows.push(await webhookFairness(a, seeded, databaseUrl, notes, FAIRNESS_RATE, FAIRNESS_SECONDS));
+        say('webhooks: soak with a failing receiver');
+        rows.push(...(await webhookSoak(a, notes, WEBHOOK_RATE, SOAK_SECONDS)));
+      });
+    } else {
+      notes.push('Scenarios 5, 8 to 12, 15 and 16 need PostgreSQL: set BENCH_DATABASE_URL to run them (and scenarios 1–4 and 6 there too).');
+    }
+    rows.push(...embeddedAgainstPostgres(rows));
   }
-  rows.push(...embeddedAgainstPostgres(rows));
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
 }
@@ -116,15 +142,15 @@ function embeddedAgainstPostgres(measured: Row[]): Row[] {
   return [{ scenario: '9 · form read, PGlite ÷ PostgreSQL (scenario 1)', engine: 'both', ratio, target: '≥ 0.50', met: ratio >= 0.5 }];
 }
 
-const command = `${databaseUrl ? 'BENCH_DATABASE_URL=postgres://… ' : ''}npm run bench`;
+const command = `${only ? `BENCH_ONLY=${only} ` : databaseUrl ? 'BENCH_DATABASE_URL=postgres://… ' : ''}npm run bench`;
 process.stdout.write(`\n${table(rows)}\n\n${notes.map((n) => `- ${n}`).join('\n')}\n`);
-writeReport(join(REPO, 'docs/benchmarks.md'), {
+(only ? mergeReport : writeReport)(REPORT, {
   rows,
   notes,
   command,
   settings:
     `${settings.durationS} s per measured run, ${settings.rounds} rounds per comparison, ${settings.connections} connections ` +
-    '(BENCH_DURATION, BENCH_ROUNDS, BENCH_CONNECTIONS)',
+    `(BENCH_DURATION, BENCH_ROUNDS, BENCH_CONNECTIONS); ${uploadSettings.files} uploads a run, ${uploadSettings.rounds} turns (BENCH_UPLOADS, BENCH_UPLOAD_ROUNDS)`,
   startedAt,
   load: [loadAtStart, loadavg()[0]!],
 });

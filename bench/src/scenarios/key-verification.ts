@@ -119,20 +119,24 @@ export async function keyVerification(
       `for telling them apart at the 1 % level.`,
   );
 
-  // 4. Server-side submissions with a key: each one is validated and stored.
+  rows.push(await submissionsWithoutFiles(server, seeded, engine, settings));
+  return rows;
+}
+
+/** Scenario 4: server-side submissions with a key, no file; each one is validated and stored. */
+export async function submissionsWithoutFiles(server: BenchServer, seeded: Seed, engine: string, settings: LoadSettings): Promise<Row> {
   const submit = await drive(
     server.url,
     {
       method: 'POST',
       path: `/v1/forms/${seeded.apiKeyFormId}/submissions`,
-      headers: bearer(key.key),
+      headers: bearer(seeded.keys[0]!.key),
       body: JSON.stringify({ email: 'buyer@example.org', message: 'one more order' }),
       expect: 201,
     },
     settings,
   );
-  rows.push({ scenario: '4 · POST submissions, api_key form, key', engine, ...submit });
-  return rows;
+  return { scenario: '4 · POST submissions, api_key form, key', engine, ...submit };
 }
 
 /**
