@@ -67,6 +67,27 @@ function backTo(request: FastifyRequest, origin: string | null): string | null {
   return URL.canParse(origin) ? `${origin}/` : null;
 }
 
+/** What may be read past the files' limit before a refused body's connection is cut: its values and parts' headers. */
+const DISCARD_SLACK = 1024 * 1024;
+
+/**
+ * A multipart body refused before its end (the form refused it, a limit was crossed, a type was
+ * wrong) is answered at once, and what is left of it is read and dropped, never stored: a client
+ * that sends its whole body before it reads (most HTTP libraries) then reads the answer instead of
+ * a broken connection. Past `limit` bytes the connection is cut; `LFK_REQUEST_TIMEOUT` bounds the time.
+ */
+function discardRest(request: FastifyRequest, limit: number): void {
+  const raw = request.raw;
+  if (raw.readableEnded || raw.destroyed) return;
+  raw.unpipe();
+  let dropped = 0;
+  raw.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > limit) raw.destroy();
+  });
+  raw.resume();
+}
+
 /**
  * `POST /v1/forms/{form_id}/submissions` (JSON or HTML form posts) and its CORS preflight. The
  * procedure decides whether a submission is taken; this turns HTTP into the call, and the outcome
@@ -101,9 +122,7 @@ export async function registerSubmissions(
         const thanks = thankYouPage(backTo(request, browser.origin));
         return reply.code(200).type('text/html; charset=utf-8').send(htmlPage(thanks.title, thanks.paragraphs, thanks));
       } catch (error) {
-        // A refusal may come before a multipart body is read to its end (the form refused it, a
-        // limit was crossed): the connection ends, the rest of the body is never read.
-        if (upload) reply.header('connection', 'close');
+        if (upload) discardRest(request, services.files.settings.maxSubmissionSize + DISCARD_SLACK);
         if (!htmlPost) return sendError(error, request, reply);
         return sendErrorPage(error, request, reply, ({ status, body }, headers) => {
           const retryAfter = headers['retry-after'] === undefined ? null : Number(headers['retry-after']);

@@ -159,7 +159,9 @@ async function spool(
     if (contentType === null) await judge(true);
     return { field: part.field, name: cleanFileName(part.filename), size, sha256: hash.digest('hex'), contentType: contentType!, path };
   } catch (error) {
+    // Closed before removed: a file still being opened would otherwise appear after the removal.
     out.destroy();
+    if (!out.closed) await once(out, 'close');
     await rm(path, { force: true });
     throw error;
   }
