@@ -33,9 +33,18 @@ export function notSentPage(
 ): VisitorPage {
   switch (error.code) {
     case 'validation_failed':
+    case 'invalid_submission':
       return {
         title: 'Please check your answers',
         paragraphs: ['Some answers need a change before the form can be sent:'],
+        items: (error.details ?? []).map((d) => `${labels[d.path] ?? d.path}: ${d.message}`),
+      };
+    case 'file_too_large':
+    case 'submission_too_large':
+    case 'file_type_not_accepted':
+      return {
+        title: 'A file cannot be sent',
+        paragraphs: [NOTHING_SENT, 'Go back, choose another file, and send the form again:'],
         items: (error.details ?? []).map((d) => `${labels[d.path] ?? d.path}: ${d.message}`),
       };
     case 'payload_too_large':
@@ -46,6 +55,8 @@ export function notSentPage(
         paragraphs: ['Many answers were sent to this form from your network just now.', `${NOTHING_SENT} Wait ${waitOf(retryAfterSeconds)}, then send the form again.`],
       };
     case 'service_unavailable':
+    case 'storage_unavailable':
+    case 'scanner_unavailable':
     case 'unavailable':
       return {
         title: 'Please try again shortly',

@@ -255,6 +255,22 @@ describe('files sent with a submission', () => {
     expect(await spoolFiles(t)).toEqual([]);
   });
 
+  it("answers a browser's refused upload with a page naming the field as the person saw it", async () => {
+    const form = await createForm(t, key, {
+      name: 'Jobs',
+      schema: [{ name: 'cv', type: 'file', label: 'Your CV', required: true, accept: ['application/pdf'] }],
+      allowed_origins: ['https://shop.example'],
+    });
+    const page = await post(t, form.id, [{ name: 'cv', file: HTML_AS_PDF, filename: 'cv.pdf', type: 'application/pdf' }], { origin: 'https://shop.example', accept: 'text/html' });
+    expect(page.status).toBe(415);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.body).toContain('A file cannot be sent');
+    expect(page.body).toContain('Your CV: Is text/html, which this field does not accept');
+    const missing = await post(t, form.id, [{ name: 'other', value: 'x' }], { origin: 'https://shop.example', accept: 'text/html' });
+    expect(missing.status).toBe(422);
+    expect(missing.body).toContain('Your CV: Is required.');
+  });
+
   it('takes a multipart post without files from a browser, as an urlencoded one', async () => {
     const plain = await createForm(t, key, {
       name: 'Contact',
