@@ -221,6 +221,8 @@ describe('files sent with a submission', () => {
   });
 
   it('answers a refused upload at once, reads no more than its limit of the rest, then cuts the connection', async () => {
+    // A field whose size limit (10 MiB) is far past the first bytes, which alone decide the type.
+    const pdfOnly = await createForm(t, key, { name: 'PDF only', schema: [{ name: 'cv', type: 'file', accept: ['application/pdf'] }] });
     const port = await listening();
     const boundary = 'lfkboundary';
     const announced = 200 * 1024 * 1024;
@@ -235,7 +237,7 @@ describe('files sent with a submission', () => {
       socket.on('error', () => {});
     });
     socket.write(
-      `POST /v1/forms/${formId}/submissions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\n` +
+      `POST /v1/forms/${pdfOnly.id}/submissions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\n` +
         `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${announced}\r\n\r\n` +
         `--${boundary}\r\nContent-Disposition: form-data; name="cv"; filename="cv.pdf"\r\nContent-Type: application/pdf\r\n\r\n` +
         `<!doctype html><html>${' '.repeat(8192)}`,
