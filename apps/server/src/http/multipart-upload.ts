@@ -65,6 +65,3 @@ export function multipartUpload(request: FastifyRequest): UploadSource {
     },
   };
 }
-
-/** Whether the request's body is `multipart/form-data`. */
-export const isMultipart = (request: FastifyRequest) => request.isMultipart();
