@@ -45,7 +45,7 @@ export async function sendSubmission(
         fields: form.schema,
         values: submission.values,
         files: submission.files,
-        link: form.workspace ? `${services.publicUrl.replace(/\/+$/, '')}/w/${form.workspace.id}/forms/${form.id}/submissions?submission=${submission.id}` : null,
+        link: form.workspace ? `${services.publicUrl.replace(/\/+$/, '')}/w/${form.workspace.id}/forms/${form.id}/submissions` : null,
         submissionId: submission.id,
         receivedAt: submission.createdAt,
       }),

@@ -11,7 +11,7 @@ function filesShown(files: readonly FileReading[], field: string): string {
 
 /**
  * A notification of one submission: each field of the form, in its order, with the value given;
- * files by name, and a link to the submission in the dashboard (`link`, for a claimed form).
+ * files by name, and a link to the form's submissions in the dashboard (`link`, for a claimed form).
  */
 export function submissionEmail(input: {
   to: string;
