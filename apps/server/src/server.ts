@@ -172,7 +172,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
 
   const secretKey = await resolveSecretKey(config);
   const storage = options.objectStorage ?? (await objectStorageFrom(config.objectStorage));
-  const spoolDir = await spoolDirFor(config.dataDir);
+  const spool = await spoolDirFor(config.dataDir);
   // Printed mail is how a person without SMTP follows a verification link: shown at any level but silent.
   const mailLog = config.logLevel === 'silent' ? app.log : app.log.child({}, { level: 'info' });
   const runtime = createRuntime({
@@ -181,7 +181,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       ...config,
       secretKey,
       webhooks: { ...config.webhooks, ...(options.webhooks?.timeoutMs ? { timeoutMs: options.webhooks.timeoutMs } : {}) },
-      files: { ...config.fileLimits, spoolDir, storage, scanner: config.clamdUrl ? malwareScannerFrom(config.clamdUrl) : null },
+      files: { ...config.fileLimits, ...spool, storage, scanner: config.clamdUrl ? malwareScannerFrom(config.clamdUrl) : null },
     },
     background: backgroundSettings(config, options),
     log,

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 /**
  * Where uploads are spooled while they arrive: `<LFK_DATA_DIR>/spool`, beside the files folder so a
  * stored file is renamed into place, not copied (a temporary folder when the data directory is
- * `memory://`). Made at start, with the data directory if need be.
+ * `memory://`, removed when the server stops). Made at start, with the data directory if need be.
  */
-export async function spoolDirFor(dataDir: string): Promise<string> {
-  if (dataDir.startsWith('memory://')) return mkdtemp(join(tmpdir(), 'lfk-spool-'));
+export async function spoolDirFor(dataDir: string): Promise<{ spoolDir: string; temporarySpool: boolean }> {
+  if (dataDir.startsWith('memory://')) return { spoolDir: await mkdtemp(join(tmpdir(), 'lfk-spool-')), temporarySpool: true };
   const dir = join(dataDir, 'spool');
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  return dir;
+  return { spoolDir: dir, temporarySpool: false };
 }

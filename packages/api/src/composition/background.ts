@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import type { Database } from '@lfk/db';
 import type { Services } from '../context.ts';
 import { type BackgroundTask, closer } from '../infrastructure/background-task.ts';
@@ -87,6 +88,7 @@ export function createRuntime(options: RuntimeOptions): { services: Services; ta
     closer('file storage', async () => {
       await services.files.storage.close();
       await services.files.scanner?.close();
+      if (services.files.settings.temporarySpool) await rm(services.files.settings.spoolDir, { recursive: true, force: true });
     }),
     sender,
     deliveries,

@@ -6,5 +6,7 @@ export interface FilesSettings extends IntakeSettings {
   linkTtlSeconds: number;
   /** `LFK_UPLOAD_SWEEP_INTERVAL` in ms: an abandoned upload's objects are gone within it. */
   uploadSweepMs: number;
+  /** The spool folder is this process's own (a `memory://` data directory): removed when it stops. */
+  temporarySpool?: boolean;
 }
 
