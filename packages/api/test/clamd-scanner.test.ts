@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Clamd, describeWithClamd, EICAR, EICAR_SIGNATURE, freePort, startClamd } from '@lfk/testing';
+import { type Clamd, describeWithClamd, EICAR, EICAR_SIGNATURE, freePort, startClamd, thrown } from '@lfk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { malwareScannerFrom, parseClamdUrl } from '../src/infrastructure/clamd-scanner.ts';
 import { ScannerUnavailable } from '../src/infrastructure/malware-scanner.ts';
@@ -28,16 +28,6 @@ beforeAll(async () => {
   await writeFile(file('3mib.bin'), randomBytes(3 * MiB));
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
-
-/** What `promise` threw, for assertions on its class and message. */
-async function thrown(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a rejection, got an answer');
-}
 
 describe('LFK_CLAMD_URL', () => {
   it('takes tcp://host:port (3310 by default), unix:///path and an absolute socket path', () => {

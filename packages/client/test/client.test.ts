@@ -4,7 +4,7 @@
  * by `npm run test:consumers`.
  */
 import { randomUUID } from 'node:crypto';
-import { type Account, freePort, useTestServer } from '@lfk/server/testing';
+import { type Account, freePort, thrown, useTestServer } from '@lfk/server/testing';
 import { TRPCClientError } from '@trpc/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createLfkClient, exportSubmissions, isLfkError, LfkResponseError, lfkErrorOf } from '../src/index.ts';
@@ -15,16 +15,6 @@ let owner: Account;
 let key: string;
 
 const contactForm = { name: 'Contact', schema: [{ name: 'email', type: 'email' as const, required: true }] };
-
-/** What a call threw; fails the test if it did not throw. */
-async function thrown(call: Promise<unknown>): Promise<unknown> {
-  try {
-    await call;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('the call did not fail');
-}
 
 beforeAll(async () => {
   baseUrl = await t.server.app.listen({ port: 0, host: '127.0.0.1' });

@@ -4,7 +4,7 @@
  * `LfkResponseError`s that `lfkErrorOf` reads.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { type Account, useTestServer } from '@lfk/server/testing';
+import { type Account, thrown, useTestServer } from '@lfk/server/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createLfkClient,
@@ -26,15 +26,6 @@ let formId: string;
 const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\n'), Buffer.alloc(1024, 0x20), Buffer.from('\n%%EOF\n')]);
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(64, 1)]);
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-
-async function thrown(call: Promise<unknown>): Promise<unknown> {
-  try {
-    await call;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('the call did not fail');
-}
 
 beforeAll(async () => {
   baseUrl = await t.server.app.listen({ port: 0, host: '127.0.0.1' });

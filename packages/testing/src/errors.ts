@@ -53,3 +53,13 @@ export function expectDocumentedError(res: Res, status: number, code: string, wh
   }
   return error;
 }
+
+/** What `call` threw, for assertions on it (its class, its code, its message); fails the test if it did not throw. */
+export async function thrown(call: Promise<unknown>): Promise<Error> {
+  try {
+    await call;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('the call did not fail');
+}

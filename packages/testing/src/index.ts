@@ -1,6 +1,6 @@
 export { DAY, HOUR, type TestClock, testClock } from './clock.ts';
 export { emailsSentTo, type LinkEmailKind, linkTokenIn, linkTokenSentTo, verificationTokenSentTo } from './email.ts';
-export { expectDocumentedError, type ExpectErrorOptions, expectError, type WireError } from './errors.ts';
+export { expectDocumentedError, type ExpectErrorOptions, expectError, thrown, type WireError } from './errors.ts';
 export type { Res } from './http.ts';
 export { freePort } from './ports.ts';
 export { type RawResponse, rawExchange } from './raw-http.ts';
