@@ -241,10 +241,11 @@ export interface Config {
    */
   secretKey: Buffer | undefined;
   /**
-   * Where submitted files' bytes are kept: `<LFK_DATA_DIR>/files` (a temporary folder with
-   * `memory://`), or the bucket `LFK_S3_BUCKET` names. Opened by `objectStorageFrom`.
+   * Where submitted files' bytes are kept: the data directory (its folder is worked out from
+   * `dataDir` by `objectStorageOf`, so a data directory changed after loading carries its files
+   * along), or the bucket `LFK_S3_BUCKET` names.
    */
-  objectStorage: ObjectStorageSettings;
+  objectStorage: { kind: 'directory' } | Extract<ObjectStorageSettings, { kind: 's3' }>;
   /** Captcha providers' siteverify URLs (`LFK_TURNSTILE_VERIFY_URL`…) and how long each may take (`LFK_CAPTCHA_TIMEOUT`). */
   captcha: CaptchaSettings;
   /** How often submissions past their form's retention, and spam past 30 days, are deleted (`LFK_RETENTION_SWEEP_INTERVAL`). */
@@ -354,6 +355,15 @@ const REPOSITORY_DASHBOARD_DIR = fileURLToPath(new URL('../../web/dist', import.
 
 export class ConfigError extends Error {}
 
+/**
+ * The storage `objectStorageFrom` opens: the bucket, or `<dataDir>/files` (a temporary folder of the
+ * process with `memory://`).
+ */
+export function objectStorageOf(config: Pick<Config, 'objectStorage' | 'dataDir'>): ObjectStorageSettings {
+  if (config.objectStorage.kind === 's3') return config.objectStorage;
+  return { kind: 'directory', root: config.dataDir.startsWith('memory://') ? null : join(config.dataDir, 'files') };
+}
+
 /** Parses the environment once, at start; nothing else reads `process.env`. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const parsed = envSchema.safeParse(env);
@@ -394,7 +404,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     objectStorage:
       e.LFK_S3_BUCKET === undefined
-        ? { kind: 'directory', root: e.LFK_DATA_DIR.startsWith('memory://') ? null : join(e.LFK_DATA_DIR, 'files') }
+        ? { kind: 'directory' }
         : {
             kind: 's3',
             bucket: e.LFK_S3_BUCKET,

@@ -19,7 +19,7 @@ import { type Database, openDatabase } from '@lfk/db';
 import { maxHeaderSize } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
-import type { Config } from './config.ts';
+import { type Config, objectStorageOf } from './config.ts';
 import { resolveSecretKey } from './secret-key.ts';
 import { isDashboardBuilt, registerDashboard } from './http/dashboard.ts';
 import { registerEmailVerification } from './http/email-verification.ts';
@@ -171,7 +171,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const metrics = config.metrics.enabled ? new (await import('./metrics.ts')).ServerMetrics(app, db, outage) : null;
 
   const secretKey = await resolveSecretKey(config);
-  const storage = options.objectStorage ?? (await objectStorageFrom(config.objectStorage));
+  const storage = options.objectStorage ?? (await objectStorageFrom(objectStorageOf(config)));
   const spool = await spoolDirFor(config.dataDir);
   // Printed mail is how a person without SMTP follows a verification link: shown at any level but silent.
   const mailLog = config.logLevel === 'silent' ? app.log : app.log.child({}, { level: 'info' });

@@ -1,14 +1,16 @@
 import { join } from 'node:path';
-import { loadConfig } from '@lfk/server';
+import { loadConfig, objectStorageOf } from '@lfk/server';
 import { describe, expect, it } from 'vitest';
 
 // LFK_S3_*: which storage the settings choose, and the combinations refused at start. No server.
 
 describe('where files are stored (LFK_S3_*)', () => {
   it('in <LFK_DATA_DIR>/files by default, and in a temporary folder with memory://', () => {
-    expect(loadConfig({ LFK_DATA_DIR: '/var/lib/lfk' }).objectStorage).toEqual({ kind: 'directory', root: join('/var/lib/lfk', 'files') });
-    expect(loadConfig({}).objectStorage).toEqual({ kind: 'directory', root: join('./.lfk/data', 'files') });
-    expect(loadConfig({ LFK_DATA_DIR: 'memory://' }).objectStorage).toEqual({ kind: 'directory', root: null });
+    expect(objectStorageOf(loadConfig({ LFK_DATA_DIR: '/var/lib/lfk' }))).toEqual({ kind: 'directory', root: join('/var/lib/lfk', 'files') });
+    expect(objectStorageOf(loadConfig({}))).toEqual({ kind: 'directory', root: join('./.lfk/data', 'files') });
+    expect(objectStorageOf(loadConfig({ LFK_DATA_DIR: 'memory://' }))).toEqual({ kind: 'directory', root: null });
+    // A data directory set after loading (as a test's memory://) takes its files with it.
+    expect(objectStorageOf({ ...loadConfig({}), dataDir: 'memory://' })).toEqual({ kind: 'directory', root: null });
   });
 
   it('in the bucket LFK_S3_BUCKET names, with every S3 setting', () => {

@@ -101,8 +101,6 @@ export async function startTestServer(
   const config = {
     ...envConfig,
     ...(database.url ? { databaseUrl: database.url } : { databaseUrl: undefined, dataDir: env.LFK_DATA_DIR ?? 'memory://' }),
-    // Files in a folder of the server's own, removed when it closes, unless the test names a data directory or a bucket.
-    ...(envConfig.objectStorage.kind === 'directory' && env.LFK_DATA_DIR === undefined ? { objectStorage: { kind: 'directory' as const, root: null } } : {}),
     // The API alone, unless a test asks for the dashboard (`config: { dashboardDir }`).
     dashboardDir: undefined,
     // Settings that are not in the environment (such as how often last_used_at is written).

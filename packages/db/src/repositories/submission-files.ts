@@ -31,17 +31,7 @@ export interface FileTotals {
 }
 
 /** A file being recorded with its submission (its id made by the caller, so the submission's values can name it). */
-export interface NewSubmissionFile {
-  id: string;
-  field: string;
-  name: string;
-  size: number;
-  contentType: string;
-  sha256: string;
-  status: FileStatus;
-  malwareSignature: string | null;
-  objectKey: string;
-}
+export type NewSubmissionFile = Omit<FileReading, 'submissionId'> & { objectKey: string };
 
 interface FileRow {
   id: string;

@@ -1,4 +1,4 @@
-import { AuditEvent, type FileReading, type FormReading, Submission, SubmissionFile, type SubmissionFilter, type SubmissionFormReading } from '@lfk/db';
+import { AuditEvent, type FormReading, Submission, SubmissionFile, type SubmissionFilter, type SubmissionFormReading } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Context } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
@@ -150,7 +150,7 @@ async function takeSubmission(ctx: Context & { key: FormKey | null }, form: Subm
       await em.getRepository(SubmissionFile).record(record.id, stored, record.createdAt);
       recorded = true;
       if (verdict.status === 'ok') {
-        fannedOut = await sendSubmission(em, form, { id: record.id, createdAt: record.createdAt, source, values, files: stored.map(storedReading(record.id)) }, ctx.services);
+        fannedOut = await sendSubmission(em, form, { id: record.id, createdAt: record.createdAt, source, values, files: stored.map((file) => ({ ...file, submissionId: record.id })) }, ctx.services);
       }
       const wire = { id: record.id, form_id: form.id, created_at: record.createdAt.toISOString() };
       return { response: wire, replay: wire };
@@ -173,18 +173,6 @@ function fileIdsByField(stored: readonly StoredUpload[]): Record<string, string[
   for (const file of stored) ids[file.field] = [...(ids[file.field] ?? []), file.id];
   return ids;
 }
-
-const storedReading = (submissionId: string) => (file: StoredUpload): FileReading => ({
-  id: file.id,
-  submissionId,
-  field: file.field,
-  name: file.name,
-  size: file.size,
-  contentType: file.contentType,
-  sha256: file.sha256,
-  status: file.status,
-  malwareSignature: file.malwareSignature,
-});
 
 export const inboxRouter = router({
   create: submissionProcedure.meta(rest('POST /v1/forms/:form_id/submissions', 201,
