@@ -1,4 +1,4 @@
-import { type BrowserAnswer, createCaller, preflightSubmission, restRoutes, type Services } from '@lfk/api';
+import { type BrowserAnswer, createCaller, preflightSubmission, restRoutes, sentValues, type Services } from '@lfk/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError, sendErrorPage } from './errors.ts';
 import { htmlPage } from './html-page.ts';
@@ -9,16 +9,6 @@ import { multipartUpload } from './multipart-upload.ts';
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 const MULTIPART_TYPE = 'multipart/form-data';
-
-/** A urlencoded body as field values; a name sent more than once becomes a list (which validation refuses). */
-function parseFormBody(text: string): Record<string, string | string[]> {
-  const values = new Map<string, string | string[]>();
-  for (const [name, value] of new URLSearchParams(text)) {
-    const seen = values.get(name);
-    values.set(name, seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value]);
-  }
-  return Object.fromEntries(values);
-}
 
 /** A plain HTML `<form method="post">` from a browser (either encoding): it wants a page back, not JSON. */
 function isHtmlFormPost(request: FastifyRequest): boolean {
@@ -102,7 +92,7 @@ export async function registerSubmissions(
   const route = restRoutes.find((r) => r.transport === 'submission')!;
   await app.register(async (scope) => {
     scope.addContentTypeParser(FORM_TYPE, { parseAs: 'string' }, (_request, body, done) => {
-      done(null, parseFormBody(body as string));
+      done(null, sentValues(new URLSearchParams(body as string)));
     });
     // Multipart bodies are not parsed ahead: the procedure reads one (`ctx.upload`) once the form admits it.
     await scope.register(multipart);

@@ -9,6 +9,7 @@ import { FILE_FIELD_LIMITS } from '@lfk/vocabulary';
 import { ApiError } from '../../errors.ts';
 import { accepts, SNIFF_BYTES, sniffContentType } from './content-types.ts';
 import { cleanFileName } from './file-names.ts';
+import { sentValues } from '../../infrastructure/sent-values.ts';
 import type { UploadLimits, UploadPart, UploadSource } from '../../infrastructure/upload-source.ts';
 
 /** A file received into a spool file of this process, checked against its field. */
@@ -79,15 +80,14 @@ export async function receiveUpload(source: UploadSource, schema: readonly Store
     values: valueLimits.count,
     valueSize: valueLimits.bytes,
   };
-  const values = new Map<string, string | string[]>();
+  const values: [string, string][] = [];
   const files: SpooledFile[] = [];
   const perField = new Map<string, number>();
   let total = 0;
   try {
     for await (const part of source.parts(limits)) {
       if (part.kind === 'value') {
-        const seen = values.get(part.field);
-        values.set(part.field, seen === undefined ? part.value : [...(Array.isArray(seen) ? seen : [seen]), part.value]);
+        values.push([part.field, part.value]);
         continue;
       }
       const rule = rules.get(part.field);
@@ -105,7 +105,7 @@ export async function receiveUpload(source: UploadSource, schema: readonly Store
     await discardSpool(files);
     throw error;
   }
-  return { values: Object.fromEntries(values), files };
+  return { values: sentValues(values), files };
 }
 
 async function spool(
