@@ -86,7 +86,7 @@ describeInBrowser('files', () => {
     const detail = page.locator('tr.submission-detail');
     const link = detail.getByRole('link', { name: 'Ada Lovelace CV.pdf' });
     await see(link);
-    await see(detail.getByText('3.0 KB · application/pdf'));
+    await see(detail.getByText('3.0 KiB · application/pdf'));
     await expectAccessible(page, 'submission-with-file');
     await screenshot(page, 'submission-with-file');
 

@@ -1,5 +1,5 @@
 import type { RouterOutputs } from '@lfk/client';
-import { SPAM_REASON_WORDS, type SubmissionStatus } from '@lfk/vocabulary';
+import { describeBytes, SPAM_REASON_WORDS, type SubmissionStatus } from '@lfk/vocabulary';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { type FormEvent, Fragment, useState } from 'react';
@@ -295,9 +295,6 @@ const valueText = (value: StoredValue, files: Submission['files'] = []) =>
           : 'No'
         : String(value);
 
-const MiB = 1024 * 1024;
-const sizeText = (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < MiB ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / MiB).toFixed(1)} MB`);
-
 /** A submission's files: each downloaded as an attachment, but a quarantined one, which says why and cannot be. */
 function SubmissionFiles({ submission, field }: { submission: Submission; field: string }) {
   const files = submission.files.filter((file) => file.field === field);
@@ -314,7 +311,7 @@ function SubmissionFiles({ submission, field }: { submission: Submission; field:
             <span className="file-name">{file.name}</span>
           )}{' '}
           <span className="muted">
-            {sizeText(file.size)} · {file.content_type}
+            {describeBytes(file.size)} · {file.content_type}
           </span>
           {file.status === 'quarantined' && (
             <p className="quarantine-reason">

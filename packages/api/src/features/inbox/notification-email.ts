@@ -1,12 +1,11 @@
 import type { FileReading, NewEmail, StoredField } from '@lfk/db';
-
-const sizeOf = (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
+import { describeBytes } from '@lfk/vocabulary';
 
 /** A file field's value in the email: its files' names and sizes, never a link to one (a forwarded email must not hand them out). */
 function filesShown(files: readonly FileReading[], field: string): string {
   const mine = files.filter((file) => file.field === field);
   if (mine.length === 0) return '(empty)';
-  return mine.map((file) => `${file.name} (${sizeOf(file.size)}${file.status === 'quarantined' ? ', quarantined: malware found' : ''})`).join(', ');
+  return mine.map((file) => `${file.name} (${describeBytes(file.size)}${file.status === 'quarantined' ? ', quarantined: malware found' : ''})`).join(', ');
 }
 
 /**
