@@ -72,6 +72,8 @@ export interface Comparison {
   ratioRange: [number, number];
   /** The server's CPU time per answered request (user + system), in microseconds. */
   cpuMicros: { subject: number; baseline: number };
+  /** The database's, when both sides have a database clock. */
+  databaseCpuMicros?: { subject: number; baseline: number };
 }
 
 /** One side of a comparison: a load, the server it goes to, and that server's CPU clock (seconds). */
@@ -79,6 +81,8 @@ export interface Side {
   url: string;
   load: Load;
   cpuSeconds: () => number;
+  /** Starts a CPU clock of the database the server uses (reading it gives seconds), when it runs in processes of its own. */
+  databaseCpuClock?: () => () => number;
 }
 
 /**
@@ -93,25 +97,31 @@ export async function compare(subject: Side, baseline: Side, settings: LoadSetti
   await drive(subject.url, subject.load, warmUp);
   const runs = { baseline: [] as LoadResult[], subject: [] as LoadResult[] };
   const cpu = { baseline: 0, subject: 0 };
+  const databaseCpu = { baseline: 0, subject: 0 };
   const measure = async (which: 'baseline' | 'subject') => {
     const side = which === 'baseline' ? baseline : subject;
     const before = side.cpuSeconds();
+    const databaseClock = side.databaseCpuClock?.();
     runs[which].push(await drive(side.url, side.load, settings));
     cpu[which] += side.cpuSeconds() - before;
+    databaseCpu[which] += databaseClock?.() ?? 0;
   };
   for (let round = 0; round < settings.rounds; round++) {
     await measure('baseline');
     await measure('subject');
   }
   const ratios = runs.subject.map((s, i) => s.requestsPerSecond / runs.baseline[i]!.requestsPerSecond);
-  const perRequest = (which: 'baseline' | 'subject') =>
-    (cpu[which] * 1e6) / runs[which].reduce((sum, r) => sum + r.total, 0);
+  const perRequest = (which: 'baseline' | 'subject', clock = cpu) =>
+    (clock[which] * 1e6) / runs[which].reduce((sum, r) => sum + r.total, 0);
   return {
     subject: meanOf(runs.subject),
     baseline: meanOf(runs.baseline),
     ratio: median(ratios),
     ratioRange: [Math.min(...ratios), Math.max(...ratios)],
     cpuMicros: { subject: perRequest('subject'), baseline: perRequest('baseline') },
+    ...(subject.databaseCpuClock && baseline.databaseCpuClock
+      ? { databaseCpuMicros: { subject: perRequest('subject', databaseCpu), baseline: perRequest('baseline', databaseCpu) } }
+      : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type ChildProcess, fork, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { RATE_LIMITS_OFF } from '@lfk/server';
@@ -169,6 +169,35 @@ function cpuSecondsOf(pid: number): number {
   // The command name (field 2) may hold spaces; the fields after its closing parenthesis do not.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** CPU seconds so far of each PostgreSQL process on this machine, by pid. */
+function postgresCpuByPid(): Map<number, number> {
+  const seconds = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') seconds.set(Number(entry), cpuSecondsOf(Number(entry)));
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  return seconds;
+}
+
+/**
+ * Starts a clock of the CPU time PostgreSQL spends (backends, WAL writer, checkpointer,
+ * autovacuum): what a load cost the database, when nothing else uses it. Reading it gives the
+ * seconds since it started; a process that exited in between counts for nothing (its time went
+ * with it, and the servers' pools keep theirs open under load).
+ */
+export function postgresCpuClock(): () => number {
+  const start = postgresCpuByPid();
+  return () => {
+    let seconds = 0;
+    for (const [pid, now] of postgresCpuByPid()) seconds += now - (start.get(pid) ?? 0);
+    return seconds;
+  };
 }
 
 export function stopProcess(child: ChildProcess): Promise<void> {

@@ -36,9 +36,13 @@ const FAIRNESS_SECONDS = Number(process.env.BENCH_FAIRNESS_SECONDS ?? 30);
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 120);
 /** Scenario 17: files a measured run, and turns of baseline and lfk. */
 const uploadSettings = { files: Number(process.env.BENCH_UPLOADS ?? 32), rounds: Number(process.env.BENCH_UPLOAD_ROUNDS ?? 3) };
-/** `uploads`: scenarios 4 (embedded) and 17 alone, their rows merged into the page; unset: every scenario. */
+/**
+ * `uploads`: scenarios 4 (embedded) and 17 alone; `lower-bound`: scenario 8 alone (PostgreSQL);
+ * their rows merged into the page. Unset: every scenario.
+ */
 const only = process.env.BENCH_ONLY || undefined;
-if (only !== undefined && only !== 'uploads') throw new Error(`BENCH_ONLY takes "uploads" only, not "${only}"`);
+if (only !== undefined && only !== 'uploads' && only !== 'lower-bound') throw new Error(`BENCH_ONLY takes "uploads" or "lower-bound", not "${only}"`);
+if (only === 'lower-bound' && !databaseUrl) throw new Error('BENCH_ONLY=lower-bound needs BENCH_DATABASE_URL');
 const REPORT = join(REPO, 'docs/benchmarks.md');
 const startedAt = new Date();
 const loadAtStart = loadavg()[0]!;
@@ -58,7 +62,16 @@ async function withServer<T>(start: () => Promise<BenchServer>, body: (server: B
 
 const dataDir = mkdtempSync(join(tmpdir(), 'lfk-bench-'));
 try {
-  if (only === 'uploads') {
+  if (only === 'lower-bound') {
+    await withServer(() => startBenchServer(serverEnv({ databaseUrl: databaseUrl! })), async (a) => {
+      const seeded = await seed(a, 1);
+      say('lower bound');
+      await withServer(
+        () => startLowerBound(databaseUrl!),
+        async (bound) => rows.push(...(await lowerBound(a, bound, seeded, settings, notes))),
+      );
+    });
+  } else if (only === 'uploads') {
     say('a submission without files');
     await withServer(() => startBenchServer(serverEnv({ dataDir })), async (server) => {
       const seeded = await seed(server, 1);

@@ -13,9 +13,16 @@ export interface Seed {
   revokedKey: string;
   /** A claimed form, read by scenario 1. */
   formId: string;
-  /** An `api_key`-mode form, submitted to by scenarios 4 and 8; each submission notifies its verified address. */
+  /** An `api_key`-mode form, submitted to by scenario 4; each submission notifies its verified address. */
   apiKeyFormId: string;
+  /** An `api_key`-mode form that notifies nobody and has no webhook: scenario 8's keyed submissions. */
+  quietFormId: string;
+  /** A browser-mode form taking posts from `BROWSER_ORIGIN`, with a honeypot and a redirect: scenario 8's form posts. */
+  browserFormId: string;
 }
+
+/** The site scenario 8's browser form takes posts from. */
+export const BROWSER_ORIGIN = 'https://shop.example';
 
 /**
  * A person, their workspace, keys and forms, made through lfk's own typed client as a customer
@@ -55,6 +62,14 @@ export async function seed(
     notify_email: 'orders@example.org',
   });
   await server.verifyNotify(apiKeyForm.id);
+  const quietForm = await withKey.forms.create.mutate({ name: 'Orders, quietly', schema, submission_mode: 'api_key' });
+  const browserForm = await withKey.forms.create.mutate({
+    name: 'Newsletter',
+    schema,
+    allowed_origins: [BROWSER_ORIGIN],
+    redirect_url: `${BROWSER_ORIGIN}/thanks`,
+    spam: { honeypot: '_gotcha' },
+  });
   return {
     email,
     sessionToken: signedUp.session_token,
@@ -63,6 +78,8 @@ export async function seed(
     revokedKey: revoked.key,
     formId: form.id,
     apiKeyFormId: apiKeyForm.id,
+    quietFormId: quietForm.id,
+    browserFormId: browserForm.id,
   };
 }
 

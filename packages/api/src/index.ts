@@ -38,6 +38,8 @@ export { bodyToSend } from './infrastructure/outbox.ts';
 export { DEFAULT_DELIVERY_SETTINGS, type DeliveryJobSettings, deliveryJob } from './features/webhooks/delivery-job.ts';
 export { RETRY_DELAYS_MS } from './features/webhooks/retry-schedule.ts';
 export { preflightSubmission } from './features/inbox/rules.ts';
+/** For the benchmark's lower bound, which checks a submission by the same rules. */
+export { validateSubmission } from './features/inbox/validation.ts';
 export { sentValues } from './infrastructure/sent-values.ts';
 export { sweepExpiredSubmissions } from './features/inbox/retention-sweep.ts';
 export { DEFAULT_EXPORTS_PER_PERSON, EXPORT_BATCH, EXPORT_CONTENT_TYPES } from './features/inbox/export.ts';
