@@ -2,6 +2,8 @@
  * The server under test, in its own process: lfk's `createServer` from the environment, exactly as
  * `npm start` builds it, plus the benchmark's baselines and query counter.
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import type { Principal } from '@lfk/api';
 import { createServer, loadConfig } from '@lfk/server';
 import { countQueries, registerBaselines } from './baselines.ts';
@@ -14,6 +16,7 @@ const server = await createServer(loadConfig(process.env));
 registerBaselines(server, () => principal);
 const queries = countQueries(server);
 const url = await server.listen();
+const profiler = new Session();
 
 process.on('message', (message: ToServer) => {
   if (message.type === 'principal') {
@@ -38,6 +41,18 @@ process.on('message', (message: ToServer) => {
   } else if (message.type === 'collect') {
     (globalThis as { gc?: (options: object) => void }).gc?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
     send({ type: 'collected' });
+  } else if (message.type === 'profile-start') {
+    profiler.connect();
+    profiler
+      .post('Profiler.enable')
+      .then(() => profiler.post('Profiler.start'))
+      .then(() => send({ type: 'profiling' }));
+  } else if (message.type === 'profile-stop') {
+    profiler.post('Profiler.stop').then(({ profile }) => {
+      writeFileSync(message.path, JSON.stringify(profile));
+      profiler.disconnect();
+      send({ type: 'profiled' });
+    });
   } else if (message.type === 'seed-submissions') {
     // Realistic rows (an address, a sentence of text), written in one statement: the scenario
     // measures the export, not 100 000 submissions through the API.

@@ -52,6 +52,8 @@ export interface BenchServer {
   heap(): Promise<{ live: number; resources: number }>;
   /** A memory-reducing collection in the server, which gives freed heap pages back (the bench server only). */
   collect(): Promise<void>;
+  /** Profiles the server's CPU while `body` runs, into `path` (the bench server only). */
+  profile<T>(path: string, body: () => Promise<T>): Promise<T>;
   rssBytes(): number;
   /** The most RSS the process has had (the kernel's high-water mark). */
   peakRssBytes(): number;
@@ -131,6 +133,14 @@ async function forkServer(script: string, env: Record<string, string>, execArgv:
     liveHeapBytes: () => ask(child, { type: 'heap' }, 'heap').then((answer) => answer.bytes),
     heap: () => ask(child, { type: 'heap' }, 'heap').then(({ bytes, resources }) => ({ live: bytes, resources })),
     collect: () => ask(child, { type: 'collect' }, 'collected').then(() => undefined),
+    async profile(path, body) {
+      await ask(child, { type: 'profile-start' }, 'profiling');
+      try {
+        return await body();
+      } finally {
+        await ask(child, { type: 'profile-stop', path }, 'profiled');
+      }
+    },
     rssBytes: () => statusBytes(child.pid!, 'VmRSS'),
     peakRssBytes: () => statusBytes(child.pid!, 'VmHWM'),
     resetPeakRss: () => writeFileSync(`/proc/${child.pid!}/clear_refs`, '5'),

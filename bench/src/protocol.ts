@@ -20,7 +20,11 @@ export type ToServer =
    * A memory-reducing collection (V8's last-resort GC, as under memory pressure): garbage
    * collected and the freed heap pages given back to the system, which V8 otherwise keeps pooled.
    */
-  | { type: 'collect' };
+  | { type: 'collect' }
+  /** Starts V8's CPU profiler in the server (`bench:profile`), so start-up and seeding stay out of the profile. */
+  | { type: 'profile-start' }
+  /** Stops it and writes the profile (Chrome DevTools' format) to `path`. */
+  | { type: 'profile-stop'; path: string };
 
 export type FromServer =
   | { type: 'ready'; url: string }
@@ -28,4 +32,6 @@ export type FromServer =
   | { type: 'verified' }
   | { type: 'seeded' }
   | { type: 'heap'; bytes: number; resources: number }
-  | { type: 'collected' };
+  | { type: 'collected' }
+  | { type: 'profiling' }
+  | { type: 'profiled' };

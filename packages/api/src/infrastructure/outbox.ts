@@ -27,7 +27,7 @@ export function oneLine(value: string): string {
 }
 
 /** The message as stored: one-line headers, the subject cut to its column, a link's token sealed. */
-function stored(email: OutgoingEmail): NewEmail {
+export function storedEmail(email: OutgoingEmail): NewEmail {
   const to = oneLine(email.to);
   const secret = email.secret;
   return {
@@ -54,12 +54,12 @@ export function bodyToSend(email: ClaimedEmail, box: SecretBox): string {
  * what expires and which tests turn).
  */
 export function enqueueEmail(em: EntityManager, email: OutgoingEmail): void {
-  em.getRepository(OutboxEmail).enqueue(stored(email), new Date());
+  em.getRepository(OutboxEmail).enqueue(storedEmail(email), new Date());
 }
 
 /** `enqueueEmail` for a change written at once (not flushed): the email is written now, in `em`'s transaction. */
 export function insertEmail(em: EntityManager, email: OutgoingEmail): Promise<void> {
-  return em.getRepository(OutboxEmail).writeNow(stored(email), new Date());
+  return em.getRepository(OutboxEmail).writeNow(storedEmail(email), new Date());
 }
 
 /** `insertEmail` of one email per owner of the workspace, built for each address. */

@@ -27,17 +27,32 @@ export interface ClaimedEmail {
   attempts: number;
 }
 
+/** An email's row, for every statement that writes one: its columns, then `outboxEmailRow`'s values. */
+export const INSERT_OUTBOX_EMAIL =
+  'insert into outbox_emails (id, kind, "to", subject, body, secret_sealed, submission_id, status, attempts, next_attempt_at, created_at)';
+
+/** The values of `INSERT_OUTBOX_EMAIL` for a message due at once. */
+export const outboxEmailRow = (email: NewEmail, now: Date) => [
+  newId('eml'),
+  email.kind,
+  email.to,
+  email.subject,
+  email.body,
+  email.secretSealed ?? null,
+  email.submissionId ?? null,
+  'pending',
+  0,
+  now,
+  now,
+];
+
 export class OutboxEmailRepository extends BaseRepository<IOutboxEmail> {
   /**
    * Writes the message at once, due at once, in this repository's EntityManager's transaction: for
    * a change written the same way (`SubmissionRepository.writeNow`), not queued for a flush.
    */
   async writeNow(email: NewEmail, now = new Date()): Promise<void> {
-    await this.em.execute(
-      'insert into outbox_emails (id, kind, "to", subject, body, secret_sealed, submission_id, status, attempts, next_attempt_at, created_at) ' +
-        "values (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)",
-      [newId('eml'), email.kind, email.to, email.subject, email.body, email.secretSealed ?? null, email.submissionId ?? null, now, now],
-    );
+    await this.em.execute(`${INSERT_OUTBOX_EMAIL} values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, outboxEmailRow(email, now));
   }
 
   /** The mail waiting to be sent (retries included). */

@@ -2,6 +2,9 @@ import { BaseRepository, type Bounded, boundedRead, type ReadBounds } from './ba
 import type { SpamReason, SubmissionSource, SubmissionStatus } from '@lfk/vocabulary';
 import type { ISubmission } from '../entities/submission.ts';
 import { isId, newId } from '../ids.ts';
+import { INSERT_OUTBOX_EMAIL, type NewEmail, outboxEmailRow } from './outbox-emails.ts';
+
+const INSERT_SUBMISSION = 'insert into submissions (id, form_id, data, source, api_key_id, status, spam_reason, created_at)';
 
 export interface NewSubmission {
   formId: string;
@@ -179,17 +182,30 @@ export class SubmissionRepository extends BaseRepository<ISubmission> {
   }
 
   /**
-   * Writes the submission at once, in this repository's EntityManager's transaction: one
-   * statement, no entity (nothing reads it back in the request). Answers its id and time, so what
-   * is written with it (its notification) can name them.
+   * Writes the submission at once, in this repository's EntityManager's transaction if it has
+   * one: no entity (nothing reads it back in the request). With `emailOf`, the email it sends
+   * (built for its id and time) is written by the same statement: one round trip, which commits by
+   * itself outside a transaction, and the email exists if and only if the submission does.
    */
-  async writeNow(submission: NewSubmission, now = new Date()): Promise<{ id: string; createdAt: Date }> {
-    const id = newId('sub');
-    await this.em.execute(
-      'insert into submissions (id, form_id, data, source, api_key_id, status, spam_reason, created_at) values (?, ?, ?, ?, ?, ?, ?, ?)',
-      [id, submission.formId, JSON.stringify(submission.data), submission.source, submission.apiKeyId, submission.status, submission.spamReason, now],
-    );
-    return { id, createdAt: now };
+  async writeNow(
+    submission: NewSubmission,
+    now: Date,
+    emailOf?: (record: { id: string; createdAt: Date }) => NewEmail | null,
+  ): Promise<{ id: string; createdAt: Date }> {
+    const record = { id: newId('sub'), createdAt: now };
+    const row = [record.id, submission.formId, JSON.stringify(submission.data), submission.source, submission.apiKeyId, submission.status, submission.spamReason, now];
+    const email = emailOf?.(record) ?? null;
+    if (email === null) {
+      await this.em.execute(`${INSERT_SUBMISSION} values (?, ?, ?, ?, ?, ?, ?, ?)`, row);
+    } else {
+      await this.em.execute(
+        `with submission as (${INSERT_SUBMISSION} values (?, ?, ?, ?, ?, ?, ?, ?) returning id) ` +
+          `${INSERT_OUTBOX_EMAIL} select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? from submission`,
+        // Due by the wall clock, which the sender polls by, as every queued email is.
+        [...row, ...outboxEmailRow({ ...email, submissionId: record.id }, new Date())],
+      );
+    }
+    return record;
   }
 
   /**

@@ -4,7 +4,7 @@ import type { StoredValue } from './validation.ts';
 import type { Services } from '../../context.ts';
 import { linkFiles } from '../files/linked-files.ts';
 import type { EntityManager } from '@mikro-orm/sql';
-import { insertEmail } from '../../infrastructure/outbox.ts';
+import { insertEmail, type OutgoingEmail } from '../../infrastructure/outbox.ts';
 import { queueSubmissionCreated } from '../webhooks/events.ts';
 import { notificationsTo } from '../email-verification/notify-email.ts';
 import { submissionEmail } from './notification-email.ts';
@@ -22,43 +22,71 @@ export interface AlreadySent {
 
 const NOTHING_YET: AlreadySent = { email: false, endpointIds: new Set() };
 
+/** A submission as what it sends tells of it. */
+export interface SentSubmission {
+  id: string;
+  createdAt: Date;
+  source: SubmissionSource;
+  values: Record<string, StoredValue>;
+  files: readonly FileReading[];
+}
+
+/**
+ * The notification a real submission sends: to the form's verified `notify_email` (or the address
+ * kept while a new one is verified); null when the form notifies nobody.
+ */
+export function notificationOf(form: SubmissionFormReading, submission: SentSubmission, services: Pick<Services, 'publicUrl'>): OutgoingEmail | null {
+  const to = notificationsTo(form);
+  if (to === null) return null;
+  return {
+    ...submissionEmail({
+      to,
+      formName: form.name,
+      fields: form.schema,
+      values: submission.values,
+      files: submission.files,
+      link: form.workspace ? `${services.publicUrl.replace(/\/+$/, '')}/w/${form.workspace.id}/forms/${form.id}/submissions` : null,
+      submissionId: submission.id,
+      receivedAt: submission.createdAt,
+    }),
+    submissionId: submission.id,
+  };
+}
+
+/**
+ * Whether a real submission queues webhook deliveries: when an enabled endpoint listens, and none
+ * of its files is quarantined (malware is not sent on).
+ */
+export const deliversTo = (form: SubmissionFormReading, files: readonly Pick<FileReading, 'status'>[]) =>
+  form.hasWebhooks && !files.some((file) => file.status === 'quarantined');
+
+/** Queues the webhook deliveries of a real submission (`deliversTo`) in `em`'s transaction, with its files' signed links; none to `except`. */
+export async function queueDeliveries(
+  em: EntityManager,
+  form: SubmissionFormReading,
+  submission: SentSubmission,
+  services: Pick<Services, 'files' | 'now'>,
+  except: ReadonlySet<string> = new Set(),
+): Promise<boolean> {
+  if (!deliversTo(form, submission.files)) return false;
+  const files = await linkFiles(em, services, form.workspace?.id ?? null, submission.files);
+  return queueSubmissionCreated(em, { form: { id: form.id, name: form.name }, submission, files }, except);
+}
+
 /**
  * Queues what a real submission sends and has not (`already`), in `em`'s transaction (so they
- * exist if and only if it is kept): the notification (to the form's verified `notify_email`, or the address kept
- * while a new one is verified), and
- * the webhook deliveries, with its files' signed links — none while a file of it is quarantined:
- * malware is not sent on. Both are tied to the submission: deleting it deletes them.
+ * exist if and only if it is kept): its notification and its webhook deliveries. Both are tied to
+ * the submission: deleting it deletes them.
  */
 export async function sendSubmission(
   em: EntityManager,
   form: SubmissionFormReading,
-  submission: { id: string; createdAt: Date; source: SubmissionSource; values: Record<string, StoredValue>; files: readonly FileReading[] },
+  submission: SentSubmission,
   services: Pick<Services, 'files' | 'now' | 'publicUrl'>,
   already: AlreadySent = NOTHING_YET,
 ): Promise<Sent> {
-  const notify = already.email ? null : notificationsTo(form);
-  if (notify) {
-    await insertEmail(em, {
-      ...submissionEmail({
-        to: notify,
-        formName: form.name,
-        fields: form.schema,
-        values: submission.values,
-        files: submission.files,
-        link: form.workspace ? `${services.publicUrl.replace(/\/+$/, '')}/w/${form.workspace.id}/forms/${form.id}/submissions` : null,
-        submissionId: submission.id,
-        receivedAt: submission.createdAt,
-      }),
-      submissionId: submission.id,
-    });
-  }
-  const quarantined = submission.files.some((file) => file.status === 'quarantined');
-  const deliveriesQueued = form.hasWebhooks && !quarantined
-    ? await queueSubmissionCreated(
-        em,
-        { form: { id: form.id, name: form.name }, submission, files: await linkFiles(em, services, form.workspace?.id ?? null, submission.files) },
-        already.endpointIds,
-      )
-    : false;
-  return { emailQueued: notify !== null, deliveriesQueued };
+  const email = already.email ? null : notificationOf(form, submission, services);
+  if (email) await insertEmail(em, email);
+  const deliveriesQueued = await queueDeliveries(em, form, submission, services, already.endpointIds);
+  return { emailQueued: email !== null, deliveriesQueued };
 }

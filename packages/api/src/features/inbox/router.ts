@@ -29,7 +29,8 @@ import {
 import { type StoredValue, validateSubmission } from './validation.ts';
 import { assertOpen, assertUnderCap } from './closing.ts';
 import { judge, separateSpamFields } from './spam.ts';
-import { sendSubmission } from './fan-out.ts';
+import { deliversTo, notificationOf, queueDeliveries, sendSubmission } from './fan-out.ts';
+import { storedEmail } from '../../infrastructure/outbox.ts';
 import { inBatches } from '../../infrastructure/batches.ts';
 import { exportSubmissions } from './export.ts';
 import { type Actor, type FormKey, formMemberProcedure, router, submissionProcedure } from '../../trpc.ts';
@@ -131,29 +132,41 @@ async function takeSubmission(ctx: Context & { key: FormKey | null }, form: Subm
   // Spam is answered exactly as a real submission is: whoever sent it learns nothing.
   const verdict = await judge(ctx, form, source, sent);
   const stored = await storeUploads(ctx.services, body.files, ctx.services.files.log);
+  const real = verdict.status === 'ok';
   let fannedOut = { emailQueued: false, deliveriesQueued: false };
   // Kept once the write that records them has committed; a replay runs no write, so records none.
   let recorded = false;
   let kept = false;
   try {
-    const created = await runIdempotently(ctx, write, request, async (em) => {
+    const perform = async (em: EntityManager) => {
       // Spam too: a full form answers every post alike, so a bot cannot tell its honeypot apart.
       await assertUnderCap(em, form);
       await keepUploads(em, stored);
       const values = { ...validated.values, ...fileIdsByField(stored) };
-      // Written by plain statements in the request's transaction: the submission and its files,
-      // then (if it is real) its notification and webhook deliveries, which exist if and only if it does.
+      const sent = (record: { id: string; createdAt: Date }) => ({ ...record, source, values, files: stored.map((file) => ({ ...file, submissionId: record.id })) });
+      // Written by plain statements: the submission with its notification (if it is real), its
+      // files, then its webhook deliveries, which exist if and only if it does.
       const record = await em.getRepository(Submission).writeNow(
         { formId: form.id, data: values, source, apiKeyId: ctx.key?.keyId ?? null, ...verdict },
         ctx.services.now(),
+        (written) => {
+          const email = real ? notificationOf(form, sent(written), ctx.services) : null;
+          fannedOut.emailQueued = email !== null;
+          return email && storedEmail(email);
+        },
       );
       await em.getRepository(SubmissionFile).record(record.id, stored, record.createdAt);
       recorded = true;
-      if (verdict.status === 'ok') {
-        fannedOut = await sendSubmission(em, form, { id: record.id, createdAt: record.createdAt, source, values, files: stored.map((file) => ({ ...file, submissionId: record.id })) }, ctx.services);
-      }
+      if (real) fannedOut.deliveriesQueued = await queueDeliveries(em, form, sent(record), ctx.services);
       const wire = { id: record.id, form_id: form.id, created_at: record.createdAt.toISOString() };
       return { response: wire, replay: wire };
+    };
+    // The submission and its notification are one statement, which commits by itself; a write of
+    // more (an Idempotency-Key's record, the cap's lock, files, deliveries) is one transaction.
+    const oneStatement = ctx.idempotencyKey === undefined && form.maxSubmissions == null && stored.length === 0 && !(real && deliversTo(form, []));
+    const created = oneStatement ? (await perform(ctx.em)).response : await runIdempotently(ctx, write, request, async (em) => {
+      fannedOut = { emailQueued: false, deliveriesQueued: false };
+      return perform(em);
     });
     kept = recorded;
     if (fannedOut.emailQueued) ctx.services.wakeMailer();
