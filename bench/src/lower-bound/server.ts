@@ -103,7 +103,7 @@ app.get<{ Params: { form_id: string } }>('/v1/forms/:form_id', async (request, r
   const key = await keyOf(request);
   if (!key) return refuse(reply, 401, 'invalid_api_key', 'The API key is invalid or has been revoked.');
   const form = await readForm(request.params.form_id);
-  if (!form || form.state !== 'claimed' || form.workspace_id !== key.workspaceId) return refuse(reply, 404, 'form_not_found', 'No such form.');
+  if (form?.state !== 'claimed' || form.workspace_id !== key.workspaceId) return refuse(reply, 404, 'form_not_found', 'No such form.');
   return reply.send({ ...form, created_at: form.created_at.toISOString(), updated_at: form.updated_at.toISOString() });
 });
 
