@@ -3,10 +3,10 @@ import { Migrator } from '@mikro-orm/migrations';
 import pg from 'pg';
 import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
-import type { EntityManager, MikroORM } from '@mikro-orm/sql';
+import { createPostgreSqlTypeParsers, type EntityManager, type MikroORM } from '@mikro-orm/sql';
 import { entities } from './entities/index.ts';
 import { migrationsList } from './migrations/index.ts';
-import { initialiseDataDirOutOfProcess, PGLITE_START_PARAMS } from './pglite-settings.ts';
+import { initialiseDataDirOutOfProcess, PGLITE_START_PARAMS, trimTypeParsers } from './pglite-settings.ts';
 import { tagFailures } from './database-failures.ts';
 import { ChannelListener, type NotificationHandlers, type Subscription } from './notifications.ts';
 
@@ -146,6 +146,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const driverOptions = { startParams: [...PGLITE_START_PARAMS], ...(loadDataDir ? { loadDataDir } : {}) };
     orm = (await PgliteORM.init({ ...common, dbName: dataDir, driverOptions })) as unknown as MikroORM;
     try {
+      const pglite = await (orm.em.getConnection() as unknown as { getNativeClient(): Promise<{ parsers: Record<number, unknown> }> }).getNativeClient();
+      trimTypeParsers(pglite, Object.keys(createPostgreSqlTypeParsers((text: string) => [text])).map(Number));
       await orm.migrator.up();
     } catch (error) {
       await orm.close(true);

@@ -46,6 +46,28 @@ describe.runIf(!TEST_DATABASE_URL)('embedded PGlite', () => {
   });
 });
 
+describe('what a raw statement reads back', () => {
+  // The embedded database keeps only some of PGlite's type parsers (trimTypeParsers): every type
+  // lfk reads must still come back as on PostgreSQL through MikroORM, or as its text where MikroORM keeps it so.
+  it('json, booleans, integers, arrays and times, on either engine', async () => {
+    const db = await openDatabase(TEST_DATABASE_URL ? { databaseUrl: TEST_DATABASE_URL } : {});
+    try {
+      const [row] = await db.fork().execute<Record<string, unknown>[]>(
+        `select '{"a":[1,"b"]}'::jsonb as jsonb, '[true]'::json as json, true as bool, 7::int4 as int4, 9::int8 as int8,
+                array['x','y']::text[] as texts, array[1,2]::int4[] as ints, '2026-01-02T03:04:05Z'::timestamptz as at,
+                array['2026-01-02T03:04:05Z'::timestamptz] as ats, 'z'::text as text`,
+      );
+      expect(row).toMatchObject({ jsonb: { a: [1, 'b'] }, json: [true], bool: true, int4: 7, texts: ['x', 'y'], ints: [1, 2], text: 'z' });
+      // int8 as the drivers give it (a string on PostgreSQL's pg, a number on PGlite): read with Number() where lfk reads one.
+      expect(Number(row!.int8)).toBe(9);
+      expect(new Date(row!.at as string).toISOString()).toBe('2026-01-02T03:04:05.000Z');
+      expect((row!.ats as unknown[]).map((at) => new Date(at as string).toISOString())).toEqual(['2026-01-02T03:04:05.000Z']);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
 describe.runIf(TEST_DATABASE_URL)('PostgreSQL', () => {
   it('applies the same migrations, idempotently', async () => {
     const first = await openDatabase({ databaseUrl: TEST_DATABASE_URL });
