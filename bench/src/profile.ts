@@ -11,22 +11,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateApiKey } from '@lfk/api';
+import { breakdown, type CpuProfile } from './cpu-profile.ts';
 import { drive, type Load } from './load.ts';
 import { postgresCpuClock, serverEnv, startBenchServer } from './processes.ts';
 import { browserSubmission, keyedSubmission } from './scenarios/lower-bound.ts';
 import { AT_ONCE, FILE_BYTES, multipartBody, sendBatch, UPLOAD_LIMITS, uploadTarget } from './scenarios/uploads.ts';
 import { seed, withBadChecksum } from './seed.ts';
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-interface Profile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
 
 const kind = process.argv[2] ?? 'valid';
 const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
@@ -78,54 +68,17 @@ async function uploaded(): Promise<{ summary: string; requests: number }> {
   return { summary: `${((files * FILE_BYTES) / batch.seconds / 1e6).toFixed(0)} MB/s of 10 MiB files, ${AT_ONCE} at once`, requests: files };
 }
 
-const profile = JSON.parse(readFileSync(profilePath, 'utf8')) as Profile;
-const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-const parentOf = new Map<number, number>();
-for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
-const isNative = (url: string) => url === '';
-const packageOf = (url: string) => {
-  if (url.includes('node_modules/')) {
-    const parts = url.split('node_modules/').at(-1)!.split('/');
-    return parts[0]!.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!;
-  }
-  if (url.startsWith('wasm://')) return 'WebAssembly (PGlite)';
-  if (url.startsWith('node:')) return url.replace(/^node:(internal\/)?/, 'node:').split('/')[0]!;
-  return `lfk ${url.replace(/^file:\/\/.*?\/(apps|packages|bench)\//, '$1/').replace(/\/[^/]+$/, '/')}`;
-};
-const IDLE = new Set(['(idle)', '(program)', '(garbage collector)', '(root)']);
-/** Where a sample's time goes: its own package, or for native work, that of the nearest JavaScript caller. */
-function whereOf(id: number): string {
-  const frame = byId.get(id)!.callFrame;
-  if (!isNative(frame.url) || IDLE.has(frame.functionName)) return IDLE.has(frame.functionName) ? frame.functionName : packageOf(frame.url);
-  for (let up = parentOf.get(id); up !== undefined; up = parentOf.get(up)) {
-    const caller = byId.get(up)!.callFrame;
-    if (!isNative(caller.url)) return `${packageOf(caller.url)} (native work)`;
-  }
-  return '(native)';
-}
-const byPackage = new Map<string, number>();
-const byFunction = new Map<string, number>();
-let busy = 0;
-profile.samples.forEach((id, i) => {
-  const frame = byId.get(id)!.callFrame;
-  const micros = profile.timeDeltas[i] ?? 0;
-  const where = whereOf(id);
-  byPackage.set(where, (byPackage.get(where) ?? 0) + micros);
-  if (frame.functionName !== '(idle)') busy += micros;
-  const name = `${frame.functionName || '(anonymous)'} ${isNative(frame.url) ? where : `${packageOf(frame.url)}:${frame.lineNumber + 1}`}`;
-  byFunction.set(name, (byFunction.get(name) ?? 0) + micros);
-});
+const profile = JSON.parse(readFileSync(profilePath, 'utf8')) as CpuProfile;
 const requests = measured.requests;
-const top = (map: Map<string, number>, n: number) =>
-  [...map]
-    .filter(([name]) => name !== '(idle)')
-    .sort((a, b) => b[1] - a[1])
+const found = breakdown(profile, requests);
+const lines = (rows: [string, number][], n: number) =>
+  rows
     .slice(0, n)
-    .map(([name, micros]) => `${(micros / requests).toFixed(1).padStart(7)} µs ${((micros / busy) * 100).toFixed(1).padStart(5)}%  ${name}`)
+    .map(([name, micros]) => `${micros.toFixed(1).padStart(7)} µs ${((micros / found.busyMicros) * 100).toFixed(1).padStart(5)}%  ${name}`)
     .join('\n');
 process.stdout.write(
   `${kind}: ${measured.summary}; ${requests} requests profiled\n` +
-    `server CPU ${(busy / requests).toFixed(1)} µs per request (sampled), ${(statements / requests).toFixed(2)} statements per request` +
+    `busy ${found.busyMicros.toFixed(1)} µs per request (sampled), ${(statements / requests).toFixed(2)} statements per request` +
     (databaseUrl ? `, PostgreSQL CPU ${((databaseSeconds * 1e6) / requests).toFixed(1)} µs per request` : '') +
-    `\nprofile: ${profilePath}\n\nby package (per request, share of the busy time)\n${top(byPackage, 20)}\n\nby function\n${top(byFunction, 25)}\n`,
+    `\nprofile: ${profilePath}\n\nby stage (per request, share of the busy time)\n${lines(found.byStage, 12)}\n\nby package\n${lines(found.byPackage, 20)}\n\nby function\n${lines(found.byFunction, 25)}\n`,
 );
