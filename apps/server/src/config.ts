@@ -156,6 +156,8 @@ const envSchema = z.object({
   LFK_TRUST_PROXY: z.preprocess(emptyAsUnset, z.string().max(1000).optional().transform(parseTrustProxy)),
   LFK_KEY_CACHE_TTL: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(3600).default(30)),
   LFK_KEY_CACHE_SIZE: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(1_000_000).default(10_000)),
+  LFK_FORM_CACHE_TTL: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(3600).default(30)),
+  LFK_FORM_CACHE_SIZE: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(1_000_000).default(10_000)),
   LFK_HEADERS_TIMEOUT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(600).default(10)),
   LFK_REQUEST_TIMEOUT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(3600).default(30)),
   LFK_DATABASE_CONNECT_TIMEOUT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(60).default(DATABASE_TIMEOUTS.connectMs / 1000)),
@@ -282,6 +284,8 @@ export interface Config {
   trustProxy: string[];
   /** Verified keys kept in memory: entries of each kind (valid, refused) and how long; 0 turns it off. */
   apiKeyCache: { maxEntries: number; ttlMs: number };
+  /** Forms kept in memory for their submissions: how many and how long; 0 turns it off. */
+  formCache: { maxEntries: number; ttlMs: number };
   timeouts: Timeouts;
   /**
    * Where the built dashboard is (`apps/web`'s build, which `npm start` keeps current); served at
@@ -426,6 +430,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     ) as RateLimitConfig,
     trustProxy: e.LFK_TRUST_PROXY,
     apiKeyCache: { maxEntries: e.LFK_KEY_CACHE_SIZE, ttlMs: e.LFK_KEY_CACHE_TTL * 1000 },
+    formCache: { maxEntries: e.LFK_FORM_CACHE_SIZE, ttlMs: e.LFK_FORM_CACHE_TTL * 1000 },
     timeouts: {
       headersMs: e.LFK_HEADERS_TIMEOUT * 1000,
       requestMs: e.LFK_REQUEST_TIMEOUT * 1000,

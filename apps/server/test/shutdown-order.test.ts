@@ -21,6 +21,7 @@ const SHUTDOWN_STEPS = [
   'webhook connections',
   'captcha connections',
   'key-use buffer',
+  'form change listener',
   'revocation listener',
   'database outage watch',
   'database',
@@ -29,7 +30,7 @@ const SHUTDOWN_STEPS = [
 describe('shutdown', () => {
   const t = useTestServer();
 
-  it('runs the 17 steps in order: the server’s tasks, last started first', () => {
+  it('runs the 18 steps in order: the server’s tasks, last started first', () => {
     expect(t.server.tasks.names().reverse()).toEqual(SHUTDOWN_STEPS);
   });
 });

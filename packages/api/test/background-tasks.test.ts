@@ -1,6 +1,6 @@
 /**
  * The runtime's one list of background tasks: the order they stop in is the server's shutdown,
- * steps 3 to 16 (apps/server/test/shutdown-order.test.ts checks all 17), a failed stop leaves the
+ * steps 3 to 17 (apps/server/test/shutdown-order.test.ts checks all 18), a failed stop leaves the
  * rest to run, and only the queues can be woken.
  */
 import { sharedDatabase } from '@lfk/db/testing';
@@ -18,7 +18,7 @@ import { testFileSettings } from './world.ts';
 const QUIET_LOG = { info() {}, warn() {}, error() {} };
 
 /** What the server's shutdown does between its metrics and its database, in order. */
-const SHUTDOWN_STEPS_3_TO_16 = [
+const SHUTDOWN_STEPS_3_TO_17 = [
   'request work',
   'idempotency sweep',
   'rate limit sweep',
@@ -31,6 +31,7 @@ const SHUTDOWN_STEPS_3_TO_16 = [
   'webhook connections',
   'captcha connections',
   'key-use buffer',
+  'form change listener',
   'revocation listener',
   'database outage watch',
 ];
@@ -41,6 +42,7 @@ async function runtime() {
     db,
     settings: {
       apiKeyCache: { maxEntries: 10, ttlMs: 60_000 },
+      formCache: { maxEntries: 10, ttlMs: 60_000 },
       rateLimits: Object.fromEntries(Object.keys(DEFAULT_RATE_LIMITS).map((name) => [name, null])) as RateLimitConfig,
       allowSignup: true,
       publicUrl: 'http://lfk.test',
@@ -75,11 +77,11 @@ function recorded(name: string, stopped: string[], fails = false): BackgroundTas
 }
 
 describe('the background tasks', () => {
-  it('stop in the order of shutdown steps 3 to 14', async () => {
+  it('stop in the order of shutdown steps 3 to 17', async () => {
     const { tasks } = await runtime();
     const list = new TaskList(tasks, QUIET_LOG);
     try {
-      expect(list.names().reverse()).toEqual(SHUTDOWN_STEPS_3_TO_16);
+      expect(list.names().reverse()).toEqual(SHUTDOWN_STEPS_3_TO_17);
     } finally {
       await list.stop();
     }

@@ -34,6 +34,7 @@ export async function testServices({ now = () => new Date(), files }: { now?: ()
     db,
     {
       apiKeyCache: { maxEntries: 1000, ttlMs: 60_000 },
+      formCache: { maxEntries: 1000, ttlMs: 60_000 },
       lastUsedFlushMs: 3_600_000,
       rateLimits: RATE_LIMITS_OFF,
       allowSignup: true,

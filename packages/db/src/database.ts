@@ -1,14 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import { Migrator } from '@mikro-orm/migrations';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
+import { MikroORM as PgliteORM, type PgliteConnection } from '@mikro-orm/pglite';
 import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import { createPostgreSqlTypeParsers, type EntityManager, type MikroORM } from '@mikro-orm/sql';
 import { entities } from './entities/index.ts';
 import { migrationsList } from './migrations/index.ts';
 import { initialiseDataDirOutOfProcess, PGLITE_START_PARAMS, trimTypeParsers } from './pglite-settings.ts';
 import { tagFailures } from './database-failures.ts';
-import { ChannelListener, type NotificationHandlers, type Subscription } from './notifications.ts';
+import { ChannelListener, type NotificationHandlers, PgliteChannelListener, type Subscription } from './notifications.ts';
 
 export type Engine = 'pglite' | 'postgresql';
 
@@ -86,15 +87,22 @@ export interface Database {
   /** True when the database answers a trivial query. */
   isReady(): Promise<boolean>;
   /**
-   * Hears `NOTIFY` on `channel` from every process on this database. Null on PGlite, which only
-   * one process can open: there is nobody else to hear from.
+   * Hears `NOTIFY` on `channel` from every process on this database: on PostgreSQL over a
+   * connection of its own, as soon as the server sends it; on PGlite (one process) before the
+   * statement that committed it resolves.
    */
-  listen(channel: string, handlers: NotificationHandlers): Subscription | null;
+  listen(channel: string, handlers: NotificationHandlers): Subscription;
   close(): Promise<void>;
 }
 
 /** Sent with a key's hash whenever a key stops being valid (a trigger in the migrations sends it). */
 export const API_KEY_REVOKED_CHANNEL = 'lfk_api_key_revoked';
+
+/**
+ * Sent with a form's id whenever what a submission reads of it changes, or it is deleted, or a
+ * webhook endpoint of it is added, removed, enabled or disabled (triggers in the migrations send it).
+ */
+export const FORM_CHANGED_CHANNEL = 'lfk_form_changed';
 
 export const MIGRATIONS = {
   migrationsList,
@@ -175,10 +183,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     },
     listen(channel, handlers) {
       const url = options.databaseUrl;
-      return url ? new ChannelListener(url, channel, handlers).start() : null;
+      return url ? new ChannelListener(url, channel, handlers).start() : new PgliteChannelListener(pgliteOf(orm), channel, handlers).start();
     },
     close: () => orm.close(true),
   };
+}
+
+/** The PGlite instance under an ORM on the embedded engine. */
+function pgliteOf(orm: MikroORM): Promise<PGlite> {
+  return (orm.driver.getConnection() as unknown as PgliteConnection).getNativeClient();
 }
 
 /** Any number to call the migration lock by; the same in every lfk process. */

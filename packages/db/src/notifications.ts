@@ -1,3 +1,4 @@
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
 /** What a listener tells its owner. Between `onLost` and the next `onListening`, notifications may be missed. */
@@ -19,6 +20,11 @@ export interface Subscription {
   close(): Promise<void>;
 }
 
+/** A channel's name goes into `LISTEN` as written: only a plain identifier is taken. */
+function assertPlainChannel(channel: string): void {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a plain channel name: ${channel}`);
+}
+
 /**
  * `LISTEN` on one channel over a dedicated connection (a pooled one would be handed to other
  * queries), reconnecting with backoff for as long as it is open.
@@ -34,7 +40,7 @@ export class ChannelListener implements Subscription {
   #closed = false;
 
   constructor(url: string, channel: string, handlers: NotificationHandlers) {
-    if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a plain channel name: ${channel}`);
+    assertPlainChannel(channel);
     this.#url = url;
     this.#channel = channel;
     this.#handlers = handlers;
@@ -97,5 +103,45 @@ export class ChannelListener implements Subscription {
     this.#reconnect = setTimeout(() => void this.#connect(), this.#delayMs);
     this.#reconnect.unref();
     this.#delayMs = Math.min(this.#delayMs * 2, RECONNECT_MAX_MS);
+  }
+}
+
+/**
+ * `LISTEN` on PGlite, which runs in this process: a notification comes back with the answer to the
+ * statement whose commit sent it, and PGlite hands it to the handler (a microtask queued while that
+ * answer is read) before the statement's promise resolves. So the handler has run by the time the
+ * change that caused it is seen to have committed, and there is no connection to lose.
+ */
+export class PgliteChannelListener implements Subscription {
+  readonly #pglite: Promise<PGlite>;
+  readonly #channel: string;
+  readonly #handlers: NotificationHandlers;
+  #listening: Promise<(() => Promise<void>) | null> | undefined;
+
+  constructor(pglite: Promise<PGlite>, channel: string, handlers: NotificationHandlers) {
+    assertPlainChannel(channel);
+    this.#pglite = pglite;
+    this.#channel = channel;
+    this.#handlers = handlers;
+  }
+
+  start(): this {
+    this.#listening = this.#pglite
+      .then(async (pglite) => {
+        const unlisten = await pglite.listen(this.#channel, (payload) => this.#handlers.onNotification(payload));
+        this.#handlers.onListening();
+        return unlisten;
+      })
+      .catch((error: Error) => {
+        this.#handlers.onLost(error);
+        return null;
+      });
+    return this;
+  }
+
+  async close(): Promise<void> {
+    const unlisten = await this.#listening;
+    // A database already closed listens to nothing any more.
+    await unlisten?.().catch(() => {});
   }
 }

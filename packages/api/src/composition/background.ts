@@ -11,6 +11,7 @@ import { DEFAULT_DELIVERY_SETTINGS } from '../features/webhooks/delivery-job.ts'
 import { type WebhookWorkerSettings, webhookWorker } from '../features/webhooks/tasks.ts';
 import { keyLifecycleSweep, keyUseBuffer, revocationListener } from '../features/keys/tasks.ts';
 import { retentionSweep } from '../features/inbox/tasks.ts';
+import { formChangeListener } from '../features/forms/tasks.ts';
 import { uploadSweep } from '../features/files/tasks.ts';
 import type { Log } from '../log.ts';
 import type { Metrics } from '../metrics.ts';
@@ -82,6 +83,7 @@ export function createRuntime(options: RuntimeOptions): { services: Services; ta
   const tasks: BackgroundTask[] = [
     outage,
     revocationListener(db, services.apiKeyCache, log),
+    formChangeListener(db, services.formCache, log),
     keyUseBuffer(services.keyUses),
     closer('captcha connections', () => services.captcha.close()),
     closer('webhook connections', () => services.outbound.close()),

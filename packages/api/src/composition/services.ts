@@ -9,6 +9,7 @@ import { type RateLimitConfig, RateLimits } from '../rate-limits/rate-limits.ts'
 import { SecretBox } from '../credentials/secret-box.ts';
 import { Outbound } from '../infrastructure/outbound-requests.ts';
 import { type CaptchaSettings, CaptchaVerifier } from '../features/forms/captcha.ts';
+import { FormCache } from '../features/forms/form-cache.ts';
 import { BackgroundWork } from '../infrastructure/background-work.ts';
 import { RefusedOrigins } from '../features/inbox/refused-origins.ts';
 import { exportLimit } from '../features/inbox/export.ts';
@@ -20,6 +21,8 @@ import type { MalwareScanner } from '../infrastructure/malware-scanner.ts';
 /** What the services are built from: the server's configuration, or a test's. */
 export interface ServicesSettings {
   apiKeyCache: { maxEntries: number; ttlMs: number };
+  /** The forms submissions are checked against, kept in memory: how many and how long; 0 turns it off. */
+  formCache: { maxEntries: number; ttlMs: number };
   lastUsedFlushMs: number;
   rateLimits: RateLimitConfig;
   allowSignup: boolean;
@@ -65,6 +68,7 @@ export function createServices(db: Database, settings: ServicesSettings, log: Lo
     secretBox: new SecretBox(settings.secretKey),
     outbound: new Outbound({ allowPrivate: settings.webhooks.allowPrivate, ...(settings.webhooks.timeoutMs ? { timeoutMs: settings.webhooks.timeoutMs } : {}) }),
     captcha: new CaptchaVerifier(settings.captcha, log),
+    formCache: new FormCache({ ...settings.formCache, now: () => settings.now().getTime() }),
     background,
     refusedOrigins: new RefusedOrigins(db, background, settings.now),
     now: settings.now,

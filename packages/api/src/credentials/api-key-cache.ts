@@ -1,6 +1,7 @@
 import type { ApiKeyRevokedReason } from '@lfk/vocabulary';
 import type { AddressAllowlist } from './address-allowlist.ts';
 import type { KeyPrincipal } from './principal.ts';
+import { BoundedTtlMap } from '../bounded-ttl-map.ts';
 
 /**
  * What the database said of a key: it works (for whom, and from where: a null allowlist is
@@ -18,50 +19,6 @@ export interface ApiKeyCacheOptions {
   /** How long an answer is trusted without hearing otherwise; 0 turns the cache off. */
   ttlMs: number;
   now?: () => number;
-}
-
-interface Entry<T> {
-  value: T;
-  expiresAt: number;
-}
-
-/**
- * Insertion-ordered and bounded: when full, the oldest entry goes. Every entry also expires after
- * the TTL, so the oldest entry is close to the least useful one, and a hit costs no bookkeeping.
- */
-class BoundedTtlMap<T> {
-  readonly #entries = new Map<string, Entry<T>>();
-  readonly #max: number;
-
-  constructor(max: number) {
-    this.#max = max;
-  }
-
-  get size(): number {
-    return this.#entries.size;
-  }
-
-  get(key: string, now: number): Entry<T> | undefined {
-    const entry = this.#entries.get(key);
-    if (entry === undefined) return undefined;
-    if (entry.expiresAt > now) return entry;
-    this.#entries.delete(key);
-    return undefined;
-  }
-
-  set(key: string, value: T, expiresAt: number): void {
-    this.#entries.delete(key);
-    if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value!);
-    this.#entries.set(key, { value, expiresAt });
-  }
-
-  delete(key: string): void {
-    this.#entries.delete(key);
-  }
-
-  clear(): void {
-    this.#entries.clear();
-  }
 }
 
 /**
@@ -93,7 +50,7 @@ export class ApiKeyCache {
   lookup(hash: string): KeyVerdict | null | undefined {
     if (this.#off || this.#suspended) return undefined;
     const now = this.#now();
-    return (this.#valid.get(hash, now) ?? this.#refused.get(hash, now))?.value;
+    return this.#valid.get(hash, now) ?? this.#refused.get(hash, now);
   }
 
   generation(): number {

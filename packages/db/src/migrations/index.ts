@@ -16,6 +16,7 @@ import { Migration20261126050000 } from './Migration20261126050000.ts';
 import { Migration20261127043557 } from './Migration20261127043557.ts';
 import { Migration20261127045120 } from './Migration20261127045120.ts';
 import { Migration20261127071829 } from './Migration20261127071829.ts';
+import { Migration20261127095424 } from './Migration20261127095424.ts';
 
 /** Applied in this order on PGlite and PostgreSQL alike; `name` is what the migrations table records. */
 export const migrationsList: MigrationObject[] = [
@@ -36,4 +37,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127043557', class: Migration20261127043557 },
   { name: 'Migration20261127045120', class: Migration20261127045120 },
   { name: 'Migration20261127071829', class: Migration20261127071829 },
+  { name: 'Migration20261127095424', class: Migration20261127095424 },
 ];

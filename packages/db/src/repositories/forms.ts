@@ -84,14 +84,19 @@ export class FormRepository extends BaseRepository<IForm> {
     return this.newestFirstWithin('workspace_id', workspaceId, before, bounds, 'octet_length(schema::text) + octet_length(allowed_origins::text)');
   }
 
-  /** A member verified `email` as their account's: the forms of their workspaces that notify it are verified too. */
-  async verifyNotifyEmailOfMember(userId: string, email: string): Promise<void> {
-    await this.em.execute(
+  /**
+   * A member verified `email` as their account's: the forms of their workspaces that notify it are
+   * verified too. Answers their ids.
+   */
+  async verifyNotifyEmailOfMember(userId: string, email: string): Promise<string[]> {
+    const rows = await this.em.execute<{ id: string }[]>(
       `update forms set notify_email_verified = true, notify_email_fallback = null
         where notify_email = ? and not notify_email_verified
-          and workspace_id in (select workspace_id from memberships where user_id = ?)`,
+          and workspace_id in (select workspace_id from memberships where user_id = ?)
+        returning id`,
       [email, userId],
     );
+    return rows.map((row) => row.id);
   }
 
   /** A form in a workspace; unclaimed forms are reached only through their claim token. */

@@ -119,10 +119,11 @@ export const authRouter = router({
       { errors: ['last_owner', 'rate_limited'] }),
   ).input(accountDeleteInput).mutation(async ({ ctx, input }) => {
     const user = await confirmPassword(ctx, input.password, { path: 'password', message: 'Is not your password.' });
-    const keyHashes = await retryingDeadlocks(() => ctx.em.transactional(async (em) => {
+    const deleted = await retryingDeadlocks(() => ctx.em.transactional(async (em) => {
       const memberships = em.getRepository(Membership);
       const workspaces = em.getRepository(Workspace);
-      const hashes: string[] = [];
+      const keyHashes: string[] = [];
+      const formIds: string[] = [];
       // Each workspace locked, in one order, as a role change or a removal would lock it.
       for (const { workspaceId } of await memberships.allOf(user.id)) {
         const found = await workspaces.lock(workspaceId);
@@ -131,7 +132,9 @@ export const authRouter = router({
         if (!found || role === null) continue;
         const others = (await memberships.countMembers(workspaceId)) - 1;
         if (others === 0) {
-          hashes.push(...(await workspaces.deleteNow(workspaceId)));
+          const gone = await workspaces.deleteNow(workspaceId);
+          keyHashes.push(...gone.keyHashes);
+          formIds.push(...gone.formIds);
           continue;
         }
         if (await memberships.isLastOwner(workspaceId, role)) {
@@ -150,9 +153,10 @@ export const authRouter = router({
       }
       await em.flush();
       await em.getRepository(User).deleteNow(user.id);
-      return hashes;
+      return { keyHashes, formIds };
     }));
-    for (const hash of keyHashes) ctx.services.apiKeyCache.forget(hash);
+    for (const hash of deleted.keyHashes) ctx.services.apiKeyCache.forget(hash);
+    for (const formId of deleted.formIds) ctx.services.formCache.forget(formId);
     ctx.cookies.clear();
   }),
 

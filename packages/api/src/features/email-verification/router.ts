@@ -81,13 +81,16 @@ export const emailVerificationsRouter = router({
     .input(emailVerificationInput)
     .output(emailVerified)
     .mutation(async ({ ctx, input }) => {
-      return ctx.em.transactional(async (em) => {
+      const { answer, verifiedForms } = await ctx.em.transactional(async (em) => {
         const now = ctx.services.now();
         const { link, subject } = await workingLink(em, input.token, true, now);
         link.usedAt = now;
         subject.verify(now);
-        if (subject.kind === 'account') await em.getRepository(Form).verifyNotifyEmailOfMember(subject.id, link.email);
-        return toWire(link, subject);
+        const verifiedForms = subject.kind === 'account' ? await em.getRepository(Form).verifyNotifyEmailOfMember(subject.id, link.email) : [subject.id];
+        return { answer: toWire(link, subject), verifiedForms };
       });
+      // Their submissions notify the address from now on.
+      for (const formId of verifiedForms) ctx.services.formCache.forget(formId);
+      return answer;
     }),
 });

@@ -200,6 +200,7 @@ export const formsRouter = router({
         }
         return { updated: found, emailQueued };
       });
+      ctx.services.formCache.forget(updated.id);
       if (emailQueued) ctx.services.wakeMailer();
       return formToWire(updated);
     }),
@@ -222,6 +223,7 @@ export const formsRouter = router({
         });
         return found;
       });
+      ctx.services.formCache.forget(updated.id);
       return formToWire(updated);
     }),
 
@@ -272,6 +274,7 @@ export const formsRouter = router({
         });
         return found;
       });
+      ctx.services.formCache.forget(claimed.id);
       return formToWire(claimed);
     }),
 
@@ -296,6 +299,7 @@ export const formsRouter = router({
         });
         await em.getRepository(Form).deleteNow(formId);
       });
+      ctx.services.formCache.forget(formId);
     }),
 
   list: memberProcedure.meta(rest('GET /v1/workspaces/:workspace_id/forms', 200,

@@ -24,6 +24,7 @@ import {
   assertSubmissionSize,
   browserSubmitter,
   findSubmissionForm,
+  readSubmissionForm,
   redirectLocation,
 } from './rules.ts';
 import { type StoredValue, validateSubmission } from './validation.ts';
@@ -201,7 +202,7 @@ export const inboxRouter = router({
     .output(createdSubmission)
     .mutation(async ({ ctx, input }) => {
       if (!ctx.upload) assertSubmissionSize(input.data);
-      const form = await findSubmissionForm(ctx.em, input.form_id);
+      const form = await findSubmissionForm(ctx.services, ctx.em, input.form_id);
       const source = ctx.key ? acceptKey(form, ctx.key) : acceptBrowser(ctx, form);
       assertOpen(form, ctx.services.now());
       // A multipart body is read only now: what the form refuses never stores a byte of it.
@@ -306,7 +307,7 @@ export const inboxRouter = router({
         await submissions.setStatus(found.id, 'ok', null);
         // What spam held back: all of it when caught on arrival; what marking it cancelled when a
         // member marked it. What it sent before, it does not send again.
-        const form = await findSubmissionForm(em, ctx.form.id);
+        const form = await readSubmissionForm(em, ctx.form.id);
         const values = found.data as Record<string, StoredValue>;
         const files = (await em.getRepository(SubmissionFile).ofSubmissions([found.id])).get(found.id) ?? [];
         fannedOut = await sendSubmission(em, form, { id: found.id, createdAt: found.createdAt, source: found.source, values, files }, ctx.services, await submissions.sendsOf(found.id));

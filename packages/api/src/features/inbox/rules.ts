@@ -6,13 +6,25 @@ import { httpUrl } from '../forms/schemas.ts';
 import { SUBMISSION_MAX_BYTES } from './schemas.ts';
 
 /**
- * The form a submission is for, claimed or not. A wrong-shaped id names nothing. A submission
- * changes nothing on its form, so the form is read as a plain row, not an entity.
+ * The form a submission is for, claimed or not, as the database holds it now. A wrong-shaped id
+ * names nothing. A submission changes nothing on its form, so the form is read as a plain row, not
+ * an entity.
  */
-export async function findSubmissionForm(em: EntityManager, formId: string): Promise<SubmissionFormReading> {
+export async function readSubmissionForm(em: EntityManager, formId: string): Promise<SubmissionFormReading> {
   const found = isId('form', formId) ? await em.getRepository(Form).readForSubmission(formId) : null;
   if (!found) throw new ApiError('form_not_found');
   return found;
+}
+
+/**
+ * The form a submission (or its CORS preflight) is for, from this process's form cache when it
+ * holds it: a submission costs no statement to read its form. Frozen: it is every request's.
+ */
+export async function findSubmissionForm(services: Pick<Services, 'formCache'>, em: EntityManager, formId: string): Promise<SubmissionFormReading> {
+  const cached = services.formCache.lookup(formId);
+  if (cached) return cached;
+  const generation = services.formCache.generation();
+  return services.formCache.keep(await readSubmissionForm(em, formId), generation);
 }
 
 /** Browser submissions are judged by their `Origin`: it must be on the form's list, exactly. */
@@ -31,8 +43,8 @@ export function admitOrigin(services: Pick<Services, 'refusedOrigins'>, form: Fo
 }
 
 /** A CORS preflight for a form's submissions: the origin it is granted to, or why not. */
-export async function preflightSubmission(services: Pick<Services, 'db' | 'refusedOrigins'>, formId: string, origin: string | undefined): Promise<string> {
-  const form = await findSubmissionForm(services.db.fork(), formId);
+export async function preflightSubmission(services: Pick<Services, 'db' | 'formCache' | 'refusedOrigins'>, formId: string, origin: string | undefined): Promise<string> {
+  const form = await findSubmissionForm(services, services.db.fork(), formId);
   return admitOrigin(services, form, origin);
 }
 

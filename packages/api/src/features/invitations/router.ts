@@ -157,7 +157,7 @@ export const invitationsRouter = router({
           message: `This invitation was sent to ${maskEmail(seen.email)}, and you are signed in as ${user.email}: sign in, or sign up, with the address it was sent to.`,
         });
       }
-      return ctx.em.transactional(async (em) => {
+      const { accepted, verifiedForms } = await ctx.em.transactional(async (em) => {
         // The workspace's row before the invitation's, the order a workspace's delete takes them in.
         if (!(await em.getRepository(Workspace).lock(seen.workspaceId))) throw new ApiError('invitation_not_found');
         const spent = await em.getRepository(Invitation).spend(sha256(input.token));
@@ -178,9 +178,12 @@ export const invitationsRouter = router({
         }
         await em.flush();
         await em.getRepository(User).markEmailVerified(user.id, now);
-        await em.getRepository(Form).verifyNotifyEmailOfMember(user.id, user.email);
+        const verifiedForms = await em.getRepository(Form).verifyNotifyEmailOfMember(user.id, user.email);
         const workspace = await em.getRepository(Workspace).findOneOrFail({ id: spent.workspaceId });
-        return { workspace: workspaceToWire(workspace, membership.role), role: membership.role };
+        return { accepted: { workspace: workspaceToWire(workspace, membership.role), role: membership.role }, verifiedForms };
       });
+      // Their submissions notify the address from now on.
+      for (const formId of verifiedForms) ctx.services.formCache.forget(formId);
+      return accepted;
     }),
 });

@@ -89,7 +89,7 @@ export const passwordResetsRouter = router({
       const seen = await resets.read(tokenHash);
       if (!seen || seen.expiresAt <= services.now()) throw invalidLink();
       const passwordHash = await hashPassword(input.password);
-      const takenBack = await ctx.em.transactional(async (em) => {
+      const { takenBack, verifiedForms } = await ctx.em.transactional(async (em) => {
         const now = services.now();
         const link = await em.getRepository(PasswordReset).spend(tokenHash);
         if (!link || link.expiresAt <= now) throw invalidLink();
@@ -97,13 +97,14 @@ export const passwordResetsRouter = router({
         await users.setPassword(link.userId, passwordHash);
         const firstConfirmation = await users.markEmailVerified(link.userId, now);
         const takenBack = firstConfirmation ? await takeBackUnconfirmedGrants(em, link.userId, now) : undefined;
-        await em.getRepository(Form).verifyNotifyEmailOfMember(link.userId, link.email);
+        const verifiedForms = await em.getRepository(Form).verifyNotifyEmailOfMember(link.userId, link.email);
         await signOutEverywhere(em, link.userId, now);
         enqueueEmail(em, passwordChangedEmail({ to: link.email, how: 'reset', ...(takenBack ? { takenBack } : {}) }));
-        return takenBack;
+        return { takenBack, verifiedForms };
       });
-      // This process forgets the revoked keys at once; the others are told by the database.
+      // This process forgets the revoked keys and the verified forms at once; the others are told by the database.
       for (const hash of takenBack?.keyHashes ?? []) services.apiKeyCache.forget(hash);
+      for (const formId of verifiedForms) services.formCache.forget(formId);
       services.wakeMailer();
     }),
 });

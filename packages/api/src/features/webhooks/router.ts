@@ -106,7 +106,7 @@ export const webhooksRouter = router({
       const form = await findReachableForm(ctx.em, ctx.scope, input.form_id);
       assertSendable(ctx, input.url);
       const workspaceId = form.workspace!.id;
-      return runIdempotently<z.input<typeof createdWebhook>>(ctx, { operation: 'webhooks.create', target: form.id }, input, async (em) => {
+      const created = await runIdempotently<z.input<typeof createdWebhook>>(ctx, { operation: 'webhooks.create', target: form.id }, input, async (em) => {
         // The form's row lock makes "count, then insert" one step across requests and replicas.
         await em.getRepository(Form).findOneForUpdateOrFail({ id: form.id }, formGone);
         if ((await em.getRepository(WebhookEndpoint).count({ form: form.id })) >= MAX_WEBHOOKS_PER_FORM) {
@@ -133,6 +133,9 @@ export const webhooksRouter = router({
         // A replay does not repeat the secret: it is stored sealed, never in the idempotency record.
         return { response: { ...wire, secret }, replay: { ...wire, secret: null } };
       });
+      // The form's submissions queue deliveries from now on.
+      ctx.services.formCache.forget(form.id);
+      return created;
     }),
 
   list: formsScopeProcedure.meta(rest('GET /v1/forms/:form_id/webhooks', 200,
@@ -194,6 +197,8 @@ export const webhooksRouter = router({
         }
         return { updated: found, resumed };
       });
+      // Enabled or disabled, it may decide whether the form's submissions queue deliveries.
+      if (input.enabled !== undefined) ctx.services.formCache.forget(form.id);
       if (resumed > 0) ctx.services.wakeWebhooks();
       return oneWithLastDelivery(ctx.em, updated);
     }),
@@ -209,6 +214,7 @@ export const webhooksRouter = router({
         // Its deliveries go with it (on delete cascade).
         em.remove(found);
       });
+      ctx.services.formCache.forget(form.id);
     }),
 
   revealSecret: formMemberProcedure.meta(rest('GET /v1/forms/:form_id/webhooks/:webhook_id/secret', 200,

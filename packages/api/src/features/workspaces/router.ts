@@ -56,7 +56,7 @@ export const workspacesRouter = router({
       "Delete a workspace with everything in it: its keys stop at once, its forms and submissions are deleted (owners; confirm with its name)"))
     .input(workspaceDeleteInput)
     .mutation(async ({ ctx, input }) => {
-      const keyHashes = await retryingDeadlocks(() => ctx.em.transactional(async (em) => {
+      const deleted = await retryingDeadlocks(() => ctx.em.transactional(async (em) => {
         const workspaces = em.getRepository(Workspace);
         // Locked: a rename meanwhile cannot make the typed name stale, and writes into it wait, then find it gone.
         const found = await workspaces.lock(ctx.workspaceId);
@@ -68,6 +68,7 @@ export const workspacesRouter = router({
         }
         return workspaces.deleteNow(ctx.workspaceId);
       }));
-      for (const hash of keyHashes) ctx.services.apiKeyCache.forget(hash);
+      for (const hash of deleted.keyHashes) ctx.services.apiKeyCache.forget(hash);
+      for (const formId of deleted.formIds) ctx.services.formCache.forget(formId);
     }),
 });
