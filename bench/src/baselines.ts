@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ApiError, type Context, createCaller, type Principal } from '@lfk/api';
 import type { LfkServer } from '@lfk/server';
+import pg from 'pg';
 
 /**
  * What the benchmark compares against, registered on the same server it measures and never part
@@ -35,8 +36,8 @@ export function registerBaselines(server: LfkServer, principal: () => Principal)
 }
 
 /**
- * Counts the statements the server sends to its database while answering requests (all of them go
- * through one method); those of its background jobs (the last-used batches, the email outbox) are
+ * Counts the statements the server sends to its database while answering requests (through
+ * MikroORM's one method, or as prepared statements on its pool); those of its background jobs (the last-used batches, the email outbox) are
  * not counted, as they happen whatever the requests are.
  */
 export function countQueries(server: LfkServer): () => number {
@@ -56,5 +57,11 @@ export function countQueries(server: LfkServer): () => number {
     if (inRequest.getStore()) count++;
     return execute(...args);
   };
+  // Prepared statements (runPrepared) go to MikroORM's pool directly, the only callers of Pool#query.
+  const poolQuery = pg.Pool.prototype.query as (...args: unknown[]) => unknown;
+  pg.Pool.prototype.query = function (this: pg.Pool, ...args: unknown[]) {
+    if (inRequest.getStore()) count++;
+    return poolQuery.apply(this, args);
+  } as typeof pg.Pool.prototype.query;
   return () => count;
 }

@@ -9,6 +9,7 @@ import { entities } from './entities/index.ts';
 import { migrationsList } from './migrations/index.ts';
 import { initialiseDataDirOutOfProcess, PGLITE_START_PARAMS, trimTypeParsers } from './pglite-settings.ts';
 import { tagFailures } from './database-failures.ts';
+import { usePoolForPrepared } from './prepared-statements.ts';
 import { ChannelListener, type NotificationHandlers, PgliteChannelListener, type Subscription } from './notifications.ts';
 
 export type Engine = 'pglite' | 'postgresql';
@@ -140,6 +141,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         },
       },
     })) as unknown as MikroORM;
+    usePoolForPrepared(orm.em.getConnection(), () => pool);
   } else {
     engine = 'pglite';
     const dataDir = options.dataDir ?? 'memory://';

@@ -4,6 +4,7 @@ export * from './database-failures.ts';
 export * from './entities/index.ts';
 export * from './ids.ts';
 export * from './notifications.ts';
+export * from './prepared-statements.ts';
 export * from './repositories/api-keys.ts';
 export * from './repositories/audit-events.ts';
 export * from './repositories/device-logins.ts';

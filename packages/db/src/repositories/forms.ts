@@ -1,4 +1,5 @@
 import type { IForm, RefusedOrigin, StoredField } from '../entities/form.ts';
+import { PreparedStatement, runPrepared } from '../prepared-statements.ts';
 import { BaseRepository, type Bounded, type ReadBounds } from './base-repository.ts';
 
 /**
@@ -73,10 +74,12 @@ const COLUMNS =
   'id, workspace_id, project_id, name, state, schema, submission_mode, allowed_origins, notify_email, ' +
   'notify_email_verified, notify_email_fallback, refused_origins, redirect_url, honeypot, captcha_provider, captcha_site_key, captcha_secret_sealed, closed, closes_at, ' +
   'max_submissions, closed_message, retention_days, created_at, updated_at';
-const READ_CLAIMED = `select ${COLUMNS} from forms where id = ? and state = 'claimed'`;
-const READ_FOR_SUBMISSION =
+const READ_CLAIMED = new PreparedStatement('lfk_read_claimed_form', `select ${COLUMNS} from forms where id = $1 and state = 'claimed'`);
+const READ_FOR_SUBMISSION = new PreparedStatement(
+  'lfk_read_submission_form',
   `select ${COLUMNS}, exists (select 1 from webhook_endpoints w where w.form_id = forms.id and w.enabled) as has_webhooks ` +
-  'from forms where id = ?';
+  'from forms where id = $1',
+);
 
 export class FormRepository extends BaseRepository<IForm> {
   /** A workspace's forms, newest first, below `before`: a page of its list, bounded by their fields' and origins' size (a form's fields alone may near 1 MiB). */
@@ -109,13 +112,13 @@ export class FormRepository extends BaseRepository<IForm> {
    * identity map, which a read that changes nothing does not use (it is most of the request's time).
    */
   async readClaimed(formId: string): Promise<FormReading | null> {
-    const [row] = await this.em.execute<FormRow[]>(READ_CLAIMED, [formId]);
+    const [row] = await runPrepared<FormRow>(this.em, READ_CLAIMED, [formId]);
     return row ? readingOf(row) : null;
   }
 
   /** Any form, claimed or not, the same way, with whether webhooks listen: what a submission is checked against. */
   async readForSubmission(formId: string): Promise<SubmissionFormReading | null> {
-    const [row] = await this.em.execute<FormRow[]>(READ_FOR_SUBMISSION, [formId]);
+    const [row] = await runPrepared<FormRow>(this.em, READ_FOR_SUBMISSION, [formId]);
     return row ? { ...readingOf(row), hasWebhooks: row.has_webhooks === true } : null;
   }
 

@@ -27,7 +27,7 @@ export interface ClaimedEmail {
   attempts: number;
 }
 
-/** An email's row, for every statement that writes one: its columns, then `outboxEmailRow`'s values. */
+/** An email's row, for every statement that writes one: its columns, then `outboxEmailRow`'s 11 values. */
 export const INSERT_OUTBOX_EMAIL =
   'insert into outbox_emails (id, kind, "to", subject, body, secret_sealed, submission_id, status, attempts, next_attempt_at, created_at)';
 

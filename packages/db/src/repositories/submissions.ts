@@ -3,8 +3,15 @@ import type { SpamReason, SubmissionSource, SubmissionStatus } from '@lfk/vocabu
 import type { ISubmission } from '../entities/submission.ts';
 import { isId, newId } from '../ids.ts';
 import { INSERT_OUTBOX_EMAIL, type NewEmail, outboxEmailRow } from './outbox-emails.ts';
+import { PreparedStatement, runPrepared } from '../prepared-statements.ts';
 
-const INSERT_SUBMISSION = 'insert into submissions (id, form_id, data, source, api_key_id, status, spam_reason, created_at)';
+const INSERT_SUBMISSION = 'insert into submissions (id, form_id, data, source, api_key_id, status, spam_reason, created_at) values ($1, $2, $3, $4, $5, $6, $7, $8)';
+const WRITE_SUBMISSION = new PreparedStatement('lfk_write_submission', INSERT_SUBMISSION);
+const WRITE_NOTIFYING_SUBMISSION = new PreparedStatement(
+  'lfk_write_notifying_submission',
+  `with submission as (${INSERT_SUBMISSION} returning id) ` +
+    `${INSERT_OUTBOX_EMAIL} select $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19 from submission`,
+);
 
 export interface NewSubmission {
   formId: string;
@@ -196,14 +203,10 @@ export class SubmissionRepository extends BaseRepository<ISubmission> {
     const row = [record.id, submission.formId, JSON.stringify(submission.data), submission.source, submission.apiKeyId, submission.status, submission.spamReason, now];
     const email = emailOf?.(record) ?? null;
     if (email === null) {
-      await this.em.execute(`${INSERT_SUBMISSION} values (?, ?, ?, ?, ?, ?, ?, ?)`, row);
+      await runPrepared(this.em, WRITE_SUBMISSION, row);
     } else {
-      await this.em.execute(
-        `with submission as (${INSERT_SUBMISSION} values (?, ?, ?, ?, ?, ?, ?, ?) returning id) ` +
-          `${INSERT_OUTBOX_EMAIL} select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? from submission`,
-        // Due by the wall clock, which the sender polls by, as every queued email is.
-        [...row, ...outboxEmailRow({ ...email, submissionId: record.id }, new Date())],
-      );
+      // Due by the wall clock, which the sender polls by, as every queued email is.
+      await runPrepared(this.em, WRITE_NOTIFYING_SUBMISSION, [...row, ...outboxEmailRow({ ...email, submissionId: record.id }, new Date())]);
     }
     return record;
   }
