@@ -17,6 +17,7 @@ import { webhookDrain, webhookDrainWithKill, webhookFairness, webhookLatency, we
 import { exportScenario } from './scenarios/export.ts';
 import { passwordResetTiming } from './scenarios/password-reset-timing.ts';
 import { uploads } from './scenarios/uploads.ts';
+import { submissionProfile } from './scenarios/submission-profile.ts';
 import { seed } from './seed.ts';
 
 const settings: LoadSettings = {
@@ -37,7 +38,7 @@ const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 120);
 /** Scenario 17: files a measured run, and turns of baseline and lfk. */
 const uploadSettings = { files: Number(process.env.BENCH_UPLOADS ?? 32), rounds: Number(process.env.BENCH_UPLOAD_ROUNDS ?? 3) };
 /**
- * `uploads`: scenarios 4 (embedded) and 17 alone; `lower-bound`: scenario 8 alone (PostgreSQL);
+ * `uploads`: scenarios 4 (embedded) and 17 alone; `lower-bound`: scenarios 8 and 18 alone (PostgreSQL);
  * their rows merged into the page. Unset: every scenario.
  */
 const only = process.env.BENCH_ONLY || undefined;
@@ -70,6 +71,8 @@ try {
         () => startLowerBound(databaseUrl!),
         async (bound) => rows.push(...(await lowerBound(a, bound, seeded, settings, notes))),
       );
+      say('where a submission’s time goes');
+      await submissionProfile(a, seeded, 'PostgreSQL', settings, notes);
     });
   } else if (only === 'uploads') {
     say('a submission without files');
@@ -98,6 +101,8 @@ try {
       rows.push(...(await exportScenario(server, seeded, 'PGlite', notes)));
       say('password reset timing');
       rows.push(...(await passwordResetTiming(server, seeded, 'PGlite', notes)));
+      say('where a submission’s time goes');
+      await submissionProfile(server, seeded, 'PGlite', settings, notes);
       return seeded;
     });
     say('start-up');
@@ -114,6 +119,8 @@ try {
           () => startLowerBound(databaseUrl),
           async (bound) => rows.push(...(await lowerBound(a, bound, seeded, settings, notes))),
         );
+        say('where a submission’s time goes');
+        await submissionProfile(a, seeded, 'PostgreSQL', settings, notes);
         say('memory');
         rows.push(...(await memory(a, seeded, 'PostgreSQL', settings, notes)));
         say('export');

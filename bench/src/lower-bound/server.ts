@@ -36,19 +36,56 @@ interface FormRow {
   schema: StoredField[];
   submission_mode: string;
   allowed_origins: string[];
+  refused_origins: { origin: string; at: string }[] | null;
   notify_email: string | null;
   notify_email_verified: boolean;
+  notify_email_fallback: string | null;
   redirect_url: string | null;
   honeypot: string | null;
+  captcha_provider: string | null;
+  captcha_site_key: string | null;
   closed: boolean;
   closes_at: Date | null;
+  max_submissions: number | null;
+  closed_message: string | null;
+  retention_days: number | null;
   created_at: Date;
   updated_at: Date;
 }
 
+/** What lfk reads of a form, less its sealed captcha secret, which no answer carries. */
 const FORM_COLUMNS =
-  'id, workspace_id, project_id, name, state, schema, submission_mode, allowed_origins, notify_email, ' +
-  'notify_email_verified, redirect_url, honeypot, closed, closes_at, created_at, updated_at';
+  'id, workspace_id, project_id, name, state, schema, submission_mode, allowed_origins, refused_origins, notify_email, ' +
+  'notify_email_verified, notify_email_fallback, redirect_url, honeypot, captcha_provider, captcha_site_key, closed, closes_at, ' +
+  'max_submissions, closed_message, retention_days, created_at, updated_at';
+
+/** The form as lfk answers it (the same fields, so the same bytes to write). */
+const wire = (form: FormRow) => ({
+  id: form.id,
+  workspace_id: form.workspace_id,
+  project_id: form.project_id,
+  name: form.name,
+  state: form.state,
+  schema: form.schema,
+  submission_mode: form.submission_mode,
+  allowed_origins: form.allowed_origins,
+  refused_origins: (form.refused_origins ?? []).map((r) => ({ origin: r.origin, last_refused_at: r.at })),
+  notify_email: form.notify_email,
+  notify_email_verified: form.notify_email_verified,
+  notifications_to: form.notify_email_verified ? form.notify_email : form.notify_email_fallback,
+  redirect_url: form.redirect_url,
+  spam: {
+    honeypot: form.honeypot,
+    captcha: form.captcha_provider && form.captcha_site_key ? { provider: form.captcha_provider, site_key: form.captcha_site_key } : null,
+  },
+  closed: form.closed,
+  closes_at: form.closes_at?.toISOString() ?? null,
+  max_submissions: form.max_submissions,
+  closed_message: form.closed_message,
+  retention_days: form.retention_days,
+  created_at: form.created_at.toISOString(),
+  updated_at: form.updated_at.toISOString(),
+});
 const READ_KEY = {
   name: 'read-key',
   text: 'SELECT id, workspace_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())',
@@ -104,7 +141,7 @@ app.get<{ Params: { form_id: string } }>('/v1/forms/:form_id', async (request, r
   if (!key) return refuse(reply, 401, 'invalid_api_key', 'The API key is invalid or has been revoked.');
   const form = await readForm(request.params.form_id);
   if (form?.state !== 'claimed' || form.workspace_id !== key.workspaceId) return refuse(reply, 404, 'form_not_found', 'No such form.');
-  return reply.send({ ...form, created_at: form.created_at.toISOString(), updated_at: form.updated_at.toISOString() });
+  return reply.send(wire(form));
 });
 
 /** The submission, and the notification's outbox row when the form notifies, in one statement. */
