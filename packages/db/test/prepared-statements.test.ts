@@ -10,7 +10,7 @@ import { type Database, newId, openDatabase, PreparedStatement, runPrepared } fr
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 
 let db: Database;
-const table = `prepared_${newId('tst').slice(4, 14)}`;
+const table = `prepared_${newId('sub').slice(4, 14)}`;
 const insert = new PreparedStatement(`lfk_test_insert_${table}`, `insert into ${table} (id, parent) values ($1, $2)`);
 const count = new PreparedStatement(`lfk_test_count_${table}`, `select count(*)::int as n from ${table} where id like $1`);
 
