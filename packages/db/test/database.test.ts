@@ -82,7 +82,7 @@ describe.runIf(TEST_DATABASE_URL)('PostgreSQL', () => {
 });
 
 describe('the entities and the migrations', () => {
-  it('describe the same schema: the only differences are the triggers (revocations, deleted files), which only migrations hold', async () => {
+  it('describe the same schema: the only differences are the triggers (revocations, form changes, deleted files), which only migrations hold', async () => {
     const db = TEST_DATABASE_URL ? await openDatabase({ databaseUrl: TEST_DATABASE_URL }) : await openDatabase({ dataDir: 'memory://' });
     try {
       const drift = await db.orm.schema.getUpdateSchemaSQL({ wrap: false });
@@ -91,6 +91,10 @@ describe('the entities and the migrations', () => {
       expect(statements.toSorted()).toEqual([
         'drop trigger if exists "api_keys_notify_revoked" on "api_keys";',
         'drop function if exists "api_keys_api_keys_notify_revoked_fn"();',
+        'drop trigger if exists "forms_notify_changed" on "forms";',
+        'drop function if exists "forms_forms_notify_changed_fn"();',
+        'drop trigger if exists "webhook_endpoints_notify_form_changed" on "webhook_endpoints";',
+        'drop function if exists "webhook_endpoints_webhook_endpoints_notify_form_changed_fn"();',
         'drop trigger if exists "submission_files_deleted" on "submission_files";',
         'drop function if exists "submission_files_submission_files_deleted_fn"();',
       ].toSorted());

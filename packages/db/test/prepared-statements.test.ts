@@ -23,7 +23,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await db.fork().execute(`drop table if exists ${table}; drop table if exists ${table}_parents`);
+  await db.fork().execute(`drop table if exists ${table}`);
+  await db.fork().execute(`drop table if exists ${table}_parents`);
   await db.close();
 });
 
