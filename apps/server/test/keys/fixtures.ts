@@ -6,6 +6,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  */
 import { Writable } from 'node:stream';
 import { openDatabase } from '@lfk/db';
+import pg from 'pg';
 import { createServer, type LfkServer } from '@lfk/server';
 import { newId } from '@lfk/db';
 import { startTestServer, TEST_DATABASE_URL, type TestClock, type TestServer, type TestServerOptions, until } from '@lfk/server/testing';
@@ -115,11 +116,18 @@ export function countStatements(server: LfkServer): { statements: string[]; writ
     if (countingContext.getStore() === mine) statements.push(String(args[0]));
     return original.apply(this, args);
   };
+  // Prepared statements (`runPrepared`) go to MikroORM's pool on PostgreSQL, its only callers of Pool#query.
+  const poolQuery = pg.Pool.prototype.query;
+  pg.Pool.prototype.query = function (this: pg.Pool, ...args: unknown[]) {
+    if (countingContext.getStore() === mine) statements.push((args[0] as { text: string }).text);
+    return (poolQuery as (...args: unknown[]) => unknown).apply(this, args);
+  } as typeof poolQuery;
   return {
     statements,
     writes: () => statements.filter((sql) => /^\s*(insert|update|delete|with)\b/i.test(sql)),
     stop: () => {
       connection.executeQuery = original;
+      pg.Pool.prototype.query = poolQuery;
       countingContext.enterWith(undefined);
     },
   };
