@@ -155,7 +155,7 @@ async function queueWaiting(databaseUrl: string, endpointId: string, count: numb
     const tag = Date.now().toString(16);
     await client.query(
       `insert into webhook_deliveries (id, endpoint_id, url, event_id, type, payload, status, attempts, attempt_count, next_attempt_at, created_at)
-       select 'whd_' || lpad($2 || to_hex(i), 26, '0'), $1, endpoint.url, 'msg_' || lpad($2 || to_hex(i), 26, '0'), 'submission.created',
+       select 'whd_' || lpad($2 || to_hex(i), 26, '0'), endpoint.id, endpoint.url, 'msg_' || lpad($2 || to_hex(i), 26, '0'), 'submission.created',
               '{"type":"submission.created","timestamp":"2026-11-25T00:00:00.000Z","data":{"n":' || i || '}}', 'pending', '[]', 0, null, now()
        from generate_series(1, $3::int) as i, webhook_endpoints endpoint where endpoint.id = $1`,
       [endpointId, tag, count],
