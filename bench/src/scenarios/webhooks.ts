@@ -295,7 +295,10 @@ export async function webhookFairness(
   await db.connect();
   const attackerForms: { formId: string; endpointIds: string[] }[] = [];
   const anonymous = createLfkClient({ baseUrl: a.url });
-  const signedUp = await anonymous.auth.signup.mutate({ email: `attacker-${Date.now().toString(36)}@example.com`, password: 'benchmark password, long enough' });
+  const attackerEmail = `attacker-${Date.now().toString(36)}@example.com`;
+  const signedUp = await anonymous.auth.signup.mutate({ email: attackerEmail, password: 'benchmark password, long enough' });
+  // Keys and webhooks need a confirmed address.
+  await a.confirmAccount(attackerEmail);
   const attacker = createLfkClient({ baseUrl: a.url, sessionToken: signedUp.session_token });
   try {
     const attackerKey = (await attacker.apiKeys.create.mutate({ workspace_id: signedUp.workspace.id, name: 'attack' })).key;
@@ -436,10 +439,10 @@ export async function webhookSoak(a: BenchServer, notes: string[], rate: number,
   try {
     const targets: { url: string; key: string }[] = [];
     for (let w = 0; w < 4; w++) {
-      const signedUp = await createLfkClient({ baseUrl: a.url }).auth.signup.mutate({
-        email: `soak-${w}-${Date.now().toString(36)}@example.com`,
-        password: 'benchmark password, long enough',
-      });
+      const email = `soak-${w}-${Date.now().toString(36)}@example.com`;
+      const signedUp = await createLfkClient({ baseUrl: a.url }).auth.signup.mutate({ email, password: 'benchmark password, long enough' });
+      // Keys and webhooks need a confirmed address.
+      await a.confirmAccount(email);
       const owner = createLfkClient({ baseUrl: a.url, sessionToken: signedUp.session_token });
       const key = (await owner.apiKeys.create.mutate({ workspace_id: signedUp.workspace.id, name: 'soak' })).key;
       const withKey = createLfkClient({ baseUrl: a.url, apiKey: key });
