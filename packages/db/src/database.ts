@@ -4,10 +4,10 @@ import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { MikroORM as PgliteORM, type PgliteConnection } from '@mikro-orm/pglite';
 import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
-import { createPostgreSqlTypeParsers, type EntityManager, type MikroORM } from '@mikro-orm/sql';
+import type { EntityManager, MikroORM } from '@mikro-orm/sql';
 import { entities } from './entities/index.ts';
 import { migrationsList } from './migrations/index.ts';
-import { initialiseDataDirOutOfProcess, PGLITE_START_PARAMS, trimTypeParsers } from './pglite-settings.ts';
+import { initialiseDataDirOutOfProcess, PGLITE_START_PARAMS } from './pglite-settings.ts';
 import { tagFailures } from './database-failures.ts';
 import { usePoolForPrepared } from './prepared-statements.ts';
 import { ChannelListener, type NotificationHandlers, PgliteChannelListener, type Subscription } from './notifications.ts';
@@ -156,8 +156,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const driverOptions = { startParams: [...PGLITE_START_PARAMS], ...(loadDataDir ? { loadDataDir } : {}) };
     orm = (await PgliteORM.init({ ...common, dbName: dataDir, driverOptions })) as unknown as MikroORM;
     try {
-      const pglite = await (orm.em.getConnection() as unknown as { getNativeClient(): Promise<{ parsers: Record<number, unknown> }> }).getNativeClient();
-      trimTypeParsers(pglite, Object.keys(createPostgreSqlTypeParsers((text: string) => [text])).map(Number));
       await orm.migrator.up();
     } catch (error) {
       await orm.close(true);

@@ -47,8 +47,7 @@ describe.runIf(!TEST_DATABASE_URL)('embedded PGlite', () => {
 });
 
 describe('what a raw statement reads back', () => {
-  // The embedded database keeps only some of PGlite's type parsers (trimTypeParsers): every type
-  // lfk reads must still come back as on PostgreSQL through MikroORM, or as its text where MikroORM keeps it so.
+  // Every type lfk reads comes back alike on both engines, or as its text where MikroORM keeps it so.
   it('json, booleans, integers, arrays and times, on either engine', async () => {
     const db = await openDatabase(TEST_DATABASE_URL ? { databaseUrl: TEST_DATABASE_URL } : {});
     try {
