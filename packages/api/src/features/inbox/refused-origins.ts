@@ -20,6 +20,8 @@ export class RefusedOrigins {
   readonly #background: BackgroundWork;
   readonly #now: () => Date;
   readonly #notedAt = new Map<string, number>();
+  /** Each form's last write: a form's notes are written in the order its refusals came. */
+  readonly #writing = new Map<string, Promise<void>>();
 
   constructor(db: Database, background: BackgroundWork, now: () => Date) {
     this.#db = db;
@@ -35,8 +37,19 @@ export class RefusedOrigins {
     if (this.#notedAt.size >= REMEMBERED_PAIRS) this.#notedAt.clear();
     this.#notedAt.set(pair, at.getTime());
     const stored = origin.slice(0, ORIGIN_MAX_LENGTH);
-    this.#background.run('note a refused origin', () =>
-      this.#db.fork().getRepository(Form).noteRefusedOrigin(formId, stored, at, REFUSED_ORIGINS_KEPT),
-    );
+    // Two refusals in one millisecond go newest first only if written in turn: on PostgreSQL two
+    // background writes at once take two connections, and either may commit first.
+    const previous = this.#writing.get(formId) ?? Promise.resolve();
+    const write = previous
+      .catch(() => {})
+      .then(() => this.#db.fork().getRepository(Form).noteRefusedOrigin(formId, stored, at, REFUSED_ORIGINS_KEPT));
+    this.#writing.set(formId, write);
+    this.#background.run('note a refused origin', async () => {
+      try {
+        await write;
+      } finally {
+        if (this.#writing.get(formId) === write) this.#writing.delete(formId);
+      }
+    });
   }
 }
