@@ -18,7 +18,7 @@ import { exportScenario } from './scenarios/export.ts';
 import { passwordResetTiming } from './scenarios/password-reset-timing.ts';
 import { uploads } from './scenarios/uploads.ts';
 import { submissionProfile } from './scenarios/submission-profile.ts';
-import { seed } from './seed.ts';
+import { type Seed, seed } from './seed.ts';
 
 const settings: LoadSettings = {
   durationS: Number(process.env.BENCH_DURATION ?? 3),
@@ -61,18 +61,23 @@ async function withServer<T>(start: () => Promise<BenchServer>, body: (server: B
   }
 }
 
+/** Scenarios 8 and 18 on PostgreSQL: lfk (`a`) against the lower bound, then where a submission's time goes. */
+async function lowerBoundAndProfile(a: BenchServer, seeded: Seed, url: string): Promise<void> {
+  say('lower bound');
+  await withServer(
+    () => startLowerBound(url),
+    async (bound) => rows.push(...(await lowerBound(a, bound, seeded, settings, notes))),
+  );
+  say('where a submission’s time goes');
+  await submissionProfile(a, seeded, 'PostgreSQL', settings, notes);
+}
+
 const dataDir = mkdtempSync(join(tmpdir(), 'lfk-bench-'));
 try {
   if (only === 'lower-bound') {
     await withServer(() => startBenchServer(serverEnv({ databaseUrl: databaseUrl! })), async (a) => {
       const seeded = await seed(a, 1);
-      say('lower bound');
-      await withServer(
-        () => startLowerBound(databaseUrl!),
-        async (bound) => rows.push(...(await lowerBound(a, bound, seeded, settings, notes))),
-      );
-      say('where a submission’s time goes');
-      await submissionProfile(a, seeded, 'PostgreSQL', settings, notes);
+      await lowerBoundAndProfile(a, seeded, databaseUrl!);
     });
   } else if (only === 'uploads') {
     say('a submission without files');
@@ -114,13 +119,7 @@ try {
       await withServer(() => startBenchServer(serverEnv({ databaseUrl })), async (a) => {
         const seeded = await seed(a, 9);
         rows.push(...(await keyVerification(a, seeded, 'PostgreSQL', settings, notes)));
-        say('lower bound');
-        await withServer(
-          () => startLowerBound(databaseUrl),
-          async (bound) => rows.push(...(await lowerBound(a, bound, seeded, settings, notes))),
-        );
-        say('where a submission’s time goes');
-        await submissionProfile(a, seeded, 'PostgreSQL', settings, notes);
+        await lowerBoundAndProfile(a, seeded, databaseUrl);
         say('memory');
         rows.push(...(await memory(a, seeded, 'PostgreSQL', settings, notes)));
         say('export');
