@@ -43,25 +43,34 @@ const server = await createServer(config, { logStream, readableLog });
 // Before listening, and so before `lfk is ready` is said: a signal sent on seeing it must find the
 // handler in place (else Node's default ends the process without a shutdown).
 let stopping = false;
+function stop(exitCode: 0 | 1): void {
+  // Ctrl-C on `npm start` reaches the server twice (from the terminal, and forwarded by npm):
+  // the second must not cut the shutdown short.
+  if (stopping) return;
+  stopping = true;
+  server.close().then(
+    () => {
+      server.app.log.info('lfk stopped');
+      process.exit(exitCode);
+    },
+    (error) => {
+      server.app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    },
+  );
+}
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
-    // Ctrl-C on `npm start` reaches the server twice (from the terminal, and forwarded by npm):
-    // the second must not cut the shutdown short.
-    if (stopping) return;
-    stopping = true;
-    server.app.log.info({ signal }, 'shutting down');
-    server.close().then(
-      () => {
-        server.app.log.info('lfk stopped');
-        process.exit(0);
-      },
-      (error) => {
-        server.app.log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    if (!stopping) server.app.log.info({ signal }, 'shutting down');
+    stop(0);
   });
 }
+// An embedded database that stopped never comes back: a server left running would answer 503s
+// forever, where a stopped one is restarted by whatever supervises it.
+void server.db.lost.then((error) => {
+  server.app.log.fatal({ err: error }, 'the embedded database stopped; shutting down');
+  stop(1);
+});
 
 let address: string;
 try {

@@ -1,13 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { Migrator } from '@mikro-orm/migrations';
-import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { MikroORM as PgliteORM, type PgliteConnection } from '@mikro-orm/pglite';
+import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import type { EntityManager, MikroORM } from '@mikro-orm/sql';
 import { entities } from './entities/index.ts';
 import { migrationsList } from './migrations/index.ts';
 import { initialiseDataDirOutOfProcess, PGLITE_START_PARAMS } from './pglite-settings.ts';
+import { PgliteThread } from './pglite-thread/thread.ts';
 import { tagFailures } from './database-failures.ts';
 import { usePoolForPrepared } from './prepared-statements.ts';
 import { ChannelListener, type NotificationHandlers, PgliteChannelListener, type Subscription } from './notifications.ts';
@@ -93,6 +93,12 @@ export interface Database {
    * statement that committed it resolves.
    */
   listen(channel: string, handlers: NotificationHandlers): Subscription;
+  /**
+   * Settles if the embedded database stops without being closed (its thread failed or ran out of
+   * memory): every statement fails from then on, so the server should stop. Never on PostgreSQL,
+   * whose outages pass.
+   */
+  readonly lost: Promise<Error>;
   close(): Promise<void>;
 }
 
@@ -118,6 +124,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let orm: MikroORM;
   let engine: Engine;
   let pool: pg.Pool | undefined;
+  let thread: PgliteThread | undefined;
   const poolMax = options.poolMax ?? 10;
   if (options.databaseUrl) {
     engine = 'postgresql';
@@ -153,12 +160,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // MikroORM copies its driver options, and a copied Blob has lost its contents: PGlite is
     // handed a plain object with the one method of a Blob it calls.
     const loadDataDir = image && { type: image.type, arrayBuffer: () => image.arrayBuffer() };
-    const driverOptions = { startParams: [...PGLITE_START_PARAMS], ...(loadDataDir ? { loadDataDir } : {}) };
-    orm = (await PgliteORM.init({ ...common, dbName: dataDir, driverOptions })) as unknown as MikroORM;
+    const started = await PgliteThread.start({ dataDir, startParams: [...PGLITE_START_PARAMS], ...(loadDataDir ? { loadDataDir } : {}) });
+    thread = started;
+    // Handed as a function: MikroORM copies its driver options, and a copy would lose the thread.
+    orm = (await PgliteORM.init({ ...common, dbName: dataDir, driverOptions: { pglite: () => started } })) as unknown as MikroORM;
     try {
       await orm.migrator.up();
     } catch (error) {
       await orm.close(true);
+      await started.close();
       throw error;
     }
   }
@@ -166,6 +176,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     engine,
     orm,
     fork: () => orm.em.fork(),
+    lost: thread?.lost ?? new Promise<Error>(() => {}),
     poolUse: () => (pool ? { open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolMax } : null),
     async isReady() {
       let timer: NodeJS.Timeout | undefined;
@@ -183,16 +194,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     },
     listen(channel, handlers) {
       const url = options.databaseUrl;
-      return url ? new ChannelListener(url, channel, handlers).start() : new PgliteChannelListener(pgliteOf(orm), channel, handlers).start();
+      return url ? new ChannelListener(url, channel, handlers).start() : new PgliteChannelListener(thread!, channel, handlers).start();
     },
-    close: () => orm.close(true),
+    async close() {
+      await orm.close(true);
+      await thread?.close();
+    },
   };
 }
 
-/** The PGlite instance under an ORM on the embedded engine. */
-function pgliteOf(orm: MikroORM): Promise<PGlite> {
-  return (orm.driver.getConnection() as unknown as PgliteConnection).getNativeClient();
-}
 
 /** Any number to call the migration lock by; the same in every lfk process. */
 const MIGRATION_LOCK_ID = 0x6c666b;

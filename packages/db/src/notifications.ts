@@ -1,4 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite';
+
+/** What listening needs of PGlite, in this thread or in one of its own (pglite-thread/thread.ts). */
+type Listens = Pick<PGlite, 'listen'>;
 import pg from 'pg';
 
 /** What a listener tells its owner. Between `onLost` and the next `onListening`, notifications may be missed. */
@@ -113,14 +116,14 @@ export class ChannelListener implements Subscription {
  * change that caused it is seen to have committed, and there is no connection to lose.
  */
 export class PgliteChannelListener implements Subscription {
-  readonly #pglite: Promise<PGlite>;
+  readonly #pglite: Promise<Listens>;
   readonly #channel: string;
   readonly #handlers: NotificationHandlers;
   #listening: Promise<(() => Promise<void>) | null> | undefined;
 
-  constructor(pglite: Promise<PGlite>, channel: string, handlers: NotificationHandlers) {
+  constructor(pglite: Listens | Promise<Listens>, channel: string, handlers: NotificationHandlers) {
     assertPlainChannel(channel);
-    this.#pglite = pglite;
+    this.#pglite = Promise.resolve(pglite);
     this.#channel = channel;
     this.#handlers = handlers;
   }

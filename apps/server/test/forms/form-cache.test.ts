@@ -231,6 +231,46 @@ describe(`one server (${ENGINE})`, () => {
   });
 });
 
+describe(`reading a form (${ENGINE})`, () => {
+  const read = (formId: string) => t.request('GET', `/v1/forms/${formId}`, { token: owner.token });
+
+  it('answers from memory on the embedded engine (one process: every change is heard before it resolves) and from the database on PostgreSQL', async () => {
+    const form = await createContactForm(t, owner);
+    const name = (await read(form.id)).json.name as string;
+    await changeSilently(t, 'update forms set name = ? where id = ?', ['Renamed quietly', form.id]);
+    // A replica of PostgreSQL may not have heard another's change yet: it reads the row.
+    expect((await read(form.id)).json.name).toBe(ENGINE === 'pglite' ? name : 'Renamed quietly');
+    clock = new Date(clock.getTime() + 3_600_000);
+    expect((await read(form.id)).json.name).toBe('Renamed quietly');
+  });
+
+  it('sees every change at once: through the API, by SQL outside lfk, an origin refused, the form deleted', async () => {
+    const form = await createContactForm(t, owner);
+    expect((await read(form.id)).status).toBe(200);
+    expect((await patch(form.id, { name: 'Patched' })).status).toBe(200);
+    expect((await read(form.id)).json.name).toBe('Patched');
+    await t.sql('update forms set name = ? where id = ?', ['Changed by SQL', form.id]);
+    expect((await read(form.id)).json.name).toBe('Changed by SQL');
+
+    // Refusals are noted after their answer: the next read after the note shows it.
+    expectError(await post(t, form.id, VALID, 'https://elsewhere.example'), 403, 'origin_not_allowed');
+    await until('the refused origin to be noted', async () => (await t.count('forms where id = ? and refused_origins is not null', [form.id])) === 1);
+    expect((await read(form.id)).json.refused_origins.map((r: { origin: string }) => r.origin)).toEqual(['https://elsewhere.example']);
+
+    expect((await t.request('DELETE', `/v1/forms/${form.id}`, { token: owner.token })).status).toBe(204);
+    expectError(await read(form.id), 404, 'form_not_found');
+  });
+
+  it('an unclaimed form is not found, cached or not', async () => {
+    const created = await t.request('POST', '/v1/forms', { body: { name: 'Nobody yet', notify_email: 'nobody@example.com', allowed_origins: [ORIGIN], schema: [{ name: 'email', type: 'email' }] } });
+    expect(created.status, created.body).toBe(201);
+    const id = created.json.id as string;
+    // A submission to it puts it in the cache.
+    expect((await post(t, id, { email: 'a@example.com' })).status).toBe(201);
+    expectError(await read(id), 404, 'form_not_found');
+  });
+});
+
 describe(`two replicas (${ENGINE})`, () => {
   let b: TestServer;
   beforeAll(async () => {

@@ -54,6 +54,7 @@ export interface Wakers {
  */
 export function createServices(db: Database, settings: ServicesSettings, log: Log, wake: Wakers, metrics: Metrics = NO_METRICS): Services {
   const background = new BackgroundWork(log);
+  const formCache = new FormCache({ ...settings.formCache, exact: db.engine === 'pglite', now: () => settings.now().getTime() });
   return {
     db,
     // One clock for the cache and the expiry it enforces.
@@ -68,9 +69,9 @@ export function createServices(db: Database, settings: ServicesSettings, log: Lo
     secretBox: new SecretBox(settings.secretKey),
     outbound: new Outbound({ allowPrivate: settings.webhooks.allowPrivate, ...(settings.webhooks.timeoutMs ? { timeoutMs: settings.webhooks.timeoutMs } : {}) }),
     captcha: new CaptchaVerifier(settings.captcha, log),
-    formCache: new FormCache({ ...settings.formCache, now: () => settings.now().getTime() }),
+    formCache,
     background,
-    refusedOrigins: new RefusedOrigins(db, background, settings.now),
+    refusedOrigins: new RefusedOrigins(db, background, formCache, settings.now),
     now: settings.now,
     secretScanningKeys: settings.secretScanningKeys,
     metrics,

@@ -6,7 +6,7 @@
  * (renames a table, cuts connections, checks that shutdown closes it) asks for one of its own.
  */
 import { readFileSync } from 'node:fs';
-import type { PGlite } from '@electric-sql/pglite';
+import type { PgliteThread } from '../pglite-thread/thread.ts';
 import { type Database, type DatabaseTimeouts, openDatabase } from '../database.ts';
 import { inject } from 'vitest';
 import { copyOfTemplate } from './postgres-databases.ts';
@@ -32,9 +32,9 @@ export interface TestDatabase {
   release(): Promise<void>;
 }
 
-/** The PGlite instance under a database on the embedded engine. */
-export function pgliteOf(db: Database): Promise<PGlite> {
-  return (db.orm.driver.getConnection() as unknown as { getNativeClient(): Promise<PGlite> }).getNativeClient();
+/** The PGlite under a database on the embedded engine (in a thread of its own). */
+export function pgliteOf(db: Database): Promise<PgliteThread> {
+  return (db.orm.driver.getConnection() as unknown as { getNativeClient(): Promise<PgliteThread> }).getNativeClient();
 }
 
 let image: Blob | undefined;

@@ -1,4 +1,5 @@
-import type { SubmissionFormReading } from '@lfk/db';
+import { Form, isId, type SubmissionFormReading } from '@lfk/db';
+import type { EntityManager } from '@mikro-orm/sql';
 import { BoundedTtlMap } from '../../bounded-ttl-map.ts';
 
 export interface FormCacheOptions {
@@ -6,6 +7,13 @@ export interface FormCacheOptions {
   maxEntries: number;
   /** How long a form is trusted without hearing otherwise; 0 turns the cache off. */
   ttlMs: number;
+  /**
+   * Every change is heard before the statement that made it resolves, so what is kept is never
+   * behind the database: true on the embedded engine, where one process holds the database and
+   * PGlite delivers a commit's notifications with its answer. Then the cache answers reads of a
+   * form too, not only submissions (`readForm`).
+   */
+  exact?: boolean;
   now?: () => number;
 }
 
@@ -45,6 +53,7 @@ export class FormCache {
   readonly #ttlMs: number;
   readonly #now: () => number;
   readonly #off: boolean;
+  readonly exact: boolean;
   // Nothing is heard yet: what is built without its listener (a test's services) never caches.
   #suspended = true;
   #generation = 0;
@@ -54,6 +63,7 @@ export class FormCache {
     this.#ttlMs = options.ttlMs;
     this.#now = options.now ?? Date.now;
     this.#off = options.maxEntries <= 0 || options.ttlMs <= 0;
+    this.exact = options.exact ?? false;
   }
 
   /** The form, or undefined when the database must be asked. */
@@ -97,4 +107,18 @@ export class FormCache {
   get size(): { forms: number; characters: number } {
     return { forms: this.#forms.size, characters: this.#forms.weight };
   }
+}
+
+/**
+ * Any form by id, claimed or not, from `cache` when it holds it (no statement), else from the
+ * database, kept for the next request if nothing changed meanwhile. Null when there is no such
+ * form; a wrong-shaped id names nothing. Frozen: it is every request's.
+ */
+export async function readForm(cache: FormCache, em: EntityManager, formId: string): Promise<SubmissionFormReading | null> {
+  if (!isId('form', formId)) return null;
+  const cached = cache.lookup(formId);
+  if (cached) return cached;
+  const generation = cache.generation();
+  const found = await em.getRepository(Form).readForSubmission(formId);
+  return found && cache.keep(found, generation);
 }

@@ -174,7 +174,7 @@ export const formsRouter = router({
   get: formsScopeProcedure.meta(rest('GET /v1/forms/:form_id', 200, 'Read a claimed form', { errors: ['form_not_found'] }))
     .input(formIdInput)
     .output(form)
-    .query(async ({ ctx, input }) => formToWire(await readReachableForm(ctx.em, ctx.scope, input.form_id))),
+    .query(async ({ ctx, input }) => formToWire(await readReachableForm(ctx.services.formCache, ctx.em, ctx.scope, input.form_id))),
 
   update: formsScopeProcedure.meta(rest('PATCH /v1/forms/:form_id', 200, 'Update some fields of a claimed form',
       { errors: ['form_not_found', 'project_not_found'] }))

@@ -3,6 +3,7 @@ import { invalid } from './inbox-settings.ts';
 import type { EntityManager } from '@mikro-orm/sql';
 import { ApiError } from '../../errors.ts';
 import type { FormsScope } from '../../trpc.ts';
+import { type FormCache, readForm } from './form-cache.ts';
 
 /** A claimed form this caller may reach; anything else, unclaimed forms included, is "not found". */
 async function reachable<T extends { workspace?: { id: string } | null }>(
@@ -23,9 +24,17 @@ export const formGone = () => new ApiError('form_not_found');
 export const findReachableForm = (em: EntityManager, scope: FormsScope, formId: string): Promise<IForm> =>
   reachable(scope, formId, (id) => em.getRepository(Form).findClaimed(id));
 
-/** The form as a plain reading of its row, to answer it (see `readClaimed`). */
-export const readReachableForm = (em: EntityManager, scope: FormsScope, formId: string): Promise<FormReading> =>
-  reachable(scope, formId, (id) => em.getRepository(Form).readClaimed(id));
+/**
+ * The form as a plain reading of its row, to answer it (see `readClaimed`): from the form cache
+ * where it is exact (the embedded engine), else from the database, so that a replica never answers
+ * a read from before a change another one made.
+ */
+export const readReachableForm = (formCache: FormCache, em: EntityManager, scope: FormsScope, formId: string): Promise<FormReading> =>
+  reachable(scope, formId, async (id) => {
+    if (!formCache.exact) return em.getRepository(Form).readClaimed(id);
+    const form = await readForm(formCache, em, id);
+    return form?.state === 'claimed' ? form : null;
+  });
 
 /** The project a form goes in: the one named (of the same workspace), else the default one. */
 export async function resolveProject(em: EntityManager, workspaceId: string, projectId: string | undefined) {

@@ -1,5 +1,6 @@
 import { type Database, Form } from '@lfk/db';
 import type { BackgroundWork } from '../../infrastructure/background-work.ts';
+import type { FormCache } from '../forms/form-cache.ts';
 
 /** How many refused origins a form shows. */
 export const REFUSED_ORIGINS_KEPT = 5;
@@ -18,14 +19,16 @@ const ORIGIN_MAX_LENGTH = 300;
 export class RefusedOrigins {
   readonly #db: Database;
   readonly #background: BackgroundWork;
+  readonly #formCache: FormCache;
   readonly #now: () => Date;
   readonly #notedAt = new Map<string, number>();
   /** Each form's last write: a form's notes are written in the order its refusals came. */
   readonly #writing = new Map<string, Promise<void>>();
 
-  constructor(db: Database, background: BackgroundWork, now: () => Date) {
+  constructor(db: Database, background: BackgroundWork, formCache: FormCache, now: () => Date) {
     this.#db = db;
     this.#background = background;
+    this.#formCache = formCache;
     this.#now = now;
   }
 
@@ -42,7 +45,10 @@ export class RefusedOrigins {
     const previous = this.#writing.get(formId) ?? Promise.resolve();
     const write = previous
       .catch(() => {})
-      .then(() => this.#db.fork().getRepository(Form).noteRefusedOrigin(formId, stored, at, REFUSED_ORIGINS_KEPT));
+      .then(() => this.#db.fork().getRepository(Form).noteRefusedOrigin(formId, stored, at, REFUSED_ORIGINS_KEPT))
+      // The notes are part of the form as read (the database's triggers leave them out, see the
+      // migration that made them): this process's copy is stale now.
+      .then(() => this.#formCache.forget(formId));
     this.#writing.set(formId, write);
     this.#background.run('note a refused origin', async () => {
       try {

@@ -2,13 +2,13 @@ import { Form, type FormReading, isId, type SubmissionFormReading } from '@lfk/d
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Services } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
+import { readForm } from '../forms/form-cache.ts';
 import { httpUrl } from '../forms/schemas.ts';
 import { SUBMISSION_MAX_BYTES } from './schemas.ts';
 
 /**
- * The form a submission is for, claimed or not, as the database holds it now. A wrong-shaped id
- * names nothing. A submission changes nothing on its form, so the form is read as a plain row, not
- * an entity.
+ * The form a submission is for, claimed or not, as the database holds it now (in a transaction
+ * that must see it so). A wrong-shaped id names nothing.
  */
 export async function readSubmissionForm(em: EntityManager, formId: string): Promise<SubmissionFormReading> {
   const found = isId('form', formId) ? await em.getRepository(Form).readForSubmission(formId) : null;
@@ -17,14 +17,13 @@ export async function readSubmissionForm(em: EntityManager, formId: string): Pro
 }
 
 /**
- * The form a submission (or its CORS preflight) is for, from this process's form cache when it
- * holds it: a submission costs no statement to read its form. Frozen: it is every request's.
+ * The form a submission (or its CORS preflight) is for, claimed or not, from this process's form
+ * cache when it holds it: a submission costs no statement to read its form. Frozen: it is every request's.
  */
 export async function findSubmissionForm(services: Pick<Services, 'formCache'>, em: EntityManager, formId: string): Promise<SubmissionFormReading> {
-  const cached = services.formCache.lookup(formId);
-  if (cached) return cached;
-  const generation = services.formCache.generation();
-  return services.formCache.keep(await readSubmissionForm(em, formId), generation);
+  const found = await readForm(services.formCache, em, formId);
+  if (!found) throw new ApiError('form_not_found');
+  return found;
 }
 
 /** Browser submissions are judged by their `Origin`: it must be on the form's list, exactly. */
