@@ -10,6 +10,7 @@ import { initialiseDataDirOutOfProcess, PGLITE_START_PARAMS } from './pglite-set
 import { PgliteThread } from './pglite-thread/thread.ts';
 import { tagFailures } from './database-failures.ts';
 import { usePoolForPrepared } from './prepared-statements.ts';
+import { useGroupCommit } from './group-commit.ts';
 import { ChannelListener, type NotificationHandlers, PgliteChannelListener, type Subscription } from './notifications.ts';
 
 export type Engine = 'pglite' | 'postgresql';
@@ -164,6 +165,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     thread = started;
     // Handed as a function: MikroORM copies its driver options, and a copy would lose the thread.
     orm = (await PgliteORM.init({ ...common, dbName: dataDir, driverOptions: { pglite: () => started } })) as unknown as MikroORM;
+    // One statement at a time in one thread: small writes outside transactions go in groups.
+    useGroupCommit(orm.em.getConnection());
     try {
       await orm.migrator.up();
     } catch (error) {

@@ -4,8 +4,11 @@ import type { ISubmission } from '../entities/submission.ts';
 import { isId, newId } from '../ids.ts';
 import { INSERT_OUTBOX_EMAIL, type NewEmail, outboxEmailRow } from './outbox-emails.ts';
 import { PreparedStatement, runPrepared } from '../prepared-statements.ts';
+import { GroupCommit, groupCommitOf } from '../group-commit.ts';
+import type { EntityManager } from '@mikro-orm/sql';
 
-const INSERT_SUBMISSION = 'insert into submissions (id, form_id, data, source, api_key_id, status, spam_reason, created_at) values ($1, $2, $3, $4, $5, $6, $7, $8)';
+const INSERT_SUBMISSION_COLUMNS = 'insert into submissions (id, form_id, data, source, api_key_id, status, spam_reason, created_at)';
+const INSERT_SUBMISSION = `${INSERT_SUBMISSION_COLUMNS} values ($1, $2, $3, $4, $5, $6, $7, $8)`;
 const WRITE_SUBMISSION = new PreparedStatement('lfk_write_submission', INSERT_SUBMISSION);
 const WRITE_NOTIFYING_SUBMISSION = new PreparedStatement(
   'lfk_write_notifying_submission',
@@ -22,6 +25,37 @@ export interface NewSubmission {
   apiKeyId: string | null;
   status: SubmissionStatus;
   spamReason: SpamReason | null;
+}
+
+/** A submission's row (`INSERT_SUBMISSION`'s values) and its email's, if it sends one. */
+interface SubmissionWrite {
+  row: unknown[];
+  emailRow: unknown[] | null;
+}
+
+const placeholders = (rows: unknown[][]) => rows.map((values) => `(${values.map(() => '?').join(', ')})`).join(', ');
+
+/**
+ * The embedded database's submissions, grouped (group-commit.ts): one `INSERT` of every row, and
+ * the emails in the same transaction. A batch weighs what its values do, so a few large
+ * submissions are not made into one huge statement.
+ */
+function submissionWrites(em: EntityManager): GroupCommit<SubmissionWrite> {
+  const write = async (writes: SubmissionWrite[]) => {
+    const rows = writes.map((w) => w.row);
+    const emailRows = writes.flatMap((w) => (w.emailRow ? [w.emailRow] : []));
+    const insertRows = (on: EntityManager) => on.execute(`${INSERT_SUBMISSION_COLUMNS} values ${placeholders(rows)}`, rows.flat());
+    if (emailRows.length === 0) {
+      await insertRows(em);
+      return;
+    }
+    await em.transactional(async (tx) => {
+      await insertRows(tx);
+      await tx.execute(`${INSERT_OUTBOX_EMAIL} values ${placeholders(emailRows)}`, emailRows.flat());
+    });
+  };
+  const weigh = (w: SubmissionWrite) => String(w.row[2]).length + (w.emailRow ? String(w.emailRow[4]).length : 0);
+  return new GroupCommit(write, weigh, { maxItems: 64, maxWeight: 1024 * 1024 });
 }
 
 /** Which of a form's submissions a list, an export or a count reads. */
@@ -202,12 +236,12 @@ export class SubmissionRepository extends BaseRepository<ISubmission> {
     const record = { id: newId('sub'), createdAt: now };
     const row = [record.id, submission.formId, JSON.stringify(submission.data), submission.source, submission.apiKeyId, submission.status, submission.spamReason, now];
     const email = emailOf?.(record) ?? null;
-    if (email === null) {
-      await runPrepared(this.em, WRITE_SUBMISSION, row);
-    } else {
-      // Due by the wall clock, which the sender polls by, as every queued email is.
-      await runPrepared(this.em, WRITE_NOTIFYING_SUBMISSION, [...row, ...outboxEmailRow({ ...email, submissionId: record.id }, new Date())]);
-    }
+    // Due by the wall clock, which the sender polls by, as every queued email is.
+    const emailRow = email && outboxEmailRow({ ...email, submissionId: record.id }, new Date());
+    const group = groupCommitOf(this.em, 'submissions', () => submissionWrites(this.em.fork()));
+    if (group) await group.add({ row, emailRow });
+    else if (emailRow === null) await runPrepared(this.em, WRITE_SUBMISSION, row);
+    else await runPrepared(this.em, WRITE_NOTIFYING_SUBMISSION, [...row, ...emailRow]);
     return record;
   }
 
