@@ -40,6 +40,7 @@ import { registerSubmissions } from './http/submissions.ts';
 import { registerSubmissionExport } from './http/submission-export.ts';
 import { registerFiles } from './http/files.ts';
 import { spoolDirFor } from './spool.ts';
+import { idleMemoryTrim } from './idle-memory-trim.ts';
 import { registerTrpc } from './http/trpc.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -258,6 +259,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     [
       database(db),
       ...runtime.tasks,
+      // The embedded server is the one meant for a small box.
+      ...(db.engine === 'pglite' ? [idleMemoryTrim()] : []),
       { name: 'metrics server', start() {}, stop: async () => void (await metricsServer?.close()) },
       { name: 'requests', start() {}, stop: () => app.close() },
     ],

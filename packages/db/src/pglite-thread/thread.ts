@@ -4,7 +4,7 @@
  * each a message to that thread. Messages keep their order both ways, so a notification sent by a
  * commit arrives before the answer to the statement that committed (worker.ts says why).
  */
-import { Worker } from 'node:worker_threads';
+import { type ResourceLimits, Worker } from 'node:worker_threads';
 import type { Reply, Request, WorkerOptions } from './worker.ts';
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
@@ -15,6 +15,8 @@ export interface ThreadOptions {
   dataDir: string;
   startParams: string[];
   loadDataDir?: { type: string; arrayBuffer(): Promise<ArrayBuffer> };
+  /** Limits on the thread's own JavaScript heap (Node's defaults otherwise). */
+  resourceLimits?: ResourceLimits;
 }
 
 /**
@@ -60,7 +62,11 @@ export class PgliteThread {
       startParams: options.startParams,
       ...(loadDataDir ? { loadDataDir, loadDataDirType: options.loadDataDir!.type } : {}),
     };
-    const worker = new Worker(new URL('./worker.ts', import.meta.url), { workerData, transferList: loadDataDir ? [loadDataDir] : [] });
+    const worker = new Worker(new URL('./worker.ts', import.meta.url), {
+      workerData,
+      transferList: loadDataDir ? [loadDataDir] : [],
+      ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}),
+    });
     const thread = new PgliteThread(worker);
     // The worker answers request 0 once PGlite is open (or fails it if PGlite cannot open).
     await new Promise((resolve, reject) => thread.#pending.set(0, { resolve, reject }));
