@@ -75,6 +75,8 @@ const HOW_TO_READ = `## How to read it
 - 3. A well-formed unknown key against a revoked one: they must not be told apart by timing. Met
   when a two-sample Kolmogorov–Smirnov test on the probe's latencies cannot tell them apart at 1 %.
 - 4. \`POST /v1/forms/{id}/submissions\` to an \`api_key\`-mode form with a key; each one is stored.
+  To a form that notifies its owner (each submission queues an email, which the sender sends:
+  printed, as without \`SMTP_URL\`), and to one that notifies nobody and has no webhook.
 - 5. Two server processes on one PostgreSQL: revoke through A, poll through B until it answers 401;
   the time runs from the revoke request being sent. 50 revocations. Target p99 ≤ 100 ms.
 - 6. Server RSS after a warm-up, and after 200 000 more key-authenticated requests. Target ≤ 1.10.

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { LoadSettings } from './load.ts';
 import { type BenchServer, REPO, serverEnv, startBenchServer, startLowerBound } from './processes.ts';
 import { mergeReport, type Row, table, writeReport, writtenRows } from './report.ts';
-import { keyVerification, submissionsWithoutFiles } from './scenarios/key-verification.ts';
+import { keyVerification, NOTIFYING_SUBMISSIONS, QUIET_SUBMISSIONS, submissionsWithoutFiles } from './scenarios/key-verification.ts';
 import { lowerBound } from './scenarios/lower-bound.ts';
 import { memory } from './scenarios/memory.ts';
 import { revocationPropagation } from './scenarios/revocation-propagation.ts';
@@ -39,11 +39,14 @@ const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 120);
 const uploadSettings = { files: Number(process.env.BENCH_UPLOADS ?? 32), rounds: Number(process.env.BENCH_UPLOAD_ROUNDS ?? 3) };
 /**
  * `uploads`: scenarios 4 (embedded) and 17 alone; `lower-bound`: scenarios 8 and 18 alone (PostgreSQL);
- * their rows merged into the page. Unset: every scenario.
+ * `embedded`: scenarios 1 to 4 on both engines, 6 on the embedded one, and 9 (the embedded database
+ * against PostgreSQL); their rows merged into the page. Unset: every scenario.
  */
 const only = process.env.BENCH_ONLY || undefined;
-if (only !== undefined && only !== 'uploads' && only !== 'lower-bound') throw new Error(`BENCH_ONLY takes "uploads" or "lower-bound", not "${only}"`);
-if (only === 'lower-bound' && !databaseUrl) throw new Error('BENCH_ONLY=lower-bound needs BENCH_DATABASE_URL');
+if (only !== undefined && !['uploads', 'lower-bound', 'embedded'].includes(only)) {
+  throw new Error(`BENCH_ONLY takes "uploads", "lower-bound" or "embedded", not "${only}"`);
+}
+if ((only === 'lower-bound' || only === 'embedded') && !databaseUrl) throw new Error(`BENCH_ONLY=${only} needs BENCH_DATABASE_URL`);
 const REPORT = join(REPO, 'docs/benchmarks.md');
 const startedAt = new Date();
 const loadAtStart = loadavg()[0]!;
@@ -79,6 +82,19 @@ try {
       const seeded = await seed(a, 1);
       await lowerBoundAndProfile(a, seeded, databaseUrl!);
     });
+  } else if (only === 'embedded') {
+    say(`embedded PGlite in ${dataDir}`);
+    await withServer(() => startBenchServer(serverEnv({ dataDir })), async (server) => {
+      const seeded = await seed(server, 10);
+      rows.push(...(await keyVerification(server, seeded, 'PGlite', settings, notes)));
+      say('memory');
+      rows.push(...(await memory(server, seeded, 'PGlite', settings, notes)));
+    });
+    say('PostgreSQL');
+    await withServer(() => startBenchServer(serverEnv({ databaseUrl: databaseUrl! })), async (a) => {
+      rows.push(...(await keyVerification(a, await seed(a, 9), 'PostgreSQL', settings, notes)));
+    });
+    rows.push(...embeddedAgainstPostgres(rows));
   } else if (only === 'uploads') {
     say('a submission without files');
     await withServer(() => startBenchServer(serverEnv({ dataDir })), async (server) => {
@@ -150,11 +166,12 @@ try {
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-/** Scenario 9: lfk's form read (scenario 1) and keyed submission (scenario 4) on its embedded database against its own figures on PostgreSQL. */
+/** Scenario 9: lfk's form read (scenario 1) and keyed submissions (scenario 4) on its embedded database against its own figures on PostgreSQL. */
 function embeddedAgainstPostgres(measured: Row[]): Row[] {
   const jobs = [
     { name: 'form read', scenario: '1 · GET /v1/forms/{id}, valid key', number: 1 },
-    { name: 'keyed submission', scenario: '4 · POST submissions, api_key form, key', number: 4 },
+    { name: 'keyed submission, notifying', scenario: NOTIFYING_SUBMISSIONS, number: 4 },
+    { name: 'keyed submission, quiet form', scenario: QUIET_SUBMISSIONS, number: 4 },
   ];
   return jobs.flatMap(({ name, scenario, number }) => {
     const rate = (engine: string) => measured.find((r) => r.engine === engine && r.scenario === scenario)?.requestsPerSecond;

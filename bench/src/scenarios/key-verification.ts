@@ -120,24 +120,32 @@ export async function keyVerification(
   );
 
   rows.push(await submissionsWithoutFiles(server, seeded, engine, settings));
+  rows.push(await submissionsWithoutFiles(server, seeded, engine, settings, 'quiet'));
   return rows;
 }
 
-/** Scenario 4: server-side submissions with a key, no file; each one is validated and stored. */
-export async function submissionsWithoutFiles(server: BenchServer, seeded: Seed, engine: string, settings: LoadSettings): Promise<Row> {
+/**
+ * Scenario 4: server-side submissions with a key, no file; each one is validated and stored. To a
+ * form that notifies its owner (an email queued with each, and sent), or to a quiet one (no email,
+ * no webhook: the issue 39 comparison's form).
+ */
+export async function submissionsWithoutFiles(server: BenchServer, seeded: Seed, engine: string, settings: LoadSettings, form: 'notifying' | 'quiet' = 'notifying'): Promise<Row> {
   const submit = await drive(
     server.url,
     {
       method: 'POST',
-      path: `/v1/forms/${seeded.apiKeyFormId}/submissions`,
+      path: `/v1/forms/${form === 'quiet' ? seeded.quietFormId : seeded.apiKeyFormId}/submissions`,
       headers: bearer(seeded.keys[0]!.key),
       body: JSON.stringify({ email: 'buyer@example.org', message: 'one more order' }),
       expect: 201,
     },
     settings,
   );
-  return { scenario: '4 · POST submissions, api_key form, key', engine, ...submit };
+  return { scenario: form === 'quiet' ? QUIET_SUBMISSIONS : NOTIFYING_SUBMISSIONS, engine, ...submit };
 }
+
+export const NOTIFYING_SUBMISSIONS = '4 · POST submissions, api_key form, key';
+export const QUIET_SUBMISSIONS = '4 · the same to a form that notifies nobody';
 
 /**
  * autocannon's whole milliseconds cannot tell sub-millisecond differences apart: this probe sends
