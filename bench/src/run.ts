@@ -99,8 +99,6 @@ try {
     say('a submission without files');
     await withServer(() => startBenchServer(serverEnv({ dataDir })), async (server) => {
       const seeded = await seed(server, 1);
-      // Warmed as in a whole run, where scenarios 1 to 3 come first.
-      await submissionsWithoutFiles(server, seeded, 'PGlite', { ...settings, durationS: 1 });
       const now = await submissionsWithoutFiles(server, seeded, 'PGlite', settings);
       const before = writtenRows(REPORT).find((r) => r.scenario === now.scenario && r.engine === 'PGlite');
       rows.push(now);

@@ -119,8 +119,9 @@ export async function keyVerification(
       `for telling them apart at the 1 % level.`,
   );
 
-  rows.push(await submissionsWithoutFiles(server, seeded, engine, settings));
-  rows.push(await submissionsWithoutFiles(server, seeded, engine, settings, 'quiet'));
+  // The quiet form first: the notifying one leaves emails queued, whose sending would weigh on it.
+  const quiet = await submissionsWithoutFiles(server, seeded, engine, settings, 'quiet');
+  rows.push(await submissionsWithoutFiles(server, seeded, engine, settings), quiet);
   return rows;
 }
 
@@ -130,17 +131,16 @@ export async function keyVerification(
  * no webhook: the issue 39 comparison's form).
  */
 export async function submissionsWithoutFiles(server: BenchServer, seeded: Seed, engine: string, settings: LoadSettings, form: 'notifying' | 'quiet' = 'notifying'): Promise<Row> {
-  const submit = await drive(
-    server.url,
-    {
-      method: 'POST',
-      path: `/v1/forms/${form === 'quiet' ? seeded.quietFormId : seeded.apiKeyFormId}/submissions`,
-      headers: bearer(seeded.keys[0]!.key),
-      body: JSON.stringify({ email: 'buyer@example.org', message: 'one more order' }),
-      expect: 201,
-    },
-    settings,
-  );
+  const load: Load = {
+    method: 'POST',
+    path: `/v1/forms/${form === 'quiet' ? seeded.quietFormId : seeded.apiKeyFormId}/submissions`,
+    headers: bearer(seeded.keys[0]!.key),
+    body: JSON.stringify({ email: 'buyer@example.org', message: 'one more order' }),
+    expect: 201,
+  };
+  // Warmed first, as every compared load is: the first second of a new route is the JIT's.
+  await drive(server.url, load, { ...settings, durationS: 1 });
+  const submit = await drive(server.url, load, settings);
   return { scenario: form === 'quiet' ? QUIET_SUBMISSIONS : NOTIFYING_SUBMISSIONS, engine, ...submit };
 }
 
