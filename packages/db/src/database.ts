@@ -163,17 +163,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const loadDataDir = image && { type: image.type, arrayBuffer: () => image.arrayBuffer() };
     const started = await PgliteThread.start({ dataDir, startParams: [...PGLITE_START_PARAMS], ...(loadDataDir ? { loadDataDir } : {}) });
     thread = started;
-    // Handed as a function: MikroORM copies its driver options, and a copy would lose the thread.
-    orm = (await PgliteORM.init({ ...common, dbName: dataDir, driverOptions: { pglite: () => started } })) as unknown as MikroORM;
-    // One statement at a time in one thread: small writes outside transactions go in groups.
-    useGroupCommit(orm.em.getConnection());
+    let opened: MikroORM | undefined;
     try {
-      await orm.migrator.up();
+      // Handed as a function: MikroORM copies its driver options, and a copy would lose the thread.
+      opened = (await PgliteORM.init({ ...common, dbName: dataDir, driverOptions: { pglite: () => started } })) as unknown as MikroORM;
+      // One statement at a time in one thread: small writes outside transactions go in groups.
+      useGroupCommit(opened.em.getConnection());
+      await opened.migrator.up();
     } catch (error) {
-      await orm.close(true);
+      await opened?.close(true);
       await started.close();
       throw error;
     }
+    orm = opened;
   }
   return {
     engine,
@@ -205,7 +207,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     },
   };
 }
-
 
 /** Any number to call the migration lock by; the same in every lfk process. */
 const MIGRATION_LOCK_ID = 0x6c666b;

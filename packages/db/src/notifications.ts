@@ -1,8 +1,8 @@
 import type { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
 
 /** What listening needs of PGlite, in this thread or in one of its own (pglite-thread/thread.ts). */
 type Listens = Pick<PGlite, 'listen'>;
-import pg from 'pg';
 
 /** What a listener tells its owner. Between `onLost` and the next `onListening`, notifications may be missed. */
 export interface NotificationHandlers {
@@ -110,10 +110,11 @@ export class ChannelListener implements Subscription {
 }
 
 /**
- * `LISTEN` on PGlite, which runs in this process: a notification comes back with the answer to the
- * statement whose commit sent it, and PGlite hands it to the handler (a microtask queued while that
- * answer is read) before the statement's promise resolves. So the handler has run by the time the
- * change that caused it is seen to have committed, and there is no connection to lose.
+ * `LISTEN` on PGlite, which runs in this process (in a thread of its own): a notification comes
+ * back with the answer to the statement whose commit sent it, and PGlite hands it to the handler
+ * (a microtask queued while that answer is read, posted from the thread before the answer) before
+ * the statement's promise resolves. So the handler has run by the time the change that caused it is
+ * seen to have committed, and there is no connection to lose.
  */
 export class PgliteChannelListener implements Subscription {
   readonly #pglite: Promise<Listens>;

@@ -9,7 +9,7 @@ export interface Received {
 }
 
 /** How the receiver answers the next request: a status (and body), never (it hangs), or by cutting the connection. */
-export type Answer = { status: number; body?: string } | 'hang' | 'reset';
+export type Answer = { status: number; body?: string; headers?: Record<string, string> } | 'hang' | 'reset';
 
 export interface Receiver {
   /** `http://127.0.0.1:<port>/hook`. */
@@ -36,7 +36,7 @@ export async function startReceiver(): Promise<Receiver> {
     const answer = receiver.answers.shift() ?? { status: 200 };
     if (answer === 'hang') return hang();
     if (answer === 'reset') return req.socket.resetAndDestroy();
-    res.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.body ?? 'ok');
+    res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers }).end(answer.body ?? 'ok');
   });
   receiver.url = `${local.base}/hook`;
   receiver.close = local.close;

@@ -255,7 +255,9 @@ const webhooksDeliveriesCommand = () =>
 
 const webhooksRetryCommand = () =>
   new Command('retry')
-    .description("Deliver again now, with the same webhook-id, to the endpoint's URL now (needs a session; sends a held delivery)")
+    .description(
+      "One attempt now, with the same webhook-id, to the endpoint's URL now; the automatic retries stay as they were (needs a session; sends a held delivery)",
+    )
     .argument('<webhook_id>', 'the endpoint')
     .argument('<delivery_id>', 'the delivery, e.g. whd_…')
     .addOption(formOption())

@@ -30,7 +30,7 @@ export async function deliveriesOf(t: TestServer, owner: Account, hook: Pick<For
     id: string;
     event_id: string;
     status: string;
-    attempts: { at: string; status_code: number | null; error: string | null; duration_ms: number; response_excerpt: string | null }[];
+    attempts: { at: string; status_code: number | null; error: string | null; duration_ms: number; response_excerpt: string | null; requested: boolean }[];
     next_attempt_at: string | null;
     payload: any;
   }[];

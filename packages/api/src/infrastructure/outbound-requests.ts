@@ -13,6 +13,8 @@ export interface AttemptResult {
   durationMs: number;
   /** The first KiB of the answer's body. */
   excerpt?: string;
+  /** What a `429` or `503` answer's `Retry-After` asked for, in milliseconds from now (seconds, or an HTTP date). */
+  retryAfterMs?: number;
   /**
    * For the server's own log only, never answered or stored: what lfk's network said of a host it
    * would not or could not send to (`ENOTFOUND`, a private address), which `error` does not tell.
@@ -209,7 +211,13 @@ export class Outbound {
       } catch {
         // The status came; an answer body that stops or stalls does not change it.
       }
-      return { statusCode: answer.statusCode, durationMs: elapsed(), ...(excerpt ? { excerpt } : {}) };
+      const retryAfterMs = answer.statusCode === 429 || answer.statusCode === 503 ? retryAfterOf(answer.headers['retry-after']) : undefined;
+      return {
+        statusCode: answer.statusCode,
+        durationMs: elapsed(),
+        ...(excerpt ? { excerpt } : {}),
+        ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      };
     } catch (error) {
       // Nothing was sent, and how long finding that out took differs by the reason: not told either.
       const refused = noPublicAddressIn(error);
@@ -221,4 +229,21 @@ export class Outbound {
   close(): Promise<void> {
     return this.#agent.close();
   }
+}
+
+/** An HTTP date as servers send it (RFC 9110's IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT`). */
+const HTTP_DATE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
+/**
+ * A `Retry-After` header as milliseconds from now (RFC 9110: a number of seconds, or an HTTP
+ * date); undefined when absent or anything else (`Date.parse` alone would read `1.5` as a date).
+ * A date in the past is now.
+ */
+export function retryAfterOf(header: string | string[] | undefined, now = Date.now()): number | undefined {
+  const value = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  if (!HTTP_DATE.test(value)) return undefined;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }

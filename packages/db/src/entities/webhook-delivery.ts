@@ -15,6 +15,8 @@ export interface WebhookAttempt {
   duration_ms: number;
   /** The first KiB of the answer's body. */
   response_excerpt?: string;
+  /** A member asked for it (Retry now): it did not move the automatic schedule. */
+  requested?: true;
 }
 
 /**
@@ -50,6 +52,10 @@ export const WebhookDelivery = defineEntity({
      * it: set aside, out of the claims' scan, and taken again once its endpoint and workspace have room.
      */
     waitingForRoom: p.boolean().default(false),
+    /** A member asked for the next attempt (Retry now): it is not one of the schedule's. */
+    retryRequested: p.boolean().default(false),
+    /** When the automatic schedule had it due before that request: a failed requested attempt resumes it there. */
+    resumeAt: p.datetime().nullable(),
   },
   indexes: [
     { properties: ['status', 'nextAttemptAt'] },

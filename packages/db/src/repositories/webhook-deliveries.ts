@@ -24,7 +24,12 @@ export interface ClaimedDelivery {
   url: string;
   eventId: string;
   payload: string;
+  /** The automatic attempts made, this one included unless a member asked for it: the schedule's position. */
   attemptCount: number;
+  /** A member asked for this attempt (Retry now): it is not one of the schedule's. */
+  requested: boolean;
+  /** For a requested attempt, when the schedule had the delivery due before: where it resumes if this one fails. */
+  resumeAt: Date | null;
 }
 
 /**
@@ -48,6 +53,8 @@ interface ClaimedRow {
   event_id: string | null;
   payload: string | null;
   attempt_count: number | null;
+  retry_requested: boolean | null;
+  resume_at: Date | string | null;
   /** How many due deliveries the claim's scan looked at (a count: a string from PostgreSQL's driver). */
   scanned: number | string;
   /** Some endpoint or workspace is at its cap, deliveries wait set aside for one, or the caps left some of the scan. */
@@ -169,19 +176,34 @@ export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> 
        ), setting_aside as (
          update webhook_deliveries set waiting_for_room = true where id in (select id from to_set_aside)
        ), claimed as (
-         update webhook_deliveries d set locked_until = :lockedUntil, attempt_count = d.attempt_count + 1, waiting_for_room = false
+         update webhook_deliveries d set locked_until = :lockedUntil, waiting_for_room = false,
+           attempt_count = d.attempt_count + case when d.retry_requested then 0 else 1 end
          from taken where d.id = taken.id
-         returning d.id, d.endpoint_id, d.url, d.event_id, d.payload, d.attempt_count
+         returning d.id, d.endpoint_id, d.url, d.event_id, d.payload, d.attempt_count, d.retry_requested, d.resume_at
        )
        -- One row at least, with what the claim saw of the queue, and one per delivery taken.
-       select c.id, c.endpoint_id, c.url, c.event_id, c.payload, c.attempt_count, (select count(*) from scanned) as scanned,
+       select c.id, c.endpoint_id, c.url, c.event_id, c.payload, c.attempt_count, c.retry_requested, c.resume_at, (select count(*) from scanned) as scanned,
               exists (select 1 from full_endpoints) or exists (select 1 from waiting_endpoints where endpoint_id is not null)
                 or (select count(*) from within_endpoint_caps) > (select count(*) from taken) as capped
        from (select 1) as queue left join claimed c on true`,
       { now, lockedUntil, limit, scan, asideWindow: ASIDE_WINDOW, perEndpoint: caps.perEndpoint, perWorkspace: caps.perWorkspace },
     );
     const deliveries = rows.flatMap((row) =>
-      row.id === null ? [] : [{ id: row.id, lockedUntil, endpointId: row.endpoint_id!, url: row.url!, eventId: row.event_id!, payload: row.payload!, attemptCount: row.attempt_count! }],
+      row.id === null
+        ? []
+        : [
+            {
+              id: row.id,
+              lockedUntil,
+              endpointId: row.endpoint_id!,
+              url: row.url!,
+              eventId: row.event_id!,
+              payload: row.payload!,
+              attemptCount: row.attempt_count!,
+              requested: row.retry_requested === true,
+              resumeAt: row.resume_at === null ? null : new Date(row.resume_at),
+            },
+          ],
     );
     const queue = rows[0]!;
     // A full scan of which the caps let only a few through: the next claim skips the endpoints now at
@@ -209,7 +231,9 @@ export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> 
          next_attempt_at = case when not (select held from claim) then next_attempt_at
            when (select moved from claim) then null
            when exists (select 1 from webhook_endpoints e where e.id = endpoint_id and e.enabled) then ?::timestamptz end,
-         locked_until = case when (select held from claim) then null else locked_until end
+         locked_until = case when (select held from claim) then null else locked_until end,
+         retry_requested = case when (select held from claim) then false else retry_requested end,
+         resume_at = case when (select held from claim) then null else resume_at end
        where id = ?
        returning (select held and not moved from claim) as counts`,
       [lease, id, JSON.stringify([attempt]), status, status, nextAttemptAt, id],
@@ -245,14 +269,17 @@ export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> 
   }
 
   /**
-   * Due again now, with the same event id, to `url` (the endpoint's URL now: a member may read
+   * One attempt now, with the same event id, to `url` (the endpoint's URL now: a member may read
    * what it carries anyway): a failed, held or discarded delivery is pending again, a pending one
-   * is brought forward. A delivery being attempted right now is left to that attempt (false). The
-   * caller checks that the endpoint is enabled.
+   * is brought forward. The attempt is marked as requested, and a pending delivery keeps when the
+   * schedule had it due (`resume_at`; a second request before the attempt keeps the first's), so a
+   * failed requested attempt leaves the schedule as it was. A delivery being attempted right now is
+   * left to that attempt (false). The caller checks that the endpoint is enabled.
    */
   async retryNow(id: string, url: string, now: Date): Promise<boolean> {
     const rows = await this.em.execute<{ id: string }[]>(
-      `update webhook_deliveries set status = 'pending', url = ?, next_attempt_at = ?
+      `update webhook_deliveries set status = 'pending', url = ?, next_attempt_at = ?, retry_requested = true,
+         resume_at = case when retry_requested then resume_at when status = 'pending' then next_attempt_at end
        where id = ? and (locked_until is null or locked_until <= ?) returning id`,
       [url, now, id, now],
     );

@@ -273,7 +273,8 @@ const STATUS_BADGE: Record<Delivery['status'], string> = {
   discarded: 'badge-revoked',
 };
 
-const attemptText = (attempt: Attempt) => `${attempt.status_code ?? attempt.error ?? 'no answer'} · ${attempt.duration_ms} ms`;
+const attemptText = (attempt: Attempt) =>
+  `${attempt.status_code ?? attempt.error ?? 'no answer'} · ${attempt.duration_ms} ms${attempt.requested ? ' · retried by a member' : ''}`;
 
 function DeliveryLog({ formId, webhookId }: { formId: string; webhookId: string }) {
   const deliveries = useQuery(trpc.webhooks.deliveries.queryOptions({ form_id: formId, webhook_id: webhookId, limit: DELIVERIES_SHOWN }));
@@ -364,7 +365,9 @@ function DeliveryItem({ formId, webhookId, delivery }: { formId: string; webhook
         )}
       </div>
       <ProblemAlert problem={error ? problemOf(error) : null} />
-      {retry.isSuccess && <p role="status">Retrying now, with the same webhook-id.</p>}
+      {retry.isSuccess && (
+        <p role="status">Retrying now, with the same webhook-id. If it fails, the automatic retries go on as they were.</p>
+      )}
     </details>
   );
 }

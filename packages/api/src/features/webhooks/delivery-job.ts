@@ -16,7 +16,7 @@ import type { Log } from '../../log.ts';
 import { SYSTEM_ACTOR } from '../../trpc.ts';
 import { endpointDisabledEmail } from './emails.ts';
 import type { AttemptResult, Outbound } from '../../infrastructure/outbound-requests.ts';
-import { nextAttemptAfter, RETRY_DELAYS_MS } from './retry-schedule.ts';
+import { nextAttemptAfterFailure, RETRY_DELAYS_MS } from './retry-schedule.ts';
 import { signingSecrets } from './secrets.ts';
 import { signatureHeaders } from './signing.ts';
 
@@ -56,13 +56,14 @@ interface Claimed extends ClaimedDelivery {
 export const isSuccess = (result: AttemptResult) => result.statusCode !== undefined && result.statusCode >= 200 && result.statusCode < 300;
 
 /** An attempt as the delivery log keeps it. */
-export function attemptOf(at: Date, result: AttemptResult): WebhookAttempt {
+export function attemptOf(at: Date, result: AttemptResult, requested = false): WebhookAttempt {
   return {
     at: at.toISOString(),
     ...(result.statusCode !== undefined ? { status_code: result.statusCode } : {}),
     ...(result.error !== undefined ? { error: result.error } : {}),
     duration_ms: result.durationMs,
     ...(result.excerpt !== undefined ? { response_excerpt: result.excerpt } : {}),
+    ...(requested ? { requested: true as const } : {}),
   };
 }
 
@@ -134,7 +135,7 @@ export function deliveryJob(deps: DeliveryJobDeps, settings: DeliveryJobSettings
       if (!endpoint) return;
       const at = new Date();
       const result = await attempt(deps, endpoint, delivery, at);
-      const logged = attemptOf(at, result);
+      const logged = attemptOf(at, result, delivery.requested);
       const em = deps.db.fork();
       const deliveries = em.getRepository(WebhookDelivery);
       const endpoints = em.getRepository(WebhookEndpoint);
@@ -147,7 +148,7 @@ export function deliveryJob(deps: DeliveryJobDeps, settings: DeliveryJobSettings
         return;
       }
       const gone = result.statusCode === 410;
-      const next = gone ? null : nextAttemptAfter(delivery.attemptCount, at, settings.retryDelaysMs);
+      const next = gone ? null : nextAttemptAfterFailure({ ...delivery, retryAfterMs: result.retryAfterMs }, at, settings.retryDelaysMs);
       const held = await deliveries.recordAttempt(delivery.id, delivery.lockedUntil, logged, next ? 'pending' : 'failed', next);
       deps.metrics.webhookAttempted(next ? 'retrying' : 'failed');
       deps.log.warn(

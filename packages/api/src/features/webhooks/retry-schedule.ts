@@ -34,3 +34,39 @@ export function nextAttemptAfter(
   if (delay === undefined) return null;
   return new Date(now.getTime() + Math.round(delay * (0.8 + 0.4 * random)));
 }
+
+/** The longest a receiver's `Retry-After` (on a 429 or 503) may put its next attempt off. */
+export const RETRY_AFTER_MAX_MS = 3_600_000;
+
+/** What decides when a delivery is due again after a failed attempt. */
+export interface FailedAttempt {
+  /** The automatic attempts made (a requested one not among them). */
+  attemptCount: number;
+  /** A member asked for this attempt (Retry now). */
+  requested: boolean;
+  /** When the schedule had the delivery due before that request. */
+  resumeAt: Date | null;
+  /** What the receiver's `Retry-After` asked for, if it answered 429 or 503 with one. */
+  retryAfterMs?: number | undefined;
+}
+
+/**
+ * When a delivery is due again after a failed attempt at `at`, or null when its attempts have run
+ * out. By the schedule; after an attempt a member asked for, where the schedule had it (or, when
+ * it had none: failed, held or discarded, the schedule's next step), so asking never moves the
+ * schedule. Never sooner than the receiver's `Retry-After`, which counts for at most an hour: the
+ * schedule goes on from there.
+ */
+export function nextAttemptAfterFailure(
+  failed: FailedAttempt,
+  at: Date,
+  delays: readonly number[] = RETRY_DELAYS_MS,
+  random: number = Math.random(),
+): Date | null {
+  const scheduled = failed.requested
+    ? (failed.resumeAt ?? nextAttemptAfter(Math.max(failed.attemptCount, 1), at, delays, random))
+    : nextAttemptAfter(failed.attemptCount, at, delays, random);
+  if (scheduled === null || failed.retryAfterMs === undefined) return scheduled;
+  const asked = at.getTime() + Math.min(failed.retryAfterMs, RETRY_AFTER_MAX_MS);
+  return asked > scheduled.getTime() ? new Date(asked) : scheduled;
+}

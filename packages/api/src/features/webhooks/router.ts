@@ -307,8 +307,9 @@ export const webhooksRouter = router({
     }),
 
   retryDelivery: formMemberProcedure.meta(rest('POST /v1/forms/:form_id/webhooks/:webhook_id/deliveries/:delivery_id/retry', 202,
-      "Deliver again now, with the same `webhook-id`, to the endpoint's URL as it is now (members' sessions only: " +
-        'this is how a delivery `held` by a URL change is sent)',
+      "One attempt now, with the same `webhook-id`, to the endpoint's URL as it is now (members' sessions only: " +
+        'this is how a delivery `held` by a URL change is sent). It leaves the automatic schedule as it was: if it fails, ' +
+        'the next automatic attempt comes when it would have',
       { errors: ['webhook_not_found', 'webhook_delivery_not_found', 'webhook_disabled', 'webhook_delivery_in_flight'] }))
     .input(webhookDeliveryIdInput)
     .output(webhookDelivery)

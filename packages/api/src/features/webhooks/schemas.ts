@@ -133,7 +133,13 @@ export const webhookTestResult = z
   .object({ status: z.enum(['succeeded', 'failed']), ...attemptFields })
   .meta({ id: 'WebhookTestResult' });
 
-export const webhookAttempt = z.object({ at: timestamp, ...attemptFields }).meta({ id: 'WebhookAttempt' });
+export const webhookAttempt = z
+  .object({
+    at: timestamp,
+    ...attemptFields,
+    requested: z.boolean().describe('A member asked for this attempt (retry): it did not move the automatic schedule.'),
+  })
+  .meta({ id: 'WebhookAttempt' });
 
 export const webhookDelivery = z
   .object({
@@ -143,7 +149,12 @@ export const webhookDelivery = z
     url: z.string().describe("Where it is sent: the endpoint's URL when it was queued, or when a member last retried it."),
     status: webhookDeliveryStatus,
     attempts: z.array(webhookAttempt),
-    next_attempt_at: timestamp.nullable().describe('Null once settled, while held, or while its endpoint is disabled.'),
+    next_attempt_at: timestamp
+      .nullable()
+      .describe(
+        'Null once settled, while held, or while its endpoint is disabled. A retry a member asks for does not move it; ' +
+          "a receiver's `Retry-After` on 429 or 503 puts it off, by an hour at most.",
+      ),
     payload: submissionCreatedEvent.describe('The event as sent.'),
     created_at: timestamp,
   })

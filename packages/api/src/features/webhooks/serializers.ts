@@ -44,7 +44,7 @@ export const deliveryToWire = (d: IWebhookDelivery): z.input<typeof webhookDeliv
   type: d.type,
   url: d.url,
   status: d.status,
-  attempts: d.attempts.map((a): z.input<typeof webhookAttempt> => ({ at: a.at, ...attemptFieldsToWire(a) })),
+  attempts: d.attempts.map((a): z.input<typeof webhookAttempt> => ({ at: a.at, ...attemptFieldsToWire(a), requested: a.requested === true })),
   next_attempt_at: d.status === 'pending' ? isoOrNull(d.nextAttemptAt) : null,
   // Written by events.ts as the event's schema says.
   payload: JSON.parse(d.payload) as z.input<typeof webhookDelivery>['payload'],
