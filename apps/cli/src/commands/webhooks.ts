@@ -229,6 +229,7 @@ const deliveryStatusText = (d: Delivery) =>
 const deliveryColumns: Column<Delivery>[] = [
   { header: 'ID', value: (d) => d.id },
   { header: 'EVENT', value: (d) => d.event_id, optional: true },
+  { header: 'TYPE', value: (d) => (d.test ? `${d.type} (a test)` : d.type), optional: true },
   { header: 'STATUS', value: deliveryStatusText },
   { header: 'TO', value: (d) => d.url, shrink: true, optional: true },
   { header: 'ATTEMPTS', value: (d) => String(d.attempts.length) },

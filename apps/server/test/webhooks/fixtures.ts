@@ -29,6 +29,8 @@ export async function deliveriesOf(t: TestServer, owner: Account, hook: Pick<For
   return res.json.data as {
     id: string;
     event_id: string;
+    type: string;
+    test: boolean;
     status: string;
     attempts: { at: string; status_code: number | null; error: string | null; duration_ms: number; response_excerpt: string | null; requested: boolean }[];
     next_attempt_at: string | null;

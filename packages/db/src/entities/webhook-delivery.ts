@@ -56,6 +56,8 @@ export const WebhookDelivery = defineEntity({
     retryRequested: p.boolean().default(false),
     /** When the automatic schedule had it due before that request: a failed requested attempt resumes it there. */
     resumeAt: p.datetime().nullable(),
+    /** A test event a person or a key sent (`webhook.test`): logged with its one attempt, never retried by the schedule. */
+    test: p.boolean().default(false),
   },
   indexes: [
     { properties: ['status', 'nextAttemptAt'] },

@@ -76,6 +76,18 @@ export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> 
     );
   }
 
+  /**
+   * A test event already sent, as the log keeps it: settled by its one attempt (`succeeded` or
+   * `failed`), never due again unless a member retries it.
+   */
+  async logTest(test: { endpointId: string; url: string; eventId: string; payload: string; attempt: WebhookAttempt; succeeded: boolean }, now: Date): Promise<void> {
+    await this.em.execute(
+      'insert into webhook_deliveries (id, endpoint_id, url, submission_id, event_id, type, payload, status, attempts, attempt_count, next_attempt_at, created_at, test) ' +
+        "values (?, ?, ?, null, ?, 'webhook.test', ?, ?, ?::jsonb, 1, null, ?, true)",
+      [newId('whd'), test.endpointId, test.url, test.eventId, test.payload, test.succeeded ? 'succeeded' : 'failed', JSON.stringify([test.attempt]), now],
+    );
+  }
+
   /** The deliveries waiting to be attempted (retries included); not those held by a disabled endpoint. */
   backlog(): Promise<Backlog> {
     return this.backlogWhere("status = 'pending' and next_attempt_at is not null");

@@ -313,7 +313,8 @@ function DeliveryItem({ formId, webhookId, delivery }: { formId: string; webhook
     <details className="delivery">
       <summary>
         <span className={`badge ${STATUS_BADGE[delivery.status]}`}>{delivery.status}</span>{' '}
-        {delivery.type} <Time iso={delivery.created_at} />{' '}
+        {delivery.type}
+        {delivery.test ? ' (a test)' : ''} <Time iso={delivery.created_at} />{' '}
         <span className="muted">
           {delivery.attempts.length} attempt{delivery.attempts.length === 1 ? '' : 's'}
           {delivery.next_attempt_at ? ' · next ' : ''}

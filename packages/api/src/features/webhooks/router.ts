@@ -12,7 +12,7 @@ import { rest } from '../../procedure-meta.ts';
 import { linkedFilesOf } from '../files/linked-files.ts';
 import { type Actor, confirmedFormsScopeProcedure, formMemberProcedure, formsScopeProcedure, router } from '../../trpc.ts';
 import { findReachableForm, formGone } from '../forms/rules.ts';
-import { isSuccess } from './delivery-job.ts';
+import { attemptOf, isSuccess } from './delivery-job.ts';
 import { eventBody, submissionCreatedPayload, submissionEventId, submissionOfEvent } from './events.ts';
 import {
   createdWebhook,
@@ -254,7 +254,8 @@ export const webhooksRouter = router({
     }),
 
   test: formsScopeProcedure.meta(rest('POST /v1/forms/:form_id/webhooks/:webhook_id/test', 200,
-      'Send a signed `webhook.test` event to the endpoint now, and answer how it went', { errors: ['form_not_found', 'webhook_not_found'] }))
+      'Send a signed `webhook.test` event to the endpoint now, and answer how it went; the delivery log keeps it, marked `test`',
+      { errors: ['form_not_found', 'webhook_not_found'] }))
     .input(webhookIdInput)
     .output(webhookTestResult)
     .mutation(async ({ ctx, input }) => {
@@ -265,7 +266,11 @@ export const webhooksRouter = router({
       const body = eventBody('webhook.test', at, { form: { id: form.id, name: form.name }, webhook: { id: found.id } });
       const secrets = signingSecrets(ctx.services.secretBox, found, at);
       const result = await ctx.services.outbound.post(found.url, { ...signatureHeaders(secrets, eventId, at, body) }, body);
-      return testResultToWire(result, isSuccess(result));
+      const succeeded = isSuccess(result);
+      await ctx.em
+        .getRepository(WebhookDelivery)
+        .logTest({ endpointId: found.id, url: found.url, eventId, payload: body, attempt: attemptOf(at, result), succeeded }, at);
+      return testResultToWire(result, succeeded);
     }),
 
   deliveries: formMemberProcedure.meta(rest('GET /v1/forms/:form_id/webhooks/:webhook_id/deliveries', 200,

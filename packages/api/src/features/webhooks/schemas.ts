@@ -64,6 +64,15 @@ export const submissionCreatedEvent = z
   })
   .meta({ id: 'SubmissionCreatedEvent', description: 'The body of a `submission.created` webhook request.' });
 
+/** What a `webhook.test` event carries (`POST …/webhooks/{webhook_id}/test`). */
+export const webhookTestEvent = z
+  .object({
+    type: z.literal('webhook.test'),
+    timestamp: timestamp.describe('When the test was sent.'),
+    data: z.object({ form: z.object({ id: z.string(), name: z.string() }), webhook: z.object({ id: z.string() }) }),
+  })
+  .meta({ id: 'WebhookTestEvent', description: 'The body of a `webhook.test` request: no submission in it.' });
+
 export const webhookDeliveryStatus = z.enum(WEBHOOK_DELIVERY_STATUSES).meta({
   id: 'WebhookDeliveryStatus',
   description:
@@ -155,7 +164,8 @@ export const webhookDelivery = z
         'Null once settled, while held, or while its endpoint is disabled. A retry a member asks for does not move it; ' +
           "a receiver's `Retry-After` on 429 or 503 puts it off, by an hour at most.",
       ),
-    payload: submissionCreatedEvent.describe('The event as sent.'),
+    payload: z.union([submissionCreatedEvent, webhookTestEvent]).describe('The event as sent.'),
+    test: z.boolean().describe('A test event (`POST …/test`): logged with its one attempt, never retried by the schedule.'),
     created_at: timestamp,
   })
   .meta({ id: 'WebhookDelivery' });

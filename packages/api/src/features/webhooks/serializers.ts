@@ -48,5 +48,6 @@ export const deliveryToWire = (d: IWebhookDelivery): z.input<typeof webhookDeliv
   next_attempt_at: d.status === 'pending' ? isoOrNull(d.nextAttemptAt) : null,
   // Written by events.ts as the event's schema says.
   payload: JSON.parse(d.payload) as z.input<typeof webhookDelivery>['payload'],
+  test: d.test,
   created_at: iso(d.createdAt),
 });
