@@ -164,6 +164,10 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     ...(options.readableLog ? { logController: new ReadableRequestLog() } : {}),
   });
 
+  if (config.webhooks.allowPrivate) {
+    app.log.warn('LFK_WEBHOOK_ALLOW_PRIVATE is on: webhooks may go to private addresses, localhost and http:// URLs (for development and tests only)');
+  }
+
   // The database going away is logged once, not by every request and background run it fails.
   const outage = new DatabaseOutage(db, app.log);
   app.decorate('databaseOutage', outage);

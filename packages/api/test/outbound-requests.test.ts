@@ -54,9 +54,9 @@ describe('a host with no public address', () => {
     try {
       expect(outbound.refusal('https://hooks.example.com/lfk')).toBeNull();
       expect(outbound.refusal('https://metadata.google.internal/computeMetadata')).toBeNull();
-      expect(outbound.refusal('https://10.0.0.8/hook')).toBe('Must not be a private, loopback or link-local address.');
-      expect(outbound.refusal('https://localhost/hook')).toBe('Must not be a private, loopback or link-local address.');
-      expect(outbound.refusal('http://hooks.example.com/lfk')).toBe('Must be an https:// URL.');
+      expect(outbound.refusal('https://10.0.0.8/hook')).toBe('Must not be a private, loopback or link-local address (a server run for development or tests may allow it: LFK_WEBHOOK_ALLOW_PRIVATE=true).');
+      expect(outbound.refusal('https://localhost/hook')).toBe('Must not be a private, loopback or link-local address (a server run for development or tests may allow it: LFK_WEBHOOK_ALLOW_PRIVATE=true).');
+      expect(outbound.refusal('http://hooks.example.com/lfk')).toBe('Must be an https:// URL (a server run for development or tests may allow it: LFK_WEBHOOK_ALLOW_PRIVATE=true).');
     } finally {
       void outbound.close();
     }

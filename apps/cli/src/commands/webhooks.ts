@@ -111,7 +111,9 @@ const webhooksGetCommand = () =>
 
 const webhooksUpdateCommand = () =>
   new Command('update')
-    .description('Change an endpoint; --disable pauses its deliveries (they wait), --enable sends what waited')
+    .description(
+      'Change an endpoint; --disable: events from then on are not sent to it, and what was queued waits; --enable sends what waited',
+    )
     .argument('<webhook_id>', 'the endpoint')
     .addOption(formOption())
     .option('--url <url>', 'a new URL')
@@ -119,7 +121,7 @@ const webhooksUpdateCommand = () =>
     .option('--no-description', 'remove the description')
     .addOption(eventOption())
     .option('--enable', 'deliver again')
-    .option('--disable', 'stop delivering for now')
+    .option('--disable', 'stop delivering: new events are not sent to it while disabled')
     .action(
       callAndShow(
         withClient(formsApi),
@@ -185,7 +187,7 @@ const webhooksTestCommand = () =>
 
 const webhooksRotateSecretCommand = () =>
   new Command('rotate-secret')
-    .description('A new signing secret; the previous one keeps signing beside it for 24 hours')
+    .description('A new signing secret; the previous one keeps signing beside it for 24 hours (rotating again within them stops the oldest at once)')
     .argument('<webhook_id>', 'the endpoint')
     .addOption(formOption())
     .action(

@@ -45,8 +45,11 @@ describe('without LFK_WEBHOOK_ALLOW_PRIVATE', () => {
       const res = await t.request('POST', `/v1/forms/${form.id}/webhooks`, { token: owner.token, body: { url } });
       expect(res.status, `${url} → ${res.body}`).toBe(400);
       expect(res.json.error).toMatchObject({ code: 'invalid_request', details: [{ path: 'url' }] });
+      // Whoever runs lfk for development learns the way out.
+      expect(res.json.error.details[0].message).toContain('LFK_WEBHOOK_ALLOW_PRIVATE=true');
     }
     expect(await t.count('webhook_endpoints where form_id = ?', [form.id])).toBe(0);
+    expect(t.logs.some((line) => line.includes('LFK_WEBHOOK_ALLOW_PRIVATE is on'))).toBe(false);
   });
 
   it('refuses a private URL in a change too', async () => {
@@ -171,5 +174,9 @@ describe('with LFK_WEBHOOK_ALLOW_PRIVATE=true', () => {
     const test = await open.request('POST', `/v1/forms/${form.id}/webhooks/${created.json.id}/test`, { token: owner.token });
     expect(test.json).toMatchObject({ status: 'succeeded', status_code: 200 });
     expect(receiver.received).toHaveLength(1);
+  });
+
+  it('says at start that the opt-out is on', () => {
+    expect(open.logs.some((line) => line.includes('"level":40') && line.includes('LFK_WEBHOOK_ALLOW_PRIVATE is on'))).toBe(true);
   });
 });

@@ -126,6 +126,9 @@ async function excerptOf(body: Readable, limit: number): Promise<string> {
  * differently the second time cannot point lfk inside its own network); one deadline for the
  * whole attempt; redirects are not followed; only the first KiB of an answer is read.
  */
+/** Said with every refusal of a URL by its text: a self-hosted server (or a test) may lift the rule. */
+const ALLOW_PRIVATE_HINT = ' (a server run for development or tests may allow it: LFK_WEBHOOK_ALLOW_PRIVATE=true).';
+
 export class Outbound {
   readonly allowPrivate: boolean;
   readonly timeoutMs: number;
@@ -180,12 +183,11 @@ export class Outbound {
   refusal(url: string): string | null {
     if (this.allowPrivate) return null;
     const parsed = new URL(url);
-    if (parsed.protocol !== 'https:') return 'Must be an https:// URL.';
+    if (parsed.protocol !== 'https:') return `Must be an https:// URL${ALLOW_PRIVATE_HINT}`;
     const host = parsed.hostname;
     const literal = literalAddress(host);
-    if (literal !== null) return isPublicAddress(literal) ? null : 'Must not be a private, loopback or link-local address.';
-    if (host === 'localhost' || host.endsWith('.localhost')) return 'Must not be a private, loopback or link-local address.';
-    return null;
+    const isPrivate = literal !== null ? !isPublicAddress(literal) : host === 'localhost' || host.endsWith('.localhost');
+    return isPrivate ? `Must not be a private, loopback or link-local address${ALLOW_PRIVATE_HINT}` : null;
   }
 
   /**

@@ -201,7 +201,12 @@ function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook })
           'none yet'
         )}
       </p>
-      {!webhook.enabled && webhook.disabled_reason && <p>{disabledWhy(webhook.disabled_reason)} Deliveries wait until it is enabled.</p>}
+      {!webhook.enabled && webhook.disabled_reason && (
+        <p>
+          {disabledWhy(webhook.disabled_reason)} Submissions made while it is disabled are not sent to it; deliveries queued before
+          it was disabled wait, and go when it is enabled again.
+        </p>
+      )}
       <div className="actions">
         <button type="button" className="secondary" disabled={test.isPending} onClick={() => test.mutate(ids)}>
           Send test event
@@ -242,7 +247,10 @@ function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook })
         pending={rotate.isPending}
         error={rotate.error}
       >
-        <p>A new secret signs from now on. The current one keeps signing beside it for 24 hours, so receivers can move over.</p>
+        <p>
+          A new secret signs from now on. The current one keeps signing beside it for 24 hours, so receivers can move over. Only
+          one previous secret is kept: rotating again within those 24 hours stops the oldest at once.
+        </p>
       </ConfirmDialog>
       <ConfirmDialog
         open={confirming === 'delete'}

@@ -158,7 +158,8 @@ export const webhooksRouter = router({
     }),
 
   update: formsScopeProcedure.meta(rest('PATCH /v1/forms/:form_id/webhooks/:webhook_id', 200,
-      'Change an endpoint: its URL, description, events, or enabled (deliveries wait while it is disabled). ' +
+      'Change an endpoint: its URL, description, events, or enabled (while it is disabled, new events are not sent to it; ' +
+        'deliveries queued before wait, and go when it is enabled again). ' +
         'A new URL receives the events after the change; deliveries still waiting for the previous URL are `held` ' +
         "for a member's session to retry (to the new URL) or discard",
       { errors: ['form_not_found', 'webhook_not_found'] }))
@@ -230,7 +231,8 @@ export const webhooksRouter = router({
     }),
 
   rotateSecret: formsScopeProcedure.meta(rest('POST /v1/forms/:form_id/webhooks/:webhook_id/rotate-secret', 201,
-      'A new signing secret, in this answer only; the previous one keeps signing beside it for 24 hours',
+      'A new signing secret, in this answer only; the previous one keeps signing beside it for 24 hours. ' +
+        'One previous secret is kept: a rotation within those 24 hours stops the older one at once',
       { errors: ['form_not_found', 'webhook_not_found'] }))
     .input(webhookIdInput)
     .output(rotatedWebhookSecret)

@@ -38,7 +38,10 @@ export const webhookUpdateInput = z.strictObject({
   enabled: z
     .boolean()
     .optional()
-    .describe('false pauses deliveries (they wait); true sends what waited (not what a URL change held).'),
+    .describe(
+      'false: new events are not sent to it while it is disabled, and deliveries already queued wait; ' +
+        'true sends what waited (not what a URL change held).',
+    ),
 });
 export type WebhookUpdateInput = z.infer<typeof webhookUpdateInput>;
 
