@@ -11,6 +11,7 @@ export const UNKNOWN_IDS: Readonly<Record<string, string>> = {
   user_id: 'usr_00000000000000000000000000',
   webhook_id: 'wh_00000000000000000000000000',
   delivery_id: 'whd_00000000000000000000000000',
+  secret_number: '999999',
   submission_id: 'sub_00000000000000000000000000',
   session_id: 'ses_00000000000000000000000000',
   invitation_id: 'inv_00000000000000000000000000',

@@ -82,8 +82,14 @@ describeInBrowser('webhooks', () => {
     const rotated = page.getByRole('dialog', { name: 'Signing secret' });
     const newSecret = await (await see(rotated.getByLabel('Signing secret'))).inputValue();
     expect(newSecret).not.toBe(secret);
-    await see(rotated.getByText(/The previous secret keeps signing too until/));
+    await see(rotated.getByText(/Secret 2\. The one it replaces keeps signing too until/));
     await rotated.getByRole('button', { name: 'I have copied it' }).click();
+    // The secret rotated away is listed, and can be stopped before its 24 hours are up.
+    const live = card.getByRole('region', { name: 'Secrets that sign now' });
+    await see(live.getByText(/Secret 1: rotated away, signs until/));
+    await live.getByRole('button', { name: 'Stop it now' }).click();
+    await gone(live);
+    expect(await d.t.count("audit_events where action = 'webhook.secret_ended'")).toBeGreaterThan(0);
     await card.getByRole('button', { name: 'Reveal secret' }).click();
     expect(await (await see(page.getByRole('dialog', { name: 'Signing secret' }).getByLabel('Signing secret'))).inputValue()).toBe(newSecret);
     await page.getByRole('dialog', { name: 'Signing secret' }).getByRole('button', { name: 'I have copied it' }).click();

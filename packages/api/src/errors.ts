@@ -43,6 +43,7 @@ const CATALOGUE = {
   device_login_not_found: [404, 'No such sign-in request, or it has expired or been used.'],
   webhook_not_found: [404, 'No such webhook endpoint.'],
   webhook_delivery_not_found: [404, 'No such webhook delivery.'],
+  webhook_secret_not_found: [404, 'No such secret still signing for this endpoint.'],
   invitation_not_found: [404, 'No such invitation: it was accepted, cancelled or replaced by a newer link, or it has expired.'],
   file_not_found: [404, 'No such file, or its link has expired.'],
   not_found: [404, 'Not found.'],

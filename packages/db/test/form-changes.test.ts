@@ -92,8 +92,8 @@ async function form(workspaceId: string | null = null): Promise<string> {
 async function webhook(formId: string): Promise<string> {
   const id = newId('wh');
   await sql(
-    `insert into webhook_endpoints (id, created_at, updated_at, form_id, url, events, secret_sealed)
-     values (?, now(), now(), ?, 'https://receiver.example/hook', '["submission.created"]', 'sealed')`,
+    `insert into webhook_endpoints (id, created_at, updated_at, form_id, url, events, secret_sealed, secret_created_at)
+     values (?, now(), now(), ?, 'https://receiver.example/hook', '["submission.created"]', 'sealed', now())`,
     [id, formId],
   );
   return id;

@@ -45,6 +45,7 @@ export const AUDIT_ACTIONS = [
   'webhook.deleted',
   'webhook.disabled',
   'webhook.secret_rotated',
+  'webhook.secret_ended',
   'webhook.secret_revealed',
   'webhook.delivery_retried',
   'webhook.delivery_discarded',

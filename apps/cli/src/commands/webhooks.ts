@@ -41,7 +41,9 @@ function printWebhook(webhook: Webhook, ctx: CommandContext): void {
     ['events', webhook.events.join(', ')],
     stateOf(webhook, ctx),
     ['last delivery', webhook.last_delivery_at ? `${webhook.last_status} at ${webhook.last_delivery_at}` : 'none yet'],
-    ...(webhook.previous_secret_expires_at ? [['previous secret signs until', webhook.previous_secret_expires_at] as [string, string]] : []),
+    ...webhook.secrets.map(
+      (secret): [string, string] => [`secret ${secret.number}`, secret.expires_at ? `rotated away, signs until ${secret.expires_at}` : 'current'],
+    ),
     ['created', webhook.created_at],
   ]);
 }
@@ -187,7 +189,7 @@ const webhooksTestCommand = () =>
 
 const webhooksRotateSecretCommand = () =>
   new Command('rotate-secret')
-    .description('A new signing secret; the previous one keeps signing beside it for 24 hours (rotating again within them stops the oldest at once)')
+    .description('A new signing secret; the one it replaces keeps signing beside it for 24 hours, as do those rotated away before (5 at most)')
     .argument('<webhook_id>', 'the endpoint')
     .addOption(formOption())
     .action(
@@ -199,9 +201,23 @@ const webhooksRotateSecretCommand = () =>
             ctx,
             rotated.secret,
             rotated.previous_secret_expires_at
-              ? `Both secrets sign until ${rotated.previous_secret_expires_at}: deploy the new one before then.`
-              : 'The previous secret could not be kept (sealed under another LFK_SECRET_KEY): only this one signs now.',
+              ? `Secret ${rotated.number}. The one it replaces signs beside it until ${rotated.previous_secret_expires_at}: deploy the new one before then.`
+              : `Secret ${rotated.number}. The previous secret could not be kept (sealed under another LFK_SECRET_KEY): it no longer signs.`,
           ),
+      ),
+    );
+
+const webhooksEndSecretCommand = () =>
+  new Command('end-secret')
+    .description('Stop a secret rotated away from signing now, before its 24 hours are up (see its number in `lfk webhooks get`)')
+    .argument('<webhook_id>', 'the endpoint')
+    .argument('<number>', "the secret's number")
+    .addOption(formOption())
+    .action(
+      callAndShow(
+        withClient(formsApi),
+        ({ api }, webhookId, number, flags) => api.webhooks.endSecret.mutate({ form_id: flags.form, webhook_id: webhookId, secret_number: number }),
+        printWebhook,
       ),
     );
 
@@ -298,6 +314,7 @@ export const webhooksCommand = () =>
       webhooksDeleteCommand(),
       webhooksTestCommand(),
       webhooksRotateSecretCommand(),
+      webhooksEndSecretCommand(),
       webhooksSecretCommand(),
       webhooksDeliveriesCommand(),
       webhooksRetryCommand(),

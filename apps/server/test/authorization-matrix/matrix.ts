@@ -881,6 +881,18 @@ export const MATRIX: Row[] = [
     expect: formsScope(201),
   },
   {
+    // Rotated once: secret 1 still signs until it is ended.
+    route: 'DELETE /v1/forms/:form_id/webhooks/:webhook_id/secrets/:secret_number',
+    prepare: async (w) => {
+      const hook = await freshWebhook(w);
+      const rotated = await t.request('POST', `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}/rotate-secret`, { token: w.key.key });
+      if (rotated.status !== 201) throw new Error(`rotation failed: ${rotated.status} ${rotated.body}`);
+      return { params: { ...webhookParams(hook), secret_number: '1' } };
+    },
+    success: (res) => expect(res.json.secrets).toEqual([{ number: 2, created_at: expect.any(String), expires_at: null }]),
+    expect: formsScope(200),
+  },
+  {
     // The endpoint's name never resolves: the test event fails at once, and the route says so (still 200).
     route: 'POST /v1/forms/:form_id/webhooks/:webhook_id/test',
     prepare: async (w) => ({ params: webhookParams(await freshWebhook(w)) }),

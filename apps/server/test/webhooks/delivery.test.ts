@@ -385,12 +385,69 @@ describe('managing endpoints', () => {
     expect(verifyWebhook(hook.secret, request.headers, request.body).type).toBe('webhook.test');
 
     // Once the 24 hours are over, the old secret no longer signs.
-    await t.sql('update webhook_endpoints set previous_secret_expires_at = ? where id = ?', [new Date(Date.now() - 1000), hook.webhookId]);
+    await t.sql(
+      `update webhook_endpoints set previous_secrets = jsonb_set(previous_secrets, '{0,expires_at}', to_jsonb(?::text)) where id = ?`,
+      [new Date(Date.now() - 1000).toISOString(), hook.webhookId],
+    );
     await t.request('POST', `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}/test`, { token: key });
     const later = receiver.received.at(-1)!;
     expect(String(later.headers['webhook-signature']).split(' ')).toHaveLength(1);
     expect(verifyWebhook(secret, later.headers, later.body).type).toBe('webhook.test');
     expect(() => verifyWebhook(hook.secret, later.headers, later.body)).toThrow();
+  });
+
+  it('rotates twice within 24 hours: every secret rotated away signs until its own end, the endpoint lists them, and one can be ended early', async () => {
+    const { owner, key } = await t.signupWithKey();
+    const hook = await formWithWebhook(t, owner, receiver.url);
+    const endpointPath = `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}`;
+    expect((await t.request('GET', endpointPath, { token: key })).json.secrets).toEqual([{ number: 1, created_at: expect.any(String), expires_at: null }]);
+    const second = await t.request('POST', `${endpointPath}/rotate-secret`, { token: key });
+    const third = await t.request('POST', `${endpointPath}/rotate-secret`, { token: key });
+    expect([second.json.number, third.json.number]).toEqual([2, 3]);
+    const secrets = (await t.request('GET', endpointPath, { token: key })).json.secrets as { number: number; expires_at: string | null }[];
+    expect(secrets.map((s) => s.number)).toEqual([3, 2, 1]);
+    expect(secrets[0]!.expires_at).toBeNull();
+    expect(secrets.slice(1).every((s) => Date.parse(s.expires_at!) - Date.now() > 23 * 3_600_000)).toBe(true);
+    expect(third.json.previous_secret_expires_at).toBe(secrets[1]!.expires_at);
+
+    const signedBy = async () => {
+      await t.request('POST', `${endpointPath}/test`, { token: key });
+      const request = receiver.received.at(-1)!;
+      return [hook.secret, second.json.secret as string, third.json.secret as string].map((secret) => {
+        try {
+          return verifyWebhook(secret, request.headers, request.body).type === 'webhook.test';
+        } catch {
+          return false;
+        }
+      });
+    };
+    expect(await signedBy()).toEqual([true, true, true]);
+
+    // The first ended early: the others sign on.
+    const ended = await t.request('DELETE', `${endpointPath}/secrets/1`, { token: key });
+    expect(ended.status, ended.body).toBe(200);
+    expect(ended.json.secrets.map((s: { number: number }) => s.number)).toEqual([3, 2]);
+    expect(await signedBy()).toEqual([false, true, true]);
+    expect(await t.count("audit_events where action = 'webhook.secret_ended' and target_id = ?", [hook.webhookId])).toBe(1);
+
+    // Ended already, the current one (replaced by rotating), one that never was: 404.
+    for (const number of ['1', '3', '99']) {
+      const refused = await t.request('DELETE', `${endpointPath}/secrets/${number}`, { token: key });
+      expect(refused.status, number).toBe(404);
+      expect(refused.json.error.code).toBe('webhook_secret_not_found');
+    }
+    expect((await t.request('DELETE', `${endpointPath}/secrets/two`, { token: key })).status).toBe(400);
+  });
+
+  it('keeps at most 5 secrets rotated away: a rotation past them ends the oldest at once', async () => {
+    const { owner, key } = await t.signupWithKey();
+    const hook = await formWithWebhook(t, owner, receiver.url);
+    const endpointPath = `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}`;
+    for (let i = 0; i < 7; i++) expect((await t.request('POST', `${endpointPath}/rotate-secret`, { token: key })).status).toBe(201);
+    const secrets = (await t.request('GET', endpointPath, { token: key })).json.secrets as { number: number }[];
+    expect(secrets.map((s) => s.number)).toEqual([8, 7, 6, 5, 4, 3]);
+    await t.request('POST', `${endpointPath}/test`, { token: key });
+    expect(String(receiver.received.at(-1)!.headers['webhook-signature']).split(' ')).toHaveLength(6);
   });
 
   it('allows 5 endpoints per form, also when 10 are added at once', async () => {

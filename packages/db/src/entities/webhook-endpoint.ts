@@ -4,10 +4,19 @@ import { WebhookEndpointRepository } from '../repositories/webhook-endpoints.ts'
 import { UpdatableEntity } from './base.ts';
 import { Form } from './form.ts';
 
+/** A secret rotated away, sealed, and until when it still signs (`created_at` unknown for one rotated before lfk kept it). */
+export interface PreviousSecret {
+  number: number;
+  sealed: string;
+  created_at: string | null;
+  expires_at: string;
+}
+
 /**
  * Where a form's events are delivered. The signing secret is stored sealed (AES-256-GCM, see the
- * API's secret box), never in plaintext: lfk must use it again to sign. After a rotation the
- * previous secret keeps signing beside the new one until `previousSecretExpiresAt`. When it was
+ * API's secret box), never in plaintext: lfk must use it again to sign. After a rotation each
+ * previous secret keeps signing beside the new one until its own `expires_at` (`previousSecrets`,
+ * newest first), unless ended early. Secrets are numbered, so one can be named. When it was
  * last delivered to, and how that went, is read from its deliveries, not kept twice.
  */
 export const WebhookEndpoint = defineEntity({
@@ -23,8 +32,10 @@ export const WebhookEndpoint = defineEntity({
     enabled: p.boolean().default(true),
     disabledReason: p.enum(WEBHOOK_DISABLED_REASONS).nullable(),
     secretSealed: p.text(),
-    previousSecretSealed: p.text().nullable(),
-    previousSecretExpiresAt: p.datetime().nullable(),
+    /** The current secret's number: 1 for the first, one more at each rotation. */
+    secretNumber: p.integer().default(1),
+    secretCreatedAt: p.datetime(),
+    previousSecrets: p.json<PreviousSecret[]>().default([]),
     /** Since when every attempt has failed; cleared by a success. */
     failingSince: p.datetime().nullable(),
   },

@@ -19,6 +19,7 @@ import { Migration20261127071829 } from './Migration20261127071829.ts';
 import { Migration20261127095424 } from './Migration20261127095424.ts';
 import { Migration20261127140000 } from './Migration20261127140000.ts';
 import { Migration20261127150000 } from './Migration20261127150000.ts';
+import { Migration20261127160000 } from './Migration20261127160000.ts';
 
 /** Applied in this order on PGlite and PostgreSQL alike; `name` is what the migrations table records. */
 export const migrationsList: MigrationObject[] = [
@@ -42,4 +43,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127095424', class: Migration20261127095424 },
   { name: 'Migration20261127140000', class: Migration20261127140000 },
   { name: 'Migration20261127150000', class: Migration20261127150000 },
+  { name: 'Migration20261127160000', class: Migration20261127160000 },
 ];

@@ -1,6 +1,6 @@
 import { BaseRepository } from './base-repository.ts';
 import type { WebhookDeliveryStatus, WebhookDisabledReason } from '@lfk/vocabulary';
-import type { IWebhookEndpoint } from '../entities/webhook-endpoint.ts';
+import type { IWebhookEndpoint, PreviousSecret } from '../entities/webhook-endpoint.ts';
 
 /** What a delivery needs of its endpoint: where, with which secrets, and whose it is. */
 export interface EndpointForDelivery {
@@ -8,8 +8,8 @@ export interface EndpointForDelivery {
   url: string;
   enabled: boolean;
   secretSealed: string;
-  previousSecretSealed: string | null;
-  previousSecretExpiresAt: Date | null;
+  /** Secrets rotated away, newest first; each signs until its own `expires_at`. */
+  previousSecrets: PreviousSecret[];
   failingSince: Date | null;
   formId: string;
   formName: string;
@@ -21,8 +21,7 @@ interface EndpointRow {
   url: string;
   enabled: boolean;
   secret_sealed: string;
-  previous_secret_sealed: string | null;
-  previous_secret_expires_at: Date | string | null;
+  previous_secrets: PreviousSecret[] | string;
   failing_since: Date | string | null;
   form_id: string;
   form_name: string;
@@ -63,7 +62,7 @@ export class WebhookEndpointRepository extends BaseRepository<IWebhookEndpoint> 
   async forDelivery(ids: string[]): Promise<Map<string, EndpointForDelivery>> {
     if (ids.length === 0) return new Map();
     const rows = await this.em.execute<EndpointRow[]>(
-      `select e.id, e.url, e.enabled, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at, e.failing_since,
+      `select e.id, e.url, e.enabled, e.secret_sealed, e.previous_secrets, e.failing_since,
               f.id as form_id, f.name as form_name, f.workspace_id
        from webhook_endpoints e join forms f on f.id = e.form_id
        where e.id in (${ids.map(() => '?').join(', ')})`,
@@ -77,8 +76,7 @@ export class WebhookEndpointRepository extends BaseRepository<IWebhookEndpoint> 
           url: row.url,
           enabled: row.enabled,
           secretSealed: row.secret_sealed,
-          previousSecretSealed: row.previous_secret_sealed,
-          previousSecretExpiresAt: date(row.previous_secret_expires_at),
+          previousSecrets: typeof row.previous_secrets === 'string' ? (JSON.parse(row.previous_secrets) as PreviousSecret[]) : row.previous_secrets,
           failingSince: date(row.failing_since),
           formId: row.form_id,
           formName: row.form_name,

@@ -61,6 +61,7 @@ export const PATH_PARAMETERS: Record<string, string> = {
   webhook_id: "The webhook endpoint's id (`wh_…`).",
   invitation_id: "The invitation's id (`inv_…`).",
   delivery_id: "The webhook delivery's id (`whd_…`).",
+  secret_number: "A webhook signing secret's number, as the endpoint's `secrets` lists it.",
   session_id: 'The id of one of your sessions (`ses_…`), as `GET /v1/auth/sessions` lists them.',
   token: 'The token of the emailed link (a verification `lfv_…`, a password reset `lfr_…`, an invitation `lfi_…`), or of a signed file link as a webhook payload or an export gave it.',
   user_code: 'The code the device shows (`BCDF-GHJK`); case, spaces and dashes do not matter.',

@@ -151,6 +151,41 @@ function AddEndpointForm({ formId, onCreated, onCancel }: { formId: string; onCr
   );
 }
 
+/** The secrets that sign now, by number; one rotated away can be stopped before its 24 hours are up. */
+function LiveSecrets({ formId, webhook }: { formId: string; webhook: Webhook }) {
+  const queryClient = useQueryClient();
+  const end = useMutation({ ...trpc.webhooks.endSecret.mutationOptions(), onSuccess: () => queryClient.invalidateQueries(trpc.webhooks.pathFilter()) });
+  if (webhook.secrets.length < 2) return null;
+  return (
+    <section aria-label="Secrets that sign now">
+      <h3>Secrets that sign now</h3>
+      <ul className="secrets">
+        {webhook.secrets.map((secret) => (
+          <li key={secret.number}>
+            Secret {secret.number}:{' '}
+            {secret.expires_at ? (
+              <>
+                rotated away, signs until <Time iso={secret.expires_at} />{' '}
+                <button
+                  type="button"
+                  className="secondary"
+                  disabled={end.isPending}
+                  onClick={() => end.mutate({ form_id: formId, webhook_id: webhook.id, secret_number: secret.number })}
+                >
+                  Stop it now
+                </button>
+              </>
+            ) : (
+              'current'
+            )}
+          </li>
+        ))}
+      </ul>
+      <ProblemAlert problem={end.error ? problemOf(end.error) : null} />
+    </section>
+  );
+}
+
 /** Why it is disabled, as a sentence: `Disabled by a person.`, `Disabled: the receiver answered 410 Gone.` */
 const disabledWhy = (reason: WebhookDisabledReason) => `Disabled${reason === 'manual' ? '' : ':'} ${WEBHOOK_DISABLED_WHY[reason]}.`;
 
@@ -175,7 +210,7 @@ function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook })
       setSecret({
         value: rotated.secret,
         note: until
-          ? `The previous secret keeps signing too until ${new Date(until).toLocaleString()}: deploy this one before then.`
+          ? `Secret ${rotated.number}. The one it replaces keeps signing too until ${new Date(until).toLocaleString()}: deploy this one before then.`
           : 'The previous secret could not be kept (it was sealed under another server key): only this one signs now.',
       });
       void refresh();
@@ -231,6 +266,7 @@ function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook })
         </p>
       )}
       <ProblemAlert problem={error ? problemOf(error) : null} />
+      <LiveSecrets formId={formId} webhook={webhook} />
       <DeliveryLog formId={formId} webhookId={webhook.id} />
       <Dialog open={secret !== null} onClose={() => setSecret(null)} title="Signing secret">
         {secret && <SigningSecret secret={secret.value} note={secret.note} onDone={() => setSecret(null)} />}
@@ -248,8 +284,8 @@ function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook })
         error={rotate.error}
       >
         <p>
-          A new secret signs from now on. The current one keeps signing beside it for 24 hours, so receivers can move over. Only
-          one previous secret is kept: rotating again within those 24 hours stops the oldest at once.
+          A new secret signs from now on. The current one keeps signing beside it for 24 hours, so receivers can move over, as do
+          those rotated away before, each until its own end (5 at most: a rotation past them ends the oldest at once).
         </p>
       </ConfirmDialog>
       <ConfirmDialog

@@ -96,6 +96,7 @@ const AUDIT_DATA = {
   'webhook.deleted': webhookAudit.extend({ reason: accountReclaimed.optional() }),
   'webhook.disabled': webhookAudit.extend({ reason: z.enum(['gone', 'failing']).describe(`410 Gone, or ${WEBHOOK_FAILING_DISABLE_DAYS} days of failures.`) }).omit({ host: true }),
   'webhook.secret_rotated': webhookAudit,
+  'webhook.secret_ended': webhookAudit.extend({ number: z.number().int().describe('The secret ended early, by its number.') }),
   'webhook.secret_revealed': webhookAudit,
   'webhook.delivery_retried': webhookAudit.extend({ delivery_id: z.string() }),
   'webhook.delivery_discarded': webhookAudit.extend({ delivery_id: z.string() }),

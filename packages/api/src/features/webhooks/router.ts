@@ -26,10 +26,11 @@ import {
   webhookDeliveryListInput,
   webhookIdInput,
   webhookSecret,
+  webhookSecretNumberInput,
   webhookTestResult,
   webhookUpdateInput,
 } from './schemas.ts';
-import { PREVIOUS_SECRET_SIGNS_FOR_MS, secretContext, signingSecrets } from './secrets.ts';
+import { afterRotation, livePrevious, MAX_PREVIOUS_SECRETS, secretContext, signingSecrets } from './secrets.ts';
 import { deliveryToWire, testResultToWire, webhookToWire } from './serializers.ts';
 import { generateWebhookSecret, signatureHeaders } from './signing.ts';
 
@@ -123,8 +124,9 @@ export const webhooksRouter = router({
           enabled: true,
           disabledReason: null,
           secretSealed: ctx.services.secretBox.seal(secret, secretContext(id, 'current')),
-          previousSecretSealed: null,
-          previousSecretExpiresAt: null,
+          secretNumber: 1,
+          secretCreatedAt: ctx.services.now(),
+          previousSecrets: [],
           failingSince: null,
         });
         audit(em, record, workspaceId, ctx.actor, 'webhook.created');
@@ -231,8 +233,8 @@ export const webhooksRouter = router({
     }),
 
   rotateSecret: formsScopeProcedure.meta(rest('POST /v1/forms/:form_id/webhooks/:webhook_id/rotate-secret', 201,
-      'A new signing secret, in this answer only; the previous one keeps signing beside it for 24 hours. ' +
-        'One previous secret is kept: a rotation within those 24 hours stops the older one at once',
+      'A new signing secret, in this answer only. The one it replaces keeps signing beside it for 24 hours, as does each ' +
+        `rotated away before within its own 24 hours (at most ${MAX_PREVIOUS_SECRETS}: a rotation past them ends the oldest at once)`,
       { errors: ['form_not_found', 'webhook_not_found'] }))
     .input(webhookIdInput)
     .output(rotatedWebhookSecret)
@@ -240,19 +242,38 @@ export const webhooksRouter = router({
       const form = await findReachableForm(ctx.em, ctx.scope, input.form_id);
       const box = ctx.services.secretBox;
       const secret = generateWebhookSecret();
-      const expiresAt = new Date(ctx.services.now().getTime() + PREVIOUS_SECRET_SIGNS_FOR_MS);
-      const keptPrevious = await ctx.em.transactional(async (em) => {
+      const now = ctx.services.now();
+      const rotated = await ctx.em.transactional(async (em) => {
         const found = await lockEndpoint(em, form.id, input.webhook_id);
-        // The secret that signed until now signs 24 hours more; one rotated away before is dropped.
-        // One sealed under another LFK_SECRET_KEY cannot sign again: rotating is how to replace it.
-        const current = openable(box, found.secretSealed, secretContext(found.id, 'current'));
-        found.previousSecretSealed = current === null ? null : box.seal(current, secretContext(found.id, 'previous'));
-        found.previousSecretExpiresAt = current === null ? null : expiresAt;
+        const plain = openable(box, found.secretSealed, secretContext(found.id, 'current'));
+        found.previousSecrets = afterRotation(box, found, { plain, number: found.secretNumber, createdAt: found.secretCreatedAt }, now);
         found.secretSealed = box.seal(secret, secretContext(found.id, 'current'));
+        found.secretNumber += 1;
+        found.secretCreatedAt = now;
         audit(em, found, form.workspace!.id, ctx.actor, 'webhook.secret_rotated');
-        return current !== null;
+        return found;
       });
-      return { secret, previous_secret_expires_at: keptPrevious ? expiresAt.toISOString() : null };
+      const replaced = rotated.previousSecrets[0];
+      return { secret, number: rotated.secretNumber, previous_secret_expires_at: replaced?.number === rotated.secretNumber - 1 ? replaced.expires_at : null };
+    }),
+
+  endSecret: formsScopeProcedure.meta(rest('DELETE /v1/forms/:form_id/webhooks/:webhook_id/secrets/:secret_number', 200,
+      'Stop a secret rotated away from signing now, before its 24 hours are up (the current secret is replaced by rotating, not ended)',
+      { errors: ['form_not_found', 'webhook_not_found', 'webhook_secret_not_found'] }))
+    .input(webhookSecretNumberInput)
+    .output(webhook)
+    .mutation(async ({ ctx, input }) => {
+      const form = await findReachableForm(ctx.em, ctx.scope, input.form_id);
+      const now = ctx.services.now();
+      const updated = await ctx.em.transactional(async (em) => {
+        const found = await lockEndpoint(em, form.id, input.webhook_id);
+        const live = livePrevious(found.previousSecrets, now);
+        if (!live.some((secret) => secret.number === input.secret_number)) throw new ApiError('webhook_secret_not_found');
+        found.previousSecrets = live.filter((secret) => secret.number !== input.secret_number);
+        audit(em, found, form.workspace!.id, ctx.actor, 'webhook.secret_ended', { number: input.secret_number });
+        return found;
+      });
+      return oneWithLastDelivery(ctx.em, updated);
     }),
 
   test: formsScopeProcedure.meta(rest('POST /v1/forms/:form_id/webhooks/:webhook_id/test', 200,

@@ -84,6 +84,20 @@ export const webhookDeliveryStatus = z.enum(WEBHOOK_DELIVERY_STATUSES).meta({
     '`discarded`: a member chose not to send it.',
 });
 
+export const liveWebhookSecret = z
+  .object({
+    number: z.number().int().describe('1 for the first secret, one more at each rotation: the name `DELETE …/secrets/{secret_number}` takes.'),
+    created_at: timestamp.nullable().describe('When it was made; null for one rotated away before lfk kept that.'),
+    expires_at: timestamp.nullable().describe('When it stops signing; null for the current secret.'),
+  })
+  .meta({ id: 'LiveWebhookSecret' });
+
+export const webhookSecretNumberInput = z.object({
+  form_id: idParam,
+  webhook_id: idParam,
+  secret_number: queryInteger(1, 2 ** 31 - 1),
+});
+
 export const webhook = z
   .object({
     id: z.string(),
@@ -98,9 +112,12 @@ export const webhook = z
       .describe(`Why it is disabled: \`manual\` (a person), \`gone\` (it answered 410), \`failing\` (${WEBHOOK_FAILING_DISABLE_DAYS} days of failures).`),
     last_delivery_at: timestamp.nullable().describe('The last attempt of its latest attempted delivery.'),
     last_status: webhookDeliveryStatus.nullable().describe('How its latest attempted delivery stands.'),
+    secrets: z
+      .array(liveWebhookSecret)
+      .describe('The secrets that sign now, never their values: the current one first, then those rotated away, newest first.'),
     previous_secret_expires_at: timestamp
       .nullable()
-      .describe('After a rotation, until when the previous secret still signs beside the new one.'),
+      .describe('After a rotation, until when the secret it replaced still signs beside the new one (see `secrets` for all of them).'),
     created_at: timestamp,
     updated_at: timestamp,
   })
@@ -122,6 +139,7 @@ export const webhookSecret = z
 export const rotatedWebhookSecret = z
   .object({
     secret: z.string().describe('The new signing secret, `whsec_…`, in this answer only.'),
+    number: z.number().int().describe("The new secret's number."),
     previous_secret_expires_at: timestamp
       .nullable()
       .describe('Until then the previous secret signs too; null when it could not (it was sealed under another LFK_SECRET_KEY).'),

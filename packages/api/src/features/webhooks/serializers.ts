@@ -5,11 +5,14 @@ import { iso, isoOrNull } from '../../infrastructure/wire.ts';
 import type { webhook, webhookAttempt, webhookDelivery } from './schemas.ts';
 import type { AttemptResult } from '../../infrastructure/outbound-requests.ts';
 import { attemptOf } from './delivery-job.ts';
+import { livePrevious } from './secrets.ts';
 
 export type LastDelivery = { at: Date; status: WebhookDeliveryStatus } | undefined;
 
-/** An endpoint as answered: never its secrets. */
-export const webhookToWire = (e: IWebhookEndpoint, last: LastDelivery): z.input<typeof webhook> => ({
+/** An endpoint as answered: never its secrets' values; which sign now, read at `now`. */
+export const webhookToWire = (e: IWebhookEndpoint, last: LastDelivery, now = new Date()): z.input<typeof webhook> => {
+  const previous = livePrevious(e.previousSecrets, now);
+  return {
   id: e.id,
   form_id: e.form.id,
   url: e.url,
@@ -19,10 +22,16 @@ export const webhookToWire = (e: IWebhookEndpoint, last: LastDelivery): z.input<
   disabled_reason: e.disabledReason ?? null,
   last_delivery_at: isoOrNull(last?.at),
   last_status: last?.status ?? null,
-  previous_secret_expires_at: isoOrNull(e.previousSecretExpiresAt),
+  secrets: [
+    { number: e.secretNumber, created_at: iso(e.secretCreatedAt), expires_at: null },
+    ...previous.map((secret) => ({ number: secret.number, created_at: secret.created_at, expires_at: secret.expires_at })),
+  ],
+  // The one the last rotation replaced, if it still signs.
+  previous_secret_expires_at: previous.find((secret) => secret.number === e.secretNumber - 1)?.expires_at ?? null,
   created_at: iso(e.createdAt),
   updated_at: iso(e.updatedAt),
-});
+  };
+};
 
 /** An attempt's fields as the wire writes them: every one present, null when it does not apply. */
 export const attemptFieldsToWire = (a: { status_code?: number; error?: string; duration_ms: number; response_excerpt?: string }) => ({
