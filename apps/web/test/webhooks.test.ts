@@ -33,6 +33,9 @@ describeInBrowser('webhooks', () => {
     await see(add.getByText('Must be an http or https URL.'));
     await add.getByLabel('URL').fill(receiver.url);
     await add.getByLabel('Description').fill('CRM');
+    // Submissions are chosen already; closing and reopening are asked for here.
+    expect(await add.getByLabel(/A submission arrives/).isChecked()).toBe(true);
+    await add.getByLabel(/A person closes the form/).check();
     await add.getByRole('button', { name: 'Add endpoint' }).click();
     const shown = page.getByRole('dialog', { name: 'Your endpoint’s signing secret' });
     const secret = await (await see(shown.getByLabel('Signing secret'))).inputValue();
@@ -45,6 +48,7 @@ describeInBrowser('webhooks', () => {
     await gone(shown);
 
     const card = page.getByRole('article', { name: receiver.url });
+    await see(card.getByText(/events: submission\.created, form\.closed/));
     await card.getByRole('button', { name: 'Send test event' }).click();
     await see(card.getByText(/Test event succeeded: 200/));
     const test = receiver.received.at(-1)!;

@@ -13,6 +13,12 @@ export type LfkWebhookSubmission = SubmissionCreated['data']['submission'];
 export type LfkWebhookEvent =
   | SubmissionCreated
   | {
+      /** A person closed the form to submissions, or opened it again (for endpoints subscribed to them). */
+      type: 'form.closed' | 'form.reopened';
+      timestamp: string;
+      data: { form: { id: string; name: string; closed_message?: string | null } };
+    }
+  | {
       /** Sent by "send a test event" (`lfk webhooks test`), never on its own. */
       type: 'webhook.test';
       timestamp: string;

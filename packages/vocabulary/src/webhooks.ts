@@ -1,7 +1,10 @@
 import { DAY_MS } from './time.ts';
 
-/** The events an endpoint may subscribe to. `webhook.test` is sent on request only, never subscribed. */
-export const WEBHOOK_EVENT_TYPES = ['submission.created'] as const;
+/**
+ * The events an endpoint may subscribe to: a submission made, and a form closed or reopened by a
+ * person. `webhook.test` is sent on request only, never subscribed.
+ */
+export const WEBHOOK_EVENT_TYPES = ['submission.created', 'form.closed', 'form.reopened'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** Endpoints one form may have. */

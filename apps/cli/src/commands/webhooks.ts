@@ -17,7 +17,7 @@ type TestResult = RouterOutputs['webhooks']['test'];
 const formOption = () => new Option('--form <form_id>', 'the form the endpoint belongs to').makeOptionMandatory();
 /** `--event`, repeatable, one of the event types (commander's `choices` takes one value, not a list). */
 const eventOption = () =>
-  new Option('--event <type>', `an event to send; repeat for each (${WEBHOOK_EVENT_TYPES.join(', ')}; default: all)`).argParser(
+  new Option('--event <type>', `an event to send; repeat for each (${WEBHOOK_EVENT_TYPES.join(', ')}; default: submission.created)`).argParser(
     (value: string, previous: WebhookEventType[] = []) => {
       if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(value)) {
         throw new InvalidArgumentError(`Allowed choices are ${WEBHOOK_EVENT_TYPES.join(', ')}.`);

@@ -10,6 +10,7 @@ import { SecretBox } from '../credentials/secret-box.ts';
 import { Outbound } from '../infrastructure/outbound-requests.ts';
 import { type CaptchaSettings, CaptchaVerifier } from '../features/forms/captcha.ts';
 import { FormCache } from '../features/forms/form-cache.ts';
+import { queueFormStateChanged } from '../features/webhooks/events.ts';
 import { BackgroundWork } from '../infrastructure/background-work.ts';
 import { RefusedOrigins } from '../features/inbox/refused-origins.ts';
 import { exportLimit } from '../features/inbox/export.ts';
@@ -70,6 +71,7 @@ export function createServices(db: Database, settings: ServicesSettings, log: Lo
     outbound: new Outbound({ allowPrivate: settings.webhooks.allowPrivate, ...(settings.webhooks.timeoutMs ? { timeoutMs: settings.webhooks.timeoutMs } : {}) }),
     captcha: new CaptchaVerifier(settings.captcha, log),
     formCache,
+    formStateEvents: queueFormStateChanged,
     background,
     refusedOrigins: new RefusedOrigins(db, background, formCache, settings.now),
     now: settings.now,

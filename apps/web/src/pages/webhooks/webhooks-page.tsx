@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { webhookCreateInput } from '@lfk/api/schemas';
 import type { RouterOutputs } from '@lfk/client';
-import { WEBHOOK_DISABLED_WHY, type WebhookDisabledReason } from '@lfk/vocabulary';
+import { WEBHOOK_DISABLED_WHY, WEBHOOK_EVENT_TYPES, type WebhookDisabledReason, type WebhookEventType } from '@lfk/vocabulary';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -27,7 +27,14 @@ type Delivery = RouterOutputs['webhooks']['deliveries']['data'][number];
 type Attempt = Delivery['attempts'][number];
 
 const DELIVERIES_SHOWN = 20;
-const newEndpoint = webhookCreateInput.pick({ url: true, description: true });
+const newEndpoint = webhookCreateInput.pick({ url: true, description: true, events: true });
+
+/** Each event an endpoint may take, in words. */
+const EVENT_WORDS: Record<WebhookEventType, string> = {
+  'submission.created': 'A submission arrives (submission.created)',
+  'form.closed': 'A person closes the form (form.closed)',
+  'form.reopened': 'A person reopens it (form.reopened)',
+};
 
 export function WebhooksPage() {
   const workspace = useWorkspace();
@@ -125,11 +132,11 @@ function AddEndpointDialog({ formId, open, onClose }: { formId: string; open: bo
 
 function AddEndpointForm({ formId, onCreated, onCancel }: { formId: string; onCreated: (secret: string) => void; onCancel: () => void }) {
   const queryClient = useQueryClient();
-  const form = useForm({ resolver: zodResolver(newEndpoint), defaultValues: { url: '', description: undefined } });
-  const problem = useFormProblem(['url', 'description'], form.setError);
+  const form = useForm({ resolver: zodResolver(newEndpoint), defaultValues: { url: '', description: undefined, events: ['submission.created'] } });
+  const problem = useFormProblem(['url', 'description', 'events'], form.setError);
   const create = useMutation({
     // The secret goes straight to the dialog; the query cache never holds it.
-    mutationFn: async (input: { url: string; description?: string | null | undefined }) => {
+    mutationFn: async (input: { url: string; description?: string | null | undefined; events?: WebhookEventType[] | undefined }) => {
       const created = await trpcClient.webhooks.create.mutate({ form_id: formId, ...input });
       if (created.secret) onCreated(created.secret);
       return created.id;
@@ -147,6 +154,16 @@ function AddEndpointForm({ formId, onCreated, onCancel }: { formId: string; onCr
     >
       <TextField form={form} name="url" label="URL" hint="An https:// address of your server, such as https://example.com/hooks/lfk." autoComplete="off" />
       <TextField form={form} name="description" optional label="Description" hint="Optional: what receives it." autoComplete="off" />
+      <fieldset>
+        <legend>Events it receives</legend>
+        {WEBHOOK_EVENT_TYPES.map((type) => (
+          <div className="field checkbox" key={type}>
+            <input id={`event-${type}`} type="checkbox" value={type} {...form.register('events')} />
+            <label htmlFor={`event-${type}`}>{EVENT_WORDS[type]}</label>
+          </div>
+        ))}
+        {form.formState.errors.events && <p role="alert">{form.formState.errors.events.message ?? 'Choose at least one event.'}</p>}
+      </fieldset>
     </SubmitForm>
   );
 }
@@ -227,7 +244,7 @@ function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook })
       </header>
       <p className="muted">
         {webhook.description ? `${webhook.description} · ` : ''}
-        <code>{webhook.id}</code> · last delivery:{' '}
+        <code>{webhook.id}</code> · events: {webhook.events.join(', ')} · last delivery:{' '}
         {webhook.last_delivery_at ? (
           <>
             {webhook.last_status} <Time iso={webhook.last_delivery_at} />

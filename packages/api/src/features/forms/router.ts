@@ -185,7 +185,7 @@ export const formsRouter = router({
       // `closed` has audit events of its own (form.closed, form.reopened).
       const changed = UPDATABLE.filter((field) => field !== 'closed' && input[field] !== undefined);
       // One transaction: the change, its audit event and any verification email commit together.
-      const { updated, emailQueued } = await ctx.em.transactional(async (em) => {
+      const { updated, emailQueued, eventsQueued } = await ctx.em.transactional(async (em) => {
         // The row lock orders concurrent updates of one form, so each new notify_email's link
         // replaces the one before and a single link stays live.
         const found = await em.getRepository(Form).findOneForUpdateOrFail({ id: reachable.id }, formGone);
@@ -195,13 +195,17 @@ export const formsRouter = router({
         if (changed.length > 0) {
           audit.record({ workspaceId: found.workspace!.id, action: 'form.updated', actor: ctx.actor, target, data: { fields: changed } });
         }
+        let eventsQueued = false;
         if (closedChanged) {
-          audit.record({ workspaceId: found.workspace!.id, action: found.closed ? 'form.closed' : 'form.reopened', actor: ctx.actor, target });
+          const action = found.closed ? 'form.closed' : 'form.reopened';
+          audit.record({ workspaceId: found.workspace!.id, action, actor: ctx.actor, target });
+          eventsQueued = await ctx.services.formStateEvents(em, found, action, new Date());
         }
-        return { updated: found, emailQueued };
+        return { updated: found, emailQueued, eventsQueued };
       });
       ctx.services.formCache.forget(updated.id);
       if (emailQueued) ctx.services.wakeMailer();
+      if (eventsQueued) ctx.services.wakeWebhooks();
       return formToWire(updated);
     }),
 

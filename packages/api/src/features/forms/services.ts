@@ -1,5 +1,14 @@
+import type { EntityManager } from '@mikro-orm/sql';
 import type { CaptchaVerifier } from './captcha.ts';
 import type { FormCache } from './form-cache.ts';
+
+/**
+ * Queues what a form being closed or reopened by a person sends, in `em`'s transaction; true when
+ * anything was queued. The webhooks feature provides it (forms does not import webhooks, which reads forms).
+ */
+export type FormStateEvents = (em: EntityManager, form: StateChangedForm, type: 'form.closed' | 'form.reopened', at: Date) => Promise<boolean>;
+
+type StateChangedForm = { id: string; name: string; closedMessage?: string | null | undefined };
 
 /** The services the forms feature adds (built by composition/services.ts). */
 export interface FormsServices {
@@ -10,4 +19,6 @@ export interface FormsServices {
    * form asks the database. A process that changes a form forgets it here at once.
    */
   formCache: FormCache;
+  /** What a form closed or reopened by a person sends (webhooks' `queueFormStateChanged`). */
+  formStateEvents: FormStateEvents;
 }

@@ -1,4 +1,4 @@
-import { WebhookDelivery, WebhookEndpoint } from '@lfk/db';
+import { newId, WebhookDelivery, WebhookEndpoint } from '@lfk/db';
 import type { SubmissionSource } from '@lfk/vocabulary';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { z } from 'zod';
@@ -55,6 +55,24 @@ export const submissionCreatedBody = (event: SubmissionEvent): string => JSON.st
  * `submission.created` (but those in `except`, which have one), in `em`'s transaction: they exist
  * if and only if the submission does. True when any was queued (the caller wakes the delivery worker).
  */
+/**
+ * Queues `form.closed` or `form.reopened` for each enabled endpoint of the form subscribed to it,
+ * in `em`'s transaction (the change and its events commit together). True when any was queued (the
+ * caller wakes the delivery worker once it has committed).
+ */
+export async function queueFormStateChanged(
+  em: EntityManager,
+  form: { id: string; name: string; closedMessage?: string | null | undefined },
+  type: 'form.closed' | 'form.reopened',
+  at: Date,
+): Promise<boolean> {
+  const endpoints = await em.getRepository(WebhookEndpoint).subscribedTo(form.id, type);
+  if (endpoints.length === 0) return false;
+  const data = { form: { id: form.id, name: form.name, ...(type === 'form.closed' ? { closed_message: form.closedMessage ?? null } : {}) } };
+  await em.getRepository(WebhookDelivery).writeNow({ endpoints, eventId: newId('msg'), type, payload: eventBody(type, at, data), submissionId: null }, at);
+  return true;
+}
+
 export async function queueSubmissionCreated(em: EntityManager, event: SubmissionEvent, except: ReadonlySet<string> = new Set()): Promise<boolean> {
   const endpoints = (await em.getRepository(WebhookEndpoint).subscribedTo(event.form.id, 'submission.created')).filter((e) => !except.has(e.id));
   if (endpoints.length === 0) return false;

@@ -67,6 +67,21 @@ export const submissionCreatedEvent = z
   })
   .meta({ id: 'SubmissionCreatedEvent', description: 'The body of a `submission.created` webhook request.' });
 
+/** What `form.closed` and `form.reopened` carry: a person closed the form to submissions, or opened it again. */
+export const formStateEvent = z
+  .object({
+    type: z.enum(['form.closed', 'form.reopened']),
+    timestamp: timestamp.describe('When it was closed or reopened.'),
+    data: z.object({
+      form: z.object({
+        id: z.string(),
+        name: z.string(),
+        closed_message: z.string().nullable().optional().describe('On `form.closed`: what a visitor is told (null: the default words).'),
+      }),
+    }),
+  })
+  .meta({ id: 'FormStateEvent', description: 'The body of a `form.closed` or `form.reopened` webhook request.' });
+
 /** What a `webhook.test` event carries (`POST …/webhooks/{webhook_id}/test`). */
 export const webhookTestEvent = z
   .object({
@@ -185,7 +200,7 @@ export const webhookDelivery = z
         'Null once settled, while held, or while its endpoint is disabled. A retry a member asks for does not move it; ' +
           "a receiver's `Retry-After` on 429 or 503 puts it off, by an hour at most.",
       ),
-    payload: z.union([submissionCreatedEvent, webhookTestEvent]).describe('The event as sent.'),
+    payload: z.union([submissionCreatedEvent, formStateEvent, webhookTestEvent]).describe('The event as sent.'),
     test: z.boolean().describe('A test event (`POST …/test`): logged with its one attempt, never retried by the schedule.'),
     created_at: timestamp,
   })
