@@ -252,6 +252,10 @@ describe('a disabled endpoint', () => {
       expect(retry.json.error.code).toBe('webhook_disabled');
       const [row] = await t.sql<{ next_attempt_at: unknown }>('select next_attempt_at from webhook_deliveries where id = ?', [delivery!.id]);
       expect(row!.next_attempt_at).toBeNull();
+
+      // As the dashboard and the CLI say: a submission made while it is disabled is not sent to it.
+      await submitTo(t, hook.formId);
+      expect((await deliveriesOf(t, owner, hook)).map((d) => d.id)).toEqual([delivery!.id]);
     } finally {
       await slow.close();
     }
