@@ -96,6 +96,38 @@ describe('lfk webhooks', () => {
   });
 });
 
+describe('lfk webhooks recover', () => {
+  it('says on enabling how to send what an endpoint missed, and sends it with the original ids (with a session)', async () => {
+    const { key } = await ownerKey('recover');
+    const formId = await newForm('Recovered');
+    const asKey = { env: { LFK_API_KEY: key } };
+    const created = await owner.lfk(['webhooks', 'create', '--form', formId, '--url', `${receiver.url}?recover`, '--json']);
+    const id = created.json.id;
+    expect((await owner.lfk(['webhooks', 'update', id, '--form', formId, '--disable'])).code).toBe(0);
+    const missed = await owner.lfk(['submissions', 'create', formId, '--data', 'message=while disabled', '--json'], asKey);
+    expect(missed.code, missed.stderr).toBe(0);
+
+    const enabled = await owner.lfk(['webhooks', 'update', id, '--form', formId, '--enable']);
+    expect(enabled.code, enabled.stderr).toBe(0);
+    expect(enabled.stderr).toMatch(new RegExp(`Events made while it was disabled \\(since \\S+\\) were not sent to it\\. With a session, 'lfk webhooks recover ${id} --form ${formId} --since \\S+' sends them\\.`));
+
+    const counted = await owner.lfk(['webhooks', 'recover', id, '--form', formId, '--since', '1h', '--dry-run']);
+    expect(counted.stdout).toBe(`1 event would be sent to ${id}.\n`);
+    const recovered = await owner.lfk(['webhooks', 'recover', id, '--form', formId, '--since', '1h', '--json']);
+    expect(recovered.code, recovered.stderr).toBe(0);
+    expect(recovered.json).toEqual({ queued: 1, already_waiting: 0, next_since: null, dry_run: false });
+    const request = await until('the recovered event', () => receiver.received.find((r) => r.url.endsWith('?recover')));
+    expect(request.headers['webhook-id']).toBe(`msg_${missed.json.id.slice('sub_'.length)}`);
+
+    // A key cannot resend submission values; a wrong time is a usage error.
+    const byKey = await (await newHome({ LFK_API_KEY: key })).lfk(['webhooks', 'recover', id, '--form', formId, '--since', '1h']);
+    expect(byKey.code).toBe(4);
+    const badTime = await owner.lfk(['webhooks', 'recover', id, '--form', formId, '--since', 'yesterday']);
+    expect(badTime.code).toBe(2);
+    expect(badTime.stderr).toContain('--since takes a duration back from now');
+  });
+});
+
 describe('a moved endpoint', () => {
   it('lists what waited for the previous URL as held, in words, and discards it (with a session)', async () => {
     const { key } = await ownerKey('moved');

@@ -78,8 +78,17 @@ describeInBrowser('webhooks', () => {
 
     await card.getByRole('button', { name: 'Disable' }).click();
     await see(card.getByText('Disabled by a person.'));
+    // A submission while it is disabled is not sent; enabling offers to send it, with its own id.
+    const missed = await submit(d.t, form.id, { name: 'Grace', email: 'grace@example.com' }, { origin: ORIGIN });
+    expect(missed.status).toBe(201);
     await card.getByRole('button', { name: 'Enable' }).click();
+    const offer = page.getByRole('dialog', { name: 'Send what it missed?' });
+    await see(offer.getByText(/1 event was made while it was disabled/));
+    await expectAccessible(page, 'webhook-recover-offer');
+    await offer.getByRole('button', { name: 'Send them' }).click();
+    await see(card.getByText('Queued 1 event from while it was disabled, with its original id.'));
     await see(card.getByText('Enabled', { exact: true }));
+    await eventually(async () => receiver.received.some((r) => r.headers['webhook-id'] === `msg_${missed.json.id.slice('sub_'.length)}`)).toBe(true);
 
     await card.getByRole('button', { name: 'Rotate secret' }).click();
     await page.getByRole('dialog', { name: 'Rotate the signing secret?' }).getByRole('button', { name: 'Rotate secret' }).click();

@@ -3,27 +3,15 @@ import type { RouterOutputs } from './router.ts';
 
 export { WebhookVerificationError };
 
-/** A `submission.created` event: the API's own schema, as the delivery log and `lfk listen`'s feed answer it. */
-type SubmissionCreated = RouterOutputs['webhooks']['events']['data'][number]['payload'];
+/**
+ * What lfk POSTs to a webhook endpoint: `submission.created`, `submission.released`,
+ * `submission.deleted`, `form.closed`, `form.reopened` (each for the endpoints subscribed to it) and
+ * `webhook.test`. The API's own schema, as the delivery log answers it.
+ */
+export type LfkWebhookEvent = RouterOutputs['webhooks']['deliveries']['data'][number]['payload'];
 
 /** A submission as a `submission.created` event carries it. */
-export type LfkWebhookSubmission = SubmissionCreated['data']['submission'];
-
-/** What lfk POSTs to a webhook endpoint. */
-export type LfkWebhookEvent =
-  | SubmissionCreated
-  | {
-      /** A person closed the form to submissions, or opened it again (for endpoints subscribed to them). */
-      type: 'form.closed' | 'form.reopened';
-      timestamp: string;
-      data: { form: { id: string; name: string; closed_message?: string | null } };
-    }
-  | {
-      /** Sent by "send a test event" (`lfk webhooks test`), never on its own. */
-      type: 'webhook.test';
-      timestamp: string;
-      data: { form: { id: string; name: string }; webhook: { id: string } };
-    };
+export type LfkWebhookSubmission = Extract<LfkWebhookEvent, { type: 'submission.created' }>['data']['submission'];
 
 /** Request headers as Node (`req.headers`), the Fetch API (`request.headers`) or a plain object has them. */
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;

@@ -10,6 +10,7 @@ export * from './repositories/audit-events.ts';
 export * from './repositories/device-logins.ts';
 export * from './repositories/email-verifications.ts';
 export * from './repositories/forms.ts';
+export * from './repositories/form-events.ts';
 export * from './repositories/idempotency-records.ts';
 export * from './repositories/invitations.ts';
 export * from './repositories/password-resets.ts';

@@ -2,8 +2,9 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { startLocalHttp } from './local-http.ts';
 import { until } from './wait.ts';
 
-/** One request a receiver got: its headers and its body exactly as sent. */
+/** One request a receiver got: its path and query, its headers and its body exactly as sent. */
 export interface Received {
+  url: string;
   headers: IncomingHttpHeaders;
   body: string;
 }
@@ -32,7 +33,7 @@ export async function startReceiver(): Promise<Receiver> {
     close: async () => {},
   };
   const local = await startLocalHttp((req, body, res, hang) => {
-    receiver.received.push({ headers: req.headers, body: body.toString('utf8') });
+    receiver.received.push({ url: req.url ?? '', headers: req.headers, body: body.toString('utf8') });
     const answer = receiver.answers.shift() ?? { status: 200 };
     if (answer === 'hang') return hang();
     if (answer === 'reset') return req.socket.resetAndDestroy();

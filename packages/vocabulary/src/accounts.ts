@@ -46,6 +46,7 @@ export const AUDIT_ACTIONS = [
   'webhook.disabled',
   'webhook.secret_rotated',
   'webhook.secret_ended',
+  'webhook.recovered',
   'webhook.secret_revealed',
   'webhook.delivery_retried',
   'webhook.delivery_discarded',

@@ -1,10 +1,11 @@
 import { DAY_MS } from './time.ts';
 
 /**
- * The events an endpoint may subscribe to: a submission made, and a form closed or reopened by a
- * person. `webhook.test` is sent on request only, never subscribed.
+ * The events an endpoint may subscribe to: a submission made (or released from spam unsent), a
+ * submission released from spam by a member, deleted by a person or a key, and a form closed or
+ * reopened by a person. `webhook.test` is sent on request only, never subscribed.
  */
-export const WEBHOOK_EVENT_TYPES = ['submission.created', 'form.closed', 'form.reopened'] as const;
+export const WEBHOOK_EVENT_TYPES = ['submission.created', 'submission.released', 'submission.deleted', 'form.closed', 'form.reopened'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** Endpoints one form may have. */
@@ -48,3 +49,12 @@ export const WEBHOOK_DISABLED_WHY: Readonly<Record<WebhookDisabledReason, string
   gone: 'the receiver answered 410 Gone',
   failing: `every delivery failed for ${WEBHOOK_FAILING_DISABLE_DAYS} days`,
 };
+
+/**
+ * How far back a recover reaches, and how long a form's events other than `submission.created`
+ * are kept for it (a `submission.created` event is rebuilt from its submission while that is kept).
+ */
+export const WEBHOOK_RECOVER_MAX_DAYS = 30;
+
+/** Events one recover queues at most; the answer's `next_since` says where the rest start. */
+export const WEBHOOK_RECOVER_MAX_EVENTS = 10_000;

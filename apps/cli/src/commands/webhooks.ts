@@ -3,6 +3,7 @@ import type { RouterOutputs } from '@lfk/client';
 import { WEBHOOK_DISABLED_WHY, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@lfk/vocabulary';
 import { type CommandContext, formsApi, sessionApi, signedIn, withClient } from '../command-context.ts';
 import { usageError } from '../errors.ts';
+import { timeOrAgo } from '../input/durations.ts';
 import type { Column } from '../output/table.ts';
 import { confirmOrStop } from '../terminal/prompts.ts';
 import { commandGroup, paged } from './options.ts';
@@ -13,6 +14,7 @@ type Webhook = RouterOutputs['webhooks']['get'];
 type Delivery = RouterOutputs['webhooks']['deliveries']['data'][number];
 type Attempt = Delivery['attempts'][number];
 type TestResult = RouterOutputs['webhooks']['test'];
+type Recovered = RouterOutputs['webhooks']['recover'];
 
 const formOption = () => new Option('--form <form_id>', 'the form the endpoint belongs to').makeOptionMandatory();
 /** `--event`, repeatable, one of the event types (commander's `choices` takes one value, not a list). */
@@ -125,21 +127,27 @@ const webhooksUpdateCommand = () =>
     .option('--enable', 'deliver again')
     .option('--disable', 'stop delivering: new events are not sent to it while disabled')
     .action(
-      callAndShow(
-        withClient(formsApi),
-        ({ api }, webhookId, flags) => {
-          if (flags.enable && flags.disable) throw usageError('conflicting_flags', 'Give --enable or --disable, not both.');
-          const body = {
-            ...(flags.url !== undefined ? { url: flags.url } : {}),
-            ...(flags.description !== undefined ? { description: flags.description === false ? null : flags.description } : {}),
-            ...(flags.event ? { events: flags.event } : {}),
-            ...(flags.enable ? { enabled: true } : flags.disable ? { enabled: false } : {}),
-          };
-          if (Object.keys(body).length === 0) throw usageError('nothing_to_update', 'Say what to change: see lfk webhooks update --help.');
-          return api.webhooks.update.mutate({ form_id: flags.form, webhook_id: webhookId, ...body });
-        },
-        (webhook, ctx, webhookId, flags) => {
+      action(async (ctx, webhookId, flags) => {
+        if (flags.enable && flags.disable) throw usageError('conflicting_flags', 'Give --enable or --disable, not both.');
+        const body = {
+          ...(flags.url !== undefined ? { url: flags.url } : {}),
+          ...(flags.description !== undefined ? { description: flags.description === false ? null : flags.description } : {}),
+          ...(flags.event ? { events: flags.event } : {}),
+          ...(flags.enable ? { enabled: true } : flags.disable ? { enabled: false } : {}),
+        };
+        if (Object.keys(body).length === 0) throw usageError('nothing_to_update', 'Say what to change: see lfk webhooks update --help.');
+        const api = await formsApi(ctx);
+        // Since when it was disabled, to say how to send what it missed.
+        const disabledAt = flags.enable ? (await api.webhooks.get.query({ form_id: flags.form, webhook_id: webhookId })).disabled_at : null;
+        const webhook = await api.webhooks.update.mutate({ form_id: flags.form, webhook_id: webhookId, ...body });
+        ctx.out.result(webhook, (webhook) => {
           ctx.out.note(`Updated webhook ${webhook.id}.`);
+          if (disabledAt) {
+            ctx.out.note(
+              `Events made while it was disabled (since ${disabledAt}) were not sent to it. ` +
+                `With a session, 'lfk webhooks recover ${webhookId} --form ${flags.form} --since ${disabledAt}' sends them.`,
+            );
+          }
           if (flags.url !== undefined) {
             ctx.out.note(
               `New events go to the new URL. Deliveries still waiting for the previous one are held (never sent there): ` +
@@ -147,8 +155,8 @@ const webhooksUpdateCommand = () =>
             );
           }
           printWebhook(webhook, ctx);
-        },
-      ),
+        });
+      }),
     );
 
 const webhooksDeleteCommand = () =>
@@ -302,6 +310,40 @@ const webhooksDiscardCommand = () =>
       ),
     );
 
+const webhooksRecoverCommand = () =>
+  new Command('recover')
+    .description(
+      "Send the form's events of a time range to the endpoint again, with their original webhook-ids, oldest first: " +
+        'what it missed while disabled, or what its receiver lost (needs a session; at most 30 days back)',
+    )
+    .argument('<webhook_id>', 'the endpoint')
+    .addOption(formOption())
+    .requiredOption('--since <time>', 'from this time on: a duration back from now (2h, 3d) or an ISO 8601 time')
+    .option('--until <time>', 'and before this time (default: now)')
+    .option('--dry-run', 'count the events, send nothing')
+    .action(
+      action(async (ctx, webhookId, flags) => {
+        const api = await sessionApi(ctx);
+        const now = new Date();
+        const until = flags.until === undefined ? now.toISOString() : timeOrAgo('--until', flags.until, now);
+        const input = { form_id: flags.form, webhook_id: webhookId, until, dry_run: flags.dryRun === true };
+        // One recover takes at most 10,000 events: go on from where each stops, to the end of the range.
+        const total: Recovered = { queued: 0, already_waiting: 0, next_since: timeOrAgo('--since', flags.since, now), dry_run: input.dry_run };
+        while (total.next_since !== null) {
+          const step = await api.webhooks.recover.mutate({ ...input, since: total.next_since });
+          total.queued += step.queued;
+          total.already_waiting += step.already_waiting;
+          total.next_since = input.dry_run ? null : step.next_since;
+          if (input.dry_run && step.next_since !== null) ctx.out.note(`More than ${step.queued} events: counted those before ${step.next_since}.`);
+        }
+        ctx.out.result(total, (total) => {
+          const waiting = total.already_waiting > 0 ? ` (${total.already_waiting} more already wait to be sent to it)` : '';
+          const events = `${total.queued} event${total.queued === 1 ? '' : 's'}`;
+          ctx.out.line(total.dry_run ? `${events} would be sent to ${webhookId}${waiting}.` : `Queued ${events} to ${webhookId}${waiting}.`);
+        });
+      }),
+    );
+
 export const webhooksCommand = () =>
   commandGroup(
     'webhooks',
@@ -319,6 +361,7 @@ export const webhooksCommand = () =>
       webhooksDeliveriesCommand(),
       webhooksRetryCommand(),
       webhooksDiscardCommand(),
+      webhooksRecoverCommand(),
     ],
     [
       'lfk webhooks create --form form_… --url https://example.com/hooks/lfk',
@@ -327,5 +370,6 @@ export const webhooksCommand = () =>
       'lfk webhooks retry wh_… whd_… --form form_…',
       'lfk webhooks discard wh_… whd_… --form form_…',
       'lfk webhooks update wh_… --form form_… --enable',
+      'lfk webhooks recover wh_… --form form_… --since 2h',
     ],
   );

@@ -20,3 +20,13 @@ export function describeDuration(seconds: number): string {
   const count = seconds / size;
   return `${count} ${unit}${count === 1 ? '' : 's'}`;
 }
+
+/**
+ * A time as a flag gives it: a duration back from `now` (`2h`, `30d`) or an ISO 8601 time, as the
+ * API takes it; a usage error naming the flag otherwise.
+ */
+export function timeOrAgo(flag: string, value: string, now: Date): string {
+  if (/^\d{1,7}[smhdw]$/.test(value.trim())) return new Date(now.getTime() - parseDuration(flag, value) * 1000).toISOString();
+  if (/^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value))) return value;
+  throw usageError('invalid_time', `${flag} takes a duration back from now (90m, 24h, 30d) or a time (2026-11-01T00:00:00Z): ${JSON.stringify(value)}.`);
+}

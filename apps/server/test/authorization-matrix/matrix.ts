@@ -926,6 +926,17 @@ export const MATRIX: Row[] = [
     expect: workspaceMember(200, '404 form_not_found'),
   },
   {
+    // A recover resends submission values: members' sessions only, as retrying.
+    route: 'POST /v1/forms/:form_id/webhooks/:webhook_id/recover',
+    prepare: async (w) => {
+      const prepared = await freshDelivery(w);
+      return { ...prepared, body: { since: new Date(Date.now() - 3_600_000).toISOString() } };
+    },
+    // The failed delivery's event is queued again.
+    success: (res) => expect(res.json).toEqual({ queued: 1, already_waiting: 0, next_since: null, dry_run: false }),
+    expect: workspaceMember(202, '404 form_not_found'),
+  },
+  {
     route: 'POST /v1/forms/:form_id/webhooks/:webhook_id/deliveries/:delivery_id/retry',
     prepare: freshDelivery,
     // A failed delivery is pending again, with the same event.

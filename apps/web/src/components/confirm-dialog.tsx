@@ -19,20 +19,22 @@ interface ConfirmDialogProps {
   /** Why the last attempt failed; null when it did not. */
   error: unknown;
   explain?: (problem: Problem) => ReactNode;
+  /** An offer rather than a danger ("Send them"): the button is the page's ordinary one, and Cancel may say "Not now". */
+  offer?: { cancelLabel: string };
 }
 
-/** Asks before a destructive action, says why it failed if it did, and closes on Cancel. */
-export function ConfirmDialog({ open, title, children, confirmLabel, onConfirm, onClose, pending, error, explain }: ConfirmDialogProps) {
+/** Asks before a destructive action (or makes an offer), says why it failed if it did, and closes on Cancel. */
+export function ConfirmDialog({ open, title, children, confirmLabel, onConfirm, onClose, pending, error, explain, offer }: ConfirmDialogProps) {
   return (
     <Dialog open={open} onClose={onClose} title={title}>
       {children}
       <ProblemAlert problem={error ? problemOf(error) : null} explain={explain} />
       <div className="actions">
-        <button type="button" className="danger" disabled={pending} onClick={onConfirm}>
+        <button type="button" className={offer ? undefined : 'danger'} disabled={pending} onClick={onConfirm}>
           {confirmLabel}
         </button>
         <button type="button" className="secondary" onClick={onClose}>
-          Cancel
+          {offer?.cancelLabel ?? 'Cancel'}
         </button>
       </div>
     </Dialog>

@@ -9,7 +9,7 @@ import { ENGINE } from '@lfk/testing';
 import { DAY_MS } from '@lfk/vocabulary';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/context.ts';
-import { sweepExpiredSubmissions } from '../../src/features/inbox/retention-sweep.ts';
+import { sweepExpiredSubmissions, sweepPastEvents } from '../../src/features/inbox/retention-sweep.ts';
 import { count, sql } from '../support/database.ts';
 import { createContactForm } from '../support/forms.ts';
 import { callerFor, type Person, person, testServices } from '../world.ts';
@@ -85,5 +85,17 @@ describe(`the retention sweep (${ENGINE})`, () => {
     expect(await remaining(form.id)).toBe(5);
     const events = (await expiredEvents()).filter((e) => e.target!.id === form.id);
     expect(events.reduce((n, e) => n + (e.data as { retention: number }).retention, 0)).toBe(2500);
+  });
+
+  it('forgets the forms’ recorded events once a recover no longer reaches them (30 days)', async () => {
+    const form = await inboxForm();
+    const caller = await callerFor(services, owner.token);
+    // A form closed and reopened by a person: two recorded events, made now.
+    await caller.forms.update({ form_id: form.id, closed: true });
+    await caller.forms.update({ form_id: form.id, closed: false });
+    await sql(services, "update form_events set created_at = ? where form_id = ? and type = 'form.closed'", [new Date(now.getTime() - 31 * DAY_MS), form.id]);
+    expect(await sweepPastEvents(services.db, now)).toBe(1);
+    expect(await count(services, 'form_events where form_id = ?', [form.id])).toBe(1);
+    expect(await count(services, "form_events where form_id = ? and type = 'form.reopened'", [form.id])).toBe(1);
   });
 });

@@ -5,6 +5,7 @@ import { BaseEntity, UpdatableEntity } from './base.ts';
 import { DeviceLogin } from './device-login.ts';
 import { EmailVerification } from './email-verification.ts';
 import { Form } from './form.ts';
+import { FormEvent } from './form-event.ts';
 import { IdempotencyRecord } from './idempotency-record.ts';
 import { Invitation } from './invitation.ts';
 import { PasswordReset } from './password-reset.ts';
@@ -28,6 +29,7 @@ export * from './base.ts';
 export * from './device-login.ts';
 export * from './email-verification.ts';
 export * from './form.ts';
+export * from './form-event.ts';
 export * from './idempotency-record.ts';
 export * from './invitation.ts';
 export * from './password-reset.ts';
@@ -56,6 +58,7 @@ export const entities = [
   ApiKey,
   ApiKeyUsage,
   Form,
+  FormEvent,
   AuditEvent,
   Submission,
   SubmissionFile,

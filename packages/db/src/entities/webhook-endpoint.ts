@@ -31,6 +31,8 @@ export const WebhookEndpoint = defineEntity({
     events: p.json<string[]>(),
     enabled: p.boolean().default(true),
     disabledReason: p.enum(WEBHOOK_DISABLED_REASONS).nullable(),
+    /** Since when it is disabled: what a recover offered on enabling it sends again. */
+    disabledAt: p.datetime().nullable(),
     secretSealed: p.text(),
     /** The current secret's number: 1 for the first, one more at each rotation. */
     secretNumber: p.integer().default(1),

@@ -137,6 +137,21 @@ function whereOf(formId: string, filter: SubmissionFilter): { sql: string; param
   return { sql: clauses.join(' and '), params };
 }
 
+/** A submission deleted: what its `submission.deleted` event tells. */
+export interface DeletedSubmission {
+  id: string;
+  status: SubmissionStatus;
+  createdAt: Date;
+}
+
+interface DeletedRow {
+  id: string;
+  status: SubmissionStatus;
+  created_at: Date | string;
+}
+
+const deletedOf = (row: DeletedRow): DeletedSubmission => ({ id: row.id, status: row.status, createdAt: new Date(row.created_at) });
+
 /** Expired submissions deleted by one batch of the sweep, per form. */
 export interface ExpiredBatch {
   deleted: number;
@@ -203,6 +218,25 @@ export class SubmissionRepository extends BaseRepository<ISubmission> {
     return { rows: rows.map(readingOf), more: rows[0]?.more ?? false };
   }
 
+  /** The form's real submissions made in [since, until), oldest first, at most `limit`: their ids and times (what a recover counts). */
+  async realMadeIn(formId: string, since: Date, until: Date, limit: number): Promise<{ id: string; createdAt: Date }[]> {
+    const rows = await this.em.execute<{ id: string; created_at: Date | string }[]>(
+      "select id, created_at from submissions where form_id = ? and status = 'ok' and created_at >= ? and created_at < ? order by created_at, id limit ?",
+      [formId, since, until, limit],
+    );
+    return rows.map((row) => ({ id: row.id, createdAt: new Date(row.created_at) }));
+  }
+
+  /** Those of `ids` that are the form's real submissions, as their rows hold them (a recover's payloads). */
+  async realOfIds(formId: string, ids: readonly string[]): Promise<SubmissionReading[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.em.execute<SubmissionRow[]>(
+      `select ${COLUMNS} from submissions where form_id = ? and status = 'ok' and id in (${ids.map(() => '?').join(', ')})`,
+      [formId, ...ids],
+    );
+    return rows.map(readingOf);
+  }
+
   /** The real (not spam) submissions a form holds: what `max_submissions` is held against. */
   async countOk(formId: string): Promise<number> {
     const [row] = await this.em.execute<{ n: number | string }[]>(
@@ -247,31 +281,31 @@ export class SubmissionRepository extends BaseRepository<ISubmission> {
 
   /**
    * Deletes those of `ids` that are the form's; their emails and webhook deliveries go with them
-   * (the foreign keys cascade). Answers how many were deleted.
+   * (the foreign keys cascade). Answers what was deleted.
    */
-  async deleteInForm(formId: string, ids: string[]): Promise<number> {
+  async deleteInForm(formId: string, ids: string[]): Promise<DeletedSubmission[]> {
     const wellFormed = [...new Set(ids)].filter((id) => isId('sub', id));
-    if (wellFormed.length === 0) return 0;
-    const rows = await this.em.execute<{ id: string }[]>(
-      `delete from submissions where form_id = ? and id in (${wellFormed.map(() => '?').join(', ')}) returning id`,
+    if (wellFormed.length === 0) return [];
+    const rows = await this.em.execute<DeletedRow[]>(
+      `delete from submissions where form_id = ? and id in (${wellFormed.map(() => '?').join(', ')}) returning id, status, created_at`,
       [formId, ...wellFormed],
     );
-    return rows.length;
+    return rows.map(deletedOf);
   }
 
   /**
    * Deletes up to `limit` of the form's submissions, those that arrived before `before` when given:
    * one short batch, so no lock is held long. A row another transaction holds (a change of its
-   * status) is waited for, not skipped: what was asked to go goes.
+   * status) is waited for, not skipped: what was asked to go goes. Answers what was deleted.
    */
-  async deleteBatch(formId: string, before: Date | null, limit: number): Promise<number> {
-    const rows = await this.em.execute<{ id: string }[]>(
+  async deleteBatch(formId: string, before: Date | null, limit: number): Promise<DeletedSubmission[]> {
+    const rows = await this.em.execute<DeletedRow[]>(
       'delete from submissions where id in (select id from submissions where form_id = ?' +
         (before ? ' and created_at < ?' : '') +
-        ' limit ? for update) returning id',
+        ' limit ? for update) returning id, status, created_at',
       before ? [formId, before, limit] : [formId, limit],
     );
-    return rows.length;
+    return rows.map(deletedOf);
   }
 
   /** Cancels what the submission has not sent yet: its email waiting in the outbox, its deliveries waiting to be attempted. */

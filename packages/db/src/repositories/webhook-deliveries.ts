@@ -3,16 +3,23 @@ import type { WebhookDeliveryStatus } from '@lfk/vocabulary';
 import type { IWebhookDelivery, WebhookAttempt } from '../entities/webhook-delivery.ts';
 import { newId } from '../ids.ts';
 
-/** An event for some endpoints, queued with the change that caused it. */
-export interface NewDeliveries {
-  /** Each endpoint, with its URL as it stands in the queuing transaction: where its delivery goes. */
-  endpoints: { id: string; url: string }[];
+/** An event as its deliveries carry it. */
+export interface QueuedEvent {
   eventId: string;
   type: string;
   /** The body exactly as it will be signed and sent. */
   payload: string;
   submissionId: string | null;
 }
+
+/** An event for some endpoints, queued with the change that caused it. */
+export interface NewDeliveries extends QueuedEvent {
+  /** Each endpoint, with its URL as it stands in the queuing transaction: where its delivery goes. */
+  endpoints: { id: string; url: string }[];
+}
+
+/** Deliveries one insert writes at most (each takes 9 parameters, PostgreSQL allows 65,535). */
+const DELIVERIES_PER_INSERT = 1000;
 
 /** A delivery taken for an attempt: what the attempt needs, and which attempt this is. */
 export interface ClaimedDelivery {
@@ -63,17 +70,33 @@ interface ClaimedRow {
 
 export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> {
   /** Writes one delivery per endpoint at once, due now, in this repository's EntityManager's transaction. */
-  async writeNow(deliveries: NewDeliveries, now = new Date()): Promise<void> {
-    if (deliveries.endpoints.length === 0) return;
-    const values: unknown[] = [];
-    for (const endpoint of deliveries.endpoints) {
-      values.push(newId('whd'), endpoint.id, endpoint.url, deliveries.submissionId, deliveries.eventId, deliveries.type, deliveries.payload, now, now);
-    }
-    await this.em.execute(
-      'insert into webhook_deliveries (id, endpoint_id, url, submission_id, event_id, type, payload, status, attempts, attempt_count, next_attempt_at, created_at) values ' +
-        deliveries.endpoints.map(() => "(?, ?, ?, ?, ?, ?, ?, 'pending', '[]', 0, ?, ?)").join(', '),
-      values,
+  writeNow(deliveries: NewDeliveries, now = new Date()): Promise<void> {
+    return this.writeEvents(deliveries.endpoints, [deliveries], now);
+  }
+
+  /** Writes one delivery of each event per endpoint, due now, in this repository's EntityManager's transaction. */
+  async writeEvents(endpoints: readonly { id: string; url: string }[], events: readonly QueuedEvent[], now = new Date()): Promise<void> {
+    const rows = endpoints.flatMap((endpoint) =>
+      events.map((event) => [newId('whd'), endpoint.id, endpoint.url, event.submissionId, event.eventId, event.type, event.payload, now, now]),
     );
+    for (let start = 0; start < rows.length; start += DELIVERIES_PER_INSERT) {
+      const chunk = rows.slice(start, start + DELIVERIES_PER_INSERT);
+      await this.em.execute(
+        'insert into webhook_deliveries (id, endpoint_id, url, submission_id, event_id, type, payload, status, attempts, attempt_count, next_attempt_at, created_at) values ' +
+          chunk.map(() => "(?, ?, ?, ?, ?, ?, ?, 'pending', '[]', 0, ?, ?)").join(', '),
+        chunk.flat(),
+      );
+    }
+  }
+
+  /** Which of these events wait to be sent to the endpoint (pending or held): a recover does not queue them twice. */
+  async waitingAmong(endpointId: string, eventIds: readonly string[]): Promise<Set<string>> {
+    if (eventIds.length === 0) return new Set();
+    const rows = await this.em.execute<{ event_id: string }[]>(
+      `select event_id from webhook_deliveries where status in ('pending', 'held') and endpoint_id = ? and event_id in (${eventIds.map(() => '?').join(', ')})`,
+      [endpointId, ...eventIds],
+    );
+    return new Set(rows.map((r) => r.event_id));
   }
 
   /**

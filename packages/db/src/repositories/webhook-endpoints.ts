@@ -124,8 +124,8 @@ export class WebhookEndpointRepository extends BaseRepository<IWebhookEndpoint> 
    */
   async disable(id: string, reason: WebhookDisabledReason, at: Date): Promise<boolean> {
     const rows = await this.em.execute<{ id: string }[]>(
-      'update webhook_endpoints set enabled = false, disabled_reason = ?, updated_at = ? where id = ? and enabled returning id',
-      [reason, at, id],
+      'update webhook_endpoints set enabled = false, disabled_reason = ?, disabled_at = ?, updated_at = ? where id = ? and enabled returning id',
+      [reason, at, at, id],
     );
     return rows.length > 0;
   }

@@ -52,6 +52,7 @@ const ACTIONS: Record<AuditAction, string> = {
   'webhook.disabled': 'disabled a webhook',
   'webhook.secret_rotated': "rotated a webhook's secret",
   'webhook.secret_ended': "stopped a webhook's rotated-away secret early",
+  'webhook.recovered': 'sent past events to a webhook again',
   'webhook.secret_revealed': "revealed a webhook's secret",
   'webhook.delivery_retried': 'retried a webhook delivery',
   'webhook.delivery_discarded': 'discarded a webhook delivery',

@@ -32,6 +32,8 @@ const newEndpoint = webhookCreateInput.pick({ url: true, description: true, even
 /** Each event an endpoint may take, in words. */
 const EVENT_WORDS: Record<WebhookEventType, string> = {
   'submission.created': 'A submission arrives (submission.created)',
+  'submission.released': 'A member releases one from spam (submission.released)',
+  'submission.deleted': 'A member deletes one (submission.deleted)',
   'form.closed': 'A person closes the form (form.closed)',
   'form.reopened': 'A person reopens it (form.reopened)',
 };
@@ -212,7 +214,38 @@ function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook })
   const refresh = () => queryClient.invalidateQueries(trpc.webhooks.pathFilter());
   const [confirming, setConfirming] = useState<'delete' | 'rotate' | null>(null);
   const [secret, setSecret] = useState<{ value: string; note: string } | null>(null);
-  const toggle = useMutation({ ...trpc.webhooks.update.mutationOptions(), onSuccess: refresh });
+  // What it missed while disabled, offered once it is enabled again: from then to the moment it was.
+  const [missed, setMissed] = useState<{ since: string; until: string; count: number; more: boolean } | null>(null);
+  const [recovered, setRecovered] = useState<number | null>(null);
+  const toggle = useMutation({
+    mutationFn: async (enabled: boolean) => {
+      const disabledAt = webhook.disabled_at;
+      const updated = await trpcClient.webhooks.update.mutate({ ...ids, enabled });
+      if (!enabled || !disabledAt) return;
+      const range = { since: disabledAt, until: updated.updated_at };
+      const counted = await trpcClient.webhooks.recover.mutate({ ...ids, ...range, dry_run: true });
+      if (counted.queued > 0) setMissed({ ...range, count: counted.queued, more: counted.next_since !== null });
+    },
+    onMutate: () => setRecovered(null),
+    onSettled: refresh,
+  });
+  const recover = useMutation({
+    mutationFn: async (range: { since: string; until: string }) => {
+      // One recover takes at most 10,000 events: go on from where each stops.
+      let queued = 0;
+      for (let since: string | null = range.since; since !== null; ) {
+        const step = await trpcClient.webhooks.recover.mutate({ ...ids, since, until: range.until });
+        queued += step.queued;
+        since = step.next_since;
+      }
+      return queued;
+    },
+    onSuccess: (queued) => {
+      setMissed(null);
+      setRecovered(queued);
+      void refresh();
+    },
+  });
   const test = useMutation(trpc.webhooks.test.mutationOptions());
   const remove = useMutation({ ...trpc.webhooks.delete.mutationOptions(), onSuccess: refresh });
   const reveal = useMutation({
@@ -255,15 +288,15 @@ function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook })
       </p>
       {!webhook.enabled && webhook.disabled_reason && (
         <p>
-          {disabledWhy(webhook.disabled_reason)} Submissions made while it is disabled are not sent to it; deliveries queued before
-          it was disabled wait, and go when it is enabled again.
+          {disabledWhy(webhook.disabled_reason)} Events while it is disabled are not sent to it (enabling it offers to send them);
+          deliveries queued before it was disabled wait, and go when it is enabled again.
         </p>
       )}
       <div className="actions">
         <button type="button" className="secondary" disabled={test.isPending} onClick={() => test.mutate(ids)}>
           Send test event
         </button>
-        <button type="button" className="secondary" disabled={toggle.isPending} onClick={() => toggle.mutate({ ...ids, enabled: !webhook.enabled })}>
+        <button type="button" className="secondary" disabled={toggle.isPending} onClick={() => toggle.mutate(!webhook.enabled)}>
           {webhook.enabled ? 'Disable' : 'Enable'}
         </button>
         <button type="button" className="secondary" disabled={reveal.isPending} onClick={() => reveal.mutate()}>
@@ -280,6 +313,11 @@ function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook })
         <p role="status" className={test.data.status === 'succeeded' ? 'ok' : 'failed'}>
           Test event {test.data.status}: {test.data.status_code ?? test.data.error} in {test.data.duration_ms} ms
           {test.data.response_excerpt ? ` — “${test.data.response_excerpt.slice(0, 200)}”` : ''}
+        </p>
+      )}
+      {recovered !== null && (
+        <p role="status" className="ok">
+          Queued {recovered === 1 ? '1 event' : `${recovered} events`} from while it was disabled, with {recovered === 1 ? 'its original id' : 'their original ids'}.
         </p>
       )}
       <ProblemAlert problem={error ? problemOf(error) : null} />
@@ -303,6 +341,25 @@ function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook })
         <p>
           A new secret signs from now on. The current one keeps signing beside it for 24 hours, so receivers can move over, as do
           those rotated away before, each until its own end (5 at most: a rotation past them ends the oldest at once).
+        </p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={missed !== null}
+        title="Send what it missed?"
+        confirmLabel="Send them"
+        offer={{ cancelLabel: 'Not now' }}
+        onConfirm={() => missed && recover.mutate(missed)}
+        onClose={() => {
+          setMissed(null);
+          recover.reset();
+        }}
+        pending={recover.isPending}
+        error={recover.error}
+      >
+        <p>
+          {missed?.more ? 'More than ' : ''}
+          {missed?.count} event{missed?.count === 1 ? ' was' : 's were'} made while it was disabled. Send {missed?.count === 1 ? 'it' : 'them'} now, oldest
+          first, with {missed?.count === 1 ? 'its' : 'their'} original <code>webhook-id</code>, so a receiver drops any it already has?
         </p>
       </ConfirmDialog>
       <ConfirmDialog

@@ -97,6 +97,11 @@ const AUDIT_DATA = {
   'webhook.disabled': webhookAudit.extend({ reason: z.enum(['gone', 'failing']).describe(`410 Gone, or ${WEBHOOK_FAILING_DISABLE_DAYS} days of failures.`) }).omit({ host: true }),
   'webhook.secret_rotated': webhookAudit,
   'webhook.secret_ended': webhookAudit.extend({ number: z.number().int().describe('The secret ended early, by its number.') }),
+  'webhook.recovered': webhookAudit.extend({
+    since: z.string().describe('The start of the range recovered.'),
+    until: z.string().describe('Its end.'),
+    queued: z.number().int().describe('The deliveries queued.'),
+  }),
   'webhook.secret_revealed': webhookAudit,
   'webhook.delivery_retried': webhookAudit.extend({ delivery_id: z.string() }),
   'webhook.delivery_discarded': webhookAudit.extend({ delivery_id: z.string() }),

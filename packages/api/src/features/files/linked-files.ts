@@ -19,10 +19,28 @@ export async function linkFiles(em: EntityManager, services: LinkServices, works
   return files.map((file) => linkedFileToWire(file, services.files.links, expiresAt));
 }
 
+/** Each of these submissions' files, and the link of a file as it leaves lfk now. */
+async function filesAndLink(em: EntityManager, services: LinkServices, workspaceId: string | null, submissionIds: readonly string[]) {
+  const byId = await em.getRepository(SubmissionFile).ofSubmissions([...submissionIds]);
+  // No file, no link to sign: the workspace's link lifetime is not read.
+  const expiresAt = byId.size === 0 ? null : await linkExpiry(em, workspaceId, services.files.settings.linkTtlSeconds, services.now());
+  return { byId, link: (file: FileReading) => linkedFileToWire(file, services.files.links, expiresAt!) };
+}
+
 /** The linked files of each of these submissions (those without files get an empty list). */
 export async function linkedFilesOf(em: EntityManager, services: LinkServices, workspaceId: string | null, submissionIds: readonly string[]): Promise<(id: string) => LinkedFile[]> {
-  const byId = await em.getRepository(SubmissionFile).ofSubmissions([...submissionIds]);
-  if (byId.size === 0) return () => [];
-  const expiresAt = await linkExpiry(em, workspaceId, services.files.settings.linkTtlSeconds, services.now());
-  return (id) => (byId.get(id) ?? []).map((file) => linkedFileToWire(file, services.files.links, expiresAt));
+  const { byId, link } = await filesAndLink(em, services, workspaceId, submissionIds);
+  return (id) => (byId.get(id) ?? []).map(link);
+}
+
+/**
+ * The linked files of each of these submissions as a webhook sends them on: null for a submission
+ * with a quarantined file (malware is not sent on).
+ */
+export async function sendableFilesOf(em: EntityManager, services: LinkServices, workspaceId: string | null, submissionIds: readonly string[]): Promise<(id: string) => LinkedFile[] | null> {
+  const { byId, link } = await filesAndLink(em, services, workspaceId, submissionIds);
+  return (id) => {
+    const files = byId.get(id) ?? [];
+    return files.some((file) => file.status === 'quarantined') ? null : files.map(link);
+  };
 }

@@ -289,11 +289,11 @@ export const formsRouter = router({
       const formId = ctx.form.id;
       // The submissions first, in short batches, so a large form never holds a long lock; the
       // form's own delete then takes what arrived meanwhile (on delete cascade).
-      const submissions = await inBatches(ctx.services.db, (em, limit) => em.getRepository(Submission).deleteBatch(formId, null, limit));
+      const submissions = await inBatches(ctx.services.db, async (em, limit) => (await em.getRepository(Submission).deleteBatch(formId, null, limit)).length);
       await ctx.em.transactional(async (em) => {
         await em.getRepository(Form).lockRow(formId);
         // With the row locked no submission can be added (its insert needs the row), so these are the last.
-        const stragglers = await em.getRepository(Submission).deleteBatch(formId, null, Number.MAX_SAFE_INTEGER);
+        const stragglers = (await em.getRepository(Submission).deleteBatch(formId, null, Number.MAX_SAFE_INTEGER)).length;
         em.getRepository(AuditEvent).record({
           workspaceId: ctx.form.workspace!.id,
           action: 'form.deleted',

@@ -5,7 +5,7 @@ import type { Services } from '../../context.ts';
 import { linkFiles } from '../files/linked-files.ts';
 import type { EntityManager } from '@mikro-orm/sql';
 import { insertEmail, type OutgoingEmail } from '../../infrastructure/outbox.ts';
-import { queueSubmissionCreated } from '../webhooks/events.ts';
+import { queueSubmissionCreated, queueSubmissionReleased } from '../webhooks/events.ts';
 import { notificationsTo } from '../email-verification/notify-email.ts';
 import { submissionEmail } from './notification-email.ts';
 
@@ -71,6 +71,17 @@ export async function queueDeliveries(
   if (!deliversTo(form, submission.files)) return false;
   const files = await linkFiles(em, services, form.workspace?.id ?? null, submission.files);
   return queueSubmissionCreated(em, { form: { id: form.id, name: form.name }, submission, files }, except);
+}
+
+/**
+ * The `submission.released` event of a submission a member released from spam, recorded and queued
+ * in `em`'s transaction, with its files' signed links; none when a file is quarantined (malware is
+ * not sent on). True when a delivery was queued.
+ */
+export async function queueReleased(em: EntityManager, form: SubmissionFormReading, submission: SentSubmission, services: Pick<Services, 'files' | 'now'>): Promise<boolean> {
+  if (submission.files.some((file) => file.status === 'quarantined')) return false;
+  const files = await linkFiles(em, services, form.workspace?.id ?? null, submission.files);
+  return queueSubmissionReleased(em, { form: { id: form.id, name: form.name }, submission, files }, services.now());
 }
 
 /**

@@ -1,5 +1,5 @@
-import { AuditEvent, type Database, Form, Submission } from '@lfk/db';
-import { SPAM_RETENTION_DAYS } from '@lfk/vocabulary';
+import { AuditEvent, type Database, Form, FormEvent, Submission } from '@lfk/db';
+import { SPAM_RETENTION_DAYS, WEBHOOK_RECOVER_MAX_DAYS } from '@lfk/vocabulary';
 import { DAY_MS } from '@lfk/vocabulary';
 import { inBatches } from '../../infrastructure/batches.ts';
 import { SYSTEM_ACTOR } from '../../trpc.ts';
@@ -36,4 +36,13 @@ export function sweepExpiredSubmissions(db: Database, now: Date, batchSize?: num
     },
     batchSize,
   );
+}
+
+/**
+ * Deletes the forms' recorded events (`FormEvent`) older than a recover reaches, in short batches
+ * (each replica may run it: rows another holds are skipped). Answers how many were deleted.
+ */
+export function sweepPastEvents(db: Database, now: Date, batchSize?: number): Promise<number> {
+  const before = new Date(now.getTime() - WEBHOOK_RECOVER_MAX_DAYS * DAY_MS);
+  return inBatches(db, (em, limit) => em.getRepository(FormEvent).deleteBatchBefore(before, limit), batchSize);
 }

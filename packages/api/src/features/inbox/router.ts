@@ -1,4 +1,4 @@
-import { AuditEvent, type FormReading, Submission, SubmissionFile, type SubmissionFilter, type SubmissionFormReading } from '@lfk/db';
+import { AuditEvent, type DeletedSubmission, type FormReading, Submission, SubmissionFile, type SubmissionFilter, type SubmissionFormReading, type SubmissionRepository } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Context } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
@@ -30,7 +30,8 @@ import {
 import { type StoredValue, validateSubmission } from './validation.ts';
 import { assertOpen, assertUnderCap } from './closing.ts';
 import { judge, separateSpamFields } from './spam.ts';
-import { deliversTo, notificationOf, queueDeliveries, sendSubmission } from './fan-out.ts';
+import { deliversTo, notificationOf, queueDeliveries, queueReleased, sendSubmission } from './fan-out.ts';
+import { queueSubmissionsDeleted } from '../webhooks/events.ts';
 import { storedEmail } from '../../infrastructure/outbox.ts';
 import { inBatches } from '../../infrastructure/batches.ts';
 import { exportSubmissions } from './export.ts';
@@ -238,41 +239,53 @@ export const inboxRouter = router({
     }),
 
   delete: formMemberProcedure.meta(rest('DELETE /v1/forms/:form_id/submissions/:submission_id', 204,
-      "Delete a submission, with its email and webhook deliveries (members' sessions only)", { errors: ['submission_not_found'] }))
+      "Delete a submission, with its email and webhook deliveries (members' sessions only); endpoints subscribed to `submission.deleted` are told",
+      { errors: ['submission_not_found'] }))
     .input(submissionGetInput)
     .mutation(async ({ ctx, input }) => {
-      await ctx.em.transactional(async (em) => {
+      const queued = await ctx.em.transactional(async (em) => {
         const files = await em.getRepository(SubmissionFile).totalsOf([input.submission_id]);
         const deleted = await em.getRepository(Submission).deleteInForm(ctx.form.id, [input.submission_id]);
-        if (deleted === 0) throw new ApiError('submission_not_found');
+        if (deleted.length === 0) throw new ApiError('submission_not_found');
         auditSubmission(em, ctx.form.workspace!.id, ctx.actor, 'submission.deleted', ctx.form.id, input.submission_id, filesAudit(files));
+        return queueSubmissionsDeleted(em, ctx.form, deleted, new Date());
       });
+      if (queued) ctx.services.wakeWebhooks();
     }),
 
   deleteMany: formMemberProcedure.meta(rest('POST /v1/forms/:form_id/submissions/delete', 200,
-      "Delete several submissions: up to 100 by id, or every one before a time (members' sessions only)"))
+      "Delete several submissions: up to 100 by id, or every one before a time (members' sessions only); endpoints subscribed to `submission.deleted` are told of each"))
     .input(submissionsDeleteInput)
     .output(submissionsDeleted)
     .mutation(async ({ ctx, input }) => {
       const workspaceId = ctx.form.workspace!.id;
       const target = { type: 'form', id: ctx.form.id };
+      let queued = false;
+      const deleteAndTell = async (em: EntityManager, remove: (submissions: SubmissionRepository) => Promise<DeletedSubmission[]>) => {
+        const deleted = await remove(em.getRepository(Submission));
+        if (await queueSubmissionsDeleted(em, ctx.form, deleted, new Date())) queued = true;
+        return deleted.length;
+      };
+      let deleted: number;
       if (input.ids) {
         const ids = input.ids;
-        return ctx.em.transactional(async (em) => {
+        deleted = await ctx.em.transactional(async (em) => {
           const files = await em.getRepository(SubmissionFile).totalsInForm(ctx.form.id, ids);
-          const deleted = await em.getRepository(Submission).deleteInForm(ctx.form.id, ids);
+          const deleted = await deleteAndTell(em, (submissions) => submissions.deleteInForm(ctx.form.id, ids));
           em.getRepository(AuditEvent).record({ workspaceId, action: 'submissions.deleted', actor: ctx.actor, target, data: { deleted, ids: ids.length, ...filesAudit(files) } });
-          return { deleted };
+          return deleted;
+        });
+      } else {
+        // Everything before a time may be a great deal: short batches, then one audit event for them all.
+        const before = new Date(input.before!);
+        // Counted first: what arrived before a past time does not change while it is deleted.
+        const files = await ctx.em.getRepository(SubmissionFile).totalsBefore(ctx.form.id, before);
+        deleted = await inBatches(ctx.services.db, (em, limit) => deleteAndTell(em, (submissions) => submissions.deleteBatch(ctx.form.id, before, limit)));
+        await ctx.em.transactional(async (em) => {
+          em.getRepository(AuditEvent).record({ workspaceId, action: 'submissions.deleted', actor: ctx.actor, target, data: { deleted, before: before.toISOString(), ...filesAudit(files) } });
         });
       }
-      // Everything before a time may be a great deal: short batches, then one audit event for them all.
-      const before = new Date(input.before!);
-      // Counted first: what arrived before a past time does not change while it is deleted.
-      const files = await ctx.em.getRepository(SubmissionFile).totalsBefore(ctx.form.id, before);
-      const deleted = await inBatches(ctx.services.db, (em, limit) => em.getRepository(Submission).deleteBatch(ctx.form.id, before, limit));
-      await ctx.em.transactional(async (em) => {
-        em.getRepository(AuditEvent).record({ workspaceId, action: 'submissions.deleted', actor: ctx.actor, target, data: { deleted, before: before.toISOString(), ...filesAudit(files) } });
-      });
+      if (queued) ctx.services.wakeWebhooks();
       return { deleted };
     }),
 
@@ -294,7 +307,8 @@ export const inboxRouter = router({
     ),
 
   markNotSpam: formMemberProcedure.meta(rest('POST /v1/forms/:form_id/submissions/:submission_id/not-spam', 200,
-      "Mark a submission as not spam: the email and webhook deliveries held back from it are sent now (members' sessions only)",
+      "Mark a submission as not spam: the email and webhook deliveries held back from it are sent now, " +
+        "and endpoints subscribed to `submission.released` are told (members' sessions only)",
       { errors: ['submission_not_found'] }))
     .input(submissionGetInput)
     .output(submission)
@@ -310,7 +324,9 @@ export const inboxRouter = router({
         const form = await readSubmissionForm(em, ctx.form.id);
         const values = found.data as Record<string, StoredValue>;
         const files = (await em.getRepository(SubmissionFile).ofSubmissions([found.id])).get(found.id) ?? [];
-        fannedOut = await sendSubmission(em, form, { id: found.id, createdAt: found.createdAt, source: found.source, values, files }, ctx.services, await submissions.sendsOf(found.id));
+        const released = { id: found.id, createdAt: found.createdAt, source: found.source, values, files };
+        fannedOut = await sendSubmission(em, form, released, ctx.services, await submissions.sendsOf(found.id));
+        if (await queueReleased(em, form, released, ctx.services)) fannedOut.deliveriesQueued = true;
         auditSubmission(em, ctx.form.workspace!.id, ctx.actor, 'submission.marked_not_spam', ctx.form.id, found.id);
         return submissionToWire({ ...found, status: 'ok', spamReason: null }, files);
       });

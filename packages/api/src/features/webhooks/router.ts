@@ -1,5 +1,5 @@
 import { AuditEvent, Form, type IWebhookEndpoint, isId, newId, Submission, WebhookDelivery, WebhookEndpoint } from '@lfk/db';
-import { type AuditAction, MAX_WEBHOOKS_PER_FORM, PAGE_MAX_BYTES } from '@lfk/vocabulary';
+import { type AuditAction, DAY_MS, MAX_WEBHOOKS_PER_FORM, PAGE_MAX_BYTES, WEBHOOK_RECOVER_MAX_DAYS } from '@lfk/vocabulary';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { z } from 'zod';
 import { listOf } from '../../common-schemas.ts';
@@ -27,9 +27,12 @@ import {
   webhookIdInput,
   webhookSecret,
   webhookSecretNumberInput,
+  webhookRecovered,
+  webhookRecoverInput,
   webhookTestResult,
   webhookUpdateInput,
 } from './schemas.ts';
+import { bodiesOf, planRecover, recoverChunks } from './recover.ts';
 import { afterRotation, livePrevious, MAX_PREVIOUS_SECRETS, secretContext, signingSecrets } from './secrets.ts';
 import { deliveryToWire, testResultToWire, webhookToWire } from './serializers.ts';
 import { generateWebhookSecret, signatureHeaders } from './signing.ts';
@@ -123,6 +126,7 @@ export const webhooksRouter = router({
           events: input.events,
           enabled: true,
           disabledReason: null,
+          disabledAt: null,
           secretSealed: ctx.services.secretBox.seal(secret, secretContext(id, 'current')),
           secretNumber: 1,
           secretCreatedAt: ctx.services.now(),
@@ -190,6 +194,7 @@ export const webhooksRouter = router({
         if (input.enabled !== undefined && input.enabled !== found.enabled) {
           found.enabled = input.enabled;
           found.disabledReason = input.enabled ? null : 'manual';
+          found.disabledAt = input.enabled ? null : new Date();
           // A fresh start: failures before it was disabled do not count toward the next 3 days.
           found.failingSince = null;
           if (input.enabled) resumed = await deliveries.resumeOf(found.id, new Date());
@@ -332,6 +337,49 @@ export const webhooksRouter = router({
         payload: submissionCreatedPayload({ form, submission: { id: row.id, createdAt: row.createdAt, source: row.source, values: row.data }, files: filesOf(row.id) }),
       }));
       return { data, cursor: data.at(-1)?.id ?? input.after, has_more: more };
+    }),
+
+  recover: formMemberProcedure.meta(rest('POST /v1/forms/:form_id/webhooks/:webhook_id/recover', 202,
+      "Send the form's events of a time range (of the types the endpoint takes) to this endpoint again, as new deliveries " +
+        "with their original `webhook-id`s, oldest first (members' sessions only). A submission's event is rebuilt from it as it " +
+        'is now (one deleted or marked spam since is not sent); events already waiting for the endpoint are not queued twice. ' +
+        'The deliveries wait their turn as any other, so other endpoints are not held up',
+      { errors: ['webhook_not_found', 'webhook_disabled'] }))
+    .input(webhookRecoverInput)
+    .output(webhookRecovered)
+    .mutation(async ({ ctx, input }) => {
+      const now = ctx.services.now();
+      const since = new Date(input.since);
+      const until = input.until === undefined ? now : new Date(input.until);
+      if (since.getTime() < now.getTime() - WEBHOOK_RECOVER_MAX_DAYS * DAY_MS) {
+        throw new ApiError('invalid_request', { details: [{ path: 'since', message: `At most ${WEBHOOK_RECOVER_MAX_DAYS} days back.` }] });
+      }
+      if (until <= since) throw new ApiError('invalid_request', { details: [{ path: 'until', message: 'Must be after since.' }] });
+      const endpoint = await findEndpoint(ctx.em, ctx.form.id, input.webhook_id);
+      if (!input.dry_run && !endpoint.enabled) throw new ApiError('webhook_disabled');
+      const plan = await planRecover(ctx.em, ctx.form.id, endpoint, since, until);
+      const answer = { already_waiting: plan.alreadyWaiting, next_since: plan.nextSince?.toISOString() ?? null, dry_run: input.dry_run };
+      if (input.dry_run) return { ...answer, queued: plan.events.length };
+      const form = { id: ctx.form.id, name: ctx.form.name, workspaceId: ctx.form.workspace?.id ?? null };
+      let queued = 0;
+      for (const chunk of recoverChunks(plan.events)) {
+        // Short transactions, each under the endpoint's row lock: one disabled or moved meanwhile is
+        // seen (a disabled one gets no more; a moved one's URL is the one written).
+        const went = await ctx.em.transactional(async (em) => {
+          const locked = await lockEndpoint(em, ctx.form.id, endpoint.id);
+          if (!locked.enabled) return false;
+          const events = await bodiesOf(em, ctx.services, form, chunk);
+          await em.getRepository(WebhookDelivery).writeEvents([locked], events, new Date());
+          queued += events.length;
+          return true;
+        });
+        if (!went) break;
+        ctx.services.wakeWebhooks();
+      }
+      await ctx.em.transactional(async (em) => {
+        audit(em, endpoint, ctx.form.workspace!.id, ctx.actor, 'webhook.recovered', { since: since.toISOString(), until: until.toISOString(), queued });
+      });
+      return { ...answer, queued };
     }),
 
   retryDelivery: formMemberProcedure.meta(rest('POST /v1/forms/:form_id/webhooks/:webhook_id/deliveries/:delivery_id/retry', 202,

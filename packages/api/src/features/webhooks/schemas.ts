@@ -1,6 +1,16 @@
-import { PAGE_LIMIT, SUBMISSION_SOURCES, TEXT_LIMITS, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_DISABLED_REASONS, WEBHOOK_EVENT_TYPES, WEBHOOK_FAILING_DISABLE_DAYS } from '@lfk/vocabulary';
+import {
+  PAGE_LIMIT,
+  SUBMISSION_SOURCES,
+  TEXT_LIMITS,
+  WEBHOOK_DELIVERY_STATUSES,
+  WEBHOOK_DISABLED_REASONS,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_FAILING_DISABLE_DAYS,
+  WEBHOOK_RECOVER_MAX_DAYS,
+  WEBHOOK_RECOVER_MAX_EVENTS,
+} from '@lfk/vocabulary';
 import { z } from 'zod';
-import { idParam, listInput, queryInteger, storedSubmissionValues, text, timestamp } from '../../common-schemas.ts';
+import { idParam, listInput, queryInteger, storedSubmissionValues, text, timeInput, timestamp } from '../../common-schemas.ts';
 import { linkedFile } from '../files/schemas.ts';
 import { httpUrl } from '../forms/schemas.ts';
 
@@ -45,27 +55,60 @@ export const webhookUpdateInput = z.strictObject({
 });
 export type WebhookUpdateInput = z.infer<typeof webhookUpdateInput>;
 
+/** A submission as `submission.created` and `submission.released` carry it. */
+const submissionEventData = z.object({
+  form: z.object({ id: z.string(), name: z.string() }),
+  submission: z.object({
+    id: z.string(),
+    form_id: z.string(),
+    created_at: timestamp,
+    via: z.enum(SUBMISSION_SOURCES).describe('From a browser on an allowed origin, or from a server with a key.'),
+    values: storedSubmissionValues,
+    files: z
+      .array(linkedFile)
+      .optional()
+      .describe("Its files, each with a signed download link (a file field's value in `values` lists their ids); absent from events queued before lfk took files."),
+  }),
+});
+
 /** What a `submission.created` event carries: the body lfk signs and POSTs (`events.ts` writes it). */
 export const submissionCreatedEvent = z
   .object({
     type: z.literal('submission.created'),
     timestamp: timestamp.describe('When the submission was made.'),
+    data: submissionEventData,
+  })
+  .meta({
+    id: 'SubmissionCreatedEvent',
+    description:
+      'The body of a `submission.created` webhook request: a real submission arrived (or, caught as spam, was released by a member before it was ever sent).',
+  });
+
+/** What a `submission.released` event carries: a member released the submission from spam. */
+export const submissionReleasedEvent = z
+  .object({
+    type: z.literal('submission.released'),
+    timestamp: timestamp.describe('When it was released.'),
+    data: submissionEventData,
+  })
+  .meta({ id: 'SubmissionReleasedEvent', description: 'The body of a `submission.released` webhook request: a member marked a submission as not spam.' });
+
+/** What a `submission.deleted` event carries: which submission, never its values. */
+export const submissionDeletedEvent = z
+  .object({
+    type: z.literal('submission.deleted'),
+    timestamp: timestamp.describe('When it was deleted.'),
     data: z.object({
       form: z.object({ id: z.string(), name: z.string() }),
-      submission: z.object({
-        id: z.string(),
-        form_id: z.string(),
-        created_at: timestamp,
-        via: z.enum(SUBMISSION_SOURCES).describe('From a browser on an allowed origin, or from a server with a key.'),
-        values: storedSubmissionValues,
-        files: z
-          .array(linkedFile)
-          .optional()
-          .describe("Its files, each with a signed download link (a file field's value in `values` lists their ids); absent from events queued before lfk took files."),
-      }),
+      submission: z.object({ id: z.string(), form_id: z.string(), created_at: timestamp }),
     }),
   })
-  .meta({ id: 'SubmissionCreatedEvent', description: 'The body of a `submission.created` webhook request.' });
+  .meta({
+    id: 'SubmissionDeletedEvent',
+    description:
+      'The body of a `submission.deleted` webhook request: a member deleted a real submission (one by one, a selection, or all before a time). ' +
+      "Not sent for what the form's retention or the deletion of the form removes, nor for spam.",
+  });
 
 /** What `form.closed` and `form.reopened` carry: a person closed the form to submissions, or opened it again. */
 export const formStateEvent = z
@@ -125,6 +168,9 @@ export const webhook = z
       .enum(WEBHOOK_DISABLED_REASONS)
       .nullable()
       .describe(`Why it is disabled: \`manual\` (a person), \`gone\` (it answered 410), \`failing\` (${WEBHOOK_FAILING_DISABLE_DAYS} days of failures).`),
+    disabled_at: timestamp
+      .nullable()
+      .describe('Since when it is disabled: recovering from then (`POST …/recover`) sends what it missed. Null while enabled.'),
     last_delivery_at: timestamp.nullable().describe('The last attempt of its latest attempted delivery.'),
     last_status: webhookDeliveryStatus.nullable().describe('How its latest attempted delivery stands.'),
     secrets: z
@@ -200,7 +246,9 @@ export const webhookDelivery = z
         'Null once settled, while held, or while its endpoint is disabled. A retry a member asks for does not move it; ' +
           "a receiver's `Retry-After` on 429 or 503 puts it off, by an hour at most.",
       ),
-    payload: z.union([submissionCreatedEvent, formStateEvent, webhookTestEvent]).describe('The event as sent.'),
+    payload: z
+      .union([submissionCreatedEvent, submissionReleasedEvent, submissionDeletedEvent, formStateEvent, webhookTestEvent])
+      .describe('The event as sent.'),
     test: z.boolean().describe('A test event (`POST …/test`): logged with its one attempt, never retried by the schedule.'),
     created_at: timestamp,
   })
@@ -237,3 +285,28 @@ export const formEventPage = z
       .describe('More events follow this page already: read on from `cursor` now. A page ends at `limit` events or about 1 MiB of them.'),
   })
   .meta({ id: 'FormEventPage' });
+
+export const webhookRecoverInput = z.strictObject({
+  form_id: idParam,
+  webhook_id: idParam,
+  since: timeInput.describe(`Send the events made from this time on; at most ${WEBHOOK_RECOVER_MAX_DAYS} days back.`),
+  until: timeInput.optional().describe('And before this time; now when absent.'),
+  dry_run: z.boolean().default(false).describe('Count what would be queued, and queue nothing (the dashboard asks first).'),
+});
+
+export const webhookRecovered = z
+  .object({
+    queued: z
+      .number()
+      .int()
+      .describe(
+        'Deliveries queued, one per event, each with its original `webhook-id` (so a receiver drops what it has already); ' +
+          'on a dry run, how many would be.',
+      ),
+    already_waiting: z.number().int().describe('Events of the range already waiting to be sent to this endpoint: not queued twice.'),
+    next_since: timestamp
+      .nullable()
+      .describe(`The range holds more than ${WEBHOOK_RECOVER_MAX_EVENTS} events: recover again from here for the rest. Null when it was all.`),
+    dry_run: z.boolean(),
+  })
+  .meta({ id: 'WebhookRecovered' });

@@ -20,6 +20,7 @@ export const webhookToWire = (e: IWebhookEndpoint, last: LastDelivery, now = new
   events: e.events as z.input<typeof webhook>['events'],
   enabled: e.enabled,
   disabled_reason: e.disabledReason ?? null,
+  disabled_at: e.enabled ? null : isoOrNull(e.disabledAt),
   last_delivery_at: isoOrNull(last?.at),
   last_status: last?.status ?? null,
   secrets: [
