@@ -13,7 +13,7 @@ import { lowerBound } from './scenarios/lower-bound.ts';
 import { memory } from './scenarios/memory.ts';
 import { revocationPropagation } from './scenarios/revocation-propagation.ts';
 import { startup } from './scenarios/startup.ts';
-import { webhookDrain, webhookDrainWithKill, webhookFairness, webhookLatency, webhookSoak } from './scenarios/webhooks.ts';
+import { webhookDrain, webhookDrainWithKill, webhookFairness, webhookLatency, webhookRecover, webhookSoak } from './scenarios/webhooks.ts';
 import { exportScenario } from './scenarios/export.ts';
 import { passwordResetTiming } from './scenarios/password-reset-timing.ts';
 import { uploads } from './scenarios/uploads.ts';
@@ -30,6 +30,8 @@ const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
 const WEBHOOK_RATE = Number(process.env.BENCH_WEBHOOK_RATE ?? 200);
 const WEBHOOK_SECONDS = Number(process.env.BENCH_WEBHOOK_SECONDS ?? 60);
 const WEBHOOK_DRAIN = Number(process.env.BENCH_WEBHOOK_DRAIN ?? 10_000);
+/** Submissions a second to another endpoint while scenario 19's recover is sent. */
+const RECOVER_SIDE_RATE = Number(process.env.BENCH_RECOVER_SIDE_RATE ?? 50);
 /** Scenario 15: the other workspace's submissions a second while one workspace's receivers hang, and for how long. */
 const FAIRNESS_RATE = Number(process.env.BENCH_FAIRNESS_RATE ?? 20);
 const FAIRNESS_SECONDS = Number(process.env.BENCH_FAIRNESS_SECONDS ?? 30);
@@ -40,13 +42,14 @@ const uploadSettings = { files: Number(process.env.BENCH_UPLOADS ?? 32), rounds:
 /**
  * `uploads`: scenarios 4 (embedded) and 17 alone; `lower-bound`: scenarios 8 and 18 alone (PostgreSQL);
  * `embedded`: scenarios 1 to 4 on both engines, 6 on the embedded one, and 9 (the embedded database
- * against PostgreSQL); their rows merged into the page. Unset: every scenario.
+ * against PostgreSQL); `webhooks`: scenarios 10 to 12, 15, 16 and 19 (PostgreSQL); their rows merged into
+ * the page. Unset: every scenario.
  */
 const only = process.env.BENCH_ONLY || undefined;
-if (only !== undefined && !['uploads', 'lower-bound', 'embedded'].includes(only)) {
-  throw new Error(`BENCH_ONLY takes "uploads", "lower-bound" or "embedded", not "${only}"`);
+if (only !== undefined && !['uploads', 'lower-bound', 'embedded', 'webhooks'].includes(only)) {
+  throw new Error(`BENCH_ONLY takes "uploads", "lower-bound", "embedded" or "webhooks", not "${only}"`);
 }
-if ((only === 'lower-bound' || only === 'embedded') && !databaseUrl) throw new Error(`BENCH_ONLY=${only} needs BENCH_DATABASE_URL`);
+if ((only === 'lower-bound' || only === 'embedded' || only === 'webhooks') && !databaseUrl) throw new Error(`BENCH_ONLY=${only} needs BENCH_DATABASE_URL`);
 const REPORT = join(REPO, 'docs/benchmarks.md');
 const startedAt = new Date();
 const loadAtStart = loadavg()[0]!;
@@ -75,6 +78,28 @@ async function lowerBoundAndProfile(a: BenchServer, seeded: Seed, url: string): 
   await submissionProfile(a, seeded, 'PostgreSQL', settings, notes);
 }
 
+/**
+ * The webhook scenarios on PostgreSQL: 10 to 12 and 19 with a second replica (after `beside`, which
+ * uses it too), then 15 and 16 on `a` alone.
+ */
+async function webhookScenarios(a: BenchServer, seeded: Seed, url: string, beside?: (b: BenchServer) => Promise<void>): Promise<void> {
+  await withServer(() => startBenchServer(serverEnv({ databaseUrl: url })), async (b) => {
+    await beside?.(b);
+    say('webhooks: latency');
+    rows.push(await webhookLatency(a, b, seeded, notes, WEBHOOK_RATE, WEBHOOK_SECONDS));
+    say('webhooks: drain');
+    rows.push(...(await webhookDrain(a, seeded, url, notes, WEBHOOK_DRAIN)));
+    say('webhooks: a recover beside another endpoint');
+    rows.push(...(await webhookRecover(a, b, seeded, url, notes, WEBHOOK_DRAIN, RECOVER_SIDE_RATE)));
+    say('webhooks: a replica killed mid-drain');
+    rows.push(await webhookDrainWithKill(a, b, seeded, url, notes, WEBHOOK_DRAIN));
+  });
+  say('webhooks: one workspace whose receivers hang, another delivered to');
+  rows.push(await webhookFairness(a, seeded, url, notes, FAIRNESS_RATE, FAIRNESS_SECONDS));
+  say('webhooks: soak with a failing receiver');
+  rows.push(...(await webhookSoak(a, notes, WEBHOOK_RATE, SOAK_SECONDS)));
+}
+
 const dataDir = mkdtempSync(join(tmpdir(), 'lfk-bench-'));
 try {
   if (only === 'lower-bound') {
@@ -95,6 +120,10 @@ try {
       rows.push(...(await keyVerification(a, await seed(a, 9), 'PostgreSQL', settings, notes)));
     });
     rows.push(...embeddedAgainstPostgres(rows));
+  } else if (only === 'webhooks') {
+    await withServer(() => startBenchServer(serverEnv({ databaseUrl: databaseUrl! })), async (a) => {
+      await webhookScenarios(a, await seed(a, 9), databaseUrl!);
+    });
   } else if (only === 'uploads') {
     say('a submission without files');
     await withServer(() => startBenchServer(serverEnv({ dataDir })), async (server) => {
@@ -140,23 +169,13 @@ try {
         rows.push(...(await exportScenario(a, seeded, 'PostgreSQL', notes)));
         say('password reset timing');
         rows.push(...(await passwordResetTiming(a, seeded, 'PostgreSQL', notes)));
-        say('revocation propagation');
-        await withServer(() => startBenchServer(serverEnv({ databaseUrl })), async (b) => {
+        await webhookScenarios(a, seeded, databaseUrl, async (b) => {
+          say('revocation propagation');
           rows.push(await revocationPropagation(a, b, seeded, notes));
-          say('webhooks: latency');
-          rows.push(await webhookLatency(a, b, seeded, notes, WEBHOOK_RATE, WEBHOOK_SECONDS));
-          say('webhooks: drain');
-          rows.push(...(await webhookDrain(a, seeded, databaseUrl, notes, WEBHOOK_DRAIN)));
-          say('webhooks: a replica killed mid-drain');
-          rows.push(await webhookDrainWithKill(a, b, seeded, databaseUrl, notes, WEBHOOK_DRAIN));
         });
-        say('webhooks: one workspace whose receivers hang, another delivered to');
-        rows.push(await webhookFairness(a, seeded, databaseUrl, notes, FAIRNESS_RATE, FAIRNESS_SECONDS));
-        say('webhooks: soak with a failing receiver');
-        rows.push(...(await webhookSoak(a, notes, WEBHOOK_RATE, SOAK_SECONDS)));
       });
     } else {
-      notes.push('Scenarios 5, 8 to 12, 15 and 16 need PostgreSQL: set BENCH_DATABASE_URL to run them (and scenarios 1–4 and 6 there too).');
+      notes.push('Scenarios 5, 8 to 12, 15, 16 and 19 need PostgreSQL: set BENCH_DATABASE_URL to run them (and scenarios 1–4 and 6 there too).');
     }
     rows.push(...embeddedAgainstPostgres(rows));
   }

@@ -96,6 +96,26 @@ describe('lfk webhooks', () => {
   });
 });
 
+describe('lfk webhooks create --signing ed25519', () => {
+  it('shows the public key instead of a secret, and says there is no secret to reveal', async () => {
+    const formId = await newForm('Keyed');
+    const created = await owner.lfk(['webhooks', 'create', '--form', formId, '--url', receiver.url, '--signing', 'ed25519']);
+    expect(created.code, created.stderr).toBe(0);
+    const publicKey = /whpk_[A-Za-z0-9+/]+=*/.exec(created.stdout)![0];
+    expect(created.stdout).not.toContain('whsec_');
+    expect(created.stderr).toContain('it is not a secret, and cannot sign');
+    const id = /wh_[0-9a-z]{26}/.exec(created.stdout)![0];
+    const shown = await owner.lfk(['webhooks', 'get', id, '--form', formId]);
+    expect(shown.stdout).toMatch(/signing\s+ed25519/);
+    expect(shown.stdout).toContain(publicKey);
+    const secret = await owner.lfk(['webhooks', 'secret', id, '--form', formId]);
+    expect(secret.code).not.toBe(0);
+    expect(secret.stderr).toContain('signs with Ed25519');
+    const unknown = await owner.lfk(['webhooks', 'create', '--form', formId, '--url', receiver.url, '--signing', 'rsa']);
+    expect(unknown.code).toBe(2);
+  });
+});
+
 describe('lfk webhooks recover', () => {
   it('says on enabling how to send what an endpoint missed, and sends it with the original ids (with a session)', async () => {
     const { key } = await ownerKey('recover');

@@ -113,6 +113,38 @@ describeInBrowser('webhooks', () => {
     expect(await d.t.count('webhook_endpoints where form_id = ?', [form.id])).toBe(0);
   });
 
+  it('an endpoint that signs with Ed25519: its public key on the card, no secret to reveal, a new key pair on rotation', async () => {
+    const { page } = await d.ownerPage();
+    const workspaceId = workspaceOf(page);
+    const form = await createContactForm(d.t, { token: await sessionOf(page), workspaceId });
+    await page.goto(`/w/${workspaceId}/forms/${form.id}/webhooks`);
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const add = page.getByRole('dialog', { name: 'Add a webhook endpoint' });
+    await add.getByLabel('URL').fill(`${receiver.url}?keyed`);
+    expect(await add.getByLabel(/With a secret your server keeps/).isChecked()).toBe(true);
+    await add.getByLabel(/With a key pair/).check();
+    await expectAccessible(page, 'webhook-add-ed25519');
+    await add.getByRole('button', { name: 'Add endpoint' }).click();
+    await gone(add);
+    const card = page.getByRole('article', { name: `${receiver.url}?keyed` });
+    await see(card.getByText(/signs with Ed25519/));
+    const [stored] = await d.t.sql<{ public_key: string }>('select public_key from webhook_endpoints where form_id = ?', [form.id]);
+    await see(card.getByText(stored!.public_key));
+    await gone(card.getByRole('button', { name: 'Reveal secret' }));
+
+    await card.getByRole('button', { name: 'Send test event' }).click();
+    await see(card.getByText(/Test event succeeded: 200/));
+    const test = receiver.received.at(-1)!;
+    expect(verifyWebhook(stored!.public_key, test.headers, test.body).type).toBe('webhook.test');
+
+    await card.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByRole('dialog', { name: 'Rotate the signing secret?' }).getByRole('button', { name: 'Rotate secret' }).click();
+    await see(card.getByText(/Key pair 2\. The one it replaces keeps signing too until .*: give your servers its public key \(below\) before then\./));
+    const [rotated] = await d.t.sql<{ public_key: string }>('select public_key from webhook_endpoints where form_id = ?', [form.id]);
+    expect(rotated!.public_key).not.toBe(stored!.public_key);
+    await see(card.getByText(rotated!.public_key, { exact: true }));
+  });
+
   it('a delivery held when a key moved the endpoint: said in words, and discarded', async () => {
     const { page } = await d.ownerPage();
     const workspaceId = workspaceOf(page);

@@ -249,6 +249,106 @@ export async function webhookDrainWithKill(a: BenchServer, b: BenchServer, seede
   }
 }
 
+/** `count` real submissions to the form, made in the minute before now, written at once as a burst would leave them. */
+async function seedSubmissions(databaseUrl: string, formId: string, count: number): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const tag = Date.now().toString(16);
+    await client.query(
+      `insert into submissions (id, form_id, data, source, status, created_at)
+       select 'sub_' || lpad($2 || to_hex(i), 26, '0'), $1, ('{"n":' || i || '}')::json, 'api_key', 'ok', now() - interval '60 seconds' + i * interval '1 millisecond'
+       from generate_series(1, $3::int) as i`,
+      [formId, tag, count],
+    );
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Scenario 19: a recover of `count` events to one endpoint (a fast receiver), on two replicas,
+ * while another endpoint of the same workspace gets submissions at `rate` a second, half through
+ * each replica: the recover's events a second (from asking to the last arriving), and the other
+ * endpoint's 201 → receiver latency meanwhile.
+ */
+export async function webhookRecover(a: BenchServer, b: BenchServer, seeded: Seed, databaseUrl: string, notes: string[], count: number, rate: number): Promise<Row[]> {
+  const recovering = await startReceiver();
+  const other = await startReceiver();
+  try {
+    const owner = createLfkClient({ baseUrl: a.url, sessionToken: seeded.sessionToken });
+    const recoverForm = await benchForm(a, seeded, 'Recover');
+    const recoverEndpoint = await addEndpoint(a, seeded, recoverForm, recovering.url);
+    const otherForm = await benchForm(a, seeded, 'Delivered during a recover');
+    await addEndpoint(a, seeded, otherForm, other.url);
+    await seedSubmissions(databaseUrl, recoverForm, count);
+
+    const key = seeded.keys[1]!.key;
+    const acknowledged = new Map<string, number>();
+    const failures: unknown[] = [];
+    let sending = true;
+    const load = (async () => {
+      const started = performance.now();
+      const inFlight = new Set<Promise<void>>();
+      for (let sent = 0; sending; sent++) {
+        const wait = started + (sent * 1000) / rate - performance.now();
+        if (wait > 1) await sleep(wait);
+        const server = sent % 2 === 0 ? a : b;
+        const done = submitOnce(`${server.url}/v1/forms/${otherForm}/submissions`, key, `{"n":${sent}}`)
+          .then(({ id, at }) => void acknowledged.set(eventIdOf(id), at))
+          .catch((error) => void failures.push(error));
+        inFlight.add(done);
+        void done.finally(() => inFlight.delete(done));
+      }
+      await Promise.all(inFlight);
+    })();
+    // The other endpoint's deliveries flow for a moment first.
+    await sleep(2000);
+    const asked = performance.now();
+    const recovered = await owner.webhooks.recover.mutate({ form_id: recoverForm, webhook_id: recoverEndpoint, since: new Date(Date.now() - 120_000).toISOString() });
+    const answered = performance.now();
+    await until(`the ${count} recovered events`, () => recovering.firstSeen.size >= count, 300_000);
+    const seconds = (performance.now() - asked) / 1000;
+    const recoverEnded = performance.now();
+    sending = false;
+    await load;
+    await until('every acknowledged submission to reach its receiver', () => [...acknowledged.keys()].every((id) => other.firstSeen.has(id)), 120_000);
+    // Only what was acknowledged while the recover's events were being delivered.
+    const during = [...acknowledged].filter(([, at]) => at >= asked && at <= recoverEnded);
+    const latencies = during.map(([id, at]) => Math.max(0, other.firstSeen.get(id)! - at)).sort((x, y) => x - y);
+    const perSecond = recovered.queued / seconds;
+    const p99 = percentile(latencies, 99);
+    const duplicates = [...recovering.arrivals.values()].filter((n) => n > 1).length;
+    notes.push(
+      `Scenario 19: a recover of ${count} events (${recovered.queued} queued, answered in ${((answered - asked) / 1000).toFixed(1)} s) reached a fast receiver ` +
+        `in ${seconds.toFixed(1)} s across two replicas, ${duplicates} twice; meanwhile ${latencies.length} submissions at ${rate}/s to another endpoint of the ` +
+        `same workspace: 201 → received p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${latencies.at(-1)?.toFixed(1)} ms; ${failures.length} refused.`,
+    );
+    return [
+      {
+        scenario: `19 · webhook recover, ${count} events, one endpoint, two replicas (events/s)`,
+        engine: 'PostgreSQL',
+        requestsPerSecond: perSecond,
+        errors: count - recovering.firstSeen.size,
+        target: '≥ 1,000/s',
+        met: perSecond >= 1000 && recovering.firstSeen.size === count,
+      },
+      {
+        scenario: `19 · webhook: another endpoint's 201 → receiver during that recover, ${rate}/s`,
+        engine: 'PostgreSQL',
+        p50Ms: percentile(latencies, 50),
+        p99Ms: p99,
+        errors: failures.length,
+        target: 'p99 ≤ 250 ms',
+        met: p99 <= 250 && failures.length === 0,
+      },
+    ];
+  } finally {
+    await recovering.close();
+    await other.close();
+  }
+}
+
 /** A receiver on 127.0.0.1 that takes each request and never answers (a dead receiver); closing it cuts them all. */
 async function startHangingReceiver(): Promise<{ url: string; requests: () => number; close(): Promise<void> }> {
   let requests = 0;

@@ -44,6 +44,7 @@ const CATALOGUE = {
   webhook_not_found: [404, 'No such webhook endpoint.'],
   webhook_delivery_not_found: [404, 'No such webhook delivery.'],
   webhook_secret_not_found: [404, 'No such secret still signing for this endpoint.'],
+  webhook_secret_not_shared: [409, 'This endpoint signs with Ed25519: its private key never leaves lfk. Receivers verify with its public_key (whpk_…).'],
   invitation_not_found: [404, 'No such invitation: it was accepted, cancelled or replaced by a newer link, or it has expired.'],
   file_not_found: [404, 'No such file, or its link has expired.'],
   not_found: [404, 'Not found.'],

@@ -1,3 +1,4 @@
+import { createPublicKey, type KeyObject, verify } from 'node:crypto';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import type { RouterOutputs } from './router.ts';
 
@@ -24,20 +25,53 @@ function headerOf(headers: WebhookHeaders, name: string): string {
   return Array.isArray(value) ? value.join(' ') : (value ?? '');
 }
 
+/** A receiver refuses a timestamp further than this from its clock, as Standard Webhooks' libraries do. */
+const TOLERANCE_SECONDS = 5 * 60;
+
+/**
+ * Checks `v1a` (Ed25519) signatures against a public key (`whpk_…`): the timestamp within 5
+ * minutes, and one of the signatures made by the key over `webhook-id.webhook-timestamp.body`.
+ */
+function verifyEd25519(publicKey: string, signed: Record<'webhook-id' | 'webhook-timestamp' | 'webhook-signature', string>, body: string): void {
+  const timestamp = Number(signed['webhook-timestamp']);
+  if (!signed['webhook-id'] || !/^\d+$/.test(signed['webhook-timestamp'])) throw new WebhookVerificationError('Missing required headers');
+  if (Math.abs(Date.now() / 1000 - timestamp) > TOLERANCE_SECONDS) throw new WebhookVerificationError('Message timestamp too old or too new');
+  let key: KeyObject;
+  try {
+    key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(publicKey.slice('whpk_'.length), 'base64').toString('base64url') }, format: 'jwk' });
+  } catch {
+    throw new WebhookVerificationError('Not an Ed25519 public key (whpk_…)');
+  }
+  const content = Buffer.from(`${signed['webhook-id']}.${signed['webhook-timestamp']}.${body}`, 'utf8');
+  const matches = signed['webhook-signature'].split(' ').some((entry) => {
+    const [version, signature] = entry.split(',');
+    return version === 'v1a' && signature !== undefined && verify(null, content, key, Buffer.from(signature, 'base64'));
+  });
+  if (!matches) throw new WebhookVerificationError('No matching signature found');
+}
+
 /**
  * Checks that a webhook request came from lfk, and answers its event: the Standard Webhooks
- * signature (`webhook-signature`) over `webhook-id`, `webhook-timestamp` and the body, made with
- * the endpoint's secret (`whsec_…`), and a timestamp within 5 minutes. During a secret rotation
- * lfk signs with both secrets, so either one verifies. Throws `WebhookVerificationError` for
- * anything else. Pass the body exactly as received (the raw bytes or text, not re-serialised
- * JSON), and deduplicate on `webhook-id`: a delivery can arrive more than once.
+ * signature (`webhook-signature`) over `webhook-id`, `webhook-timestamp` and the body, and a
+ * timestamp within 5 minutes. `key` is the endpoint's secret (`whsec_…`, HMAC-SHA256 `v1`
+ * signatures) or, for an endpoint that signs with Ed25519, its public key (`whpk_…`, `v1a`
+ * signatures). During a rotation lfk signs with every live secret or key, so any one verifies.
+ * Throws `WebhookVerificationError` for anything else. Pass the body exactly as received (the raw
+ * bytes or text, not re-serialised JSON), and deduplicate on `webhook-id`: a delivery can arrive
+ * more than once.
  */
-export function verifyWebhook(secret: string, headers: WebhookHeaders, rawBody: string | Buffer | Uint8Array): LfkWebhookEvent {
+export function verifyWebhook(key: string, headers: WebhookHeaders, rawBody: string | Buffer | Uint8Array): LfkWebhookEvent {
   const body = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8');
   const signed = {
     'webhook-id': headerOf(headers, 'webhook-id'),
     'webhook-timestamp': headerOf(headers, 'webhook-timestamp'),
     'webhook-signature': headerOf(headers, 'webhook-signature'),
   };
-  return new Webhook(secret).verify(body, signed) as LfkWebhookEvent;
+  if (!key.startsWith('whpk_')) return new Webhook(key).verify(body, signed) as LfkWebhookEvent;
+  verifyEd25519(key, signed, body);
+  try {
+    return JSON.parse(body) as LfkWebhookEvent;
+  } catch {
+    throw new WebhookVerificationError('The body is not JSON');
+  }
 }

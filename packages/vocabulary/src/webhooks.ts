@@ -8,6 +8,14 @@ import { DAY_MS } from './time.ts';
 export const WEBHOOK_EVENT_TYPES = ['submission.created', 'submission.released', 'submission.deleted', 'form.closed', 'form.reopened'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
+/**
+ * How an endpoint signs: with a secret it shares with the receiver (`whsec_…`, HMAC-SHA256,
+ * Standard Webhooks' `v1`), or with a private key that never leaves lfk, the receiver holding
+ * only its public key (`whpk_…`, Ed25519, Standard Webhooks' `v1a`).
+ */
+export const WEBHOOK_SIGNING_SCHEMES = ['hmac-sha256', 'ed25519'] as const;
+export type WebhookSigningScheme = (typeof WEBHOOK_SIGNING_SCHEMES)[number];
+
 /** Endpoints one form may have. */
 export const MAX_WEBHOOKS_PER_FORM = 5;
 

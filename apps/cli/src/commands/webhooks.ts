@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import type { RouterOutputs } from '@lfk/client';
-import { WEBHOOK_DISABLED_WHY, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@lfk/vocabulary';
+import { WEBHOOK_DISABLED_WHY, WEBHOOK_EVENT_TYPES, WEBHOOK_SIGNING_SCHEMES, type WebhookEventType } from '@lfk/vocabulary';
 import { type CommandContext, formsApi, sessionApi, signedIn, withClient } from '../command-context.ts';
 import { usageError } from '../errors.ts';
 import { timeOrAgo } from '../input/durations.ts';
@@ -41,10 +41,15 @@ function printWebhook(webhook: Webhook, ctx: CommandContext): void {
     ['url', webhook.url],
     ['description', webhook.description ?? '-'],
     ['events', webhook.events.join(', ')],
+    ['signing', webhook.signing],
+    ...(webhook.public_key ? [['public key', webhook.public_key] as [string, string]] : []),
     stateOf(webhook, ctx),
     ['last delivery', webhook.last_delivery_at ? `${webhook.last_status} at ${webhook.last_delivery_at}` : 'none yet'],
     ...webhook.secrets.map(
-      (secret): [string, string] => [`secret ${secret.number}`, secret.expires_at ? `rotated away, signs until ${secret.expires_at}` : 'current'],
+      (secret): [string, string] => [
+        `secret ${secret.number}`,
+        (secret.expires_at ? `rotated away, signs until ${secret.expires_at}` : 'current') + (secret.public_key ? ` (${secret.public_key})` : ''),
+      ],
     ),
     ['created', webhook.created_at],
   ]);
@@ -57,6 +62,19 @@ function printSecret(ctx: CommandContext, secret: string, what: string): void {
   ctx.out.note(ctx.out.errorStyle.yellow(`${what} Verify each request with it (verifyWebhook in @lfk/client, or any Standard Webhooks library).`));
 }
 
+/** An Ed25519 endpoint's public key, with what to do with it. */
+function printPublicKey(ctx: CommandContext, publicKey: string, what: string): void {
+  ctx.out.line();
+  ctx.out.line(`public key  ${ctx.out.style.bold(publicKey)}`);
+  ctx.out.note(`${what} Verify each request with it (verifyWebhook in @lfk/client takes it); it is not a secret, and cannot sign.`);
+}
+
+/** What a new or rotated key gives its receivers: the secret once, or the public key. */
+function printKey(ctx: CommandContext, key: { secret: string | null; public_key: string | null }, what: string): void {
+  if (key.secret) printSecret(ctx, key.secret, what);
+  else if (key.public_key) printPublicKey(ctx, key.public_key, what);
+}
+
 /** An attempt in a few words: the status, or why there was none. */
 const attemptText = (a: Pick<Attempt, 'status_code' | 'error' | 'duration_ms'>) => `${a.status_code ?? a.error ?? 'no answer'} in ${a.duration_ms} ms`;
 
@@ -67,18 +85,30 @@ const webhooksCreateCommand = () =>
     .requiredOption('--url <url>', 'where events are POSTed (https, a public address)')
     .option('--description <text>', 'what it is for')
     .addOption(eventOption())
+    .addOption(
+      new Option('--signing <scheme>', 'hmac-sha256: a secret shared with the receiver; ed25519: the receiver holds only a public key')
+        .choices(WEBHOOK_SIGNING_SCHEMES)
+        .default('hmac-sha256' as const),
+    )
     .option('--idempotency-key <key>', 'reuse to make a repeated command add at most one endpoint')
     .action(
       action(async (ctx, flags) => {
         const api = await formsApi(ctx);
         const created = await api.webhooks.create.mutate(
-          { form_id: flags.form, url: flags.url, ...(flags.description !== undefined ? { description: flags.description } : {}), ...(flags.event ? { events: flags.event } : {}) },
+          {
+            form_id: flags.form,
+            url: flags.url,
+            signing: flags.signing,
+            ...(flags.description !== undefined ? { description: flags.description } : {}),
+            ...(flags.event ? { events: flags.event } : {}),
+          },
           { context: { idempotencyKey: flags.idempotencyKey ?? crypto.randomUUID() } },
         );
         ctx.out.result(created, (created) => {
           ctx.out.note(`Added webhook ${created.id} to ${created.form_id}.`);
           printWebhook(created, ctx);
           if (created.secret) printSecret(ctx, created.secret, 'This is the only time the secret is shown to a key; a member can reveal it again with a session.');
+          else if (created.public_key) printPublicKey(ctx, created.public_key, `'lfk webhooks get' shows it again.`);
         });
       }),
     );
@@ -197,7 +227,9 @@ const webhooksTestCommand = () =>
 
 const webhooksRotateSecretCommand = () =>
   new Command('rotate-secret')
-    .description('A new signing secret; the one it replaces keeps signing beside it for 24 hours, as do those rotated away before (5 at most)')
+    .description(
+      'A new signing secret (or key pair, for ed25519); the one it replaces keeps signing beside it for 24 hours, as do those rotated away before (5 at most)',
+    )
     .argument('<webhook_id>', 'the endpoint')
     .addOption(formOption())
     .action(
@@ -205,9 +237,9 @@ const webhooksRotateSecretCommand = () =>
         withClient(formsApi),
         ({ api }, webhookId, flags) => api.webhooks.rotateSecret.mutate({ form_id: flags.form, webhook_id: webhookId }),
         (rotated, ctx) =>
-          printSecret(
+          printKey(
             ctx,
-            rotated.secret,
+            rotated,
             rotated.previous_secret_expires_at
               ? `Secret ${rotated.number}. The one it replaces signs beside it until ${rotated.previous_secret_expires_at}: deploy the new one before then.`
               : `Secret ${rotated.number}. The previous secret could not be kept (sealed under another LFK_SECRET_KEY): it no longer signs.`,

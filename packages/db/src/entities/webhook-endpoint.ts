@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { TEXT_LIMITS, WEBHOOK_DISABLED_REASONS } from '@lfk/vocabulary';
+import { TEXT_LIMITS, WEBHOOK_DISABLED_REASONS, WEBHOOK_SIGNING_SCHEMES } from '@lfk/vocabulary';
 import { WebhookEndpointRepository } from '../repositories/webhook-endpoints.ts';
 import { UpdatableEntity } from './base.ts';
 import { Form } from './form.ts';
@@ -8,6 +8,8 @@ import { Form } from './form.ts';
 export interface PreviousSecret {
   number: number;
   sealed: string;
+  /** An Ed25519 key's public half (`whpk_…`), what receivers verify its signatures with; absent for a shared secret. */
+  public_key?: string | null;
   created_at: string | null;
   expires_at: string;
 }
@@ -33,7 +35,11 @@ export const WebhookEndpoint = defineEntity({
     disabledReason: p.enum(WEBHOOK_DISABLED_REASONS).nullable(),
     /** Since when it is disabled: what a recover offered on enabling it sends again. */
     disabledAt: p.datetime().nullable(),
+    /** A shared secret (`whsec_…`) or an Ed25519 key (`whsk_…`, whose public half is `publicKey`); chosen when it is made. */
+    signing: p.enum(WEBHOOK_SIGNING_SCHEMES).default('hmac-sha256'),
     secretSealed: p.text(),
+    /** The current Ed25519 key's public half (`whpk_…`): not a secret, shown to anyone who may read the endpoint. */
+    publicKey: p.string().length(64).nullable(),
     /** The current secret's number: 1 for the first, one more at each rotation. */
     secretNumber: p.integer().default(1),
     secretCreatedAt: p.datetime(),

@@ -1,7 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { webhookCreateInput } from '@lfk/api/schemas';
 import type { RouterOutputs } from '@lfk/client';
-import { WEBHOOK_DISABLED_WHY, WEBHOOK_EVENT_TYPES, type WebhookDisabledReason, type WebhookEventType } from '@lfk/vocabulary';
+import {
+  WEBHOOK_DISABLED_WHY,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_SIGNING_SCHEMES,
+  type WebhookDisabledReason,
+  type WebhookEventType,
+  type WebhookSigningScheme,
+} from '@lfk/vocabulary';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -27,7 +34,7 @@ type Delivery = RouterOutputs['webhooks']['deliveries']['data'][number];
 type Attempt = Delivery['attempts'][number];
 
 const DELIVERIES_SHOWN = 20;
-const newEndpoint = webhookCreateInput.pick({ url: true, description: true, events: true });
+const newEndpoint = webhookCreateInput.pick({ url: true, description: true, events: true, signing: true });
 
 /** Each event an endpoint may take, in words. */
 const EVENT_WORDS: Record<WebhookEventType, string> = {
@@ -36,6 +43,12 @@ const EVENT_WORDS: Record<WebhookEventType, string> = {
   'submission.deleted': 'A member deletes one (submission.deleted)',
   'form.closed': 'A person closes the form (form.closed)',
   'form.reopened': 'A person reopens it (form.reopened)',
+};
+
+/** Each way an endpoint may sign, in words. */
+const SIGNING_WORDS: Record<WebhookSigningScheme, string> = {
+  'hmac-sha256': 'With a secret your server keeps (HMAC-SHA256)',
+  ed25519: 'With a key pair: your server holds only the public key, which cannot sign (Ed25519)',
 };
 
 export function WebhooksPage() {
@@ -134,13 +147,18 @@ function AddEndpointDialog({ formId, open, onClose }: { formId: string; open: bo
 
 function AddEndpointForm({ formId, onCreated, onCancel }: { formId: string; onCreated: (secret: string) => void; onCancel: () => void }) {
   const queryClient = useQueryClient();
-  const form = useForm({ resolver: zodResolver(newEndpoint), defaultValues: { url: '', description: undefined, events: ['submission.created'] } });
-  const problem = useFormProblem(['url', 'description', 'events'], form.setError);
+  const form = useForm({
+    resolver: zodResolver(newEndpoint),
+    defaultValues: { url: '', description: undefined, events: ['submission.created'], signing: 'hmac-sha256' as const },
+  });
+  const problem = useFormProblem(['url', 'description', 'events', 'signing'], form.setError);
   const create = useMutation({
     // The secret goes straight to the dialog; the query cache never holds it.
-    mutationFn: async (input: { url: string; description?: string | null | undefined; events?: WebhookEventType[] | undefined }) => {
+    mutationFn: async (input: { url: string; description?: string | null | undefined; events?: WebhookEventType[] | undefined; signing?: WebhookSigningScheme | undefined }) => {
       const created = await trpcClient.webhooks.create.mutate({ form_id: formId, ...input });
+      // An Ed25519 endpoint shares no secret: its card shows the public key.
       if (created.secret) onCreated(created.secret);
+      else onCancel();
       return created.id;
     },
     onSettled: () => queryClient.invalidateQueries(trpc.webhooks.list.pathFilter()),
@@ -165,6 +183,15 @@ function AddEndpointForm({ formId, onCreated, onCancel }: { formId: string; onCr
           </div>
         ))}
         {form.formState.errors.events && <p role="alert">{form.formState.errors.events.message ?? 'Choose at least one event.'}</p>}
+      </fieldset>
+      <fieldset>
+        <legend>How it signs</legend>
+        {WEBHOOK_SIGNING_SCHEMES.map((scheme) => (
+          <div className="field checkbox" key={scheme}>
+            <input id={`signing-${scheme}`} type="radio" value={scheme} {...form.register('signing')} />
+            <label htmlFor={`signing-${scheme}`}>{SIGNING_WORDS[scheme]}</label>
+          </div>
+        ))}
       </fieldset>
     </SubmitForm>
   );
@@ -214,6 +241,7 @@ function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook })
   const refresh = () => queryClient.invalidateQueries(trpc.webhooks.pathFilter());
   const [confirming, setConfirming] = useState<'delete' | 'rotate' | null>(null);
   const [secret, setSecret] = useState<{ value: string; note: string } | null>(null);
+  const [rotatedKey, setRotatedKey] = useState<string | null>(null);
   // What it missed while disabled, offered once it is enabled again: from then to the moment it was.
   const [missed, setMissed] = useState<{ since: string; until: string; count: number; more: boolean } | null>(null);
   const [recovered, setRecovered] = useState<number | null>(null);
@@ -257,12 +285,13 @@ function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook })
     onSuccess: (rotated) => {
       setConfirming(null);
       const until = rotated.previous_secret_expires_at;
-      setSecret({
-        value: rotated.secret,
-        note: until
-          ? `Secret ${rotated.number}. The one it replaces keeps signing too until ${new Date(until).toLocaleString()}: deploy this one before then.`
-          : 'The previous secret could not be kept (it was sealed under another server key): only this one signs now.',
-      });
+      const [what, deploy] = rotated.secret ? ['Secret', 'deploy this one'] : ['Key pair', 'give your servers its public key (below)'];
+      const note = until
+        ? `${what} ${rotated.number}. The one it replaces keeps signing too until ${new Date(until).toLocaleString()}: ${deploy} before then.`
+        : `The previous ${what.toLowerCase()} could not be kept (it was sealed under another server key): only this one signs now.`;
+      // An Ed25519 endpoint's new public key is on its card; there is no secret to show once.
+      if (rotated.secret) setSecret({ value: rotated.secret, note });
+      else setRotatedKey(note);
       void refresh();
     },
   });
@@ -277,7 +306,7 @@ function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook })
       </header>
       <p className="muted">
         {webhook.description ? `${webhook.description} · ` : ''}
-        <code>{webhook.id}</code> · events: {webhook.events.join(', ')} · last delivery:{' '}
+        <code>{webhook.id}</code> · events: {webhook.events.join(', ')} · signs with {webhook.signing === 'ed25519' ? 'Ed25519' : 'a shared secret'} · last delivery:{' '}
         {webhook.last_delivery_at ? (
           <>
             {webhook.last_status} <Time iso={webhook.last_delivery_at} />
@@ -286,6 +315,17 @@ function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook })
           'none yet'
         )}
       </p>
+      {webhook.public_key && (
+        <p>
+          Public key: <code className="secret-value">{webhook.public_key}</code> — your server verifies each request with it (
+          <code>verifyWebhook(publicKey, headers, rawBody)</code> from <code>@lfk/client</code>); it is not a secret, and cannot sign.
+        </p>
+      )}
+      {rotatedKey && (
+        <p role="status" className="ok">
+          {rotatedKey}
+        </p>
+      )}
       {!webhook.enabled && webhook.disabled_reason && (
         <p>
           {disabledWhy(webhook.disabled_reason)} Events while it is disabled are not sent to it (enabling it offers to send them);
@@ -299,9 +339,11 @@ function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook })
         <button type="button" className="secondary" disabled={toggle.isPending} onClick={() => toggle.mutate(!webhook.enabled)}>
           {webhook.enabled ? 'Disable' : 'Enable'}
         </button>
-        <button type="button" className="secondary" disabled={reveal.isPending} onClick={() => reveal.mutate()}>
-          Reveal secret
-        </button>
+        {webhook.signing === 'hmac-sha256' && (
+          <button type="button" className="secondary" disabled={reveal.isPending} onClick={() => reveal.mutate()}>
+            Reveal secret
+          </button>
+        )}
         <button type="button" className="secondary" onClick={() => setConfirming('rotate')}>
           Rotate secret
         </button>

@@ -35,7 +35,7 @@ import {
 import { bodiesOf, planRecover, recoverChunks } from './recover.ts';
 import { afterRotation, livePrevious, MAX_PREVIOUS_SECRETS, secretContext, signingSecrets } from './secrets.ts';
 import { deliveryToWire, testResultToWire, webhookToWire } from './serializers.ts';
-import { generateWebhookSecret, signatureHeaders } from './signing.ts';
+import { generateSigningKey, signatureHeaders } from './signing.ts';
 
 /**
  * The form's endpoint with this id; another form's, or a wrong-shaped id, is not found. `lock`
@@ -102,7 +102,7 @@ function audit(em: EntityManager, endpoint: IWebhookEndpoint, workspaceId: strin
 
 export const webhooksRouter = router({
   create: confirmedFormsScopeProcedure.meta(rest('POST /v1/forms/:form_id/webhooks', 201,
-      "Add a webhook endpoint to a form; its signing secret (`whsec_…`) is in this answer only",
+      'Add a webhook endpoint to a form; its signing secret (`whsec_…`) is in this answer only (with `ed25519` signing, no secret: its `public_key`)',
       { errors: ['form_not_found', 'webhook_limit_reached'], idempotent: true }))
     .input(webhookCreateInput)
     .output(createdWebhook)
@@ -117,7 +117,7 @@ export const webhooksRouter = router({
           throw new ApiError('webhook_limit_reached');
         }
         const id = newId('wh');
-        const secret = generateWebhookSecret();
+        const key = generateSigningKey(input.signing);
         const record = em.create(WebhookEndpoint, {
           id,
           form: form.id,
@@ -127,7 +127,9 @@ export const webhooksRouter = router({
           enabled: true,
           disabledReason: null,
           disabledAt: null,
-          secretSealed: ctx.services.secretBox.seal(secret, secretContext(id, 'current')),
+          signing: input.signing,
+          secretSealed: ctx.services.secretBox.seal(key.secret, secretContext(id, 'current')),
+          publicKey: key.publicKey,
           secretNumber: 1,
           secretCreatedAt: ctx.services.now(),
           previousSecrets: [],
@@ -137,7 +139,8 @@ export const webhooksRouter = router({
         await em.flush();
         const wire = webhookToWire(record, undefined);
         // A replay does not repeat the secret: it is stored sealed, never in the idempotency record.
-        return { response: { ...wire, secret }, replay: { ...wire, secret: null } };
+        const shared = input.signing === 'hmac-sha256' ? key.secret : null;
+        return { response: { ...wire, secret: shared }, replay: { ...wire, secret: null } };
       });
       // The form's submissions queue deliveries from now on.
       ctx.services.formCache.forget(form.id);
@@ -226,11 +229,13 @@ export const webhooksRouter = router({
     }),
 
   revealSecret: formMemberProcedure.meta(rest('GET /v1/forms/:form_id/webhooks/:webhook_id/secret', 200,
-      "An endpoint's signing secret (members' sessions only; a key cannot read it)", { errors: ['webhook_not_found'] }))
+      "An endpoint's signing secret (members' sessions only; a key cannot read it). An `ed25519` endpoint shares none",
+      { errors: ['webhook_not_found', 'webhook_secret_not_shared'] }))
     .input(webhookIdInput)
     .output(webhookSecret)
     .query(async ({ ctx, input }) => {
       const found = await findEndpoint(ctx.em, ctx.form.id, input.webhook_id);
+      if (found.signing !== 'hmac-sha256') throw new ApiError('webhook_secret_not_shared');
       await ctx.em.transactional(async (em) => {
         audit(em, found, ctx.form.workspace!.id, ctx.actor, 'webhook.secret_revealed');
       });
@@ -238,7 +243,8 @@ export const webhooksRouter = router({
     }),
 
   rotateSecret: formsScopeProcedure.meta(rest('POST /v1/forms/:form_id/webhooks/:webhook_id/rotate-secret', 201,
-      'A new signing secret, in this answer only. The one it replaces keeps signing beside it for 24 hours, as does each ' +
+      'A new signing secret, in this answer only (with `ed25519` signing, a new key pair: its `public_key`). ' +
+        'The one it replaces keeps signing beside it for 24 hours, as does each ' +
         `rotated away before within its own 24 hours (at most ${MAX_PREVIOUS_SECRETS}: a rotation past them ends the oldest at once)`,
       { errors: ['form_not_found', 'webhook_not_found'] }))
     .input(webhookIdInput)
@@ -246,20 +252,27 @@ export const webhooksRouter = router({
     .mutation(async ({ ctx, input }) => {
       const form = await findReachableForm(ctx.em, ctx.scope, input.form_id);
       const box = ctx.services.secretBox;
-      const secret = generateWebhookSecret();
       const now = ctx.services.now();
-      const rotated = await ctx.em.transactional(async (em) => {
+      const { rotated, key } = await ctx.em.transactional(async (em) => {
         const found = await lockEndpoint(em, form.id, input.webhook_id);
+        const key = generateSigningKey(found.signing);
         const plain = openable(box, found.secretSealed, secretContext(found.id, 'current'));
-        found.previousSecrets = afterRotation(box, found, { plain, number: found.secretNumber, createdAt: found.secretCreatedAt }, now);
-        found.secretSealed = box.seal(secret, secretContext(found.id, 'current'));
+        const current = { plain, publicKey: found.publicKey ?? null, number: found.secretNumber, createdAt: found.secretCreatedAt };
+        found.previousSecrets = afterRotation(box, found, current, now);
+        found.secretSealed = box.seal(key.secret, secretContext(found.id, 'current'));
+        found.publicKey = key.publicKey;
         found.secretNumber += 1;
         found.secretCreatedAt = now;
         audit(em, found, form.workspace!.id, ctx.actor, 'webhook.secret_rotated');
-        return found;
+        return { rotated: found, key };
       });
       const replaced = rotated.previousSecrets[0];
-      return { secret, number: rotated.secretNumber, previous_secret_expires_at: replaced?.number === rotated.secretNumber - 1 ? replaced.expires_at : null };
+      return {
+        secret: rotated.signing === 'hmac-sha256' ? key.secret : null,
+        public_key: key.publicKey,
+        number: rotated.secretNumber,
+        previous_secret_expires_at: replaced?.number === rotated.secretNumber - 1 ? replaced.expires_at : null,
+      };
     }),
 
   endSecret: formsScopeProcedure.meta(rest('DELETE /v1/forms/:form_id/webhooks/:webhook_id/secrets/:secret_number', 200,

@@ -8,6 +8,7 @@ import {
   WEBHOOK_FAILING_DISABLE_DAYS,
   WEBHOOK_RECOVER_MAX_DAYS,
   WEBHOOK_RECOVER_MAX_EVENTS,
+  WEBHOOK_SIGNING_SCHEMES,
 } from '@lfk/vocabulary';
 import { z } from 'zod';
 import { idParam, listInput, queryInteger, storedSubmissionValues, text, timeInput, timestamp } from '../../common-schemas.ts';
@@ -29,11 +30,19 @@ const url = httpUrl.describe(
     'A name is resolved when sending, not here: one with no public address fails its deliveries, logged.',
 );
 
+export const webhookSigningScheme = z.enum(WEBHOOK_SIGNING_SCHEMES).meta({
+  id: 'WebhookSigningScheme',
+  description:
+    '`hmac-sha256`: a secret shared with the receiver (`whsec_…`), signatures `v1,…`. `ed25519`: a private key that never leaves lfk; ' +
+    'the receiver verifies `v1a,…` signatures with the public key (`whpk_…`), and holds nothing that could sign. Chosen when the endpoint is made.',
+});
+
 export const webhookCreateInput = z.strictObject({
   form_id: idParam,
   url,
   description: description.optional(),
   events: events.default(['submission.created']),
+  signing: webhookSigningScheme.default('hmac-sha256'),
 });
 export type WebhookCreateInput = z.infer<typeof webhookCreateInput>;
 
@@ -147,6 +156,7 @@ export const liveWebhookSecret = z
     number: z.number().int().describe('1 for the first secret, one more at each rotation: the name `DELETE …/secrets/{secret_number}` takes.'),
     created_at: timestamp.nullable().describe('When it was made; null for one rotated away before lfk kept that.'),
     expires_at: timestamp.nullable().describe('When it stops signing; null for the current secret.'),
+    public_key: z.string().nullable().describe("An Ed25519 key's public key (`whpk_…`): receivers verify its signatures with it. Null for a shared secret."),
   })
   .meta({ id: 'LiveWebhookSecret' });
 
@@ -173,6 +183,11 @@ export const webhook = z
       .describe('Since when it is disabled: recovering from then (`POST …/recover`) sends what it missed. Null while enabled.'),
     last_delivery_at: timestamp.nullable().describe('The last attempt of its latest attempted delivery.'),
     last_status: webhookDeliveryStatus.nullable().describe('How its latest attempted delivery stands.'),
+    signing: webhookSigningScheme,
+    public_key: z
+      .string()
+      .nullable()
+      .describe('With `ed25519` signing, the public key (`whpk_…`) receivers verify with: not a secret. Null with `hmac-sha256`.'),
     secrets: z
       .array(liveWebhookSecret)
       .describe('The secrets that sign now, never their values: the current one first, then those rotated away, newest first.'),
@@ -189,7 +204,10 @@ export const createdWebhook = webhook
     secret: z
       .string()
       .nullable()
-      .describe('The signing secret (`whsec_…`), in this answer only; null when an Idempotency-Key replays it.'),
+      .describe(
+        'The signing secret (`whsec_…`), in this answer only; null when an Idempotency-Key replays it, and with `ed25519` signing ' +
+          '(no secret is shared: receivers use `public_key`).',
+      ),
   })
   .meta({ id: 'CreatedWebhook' });
 
@@ -199,7 +217,8 @@ export const webhookSecret = z
 
 export const rotatedWebhookSecret = z
   .object({
-    secret: z.string().describe('The new signing secret, `whsec_…`, in this answer only.'),
+    secret: z.string().nullable().describe('The new signing secret, `whsec_…`, in this answer only; null with `ed25519` signing.'),
+    public_key: z.string().nullable().describe('With `ed25519` signing, the new public key (`whpk_…`); null with `hmac-sha256`.'),
     number: z.number().int().describe("The new secret's number."),
     previous_secret_expires_at: timestamp
       .nullable()

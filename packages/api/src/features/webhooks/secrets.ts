@@ -34,7 +34,8 @@ export function signingSecrets(box: SecretBox, endpoint: EndpointSecrets, at: Da
 }
 
 /**
- * The secrets rotated away after rotating `current` (numbered `number`, made at `createdAt`) away
+ * The secrets rotated away after rotating `current` (numbered `number`, made at `createdAt`, with its
+ * public key if it is an Ed25519 key) away
  * at `now`: it first, signing 24 hours more, then those still live, at most `MAX_PREVIOUS_SECRETS`.
  * A current secret sealed under another `LFK_SECRET_KEY` (`current` null) cannot sign again: it is
  * left out, and rotating is how to replace it.
@@ -42,7 +43,7 @@ export function signingSecrets(box: SecretBox, endpoint: EndpointSecrets, at: Da
 export function afterRotation(
   box: SecretBox,
   endpoint: EndpointSecrets,
-  current: { plain: string | null; number: number; createdAt: Date },
+  current: { plain: string | null; publicKey: string | null; number: number; createdAt: Date },
   now: Date,
 ): PreviousSecret[] {
   const rotated: PreviousSecret[] =
@@ -52,6 +53,7 @@ export function afterRotation(
           {
             number: current.number,
             sealed: box.seal(current.plain, secretContext(endpoint.id, 'previous')),
+            ...(current.publicKey ? { public_key: current.publicKey } : {}),
             created_at: current.createdAt.toISOString(),
             expires_at: new Date(now.getTime() + PREVIOUS_SECRET_SIGNS_FOR_MS).toISOString(),
           },

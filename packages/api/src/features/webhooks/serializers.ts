@@ -23,9 +23,11 @@ export const webhookToWire = (e: IWebhookEndpoint, last: LastDelivery, now = new
   disabled_at: e.enabled ? null : isoOrNull(e.disabledAt),
   last_delivery_at: isoOrNull(last?.at),
   last_status: last?.status ?? null,
+  signing: e.signing,
+  public_key: e.publicKey ?? null,
   secrets: [
-    { number: e.secretNumber, created_at: iso(e.secretCreatedAt), expires_at: null },
-    ...previous.map((secret) => ({ number: secret.number, created_at: secret.created_at, expires_at: secret.expires_at })),
+    { number: e.secretNumber, created_at: iso(e.secretCreatedAt), expires_at: null, public_key: e.publicKey ?? null },
+    ...previous.map((secret) => ({ number: secret.number, created_at: secret.created_at, expires_at: secret.expires_at, public_key: secret.public_key ?? null })),
   ],
   // The one the last rotation replaced, if it still signs.
   previous_secret_expires_at: previous.find((secret) => secret.number === e.secretNumber - 1)?.expires_at ?? null,
