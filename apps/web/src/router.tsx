@@ -99,6 +99,7 @@ const newFormRoute = workspacePage('forms/new', () => import('./pages/forms/new-
 const claimFormRoute = workspacePage('forms/claim', () => import('./pages/forms/claim-form-page.tsx'), 'ClaimFormPage');
 const formRoute = workspacePage('forms/$formId', () => import('./pages/forms/form-page.tsx'), 'FormPage');
 const inboxRoute = workspacePage('forms/$formId/submissions', () => import('./pages/inbox/inbox-page.tsx'), 'InboxPage');
+const submissionRoute = workspacePage('forms/$formId/submissions/$submissionId', () => import('./pages/inbox/submission-page.tsx'), 'SubmissionPage');
 const webhooksRoute = workspacePage('forms/$formId/webhooks', () => import('./pages/webhooks/webhooks-page.tsx'), 'WebhooksPage');
 const membersRoute = workspacePage('members', () => import('./pages/members/members-page.tsx'), 'MembersPage');
 const settingsRoute = workspacePage('settings', () => import('./pages/settings/workspace-settings-page.tsx'), 'WorkspaceSettingsPage');
@@ -130,6 +131,7 @@ const routeTree = rootRoute.addChildren([
     claimFormRoute,
     formRoute,
     inboxRoute,
+    submissionRoute,
     webhooksRoute,
     membersRoute,
     auditRoute,

@@ -145,6 +145,36 @@ describeInBrowser('webhooks', () => {
     await see(card.getByText(rotated!.public_key, { exact: true }));
   });
 
+  it('a Slack endpoint: no secret to copy, a readable message whose link opens the submission', async () => {
+    const { page } = await d.ownerPage();
+    const workspaceId = workspaceOf(page);
+    const form = await createContactForm(d.t, { token: await sessionOf(page), workspaceId });
+    await page.goto(`/w/${workspaceId}/forms/${form.id}/webhooks`);
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const add = page.getByRole('dialog', { name: 'Add a webhook endpoint' });
+    await add.getByLabel(/A Slack channel/).check();
+    await see(add.getByText(/The channel’s incoming webhook URL/));
+    await add.getByLabel('URL').fill(`${receiver.url}?slack`);
+    await add.getByRole('button', { name: 'Add endpoint' }).click();
+    await gone(add);
+    const card = page.getByRole('article', { name: `${receiver.url}?slack` });
+    await see(card.getByText('Slack', { exact: true }));
+
+    const sent = await submit(d.t, form.id, { name: 'Ada', email: 'ada@example.com', message: 'Hello from Slack' }, { origin: ORIGIN });
+    expect(sent.status).toBe(201);
+    await eventually(() => receiver.received.some((r) => r.url.endsWith('?slack'))).toBe(true);
+    const body = JSON.parse(receiver.received.find((r) => r.url.endsWith('?slack'))!.body);
+    const link = /<(http[^|]+)\|Open it in lfk>/.exec(body.blocks.at(-1).elements[0].text)![1]!;
+    expect(new URL(link).pathname).toBe(`/w/${workspaceId}/forms/${form.id}/submissions/${sent.json.id}`);
+    await page.goto(new URL(link).pathname);
+    await see(page.getByRole('heading', { level: 1, name: 'Submission to Contact' }));
+    await see(page.getByText('Hello from Slack'));
+    await see(page.getByText(sent.json.id));
+    await expectAccessible(page, 'submission-page');
+    await page.getByRole('link', { name: 'All submissions to Contact' }).click();
+    await see(page.getByRole('heading', { level: 1, name: 'Submissions to Contact' }));
+  });
+
   it('a delivery held when a key moved the endpoint: said in words, and discarded', async () => {
     const { page } = await d.ownerPage();
     const workspaceId = workspaceOf(page);

@@ -9,6 +9,14 @@ export const WEBHOOK_EVENT_TYPES = ['submission.created', 'submission.released',
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /**
+ * What an endpoint is: a `webhook` receives each event as signed JSON; a `slack` or `discord` one
+ * is an incoming-webhook URL of theirs (or of a service that takes their format, such as
+ * Mattermost's), and receives a readable message about the event instead.
+ */
+export const WEBHOOK_KINDS = ['webhook', 'slack', 'discord'] as const;
+export type WebhookKind = (typeof WEBHOOK_KINDS)[number];
+
+/**
  * How an endpoint signs: with a secret it shares with the receiver (`whsec_…`, HMAC-SHA256,
  * Standard Webhooks' `v1`), or with a private key that never leaves lfk, the receiver holding
  * only its public key (`whpk_…`, Ed25519, Standard Webhooks' `v1a`).

@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import type { RouterOutputs } from '@lfk/client';
-import { WEBHOOK_DISABLED_WHY, WEBHOOK_EVENT_TYPES, WEBHOOK_SIGNING_SCHEMES, type WebhookEventType } from '@lfk/vocabulary';
+import { WEBHOOK_DISABLED_WHY, WEBHOOK_EVENT_TYPES, WEBHOOK_KINDS, WEBHOOK_SIGNING_SCHEMES, type WebhookEventType } from '@lfk/vocabulary';
 import { type CommandContext, formsApi, sessionApi, signedIn, withClient } from '../command-context.ts';
 import { usageError } from '../errors.ts';
 import { timeOrAgo } from '../input/durations.ts';
@@ -39,6 +39,7 @@ function printWebhook(webhook: Webhook, ctx: CommandContext): void {
     ['id', webhook.id],
     ['form', webhook.form_id],
     ['url', webhook.url],
+    ['kind', webhook.kind],
     ['description', webhook.description ?? '-'],
     ['events', webhook.events.join(', ')],
     ['signing', webhook.signing],
@@ -83,6 +84,11 @@ const webhooksCreateCommand = () =>
     .description("Add a webhook endpoint to a form; its signing secret is shown once")
     .addOption(formOption())
     .requiredOption('--url <url>', 'where events are POSTed (https, a public address)')
+    .addOption(
+      new Option('--kind <kind>', 'webhook: signed JSON events; slack or discord: --url is their incoming webhook, and gets readable messages')
+        .choices(WEBHOOK_KINDS)
+        .default('webhook' as const),
+    )
     .option('--description <text>', 'what it is for')
     .addOption(eventOption())
     .addOption(
@@ -98,6 +104,7 @@ const webhooksCreateCommand = () =>
           {
             form_id: flags.form,
             url: flags.url,
+            kind: flags.kind,
             signing: flags.signing,
             ...(flags.description !== undefined ? { description: flags.description } : {}),
             ...(flags.event ? { events: flags.event } : {}),
@@ -397,6 +404,7 @@ export const webhooksCommand = () =>
     ],
     [
       'lfk webhooks create --form form_… --url https://example.com/hooks/lfk',
+      'lfk webhooks create --form form_… --kind slack --url https://hooks.slack.com/services/…',
       'lfk webhooks test wh_… --form form_…',
       'lfk webhooks deliveries wh_… --form form_…',
       'lfk webhooks retry wh_… whd_… --form form_…',

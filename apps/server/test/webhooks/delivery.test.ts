@@ -404,7 +404,7 @@ describe('managing endpoints', () => {
     const { owner, key } = await t.signupWithKey();
     const hook = await formWithWebhook(t, owner, receiver.url);
     const endpointPath = `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}`;
-    expect((await t.request('GET', endpointPath, { token: key })).json.secrets).toEqual([{ number: 1, created_at: expect.any(String), expires_at: null }]);
+    expect((await t.request('GET', endpointPath, { token: key })).json.secrets).toEqual([{ number: 1, created_at: expect.any(String), expires_at: null, public_key: null }]);
     const second = await t.request('POST', `${endpointPath}/rotate-secret`, { token: key });
     const third = await t.request('POST', `${endpointPath}/rotate-secret`, { token: key });
     expect([second.json.number, third.json.number]).toEqual([2, 3]);
@@ -486,7 +486,7 @@ describe('managing endpoints', () => {
     const owner = await t.signup();
     const hook = await formWithWebhook(t, owner, receiver.url);
     for (const body of [
-      { url: receiver.url, events: ['submission.deleted'] },
+      { url: receiver.url, events: ['form.deleted'] },
       { url: receiver.url, events: [] },
       { url: 'not a url' },
       { url: 'ftp://example.com/hook' },

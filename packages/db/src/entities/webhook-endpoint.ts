@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { TEXT_LIMITS, WEBHOOK_DISABLED_REASONS, WEBHOOK_SIGNING_SCHEMES } from '@lfk/vocabulary';
+import { TEXT_LIMITS, WEBHOOK_DISABLED_REASONS, WEBHOOK_KINDS, WEBHOOK_SIGNING_SCHEMES } from '@lfk/vocabulary';
 import { WebhookEndpointRepository } from '../repositories/webhook-endpoints.ts';
 import { UpdatableEntity } from './base.ts';
 import { Form } from './form.ts';
@@ -29,6 +29,8 @@ export const WebhookEndpoint = defineEntity({
   properties: {
     form: () => p.manyToOne(Form).deleteRule('cascade'),
     url: p.string().length(TEXT_LIMITS.url),
+    /** Signed JSON events, or a readable message to a Slack or Discord incoming webhook; chosen when it is made. */
+    kind: p.enum(WEBHOOK_KINDS).default('webhook'),
     description: p.string().length(TEXT_LIMITS.webhookDescription).nullable(),
     events: p.json<string[]>(),
     enabled: p.boolean().default(true),

@@ -22,6 +22,7 @@ import { Migration20261127150000 } from './Migration20261127150000.ts';
 import { Migration20261127160000 } from './Migration20261127160000.ts';
 import { Migration20261127170000 } from './Migration20261127170000.ts';
 import { Migration20261127180000 } from './Migration20261127180000.ts';
+import { Migration20261127190000 } from './Migration20261127190000.ts';
 
 /** Applied in this order on PGlite and PostgreSQL alike; `name` is what the migrations table records. */
 export const migrationsList: MigrationObject[] = [
@@ -48,4 +49,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127160000', class: Migration20261127160000 },
   { name: 'Migration20261127170000', class: Migration20261127170000 },
   { name: 'Migration20261127180000', class: Migration20261127180000 },
+  { name: 'Migration20261127190000', class: Migration20261127190000 },
 ];

@@ -18,7 +18,7 @@ export interface NewDeliveries extends QueuedEvent {
   endpoints: { id: string; url: string }[];
 }
 
-/** Deliveries one insert writes at most (each takes 9 parameters, PostgreSQL allows 65,535). */
+/** Deliveries one insert writes at most (each takes 10 parameters, PostgreSQL allows 65,535). */
 const DELIVERIES_PER_INSERT = 1000;
 
 /** A delivery taken for an attempt: what the attempt needs, and which attempt this is. */
@@ -74,16 +74,21 @@ export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> 
     return this.writeEvents(deliveries.endpoints, [deliveries], now);
   }
 
-  /** Writes one delivery of each event per endpoint, due now, in this repository's EntityManager's transaction. */
-  async writeEvents(endpoints: readonly { id: string; url: string }[], events: readonly QueuedEvent[], now = new Date()): Promise<void> {
+  /**
+   * Writes one delivery of each event per endpoint, due now, in this repository's EntityManager's
+   * transaction. `setAside`: they wait for room as if their endpoint were at its cap, out of the
+   * claims' scan, so a claim takes a few of them at a time, never ahead of other endpoints' (a
+   * recover's thousands).
+   */
+  async writeEvents(endpoints: readonly { id: string; url: string }[], events: readonly QueuedEvent[], now = new Date(), setAside = false): Promise<void> {
     const rows = endpoints.flatMap((endpoint) =>
-      events.map((event) => [newId('whd'), endpoint.id, endpoint.url, event.submissionId, event.eventId, event.type, event.payload, now, now]),
+      events.map((event) => [newId('whd'), endpoint.id, endpoint.url, event.submissionId, event.eventId, event.type, event.payload, now, now, setAside]),
     );
     for (let start = 0; start < rows.length; start += DELIVERIES_PER_INSERT) {
       const chunk = rows.slice(start, start + DELIVERIES_PER_INSERT);
       await this.em.execute(
-        'insert into webhook_deliveries (id, endpoint_id, url, submission_id, event_id, type, payload, status, attempts, attempt_count, next_attempt_at, created_at) values ' +
-          chunk.map(() => "(?, ?, ?, ?, ?, ?, ?, 'pending', '[]', 0, ?, ?)").join(', '),
+        'insert into webhook_deliveries (id, endpoint_id, url, submission_id, event_id, type, payload, status, attempts, attempt_count, next_attempt_at, created_at, waiting_for_room) values ' +
+          chunk.map(() => "(?, ?, ?, ?, ?, ?, ?, 'pending', '[]', 0, ?, ?, ?)").join(', '),
         chunk.flat(),
       );
     }
@@ -124,7 +129,8 @@ export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> 
    *
    * The scan looks at `limit * 2` due deliveries in due order (the due index's order, so it stops
    * there), past the endpoints already at a cap, and the claim takes turns between their
-   * workspaces: each one's first due delivery, then each one's second, and so on. What waits for an
+   * workspaces, and within each between its endpoints: each one's first due delivery, then each
+   * one's second, and so on (a recover's thousands never go ahead of another endpoint's). What waits for an
    * endpoint or workspace at its cap is set aside (`waiting_for_room`, up to `ASIDE_WINDOW` of the oldest due
    * per claim), out of the due index, so a deep backlog behind a dead receiver is not walked by
    * every claim; a delivery set aside comes back as a candidate once its endpoint and workspace have room.
@@ -193,6 +199,7 @@ export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> 
          where h.endpoint_id is not null and h.endpoint_id not in (select id from full_endpoints)
        ), within_endpoint_caps as (
          select c.id, c.next_attempt_at, f.workspace_id, coalesce(w.n, 0) as workspace_n,
+                row_number() over (partition by c.endpoint_id order by c.next_attempt_at, c.id) as endpoint_turn,
                 row_number() over (partition by c.endpoint_id order by c.next_attempt_at, c.id) + coalesce(i.n, 0) as endpoint_load
          from (select * from scanned union all select * from released) c
          join webhook_endpoints e on e.id = c.endpoint_id
@@ -202,7 +209,7 @@ export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> 
        ), taken as (
          select id from (
            select id, next_attempt_at, workspace_n,
-                  row_number() over (partition by workspace_id order by next_attempt_at, id) as turn
+                  row_number() over (partition by workspace_id order by endpoint_turn, next_attempt_at, id) as turn
            from within_endpoint_caps where endpoint_load <= :perEndpoint
          ) t
          where turn + workspace_n <= :perWorkspace

@@ -1,11 +1,12 @@
 import { BaseRepository } from './base-repository.ts';
-import type { WebhookDeliveryStatus, WebhookDisabledReason } from '@lfk/vocabulary';
+import type { WebhookDeliveryStatus, WebhookDisabledReason, WebhookKind } from '@lfk/vocabulary';
 import type { IWebhookEndpoint, PreviousSecret } from '../entities/webhook-endpoint.ts';
 
 /** What a delivery needs of its endpoint: where, with which secrets, and whose it is. */
 export interface EndpointForDelivery {
   id: string;
   url: string;
+  kind: WebhookKind;
   enabled: boolean;
   secretSealed: string;
   /** Secrets rotated away, newest first; each signs until its own `expires_at`. */
@@ -19,6 +20,7 @@ export interface EndpointForDelivery {
 interface EndpointRow {
   id: string;
   url: string;
+  kind: WebhookKind;
   enabled: boolean;
   secret_sealed: string;
   previous_secrets: PreviousSecret[] | string;
@@ -62,7 +64,7 @@ export class WebhookEndpointRepository extends BaseRepository<IWebhookEndpoint> 
   async forDelivery(ids: string[]): Promise<Map<string, EndpointForDelivery>> {
     if (ids.length === 0) return new Map();
     const rows = await this.em.execute<EndpointRow[]>(
-      `select e.id, e.url, e.enabled, e.secret_sealed, e.previous_secrets, e.failing_since,
+      `select e.id, e.url, e.kind, e.enabled, e.secret_sealed, e.previous_secrets, e.failing_since,
               f.id as form_id, f.name as form_name, f.workspace_id
        from webhook_endpoints e join forms f on f.id = e.form_id
        where e.id in (${ids.map(() => '?').join(', ')})`,
@@ -74,6 +76,7 @@ export class WebhookEndpointRepository extends BaseRepository<IWebhookEndpoint> 
         {
           id: row.id,
           url: row.url,
+          kind: row.kind,
           enabled: row.enabled,
           secretSealed: row.secret_sealed,
           previousSecrets: typeof row.previous_secrets === 'string' ? (JSON.parse(row.previous_secrets) as PreviousSecret[]) : row.previous_secrets,

@@ -4,9 +4,11 @@ import type { RouterOutputs } from '@lfk/client';
 import {
   WEBHOOK_DISABLED_WHY,
   WEBHOOK_EVENT_TYPES,
+  WEBHOOK_KINDS,
   WEBHOOK_SIGNING_SCHEMES,
   type WebhookDisabledReason,
   type WebhookEventType,
+  type WebhookKind,
   type WebhookSigningScheme,
 } from '@lfk/vocabulary';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -34,7 +36,7 @@ type Delivery = RouterOutputs['webhooks']['deliveries']['data'][number];
 type Attempt = Delivery['attempts'][number];
 
 const DELIVERIES_SHOWN = 20;
-const newEndpoint = webhookCreateInput.pick({ url: true, description: true, events: true, signing: true });
+const newEndpoint = webhookCreateInput.pick({ url: true, kind: true, description: true, events: true, signing: true });
 
 /** Each event an endpoint may take, in words. */
 const EVENT_WORDS: Record<WebhookEventType, string> = {
@@ -43,6 +45,21 @@ const EVENT_WORDS: Record<WebhookEventType, string> = {
   'submission.deleted': 'A member deletes one (submission.deleted)',
   'form.closed': 'A person closes the form (form.closed)',
   'form.reopened': 'A person reopens it (form.reopened)',
+};
+
+/** Each kind of endpoint, in words: as a choice, and what its URL is. */
+const KIND_WORDS: Record<WebhookKind, { choice: string; hint: string; name: string }> = {
+  webhook: { choice: 'Your server: each event as signed JSON', hint: 'An https:// address of your server, such as https://example.com/hooks/lfk.', name: 'Webhook' },
+  slack: {
+    choice: 'A Slack channel: a readable message for each event',
+    hint: 'The channel’s incoming webhook URL (https://hooks.slack.com/services/…), or one of a service that takes Slack’s format.',
+    name: 'Slack',
+  },
+  discord: {
+    choice: 'A Discord channel: a readable message for each event',
+    hint: 'The channel’s webhook URL (https://discord.com/api/webhooks/…).',
+    name: 'Discord',
+  },
 };
 
 /** Each way an endpoint may sign, in words. */
@@ -149,15 +166,22 @@ function AddEndpointForm({ formId, onCreated, onCancel }: { formId: string; onCr
   const queryClient = useQueryClient();
   const form = useForm({
     resolver: zodResolver(newEndpoint),
-    defaultValues: { url: '', description: undefined, events: ['submission.created'], signing: 'hmac-sha256' as const },
+    defaultValues: { url: '', kind: 'webhook' as const, description: undefined, events: ['submission.created'], signing: 'hmac-sha256' as const },
   });
-  const problem = useFormProblem(['url', 'description', 'events', 'signing'], form.setError);
+  const problem = useFormProblem(['url', 'kind', 'description', 'events', 'signing'], form.setError);
+  const kind = form.watch('kind');
   const create = useMutation({
     // The secret goes straight to the dialog; the query cache never holds it.
-    mutationFn: async (input: { url: string; description?: string | null | undefined; events?: WebhookEventType[] | undefined; signing?: WebhookSigningScheme | undefined }) => {
+    mutationFn: async (input: {
+      url: string;
+      kind?: WebhookKind | undefined;
+      description?: string | null | undefined;
+      events?: WebhookEventType[] | undefined;
+      signing?: WebhookSigningScheme | undefined;
+    }) => {
       const created = await trpcClient.webhooks.create.mutate({ form_id: formId, ...input });
-      // An Ed25519 endpoint shares no secret: its card shows the public key.
-      if (created.secret) onCreated(created.secret);
+      // An Ed25519 endpoint shares no secret (its card shows the public key), and a chat checks none.
+      if (created.secret && created.kind === 'webhook') onCreated(created.secret);
       else onCancel();
       return created.id;
     },
@@ -172,7 +196,16 @@ function AddEndpointForm({ formId, onCreated, onCancel }: { formId: string; onCr
       pending={create.isPending}
       onCancel={onCancel}
     >
-      <TextField form={form} name="url" label="URL" hint="An https:// address of your server, such as https://example.com/hooks/lfk." autoComplete="off" />
+      <fieldset>
+        <legend>Where it goes</legend>
+        {WEBHOOK_KINDS.map((k) => (
+          <div className="field checkbox" key={k}>
+            <input id={`kind-${k}`} type="radio" value={k} {...form.register('kind')} />
+            <label htmlFor={`kind-${k}`}>{KIND_WORDS[k].choice}</label>
+          </div>
+        ))}
+      </fieldset>
+      <TextField form={form} name="url" label="URL" hint={KIND_WORDS[kind ?? 'webhook'].hint} autoComplete="off" />
       <TextField form={form} name="description" optional label="Description" hint="Optional: what receives it." autoComplete="off" />
       <fieldset>
         <legend>Events it receives</legend>
@@ -184,7 +217,7 @@ function AddEndpointForm({ formId, onCreated, onCancel }: { formId: string; onCr
         ))}
         {form.formState.errors.events && <p role="alert">{form.formState.errors.events.message ?? 'Choose at least one event.'}</p>}
       </fieldset>
-      <fieldset>
+      <fieldset hidden={kind !== 'webhook'}>
         <legend>How it signs</legend>
         {WEBHOOK_SIGNING_SCHEMES.map((scheme) => (
           <div className="field checkbox" key={scheme}>
@@ -302,6 +335,7 @@ function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook })
         <h2 id={`${webhook.id}-url`} className="mono">
           {webhook.url}
         </h2>
+        {webhook.kind !== 'webhook' && <span className="badge">{KIND_WORDS[webhook.kind].name}</span>}
         <span className={`badge ${webhook.enabled ? 'badge-active' : 'badge-revoked'}`}>{webhook.enabled ? 'Enabled' : 'Disabled'}</span>
       </header>
       <p className="muted">

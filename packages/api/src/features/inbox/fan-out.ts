@@ -8,6 +8,7 @@ import { insertEmail, type OutgoingEmail } from '../../infrastructure/outbox.ts'
 import { queueSubmissionCreated, queueSubmissionReleased } from '../webhooks/events.ts';
 import { notificationsTo } from '../email-verification/notify-email.ts';
 import { submissionEmail } from './notification-email.ts';
+import { inboxLink } from '../../infrastructure/dashboard-links.ts';
 
 export interface Sent {
   emailQueued: boolean;
@@ -45,7 +46,7 @@ export function notificationOf(form: SubmissionFormReading, submission: SentSubm
       fields: form.schema,
       values: submission.values,
       files: submission.files,
-      link: form.workspace ? `${services.publicUrl.replace(/\/+$/, '')}/w/${form.workspace.id}/forms/${form.id}/submissions` : null,
+      link: form.workspace ? inboxLink(services.publicUrl, form.workspace.id, form.id) : null,
       submissionId: submission.id,
       receivedAt: submission.createdAt,
     }),

@@ -19,6 +19,7 @@ import type { AttemptResult, Outbound } from '../../infrastructure/outbound-requ
 import { nextAttemptAfterFailure, RETRY_DELAYS_MS } from './retry-schedule.ts';
 import { signingSecrets } from './secrets.ts';
 import { signatureHeaders } from './signing.ts';
+import { bodyFor } from './chat-messages.ts';
 
 export interface DeliveryJobSettings {
   /** How long a replica holds a delivery it is attempting; after that another may take it. */
@@ -68,7 +69,7 @@ export function attemptOf(at: Date, result: AttemptResult, requested = false): W
 }
 
 /**
- * One signed POST of the delivery. A secret that does not open (the server's `LFK_SECRET_KEY` is
+ * One signed POST of the delivery (for a Slack or Discord endpoint, of the message about its event). A secret that does not open (the server's `LFK_SECRET_KEY` is
  * not the one it was sealed with) is a failed attempt that says so, nothing sent, rather than an
  * error that would keep the delivery locked and say nothing in its log.
  */
@@ -79,9 +80,10 @@ async function attempt(deps: DeliveryJobDeps, endpoint: EndpointForDelivery, del
   } catch {
     return { error: 'the signing secret cannot be opened: is LFK_SECRET_KEY the key it was sealed with?', durationMs: 0 };
   }
-  const headers = signatureHeaders(secrets, delivery.eventId, at, delivery.payload);
+  const body = bodyFor(endpoint.kind, delivery.payload, { publicUrl: deps.publicUrl, workspaceId: endpoint.workspaceId });
+  const headers = signatureHeaders(secrets, delivery.eventId, at, body);
   // The URL it was queued for, not the endpoint's: one moved since the claim gets nothing queued before.
-  return deps.outbound.post(delivery.url, { ...headers }, delivery.payload);
+  return deps.outbound.post(delivery.url, { ...headers }, body);
 }
 
 /**

@@ -36,6 +36,7 @@ import { bodiesOf, planRecover, recoverChunks } from './recover.ts';
 import { afterRotation, livePrevious, MAX_PREVIOUS_SECRETS, secretContext, signingSecrets } from './secrets.ts';
 import { deliveryToWire, testResultToWire, webhookToWire } from './serializers.ts';
 import { generateSigningKey, signatureHeaders } from './signing.ts';
+import { bodyFor } from './chat-messages.ts';
 
 /**
  * The form's endpoint with this id; another form's, or a wrong-shaped id, is not found. `lock`
@@ -122,6 +123,7 @@ export const webhooksRouter = router({
           id,
           form: form.id,
           url: input.url,
+          kind: input.kind,
           description: input.description ?? null,
           events: input.events,
           enabled: true,
@@ -304,13 +306,14 @@ export const webhooksRouter = router({
       const found = await findEndpoint(ctx.em, form.id, input.webhook_id);
       const at = new Date();
       const eventId = newId('msg');
-      const body = eventBody('webhook.test', at, { form: { id: form.id, name: form.name }, webhook: { id: found.id } });
+      const payload = eventBody('webhook.test', at, { form: { id: form.id, name: form.name }, webhook: { id: found.id } });
+      const body = bodyFor(found.kind, payload, { publicUrl: ctx.services.publicUrl, workspaceId: form.workspace?.id ?? null });
       const secrets = signingSecrets(ctx.services.secretBox, found, at);
       const result = await ctx.services.outbound.post(found.url, { ...signatureHeaders(secrets, eventId, at, body) }, body);
       const succeeded = isSuccess(result);
       await ctx.em
         .getRepository(WebhookDelivery)
-        .logTest({ endpointId: found.id, url: found.url, eventId, payload: body, attempt: attemptOf(at, result), succeeded }, at);
+        .logTest({ endpointId: found.id, url: found.url, eventId, payload, attempt: attemptOf(at, result), succeeded }, at);
       return testResultToWire(result, succeeded);
     }),
 
@@ -382,7 +385,8 @@ export const webhooksRouter = router({
           const locked = await lockEndpoint(em, ctx.form.id, endpoint.id);
           if (!locked.enabled) return false;
           const events = await bodiesOf(em, ctx.services, form, chunk);
-          await em.getRepository(WebhookDelivery).writeEvents([locked], events, new Date());
+          // Set aside: the claim takes them a few at a time, so the endpoint's other deliveries and other endpoints' are not held up.
+          await em.getRepository(WebhookDelivery).writeEvents([locked], events, new Date(), true);
           queued += events.length;
           return true;
         });

@@ -6,6 +6,7 @@ import {
   WEBHOOK_DISABLED_REASONS,
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_FAILING_DISABLE_DAYS,
+  WEBHOOK_KINDS,
   WEBHOOK_RECOVER_MAX_DAYS,
   WEBHOOK_RECOVER_MAX_EVENTS,
   WEBHOOK_SIGNING_SCHEMES,
@@ -37,9 +38,18 @@ export const webhookSigningScheme = z.enum(WEBHOOK_SIGNING_SCHEMES).meta({
     'the receiver verifies `v1a,…` signatures with the public key (`whpk_…`), and holds nothing that could sign. Chosen when the endpoint is made.',
 });
 
+export const webhookKind = z.enum(WEBHOOK_KINDS).meta({
+  id: 'WebhookKind',
+  description:
+    '`webhook` (the default): each event as signed JSON. `slack` or `discord`: the URL is an incoming webhook of theirs (or of a ' +
+    'service that takes their format, such as Mattermost), and each event arrives as a readable message: the form, the values, a link ' +
+    'to the submission. Same queue, retries and log. Chosen when the endpoint is made.',
+});
+
 export const webhookCreateInput = z.strictObject({
   form_id: idParam,
   url,
+  kind: webhookKind.default('webhook'),
   description: description.optional(),
   events: events.default(['submission.created']),
   signing: webhookSigningScheme.default('hmac-sha256'),
@@ -171,6 +181,7 @@ export const webhook = z
     id: z.string(),
     form_id: z.string(),
     url: z.string(),
+    kind: webhookKind,
     description: z.string().nullable(),
     events: z.array(webhookEventType),
     enabled: z.boolean(),
@@ -267,7 +278,7 @@ export const webhookDelivery = z
       ),
     payload: z
       .union([submissionCreatedEvent, submissionReleasedEvent, submissionDeletedEvent, formStateEvent, webhookTestEvent])
-      .describe('The event as sent.'),
+      .describe('The event as sent (to a Slack or Discord endpoint, the event its message was written from).'),
     test: z.boolean().describe('A test event (`POST …/test`): logged with its one attempt, never retried by the schedule.'),
     created_at: timestamp,
   })

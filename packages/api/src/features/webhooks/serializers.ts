@@ -16,6 +16,7 @@ export const webhookToWire = (e: IWebhookEndpoint, last: LastDelivery, now = new
   id: e.id,
   form_id: e.form.id,
   url: e.url,
+  kind: e.kind,
   description: e.description ?? null,
   events: e.events as z.input<typeof webhook>['events'],
   enabled: e.enabled,
