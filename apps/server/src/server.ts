@@ -266,7 +266,15 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       // The embedded server is the one meant for a small box.
       ...(db.engine === 'pglite' ? [idleMemoryTrim()] : []),
       { name: 'metrics server', start() {}, stop: async () => void (await metricsServer?.close()) },
-      { name: 'requests', start() {}, stop: () => app.close() },
+      {
+        name: 'requests',
+        start() {},
+        // Long polls answer at once, so closing does not wait them out.
+        stop: () => {
+          services.longPolls.stop();
+          return app.close();
+        },
+      },
     ],
     app.log,
   );

@@ -14,6 +14,7 @@ import type { KeysServices } from './features/keys/services.ts';
 import type { SecretScanningServices } from './features/secret-scanning/services.ts';
 import type { FilesServices } from './features/files/services.ts';
 import type { UploadSource } from './infrastructure/upload-source.ts';
+import type { LongPolls } from './infrastructure/long-polls.ts';
 
 /** What every request shares: built once at start by the server. The kernel's members, and each feature's. */
 export interface Services extends KeysServices, FormsServices, InboxServices, SecretScanningServices, FilesServices {
@@ -34,6 +35,8 @@ export interface Services extends KeysServices, FormsServices, InboxServices, Se
   secretBox: SecretBox;
   /** lfk's requests to webhook receivers: safe by default (public https addresses only). */
   outbound: Outbound;
+  /** The pauses of long-polling requests (the events feed), cut short when the server stops. */
+  longPolls: LongPolls;
   /** Work a request starts and does not wait for (a password reset's lookup and email); shutdown waits for it. */
   background: BackgroundWork;
   /** The time, for every decision that depends on it (key expiry, rolls, usage days); tests turn it. */

@@ -10,14 +10,12 @@ import { keepWatching } from './keep-watching.ts';
 
 type FormEvent = RouterOutputs['webhooks']['events']['data'][number];
 
-/** How often the form's events are asked for. */
-const POLL_EVERY_MS = 1000;
+/** A pause between two asks, each of which the server holds open until an event arrives (a long poll). */
+const PAUSE_MS = 100;
+/** How long the server holds one ask open, at most (its own bound is 20 s): well inside the request timeout. */
+const WAIT_SECONDS = 20;
 /** How long the local receiver has to answer one event. */
 const FORWARD_TIMEOUT_MS = 10_000;
-/** How far back each poll reads again, for events that committed after a later one. */
-const LOOKBACK_MS = 10_000;
-/** Before every event id: the cursor that reads a stream from its beginning. */
-const START_OF_STREAM = `msg_${'0'.repeat(26)}`;
 
 /** What forwarding one event came to. */
 interface Forwarded {
@@ -76,31 +74,20 @@ async function listen(ctx: CommandContext, formId: string, url: string, secret: 
   const sign = (id: string, at: Date, body: string) => signer.sign(id, at, body);
   // Each request gets the whole timeout: this command runs for as long as it is left to.
   const api = await sessionApi(ctx, 'request');
-  // Nothing from before the start is forwarded.
-  let floor = (await api.webhooks.events.query({ form_id: formId })).cursor ?? START_OF_STREAM;
+  // A long poll held open a little less than a request may take.
+  const wait = Math.max(0, Math.min(WAIT_SECONDS, Math.floor(ctx.settings.timeoutMs / 1000) - 5));
+  // Nothing from before the start is forwarded. The feed is read in commit order from its cursor,
+  // so an event that commits late, or a submission released from spam, is never behind it.
+  let cursor = (await api.webhooks.events.query({ form_id: formId })).cursor!;
   ctx.out.note(`Ready. Forwarding new submissions of ${formId} to ${url} (Ctrl-C to stop).`);
   ctx.out.note(`Signing secret for this session: ${ctx.out.errorStyle.bold(secret)}`);
-  // Event ids are given before their submission commits, so one may appear after a later one was
-  // read: the last LOOKBACK_MS are read again each time, and what was forwarded is remembered.
-  const forwarded = new Map<string, number>();
-  return keepWatching(ctx, POLL_EVERY_MS, async () => {
-    let after = floor;
+  return keepWatching(ctx, PAUSE_MS, async () => {
     let page: Awaited<ReturnType<typeof api.webhooks.events.query>>;
     do {
-      page = await api.webhooks.events.query({ form_id: formId, after, limit: PAGE_LIMIT.max });
-      for (const event of page.data) {
-        if (forwarded.has(event.id)) continue;
-        forwarded.set(event.id, Date.parse(event.created_at));
-        report(ctx, await forward(url, sign, event));
-      }
-      after = page.cursor ?? after;
+      page = await api.webhooks.events.query({ form_id: formId, after: cursor, limit: PAGE_LIMIT.max, wait });
+      for (const event of page.data) report(ctx, await forward(url, sign, event));
+      cursor = page.cursor ?? cursor;
     } while (page.has_more);
-    const horizon = Date.now() - LOOKBACK_MS;
-    for (const [id, at] of forwarded) {
-      if (at >= horizon) continue;
-      if (id > floor) floor = id;
-      forwarded.delete(id);
-    }
   });
 }
 

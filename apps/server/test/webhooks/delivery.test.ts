@@ -263,15 +263,15 @@ describe('a disabled endpoint', () => {
 });
 
 describe('the events stream (what lfk listen forwards)', () => {
-  it('reads from a cursor, oldest first, each event as webhooks send it', async () => {
+  it('reads from a cursor, in commit order, each event as webhooks send it', async () => {
     const owner = await t.signup();
     const hook = await formWithWebhook(t, owner, receiver.url);
     const start = await t.request('GET', `/v1/forms/${hook.formId}/events`, { token: owner.token });
-    expect(start.json).toEqual({ data: [], cursor: null, has_more: false });
+    expect(start.json).toEqual({ data: [], cursor: expect.stringMatching(/^evc_\d+_sub_z{26}$/), has_more: false });
     const ids = [await submitTo(t, hook.formId), await submitTo(t, hook.formId)];
-    const all = await t.request('GET', `/v1/forms/${hook.formId}/events?after=msg_${'0'.repeat(26)}`, { token: owner.token });
+    const all = await t.request('GET', `/v1/forms/${hook.formId}/events?after=${start.json.cursor}`, { token: owner.token });
     expect(all.json.data.map((e: { id: string }) => e.id)).toEqual(ids.map((id) => `msg_${id.slice(4)}`));
-    expect(all.json.cursor).toBe(`msg_${ids[1]!.slice(4)}`);
+    expect(all.json.cursor).toMatch(new RegExp(`^evc_\\d+_${ids[1]}$`));
     expect(all.json.has_more).toBe(false);
     // The payload is what the endpoint received for the same event.
     await until('the deliveries', async () => (await deliveriesOf(t, owner, hook)).every((d) => d.status === 'succeeded') && (await deliveriesOf(t, owner, hook)).length === 2);
@@ -280,9 +280,14 @@ describe('the events stream (what lfk listen forwards)', () => {
     expect(newest!.event_id).toBe(all.json.data[1].id);
     const later = await t.request('GET', `/v1/forms/${hook.formId}/events?after=${all.json.cursor}`, { token: owner.token });
     expect(later.json).toEqual({ data: [], cursor: all.json.cursor, has_more: false });
-    const bogus = await t.request('GET', `/v1/forms/${hook.formId}/events?after=sub_123`, { token: owner.token });
-    expect(bogus.status).toBe(400);
-    expect(bogus.json.error.details).toEqual([{ path: 'after', message: 'Not an event id from this stream.' }]);
+    // An event id, as this feed gave before cursors: the events after it.
+    const fromEvent = await t.request('GET', `/v1/forms/${hook.formId}/events?after=${all.json.data[0].id}`, { token: owner.token });
+    expect(fromEvent.json.data.map((e: { id: string }) => e.id)).toEqual([all.json.data[1].id]);
+    for (const bogus of ['sub_123', `msg_${'0'.repeat(26)}`, 'evc_1_sub_x']) {
+      const res = await t.request('GET', `/v1/forms/${hook.formId}/events?after=${bogus}`, { token: owner.token });
+      expect(res.status).toBe(400);
+      expect(res.json.error.details).toEqual([{ path: 'after', message: 'Not a cursor of this stream.' }]);
+    }
   });
 });
 

@@ -1,3 +1,4 @@
+import { LongPolls } from '../infrastructure/long-polls.ts';
 import type { KeyObject } from 'node:crypto';
 import type { Database } from '@lfk/db';
 import type { Services } from '../context.ts';
@@ -73,6 +74,7 @@ export function createServices(db: Database, settings: ServicesSettings, log: Lo
     formCache,
     formStateEvents: queueFormStateChanged,
     background,
+    longPolls: new LongPolls(),
     refusedOrigins: new RefusedOrigins(db, background, formCache, settings.now),
     now: settings.now,
     secretScanningKeys: settings.secretScanningKeys,

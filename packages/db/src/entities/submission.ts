@@ -21,11 +21,23 @@ export const Submission = defineEntity({
     apiKeyId: p.string().length(40).nullable(),
     status: p.enum(SUBMISSION_STATUSES).default('ok'),
     spamReason: p.enum(SPAM_REASONS).nullable(),
+    /**
+     * Its place in the form's stream of events (`GET …/events`, `lfk listen`): the id of the
+     * transaction that wrote it, or that released it from spam. A reader takes only what is below
+     * every transaction still running, so it reads in commit order and a late commit is never
+     * behind its cursor. Never read through the entity.
+     */
+    streamSeq: p.bigint().defaultRaw('((pg_current_xact_id())::text)::bigint').lazy(),
   },
   // Lists and counts read one status of a form, newest first; retention and "delete before" read by time.
   indexes: [
     { properties: ['form', 'status', 'id'] },
     { properties: ['form', 'createdAt'] },
+    // The stream of a form's events, in commit order.
+    {
+      name: 'submissions_stream_index',
+      expression: `create index "submissions_stream_index" on "submissions" ("form_id", "stream_seq", "id") where "status" = 'ok'`,
+    },
     // The sweep deletes spam by age, across forms.
     {
       name: 'submissions_spam_created_at_index',

@@ -100,6 +100,19 @@ const COLUMNS = 'id, form_id, data, source, status, spam_reason, created_at';
 /** The same, of the table named `t` (a bounded read's). */
 const COLUMNS_OF_T = COLUMNS.split(', ').map((column) => `t.${column}`).join(', ');
 
+/** A place in a form's stream of events: a transaction's id (as text: it is a bigint), then a submission id. */
+export interface StreamPosition {
+  seq: string;
+  id: string;
+}
+
+/** The id of the transaction running this statement, as `stream_seq` keeps it. */
+const CURRENT_TRANSACTION = '((pg_current_xact_id())::text)::bigint';
+/** The oldest transaction still running (or the next to start): what is below it has ended, committed or not. */
+const OLDEST_RUNNING = '((pg_snapshot_xmin(pg_current_snapshot()))::text)::bigint';
+/** After every submission id: with a transaction's id, the place after all of that transaction's submissions. */
+const STREAM_LAST_ID = `sub_${'z'.repeat(26)}`;
+
 /** The retention sweep's advisory lock: any constant every replica shares ("lfk%"). */
 const SWEEP_LOCK = 0x6c666b25;
 
@@ -181,8 +194,51 @@ export class SubmissionRepository extends BaseRepository<ISubmission> {
     return row ? readingOf(row) : null;
   }
 
+  /**
+   * Its status now. Its place in the form's stream moves to this transaction's: a submission
+   * released from spam is read by a stream's readers as new, wherever their cursor stands.
+   */
   async setStatus(submissionId: string, status: SubmissionStatus, spamReason: SpamReason | null): Promise<void> {
-    await this.em.execute('update submissions set status = ?, spam_reason = ? where id = ?', [status, spamReason, submissionId]);
+    await this.em.execute(`update submissions set status = ?, spam_reason = ?, stream_seq = ${CURRENT_TRANSACTION} where id = ?`, [status, spamReason, submissionId]);
+  }
+
+  /**
+   * Where the form's stream stands now: every submission of a transaction that has ended is before
+   * it (ids of later ones are at least the oldest still running).
+   */
+  async streamNow(): Promise<StreamPosition> {
+    const [row] = await this.em.execute<{ seq: string | number }[]>(`select ${OLDEST_RUNNING} - 1 as seq`);
+    return { seq: String(row!.seq), id: STREAM_LAST_ID };
+  }
+
+  /** The submission's place in its form's stream, or null for one that is not the form's. */
+  async streamPositionOf(formId: string, submissionId: string): Promise<StreamPosition | null> {
+    if (!isId('sub', submissionId)) return null;
+    const [row] = await this.em.execute<{ seq: string | number }[]>('select stream_seq as seq from submissions where id = ? and form_id = ?', [submissionId, formId]);
+    return row ? { seq: String(row.seq), id: submissionId } : null;
+  }
+
+  /**
+   * The form's real submissions after `after` in its stream, in commit order, within `bounds`: only
+   * those of transactions older than every one still running, so none can commit behind them later.
+   */
+  async streamAfter(formId: string, after: StreamPosition, bounds: ReadBounds): Promise<Bounded<SubmissionReading & { position: StreamPosition }>> {
+    const rows = await this.em.execute<(SubmissionRow & { stream_seq: string | number; more: boolean })[]>(
+      `with firsts as (
+         select id, stream_seq, octet_length(data::text) as bytes from submissions
+         where form_id = ? and status = 'ok' and (stream_seq, id) > (?::bigint, ?) and stream_seq < ${OLDEST_RUNNING}
+         order by stream_seq, id limit ?
+       ), bounded as (
+         select id, stream_seq, (row_number() over w <= ? and sum(bytes) over w - bytes < ?) as fits from firsts window w as (order by stream_seq, id)
+       )
+       select ${COLUMNS_OF_T}, b.stream_seq, exists (select 1 from bounded where not fits) as more
+       from bounded b join submissions t on t.id = b.id where b.fits order by b.stream_seq, b.id`,
+      [formId, after.seq, after.id, bounds.rows + 1, bounds.rows, bounds.bytes],
+    );
+    return {
+      rows: rows.map((row) => ({ ...readingOf(row), position: { seq: String(row.stream_seq), id: row.id } })),
+      more: rows[0]?.more ?? false,
+    };
   }
 
   /** What the submission has sent, or has waiting: whether its email exists, and the endpoints it has a delivery for. */

@@ -33,6 +33,10 @@ import {
   webhookUpdateInput,
 } from './schemas.ts';
 import { bodiesOf, planRecover, recoverChunks } from './recover.ts';
+import { cursorOf, positionOf } from './stream-cursor.ts';
+
+/** How often a long poll of the events feed looks again. */
+const LONG_POLL_EVERY_MS = 250;
 import { afterRotation, livePrevious, MAX_PREVIOUS_SECRETS, secretContext, signingSecrets } from './secrets.ts';
 import { deliveryToWire, testResultToWire, webhookToWire } from './serializers.ts';
 import { generateSigningKey, signatureHeaders } from './signing.ts';
@@ -328,31 +332,32 @@ export const webhooksRouter = router({
     }),
 
   events: formMemberProcedure.meta(rest('GET /v1/forms/:form_id/events', 200,
-      "The form's events after a cursor, oldest first, exactly as webhooks send them (members' sessions only): what `lfk listen` forwards"))
+      "The form's events after a cursor, in the order they committed, exactly as webhooks send them (members' sessions only): " +
+        'what `lfk listen` forwards. With `wait`, an empty page is held until an event arrives or the wait is over (a long poll)'))
     .input(formEventsInput)
     .output(formEventPage)
     .query(async ({ ctx, input }) => {
       const submissions = ctx.em.getRepository(Submission);
-      if (input.after === undefined) {
-        const newest = await submissions.newestId(ctx.form.id);
-        return { data: [], cursor: newest === null ? null : submissionEventId(newest), has_more: false };
+      if (input.after === undefined) return { data: [], cursor: cursorOf(await submissions.streamNow()), has_more: false };
+      // A cursor, or (as this feed gave before) an event id: where that event's submission stands.
+      const after = positionOf(input.after) ?? (isId('msg', input.after) ? await submissions.streamPositionOf(ctx.form.id, submissionOfEvent(input.after)) : null);
+      if (!after) throw new ApiError('invalid_request', { details: [{ path: 'after', message: 'Not a cursor of this stream.' }] });
+      const deadline = Date.now() + input.wait * 1000;
+      const bounds = { rows: input.limit, bytes: PAGE_MAX_BYTES };
+      let page = await submissions.streamAfter(ctx.form.id, after, bounds);
+      while (page.rows.length === 0 && Date.now() < deadline && !ctx.services.longPolls.stopping) {
+        await ctx.services.longPolls.pause(Math.min(LONG_POLL_EVERY_MS, deadline - Date.now()));
+        page = await submissions.streamAfter(ctx.form.id, after, bounds);
       }
-      if (!isId('msg', input.after)) {
-        throw new ApiError('invalid_request', { details: [{ path: 'after', message: 'Not an event id from this stream.' }] });
-      }
-      const { rows, more } = await submissions.oldestFirstMatching(ctx.form.id, { status: 'ok' }, submissionOfEvent(input.after), {
-        rows: input.limit,
-        bytes: PAGE_MAX_BYTES,
-      });
       const form = { id: ctx.form.id, name: ctx.form.name };
-      const filesOf = await linkedFilesOf(ctx.em, ctx.services, ctx.form.workspace?.id ?? null, rows.map((row) => row.id));
-      const data = rows.map((row) => ({
+      const filesOf = await linkedFilesOf(ctx.em, ctx.services, ctx.form.workspace?.id ?? null, page.rows.map((row) => row.id));
+      const data = page.rows.map((row) => ({
         id: submissionEventId(row.id),
         type: 'submission.created' as const,
         created_at: row.createdAt.toISOString(),
         payload: submissionCreatedPayload({ form, submission: { id: row.id, createdAt: row.createdAt, source: row.source, values: row.data }, files: filesOf(row.id) }),
       }));
-      return { data, cursor: data.at(-1)?.id ?? input.after, has_more: more };
+      return { data, cursor: cursorOf(page.rows.at(-1)?.position ?? after), has_more: page.more };
     }),
 
   recover: formMemberProcedure.meta(rest('POST /v1/forms/:form_id/webhooks/:webhook_id/recover', 202,

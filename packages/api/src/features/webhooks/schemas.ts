@@ -287,14 +287,20 @@ export const webhookDelivery = z
 export const webhookDeliveryListInput = listInput.extend({ form_id: idParam, webhook_id: idParam });
 export const webhookDeliveryIdInput = z.object({ form_id: idParam, webhook_id: idParam, delivery_id: idParam });
 
+/** The longest a long poll of the events feed is held: well inside every client's and proxy's timeout. */
+export const EVENTS_MAX_WAIT_SECONDS = 20;
+
 export const formEventsInput = z.object({
   form_id: idParam,
   after: z
     .string()
     .max(100)
     .optional()
-    .describe("The last event id seen (a `cursor`): the events after it. Without it, none: just the cursor of now, to read from."),
+    .describe('A `cursor` this feed gave: the events after it. Without it, none: just the cursor of now, to read from.'),
   limit: queryInteger(1, PAGE_LIMIT.max).default(PAGE_LIMIT.max).describe(`How many events at most: 1 to ${PAGE_LIMIT.max}.`),
+  wait: queryInteger(0, EVENTS_MAX_WAIT_SECONDS)
+    .default(0)
+    .describe(`Seconds (0 to ${EVENTS_MAX_WAIT_SECONDS}) to hold an empty page open until an event arrives: a long poll.`),
 });
 
 export const formEvent = z
@@ -309,7 +315,13 @@ export const formEvent = z
 export const formEventPage = z
   .object({
     data: z.array(formEvent),
-    cursor: z.string().nullable().describe('Pass as `after` to read on from here; null while the form has had no event.'),
+    cursor: z
+      .string()
+      .nullable()
+      .describe(
+        'Pass as `after` to read on from here. Events are read in the order they committed, so one that commits late, or a submission ' +
+          'released from spam, is never behind it.',
+      ),
     has_more: z
       .boolean()
       .describe('More events follow this page already: read on from `cursor` now. A page ends at `limit` events or about 1 MiB of them.'),
