@@ -286,7 +286,7 @@ const deliveryStatusText = (d: Delivery) =>
   ({
     pending: d.next_attempt_at ? 'pending' : 'pending (endpoint disabled)',
     succeeded: 'succeeded',
-    failed: 'failed',
+    failed: 'failed: out of attempts (retry sends it)',
     held: 'held: for a previous URL (retry or discard)',
     discarded: 'discarded',
   })[d.status];

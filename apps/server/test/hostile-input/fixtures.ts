@@ -309,6 +309,15 @@ export const BODY_CASES: Partial<Record<RestRoute['procedure'], BodyCase>> = {
     unknown: () => ({ description: 'Orders', secret: 'whsec_chosen' }),
     textField: 'description',
   },
+  // A dry run: it counts and queues nothing. Its only strings are times, refused when not one.
+  'webhooks.recover': {
+    url: () => `/v1/forms/${hookFormId}/webhooks/${webhookId}/recover`,
+    token: () => owner.token,
+    valid: () => ({ since: new Date(Date.now() - 3_600_000).toISOString(), dry_run: true }),
+    emptyOk: false,
+    unknown: () => ({ since: new Date(Date.now() - 3_600_000).toISOString(), events: ['form.closed'] }),
+    textField: 'since',
+  },
 };
 
 // The submission route takes form posts and validates against each form's own schema: its

@@ -95,8 +95,9 @@ function Endpoints({ formId, formName }: { formId: string; formName: string }) {
         </button>
       </div>
       <p className="muted">
-        Each submission is POSTed to every enabled endpoint, signed with Standard Webhooks (<code>webhook-id</code>,{' '}
-        <code>webhook-timestamp</code>, <code>webhook-signature</code>). Failed deliveries are retried for about three days.
+        Each event an endpoint takes is POSTed to it while it is enabled, signed with Standard Webhooks (<code>webhook-id</code>,{' '}
+        <code>webhook-timestamp</code>, <code>webhook-signature</code>), or to a Slack or Discord channel as a message. Failed
+        deliveries are retried for about three days; one still failing then stays in the log as failed, for you to retry.
       </p>
       <ConfirmAddressNotice toDo="add webhook endpoints" />
       <LoadedList
@@ -525,6 +526,9 @@ function DeliveryItem({ formId, webhookId, delivery }: { formId: string; webhook
         </p>
       )}
       {delivery.status === 'discarded' && <p role="note">Discarded: it will not be sent. Retry can still send it.</p>}
+      {delivery.status === 'failed' && (
+        <p role="note">Failed: its automatic attempts ran out, and it is not tried again on its own. Retry sends it once more.</p>
+      )}
       <h3>Attempts</h3>
       {delivery.attempts.length === 0 ? (
         <p className="muted">Not attempted yet.</p>
