@@ -97,6 +97,8 @@ describe('recover', () => {
     });
     expect(backwards.status).toBe(400);
     expect(backwards.json.error.details).toEqual([{ path: 'until', message: 'Must be after since.' }]);
+    const future = await t.request('POST', `${base}/recover`, { token: owner.token, body: { since: new Date(Date.now() + HOUR).toISOString() } });
+    expect(future.json.error.details).toEqual([{ path: 'since', message: 'Must be in the past.' }]);
     const notATime = await t.request('POST', `${base}/recover`, { token: owner.token, body: { since: '2h' } });
     expect(notATime.status).toBe(400);
 

@@ -1,7 +1,7 @@
 import { BaseRepository } from './base-repository.ts';
 import type { IFormEvent } from '../entities/form-event.ts';
 
-/** An event as it is recorded, and as a recover reads it back. */
+/** An event as it is recorded. */
 export interface RecordedEvent {
   id: string;
   type: string;
@@ -26,16 +26,16 @@ export class FormEventRepository extends BaseRepository<IFormEvent> {
     }
   }
 
-  /** The form's events of `types` made in [since, until), oldest first, at most `limit`; bodies only with `withPayload`. */
-  async inRange(formId: string, types: readonly string[], since: Date, until: Date, limit: number, withPayload: boolean): Promise<RecordedEvent[]> {
+  /** The form's events of `types` made in [since, until), oldest first, at most `limit`, without their bodies (see `payloadsOf`). */
+  async inRange(formId: string, types: readonly string[], since: Date, until: Date, limit: number): Promise<Omit<RecordedEvent, 'payload'>[]> {
     if (types.length === 0) return [];
-    const rows = await this.em.execute<{ id: string; type: string; submission_id: string | null; payload: string | null; created_at: Date | string }[]>(
-      `select id, type, submission_id, ${withPayload ? 'payload' : 'null as payload'}, created_at from form_events
+    const rows = await this.em.execute<{ id: string; type: string; submission_id: string | null; created_at: Date | string }[]>(
+      `select id, type, submission_id, created_at from form_events
        where form_id = ? and type in (${types.map(() => '?').join(', ')}) and created_at >= ? and created_at < ?
        order by created_at, id limit ?`,
       [formId, ...types, since, until, limit],
     );
-    return rows.map((r) => ({ id: r.id, type: r.type, submissionId: r.submission_id, payload: r.payload ?? '', createdAt: new Date(r.created_at) }));
+    return rows.map((r) => ({ id: r.id, type: r.type, submissionId: r.submission_id, createdAt: new Date(r.created_at) }));
   }
 
   /** These events' bodies, by id. */

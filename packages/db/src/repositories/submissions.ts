@@ -177,12 +177,6 @@ export class SubmissionRepository extends BaseRepository<ISubmission> {
     return isId('sub', submissionId) ? this.findOne({ id: submissionId, form: formId }) : Promise.resolve(null);
   }
 
-  /** The id of the form's newest real submission, or null: where a stream of its events read from now starts. */
-  async newestId(formId: string): Promise<string | null> {
-    const [newest] = await this.find({ form: formId, status: 'ok' }, { orderBy: { id: 'desc' }, limit: 1, fields: ['id'] });
-    return newest?.id ?? null;
-  }
-
   /**
    * The form's submission with this id, its row locked to the end of the transaction and read
    * after the lock is granted (so two changes of its status are decided one after the other, each

@@ -40,7 +40,7 @@ export async function planRecover(em: EntityManager, formId: string, endpoint: {
     ? (await em.getRepository(Submission).realMadeIn(formId, since, until, cap + 1)).map((s): EventRef => ({ id: submissionEventId(s.id), type: 'submission.created', createdAt: s.createdAt, submissionId: s.id }))
     : [];
   const others = endpoint.events.filter((type) => type !== 'submission.created');
-  const recorded = (await em.getRepository(FormEvent).inRange(formId, others, since, until, cap + 1, false)).map((e): EventRef => ({ id: e.id, type: e.type, createdAt: e.createdAt, submissionId: e.submissionId }));
+  const recorded = (await em.getRepository(FormEvent).inRange(formId, others, since, until, cap + 1)).map((e): EventRef => ({ id: e.id, type: e.type, createdAt: e.createdAt, submissionId: e.submissionId }));
   const all = [...created, ...recorded].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const inRange = all.slice(0, cap);
   const deliveries = em.getRepository(WebhookDelivery);
@@ -87,5 +87,3 @@ export async function bodiesOf(
     return [{ eventId: event.id, type: event.type, payload, submissionId: submission.id }];
   });
 }
-
-

@@ -1,5 +1,5 @@
 import { AuditEvent, Form, type IWebhookEndpoint, isId, newId, Submission, WebhookDelivery, WebhookEndpoint } from '@lfk/db';
-import { type AuditAction, DAY_MS, MAX_WEBHOOKS_PER_FORM, PAGE_MAX_BYTES, WEBHOOK_RECOVER_MAX_DAYS } from '@lfk/vocabulary';
+import { type AuditAction, DAY_MS, MAX_WEBHOOKS_PER_FORM, PAGE_MAX_BYTES, WEBHOOK_RECOVER_MAX_DAYS, WEBHOOK_RECOVER_MAX_EVENTS } from '@lfk/vocabulary';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { z } from 'zod';
 import { listOf } from '../../common-schemas.ts';
@@ -34,13 +34,13 @@ import {
 } from './schemas.ts';
 import { bodiesOf, planRecover, recoverChunks } from './recover.ts';
 import { cursorOf, positionOf } from './stream-cursor.ts';
-
-/** How often a long poll of the events feed looks again. */
-const LONG_POLL_EVERY_MS = 250;
 import { afterRotation, livePrevious, MAX_PREVIOUS_SECRETS, secretContext, signingSecrets } from './secrets.ts';
 import { deliveryToWire, testResultToWire, webhookToWire } from './serializers.ts';
 import { generateSigningKey, signatureHeaders } from './signing.ts';
 import { bodyFor } from './chat-messages.ts';
+
+/** How often a long poll of the events feed looks again. */
+const LONG_POLL_EVERY_MS = 250;
 
 /**
  * The form's endpoint with this id; another form's, or a wrong-shaped id, is not found. `lock`
@@ -362,9 +362,10 @@ export const webhooksRouter = router({
 
   recover: formMemberProcedure.meta(rest('POST /v1/forms/:form_id/webhooks/:webhook_id/recover', 202,
       "Send the form's events of a time range (of the types the endpoint takes) to this endpoint again, as new deliveries " +
-        "with their original `webhook-id`s, oldest first (members' sessions only). A submission's event is rebuilt from it as it " +
-        'is now (one deleted or marked spam since is not sent); events already waiting for the endpoint are not queued twice. ' +
-        'The deliveries wait their turn as any other, so other endpoints are not held up',
+        "with their original `webhook-id`s, queued oldest first (members' sessions only). A submission's event is rebuilt from it as " +
+        'it is now (one deleted or marked spam since is not sent); events already waiting for the endpoint are not queued twice. ' +
+        `At most ${WEBHOOK_RECOVER_MAX_EVENTS} at once (\`next_since\` says where the rest start); they are taken a few at a time, ` +
+        "so neither the endpoint's new events nor other endpoints' are held up",
       { errors: ['webhook_not_found', 'webhook_disabled'] }))
     .input(webhookRecoverInput)
     .output(webhookRecovered)
@@ -375,6 +376,7 @@ export const webhooksRouter = router({
       if (since.getTime() < now.getTime() - WEBHOOK_RECOVER_MAX_DAYS * DAY_MS) {
         throw new ApiError('invalid_request', { details: [{ path: 'since', message: `At most ${WEBHOOK_RECOVER_MAX_DAYS} days back.` }] });
       }
+      if (input.until === undefined && since >= now) throw new ApiError('invalid_request', { details: [{ path: 'since', message: 'Must be in the past.' }] });
       if (until <= since) throw new ApiError('invalid_request', { details: [{ path: 'until', message: 'Must be after since.' }] });
       const endpoint = await findEndpoint(ctx.em, ctx.form.id, input.webhook_id);
       if (!input.dry_run && !endpoint.enabled) throw new ApiError('webhook_disabled');
