@@ -161,9 +161,18 @@ const HOW_TO_READ = `## How to read it
   socket write that hands the CPU to PostgreSQL's process on a busy 2-core machine counts the wait
   too: the busy time can exceed the CPU time. \`npm run bench:profile keyed\` gives the same by
   package and by function.
-- \`BENCH_ONLY=uploads npm run bench\` runs scenario 4 (on the embedded database) and 17 alone, and
-  \`BENCH_ONLY=lower-bound\` (with BENCH_DATABASE_URL) scenarios 8 and 18 on PostgreSQL; either
-  replaces those rows and notes on this page, keeping the rest from the run before.
+- 19. A webhook recover beside other work, two replicas on PostgreSQL: 10,000 real submissions
+  (BENCH_WEBHOOK_DRAIN) written to a form in the minute before, its endpoint to a fast receiver on
+  127.0.0.1, and \`POST …/recover\` for the last two minutes; meanwhile server-side submissions at
+  50 a second (BENCH_RECOVER_SIDE_RATE), half through each replica, to another form of the same
+  workspace whose endpoint goes to another fast receiver. Events a second, from asking to the last
+  one's arrival (target ≥ 1,000/s), and that other endpoint's 201 → receipt while the recover's
+  events flow (target p99 ≤ 250 ms). It runs before scenario 11, whose half-failing receiver leaves
+  thousands of retries due for minutes.
+- \`BENCH_ONLY=uploads npm run bench\` runs scenario 4 (on the embedded database) and 17 alone,
+  \`BENCH_ONLY=lower-bound\` (with BENCH_DATABASE_URL) scenarios 8 and 18 on PostgreSQL, and
+  \`BENCH_ONLY=webhooks\` (with BENCH_DATABASE_URL) scenarios 10 to 12, 15, 16 and 19; each replaces
+  those rows and notes on this page, keeping the rest from the run before.
 - Run it with BENCH_DATABASE_URL on a database of its own: the benchmark leaves its rows (and
   thousands of queued emails) behind.
 `;
