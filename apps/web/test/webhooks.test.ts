@@ -17,6 +17,16 @@ describeInBrowser('webhooks', () => {
   });
   afterAll(() => receiver.close());
 
+  /** The owner's page on a new form's Webhooks tab, its "Add endpoint" dialog open. */
+  async function addEndpointDialog() {
+    const { page } = await d.ownerPage();
+    const workspaceId = workspaceOf(page);
+    const form = await createContactForm(d.t, { token: await sessionOf(page), workspaceId });
+    await page.goto(`/w/${workspaceId}/forms/${form.id}/webhooks`);
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    return { page, workspaceId, form, add: page.getByRole('dialog', { name: 'Add a webhook endpoint' }) };
+  }
+
   it('add an endpoint, test it, read and retry deliveries, disable, rotate, reveal and delete', async () => {
     const { page } = await d.ownerPage();
     const workspaceId = workspaceOf(page);
@@ -114,12 +124,7 @@ describeInBrowser('webhooks', () => {
   });
 
   it('an endpoint that signs with Ed25519: its public key on the card, no secret to reveal, a new key pair on rotation', async () => {
-    const { page } = await d.ownerPage();
-    const workspaceId = workspaceOf(page);
-    const form = await createContactForm(d.t, { token: await sessionOf(page), workspaceId });
-    await page.goto(`/w/${workspaceId}/forms/${form.id}/webhooks`);
-    await page.getByRole('button', { name: 'Add endpoint' }).click();
-    const add = page.getByRole('dialog', { name: 'Add a webhook endpoint' });
+    const { page, form, add } = await addEndpointDialog();
     await add.getByLabel('URL').fill(`${receiver.url}?keyed`);
     expect(await add.getByLabel(/With a secret your server keeps/).isChecked()).toBe(true);
     await add.getByLabel(/With a key pair/).check();
@@ -146,12 +151,7 @@ describeInBrowser('webhooks', () => {
   });
 
   it('a Slack endpoint: no secret to copy, a readable message whose link opens the submission', async () => {
-    const { page } = await d.ownerPage();
-    const workspaceId = workspaceOf(page);
-    const form = await createContactForm(d.t, { token: await sessionOf(page), workspaceId });
-    await page.goto(`/w/${workspaceId}/forms/${form.id}/webhooks`);
-    await page.getByRole('button', { name: 'Add endpoint' }).click();
-    const add = page.getByRole('dialog', { name: 'Add a webhook endpoint' });
+    const { page, workspaceId, form, add } = await addEndpointDialog();
     await add.getByLabel(/A Slack channel/).check();
     await see(add.getByText(/The channel’s incoming webhook URL/));
     await add.getByLabel('URL').fill(`${receiver.url}?slack`);

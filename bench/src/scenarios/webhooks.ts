@@ -90,6 +90,32 @@ async function benchForm(server: BenchServer, seeded: Seed, name: string): Promi
   return form.id;
 }
 
+/** What paced submissions came to: each acknowledged one's event id and when its 201 arrived, and the refusals. */
+interface Paced {
+  acknowledged: Map<string, number>;
+  failures: unknown[];
+}
+
+/**
+ * Server-side submissions to the form at `rate` a second, each to the next of `servers` in turn,
+ * for as long as `more(sent)` says; resolves once every one has been answered.
+ */
+async function submitAtRate(servers: BenchServer[], formId: string, key: string, rate: number, more: (sent: number) => boolean, paced: Paced): Promise<void> {
+  const started = performance.now();
+  const inFlight = new Set<Promise<void>>();
+  for (let sent = 0; more(sent); sent++) {
+    const wait = started + (sent * 1000) / rate - performance.now();
+    if (wait > 1) await sleep(wait);
+    const server = servers[sent % servers.length]!;
+    const done = submitOnce(`${server.url}/v1/forms/${formId}/submissions`, key, `{"n":${sent}}`)
+      .then(({ id, at }) => void paced.acknowledged.set(eventIdOf(id), at))
+      .catch((error) => void paced.failures.push(error));
+    inFlight.add(done);
+    void done.finally(() => inFlight.delete(done));
+  }
+  await Promise.all(inFlight);
+}
+
 /**
  * Scenario 10: two replicas, a local receiver, submissions at `rate` a second for `seconds`, each
  * to one replica in turn: from each submission's 201 to the receiver having its event.
@@ -99,24 +125,9 @@ export async function webhookLatency(a: BenchServer, b: BenchServer, seeded: See
   try {
     const formId = await benchForm(a, seeded, 'Webhook latency');
     await addEndpoint(a, seeded, formId, receiver.url);
-    const key = seeded.keys[1]!.key;
-    const acknowledged = new Map<string, number>();
-    const failures: unknown[] = [];
+    const { acknowledged, failures }: Paced = { acknowledged: new Map(), failures: [] };
     const started = performance.now();
-    const total = rate * seconds;
-    const inFlight = new Set<Promise<void>>();
-    for (let sent = 0; sent < total; sent++) {
-      const due = started + (sent * 1000) / rate;
-      const wait = due - performance.now();
-      if (wait > 1) await sleep(wait);
-      const server = sent % 2 === 0 ? a : b;
-      const done = submitOnce(`${server.url}/v1/forms/${formId}/submissions`, key, `{"n":${sent}}`)
-        .then(({ id, at }) => void acknowledged.set(eventIdOf(id), at))
-        .catch((error) => void failures.push(error));
-      inFlight.add(done);
-      void done.finally(() => inFlight.delete(done));
-    }
-    await Promise.all(inFlight);
+    await submitAtRate([a, b], formId, seeded.keys[1]!.key, rate, (sent) => sent < rate * seconds, { acknowledged, failures });
     const sendSeconds = (performance.now() - started) / 1000;
     await until('every acknowledged submission to reach the receiver', () => [...acknowledged.keys()].every((id) => receiver.firstSeen.has(id)), 120_000);
     // Anything late (a duplicate) has a moment to arrive before counting.
@@ -283,25 +294,9 @@ export async function webhookRecover(a: BenchServer, b: BenchServer, seeded: See
     await addEndpoint(a, seeded, otherForm, other.url);
     await seedSubmissions(databaseUrl, recoverForm, count);
 
-    const key = seeded.keys[1]!.key;
-    const acknowledged = new Map<string, number>();
-    const failures: unknown[] = [];
+    const { acknowledged, failures }: Paced = { acknowledged: new Map(), failures: [] };
     let sending = true;
-    const load = (async () => {
-      const started = performance.now();
-      const inFlight = new Set<Promise<void>>();
-      for (let sent = 0; sending; sent++) {
-        const wait = started + (sent * 1000) / rate - performance.now();
-        if (wait > 1) await sleep(wait);
-        const server = sent % 2 === 0 ? a : b;
-        const done = submitOnce(`${server.url}/v1/forms/${otherForm}/submissions`, key, `{"n":${sent}}`)
-          .then(({ id, at }) => void acknowledged.set(eventIdOf(id), at))
-          .catch((error) => void failures.push(error));
-        inFlight.add(done);
-        void done.finally(() => inFlight.delete(done));
-      }
-      await Promise.all(inFlight);
-    })();
+    const load = submitAtRate([a, b], otherForm, seeded.keys[1]!.key, rate, () => sending, { acknowledged, failures });
     // The other endpoint's deliveries flow for a moment first.
     await sleep(2000);
     const asked = performance.now();
