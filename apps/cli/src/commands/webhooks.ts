@@ -181,8 +181,8 @@ const webhooksUpdateCommand = () =>
           ctx.out.note(`Updated webhook ${webhook.id}.`);
           if (disabledAt) {
             ctx.out.note(
-              `Events made while it was disabled (since ${disabledAt}) were not sent to it. ` +
-                `With a session, 'lfk webhooks recover ${webhookId} --form ${flags.form} --since ${disabledAt}' sends them.`,
+              `Events made while it was disabled (since ${disabledAt}) were not sent to it. With a session, ` +
+                `'lfk webhooks recover ${webhookId} --form ${flags.form} --since ${disabledAt} --until ${webhook.updated_at}' sends them.`,
             );
           }
           if (flags.url !== undefined) {
