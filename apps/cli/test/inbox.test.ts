@@ -119,6 +119,11 @@ describe('lfk submissions: filters, marks, deletes, exports', () => {
     expect(found.json.data.map((s: { id: string }) => s.id)).toEqual([ada]);
     const none = await owner.lfk(['submissions', 'list', formId, '--q', 'nothing-like-this']);
     expect(none.stdout).toContain('match');
+    // Times as durations back from now, like the other flags.
+    const recent = await owner.lfk(['submissions', 'list', formId, '--since', '10m', '--json']);
+    expect(recent.json.data.map((s: { id: string }) => s.id).sort()).toEqual([ada, grace].sort());
+    const older = await owner.lfk(['submissions', 'list', formId, '--until', '10m', '--json']);
+    expect(older.json.data).toEqual([]);
 
     const marked = await owner.lfk(['submissions', 'spam', formId, grace]);
     expect(marked.stdout).toContain(`Marked ${grace} as spam.`);
@@ -171,8 +176,8 @@ describe('lfk submissions: filters, marks, deletes, exports', () => {
     const badFormat = await owner.lfk(['submissions', 'export', formId, '--format', 'xlsx']);
     expect(badFormat.code).toBe(2);
     const badTime = await owner.lfk(['submissions', 'export', formId, '--since', 'yesterday']);
-    expect(badTime.code).toBe(1);
-    expect(badTime.stderr).toContain('since');
+    expect(badTime.code).toBe(2);
+    expect(badTime.stderr).toContain('--since takes a duration back from now (90m, 24h, 30d) or a time');
   });
 
   it('says so when the person already streams as many exports as they may (429), and exits 5', async () => {

@@ -18,6 +18,7 @@ import { collect, commandGroup, paged } from './options.ts';
 import { listed, noteNextPage } from './pages.ts';
 import { action, callAndShow } from './run-command.ts';
 import { keepWatching } from './keep-watching.ts';
+import { timeOrAgo } from '../input/durations.ts';
 
 const submissionsCreateCommand = () =>
   new Command('create')
@@ -117,15 +118,16 @@ type Filters = Pick<RouterInputs['submissions']['list'], 'status' | 'since' | 'u
 const withFilters = <Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(command: Command<Args, Opts, Globals>) =>
   command
     .addOption(new Option('--status <status>', 'real submissions, or spam').choices(SUBMISSION_STATUSES))
-    .option('--since <time>', 'from this time on (ISO 8601, e.g. 2026-11-01T00:00:00Z)')
-    .option('--until <time>', 'before this time')
+    .option('--since <time>', 'from this time on: a duration back from now (10m, 2h, 7d) or a time (2026-11-01T00:00:00Z)')
+    .option('--until <time>', 'before this time: a duration back from now or a time')
     .option('--q <text>', 'with a value holding this text, whatever its case');
 
 function filtersOf(flags: { status?: (typeof SUBMISSION_STATUSES)[number]; since?: string; until?: string; q?: string }): Filters {
+  const now = new Date();
   return {
     ...(flags.status ? { status: flags.status } : {}),
-    ...(flags.since !== undefined ? { since: flags.since } : {}),
-    ...(flags.until !== undefined ? { until: flags.until } : {}),
+    ...(flags.since !== undefined ? { since: timeOrAgo('--since', flags.since, now) } : {}),
+    ...(flags.until !== undefined ? { until: timeOrAgo('--until', flags.until, now) } : {}),
     ...(flags.q !== undefined ? { q: flags.q } : {}),
   };
 }
