@@ -161,6 +161,10 @@ describe('workspaces, members, projects', () => {
     expect(removed.status).toBe(204);
     const gone = await t.request('GET', `/v1/workspaces/${owner.workspaceId}/members`, { token: other.token });
     expect(gone.json.error.code).toBe('workspace_not_found');
+    // The audit log still names the person who left by their address.
+    const events = await t.request('GET', `/v1/workspaces/${owner.workspaceId}/audit-events`, { token: owner.token });
+    const removal = events.json.data.find((e: { action: string }) => e.action === 'member.removed');
+    expect(removal).toMatchObject({ actor: { type: 'user', id: owner.userId, email: owner.email }, target: { type: 'user', id: other.userId, email: other.email } });
   });
 
   it('two owners removing each other at once leave one owner', async () => {

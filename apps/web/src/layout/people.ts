@@ -11,7 +11,11 @@ export function useMemberNames(workspaceId: string) {
   const byId = new Map((members.data?.data ?? []).map((m) => [m.user_id, m.name ? `${m.name} (${m.email})` : m.email]));
   return {
     members,
-    /** A person's name and email; a former member is shown by id. */
-    nameOf: (userId: string | null) => (userId === null ? 'a deleted account' : (byId.get(userId) ?? `${userId} (no longer a member)`)),
+    /**
+     * A person's name and email; a former member by the address the API gave with the id (an audit
+     * event's), else by id; a deleted account as such.
+     */
+    nameOf: (userId: string | null, email?: string | null) =>
+      userId === null ? 'a deleted account' : (byId.get(userId) ?? (email ? `${email} (no longer a member)` : email === null ? 'a deleted account' : `${userId} (no longer a member)`)),
   };
 }

@@ -98,7 +98,7 @@ describe('POST /v1/forms/{id}/claim', () => {
     const claimed = await claim(member.token, form.id, form.claim_token, owner.workspaceId);
     expect(claimed.workspace_id).toBe(owner.workspaceId);
     const events = await auditEvents(owner.token, owner.workspaceId, 'form.claimed', form.id);
-    expect(events.map((e) => e.actor)).toEqual([{ type: 'user', id: member.userId }]);
+    expect(events.map((e) => e.actor)).toEqual([{ type: 'user', id: member.userId, email: member.email }]);
   });
 
   it('a wrong or malformed token, or an unknown form, is 404 form_not_found and claims nothing', async () => {

@@ -8,6 +8,13 @@ export class UserRepository extends BaseRepository<IUser> {
     return this.create({ id: newId('usr'), email, name, passwordHash });
   }
 
+  /** The addresses of these accounts, by id; a deleted account is not in it. */
+  async emailsOf(ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.em.execute<{ id: string; email: string }[]>(`select id, email from users where id in (${ids.map(() => '?').join(', ')})`, [...ids]);
+    return new Map(rows.map((row) => [row.id, row.email]));
+  }
+
   /** The account with this (lower-cased) email, with its password hash, which is otherwise never loaded. */
   findForLogin(email: string) {
     return this.findOne({ email }, { populate: ['passwordHash'] });

@@ -94,7 +94,7 @@ function AuditLog({ workspaceId }: { workspaceId: string }) {
         : type === 'form'
           ? (formNames.get(id) ?? (text(data.name) ? `form “${text(data.name)}”` : undefined))
           : type === 'user'
-            ? nameOf(id)
+            ? nameOf(id, event.target.email)
             : type === 'invitation'
               ? text(data.email)
               : type === 'webhook'
@@ -115,7 +115,7 @@ function AuditLog({ workspaceId }: { workspaceId: string }) {
   const actor = (event: AuditEvent) => {
     switch (event.actor.type) {
       case 'user':
-        return nameOf(event.actor.id);
+        return nameOf(event.actor.id, event.actor.email);
       case 'api_key':
         return keyNames.get(event.actor.id) ?? `key ${event.actor.id}`;
       case 'system':

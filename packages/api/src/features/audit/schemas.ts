@@ -107,13 +107,19 @@ const AUDIT_DATA = {
   'webhook.delivery_discarded': webhookAudit.extend({ delivery_id: z.string() }),
 } satisfies Record<AuditAction, z.ZodObject>;
 
+/** A person's address where the event names a person (a `user` actor or target), so a member who has left is still known. */
+const personEmail = z
+  .string()
+  .nullable()
+  .describe("Only for a `user`: the account's address (null once the account is deleted), so a member who has left is still known.");
+
 const auditEventOf = <A extends AuditAction>(action: A) =>
   z.object({
     id: z.string(),
     workspace_id: z.string(),
     action: z.literal(action),
-    actor: z.object({ type: z.enum(ACTOR_TYPES), id: z.string() }),
-    target: z.object({ type: z.string(), id: z.string() }).nullable(),
+    actor: z.object({ type: z.enum(ACTOR_TYPES), id: z.string(), email: personEmail.optional() }),
+    target: z.object({ type: z.string(), id: z.string(), email: personEmail.optional() }).nullable(),
     data: AUDIT_DATA[action],
     created_at: timestamp,
   });
