@@ -108,7 +108,16 @@ describeInBrowser('accounts, workspaces, members and the audit log', () => {
     await page.getByLabel(`Role of ${email}`).selectOption('member');
     await see(page.getByRole('alert').getByText('A workspace keeps at least one owner'));
     expect(await page.getByLabel(`Role of ${email}`).inputValue()).toBe('owner');
+    // Making someone an owner asks first; not now leaves them a member.
     await page.getByLabel(`Role of ${other}`).selectOption('owner');
+    const promote = page.getByRole('dialog', { name: `Make ${other} an owner?` });
+    await see(promote.getByText('can delete the workspace'));
+    await expectAccessible(page, 'make-owner');
+    await promote.getByRole('button', { name: 'Cancel' }).click();
+    await gone(promote);
+    expect(await page.getByLabel(`Role of ${other}`).inputValue()).toBe('member');
+    await page.getByLabel(`Role of ${other}`).selectOption('owner');
+    await page.getByRole('dialog', { name: `Make ${other} an owner?` }).getByRole('button', { name: 'Make owner' }).click();
     await see(page.getByText(`${other} is now an owner.`));
     await page.getByLabel(`Role of ${other}`).selectOption('member');
     await see(page.getByText(`${other} is now a member.`));

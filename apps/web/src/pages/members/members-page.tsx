@@ -29,6 +29,8 @@ export function MembersPage() {
   usePageTitle('Members', workspace.name);
   const { members } = useMemberNames(workspace.id);
   const [removing, setRemoving] = useState<Member | null>(null);
+  // Making someone an owner hands them the workspace: asked first.
+  const [promoting, setPromoting] = useState<Member | null>(null);
   const isOwner = workspace.role === 'owner';
   const roles = useRoleChange(workspace.id);
   const columns: Column<Member>[] = [
@@ -42,7 +44,11 @@ export function MembersPage() {
             aria-label={`Role of ${m.email}`}
             value={m.role}
             disabled={roles.pending}
-            onChange={(event) => roles.change(m, event.target.value as Member['role'])}
+            onChange={(event) => {
+              const role = event.target.value as Member['role'];
+              if (role === 'owner') setPromoting(m);
+              else roles.change(m, role);
+            }}
           >
             {ROLES.map((role) => (
               <option key={role} value={role}>
@@ -82,6 +88,23 @@ export function MembersPage() {
       {isOwner && <InviteForm workspaceId={workspace.id} />}
       <PendingInvitations workspaceId={workspace.id} isOwner={isOwner} />
       <RemoveMemberDialog workspaceId={workspace.id} member={removing} onClose={() => setRemoving(null)} />
+      <ConfirmDialog
+        open={promoting !== null}
+        title={`Make ${promoting?.email ?? ''} an owner?`}
+        confirmLabel="Make owner"
+        onConfirm={() => {
+          if (promoting) roles.change(promoting, 'owner');
+          setPromoting(null);
+        }}
+        onClose={() => setPromoting(null)}
+        pending={roles.pending}
+        error={null}
+      >
+        <p>
+          Owners create and revoke API keys, invite and remove people (other owners too), read the audit log, and can delete the
+          workspace with everything in it. Make them an owner only if you would hand them all of that.
+        </p>
+      </ConfirmDialog>
     </>
   );
 }
