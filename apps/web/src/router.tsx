@@ -70,6 +70,12 @@ const signUpRoute = createRoute({
   },
   component: SignUpPage,
 });
+/** Where deleting one's account ends. */
+const accountDeletedRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/account-deleted',
+  component: lazyRouteComponent(() => import('./pages/auth/account-deleted-page.tsx'), 'AccountDeletedPage'),
+});
 const forgotPasswordRoute = createRoute({ getParentRoute: () => rootRoute, path: '/forgot-password', component: ForgotPasswordPage });
 /** The link of an invitation email; it works signed in or out. */
 const invitationRoute = createRoute({ getParentRoute: () => rootRoute, path: '/invitations/$token', component: lazyRouteComponent(() => import('./pages/auth/invitation-page.tsx'), 'InvitationPage') });
@@ -119,6 +125,7 @@ const routeTree = rootRoute.addChildren([
   signInRoute,
   signUpRoute,
   forgotPasswordRoute,
+  accountDeletedRoute,
   invitationRoute,
   welcomeRoute,
   deviceRoute,

@@ -113,7 +113,12 @@ describeInBrowser('invitations, password reset, deleting', () => {
     await see(page.getByText('Is not your password.'));
     await page.getByLabel('Your password, to confirm').fill(PASSWORD);
     await page.getByRole('button', { name: 'Delete my account' }).click();
-    await see(page.getByRole('heading', { level: 1, name: 'Sign in' }));
+    // It ends on a page that says so, not on the sign-in form.
+    await see(page.getByRole('heading', { level: 1, name: 'Your account is deleted' }));
+    await see(page.getByText('Your sessions have ended and you have left every workspace.'));
+    await expectAccessible(page, 'account-deleted');
     expect((await d.t.request('POST', '/v1/auth/login', { body: { email, password: PASSWORD } })).status).toBe(401);
+    await page.getByRole('link', { name: 'Create a new account' }).click();
+    await see(page.getByRole('heading', { level: 1, name: 'Create your account' }));
   });
 });

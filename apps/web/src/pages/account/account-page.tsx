@@ -194,7 +194,7 @@ function DeleteAccount() {
     ...trpc.auth.deleteAccount.mutationOptions(),
     onSuccess: async () => {
       queryClient.clear();
-      await navigate({ to: '/sign-in' });
+      await navigate({ to: '/account-deleted' });
     },
     onError: problem.report,
   });
