@@ -65,7 +65,8 @@ describe('a page ends at about 1 MiB, with a cursor to read on', () => {
     const seen: string[] = [];
     let after = start;
     for (;;) {
-      const res = await t.request('GET', `/v1/forms/${formId}/events?after=${after}&limit=100`, { token: owner.token });
+      // Held open until events come: on PostgreSQL another test's running transaction may hold them back a moment.
+      const res = await t.request('GET', `/v1/forms/${formId}/events?after=${after}&limit=100&wait=20`, { token: owner.token });
       expect(res.status, res.body).toBe(200);
       pages.push({ length: res.json.data.length, has_more: res.json.has_more });
       seen.push(...res.json.data.map((event: { payload: { data: { submission: { id: string } } } }) => event.payload.data.submission.id));

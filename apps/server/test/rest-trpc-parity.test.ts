@@ -169,12 +169,15 @@ describe('the same reads answer the same objects', () => {
     // The export and a file's bytes answer a file, streamed: REST only (over /trpc the export is refused, see inbox/export.test.ts).
     const gets = restRoutes.filter((r) => r.method === 'GET' && r.transport !== 'html' && r.transport !== 'password_reset' && r.transport !== 'export' && r.transport !== 'file');
     expect(gets.length).toBeGreaterThanOrEqual(7);
+    // The events feed read from the submission's own event: what it answers does not move (its cursor of now would).
+    const queries: Record<string, Record<string, string>> = { 'webhooks.events': { after: `msg_${submission.id.slice('sub_'.length)}` } };
     for (const route of gets) {
-      const input: Record<string, string> = {};
-      const url = route.path.replace(/:(\w+)/g, (_m, name: string) => {
+      const input: Record<string, string> = { ...queries[route.procedure] };
+      const path = route.path.replace(/:(\w+)/g, (_m, name: string) => {
         input[name] = params[name]!;
         return params[name]!;
       });
+      const url = queries[route.procedure] ? `${path}?${new URLSearchParams(queries[route.procedure])}` : path;
       // A form is read with a key, and a key asks of itself; everything else with the owner's session.
       const token = route.procedure === 'forms.get' || route.access === 'api_key' ? key : owner.token;
       const rest = bodyOf(await t.request('GET', url, { token }), route.status, route.procedure);

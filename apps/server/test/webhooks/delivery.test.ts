@@ -269,7 +269,11 @@ describe('the events stream (what lfk listen forwards)', () => {
     const start = await t.request('GET', `/v1/forms/${hook.formId}/events`, { token: owner.token });
     expect(start.json).toEqual({ data: [], cursor: expect.stringMatching(/^evc_\d+_sub_z{26}$/), has_more: false });
     const ids = [await submitTo(t, hook.formId), await submitTo(t, hook.formId)];
-    const all = await t.request('GET', `/v1/forms/${hook.formId}/events?after=${start.json.cursor}`, { token: owner.token });
+    // Read until both have come (on PostgreSQL another test's running transaction holds back what committed after it began).
+    const all = await until('both events in the feed', async () => {
+      const res = await t.request('GET', `/v1/forms/${hook.formId}/events?after=${start.json.cursor}&wait=20`, { token: owner.token });
+      return res.json.data.length === 2 ? res : undefined;
+    });
     expect(all.json.data.map((e: { id: string }) => e.id)).toEqual(ids.map((id) => `msg_${id.slice(4)}`));
     expect(all.json.cursor).toMatch(new RegExp(`^evc_\\d+_${ids[1]}$`));
     expect(all.json.has_more).toBe(false);
