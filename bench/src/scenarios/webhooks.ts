@@ -155,25 +155,31 @@ export async function webhookLatency(a: BenchServer, b: BenchServer, seeded: See
   }
 }
 
+/** One statement on the benchmark's database, on a connection of its own (the servers' pools are theirs). */
+async function runOnce(databaseUrl: string, statement: string, params: unknown[]): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(statement, params);
+  } finally {
+    await client.end();
+  }
+}
+
 /**
  * Queues `count` deliveries to one endpoint while it is disabled (they wait), as the database
  * holds them after a submission burst; enabling it makes them due at once.
  */
 async function queueWaiting(databaseUrl: string, endpointId: string, count: number): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const tag = Date.now().toString(16);
-    await client.query(
-      `insert into webhook_deliveries (id, endpoint_id, url, event_id, type, payload, status, attempts, attempt_count, next_attempt_at, created_at)
+  const tag = Date.now().toString(16);
+  await runOnce(
+    databaseUrl,
+    `insert into webhook_deliveries (id, endpoint_id, url, event_id, type, payload, status, attempts, attempt_count, next_attempt_at, created_at)
        select 'whd_' || lpad($2 || to_hex(i), 26, '0'), endpoint.id, endpoint.url, 'msg_' || lpad($2 || to_hex(i), 26, '0'), 'submission.created',
               '{"type":"submission.created","timestamp":"2026-11-25T00:00:00.000Z","data":{"n":' || i || '}}', 'pending', '[]', 0, null, now()
        from generate_series(1, $3::int) as i, webhook_endpoints endpoint where endpoint.id = $1`,
-      [endpointId, tag, count],
-    );
-  } finally {
-    await client.end();
-  }
+    [endpointId, tag, count],
+  );
 }
 
 /**
@@ -262,19 +268,14 @@ export async function webhookDrainWithKill(a: BenchServer, b: BenchServer, seede
 
 /** `count` real submissions to the form, made in the minute before now, written at once as a burst would leave them. */
 async function seedSubmissions(databaseUrl: string, formId: string, count: number): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const tag = Date.now().toString(16);
-    await client.query(
-      `insert into submissions (id, form_id, data, source, status, created_at)
+  const tag = Date.now().toString(16);
+  await runOnce(
+    databaseUrl,
+    `insert into submissions (id, form_id, data, source, status, created_at)
        select 'sub_' || lpad($2 || to_hex(i), 26, '0'), $1, ('{"n":' || i || '}')::json, 'api_key', 'ok', now() - interval '60 seconds' + i * interval '1 millisecond'
        from generate_series(1, $3::int) as i`,
-      [formId, tag, count],
-    );
-  } finally {
-    await client.end();
-  }
+    [formId, tag, count],
+  );
 }
 
 /**

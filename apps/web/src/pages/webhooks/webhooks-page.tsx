@@ -435,8 +435,8 @@ function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook })
       >
         <p>
           {missed?.more ? 'More than ' : ''}
-          {missed?.count} event{missed?.count === 1 ? ' was' : 's were'} made while it was disabled. Send {missed?.count === 1 ? 'it' : 'them'} now, oldest
-          first, with {missed?.count === 1 ? 'its' : 'their'} original <code>webhook-id</code>, so a receiver drops any it already has?
+          {missed?.count} event{missed?.count === 1 ? ' was' : 's were'} made while it was disabled. Send {missed?.count === 1 ? 'it' : 'them'} now, with{' '}
+          {missed?.count === 1 ? 'its' : 'their'} original <code>webhook-id</code>, so a receiver drops any it already has?
         </p>
       </ConfirmDialog>
       <ConfirmDialog

@@ -19,6 +19,9 @@ export async function linkFiles(em: EntityManager, services: LinkServices, works
   return files.map((file) => linkedFileToWire(file, services.files.links, expiresAt));
 }
 
+/** Whether a submission with these files is held back from webhooks: one of them is quarantined (malware is not sent on). */
+export const holdsMalware = (files: readonly Pick<FileReading, 'status'>[]) => files.some((file) => file.status === 'quarantined');
+
 /** Each of these submissions' files, and the link of a file as it leaves lfk now. */
 async function filesAndLink(em: EntityManager, services: LinkServices, workspaceId: string | null, submissionIds: readonly string[]) {
   const byId = await em.getRepository(SubmissionFile).ofSubmissions([...submissionIds]);
@@ -41,6 +44,6 @@ export async function sendableFilesOf(em: EntityManager, services: LinkServices,
   const { byId, link } = await filesAndLink(em, services, workspaceId, submissionIds);
   return (id) => {
     const files = byId.get(id) ?? [];
-    return files.some((file) => file.status === 'quarantined') ? null : files.map(link);
+    return holdsMalware(files) ? null : files.map(link);
   };
 }

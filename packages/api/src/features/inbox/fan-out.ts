@@ -2,7 +2,7 @@ import type { FileReading, SubmissionFormReading } from '@lfk/db';
 import type { SubmissionSource } from '@lfk/vocabulary';
 import type { StoredValue } from './validation.ts';
 import type { Services } from '../../context.ts';
-import { linkFiles } from '../files/linked-files.ts';
+import { holdsMalware, linkFiles } from '../files/linked-files.ts';
 import type { EntityManager } from '@mikro-orm/sql';
 import { insertEmail, type OutgoingEmail } from '../../infrastructure/outbox.ts';
 import { queueSubmissionCreated, queueSubmissionReleased } from '../webhooks/events.ts';
@@ -59,7 +59,7 @@ export function notificationOf(form: SubmissionFormReading, submission: SentSubm
  * of its files is quarantined (malware is not sent on).
  */
 export const deliversTo = (form: SubmissionFormReading, files: readonly Pick<FileReading, 'status'>[]) =>
-  form.hasWebhooks && !files.some((file) => file.status === 'quarantined');
+  form.hasWebhooks && !holdsMalware(files);
 
 /** Queues the webhook deliveries of a real submission (`deliversTo`) in `em`'s transaction, with its files' signed links; none to `except`. */
 export async function queueDeliveries(
@@ -80,7 +80,7 @@ export async function queueDeliveries(
  * not sent on). True when a delivery was queued.
  */
 export async function queueReleased(em: EntityManager, form: SubmissionFormReading, submission: SentSubmission, services: Pick<Services, 'files' | 'now'>): Promise<boolean> {
-  if (submission.files.some((file) => file.status === 'quarantined')) return false;
+  if (holdsMalware(submission.files)) return false;
   const files = await linkFiles(em, services, form.workspace?.id ?? null, submission.files);
   return queueSubmissionReleased(em, { form: { id: form.id, name: form.name }, submission, files }, services.now());
 }

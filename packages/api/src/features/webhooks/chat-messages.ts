@@ -65,23 +65,24 @@ function messageOf(event: EventBody, links: MessageLinks): Message {
   const via = submission?.via === 'api_key' ? 'from a server (API key)' : submission?.via === 'browser' ? 'from a browser' : null;
   const footer = submission ? [submission.id, via].filter(Boolean).join(' · ') : null;
   const open = opened ? { url: opened, label: 'Open it in lfk' } : null;
+  const toInbox = inbox ? { url: inbox, label: 'Its submissions' } : null;
   switch (event.type) {
     case 'submission.created':
       return { title: `New submission to ${form.name}`, text: null, fields, link: open, footer };
     case 'submission.released':
       return { title: `A submission to ${form.name} was released from spam`, text: null, fields, link: open, footer };
     case 'submission.deleted':
-      return { title: `A submission to ${form.name} was deleted`, text: null, fields: [], link: inbox ? { url: inbox, label: 'Its submissions' } : null, footer };
+      return { title: `A submission to ${form.name} was deleted`, text: null, fields: [], link: toInbox, footer };
     case 'form.closed':
       return {
         title: `${form.name} was closed to submissions`,
         text: form.closed_message ? `Visitors are told: ${cut(form.closed_message)}` : null,
         fields: [],
-        link: inbox ? { url: inbox, label: 'Its submissions' } : null,
+        link: toInbox,
         footer: null,
       };
     case 'form.reopened':
-      return { title: `${form.name} takes submissions again`, text: null, fields: [], link: inbox ? { url: inbox, label: 'Its submissions' } : null, footer: null };
+      return { title: `${form.name} takes submissions again`, text: null, fields: [], link: toInbox, footer: null };
     default:
       return {
         title: `A test message from lfk for ${form.name}`,
