@@ -87,3 +87,17 @@ describe('forms update, the whole list', () => {
     expect(result.stderr).not.toContain('warning');
   });
 });
+
+describe('--unknown-fields', () => {
+  it('says what a submitted field the form does not name gets, and shows it', async () => {
+    const id = await newForm();
+    expect((await stored(id)).unknown_fields).toBe('reject');
+    const kept = await agent.lfk(['forms', 'update', id, '--unknown-fields', 'keep']);
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(kept.stdout).toMatch(/unknown fields\s+keep \(stored as text after the form's own fields\)/);
+    expect((await stored(id)).unknown_fields).toBe('keep');
+    const wrong = await agent.lfk(['forms', 'update', id, '--unknown-fields', 'store']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain("Allowed choices are reject, keep, ignore.");
+  });
+});

@@ -30,6 +30,8 @@ describeInBrowser('forms and submissions', () => {
 
     await page.getByRole('link', { name: 'Create form' }).click();
     await page.getByLabel('Form name').fill('Contact');
+    // A form made here keeps an input its fields do not name rather than refuse the visitor.
+    expect(await page.getByLabel('Fields the form does not name').inputValue()).toBe('keep');
     await page.getByRole('button', { name: 'Add field' }).click();
     const third = page.getByRole('group', { name: 'Field 3' });
     await third.getByLabel('Field name').fill('topic');
@@ -87,7 +89,7 @@ describeInBrowser('forms and submissions', () => {
     await see(page.getByRole('heading', { name: 'Put the form on your site' }));
     await expectAccessible(page, 'submissions-empty');
 
-    const sent = await submit(d.t, formId, { email: 'ada@example.org', topic: 'sales', message: 'Hello,\nI would like a quote.' }, { origin: SITE });
+    const sent = await submit(d.t, formId, { email: 'ada@example.org', topic: 'sales', message: 'Hello,\nI would like a quote.', company: 'Analytical Engines' }, { origin: SITE });
     expect(sent.status).toBe(201);
     await page.reload();
     const row = page.getByRole('row').filter({ hasText: 'ada@example.org' });
@@ -95,6 +97,7 @@ describeInBrowser('forms and submissions', () => {
     await row.getByRole('button', { name: 'Open' }).click();
     const detail = page.locator('tr.submission-detail');
     await see(detail.getByText('I would like a quote.'));
+    await see(detail.getByText('Analytical Engines'));
     await see(detail.getByText(sent.json.id));
     await expectAccessible(page, 'submissions');
   });

@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { validateSubmission } from '@lfk/api';
-import { newId, type StoredField } from '@lfk/db';
+import { type IForm, newId, type StoredField } from '@lfk/db';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import pg from 'pg';
 import type { FromServer } from '../protocol.ts';
@@ -34,6 +34,7 @@ interface FormRow {
   name: string;
   state: string;
   schema: StoredField[];
+  unknown_fields: IForm['unknownFields'];
   submission_mode: string;
   allowed_origins: string[];
   refused_origins: { origin: string; at: string }[] | null;
@@ -55,7 +56,7 @@ interface FormRow {
 
 /** What lfk reads of a form, less its sealed captcha secret, which no answer carries. */
 const FORM_COLUMNS =
-  'id, workspace_id, project_id, name, state, schema, submission_mode, allowed_origins, refused_origins, notify_email, ' +
+  'id, workspace_id, project_id, name, state, schema, unknown_fields, submission_mode, allowed_origins, refused_origins, notify_email, ' +
   'notify_email_verified, notify_email_fallback, redirect_url, honeypot, captcha_provider, captcha_site_key, closed, closes_at, ' +
   'max_submissions, closed_message, retention_days, created_at, updated_at';
 
@@ -67,6 +68,7 @@ const wire = (form: FormRow) => ({
   name: form.name,
   state: form.state,
   schema: form.schema,
+  unknown_fields: form.unknown_fields,
   submission_mode: form.submission_mode,
   allowed_origins: form.allowed_origins,
   refused_origins: (form.refused_origins ?? []).map((r) => ({ origin: r.origin, last_refused_at: r.at })),
@@ -177,7 +179,7 @@ app.post<{ Params: { form_id: string }; Body: Record<string, unknown> }>('/v1/fo
   }
   if (!isOpen(form)) return refuse(reply, 403, 'form_closed', 'The form is closed.');
   const { [form.honeypot ?? '']: trap, ...sent } = request.body ?? {};
-  const validated = validateSubmission(form.schema, form.honeypot ? sent : (request.body ?? {}));
+  const validated = validateSubmission({ schema: form.schema, unknownFields: form.unknown_fields }, form.honeypot ? sent : (request.body ?? {}));
   if (!validated.ok) return refuse(reply, 422, 'validation_failed', 'Some values are not valid.');
   const spam = typeof trap === 'string' && trap.trim() !== '';
   const created = await write(form, validated.values, keyId ? 'api_key' : 'browser', keyId, spam);

@@ -5,6 +5,13 @@ export type FormState = (typeof FORM_STATES)[number];
 export const SUBMISSION_MODES = ['browser', 'api_key'] as const;
 export type SubmissionMode = (typeof SUBMISSION_MODES)[number];
 
+/**
+ * What a form does with a submitted field its schema does not name: refuse the submission (422),
+ * keep it (stored as text, after the form's own fields), or drop it silently.
+ */
+export const UNKNOWN_FIELD_POLICIES = ['reject', 'keep', 'ignore'] as const;
+export type UnknownFieldPolicy = (typeof UNKNOWN_FIELD_POLICIES)[number];
+
 export const FIELD_TYPES = ['text', 'textarea', 'email', 'number', 'url', 'tel', 'date', 'checkbox', 'select', 'file'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
@@ -18,3 +25,14 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** A form's `retention_days`: submissions older than this are deleted (null keeps them). */
 export const RETENTION_DAYS = { min: 1, max: 3650 } as const;
+
+/**
+ * The names of a submission's values that its form's fields do not name (fields kept under
+ * `unknown_fields: keep`, or removed from the form since), sorted: shown after the form's own.
+ */
+export function undeclaredNames(fields: readonly { name: string }[], values: Record<string, unknown>): string[] {
+  const declared = new Set(fields.map((field) => field.name));
+  return Object.keys(values)
+    .filter((name) => !declared.has(name))
+    .sort();
+}

@@ -1,6 +1,6 @@
 import { Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import type { RouterInputs, RouterOutputs } from '@lfk/client';
-import { CAPTCHA_PROVIDERS, describeBytes, FIELD_TYPES, FILE_FIELD_LIMITS, SUBMISSION_MODES } from '@lfk/vocabulary';
+import { CAPTCHA_PROVIDERS, describeBytes, FIELD_TYPES, FILE_FIELD_LIMITS, SUBMISSION_MODES, UNKNOWN_FIELD_POLICIES } from '@lfk/vocabulary';
 import { type CommandContext, formsApi, inWorkspace, requireSession, resolveWorkspace, sessionApi, withClient } from '../command-context.ts';
 import { usageError } from '../errors.ts';
 import { parseFieldShorthand, schemaFromFlags } from '../input/fields.ts';
@@ -21,6 +21,7 @@ const withFormOptions = <Args extends unknown[], Opts extends OptionValues, Glob
     .option('--name <name>', "the form's name")
     .option('--field <name:type[:required]>', `a field; repeat for each (types: ${FIELD_TYPES_HELP})`, collect)
     .option('--schema <file|->', 'the fields as a JSON array, from a file or - for standard input')
+    .addOption(new Option('--unknown-fields <policy>', 'what a submitted field the form does not name gets: refused, kept as text, or dropped').choices(UNKNOWN_FIELD_POLICIES))
     .addOption(new Option('--mode <mode>', 'who may submit').choices(SUBMISSION_MODES))
     .option('--origin <origin>', 'an origin allowed to submit from a browser; repeat for each', collect)
     .option('--redirect-url <url>', 'where a browser goes after submitting')
@@ -71,6 +72,7 @@ async function formBody(flags: BodyFlags) {
   const schema = await schemaFromFlags(flags.field, flags.schema);
   // The server checks the schema's shape and answers field by field; the CLI only carries it.
   if (schema) body.schema = schema as NonNullable<typeof body.schema>;
+  if (flags.unknownFields !== undefined) body.unknown_fields = flags.unknownFields;
   if (flags.mode !== undefined) body.submission_mode = flags.mode;
   if (flags.origin?.length) body.allowed_origins = flags.origin;
   if (flags.redirectUrl !== undefined) body.redirect_url = flags.redirectUrl === false ? null : flags.redirectUrl;
@@ -121,6 +123,12 @@ function fileRules(field: Form['schema'][number]): string {
   return [field.accept?.length ? field.accept.join(', ') : 'any type', size, files].join('; ');
 }
 
+const UNKNOWN_FIELDS_SHOWN = {
+  reject: 'reject (a submission naming a field the form does not have is refused)',
+  keep: 'keep (stored as text after the form\'s own fields)',
+  ignore: 'ignore (dropped)',
+} as const;
+
 /** A form's settings, then its fields as a table. */
 function printForm(form: Form, ctx: CommandContext): void {
   const { style } = ctx.out;
@@ -140,6 +148,7 @@ function printForm(form: Form, ctx: CommandContext): void {
     ['workspace', form.workspace_id ?? '-'],
     ['project', form.project_id ?? '-'],
     ['submission mode', form.submission_mode],
+    ['unknown fields', UNKNOWN_FIELDS_SHOWN[form.unknown_fields]],
     ['allowed origins', form.allowed_origins.join(', ') || 'none'],
     ...(form.refused_origins.length > 0
       ? [['refused lately', form.refused_origins.map((r) => `${r.origin} (${r.last_refused_at})`).join(', '), style.yellow] as RecordEntry]

@@ -18,6 +18,7 @@ function reading(id: string, fields = 1): SubmissionFormReading {
     name: 'Contact',
     state: 'claimed',
     schema: Array.from({ length: fields }, (_, i) => ({ name: `field_${i}`, type: 'select', required: false, options: ['a', 'b'] })),
+    unknownFields: 'reject',
     submissionMode: 'browser',
     allowedOrigins: ['https://site.example'],
     notifyEmail: null,

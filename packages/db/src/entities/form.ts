@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { CAPTCHA_PROVIDERS, FORM_STATES, SUBMISSION_MODES, TEXT_LIMITS } from '@lfk/vocabulary';
+import { CAPTCHA_PROVIDERS, FORM_STATES, SUBMISSION_MODES, TEXT_LIMITS, UNKNOWN_FIELD_POLICIES } from '@lfk/vocabulary';
 import { FormRepository } from '../repositories/forms.ts';
 import { UpdatableEntity } from './base.ts';
 import { Project } from './project.ts';
@@ -40,6 +40,8 @@ export const Form = defineEntity({
     name: p.string().length(TEXT_LIMITS.formName),
     state: p.enum(FORM_STATES),
     schema: p.json<StoredField[]>(),
+    /** What a submitted field the schema does not name gets: refused, kept as text, or dropped. */
+    unknownFields: p.enum(UNKNOWN_FIELD_POLICIES).default('reject'),
     submissionMode: p.enum(SUBMISSION_MODES).default('browser'),
     allowedOrigins: p.json<string[]>(),
     notifyEmail: p.string().length(TEXT_LIMITS.email).nullable(),

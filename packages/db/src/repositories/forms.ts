@@ -12,6 +12,7 @@ export type FormReading = Pick<
   | 'name'
   | 'state'
   | 'schema'
+  | 'unknownFields'
   | 'submissionMode'
   | 'allowedOrigins'
   | 'notifyEmail'
@@ -45,6 +46,7 @@ interface FormRow {
   name: string;
   state: IForm['state'];
   schema: StoredField[] | string;
+  unknown_fields: IForm['unknownFields'];
   submission_mode: IForm['submissionMode'];
   allowed_origins: string[] | string;
   notify_email: string | null;
@@ -71,7 +73,7 @@ const json = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.par
 const reference = (id: string | null) => (id === null ? null : { id });
 
 const COLUMNS =
-  'id, workspace_id, project_id, name, state, schema, submission_mode, allowed_origins, notify_email, ' +
+  'id, workspace_id, project_id, name, state, schema, unknown_fields, submission_mode, allowed_origins, notify_email, ' +
   'notify_email_verified, notify_email_fallback, refused_origins, redirect_url, honeypot, captcha_provider, captcha_site_key, captcha_secret_sealed, closed, closes_at, ' +
   'max_submissions, closed_message, retention_days, created_at, updated_at';
 const READ_CLAIMED = new PreparedStatement('lfk_read_claimed_form', `select ${COLUMNS} from forms where id = $1 and state = 'claimed'`);
@@ -177,6 +179,7 @@ function readingOf(row: FormRow): FormReading {
     name: row.name,
     state: row.state,
     schema: json(row.schema),
+    unknownFields: row.unknown_fields,
     submissionMode: row.submission_mode,
     allowedOrigins: json(row.allowed_origins),
     notifyEmail: row.notify_email,

@@ -34,6 +34,18 @@ export function FormEditor({ form, workspaceId, problem, onSubmit, submitLabel, 
     <SubmitForm className="form-editor" onSubmit={form.handleSubmit(onSubmit)} problem={problem} submitLabel={submitLabel} pending={pending}>
       <TextField form={form} name="name" label="Form name" autoComplete="off" />
       <FieldBuilder form={form as unknown as UseFormReturn<EditorValues, unknown, unknown>} />
+      <div className="field">
+        <label htmlFor={`${id}-unknown_fields`}>Fields the form does not name</label>
+        <select id={`${id}-unknown_fields`} {...form.register('unknown_fields')} aria-describedby={described('unknown_fields', true)}>
+          <option value="keep">Keep them, as text after the form’s fields</option>
+          <option value="reject">Refuse the submission</option>
+          <option value="ignore">Drop them</option>
+        </select>
+        <p className="hint" id={`${id}-unknown_fields-hint`}>
+          What a submission gets when the page’s form sends an input these fields do not name.
+        </p>
+        <ErrorText id={`${id}-unknown_fields-error`} message={errorAt(errors, 'unknown_fields')} />
+      </div>
       <fieldset>
         <legend>Who may submit</legend>
         <div className="field radio">

@@ -1,5 +1,5 @@
 import type { RouterOutputs } from '@lfk/client';
-import type { FieldType, SubmissionMode } from '@lfk/vocabulary';
+import type { FieldType, SubmissionMode, UnknownFieldPolicy } from '@lfk/vocabulary';
 
 export type Form = RouterOutputs['forms']['get'];
 
@@ -24,6 +24,7 @@ export interface EditorField {
 export interface EditorValues {
   name: string;
   schema: EditorField[];
+  unknown_fields: UnknownFieldPolicy;
   submission_mode: SubmissionMode;
   /** One origin per line. */
   allowed_origins: string;
@@ -39,6 +40,7 @@ export function editorFieldNames(fieldCount: number): string[] {
     'name',
     'schema',
     ...Array.from({ length: fieldCount }, (_, i) => perField.map((part) => `schema.${i}.${part}`)).flat(),
+    'unknown_fields',
     'submission_mode',
     'allowed_origins',
     'redirect_url',
@@ -59,6 +61,8 @@ export function newFormValues(projectId: string): EditorValues {
       { ...EMPTY_FIELD, name: 'email', type: 'email', required: true, label: 'Email' },
       { ...EMPTY_FIELD, name: 'message', type: 'textarea', required: true, label: 'Message' },
     ],
+    // A page's form often has an input its fields do not name yet: keep it rather than refuse the visitor.
+    unknown_fields: 'keep',
     submission_mode: 'browser',
     allowed_origins: '',
     redirect_url: '',
@@ -81,6 +85,7 @@ export function valuesOf(form: Form): EditorValues {
       multiple: f.multiple ?? false,
       max_files: f.max_files === undefined ? '' : String(f.max_files),
     })),
+    unknown_fields: form.unknown_fields,
     submission_mode: form.submission_mode,
     allowed_origins: form.allowed_origins.join('\n'),
     redirect_url: form.redirect_url ?? '',
@@ -133,6 +138,7 @@ export function toApiFields(values: EditorValues) {
       ...(f.type === 'select' ? { options: lines(f.options) } : {}),
       ...fileSettings(f),
     })),
+    unknown_fields: values.unknown_fields,
     submission_mode: values.submission_mode,
     allowed_origins: lines(values.allowed_origins),
     redirect_url: values.redirect_url.trim() ? values.redirect_url : null,

@@ -1,5 +1,5 @@
 import type { RouterOutputs } from '@lfk/client';
-import { describeBytes } from '@lfk/vocabulary';
+import { describeBytes, undeclaredNames } from '@lfk/vocabulary';
 import type { Form } from '../forms/form-values.ts';
 
 type Submission = RouterOutputs['submissions']['get'];
@@ -48,10 +48,10 @@ function SubmissionFiles({ submission, field }: { submission: Submission; field:
   );
 }
 
-/** Every value of a submission, fields it no longer has included: it keeps what was sent. */
+/** Every value of a submission, the form's fields first, then those it does not name (kept, or removed since): it keeps what was sent. */
 export function SubmissionValues({ form, submission }: { form: Form; submission: Submission }) {
   const labels = new Map(form.schema.map((f) => [f.name, f.label ?? f.name]));
-  const names = [...new Set([...form.schema.map((f) => f.name), ...Object.keys(submission.data)])];
+  const names = [...form.schema.map((f) => f.name), ...undeclaredNames(form.schema, submission.data)];
   return (
     <dl className="submission">
       {names.map((name) => (

@@ -44,6 +44,7 @@ import {
 const UPDATABLE: (keyof Omit<FormUpdateInput, 'form_id'>)[] = [
   'name',
   'schema',
+  'unknown_fields',
   'submission_mode',
   'allowed_origins',
   'project_id',
@@ -79,6 +80,7 @@ async function createUnclaimed(ctx: Context, input: FormCreateInput) {
       name: input.name,
       state: 'unclaimed',
       schema: input.schema,
+      unknownFields: input.unknown_fields,
       submissionMode: 'browser',
       allowedOrigins: input.allowed_origins,
       notifyEmail,
@@ -113,6 +115,7 @@ async function createClaimed(ctx: Context, scope: FormsScope, actor: Actor, inpu
       name: input.name,
       state: 'claimed',
       schema: input.schema,
+      unknownFields: input.unknown_fields,
       submissionMode: input.submission_mode,
       allowedOrigins: input.allowed_origins,
       notifyEmail: input.notify_email ?? null,
@@ -148,6 +151,7 @@ async function applyUpdate(em: EntityManager, services: Services, found: IForm, 
   if (input.name !== undefined) found.name = input.name;
   assertFileLimits(input.schema, services.files.settings.maxFileSize);
   if (input.schema !== undefined) found.schema = input.schema;
+  if (input.unknown_fields !== undefined) found.unknownFields = input.unknown_fields;
   if (input.submission_mode !== undefined) found.submissionMode = input.submission_mode;
   if (input.allowed_origins !== undefined) found.allowedOrigins = input.allowed_origins;
   if (input.redirect_url !== undefined) found.redirectUrl = input.redirect_url;

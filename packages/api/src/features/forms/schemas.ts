@@ -1,4 +1,4 @@
-import { CAPTCHA_PROVIDERS, FIELD_TYPES, FILE_FIELD_LIMITS, FORM_STATES, RETENTION_DAYS, SUBMISSION_MODES, TEXT_LIMITS } from '@lfk/vocabulary';
+import { CAPTCHA_PROVIDERS, FIELD_TYPES, FILE_FIELD_LIMITS, FORM_STATES, RETENTION_DAYS, SUBMISSION_MODES, TEXT_LIMITS, UNKNOWN_FIELD_POLICIES } from '@lfk/vocabulary';
 import { z } from 'zod';
 import { email, hasControlCharacters, idParam, listInput, NO_CONTROL_CHARACTERS, text, timeInput, timestamp, workspaceScoped } from '../../common-schemas.ts';
 
@@ -124,6 +124,12 @@ export const httpUrl = urlText
   .pipe(z.string().max(URL_MAX, `Must be at most ${URL_MAX} characters once normalised (percent-encoded).`));
 
 export const submissionMode = z.enum(SUBMISSION_MODES).meta({ id: 'SubmissionMode' });
+export const unknownFieldPolicy = z
+  .enum(UNKNOWN_FIELD_POLICIES)
+  .meta({ id: 'UnknownFieldPolicy' })
+  .describe(
+    'What a submitted field the schema does not name gets: `reject` answers 422 `validation_failed` naming it; `keep` stores it as text after the form\'s own fields (shown, exported and delivered with them); `ignore` drops it.',
+  );
 export const formState = z.enum(FORM_STATES).meta({ id: 'FormState' });
 
 const allowedOrigins = z
@@ -165,6 +171,7 @@ export type SpamInput = z.infer<typeof spamInput>;
 const formFields = {
   name: text(TEXT_LIMITS.formName),
   schema: formSchema,
+  unknown_fields: unknownFieldPolicy,
   submission_mode: submissionMode,
   allowed_origins: allowedOrigins,
   project_id: idParam,
@@ -203,6 +210,7 @@ const inboxSettings = {
 
 export const formCreateInput = z.strictObject({
   ...formFields,
+  unknown_fields: formFields.unknown_fields.default('reject'),
   submission_mode: formFields.submission_mode.default('browser'),
   allowed_origins: formFields.allowed_origins.default([]),
   project_id: formFields.project_id.optional(),
@@ -223,6 +231,7 @@ export const formUpdateInput = z.strictObject({
   form_id: idParam,
   name: formFields.name.optional(),
   schema: formFields.schema.optional(),
+  unknown_fields: formFields.unknown_fields.optional(),
   submission_mode: formFields.submission_mode.optional(),
   allowed_origins: formFields.allowed_origins.optional(),
   project_id: formFields.project_id.optional(),
@@ -253,6 +262,7 @@ export const form = z.object({
       })
       .meta({ id: 'FormField' }),
   ),
+  unknown_fields: unknownFieldPolicy,
   submission_mode: submissionMode,
   allowed_origins: z.array(z.string()),
   refused_origins: z

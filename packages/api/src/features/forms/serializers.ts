@@ -25,6 +25,7 @@ export const formToWire = (f: FormReading): z.input<typeof form> => ({
     ...(field.multiple !== undefined ? { multiple: field.multiple } : {}),
     ...(field.max_files !== undefined ? { max_files: field.max_files } : {}),
   })),
+  unknown_fields: f.unknownFields,
   submission_mode: f.submissionMode,
   allowed_origins: f.allowedOrigins,
   refused_origins: (f.refusedOrigins ?? []).map((r) => ({ origin: r.origin, last_refused_at: r.at })),

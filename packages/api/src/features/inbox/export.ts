@@ -1,5 +1,5 @@
 import { type ReadBounds, type StoredField, Submission, type SubmissionFilter, type SubmissionReading } from '@lfk/db';
-import { type ExportFormat } from '@lfk/vocabulary';
+import { type ExportFormat, undeclaredNames, type UnknownFieldPolicy } from '@lfk/vocabulary';
 import type { Services } from '../../context.ts';
 import { ConcurrencyLimit } from '../../infrastructure/concurrency-limit.ts';
 import type { EntityManager } from '@mikro-orm/sql';
@@ -18,6 +18,8 @@ export const EXPORT_BATCH: ReadBounds = { rows: 500, bytes: 128 * 1024 };
 const BOM = '\uFEFF';
 /** The columns before the form's own fields. */
 const LEADING_COLUMNS = ['id', 'created_at', 'via'];
+/** The last column of a form that keeps the fields it does not name: them all, one `name: value` per line. */
+const KEPT_COLUMN = 'other_fields';
 
 export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
   csv: 'text/csv; charset=utf-8',
@@ -44,8 +46,23 @@ type Files = z.input<typeof linkedFile>[];
 const fileCell = (files: Files, field: string) =>
   files.filter((file) => file.field === field).map((file) => file.url ?? `${file.name} (quarantined)`).join('\n');
 
-function csvRow(fields: StoredField[], s: SubmissionReading, files: Files): unknown[] {
-  return [s.id, s.createdAt.toISOString(), s.source, ...fields.map((field) => (field.type === 'file' ? fileCell(files, field.name) : (s.data[field.name] ?? '')))];
+/** The cell of the fields the form does not name: each `name: value`, one per line. */
+const keptCell = (fields: StoredField[], s: SubmissionReading) =>
+  undeclaredNames(fields, s.data)
+    .map((name) => `${name}: ${String(s.data[name])}`)
+    .join('\n');
+
+function csvRow(form: ExportedForm, s: SubmissionReading, files: Files): unknown[] {
+  const own = form.schema.map((field) => (field.type === 'file' ? fileCell(files, field.name) : (s.data[field.name] ?? '')));
+  return [s.id, s.createdAt.toISOString(), s.source, ...own, ...(form.unknownFields === 'keep' ? [keptCell(form.schema, s)] : [])];
+}
+
+/** What an export reads of its form. */
+interface ExportedForm {
+  id: string;
+  schema: StoredField[];
+  unknownFields: UnknownFieldPolicy;
+  workspace?: { id: string } | null | undefined;
 }
 
 function jsonLine(s: SubmissionReading, files: Files): string {
@@ -91,7 +108,8 @@ export interface Exporter {
  * one batch whatever the form's size and its values' size, and the first bytes leave before the
  * last row is read. The next batch is read only when the reader has taken the last one (the
  * caller's stream asks for it). CSV has one column per field of the form's schema, after `id`,
- * `created_at` and `via` (a file field's cell: its files' signed links); JSON Lines carries every
+ * `created_at` and `via` (a file field's cell: its files' signed links), then, when the form keeps
+ * the fields it does not name, `other_fields` holding them; JSON Lines carries every
  * value a submission holds, and its files with their links.
  *
  * The exporter holds one of their places from the first step to the end, whatever the end: read
@@ -99,7 +117,7 @@ export interface Exporter {
  */
 export async function* exportSubmissions(
   exporter: Exporter,
-  form: { id: string; schema: StoredField[]; workspace?: { id: string } | null | undefined },
+  form: ExportedForm,
   filter: SubmissionFilter,
   format: ExportFormat,
   options: { bom: boolean },
@@ -114,13 +132,13 @@ export async function* exportSubmissions(
       metrics.exportRowsRead(rows.length);
       const filesOf = await linkedFilesOf(exporter.em, exporter.services, form.workspace?.id ?? null, rows.map((s) => s.id));
       const text =
-        rows.length === 0 ? '' : format === 'csv' ? stringify(rows.map((s) => csvRow(form.schema, s, filesOf(s.id))), CSV_OPTIONS) : rows.map((s) => jsonLine(s, filesOf(s.id))).join('');
+        rows.length === 0 ? '' : format === 'csv' ? stringify(rows.map((s) => csvRow(form, s, filesOf(s.id))), CSV_OPTIONS) : rows.map((s) => jsonLine(s, filesOf(s.id))).join('');
       return { text, last: rows.at(-1)?.id, more };
     };
     // The first batch is read before anything is yielded: a failure there is still an error the
     // route can answer, before the first byte of the file.
     let chunk = await next(undefined);
-    const header = format === 'csv' ? stringify([[...LEADING_COLUMNS, ...form.schema.map((f) => f.name)]], CSV_OPTIONS) : '';
+    const header = format === 'csv' ? stringify([[...LEADING_COLUMNS, ...form.schema.map((f) => f.name), ...(form.unknownFields === 'keep' ? [KEPT_COLUMN] : [])]], CSV_OPTIONS) : '';
     const first = (options.bom ? BOM : '') + header + chunk.text;
     if (first) yield first;
     while (chunk.more) {

@@ -1,5 +1,5 @@
 import type { FileReading, NewEmail, StoredField } from '@lfk/db';
-import { describeBytes } from '@lfk/vocabulary';
+import { describeBytes, undeclaredNames } from '@lfk/vocabulary';
 
 /** A file field's value in the email: its files' names and sizes, never a link to one (a forwarded email must not hand them out). */
 function filesShown(files: readonly FileReading[], field: string): string {
@@ -8,8 +8,12 @@ function filesShown(files: readonly FileReading[], field: string): string {
   return mine.map((file) => `${file.name} (${describeBytes(file.size)}${file.status === 'quarantined' ? ', quarantined: malware found' : ''})`).join(', ');
 }
 
+/** A value as the email shows it; multi-line answers are indented so they read as one value. */
+const line = (name: string, shown: string) => `${name}: ${shown.replace(/\r?\n/g, '\n    ')}`;
+
 /**
- * A notification of one submission: each field of the form, in its order, with the value given;
+ * A notification of one submission: each field of the form, in its order, with the value given,
+ * then the fields it does not name that it kept;
  * files by name, and a link to the form's submissions in the dashboard (`link`, for a claimed form).
  */
 export function submissionEmail(input: {
@@ -24,10 +28,9 @@ export function submissionEmail(input: {
 }): NewEmail {
   const lines = input.fields.map((field) => {
     const value = input.values[field.name];
-    const shown = field.type === 'file' ? filesShown(input.files, field.name) : value === undefined ? '(empty)' : String(value);
-    // Multi-line answers are indented so they read as one value.
-    return `${field.label ?? field.name}: ${shown.replace(/\r?\n/g, '\n    ')}`;
+    return line(field.label ?? field.name, field.type === 'file' ? filesShown(input.files, field.name) : value === undefined ? '(empty)' : String(value));
   });
+  const kept = undeclaredNames(input.fields, input.values).map((name) => line(name, String(input.values[name])));
   return {
     kind: 'submission',
     to: input.to,
@@ -36,6 +39,7 @@ export function submissionEmail(input: {
       `The form "${input.formName}" received a submission at ${input.receivedAt.toISOString()}.`,
       '',
       ...lines,
+      ...(kept.length > 0 ? ['', 'Fields the form does not name:', ...kept] : []),
       '',
       `Submission id: ${input.submissionId}`,
       ...(input.link ? ['', `See it in lfk: ${input.link}`] : []),

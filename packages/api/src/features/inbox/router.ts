@@ -117,7 +117,7 @@ async function takeSubmission(ctx: Context & { key: FormKey | null }, form: Subm
   const sent = separateSpamFields(form, body.data);
   const fileCounts = new Map<string, number>();
   for (const file of body.files) fileCounts.set(file.field, (fileCounts.get(file.field) ?? 0) + 1);
-  const validated = validateSubmission(form.schema, sent.values, fileCounts);
+  const validated = validateSubmission(form, sent.values, fileCounts);
   if (!validated.ok) throw new ApiError(validated.aboutFiles ? 'invalid_submission' : 'validation_failed', { details: validated.details });
   // Counted after the form's own rules (mode, origin, values), so what they refuse spends none
   // of the address's allowance; a browser's retry with the same Idempotency-Key counts again.

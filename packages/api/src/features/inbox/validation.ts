@@ -1,4 +1,5 @@
 import type { StoredField } from '@lfk/db';
+import type { UnknownFieldPolicy } from '@lfk/vocabulary';
 import { z } from 'zod';
 import type { ErrorDetail } from '../../errors.ts';
 import { hasControlCharacters, NO_CONTROL_CHARACTERS } from '../../common-schemas.ts';
@@ -12,6 +13,11 @@ export type Validated =
   | { ok: false; details: ErrorDetail[]; aboutFiles: boolean };
 
 const TEXT_MAX: Record<string, number> = { text: 10_000, textarea: 65_536 };
+/** A field the form does not name, kept (`unknown_fields: keep`): taken as a textarea's text, under a name of at most 100 characters. */
+const KEPT_FIELD: StoredField = { name: '', type: 'textarea', required: false };
+const KEPT_NAME_MAX = 100;
+/** The most fields a form does not name one submission may bring to be kept: as many as a form may have. */
+export const KEPT_FIELDS_MAX = 100;
 const NUMBER_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const TEL = /^[0-9+(). -]{3,32}$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -101,18 +107,23 @@ function checkValue(field: StoredField, value: unknown): Check {
 }
 
 /**
- * Checks a submission against the form's fields: one detail per bad field, unknown fields
- * included. Valid values are returned as they will be stored: text exactly as sent, numbers as
- * numbers, checkboxes as booleans (an unticked one as false), blank optional fields left out.
- * A file field takes files only (`fileCounts`: how many the body carried in each field, each already
- * checked as it arrived); its value, the files' ids, is the caller's to add.
+ * Checks a submission against the form's fields: one detail per bad field. Valid values are
+ * returned as they will be stored: text exactly as sent, numbers as numbers, checkboxes as
+ * booleans (an unticked one as false), blank optional fields left out. A file field takes files
+ * only (`fileCounts`: how many the body carried in each field, each already checked as it arrived);
+ * its value, the files' ids, is the caller's to add. A field the form does not name is refused,
+ * kept as text after the form's own, or dropped, as the form's `unknownFields` says.
  */
-export function validateSubmission(fields: StoredField[], data: Record<string, unknown>, fileCounts: ReadonlyMap<string, number> = new Map()): Validated {
+export function validateSubmission(
+  form: { schema: StoredField[]; unknownFields: UnknownFieldPolicy },
+  data: Record<string, unknown>,
+  fileCounts: ReadonlyMap<string, number> = new Map(),
+): Validated {
   const details: ErrorDetail[] = [];
   let aboutFiles = false;
   const values = new Map<string, SubmissionValue>();
-  const known = new Set(fields.map((f) => f.name));
-  for (const field of fields) {
+  const known = new Set(form.schema.map((f) => f.name));
+  for (const field of form.schema) {
     const raw = Object.hasOwn(data, field.name) ? data[field.name] : undefined;
     if (field.type === 'file') {
       const problem = !isBlank(raw)
@@ -126,33 +137,54 @@ export function validateSubmission(fields: StoredField[], data: Record<string, u
       }
       continue;
     }
-    if (Array.isArray(raw) || (raw !== null && typeof raw === 'object')) {
-      details.push({ path: field.name, message: 'Must be a single value.' });
-      continue;
-    }
-    // Before the blank check: a value of only line breaks is refused, not taken for an empty field.
-    const problem = typeof raw === 'string' ? textProblem(field, raw) : null;
-    if (problem) {
-      details.push({ path: field.name, message: problem });
-      continue;
-    }
-    if (isBlank(raw)) {
-      if (field.type === 'checkbox') {
-        if (field.required) details.push({ path: field.name, message: 'Must be checked.' });
-        else values.set(field.name, false);
-      } else if (field.required) {
-        details.push({ path: field.name, message: 'Is required.' });
-      }
-      continue;
-    }
-    const checked = checkValue(field, raw);
+    const checked = checkField(field, raw);
+    if (checked === null) continue;
     if ('error' in checked) details.push({ path: field.name, message: checked.error });
-    else if (field.type === 'checkbox' && field.required && checked.value === false) {
-      details.push({ path: field.name, message: 'Must be checked.' });
-    } else values.set(field.name, checked.value);
+    else values.set(field.name, checked.value);
   }
-  for (const name of Object.keys(data)) {
-    if (!known.has(name)) details.push({ path: name.slice(0, 100), message: 'Unknown field.' });
+  if (form.unknownFields !== 'ignore') {
+    const unknown = Object.keys(data).filter((name) => !known.has(name));
+    if (form.unknownFields === 'reject') {
+      for (const name of unknown) details.push({ path: name.slice(0, KEPT_NAME_MAX), message: 'Unknown field.' });
+    } else if (unknown.length > KEPT_FIELDS_MAX) {
+      details.push({ path: '', message: `At most ${KEPT_FIELDS_MAX} fields the form does not name are kept; this submission has ${unknown.length}.` });
+    } else {
+      for (const name of unknown) {
+        const problem = keptNameProblem(name);
+        const checked = problem ? { error: problem } : checkField(KEPT_FIELD, keptText(data[name]));
+        if (checked === null) continue;
+        if ('error' in checked) details.push({ path: name.slice(0, KEPT_NAME_MAX), message: checked.error });
+        else values.set(name, checked.value);
+      }
+    }
   }
   return details.length > 0 ? { ok: false, details, aboutFiles } : { ok: true, values: Object.fromEntries(values) };
+}
+
+/** Why a name the form does not name cannot be kept under it, or null. */
+function keptNameProblem(name: string): string | null {
+  if (name.length > KEPT_NAME_MAX) return `Not a field of this form; to be kept, its name must be at most ${KEPT_NAME_MAX} characters.`;
+  if (!name.isWellFormed() || hasControlCharacters(name)) return 'Not a field of this form; to be kept, its name must not contain control characters.';
+  return null;
+}
+
+/** A kept field's value as the text it is stored as; an array or object stays as it is, to be refused as not a single value. */
+const keptText = (value: unknown) => (typeof value === 'number' || typeof value === 'boolean' ? String(value) : value);
+
+/**
+ * One non-file field's value: the value to store, a problem, or null when nothing is stored (a
+ * blank optional field).
+ */
+function checkField(field: StoredField, raw: unknown): Check | null {
+  if (Array.isArray(raw) || (raw !== null && typeof raw === 'object')) return { error: 'Must be a single value.' };
+  // Before the blank check: a value of only line breaks is refused, not taken for an empty field.
+  const problem = typeof raw === 'string' ? textProblem(field, raw) : null;
+  if (problem) return { error: problem };
+  if (isBlank(raw)) {
+    if (field.type === 'checkbox') return field.required ? { error: 'Must be checked.' } : { value: false };
+    return field.required ? { error: 'Is required.' } : null;
+  }
+  const checked = checkValue(field, raw);
+  if (!('error' in checked) && field.type === 'checkbox' && field.required && checked.value === false) return { error: 'Must be checked.' };
+  return checked;
 }
