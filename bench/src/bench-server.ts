@@ -27,7 +27,10 @@ process.on('message', (message: ToServer) => {
     server.db
       .fork()
       .getConnection()
-      .execute('update forms set notify_email_verified = true where id = ?', [message.formId])
+      .execute(
+        "update forms set notify_emails = (select jsonb_agg(jsonb_set(entry, '{verified}', 'true')) from jsonb_array_elements(notify_emails) as listed(entry)) where id = ?",
+        [message.formId],
+      )
       .then(() => send({ type: 'verified' }));
   } else if (message.type === 'confirm-account') {
     server.db

@@ -101,3 +101,19 @@ describe('--unknown-fields', () => {
     expect(wrong.stderr).toContain("Allowed choices are reject, keep, ignore.");
   });
 });
+
+describe('--notify-email, repeated', () => {
+  it('sets several addresses, each shown with whether it is verified; --no-notify-email clears them all', async () => {
+    const id = await newForm();
+    const set = await agent.lfk(['forms', 'update', id, '--notify-email', 'sales@example.com', '--notify-email', 'support@example.com']);
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toMatch(/notify emails\s+sales@example\.com \(not verified\), support@example\.com \(not verified\); no submission is emailed until one is/);
+    expect((await stored(id)).notify_emails).toEqual(['sales@example.com', 'support@example.com']);
+    const resent = await agent.lfk(['forms', 'resend-verification', id]);
+    // Setting them just sent their links: too soon.
+    expect(resent.code).toBe(5);
+    const cleared = await agent.lfk(['forms', 'update', id, '--no-notify-email', '--json']);
+    expect(cleared.code, cleared.stderr).toBe(0);
+    expect(cleared.json.notify_emails).toEqual([]);
+  });
+});

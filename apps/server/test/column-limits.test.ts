@@ -127,7 +127,8 @@ const LIMITED: Limited[] = [
     path: 'notify_email',
     value: emailOfLength,
     send: (v) => t.request('PATCH', `/v1/forms/${formId}`, { token: key, body: { notify_email: v } }),
-    stored: (res) => storedColumn('forms', 'notify_email', res.json.id),
+    // Kept in the form's list of addresses, and as an email's "to" (254 characters).
+    stored: (res) => storedColumn('forms', "notify_emails->0->>'email'", res.json.id),
   },
   {
     what: 'redirect_url',

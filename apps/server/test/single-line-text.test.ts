@@ -212,10 +212,9 @@ describe('an email subject is one line, whatever is stored', () => {
       body: { name: 'Plain', schema: [{ name: 'message', type: 'textarea' }], allowed_origins: [ORIGIN] },
     });
     expect(created.status, created.body).toBe(201);
-    await t.sql('update forms set name = ?, notify_email = ?, notify_email_verified = ? where id = ?', [
+    await t.sql(`update forms set name = ?, notify_emails = ${notifyVerified ? "jsonb_build_array(jsonb_build_object('email', ?::text, 'verified', true))" : "'[]'"} where id = ?`, [
       STORED,
-      notifyVerified ? `verified-${created.json.id}@example.com` : null,
-      notifyVerified,
+      ...(notifyVerified ? [`verified-${created.json.id}@example.com`] : []),
       created.json.id,
     ]);
     return created.json.id as string;

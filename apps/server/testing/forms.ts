@@ -8,7 +8,11 @@ export interface CreatedForm {
   id: string;
   state: string;
   submission_mode: string;
+  unknown_fields: string;
   redirect_url: string | null;
+  notify_emails: string[];
+  notified_addresses: string[];
+  notifications_to: string | null;
   claim_token?: string;
   schema: unknown[];
 }

@@ -39,7 +39,7 @@ describeInBrowser('forms and submissions', () => {
     await third.getByLabel('Label').fill('Topic');
     await third.getByLabel('Options').fill('sales\nsupport');
     await page.getByLabel('Allowed origins', { exact: true }).fill('example.com');
-    await page.getByLabel('Notify email').fill('team@example.com');
+    await page.getByLabel('Notification emails').fill('team@example.com');
     await page.getByRole('button', { name: 'Create form' }).click();
     // The API's own schema, run before sending, puts the error under the field it is about.
     await see(page.getByText('Must be an origin such as https://example.com.'));
@@ -79,9 +79,11 @@ describeInBrowser('forms and submissions', () => {
     await page.goto(formUrl);
     await see(page.getByText('Submissions are emailed to team@example.com.'));
     // A new address waits for its own verification; the verified one keeps the submissions meanwhile.
-    await page.getByLabel('Notify email').fill('new-team@example.com');
+    await page.getByLabel('Notification emails').fill('new-team@example.com\nsales@example.com');
     await page.getByRole('button', { name: 'Save changes' }).click();
-    await see(page.getByText('Until then, submissions are still emailed to team@example.com.'));
+    await see(page.getByText('Until one is verified, submissions are still emailed to team@example.com.'));
+    await see(page.getByText('sales@example.com gets no submissions until someone there opens the link'));
+    await see(page.getByRole('button', { name: 'Resend verification emails' }));
 
     // No submissions yet: the page says what to do next (the snippet).
     await page.getByRole('link', { name: 'Submissions' }).first().click();

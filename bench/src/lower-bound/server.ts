@@ -38,9 +38,8 @@ interface FormRow {
   submission_mode: string;
   allowed_origins: string[];
   refused_origins: { origin: string; at: string }[] | null;
-  notify_email: string | null;
-  notify_email_verified: boolean;
-  notify_email_fallback: string | null;
+  notify_emails: { email: string; verified: boolean }[];
+  notify_fallback: string[] | null;
   redirect_url: string | null;
   honeypot: string | null;
   captcha_provider: string | null;
@@ -56,9 +55,15 @@ interface FormRow {
 
 /** What lfk reads of a form, less its sealed captcha secret, which no answer carries. */
 const FORM_COLUMNS =
-  'id, workspace_id, project_id, name, state, schema, unknown_fields, submission_mode, allowed_origins, refused_origins, notify_email, ' +
-  'notify_email_verified, notify_email_fallback, redirect_url, honeypot, captcha_provider, captcha_site_key, closed, closes_at, ' +
+  'id, workspace_id, project_id, name, state, schema, unknown_fields, submission_mode, allowed_origins, refused_origins, notify_emails, ' +
+  'notify_fallback, redirect_url, honeypot, captcha_provider, captcha_site_key, closed, closes_at, ' +
   'max_submissions, closed_message, retention_days, created_at, updated_at';
+
+/** Where the form's notifications go: its verified addresses, else those kept while new ones are verified. */
+function notified(form: FormRow): string[] {
+  const verified = form.notify_emails.filter((a) => a.verified).map((a) => a.email);
+  return verified.length > 0 ? verified : (form.notify_fallback ?? []);
+}
 
 /** The form as lfk answers it (the same fields, so the same bytes to write). */
 const wire = (form: FormRow) => ({
@@ -72,9 +77,12 @@ const wire = (form: FormRow) => ({
   submission_mode: form.submission_mode,
   allowed_origins: form.allowed_origins,
   refused_origins: (form.refused_origins ?? []).map((r) => ({ origin: r.origin, last_refused_at: r.at })),
-  notify_email: form.notify_email,
-  notify_email_verified: form.notify_email_verified,
-  notifications_to: form.notify_email_verified ? form.notify_email : form.notify_email_fallback,
+  notify_email: form.notify_emails[0]?.email ?? null,
+  notify_email_verified: form.notify_emails[0]?.verified ?? false,
+  notify_emails: form.notify_emails.map((a) => a.email),
+  verified_notify_emails: form.notify_emails.filter((a) => a.verified).map((a) => a.email),
+  notified_addresses: notified(form),
+  notifications_to: notified(form)[0] ?? null,
   redirect_url: form.redirect_url,
   spam: {
     honeypot: form.honeypot,
@@ -100,8 +108,8 @@ const WRITE_NOTIFYING = {
   name: 'write-notifying',
   text:
     `WITH s AS (${INSERT} RETURNING id, created_at), ` +
-    'e AS (INSERT INTO outbox_emails (id, kind, "to", subject, body, submission_id, status, attempts, next_attempt_at, created_at) ' +
-    "SELECT $9, 'submission', $10, $11, $12, s.id, 'pending', 0, $13, s.created_at FROM s) SELECT created_at FROM s",
+    'e AS (INSERT INTO outbox_emails (id, kind, "to", subject, body, reply_to, submission_id, status, attempts, next_attempt_at, created_at) ' +
+    "SELECT $9, 'submission', $10, $11, $12, $13, s.id, 'pending', 0, $14, s.created_at FROM s) SELECT created_at FROM s",
 };
 
 function refuse(reply: FastifyReply, status: number, code: string, message: string) {
@@ -146,15 +154,19 @@ app.get<{ Params: { form_id: string } }>('/v1/forms/:form_id', async (request, r
   return reply.send(wire(form));
 });
 
-/** The submission, and the notification's outbox row when the form notifies, in one statement. */
+/**
+ * The submission, and the notification's outbox row when the form notifies (the benchmark's forms
+ * notify one address), in one statement; a reply goes to the form's first email field.
+ */
 async function write(form: FormRow, values: Record<string, unknown>, source: string, keyId: string | null, spam: boolean): Promise<{ id: string; createdAt: Date }> {
   const id = newId('sub');
   const row = [id, form.id, JSON.stringify(values), source, keyId, spam ? 'spam' : 'ok', spam ? 'honeypot' : null, new Date()];
-  const notify = !spam && form.notify_email_verified && form.notify_email;
-  const { rows } = notify
+  const to = spam ? undefined : notified(form)[0];
+  const replyTo = form.schema.find((field) => field.type === 'email' && typeof values[field.name] === 'string');
+  const { rows } = to
     ? await pool.query<{ created_at: Date }>({
         ...WRITE_NOTIFYING,
-        values: [...row, newId('eml'), form.notify_email, `New submission to ${form.name}`, JSON.stringify(values), NEVER],
+        values: [...row, newId('eml'), to, `New submission to ${form.name}`, JSON.stringify(values), replyTo ? values[replyTo.name] : null, NEVER],
       })
     : await pool.query<{ created_at: Date }>({ ...WRITE, values: row });
   return { id, createdAt: rows[0]!.created_at };

@@ -53,7 +53,7 @@ const CATALOGUE = {
   last_owner: [409, 'A workspace must keep at least one owner.'],
   form_already_claimed: [409, 'The form has already been claimed.'],
   email_already_verified: [409, 'The email address is already verified.'],
-  no_notify_email: [409, 'The form has no notify_email to verify.'],
+  no_notify_email: [409, 'The form has no notification address to verify.'],
   device_login_decided: [409, 'The sign-in request has already been approved or denied.'],
   api_key_revoked: [409, 'The API key is revoked; a revoked key cannot be rolled.'],
   api_key_already_rolled: [409, 'The API key has already been rolled and is in its grace period.'],

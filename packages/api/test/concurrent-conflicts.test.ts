@@ -83,16 +83,16 @@ describe(`concurrent writes to one unique thing (${ENGINE})`, () => {
     let i = 0;
     const answers = await race(async () => (await callerFor(services, key)).forms.update({ form_id: form.id, notify_email: `next${++i}@example.com` }));
     expect(answers).toEqual(Array(N).fill('done'));
-    const [stored] = await sql<{ notify_email: string }>(services, 'select notify_email from forms where id = ?', [form.id]);
+    const [stored] = await sql<{ email: string }>(services, "select notify_emails->0->>'email' as email from forms where id = ?", [form.id]);
     const links = await sql<{ email: string }>(services, 'select email from email_verifications where form_id = ?', [form.id]);
-    expect(links).toEqual([{ email: stored!.notify_email }]);
+    expect(links).toEqual([{ email: stored!.email }]);
   });
 
   it('resending one verification N times at once: one sent, the rest 429 rate_limited, one email queued', async () => {
     const { key } = await withKey();
     const form = await createForm(services, key, { name: 'Resend', schema: EMAIL_SCHEMA });
     const to = `resend-${form.id}@example.com`;
-    await sql(services, 'update forms set notify_email = ? where id = ?', [to, form.id]);
+    await sql(services, "update forms set notify_emails = jsonb_build_array(jsonb_build_object('email', ?::text, 'verified', false)) where id = ?", [to, form.id]);
     const answers = await race(async () => (await callerFor(services, key)).forms.resendVerification({ form_id: form.id }));
     for (const answer of answers) expect(['done', '429'], answer).toContain(answer.split(' ')[0]);
     expect(answers.filter((a) => a === 'done')).toHaveLength(1);
@@ -120,8 +120,9 @@ describe(`concurrent writes to one unique thing (${ENGINE})`, () => {
       ]);
       if (confirm !== 'done' && !confirm.startsWith('404 ')) failures.push(`confirm ${confirm}`);
       if (patch !== 'done') failures.push(`patch ${patch}`);
-      const [row] = await sql<{ notify_email: string; notify_email_verified: boolean }>(services, 'select notify_email, notify_email_verified from forms where id = ?', [form.id]);
-      if (row!.notify_email !== 'new@example.com' || row!.notify_email_verified) failures.push(`round ${round}: ${JSON.stringify(row)}`);
+      const [row] = await sql<{ notify_emails: unknown }>(services, 'select notify_emails from forms where id = ?', [form.id]);
+      const stored = typeof row!.notify_emails === 'string' ? JSON.parse(row!.notify_emails) : row!.notify_emails;
+      if (JSON.stringify(stored) !== JSON.stringify([{ email: 'new@example.com', verified: false }])) failures.push(`round ${round}: ${JSON.stringify(stored)}`);
     }
     expect(failures).toEqual([]);
   });

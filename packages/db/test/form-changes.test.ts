@@ -13,8 +13,8 @@ const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 
 /** What a submission reads of a form (`FormRepository.readForSubmission`) but `refused_origins`: each of them notifies. */
 const READ_BY_SUBMISSIONS = [
-  'id', 'workspace_id', 'project_id', 'name', 'state', 'schema', 'submission_mode', 'allowed_origins', 'notify_email',
-  'notify_email_verified', 'notify_email_fallback', 'redirect_url', 'honeypot', 'captcha_provider', 'captcha_site_key',
+  'id', 'workspace_id', 'project_id', 'name', 'state', 'schema', 'submission_mode', 'allowed_origins', 'notify_emails',
+  'notify_fallback', 'redirect_url', 'honeypot', 'captcha_provider', 'captcha_site_key',
   'captcha_secret_sealed', 'closed', 'closes_at', 'max_submissions', 'closed_message', 'retention_days', 'created_at', 'updated_at',
   'unknown_fields',
 ];
@@ -83,8 +83,8 @@ async function workspace(): Promise<string> {
 async function form(workspaceId: string | null = null): Promise<string> {
   const id = newId('form');
   await sql(
-    `insert into forms (id, workspace_id, name, state, schema, allowed_origins, created_at, updated_at)
-     values (?, ?, 'F', ?, '[]', '["https://site.example"]', now(), now())`,
+    `insert into forms (id, workspace_id, name, state, schema, allowed_origins, notify_emails, created_at, updated_at)
+     values (?, ?, 'F', ?, '[]', '["https://site.example"]', '[]', now(), now())`,
     [id, workspaceId, workspaceId ? 'claimed' : 'unclaimed'],
   );
   return id;

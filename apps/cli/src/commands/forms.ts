@@ -25,7 +25,7 @@ const withFormOptions = <Args extends unknown[], Opts extends OptionValues, Glob
     .addOption(new Option('--mode <mode>', 'who may submit').choices(SUBMISSION_MODES))
     .option('--origin <origin>', 'an origin allowed to submit from a browser; repeat for each', collect)
     .option('--redirect-url <url>', 'where a browser goes after submitting')
-    .option('--notify-email <address>', 'email each submission here (once the address is verified)')
+    .option('--notify-email <address>', 'email each submission here (once the address is verified); repeat for up to 5', collect)
     .option('--project <project_id>', 'the project the form belongs to')
     .option('--honeypot <name>', 'a hidden field (e.g. _gotcha): a submission with a value in it is kept as spam')
     .addOption(new Option('--captcha <provider>', 'require a captcha of browser submissions').choices(CAPTCHA_PROVIDERS))
@@ -76,7 +76,7 @@ async function formBody(flags: BodyFlags) {
   if (flags.mode !== undefined) body.submission_mode = flags.mode;
   if (flags.origin?.length) body.allowed_origins = flags.origin;
   if (flags.redirectUrl !== undefined) body.redirect_url = flags.redirectUrl === false ? null : flags.redirectUrl;
-  if (flags.notifyEmail !== undefined) body.notify_email = flags.notifyEmail === false ? null : flags.notifyEmail;
+  if (flags.notifyEmail !== undefined) body.notify_emails = flags.notifyEmail === false ? [] : flags.notifyEmail;
   if (flags.project !== undefined) body.project_id = flags.project;
   const spam = await spamBody(flags);
   if (spam) body.spam = spam;
@@ -132,15 +132,13 @@ const UNKNOWN_FIELDS_SHOWN = {
 /** A form's settings, then its fields as a table. */
 function printForm(form: Form, ctx: CommandContext): void {
   const { style } = ctx.out;
-  const notify: RecordEntry = !form.notify_email
-    ? ['notify email', 'none']
-    : form.notify_email_verified
-      ? ['notify email', `${form.notify_email} (verified)`, style.green]
-      : [
-          'notify email',
-          `${form.notify_email} (not verified; ${form.notifications_to ? `submissions still go to ${form.notifications_to} until it is` : 'no submission is emailed until it is'})`,
-          style.yellow,
-        ];
+  const verified = new Set(form.verified_notify_emails);
+  const waiting = form.notify_emails.length > verified.size;
+  const listed = form.notify_emails.map((address) => `${address} (${verified.has(address) ? 'verified' : 'not verified'})`).join(', ');
+  // While none is verified, the addresses verified before the change keep the emails.
+  const meanwhile = verified.size > 0 ? '' : form.notified_addresses.length > 0 ? `; submissions still go to ${form.notified_addresses.join(', ')} until one is` : '; no submission is emailed until one is';
+  const notify: RecordEntry =
+    form.notify_emails.length === 0 ? ['notify emails', 'none'] : ['notify emails', `${listed}${meanwhile}`, waiting ? style.yellow : style.green];
   ctx.out.record([
     ['id', form.id],
     ['name', form.name],
@@ -232,7 +230,12 @@ const formsListCommand = () =>
     { header: 'FIELDS', value: (f) => String(f.schema.length), optional: true },
     { header: 'SUBMISSIONS', value: (f) => String(f.submission_count) },
     { header: 'LAST', value: (f) => f.last_submission_at ?? '', time: true, optional: true },
-    { header: 'NOTIFY', value: (f) => (f.notify_email ? `${f.notify_email}${f.notify_email_verified ? '' : ' (unverified)'}` : ''), shrink: true, optional: true },
+    {
+      header: 'NOTIFY',
+      value: (f) => f.notify_emails.map((address) => `${address}${f.verified_notify_emails.includes(address) ? '' : ' (unverified)'}`).join(', '),
+      shrink: true,
+      optional: true,
+    },
     { header: 'CREATED', value: (f) => f.created_at, time: true, optional: true },
   ], (workspaceId) => `No forms in ${workspaceId}. Create one with 'lfk forms create'.`);
 
@@ -364,13 +367,13 @@ const formsUpdateCommand = () =>
 
 const formsResendVerificationCommand = () =>
   new Command('resend-verification')
-    .description("Send a new verification link to the form's notify email")
+    .description("Send a new verification link to each of the form's notify emails not verified yet")
     .argument('<form_id>', 'the form')
     .action(
       callAndShow(
         withClient(formsApi),
         ({ api }, formId) => api.forms.resendVerification.mutate({ form_id: formId }),
-        (sent, { out }) => out.line(`Sent a new verification link to ${sent.sent_to}.`),
+        (sent, { out }) => out.line(`Sent a new verification link to ${sent.sent_to_all.join(', ')}.`),
       ),
     );
 

@@ -681,7 +681,7 @@ export const MATRIX: Row[] = [
       await t.sql('update forms set verification_sent_at = ? where id = ?', [new Date(Date.now() - 3600_000).toISOString(), formId]);
       return { params: { form_id: formId } };
     },
-    success: (res) => expect(res.json).toEqual({ sent_to: 'n***@example.com' }),
+    success: (res) => expect(res.json).toEqual({ sent_to: 'n***@example.com', sent_to_all: ['n***@example.com'] }),
     expect: formsScope(202),
   },
   {

@@ -217,8 +217,8 @@ export function outboxTo(t: TestServer, to: string): Promise<OutboxRow[]> {
 }
 
 export async function isVerified(t: TestServer, formId: string): Promise<boolean> {
-  const rows = await t.sql<{ notify_email_verified: boolean }>('select notify_email_verified from forms where id = ?', [formId]);
-  return rows[0]!.notify_email_verified;
+  const rows = await t.sql<{ verified: boolean }>("select (notify_emails->0->>'verified')::boolean as verified from forms where id = ?", [formId]);
+  return rows[0]!.verified;
 }
 
 export const EMAIL_FROM = 'LFK Forms <forms@lfk.test>';

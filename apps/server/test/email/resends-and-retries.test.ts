@@ -18,7 +18,7 @@ describe('a server with immediate resends and quick retries', () => {
 
       const resend = await t.request('POST', `/v1/forms/${form.id}/resend-verification`, { token: owner.key });
       expect(resend.status).toBe(202);
-      expect(resend.json).toEqual({ sent_to: masked(to) });
+      expect(resend.json).toEqual({ sent_to: masked(to), sent_to_all: [masked(to)] });
       expect(resend.json.sent_to).toMatch(/^r\*\*\*@example\.com$/);
 
       const emails = await waitForEmails(peer, to, 2);
@@ -48,7 +48,7 @@ describe('a server with immediate resends and quick retries', () => {
       await waitForEmails(peer, to);
       const resend = await t.request('POST', `/v1/forms/${form.id}/resend-verification`, { token: owner.token });
       expect(resend.status).toBe(202);
-      expect(resend.json).toEqual({ sent_to: masked(to) });
+      expect(resend.json).toEqual({ sent_to: masked(to), sent_to_all: [masked(to)] });
       await waitForEmails(peer, to, 2);
 
       const bare = await createKeyForm(t, owner.key, {});

@@ -34,9 +34,9 @@ function pressVerify(path: string, headers: Record<string, string> = {}): Promis
 }
 
 async function stored(formId: string): Promise<{ verified: boolean; linksUsed: number }> {
-  const form = await t.sql<{ notify_email_verified: boolean }>('select notify_email_verified from forms where id = ?', [formId]);
+  const form = await t.sql<{ verified: boolean }>("select (notify_emails->0->>'verified')::boolean as verified from forms where id = ?", [formId]);
   const linksUsed = await t.count('email_verifications where form_id = ? and used_at is not null', [formId]);
-  return { verified: form[0]!.notify_email_verified, linksUsed };
+  return { verified: form[0]!.verified, linksUsed };
 }
 
 function expectPage(res: Res, status: number, errorCode?: string) {

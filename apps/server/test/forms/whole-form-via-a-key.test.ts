@@ -73,13 +73,12 @@ describe('the whole form via a key', () => {
       name: 'Contact us',
       state: 'claimed',
       submission_mode: 'api_key',
-      notify_email: notify.toLowerCase(),
-      notify_email_verified: false,
       redirect_url: 'https://example.com/thanks?from=form',
       claim_token_hash: null,
     });
     expect(json(row.schema)).toEqual(FULL_SCHEMA_OUT);
     expect(json(row.allowed_origins)).toEqual(['https://example.com', 'https://app.example.com:8443']);
+    expect(json(row.notify_emails)).toEqual([{ email: notify.toLowerCase(), verified: false }]);
 
     const events = await auditEvents(owner.token, owner.workspaceId, 'form.created', created.json.id);
     expect(events).toHaveLength(1);
@@ -113,7 +112,7 @@ describe('the whole form via a key', () => {
       ],
       ['project_id', { project_id: projectId }, { project_id: projectId }],
       ['redirect_url', { redirect_url: 'https://new.example/done' }, { redirect_url: 'https://new.example/done' }],
-      ['notify_email', { notify_email: newNotify }, { notify_email: newNotify, notify_email_verified: false }],
+      ['notify_email', { notify_email: newNotify }, { notify_email: newNotify, notify_email_verified: false, notify_emails: [newNotify] }],
     ];
     let previous = created.json;
     for (const [field, patch, expected] of steps) {
@@ -133,8 +132,8 @@ describe('the whole form via a key', () => {
       submission_mode: 'api_key',
       project_id: projectId,
       redirect_url: 'https://new.example/done',
-      notify_email: newNotify,
     });
+    expect(json(row.notify_emails)).toEqual([{ email: newNotify, verified: false }]);
     expect(json(row.schema)).toEqual(FULL_SCHEMA_OUT);
 
     // All together.
@@ -202,7 +201,7 @@ describe('the whole form via a key', () => {
     const cleared = await t.request('PATCH', `/v1/forms/${id}`, { token: key, body: { notify_email: null } });
     expect(cleared.status, cleared.body).toBe(200);
     expect(cleared.json).toMatchObject({ notify_email: null, notify_email_verified: false });
-    expect(await formRow(id)).toMatchObject({ notify_email: null, notify_email_verified: false });
+    expect(json((await formRow(id)).notify_emails)).toEqual([]);
     expectError(await t.request('POST', `/v1/forms/${id}/resend-verification`, { token: key }), 409, 'no_notify_email');
 
     const noRedirect = await t.request('PATCH', `/v1/forms/${id}`, { token: key, body: { redirect_url: null } });

@@ -43,7 +43,7 @@ export async function sendsOf(t: TestServer, submissionId: string) {
 
 /** Makes the form's notify_email verified at once (the verification link is tested elsewhere). */
 export async function verifiedNotifyEmail(t: TestServer, formId: string, address = 'owner-inbox@example.com') {
-  await t.sql('update forms set notify_email = ?, notify_email_verified = true where id = ?', [address, formId]);
+  await t.sql("update forms set notify_emails = jsonb_build_array(jsonb_build_object('email', ?::text, 'verified', true)) where id = ?", [address, formId]);
 }
 
 /** An endpoint whose name never resolves: its deliveries fail and wait for a retry an hour later, pending. */

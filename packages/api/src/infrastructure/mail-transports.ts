@@ -7,6 +7,8 @@ export interface OutgoingEmail {
   to: string;
   subject: string;
   body: string;
+  /** Where a reply goes, when not to the sender. */
+  replyTo: string | null;
 }
 
 /** Where the outbox hands its mail. `send` resolves once the mail is accepted, or throws. */
@@ -28,6 +30,7 @@ export function smtpTransport(url: string, from: string): MailTransport {
       await transporter.sendMail({
         from,
         to: email.to,
+        ...(email.replyTo ? { replyTo: email.replyTo } : {}),
         subject: email.subject,
         text: email.body,
         headers: { 'X-Lfk-Email-Id': email.id },
@@ -45,8 +48,8 @@ export function logTransport(log: Log): MailTransport {
   return {
     async send(email) {
       log.info(
-        { email: { id: email.id, kind: email.kind, to: email.to, subject: email.subject, text: email.body } },
-        `email to ${email.to} (no SMTP_URL, so printed here instead of sent):\n${email.body}`,
+        { email: { id: email.id, kind: email.kind, to: email.to, reply_to: email.replyTo, subject: email.subject, text: email.body } },
+        `email to ${email.to}${email.replyTo ? ` (Reply-To: ${email.replyTo})` : ''} (no SMTP_URL, so printed here instead of sent):\n${email.body}`,
       );
     },
     close() {},

@@ -33,6 +33,7 @@ export function storedEmail(email: OutgoingEmail): NewEmail {
   return {
     kind: email.kind,
     to,
+    ...(email.replyTo ? { replyTo: oneLine(email.replyTo) } : {}),
     // Cut to fit its column: a subject is built from stored names.
     subject: cutToLength(oneLine(email.subject), TEXT_LIMITS.emailSubject),
     body: secret ? email.body.replaceAll(secret.token, SECRET_MARK) : email.body,

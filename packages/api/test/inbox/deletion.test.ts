@@ -49,7 +49,7 @@ const sendsOf = async (submissionId: string) => ({
 
 /** Makes the form's notify_email verified at once (the verification link is tested elsewhere). */
 const verifiedNotifyEmail = (formId: string) =>
-  sql(services, 'update forms set notify_email = ?, notify_email_verified = true where id = ?', ['owner-inbox@example.com', formId]);
+  sql(services, "update forms set notify_emails = jsonb_build_array(jsonb_build_object('email', ?::text, 'verified', true)) where id = ?", ['owner-inbox@example.com', formId]);
 
 /** An endpoint whose name never resolves (no delivery is attempted here anyway): its deliveries wait. */
 const unreachableWebhook = async (formId: string) => (await (await as(owner.token)).webhooks.create({ form_id: formId, url: 'https://receiver.invalid/hook' })).id;

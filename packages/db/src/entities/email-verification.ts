@@ -6,9 +6,9 @@ import { Form } from './form.ts';
 import { User } from './user.ts';
 
 /**
- * A link that proves an address reads its mail: a form's `notify_email`, or an account's own
- * address at sign-up (exactly one of `form` and `user`). Only the token's sha256 is kept. A form
- * or an account has at most one live link: making a new one deletes the earlier ones.
+ * A link that proves an address reads its mail: one of a form's `notify_emails`, or an account's own
+ * address at sign-up (exactly one of `form` and `user`). Only the token's sha256 is kept. A form's
+ * address or an account has at most one live link: making a new one deletes the earlier ones.
  */
 export const EmailVerification = defineEntity({
   name: 'EmailVerification',

@@ -11,6 +11,12 @@ export interface RefusedOrigin {
   at: string;
 }
 
+/** One of a form's notification addresses, and whether it was verified (by its link, or as a member's own). */
+export interface NotifyAddress {
+  email: string;
+  verified: boolean;
+}
+
 export interface StoredField {
   name: string;
   type: string;
@@ -44,13 +50,13 @@ export const Form = defineEntity({
     unknownFields: p.enum(UNKNOWN_FIELD_POLICIES).default('reject'),
     submissionMode: p.enum(SUBMISSION_MODES).default('browser'),
     allowedOrigins: p.json<string[]>(),
-    notifyEmail: p.string().length(TEXT_LIMITS.email).nullable(),
-    notifyEmailVerified: p.boolean().default(false),
+    /** Where submissions are emailed, in order (at most 5), each sent only once verified. */
+    notifyEmails: p.json<NotifyAddress[]>(),
     /**
-     * The verified address notifications keep going to while a changed `notifyEmail` waits to be
-     * verified, so that changing it never silently stops them; null once the new one is verified.
+     * The verified addresses notifications keep going to while none of a changed `notifyEmails` is
+     * verified yet, so that changing them never silently stops notifications; null once one is.
      */
-    notifyEmailFallback: p.string().length(TEXT_LIMITS.email).nullable(),
+    notifyFallback: p.json<string[]>().nullable(),
     /**
      * The last origins whose browser submissions (or CORS preflights) were refused, newest first:
      * how an owner finds the origin missing from `allowedOrigins`. Written by `noteRefusedOrigin`.

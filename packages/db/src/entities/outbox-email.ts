@@ -24,6 +24,8 @@ export const OutboxEmail = defineEntity({
     to: p.string().length(TEXT_LIMITS.email),
     subject: p.string().length(TEXT_LIMITS.emailSubject),
     body: p.text().nullable(),
+    /** Where a reply goes (a notification's submitter); null: to the sender's own address. */
+    replyTo: p.string().length(TEXT_LIMITS.email).nullable(),
     /** The token the body's link carries, sealed under `LFK_SECRET_KEY`; the body holds a mark in its place. */
     secretSealed: p.text().nullable(),
     status: p.enum(OUTBOX_STATUSES).default('pending'),

@@ -12,10 +12,15 @@ export class EmailVerificationRepository extends BaseRepository<IEmailVerificati
     return this.findOneForUpdate({ tokenHash });
   }
 
-  /** Queues a new link for the form, and the removal of every earlier one: the new link replaces them. */
+  /** Queues a new link for one of the form's addresses, and the removal of every earlier one of that address: the new link replaces them. */
   async replaceForForm(link: { formId: string; email: string; tokenHash: string; expiresAt: Date }): Promise<void> {
-    for (const earlier of await this.find({ form: link.formId })) this.em.remove(earlier);
+    for (const earlier of await this.find({ form: link.formId, email: link.email })) this.em.remove(earlier);
     this.create({ id: newId('evf'), form: link.formId, user: null, email: link.email, tokenHash: link.tokenHash, expiresAt: link.expiresAt, usedAt: null });
+  }
+
+  /** Queues the removal of the form's links for addresses it no longer has: they could verify nothing now. */
+  async dropFormLinksExcept(formId: string, emails: readonly string[]): Promise<void> {
+    for (const link of await this.find({ form: formId })) if (!emails.includes(link.email)) this.em.remove(link);
   }
 
   /** The same for an account's own address. */

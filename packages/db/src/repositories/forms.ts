@@ -1,4 +1,4 @@
-import type { IForm, RefusedOrigin, StoredField } from '../entities/form.ts';
+import type { IForm, NotifyAddress, RefusedOrigin, StoredField } from '../entities/form.ts';
 import { PreparedStatement, runPrepared } from '../prepared-statements.ts';
 import { BaseRepository, type Bounded, type ReadBounds } from './base-repository.ts';
 
@@ -15,9 +15,8 @@ export type FormReading = Pick<
   | 'unknownFields'
   | 'submissionMode'
   | 'allowedOrigins'
-  | 'notifyEmail'
-  | 'notifyEmailVerified'
-  | 'notifyEmailFallback'
+  | 'notifyEmails'
+  | 'notifyFallback'
   | 'refusedOrigins'
   | 'redirectUrl'
   | 'honeypot'
@@ -49,9 +48,8 @@ interface FormRow {
   unknown_fields: IForm['unknownFields'];
   submission_mode: IForm['submissionMode'];
   allowed_origins: string[] | string;
-  notify_email: string | null;
-  notify_email_verified: boolean;
-  notify_email_fallback: string | null;
+  notify_emails: NotifyAddress[] | string;
+  notify_fallback: string[] | string | null;
   refused_origins: RefusedOrigin[] | string | null;
   redirect_url: string | null;
   honeypot: string | null;
@@ -73,8 +71,8 @@ const json = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.par
 const reference = (id: string | null) => (id === null ? null : { id });
 
 const COLUMNS =
-  'id, workspace_id, project_id, name, state, schema, unknown_fields, submission_mode, allowed_origins, notify_email, ' +
-  'notify_email_verified, notify_email_fallback, refused_origins, redirect_url, honeypot, captcha_provider, captcha_site_key, captcha_secret_sealed, closed, closes_at, ' +
+  'id, workspace_id, project_id, name, state, schema, unknown_fields, submission_mode, allowed_origins, notify_emails, ' +
+  'notify_fallback, refused_origins, redirect_url, honeypot, captcha_provider, captcha_site_key, captcha_secret_sealed, closed, closes_at, ' +
   'max_submissions, closed_message, retention_days, created_at, updated_at';
 const READ_CLAIMED = new PreparedStatement('lfk_read_claimed_form', `select ${COLUMNS} from forms where id = $1 and state = 'claimed'`);
 const READ_FOR_SUBMISSION = new PreparedStatement(
@@ -90,16 +88,19 @@ export class FormRepository extends BaseRepository<IForm> {
   }
 
   /**
-   * A member verified `email` as their account's: the forms of their workspaces that notify it are
-   * verified too. Answers their ids.
+   * A member verified `email` as their account's: the forms of their workspaces that notify it have
+   * it verified too (and let their fallback go). Answers their ids.
    */
   async verifyNotifyEmailOfMember(userId: string, email: string): Promise<string[]> {
     const rows = await this.em.execute<{ id: string }[]>(
-      `update forms set notify_email_verified = true, notify_email_fallback = null
-        where notify_email = ? and not notify_email_verified
+      `update forms set notify_fallback = null, notify_emails = (
+         select jsonb_agg(case when entry->>'email' = ? then jsonb_set(entry, '{verified}', 'true') else entry end order by place)
+           from jsonb_array_elements(forms.notify_emails) with ordinality as listed(entry, place)
+       )
+        where notify_emails @> jsonb_build_array(jsonb_build_object('email', ?::text, 'verified', false))
           and workspace_id in (select workspace_id from memberships where user_id = ?)
         returning id`,
-      [email, userId],
+      [email, email, userId],
     );
     return rows.map((row) => row.id);
   }
@@ -182,9 +183,8 @@ function readingOf(row: FormRow): FormReading {
     unknownFields: row.unknown_fields,
     submissionMode: row.submission_mode,
     allowedOrigins: json(row.allowed_origins),
-    notifyEmail: row.notify_email,
-    notifyEmailVerified: row.notify_email_verified,
-    notifyEmailFallback: row.notify_email_fallback,
+    notifyEmails: json(row.notify_emails),
+    notifyFallback: row.notify_fallback === null ? null : json(row.notify_fallback),
     refusedOrigins: row.refused_origins === null ? null : json(row.refused_origins),
     redirectUrl: row.redirect_url,
     honeypot: row.honeypot,

@@ -9,6 +9,8 @@ export interface NewEmail {
   to: string;
   subject: string;
   body: string;
+  /** Where a reply goes (a notification's submitter), when not to lfk's own address. */
+  replyTo?: string | null;
   /** The token its link carries, sealed (the body holds a mark in its place). */
   secretSealed?: string;
   /** The submission it carries (a notification), so the email goes when the submission is deleted. */
@@ -22,14 +24,15 @@ export interface ClaimedEmail {
   to: string;
   subject: string;
   body: string;
+  replyTo: string | null;
   /** The token to put back into the body, sealed; null for an email without one. */
   secretSealed: string | null;
   attempts: number;
 }
 
-/** An email's row, for every statement that writes one: its columns, then `outboxEmailRow`'s 11 values. */
+/** An email's row, for every statement that writes one: its columns, then `outboxEmailRow`'s 12 values. */
 export const INSERT_OUTBOX_EMAIL =
-  'insert into outbox_emails (id, kind, "to", subject, body, secret_sealed, submission_id, status, attempts, next_attempt_at, created_at)';
+  'insert into outbox_emails (id, kind, "to", subject, body, reply_to, secret_sealed, submission_id, status, attempts, next_attempt_at, created_at)';
 
 /** The values of `INSERT_OUTBOX_EMAIL` for a message due at once. */
 export const outboxEmailRow = (email: NewEmail, now: Date) => [
@@ -38,6 +41,7 @@ export const outboxEmailRow = (email: NewEmail, now: Date) => [
   email.to,
   email.subject,
   email.body,
+  email.replyTo ?? null,
   email.secretSealed ?? null,
   email.submissionId ?? null,
   'pending',
@@ -52,7 +56,7 @@ export class OutboxEmailRepository extends BaseRepository<IOutboxEmail> {
    * a change written the same way (`SubmissionRepository.writeNow`), not queued for a flush.
    */
   async writeNow(email: NewEmail, now = new Date()): Promise<void> {
-    await this.em.execute(`${INSERT_OUTBOX_EMAIL} values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, outboxEmailRow(email, now));
+    await this.em.execute(`${INSERT_OUTBOX_EMAIL} values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, outboxEmailRow(email, now));
   }
 
   /** The mail waiting to be sent (retries included). */
@@ -62,10 +66,11 @@ export class OutboxEmailRepository extends BaseRepository<IOutboxEmail> {
 
   /** Queues the message on this repository's EntityManager, due at once: it is written with the change that causes it. */
   enqueue(email: NewEmail, now = new Date()): void {
-    const { submissionId, secretSealed, ...message } = email;
+    const { submissionId, secretSealed, replyTo, ...message } = email;
     this.create({
       id: newId('eml'),
       ...message,
+      replyTo: replyTo ?? null,
       secretSealed: secretSealed ?? null,
       submission: submissionId ?? null,
       status: 'pending',
@@ -88,7 +93,7 @@ export class OutboxEmailRepository extends BaseRepository<IOutboxEmail> {
          select id from outbox_emails
          where status = 'pending' and next_attempt_at <= ? and (locked_until is null or locked_until <= ?)
          order by next_attempt_at, id limit ? for update skip locked)
-       returning id, kind, "to", subject, body, secret_sealed as "secretSealed", attempts`,
+       returning id, kind, "to", subject, body, reply_to as "replyTo", secret_sealed as "secretSealed", attempts`,
       [lockedUntil.toISOString(), now.toISOString(), now.toISOString(), limit],
     );
   }

@@ -13,7 +13,7 @@ const WRITE_SUBMISSION = new PreparedStatement('lfk_write_submission', INSERT_SU
 const WRITE_NOTIFYING_SUBMISSION = new PreparedStatement(
   'lfk_write_notifying_submission',
   `with submission as (${INSERT_SUBMISSION} returning id) ` +
-    `${INSERT_OUTBOX_EMAIL} select $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19 from submission`,
+    `${INSERT_OUTBOX_EMAIL} select $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20 from submission`,
 );
 
 export interface NewSubmission {
@@ -27,10 +27,10 @@ export interface NewSubmission {
   spamReason: SpamReason | null;
 }
 
-/** A submission's row (`INSERT_SUBMISSION`'s values) and its email's, if it sends one. */
+/** A submission's row (`INSERT_SUBMISSION`'s values) and those of the emails it sends. */
 interface SubmissionWrite {
   row: unknown[];
-  emailRow: unknown[] | null;
+  emailRows: unknown[][];
 }
 
 const placeholders = (rows: unknown[][]) => rows.map((values) => `(${values.map(() => '?').join(', ')})`).join(', ');
@@ -43,7 +43,7 @@ const placeholders = (rows: unknown[][]) => rows.map((values) => `(${values.map(
 function submissionWrites(em: EntityManager): GroupCommit<SubmissionWrite> {
   const write = async (writes: SubmissionWrite[]) => {
     const rows = writes.map((w) => w.row);
-    const emailRows = writes.flatMap((w) => (w.emailRow ? [w.emailRow] : []));
+    const emailRows = writes.flatMap((w) => w.emailRows);
     const insertRows = (on: EntityManager) => on.execute(`${INSERT_SUBMISSION_COLUMNS} values ${placeholders(rows)}`, rows.flat());
     if (emailRows.length === 0) {
       await insertRows(em);
@@ -54,7 +54,7 @@ function submissionWrites(em: EntityManager): GroupCommit<SubmissionWrite> {
       await tx.execute(`${INSERT_OUTBOX_EMAIL} values ${placeholders(emailRows)}`, emailRows.flat());
     });
   };
-  const weigh = (w: SubmissionWrite) => String(w.row[2]).length + (w.emailRow ? String(w.emailRow[4]).length : 0);
+  const weigh = (w: SubmissionWrite) => String(w.row[2]).length + w.emailRows.reduce((sum, email) => sum + String(email[4]).length, 0);
   return new GroupCommit(write, weigh, { maxItems: 64, maxWeight: 1024 * 1024 });
 }
 
@@ -308,24 +308,31 @@ export class SubmissionRepository extends BaseRepository<ISubmission> {
 
   /**
    * Writes the submission at once, in this repository's EntityManager's transaction if it has
-   * one: no entity (nothing reads it back in the request). With `emailOf`, the email it sends
-   * (built for its id and time) is written by the same statement: one round trip, which commits by
-   * itself outside a transaction, and the email exists if and only if the submission does.
+   * one: no entity (nothing reads it back in the request). With `emailsOf`, the emails it sends
+   * (built for its id and time) are written with it: one email by the same statement (one round
+   * trip, which commits by itself outside a transaction), several in one transaction; either way
+   * the emails exist if and only if the submission does.
    */
   async writeNow(
     submission: NewSubmission,
     now: Date,
-    emailOf?: (record: { id: string; createdAt: Date }) => NewEmail | null,
+    emailsOf?: (record: { id: string; createdAt: Date }) => NewEmail[],
   ): Promise<{ id: string; createdAt: Date }> {
     const record = { id: newId('sub'), createdAt: now };
     const row = [record.id, submission.formId, JSON.stringify(submission.data), submission.source, submission.apiKeyId, submission.status, submission.spamReason, now];
-    const email = emailOf?.(record) ?? null;
     // Due by the wall clock, which the sender polls by, as every queued email is.
-    const emailRow = email && outboxEmailRow({ ...email, submissionId: record.id }, new Date());
+    const emailRows = (emailsOf?.(record) ?? []).map((email) => outboxEmailRow({ ...email, submissionId: record.id }, new Date()));
     const group = groupCommitOf(this.em, 'submissions', () => submissionWrites(this.em.fork()));
-    if (group) await group.add({ row, emailRow });
-    else if (emailRow === null) await runPrepared(this.em, WRITE_SUBMISSION, row);
-    else await runPrepared(this.em, WRITE_NOTIFYING_SUBMISSION, [...row, ...emailRow]);
+    if (group) await group.add({ row, emailRows });
+    else if (emailRows.length === 0) await runPrepared(this.em, WRITE_SUBMISSION, row);
+    else if (emailRows.length === 1) await runPrepared(this.em, WRITE_NOTIFYING_SUBMISSION, [...row, ...emailRows[0]!]);
+    else {
+      // Several emails (several addresses, an auto-reply): the submission and all of them in one transaction.
+      await this.em.transactional(async (tx) => {
+        await runPrepared(tx, WRITE_SUBMISSION, row);
+        await tx.execute(`${INSERT_OUTBOX_EMAIL} values ${placeholders(emailRows)}`, emailRows.flat());
+      });
+    }
     return record;
   }
 

@@ -17,7 +17,7 @@ interface FormEditorProps {
   onSubmit: (fields: ApiFormFields) => void;
   submitLabel: string;
   pending: boolean;
-  /** Shown under the notify email (its verification state, on an existing form). */
+  /** Shown under the notification emails (whether each is verified, on an existing form). */
   notifyEmailExtra?: ReactNode;
   /** Shown under the allowed origins (the origins refused lately, on an existing form). */
   originsExtra?: ReactNode;
@@ -82,15 +82,22 @@ export function FormEditor({ form, workspaceId, problem, onSubmit, submitLabel, 
         autoComplete="off"
         hint="Optional: where a person goes after posting the HTML form. Without it they see a thank-you page."
       />
-      <TextField
-        form={form}
-        name="notify_email"
-        label="Notify email"
-        type="email"
-        autoComplete="off"
-        hint="Optional: who is emailed each submission, once the address is verified."
-      />
-      {notifyEmailExtra}
+      <div className="field">
+        <label htmlFor={`${id}-notify_emails`}>Notification emails</label>
+        <textarea
+          id={`${id}-notify_emails`}
+          rows={2}
+          autoComplete="off"
+          {...form.register('notify_emails')}
+          aria-invalid={errorAt(errors, 'notify_emails') ? true : undefined}
+          aria-describedby={described('notify_emails', true)}
+        />
+        <p className="hint" id={`${id}-notify_emails-hint`}>
+          Optional, up to 5, one per line: who is emailed each submission, each once the address is verified.
+        </p>
+        <ErrorText id={`${id}-notify_emails-error`} message={errorAt(errors, 'notify_emails')} />
+        {notifyEmailExtra}
+      </div>
       <div className="field">
         <label htmlFor={`${id}-project_id`}>Project</label>
         <select id={`${id}-project_id`} {...form.register('project_id')} aria-describedby={described('project_id', false)}>

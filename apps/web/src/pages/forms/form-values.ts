@@ -29,7 +29,8 @@ export interface EditorValues {
   /** One origin per line. */
   allowed_origins: string;
   redirect_url: string;
-  notify_email: string;
+  /** One address per line. */
+  notify_emails: string;
   project_id: string;
 }
 
@@ -44,7 +45,7 @@ export function editorFieldNames(fieldCount: number): string[] {
     'submission_mode',
     'allowed_origins',
     'redirect_url',
-    'notify_email',
+    'notify_emails',
     'project_id',
   ];
 }
@@ -66,7 +67,7 @@ export function newFormValues(projectId: string): EditorValues {
     submission_mode: 'browser',
     allowed_origins: '',
     redirect_url: '',
-    notify_email: '',
+    notify_emails: '',
     project_id: projectId,
   };
 }
@@ -89,7 +90,7 @@ export function valuesOf(form: Form): EditorValues {
     submission_mode: form.submission_mode,
     allowed_origins: form.allowed_origins.join('\n'),
     redirect_url: form.redirect_url ?? '',
-    notify_email: form.notify_email ?? '',
+    notify_emails: form.notify_emails.join('\n'),
     project_id: form.project_id ?? '',
   };
 }
@@ -142,13 +143,13 @@ export function toApiFields(values: EditorValues) {
     submission_mode: values.submission_mode,
     allowed_origins: lines(values.allowed_origins),
     redirect_url: values.redirect_url.trim() ? values.redirect_url : null,
-    notify_email: values.notify_email.trim() ? values.notify_email : null,
+    notify_emails: lines(values.notify_emails),
     ...(values.project_id ? { project_id: values.project_id } : {}),
   };
 }
 export type ApiFormFields = ReturnType<typeof toApiFields>;
 
-/** Only what changed, so an untouched notify email is not sent again (a new one is re-verified). */
+/** Only what changed, so untouched notification addresses are not sent again. */
 export function changedFields(before: ApiFormFields, after: ApiFormFields): Partial<ApiFormFields> {
   const changed: Record<string, unknown> = {};
   for (const key of Object.keys(after) as (keyof ApiFormFields)[]) {

@@ -88,15 +88,19 @@ function columns(workspaceId: string): Column<Form>[] {
       ),
     },
     {
-      label: 'Notify email',
+      label: 'Notification emails',
       cell: (form) =>
-        form.notify_email ? (
-          <>
-            {form.notify_email}{' '}
-            <span className={`badge ${form.notify_email_verified ? 'badge-active' : 'badge-pending'}`}>
-              {form.notify_email_verified ? 'Verified' : 'Not verified'}
-            </span>
-          </>
+        form.notify_emails.length > 0 ? (
+          <ul className="plain-list">
+            {form.notify_emails.map((address) => (
+              <li key={address}>
+                {address}{' '}
+                <span className={`badge ${form.verified_notify_emails.includes(address) ? 'badge-active' : 'badge-pending'}`}>
+                  {form.verified_notify_emails.includes(address) ? 'Verified' : 'Not verified'}
+                </span>
+              </li>
+            ))}
+          </ul>
         ) : (
           <span className="muted">None</span>
         ),

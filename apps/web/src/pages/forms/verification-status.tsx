@@ -11,38 +11,53 @@ function explainResend(problem: Problem) {
   return `One verification email per form goes out at a time, so inboxes are not flooded. The last link is still valid: check the inbox (and spam). You can resend ${wait}.`;
 }
 
-/** Whether the notify email is verified and, if not, a way to send the link again. */
+/** Whether each notification email is verified and, while one is not, a way to send the links again. */
 export function VerificationStatus({ form }: { form: Form }) {
   const [problem, setProblem] = useState<Problem | null>(null);
   const resend = useMutation({
     ...trpc.forms.resendVerification.mutationOptions(),
     onError: (error) => setProblem(problemOf(error)),
   });
-  if (!form.notify_email) return null;
-  if (form.notify_email_verified) {
-    return (
-      <p className="verification wrap-anywhere">
-        <span className="badge badge-active">Verified</span> Submissions are emailed to {form.notify_email}.
-      </p>
-    );
-  }
+  if (form.notify_emails.length === 0) return null;
+  const verified = new Set(form.verified_notify_emails);
+  const waiting = form.notify_emails.filter((address) => !verified.has(address));
   return (
     <div className="verification">
-      <p className="wrap-anywhere">
-        <span className="badge badge-pending">Not verified</span> {form.notify_email} gets no submissions until someone
-        there opens the link we emailed and presses Verify.
-        {form.notifications_to
-          ? ` Until then, submissions are still emailed to ${form.notifications_to}.`
-          : ' Until then, no submission is emailed to anyone.'}
-      </p>
-      <button type="button" className="secondary" disabled={resend.isPending} onClick={() => {
-          setProblem(null);
-          resend.mutate({ form_id: form.id });
-        }}>
-        Resend verification email
-      </button>
-      <p role="status">{resend.isSuccess ? `Sent a new link to ${resend.data.sent_to}.` : ''}</p>
-      <ProblemAlert problem={problem} explain={explainResend} />
+      <ul className="plain-list">
+        {form.notify_emails.map((address) => (
+          <li key={address}>
+            {verified.has(address) ? (
+              <>
+                <span className="badge badge-active">Verified</span> Submissions are emailed to {address}.
+              </>
+            ) : (
+              <>
+                <span className="badge badge-pending">Not verified</span> {address} gets no submissions until someone there opens the link
+                we emailed and presses Verify.
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+      {verified.size === 0 && (
+        <p className="wrap-anywhere">
+          {form.notified_addresses.length > 0
+            ? `Until one is verified, submissions are still emailed to ${form.notified_addresses.join(', ')}.`
+            : 'Until one is verified, no submission is emailed to anyone.'}
+        </p>
+      )}
+      {waiting.length > 0 && (
+        <>
+          <button type="button" className="secondary" disabled={resend.isPending} onClick={() => {
+              setProblem(null);
+              resend.mutate({ form_id: form.id });
+            }}>
+            Resend verification {waiting.length === 1 ? 'email' : 'emails'}
+          </button>
+          <p role="status">{resend.isSuccess ? `Sent a new link to ${resend.data.sent_to_all.join(', ')}.` : ''}</p>
+          <ProblemAlert problem={problem} explain={explainResend} />
+        </>
+      )}
     </div>
   );
 }

@@ -1,40 +1,38 @@
 import type { IForm } from '@lfk/db';
 
-// A form's notify_email and where its notifications go. A changed address must be verified before
-// mail goes to it; until then the last verified address keeps getting them (`notifyEmailFallback`),
-// so changing the address never silently stops notifications.
+// A form's notify_emails and where its notifications go. Each address must be verified before mail
+// goes to it; while none of a changed list is, the addresses verified before the change keep getting
+// them (`notifyFallback`), so that changing the list never silently stops notifications.
 
-type Notifying = Pick<IForm, 'notifyEmail' | 'notifyEmailVerified' | 'notifyEmailFallback'>;
+type Notifying = Pick<IForm, 'notifyEmails' | 'notifyFallback'>;
 
-/** Where a submission's notification goes now: the verified notify_email, else the address kept meanwhile, else nowhere. */
-export function notificationsTo(form: Notifying): string | null {
-  return form.notifyEmailVerified ? (form.notifyEmail ?? null) : (form.notifyEmailFallback ?? null);
+/** Where a submission's notifications go now: the verified addresses, else those kept meanwhile, else nowhere. */
+export function notifiedAddresses(form: Notifying): string[] {
+  const verified = form.notifyEmails.filter((address) => address.verified).map((address) => address.email);
+  return verified.length > 0 ? verified : (form.notifyFallback ?? []);
 }
 
-/** The form's notify_email is verified: notifications go to it, and the address kept meanwhile is let go. */
-export function markNotifyEmailVerified(form: Notifying): void {
-  form.notifyEmailVerified = true;
-  form.notifyEmailFallback = null;
+/** One of the form's addresses is verified: notifications go to it, and the addresses kept meanwhile are let go. */
+export function markNotifyEmailVerified(form: Notifying, email: string): void {
+  form.notifyEmails = form.notifyEmails.map((address) => (address.email === email ? { email, verified: true } : address));
+  form.notifyFallback = null;
 }
 
 /**
- * Sets a new notify_email (null: no notifications). The address notifications went to until now,
- * if verified, keeps them until the new one is verified; going back to it needs no verification.
- * Answers whether the new address still has to be verified.
+ * Sets the form's addresses (empty: no notifications). An address verified before (on the list,
+ * or kept meanwhile) stays verified; while none of the new list is verified, the addresses
+ * notified until now keep the notifications. Answers the new addresses to be verified (one
+ * already waiting keeps its link).
  */
-export function changeNotifyEmail(form: Notifying, next: string | null): boolean {
-  const keeping = notificationsTo(form);
-  form.notifyEmail = next;
-  if (next === null) {
-    form.notifyEmailVerified = false;
-    form.notifyEmailFallback = null;
-    return false;
-  }
-  if (next === keeping) {
-    markNotifyEmailVerified(form);
-    return false;
-  }
-  form.notifyEmailVerified = false;
-  form.notifyEmailFallback = keeping;
-  return true;
+export function changeNotifyEmails(form: Notifying, next: readonly string[]): string[] {
+  const notifiedUntilNow = notifiedAddresses(form);
+  const listedBefore = new Set(form.notifyEmails.map((address) => address.email));
+  const verifiedBefore = new Set([...form.notifyEmails.filter((address) => address.verified).map((address) => address.email), ...(form.notifyFallback ?? [])]);
+  form.notifyEmails = next.map((email) => ({ email, verified: verifiedBefore.has(email) }));
+  const anyVerified = form.notifyEmails.some((address) => address.verified);
+  form.notifyFallback = next.length === 0 || anyVerified || notifiedUntilNow.length === 0 ? null : notifiedUntilNow;
+  return form.notifyEmails.filter((address) => !address.verified && !listedBefore.has(address.email)).map((address) => address.email);
 }
+
+/** Whether `email` is one of the form's addresses now: a link sent to an address since removed proves nothing. */
+export const isNotifyEmailOf = (form: Notifying, email: string) => form.notifyEmails.some((address) => address.email === email);

@@ -5,7 +5,7 @@ import { isWellFormedVerificationToken } from '../../credentials/tokens.ts';
 import { ApiError } from '../../errors.ts';
 import { rest } from '../../procedure-meta.ts';
 import { emailVerificationInput, emailVerified } from './schemas.ts';
-import { markNotifyEmailVerified } from './notify-email.ts';
+import { isNotifyEmailOf, markNotifyEmailVerified } from './notify-email.ts';
 import { publicProcedure, router } from '../../trpc.ts';
 
 const invalidLink = () =>
@@ -13,26 +13,27 @@ const invalidLink = () =>
 
 /** What a link is for, and the row it verifies. */
 type Subject =
-  | { kind: 'form'; id: string; name: string; currentEmail: string | null; verify(now: Date): void }
-  | { kind: 'account'; id: string; currentEmail: string; verify(now: Date): void };
+  | { kind: 'form'; id: string; name: string; holds(email: string): boolean; verify(email: string, now: Date): void }
+  | { kind: 'account'; id: string; holds(email: string): boolean; verify(email: string, now: Date): void };
 
 async function subjectOf(em: EntityManager, link: IEmailVerification, lock: boolean): Promise<Subject | null> {
   if (link.form) {
     const forms = em.getRepository(Form);
     const form = lock ? await forms.findOneForUpdate({ id: link.form.id }) : await forms.findOne({ id: link.form.id });
     if (!form) return null;
-    return { kind: 'form', id: form.id, name: form.name, currentEmail: form.notifyEmail ?? null, verify: () => markNotifyEmailVerified(form) };
+    return { kind: 'form', id: form.id, name: form.name, holds: (email) => isNotifyEmailOf(form, email), verify: (email) => markNotifyEmailVerified(form, email) };
   }
   const users = em.getRepository(User);
   const user = lock ? await users.findOneForUpdate({ id: link.user!.id }) : await users.findOne({ id: link.user!.id });
   if (!user) return null;
-  return { kind: 'account', id: user.id, currentEmail: user.email, verify: (now) => (user.emailVerifiedAt ??= now) };
+  return { kind: 'account', id: user.id, holds: (email) => user.email === email, verify: (_email, now) => (user.emailVerifiedAt ??= now) };
 }
 
 /**
  * The link behind `token` and what it verifies, if the link still works: unused, unexpired, the
- * newest of its form or account (older ones are deleted), for the address the form or account has
- * now. `lock` holds the rows until the transaction ends, so that two posts of one link verify once.
+ * newest of its form's address or its account (older ones are deleted), for an address the form
+ * or account has now. `lock` holds the rows until the transaction ends, so that two posts of one
+ * link verify once.
  */
 async function workingLink(em: EntityManager, token: string, lock: boolean, now: Date) {
   if (!isWellFormedVerificationToken(token)) throw invalidLink();
@@ -48,8 +49,8 @@ async function workingLink(em: EntityManager, token: string, lock: boolean, now:
     if (!link) throw invalidLink();
   }
   if (link.usedAt !== null || link.expiresAt <= now) throw invalidLink();
-  // The address changed since this link was sent: it proves nothing about the new one.
-  if (subject.currentEmail !== link.email) throw invalidLink();
+  // The address changed (or left the form's list) since this link was sent: it proves nothing now.
+  if (!subject.holds(link.email)) throw invalidLink();
   return { link, subject };
 }
 
@@ -85,7 +86,7 @@ export const emailVerificationsRouter = router({
         const now = ctx.services.now();
         const { link, subject } = await workingLink(em, input.token, true, now);
         link.usedAt = now;
-        subject.verify(now);
+        subject.verify(link.email, now);
         const verifiedForms = subject.kind === 'account' ? await em.getRepository(Form).verifyNotifyEmailOfMember(subject.id, link.email) : [subject.id];
         return { answer: toWire(link, subject), verifiedForms };
       });

@@ -10,3 +10,11 @@ export const emailVerified = z.object({
 
 /** A new link went out; the address is masked (`a***@example.com`). */
 export const verificationSent = z.object({ sent_to: z.string() }).meta({ id: 'VerificationSent' });
+
+/** New links went out to a form's addresses not verified yet, masked. */
+export const formVerificationSent = verificationSent
+  .extend({
+    sent_to: z.string().describe('The first address a link went to.'),
+    sent_to_all: z.array(z.string()).describe('Every address a link went to: each of the form’s addresses not verified yet.'),
+  })
+  .meta({ id: 'FormVerificationSent' });

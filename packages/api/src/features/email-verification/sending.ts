@@ -16,13 +16,11 @@ export function maskEmail(address: string): string {
 }
 
 /**
- * Sends a new verification link for the form's `notifyEmail`. Earlier links of the form die with
- * it. Everything is queued on `em` and written by its next flush, the email included.
+ * Sends a new verification link to one of the form's addresses. Earlier links of that address die
+ * with it. Everything is queued on `em` and written by its next flush, the email included.
  */
-export async function sendVerification(em: EntityManager, services: Services, form: IForm) {
+export async function sendVerification(em: EntityManager, services: Services, form: IForm, to: string) {
   const now = services.now();
-  const to = form.notifyEmail;
-  if (!to) throw new Error('sendVerification needs a notify_email');
   const { token, hash } = generateVerificationToken();
   const expiresAt = new Date(now.getTime() + VERIFICATION_TTL_MS);
   await em.getRepository(EmailVerification).replaceForForm({ formId: form.id, email: to, tokenHash: hash, expiresAt });
@@ -39,19 +37,21 @@ export async function sendVerification(em: EntityManager, services: Services, fo
 }
 
 /**
- * Starts verifying the form's `notifyEmail`: an address a member of the form's workspace has
+ * Starts verifying these of the form's addresses: one a member of the form's workspace has
  * verified as their account's is verified at once; any other is sent a link. Answers whether an
  * email was queued.
  */
-export async function verifyNotifyEmail(em: EntityManager, services: Services, form: IForm): Promise<boolean> {
-  const to = form.notifyEmail;
-  if (!to) throw new Error('verifyNotifyEmail needs a notify_email');
-  if (form.workspace && (await em.getRepository(Membership).hasVerifiedMember(form.workspace.id, to))) {
-    markNotifyEmailVerified(form);
-    return false;
+export async function verifyNotifyEmails(em: EntityManager, services: Services, form: IForm, addresses: readonly string[]): Promise<boolean> {
+  let queued = false;
+  for (const to of addresses) {
+    if (form.workspace && (await em.getRepository(Membership).hasVerifiedMember(form.workspace.id, to))) {
+      markNotifyEmailVerified(form, to);
+    } else {
+      await sendVerification(em, services, form, to);
+      queued = true;
+    }
   }
-  await sendVerification(em, services, form);
-  return true;
+  return queued;
 }
 
 /** Sends a new link for the account's own address (at sign-up, or asked again). Earlier links die with it. */

@@ -1,4 +1,4 @@
-import { AuditEvent, Form, type IForm, isId, newId, Project, Submission, Workspace } from '@lfk/db';
+import { AuditEvent, EmailVerification, Form, type IForm, isId, newId, Project, Submission, Workspace } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Context, Services } from '../../context.ts';
 import { sha256 } from '../../credentials/secrets.ts';
@@ -6,7 +6,7 @@ import { generateClaimToken, isWellFormedClaimToken } from '../../credentials/to
 import { ApiError } from '../../errors.ts';
 import { rest } from '../../procedure-meta.ts';
 import { listOf } from '../../common-schemas.ts';
-import { changeNotifyEmail } from '../email-verification/notify-email.ts';
+import { changeNotifyEmails } from '../email-verification/notify-email.ts';
 import {
   type CreatedForm,
   createdForm,
@@ -21,7 +21,7 @@ import {
   formRetentionInput,
   formUpdateInput,
 } from './schemas.ts';
-import { verificationSent } from '../email-verification/schemas.ts';
+import { formVerificationSent } from '../email-verification/schemas.ts';
 import { formToWire } from './serializers.ts';
 import { assertFileLimits, findReachableForm, formGone, readReachableForm, resolveProject } from './rules.ts';
 import { runIdempotently } from '../../infrastructure/idempotency.ts';
@@ -29,7 +29,7 @@ import { pageWithin } from '../../infrastructure/pagination.ts';
 import { iso } from '../../infrastructure/wire.ts';
 import { inBatches } from '../../infrastructure/batches.ts';
 import { applyInboxSettings, invalid, NO_INBOX_SETTINGS } from './inbox-settings.ts';
-import { assertResendAllowed, maskEmail, sendVerification, verifyNotifyEmail } from '../email-verification/sending.ts';
+import { assertResendAllowed, maskEmail, sendVerification, verifyNotifyEmails } from '../email-verification/sending.ts';
 import {
   type Actor,
   type FormsScope,
@@ -50,6 +50,7 @@ const UPDATABLE: (keyof Omit<FormUpdateInput, 'form_id'>)[] = [
   'project_id',
   'redirect_url',
   'notify_email',
+  'notify_emails',
   'spam',
   'closed',
   'closes_at',
@@ -57,12 +58,25 @@ const UPDATABLE: (keyof Omit<FormUpdateInput, 'form_id'>)[] = [
   'closed_message',
 ];
 
-/** Without credentials: an unclaimed form, a claim token shown once, a verification email. */
+/**
+ * The addresses a create or update asks for, from `notify_emails` or `notify_email` (one, or none
+ * for null); undefined when it names neither.
+ */
+function requestedNotifyEmails(input: Pick<FormUpdateInput, 'notify_email' | 'notify_emails'>): string[] | undefined {
+  if (input.notify_emails !== undefined && input.notify_email !== undefined) {
+    throw invalid('notify_emails', 'Give notify_emails or notify_email, not both.');
+  }
+  if (input.notify_emails !== undefined) return input.notify_emails;
+  if (input.notify_email !== undefined) return input.notify_email === null ? [] : [input.notify_email];
+  return undefined;
+}
+
+/** Without credentials: an unclaimed form, a claim token shown once, a verification email to each address. */
 async function createUnclaimed(ctx: Context, input: FormCreateInput) {
   // A workspace or project named without credentials: the caller meant to sign in.
   if (input.workspace_id !== undefined || input.project_id !== undefined) throw new ApiError('unauthenticated');
-  const notifyEmail = input.notify_email;
-  if (!notifyEmail) {
+  const notifyEmails = requestedNotifyEmails(input) ?? [];
+  if (notifyEmails.length === 0) {
     throw invalid('notify_email', 'Required for a form made without credentials: submissions are sent there.');
   }
   if (input.submission_mode === 'api_key') {
@@ -83,14 +97,15 @@ async function createUnclaimed(ctx: Context, input: FormCreateInput) {
       unknownFields: input.unknown_fields,
       submissionMode: 'browser',
       allowedOrigins: input.allowed_origins,
-      notifyEmail,
+      notifyEmails: notifyEmails.map((email) => ({ email, verified: false })),
+      notifyFallback: null,
       redirectUrl: input.redirect_url ?? null,
       claimTokenHash: claim.hash,
       verificationSentAt: null,
       ...NO_INBOX_SETTINGS,
     });
     applyInboxSettings(record, input, ctx.services.secretBox, ctx.services.now());
-    await sendVerification(em, ctx.services, record);
+    for (const to of notifyEmails) await sendVerification(em, ctx.services, record, to);
     await em.flush();
     const wire = formToWire(record);
     const response: CreatedForm = { ...wire, claim_token: claim.token };
@@ -107,6 +122,7 @@ async function createClaimed(ctx: Context, scope: FormsScope, actor: Actor, inpu
   if (!isId('ws', workspaceId) || !(await scope.canReach(workspaceId))) throw new ApiError('workspace_not_found');
   assertFileLimits(input.schema, ctx.services.files.settings.maxFileSize);
   const project = await resolveProject(ctx.em, workspaceId, input.project_id);
+  const notifyEmails = requestedNotifyEmails(input) ?? [];
   const created = await runIdempotently(ctx, { operation: 'forms.create', target: workspaceId }, input, async (em) => {
     const record = em.create(Form, {
       id: newId('form'),
@@ -118,14 +134,15 @@ async function createClaimed(ctx: Context, scope: FormsScope, actor: Actor, inpu
       unknownFields: input.unknown_fields,
       submissionMode: input.submission_mode,
       allowedOrigins: input.allowed_origins,
-      notifyEmail: input.notify_email ?? null,
+      notifyEmails: notifyEmails.map((email) => ({ email, verified: false })),
+      notifyFallback: null,
       redirectUrl: input.redirect_url ?? null,
       claimTokenHash: null,
       verificationSentAt: null,
       ...NO_INBOX_SETTINGS,
     });
     applyInboxSettings(record, input, ctx.services.secretBox, ctx.services.now());
-    if (record.notifyEmail) await verifyNotifyEmail(em, ctx.services, record);
+    await verifyNotifyEmails(em, ctx.services, record, notifyEmails);
     em.getRepository(AuditEvent).record({
       workspaceId,
       action: 'form.created',
@@ -138,14 +155,14 @@ async function createClaimed(ctx: Context, scope: FormsScope, actor: Actor, inpu
     return { response: wire, replay: wire };
   });
   // Waking the sender when nothing was queued (an address a member verified) costs one look.
-  if (input.notify_email) ctx.services.wakeMailer();
+  if (notifyEmails.length > 0) ctx.services.wakeMailer();
   return created;
 }
 
 /**
- * Applies a PATCH; a changed `notify_email` starts verification over (the address notified until
- * now keeps its notifications meanwhile: changeNotifyEmail). Answers whether an email was
- * queued, and whether the form was closed or reopened by hand.
+ * Applies a PATCH; a new notification address is verified (the addresses notified until now keep
+ * their notifications meanwhile: changeNotifyEmails). Answers whether an email was queued, and
+ * whether the form was closed or reopened by hand.
  */
 async function applyUpdate(em: EntityManager, services: Services, found: IForm, input: FormUpdateInput) {
   if (input.name !== undefined) found.name = input.name;
@@ -158,9 +175,11 @@ async function applyUpdate(em: EntityManager, services: Services, found: IForm, 
   if (input.project_id !== undefined) found.project = await resolveProject(em, found.workspace!.id, input.project_id);
   // After the schema: a honeypot must not be one of the fields the form ends up with.
   const { closedChanged } = applyInboxSettings(found, input, services.secretBox, services.now());
-  if (input.notify_email === undefined || input.notify_email === found.notifyEmail) return { emailQueued: false, closedChanged };
-  if (!changeNotifyEmail(found, input.notify_email)) return { emailQueued: false, closedChanged };
-  return { emailQueued: await verifyNotifyEmail(em, services, found), closedChanged };
+  const notifyEmails = requestedNotifyEmails(input);
+  const unchanged = notifyEmails === undefined || notifyEmails.join('\n') === found.notifyEmails.map((address) => address.email).join('\n');
+  if (unchanged) return { emailQueued: false, closedChanged };
+  await em.getRepository(EmailVerification).dropFormLinksExcept(found.id, notifyEmails);
+  return { emailQueued: await verifyNotifyEmails(em, services, found, changeNotifyEmails(found, notifyEmails)), closedChanged };
 }
 
 export const formsRouter = router({
@@ -236,23 +255,24 @@ export const formsRouter = router({
     }),
 
   resendVerification: formsScopeProcedure.meta(rest('POST /v1/forms/:form_id/resend-verification', 202,
-      "Send a new verification link to the form's notify_email",
+      "Send a new verification link to each of the form's notify_emails not verified yet",
       { errors: ['form_not_found', 'no_notify_email', 'email_already_verified', 'rate_limited'] }))
     .input(formIdInput)
-    .output(verificationSent)
+    .output(formVerificationSent)
     .mutation(async ({ ctx, input }) => {
       const reachable = await findReachableForm(ctx.em, ctx.scope, input.form_id);
       const sentTo = await ctx.em.transactional(async (em) => {
         // The row lock makes "check the interval, then send" one step for concurrent resends.
         const found = await em.getRepository(Form).findOneForUpdateOrFail({ id: reachable.id }, formGone);
-        if (!found.notifyEmail) throw new ApiError('no_notify_email');
-        if (found.notifyEmailVerified) throw new ApiError('email_already_verified');
+        if (found.notifyEmails.length === 0) throw new ApiError('no_notify_email');
+        const waiting = found.notifyEmails.filter((address) => !address.verified).map((address) => address.email);
+        if (waiting.length === 0) throw new ApiError('email_already_verified', { message: 'Every notification address of the form is already verified.' });
         assertResendAllowed(ctx.services, found.verificationSentAt ?? null);
-        await sendVerification(em, ctx.services, found);
-        return maskEmail(found.notifyEmail);
+        for (const to of waiting) await sendVerification(em, ctx.services, found, to);
+        return waiting.map(maskEmail);
       });
       ctx.services.wakeMailer();
-      return { sent_to: sentTo };
+      return { sent_to: sentTo[0]!, sent_to_all: sentTo };
     }),
 
   claim: memberProcedure.meta(rest('POST /v1/forms/:form_id/claim', 200,

@@ -73,6 +73,9 @@ export const formSchema = z
     });
   });
 
+/** The most addresses a form's submissions are emailed to. */
+export const NOTIFY_EMAILS_MAX = 5;
+
 /** The longest URL lfk stores, measured as stored (normalised). */
 const URL_MAX = TEXT_LIMITS.url;
 
@@ -176,7 +179,12 @@ const formFields = {
   allowed_origins: allowedOrigins,
   project_id: idParam,
   redirect_url: httpUrl.nullable(),
-  notify_email: email.nullable(),
+  notify_email: email.nullable().describe('One address to email each submission to (once verified): the same as `notify_emails` of it alone; null stops the emails.'),
+  notify_emails: z
+    .array(email)
+    .max(NOTIFY_EMAILS_MAX, `At most ${NOTIFY_EMAILS_MAX} addresses.`)
+    .transform((addresses) => [...new Set(addresses)])
+    .describe(`Up to ${NOTIFY_EMAILS_MAX} addresses to email each submission to, each once it is verified (a new one is sent a link; a member's own verified address is verified at once); empty stops the emails. Give this or \`notify_email\`, not both.`),
   spam: spamInput,
   closed: z.boolean().describe('Closed by hand: submissions are refused with `403 form_closed`.'),
   closes_at: timeInput.nullable().describe('When the form closes by itself; must be in the future.'),
@@ -216,6 +224,7 @@ export const formCreateInput = z.strictObject({
   project_id: formFields.project_id.optional(),
   redirect_url: formFields.redirect_url.optional(),
   notify_email: formFields.notify_email.optional(),
+  notify_emails: formFields.notify_emails.optional(),
   ...inboxSettings,
   retention_days: formFields.retention_days.optional(),
   /** Required with a session (which workspace?); with a key the key's workspace is used. */
@@ -237,6 +246,7 @@ export const formUpdateInput = z.strictObject({
   project_id: formFields.project_id.optional(),
   redirect_url: formFields.redirect_url.optional(),
   notify_email: formFields.notify_email.optional(),
+  notify_emails: formFields.notify_emails.optional(),
   ...inboxSettings,
 });
 export type FormUpdateInput = z.infer<typeof formUpdateInput>;
@@ -270,14 +280,16 @@ export const form = z.object({
     .describe(
       'The last 5 origins whose browser submissions or CORS preflights this form refused (`origin_not_allowed`), newest first: the page a form is on, missing from `allowed_origins`, shows up here. Noted at most once a minute per origin.',
     ),
-  notify_email: z.string().nullable(),
-  notify_email_verified: z.boolean(),
-  notifications_to: z
-    .string()
-    .nullable()
+  notify_email: z.string().nullable().describe('The first of `notify_emails`, or null.'),
+  notify_email_verified: z.boolean().describe('Whether `notify_email` is verified.'),
+  notify_emails: z.array(z.string()).describe('Where submissions are emailed, each once verified.'),
+  verified_notify_emails: z.array(z.string()).describe('Those of `notify_emails` that are verified.'),
+  notified_addresses: z
+    .array(z.string())
     .describe(
-      'Where submission emails go now: `notify_email` once verified; until then, the address they went to before it was changed (if that one was verified); null when none is sent.',
+      'Where submission emails go now: the verified `notify_emails`; while none of them is, the addresses verified before they were changed, so changing them never silently stops the emails.',
     ),
+  notifications_to: z.string().nullable().describe('The first of `notified_addresses`, or null when no email is sent.'),
   redirect_url: z.string().nullable(),
   spam: z
     .object({

@@ -2,7 +2,7 @@ import type { FormReading } from '@lfk/db';
 import type { z } from 'zod';
 import { iso } from '../../infrastructure/wire.ts';
 import type { form } from './schemas.ts';
-import { notificationsTo } from '../email-verification/notify-email.ts';
+import { notifiedAddresses } from '../email-verification/notify-email.ts';
 
 /**
  * A form as answered: its claim token's hash, its captcha secret and internal columns never pass through here. Takes
@@ -29,9 +29,12 @@ export const formToWire = (f: FormReading): z.input<typeof form> => ({
   submission_mode: f.submissionMode,
   allowed_origins: f.allowedOrigins,
   refused_origins: (f.refusedOrigins ?? []).map((r) => ({ origin: r.origin, last_refused_at: r.at })),
-  notify_email: f.notifyEmail ?? null,
-  notify_email_verified: f.notifyEmailVerified,
-  notifications_to: notificationsTo(f),
+  notify_email: f.notifyEmails[0]?.email ?? null,
+  notify_email_verified: f.notifyEmails[0]?.verified ?? false,
+  notify_emails: f.notifyEmails.map((address) => address.email),
+  verified_notify_emails: f.notifyEmails.filter((address) => address.verified).map((address) => address.email),
+  notified_addresses: notifiedAddresses(f),
+  notifications_to: notifiedAddresses(f)[0] ?? null,
   redirect_url: f.redirectUrl ?? null,
   spam: {
     honeypot: f.honeypot ?? null,

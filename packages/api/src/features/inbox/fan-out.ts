@@ -6,9 +6,9 @@ import { holdsMalware, linkFiles } from '../files/linked-files.ts';
 import type { EntityManager } from '@mikro-orm/sql';
 import { insertEmail, type OutgoingEmail } from '../../infrastructure/outbox.ts';
 import { queueSubmissionCreated, queueSubmissionReleased } from '../webhooks/events.ts';
-import { notificationsTo } from '../email-verification/notify-email.ts';
+import { notifiedAddresses } from '../email-verification/notify-email.ts';
 import { submissionEmail } from './notification-email.ts';
-import { inboxLink } from '../../infrastructure/dashboard-links.ts';
+import { submissionLink } from '../../infrastructure/dashboard-links.ts';
 
 export interface Sent {
   emailQueued: boolean;
@@ -32,26 +32,39 @@ export interface SentSubmission {
   files: readonly FileReading[];
 }
 
+/** The submitter's address: the value of the form's first email field that has one (validated as an address). */
+function submitterAddress(form: SubmissionFormReading, values: Record<string, StoredValue>): string | null {
+  for (const field of form.schema) {
+    const value = values[field.name];
+    if (field.type === 'email' && typeof value === 'string') return value;
+  }
+  return null;
+}
+
 /**
- * The notification a real submission sends: to the form's verified `notify_email` (or the address
- * kept while a new one is verified); null when the form notifies nobody.
+ * The notifications a real submission sends: one to each address it goes to now (the verified
+ * `notify_emails`, or those kept while new ones are verified), none when the form notifies nobody.
+ * A reply goes to the submitter, when the form has an email field.
  */
-export function notificationOf(form: SubmissionFormReading, submission: SentSubmission, services: Pick<Services, 'publicUrl'>): OutgoingEmail | null {
-  const to = notificationsTo(form);
-  if (to === null) return null;
-  return {
+export function notificationsOf(form: SubmissionFormReading, submission: SentSubmission, services: Pick<Services, 'publicUrl'>): OutgoingEmail[] {
+  const addresses = notifiedAddresses(form);
+  if (addresses.length === 0) return [];
+  const replyTo = submitterAddress(form, submission.values);
+  const link = form.workspace ? submissionLink(services.publicUrl, form.workspace.id, form.id, submission.id) : null;
+  return addresses.map((to) => ({
     ...submissionEmail({
       to,
       formName: form.name,
       fields: form.schema,
       values: submission.values,
       files: submission.files,
-      link: form.workspace ? inboxLink(services.publicUrl, form.workspace.id, form.id) : null,
+      link,
       submissionId: submission.id,
       receivedAt: submission.createdAt,
     }),
+    replyTo,
     submissionId: submission.id,
-  };
+  }));
 }
 
 /**
@@ -97,8 +110,8 @@ export async function sendSubmission(
   services: Pick<Services, 'files' | 'now' | 'publicUrl'>,
   already: AlreadySent = NOTHING_YET,
 ): Promise<Sent> {
-  const email = already.email ? null : notificationOf(form, submission, services);
-  if (email) await insertEmail(em, email);
+  const emails = already.email ? [] : notificationsOf(form, submission, services);
+  for (const email of emails) await insertEmail(em, email);
   const deliveriesQueued = await queueDeliveries(em, form, submission, services, already.endpointIds);
-  return { emailQueued: email !== null, deliveriesQueued };
+  return { emailQueued: emails.length > 0, deliveriesQueued };
 }

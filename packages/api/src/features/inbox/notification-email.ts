@@ -13,8 +13,8 @@ const line = (name: string, shown: string) => `${name}: ${shown.replace(/\r?\n/g
 
 /**
  * A notification of one submission: each field of the form, in its order, with the value given,
- * then the fields it does not name that it kept;
- * files by name, and a link to the form's submissions in the dashboard (`link`, for a claimed form).
+ * then the fields it does not name that it kept; files by name, and a link to the submission in
+ * the dashboard (`link`, for a claimed form).
  */
 export function submissionEmail(input: {
   to: string;
@@ -42,7 +42,9 @@ export function submissionEmail(input: {
       ...(kept.length > 0 ? ['', 'Fields the form does not name:', ...kept] : []),
       '',
       `Submission id: ${input.submissionId}`,
-      ...(input.link ? ['', `See it in lfk: ${input.link}`] : []),
+      ...(input.link ? ['', `Open it in lfk: ${input.link}`] : []),
+      '',
+      `You receive this because ${input.to} is a notification address of this form.`,
     ].join('\n'),
   };
 }

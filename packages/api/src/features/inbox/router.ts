@@ -30,7 +30,7 @@ import {
 import { type StoredValue, validateSubmission } from './validation.ts';
 import { assertOpen, assertUnderCap } from './closing.ts';
 import { judge, separateSpamFields } from './spam.ts';
-import { deliversTo, notificationOf, queueDeliveries, queueReleased, sendSubmission } from './fan-out.ts';
+import { deliversTo, notificationsOf, queueDeliveries, queueReleased, sendSubmission } from './fan-out.ts';
 import { queueSubmissionsDeleted } from '../webhooks/events.ts';
 import { storedEmail } from '../../infrastructure/outbox.ts';
 import { inBatches } from '../../infrastructure/batches.ts';
@@ -152,9 +152,9 @@ async function takeSubmission(ctx: Context & { key: FormKey | null }, form: Subm
         { formId: form.id, data: values, source, apiKeyId: ctx.key?.keyId ?? null, ...verdict },
         ctx.services.now(),
         (written) => {
-          const email = real ? notificationOf(form, sent(written), ctx.services) : null;
-          fannedOut.emailQueued = email !== null;
-          return email && storedEmail(email);
+          const emails = real ? notificationsOf(form, sent(written), ctx.services) : [];
+          fannedOut.emailQueued = emails.length > 0;
+          return emails.map(storedEmail);
         },
       );
       await em.getRepository(SubmissionFile).record(record.id, stored, record.createdAt);
