@@ -128,6 +128,8 @@ export const RATE_LIMIT_ENV: Record<RateLimitName, string> = {
   password_reset_emails: 'LFK_RATE_LIMIT_PASSWORD_RESET_EMAILS',
   invitations: 'LFK_RATE_LIMIT_INVITATIONS',
   device_code_guesses: 'LFK_RATE_LIMIT_DEVICE_CODE_GUESSES',
+  auto_reply_recipients: 'LFK_RATE_LIMIT_AUTO_REPLY_RECIPIENTS',
+  auto_reply_forms: 'LFK_RATE_LIMIT_AUTO_REPLY_FORMS',
 };
 
 /** Every rate limit turned off, as environment variables: for tests and benchmarks that send the load themselves. */

@@ -1,5 +1,6 @@
 import type { DatabaseOutage, KeyCheckOutcome, KeyCheckSource, Metrics, WebhookAttemptOutcome } from '@lfk/api';
 import { type Backlog, type Database, OutboxEmail, WebhookDelivery } from '@lfk/db';
+import type { AutoReplySkipReason } from '@lfk/vocabulary';
 import { createServer } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -23,6 +24,7 @@ export class ServerMetrics implements Metrics {
   readonly #webhookAttempts: Counter<'outcome'>;
   readonly #exportsStreaming: Gauge;
   readonly #exportRows: Counter;
+  readonly #autoRepliesSkipped: Counter;
 
   constructor(app: FastifyInstance, db: Database, outage: DatabaseOutage) {
     const registers = [this.registry];
@@ -55,6 +57,12 @@ export class ServerMetrics implements Metrics {
     this.#exportsStreaming = new Gauge({
       name: 'lfk_exports_streaming',
       help: 'Submission exports streaming now from this process (at most LFK_EXPORTS_PER_PERSON per person).',
+      registers,
+    });
+    this.#autoRepliesSkipped = new Counter({
+      name: 'lfk_auto_replies_skipped_total',
+      help: 'Auto-replies a submission did not send, by reason: the address stopped them (stopped), it had its share (recipient_limit), or the form had its share (form_limit).',
+      labelNames: ['reason'],
       registers,
     });
     this.#exportRows = new Counter({
@@ -132,6 +140,10 @@ export class ServerMetrics implements Metrics {
 
   exportRowsRead(rows: number): void {
     this.#exportRows.inc(rows);
+  }
+
+  autoReplySkipped(reason: AutoReplySkipReason): void {
+    this.#autoRepliesSkipped.inc({ reason });
   }
 }
 

@@ -23,6 +23,7 @@ import { type Config, objectStorageOf } from './config.ts';
 import { resolveSecretKey } from './secret-key.ts';
 import { isDashboardBuilt, registerDashboard } from './http/dashboard.ts';
 import { registerEmailVerification } from './http/email-verification.ts';
+import { registerAutoReplyStops } from './http/auto-reply-stops.ts';
 import { registerPasswordResetPage } from './http/password-reset-page.ts';
 import { loggedUrl } from './http/logged-url.ts';
 import { clientErrorHandler, handleWhatNodeKeeps } from './http/client-errors.ts';
@@ -249,6 +250,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   registerSubmissionExport(app, contextFor);
   registerFiles(app, contextFor);
   await registerEmailVerification(app, contextFor);
+  await registerAutoReplyStops(app, contextFor);
   await registerPasswordResetPage(app, contextFor, `${config.publicUrl}/sign-in`);
   await registerSecretScanning(app, contextFor);
   await registerTrpc(app, contextFor);

@@ -80,7 +80,7 @@ interface PageCase {
 }
 
 /** A form, its verification link and a password reset link, for the cases to open. */
-const world = {} as { formId: string; verifyToken: string; verifiedToken: string; resetToken: string; usedResetToken: string; email: string };
+const world = {} as { formId: string; verifyToken: string; verifiedToken: string; resetToken: string; usedResetToken: string; email: string; stopToken: string };
 
 beforeAll(async () => {
   const { owner, key } = await t.signupWithKey();
@@ -94,6 +94,12 @@ beforeAll(async () => {
   const second = await t.request('POST', '/v1/forms', { token: key, body: { name: 'Other', schema: [{ name: 'email', type: 'email' }], notify_email: 'verified@example.com' } });
   expect(second.status).toBe(201);
   world.verifiedToken = await verificationTokenSentTo(t, 'verified@example.com');
+  const replying = await t.request('POST', '/v1/forms', {
+    token: key,
+    body: { name: 'Replying', schema: [{ name: 'email', type: 'email' }], auto_reply: { email_field: 'email', subject: 'Thanks', text: 'Got it.' } },
+  });
+  expect((await t.request('POST', `/v1/forms/${replying.json.id}/submissions`, { token: key, body: { email: 'replied@example.com' } })).status).toBe(201);
+  world.stopToken = await linkTokenSentTo(t, 'replied@example.com', 'auto_reply');
   for (const n of [1, 2]) {
     expect((await t.request('POST', '/v1/auth/password-resets', { body: { email: owner.email } })).status).toBe(202);
     if (n === 1) world.usedResetToken = await linkTokenSentTo(t, owner.email, 'password_reset', 1);
@@ -103,6 +109,7 @@ beforeAll(async () => {
 
 const verification = '/v1/email-verifications/{token}';
 const reset = '/v1/auth/password-resets/{token}';
+const stop = '/v1/auto-reply-stops/{token}';
 const submissions = '/v1/forms/{form_id}/submissions';
 const unknownToken = (prefix: string) => `${prefix}_${'0'.repeat(43)}`;
 const post = (url: string, raw: string, options: RequestOptions = {}) => t.request('POST', url, { raw, ...options, headers: { ...FORM_POST, ...options.headers } });
@@ -116,6 +123,11 @@ const PAGES: PageCase[] = [
   { what: 'the Verify button of a link that names nothing', method: 'post', path: verification, request: () => post(`/v1/email-verifications/${unknownToken('lfv')}`, ''), status: 404 },
   { what: 'the Verify button with a large body', method: 'post', path: verification, request: () => post(`/v1/email-verifications/${world.verifyToken}`, 'a='.padEnd(5000, 'a')), status: 413 },
   { what: 'the Verify button with a JSON body', method: 'post', path: verification, request: () => t.request('POST', `/v1/email-verifications/${world.verifyToken}`, { raw: '{}' }), status: 415 },
+  { what: 'a stop link opened', method: 'get', path: stop, request: () => t.request('GET', `/v1/auto-reply-stops/${world.stopToken}`), status: 200 },
+  { what: 'a stop link lfk did not make', method: 'get', path: stop, request: () => t.request('GET', `/v1/auto-reply-stops/${unknownToken('lfu')}`), status: 404 },
+  { what: 'the Stop button pressed', method: 'post', path: stop, request: () => post(`/v1/auto-reply-stops/${world.stopToken}`, 'List-Unsubscribe=One-Click'), status: 200 },
+  { what: 'the Stop button of a link lfk did not make', method: 'post', path: stop, request: () => post(`/v1/auto-reply-stops/${unknownToken('lfu')}`, ''), status: 404 },
+  { what: 'the Stop button with a JSON body', method: 'post', path: stop, request: () => t.request('POST', `/v1/auto-reply-stops/${world.stopToken}`, { raw: '{}' }), status: 415 },
   { what: 'a reset link opened', method: 'get', path: reset, request: () => t.request('GET', `/v1/auth/password-resets/${world.resetToken}`), status: 200 },
   { what: 'a reset link opened (HEAD)', method: 'get', path: reset, request: () => t.request('HEAD', `/v1/auth/password-resets/${world.resetToken}`), status: 200 },
   { what: 'a reset link that no longer works', method: 'get', path: reset, request: () => t.request('GET', `/v1/auth/password-resets/${world.usedResetToken}`), status: 404 },

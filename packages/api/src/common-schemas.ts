@@ -29,6 +29,20 @@ export function text(max: number) {
     .max(max, `Must be at most ${max} characters.`);
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+const CONTROL_BUT_LINE_BREAKS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/** Paragraphs a person typed: as `text`, but tabs and line breaks are taken (and kept inside it). */
+export function multilineText(max: number) {
+  return z
+    .string()
+    .refine((value) => value.isWellFormed(), 'Must not contain unpaired surrogates.')
+    .refine((value) => !CONTROL_BUT_LINE_BREAKS.test(value), 'Must not contain control characters other than tab and line breaks.')
+    .trim()
+    .min(1, 'Must not be empty.')
+    .max(max, `Must be at most ${max} characters.`);
+}
+
 /** A path or body id. Its shape is checked where it is looked up: a wrong shape is "not found". */
 export const idParam = z.string();
 

@@ -35,6 +35,7 @@ export { BACKGROUND_DEFAULTS, type BackgroundSettings, createRuntime, type Runti
 export type { WebhookWorkerSettings } from './features/webhooks/tasks.ts';
 export { DatabaseOutage, type OutageState } from './infrastructure/database-outage.ts';
 export { bodyToSend } from './infrastructure/outbox.ts';
+export { escapeHtml } from './infrastructure/html-escape.ts';
 export { DEFAULT_DELIVERY_SETTINGS, type DeliveryJobSettings, deliveryJob } from './features/webhooks/delivery-job.ts';
 export { RETRY_DELAYS_MS } from './features/webhooks/retry-schedule.ts';
 export { preflightSubmission } from './features/inbox/rules.ts';

@@ -11,6 +11,8 @@
 export type KeyCheckOutcome = 'accepted' | 'stopped' | 'address_not_allowed' | 'unknown' | 'malformed' | 'held_back';
 /** Where the answer came from: the in-memory cache, the database, or neither (malformed, held back). */
 export type KeyCheckSource = 'cache' | 'database' | 'none';
+import type { AutoReplySkipReason } from '@lfk/vocabulary';
+
 /** One attempt to deliver a webhook: delivered, failed with attempts left, or failed for good. */
 export type WebhookAttemptOutcome = 'delivered' | 'retrying' | 'failed';
 
@@ -21,6 +23,8 @@ export interface Metrics {
   exportsStreaming(change: 1 | -1): void;
   /** Submissions an export read from the database (one batch). */
   exportRowsRead(rows: number): void;
+  /** An auto-reply a submission did not send, and why. */
+  autoReplySkipped(reason: AutoReplySkipReason): void;
 }
 
-export const NO_METRICS: Metrics = { keyChecked() {}, webhookAttempted() {}, exportsStreaming() {}, exportRowsRead() {} };
+export const NO_METRICS: Metrics = { keyChecked() {}, webhookAttempted() {}, exportsStreaming() {}, exportRowsRead() {}, autoReplySkipped() {} };

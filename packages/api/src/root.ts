@@ -5,6 +5,7 @@ import { auditEventsRouter } from './features/audit/router.ts';
 import { authRouter } from './features/auth/router.ts';
 import { deviceLoginsRouter } from './features/device-sign-in/router.ts';
 import { emailVerificationsRouter } from './features/email-verification/router.ts';
+import { autoReplyStopsRouter } from './features/auto-replies/router.ts';
 import { formsRouter } from './features/forms/router.ts';
 import { invitationsRouter } from './features/invitations/router.ts';
 import { membersRouter } from './features/members/router.ts';
@@ -32,6 +33,7 @@ export const appRouter = router({
   files: filesRouter,
   webhooks: webhooksRouter,
   emailVerifications: emailVerificationsRouter,
+  autoReplyStops: autoReplyStopsRouter,
 });
 
 export type AppRouter = typeof appRouter;

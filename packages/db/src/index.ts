@@ -7,6 +7,7 @@ export * from './notifications.ts';
 export * from './prepared-statements.ts';
 export * from './repositories/api-keys.ts';
 export * from './repositories/audit-events.ts';
+export * from './repositories/auto-reply-stops.ts';
 export * from './repositories/device-logins.ts';
 export * from './repositories/email-verifications.ts';
 export * from './repositories/forms.ts';

@@ -11,6 +11,8 @@ const LINK_TOKENS = {
   account_verification: /lfv_[0-9A-Za-z]+/,
   password_reset: /lfr_[0-9A-Za-z]+/,
   invitation: /lfi_[0-9A-Za-z]+/,
+  // An auto-reply's stop link (List-Unsubscribe).
+  auto_reply: /lfu_[0-9A-Za-z_-]+\.[0-9A-Za-z_-]+/,
 } as const;
 export type LinkEmailKind = keyof typeof LINK_TOKENS;
 

@@ -5,6 +5,7 @@
  * bundle and the server all import the same definitions.
  */
 export * from './accounts.ts';
+export * from './auto-replies.ts';
 export * from './files.ts';
 export * from './forms.ts';
 export * from './inbox.ts';

@@ -167,6 +167,15 @@ async function freshVerificationLink(w: World): Promise<Prepared> {
   return { params: { token: await verificationTokenSentTo(t, address) } };
 }
 
+/** A stop link of its own: a form of W with an auto-reply, and a submission that sent one to a fresh address. */
+async function freshStopLink(w: World): Promise<Prepared> {
+  const address = freshEmail();
+  const form = await createForm(t, w.key.key, { ...formBody, auto_reply: { email_field: 'email', subject: 'Thanks', text: 'We got it.' } });
+  const sent = await t.request('POST', `/v1/forms/${form.id}/submissions`, { token: w.key.key, body: { email: address } });
+  if (sent.status !== 201) throw new Error(`submission failed: ${sent.status} ${sent.body}`);
+  return { params: { token: await linkTokenSentTo(t, address, 'auto_reply') } };
+}
+
 /** A pending invitation of its own into W, for a cell that resends, cancels or opens it. */
 async function freshInvitation(w: World): Promise<Prepared> {
   const email = freshEmail();
@@ -962,6 +971,22 @@ export const MATRIX: Row[] = [
     prepare: freshVerificationLink,
     // The button verifies: the token is the credential, so any caller holding it may press it.
     success: htmlPageShowing('Address verified'),
+    expect: anyone(200),
+  },
+
+  // ── The stop link in an auto-reply: public, an HTML page either way ─────────────────────
+  {
+    route: 'GET /v1/auto-reply-stops/:token',
+    prepare: freshStopLink,
+    // Opening it shows its button and changes nothing.
+    success: htmlPageShowing('<button type="submit">Stop them</button>'),
+    expect: anyone(200),
+  },
+  {
+    route: 'POST /v1/auto-reply-stops/:token',
+    prepare: freshStopLink,
+    // The link is the credential: any caller holding it may press it.
+    success: htmlPageShowing('Automatic replies stopped'),
     expect: anyone(200),
   },
 ];

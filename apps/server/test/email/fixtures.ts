@@ -3,6 +3,7 @@
  * readers of the outbox, of verification links and of the pages they open.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import type { OutboxSenderOptions } from '@lfk/server';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -20,6 +21,8 @@ export interface ReceivedEmail {
   subject: string;
   /** The decoded body, with `\n` line ends. */
   text: string;
+  /** The HTML alternative, when the message has one. */
+  html: string | null;
   raw: string;
 }
 
@@ -58,28 +61,21 @@ export function decodeEncodedWords(value: string): string {
   });
 }
 
-export function decodeQuotedPrintable(body: string): string {
-  const latin = body
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-  return Buffer.from(latin, 'latin1').toString('utf8');
-}
-
-export function parseMessage(raw: string): { headers: Map<string, string>; text: string } {
+/**
+ * The top-level headers of a raw message (lower-cased names, values unfolded, encoded words
+ * decoded), and its bodies as a mail program reads them (mailparser: any transfer encoding, the
+ * parts of a multipart message).
+ */
+export async function parseMessage(raw: string): Promise<{ headers: Map<string, string>; text: string; html: string | null }> {
   const split = raw.indexOf('\r\n\r\n');
   const head = split === -1 ? raw : raw.slice(0, split);
-  const body = split === -1 ? '' : raw.slice(split + 4);
   const headers = new Map<string, string>();
   for (const line of head.replace(/\r\n(?=[ \t])/g, '').split('\r\n')) {
     const colon = line.indexOf(':');
     if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), decodeEncodedWords(line.slice(colon + 1).trim()));
   }
-  const encoding = (headers.get('content-transfer-encoding') ?? '7bit').toLowerCase();
-  let text: string;
-  if (encoding === 'quoted-printable') text = decodeQuotedPrintable(body);
-  else if (encoding === 'base64') text = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
-  else text = body;
-  return { headers, text: text.replace(/\r\n/g, '\n') };
+  const parsed = await simpleParser(raw);
+  return { headers, text: (parsed.text ?? '').replace(/\r\n/g, '\n'), html: parsed.html === false ? null : (parsed.html ?? null) };
 }
 
 /** An SMTP peer for the enclosing describe block: listening before its tests, closed after them. */
@@ -116,16 +112,18 @@ async function listenFor(peer: SmtpPeer): Promise<void> {
             return;
           }
           const raw = Buffer.concat(chunks).toString('utf8');
-          const { headers, text } = parseMessage(raw);
-          peer.received.push({
-            envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : null,
-            envelopeTo: to,
-            headers,
-            subject: headers.get('subject') ?? '',
-            text,
-            raw,
-          });
-          callback();
+          parseMessage(raw).then(({ headers, text, html }) => {
+            peer.received.push({
+              envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : null,
+              envelopeTo: to,
+              headers,
+              subject: headers.get('subject') ?? '',
+              text,
+              html,
+              raw,
+            });
+            callback();
+          }, callback);
         };
         const decision = peer.decide?.(to) ?? 'accept';
         if (decision === 'hold') peer.held.push({ to, settle });

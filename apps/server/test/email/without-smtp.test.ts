@@ -42,6 +42,30 @@ describe('without SMTP_URL', () => {
     expect(followed.status).toBe(200);
     expect(await isVerified(t, created.json.id)).toBe(true);
   });
+
+  it('an auto-reply is printed with its headers (To, Reply-To, List-Unsubscribe) and both bodies', async () => {
+    const { owner, key } = await t.signupWithKey();
+    const created = await t.request('POST', '/v1/forms', {
+      token: key,
+      body: {
+        name: 'Printed',
+        schema: [{ name: 'email', type: 'email', required: true }, { name: 'note', type: 'text' }],
+        notify_email: owner.email,
+        auto_reply: { email_field: 'email', subject: 'Got it', text: 'You wrote: {note}' },
+      },
+    });
+    expect(created.status, created.body).toBe(201);
+    const to = address('printed');
+    expect((await t.request('POST', `/v1/forms/${created.json.id}/submissions`, { token: key, body: { email: to, note: '<i>hi</i>' } })).status).toBe(201);
+    const line = await until('the auto-reply in the log', () => t.logs.map((raw) => JSON.parse(raw)).find((entry) => entry?.email?.to === to));
+    const message = String(line.msg);
+    expect(message).toContain(`To: ${to}\nReply-To: ${owner.email}\nSubject: Got it\nList-Unsubscribe: <http://lfk.test/v1/auto-reply-stops/lfu_`);
+    expect(message).toContain('\nYou wrote: <i>hi</i>\n');
+    expect(message).toContain('--- the same, as HTML ---\n<!doctype html>');
+    expect(message).toContain('<p>You wrote: &lt;i&gt;hi&lt;/i&gt;</p>');
+    expect(line.email).toMatchObject({ kind: 'auto_reply', reply_to: owner.email });
+    expect(line.email.list_unsubscribe).toMatch(/^http:\/\/lfk\.test\/v1\/auto-reply-stops\/lfu_/);
+  });
 });
 
 describe('without SMTP_URL, at LOG_LEVEL=warn', () => {

@@ -55,6 +55,9 @@ const NESTED: Record<string, (value: string) => Record<string, unknown>> = {
   'spam.honeypot': (v) => ({ spam: { honeypot: v } }),
   'spam.captcha.site_key': (v) => ({ spam: { captcha: { provider: 'turnstile', site_key: v, secret: 'secret' } } }),
   'spam.captcha.secret': (v) => ({ spam: { captcha: { provider: 'turnstile', site_key: 'site', secret: v } } }),
+  'auto_reply.email_field': (v) => ({ auto_reply: { email_field: v, subject: 'Thanks', text: 'Got it.' } }),
+  'auto_reply.subject': (v) => ({ auto_reply: { email_field: 'email', subject: v, text: 'Got it.' } }),
+  'auto_reply.text': (v) => ({ auto_reply: { email_field: 'email', subject: 'Thanks', text: v } }),
 };
 
 /** The body with `value` at `leaf`, and the path an error names for it. */

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const ALGORITHM = 'aes-256-gcm';
 const KEY_BYTES = 32;
@@ -33,10 +33,28 @@ export function newSecretKey(): string {
  */
 export class SecretBox {
   readonly #key: Buffer;
+  /** A key of its own for `mac`, derived from the secret key: one key is never used for two algorithms. */
+  readonly #macKey: Buffer;
 
   constructor(key: Buffer) {
     if (key.length !== KEY_BYTES) throw new Error(`A secret key is ${KEY_BYTES} bytes.`);
     this.#key = Buffer.from(key);
+    this.#macKey = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), 'lfk mac', KEY_BYTES));
+  }
+
+  /**
+   * An HMAC-SHA256 of `text` for `context` (base64url): proof that lfk wrote `text` there, for
+   * what must travel in the clear, such as a link a person is sent.
+   */
+  mac(text: string, context: string): string {
+    return createHmac('sha256', this.#macKey).update(context).update('\u0000').update(text).digest('base64url');
+  }
+
+  /** Whether `mac` is `text`'s for `context`, compared in constant time. */
+  verifyMac(text: string, context: string, mac: string): boolean {
+    const expected = Buffer.from(this.mac(text, context));
+    const given = Buffer.from(mac);
+    return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
   seal(plaintext: string, context: string): string {

@@ -9,6 +9,19 @@ export interface OutgoingEmail {
   body: string;
   /** Where a reply goes, when not to the sender. */
   replyTo: string | null;
+  /** An HTML rendering of the body, sent beside it. */
+  html: string | null;
+  /** The one-click stop link (RFC 8058): an auto-reply's. */
+  listUnsubscribe: string | null;
+}
+
+/**
+ * The headers an auto-reply carries besides: its stop link, usable in one click (RFC 8058), and
+ * RFC 3834's mark, so an answering machine on the other side does not answer it.
+ */
+function listHeaders(email: OutgoingEmail): Record<string, string> {
+  if (!email.listUnsubscribe) return {};
+  return { 'List-Unsubscribe': `<${email.listUnsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click', 'Auto-Submitted': 'auto-replied' };
 }
 
 /** Where the outbox hands its mail. `send` resolves once the mail is accepted, or throws. */
@@ -33,7 +46,8 @@ export function smtpTransport(url: string, from: string): MailTransport {
         ...(email.replyTo ? { replyTo: email.replyTo } : {}),
         subject: email.subject,
         text: email.body,
-        headers: { 'X-Lfk-Email-Id': email.id },
+        ...(email.html ? { html: email.html } : {}),
+        headers: { 'X-Lfk-Email-Id': email.id, ...listHeaders(email) },
       });
     },
     close: () => transporter.close(),
@@ -47,9 +61,27 @@ export function smtpTransport(url: string, from: string): MailTransport {
 export function logTransport(log: Log): MailTransport {
   return {
     async send(email) {
+      const headers = { To: email.to, ...(email.replyTo ? { 'Reply-To': email.replyTo } : {}), Subject: email.subject, ...listHeaders(email) };
+      const printed = [
+        ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+        '',
+        email.body,
+        ...(email.html ? ['', '--- the same, as HTML ---', email.html] : []),
+      ].join('\n');
       log.info(
-        { email: { id: email.id, kind: email.kind, to: email.to, reply_to: email.replyTo, subject: email.subject, text: email.body } },
-        `email to ${email.to}${email.replyTo ? ` (Reply-To: ${email.replyTo})` : ''} (no SMTP_URL, so printed here instead of sent):\n${email.body}`,
+        {
+          email: {
+            id: email.id,
+            kind: email.kind,
+            to: email.to,
+            reply_to: email.replyTo,
+            subject: email.subject,
+            text: email.body,
+            ...(email.html ? { html: email.html } : {}),
+            ...(email.listUnsubscribe ? { list_unsubscribe: email.listUnsubscribe } : {}),
+          },
+        },
+        `email to ${email.to} (no SMTP_URL, so printed here instead of sent):\n${printed}`,
       );
     },
     close() {},

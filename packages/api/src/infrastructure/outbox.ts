@@ -34,6 +34,8 @@ export function storedEmail(email: OutgoingEmail): NewEmail {
     kind: email.kind,
     to,
     ...(email.replyTo ? { replyTo: oneLine(email.replyTo) } : {}),
+    ...(email.html ? { html: email.html } : {}),
+    ...(email.listUnsubscribe ? { listUnsubscribe: oneLine(email.listUnsubscribe) } : {}),
     // Cut to fit its column: a subject is built from stored names.
     subject: cutToLength(oneLine(email.subject), TEXT_LIMITS.emailSubject),
     body: secret ? email.body.replaceAll(secret.token, SECRET_MARK) : email.body,

@@ -27,10 +27,24 @@ export const RATE_LIMIT_NAMES = [
   'invitations',
   /** Device sign-in codes that name no live request, per IP and per session (shared): RFC 8628 §5.1. */
   'device_code_guesses',
+  /** Auto-replies, per recipient address, from every form of every workspace (shared): past it, a reply is skipped. */
+  'auto_reply_recipients',
+  /** Auto-replies, per form (shared): past it, a reply is skipped. */
+  'auto_reply_forms',
 ] as const;
 export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];
 
-const SHARED: ReadonlySet<RateLimitName> = new Set(['login', 'login_failures', 'key_failures', 'password_resets', 'password_reset_emails', 'invitations', 'device_code_guesses']);
+const SHARED: ReadonlySet<RateLimitName> = new Set([
+  'login',
+  'login_failures',
+  'key_failures',
+  'password_resets',
+  'password_reset_emails',
+  'invitations',
+  'device_code_guesses',
+  'auto_reply_recipients',
+  'auto_reply_forms',
+]);
 
 /** `null` turns a limit off. */
 export type RateLimitConfig = Record<RateLimitName, Rate | null>;
@@ -45,6 +59,8 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   password_reset_emails: { capacity: 3, windowMs: 3600_000 },
   invitations: { capacity: 30, windowMs: 3600_000 },
   device_code_guesses: { capacity: 10, windowMs: 15 * 60_000 },
+  auto_reply_recipients: { capacity: 5, windowMs: 86_400_000 },
+  auto_reply_forms: { capacity: 100, windowMs: 3600_000 },
 };
 
 function rateLimited(waitMs: number): ApiError {
@@ -103,6 +119,11 @@ export class RateLimits {
   async consume(name: RateLimitName, subject: string): Promise<void> {
     const wait = await this.#take(name, subject);
     if (wait > 0) throw rateLimited(wait);
+  }
+
+  /** Counts one of `subject`'s allowance: false, counting nothing, when it is spent. */
+  async allows(name: RateLimitName, subject: string): Promise<boolean> {
+    return (await this.#take(name, subject)) === 0;
   }
 
   /**

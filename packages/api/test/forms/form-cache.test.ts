@@ -34,6 +34,8 @@ function reading(id: string, fields = 1): SubmissionFormReading {
     maxSubmissions: null,
     closedMessage: null,
     retentionDays: null,
+    autoReply: null,
+    autoRepliesSkipped: 0,
     createdAt: new Date('2026-01-01T00:00:00Z'),
     updatedAt: new Date('2026-01-01T00:00:00Z'),
     hasWebhooks: false,

@@ -11,6 +11,14 @@ export interface RefusedOrigin {
   at: string;
 }
 
+/** A form's auto-reply to the person who submitted: to the address in `email_field`, with `{field}` placeholders. */
+export interface AutoReply {
+  enabled: boolean;
+  email_field: string;
+  subject: string;
+  text: string;
+}
+
 /** One of a form's notification addresses, and whether it was verified (by its link, or as a member's own). */
 export interface NotifyAddress {
   email: string;
@@ -79,6 +87,10 @@ export const Form = defineEntity({
     closedMessage: p.string().length(TEXT_LIMITS.closedMessage).nullable(),
     /** Submissions older than this many days are deleted by the retention sweep; null keeps them. */
     retentionDays: p.integer().nullable(),
+    /** The reply each real submission sends the address it gave, when enabled; null when never set. */
+    autoReply: p.json<AutoReply>().nullable(),
+    /** Auto-replies not sent (the address stopped them, or a limit was reached): the owner's sign that someone tries. */
+    autoRepliesSkipped: p.integer().default(0),
   },
   indexes: [{ properties: ['workspace', 'id'] }],
 });

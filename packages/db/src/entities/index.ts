@@ -1,6 +1,7 @@
 import { ApiKey } from './api-key.ts';
 import { ApiKeyUsage } from './api-key-usage.ts';
 import { AuditEvent } from './audit-event.ts';
+import { AutoReplyStop } from './auto-reply-stop.ts';
 import { BaseEntity, UpdatableEntity } from './base.ts';
 import { DeviceLogin } from './device-login.ts';
 import { EmailVerification } from './email-verification.ts';
@@ -25,6 +26,7 @@ import { Workspace } from './workspace.ts';
 export * from './api-key.ts';
 export * from './api-key-usage.ts';
 export * from './audit-event.ts';
+export * from './auto-reply-stop.ts';
 export * from './base.ts';
 export * from './device-login.ts';
 export * from './email-verification.ts';
@@ -72,4 +74,5 @@ export const entities = [
   WebhookDelivery,
   PasswordReset,
   Invitation,
+  AutoReplyStop,
 ];

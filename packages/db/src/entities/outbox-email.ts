@@ -26,6 +26,10 @@ export const OutboxEmail = defineEntity({
     body: p.text().nullable(),
     /** Where a reply goes (a notification's submitter); null: to the sender's own address. */
     replyTo: p.string().length(TEXT_LIMITS.email).nullable(),
+    /** An HTML rendering of `body`, sent beside it (an auto-reply's); cleared once sent, as the body is. */
+    html: p.text().nullable(),
+    /** The address's way to stop such mail (an auto-reply's `List-Unsubscribe`, one click). */
+    listUnsubscribe: p.string().length(TEXT_LIMITS.url).nullable(),
     /** The token the body's link carries, sealed under `LFK_SECRET_KEY`; the body holds a mark in its place. */
     secretSealed: p.text().nullable(),
     status: p.enum(OUTBOX_STATUSES).default('pending'),

@@ -1,4 +1,4 @@
-import type { IForm, NotifyAddress, RefusedOrigin, StoredField } from '../entities/form.ts';
+import type { AutoReply, IForm, NotifyAddress, RefusedOrigin, StoredField } from '../entities/form.ts';
 import { PreparedStatement, runPrepared } from '../prepared-statements.ts';
 import { BaseRepository, type Bounded, type ReadBounds } from './base-repository.ts';
 
@@ -28,6 +28,8 @@ export type FormReading = Pick<
   | 'maxSubmissions'
   | 'closedMessage'
   | 'retentionDays'
+  | 'autoReply'
+  | 'autoRepliesSkipped'
   | 'createdAt'
   | 'updatedAt'
 > & { workspace?: { id: string } | null; project?: { id: string } | null };
@@ -61,6 +63,8 @@ interface FormRow {
   max_submissions: number | null;
   closed_message: string | null;
   retention_days: number | null;
+  auto_reply: AutoReply | string | null;
+  auto_replies_skipped: number;
   created_at: Date | string;
   updated_at: Date | string;
   has_webhooks?: boolean;
@@ -73,7 +77,7 @@ const reference = (id: string | null) => (id === null ? null : { id });
 const COLUMNS =
   'id, workspace_id, project_id, name, state, schema, unknown_fields, submission_mode, allowed_origins, notify_emails, ' +
   'notify_fallback, refused_origins, redirect_url, honeypot, captcha_provider, captcha_site_key, captcha_secret_sealed, closed, closes_at, ' +
-  'max_submissions, closed_message, retention_days, created_at, updated_at';
+  'max_submissions, closed_message, retention_days, auto_reply, auto_replies_skipped, created_at, updated_at';
 const READ_CLAIMED = new PreparedStatement('lfk_read_claimed_form', `select ${COLUMNS} from forms where id = $1 and state = 'claimed'`);
 const READ_FOR_SUBMISSION = new PreparedStatement(
   'lfk_read_submission_form',
@@ -158,6 +162,11 @@ export class FormRepository extends BaseRepository<IForm> {
     );
   }
 
+  /** Counts one auto-reply the form did not send (`autoRepliesSkipped`). */
+  async countSkippedAutoReply(formId: string): Promise<void> {
+    await this.em.execute('update forms set auto_replies_skipped = auto_replies_skipped + 1 where id = ?', [formId]);
+  }
+
   /** Deletes the form; what it holds goes with it (the foreign keys cascade). */
   async deleteNow(formId: string): Promise<void> {
     await this.em.execute('delete from forms where id = ?', [formId]);
@@ -196,6 +205,8 @@ function readingOf(row: FormRow): FormReading {
     maxSubmissions: row.max_submissions,
     closedMessage: row.closed_message,
     retentionDays: row.retention_days,
+    autoReply: row.auto_reply === null ? null : json(row.auto_reply),
+    autoRepliesSkipped: row.auto_replies_skipped,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };

@@ -11,6 +11,10 @@ export interface NewEmail {
   body: string;
   /** Where a reply goes (a notification's submitter), when not to lfk's own address. */
   replyTo?: string | null;
+  /** An HTML rendering of the body, sent beside it. */
+  html?: string | null;
+  /** The URL that stops such mail to this address (`List-Unsubscribe`, one click). */
+  listUnsubscribe?: string | null;
   /** The token its link carries, sealed (the body holds a mark in its place). */
   secretSealed?: string;
   /** The submission it carries (a notification), so the email goes when the submission is deleted. */
@@ -25,14 +29,16 @@ export interface ClaimedEmail {
   subject: string;
   body: string;
   replyTo: string | null;
+  html: string | null;
+  listUnsubscribe: string | null;
   /** The token to put back into the body, sealed; null for an email without one. */
   secretSealed: string | null;
   attempts: number;
 }
 
-/** An email's row, for every statement that writes one: its columns, then `outboxEmailRow`'s 12 values. */
+/** An email's row, for every statement that writes one: its columns, then `outboxEmailRow`'s 14 values. */
 export const INSERT_OUTBOX_EMAIL =
-  'insert into outbox_emails (id, kind, "to", subject, body, reply_to, secret_sealed, submission_id, status, attempts, next_attempt_at, created_at)';
+  'insert into outbox_emails (id, kind, "to", subject, body, reply_to, html, list_unsubscribe, secret_sealed, submission_id, status, attempts, next_attempt_at, created_at)';
 
 /** The values of `INSERT_OUTBOX_EMAIL` for a message due at once. */
 export const outboxEmailRow = (email: NewEmail, now: Date) => [
@@ -42,6 +48,8 @@ export const outboxEmailRow = (email: NewEmail, now: Date) => [
   email.subject,
   email.body,
   email.replyTo ?? null,
+  email.html ?? null,
+  email.listUnsubscribe ?? null,
   email.secretSealed ?? null,
   email.submissionId ?? null,
   'pending',
@@ -56,7 +64,7 @@ export class OutboxEmailRepository extends BaseRepository<IOutboxEmail> {
    * a change written the same way (`SubmissionRepository.writeNow`), not queued for a flush.
    */
   async writeNow(email: NewEmail, now = new Date()): Promise<void> {
-    await this.em.execute(`${INSERT_OUTBOX_EMAIL} values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, outboxEmailRow(email, now));
+    await this.em.execute(`${INSERT_OUTBOX_EMAIL} values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, outboxEmailRow(email, now));
   }
 
   /** The mail waiting to be sent (retries included). */
@@ -66,11 +74,13 @@ export class OutboxEmailRepository extends BaseRepository<IOutboxEmail> {
 
   /** Queues the message on this repository's EntityManager, due at once: it is written with the change that causes it. */
   enqueue(email: NewEmail, now = new Date()): void {
-    const { submissionId, secretSealed, replyTo, ...message } = email;
+    const { submissionId, secretSealed, replyTo, html, listUnsubscribe, ...message } = email;
     this.create({
       id: newId('eml'),
       ...message,
       replyTo: replyTo ?? null,
+      html: html ?? null,
+      listUnsubscribe: listUnsubscribe ?? null,
       secretSealed: secretSealed ?? null,
       submission: submissionId ?? null,
       status: 'pending',
@@ -93,15 +103,15 @@ export class OutboxEmailRepository extends BaseRepository<IOutboxEmail> {
          select id from outbox_emails
          where status = 'pending' and next_attempt_at <= ? and (locked_until is null or locked_until <= ?)
          order by next_attempt_at, id limit ? for update skip locked)
-       returning id, kind, "to", subject, body, reply_to as "replyTo", secret_sealed as "secretSealed", attempts`,
+       returning id, kind, "to", subject, body, reply_to as "replyTo", html, list_unsubscribe as "listUnsubscribe", secret_sealed as "secretSealed", attempts`,
       [lockedUntil.toISOString(), now.toISOString(), now.toISOString(), limit],
     );
   }
 
-  /** Sent: the body and the sealed token are cleared. */
+  /** Sent: the body, its HTML, the stop link and the sealed token are cleared. */
   async markSent(id: string, at = new Date()): Promise<void> {
     await this.em.execute(
-      `update outbox_emails set status = 'sent', sent_at = ?, body = null, secret_sealed = null, locked_until = null, last_error = null where id = ?`,
+      `update outbox_emails set status = 'sent', sent_at = ?, body = null, html = null, list_unsubscribe = null, secret_sealed = null, locked_until = null, last_error = null where id = ?`,
       [at.toISOString(), id],
     );
   }
@@ -110,7 +120,7 @@ export class OutboxEmailRepository extends BaseRepository<IOutboxEmail> {
   async markFailed(id: string, reason: string, nextAttemptAt: Date, giveUp: boolean): Promise<void> {
     // Given up on, the body goes as a sent one's does.
     await this.em.execute(
-      `update outbox_emails set status = ?, next_attempt_at = ?, locked_until = null, last_error = ?${giveUp ? ', body = null, secret_sealed = null' : ''} where id = ?`,
+      `update outbox_emails set status = ?, next_attempt_at = ?, locked_until = null, last_error = ?${giveUp ? ', body = null, html = null, list_unsubscribe = null, secret_sealed = null' : ''} where id = ?`,
       [giveUp ? 'failed' : 'pending', nextAttemptAt.toISOString(), reason, id],
     );
   }

@@ -13,7 +13,7 @@ const WRITE_SUBMISSION = new PreparedStatement('lfk_write_submission', INSERT_SU
 const WRITE_NOTIFYING_SUBMISSION = new PreparedStatement(
   'lfk_write_notifying_submission',
   `with submission as (${INSERT_SUBMISSION} returning id) ` +
-    `${INSERT_OUTBOX_EMAIL} select $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20 from submission`,
+    `${INSERT_OUTBOX_EMAIL} select $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22 from submission`,
 );
 
 export interface NewSubmission {

@@ -10,6 +10,12 @@ export class WorkspaceRepository extends BaseRepository<IWorkspace> {
     return this.findOneForUpdate({ id: workspaceId });
   }
 
+  /** The workspace's name, or null when it is gone: one column, no entity. */
+  async nameOf(workspaceId: string): Promise<string | null> {
+    const [row] = await this.em.execute<{ name: string }[]>('select name from workspaces where id = ?', [workspaceId]);
+    return row?.name ?? null;
+  }
+
   /**
    * Deletes the workspace with all it holds (its keys, forms and their submissions, projects,
    * members, invitations: on delete cascade; then its audit log, which has no foreign key). Answers

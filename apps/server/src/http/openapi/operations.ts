@@ -1,5 +1,5 @@
 import type { ErrorCode, RestRoute } from '@lfk/api';
-import { BUTTON_BODY_LIMIT } from '../email-verification.ts';
+import { BUTTON_BODY_LIMIT } from '../button-links.ts';
 
 /** One tag per router, in the order a reader meets them. */
 export const TAGS = [
@@ -25,6 +25,7 @@ export const TAGS = [
       "members' sessions only, never by a key.",
   },
   { name: 'Email verification', description: "The link a form's `notify_email` is sent: a page, and its Verify button." },
+  { name: 'Auto-replies', description: 'The stop link in each auto-reply (`List-Unsubscribe`): a page and its button, or one click from a mail program.' },
   { name: 'Leaked keys', description: "GitHub's secret scanning reports keys found in public; each is revoked at once." },
   { name: 'Operations', description: 'Health, readiness, and this document.' },
 ] as const;
@@ -47,6 +48,7 @@ export const TAG_OF_ROUTER: Record<string, Tag> = {
   files: 'Files',
   webhooks: 'Webhooks',
   emailVerifications: 'Email verification',
+  autoReplyStops: 'Auto-replies',
   secretScanning: 'Leaked keys',
 };
 
@@ -63,7 +65,7 @@ export const PATH_PARAMETERS: Record<string, string> = {
   delivery_id: "The webhook delivery's id (`whd_…`).",
   secret_number: "A webhook signing secret's number, as the endpoint's `secrets` lists it.",
   session_id: 'The id of one of your sessions (`ses_…`), as `GET /v1/auth/sessions` lists them.',
-  token: 'The token of the emailed link (a verification `lfv_…`, a password reset `lfr_…`, an invitation `lfi_…`), or of a signed file link as a webhook payload or an export gave it.',
+  token: 'The token of the emailed link (a verification `lfv_…`, a password reset `lfr_…`, an invitation `lfi_…`, an auto-reply stop `lfu_…`), or of a signed file link as a webhook payload or an export gave it.',
   user_code: 'The code the device shows (`BCDF-GHJK`); case, spaces and dashes do not matter.',
 };
 
@@ -115,6 +117,21 @@ const LINK_NOTES: Record<string, string> = {
     'Every answer is a page.',
 };
 
+/** The two sides of an auto-reply's stop link. */
+const STOP_NOTES: Record<string, string> = {
+  GET:
+    "Opened from an auto-reply (and by link checkers and mail scanners): names the workspace and the address, with a " +
+    '"Stop them" button that posts to this link. GET and HEAD change nothing. 404 when lfk did not make the link or ' +
+    'its workspace is gone. Every answer is a page.',
+  POST:
+    `The page's button, or a mail program's one-click unsubscribe (RFC 8058; its body, if any, is ignored; at most ${BUTTON_BODY_LIMIT} ` +
+    "bytes): the workspace's forms send the address no more auto-replies. Pressing it again changes nothing. No session " +
+    'is needed: the link, with lfk\'s MAC over the workspace and the address, is the credential. Every answer is a page.',
+};
+
+/** The pages of the links people are emailed, by router. */
+const HTML_NOTES: Record<string, Record<string, string>> = { emailVerifications: LINK_NOTES, autoReplyStops: STOP_NOTES };
+
 /** The two sides of a password reset link. */
 const RESET_NOTES: Record<string, string> = {
   GET:
@@ -134,7 +151,7 @@ export function descriptionOf(route: RestRoute): string {
   if (route.transport === 'password_reset') return RESET_NOTES[route.method]!;
   if (route.transport === 'submission') return SUBMISSION_NOTES;
   if (route.transport === 'signed_report') return LEAK_REPORT_NOTES;
-  if (route.transport === 'html') return LINK_NOTES[route.method]!;
+  if (route.transport === 'html') return HTML_NOTES[route.procedure.split('.')[0]!]![route.method]!;
   if (route.transport === 'export') return `${ACCESS_NOTES[route.access]} ${EXPORT_NOTES}`;
   return ACCESS_NOTES[route.access];
 }

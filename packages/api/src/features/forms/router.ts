@@ -29,6 +29,7 @@ import { pageWithin } from '../../infrastructure/pagination.ts';
 import { iso } from '../../infrastructure/wire.ts';
 import { inBatches } from '../../infrastructure/batches.ts';
 import { applyInboxSettings, invalid, NO_INBOX_SETTINGS } from './inbox-settings.ts';
+import { assertAutoReplyFits, mergedAutoReply } from '../auto-replies/template.ts';
 import { assertResendAllowed, maskEmail, sendVerification, verifyNotifyEmails } from '../email-verification/sending.ts';
 import {
   type Actor,
@@ -51,6 +52,7 @@ const UPDATABLE: (keyof Omit<FormUpdateInput, 'form_id'>)[] = [
   'redirect_url',
   'notify_email',
   'notify_emails',
+  'auto_reply',
   'spam',
   'closed',
   'closes_at',
@@ -81,6 +83,9 @@ async function createUnclaimed(ctx: Context, input: FormCreateInput) {
   }
   if (input.submission_mode === 'api_key') {
     throw invalid('submission_mode', 'api_key mode needs a claimed form: create it with a key or a session.');
+  }
+  if (input.auto_reply) {
+    throw invalid('auto_reply', 'An auto-reply needs a claimed form (its workspace is named in each reply): create it with a key or a session.');
   }
   assertFileLimits(input.schema, ctx.services.files.settings.maxFileSize);
   // Counted once the form will be made: a refused attempt spends no allowance.
@@ -136,12 +141,14 @@ async function createClaimed(ctx: Context, scope: FormsScope, actor: Actor, inpu
       allowedOrigins: input.allowed_origins,
       notifyEmails: notifyEmails.map((email) => ({ email, verified: false })),
       notifyFallback: null,
+      autoReply: mergedAutoReply(null, input.auto_reply),
       redirectUrl: input.redirect_url ?? null,
       claimTokenHash: null,
       verificationSentAt: null,
       ...NO_INBOX_SETTINGS,
     });
     applyInboxSettings(record, input, ctx.services.secretBox, ctx.services.now());
+    assertAutoReplyFits(record.autoReply ?? null, record.schema);
     await verifyNotifyEmails(em, ctx.services, record, notifyEmails);
     em.getRepository(AuditEvent).record({
       workspaceId,
@@ -173,8 +180,11 @@ async function applyUpdate(em: EntityManager, services: Services, found: IForm, 
   if (input.allowed_origins !== undefined) found.allowedOrigins = input.allowed_origins;
   if (input.redirect_url !== undefined) found.redirectUrl = input.redirect_url;
   if (input.project_id !== undefined) found.project = await resolveProject(em, found.workspace!.id, input.project_id);
-  // After the schema: a honeypot must not be one of the fields the form ends up with.
+  // After the schema: a honeypot must not be one of the fields the form ends up with, and the
+  // auto-reply's address and placeholders must name some of them.
   const { closedChanged } = applyInboxSettings(found, input, services.secretBox, services.now());
+  found.autoReply = mergedAutoReply(found.autoReply ?? null, input.auto_reply);
+  assertAutoReplyFits(found.autoReply, found.schema);
   const notifyEmails = requestedNotifyEmails(input);
   const unchanged = notifyEmails === undefined || notifyEmails.join('\n') === found.notifyEmails.map((address) => address.email).join('\n');
   if (unchanged) return { emailQueued: false, closedChanged };

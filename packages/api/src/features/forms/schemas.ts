@@ -1,5 +1,6 @@
 import { CAPTCHA_PROVIDERS, FIELD_TYPES, FILE_FIELD_LIMITS, FORM_STATES, RETENTION_DAYS, SUBMISSION_MODES, TEXT_LIMITS, UNKNOWN_FIELD_POLICIES } from '@lfk/vocabulary';
 import { z } from 'zod';
+import { autoReply, autoReplyInput } from '../auto-replies/schemas.ts';
 import { email, hasControlCharacters, idParam, listInput, NO_CONTROL_CHARACTERS, text, timeInput, timestamp, workspaceScoped } from '../../common-schemas.ts';
 
 export const fieldType = z.enum(FIELD_TYPES).meta({ id: 'FieldType' });
@@ -186,6 +187,9 @@ const formFields = {
     .transform((addresses) => [...new Set(addresses)])
     .describe(`Up to ${NOTIFY_EMAILS_MAX} addresses to email each submission to, each once it is verified (a new one is sent a link; a member's own verified address is verified at once); empty stops the emails. Give this or \`notify_email\`, not both.`),
   spam: spamInput,
+  auto_reply: autoReplyInput
+    .nullable()
+    .describe('An email to the person who submitted, to the address in one of the form’s email fields: never for spam, at most 5 a day to one address across lfk and 100 an hour from one form; null removes it. A claimed form only.'),
   closed: z.boolean().describe('Closed by hand: submissions are refused with `403 form_closed`.'),
   closes_at: timeInput.nullable().describe('When the form closes by itself; must be in the future.'),
   max_submissions: z
@@ -225,6 +229,7 @@ export const formCreateInput = z.strictObject({
   redirect_url: formFields.redirect_url.optional(),
   notify_email: formFields.notify_email.optional(),
   notify_emails: formFields.notify_emails.optional(),
+  auto_reply: formFields.auto_reply.optional(),
   ...inboxSettings,
   retention_days: formFields.retention_days.optional(),
   /** Required with a session (which workspace?); with a key the key's workspace is used. */
@@ -247,6 +252,7 @@ export const formUpdateInput = z.strictObject({
   redirect_url: formFields.redirect_url.optional(),
   notify_email: formFields.notify_email.optional(),
   notify_emails: formFields.notify_emails.optional(),
+  auto_reply: formFields.auto_reply.optional(),
   ...inboxSettings,
 });
 export type FormUpdateInput = z.infer<typeof formUpdateInput>;
@@ -297,6 +303,10 @@ export const form = z.object({
       captcha: z.object({ provider: captchaProvider, site_key: z.string() }).nullable().describe('The secret is never answered.'),
     })
     .meta({ id: 'SpamSettings' }),
+  auto_reply: autoReply.nullable(),
+  auto_replies_skipped: z
+    .int()
+    .describe('Auto-replies not sent because the address stopped them or a limit was reached: someone may be using the form to mail others.'),
   closed: z.boolean(),
   closes_at: timestamp.nullable(),
   max_submissions: z.int().nullable(),

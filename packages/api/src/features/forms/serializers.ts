@@ -41,6 +41,8 @@ export const formToWire = (f: FormReading): z.input<typeof form> => ({
     // The secret stays sealed where it is stored: it is never answered.
     captcha: f.captchaProvider && f.captchaSiteKey ? { provider: f.captchaProvider, site_key: f.captchaSiteKey } : null,
   },
+  auto_reply: f.autoReply ? { enabled: f.autoReply.enabled, email_field: f.autoReply.email_field, subject: f.autoReply.subject, text: f.autoReply.text } : null,
+  auto_replies_skipped: f.autoRepliesSkipped,
   closed: f.closed,
   closes_at: f.closesAt ? iso(f.closesAt) : null,
   max_submissions: f.maxSubmissions ?? null,

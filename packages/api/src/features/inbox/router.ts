@@ -39,6 +39,7 @@ import { type Actor, type FormKey, formMemberProcedure, router, submissionProced
 import { discardSpool, receiveUpload, type SpooledFile } from '../files/intake.ts';
 import type { UploadSource } from '../../infrastructure/upload-source.ts';
 import { dropUploads, keepUploads, type StoredUpload, storeUploads } from '../files/storing.ts';
+import { autoReplyOf } from '../auto-replies/sending.ts';
 
 /** A server-side call: the key must be of the form's workspace. Keys never see unclaimed forms. */
 function acceptKey(form: FormReading, key: FormKey): 'api_key' {
@@ -133,8 +134,10 @@ async function takeSubmission(ctx: Context & { key: FormKey | null }, form: Subm
   }
   // Spam is answered exactly as a real submission is: whoever sent it learns nothing.
   const verdict = await judge(ctx, form, source, sent);
-  const stored = await storeUploads(ctx.services, body.files, ctx.services.files.log);
   const real = verdict.status === 'ok';
+  // Never for spam (a failed captcha is spam, or refused); decided before the write, which it joins.
+  const autoReply = real ? await autoReplyOf(ctx.services, form, validated.values) : null;
+  const stored = await storeUploads(ctx.services, body.files, ctx.services.files.log);
   let fannedOut = { emailQueued: false, deliveriesQueued: false };
   // Kept once the write that records them has committed; a replay runs no write, so records none.
   let recorded = false;
@@ -152,7 +155,7 @@ async function takeSubmission(ctx: Context & { key: FormKey | null }, form: Subm
         { formId: form.id, data: values, source, apiKeyId: ctx.key?.keyId ?? null, ...verdict },
         ctx.services.now(),
         (written) => {
-          const emails = real ? notificationsOf(form, sent(written), ctx.services) : [];
+          const emails = real ? [...notificationsOf(form, sent(written), ctx.services), ...(autoReply ? [autoReply] : [])] : [];
           fannedOut.emailQueued = emails.length > 0;
           return emails.map(storedEmail);
         },

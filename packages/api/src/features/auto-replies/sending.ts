@@ -1,0 +1,58 @@
+import { AutoReplyStop, Form, type SubmissionFormReading, Workspace } from '@lfk/db';
+import type { AutoReplySkipReason } from '@lfk/vocabulary';
+import type { Services } from '../../context.ts';
+import { sha256 } from '../../credentials/secrets.ts';
+import type { OutgoingEmail } from '../../infrastructure/outbox.ts';
+import { notifiedAddresses } from '../email-verification/notify-email.ts';
+import type { StoredValue } from '../inbox/validation.ts';
+import { autoReplyEmail } from './email.ts';
+import { stopToken, stopUrl } from './stop-links.ts';
+
+type Sending = Pick<Services, 'db' | 'rateLimits' | 'formCache' | 'metrics' | 'secretBox' | 'publicUrl'>;
+
+/**
+ * Why this auto-reply must not go, or null: the address stopped the workspace's, or it has had
+ * its share across lfk, or the form has had its share. Each allowance is counted only once the
+ * one before it allows: a reply refused for its address spends nothing of the form's.
+ */
+async function skipReason(services: Sending, workspaceId: string, formId: string, address: string): Promise<AutoReplySkipReason | null> {
+  if (await services.db.fork().getRepository(AutoReplyStop).isStopped(workspaceId, address)) return 'stopped';
+  // Counted by a hash: the limits' table need not hold the addresses.
+  if (!(await services.rateLimits.allows('auto_reply_recipients', sha256(address)))) return 'recipient_limit';
+  if (!(await services.rateLimits.allows('auto_reply_forms', formId))) return 'form_limit';
+  return null;
+}
+
+/**
+ * The auto-reply a real submission with these values sends (written with it, which ties it to
+ * it), if its form has one enabled and the person gave an address; null when none goes. One the
+ * rules exclude is counted on the form and in `/metrics` instead, never sent. Asked once, when the
+ * submission arrives: a submission released from spam later sends none.
+ */
+export async function autoReplyOf(services: Sending, form: SubmissionFormReading, values: Record<string, StoredValue>): Promise<OutgoingEmail | null> {
+  const settings = form.autoReply;
+  const workspaceId = form.workspace?.id;
+  const given = settings?.enabled ? values[settings.email_field] : undefined;
+  if (!settings || !workspaceId || typeof given !== 'string') return null;
+  // The email field's check made it one address on one line; it is compared by its lower case.
+  const address = given.toLowerCase();
+  const skipped = await skipReason(services, workspaceId, form.id, address);
+  if (skipped) {
+    await services.db.fork().getRepository(Form).countSkippedAutoReply(form.id);
+    // The count is part of the form as read, and the database's triggers leave it out: this copy is stale now.
+    services.formCache.forget(form.id);
+    services.metrics.autoReplySkipped(skipped);
+    return null;
+  }
+  const workspaceName = await services.db.fork().getRepository(Workspace).nameOf(workspaceId);
+  if (workspaceName === null) return null;
+  return autoReplyEmail({
+    to: given,
+    replyTo: notifiedAddresses(form)[0] ?? null,
+    settings,
+    values,
+    formName: form.name,
+    workspaceName,
+    stopUrl: stopUrl(services.publicUrl, stopToken(services.secretBox, workspaceId, address)),
+  });
+}
