@@ -117,3 +117,29 @@ describe('--notify-email, repeated', () => {
     expect(cleared.json.notify_emails).toEqual([]);
   });
 });
+
+describe('--auto-reply-…', () => {
+  it('sets the auto-reply (its text from standard input), shows and previews it, turns it off, and removes it', async () => {
+    const id = await newForm();
+    const set = await agent.lfk(
+      ['forms', 'update', id, '--unknown-fields', 'keep', '--auto-reply-field', 'email', '--auto-reply-subject', 'Thanks for writing', '--auto-reply-text', '-'],
+      { input: 'We got your message:\n{message}\n' },
+    );
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toMatch(/auto-reply\s+on: to the address in "email", subject "Thanks for writing"/);
+    expect((await stored(id)).auto_reply).toEqual({ enabled: true, email_field: 'email', subject: 'Thanks for writing', text: 'We got your message:\n{message}' });
+
+    const preview = await agent.lfk(['forms', 'preview-emails', id]);
+    expect(preview.code, preview.stderr).toBe(0);
+    expect(preview.stdout).toContain('Notification\n(none: the form has no notification address)');
+    expect(preview.stdout).toMatch(/Auto-reply\nTo: someone@example\.com\nSubject: Thanks for writing\nList-Unsubscribe: <http:\/\/[^>]+\/v1\/auto-reply-stops\/lfu_[^>]+>\n\nWe got your message:\nA few lines of text,\nas a person writes them\./);
+
+    const off = await agent.lfk(['forms', 'update', id, '--auto-reply', 'off', '--json']);
+    expect(off.json.auto_reply).toMatchObject({ enabled: false, subject: 'Thanks for writing' });
+    const wrongField = await agent.lfk(['forms', 'update', id, '--auto-reply-field', 'message']);
+    expect(wrongField.code).toBe(1);
+    expect(wrongField.stderr).toContain("auto_reply.email_field: Must name one of the form’s email fields");
+    const removed = await agent.lfk(['forms', 'update', id, '--no-auto-reply', '--json']);
+    expect(removed.json.auto_reply).toBeNull();
+  });
+});

@@ -34,13 +34,17 @@ const withFormOptions = <Args extends unknown[], Opts extends OptionValues, Glob
     .option('--closes-at <time>', 'close the form by itself at this time (ISO 8601)')
     .option('--max-submissions <n>', 'close the form once it holds this many submissions')
     .option('--closed-message <text>', 'what a person who tries to send the closed form reads')
-    .option('--retention-days <n>', 'delete submissions older than this many days (1-3650); changing it later needs a session');
+    .option('--retention-days <n>', 'delete submissions older than this many days (1-3650); changing it later needs a session')
+    .option('--auto-reply-field <field>', 'answer each submission by email, to the address in this email field')
+    .option('--auto-reply-subject <text>', "the auto-reply's subject; {field} is replaced by that field's value")
+    .option('--auto-reply-text <text|->', "the auto-reply's message, or - to read it from standard input; {field} is replaced by that field's value")
+    .addOption(new Option('--auto-reply <state>', 'turn the auto-reply on or off, keeping its words').choices(['on', 'off'] as const));
 
 type NoOptions = Record<never, never>;
 type FormFlags = ReturnType<ReturnType<typeof withFormOptions<[], NoOptions, NoOptions>>['opts']>;
 
 /** Flags that take a value, or `false` from update's `--no-…` to clear it. */
-type Clearable = 'redirectUrl' | 'notifyEmail' | 'honeypot' | 'captcha' | 'closesAt' | 'maxSubmissions' | 'closedMessage' | 'retentionDays';
+type Clearable = 'redirectUrl' | 'notifyEmail' | 'honeypot' | 'captcha' | 'closesAt' | 'maxSubmissions' | 'closedMessage' | 'retentionDays' | 'autoReply';
 type BodyFlags = Omit<FormFlags, Clearable> & { [K in Clearable]?: FormFlags[K] | false };
 
 /** A whole number for a flag; the server judges its range. */
@@ -65,6 +69,19 @@ async function spamBody(flags: BodyFlags) {
   return Object.keys(spam).length > 0 ? spam : undefined;
 }
 
+/** `auto_reply` as the flags set it (the server keeps what they leave out); null for `--no-auto-reply`. */
+async function autoReplyBody(flags: BodyFlags): Promise<RouterInputs['forms']['update']['auto_reply']> {
+  if (flags.autoReply === false) return null;
+  const text = flags.autoReplyText === '-' ? await readStdin("the auto-reply's text") : flags.autoReplyText;
+  const autoReply = {
+    ...(flags.autoReply !== undefined ? { enabled: flags.autoReply === 'on' } : {}),
+    ...(flags.autoReplyField !== undefined ? { email_field: flags.autoReplyField } : {}),
+    ...(flags.autoReplySubject !== undefined ? { subject: flags.autoReplySubject } : {}),
+    ...(text !== undefined ? { text } : {}),
+  };
+  return Object.keys(autoReply).length > 0 ? autoReply : undefined;
+}
+
 /** The body fields the flags set, in the API's names; `false` (update's `--no-…`) clears a value. */
 async function formBody(flags: BodyFlags) {
   const body: Omit<RouterInputs['forms']['update'], 'form_id'> = {};
@@ -83,6 +100,8 @@ async function formBody(flags: BodyFlags) {
   if (flags.closesAt !== undefined) body.closes_at = flags.closesAt === false ? null : flags.closesAt;
   if (flags.maxSubmissions !== undefined) body.max_submissions = flags.maxSubmissions === false ? null : wholeNumber('--max-submissions', flags.maxSubmissions);
   if (flags.closedMessage !== undefined) body.closed_message = flags.closedMessage === false ? null : flags.closedMessage;
+  const autoReply = await autoReplyBody(flags);
+  if (autoReply !== undefined) body.auto_reply = autoReply;
   return body;
 }
 
@@ -160,6 +179,15 @@ function printForm(form: Form, ctx: CommandContext): void {
     ['honeypot', form.spam.honeypot ?? 'none'],
     ['captcha', form.spam.captcha ? `${form.spam.captcha.provider} (site key ${form.spam.captcha.site_key})` : 'none'],
     ['retention', form.retention_days === null ? 'kept until deleted' : `${form.retention_days} days`],
+    [
+      'auto-reply',
+      form.auto_reply
+        ? `${form.auto_reply.enabled ? 'on' : 'off'}: to the address in "${form.auto_reply.email_field}", subject "${form.auto_reply.subject}"`
+        : 'none',
+    ],
+    ...(form.auto_replies_skipped > 0
+      ? [['auto-replies skipped', `${form.auto_replies_skipped} (the address stopped them, or a limit was reached)`, style.yellow] as RecordEntry]
+      : []),
     ['created', form.created_at],
     ['updated', form.updated_at],
   ]);
@@ -239,6 +267,37 @@ const formsListCommand = () =>
     { header: 'CREATED', value: (f) => f.created_at, time: true, optional: true },
   ], (workspaceId) => `No forms in ${workspaceId}. Create one with 'lfk forms create'.`);
 
+/** One previewed email, as a mail program would show its headers and text. */
+function printPreview(title: string, email: RouterOutputs['forms']['emailPreviews']['notification'], ctx: CommandContext): void {
+  ctx.out.line(ctx.out.style.bold(title));
+  if (!email) {
+    ctx.out.line(title === 'Notification' ? '(none: the form has no notification address)' : '(none: the form has no auto-reply)');
+    return;
+  }
+  ctx.out.line(`To: ${email.to}`);
+  if (email.reply_to) ctx.out.line(`Reply-To: ${email.reply_to}`);
+  ctx.out.line(`Subject: ${email.subject}`);
+  if (email.list_unsubscribe) ctx.out.line(`List-Unsubscribe: <${email.list_unsubscribe}>`);
+  ctx.out.line();
+  ctx.out.line(email.text);
+}
+
+const formsPreviewEmailsCommand = () =>
+  new Command('preview-emails')
+    .description('Show what a submission of sample values would send now: the notification and the auto-reply')
+    .argument('<form_id>', 'the form')
+    .action(
+      callAndShow(
+        withClient(formsApi),
+        ({ api }, formId) => api.forms.emailPreviews.query({ form_id: formId }),
+        (previews, ctx) => {
+          printPreview('Notification', previews.notification, ctx);
+          ctx.out.line();
+          printPreview('Auto-reply', previews.auto_reply, ctx);
+        },
+      ),
+    );
+
 const formsGetCommand = () =>
   new Command('get')
     .description('Show a form')
@@ -310,6 +369,7 @@ const formsUpdateCommand = () =>
     .option('--no-max-submissions', 'take any number of submissions')
     .option('--no-closed-message', 'say the default when the form is closed')
     .option('--no-retention-days', 'keep submissions until deleted')
+    .option('--no-auto-reply', 'remove the auto-reply')
     .option('-y, --yes', 'replace a whole list of fields or origins without asking')
     .addHelpText('after', examples([
       'lfk forms update form_… --add-field phone:tel',
@@ -454,6 +514,7 @@ export const formsCommand = () =>
       openCloseCommand('reopen'),
       formsDeleteCommand(),
       formsResendVerificationCommand(),
+      formsPreviewEmailsCommand(),
       formsClaimCommand(),
     ],
     [
@@ -462,6 +523,7 @@ export const formsCommand = () =>
       'lfk forms create --name Plans --field plan:select=free,pro:required',
       'lfk forms update form_… --notify-email team@example.com',
       'lfk forms update form_… --honeypot _gotcha --retention-days 90',
+      'lfk forms update form_… --unknown-fields keep --auto-reply-field email --auto-reply-subject "Thanks, {name}" --auto-reply-text "We got your message."',
       'echo "$TURNSTILE_SECRET" | lfk forms update form_… --captcha turnstile --captcha-site-key 0x4AAA… --captcha-secret -',
       'lfk forms close form_… --message "Registrations are closed."',
       'lfk forms delete form_… --yes',

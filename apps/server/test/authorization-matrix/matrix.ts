@@ -672,6 +672,13 @@ export const MATRIX: Row[] = [
     expect: formsScope(200),
   },
   {
+    route: 'GET /v1/forms/:form_id/email-previews',
+    prepare: async (w) => ({ params: { form_id: w.formId } }),
+    // The matrix's form notifies nobody and has no auto-reply: both previews say so.
+    success: (res) => expect(res.json).toEqual({ notification: null, auto_reply: null }),
+    expect: formsScope(200),
+  },
+  {
     route: 'PATCH /v1/forms/:form_id',
     // A fresh form per cell, so a rename in one cell is never what another reads.
     prepare: async (w) => {

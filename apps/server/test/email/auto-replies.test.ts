@@ -71,6 +71,19 @@ describe('auto-replies', () => {
     expect(rows).toEqual([{ status: 'sent', body: null, html: null, list_unsubscribe: null }]);
   });
 
+  it('previews what a submission would send, built as the real emails are', async () => {
+    const { owner, form } = await formWithAutoReply();
+    const previews = await t.request('GET', `/v1/forms/${form.id}/email-previews`, { token: owner.key });
+    expect(previews.status).toBe(200);
+    expect(previews.json.notification).toMatchObject({ to: owner.email, reply_to: 'someone@example.com', subject: 'New submission to "Quotes"', html: null, list_unsubscribe: null });
+    expect(previews.json.notification.text).toContain('email: someone@example.com');
+    expect(previews.json.auto_reply).toMatchObject({ to: 'someone@example.com', reply_to: owner.email, subject: 'Thanks, name' });
+    expect(previews.json.auto_reply.text).toContain('Hello name,\n\nWe got your message:\nA few lines of text,\nas a person writes them.');
+    expect(previews.json.auto_reply.list_unsubscribe).toMatch(/^http:\/\/lfk\.test\/v1\/auto-reply-stops\/lfu_/);
+    // Nothing was sent or queued to preview them.
+    expect(await t.count("outbox_emails where kind = 'auto_reply' and \"to\" = 'someone@example.com'")).toBe(0);
+  });
+
   it('the stop link’s page changes nothing; its button (or one click) stops the workspace’s replies to that address, counted as skipped', async () => {
     const { owner, form } = await formWithAutoReply();
     const to = address('stopper');

@@ -1,4 +1,4 @@
-import { AutoReplyStop, Form, type SubmissionFormReading, Workspace } from '@lfk/db';
+import { AutoReplyStop, Form, type FormReading, type SubmissionFormReading, Workspace } from '@lfk/db';
 import type { AutoReplySkipReason } from '@lfk/vocabulary';
 import type { Services } from '../../context.ts';
 import { sha256 } from '../../credentials/secrets.ts';
@@ -44,15 +44,27 @@ export async function autoReplyOf(services: Sending, form: SubmissionFormReading
     services.metrics.autoReplySkipped(skipped);
     return null;
   }
+  return autoReplyTo(services, given, form, values);
+}
+
+/** The auto-reply of a form (that has one, in a workspace) to `to`, whatever the rules say: what `autoReplyOf` sends, and a preview shows. */
+export async function autoReplyTo(
+  services: Pick<Services, 'db' | 'secretBox' | 'publicUrl'>,
+  to: string,
+  form: FormReading,
+  values: Record<string, StoredValue>,
+): Promise<OutgoingEmail | null> {
+  const workspaceId = form.workspace?.id;
+  if (!form.autoReply || !workspaceId) return null;
   const workspaceName = await services.db.fork().getRepository(Workspace).nameOf(workspaceId);
   if (workspaceName === null) return null;
   return autoReplyEmail({
-    to: given,
+    to,
     replyTo: notifiedAddresses(form)[0] ?? null,
-    settings,
+    settings: form.autoReply,
     values,
     formName: form.name,
     workspaceName,
-    stopUrl: stopUrl(services.publicUrl, stopToken(services.secretBox, workspaceId, address)),
+    stopUrl: stopUrl(services.publicUrl, stopToken(services.secretBox, workspaceId, to.toLowerCase())),
   });
 }

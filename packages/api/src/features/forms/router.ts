@@ -30,6 +30,7 @@ import { iso } from '../../infrastructure/wire.ts';
 import { inBatches } from '../../infrastructure/batches.ts';
 import { applyInboxSettings, invalid, NO_INBOX_SETTINGS } from './inbox-settings.ts';
 import { assertAutoReplyFits, mergedAutoReply } from '../auto-replies/template.ts';
+import { emailPreviews, previewEmails } from '../inbox/email-previews.ts';
 import { assertResendAllowed, maskEmail, sendVerification, verifyNotifyEmails } from '../email-verification/sending.ts';
 import {
   type Actor,
@@ -208,6 +209,13 @@ export const formsRouter = router({
     .input(formIdInput)
     .output(form)
     .query(async ({ ctx, input }) => formToWire(await readReachableForm(ctx.services.formCache, ctx.em, ctx.scope, input.form_id))),
+
+  emailPreviews: formsScopeProcedure.meta(rest('GET /v1/forms/:form_id/email-previews', 200,
+      'What a submission of sample values would send now: the notification and the auto-reply, as sent',
+      { errors: ['form_not_found'] }))
+    .input(formIdInput)
+    .output(emailPreviews)
+    .query(async ({ ctx, input }) => previewEmails(ctx.services, await readReachableForm(ctx.services.formCache, ctx.em, ctx.scope, input.form_id))),
 
   update: formsScopeProcedure.meta(rest('PATCH /v1/forms/:form_id', 200, 'Update some fields of a claimed form',
       { errors: ['form_not_found', 'project_not_found'] }))

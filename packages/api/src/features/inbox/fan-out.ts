@@ -1,4 +1,4 @@
-import type { FileReading, SubmissionFormReading } from '@lfk/db';
+import type { FileReading, FormReading, SubmissionFormReading } from '@lfk/db';
 import type { SubmissionSource } from '@lfk/vocabulary';
 import type { StoredValue } from './validation.ts';
 import type { Services } from '../../context.ts';
@@ -33,7 +33,7 @@ export interface SentSubmission {
 }
 
 /** The submitter's address: the value of the form's first email field that has one (validated as an address). */
-function submitterAddress(form: SubmissionFormReading, values: Record<string, StoredValue>): string | null {
+function submitterAddress(form: FormReading, values: Record<string, StoredValue>): string | null {
   for (const field of form.schema) {
     const value = values[field.name];
     if (field.type === 'email' && typeof value === 'string') return value;
@@ -46,25 +46,26 @@ function submitterAddress(form: SubmissionFormReading, values: Record<string, St
  * `notify_emails`, or those kept while new ones are verified), none when the form notifies nobody.
  * A reply goes to the submitter, when the form has an email field.
  */
-export function notificationsOf(form: SubmissionFormReading, submission: SentSubmission, services: Pick<Services, 'publicUrl'>): OutgoingEmail[] {
-  const addresses = notifiedAddresses(form);
-  if (addresses.length === 0) return [];
-  const replyTo = submitterAddress(form, submission.values);
-  const link = form.workspace ? submissionLink(services.publicUrl, form.workspace.id, form.id, submission.id) : null;
-  return addresses.map((to) => ({
+export function notificationsOf(form: FormReading, submission: SentSubmission, services: Pick<Services, 'publicUrl'>): OutgoingEmail[] {
+  return notifiedAddresses(form).map((to) => notificationTo(to, form, submission, services));
+}
+
+/** The notification of a submission to one address. */
+export function notificationTo(to: string, form: FormReading, submission: SentSubmission, services: Pick<Services, 'publicUrl'>): OutgoingEmail {
+  return {
     ...submissionEmail({
       to,
       formName: form.name,
       fields: form.schema,
       values: submission.values,
       files: submission.files,
-      link,
+      link: form.workspace ? submissionLink(services.publicUrl, form.workspace.id, form.id, submission.id) : null,
       submissionId: submission.id,
       receivedAt: submission.createdAt,
     }),
-    replyTo,
+    replyTo: submitterAddress(form, submission.values),
     submissionId: submission.id,
-  }));
+  };
 }
 
 /**
