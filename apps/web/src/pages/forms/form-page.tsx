@@ -15,6 +15,8 @@ import { changedFields, EDITOR_FIELDS, type Form, toApiFields, valuesOf } from '
 import { FormsBreadcrumb } from './forms-subpage.tsx';
 import { DeleteForm } from './delete-form.tsx';
 import { InboxSettings } from './inbox-settings.tsx';
+import { AutoReplySettings } from './auto-reply-settings.tsx';
+import { EmailPreviews } from './email-previews.tsx';
 import { RefusedOrigins } from './refused-origins.tsx';
 import { VerificationStatus } from './verification-status.tsx';
 
@@ -45,6 +47,8 @@ function LoadedForm({ form, workspaceId, role }: { form: Form; workspaceId: stri
       // The saved form is the new starting point: what changes next is measured from it.
       editor.reset(valuesOf(updated));
       void queryClient.invalidateQueries(trpc.forms.list.pathFilter());
+      // The emails a submission sends follow the name, the fields and the addresses.
+      void queryClient.invalidateQueries(trpc.forms.emailPreviews.queryFilter({ form_id: form.id }));
       setSaved(true);
     },
     onError: problem.report,
@@ -96,6 +100,8 @@ function LoadedForm({ form, workspaceId, role }: { form: Form; workspaceId: stri
         />
         <p role="status">{saved ? 'Changes saved.' : ''}</p>
       </section>
+      <AutoReplySettings form={form} />
+      <EmailPreviews formId={form.id} />
       <InboxSettings form={form} />
       {role === 'owner' && <DeleteForm form={form} workspaceId={workspaceId} />}
     </>
