@@ -25,7 +25,7 @@ export function registerBaselines(server: LfkServer, principal: () => Principal)
       idempotencyKey: undefined,
       cookies: noCookies,
       headers: { set: (name, value) => reply.header(name, value) },
-      browser: { allowOrigin() {}, redirectTo() {}, fieldLabels() {} },
+      browser: { allowOrigin() {}, redirectTo() {}, formFound() {} },
       upload: null,
     };
     return reply.send(await createCaller(ctx).forms.get({ form_id: request.params.form_id }));

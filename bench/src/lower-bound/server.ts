@@ -41,6 +41,7 @@ interface FormRow {
   notify_emails: { email: string; verified: boolean }[];
   notify_fallback: string[] | null;
   redirect_url: string | null;
+  error_redirect_url: string | null;
   honeypot: string | null;
   captcha_provider: string | null;
   captcha_site_key: string | null;
@@ -49,6 +50,8 @@ interface FormRow {
   max_submissions: number | null;
   closed_message: string | null;
   retention_days: number | null;
+  auto_reply: { enabled: boolean; email_field: string; subject: string; text: string } | null;
+  auto_replies_skipped: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -56,8 +59,8 @@ interface FormRow {
 /** What lfk reads of a form, less its sealed captcha secret, which no answer carries. */
 const FORM_COLUMNS =
   'id, workspace_id, project_id, name, state, schema, unknown_fields, submission_mode, allowed_origins, refused_origins, notify_emails, ' +
-  'notify_fallback, redirect_url, honeypot, captcha_provider, captcha_site_key, closed, closes_at, ' +
-  'max_submissions, closed_message, retention_days, created_at, updated_at';
+  'notify_fallback, redirect_url, error_redirect_url, honeypot, captcha_provider, captcha_site_key, closed, closes_at, ' +
+  'max_submissions, closed_message, retention_days, auto_reply, auto_replies_skipped, created_at, updated_at';
 
 /** Where the form's notifications go: its verified addresses, else those kept while new ones are verified. */
 function notified(form: FormRow): string[] {
@@ -84,6 +87,7 @@ const wire = (form: FormRow) => ({
   notified_addresses: notified(form),
   notifications_to: notified(form)[0] ?? null,
   redirect_url: form.redirect_url,
+  error_redirect_url: form.error_redirect_url,
   spam: {
     honeypot: form.honeypot,
     captcha: form.captcha_provider && form.captcha_site_key ? { provider: form.captcha_provider, site_key: form.captcha_site_key } : null,
@@ -93,6 +97,8 @@ const wire = (form: FormRow) => ({
   max_submissions: form.max_submissions,
   closed_message: form.closed_message,
   retention_days: form.retention_days,
+  auto_reply: form.auto_reply,
+  auto_replies_skipped: form.auto_replies_skipped,
   created_at: form.created_at.toISOString(),
   updated_at: form.updated_at.toISOString(),
 });

@@ -15,6 +15,7 @@ import type { SecretScanningServices } from './features/secret-scanning/services
 import type { FilesServices } from './features/files/services.ts';
 import type { UploadSource } from './infrastructure/upload-source.ts';
 import type { LongPolls } from './infrastructure/long-polls.ts';
+import type { VisitorFacts } from './features/inbox/visitor-facts.ts';
 
 /** What every request shares: built once at start by the server. The kernel's members, and each feature's. */
 export interface Services extends KeysServices, FormsServices, InboxServices, SecretScanningServices, FilesServices {
@@ -65,11 +66,11 @@ export interface BrowserAnswer {
   allowOrigin(origin: string): void;
   /** Where an HTML form post sends the person next, instead of the thank-you page. */
   redirectTo(location: string): void;
-  /** The fields' labels by name, so a page speaks of the fields as the person saw them. */
-  fieldLabels(labels: Record<string, string>): void;
+  /** The form was found: what a page (or a redirect) answering a refusal needs of it. */
+  formFound(facts: VisitorFacts): void;
 }
 
-const NO_BROWSER: BrowserAnswer = { allowOrigin() {}, redirectTo() {}, fieldLabels() {} };
+const NO_BROWSER: BrowserAnswer = { allowOrigin() {}, redirectTo() {}, formFound() {} };
 
 export interface RequestFacts extends CredentialsOnRequest {
   requestId: string;

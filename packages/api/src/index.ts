@@ -39,6 +39,7 @@ export { escapeHtml } from './infrastructure/html-escape.ts';
 export { DEFAULT_DELIVERY_SETTINGS, type DeliveryJobSettings, deliveryJob } from './features/webhooks/delivery-job.ts';
 export { RETRY_DELAYS_MS } from './features/webhooks/retry-schedule.ts';
 export { preflightSubmission } from './features/inbox/rules.ts';
+export { findVisitorFacts, type VisitorFacts } from './features/inbox/visitor-facts.ts';
 /** For the benchmark's lower bound, which checks a submission by the same rules. */
 export { validateSubmission } from './features/inbox/validation.ts';
 export { sentValues } from './infrastructure/sent-values.ts';

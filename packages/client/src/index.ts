@@ -21,4 +21,4 @@ export {
   type WebhookHeaders,
   WebhookVerificationError,
 } from './webhooks.ts';
-export { curlSubmissionSnippet, fetchSubmissionSnippet, htmlFormSnippet, type SnippetForm, submissionUrl } from './snippets.ts';
+export { curlSubmissionSnippet, fetchFormSnippet, fetchSubmissionSnippet, htmlFormSnippet, type SnippetForm, submissionUrl } from './snippets.ts';

@@ -35,12 +35,9 @@ function spamInputs(form: SnippetForm): string[] {
   return lines;
 }
 
-/**
- * The plain HTML form a site pastes in: it posts straight to lfk (a captcha adds its provider's
- * script). An optional select starts on an empty choice, so that leaving it alone sends nothing.
- */
-export function htmlFormSnippet(form: SnippetForm, baseUrl: string): string {
-  const fields = form.schema.map((f) => {
+/** Each field of the form as the HTML a site pastes in: a labelled input, textarea or select. */
+function fieldInputs(form: SnippetForm): string[] {
+  return form.schema.map((f) => {
     const label = escapeHtml(f.label ?? f.name);
     const name = escapeHtml(f.name);
     const required = f.required ? ' required' : '';
@@ -56,10 +53,61 @@ export function htmlFormSnippet(form: SnippetForm, baseUrl: string): string {
     }
     return `  <label>${label}\n    <input type="${INPUT_TYPES[f.type] ?? 'text'}" name="${name}"${required}>\n  </label>`;
   });
-  const script = form.spam.captcha ? `<script src="${CAPTCHA_WIDGETS[form.spam.captcha.provider].script}" async defer></script>\n` : '';
-  // Browsers send files only in a multipart body.
-  const enctype = hasFiles(form) ? ' enctype="multipart/form-data"' : '';
-  return `${script}<form method="post" action="${submissionUrl(form, baseUrl)}"${enctype}>\n${[...fields, ...spamInputs(form)].join('\n')}\n  <button type="submit">Send</button>\n</form>`;
+}
+
+/** The captcha provider's script, when the form has a captcha. */
+const captchaScript = (form: SnippetForm) => (form.spam.captcha ? `<script src="${CAPTCHA_WIDGETS[form.spam.captcha.provider].script}" async defer></script>\n` : '');
+
+/**
+ * The plain HTML form a site pastes in: it posts straight to lfk (a captcha adds its provider's
+ * script). An optional select starts on an empty choice, so that leaving it alone sends nothing.
+ */
+export function htmlFormSnippet(form: SnippetForm, baseUrl: string): string {
+  return `${captchaScript(form)}<form method="post" action="${submissionUrl(form, baseUrl)}"${enctypeOf(form)}>\n${formBody(form)}\n</form>`;
+}
+
+/** Browsers send files only in a multipart body. */
+const enctypeOf = (form: SnippetForm) => (hasFiles(form) ? ' enctype="multipart/form-data"' : '');
+
+/** What goes inside the `<form>`: its fields, its spam defences, and the button. */
+const formBody = (form: SnippetForm) => `${[...fieldInputs(form), ...spamInputs(form)].join('\n')}\n  <button type="submit">Send</button>`;
+
+/**
+ * The same form, sent by the page's own script (fetch): the person stays on the page, which says
+ * "Thank you" when the answers are taken, and otherwise shows lfk's message, and each field's
+ * problem beside that field. Without the script it still posts as the plain form does.
+ */
+export function fetchFormSnippet(form: SnippetForm, baseUrl: string): string {
+  const html = `${captchaScript(form)}<form id="lfk-form" method="post" action="${submissionUrl(form, baseUrl)}"${enctypeOf(form)}>\n${formBody(form)}\n  <p id="lfk-form-status" role="status"></p>\n</form>`;
+  const script = `<script>
+  document.getElementById('lfk-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const form = event.target;
+    const status = document.getElementById('lfk-form-status');
+    for (const note of form.querySelectorAll('.lfk-error')) note.remove();
+    status.textContent = 'Sending…';
+    try {
+      const res = await fetch(form.action, { method: 'POST', body: new FormData(form), headers: { accept: 'application/json' } });
+      if (res.ok) {
+        form.reset();
+        status.textContent = 'Thank you: your answers were sent.';
+        return;
+      }
+      const { error } = await res.json();
+      status.textContent = error.details ? 'Please check your answers.' : error.message;
+      for (const detail of error.details ?? []) {
+        const input = form.querySelector(\`[name="\${CSS.escape(detail.path)}"]\`);
+        const note = document.createElement('small');
+        note.className = 'lfk-error';
+        note.textContent = detail.message;
+        (input ?? status).after(note);
+      }
+    } catch {
+      status.textContent = 'Your answers could not be sent. Please try again.';
+    }
+  });
+</script>`;
+  return `${html}\n${script}`;
 }
 
 const hasFiles = (form: SnippetForm) => form.schema.some((f) => f.type === 'file');

@@ -16,7 +16,7 @@ const READ_BY_SUBMISSIONS = [
   'id', 'workspace_id', 'project_id', 'name', 'state', 'schema', 'submission_mode', 'allowed_origins', 'notify_emails',
   'notify_fallback', 'redirect_url', 'honeypot', 'captcha_provider', 'captcha_site_key',
   'captcha_secret_sealed', 'closed', 'closes_at', 'max_submissions', 'closed_message', 'retention_days', 'created_at', 'updated_at',
-  'unknown_fields', 'auto_reply',
+  'unknown_fields', 'auto_reply', 'error_redirect_url',
 ];
 
 let db: Database;

@@ -25,6 +25,7 @@ const withFormOptions = <Args extends unknown[], Opts extends OptionValues, Glob
     .addOption(new Option('--mode <mode>', 'who may submit').choices(SUBMISSION_MODES))
     .option('--origin <origin>', 'an origin allowed to submit from a browser; repeat for each', collect)
     .option('--redirect-url <url>', 'where a browser goes after submitting')
+    .option('--error-redirect-url <url>', 'where a browser goes when the form refuses what it posted (with ?error=<code>&fields=<names>)')
     .option('--notify-email <address>', 'email each submission here (once the address is verified); repeat for up to 5', collect)
     .option('--project <project_id>', 'the project the form belongs to')
     .option('--honeypot <name>', 'a hidden field (e.g. _gotcha): a submission with a value in it is kept as spam')
@@ -44,7 +45,7 @@ type NoOptions = Record<never, never>;
 type FormFlags = ReturnType<ReturnType<typeof withFormOptions<[], NoOptions, NoOptions>>['opts']>;
 
 /** Flags that take a value, or `false` from update's `--no-…` to clear it. */
-type Clearable = 'redirectUrl' | 'notifyEmail' | 'honeypot' | 'captcha' | 'closesAt' | 'maxSubmissions' | 'closedMessage' | 'retentionDays' | 'autoReply';
+type Clearable = 'redirectUrl' | 'errorRedirectUrl' | 'notifyEmail' | 'honeypot' | 'captcha' | 'closesAt' | 'maxSubmissions' | 'closedMessage' | 'retentionDays' | 'autoReply';
 type BodyFlags = Omit<FormFlags, Clearable> & { [K in Clearable]?: FormFlags[K] | false };
 
 /** A whole number for a flag; the server judges its range. */
@@ -93,6 +94,7 @@ async function formBody(flags: BodyFlags) {
   if (flags.mode !== undefined) body.submission_mode = flags.mode;
   if (flags.origin?.length) body.allowed_origins = flags.origin;
   if (flags.redirectUrl !== undefined) body.redirect_url = flags.redirectUrl === false ? null : flags.redirectUrl;
+  if (flags.errorRedirectUrl !== undefined) body.error_redirect_url = flags.errorRedirectUrl === false ? null : flags.errorRedirectUrl;
   if (flags.notifyEmail !== undefined) body.notify_emails = flags.notifyEmail === false ? [] : flags.notifyEmail;
   if (flags.project !== undefined) body.project_id = flags.project;
   const spam = await spamBody(flags);
@@ -172,6 +174,7 @@ function printForm(form: Form, ctx: CommandContext): void {
       : []),
     notify,
     ['redirect url', form.redirect_url ?? 'none'],
+    ['error redirect url', form.error_redirect_url ?? "none (lfk's page)"],
     form.closed ? ['closed', 'yes: submissions are refused', style.yellow] : ['closed', 'no'],
     ['closes at', form.closes_at ?? 'never'],
     ['max submissions', form.max_submissions === null ? 'no limit' : String(form.max_submissions)],
@@ -362,6 +365,7 @@ const formsUpdateCommand = () =>
     .option('--add-origin <origin>', 'allow one more origin, keeping the others; repeatable', collect)
     .option('--remove-origin <origin>', 'no longer allow this origin; repeatable', collect)
     .option('--no-redirect-url', 'remove the redirect URL')
+    .option('--no-error-redirect-url', "show lfk's page when the form refuses a post")
     .option('--no-notify-email', 'stop emailing submissions')
     .option('--no-honeypot', 'remove the honeypot field')
     .option('--no-captcha', 'stop requiring a captcha')

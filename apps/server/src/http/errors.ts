@@ -123,8 +123,17 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
   return reply.send(wire.body);
 }
 
-/** The words of an error page, from the error as the API would answer it and its headers. */
-export type ErrorPageText = (wire: WireError, headers: Record<string, string>) => { title: string; paragraphs: string[]; items?: string[] };
+/** The words of an error page, from the error as the API would answer it and its headers; a link after them, if any. */
+export type ErrorPageText = (
+  wire: WireError,
+  headers: Record<string, string>,
+) => { title: string; paragraphs: string[]; items?: string[]; link?: { label: string; href: string } | undefined };
+
+/** The error as the API answers it, and the headers it carries (`Retry-After`), whatever was thrown. */
+export function wireErrorOf(error: unknown, request: FastifyRequest): { wire: WireError; headers: Record<string, string> } {
+  const known = knownError(error, request);
+  return { wire: toWireError(known ?? error, String(request.id)), headers: known?.headers ?? {} };
+}
 
 /** An error page that shows the API's message, one line per bad field, and `advice`. */
 export const apiErrorPage =
@@ -141,13 +150,12 @@ export const apiErrorPage =
  * code in a `<meta>` for programs.
  */
 export function sendErrorPage(error: unknown, request: FastifyRequest, reply: FastifyReply, text: ErrorPageText): FastifyReply {
-  const known = knownError(error, request);
+  const { wire, headers } = wireErrorOf(error, request);
   dropUnsendableHeaders(reply);
-  const wire = toWireError(known ?? error, String(request.id));
-  if (known?.headers) reply.headers(known.headers);
-  const page = text(wire, known?.headers ?? {});
+  reply.headers(headers);
+  const page = text(wire, headers);
   const paragraphs = [...page.paragraphs, `Request id: ${wire.body.error.request_id}`];
-  const html = htmlPage(page.title, paragraphs, { items: page.items ?? [], errorCode: wire.body.error.code });
+  const html = htmlPage(page.title, paragraphs, { items: page.items ?? [], errorCode: wire.body.error.code, ...(page.link ? { link: page.link } : {}) });
   return reply.code(wire.status).type('text/html; charset=utf-8').send(html);
 }
 

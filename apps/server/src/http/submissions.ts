@@ -1,8 +1,8 @@
-import { type BrowserAnswer, createCaller, preflightSubmission, restRoutes, sentValues, type Services } from '@lfk/api';
+import { type BrowserAnswer, createCaller, findVisitorFacts, preflightSubmission, restRoutes, sentValues, type Services, type VisitorFacts } from '@lfk/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sendError, sendErrorPage } from './errors.ts';
+import { sendError, sendErrorPage, wireErrorOf } from './errors.ts';
 import { htmlPage } from './html-page.ts';
-import { notSentPage, thankYouPage } from './visitor-pages.ts';
+import { backLink, notSentPage, thankYouPage } from './visitor-pages.ts';
 import { type ContextForRequest, header } from './request-context.ts';
 import multipart from '@fastify/multipart';
 import { multipartUpload } from './multipart-upload.ts';
@@ -10,10 +10,14 @@ import { multipartUpload } from './multipart-upload.ts';
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 const MULTIPART_TYPE = 'multipart/form-data';
 
-/** A plain HTML `<form method="post">` from a browser (either encoding): it wants a page back, not JSON. */
+/**
+ * A plain HTML `<form method="post">` from a browser, in any encoding it may choose (a `text/plain`
+ * one is refused, with a page too): it wants a page back, not JSON. A page's script that fetches
+ * the answer asks for JSON (or anything), and gets JSON.
+ */
 function isHtmlFormPost(request: FastifyRequest): boolean {
   const type = (header(request, 'content-type') ?? '').toLowerCase();
-  return (type.startsWith(FORM_TYPE) || type.startsWith(MULTIPART_TYPE)) && (header(request, 'accept') ?? '').includes('text/html');
+  return !type.startsWith('application/json') && (header(request, 'accept') ?? '').includes('text/html');
 }
 
 const corsHeaders = (origin: string) => ({ 'access-control-allow-origin': origin, vary: 'Origin' });
@@ -26,7 +30,8 @@ interface BrowserFacts {
   location: string | null;
   /** The origin the procedure granted, once it accepted the request's. */
   origin: string | null;
-  labels: Record<string, string>;
+  /** What a refusal's answer needs of the form, once the procedure found it. */
+  visitor: VisitorFacts | null;
 }
 
 /** What the procedure tells the browser, as headers now (CORS) and as the answer later (redirect, page). */
@@ -34,7 +39,7 @@ function browserAnswer(reply: FastifyReply): BrowserAnswer & BrowserFacts {
   const answer: BrowserAnswer & BrowserFacts = {
     location: null,
     origin: null,
-    labels: {},
+    visitor: null,
     allowOrigin(origin) {
       answer.origin = origin;
       reply.headers({ ...corsHeaders(origin), 'access-control-expose-headers': EXPOSED_HEADERS });
@@ -42,8 +47,8 @@ function browserAnswer(reply: FastifyReply): BrowserAnswer & BrowserFacts {
     redirectTo(location) {
       answer.location = location;
     },
-    fieldLabels(labels) {
-      answer.labels = labels;
+    formFound(facts) {
+      answer.visitor = facts;
     },
   };
   return answer;
@@ -55,6 +60,32 @@ function backTo(request: FastifyRequest, origin: string | null): string | null {
   const referer = URL.parse(header(request, 'referer') ?? '');
   if (referer?.origin === origin) return referer.href;
   return URL.canParse(origin) ? `${origin}/` : null;
+}
+
+/** `error_redirect_url` with the refusal's code and the fields at fault (`?error=validation_failed&fields=email,phone`). */
+function errorLocation(errorRedirectUrl: string, code: string, details: readonly { path: string }[]): string {
+  const url = new URL(errorRedirectUrl);
+  url.searchParams.set('error', code);
+  const fields = [...new Set(details.map((d) => d.path.split('.')[0]!).filter(Boolean))];
+  if (fields.length > 0) url.searchParams.set('fields', fields.join(','));
+  return url.href;
+}
+
+/**
+ * A refused HTML form post: to the form's `error_redirect_url` (303) when it names one, else a
+ * page in the visitor's words, each field by its label, leading back to the page the form was on
+ * when that is one of the form's origins. `visitor` is null when there is no such form.
+ */
+function answerRefusal(error: unknown, request: FastifyRequest, reply: FastifyReply, visitor: VisitorFacts | null): FastifyReply {
+  if (visitor?.errorRedirectUrl) {
+    const { wire } = wireErrorOf(error, request);
+    return reply.code(303).header('location', errorLocation(visitor.errorRedirectUrl, wire.body.error.code, wire.body.error.details ?? [])).send();
+  }
+  const back = backTo(request, visitor?.origin ?? null);
+  return sendErrorPage(error, request, reply, ({ status, body }, headers) => {
+    const retryAfter = headers['retry-after'] === undefined ? null : Number(headers['retry-after']);
+    return { ...notSentPage(body.error, status, visitor?.labels ?? {}, retryAfter), ...backLink(back) };
+  });
 }
 
 /** What may be read past the files' limit before a refused body's connection is cut: its values and parts' headers. */
@@ -114,11 +145,16 @@ export async function registerSubmissions(
       } catch (error) {
         if (upload) discardRest(request, services.files.settings.maxSubmissionSize + DISCARD_SLACK);
         if (!htmlPost) return sendError(error, request, reply);
-        return sendErrorPage(error, request, reply, ({ status, body }, headers) => {
-          const retryAfter = headers['retry-after'] === undefined ? null : Number(headers['retry-after']);
-          return notSentPage(body.error, status, browser.labels, retryAfter);
-        });
+        return answerRefusal(error, request, reply, browser.visitor);
       }
+    });
+    // A post refused before the route's handler (a body too large, of a type no form takes) is
+    // answered as one the form refused: its form is read here for what the answer needs.
+    scope.setErrorHandler(async (error, request, reply) => {
+      if (!isHtmlFormPost(request)) return sendError(error, request, reply);
+      const formId = (request.params as { form_id?: string }).form_id ?? '';
+      const visitor = await findVisitorFacts(services, formId, header(request, 'origin')).catch(() => null);
+      return answerRefusal(error, request, reply, visitor);
     });
 
     // Preflight: granted to the form's own origins only; anyone else gets no CORS headers.

@@ -11,13 +11,15 @@ export interface VisitorPage {
   link?: { label: string; href: string };
 }
 
+/**
+ * A way back to the site the form was sent from, when it is known: the page itself when the
+ * browser named it (most send only the site's origin to another site), else the site's home.
+ */
+export const backLink = (backTo: string | null): Pick<VisitorPage, 'link'> => (backTo ? { link: { label: `Back to ${new URL(backTo).host}`, href: backTo } } : {});
+
 /** The thank-you page, with a way back to the site the form was sent from when it is known. */
 export function thankYouPage(backTo: string | null): VisitorPage {
-  return {
-    title: 'Thank you',
-    paragraphs: ['Your answers were sent.'],
-    ...(backTo ? { link: { label: `Back to ${new URL(backTo).host}`, href: backTo } } : {}),
-  };
+  return { title: 'Thank you', paragraphs: ['Your answers were sent.'], ...backLink(backTo) };
 }
 
 const NOTHING_SENT = 'Your answers were not sent.';

@@ -25,6 +25,7 @@ function reading(id: string, fields = 1): SubmissionFormReading {
     notifyFallback: null,
     refusedOrigins: null,
     redirectUrl: null,
+    errorRedirectUrl: null,
     honeypot: null,
     captchaProvider: null,
     captchaSiteKey: null,

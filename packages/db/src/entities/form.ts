@@ -71,6 +71,8 @@ export const Form = defineEntity({
      */
     refusedOrigins: p.json<RefusedOrigin[]>().nullable(),
     redirectUrl: p.string().length(TEXT_LIMITS.url).nullable(),
+    /** Where a refused HTML form post sends the visitor (with `?error=&fields=`), instead of lfk's page. */
+    errorRedirectUrl: p.string().length(TEXT_LIMITS.url).nullable(),
     claimTokenHash: p.string().length(64).nullable().unique(),
     /** When the last verification email was queued; resends are spaced from it. */
     verificationSentAt: p.datetime().nullable(),

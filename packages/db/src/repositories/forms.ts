@@ -19,6 +19,7 @@ export type FormReading = Pick<
   | 'notifyFallback'
   | 'refusedOrigins'
   | 'redirectUrl'
+  | 'errorRedirectUrl'
   | 'honeypot'
   | 'captchaProvider'
   | 'captchaSiteKey'
@@ -54,6 +55,7 @@ interface FormRow {
   notify_fallback: string[] | string | null;
   refused_origins: RefusedOrigin[] | string | null;
   redirect_url: string | null;
+  error_redirect_url: string | null;
   honeypot: string | null;
   captcha_provider: IForm['captchaProvider'];
   captcha_site_key: string | null;
@@ -76,7 +78,7 @@ const reference = (id: string | null) => (id === null ? null : { id });
 
 const COLUMNS =
   'id, workspace_id, project_id, name, state, schema, unknown_fields, submission_mode, allowed_origins, notify_emails, ' +
-  'notify_fallback, refused_origins, redirect_url, honeypot, captcha_provider, captcha_site_key, captcha_secret_sealed, closed, closes_at, ' +
+  'notify_fallback, refused_origins, redirect_url, error_redirect_url, honeypot, captcha_provider, captcha_site_key, captcha_secret_sealed, closed, closes_at, ' +
   'max_submissions, closed_message, retention_days, auto_reply, auto_replies_skipped, created_at, updated_at';
 const READ_CLAIMED = new PreparedStatement('lfk_read_claimed_form', `select ${COLUMNS} from forms where id = $1 and state = 'claimed'`);
 const READ_FOR_SUBMISSION = new PreparedStatement(
@@ -196,6 +198,7 @@ function readingOf(row: FormRow): FormReading {
     notifyFallback: row.notify_fallback === null ? null : json(row.notify_fallback),
     refusedOrigins: row.refused_origins === null ? null : json(row.refused_origins),
     redirectUrl: row.redirect_url,
+    errorRedirectUrl: row.error_redirect_url,
     honeypot: row.honeypot,
     captchaProvider: row.captcha_provider,
     captchaSiteKey: row.captcha_site_key,

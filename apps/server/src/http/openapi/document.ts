@@ -28,8 +28,8 @@ function errorMediaOf(route: RestRoute, codes: ErrorCode[]): ErrorMedia {
     return { json: route.method === 'GET' ? BEFORE_ROUTING : new Set(ERROR_CODES), html: new Set(codes.filter((c) => c === 'invalid_request' || !BEFORE_ROUTING.has(c))) };
   }
   if (route.transport === 'submission') {
-    // What the route's handler refuses, an HTML form post sees as a page; the body parser's refusals come first, as JSON.
-    return { json: new Set(ERROR_CODES), html: new Set([...route.errors, 'invalid_request', 'idempotency_key_reused', 'internal_error']) };
+    // Whatever refuses an HTML form post, the route's handler or the body parser before it, it sees a page.
+    return { json: new Set(ERROR_CODES), html: new Set([...route.errors, 'invalid_request', 'unsupported_media_type', 'idempotency_key_reused', 'internal_error']) };
   }
   return JSON_ONLY;
 }
@@ -37,7 +37,13 @@ function errorMediaOf(route: RestRoute, codes: ErrorCode[]): ErrorMedia {
 function successResponses(route: RestRoute, output: JsonSchema | null): Record<string, unknown> {
   const headers = { ...REQUEST_ID, ...(route.idempotent ? { 'idempotent-replayed': headerRef('IdempotentReplayed') } : {}) };
   if (route.transport === 'html') {
-    const ok = route.method === 'GET' ? 'A page with a "Verify" button; nothing changed' : 'A page saying the address is verified';
+    const stop = route.procedure.startsWith('autoReplyStops.');
+    const ok =
+      route.method === 'GET'
+        ? `A page with a "${stop ? 'Stop them' : 'Verify'}" button; nothing changed`
+        : stop
+          ? 'A page saying the address gets no more auto-replies from the workspace'
+          : 'A page saying the address is verified';
     return { 200: { description: ok, headers, content: PAGE } };
   }
   if (route.transport === 'password_reset') {

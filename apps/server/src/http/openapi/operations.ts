@@ -85,9 +85,12 @@ const SUBMISSION_NOTES =
   'A `browser`-mode form takes submissions whose `Origin` is on its `allowed_origins` (CORS preflight is answered ' +
   'for those origins only), or server-side calls with a key of its workspace; an `api_key`-mode form needs such a ' +
   'key. The body is the flat object of field values, as JSON or as an HTML form post (at most 64 KiB). ' +
-  'An HTML form post (urlencoded, `Accept: text/html`) is answered as a browser needs: 303 to the form\'s ' +
-  '`redirect_url`, or a thank-you page; and its refusals are pages too. ' +
-  'Values that do not satisfy the form get 422 `validation_failed` with one detail per field.';
+  'An HTML form post (any body but JSON, with `Accept: text/html`) is answered as a browser needs: 303 to the form\'s ' +
+  '`redirect_url`, or a thank-you page; each refusal (400, 403, 413, 415, 422, 429, 503) is a page in the visitor\'s ' +
+  'words, naming fields by their labels and leading back to the site when the post came from one of its origins, or a ' +
+  '303 to the form\'s `error_redirect_url` with `?error=<code>&fields=<names>`. ' +
+  'Values that do not satisfy the form get 422 `validation_failed` with one detail per field; a field the form does not ' +
+  'name is refused, kept or dropped as its `unknown_fields` says.';
 
 const LEAK_REPORT_NOTES =
   "GitHub's secret scanning partner format: a JSON array of `{ token, type, url, source }`, signed over the raw body " +

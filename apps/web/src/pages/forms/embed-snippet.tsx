@@ -1,4 +1,4 @@
-import { curlSubmissionSnippet, fetchSubmissionSnippet, htmlFormSnippet } from '@lfk/client';
+import { curlSubmissionSnippet, fetchFormSnippet, fetchSubmissionSnippet, htmlFormSnippet } from '@lfk/client';
 import type { Form } from './form-values.ts';
 import { CopyButton } from '../../components/copy-button.tsx';
 
@@ -43,6 +43,12 @@ export function EmbedSnippet({ form }: { form: Form }) {
         <p className="alert alert-warning">No origin is allowed yet, so no browser can submit: add your site's origin in the settings.</p>
       )}
       <Snippet title="HTML form" code={htmlFormSnippet(form, origin)} />
+      <p>
+        Or keep the person on your page: this version sends the form with a few lines of script, says “Thank you” in place, and
+        shows each problem beside its field. A refused plain post shows lfk’s page, with a way back; set an error redirect URL to
+        send people to a page of yours instead.
+      </p>
+      <Snippet title="Form with script" code={fetchFormSnippet(form, origin)} />
     </section>
   );
 }

@@ -82,6 +82,14 @@ export function FormEditor({ form, workspaceId, problem, onSubmit, submitLabel, 
         autoComplete="off"
         hint="Optional: where a person goes after posting the HTML form. Without it they see a thank-you page."
       />
+      <TextField
+        form={form}
+        name="error_redirect_url"
+        label="Error redirect URL"
+        type="url"
+        autoComplete="off"
+        hint="Optional: where a person goes when the form refuses what they posted, with ?error=<code>&fields=<names>. Without it they see lfk’s page, with a way back."
+      />
       <div className="field">
         <label htmlFor={`${id}-notify_emails`}>Notification emails</label>
         <textarea

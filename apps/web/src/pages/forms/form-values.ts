@@ -29,6 +29,7 @@ export interface EditorValues {
   /** One origin per line. */
   allowed_origins: string;
   redirect_url: string;
+  error_redirect_url: string;
   /** One address per line. */
   notify_emails: string;
   project_id: string;
@@ -45,6 +46,7 @@ export function editorFieldNames(fieldCount: number): string[] {
     'submission_mode',
     'allowed_origins',
     'redirect_url',
+    'error_redirect_url',
     'notify_emails',
     'project_id',
   ];
@@ -67,6 +69,7 @@ export function newFormValues(projectId: string): EditorValues {
     submission_mode: 'browser',
     allowed_origins: '',
     redirect_url: '',
+    error_redirect_url: '',
     notify_emails: '',
     project_id: projectId,
   };
@@ -90,6 +93,7 @@ export function valuesOf(form: Form): EditorValues {
     submission_mode: form.submission_mode,
     allowed_origins: form.allowed_origins.join('\n'),
     redirect_url: form.redirect_url ?? '',
+    error_redirect_url: form.error_redirect_url ?? '',
     notify_emails: form.notify_emails.join('\n'),
     project_id: form.project_id ?? '',
   };
@@ -143,6 +147,7 @@ export function toApiFields(values: EditorValues) {
     submission_mode: values.submission_mode,
     allowed_origins: lines(values.allowed_origins),
     redirect_url: values.redirect_url.trim() ? values.redirect_url : null,
+    error_redirect_url: values.error_redirect_url.trim() ? values.error_redirect_url : null,
     notify_emails: lines(values.notify_emails),
     ...(values.project_id ? { project_id: values.project_id } : {}),
   };

@@ -51,6 +51,7 @@ const UPDATABLE: (keyof Omit<FormUpdateInput, 'form_id'>)[] = [
   'allowed_origins',
   'project_id',
   'redirect_url',
+  'error_redirect_url',
   'notify_email',
   'notify_emails',
   'auto_reply',
@@ -106,6 +107,7 @@ async function createUnclaimed(ctx: Context, input: FormCreateInput) {
       notifyEmails: notifyEmails.map((email) => ({ email, verified: false })),
       notifyFallback: null,
       redirectUrl: input.redirect_url ?? null,
+      errorRedirectUrl: input.error_redirect_url ?? null,
       claimTokenHash: claim.hash,
       verificationSentAt: null,
       ...NO_INBOX_SETTINGS,
@@ -144,6 +146,7 @@ async function createClaimed(ctx: Context, scope: FormsScope, actor: Actor, inpu
       notifyFallback: null,
       autoReply: mergedAutoReply(null, input.auto_reply),
       redirectUrl: input.redirect_url ?? null,
+      errorRedirectUrl: input.error_redirect_url ?? null,
       claimTokenHash: null,
       verificationSentAt: null,
       ...NO_INBOX_SETTINGS,
@@ -180,6 +183,7 @@ async function applyUpdate(em: EntityManager, services: Services, found: IForm, 
   if (input.submission_mode !== undefined) found.submissionMode = input.submission_mode;
   if (input.allowed_origins !== undefined) found.allowedOrigins = input.allowed_origins;
   if (input.redirect_url !== undefined) found.redirectUrl = input.redirect_url;
+  if (input.error_redirect_url !== undefined) found.errorRedirectUrl = input.error_redirect_url;
   if (input.project_id !== undefined) found.project = await resolveProject(em, found.workspace!.id, input.project_id);
   // After the schema: a honeypot must not be one of the fields the form ends up with, and the
   // auto-reply's address and placeholders must name some of them.

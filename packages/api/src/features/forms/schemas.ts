@@ -180,6 +180,11 @@ const formFields = {
   allowed_origins: allowedOrigins,
   project_id: idParam,
   redirect_url: httpUrl.nullable(),
+  error_redirect_url: httpUrl
+    .nullable()
+    .describe(
+      'Where a refused HTML form post sends the visitor (303), instead of lfk’s page: with `?error=<code>` and, when fields are at fault, `&fields=<comma-separated names>`.',
+    ),
   notify_email: email.nullable().describe('One address to email each submission to (once verified): the same as `notify_emails` of it alone; null stops the emails.'),
   notify_emails: z
     .array(email)
@@ -227,6 +232,7 @@ export const formCreateInput = z.strictObject({
   allowed_origins: formFields.allowed_origins.default([]),
   project_id: formFields.project_id.optional(),
   redirect_url: formFields.redirect_url.optional(),
+  error_redirect_url: formFields.error_redirect_url.optional(),
   notify_email: formFields.notify_email.optional(),
   notify_emails: formFields.notify_emails.optional(),
   auto_reply: formFields.auto_reply.optional(),
@@ -250,6 +256,7 @@ export const formUpdateInput = z.strictObject({
   allowed_origins: formFields.allowed_origins.optional(),
   project_id: formFields.project_id.optional(),
   redirect_url: formFields.redirect_url.optional(),
+  error_redirect_url: formFields.error_redirect_url.optional(),
   notify_email: formFields.notify_email.optional(),
   notify_emails: formFields.notify_emails.optional(),
   auto_reply: formFields.auto_reply.optional(),
@@ -297,6 +304,7 @@ export const form = z.object({
     ),
   notifications_to: z.string().nullable().describe('The first of `notified_addresses`, or null when no email is sent.'),
   redirect_url: z.string().nullable(),
+  error_redirect_url: z.string().nullable(),
   spam: z
     .object({
       honeypot: z.string().nullable(),

@@ -36,6 +36,7 @@ export const formToWire = (f: FormReading): z.input<typeof form> => ({
   notified_addresses: notifiedAddresses(f),
   notifications_to: notifiedAddresses(f)[0] ?? null,
   redirect_url: f.redirectUrl ?? null,
+  error_redirect_url: f.errorRedirectUrl ?? null,
   spam: {
     honeypot: f.honeypot ?? null,
     // The secret stays sealed where it is stored: it is never answered.

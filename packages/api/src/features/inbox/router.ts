@@ -40,6 +40,7 @@ import { discardSpool, receiveUpload, type SpooledFile } from '../files/intake.t
 import type { UploadSource } from '../../infrastructure/upload-source.ts';
 import { dropUploads, keepUploads, type StoredUpload, storeUploads } from '../files/storing.ts';
 import { autoReplyOf } from '../auto-replies/sending.ts';
+import { visitorFactsOf } from './visitor-facts.ts';
 
 /** A server-side call: the key must be of the form's workspace. Keys never see unclaimed forms. */
 function acceptKey(form: FormReading, key: FormKey): 'api_key' {
@@ -54,7 +55,6 @@ function acceptBrowser(ctx: Context, form: FormReading): 'browser' {
   const origin = admitOrigin(ctx.services, form, ctx.origin);
   // A request with an Authorization header is a server's, and servers get no CORS grant.
   if (ctx.auth.via !== 'bearer') ctx.browser.allowOrigin(origin);
-  ctx.browser.fieldLabels(Object.fromEntries(form.schema.flatMap((field) => (field.label ? [[field.name, field.label]] : []))));
   return 'browser';
 }
 
@@ -207,6 +207,7 @@ export const inboxRouter = router({
     .mutation(async ({ ctx, input }) => {
       if (!ctx.upload) assertSubmissionSize(input.data);
       const form = await findSubmissionForm(ctx.services, ctx.em, input.form_id);
+      ctx.browser.formFound(visitorFactsOf(form, ctx.origin));
       const source = ctx.key ? acceptKey(form, ctx.key) : acceptBrowser(ctx, form);
       assertOpen(form, ctx.services.now());
       // A multipart body is read only now: what the form refuses never stores a byte of it.
