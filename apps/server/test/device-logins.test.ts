@@ -36,7 +36,7 @@ describe('a device sign-in over HTTP', () => {
     });
     const started: Started = res.json;
     const shown = await t.request('GET', `/v1/auth/device-logins/${started.user_code}`, { token: owner.token });
-    expect(shown.json).toMatchObject({ device_name: 'lfk CLI on your laptop', requested_ip: '127.0.0.1', requested_user_agent: 'curl/8.5.0' });
+    expect(shown.json).toMatchObject({ device_name: 'lfk CLI on your laptop', requested_ip: '127.0.0.1', requested_user_agent: 'curl/8.5.0', requested_device: 'curl 8.5.0' });
     expect(Date.parse(shown.json.created_at)).not.toBeNaN();
 
     expect((await t.request('POST', `/v1/auth/device-logins/${started.user_code}/approve`, { token: owner.token })).status).toBe(200);

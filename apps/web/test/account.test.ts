@@ -15,19 +15,21 @@ describeInBrowser('your account', () => {
     // Two more sessions of this person, signed in elsewhere.
     const elsewhere = async (agent: string) =>
       (await d.t.request('POST', '/v1/auth/login', { body: { email, password: PASSWORD }, headers: { 'user-agent': agent } })).json.session_token as string;
-    const tablet = await elsewhere('A tablet browser');
-    const phone = await elsewhere('A phone browser');
+    const tablet = await elsewhere('Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1');
+    const phone = await elsewhere('Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36');
 
     await page.getByRole('link', { name: `Your account: ${email}` }).click();
     await see(page.getByRole('heading', { level: 1, name: 'Your account' }));
     const sessions = page.getByRole('table', { name: 'Your sessions, newest first' });
     await see(sessions.getByRole('cell', { name: 'This session' }));
-    await see(sessions.getByRole('cell', { name: 'A tablet browser' }));
+    // The browser and system in words, not the User-Agent string.
+    await see(sessions.getByRole('cell', { name: 'Safari 17.5 on iOS' }));
+    await see(sessions.getByRole('cell', { name: 'Chrome 131 on Android' }));
     await expectAccessible(page, 'account');
 
-    await sessions.getByRole('row').filter({ hasText: 'A tablet browser' }).getByRole('button', { name: 'Sign this out' }).click();
+    await sessions.getByRole('row').filter({ hasText: 'Safari 17.5 on iOS' }).getByRole('button', { name: 'Sign this out' }).click();
     await see(page.getByText('Signed that session out.'));
-    await gone(sessions.getByRole('cell', { name: 'A tablet browser' }));
+    await gone(sessions.getByRole('cell', { name: 'Safari 17.5 on iOS' }));
     expect((await d.t.request('GET', '/v1/auth/session', { token: tablet })).status).toBe(401);
 
     await page.getByLabel('Current password').fill('not my password');
@@ -42,7 +44,7 @@ describeInBrowser('your account', () => {
     await page.getByRole('button', { name: 'Change password' }).click();
     await see(page.getByText('Password changed. Your other sessions were signed out.'));
     expect((await d.t.request('GET', '/v1/auth/session', { token: phone })).status).toBe(401);
-    await gone(sessions.getByRole('cell', { name: 'A phone browser' }));
+    await gone(sessions.getByRole('cell', { name: 'Chrome 131 on Android' }));
     expect((await d.t.request('POST', '/v1/auth/login', { body: { email, password: 'a new long password' } })).status).toBe(200);
 
     // The login just made is another session: signed out with every other one.
@@ -55,12 +57,12 @@ describeInBrowser('your account', () => {
     await see(page.getByRole('heading', { name: 'Sign in' }));
   });
 
-  it('until the address is confirmed, the keys page, the webhooks tab and the invite form say how; confirmed, a key is made', async () => {
+  it('until the address is confirmed, a banner on every page says how; confirmed, it is gone and a key is made', async () => {
     const { page, email } = await d.ownerPage({ confirmed: false });
     const workspaceId = workspaceOf(page);
-    const notice = (toDo: string) => page.getByRole('note').filter({ hasText: `Confirm your email address to ${toDo}.` });
-    await see(notice('create API keys'));
-    await see(notice('create API keys').getByText(`Open the link emailed to ${email} when you signed up`));
+    const banner = page.getByRole('note', { name: 'Confirm your email address' });
+    await see(banner.getByText('not create API keys, add webhooks or invite anyone'));
+    await see(banner.getByText(`Open the link emailed to ${email} when you signed up`));
     await expectAccessible(page, 'api-keys-unconfirmed');
     // Trying anyway: the server's refusal says the same.
     await page.getByRole('button', { name: 'Create key' }).click();
@@ -72,17 +74,17 @@ describeInBrowser('your account', () => {
 
     const form = await createContactForm(d.t, { token: await sessionOf(page), workspaceId });
     await page.goto(`/w/${workspaceId}/forms/${form.id}/webhooks`);
-    await see(notice('add webhook endpoints'));
+    await see(banner);
     await page.goto(`/w/${workspaceId}/members`);
-    await see(notice('invite people'));
-    await notice('invite people').getByRole('button', { name: 'Send a new link' }).click();
+    await see(banner);
+    await banner.getByRole('button', { name: 'Send a new link' }).click();
     // Sign-up's own link was sent moments ago: a new one waits for the interval, and says so.
     await see(page.getByRole('alert').filter({ hasText: 'try again' }));
 
     await d.confirmAddress(email);
     await page.goto(`/w/${workspaceId}/keys`);
     await see(page.getByRole('heading', { level: 1, name: 'API keys' }));
-    await gone(notice('create API keys'));
+    await gone(banner);
     await page.getByRole('button', { name: 'Create key' }).click();
     await create.getByLabel('Name').fill('in time');
     await create.getByRole('button', { name: 'Create key' }).click();

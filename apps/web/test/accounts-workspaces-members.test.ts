@@ -41,13 +41,17 @@ describeInBrowser('accounts, workspaces, members and the audit log', () => {
 
     const email = newEmail();
     await signUpInBrowser(page, email);
-    const keysUrl = page.url();
+    // A newcomer starts on Forms, under a banner that asks them to confirm their address.
+    const firstUrl = page.url();
+    expect(firstUrl).toMatch(/\/w\/ws_[0-9A-Za-z]+\/forms$/);
     await page.reload();
-    await see(page.getByRole('heading', { level: 1, name: 'API keys' }));
+    await see(page.getByRole('heading', { level: 1, name: 'Forms' }));
+    await see(page.getByRole('note', { name: 'Confirm your email address' }).getByText(`Open the link emailed to ${email} when you signed up`));
+    await expectAccessible(page, 'forms-unconfirmed');
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await see(page.getByRole('heading', { level: 1, name: 'Sign in' }));
-    await page.goto(keysUrl);
+    await page.goto(firstUrl);
     await see(page.getByRole('heading', { level: 1, name: 'Sign in' }));
     await expectAccessible(page, 'sign-in');
     await screenshot(page, 'sign-in-phone');

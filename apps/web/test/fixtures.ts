@@ -45,7 +45,7 @@ export interface Dashboard {
   newPage(viewport?: Viewport): Promise<Page>;
   /**
    * A new account signed up through the sign-up page, in a fresh profile: the owner of its
-   * personal workspace, on that workspace's first page (API keys). Its address is confirmed with
+   * personal workspace, on that workspace's API keys page. Its address is confirmed with
    * the link emailed at sign-up (keys, webhooks and invitations need it), unless `confirmed` is false.
    */
   ownerPage(options?: { viewport?: Viewport; name?: string; confirmed?: boolean }): Promise<{ page: Page; email: string }>;
@@ -95,12 +95,10 @@ async function startDashboard(env: Record<string, string> = {}, options: TestSer
       const page = await newPage(viewport);
       const email = newEmail();
       await signUpInBrowser(page, email, name);
-      if (confirmed) {
-        await confirmAddress(email);
-        // The dashboard read the session before: it reads it again, confirmed.
-        await page.reload();
-        await see(page.getByRole('heading', { level: 1, name: 'API keys' }));
-      }
+      // The dashboard read the session before: it reads it again, confirmed.
+      if (confirmed) await confirmAddress(email);
+      await page.goto(`/w/${workspaceOf(page)}/keys`);
+      await see(page.getByRole('heading', { level: 1, name: 'API keys' }));
       return { page, email };
     },
     confirmAddress,
@@ -136,7 +134,7 @@ export async function signUpInBrowser(page: Page, email: string, name?: string):
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign up' }).click();
-  await see(page.getByRole('heading', { level: 1, name: 'API keys' }));
+  await see(page.getByRole('heading', { level: 1, name: 'Forms' }));
 }
 
 export async function signInInBrowser(page: Page, email: string): Promise<void> {

@@ -17,7 +17,7 @@ const sessionsListCommand = () =>
               { header: 'SESSION', value: (s) => `${s.current ? '* ' : '  '}${s.id}` },
               { header: 'LAST SEEN', value: (s) => s.last_seen_at ?? s.created_at, time: true },
               { header: 'FROM', value: (s) => s.ip ?? '' },
-              { header: 'USER AGENT', value: (s) => s.user_agent ?? '', shrink: true, optional: true },
+              { header: 'DEVICE', value: (s) => s.device ?? '', shrink: true, optional: true },
               { header: 'SIGNED IN', value: (s) => s.created_at, time: true, optional: true },
             ],
             page.data,

@@ -23,20 +23,20 @@ export function SendConfirmationLink() {
 }
 
 /**
- * Where a person would hand out reach (an API key, a webhook, an invitation), which the server
- * refuses until their address is confirmed (403 `email_not_confirmed`): why, and how to confirm.
- * Nothing once the address is confirmed.
+ * Above every page until the signed-in person confirms their address: the server refuses what
+ * would hand out reach (an API key, a webhook, an invitation) until then (403 `email_not_confirmed`),
+ * so the banner says so, and how to confirm. Nothing once the address is confirmed.
  */
-export function ConfirmAddressNotice({ toDo }: { toDo: string }) {
+export function ConfirmAddressBanner() {
   const session = useQuery(trpc.auth.session.queryOptions());
   const user = session.data?.user;
   if (!user || user.email_verified) return null;
   return (
-    <div className="notice" role="note">
+    <div className="notice banner" role="note" aria-label="Confirm your email address">
       <p>
-        <strong>Confirm your email address to {toDo}.</strong> Open the link emailed to {user.email} when you signed up and press
-        “Verify”. Until an account has confirmed its address it cannot create API keys, add webhooks or invite anyone, so that nobody
-        can hand these out with an address that is not theirs.
+        <strong>Confirm your email address.</strong> Open the link emailed to {user.email} when you signed up and press “Verify”.
+        Until then you can make forms, but not create API keys, add webhooks or invite anyone, so that nobody can hand these out with
+        an address that is not theirs.
       </p>
       <SendConfirmationLink />
     </div>

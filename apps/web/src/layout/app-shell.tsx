@@ -2,6 +2,7 @@ import { PAGE_LIMIT } from '@lfk/vocabulary';
 import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, useParams } from '@tanstack/react-router';
 import { trpc } from '../api/trpc.ts';
+import { ConfirmAddressBanner } from '../components/confirm-address.tsx';
 import { Loaded } from '../components/states.tsx';
 import { SignOutButton } from './sign-out-button.tsx';
 import { WorkspaceContext } from './workspace-context.tsx';
@@ -59,6 +60,7 @@ export function AppShell() {
         </nav>
       )}
       <main id="main" className="page">
+        <ConfirmAddressBanner />
         <Loaded query={workspaces} what="your workspaces">
           {() =>
             workspace ? (

@@ -117,7 +117,8 @@ function Sessions() {
   const columns: Column<ActiveSession>[] = [
     { label: 'Last used', cell: (s) => (s.current ? <strong>This session</strong> : <Time iso={s.last_seen_at ?? s.created_at} />) },
     { label: 'From', cell: (s) => s.ip ?? <span className="muted">—</span> },
-    { label: 'Browser or app', cell: (s) => s.user_agent ?? <span className="muted">—</span> },
+    // In words ("Chrome 131 on macOS"); the raw User-Agent on hover, for whoever needs it.
+    { label: 'Browser or app', cell: (s) => (s.device ? <span title={s.user_agent ?? undefined}>{s.device}</span> : <span className="muted">—</span>) },
     { label: 'Signed in', cell: (s) => <Time iso={s.created_at} /> },
     {
       label: 'Actions',

@@ -35,7 +35,8 @@ export function SignUpPage() {
     onSuccess: async (workspaceId) => {
       forgetEverything();
       if (next) await navigate({ to: next });
-      else await navigate({ to: '/w/$workspaceId/keys', params: { workspaceId } });
+      // A newcomer's first step is a form; the banner above it asks them to confirm their address.
+      else await navigate({ to: '/w/$workspaceId/forms', params: { workspaceId } });
     },
     onError: problem.report,
   });

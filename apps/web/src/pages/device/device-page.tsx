@@ -99,10 +99,10 @@ function Decide({ code, onBack }: { code: string; onBack: () => void }) {
           <dt>From address</dt>
           <dd>{request.data.requested_ip ?? 'unknown'}</dd>
         </div>
-        {request.data.requested_user_agent && (
+        {request.data.requested_device && (
           <div>
             <dt>Program</dt>
-            <dd className="wrap-anywhere">{request.data.requested_user_agent}</dd>
+            <dd className="wrap-anywhere">{request.data.requested_device}</dd>
           </div>
         )}
       </dl>

@@ -3,7 +3,6 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { trpc } from '../../api/trpc.ts';
-import { ConfirmAddressNotice } from '../../components/confirm-address.tsx';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { Empty, LoadedList } from '../../components/states.tsx';
 import { Time } from '../../components/time.tsx';
@@ -104,7 +103,6 @@ function KeyManagement({ workspaceId }: { workspaceId: string }) {
         A key lets your own server-side code and agents create and manage this workspace's forms and send
         submissions to <code>api_key</code>-mode forms. Keep keys on servers: never put one in a web page or an app.
       </p>
-      <ConfirmAddressNotice toDo="create API keys" />
       <div className="toolbar">
         <p className="count" aria-live="polite">
           {keys.data ? `${active} of ${MAX_ACTIVE_KEYS} active` : ''}

@@ -7,7 +7,6 @@ import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { type Problem, problemOf } from '../../api/problems.ts';
 import { trpc } from '../../api/trpc.ts';
-import { ConfirmAddressNotice } from '../../components/confirm-address.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { useFormProblem } from '../../components/form-problem.ts';
@@ -161,7 +160,6 @@ function InviteForm({ workspaceId }: { workspaceId: string }) {
     <section aria-labelledby="invite-title" className="card">
       <h2 id="invite-title">Invite someone</h2>
       <p className="hint">They get an email with a link that works for 7 days; they sign in, or sign up, with that address to join.</p>
-      <ConfirmAddressNotice toDo="invite people" />
       <form
         className="inline-form"
         onSubmit={form.handleSubmit((input) => {

@@ -17,7 +17,6 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { problemOf } from '../../api/problems.ts';
 import { trpc, trpcClient } from '../../api/trpc.ts';
-import { ConfirmAddressNotice } from '../../components/confirm-address.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { useFormProblem } from '../../components/form-problem.ts';
@@ -99,7 +98,6 @@ function Endpoints({ formId, formName }: { formId: string; formName: string }) {
         <code>webhook-timestamp</code>, <code>webhook-signature</code>), or to a Slack or Discord channel as a message. Failed
         deliveries are retried for about three days; one still failing then stays in the log as failed, for you to retry.
       </p>
-      <ConfirmAddressNotice toDo="add webhook endpoints" />
       <LoadedList
         query={endpoints}
         what="webhooks"

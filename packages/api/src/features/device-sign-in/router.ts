@@ -4,6 +4,7 @@ import type { Context } from '../../context.ts';
 import { sha256 } from '../../credentials/secrets.ts';
 import { generateDeviceCode, isWellFormedDeviceCode } from '../../credentials/tokens.ts';
 import { ApiError } from '../../errors.ts';
+import { describeUserAgent } from '../../infrastructure/user-agents.ts';
 import { enqueueEmail } from '../../infrastructure/outbox.ts';
 import { rest } from '../../procedure-meta.ts';
 import { perIpLimit, publicProcedure, router, sessionProcedure } from '../../trpc.ts';
@@ -49,6 +50,7 @@ const toWire = (login: IDeviceLogin) => ({
   state: login.state,
   requested_ip: login.requestedIp ?? null,
   requested_user_agent: login.requestedUserAgent ?? null,
+  requested_device: describeUserAgent(login.requestedUserAgent),
   created_at: login.createdAt.toISOString(),
   expires_at: login.expiresAt.toISOString(),
 });

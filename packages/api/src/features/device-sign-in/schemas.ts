@@ -33,6 +33,7 @@ export const deviceLogin = z.object({
   state: z.enum(DEVICE_LOGIN_STATES),
   requested_ip: z.string().nullable().describe('The address the sign-in was asked from: yours, if you started it.'),
   requested_user_agent: z.string().nullable().describe('The User-Agent of the device that asked.'),
+  requested_device: z.string().nullable().describe('That User-Agent in words: the program ("lfk-cli 0.1.0"), or the browser and system.'),
   created_at: timestamp,
   expires_at: timestamp,
 }).meta({ id: 'DeviceLogin' });

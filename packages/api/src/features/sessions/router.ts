@@ -1,6 +1,7 @@
 import { Session } from '@lfk/db';
 import { ApiError } from '../../errors.ts';
 import { iso } from '../../infrastructure/wire.ts';
+import { describeUserAgent } from '../../infrastructure/user-agents.ts';
 import { rest } from '../../procedure-meta.ts';
 import { sessionProcedure } from '../../trpc.ts';
 import { activeSessionList, sessionIdInput, sessionsRevoked } from './schemas.ts';
@@ -18,6 +19,7 @@ export const sessionsProcedures = {
         last_seen_at: s.lastSeenAt ? iso(s.lastSeenAt) : null,
         ip: s.ip,
         user_agent: s.userAgent,
+        device: describeUserAgent(s.userAgent),
         current: s.id === ctx.session.sessionId,
       })),
     };
