@@ -95,6 +95,19 @@ describeInBrowser('accounts, workspaces, members and the audit log', () => {
       await page.getByRole('button', { name: 'Send invitation' }).click();
       await see(page.getByText(`Invitation sent to ${address}. They join when they accept it.`));
     }
+    // Inviting as an owner asks first, saying what an owner may do; Cancel sends nothing.
+    await page.getByLabel('Email').fill('boss@example.com');
+    await page.getByLabel('Role', { exact: true }).selectOption('owner');
+    await page.getByRole('button', { name: 'Send invitation' }).click();
+    const asked = page.getByRole('dialog', { name: 'Invite boss@example.com as an owner?' });
+    await see(asked.getByText('can delete the workspace with everything in it'));
+    await expectAccessible(page, 'invite-owner-confirm');
+    await asked.getByRole('button', { name: 'Cancel' }).click();
+    await gone(asked);
+    expect(await d.t.count("invitations where email = 'boss@example.com'")).toBe(0);
+    await page.getByRole('button', { name: 'Send invitation' }).click();
+    await page.getByRole('dialog', { name: 'Invite boss@example.com as an owner?' }).getByRole('button', { name: 'Invite as owner' }).click();
+    await see(page.getByText('Invitation sent to boss@example.com. They join when they accept it.'));
     const pending = page.getByRole('table', { name: 'Invitations waiting for an answer' });
     await see(pending.getByRole('cell', { name: 'nobody@example.com', exact: true }));
     await page.getByRole('button', { name: 'Resend the invitation to nobody@example.com' }).click();

@@ -37,6 +37,8 @@ describeInBrowser('API keys', () => {
 
     const shown = page.getByRole('dialog', { name: 'Your new API key' });
     await see(shown.getByText('You will not see it again'));
+    // The form gave way to the key: the focus is on it, not lost to the page.
+    await expect.poll(() => shown.getByLabel(/API key/).evaluate((input) => input === document.activeElement)).toBe(true);
     const key = await shown.getByLabel(/API key/).inputValue();
     expect(key).toMatch(/^lfk_[0-9A-Za-z]{36}$/);
     await shown.getByRole('button', { name: 'Copy' }).click();
@@ -49,6 +51,12 @@ describeInBrowser('API keys', () => {
     await see(shown.getByRole('alert').getByText('Close without the key? It is shown only now'));
     await shown.getByRole('button', { name: 'Stay' }).click();
     expect(await shown.getByLabel(/API key/).inputValue()).toBe(key);
+    // Staying, the focus goes back into the dialog (where it was), never to the page's body.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('dialog')?.open === true)).toBe(true);
+    // The close button asks too, and staying gives it its focus back.
+    await shown.getByRole('button', { name: 'Close', exact: true }).click();
+    await shown.getByRole('button', { name: 'Stay' }).click();
+    await expect.poll(() => shown.getByRole('button', { name: 'Close', exact: true }).evaluate((b) => b === document.activeElement)).toBe(true);
     await expectAccessible(page, 'api-keys-leave-warning');
 
     await shown.getByRole('button', { name: 'I have copied it' }).click();

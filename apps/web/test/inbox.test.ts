@@ -95,6 +95,68 @@ describeInBrowser('the inbox', () => {
     expect(await d.t.count("submissions where form_id = ? and status = 'ok'", [form.id])).toBe(1);
   });
 
+  it('on a phone: every tab in sight, an opened submission reads across the screen; columns chosen and days filtered', async () => {
+    const { page } = await d.ownerPage({ viewport: PHONE });
+    const workspaceId = workspaceOf(page);
+    const schema = [
+      { name: 'name', type: 'text', required: true, label: 'Name' },
+      { name: 'email', type: 'email', required: true, label: 'Email' },
+      { name: 'message', type: 'textarea', label: 'Message' },
+      { name: 'company', type: 'text', label: 'Company' },
+    ];
+    const form = await createContactForm(d.t, { token: await sessionOf(page), workspaceId }, { schema });
+    const message = 'We would like a quote for forty seats, delivered before the end of the quarter, with support.';
+    const recent = await submit(d.t, form.id, { name: 'Ada Lovelace', email: 'ada@example.com', message, company: 'Analytical Engines' }, { origin: ORIGIN });
+    const old = await submit(d.t, form.id, { name: 'Grace Hopper', email: 'grace@example.com', company: 'Navy' }, { origin: ORIGIN });
+    await d.t.sql("update submissions set created_at = now() - interval '10 days' where id = ?", [old.json.id]);
+
+    // Every workspace page's tab is in sight: none hides off the side of the screen.
+    for (const name of ['Forms', 'API keys', 'Members', 'Audit log', 'Settings']) {
+      const box = (await page.getByRole('navigation', { name: 'Workspace pages' }).getByRole('link', { name, exact: true }).boundingBox())!;
+      expect(box.x + box.width, name).toBeLessThanOrEqual(PHONE.width);
+    }
+    await page.goto(`/w/${workspaceId}/forms/${form.id}/submissions`);
+    await see(page.getByRole('heading', { level: 1, name: 'Submissions to Contact' }));
+    // Nothing chosen: "Delete selected" is grey, not the red of a delete that would happen.
+    const deleteSelected = page.getByRole('button', { name: 'Delete selected' });
+    expect(await deleteSelected.isDisabled()).toBe(true);
+    expect(await deleteSelected.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(208, 215, 222)');
+
+    const row = page.getByRole('row').filter({ hasText: 'Ada Lovelace' });
+    const select = row.getByRole('checkbox', { name: /Select the submission/ });
+    expect((await select.boundingBox())!.width).toBeGreaterThan(10);
+    await row.getByRole('button', { name: 'Open' }).click();
+    const detail = page.locator('tr.submission-detail dl.submission');
+    await see(detail.getByText(message));
+    const opened = (await detail.boundingBox())!;
+    // Across the screen, and as tall as a few lines of text, not a letter a line.
+    expect(opened.width).toBeGreaterThan(PHONE.width * 0.75);
+    expect(opened.height).toBeLessThan(700);
+    await expectAccessible(page, 'inbox-phone-opened');
+    await row.getByRole('button', { name: 'Close' }).click();
+
+    // The fourth field is not a column until chosen; the choice is kept for the next visit.
+    await gone(page.getByRole('cell', { name: 'Analytical Engines' }));
+    await page.getByText('Columns', { exact: true }).click();
+    await page.getByRole('checkbox', { name: 'Company' }).check();
+    await see(page.getByRole('cell', { name: 'Analytical Engines' }));
+    await page.reload();
+    await see(page.getByRole('cell', { name: 'Analytical Engines' }));
+
+    // Days, as the CLI's --since and the API's since/until: the old one is out of today.
+    await see(page.getByRole('cell', { name: 'Grace Hopper' }));
+    const today = await page.evaluate(() => new Date().toLocaleDateString('sv'));
+    await page.getByLabel('From').fill(today);
+    await gone(page.getByRole('cell', { name: 'Grace Hopper' }));
+    await see(page.getByRole('cell', { name: 'Ada Lovelace' }));
+    expect(recent.status).toBe(201);
+    await page.getByLabel('From').fill('');
+    await page.getByLabel('To').fill(await page.evaluate(() => new Date(Date.now() - 5 * 86_400_000).toLocaleDateString('sv')));
+    await see(page.getByRole('cell', { name: 'Grace Hopper' }));
+    await gone(page.getByRole('cell', { name: 'Ada Lovelace' }));
+    await expectAccessible(page, 'inbox-phone-filtered');
+  });
+
   it('spam, closing and retention settings; the snippet follows them; an owner deletes the form', async () => {
     const { page } = await d.ownerPage({ viewport: PHONE });
     const workspaceId = workspaceOf(page);

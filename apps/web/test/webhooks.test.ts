@@ -50,6 +50,8 @@ describeInBrowser('webhooks', () => {
     const shown = page.getByRole('dialog', { name: 'Your endpoint’s signing secret' });
     const secret = await (await see(shown.getByLabel('Signing secret'))).inputValue();
     expect(secret).toMatch(/^whsec_/);
+    // The form gave way to the secret: the focus is on it.
+    await expect.poll(() => shown.getByLabel('Signing secret').evaluate((input) => input === document.activeElement)).toBe(true);
     await shown.getByRole('button', { name: 'Copy' }).click();
     await see(shown.getByText('Copied to the clipboard.'));
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);

@@ -23,10 +23,21 @@ export function Dialog({ open, onClose, title, children, leaveWarning }: DialogP
   const titleId = useId();
   const [asking, setAsking] = useState(false);
   const stay = useRef<HTMLButtonElement>(null);
+  /** What had the focus when the question was asked: it gets it back when the person stays. */
+  const before = useRef<HTMLElement | null>(null);
   // The question takes the focus, so a keyboard user answers it next.
   useEffect(() => {
     if (asking) stay.current?.focus();
   }, [asking]);
+  const ask = () => {
+    before.current = document.activeElement instanceof HTMLElement && ref.current?.contains(document.activeElement) ? document.activeElement : null;
+    setAsking(true);
+  };
+  // Staying removes the question and its button: the focus goes back where it was, or to the dialog, never to the page.
+  const stayHere = () => {
+    setAsking(false);
+    requestAnimationFrame(() => (before.current?.isConnected ? before.current : ref.current)?.focus());
+  };
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -34,18 +45,19 @@ export function Dialog({ open, onClose, title, children, leaveWarning }: DialogP
     if (!open && dialog.open) dialog.close();
     if (!open) setAsking(false);
   }, [open]);
-  const leave = () => (leaveWarning ? setAsking(true) : onClose());
+  const leave = () => (leaveWarning ? ask() : onClose());
   return (
     <dialog
       ref={ref}
       className="dialog"
       aria-labelledby={titleId}
+      tabIndex={-1}
       onClose={onClose}
       onCancel={(event) => {
         // Escape: asked first when closing would lose something.
         if (!leaveWarning) return;
         event.preventDefault();
-        setAsking(true);
+        ask();
       }}
     >
       {open && (
@@ -64,7 +76,7 @@ export function Dialog({ open, onClose, title, children, leaveWarning }: DialogP
                   <button type="button" className="danger" onClick={onClose}>
                     Close anyway
                   </button>
-                  <button ref={stay} type="button" className="secondary" onClick={() => setAsking(false)}>
+                  <button ref={stay} type="button" className="secondary" onClick={stayHere}>
                     Stay
                   </button>
                 </div>

@@ -1,4 +1,4 @@
-import { type ReactNode, useId } from 'react';
+import { type ReactNode, useEffect, useId, useRef } from 'react';
 import { CopyButton } from './copy-button.tsx';
 
 interface SecretOnceProps {
@@ -14,9 +14,12 @@ interface SecretOnceProps {
 /**
  * A secret shown once (a new API key, a webhook's signing secret): selected on focus, with a copy
  * button. It lives only in the dialog that shows it: never in the query cache, storage or the URL.
+ * It takes the focus when it appears: the form that was focused gave way to it.
  */
 export function SecretOnce({ warning, label, value, hint, onDone }: SecretOnceProps) {
   const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => input.current?.focus(), []);
   return (
     <div className="secret">
       <div className="alert alert-warning" role="alert">
@@ -24,7 +27,7 @@ export function SecretOnce({ warning, label, value, hint, onDone }: SecretOncePr
       </div>
       <label htmlFor={id}>{label}</label>
       <div className="secret-row">
-        <input id={id} className="mono" readOnly value={value} onFocus={(e) => e.currentTarget.select()} />
+        <input ref={input} id={id} className="mono" readOnly value={value} onFocus={(e) => e.currentTarget.select()} />
         <CopyButton text={value} />
       </div>
       <p className="hint">{hint}</p>

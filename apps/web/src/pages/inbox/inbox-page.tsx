@@ -1,7 +1,7 @@
 import { SPAM_REASON_WORDS, type SubmissionStatus } from '@lfk/vocabulary';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
-import { type FormEvent, Fragment, useState } from 'react';
+import { type ChangeEvent, type FormEvent, Fragment, useState } from 'react';
 import { trpc } from '../../api/trpc.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { Pager, useCursorPages } from '../../components/pager.tsx';
@@ -16,8 +16,40 @@ import type { Form } from '../forms/form-values.ts';
 import { SubmissionValues, valueText } from './submission-values.tsx';
 
 const PAGE_SIZE = 25;
-/** The fields a row shows beside its time; opening it shows every one. */
+/** The fields a row shows beside its time until the person chooses others; opening it shows every one. */
 const FIELDS_IN_A_ROW = 3;
+
+/** The fields chosen as columns for this form, kept in this browser; the first few until chosen. */
+function useColumns(form: Form) {
+  const key = `lfk.columns.${form.id}`;
+  const [chosen, setChosen] = useState<string[]>(() => {
+    try {
+      const kept = JSON.parse(localStorage.getItem(key) ?? 'null');
+      if (Array.isArray(kept)) return kept.filter((name): name is string => typeof name === 'string');
+    } catch {
+      // A value this page did not write: the default.
+    }
+    return form.schema.slice(0, FIELDS_IN_A_ROW).map((f) => f.name);
+  });
+  const toggle = (name: string) =>
+    setChosen((before) => {
+      const next = before.includes(name) ? before.filter((n) => n !== name) : [...before, name];
+      localStorage.setItem(key, JSON.stringify(next));
+      return next;
+    });
+  // In the form's order, and only fields it still has.
+  return { shown: form.schema.filter((f) => chosen.includes(f.name)), chosen, toggle };
+}
+
+/** A day as typed in a date input, as the API's time: its start in the browser's time zone. */
+const startOfDay = (day: string) => (day ? new Date(`${day}T00:00:00`).toISOString() : undefined);
+/** The day after `day`'s start: `until` is exclusive, so the whole of `day` is in. */
+const endOfDay = (day: string) => {
+  if (!day) return undefined;
+  const next = new Date(`${day}T00:00:00`);
+  next.setDate(next.getDate() + 1);
+  return next.toISOString();
+};
 
 export function InboxPage() {
   const workspace = useWorkspace();
@@ -39,8 +71,16 @@ function Inbox({ form }: { form: Form }) {
   const [status, setStatus] = useState<SubmissionStatus>('ok');
   const [q, setQ] = useState('');
   const [typed, setTyped] = useState('');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
   const pages = useCursorPages();
-  const exporting = useExport(form.id, status, q);
+  const columns = useColumns(form);
+  const range = { since: startOfDay(from), until: endOfDay(to) };
+  const exporting = useExport(form.id, status, q, range);
+  const pick = (set: (day: string) => void) => (event: ChangeEvent<HTMLInputElement>) => {
+    set(event.target.value);
+    pages.reset();
+  };
   const search = (event: FormEvent) => {
     event.preventDefault();
     setQ(typed.trim());
@@ -81,8 +121,30 @@ function Inbox({ form }: { form: Form }) {
           {exporting.buttons}
         </div>
       </div>
+      <div className="toolbar inbox-filters">
+        <fieldset className="date-range">
+          <legend>Received</legend>
+          <label>
+            From <input type="date" value={from} max={to || undefined} onChange={pick(setFrom)} />
+          </label>
+          <label>
+            To <input type="date" value={to} min={from || undefined} onChange={pick(setTo)} />
+          </label>
+        </fieldset>
+        <details className="columns">
+          <summary>Columns</summary>
+          <fieldset>
+            <legend className="visually-hidden">Fields shown as columns</legend>
+            {form.schema.map((f) => (
+              <label key={f.name} className="checkbox-label">
+                <input type="checkbox" checked={columns.chosen.includes(f.name)} onChange={() => columns.toggle(f.name)} /> {f.label ?? f.name}
+              </label>
+            ))}
+          </fieldset>
+        </details>
+      </div>
       {exporting.news}
-      <SubmissionTable form={form} status={status} q={q} pages={pages} />
+      <SubmissionTable form={form} status={status} q={q} range={range} shown={columns.shown} pages={pages} />
     </>
   );
 }
@@ -91,12 +153,23 @@ interface TableProps {
   form: Form;
   status: SubmissionStatus;
   q: string;
+  range: { since: string | undefined; until: string | undefined };
+  /** The fields shown as columns. */
+  shown: Form['schema'];
   pages: ReturnType<typeof useCursorPages>;
 }
 
-function SubmissionTable({ form, status, q, pages }: TableProps) {
+function SubmissionTable({ form, status, q, range, shown, pages }: TableProps) {
   const queryClient = useQueryClient();
-  const input = { form_id: form.id, limit: PAGE_SIZE, cursor: pages.cursor, status, ...(q ? { q } : {}) };
+  const input = {
+    form_id: form.id,
+    limit: PAGE_SIZE,
+    cursor: pages.cursor,
+    status,
+    ...(q ? { q } : {}),
+    ...(range.since ? { since: range.since } : {}),
+    ...(range.until ? { until: range.until } : {}),
+  };
   const submissions = useQuery(trpc.submissions.list.queryOptions(input));
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [open, setOpen] = useState<Set<string>>(new Set());
@@ -131,9 +204,12 @@ function SubmissionTable({ form, status, q, pages }: TableProps) {
     return next;
   };
   const labels = new Map(form.schema.map((f) => [f.name, f.label ?? f.name]));
-  const shown = form.schema.slice(0, FIELDS_IN_A_ROW);
   const empty =
-    q !== '' ? (
+    range.since || range.until ? (
+      <Empty title="No submission in those days.">
+        <p>Choose other days, or clear the dates, to see more.</p>
+      </Empty>
+    ) : q !== '' ? (
       <Empty title="No submission matches.">
         <p>Nothing {status === 'spam' ? 'in spam ' : ''}holds “{q}”. Search looks in every value, whatever its case.</p>
       </Empty>

@@ -38,7 +38,7 @@ function saveAs(blob: Blob, filename: string): void {
  * once, say: 429) is shown in words instead of as a failed download; the file is streamed into the
  * browser's own storage and saved when complete. The buttons go in the toolbar, the news under it.
  */
-export function useExport(formId: string, status: SubmissionStatus, q: string) {
+export function useExport(formId: string, status: SubmissionStatus, q: string, range: { since?: string | undefined; until?: string | undefined }) {
   const [running, setRunning] = useState<ExportFormat | null>(null);
   const [received, setReceived] = useState(0);
   const [problem, setProblem] = useState<Problem | null>(null);
@@ -47,7 +47,14 @@ export function useExport(formId: string, status: SubmissionStatus, q: string) {
     setReceived(0);
     setProblem(null);
     try {
-      const query = { format, ...(status === 'spam' ? { status } : {}), ...(q ? { q } : {}), ...(format === 'csv' ? { bom: true } : {}) };
+      const query = {
+        format,
+        ...(status === 'spam' ? { status } : {}),
+        ...(q ? { q } : {}),
+        ...(range.since ? { since: range.since } : {}),
+        ...(range.until ? { until: range.until } : {}),
+        ...(format === 'csv' ? { bom: true } : {}),
+      };
       const body = await exportSubmissions({ baseUrl: window.location.origin }, formId, query);
       let bytes = 0;
       const counted = body.pipeThrough(

@@ -99,14 +99,15 @@ export function MembersPage() {
         pending={roles.pending}
         error={null}
       >
-        <p>
-          Owners create and revoke API keys, invite and remove people (other owners too), read the audit log, and can delete the
-          workspace with everything in it. Make them an owner only if you would hand them all of that.
-        </p>
+        <p>{OWNER_POWERS} Make them an owner only if you would hand them all of that.</p>
       </ConfirmDialog>
     </>
   );
 }
+
+/** What making someone an owner hands them: said before either way of doing it. */
+const OWNER_POWERS =
+  'Owners create and revoke API keys, invite and remove people (other owners too), read the audit log, and can delete the workspace with everything in it.';
 
 function explainRoleChange(problem: Problem) {
   if (problem.code === 'last_owner') return 'A workspace keeps at least one owner: make someone else an owner first.';
@@ -145,6 +146,8 @@ function InviteForm({ workspaceId }: { workspaceId: string }) {
   const queryClient = useQueryClient();
   const roleId = useId();
   const [sent, setSent] = useState<string | null>(null);
+  /** An invitation as an owner, waiting for the inviter to say yes. */
+  const [asking, setAsking] = useState<{ email: string; role: 'owner' } | null>(null);
   const form = useForm({ resolver: zodResolver(inviteFields), defaultValues: { email: '', role: 'member' as const } });
   const problem = useFormProblem(['email', 'role'], form.setError);
   const invite = useMutation({
@@ -164,7 +167,8 @@ function InviteForm({ workspaceId }: { workspaceId: string }) {
         className="inline-form"
         onSubmit={form.handleSubmit((input) => {
           setSent(null);
-          invite.mutate({ ...input, workspace_id: workspaceId });
+          if (input.role === 'owner') setAsking({ email: input.email, role: 'owner' });
+          else invite.mutate({ ...input, workspace_id: workspaceId });
         })}
         noValidate
       >
@@ -185,6 +189,20 @@ function InviteForm({ workspaceId }: { workspaceId: string }) {
       </form>
       <ProblemAlert problem={problem.problem} unplacedDetails={problem.unplaced} />
       <p role="status">{sent ?? ''}</p>
+      <ConfirmDialog
+        open={asking !== null}
+        title={`Invite ${asking?.email ?? ''} as an owner?`}
+        confirmLabel="Invite as owner"
+        onConfirm={() => {
+          if (asking) invite.mutate({ ...asking, workspace_id: workspaceId });
+          setAsking(null);
+        }}
+        onClose={() => setAsking(null)}
+        pending={invite.isPending}
+        error={null}
+      >
+        <p>{OWNER_POWERS} Invite them as an owner only if you would hand them all of that; a member can be made an owner later.</p>
+      </ConfirmDialog>
     </section>
   );
 }
