@@ -15,7 +15,6 @@ import type { SecretScanningServices } from './features/secret-scanning/services
 import type { FilesServices } from './features/files/services.ts';
 import type { UploadSource } from './infrastructure/upload-source.ts';
 import type { LongPolls } from './infrastructure/long-polls.ts';
-import type { VisitorFacts } from './features/inbox/visitor-facts.ts';
 
 /** What every request shares: built once at start by the server. The kernel's members, and each feature's. */
 export interface Services extends KeysServices, FormsServices, InboxServices, SecretScanningServices, FilesServices {
@@ -55,6 +54,16 @@ export interface SessionCookieWriter {
 /** What a procedure may add to its response besides the body. */
 export interface ResponseHeaders {
   set(name: string, value: string): void;
+}
+
+/** What the answer to a refused (or taken) HTML form post needs of its form (features/inbox/visitor-facts.ts). */
+export interface VisitorFacts {
+  /** The fields' labels by name, so a page speaks of the fields as the person saw them. */
+  labels: Record<string, string>;
+  /** Where a refused visitor goes instead of lfk's page (`?error=&fields=`), when the form names one. */
+  errorRedirectUrl: string | null;
+  /** The post's origin when the form takes browser submissions from it: a page may lead back there. */
+  origin: string | null;
 }
 
 /**

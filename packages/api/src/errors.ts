@@ -272,3 +272,6 @@ export function toWireError(error: unknown, requestId: string): WireError {
   };
   return { status: statusOf(api.apiCode), body };
 }
+
+/** A request refused for one field, named by its path (`400 invalid_request`). */
+export const invalidField = (path: string, message: string) => new ApiError('invalid_request', { details: [{ path, message }] });

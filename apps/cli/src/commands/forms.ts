@@ -271,7 +271,7 @@ const formsListCommand = () =>
   ], (workspaceId) => `No forms in ${workspaceId}. Create one with 'lfk forms create'.`);
 
 /** One previewed email, as a mail program would show its headers and text. */
-function printPreview(title: string, email: RouterOutputs['forms']['emailPreviews']['notification'], ctx: CommandContext): void {
+function printPreview(title: string, email: RouterOutputs['submissions']['emailPreviews']['notification'], ctx: CommandContext): void {
   ctx.out.line(ctx.out.style.bold(title));
   if (!email) {
     ctx.out.line(title === 'Notification' ? '(none: the form has no notification address)' : '(none: the form has no auto-reply)');
@@ -292,7 +292,7 @@ const formsPreviewEmailsCommand = () =>
     .action(
       callAndShow(
         withClient(formsApi),
-        ({ api }, formId) => api.forms.emailPreviews.query({ form_id: formId }),
+        ({ api }, formId) => api.submissions.emailPreviews.query({ form_id: formId }),
         (previews, ctx) => {
           printPreview('Notification', previews.notification, ctx);
           ctx.out.line();

@@ -1,7 +1,7 @@
 import { type Bounded, type IdPrefix, isId, type ReadBounds } from '@lfk/db';
 import { PAGE_MAX_BYTES } from '@lfk/vocabulary';
 import type { FilterQuery } from '@mikro-orm/core';
-import { ApiError } from '../errors.ts';
+import { invalidField } from '../errors.ts';
 import type { ListInput } from '../common-schemas.ts';
 
 /**
@@ -11,7 +11,7 @@ import type { ListInput } from '../common-schemas.ts';
 function cursorOf(prefix: IdPrefix, input: ListInput): string | undefined {
   if (input.cursor === undefined) return undefined;
   if (!isId(prefix, input.cursor)) {
-    throw new ApiError('invalid_request', { details: [{ path: 'cursor', message: 'Not a cursor from this list.' }] });
+    throw invalidField('cursor', 'Not a cursor from this list.');
   }
   return input.cursor;
 }

@@ -53,7 +53,7 @@ export function AutoReplySettings({ form }: { form: Form }) {
     onSuccess: (updated) => {
       queryClient.setQueryData(trpc.forms.get.queryKey({ form_id: form.id }), updated);
       editor.reset(valuesOf(updated, emailFields));
-      void queryClient.invalidateQueries(trpc.forms.emailPreviews.queryFilter({ form_id: form.id }));
+      void queryClient.invalidateQueries(trpc.submissions.emailPreviews.queryFilter({ form_id: form.id }));
       setSaved(true);
     },
     onError: (error) => problem.report(error),

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { trpc } from '../../api/trpc.ts';
 
-type Preview = RouterOutputs['forms']['emailPreviews']['notification'];
+type Preview = RouterOutputs['submissions']['emailPreviews']['notification'];
 
 /** One email as a mail program shows it: its headers, then its text. */
 function EmailPreview({ title, email, none }: { title: string; email: Preview; none: string }) {
@@ -31,7 +31,7 @@ function EmailPreview({ title, email, none }: { title: string; email: Preview; n
 /** What a submission of sample values would send now, as the server builds the real emails. */
 export function EmailPreviews({ formId }: { formId: string }) {
   const id = useId();
-  const previews = useQuery(trpc.forms.emailPreviews.queryOptions({ form_id: formId }));
+  const previews = useQuery(trpc.submissions.emailPreviews.queryOptions({ form_id: formId }));
   return (
     <section aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Emails a submission sends</h2>

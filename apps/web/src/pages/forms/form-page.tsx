@@ -48,7 +48,7 @@ function LoadedForm({ form, workspaceId, role }: { form: Form; workspaceId: stri
       editor.reset(valuesOf(updated));
       void queryClient.invalidateQueries(trpc.forms.list.pathFilter());
       // The emails a submission sends follow the name, the fields and the addresses.
-      void queryClient.invalidateQueries(trpc.forms.emailPreviews.queryFilter({ form_id: form.id }));
+      void queryClient.invalidateQueries(trpc.submissions.emailPreviews.queryFilter({ form_id: form.id }));
       setSaved(true);
     },
     onError: problem.report,

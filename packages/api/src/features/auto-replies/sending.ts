@@ -4,7 +4,6 @@ import type { Services } from '../../context.ts';
 import { sha256 } from '../../credentials/secrets.ts';
 import type { OutgoingEmail } from '../../infrastructure/outbox.ts';
 import { notifiedAddresses } from '../email-verification/notify-email.ts';
-import type { StoredValue } from '../inbox/validation.ts';
 import { autoReplyEmail } from './email.ts';
 import { stopToken, stopUrl } from './stop-links.ts';
 
@@ -29,7 +28,7 @@ async function skipReason(services: Sending, workspaceId: string, formId: string
  * rules exclude is counted on the form and in `/metrics` instead, never sent. Asked once, when the
  * submission arrives: a submission released from spam later sends none.
  */
-export async function autoReplyOf(services: Sending, form: SubmissionFormReading, values: Record<string, StoredValue>): Promise<OutgoingEmail | null> {
+export async function autoReplyOf(services: Sending, form: SubmissionFormReading, values: Record<string, unknown>): Promise<OutgoingEmail | null> {
   const settings = form.autoReply;
   const workspaceId = form.workspace?.id;
   const given = settings?.enabled ? values[settings.email_field] : undefined;
@@ -52,7 +51,7 @@ export async function autoReplyTo(
   services: Pick<Services, 'db' | 'secretBox' | 'publicUrl'>,
   to: string,
   form: FormReading,
-  values: Record<string, StoredValue>,
+  values: Record<string, unknown>,
 ): Promise<OutgoingEmail | null> {
   const workspaceId = form.workspace?.id;
   if (!form.autoReply || !workspaceId) return null;

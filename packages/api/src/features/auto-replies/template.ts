@@ -1,6 +1,6 @@
 import type { AutoReply, StoredField } from '@lfk/db';
+import { invalidField } from '../../errors.ts';
 import { AUTO_REPLY_LIMITS, placeholdersOf } from '@lfk/vocabulary';
-import { invalid } from '../forms/inbox-settings.ts';
 import type { AutoReplyInput } from './schemas.ts';
 
 /**
@@ -13,7 +13,7 @@ export function mergedAutoReply(current: AutoReply | null, input: AutoReplyInput
   if (input === null) return null;
   const merged = { ...current, ...Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) };
   for (const key of ['email_field', 'subject', 'text'] as const) {
-    if (merged[key] === undefined) throw invalid(`auto_reply.${key}`, 'Required to set an auto-reply.');
+    if (merged[key] === undefined) throw invalidField(`auto_reply.${key}`, 'Required to set an auto-reply.');
   }
   return { enabled: merged.enabled ?? true, email_field: merged.email_field!, subject: merged.subject!, text: merged.text! };
 }
@@ -26,15 +26,15 @@ export function assertAutoReplyFits(autoReply: AutoReply | null, schema: readonl
   if (!autoReply) return;
   const byName = new Map(schema.map((field) => [field.name, field]));
   if (byName.get(autoReply.email_field)?.type !== 'email') {
-    throw invalid('auto_reply.email_field', 'Must name one of the form’s email fields: the auto-reply goes to the address given there.');
+    throw invalidField('auto_reply.email_field', 'Must name one of the form’s email fields: the auto-reply goes to the address given there.');
   }
   const subject = placeholdersOf(autoReply.subject);
   const text = placeholdersOf(autoReply.text);
   if (subject.length + text.length > AUTO_REPLY_LIMITS.placeholders) {
-    throw invalid('auto_reply.text', `At most ${AUTO_REPLY_LIMITS.placeholders} placeholders in the subject and the text together.`);
+    throw invalidField('auto_reply.text', `At most ${AUTO_REPLY_LIMITS.placeholders} placeholders in the subject and the text together.`);
   }
   for (const [path, names] of [['subject', subject], ['text', text]] as const) {
     const unknown = names.find((name) => !byName.has(name));
-    if (unknown) throw invalid(`auto_reply.${path}`, `{${unknown}} names no field of the form.`);
+    if (unknown) throw invalidField(`auto_reply.${path}`, `{${unknown}} names no field of the form.`);
   }
 }

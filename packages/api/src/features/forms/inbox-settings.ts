@@ -1,6 +1,6 @@
 import type { IForm } from '@lfk/db';
 import type { SecretBox } from '../../credentials/secret-box.ts';
-import { ApiError } from '../../errors.ts';
+import { invalidField } from '../../errors.ts';
 import { CAPTCHA_TOKEN_FIELDS } from './captcha.ts';
 import type { SpamInput } from './schemas.ts';
 
@@ -31,8 +31,6 @@ export interface InboxSettingsInput {
   retention_days?: number | null;
 }
 
-/** A request refused for one field, named by its path. */
-export const invalid = (path: string, message: string) => new ApiError('invalid_request', { details: [{ path, message }] });
 
 /**
  * Applies the spam, closing and retention settings `input` carries to `form`, with the rules a
@@ -50,23 +48,23 @@ export function applyInboxSettings(form: IForm, input: InboxSettingsInput, box: 
   } else if (spam?.captcha !== undefined) {
     const { provider, site_key: siteKey, secret } = spam.captcha;
     if (secret === undefined && (form.captchaProvider !== provider || form.captchaSecretSealed === null)) {
-      throw invalid('spam.captcha.secret', 'Required: the form has no secret of this provider to keep.');
+      throw invalidField('spam.captcha.secret', 'Required: the form has no secret of this provider to keep.');
     }
     form.captchaProvider = provider;
     form.captchaSiteKey = siteKey;
     if (secret !== undefined) form.captchaSecretSealed = box.seal(secret, captchaSecretContext(form.id));
   }
   if (form.honeypot !== null && form.schema.some((field) => field.name === form.honeypot)) {
-    throw invalid('spam.honeypot', 'Must not be the name of one of the form’s fields: people fill those in.');
+    throw invalidField('spam.honeypot', 'Must not be the name of one of the form’s fields: people fill those in.');
   }
   // A captcha's widget fills its token field in for every person: as a honeypot, it would catch them all.
   const honeypot = form.honeypot ?? null;
   if (honeypot !== null && (Object.values(CAPTCHA_TOKEN_FIELDS) as string[]).includes(honeypot)) {
-    throw invalid('spam.honeypot', 'Must not be the name of a captcha’s token field.');
+    throw invalidField('spam.honeypot', 'Must not be the name of a captcha’s token field.');
   }
   if (input.closes_at !== undefined) {
     const closesAt = input.closes_at === null ? null : new Date(input.closes_at);
-    if (closesAt !== null && closesAt.getTime() <= now.getTime()) throw invalid('closes_at', 'Must be in the future; to close the form now, set closed.');
+    if (closesAt !== null && closesAt.getTime() <= now.getTime()) throw invalidField('closes_at', 'Must be in the future; to close the form now, set closed.');
     form.closesAt = closesAt;
   }
   if (input.max_submissions !== undefined) form.maxSubmissions = input.max_submissions;

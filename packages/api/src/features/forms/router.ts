@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/sql';
 import type { Context, Services } from '../../context.ts';
 import { sha256 } from '../../credentials/secrets.ts';
 import { generateClaimToken, isWellFormedClaimToken } from '../../credentials/tokens.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, invalidField } from '../../errors.ts';
 import { rest } from '../../procedure-meta.ts';
 import { listOf } from '../../common-schemas.ts';
 import { changeNotifyEmails } from '../email-verification/notify-email.ts';
@@ -28,9 +28,8 @@ import { runIdempotently } from '../../infrastructure/idempotency.ts';
 import { pageWithin } from '../../infrastructure/pagination.ts';
 import { iso } from '../../infrastructure/wire.ts';
 import { inBatches } from '../../infrastructure/batches.ts';
-import { applyInboxSettings, invalid, NO_INBOX_SETTINGS } from './inbox-settings.ts';
+import { applyInboxSettings, NO_INBOX_SETTINGS } from './inbox-settings.ts';
 import { assertAutoReplyFits, mergedAutoReply } from '../auto-replies/template.ts';
-import { emailPreviews, previewEmails } from '../inbox/email-previews.ts';
 import { assertResendAllowed, maskEmail, sendVerification, verifyNotifyEmails } from '../email-verification/sending.ts';
 import {
   type Actor,
@@ -68,7 +67,7 @@ const UPDATABLE: (keyof Omit<FormUpdateInput, 'form_id'>)[] = [
  */
 function requestedNotifyEmails(input: Pick<FormUpdateInput, 'notify_email' | 'notify_emails'>): string[] | undefined {
   if (input.notify_emails !== undefined && input.notify_email !== undefined) {
-    throw invalid('notify_emails', 'Give notify_emails or notify_email, not both.');
+    throw invalidField('notify_emails', 'Give notify_emails or notify_email, not both.');
   }
   if (input.notify_emails !== undefined) return input.notify_emails;
   if (input.notify_email !== undefined) return input.notify_email === null ? [] : [input.notify_email];
@@ -81,13 +80,13 @@ async function createUnclaimed(ctx: Context, input: FormCreateInput) {
   if (input.workspace_id !== undefined || input.project_id !== undefined) throw new ApiError('unauthenticated');
   const notifyEmails = requestedNotifyEmails(input) ?? [];
   if (notifyEmails.length === 0) {
-    throw invalid('notify_email', 'Required for a form made without credentials: submissions are sent there.');
+    throw invalidField('notify_email', 'Required for a form made without credentials: submissions are sent there.');
   }
   if (input.submission_mode === 'api_key') {
-    throw invalid('submission_mode', 'api_key mode needs a claimed form: create it with a key or a session.');
+    throw invalidField('submission_mode', 'api_key mode needs a claimed form: create it with a key or a session.');
   }
   if (input.auto_reply) {
-    throw invalid('auto_reply', 'An auto-reply needs a claimed form (its workspace is named in each reply): create it with a key or a session.');
+    throw invalidField('auto_reply', 'An auto-reply needs a claimed form (its workspace is named in each reply): create it with a key or a session.');
   }
   assertFileLimits(input.schema, ctx.services.files.settings.maxFileSize);
   // Counted once the form will be made: a refused attempt spends no allowance.
@@ -126,7 +125,7 @@ async function createUnclaimed(ctx: Context, input: FormCreateInput) {
 /** With a key (its workspace) or a member's session (`workspace_id`): born claimed. */
 async function createClaimed(ctx: Context, scope: FormsScope, actor: Actor, input: FormCreateInput) {
   const workspaceId = input.workspace_id ?? scope.keyWorkspaceId;
-  if (workspaceId === null) throw invalid('workspace_id', 'Required when signed in with a session.');
+  if (workspaceId === null) throw invalidField('workspace_id', 'Required when signed in with a session.');
   if (!isId('ws', workspaceId) || !(await scope.canReach(workspaceId))) throw new ApiError('workspace_not_found');
   assertFileLimits(input.schema, ctx.services.files.settings.maxFileSize);
   const project = await resolveProject(ctx.em, workspaceId, input.project_id);
@@ -213,13 +212,6 @@ export const formsRouter = router({
     .input(formIdInput)
     .output(form)
     .query(async ({ ctx, input }) => formToWire(await readReachableForm(ctx.services.formCache, ctx.em, ctx.scope, input.form_id))),
-
-  emailPreviews: formsScopeProcedure.meta(rest('GET /v1/forms/:form_id/email-previews', 200,
-      'What a submission of sample values would send now: the notification and the auto-reply, as sent',
-      { errors: ['form_not_found'] }))
-    .input(formIdInput)
-    .output(emailPreviews)
-    .query(async ({ ctx, input }) => previewEmails(ctx.services, await readReachableForm(ctx.services.formCache, ctx.em, ctx.scope, input.form_id))),
 
   update: formsScopeProcedure.meta(rest('PATCH /v1/forms/:form_id', 200, 'Update some fields of a claimed form',
       { errors: ['form_not_found', 'project_not_found'] }))

@@ -1,7 +1,6 @@
 import { Form, type FormReading, type IForm, isId, Project, type StoredField } from '@lfk/db';
-import { invalid } from './inbox-settings.ts';
 import type { EntityManager } from '@mikro-orm/sql';
-import { ApiError } from '../../errors.ts';
+import { ApiError, invalidField } from '../../errors.ts';
 import type { FormsScope } from '../../trpc.ts';
 import { type FormCache, readForm } from './form-cache.ts';
 
@@ -52,7 +51,7 @@ export async function resolveProject(em: EntityManager, workspaceId: string, pro
 export function assertFileLimits(schema: readonly StoredField[] | undefined, maxFileSize: number): void {
   schema?.forEach((field, index) => {
     if (field.type === 'file' && field.max_size !== undefined && field.max_size > maxFileSize) {
-      throw invalid(`schema.${index}.max_size`, `Must be at most ${maxFileSize} bytes: this server's largest file (LFK_MAX_FILE_SIZE).`);
+      throw invalidField(`schema.${index}.max_size`, `Must be at most ${maxFileSize} bytes: this server's largest file (LFK_MAX_FILE_SIZE).`);
     }
   });
 }

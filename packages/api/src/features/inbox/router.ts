@@ -35,12 +35,15 @@ import { queueSubmissionsDeleted } from '../webhooks/events.ts';
 import { storedEmail } from '../../infrastructure/outbox.ts';
 import { inBatches } from '../../infrastructure/batches.ts';
 import { exportSubmissions } from './export.ts';
-import { type Actor, type FormKey, formMemberProcedure, router, submissionProcedure } from '../../trpc.ts';
+import { type Actor, type FormKey, formMemberProcedure, formsScopeProcedure, router, submissionProcedure } from '../../trpc.ts';
 import { discardSpool, receiveUpload, type SpooledFile } from '../files/intake.ts';
 import type { UploadSource } from '../../infrastructure/upload-source.ts';
 import { dropUploads, keepUploads, type StoredUpload, storeUploads } from '../files/storing.ts';
 import { autoReplyOf } from '../auto-replies/sending.ts';
 import { visitorFactsOf } from './visitor-facts.ts';
+import { emailPreviews, previewEmails } from './email-previews.ts';
+import { readReachableForm } from '../forms/rules.ts';
+import { formIdInput } from '../forms/schemas.ts';
 
 /** A server-side call: the key must be of the form's workspace. Keys never see unclaimed forms. */
 function acceptKey(form: FormReading, key: FormKey): 'api_key' {
@@ -218,6 +221,13 @@ export const inboxRouter = router({
         await discardSpool(body.files);
       }
     }),
+
+  emailPreviews: formsScopeProcedure.meta(rest('GET /v1/forms/:form_id/email-previews', 200,
+      'What a submission of sample values would send now: the notification and the auto-reply, as sent',
+      { errors: ['form_not_found'] }))
+    .input(formIdInput)
+    .output(emailPreviews)
+    .query(async ({ ctx, input }) => previewEmails(ctx.services, await readReachableForm(ctx.services.formCache, ctx.em, ctx.scope, input.form_id))),
 
   get: formMemberProcedure.meta(rest('GET /v1/forms/:form_id/submissions/:submission_id', 200,
       "One submission of a form, all of its values (members' sessions only)", { errors: ['submission_not_found'] }))

@@ -2,7 +2,7 @@ import { ApiKey, AuditEvent, type IApiKey, isId, isUsableAt, User, Workspace } f
 import { MAX_ACTIVE_KEYS, noRefusals } from '@lfk/vocabulary';
 import { API_KEY_EXPIRY_SECONDS, utcDateOf } from '@lfk/vocabulary';
 import { generateApiKey } from '../../credentials/api-key-format.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, invalidField } from '../../errors.ts';
 import { rest } from '../../procedure-meta.ts';
 import {
   API_KEY_EXPIRY_RANGE_MESSAGE,
@@ -39,7 +39,7 @@ function expiryOf(requested: string | undefined, now: Date): Date | null {
   const at = new Date(requested);
   const ahead = (at.getTime() - now.getTime()) / 1000;
   if (!(ahead >= API_KEY_EXPIRY_SECONDS.min && ahead <= API_KEY_EXPIRY_SECONDS.max)) {
-    throw new ApiError('invalid_request', { details: [{ path: 'expires_at', message: API_KEY_EXPIRY_RANGE_MESSAGE }] });
+    throw invalidField('expires_at', API_KEY_EXPIRY_RANGE_MESSAGE);
   }
   return at;
 }

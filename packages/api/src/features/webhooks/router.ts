@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { listOf } from '../../common-schemas.ts';
 import type { Context } from '../../context.ts';
 import type { SecretBox } from '../../credentials/secret-box.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, invalidField } from '../../errors.ts';
 import { runIdempotently } from '../../infrastructure/idempotency.ts';
 import { pageWithin } from '../../infrastructure/pagination.ts';
 import { rest } from '../../procedure-meta.ts';
@@ -72,7 +72,7 @@ function openable(box: SecretBox, sealed: string, context: string): string | nul
  */
 function assertSendable(ctx: Context, url: string): void {
   const refusal = ctx.services.outbound.refusal(url);
-  if (refusal) throw new ApiError('invalid_request', { details: [{ path: 'url', message: refusal }] });
+  if (refusal) throw invalidField('url', refusal);
 }
 
 async function withLastDelivery(em: EntityManager, endpoints: IWebhookEndpoint[]) {
@@ -341,7 +341,7 @@ export const webhooksRouter = router({
       if (input.after === undefined) return { data: [], cursor: cursorOf(await submissions.streamNow()), has_more: false };
       // A cursor, or (as this feed gave before) an event id: where that event's submission stands.
       const after = positionOf(input.after) ?? (isId('msg', input.after) ? await submissions.streamPositionOf(ctx.form.id, submissionOfEvent(input.after)) : null);
-      if (!after) throw new ApiError('invalid_request', { details: [{ path: 'after', message: 'Not a cursor of this stream.' }] });
+      if (!after) throw invalidField('after', 'Not a cursor of this stream.');
       const deadline = Date.now() + input.wait * 1000;
       const bounds = { rows: input.limit, bytes: PAGE_MAX_BYTES };
       let page = await submissions.streamAfter(ctx.form.id, after, bounds);
@@ -376,8 +376,8 @@ export const webhooksRouter = router({
       if (since.getTime() < now.getTime() - WEBHOOK_RECOVER_MAX_DAYS * DAY_MS) {
         throw new ApiError('invalid_request', { details: [{ path: 'since', message: `At most ${WEBHOOK_RECOVER_MAX_DAYS} days back.` }] });
       }
-      if (input.until === undefined && since >= now) throw new ApiError('invalid_request', { details: [{ path: 'since', message: 'Must be in the past.' }] });
-      if (until <= since) throw new ApiError('invalid_request', { details: [{ path: 'until', message: 'Must be after since.' }] });
+      if (input.until === undefined && since >= now) throw invalidField('since', 'Must be in the past.');
+      if (until <= since) throw invalidField('until', 'Must be after since.');
       const endpoint = await findEndpoint(ctx.em, ctx.form.id, input.webhook_id);
       if (!input.dry_run && !endpoint.enabled) throw new ApiError('webhook_disabled');
       const plan = await planRecover(ctx.em, ctx.form.id, endpoint, since, until);

@@ -2,7 +2,7 @@ import { AuditEvent, Membership, Workspace } from '@lfk/db';
 import { rest } from '../../procedure-meta.ts';
 import { listInput, listOf } from '../../common-schemas.ts';
 import { workspace, workspaceCreateInput, workspaceDeleteInput, workspaceUpdateInput } from './schemas.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, invalidField } from '../../errors.ts';
 import { retryingDeadlocks } from '../../infrastructure/deadlocks.ts';
 import { workspaceToWire } from './serializers.ts';
 import { pageOf } from '../../infrastructure/pagination.ts';
@@ -64,7 +64,7 @@ export const workspacesRouter = router({
         // Asked again under the lock: an owner demoted or removed since the builder's check deletes nothing.
         if ((await em.getRepository(Membership).roleOf(ctx.workspaceId, ctx.session.userId)) !== 'owner') throw new ApiError('owner_required');
         if (input.confirm !== found.name) {
-          throw new ApiError('invalid_request', { details: [{ path: 'confirm', message: "Must be the workspace's name, exactly as it is written." }] });
+          throw invalidField('confirm', "Must be the workspace's name, exactly as it is written.");
         }
         return workspaces.deleteNow(ctx.workspaceId);
       }));
