@@ -149,6 +149,17 @@ describe('auto-replies', () => {
     expect(metrics).toMatch(/lfk_auto_replies_skipped_total\{reason="form_limit"\} [1-9]/);
   });
 
+  it('an address field holding several addresses, or a header, refuses the submission: no reply goes to anyone', async () => {
+    const { owner, form } = await formWithAutoReply();
+    for (const email of ['a@example.com, b@example.com', 'a@example.com\r\nBcc: everyone@example.com', 'a@example.com;b@example.com', '<a@example.com>']) {
+      const res = await submit(form.id, owner.key, { name: 'Mallory', email });
+      expect(res.status, email).toBe(422);
+      expect(res.json.error.details.map((d: { path: string }) => d.path), email).toEqual(['email']);
+    }
+    expect(await t.count("outbox_emails where \"to\" in ('a@example.com', 'b@example.com', 'everyone@example.com')")).toBe(0);
+    expect(await skipped(form.id, owner.key)).toBe(0);
+  });
+
   it('never answers spam, nor a submission without an address, nor while turned off', async () => {
     const { owner, form } = await formWithAutoReply({ spam: { honeypot: '_gotcha' }, schema: [...schema.slice(0, 1), { ...schema[1]!, required: false }, schema[2]!] });
     const spammed = address('spam');
