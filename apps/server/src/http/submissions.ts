@@ -8,7 +8,6 @@ import multipart from '@fastify/multipart';
 import { multipartUpload } from './multipart-upload.ts';
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
-const MULTIPART_TYPE = 'multipart/form-data';
 
 /**
  * A plain HTML `<form method="post">` from a browser, in any encoding it may choose (a `text/plain`
