@@ -78,12 +78,14 @@ const formBody = (form: SnippetForm) => `${[...fieldInputs(form), ...spamInputs(
  * problem beside that field. Without the script it still posts as the plain form does.
  */
 export function fetchFormSnippet(form: SnippetForm, baseUrl: string): string {
-  const html = `${captchaScript(form)}<form id="lfk-form" method="post" action="${submissionUrl(form, baseUrl)}"${enctypeOf(form)}>\n${formBody(form)}\n  <p id="lfk-form-status" role="status"></p>\n</form>`;
+  // Ids of the form's own, so two forms on one page keep apart.
+  const id = `lfk-${form.id}`;
+  const html = `${captchaScript(form)}<form id="${id}" method="post" action="${submissionUrl(form, baseUrl)}"${enctypeOf(form)}>\n${formBody(form)}\n  <p id="${id}-status" role="status"></p>\n</form>`;
   const script = `<script>
-  document.getElementById('lfk-form').addEventListener('submit', async (event) => {
+  document.getElementById('${id}').addEventListener('submit', async (event) => {
     event.preventDefault();
     const form = event.target;
-    const status = document.getElementById('lfk-form-status');
+    const status = document.getElementById('${id}-status');
     for (const note of form.querySelectorAll('.lfk-error')) note.remove();
     status.textContent = 'Sending…';
     try {
