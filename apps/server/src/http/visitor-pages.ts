@@ -71,6 +71,11 @@ export function notSentPage(
       return { title: 'Please complete the check', paragraphs: [NOTHING_SENT, 'Go back, complete the check that shows you are not a robot, and send the form again.'] };
     case 'form_not_found':
       return { title: 'This form no longer exists', paragraphs: [NOTHING_SENT, 'Please contact the website’s owner another way.'] };
+    case 'unsupported_media_type':
+      return {
+        title: 'This form cannot be sent this way',
+        paragraphs: [`${NOTHING_SENT} The page sends its answers in a way the form does not take.`, 'Please let the website’s owner know, or contact them another way.'],
+      };
     case 'origin_not_allowed':
     case 'api_key_required':
       return {

@@ -53,7 +53,9 @@ describe('a refused HTML form post is a page', () => {
     expectPage(tooLarge, 413, 'payload_too_large', PAGE_ON_SITE);
     expect(tooLarge.body).toContain('Your answers are too long');
     // A form with enctype="text/plain".
-    expectPage(await post(t, id, 'name=Ada\r\nemail=ada@example.com', 'text/plain'), 415, 'unsupported_media_type', PAGE_ON_SITE);
+    const plainText = await post(t, id, 'name=Ada\r\nemail=ada@example.com', 'text/plain');
+    expectPage(plainText, 415, 'unsupported_media_type', PAGE_ON_SITE);
+    expect(plainText.body).toContain('This form cannot be sent this way');
   });
 
   it('403: from a page the form does not take answers from there is no way back; a closed or full form leads back', async () => {
