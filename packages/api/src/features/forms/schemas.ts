@@ -194,7 +194,9 @@ const formFields = {
   spam: spamInput,
   auto_reply: autoReplyInput
     .nullable()
-    .describe('An email to the person who submitted, to the address in one of the form’s email fields: never for spam, at most 5 a day to one address across lfk and 100 an hour from one form; null removes it. A claimed form only.'),
+    .describe(
+      'An email to the person who submitted, to the address in one of the form’s email fields: never for spam; limited per address across lfk and per form (by default 5 a day and 100 an hour); null removes it. A claimed form only.',
+    ),
   closed: z.boolean().describe('Closed by hand: submissions are refused with `403 form_closed`.'),
   closes_at: timeInput.nullable().describe('When the form closes by itself; must be in the future.'),
   max_submissions: z

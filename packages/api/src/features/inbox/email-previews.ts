@@ -26,7 +26,7 @@ export const emailPreviews = z
   .meta({ id: 'EmailPreviews' });
 
 /** The address the previews give the person who submits. */
-export const SAMPLE_ADDRESS = 'someone@example.com';
+const SAMPLE_ADDRESS = 'someone@example.com';
 
 /** A value of each field as a person might give it: what the previews fill in. */
 function sampleValue(field: StoredField): StoredValue | undefined {
