@@ -25,10 +25,15 @@ const RATE_LIMITS_OFF = Object.fromEntries(Object.keys(DEFAULT_RATE_LIMITS).map(
 const QUIET_LOG = { debug() {}, info() {}, warn() {}, error() {} };
 
 /**
- * Services as the server builds them, on the shared database, with rate limits off and no mailer.
- * `now`: the clock every rule reads (a `testClock()` the test turns); the real time unless given.
+ * Services as the server builds them, on the shared database, with rate limits off (but those
+ * `rateLimits` turns on) and no mailer. `now`: the clock every rule reads (a `testClock()` the test
+ * turns); the real time unless given.
  */
-export async function testServices({ now = () => new Date(), files }: { now?: () => Date; files?: Partial<ServicesSettings['files']> } = {}): Promise<Services> {
+export async function testServices({
+  now = () => new Date(),
+  files,
+  rateLimits = {},
+}: { now?: () => Date; files?: Partial<ServicesSettings['files']>; rateLimits?: Partial<RateLimitConfig> } = {}): Promise<Services> {
   const { db } = await sharedDatabase();
   return createServices(
     db,
@@ -36,7 +41,7 @@ export async function testServices({ now = () => new Date(), files }: { now?: ()
       apiKeyCache: { maxEntries: 1000, ttlMs: 60_000 },
       formCache: { maxEntries: 1000, ttlMs: 60_000 },
       lastUsedFlushMs: 3_600_000,
-      rateLimits: RATE_LIMITS_OFF,
+      rateLimits: { ...RATE_LIMITS_OFF, ...rateLimits },
       allowSignup: true,
       publicUrl: 'http://lfk.test',
       verifyResendIntervalMs: 60_000,
