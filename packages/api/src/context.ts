@@ -1,4 +1,4 @@
-import type { Database } from '@lfk/db';
+import type { Database, FormReading } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import { type Authentication, authenticate, type CredentialsOnRequest } from './credentials/authenticate.ts';
 import type { ApiKeyCache } from './credentials/api-key-cache.ts';
@@ -56,16 +56,6 @@ export interface ResponseHeaders {
   set(name: string, value: string): void;
 }
 
-/** What the answer to a refused (or taken) HTML form post needs of its form (features/inbox/visitor-facts.ts). */
-export interface VisitorFacts {
-  /** The fields' labels by name, so a page speaks of the fields as the person saw them. */
-  labels: Record<string, string>;
-  /** Where a refused visitor goes instead of lfk's page (`?error=&fields=`), when the form names one. */
-  errorRedirectUrl: string | null;
-  /** The post's origin when the form takes browser submissions from it: a page may lead back there. */
-  origin: string | null;
-}
-
 /**
  * What a browser is told besides the body, decided by the procedure and said by the transport
  * that answers browsers (the submission route); other transports have no browser to tell.
@@ -75,8 +65,8 @@ export interface BrowserAnswer {
   allowOrigin(origin: string): void;
   /** Where an HTML form post sends the person next, instead of the thank-you page. */
   redirectTo(location: string): void;
-  /** The form was found: what a page (or a redirect) answering a refusal needs of it. */
-  formFound(facts: VisitorFacts): void;
+  /** The form was found: a refusal's page (or redirect) is made from it, if the post is refused. */
+  formFound(form: FormReading): void;
 }
 
 const NO_BROWSER: BrowserAnswer = { allowOrigin() {}, redirectTo() {}, formFound() {} };

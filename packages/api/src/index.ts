@@ -2,7 +2,6 @@ export type { Log } from './log.ts';
 export { type KeyCheckOutcome, type KeyCheckSource, type Metrics, NO_METRICS, type WebhookAttemptOutcome } from './metrics.ts';
 export {
   type BrowserAnswer,
-  type VisitorFacts,
   type CallerFacts,
   callerContext,
   type Context,
@@ -40,7 +39,7 @@ export { escapeHtml } from './infrastructure/html-escape.ts';
 export { DEFAULT_DELIVERY_SETTINGS, type DeliveryJobSettings, deliveryJob } from './features/webhooks/delivery-job.ts';
 export { RETRY_DELAYS_MS } from './features/webhooks/retry-schedule.ts';
 export { preflightSubmission } from './features/inbox/rules.ts';
-export { findVisitorFacts } from './features/inbox/visitor-facts.ts';
+export { findVisitorFacts, type VisitorFacts, visitorFactsOf } from './features/inbox/visitor-facts.ts';
 /** For the benchmark's lower bound, which checks a submission by the same rules. */
 export { validateSubmission } from './features/inbox/validation.ts';
 export { sentValues } from './infrastructure/sent-values.ts';

@@ -1,4 +1,5 @@
-import { type BrowserAnswer, createCaller, findVisitorFacts, preflightSubmission, restRoutes, sentValues, type Services, type VisitorFacts } from '@lfk/api';
+import { type BrowserAnswer, createCaller, findVisitorFacts, preflightSubmission, restRoutes, sentValues, type Services, type VisitorFacts, visitorFactsOf } from '@lfk/api';
+import type { FormReading } from '@lfk/db';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError, sendErrorPage, wireErrorOf } from './errors.ts';
 import { htmlPage } from './html-page.ts';
@@ -29,8 +30,8 @@ interface BrowserFacts {
   location: string | null;
   /** The origin the procedure granted, once it accepted the request's. */
   origin: string | null;
-  /** What a refusal's answer needs of the form, once the procedure found it. */
-  visitor: VisitorFacts | null;
+  /** The form, once the procedure found it: a refusal's answer is made from it (only then). */
+  form: FormReading | null;
 }
 
 /** What the procedure tells the browser, as headers now (CORS) and as the answer later (redirect, page). */
@@ -38,7 +39,7 @@ function browserAnswer(reply: FastifyReply): BrowserAnswer & BrowserFacts {
   const answer: BrowserAnswer & BrowserFacts = {
     location: null,
     origin: null,
-    visitor: null,
+    form: null,
     allowOrigin(origin) {
       answer.origin = origin;
       reply.headers({ ...corsHeaders(origin), 'access-control-expose-headers': EXPOSED_HEADERS });
@@ -46,8 +47,8 @@ function browserAnswer(reply: FastifyReply): BrowserAnswer & BrowserFacts {
     redirectTo(location) {
       answer.location = location;
     },
-    formFound(facts) {
-      answer.visitor = facts;
+    formFound(form) {
+      answer.form = form;
     },
   };
   return answer;
@@ -144,7 +145,7 @@ export async function registerSubmissions(
       } catch (error) {
         if (upload) discardRest(request, services.files.settings.maxSubmissionSize + DISCARD_SLACK);
         if (!htmlPost) return sendError(error, request, reply);
-        return answerRefusal(error, request, reply, browser.visitor);
+        return answerRefusal(error, request, reply, browser.form && visitorFactsOf(browser.form, header(request, 'origin')));
       }
     });
     // A post refused before the route's handler (a body too large, of a type no form takes) is

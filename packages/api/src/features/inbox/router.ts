@@ -40,7 +40,6 @@ import { discardSpool, receiveUpload, type SpooledFile } from '../files/intake.t
 import type { UploadSource } from '../../infrastructure/upload-source.ts';
 import { dropUploads, keepUploads, type StoredUpload, storeUploads } from '../files/storing.ts';
 import { autoReplyOf } from '../auto-replies/sending.ts';
-import { visitorFactsOf } from './visitor-facts.ts';
 import { emailPreviews, previewEmails } from './email-previews.ts';
 import { readReachableForm } from '../forms/rules.ts';
 import { formIdInput } from '../forms/schemas.ts';
@@ -210,7 +209,7 @@ export const inboxRouter = router({
     .mutation(async ({ ctx, input }) => {
       if (!ctx.upload) assertSubmissionSize(input.data);
       const form = await findSubmissionForm(ctx.services, ctx.em, input.form_id);
-      ctx.browser.formFound(visitorFactsOf(form, ctx.origin));
+      ctx.browser.formFound(form);
       const source = ctx.key ? acceptKey(form, ctx.key) : acceptBrowser(ctx, form);
       assertOpen(form, ctx.services.now());
       // A multipart body is read only now: what the form refuses never stores a byte of it.

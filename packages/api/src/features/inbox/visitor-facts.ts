@@ -1,7 +1,17 @@
 import type { FormReading } from '@lfk/db';
-import type { Services, VisitorFacts } from '../../context.ts';
+import type { Services } from '../../context.ts';
 import { readForm } from '../forms/form-cache.ts';
 import { isOriginAllowed } from './rules.ts';
+
+/** What the answer to a refused HTML form post needs of its form. */
+export interface VisitorFacts {
+  /** The fields' labels by name, so a page speaks of the fields as the person saw them. */
+  labels: Record<string, string>;
+  /** Where a refused visitor goes instead of lfk's page (`?error=&fields=`), when the form names one. */
+  errorRedirectUrl: string | null;
+  /** The post's origin when the form takes browser submissions from it: a page may lead back there. */
+  origin: string | null;
+}
 
 export function visitorFactsOf(form: FormReading, origin: string | undefined): VisitorFacts {
   return {
