@@ -17,7 +17,7 @@ const TEXT_MAX: Record<string, number> = { text: 10_000, textarea: 65_536 };
 const KEPT_FIELD: StoredField = { name: '', type: 'textarea', required: false };
 const KEPT_NAME_MAX = 100;
 /** The most fields a form does not name one submission may bring to be kept: as many as a form may have. */
-export const KEPT_FIELDS_MAX = 100;
+const KEPT_FIELDS_MAX = 100;
 const NUMBER_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const TEL = /^[0-9+(). -]{3,32}$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
