@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isId, newId, openDatabase, User } from '../src/index.ts';
+import { isId, newId, OutboxEmail, openDatabase, User } from '../src/index.ts';
 import { migrationsList } from '../src/migrations/index.ts';
 
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
@@ -62,6 +62,26 @@ describe('what a raw statement reads back', () => {
       expect(new Date(row!.at as string).toISOString()).toBe('2026-01-02T03:04:05.000Z');
       expect((row!.ats as unknown[]).map((at) => new Date(at as string).toISOString())).toEqual(['2026-01-02T03:04:05.000Z']);
     } finally {
+      await db.close();
+    }
+  });
+});
+
+describe('the outbox', () => {
+  it('hands out due emails oldest first, however their rows lie on disk', async () => {
+    const db = await openDatabase(TEST_DATABASE_URL ? { databaseUrl: TEST_DATABASE_URL } : {});
+    // Due long ago, so no other test's mail in a shared database is claimed with them.
+    const due = new Date('2001-02-03T04:05:06Z');
+    const to = `outbox-order-${Date.now()}@example.com`;
+    try {
+      const outbox = db.fork().getRepository(OutboxEmail);
+      for (let i = 0; i < 12; i++) await outbox.writeNow({ kind: 'password_reset', to, subject: `link ${i}`, body: `link ${i}` }, due);
+      // Updated rows are written anew at the heap's end: the oldest six now lie after the others.
+      await db.fork().execute(`update outbox_emails set attempts = 0 where "to" = ? and subject in ('link 0','link 1','link 2','link 3','link 4','link 5')`, [to]);
+      const claimed = await outbox.claimDue(new Date(due.getTime() + 1000), new Date(), 12);
+      expect(claimed.map((e) => e.subject)).toEqual(Array.from({ length: 12 }, (_, i) => `link ${i}`));
+    } finally {
+      await db.fork().execute('delete from outbox_emails where "to" = ?', [to]);
       await db.close();
     }
   });

@@ -94,16 +94,21 @@ export class OutboxEmailRepository extends BaseRepository<IOutboxEmail> {
 
   /**
    * Takes up to `limit` due messages, each locked until `lockedUntil` and counted as one more
-   * attempt. `skip locked`, so replicas claiming at once never take the same message.
+   * attempt. `skip locked`, so replicas claiming at once never take the same message. Oldest
+   * first: an update returns its rows in no set order, and a person who asked twice for a link
+   * must find the newer one last in their inbox.
    */
   claimDue(now: Date, lockedUntil: Date, limit: number): Promise<ClaimedEmail[]> {
     return this.em.execute<ClaimedEmail[]>(
-      `update outbox_emails set locked_until = ?, attempts = attempts + 1
-       where id in (
-         select id from outbox_emails
-         where status = 'pending' and next_attempt_at <= ? and (locked_until is null or locked_until <= ?)
-         order by next_attempt_at, id limit ? for update skip locked)
-       returning id, kind, "to", subject, body, reply_to as "replyTo", html, list_unsubscribe as "listUnsubscribe", secret_sealed as "secretSealed", attempts`,
+      `with claimed as (
+         update outbox_emails set locked_until = ?, attempts = attempts + 1
+         where id in (
+           select id from outbox_emails
+           where status = 'pending' and next_attempt_at <= ? and (locked_until is null or locked_until <= ?)
+           order by next_attempt_at, id limit ? for update skip locked)
+         returning id, kind, "to", subject, body, reply_to, html, list_unsubscribe, secret_sealed, attempts, next_attempt_at)
+       select id, kind, "to", subject, body, reply_to as "replyTo", html, list_unsubscribe as "listUnsubscribe", secret_sealed as "secretSealed", attempts
+       from claimed order by next_attempt_at, id`,
       [lockedUntil.toISOString(), now.toISOString(), now.toISOString(), limit],
     );
   }
