@@ -155,6 +155,7 @@ const envSchema = z.object({
   SMTP_URL: z.preprocess(emptyAsUnset, z.url({ protocol: /^smtps?$/, error: 'Must be an smtp:// or smtps:// URL.' }).optional()),
   LFK_EMAIL_FROM: z.preprocess(emptyAsUnset, z.string().max(300).default('lfk <no-reply@localhost>')),
   LFK_VERIFY_RESEND_INTERVAL: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(86_400).default(60)),
+  LFK_SUDO_WINDOW: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(86_400).default(600)),
   LFK_TRUST_PROXY: z.preprocess(emptyAsUnset, z.string().max(1000).optional().transform(parseTrustProxy)),
   LFK_KEY_CACHE_TTL: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(3600).default(30)),
   LFK_KEY_CACHE_SIZE: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(1_000_000).default(10_000)),
@@ -277,6 +278,8 @@ export interface Config {
   smtpUrl: string | undefined;
   emailFrom: string;
   verifyResendIntervalMs: number;
+  /** Sudo mode's window: how long after proving who they are a person may do what is dangerous. */
+  sudoWindowMs: number;
   rateLimits: RateLimitConfig;
   /**
    * The proxies in front of lfk (`LFK_TRUST_PROXY`: addresses, CIDRs, `loopback`…): a request
@@ -427,6 +430,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     smtpUrl: e.SMTP_URL,
     emailFrom: e.LFK_EMAIL_FROM,
     verifyResendIntervalMs: e.LFK_VERIFY_RESEND_INTERVAL * 1000,
+    sudoWindowMs: e.LFK_SUDO_WINDOW * 1000,
     rateLimits: Object.fromEntries(
       RATE_LIMIT_NAMES.map((name) => [name, (e as Record<string, unknown>)[RATE_LIMIT_ENV[name]]]),
     ) as RateLimitConfig,

@@ -27,6 +27,8 @@ export interface Services extends KeysServices, FormsServices, InboxServices, Se
   publicUrl: string;
   /** Least time between two verification emails for one form. */
   verifyResendIntervalMs: number;
+  /** Sudo mode: how long after proving who they are a person may do what is dangerous (`LFK_SUDO_WINDOW`). */
+  sudoWindowMs: number;
   /** Tells the email sender that the outbox has new mail (it also polls). */
   wakeMailer(): void;
   /** Tells the webhook worker that deliveries are due (it also polls). */

@@ -1,4 +1,4 @@
-import { MAX_ACTIVE_KEYS, MAX_PENDING_INVITATIONS, MAX_WEBHOOKS_PER_FORM } from '@lfk/vocabulary';
+import { MAX_ACTIVE_KEYS, MAX_PASSKEYS, MAX_PENDING_INVITATIONS, MAX_WEBHOOKS_PER_FORM, type SecondFactor } from '@lfk/vocabulary';
 import { DeadlockException, ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
@@ -19,6 +19,12 @@ const CATALOGUE = {
   api_key_required: [401, 'This form accepts submissions authenticated with an API key only.'],
   invalid_credentials: [401, 'The email or password is incorrect.'],
   invalid_signature: [401, 'The report is not signed, or its signature does not verify with a trusted key.'],
+  second_factor_required: [
+    401,
+    'The password is right, and this account has a second factor: send a code from the authenticator app, a recovery code or a passkey to POST /v1/auth/second-factor with the challenge, within 5 minutes.',
+  ],
+  invalid_second_factor: [401, 'The code is not right, or it was already used.'],
+  invalid_challenge: [401, 'The sign-in has expired or was already completed. Sign in again.'],
   session_required: [403, 'This operation needs a signed-in session; API keys cannot be used here.'],
   owner_required: [403, 'Only an owner of the workspace can do this.'],
   origin_not_allowed: [403, "The request's origin is not allowed for this form."],
@@ -31,6 +37,14 @@ const CATALOGUE = {
   email_not_confirmed: [
     403,
     'Confirm your email address first: open the link emailed to you at sign-up, or ask for a new one (POST /v1/auth/email-verification, or "Send a new link" on the dashboard\'s Account page). Until then an account cannot create API keys, add webhooks or invite.',
+  ],
+  reauthentication_required: [
+    403,
+    'This needs you to have signed in, or confirmed who you are, in the last few minutes: confirm with your password, a code or a passkey (POST /v1/auth/reauthenticate), then try again.',
+  ],
+  two_factor_required: [
+    403,
+    'This workspace requires its members to use a second factor: add an authenticator app or a passkey to your account (Account → Security, or `lfk account two-factor`), then come back.',
   ],
   invitation_for_another_address: [403, 'This invitation was sent to another email address: sign in, or sign up, with that address to accept it.'],
   workspace_not_found: [404, 'No such workspace.'],
@@ -45,6 +59,7 @@ const CATALOGUE = {
   webhook_delivery_not_found: [404, 'No such webhook delivery.'],
   webhook_secret_not_found: [404, 'No such secret still signing for this endpoint.'],
   webhook_secret_not_shared: [409, 'This endpoint signs with Ed25519: its private key never leaves lfk. Receivers verify with its public_key (whpk_…).'],
+  passkey_not_found: [404, 'No such passkey of yours.'],
   invitation_not_found: [404, 'No such invitation: it was accepted, cancelled or replaced by a newer link, or it has expired.'],
   file_not_found: [404, 'No such file, or its link has expired.'],
   not_found: [404, 'Not found.'],
@@ -62,6 +77,11 @@ const CATALOGUE = {
   webhook_disabled: [409, 'The webhook endpoint is disabled. Enable it, and the deliveries waiting for it are sent.'],
   webhook_delivery_in_flight: [409, 'The delivery is being attempted right now. Try again once that attempt is over.'],
   webhook_delivery_succeeded: [409, 'The delivery already reached the endpoint: there is nothing to discard.'],
+  totp_already_enabled: [409, 'An authenticator app is already set up for this account: turn it off first to set up another.'],
+  two_factor_not_enabled: [409, 'This account has no second factor: set up an authenticator app or a passkey first.'],
+  enrolment_not_found: [409, 'No setup is in progress, or it expired: start again.'],
+  passkey_limit_reached: [409, `This account already has its ${MAX_PASSKEYS} passkeys. Remove one first.`],
+  passkey_already_registered: [409, 'This passkey is already registered.'],
   idempotency_key_reused: [409, 'The Idempotency-Key was already used with a different request.'],
   payload_too_large: [413, 'The request body is too large.'],
   file_too_large: [413, 'A file is larger than its field allows.'],
@@ -90,10 +110,21 @@ export interface ErrorDetail {
   message: string;
 }
 
+/** How to complete a sign-in that needs its second factor (`second_factor_required`). */
+export interface SecondFactorChallenge {
+  /** `lfm_…`: sent back with the factor, once. */
+  challenge: string;
+  expires_at: string;
+  /** What this account can complete it with. */
+  factors: SecondFactor[];
+  /** For a passkey: the WebAuthn request options to hand to the authenticator; absent without passkeys. */
+  passkey_options?: unknown;
+}
+
 export interface WireError {
   status: number;
   body: {
-    error: { code: ErrorCode; message: string; details?: ErrorDetail[]; request_id: string };
+    error: { code: ErrorCode; message: string; details?: ErrorDetail[]; request_id: string } & Partial<SecondFactorChallenge>;
   };
 }
 
@@ -128,10 +159,12 @@ export class ApiError extends TRPCError {
   readonly details: ErrorDetail[] | undefined;
   /** Response headers that belong to this error, such as `Retry-After`. */
   readonly headers: Record<string, string> | undefined;
+  /** How to complete the sign-in, for `second_factor_required`. */
+  readonly secondFactor: SecondFactorChallenge | undefined;
 
   constructor(
     code: ErrorCode,
-    options: { message?: string; details?: ErrorDetail[]; headers?: Record<string, string> } = {},
+    options: { message?: string; details?: ErrorDetail[]; headers?: Record<string, string>; secondFactor?: SecondFactorChallenge } = {},
   ) {
     // An ApiError is an answer, not a fault: nobody reads its stack, and capturing one is most of its cost.
     const stackTraceLimit = Error.stackTraceLimit;
@@ -142,6 +175,7 @@ export class ApiError extends TRPCError {
     this.apiCode = code;
     this.details = options.details;
     this.headers = options.headers;
+    this.secondFactor = options.secondFactor;
   }
 }
 
@@ -267,6 +301,7 @@ export function toWireError(error: unknown, requestId: string): WireError {
       code: api.apiCode,
       message: redactSecrets(api.message),
       ...(details ? { details } : {}),
+      ...api.secondFactor,
       request_id: requestId,
     },
   };

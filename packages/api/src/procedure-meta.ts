@@ -41,6 +41,12 @@ export interface ProcedureMeta {
   errors?: readonly ErrorCode[];
   /** It honours an `Idempotency-Key` (through `runIdempotently`), so it can also answer `idempotency_key_reused`. */
   idempotent?: boolean;
+  /**
+   * Sudo mode: a person's session must have proved who they are within the sudo window, or the
+   * call answers `reauthentication_required` (sessionProcedure enforces it). `when` limits it to
+   * some inputs, read raw.
+   */
+  sudo?: true | { when: (rawInput: unknown) => boolean };
 }
 
 type Method = RestMeta['method'];
@@ -50,9 +56,9 @@ export function rest(
   route: `${Method} /v1/${string}`,
   status: RestMeta['status'],
   summary: string,
-  options: Pick<RestMeta, 'transport' | 'bodyLimit' | 'body'> & Pick<ProcedureMeta, 'errors' | 'idempotent'> = {},
+  options: Pick<RestMeta, 'transport' | 'bodyLimit' | 'body'> & Pick<ProcedureMeta, 'errors' | 'idempotent' | 'sudo'> = {},
 ): ProcedureMeta {
   const [method, path] = route.split(' ') as [Method, string];
-  const { errors = [], idempotent = false, ...http } = options;
-  return { rest: { method, path, status, summary, ...http }, errors, idempotent };
+  const { errors = [], idempotent = false, sudo, ...http } = options;
+  return { rest: { method, path, status, summary, ...http }, errors, idempotent, ...(sudo ? { sudo } : {}) };
 }

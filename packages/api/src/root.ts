@@ -3,6 +3,7 @@ import { apiKeysRouter } from './features/keys/router.ts';
 import { secretScanningRouter } from './features/secret-scanning/router.ts';
 import { auditEventsRouter } from './features/audit/router.ts';
 import { authRouter } from './features/auth/router.ts';
+import { twoFactorRouter } from './features/two-factor/router.ts';
 import { deviceLoginsRouter } from './features/device-sign-in/router.ts';
 import { emailVerificationsRouter } from './features/email-verification/router.ts';
 import { autoReplyStopsRouter } from './features/auto-replies/router.ts';
@@ -19,6 +20,7 @@ import { createCallerFactory, router } from './trpc.ts';
 
 export const appRouter = router({
   auth: authRouter,
+  twoFactor: twoFactorRouter,
   passwordResets: passwordResetsRouter,
   deviceLogins: deviceLoginsRouter,
   workspaces: workspacesRouter,

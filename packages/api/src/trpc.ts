@@ -5,6 +5,8 @@ import { z } from 'zod';
 import type { Context } from './context.ts';
 import { refusal } from './credentials/authenticate.ts';
 import type { Principal } from './credentials/principal.ts';
+
+type SessionPrincipal = Extract<Principal, { kind: 'session' }>;
 import { ApiError, type ErrorCode, toWireError, trpcErrorData } from './errors.ts';
 import type { ProcedureMeta } from './procedure-meta.ts';
 import type { RateLimitName } from './rate-limits/rate-limits.ts';
@@ -84,10 +86,24 @@ export const keyProcedure = t.procedure.meta({ access: 'api_key', accessErrors: 
   return next({ ctx: { ...identified, key: identified.principal } });
 });
 
+/**
+ * Sudo mode (DESIGN §15): a procedure whose meta says `sudo` needs its person to have proved who
+ * they are (signed in, or reauthenticated) within the server's sudo window; a `when` narrows it to
+ * some inputs (inviting an owner, not a member). Read from the raw input: the check comes before
+ * the procedure's own parsing, which refuses a malformed input on its own.
+ */
+async function assertSudoMode(ctx: Context, session: SessionPrincipal, meta: ProcedureMeta | undefined, rawInput: () => Promise<unknown>): Promise<void> {
+  const sudo = meta?.sudo;
+  if (!sudo) return;
+  if (sudo !== true && !sudo.when(await rawInput())) return;
+  if (ctx.services.now().getTime() - session.authenticatedAt.getTime() > ctx.services.sudoWindowMs) throw new ApiError('reauthentication_required');
+}
+
 /** A signed-in person. An API key is refused: keys never reach what this guards. */
-export const sessionProcedure = authenticatedProcedure.meta({ access: 'session', accessErrors: SESSION }).use(({ ctx, next }) => {
+export const sessionProcedure = authenticatedProcedure.meta({ access: 'session', accessErrors: SESSION }).use(async ({ ctx, meta, getRawInput, next }) => {
   const principal = ctx.principal;
   if (principal.kind !== 'session') throw new ApiError('session_required');
+  await assertSudoMode(ctx, principal, meta, getRawInput);
   return next({ ctx: { session: principal } });
 });
 

@@ -47,6 +47,7 @@ async function runtime() {
       allowSignup: true,
       publicUrl: 'http://lfk.test',
       verifyResendIntervalMs: 60_000,
+      sudoWindowMs: 600_000,
       now: () => new Date(),
       secretScanningKeys: new Map(),
       secretKey: randomBytes(32),

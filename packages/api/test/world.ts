@@ -45,6 +45,7 @@ export async function testServices({
       allowSignup: true,
       publicUrl: 'http://lfk.test',
       verifyResendIntervalMs: 60_000,
+      sudoWindowMs: 600_000,
       now,
       secretScanningKeys: new Map(),
       secretKey: randomBytes(32),

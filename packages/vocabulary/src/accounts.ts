@@ -50,6 +50,12 @@ export const AUDIT_ACTIONS = [
   'webhook.secret_revealed',
   'webhook.delivery_retried',
   'webhook.delivery_discarded',
+  'two_factor.totp_enabled',
+  'two_factor.totp_disabled',
+  'two_factor.passkey_added',
+  'two_factor.passkey_removed',
+  'two_factor.recovery_codes_regenerated',
+  'two_factor.recovery_code_used',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -62,3 +68,16 @@ export const MIN_PASSWORD_LENGTH = 10;
 /** How long an invitation's link works, and how many may wait in one workspace. */
 export const INVITATION_TTL_DAYS = 7;
 export const MAX_PENDING_INVITATIONS = 100;
+
+/** What a sign-in waiting for its second half is for (see `AuthChallenge`). */
+export const AUTH_CHALLENGE_PURPOSES = ['second_factor', 'passkey_sign_in', 'passkey_registration', 'totp_enrolment'] as const;
+export type AuthChallengePurpose = (typeof AUTH_CHALLENGE_PURPOSES)[number];
+
+/** The factors a sign-in may be completed with. */
+export const SECOND_FACTORS = ['totp', 'passkey', 'recovery_code'] as const;
+export type SecondFactor = (typeof SECOND_FACTORS)[number];
+
+/** Recovery codes handed out at once; each is spent by its use. */
+export const RECOVERY_CODE_COUNT = 10;
+/** Passkeys one account may hold. */
+export const MAX_PASSKEYS = 20;

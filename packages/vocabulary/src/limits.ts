@@ -35,6 +35,7 @@ export const TEXT_LIMITS = {
   idempotencyScope: 80,
   emailSubject: 300,
   deviceName: 100,
+  passkeyName: 64,
   webhookDescription: 200,
   /** What a closed form tells the person who tries to send it. */
   closedMessage: 1000,

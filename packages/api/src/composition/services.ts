@@ -30,6 +30,8 @@ export interface ServicesSettings {
   allowSignup: boolean;
   publicUrl: string;
   verifyResendIntervalMs: number;
+  /** `LFK_SUDO_WINDOW`, in milliseconds. */
+  sudoWindowMs: number;
   now: () => Date;
   secretScanningKeys: ReadonlyMap<string, KeyObject>;
   /** `LFK_SECRET_KEY`: 32 bytes that seal stored secrets. */
@@ -66,6 +68,7 @@ export function createServices(db: Database, settings: ServicesSettings, log: Lo
     allowSignup: settings.allowSignup,
     publicUrl: settings.publicUrl,
     verifyResendIntervalMs: settings.verifyResendIntervalMs,
+    sudoWindowMs: settings.sudoWindowMs,
     wakeMailer: wake.mailer,
     wakeWebhooks: wake.webhooks,
     secretBox: new SecretBox(settings.secretKey),

@@ -203,5 +203,5 @@ async function fromSession(
   if (stored.lastSeenAt === null || now.getTime() - stored.lastSeenAt.getTime() >= SESSION_SEEN_EVERY_MS) {
     await sessions.seen(stored.id, now, { ip: request.ip, userAgent: request.userAgent ?? null });
   }
-  return { principal: { kind: 'session', userId: stored.userId, sessionId: stored.id, expiresAt }, failure: null, via };
+  return { principal: { kind: 'session', userId: stored.userId, sessionId: stored.id, expiresAt, authenticatedAt: stored.authenticatedAt }, failure: null, via };
 }

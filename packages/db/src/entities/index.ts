@@ -1,6 +1,7 @@
 import { ApiKey } from './api-key.ts';
 import { ApiKeyUsage } from './api-key-usage.ts';
 import { AuditEvent } from './audit-event.ts';
+import { AuthChallenge } from './auth-challenge.ts';
 import { AutoReplyStop } from './auto-reply-stop.ts';
 import { BaseEntity, UpdatableEntity } from './base.ts';
 import { DeviceLogin } from './device-login.ts';
@@ -10,10 +11,12 @@ import { FormEvent } from './form-event.ts';
 import { IdempotencyRecord } from './idempotency-record.ts';
 import { Invitation } from './invitation.ts';
 import { PasswordReset } from './password-reset.ts';
+import { Passkey } from './passkey.ts';
 import { Membership } from './membership.ts';
 import { OutboxEmail } from './outbox-email.ts';
 import { Project } from './project.ts';
 import { RateLimitBucket } from './rate-limit-bucket.ts';
+import { RecoveryCode } from './recovery-code.ts';
 import { Session } from './session.ts';
 import { ObjectDeletion } from './object-deletion.ts';
 import { Submission } from './submission.ts';
@@ -26,6 +29,7 @@ import { Workspace } from './workspace.ts';
 export * from './api-key.ts';
 export * from './api-key-usage.ts';
 export * from './audit-event.ts';
+export * from './auth-challenge.ts';
 export * from './auto-reply-stop.ts';
 export * from './base.ts';
 export * from './device-login.ts';
@@ -35,10 +39,12 @@ export * from './form-event.ts';
 export * from './idempotency-record.ts';
 export * from './invitation.ts';
 export * from './password-reset.ts';
+export * from './passkey.ts';
 export * from './membership.ts';
 export * from './outbox-email.ts';
 export * from './project.ts';
 export * from './rate-limit-bucket.ts';
+export * from './recovery-code.ts';
 export * from './session.ts';
 export * from './object-deletion.ts';
 export * from './submission.ts';
@@ -75,4 +81,7 @@ export const entities = [
   PasswordReset,
   Invitation,
   AutoReplyStop,
+  AuthChallenge,
+  RecoveryCode,
+  Passkey,
 ];

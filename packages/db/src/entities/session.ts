@@ -15,6 +15,8 @@ export const Session = defineEntity({
     tokenHash: p.string().length(64).unique(),
     expiresAt: p.datetime(),
     revokedAt: p.datetime().nullable(),
+    /** When its person last proved who they are (sign-up, sign-in, reauthentication): sudo mode reads it. */
+    authenticatedAt: p.datetime(),
     /** When the session was last used, and from where (what its person sees in their list of sessions); written at most every few minutes. */
     lastSeenAt: p.datetime().nullable(),
     ip: p.string().length(TEXT_LIMITS.ipAddress).nullable(),

@@ -14,6 +14,11 @@ export const User = defineEntity({
     passwordHash: p.text().hidden().lazy(),
     /** When the person proved they read mail at `email` (a sign-up link, or an invitation accepted); null until then. */
     emailVerifiedAt: p.datetime().nullable(),
+    /** The authenticator app's shared secret, sealed under `LFK_SECRET_KEY`; null while TOTP is off. */
+    totpSecretSealed: p.text().nullable().hidden().lazy(),
+    totpEnabledAt: p.datetime().nullable(),
+    /** The last TOTP time step a code was accepted for: a code is taken once, and no earlier one after it. */
+    totpLastStep: p.bigint('number').nullable(),
   },
 });
 export type IUser = InferEntity<typeof User>;

@@ -9,6 +9,8 @@ export interface StoredSession {
   expiresAt: Date;
   revoked: boolean;
   lastSeenAt: Date | null;
+  /** When its person last proved who they are: sudo mode's clock. */
+  authenticatedAt: Date;
 }
 
 /** Where a request came from, as a session keeps it: cut to fit where the request was read. */
@@ -36,6 +38,7 @@ export class SessionRepository extends BaseRepository<ISession> {
       expiresAt,
       revokedAt: null,
       createdAt: now,
+      authenticatedAt: now,
       lastSeenAt: now,
       ip: from.ip,
       userAgent: from.userAgent,
@@ -43,8 +46,10 @@ export class SessionRepository extends BaseRepository<ISession> {
   }
 
   async findByTokenHash(tokenHash: string): Promise<StoredSession | null> {
-    const rows = await this.em.execute<{ id: string; user_id: string; expires_at: string | Date; revoked_at: unknown; last_seen_at: string | Date | null }[]>(
-      'select id, user_id, expires_at, revoked_at, last_seen_at from sessions where token_hash = ?',
+    const rows = await this.em.execute<
+      { id: string; user_id: string; expires_at: string | Date; revoked_at: unknown; last_seen_at: string | Date | null; authenticated_at: string | Date }[]
+    >(
+      'select id, user_id, expires_at, revoked_at, last_seen_at, authenticated_at from sessions where token_hash = ?',
       [tokenHash],
     );
     const row = rows[0];
@@ -55,8 +60,14 @@ export class SessionRepository extends BaseRepository<ISession> {
           expiresAt: new Date(row.expires_at),
           revoked: row.revoked_at !== null,
           lastSeenAt: row.last_seen_at === null ? null : new Date(row.last_seen_at),
+          authenticatedAt: new Date(row.authenticated_at),
         }
       : null;
+  }
+
+  /** Its person proved who they are again (a password, a code, a passkey): sudo mode starts over. */
+  async reauthenticated(sessionId: string, at: Date): Promise<void> {
+    await this.em.execute('update sessions set authenticated_at = ? where id = ?', [at, sessionId]);
   }
 
   /** Writes when and where the session was last used. */

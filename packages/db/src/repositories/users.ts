@@ -52,6 +52,55 @@ export class UserRepository extends BaseRepository<IUser> {
     await this.em.execute('delete from users where id = ?', [userId]);
   }
 
+  /** Whether the account has a second factor (TOTP or a passkey); false for one that no longer exists. */
+  async hasSecondFactor(userId: string): Promise<boolean> {
+    const rows = await this.em.execute<{ id: string }[]>(
+      'select id from users u where id = ? and (totp_enabled_at is not null or exists (select 1 from passkeys k where k.user_id = u.id))',
+      [userId],
+    );
+    return rows.length > 0;
+  }
+
+  /** The account's TOTP secret, sealed, and since when it is on; null while TOTP is off. */
+  async totpOf(userId: string): Promise<{ secretSealed: string; enabledAt: Date } | null> {
+    const rows = await this.em.execute<{ totp_secret_sealed: string | null; totp_enabled_at: string | Date }[]>(
+      'select totp_secret_sealed, totp_enabled_at from users where id = ? and totp_enabled_at is not null',
+      [userId],
+    );
+    const row = rows[0];
+    return row?.totp_secret_sealed ? { secretSealed: row.totp_secret_sealed, enabledAt: new Date(row.totp_enabled_at) } : null;
+  }
+
+  /**
+   * Takes a TOTP code's time step: true once per step, and never for a step at or before the last
+   * one taken. One statement, so of two requests with one code, one gets it.
+   */
+  async takeTotpStep(userId: string, step: number): Promise<boolean> {
+    const rows = await this.em.execute<{ id: string }[]>(
+      'update users set totp_last_step = ? where id = ? and totp_enabled_at is not null and (totp_last_step is null or totp_last_step < ?) returning id',
+      [step, userId, step],
+    );
+    return rows.length > 0;
+  }
+
+  /** TOTP is on with this (sealed) secret, its confirming code's step taken. False when it already was on. */
+  async enableTotp(userId: string, secretSealed: string, step: number, at: Date): Promise<boolean> {
+    const rows = await this.em.execute<{ id: string }[]>(
+      'update users set totp_secret_sealed = ?, totp_enabled_at = ?, totp_last_step = ? where id = ? and totp_enabled_at is null returning id',
+      [secretSealed, at, step, userId],
+    );
+    return rows.length > 0;
+  }
+
+  /** TOTP is off, its secret gone. False when it was not on. */
+  async disableTotp(userId: string): Promise<boolean> {
+    const rows = await this.em.execute<{ id: string }[]>(
+      'update users set totp_secret_sealed = null, totp_enabled_at = null, totp_last_step = null where id = ? and totp_enabled_at is not null returning id',
+      [userId],
+    );
+    return rows.length > 0;
+  }
+
   findByEmail(email: string) {
     return this.findOne({ email });
   }

@@ -56,6 +56,12 @@ const ACTIONS: Record<AuditAction, string> = {
   'webhook.secret_revealed': "revealed a webhook's secret",
   'webhook.delivery_retried': 'retried a webhook delivery',
   'webhook.delivery_discarded': 'discarded a webhook delivery',
+  'two_factor.totp_enabled': 'set up an authenticator app',
+  'two_factor.totp_disabled': 'turned their authenticator app off',
+  'two_factor.passkey_added': 'added a passkey',
+  'two_factor.passkey_removed': 'removed a passkey',
+  'two_factor.recovery_codes_regenerated': 'made new recovery codes',
+  'two_factor.recovery_code_used': 'signed in with a recovery code',
 };
 
 export function AuditPage() {

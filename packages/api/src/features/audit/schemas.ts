@@ -105,6 +105,12 @@ const AUDIT_DATA = {
   'webhook.secret_revealed': webhookAudit,
   'webhook.delivery_retried': webhookAudit.extend({ delivery_id: z.string() }),
   'webhook.delivery_discarded': webhookAudit.extend({ delivery_id: z.string() }),
+  'two_factor.totp_enabled': nothing,
+  'two_factor.totp_disabled': nothing,
+  'two_factor.passkey_added': z.object({ name: z.string().describe("The passkey's name.") }),
+  'two_factor.passkey_removed': z.object({ name: z.string().describe("The passkey's name.") }),
+  'two_factor.recovery_codes_regenerated': nothing,
+  'two_factor.recovery_code_used': z.object({ remaining: z.int().describe('Unused recovery codes left.') }),
 } satisfies Record<AuditAction, z.ZodObject>;
 
 /** A person's address where the event names a person (a `user` actor or target), so a member who has left is still known. */

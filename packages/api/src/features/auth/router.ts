@@ -1,4 +1,11 @@
-import { AuditEvent, EmailVerification, Membership, Session, User, Workspace } from '@lfk/db';
+import { AuditEvent, AuthChallenge, EmailVerification, Membership, RecoveryCode, Session, User, Workspace } from '@lfk/db';
+import { sha256 } from '../../credentials/secrets.ts';
+import { isWellFormedChallengeToken } from '../../credentials/tokens.ts';
+import { secondFactorRequired } from '../two-factor/sign-in-challenges.ts';
+import { takeTotpCode } from '../two-factor/totp-codes.ts';
+import { spendRecoveryCode } from '../two-factor/recovery-codes.ts';
+import { recordFactorChange } from '../two-factor/factors.ts';
+import { reauthenticateInput, secondFactorInput } from '../two-factor/schemas.ts';
 import { hashPassword, verifyPassword } from '../../credentials/passwords.ts';
 import { ApiError } from '../../errors.ts';
 import { rest } from '../../procedure-meta.ts';
@@ -49,8 +56,8 @@ export const authRouter = router({
       };
     }),
 
-  login: publicProcedure.meta(rest('POST /v1/auth/login', 200, 'Sign in and get a session token',
-      { errors: ['rate_limited', 'invalid_credentials'] }))
+  login: publicProcedure.meta(rest('POST /v1/auth/login', 200, 'Sign in and get a session token; an account with a second factor answers a challenge to complete with it',
+      { errors: ['rate_limited', 'invalid_credentials', 'second_factor_required'] }))
     .use(perIpLimit('login'))
     .input(loginInput)
     .output(loginOutput)
@@ -65,10 +72,79 @@ export const authRouter = router({
       const valid = await verifyPassword(user?.passwordHash ?? null, input.password);
       if (!user || !valid) throw new ApiError('invalid_credentials');
       await rateLimits.giveBack('login_failures', account);
+      // A second factor's guesses spend the same budget again, so the password is given back only to be asked for the factor.
+      const secondFactor = await secondFactorRequired(ctx.em, ctx.services, user.id);
+      if (secondFactor) throw secondFactor;
       const session = startSession(ctx.em, user.id, ctx.services.now(), { ip: ctx.ip, userAgent: ctx.userAgent ?? null });
       await ctx.em.flush();
       ctx.cookies.set(session.token, session.expiresAt);
       return { user: userToWire(user), session_token: session.token, expires_at: session.expiresAt.toISOString() };
+    }),
+
+  /**
+   * Completes a sign-in that needs its second factor: the challenge, and a code from the app or a
+   * recovery code. Guesses spend the account's sign-in budget; a challenge is completed once, a
+   * code and a recovery code work once.
+   */
+  secondFactor: publicProcedure.meta(rest('POST /v1/auth/second-factor', 200,
+      "Complete a sign-in with its second factor: the challenge, and a code from the authenticator app or a recovery code",
+      { errors: ['rate_limited', 'invalid_challenge', 'invalid_second_factor'] }))
+    .use(perIpLimit('login'))
+    .input(secondFactorInput)
+    .output(loginOutput)
+    .mutation(async ({ ctx, input }) => {
+      const { services } = ctx;
+      if (!isWellFormedChallengeToken(input.challenge)) throw new ApiError('invalid_challenge');
+      const tokenHash = sha256(input.challenge);
+      const waiting = await ctx.em.getRepository(AuthChallenge).findByToken(tokenHash, 'second_factor', services.now());
+      const user = waiting?.userId ? await ctx.em.getRepository(User).findOne({ id: waiting.userId }) : null;
+      if (!waiting || !user) throw new ApiError('invalid_challenge');
+      const account = user.email.toLowerCase();
+      await services.rateLimits.consume('login_failures', account);
+      const result = await ctx.em.transactional(async (em) => {
+        const now = services.now();
+        // Locked, so of two completions at once one signs in, and the other finds it spent.
+        if (!(await em.getRepository(AuthChallenge).lockLive(waiting.id, now))) throw new ApiError('invalid_challenge');
+        const passed = input.code !== undefined
+          ? await takeTotpCode(em, services.secretBox, user.id, input.code, now)
+          : await spendRecoveryCode(em, services.secretBox, user.id, input.recovery_code!, now);
+        if (!passed) return null;
+        await em.getRepository(AuthChallenge).spend(waiting.id);
+        if (input.recovery_code !== undefined) {
+          const remaining = await em.getRepository(RecoveryCode).remainingOf(user.id);
+          await recordFactorChange(em, services, user, { type: 'user', id: user.id }, { kind: 'recovery_code_used', remaining });
+        }
+        const session = startSession(em, user.id, now, { ip: ctx.ip, userAgent: ctx.userAgent ?? null });
+        await em.flush();
+        return session;
+      });
+      // A wrong code is counted (not given back); the challenge stays for the next try.
+      if (!result) throw new ApiError('invalid_second_factor');
+      await services.rateLimits.giveBack('login_failures', account);
+      if (input.recovery_code !== undefined) services.wakeMailer();
+      ctx.cookies.set(result.token, result.expiresAt);
+      return { user: userToWire(user), session_token: result.token, expires_at: result.expiresAt.toISOString() };
+    }),
+
+  /**
+   * Sudo mode: the signed-in person proves who they are again (the password, or a code from the
+   * app), and what is dangerous may be done for the next `LFK_SUDO_WINDOW` seconds.
+   */
+  reauthenticate: sessionProcedure.meta(rest('POST /v1/auth/reauthenticate', 204,
+      'Confirm who you are again (password or authenticator code): sudo mode, for keys, secrets, second factors, exports and deletions',
+      { errors: ['rate_limited', 'invalid_second_factor'] }))
+    .input(reauthenticateInput)
+    .mutation(async ({ ctx, input }) => {
+      const { services } = ctx;
+      if (input.password !== undefined) {
+        await confirmPassword(ctx, input.password, { path: 'password', message: 'Is not your password.' });
+      } else {
+        const user = await ctx.em.getRepository(User).findOneOrFail({ id: ctx.session.userId }, { failHandler: () => new ApiError('invalid_session') });
+        await services.rateLimits.consume('login_failures', user.email);
+        if (!(await takeTotpCode(ctx.em, services.secretBox, user.id, input.code!, services.now()))) throw new ApiError('invalid_second_factor');
+        await services.rateLimits.giveBack('login_failures', user.email);
+      }
+      await ctx.em.getRepository(Session).reauthenticated(ctx.session.sessionId, services.now());
     }),
 
   logout: sessionProcedure.meta(
