@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { type SeededAccount, seedAccount, seedMembership, type SeedOptions, TEST_PASSWORD } from '@lfk/api/testing';
 import { ownDatabase, replicaOf, sharedDatabase } from '@lfk/db/testing';
-import { linkTokenSentTo, type Res, TEST_SECRET_KEY } from '@lfk/testing';
+import { authenticatorCode, linkTokenSentTo, type Res, TEST_SECRET_KEY } from '@lfk/testing';
 import { afterAll, beforeAll } from 'vitest';
 import { type Config, createServer, type LfkServer, loadConfig, type OutboxSenderOptions, RATE_LIMITS_OFF, type ServerOptions } from '../src/index.ts';
 
@@ -60,6 +60,11 @@ export interface TestServer {
   addMember(workspaceId: string, email: string, role: 'owner' | 'member'): Promise<void>;
   /** An owner, a member of the owner's workspace, and an outsider (who has a workspace of their own only). */
   signupTeam(): Promise<{ owner: Account; member: Account; outsider: Account }>;
+  /**
+   * Sets up an authenticator app for the account, as its person does (start, then a first code of
+   * the server's current step): its secret, and the recovery codes handed out once.
+   */
+  enableAuthenticator(token: string): Promise<{ secret: string; recoveryCodes: string[] }>;
   /** Raw SQL against the server's database. */
   sql<T = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
   /** How many rows `select count(*) from <fromWhere>` counts, e.g. `count('forms where id = ?', [id])`. */
@@ -184,6 +189,15 @@ export async function startTestServer(
       const outsider = await t.signup();
       await t.addMember(owner.workspaceId, member.email, 'member');
       return { owner, member, outsider };
+    },
+    async enableAuthenticator(token) {
+      const started = await request('POST', '/v1/auth/two-factor/totp', { token });
+      if (started.status !== 201) throw new Error(`authenticator setup failed: ${started.status} ${started.body}`);
+      const secret = started.json.secret as string;
+      const code = await authenticatorCode(secret, 0, server.config.now());
+      const confirmed = await request('POST', '/v1/auth/two-factor/totp/confirm', { token, body: { code } });
+      if (confirmed.status !== 200) throw new Error(`authenticator confirmation failed: ${confirmed.status} ${confirmed.body}`);
+      return { secret, recoveryCodes: confirmed.json.recovery_codes as string[] };
     },
     async sql(query, params = []) {
       return server.db.fork().execute(query, params as unknown[]) as Promise<never[]>;

@@ -117,8 +117,6 @@ export interface SecondFactorChallenge {
   expires_at: string;
   /** What this account can complete it with. */
   factors: SecondFactor[];
-  /** For a passkey: the WebAuthn request options to hand to the authenticator; absent without passkeys. */
-  passkey_options?: unknown;
 }
 
 export interface WireError {

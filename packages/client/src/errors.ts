@@ -104,3 +104,31 @@ export function lfkErrorOf(error: unknown): LfkProblem | null {
     retryAfterSeconds: retryAfterOf(error),
   };
 }
+
+/** How to finish a sign-in that needs its second factor: what `second_factor_required` carries. */
+export interface LfkSecondFactorChallenge {
+  /** `lfm_…`: send it to `auth.secondFactor` with the factor, within 5 minutes. */
+  challenge: string;
+  expiresAt: string;
+  /** What the account can complete the sign-in with: `totp` (a code from the app), `passkey`, `recovery_code`. */
+  factors: string[];
+}
+
+/**
+ * The challenge a sign-in answered instead of a session, or null for any other outcome:
+ *
+ * ```ts
+ * try { signedIn = await client.auth.login.mutate({ email, password }); }
+ * catch (error) {
+ *   const pending = secondFactorChallengeOf(error);
+ *   if (!pending) throw error;
+ *   signedIn = await client.auth.secondFactor.mutate({ challenge: pending.challenge, code: await askForCode() });
+ * }
+ * ```
+ */
+export function secondFactorChallengeOf(error: unknown): LfkSecondFactorChallenge | null {
+  if (!isLfkError(error, 'second_factor_required')) return null;
+  const { challenge, expires_at, factors } = error.data;
+  if (typeof challenge !== 'string' || typeof expires_at !== 'string' || !Array.isArray(factors)) return null;
+  return { challenge, expiresAt: expires_at, factors: [...factors] };
+}

@@ -1,5 +1,15 @@
 export { createLfkClient, type LfkCallContext, type LfkClient, type LfkClientOptions, type LfkCredentials } from './client.ts';
-export { isLfkError, type LfkError, type LfkErrorData, type LfkErrorDetail, type LfkProblem, LfkResponseError, lfkErrorOf } from './errors.ts';
+export {
+  isLfkError,
+  type LfkError,
+  type LfkErrorData,
+  type LfkErrorDetail,
+  type LfkProblem,
+  LfkResponseError,
+  type LfkSecondFactorChallenge,
+  lfkErrorOf,
+  secondFactorChallengeOf,
+} from './errors.ts';
 export { exportSubmissions, type LfkExportQuery } from './export.ts';
 export {
   downloadFile,

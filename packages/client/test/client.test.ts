@@ -4,10 +4,10 @@
  * by `npm run test:consumers`.
  */
 import { randomUUID } from 'node:crypto';
-import { type Account, freePort, thrown, useTestServer } from '@lfk/server/testing';
+import { type Account, authenticatorCode, freePort, PASSWORD, thrown, useTestServer } from '@lfk/server/testing';
 import { TRPCClientError } from '@trpc/client';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createLfkClient, exportSubmissions, isLfkError, LfkResponseError, lfkErrorOf } from '../src/index.ts';
+import { createLfkClient, exportSubmissions, isLfkError, LfkResponseError, lfkErrorOf, secondFactorChallengeOf } from '../src/index.ts';
 
 const t = useTestServer();
 let baseUrl: string;
@@ -32,6 +32,22 @@ describe('credentials', () => {
     expect(workspaces.data.map((w) => w.id)).toContain(owner.workspaceId);
     const refused = await thrown(withKey.apiKeys.list.query({ workspace_id: owner.workspaceId }));
     expect(isLfkError(refused, 'session_required')).toBe(true);
+  });
+});
+
+describe('signing in with a second factor (issue 42)', () => {
+  it('the sign-in answers a challenge, which a code from the app completes', async () => {
+    const person = await t.signup();
+    const { secret } = await t.enableAuthenticator(person.token);
+    const anonymous = createLfkClient({ baseUrl });
+    const refused = await thrown(anonymous.auth.login.mutate({ email: person.email, password: PASSWORD }));
+    expect(secondFactorChallengeOf(new Error('not lfk'))).toBeNull();
+    const pending = secondFactorChallengeOf(refused);
+    expect(pending).toMatchObject({ challenge: expect.stringMatching(/^lfm_/), factors: ['totp', 'recovery_code'] });
+    // The app's next code: the setup took the current one.
+    const signedIn = await anonymous.auth.secondFactor.mutate({ challenge: pending!.challenge, code: await authenticatorCode(secret, 1, t.server.config.now()) });
+    const asPerson = createLfkClient({ baseUrl, sessionToken: signedIn.session_token });
+    expect((await asPerson.twoFactor.status.query()).totp.enabled).toBe(true);
   });
 });
 

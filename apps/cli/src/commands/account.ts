@@ -5,6 +5,7 @@ import { confirmOrStop } from '../terminal/prompts.ts';
 import { passwordFrom } from './auth.ts';
 import { commandGroup } from './options.ts';
 import { action } from './run-command.ts';
+import { twoFactorCommand } from './two-factor.ts';
 
 const verifyEmailCommand = () =>
   new Command('verify-email')
@@ -44,4 +45,9 @@ const accountDeleteCommand = () =>
     );
 
 export const accountCommand = () =>
-  commandGroup('account', 'Confirm your address, or delete your account', [verifyEmailCommand(), accountDeleteCommand()], ['lfk account verify-email', 'lfk account delete']);
+  commandGroup(
+    'account',
+    'Confirm your address, set up a second factor, or delete your account',
+    [verifyEmailCommand(), twoFactorCommand(), accountDeleteCommand()],
+    ['lfk account verify-email', 'lfk account two-factor enable', 'lfk account delete'],
+  );

@@ -11,6 +11,8 @@ import { openBrowser } from '../terminal/open-browser.ts';
 import { canPrompt, promptHidden, promptLine, readStdin, requirePrompt } from '../terminal/prompts.ts';
 import { tokenOfLink } from '../input/emailed-link.ts';
 import { examples } from './options.ts';
+import { completeSecondFactor } from './two-factor.ts';
+import { secondFactorChallengeOf } from '@lfk/client';
 import { action } from './run-command.ts';
 import { allowedOf } from './keys.ts';
 
@@ -184,6 +186,7 @@ export const loginCommand = () =>
   withCredentialFlags('login')
     .description('Sign in; the session is saved for this server')
     .option('--web', 'sign in through the dashboard in your browser: approve a code, type no password here')
+    .option('--code <code>', 'the code from your authenticator app, or a recovery code, when the account has a second factor (asked for on a terminal)')
     .option('--no-browser', 'with --web: print the page to open instead of opening it')
     .addHelpText(
       'after',
@@ -193,11 +196,19 @@ export const loginCommand = () =>
       action(async (ctx, flags) => {
         let result: { session_token: string; user: { email: string } };
         if (flags.web) {
-          if (flags.email || flags.passwordStdin) throw usageError('conflicting_flags', '--web signs in through the browser: leave out --email and --password-stdin.');
+          if (flags.email || flags.passwordStdin || flags.code) {
+            throw usageError('conflicting_flags', '--web signs in through the browser: leave out --email, --password-stdin and --code.');
+          }
           result = await loginThroughBrowser(ctx, flags.browser);
         } else {
           const { email, password, api } = await credentialsFrom(ctx, flags, false);
-          result = await api.auth.login.mutate({ email, password });
+          try {
+            result = await api.auth.login.mutate({ email, password });
+          } catch (error) {
+            const pending = secondFactorChallengeOf(error);
+            if (!pending) throw error;
+            result = await completeSecondFactor(ctx, api, pending, flags.code);
+          }
         }
         await finishLogin(ctx, result);
         ctx.out.result(withoutSessionToken(result), (result) => {

@@ -16,7 +16,18 @@ export async function runCommand(command: CommandUnknownOpts, body: (ctx: Comman
   } catch (error) {
     if ((error as Error | null)?.name !== 'TRPCClientError') throw error;
     const { toCliError } = await import('../http/api-errors.ts');
-    throw toCliError(error, settings.baseUrl, settings.timeoutMs);
+    const failure = toCliError(error, settings.baseUrl, settings.timeoutMs);
+    // Sudo mode: the server refused before doing anything, so once the person has confirmed who
+    // they are the command runs again, whole.
+    if (failure.code !== 'reauthentication_required') throw failure;
+    const { confirmItIsYou } = await import('./two-factor.ts');
+    if (!(await confirmItIsYou(ctx))) throw failure;
+    try {
+      await body(ctx);
+    } catch (again) {
+      if ((again as Error | null)?.name !== 'TRPCClientError') throw again;
+      throw toCliError(again, settings.baseUrl, settings.timeoutMs);
+    }
   }
 }
 

@@ -20,6 +20,8 @@ const HINTS: Partial<Record<ErrorCode, string>> = {
   file_quarantined: "The malware scanner found malware in it ('lfk submissions get' shows what): it cannot be downloaded.",
   storage_unavailable: 'Try again in a moment. A submission refused so stored nothing; with the same --idempotency-key it is made at most once.',
   scanner_unavailable: 'Try again in a moment: the submission stored nothing; with the same --idempotency-key it is made at most once.',
+  reauthentication_required: "Run it again at a terminal, where you are asked to confirm it's you, or sign in again with 'lfk login'.",
+  two_factor_required: "Set up an authenticator app with 'lfk account two-factor enable' (or a passkey in the dashboard), then try again.",
   api_key_already_rolled: "Its replacement is the key it was rolled to ('lfk keys get <key_id>' shows it): roll that one instead.",
 };
 
@@ -32,6 +34,10 @@ const AUTH_CODES = new Set<ErrorCode>([
   'api_key_required',
   'session_required',
   'csrf_failed',
+  'second_factor_required',
+  'invalid_second_factor',
+  'invalid_challenge',
+  'reauthentication_required',
 ]);
 
 const exitCodeFor = (code: ErrorCode) => (code === 'rate_limited' ? EXIT_RATE_LIMITED : AUTH_CODES.has(code) ? EXIT_AUTH : EXIT_FAILURE);

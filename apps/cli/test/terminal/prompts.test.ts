@@ -2,6 +2,7 @@
  * At a terminal: hidden password prompts, Ctrl-C at a prompt, and the confirmation before revoking a key.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authenticatorCode } from '@lfk/server/testing';
 import { PASSWORD, signupWithCli } from '../harness.ts';
 import { newHome, onTerminal, readConfig, server, STACK_FRAME, startWorld, stopWorld, uniqueEmail } from './fixtures.ts';
 
@@ -196,5 +197,42 @@ describe('replacing a form\'s fields on a terminal', () => {
     const accepted = await onTerminal(home, ['forms', 'update', id, '--field', 'email:email']).answer(['Continue? [y/N] ', 'y\r']);
     expect(accepted.code, accepted.output).toBe(0);
     expect((await home.lfk(['forms', 'get', id, '--json'])).json.schema.map((f: any) => f.name)).toEqual(['email']);
+  });
+});
+
+describe('a second factor at a terminal', () => {
+  it('login asks for the code after the password; a wrong one is asked again', async () => {
+    const setup = await newHome();
+    const { email } = await signupWithCli(setup, server);
+    const started = await setup.lfk(['account', 'two-factor', 'enable', '--json']);
+    const now = () => server.server.config.now();
+    const secret: string = started.json.secret;
+    expect((await setup.lfk(['account', 'two-factor', 'confirm', await authenticatorCode(secret, 0, now())])).code).toBe(0);
+
+    const home = await newHome();
+    const wrong = '000000' === (await authenticatorCode(secret, 1, now())) ? '111111' : '000000';
+    const terminal = onTerminal(home, ['login', '--email', email]);
+    await terminal.waitFor('Password: ');
+    await terminal.type(`${PASSWORD}\r`);
+    await terminal.waitFor('Authentication code (or a recovery code): ');
+    await terminal.type(`${wrong}\r`);
+    await terminal.waitFor('That code is not right');
+    await terminal.waitFor('Authentication code (or a recovery code): ');
+    await terminal.type(`${await authenticatorCode(secret, 1, now())}\r`);
+    const { code, output } = await terminal.exit;
+    expect(code, output).toBe(0);
+    expect(output).toContain(`Signed in to ${server.baseUrl}`);
+    expect((await readConfig(home)).servers[server.baseUrl].user_email).toBe(email);
+  });
+
+  it('sudo mode: a key made long after signing in asks who you are (hidden), then is made', async () => {
+    const home = await newHome();
+    const { email } = await signupWithCli(home, server);
+    await server.sql(`update sessions s set authenticated_at = now() - interval '1 hour' from users u where u.id = s.user_id and u.email = ?`, [email]);
+    const { code, output } = await onTerminal(home, ['keys', 'create', '--name', 'after-sudo']).answer(['Password (or a code from your authenticator app): ', `${PASSWORD}\r`]);
+    expect(code, output).toBe(0);
+    expect(output).toContain("confirm it's you");
+    expect(output).not.toContain(PASSWORD);
+    expect((await home.lfk(['keys', 'list', '--json'])).json.data.map((k: any) => k.name)).toEqual(['after-sudo']);
   });
 });

@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { beforeAll, expect } from 'vitest';
-import { type Account, createForm, linkTokenSentTo, PASSWORD, type Res, submitMultipart, type TestServer, until, useTestServer, verificationTokenSentTo } from '@lfk/server/testing';
+import { type Account, authenticatorCode, createForm, linkTokenSentTo, PASSWORD, type Res, submitMultipart, type TestServer, until, useTestServer, verificationTokenSentTo } from '@lfk/server/testing';
 
 // ---------------------------------------------------------------------------------------------
 // Callers (columns)
@@ -361,6 +361,70 @@ export const MATRIX: Row[] = [
     route: 'GET /v1/auth/session',
     success: (res, { w, caller }) => expect(res.json.user.id).toBe(sessionAccount(w, caller)!.userId),
     expect: signedIn(200),
+  },
+  {
+    route: 'GET /v1/auth/two-factor',
+    success: (res) => expect(res.json).toEqual({ enabled: false, totp: { enabled: false, enabled_at: null }, recovery_codes: { remaining: 0 } }),
+    expect: signedIn(200),
+  },
+  {
+    route: 'POST /v1/auth/two-factor/totp',
+    // Starting a setup changes nothing yet, but each session caller starts its own person's.
+    prepare: async (w, caller) => (sessionAccount(w, caller) ? { token: (await t.signup()).token } : {}),
+    success: (res) => expect(res.json.otpauth_url).toMatch(/^otpauth:\/\/totp\/lfk:/),
+    expect: signedIn(201),
+  },
+  {
+    route: 'POST /v1/auth/two-factor/totp/confirm',
+    prepare: async (w, caller) => {
+      if (!sessionAccount(w, caller)) return { body: { code: '123456' } };
+      const { token } = await t.signup();
+      const started = await t.request('POST', '/v1/auth/two-factor/totp', { token });
+      return { token, body: { code: await authenticatorCode(started.json.secret, 0, t.server.config.now()) } };
+    },
+    success: (res) => expect(res.json.recovery_codes).toHaveLength(10),
+    expect: signedIn(200),
+  },
+  {
+    route: 'DELETE /v1/auth/two-factor/totp',
+    prepare: async (w, caller) => {
+      if (!sessionAccount(w, caller)) return {};
+      const { token } = await t.signup();
+      await t.enableAuthenticator(token);
+      return { token };
+    },
+    success: (res) => expect(res.body).toBe(''),
+    expect: signedIn(204),
+  },
+  {
+    route: 'POST /v1/auth/two-factor/recovery-codes',
+    prepare: async (w, caller) => {
+      if (!sessionAccount(w, caller)) return {};
+      const { token } = await t.signup();
+      await t.enableAuthenticator(token);
+      return { token };
+    },
+    success: (res) => expect(res.json.recovery_codes).toHaveLength(10),
+    expect: signedIn(201),
+  },
+  {
+    route: 'POST /v1/auth/second-factor',
+    // The challenge is the credential: any caller holding one completes its sign-in.
+    prepare: async () => {
+      const person = await t.signup();
+      const { secret } = await t.enableAuthenticator(person.token);
+      const answer = await t.request('POST', '/v1/auth/login', { body: { email: person.email, password: PASSWORD } });
+      // The setup took the current step's code: the app's next one is taken once.
+      return { body: { challenge: answer.json.error.challenge, code: await authenticatorCode(secret, 1, t.server.config.now()) }, ref: { userId: person.userId } };
+    },
+    success: (res, { prepared }) => expect(res.json.user.id).toBe(prepared.ref!.userId),
+    expect: anyone(200),
+  },
+  {
+    route: 'POST /v1/auth/reauthenticate',
+    prepare: async () => ({ body: { password: PASSWORD } }),
+    success: (res) => expect(res.body).toBe(''),
+    expect: signedIn(204),
   },
   {
     route: 'GET /v1/api-keys/current',

@@ -150,6 +150,34 @@ export const BODY_CASES: Partial<Record<RestRoute['procedure'], BodyCase>> = {
     emptyOk: false,
     unknown: () => ({ email: owner.email, password: PASSWORD, remember_me: true }),
   },
+  // A challenge that names no sign-in: a case that slipped through signs nobody in.
+  'auth.secondFactor': {
+    url: () => '/v1/auth/second-factor',
+    token: () => undefined,
+    valid: () => ({ challenge: `lfm_${'0'.repeat(43)}`, code: '123456' }),
+    emptyOk: false,
+    unknown: () => ({ challenge: `lfm_${'0'.repeat(43)}`, code: '123456', remember_device: true }),
+    // Not free text, but what a person types: anything but six digits is refused.
+    textField: 'code',
+  },
+  // Never the account's password.
+  'auth.reauthenticate': {
+    url: () => '/v1/auth/reauthenticate',
+    token: () => stranger.token,
+    valid: () => ({ password: 'not the password' }),
+    emptyOk: false,
+    unknown: () => ({ password: 'not the password', for: 'ever' }),
+    anyCharacters: 'password',
+  },
+  // No setup is in progress for the stranger: a case that slipped through enables nothing.
+  'twoFactor.confirmTotp': {
+    url: () => '/v1/auth/two-factor/totp/confirm',
+    token: () => stranger.token,
+    valid: () => ({ code: '123456' }),
+    emptyOk: false,
+    unknown: () => ({ code: '123456', secret: 'JBSWY3DPEHPK3PXP' }),
+    textField: 'code',
+  },
   'deviceLogins.start': {
     url: () => '/v1/auth/device-logins',
     token: () => undefined,

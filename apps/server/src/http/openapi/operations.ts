@@ -4,6 +4,7 @@ import { BUTTON_BODY_LIMIT } from '../button-links.ts';
 /** One tag per router, in the order a reader meets them. */
 export const TAGS = [
   { name: 'Accounts', description: 'Sign up, sign in and out, and the session.' },
+  { name: 'Two-factor sign-in', description: "A second factor for a person's account (an authenticator app, recovery codes), completing a sign-in that needs one, and confirming who you are again for what is dangerous (sudo mode)." },
   { name: 'Device sign-in', description: 'Sign in a device without a browser (the CLI): it shows a code, a signed-in person approves it.' },
   { name: 'Workspaces', description: 'Workspaces, their members and projects, and the audit log. Sessions only.' },
   { name: 'API keys', description: "A workspace's API keys (`lfk_…`), managed by its owners with a session. A key is shown once, when made." },
@@ -35,6 +36,7 @@ export type Tag = (typeof TAGS)[number]['name'];
 /** A procedure's router is its tag. */
 export const TAG_OF_ROUTER: Record<string, Tag> = {
   auth: 'Accounts',
+  twoFactor: 'Two-factor sign-in',
   deviceLogins: 'Device sign-in',
   workspaces: 'Workspaces',
   members: 'Workspaces',

@@ -1,4 +1,5 @@
 import { ERROR_CODES, type ErrorCode, statusOf } from '@lfk/api';
+import { SECOND_FACTORS } from '@lfk/vocabulary';
 import type { JsonSchema } from './schemas.ts';
 
 const ERROR = '#/components/schemas/Error';
@@ -35,6 +36,13 @@ export const sharedComponents = {
               },
             },
             request_id: { type: 'string', description: 'The same as the `x-request-id` header.' },
+            challenge: { type: 'string', description: '`second_factor_required` only: the `lfm_…` to send to `POST /v1/auth/second-factor` with the factor.' },
+            expires_at: { type: 'string', format: 'date-time', description: '`second_factor_required` only: when the challenge expires.' },
+            factors: {
+              type: 'array',
+              description: '`second_factor_required` only: what the account can complete its sign-in with.',
+              items: { type: 'string', enum: [...SECOND_FACTORS] },
+            },
           },
         },
       },

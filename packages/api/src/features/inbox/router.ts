@@ -350,7 +350,7 @@ export const inboxRouter = router({
 
   export: formMemberProcedure.meta(rest('GET /v1/forms/:form_id/submissions/export', 200,
       "A form's submissions as a CSV or JSON Lines file, oldest first, streamed (members' sessions only); at most `LFK_EXPORTS_PER_PERSON` at once per person",
-      { transport: 'export', errors: ['rate_limited'] }))
+      { transport: 'export', errors: ['rate_limited'], sudo: true }))
     .input(submissionExportInput)
     // The file comes chunk by chunk as it is read; the route that serves it sends each as it comes.
     .query(({ ctx, input }) => ({

@@ -38,6 +38,9 @@ async function assertSenderVouches(em: EntityManager, workspaceId: string, sende
   });
 }
 
+/** Sudo mode for an invitation that would make someone an owner; a member's needs none. */
+const INVITING_AN_OWNER = { when: (raw: unknown) => (raw as { role?: unknown } | null)?.role === 'owner' };
+
 export const invitationsRouter = router({
   list: memberProcedure.meta(rest('GET /v1/workspaces/:workspace_id/invitations', 200, "The workspace's pending invitations, newest first"))
     .input(invitationListInput)
@@ -54,7 +57,7 @@ export const invitationsRouter = router({
    */
   create: confirmedOwnerProcedure.meta(rest('POST /v1/workspaces/:workspace_id/invitations', 202,
       'Invite an email address with a role; they join when they accept the emailed link (7 days). The same answer for every address',
-      { errors: ['invitation_limit_reached', 'rate_limited'] }))
+      { errors: ['invitation_limit_reached', 'rate_limited'], sudo: INVITING_AN_OWNER }))
     .input(invitationCreateInput)
     .output(invitation)
     .mutation(async ({ ctx, input }) => {

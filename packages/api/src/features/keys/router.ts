@@ -47,7 +47,7 @@ function expiryOf(requested: string | undefined, now: Date): Date | null {
 export const apiKeysRouter = router({
   create: confirmedOwnerProcedure.meta(rest('POST /v1/workspaces/:workspace_id/api-keys', 201,
       'Create an API key, optionally expiring; the plaintext key is in this response only',
-      { errors: ['api_key_limit_reached'] }))
+      { errors: ['api_key_limit_reached'], sudo: true }))
     .input(apiKeyCreateInput)
     .output(createdApiKey)
     .mutation(async ({ ctx, input }) => {
@@ -173,7 +173,7 @@ export const apiKeysRouter = router({
    */
   roll: confirmedOwnerProcedure.meta(rest('POST /v1/workspaces/:workspace_id/api-keys/:key_id/roll', 201,
       'Replace an API key with a new one; the old key works until the grace period ends',
-      { errors: ['api_key_not_found', 'api_key_revoked', 'api_key_already_rolled', 'api_key_limit_reached'] }))
+      { errors: ['api_key_not_found', 'api_key_revoked', 'api_key_already_rolled', 'api_key_limit_reached'], sudo: true }))
     .input(apiKeyRollInput)
     .output(createdApiKey)
     .mutation(async ({ ctx, input }) => {

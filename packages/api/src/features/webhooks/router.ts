@@ -236,7 +236,7 @@ export const webhooksRouter = router({
 
   revealSecret: formMemberProcedure.meta(rest('GET /v1/forms/:form_id/webhooks/:webhook_id/secret', 200,
       "An endpoint's signing secret (members' sessions only; a key cannot read it). An `ed25519` endpoint shares none",
-      { errors: ['webhook_not_found', 'webhook_secret_not_shared'] }))
+      { errors: ['webhook_not_found', 'webhook_secret_not_shared'], sudo: true }))
     .input(webhookIdInput)
     .output(webhookSecret)
     .query(async ({ ctx, input }) => {

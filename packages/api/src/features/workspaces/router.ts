@@ -53,7 +53,7 @@ export const workspacesRouter = router({
    * The owner confirms by typing the workspace's name.
    */
   delete: ownerProcedure.meta(rest('DELETE /v1/workspaces/:workspace_id', 204,
-      "Delete a workspace with everything in it: its keys stop at once, its forms and submissions are deleted (owners; confirm with its name)"))
+      "Delete a workspace with everything in it: its keys stop at once, its forms and submissions are deleted (owners; confirm with its name)", { sudo: true }))
     .input(workspaceDeleteInput)
     .mutation(async ({ ctx, input }) => {
       const deleted = await retryingDeadlocks(() => ctx.em.transactional(async (em) => {

@@ -1,0 +1,94 @@
+// lfk account two-factor, lfk login with a second factor, and sudo mode without a terminal, against the real server.
+import { authenticatorCode } from '@lfk/server/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newHome, PASSWORD, server, signupWithCli, startWorld, stopWorld } from './harness.ts';
+
+beforeAll(() => startWorld({ owner: false }));
+afterAll(() => stopWorld());
+
+const now = () => server.server.config.now();
+
+/** A person signed up through the CLI who set an authenticator app up through it, without a terminal. */
+async function personWithApp() {
+  const home = await newHome({ LFK_BASE_URL: server.baseUrl });
+  const { email } = await signupWithCli(home, server);
+  const started = await home.lfk(['account', 'two-factor', 'enable', '--json']);
+  expect(started.code, started.stderr).toBe(0);
+  expect(started.stderr).toContain("run 'lfk account two-factor confirm <code>'");
+  const secret = started.json.secret as string;
+  const confirmed = await home.lfk(['account', 'two-factor', 'confirm', await authenticatorCode(secret, 0, now()), '--json']);
+  expect(confirmed.code, confirmed.stderr).toBe(0);
+  return { home, email, secret, recoveryCodes: confirmed.json.recovery_codes as string[] };
+}
+
+describe('lfk account two-factor', () => {
+  it('enable, then confirm with the first code: recovery codes once; status says so', async () => {
+    const { home, recoveryCodes } = await personWithApp();
+    expect(recoveryCodes).toHaveLength(10);
+    const status = await home.lfk(['account', 'two-factor', 'status']);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toMatch(/two-factor\s+on/);
+    expect(status.stdout).toMatch(/recovery codes left\s+10/);
+
+    const fresh = await home.lfk(['account', 'two-factor', 'recovery-codes', '--yes']);
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(fresh.stdout).toContain('this is the only time they are shown');
+    expect(fresh.stdout.match(/^ {2}[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}$/gm)).toHaveLength(10);
+
+    const off = await home.lfk(['account', 'two-factor', 'disable', '--yes']);
+    expect(off.code, off.stderr).toBe(0);
+    expect(off.stdout).toContain('The authenticator app is off.');
+    expect((await home.lfk(['account', 'two-factor', 'status', '--json'])).json.enabled).toBe(false);
+  });
+
+  it('a wrong first code sets nothing up', async () => {
+    const home = await newHome({ LFK_BASE_URL: server.baseUrl });
+    await signupWithCli(home, server);
+    const started = await home.lfk(['account', 'two-factor', 'enable', '--json']);
+    const wrong = await home.lfk(['account', 'two-factor', 'confirm', await authenticatorCode(started.json.secret, 5, now())]);
+    expect(wrong.code).toBe(4);
+    expect(wrong.stderr).toContain('invalid_second_factor');
+    expect((await home.lfk(['account', 'two-factor', 'status', '--json'])).json.enabled).toBe(false);
+  });
+});
+
+describe('lfk login with a second factor', () => {
+  it('--code completes the sign-in; a recovery code does too; without either and no terminal it says what to pass', async () => {
+    const { email, secret, recoveryCodes } = await personWithApp();
+    const laptop = await newHome({ LFK_BASE_URL: server.baseUrl });
+
+    const noCode = await laptop.lfk(['login', '--email', email, '--password-stdin'], { input: `${PASSWORD}\n` });
+    expect(noCode.code).toBe(2);
+    expect(noCode.stderr).toContain('--code <code>');
+
+    const wrong = await laptop.lfk(['login', '--email', email, '--password-stdin', '--code', '000000' === (await authenticatorCode(secret, 1, now())) ? '111111' : '000000'], {
+      input: `${PASSWORD}\n`,
+    });
+    expect(wrong.code).toBe(4);
+    expect(wrong.stderr).toContain('invalid_second_factor');
+
+    const signedIn = await laptop.lfk(['login', '--email', email, '--password-stdin', '--code', await authenticatorCode(secret, 1, now()), '--json'], { input: `${PASSWORD}\n` });
+    expect(signedIn.code, signedIn.stderr).toBe(0);
+    expect(signedIn.json.user.email).toBe(email);
+    expect(JSON.stringify(signedIn.json)).not.toContain('lfs_');
+    expect((await laptop.lfk(['whoami', '--json'])).json.user.email).toBe(email);
+
+    const phone = await newHome({ LFK_BASE_URL: server.baseUrl });
+    const withRecovery = await phone.lfk(['login', '--email', email, '--password-stdin', '--code', recoveryCodes[0]!], { input: `${PASSWORD}\n` });
+    expect(withRecovery.code, withRecovery.stderr).toBe(0);
+    expect(withRecovery.stdout).toContain(`Signed in to ${server.baseUrl} as`);
+  });
+});
+
+describe('sudo mode without a terminal', () => {
+  it('a session signed in long ago is told to confirm; nothing is done', async () => {
+    const home = await newHome({ LFK_BASE_URL: server.baseUrl });
+    const { email, workspaceId } = await signupWithCli(home, server);
+    await server.sql(`update sessions s set authenticated_at = now() - interval '1 hour' from users u where u.id = s.user_id and u.email = ?`, [email]);
+    const refused = await home.lfk(['keys', 'create', '--name', 'agent', '--workspace', workspaceId]);
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toContain('reauthentication_required');
+    expect(refused.stderr).toContain("sign in again with 'lfk login'");
+    expect((await home.lfk(['keys', 'list', '--json', '--workspace', workspaceId])).json.data).toEqual([]);
+  });
+});
