@@ -16,6 +16,7 @@ export const UNKNOWN_IDS: Readonly<Record<string, string>> = {
   session_id: 'ses_00000000000000000000000000',
   invitation_id: 'inv_00000000000000000000000000',
   file_id: 'file_00000000000000000000000000',
+  passkey_id: 'pkey_00000000000000000000000000',
   token: `lfi_${'0'.repeat(43)}`,
   user_code: 'BCDF-GHJK',
 };

@@ -46,8 +46,8 @@ describe('health, docs and the wire format', () => {
     // submissions' CORS preflight, which the server answers itself (not /metrics, an operator's route).
     const operations = Object.values(paths).flatMap((ops) => Object.keys(ops as object));
     expect(operations).toHaveLength(restRoutes.length + 4);
-    expect(restRoutes).toHaveLength(88);
-    expect(Object.keys(paths)).toHaveLength(69 + 3);
+    expect(restRoutes).toHaveLength(95);
+    expect(Object.keys(paths)).toHaveLength(75 + 3);
   });
 
   it('echoes a sane x-request-id and replaces anything else', async () => {

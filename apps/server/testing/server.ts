@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { type SeededAccount, seedAccount, seedMembership, type SeedOptions, TEST_PASSWORD } from '@lfk/api/testing';
 import { ownDatabase, replicaOf, sharedDatabase } from '@lfk/db/testing';
-import { authenticatorCode, linkTokenSentTo, type Res, TEST_SECRET_KEY } from '@lfk/testing';
+import { authenticatorCode, linkTokenSentTo, PasskeyAuthenticator, type Res, TEST_SECRET_KEY } from '@lfk/testing';
 import { afterAll, beforeAll } from 'vitest';
 import { type Config, createServer, type LfkServer, loadConfig, type OutboxSenderOptions, RATE_LIMITS_OFF, type ServerOptions } from '../src/index.ts';
 
@@ -65,6 +65,12 @@ export interface TestServer {
    * the server's current step): its secret, and the recovery codes handed out once.
    */
   enableAuthenticator(token: string): Promise<{ secret: string; recoveryCodes: string[] }>;
+  /**
+   * Adds a passkey to the account, as its person does in a browser (the options, then what the
+   * authenticator made with them), on `device` (a new software authenticator for this server's
+   * origin unless given): the device, which signs with it from then on, and the passkey's id.
+   */
+  addPasskey(token: string, device?: PasskeyAuthenticator): Promise<{ device: PasskeyAuthenticator; passkeyId: string; recoveryCodes: string[] | null }>;
   /** Raw SQL against the server's database. */
   sql<T = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
   /** How many rows `select count(*) from <fromWhere>` counts, e.g. `count('forms where id = ?', [id])`. */
@@ -198,6 +204,13 @@ export async function startTestServer(
       const confirmed = await request('POST', '/v1/auth/two-factor/totp/confirm', { token, body: { code } });
       if (confirmed.status !== 200) throw new Error(`authenticator confirmation failed: ${confirmed.status} ${confirmed.body}`);
       return { secret, recoveryCodes: confirmed.json.recovery_codes as string[] };
+    },
+    async addPasskey(token, device = new PasskeyAuthenticator(new URL(server.config.publicUrl).origin)) {
+      const options = await request('POST', '/v1/auth/two-factor/passkeys/options', { token });
+      if (options.status !== 200) throw new Error(`passkey options failed: ${options.status} ${options.body}`);
+      const added = await request('POST', '/v1/auth/two-factor/passkeys', { token, body: { name: 'Test passkey', credential: device.register(options.json.options) } });
+      if (added.status !== 201) throw new Error(`passkey addition failed: ${added.status} ${added.body}`);
+      return { device, passkeyId: added.json.passkey.id as string, recoveryCodes: added.json.recovery_codes as string[] | null };
     },
     async sql(query, params = []) {
       return server.db.fork().execute(query, params as unknown[]) as Promise<never[]>;

@@ -117,6 +117,8 @@ export interface SecondFactorChallenge {
   expires_at: string;
   /** What this account can complete it with. */
   factors: SecondFactor[];
+  /** For an account with passkeys: the WebAuthn request options to hand to the authenticator. */
+  passkey_options?: unknown;
 }
 
 export interface WireError {

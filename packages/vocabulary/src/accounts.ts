@@ -70,7 +70,7 @@ export const INVITATION_TTL_DAYS = 7;
 export const MAX_PENDING_INVITATIONS = 100;
 
 /** What a sign-in waiting for its second half is for (see `AuthChallenge`). */
-export const AUTH_CHALLENGE_PURPOSES = ['second_factor', 'passkey_sign_in', 'passkey_registration', 'totp_enrolment'] as const;
+export const AUTH_CHALLENGE_PURPOSES = ['second_factor', 'passkey_sign_in', 'passkey_registration', 'totp_enrolment', 'reauthentication'] as const;
 export type AuthChallengePurpose = (typeof AUTH_CHALLENGE_PURPOSES)[number];
 
 /** The factors a sign-in may be completed with. */

@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { beforeAll, expect } from 'vitest';
-import { type Account, authenticatorCode, createForm, linkTokenSentTo, PASSWORD, type Res, submitMultipart, type TestServer, until, useTestServer, verificationTokenSentTo } from '@lfk/server/testing';
+import { type Account, authenticatorCode, createForm, linkTokenSentTo, PasskeyAuthenticator, PASSWORD, type Res, submitMultipart, type TestServer, until, useTestServer, verificationTokenSentTo } from '@lfk/server/testing';
 
 // ---------------------------------------------------------------------------------------------
 // Callers (columns)
@@ -364,7 +364,7 @@ export const MATRIX: Row[] = [
   },
   {
     route: 'GET /v1/auth/two-factor',
-    success: (res) => expect(res.json).toEqual({ enabled: false, totp: { enabled: false, enabled_at: null }, recovery_codes: { remaining: 0 } }),
+    success: (res) => expect(res.json).toEqual({ enabled: false, totp: { enabled: false, enabled_at: null }, passkeys: [], recovery_codes: { remaining: 0 } }),
     expect: signedIn(200),
   },
   {
@@ -408,6 +408,46 @@ export const MATRIX: Row[] = [
     expect: signedIn(201),
   },
   {
+    route: 'POST /v1/auth/two-factor/passkeys/options',
+    prepare: async (w, caller) => (sessionAccount(w, caller) ? { token: (await t.signup()).token } : {}),
+    success: (res) => expect(res.json.options.attestation).toBe('none'),
+    expect: signedIn(200),
+  },
+  {
+    route: 'POST /v1/auth/two-factor/passkeys',
+    prepare: async (w, caller) => {
+      const device = new PasskeyAuthenticator(new URL(t.server.config.publicUrl).origin);
+      if (!sessionAccount(w, caller)) return { body: { name: 'Laptop', credential: device.register({ challenge: 'AAAA', rp: { id: 'localhost' }, user: { id: 'x' } }) } };
+      const { token } = await t.signup();
+      const options = await t.request('POST', '/v1/auth/two-factor/passkeys/options', { token });
+      return { token, body: { name: 'Laptop', credential: device.register(options.json.options) } };
+    },
+    success: (res) => expect(res.json.passkey.name).toBe('Laptop'),
+    expect: signedIn(201),
+  },
+  {
+    route: 'PATCH /v1/auth/two-factor/passkeys/:passkey_id',
+    prepare: async (w, caller) => {
+      if (!sessionAccount(w, caller)) return { params: { passkey_id: 'pkey_00000000000000000000000000' }, body: { name: 'Renamed' } };
+      const { token } = await t.signup();
+      const { passkeyId } = await t.addPasskey(token);
+      return { token, params: { passkey_id: passkeyId }, body: { name: 'Renamed' } };
+    },
+    success: (res) => expect(res.json.name).toBe('Renamed'),
+    expect: signedIn(200),
+  },
+  {
+    route: 'DELETE /v1/auth/two-factor/passkeys/:passkey_id',
+    prepare: async (w, caller) => {
+      if (!sessionAccount(w, caller)) return { params: { passkey_id: 'pkey_00000000000000000000000000' } };
+      const { token } = await t.signup();
+      const { passkeyId } = await t.addPasskey(token);
+      return { token, params: { passkey_id: passkeyId } };
+    },
+    success: (res) => expect(res.body).toBe(''),
+    expect: signedIn(204),
+  },
+  {
     route: 'POST /v1/auth/second-factor',
     // The challenge is the credential: any caller holding one completes its sign-in.
     prepare: async () => {
@@ -419,6 +459,34 @@ export const MATRIX: Row[] = [
     },
     success: (res, { prepared }) => expect(res.json.user.id).toBe(prepared.ref!.userId),
     expect: anyone(200),
+  },
+  {
+    route: 'POST /v1/auth/login/passkey/options',
+    success: (res) => expect(res.json.options.challenge).toEqual(expect.any(String)),
+    expect: anyone(200),
+  },
+  {
+    route: 'POST /v1/auth/login/passkey',
+    // The passkey is the credential: any caller holding one signs its person in.
+    prepare: async () => {
+      const person = await t.signup();
+      const { device } = await t.addPasskey(person.token);
+      const options = await t.request('POST', '/v1/auth/login/passkey/options');
+      return { body: { passkey: device.assert(options.json.options) }, ref: { userId: person.userId } };
+    },
+    success: (res, { prepared }) => expect(res.json.user.id).toBe(prepared.ref!.userId),
+    expect: anyone(200),
+  },
+  {
+    route: 'POST /v1/auth/reauthenticate/options',
+    prepare: async (w, caller) => {
+      if (!sessionAccount(w, caller)) return {};
+      const { token } = await t.signup();
+      await t.addPasskey(token);
+      return { token };
+    },
+    success: (res) => expect(res.json.options.allowCredentials).toHaveLength(1),
+    expect: signedIn(200),
   },
   {
     route: 'POST /v1/auth/reauthenticate',

@@ -125,6 +125,14 @@ describe('every body route of the REST table', () => {
         expectInvalid(await t.request(route.method, c().url(), opts(c(), { raw })), anyCharacters, 'lone surrogate');
         return;
       }
+      const encoded = c().encoded;
+      if (!field && encoded) {
+        // The bad values that are not themselves of the encoding (an empty one is).
+        await everyCase(BAD_TEXT.filter((bad) => !/^[A-Za-z0-9_-]*$/.test(bad)), async (bad) => {
+          expectInvalid(await t.request(route.method, c().url(), opts(c(), { body: encoded.body(`AAAA${bad}`) })), encoded.path, JSON.stringify(bad));
+        });
+        return;
+      }
       const noText = c().noText;
       if (!field && noText) {
         // No free text here, nor an email: an id with a lone surrogate is an id that names nothing.

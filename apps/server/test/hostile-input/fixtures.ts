@@ -127,12 +127,30 @@ export interface BodyCase {
   textField?: string;
   /** A field that takes any characters (a password), but whole ones: a lone surrogate there is refused. */
   anyCharacters?: string;
+  /** No text, but bytes written in an encoding (WebAuthn's base64url): the body with `value` at `path`, which any other character makes a 400 naming it. */
+  encoded?: { path: string; body: (value: string) => Record<string, unknown> };
   /** A body with no text and no email: a lone surrogate where a string goes, and what it answers (it names nothing). */
   noText?: { body: () => Record<string, unknown>; answer: unknown };
 }
 
 let emailCounter = 0;
 export const freshEmail = () => `hostile${++emailCounter}-${Date.now()}@example.com`;
+
+/** The shapes of what a browser's WebAuthn calls answer, signed by nothing: refused after validation. */
+export const FAKE_ASSERTION = {
+  id: 'AAAA',
+  rawId: 'AAAA',
+  type: 'public-key',
+  response: { clientDataJSON: 'e30', authenticatorData: 'AAAA', signature: 'AAAA', userHandle: 'AAAA' },
+  clientExtensionResults: {},
+};
+export const FAKE_REGISTRATION = {
+  id: 'AAAA',
+  rawId: 'AAAA',
+  type: 'public-key',
+  response: { clientDataJSON: 'e30', attestationObject: 'AAAA', transports: ['internal'] },
+  clientExtensionResults: {},
+};
 
 export const BODY_CASES: Partial<Record<RestRoute['procedure'], BodyCase>> = {
   'auth.signup': {
@@ -168,6 +186,33 @@ export const BODY_CASES: Partial<Record<RestRoute['procedure'], BodyCase>> = {
     emptyOk: false,
     unknown: () => ({ password: 'not the password', for: 'ever' }),
     anyCharacters: 'password',
+  },
+  // An assertion signed by nothing: a case that slipped through signs nobody in.
+  'auth.passkeyLogin': {
+    url: () => '/v1/auth/login/passkey',
+    token: () => undefined,
+    valid: () => ({ passkey: FAKE_ASSERTION }),
+    emptyOk: false,
+    unknown: () => ({ passkey: FAKE_ASSERTION, remember: true }),
+    encoded: { path: 'passkey.id', body: (id) => ({ passkey: { ...FAKE_ASSERTION, id } }) },
+  },
+  // No passkey is being added for the stranger: a case that slipped through adds nothing.
+  'twoFactor.addPasskey': {
+    url: () => '/v1/auth/two-factor/passkeys',
+    token: () => stranger.token,
+    valid: () => ({ name: 'Laptop', credential: FAKE_REGISTRATION }),
+    emptyOk: false,
+    unknown: () => ({ name: 'Laptop', credential: FAKE_REGISTRATION, counter: 0 }),
+    textField: 'name',
+  },
+  // A passkey that is not the stranger's: a case that slipped through renames nothing.
+  'twoFactor.renamePasskey': {
+    url: () => '/v1/auth/two-factor/passkeys/pkey_00000000000000000000000000',
+    token: () => stranger.token,
+    valid: () => ({ name: 'Laptop' }),
+    emptyOk: false,
+    unknown: () => ({ name: 'Laptop', user_id: 'usr_x' }),
+    textField: 'name',
   },
   // No setup is in progress for the stranger: a case that slipped through enables nothing.
   'twoFactor.confirmTotp': {

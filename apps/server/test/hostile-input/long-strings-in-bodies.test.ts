@@ -8,7 +8,7 @@ import { type RestRoute, restRoutes } from '@lfk/api';
 import { expectDocumentedError, reporterKeys, signed, useTestServer } from '@lfk/server/testing';
 import type { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { BODY_CASES, type BodyCase, everyCase, expectInvalid, key, keyId, owner, t, useWorld } from './fixtures.ts';
+import { BODY_CASES, type BodyCase, everyCase, expectInvalid, FAKE_ASSERTION, FAKE_REGISTRATION, key, keyId, owner, t, useWorld } from './fixtures.ts';
 
 useWorld();
 
@@ -53,6 +53,17 @@ const NESTED: Record<string, (value: string) => Record<string, unknown>> = {
   'schema.N.options.N': (v) => ({ schema: [{ name: 'a', type: 'select', options: [v] }] }),
   'schema.N.accept.N': (v) => ({ schema: [{ name: 'a', type: 'file', accept: [v] }] }),
   'spam.honeypot': (v) => ({ spam: { honeypot: v } }),
+  'passkey.id': (v) => ({ passkey: { ...FAKE_ASSERTION, id: v } }),
+  'passkey.rawId': (v) => ({ passkey: { ...FAKE_ASSERTION, rawId: v } }),
+  'passkey.response.clientDataJSON': (v) => ({ passkey: { ...FAKE_ASSERTION, response: { ...FAKE_ASSERTION.response, clientDataJSON: v } } }),
+  'passkey.response.authenticatorData': (v) => ({ passkey: { ...FAKE_ASSERTION, response: { ...FAKE_ASSERTION.response, authenticatorData: v } } }),
+  'passkey.response.signature': (v) => ({ passkey: { ...FAKE_ASSERTION, response: { ...FAKE_ASSERTION.response, signature: v } } }),
+  'passkey.response.userHandle': (v) => ({ passkey: { ...FAKE_ASSERTION, response: { ...FAKE_ASSERTION.response, userHandle: v } } }),
+  'credential.id': (v) => ({ credential: { ...FAKE_REGISTRATION, id: v } }),
+  'credential.rawId': (v) => ({ credential: { ...FAKE_REGISTRATION, rawId: v } }),
+  'credential.response.clientDataJSON': (v) => ({ credential: { ...FAKE_REGISTRATION, response: { ...FAKE_REGISTRATION.response, clientDataJSON: v } } }),
+  'credential.response.attestationObject': (v) => ({ credential: { ...FAKE_REGISTRATION, response: { ...FAKE_REGISTRATION.response, attestationObject: v } } }),
+  'credential.response.transports.N': (v) => ({ credential: { ...FAKE_REGISTRATION, response: { ...FAKE_REGISTRATION.response, transports: [v] } } }),
   'spam.captcha.site_key': (v) => ({ spam: { captcha: { provider: 'turnstile', site_key: v, secret: 'secret' } } }),
   'spam.captcha.secret': (v) => ({ spam: { captcha: { provider: 'turnstile', site_key: 'site', secret: v } } }),
   'auto_reply.email_field': (v) => ({ auto_reply: { email_field: v, subject: 'Thanks', text: 'Got it.' } }),
@@ -62,7 +73,8 @@ const NESTED: Record<string, (value: string) => Record<string, unknown>> = {
 
 /** The body with `value` at `leaf`, and the path an error names for it. */
 function placed(valid: Record<string, unknown>, leaf: string, value: string): { body: Record<string, unknown>; path: string } {
-  const path = leaf.replaceAll('N', '0');
+  // Each list's `N` segment is its first item (a field may end in N: `clientDataJSON`).
+  const path = leaf.split('.').map((segment) => (segment === 'N' ? '0' : segment)).join('.');
   const nested = NESTED[leaf];
   if (nested) return { body: { ...valid, ...nested(value) }, path };
   const [field, item, ...deeper] = leaf.split('.');

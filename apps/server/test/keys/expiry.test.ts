@@ -22,6 +22,7 @@ import {
   useKeysServer,
   testClock,
 } from './fixtures.ts';
+import { PASSWORD } from '@lfk/server/testing';
 
 // Starts at the real time: sessions signed up here were stamped by it.
 const clock = testClock();
@@ -104,6 +105,8 @@ describe(`an expiring key at its instant (${ENGINE})`, () => {
     for (let i = 0; i < 9; i++) await createKey(t, owner);
     expectError(await t.request('POST', `/v1/workspaces/${owner.workspaceId}/api-keys`, { token: owner.token, body: {} }), 429, 'api_key_limit_reached');
     clock.advance(HOUR);
+    // An hour on, sudo mode asks the owner to confirm who they are before making a key.
+    expect((await t.request('POST', '/v1/auth/reauthenticate', { token: owner.token, body: { password: PASSWORD } })).status).toBe(204);
     await createKey(t, owner);
     expectError(await roll(t, owner, expiring.id), 409, 'api_key_revoked');
     const revoke = await t.request('DELETE', `/v1/workspaces/${owner.workspaceId}/api-keys/${expiring.id}`, { token: owner.token });

@@ -10,7 +10,8 @@ import { User } from './user.ts';
  *   the challenge token (`lf2_…`, only its sha256 kept) and completes it with a code or a passkey;
  * - `passkey_sign_in`: a sign-in with a passkey and no password (no account until the assertion names one);
  * - `passkey_registration` and `totp_enrolment`: a factor being added by a signed-in person, not in
- *   force until confirmed (an enrolment abandoned halfway expires with its row: never half-enrolled).
+ *   force until confirmed (an enrolment abandoned halfway expires with its row: never half-enrolled);
+ * - `reauthentication`: a signed-in person confirming who they are with a passkey (sudo mode).
  * `webauthn_challenge` is what the authenticator must sign; `secret_sealed` the TOTP secret on trial.
  */
 export const AuthChallenge = defineEntity({

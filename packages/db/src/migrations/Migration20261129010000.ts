@@ -27,7 +27,7 @@ export class Migration20261129010000 extends Migration {
     this.addSql(`alter table "auth_challenges" add constraint "auth_challenges_token_hash_unique" unique ("token_hash");`);
     this.addSql(`create index "auth_challenges_user_id_purpose_index" on "auth_challenges" ("user_id", "purpose");`);
     this.addSql(`alter table "auth_challenges" add constraint "auth_challenges_user_id_foreign" foreign key ("user_id") references "users" ("id") on delete cascade;`);
-    this.addSql(`alter table "auth_challenges" add constraint "auth_challenges_purpose_check" check ("purpose" in ('second_factor', 'passkey_sign_in', 'passkey_registration', 'totp_enrolment'));`);
+    this.addSql(`alter table "auth_challenges" add constraint "auth_challenges_purpose_check" check ("purpose" in ('second_factor', 'passkey_sign_in', 'passkey_registration', 'totp_enrolment', 'reauthentication'));`);
   }
 
   override down(): void | Promise<void> {

@@ -60,6 +60,7 @@ export const PATH_PARAMETERS: Record<string, string> = {
   key_id: "The API key's id (`key_…`).",
   user_id: "The member's user id (`usr_…`).",
   form_id: "The form's id (`form_…`).",
+  passkey_id: "The passkey's id (`pkey_…`).",
   submission_id: "The submission's id (`sub_…`).",
   file_id: "The file's id (`file_…`), from the submission's `files`.",
   webhook_id: "The webhook endpoint's id (`wh_…`).",

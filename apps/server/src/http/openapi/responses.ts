@@ -43,6 +43,11 @@ export const sharedComponents = {
               description: '`second_factor_required` only: what the account can complete its sign-in with.',
               items: { type: 'string', enum: [...SECOND_FACTORS] },
             },
+            passkey_options: {
+              type: 'object',
+              description:
+                '`second_factor_required` only, for an account with passkeys: `PublicKeyCredentialRequestOptionsJSON` for `navigator.credentials.get()`; send its answer as `passkey`.',
+            },
           },
         },
       },

@@ -1,11 +1,12 @@
-import { AuditEvent, AuthChallenge, EmailVerification, Membership, RecoveryCode, Session, User, Workspace } from '@lfk/db';
+import { AuditEvent, AuthChallenge, EmailVerification, Membership, Passkey, RecoveryCode, Session, User, Workspace } from '@lfk/db';
 import { sha256 } from '../../credentials/secrets.ts';
 import { isWellFormedChallengeToken } from '../../credentials/tokens.ts';
-import { secondFactorRequired } from '../two-factor/sign-in-challenges.ts';
+import { CHALLENGE_TTL_MS, secondFactorRequired } from '../two-factor/sign-in-challenges.ts';
+import { assertionOptions, challengeSignedBy, verifiedAssertion } from '../two-factor/passkeys.ts';
 import { takeTotpCode } from '../two-factor/totp-codes.ts';
 import { spendRecoveryCode } from '../two-factor/recovery-codes.ts';
 import { recordFactorChange } from '../two-factor/factors.ts';
-import { reauthenticateInput, secondFactorInput } from '../two-factor/schemas.ts';
+import { passkeyAssertionOptions, passkeyLoginInput, reauthenticateInput, secondFactorInput } from '../two-factor/schemas.ts';
 import { hashPassword, verifyPassword } from '../../credentials/passwords.ts';
 import { ApiError } from '../../errors.ts';
 import { rest } from '../../procedure-meta.ts';
@@ -82,12 +83,12 @@ export const authRouter = router({
     }),
 
   /**
-   * Completes a sign-in that needs its second factor: the challenge, and a code from the app or a
-   * recovery code. Guesses spend the account's sign-in budget; a challenge is completed once, a
-   * code and a recovery code work once.
+   * Completes a sign-in that needs its second factor: the challenge, and a code from the app, a
+   * recovery code or a passkey's assertion. Guesses spend the account's sign-in budget; a challenge
+   * is completed once, a code and a recovery code work once.
    */
   secondFactor: publicProcedure.meta(rest('POST /v1/auth/second-factor', 200,
-      "Complete a sign-in with its second factor: the challenge, and a code from the authenticator app or a recovery code",
+      "Complete a sign-in with its second factor: the challenge, and a code from the authenticator app, a recovery code or a passkey",
       { errors: ['rate_limited', 'invalid_challenge', 'invalid_second_factor'] }))
     .use(perIpLimit('login'))
     .input(secondFactorInput)
@@ -95,8 +96,7 @@ export const authRouter = router({
     .mutation(async ({ ctx, input }) => {
       const { services } = ctx;
       if (!isWellFormedChallengeToken(input.challenge)) throw new ApiError('invalid_challenge');
-      const tokenHash = sha256(input.challenge);
-      const waiting = await ctx.em.getRepository(AuthChallenge).findByToken(tokenHash, 'second_factor', services.now());
+      const waiting = await ctx.em.getRepository(AuthChallenge).findByToken(sha256(input.challenge), 'second_factor', services.now());
       const user = waiting?.userId ? await ctx.em.getRepository(User).findOne({ id: waiting.userId }) : null;
       if (!waiting || !user) throw new ApiError('invalid_challenge');
       const account = user.email.toLowerCase();
@@ -105,9 +105,10 @@ export const authRouter = router({
         const now = services.now();
         // Locked, so of two completions at once one signs in, and the other finds it spent.
         if (!(await em.getRepository(AuthChallenge).lockLive(waiting.id, now))) throw new ApiError('invalid_challenge');
-        const passed = input.code !== undefined
-          ? await takeTotpCode(em, services.secretBox, user.id, input.code, now)
-          : await spendRecoveryCode(em, services.secretBox, user.id, input.recovery_code!, now);
+        let passed: boolean;
+        if (input.code !== undefined) passed = await takeTotpCode(em, services.secretBox, user.id, input.code, now);
+        else if (input.recovery_code !== undefined) passed = await spendRecoveryCode(em, services.secretBox, user.id, input.recovery_code, now);
+        else passed = waiting.webauthnChallenge !== null && (await verifiedAssertion(em, services, input.passkey as never, waiting.webauthnChallenge, user.id)) !== null;
         if (!passed) return null;
         await em.getRepository(AuthChallenge).spend(waiting.id);
         if (input.recovery_code !== undefined) {
@@ -126,25 +127,90 @@ export const authRouter = router({
       return { user: userToWire(user), session_token: result.token, expires_at: result.expiresAt.toISOString() };
     }),
 
+  /** The options for signing in with a passkey alone: any passkey of this site, the browser lets the person choose. */
+  passkeyLoginOptions: publicProcedure.meta(rest('POST /v1/auth/login/passkey/options', 200,
+      'Start signing in with a passkey: the options for `navigator.credentials.get()` (5 minutes)', { errors: ['rate_limited'] }))
+    .use(perIpLimit('login'))
+    .output(passkeyAssertionOptions)
+    .mutation(async ({ ctx }) => {
+      const now = ctx.services.now();
+      const options = await assertionOptions(ctx.services, null);
+      await ctx.em
+        .getRepository(AuthChallenge)
+        .open({ purpose: 'passkey_sign_in', userId: null, webauthnChallenge: options.challenge, expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS) }, now);
+      return { options: options as unknown as Record<string, unknown> };
+    }),
+
   /**
-   * Sudo mode: the signed-in person proves who they are again (the password, or a code from the
-   * app), and what is dangerous may be done for the next `LFK_SUDO_WINDOW` seconds.
+   * Signs in with a passkey alone: a passkey is both factors (something the person has, unlocked by
+   * something they know or are). The challenge it signed is used once.
+   */
+  passkeyLogin: publicProcedure.meta(rest('POST /v1/auth/login/passkey', 200,
+      'Sign in with a passkey, without a password', { errors: ['rate_limited', 'invalid_challenge', 'invalid_second_factor'] }))
+    .use(perIpLimit('login'))
+    .input(passkeyLoginInput)
+    .output(loginOutput)
+    .mutation(async ({ ctx, input }) => {
+      const { services } = ctx;
+      const signed = challengeSignedBy(input.passkey as never);
+      const waiting = signed ? await ctx.em.getRepository(AuthChallenge).findByWebauthnChallenge(signed, 'passkey_sign_in', services.now()) : null;
+      if (!waiting) throw new ApiError('invalid_challenge', { message: 'The passkey signed no sign-in of this server that is still open: start again.' });
+      const result = await ctx.em.transactional(async (em) => {
+        const now = services.now();
+        if (!(await em.getRepository(AuthChallenge).spend(waiting.id))) throw new ApiError('invalid_challenge');
+        const passkey = await verifiedAssertion(em, services, input.passkey as never, signed!, null);
+        if (!passkey) throw new ApiError('invalid_second_factor', { message: 'The passkey is not one of this server\'s, or its assertion does not verify.' });
+        const user = await em.getRepository(User).findOneOrFail({ id: passkey.userId });
+        const session = startSession(em, user.id, now, { ip: ctx.ip, userAgent: ctx.userAgent ?? null });
+        await em.flush();
+        return { user, session };
+      });
+      ctx.cookies.set(result.session.token, result.session.expiresAt);
+      return { user: userToWire(result.user), session_token: result.session.token, expires_at: result.session.expiresAt.toISOString() };
+    }),
+
+  /**
+   * Sudo mode: the signed-in person proves who they are again (the password, a code from the app,
+   * or a passkey), and what is dangerous may be done for the next `LFK_SUDO_WINDOW` seconds.
    */
   reauthenticate: sessionProcedure.meta(rest('POST /v1/auth/reauthenticate', 204,
-      'Confirm who you are again (password or authenticator code): sudo mode, for keys, secrets, second factors, exports and deletions',
-      { errors: ['rate_limited', 'invalid_second_factor'] }))
+      'Confirm who you are again (password, authenticator code or passkey): sudo mode, for keys, secrets, second factors, exports and deletions',
+      { errors: ['rate_limited', 'invalid_second_factor', 'invalid_challenge'] }))
     .input(reauthenticateInput)
     .mutation(async ({ ctx, input }) => {
       const { services } = ctx;
+      const userId = ctx.session.userId;
       if (input.password !== undefined) {
         await confirmPassword(ctx, input.password, { path: 'password', message: 'Is not your password.' });
-      } else {
-        const user = await ctx.em.getRepository(User).findOneOrFail({ id: ctx.session.userId }, { failHandler: () => new ApiError('invalid_session') });
+      } else if (input.code !== undefined) {
+        const user = await ctx.em.getRepository(User).findOneOrFail({ id: userId }, { failHandler: () => new ApiError('invalid_session') });
         await services.rateLimits.consume('login_failures', user.email);
-        if (!(await takeTotpCode(ctx.em, services.secretBox, user.id, input.code!, services.now()))) throw new ApiError('invalid_second_factor');
+        if (!(await takeTotpCode(ctx.em, services.secretBox, user.id, input.code, services.now()))) throw new ApiError('invalid_second_factor');
         await services.rateLimits.giveBack('login_failures', user.email);
+      } else {
+        const challenges = ctx.em.getRepository(AuthChallenge);
+        const waiting = await challenges.findEnrolment(userId, 'reauthentication', services.now());
+        if (!waiting?.webauthnChallenge || !(await challenges.spend(waiting.id))) throw new ApiError('invalid_challenge', { message: 'Ask for the options again (POST /v1/auth/reauthenticate/options).' });
+        if (!(await verifiedAssertion(ctx.em, services, input.passkey as never, waiting.webauthnChallenge, userId))) throw new ApiError('invalid_second_factor');
       }
       await ctx.em.getRepository(Session).reauthenticated(ctx.session.sessionId, services.now());
+    }),
+
+  /** The options for confirming who you are with one of your passkeys. */
+  reauthenticateOptions: sessionProcedure.meta(rest('POST /v1/auth/reauthenticate/options', 200,
+      'Start confirming who you are with a passkey: the options for `navigator.credentials.get()` (5 minutes)', { errors: ['two_factor_not_enabled'] }))
+    .output(passkeyAssertionOptions)
+    .mutation(async ({ ctx }) => {
+      const userId = ctx.session.userId;
+      const passkeys = await ctx.em.getRepository(Passkey).credentialsOf(userId);
+      if (passkeys.length === 0) throw new ApiError('two_factor_not_enabled', { message: 'You have no passkey: confirm with your password or a code.' });
+      const now = ctx.services.now();
+      const options = await assertionOptions(ctx.services, passkeys);
+      await ctx.em.getRepository(AuthChallenge).replace(
+        { purpose: 'reauthentication', userId, webauthnChallenge: options.challenge, expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS) },
+        now,
+      );
+      return { options: options as unknown as Record<string, unknown> };
     }),
 
   logout: sessionProcedure.meta(

@@ -1,6 +1,6 @@
-import { RECOVERY_CODE_COUNT, SECOND_FACTORS } from '@lfk/vocabulary';
+import { RECOVERY_CODE_COUNT, SECOND_FACTORS, TEXT_LIMITS } from '@lfk/vocabulary';
 import { z } from 'zod';
-import { timestamp } from '../../common-schemas.ts';
+import { idParam, text, timestamp } from '../../common-schemas.ts';
 
 /** Six digits, as the app shows them (spaces allowed: "123 456"). */
 export const totpCode = z
@@ -19,10 +19,20 @@ export const recoveryCodes = z
 
 export const secondFactor = z.enum(SECOND_FACTORS).meta({ id: 'SecondFactor' });
 
+export const passkey = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    created_at: timestamp,
+    last_used_at: timestamp.nullable(),
+  })
+  .meta({ id: 'Passkey', description: 'A passkey of your account: a second factor, and a sign-in without a password.' });
+
 export const twoFactorStatus = z
   .object({
     enabled: z.boolean().describe('Whether signing in asks for a second factor (an authenticator app or a passkey).'),
     totp: z.object({ enabled: z.boolean(), enabled_at: timestamp.nullable() }),
+    passkeys: z.array(passkey).describe('Oldest first.'),
     recovery_codes: z.object({ remaining: z.number().int().describe('Unused recovery codes left.') }),
   })
   .meta({ id: 'TwoFactorStatus', description: "The signed-in person's second factors." });
@@ -46,23 +56,83 @@ export const totpConfirmed = z
 
 export const recoveryCodesIssued = z.object({ recovery_codes: recoveryCodes }).meta({ id: 'RecoveryCodes' });
 
-/** Exactly one way to complete: a code, or a recovery code. */
+/** WebAuthn's binary fields as the browser's JSON writes them. */
+const base64url = (max: number) => z.string().max(max).regex(/^[A-Za-z0-9_-]*$/, 'Must be base64url.');
+const credentialFields = {
+  id: base64url(1400),
+  rawId: base64url(1400),
+  type: z.literal('public-key'),
+  clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+};
+
+export const passkeyAssertion = z
+  .object({
+    ...credentialFields,
+    response: z.object({
+      clientDataJSON: base64url(8192),
+      authenticatorData: base64url(8192),
+      signature: base64url(2048),
+      userHandle: base64url(1024).optional(),
+    }),
+  })
+  .meta({ id: 'PasskeyAssertion', description: "What the browser's `navigator.credentials.get()` answered (`PublicKeyCredential.toJSON()`)." });
+
+export const passkeyRegistration = z
+  .object({
+    ...credentialFields,
+    response: z.object({
+      clientDataJSON: base64url(8192),
+      // Attestation "none" (all lfk asks for): the credential's public key and little else.
+      attestationObject: base64url(8192),
+      transports: z.array(z.string().max(32)).max(10).optional(),
+    }),
+  })
+  .meta({ id: 'PasskeyRegistration', description: "What the browser's `navigator.credentials.create()` answered (`PublicKeyCredential.toJSON()`)." });
+
+/** WebAuthn options for the browser, as `@simplewebauthn/browser` and `PublicKeyCredential.parse*OptionsFromJSON` take them. */
+const webauthnOptions = (what: string) => z.record(z.string(), z.unknown()).describe(what);
+
+export const passkeyRegistrationOptions = z
+  .object({ options: webauthnOptions('`PublicKeyCredentialCreationOptionsJSON`, for `navigator.credentials.create()`; valid 5 minutes.') })
+  .meta({ id: 'PasskeyRegistrationOptions' });
+
+export const passkeyAssertionOptions = z
+  .object({ options: webauthnOptions('`PublicKeyCredentialRequestOptionsJSON`, for `navigator.credentials.get()`; valid 5 minutes.') })
+  .meta({ id: 'PasskeyAssertionOptions' });
+
+export const passkeyName = text(TEXT_LIMITS.passkeyName).describe('A name to tell it by ("MacBook Touch ID", "YubiKey").');
+
+export const passkeyAddInput = z.strictObject({ name: passkeyName, credential: passkeyRegistration });
+export const passkeyAdded = z
+  .object({
+    passkey,
+    recovery_codes: recoveryCodes.nullable().describe("Recovery codes, when this is the account's first second factor (shown this once)."),
+  })
+  .meta({ id: 'PasskeyAdded' });
+export const passkeyIdInput = z.object({ passkey_id: idParam });
+export const passkeyRenameInput = z.strictObject({ passkey_id: idParam, name: passkeyName });
+
+const exactlyOne = (input: Record<string, unknown>, names: string[]) => names.filter((n) => input[n] !== undefined).length === 1;
+
+/** Exactly one way to complete: a code, a recovery code, or a passkey. */
 export const secondFactorInput = z
   .strictObject({
     challenge: z.string().max(100).describe('The `challenge` (`lfm_…`) of the `second_factor_required` answer to the sign-in.'),
     code: totpCode.optional(),
     recovery_code: recoveryCode.optional(),
+    passkey: passkeyAssertion.optional().describe('The assertion made with the `passkey_options` of the `second_factor_required` answer.'),
   })
-  .refine((input) => [input.code, input.recovery_code].filter((v) => v !== undefined).length === 1, {
-    message: 'Send exactly one of code or recovery_code.',
-  });
+  .refine((input) => exactlyOne(input, ['code', 'recovery_code', 'passkey']), { message: 'Send exactly one of code, recovery_code or passkey.' });
+
+/** A sign-in with a passkey alone. */
+export const passkeyLoginInput = z.strictObject({ passkey: passkeyAssertion.describe('The assertion made with the options of `POST /v1/auth/login/passkey/options`.') });
 
 /** Exactly one way to prove who you are again. */
 export const reauthenticateInput = z
   .strictObject({
     password: z.string().max(1024).optional(),
     code: totpCode.optional(),
+    passkey: passkeyAssertion.optional().describe('The assertion made with the options of `POST /v1/auth/reauthenticate/options`.'),
   })
-  .refine((input) => [input.password, input.code].filter((v) => v !== undefined).length === 1, {
-    message: 'Send exactly one of password or code.',
-  });
+  .refine((input) => exactlyOne(input, ['password', 'code', 'passkey']), { message: 'Send exactly one of password, code or passkey.' });
