@@ -92,3 +92,23 @@ describe('sudo mode without a terminal', () => {
     expect((await home.lfk(['keys', 'list', '--json', '--workspace', workspaceId])).json.data).toEqual([]);
   });
 });
+
+describe('lfk workspaces update --require-two-factor', () => {
+  it('needs your own second factor first; then a member without one is told how to get in', async () => {
+    const { home } = await personWithApp();
+    const bare = await newHome({ LFK_BASE_URL: server.baseUrl });
+    const { workspaceId } = await signupWithCli(bare, server);
+    const refused = await bare.lfk(['workspaces', 'update', '--require-two-factor', 'on']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('two_factor_not_enabled');
+
+    const on = await home.lfk(['workspaces', 'update', '--require-two-factor', 'on']);
+    expect(on.code, on.stderr).toBe(0);
+    expect(on.stdout).toContain('now need a second factor');
+    const listed = await home.lfk(['workspaces', 'list', '--json']);
+    expect(listed.json.data[0].require_two_factor).toBe(true);
+
+    // The account without a factor, in its own workspace, is not affected.
+    expect((await bare.lfk(['forms', 'list', '--workspace', workspaceId])).code).toBe(0);
+  });
+});

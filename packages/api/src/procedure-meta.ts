@@ -47,6 +47,11 @@ export interface ProcedureMeta {
    * some inputs, read raw.
    */
   sudo?: true | { when: (rawInput: unknown) => boolean };
+  /**
+   * Open to a member of a workspace that requires a second factor their account lacks (leaving
+   * it); every other workspace route answers them `two_factor_required`.
+   */
+  withoutRequiredTwoFactor?: true;
 }
 
 type Method = RestMeta['method'];

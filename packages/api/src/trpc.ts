@@ -118,6 +118,19 @@ async function assertAddressConfirmed(ctx: Context, userId: string): Promise<voi
 }
 
 /**
+ * The person's role in the workspace, once they may reach it: outsiders learn nothing, not even
+ * that it exists (`notFound`); a member of a workspace that requires a second factor their account
+ * lacks is told to add one (`two_factor_required`), but for what meta says stays open to them
+ * (leaving it). Keys never come here: they are not people.
+ */
+async function reachWorkspace(ctx: Context, workspaceId: string, userId: string, meta: ProcedureMeta | undefined, notFound: ErrorCode): Promise<Role> {
+  const access = await ctx.em.getRepository(Membership).accessOf(workspaceId, userId);
+  if (access === null) throw new ApiError(notFound);
+  if (access.lacksSecondFactor && !meta?.withoutRequiredTwoFactor) throw new ApiError('two_factor_required');
+  return access.role;
+}
+
+/**
  * A signed-in person with at least `minimum` role in `input.workspace_id`; with
  * `confirmedAddress`, also an account whose address is confirmed.
  */
@@ -126,12 +139,11 @@ function workspaceProcedure(minimum: Role, { confirmedAddress = false } = {}) {
     ...SESSION,
     'workspace_not_found',
     ...(minimum === 'owner' ? ['owner_required' as const] : []),
+    'two_factor_required',
     ...(confirmedAddress ? ['email_not_confirmed' as const] : []),
   ];
-  return sessionProcedure.meta({ access: minimum, accessErrors }).input(workspaceScoped).use(async ({ ctx, input, next }) => {
-    const role = await ctx.em.getRepository(Membership).roleOf(input.workspace_id, ctx.session.userId);
-    // Outsiders learn nothing, not even that the workspace exists.
-    if (role === null) throw new ApiError('workspace_not_found');
+  return sessionProcedure.meta({ access: minimum, accessErrors }).input(workspaceScoped).use(async ({ ctx, input, meta, next }) => {
+    const role = await reachWorkspace(ctx, input.workspace_id, ctx.session.userId, meta, 'workspace_not_found');
     if (minimum === 'owner' && role !== 'owner') throw new ApiError('owner_required');
     if (confirmedAddress) await assertAddressConfirmed(ctx, ctx.session.userId);
     return next({ ctx: { workspaceId: input.workspace_id, role } });
@@ -153,17 +165,24 @@ export interface FormsScope {
   canReach(workspaceId: string): Promise<boolean>;
 }
 
-function formsScopeOf(ctx: { em: Context['em'] }, principal: Identified): FormsScope {
+function formsScopeOf(ctx: Context, principal: Identified): FormsScope {
   if (principal.kind === 'api_key') {
     const keyWorkspaceId = principal.workspaceId;
     return { keyWorkspaceId, canReach: async (workspaceId) => workspaceId === keyWorkspaceId };
   }
   const userId = principal.userId;
   const memberships = ctx.em.getRepository(Membership);
-  return { keyWorkspaceId: null, canReach: async (workspaceId) => (await memberships.roleOf(workspaceId, userId)) !== null };
+  return {
+    keyWorkspaceId: null,
+    canReach: async (workspaceId) => {
+      const access = await memberships.accessOf(workspaceId, userId);
+      if (access?.lacksSecondFactor) throw new ApiError('two_factor_required');
+      return access !== null;
+    },
+  };
 }
 
-export const formsScopeProcedure = t.procedure.meta({ access: 'forms_scope', accessErrors: AUTHENTICATION }).use(({ ctx, next }) => {
+export const formsScopeProcedure = t.procedure.meta({ access: 'forms_scope', accessErrors: [...AUTHENTICATION, 'two_factor_required'] }).use(({ ctx, next }) => {
   const identified = identify(ctx);
   return next({ ctx: { ...identified, scope: formsScopeOf(ctx, identified.principal) } });
 });
@@ -174,7 +193,7 @@ export const formsScopeProcedure = t.procedure.meta({ access: 'forms_scope', acc
  * before its address was confirmed are revoked when a password reset confirms it.
  */
 export const confirmedFormsScopeProcedure = t.procedure
-  .meta({ access: 'forms_scope', accessErrors: [...AUTHENTICATION, 'email_not_confirmed'] })
+  .meta({ access: 'forms_scope', accessErrors: [...AUTHENTICATION, 'email_not_confirmed', 'two_factor_required'] })
   .use(async ({ ctx, next }) => {
     const identified = identify(ctx);
     if (identified.principal.kind === 'session') await assertAddressConfirmed(ctx, identified.principal.userId);
@@ -213,16 +232,16 @@ export const submissionProcedure = t.procedure.meta(PUBLIC).use(({ ctx, next }) 
  * `input.form_id`; outsiders get "not found", members who are not owners `owner_required`.
  */
 function formProcedure(minimum: Role) {
-  const accessErrors: ErrorCode[] = [...SESSION, 'form_not_found', ...(minimum === 'owner' ? ['owner_required' as const] : [])];
+  const accessErrors: ErrorCode[] = [...SESSION, 'form_not_found', ...(minimum === 'owner' ? ['owner_required' as const] : []), 'two_factor_required'];
   return sessionProcedure
     .meta({ access: minimum, accessErrors })
     .input(z.object({ form_id: idParam }))
-    .use(async ({ ctx, input, next }) => {
+    .use(async ({ ctx, input, meta, next }) => {
       const found: IForm | null = isId('form', input.form_id)
         ? await ctx.em.getRepository(Form).findClaimed(input.form_id)
         : null;
-      const role = found?.workspace ? await ctx.em.getRepository(Membership).roleOf(found.workspace.id, ctx.session.userId) : null;
-      if (!found || role === null) throw new ApiError('form_not_found');
+      if (!found?.workspace) throw new ApiError('form_not_found');
+      const role = await reachWorkspace(ctx, found.workspace.id, ctx.session.userId, meta, 'form_not_found');
       if (minimum === 'owner' && role !== 'owner') throw new ApiError('owner_required');
       return next({ ctx: { form: found, role } });
     });

@@ -40,6 +40,7 @@ export const AUDIT_ACTIONS = [
   'workspace.created',
   'workspace.renamed',
   'workspace.file_link_ttl_changed',
+  'workspace.two_factor_requirement_changed',
   'webhook.created',
   'webhook.updated',
   'webhook.deleted',

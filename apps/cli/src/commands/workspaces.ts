@@ -1,4 +1,4 @@
-import { Command } from '@commander-js/extra-typings';
+import { Command, Option } from '@commander-js/extra-typings';
 import { type CommandContext, inWorkspace, sessionApi, signedIn } from '../command-context.ts';
 import { updateConfig } from '../config/config-file.ts';
 import { FILE_LINK_TTL } from '@lfk/vocabulary';
@@ -47,6 +47,7 @@ const workspacesListCommand = () =>
               { header: 'ROLE', value: (w) => w.role },
               { header: 'CREATED', value: (w) => w.created_at, time: true, optional: true },
               { header: 'FILE LINKS', value: (w) => (w.file_link_ttl === null ? 'default' : describeDuration(w.file_link_ttl)), optional: true },
+              { header: '2FA', value: (w) => (w.require_two_factor ? 'required' : '-'), optional: true },
             ],
             page.data,
           );
@@ -110,20 +111,26 @@ function parseFileLinkTtl(value: string): number | null {
 
 const workspacesUpdateCommand = () =>
   new Command('update')
-    .description("Change the workspace's name, or how long its files' signed download links live (owners)")
+    .description("Change the workspace's name, how long its files' signed download links live, or whether its members need a second factor (owners)")
     .option('--name <name>', 'the new name')
+    .addOption(
+      new Option('--require-two-factor <state>', 'on: members reach the workspace only once their account has a second factor (yours needs one first); keys are unaffected').choices(
+        ['on', 'off'] as const,
+      ),
+    )
     .option(
       '--file-link-ttl <duration>',
       `how long signed links to its files live: e.g. 3d, 12h or seconds (${describeDuration(FILE_LINK_TTL.min)} to ${describeDuration(FILE_LINK_TTL.max)}, never longer than the server's), or default`,
     )
     .action(
       action(async (ctx, flags) => {
-        if (flags.name === undefined && flags.fileLinkTtl === undefined) {
-          throw usageError('missing_changes', 'Say what to change: --name <name>, --file-link-ttl <duration|default>, or both.');
+        if (flags.name === undefined && flags.fileLinkTtl === undefined && flags.requireTwoFactor === undefined) {
+          throw usageError('missing_changes', 'Say what to change: --name <name>, --file-link-ttl <duration|default>, --require-two-factor <on|off>.');
         }
         const changes = {
           ...(flags.name !== undefined ? { name: flags.name } : {}),
           ...(flags.fileLinkTtl !== undefined ? { file_link_ttl: parseFileLinkTtl(flags.fileLinkTtl) } : {}),
+          ...(flags.requireTwoFactor !== undefined ? { require_two_factor: flags.requireTwoFactor === 'on' } : {}),
         };
         const { api, workspaceId } = await inWorkspace(ctx);
         await api.workspaces.update.mutate({ workspace_id: workspaceId, ...changes });
@@ -133,6 +140,13 @@ const workspacesUpdateCommand = () =>
           if (view.file_link_ttl !== undefined) {
             const ttl = view.file_link_ttl;
             ctx.out.line(`Signed links to files of ${view.id} now live ${ttl === null ? "as long as the server's LFK_FILE_LINK_TTL says" : describeDuration(ttl)}.`);
+          }
+          if (view.require_two_factor !== undefined) {
+            ctx.out.line(
+              view.require_two_factor
+                ? `Members of ${view.id} now need a second factor on their account to reach it.`
+                : `Members of ${view.id} no longer need a second factor to reach it.`,
+            );
           }
         });
       }),
@@ -180,5 +194,5 @@ export const workspacesCommand = () =>
     'workspaces',
     'List, create, choose, rename, update, leave and delete workspaces',
     [workspacesListCommand(), workspacesCreateCommand(), workspacesUseCommand(), workspacesRenameCommand(), workspacesUpdateCommand(), workspacesLeaveCommand(), workspacesDeleteCommand()],
-    ['lfk workspaces list', 'lfk workspaces create "Acme" --use', 'lfk workspaces use ws_…', 'lfk workspaces rename "Acme Forms"', 'lfk workspaces update --file-link-ttl 3d', 'lfk workspaces delete --confirm "Acme Forms"'],
+    ['lfk workspaces list', 'lfk workspaces create "Acme" --use', 'lfk workspaces use ws_…', 'lfk workspaces rename "Acme Forms"', 'lfk workspaces update --file-link-ttl 3d', 'lfk workspaces update --require-two-factor on', 'lfk workspaces delete --confirm "Acme Forms"'],
   );

@@ -12,6 +12,8 @@ export const Workspace = defineEntity({
     name: p.string().length(TEXT_LIMITS.workspaceName),
     /** How long the signed download links of its submissions' files live, in seconds (null: the server's `LFK_FILE_LINK_TTL`). */
     fileLinkTtl: p.integer().nullable(),
+    /** Its members' sessions reach it only once their account has a second factor (keys are not people: unaffected). */
+    requireTwoFactor: p.boolean().default(false),
   },
   // A minute to 30 days, or none (the server's). Written as PostgreSQL prints it back, so comparing
   // the entities with a migrated database finds no difference.

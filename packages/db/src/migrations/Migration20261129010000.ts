@@ -2,7 +2,8 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * Issue 42: second factors (TOTP on the account, passkeys, recovery codes), authentications waiting
- * for their second half, and when a session last proved its person (sudo mode).
+ * for their second half, when a session last proved its person (sudo mode), and workspaces that
+ * require a second factor of their members.
  */
 export class Migration20261129010000 extends Migration {
   override name = 'Migration20261129010000';
@@ -10,6 +11,7 @@ export class Migration20261129010000 extends Migration {
   override up(): void | Promise<void> {
     this.addSql(`alter table "users" add "totp_secret_sealed" text null, add "totp_enabled_at" timestamptz null, add "totp_last_step" bigint null;`);
     // A session signed in before this knows no better moment than its start.
+    this.addSql(`alter table "workspaces" add "require_two_factor" boolean not null default false;`);
     this.addSql(`alter table "sessions" add "authenticated_at" timestamptz null;`);
     this.addSql(`update "sessions" set "authenticated_at" = "created_at";`);
     this.addSql(`alter table "sessions" alter column "authenticated_at" set not null;`);
@@ -35,6 +37,7 @@ export class Migration20261129010000 extends Migration {
     this.addSql(`drop table if exists "passkeys" cascade;`);
     this.addSql(`drop table if exists "recovery_codes" cascade;`);
     this.addSql(`alter table "sessions" drop column "authenticated_at";`);
+    this.addSql(`alter table "workspaces" drop column "require_two_factor";`);
     this.addSql(`alter table "users" drop column "totp_secret_sealed", drop column "totp_enabled_at", drop column "totp_last_step";`);
   }
 }

@@ -12,6 +12,23 @@ export class MembershipRepository extends BaseRepository<IMembership> {
     return membership?.role ?? null;
   }
 
+  /**
+   * What a session may do in the workspace: the person's role (null for an outsider), and whether
+   * the workspace requires a second factor the person's account lacks. One statement: every
+   * workspace route asks it.
+   */
+  async accessOf(workspaceId: string, userId: string): Promise<{ role: Role; lacksSecondFactor: boolean } | null> {
+    if (!isId('ws', workspaceId)) return null;
+    const rows = await this.em.execute<{ role: Role; lacks: boolean }[]>(
+      `select m.role, (w.require_two_factor and u.totp_enabled_at is null and not exists (select 1 from passkeys k where k.user_id = u.id)) as lacks
+       from memberships m join workspaces w on w.id = m.workspace_id join users u on u.id = m.user_id
+       where m.workspace_id = ? and m.user_id = ?`,
+      [workspaceId, userId],
+    );
+    const row = rows[0];
+    return row ? { role: row.role, lacksSecondFactor: row.lacks === true } : null;
+  }
+
   /** The person's membership of the workspace, or null. */
   findOf(workspaceId: string, userId: string): Promise<IMembership | null> {
     return this.findOne({ workspace: workspaceId, user: userId });

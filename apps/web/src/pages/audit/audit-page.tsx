@@ -46,6 +46,7 @@ const ACTIONS: Record<AuditAction, string> = {
   'workspace.created': 'created the workspace',
   'workspace.renamed': 'renamed the workspace',
   'workspace.file_link_ttl_changed': "changed how long file links live",
+  'workspace.two_factor_requirement_changed': 'changed whether members need a second factor',
   'webhook.created': 'added a webhook',
   'webhook.updated': 'updated a webhook',
   'webhook.deleted': 'deleted a webhook',

@@ -88,6 +88,7 @@ const AUDIT_DATA = {
   'workspace.created': nothing,
   'workspace.renamed': z.object({ from: z.string(), to: z.string() }),
   'workspace.file_link_ttl_changed': z.object({ from: z.int().nullable(), to: z.int().nullable() }).describe("Seconds its files' links live; null is the server's."),
+  'workspace.two_factor_requirement_changed': z.object({ from: z.boolean(), to: z.boolean() }).describe('Whether its members need a second factor.'),
   'webhook.created': webhookAudit,
   'webhook.updated': webhookAudit.extend({
     fields: z.array(z.string()).describe('The fields the update changed.'),

@@ -47,10 +47,12 @@ export const membersRouter = router({
     });
   }),
 
-  leave: memberProcedure.meta(
-    rest('POST /v1/workspaces/:workspace_id/leave', 204, 'Leave the workspace; its last owner cannot (make someone else an owner first)',
+  leave: memberProcedure.meta({
+    ...rest('POST /v1/workspaces/:workspace_id/leave', 204, 'Leave the workspace; its last owner cannot (make someone else an owner first)',
       { errors: ['last_owner'] }),
-  ).mutation(async ({ ctx }) => {
+    // A member without the second factor the workspace requires may still leave it.
+    withoutRequiredTwoFactor: true,
+  }).mutation(async ({ ctx }) => {
     const userId = ctx.session.userId;
     await ctx.em.transactional(async (em) => {
       // The same lock as removing a member: two owners leaving at once must not leave the workspace without one.

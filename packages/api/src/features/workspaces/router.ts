@@ -1,4 +1,4 @@
-import { AuditEvent, Membership, Workspace } from '@lfk/db';
+import { AuditEvent, Membership, User, Workspace } from '@lfk/db';
 import { rest } from '../../procedure-meta.ts';
 import { listInput, listOf } from '../../common-schemas.ts';
 import { workspace, workspaceCreateInput, workspaceDeleteInput, workspaceUpdateInput } from './schemas.ts';
@@ -28,13 +28,14 @@ export const workspacesRouter = router({
       return workspaceToWire(created, 'owner');
     }),
 
-  update: ownerProcedure.meta(rest('PATCH /v1/workspaces/:workspace_id', 204, "Rename a workspace, or set how long its files' download links live (owners)"))
+  update: ownerProcedure.meta(rest('PATCH /v1/workspaces/:workspace_id', 204,
+      "Rename a workspace, set how long its files' download links live, or require a second factor of its members (owners)", { errors: ['two_factor_not_enabled'] }))
     .input(workspaceUpdateInput)
     .mutation(async ({ ctx, input }) => {
       await ctx.em.transactional(async (em) => {
         const found = await em.getRepository(Workspace).lock(ctx.workspaceId);
         if (!found) throw new ApiError('workspace_not_found');
-        const audit = (action: 'workspace.renamed' | 'workspace.file_link_ttl_changed', data: Record<string, unknown>) =>
+        const audit = (action: 'workspace.renamed' | 'workspace.file_link_ttl_changed' | 'workspace.two_factor_requirement_changed', data: Record<string, unknown>) =>
           em.getRepository(AuditEvent).record({ workspaceId: ctx.workspaceId, action, actor: ctx.actor, target: { type: 'workspace', id: ctx.workspaceId }, data });
         if (input.name !== undefined && found.name !== input.name) {
           audit('workspace.renamed', { from: found.name, to: input.name });
@@ -43,6 +44,14 @@ export const workspacesRouter = router({
         if (input.file_link_ttl !== undefined && (found.fileLinkTtl ?? null) !== input.file_link_ttl) {
           audit('workspace.file_link_ttl_changed', { from: found.fileLinkTtl ?? null, to: input.file_link_ttl });
           found.fileLinkTtl = input.file_link_ttl;
+        }
+        if (input.require_two_factor !== undefined && found.requireTwoFactor !== input.require_two_factor) {
+          // An owner without a factor would lock themselves out of the workspace they set.
+          if (input.require_two_factor && !(await em.getRepository(User).hasSecondFactor(ctx.session.userId))) {
+            throw new ApiError('two_factor_not_enabled', { message: 'Set up a second factor for your own account first (an authenticator app or a passkey): requiring one would lock you out.' });
+          }
+          audit('workspace.two_factor_requirement_changed', { from: found.requireTwoFactor, to: input.require_two_factor });
+          found.requireTwoFactor = input.require_two_factor;
         }
       });
     }),

@@ -9,5 +9,6 @@ export const workspaceToWire = (w: IWorkspace, role: Role): z.input<typeof works
   name: w.name,
   role,
   file_link_ttl: w.fileLinkTtl ?? null,
+  require_two_factor: w.requireTwoFactor ?? false,
   created_at: iso(w.createdAt),
 });
