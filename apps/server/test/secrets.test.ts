@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkTokenSentTo, PASSWORD, rawExchange, until, useTestServer, verificationTokenSentTo } from '@lfk/server/testing';
+import { authenticatorCode, linkTokenSentTo, PASSWORD, rawExchange, until, useTestServer, verificationTokenSentTo } from '@lfk/server/testing';
 
 // The most talkative level: nothing a log call is handed may carry a secret.
 const t = useTestServer({ LOG_LEVEL: 'trace' });
@@ -107,6 +107,38 @@ it('no reset or invitation token reaches the database, the audit log or a log li
     const lines = t.logs.filter((l) => l.includes(secret.slice(4)));
     expect(lines.length, `${secret.slice(0, 4)}… in the logs`).toBe(1);
     expect(JSON.parse(lines[0]!).email?.kind).toMatch(/^(password_reset|invitation)$/);
+  }
+});
+
+it("no second factor's secret, recovery code or sign-in challenge reaches the database or a log line", async () => {
+  const owner = await t.signupOverHttp();
+  const { secret, recoveryCodes } = await t.enableAuthenticator(owner.token);
+  const challenges: string[] = [];
+  const signIn = async (factor: Record<string, string>) => {
+    const answer = await t.request('POST', '/v1/auth/login', { body: { email: owner.email, password: PASSWORD } });
+    expect(answer.status).toBe(401);
+    challenges.push(answer.json.error.challenge);
+    return t.request('POST', '/v1/auth/second-factor', { body: { challenge: answer.json.error.challenge, ...factor } });
+  };
+  expect((await signIn({ code: await authenticatorCode(secret, 1, t.server.config.now()) })).status).toBe(200);
+  expect((await signIn({ recovery_code: recoveryCodes[0]! })).status).toBe(200);
+  // Refused ones too: a wrong code, a used recovery code, a challenge where a session goes.
+  expect((await signIn({ recovery_code: recoveryCodes[0]! })).status).toBe(401);
+  await t.request('GET', '/v1/auth/session', { token: challenges[0] });
+  await t.request('POST', '/v1/auth/reauthenticate', { token: owner.token, body: { code: '000000' } });
+  expect(challenges).toHaveLength(3);
+
+  const tables = await t.sql<{ table_name: string }>(
+    "select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'",
+  );
+  let dump = '';
+  for (const { table_name } of tables) dump += JSON.stringify(await t.sql(`select * from "${table_name}"`));
+  expect(dump).toContain('two_factor.recovery_code_used'); // the audit log is in the dump
+  const logText = t.logs.join('\n');
+  const secrets = [secret, ...recoveryCodes, ...recoveryCodes.map((c) => c.replaceAll('-', '')), ...challenges.map((c) => c.slice(4))];
+  for (const held of secrets) {
+    expect(dump.includes(held), `database holds ${held.slice(0, 4)}…`).toBe(false);
+    expect(logText.includes(held), `logs hold ${held.slice(0, 4)}…`).toBe(false);
   }
 });
 

@@ -81,7 +81,7 @@ export interface TestServer {
 let counter = 0;
 const newAddress = () => `user${++counter}-${randomBytes(3).toString('hex')}@example.com`;
 
-const SECRET_PATTERN = /\b(?:lfk|lfs|lfc|lfv)_[0-9A-Za-z]{30,}\b|\bwhsec_[0-9A-Za-z+/]{40,}={0,2}/g;
+const SECRET_PATTERN = /\b(?:lfk|lfs|lfc|lfv|lfm)_[0-9A-Za-z]{30,}\b|\bwhsec_[0-9A-Za-z+/]{40,}={0,2}/g;
 
 
 export async function startTestServer(

@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { forgetEverything } from './api/session.ts';
 import { onSignedOut, queryClient } from './api/trpc.ts';
+import { ReauthenticateDialog } from './components/reauthenticate-dialog.tsx';
 import { router } from './router.tsx';
 import './styles.css';
 
@@ -19,6 +20,8 @@ createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />
+      {/* Sudo mode's question, for whichever page made the call that needs it. */}
+      <ReauthenticateDialog />
     </QueryClientProvider>
   </StrictMode>,
 );

@@ -3,12 +3,17 @@ import { type ErrorCode, type LfkErrorDetail, type LfkProblem, lfkErrorOf } from
 /** One field the API refused, as its `details` name it (`schema.0.type`). */
 export type FieldProblem = LfkErrorDetail;
 
+/** What a page says of an action that needed the person to confirm who they are, and they did not. */
+export const REAUTHENTICATION_DECLINED = "Not done: this needs you to confirm it's you first. Try again to be asked again.";
+
 /** What went wrong with a call: lfk's answer, or `network_error` (no status) when lfk was not reached. */
 export type Problem = Omit<LfkProblem, 'code'> & { code: ErrorCode | 'network_error' };
 
 /** Reads lfk's error out of whatever a call threw; what lfk did not answer is a network failure. */
 export function problemOf(error: unknown): Problem {
   const problem = lfkErrorOf(error);
+  // The dashboard asks for the password itself (api/reauthentication.ts): one that reaches a page was not given.
+  if (problem?.code === 'reauthentication_required') return { ...problem, message: REAUTHENTICATION_DECLINED };
   if (problem) return problem;
   return {
     code: 'network_error',

@@ -4,6 +4,7 @@ import { QueryCache, QueryClient } from '@tanstack/react-query';
 import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
 import { isSignedOut, problemOf } from './problems.ts';
+import { reauthenticationLink } from './reauthentication.ts';
 
 /** Called when the server says the session is gone (expired, or signed out in another tab). */
 let whenSignedOut: () => void = () => {};
@@ -29,9 +30,10 @@ export const queryClient = new QueryClient({
 /**
  * The typed client, on the same origin: the `lfk_session` cookie rides along by itself, and the
  * server's CSRF rule (writes from its own origin) holds. At most 10 calls per batch, the server's cap.
+ * A call refused for sudo mode asks the person to confirm it's them, then goes again (reauthentication.ts).
  */
 export const trpcClient = createTRPCClient<AppRouter>({
-  links: [httpBatchLink({ url: '/trpc', maxItems: MAX_BATCH_CALLS })],
+  links: [reauthenticationLink, httpBatchLink({ url: '/trpc', maxItems: MAX_BATCH_CALLS })],
 });
 
 /** `trpc.forms.list.queryOptions(...)` and friends, for TanStack Query's hooks and the router's loaders. */

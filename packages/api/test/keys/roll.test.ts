@@ -9,6 +9,7 @@ import { MAX_ACTIVE_KEYS } from '@lfk/vocabulary';
 import { DAY, ENGINE, testClock } from '@lfk/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/context.ts';
+import { TEST_PASSWORD } from '../../src/testing.ts';
 import { auditActions, sql } from '../support/database.ts';
 import { createKey } from '../support/keys.ts';
 import { expectRefused, outcome } from '../support/refusals.ts';
@@ -74,6 +75,8 @@ describe(`rolling a key (${ENGINE})`, () => {
     await expectKeyRefused(services, old.key);
     await expectKeyWorks(services, rolled.key);
     expect(await getKey(services, owner, old.id)).toMatchObject({ status: 'revoked', revoked_reason: 'rolled', revoked_at: graceEnd });
+    // A day on, sudo mode asks the owner to confirm who they are before a roll.
+    await (await callerFor(services, owner.token)).auth.reauthenticate({ password: TEST_PASSWORD });
     await expectRefused(roll(services, owner, old.id), 409, 'api_key_revoked');
   });
 
@@ -132,6 +135,8 @@ describe(`a roll keeps the key's expiry policy (${ENGINE})`, () => {
     const stored = Date.parse(expiring.json.expires_at!) - Date.parse(expiring.json.created_at);
     // Ten days into its life, it is rolled: the new key lives as long from the roll, not forever.
     clock.advance(10 * DAY);
+    // Ten days on, sudo mode asks the owner to confirm who they are first.
+    await (await callerFor(services, owner.token)).auth.reauthenticate({ password: TEST_PASSWORD });
     const rolled = await roll(services, owner, expiring.id);
     expect(rolled.expires_at).toBe(new Date(clock.now().getTime() + stored).toISOString());
     const [created] = (await auditActions(services, owner.workspaceId, 'api_key.created')).filter((e) => e.target_id === rolled.id);

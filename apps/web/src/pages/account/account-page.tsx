@@ -15,10 +15,11 @@ import { SubmitForm } from '../../components/submit-form.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import { Time } from '../../components/time.tsx';
 import { usePageTitle } from '../../layout/page-title.ts';
+import { SecuritySection } from './security-section.tsx';
 
 type ActiveSession = RouterOutputs['auth']['sessions']['data'][number];
 
-/** The signed-in person's own settings: their password, and where they are signed in. */
+/** The signed-in person's own settings: their password, their second factor, and where they are signed in. */
 export function AccountPage() {
   usePageTitle('Your account');
   return (
@@ -26,6 +27,7 @@ export function AccountPage() {
       <h1>Your account</h1>
       <EmailAddress />
       <ChangePassword />
+      <SecuritySection />
       <Sessions />
       <DeleteAccount />
     </>

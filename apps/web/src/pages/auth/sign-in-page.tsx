@@ -1,7 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { loginInput } from '@lfk/api/schemas';
+import { type LfkSecondFactorChallenge, secondFactorChallengeOf } from '@lfk/client';
 import { useMutation } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { forgetEverything, safeNext } from '../../api/session.ts';
 import { trpcClient } from '../../api/trpc.ts';
@@ -9,6 +11,7 @@ import { useFormProblem } from '../../components/form-problem.ts';
 import { SubmitForm } from '../../components/submit-form.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import { AuthLayout } from './auth-layout.tsx';
+import { SecondFactorStep } from './second-factor-step.tsx';
 
 export function SignInPage() {
   const navigate = useNavigate();
@@ -16,27 +19,56 @@ export function SignInPage() {
   const next = safeNext(useSearch({ from: '/sign-in' }).next);
   const form = useForm({ resolver: zodResolver(loginInput), defaultValues: { email: '', password: '' } });
   const problem = useFormProblem(['email', 'password'], form.setError);
+  /** The password was right and the account has a second factor: the sign-in waits for it. */
+  const [pending, setPending] = useState<LfkSecondFactorChallenge | null>(null);
+  /** Counts the returns from the second step: each puts the focus in the password field, once it is back. */
+  const [returns, setReturns] = useState(0);
+  useEffect(() => {
+    if (returns > 0) form.setFocus('password');
+  }, [form, returns]);
+  const signedIn = async () => {
+    forgetEverything();
+    await navigate({ to: next ?? '/' });
+  };
   const signIn = useMutation({
     // The session travels in the HttpOnly cookie the answer sets; the token in its body is dropped
     // here, so it never reaches the cache.
     mutationFn: async (input: { email: string; password: string }) => {
       await trpcClient.auth.login.mutate(input);
     },
-    onSuccess: async () => {
-      forgetEverything();
-      await navigate({ to: next ?? '/' });
+    onSuccess: signedIn,
+    onError: (error) => {
+      // `401 second_factor_required`: the password was right, and the account has a second factor.
+      const challenge = secondFactorChallengeOf(error);
+      if (!challenge) return problem.report(error);
+      problem.clear();
+      setPending(challenge);
     },
-    onError: problem.report,
   });
+  const footer = (
+    <>
+      New to lfk? <Link to="/sign-up" search={next ? { next } : {}}>Create an account</Link>
+    </>
+  );
+  if (pending) {
+    return (
+      <AuthLayout title="Sign in" footer={footer}>
+        <SecondFactorStep
+          pending={pending}
+          onSignedIn={signedIn}
+          onStartOver={(why) => {
+            // Back to the password, the address kept: why (the sign-in expired) in the form's alert.
+            setPending(null);
+            form.setValue('password', '');
+            if (why) problem.report(why);
+            setReturns((n) => n + 1);
+          }}
+        />
+      </AuthLayout>
+    );
+  }
   return (
-    <AuthLayout
-      title="Sign in"
-      footer={
-        <>
-          New to lfk? <Link to="/sign-up" search={next ? { next } : {}}>Create an account</Link>
-        </>
-      }
-    >
+    <AuthLayout title="Sign in" footer={footer}>
       <SubmitForm onSubmit={form.handleSubmit((input) => signIn.mutate(input))} problem={problem} submitLabel="Sign in" pending={signIn.isPending}>
         <TextField form={form} name="email" label="Email" type="email" autoComplete="email" />
         <TextField form={form} name="password" label="Password" type="password" autoComplete="current-password" />

@@ -2,6 +2,7 @@ import { exportSubmissions } from '@lfk/client';
 import type { SubmissionStatus } from '@lfk/vocabulary';
 import { useState } from 'react';
 import { type Problem, problemOf, waitPhrase } from '../../api/problems.ts';
+import { withReauthentication } from '../../api/reauthentication.ts';
 import { ProblemAlert } from '../../components/problem-alert.tsx';
 
 type ExportFormat = 'csv' | 'jsonl';
@@ -36,7 +37,8 @@ function saveAs(blob: Blob, filename: string): void {
  * The export of what the page shows, as CSV (with the byte order mark Excel needs) or JSON Lines.
  * Fetched by the page rather than followed as a link, so that a refusal (the person's exports at
  * once, say: 429) is shown in words instead of as a failed download; the file is streamed into the
- * browser's own storage and saved when complete. The buttons go in the toolbar, the news under it.
+ * browser's own storage and saved when complete; one refused until the person confirms it's them
+ * asks them in place, then goes on. The buttons go in the toolbar, the news under it.
  */
 export function useExport(formId: string, status: SubmissionStatus, q: string, range: { since?: string | undefined; until?: string | undefined }) {
   const [running, setRunning] = useState<ExportFormat | null>(null);
@@ -55,7 +57,8 @@ export function useExport(formId: string, status: SubmissionStatus, q: string, r
         ...(range.until ? { until: range.until } : {}),
         ...(format === 'csv' ? { bom: true } : {}),
       };
-      const body = await exportSubmissions({ baseUrl: window.location.origin }, formId, query);
+      // Exports are sudo mode's: refused for that, the person confirms it's them and it goes on.
+      const body = await withReauthentication(() => exportSubmissions({ baseUrl: window.location.origin }, formId, query));
       let bytes = 0;
       const counted = body.pipeThrough(
         new TransformStream<Uint8Array, Uint8Array>({
