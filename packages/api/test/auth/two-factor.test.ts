@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/context.ts';
 import { TEST_PASSWORD } from '../../src/testing.ts';
 import { auditActions, sql } from '../support/database.ts';
-import { emailsTo } from '../support/emails.ts';
+import { emailsTo, linkTokenTo } from '../support/emails.ts';
 import { expectRefused, outcome, wireErrorOf } from '../support/refusals.ts';
 import { seedMembership } from '../../src/testing.ts';
 import { callerFor, type Person, person, testServices } from '../world.ts';
@@ -70,6 +70,22 @@ describe(`an authenticator app (${ENGINE})`, () => {
     await withTotp(me);
     await expectRefused((await as(elsewhere)).auth.session(), 401, 'invalid_session');
     expect((await (await as(me.token)).auth.session()).user.email).toBe(me.email);
+  });
+
+  it('then approving a device needs a session that passed it: those from before are out, and a device they approved is refused its session', async () => {
+    const me = await person(services);
+    const before = (await login(me.email)).session_token;
+    const device = await (await as()).deviceLogins.start({ device_name: 'lfk CLI on a laptop' });
+    await (await as(before)).deviceLogins.approve({ user_code: device.user_code });
+    const app = await withTotp(me);
+    await expectRefused((await as()).deviceLogins.token({ device_code: device.device_code }), 403, 'device_login_denied');
+    const next = await (await as()).deviceLogins.start({ device_name: 'lfk CLI on a laptop' });
+    await expectRefused((await as(before)).deviceLogins.approve({ user_code: next.user_code }), 401, 'invalid_session');
+    // A session that passed the second factor approves, and the device gets its session.
+    const { challenge } = await challengeOf(me.email);
+    const passed = await complete(challenge, { code: await codeAt(app.secret) });
+    await (await as(passed.session_token)).deviceLogins.approve({ user_code: next.user_code });
+    expect((await (await as()).deviceLogins.token({ device_code: next.device_code })).user.id).toBe(me.userId);
   });
 
   it('is never kept in the clear: the secret is sealed, the recovery codes hashed', async () => {
@@ -133,6 +149,17 @@ describe(`signing in with a second factor (${ENGINE})`, () => {
     const late = await challengeOf(me.email);
     clock.advance(5 * 60_000 + 1000);
     await expectRefused(complete(late.challenge, { code: await codeAt(me.secret) }), 401, 'invalid_challenge');
+  });
+
+  it('a password reset does not skip it: the new password leads to the second factor, or a recovery code', async () => {
+    const me = await withTotp();
+    await (await as()).passwordResets.request({ email: me.email });
+    await services.background.settle();
+    const token = await linkTokenTo(services, me.email, 'password_reset');
+    await (await as()).passwordResets.reset({ token, password: 'a brand new password' });
+    const error = await expectRefused(login(me.email, 'a brand new password'), 401, 'second_factor_required');
+    const signedIn = await complete((error as unknown as { challenge: string }).challenge, { recovery_code: me.recoveryCodes[9]! });
+    expect(signedIn.user.id).toBe(me.userId);
   });
 
   it('refuses malformed codes and challenges with the documented errors', async () => {
