@@ -5,8 +5,6 @@ import { z } from 'zod';
 import type { Context } from './context.ts';
 import { refusal } from './credentials/authenticate.ts';
 import type { Principal } from './credentials/principal.ts';
-
-type SessionPrincipal = Extract<Principal, { kind: 'session' }>;
 import { ApiError, type ErrorCode, toWireError, trpcErrorData } from './errors.ts';
 import type { ProcedureMeta } from './procedure-meta.ts';
 import type { RateLimitName } from './rate-limits/rate-limits.ts';
@@ -28,6 +26,7 @@ export type Actor = { type: ActorType; id: string };
 /** What lfk's own background work (a key's expiry, disabling a failing webhook) acts as in the audit log. */
 export const SYSTEM_ACTOR = { type: 'system', id: 'lfk' } as const satisfies Actor;
 type Identified = Exclude<Principal, { kind: 'anonymous' }>;
+type SessionPrincipal = Extract<Principal, { kind: 'session' }>;
 
 /** Who an audit event names: the person, or the key. */
 const actorOf = (principal: Identified): Actor =>
@@ -205,7 +204,7 @@ export const confirmedFormsScopeProcedure = t.procedure
  * form. `scope` and `actor` are null for the anonymous caller.
  */
 export const formsScopeOrAnonymousProcedure = publicProcedure
-  .meta({ access: 'forms_scope_or_anonymous' })
+  .meta({ access: 'forms_scope_or_anonymous', accessErrors: [...REFUSED_BEARER, 'two_factor_required'] })
   .use(({ ctx, next }) => {
     const principal = ctx.auth.principal;
     if (principal.kind === 'anonymous') return next({ ctx: { scope: null, actor: null } });

@@ -27,6 +27,6 @@ export const AuthChallenge = defineEntity({
     secretSealed: p.text().nullable(),
     expiresAt: p.datetime(),
   },
-  indexes: [{ properties: ['user', 'purpose'] }],
+  indexes: [{ properties: ['user', 'purpose'] }, { properties: ['expiresAt'] }],
 });
 export type IAuthChallenge = InferEntity<typeof AuthChallenge>;

@@ -28,6 +28,7 @@ export class Migration20261129010000 extends Migration {
     this.addSql(`create table "auth_challenges" ("id" varchar(40) not null, "created_at" timestamptz not null, "purpose" text not null, "token_hash" varchar(64) null, "user_id" varchar(40) null, "webauthn_challenge" varchar(128) null, "secret_sealed" text null, "expires_at" timestamptz not null, primary key ("id"));`);
     this.addSql(`alter table "auth_challenges" add constraint "auth_challenges_token_hash_unique" unique ("token_hash");`);
     this.addSql(`create index "auth_challenges_user_id_purpose_index" on "auth_challenges" ("user_id", "purpose");`);
+    this.addSql(`create index "auth_challenges_expires_at_index" on "auth_challenges" ("expires_at");`);
     this.addSql(`alter table "auth_challenges" add constraint "auth_challenges_user_id_foreign" foreign key ("user_id") references "users" ("id") on delete cascade;`);
     this.addSql(`alter table "auth_challenges" add constraint "auth_challenges_purpose_check" check ("purpose" in ('second_factor', 'passkey_sign_in', 'passkey_registration', 'totp_enrolment', 'reauthentication'));`);
   }

@@ -34,10 +34,10 @@ const fromRow = (r: Row): OpenChallenge => ({
 });
 
 export class AuthChallengeRepository extends BaseRepository<IAuthChallenge> {
-  /** Writes a challenge; the expired ones of its account (or of nobody) are swept on the way. */
+  /** Writes a challenge; expired ones, anyone's, are swept on the way (none lives more than minutes). */
   async open(challenge: NewChallenge, now: Date): Promise<string> {
     const id = newId('chl');
-    await this.em.execute('delete from auth_challenges where expires_at <= ? and (user_id = ? or user_id is null)', [now, challenge.userId]);
+    await this.em.execute('delete from auth_challenges where expires_at <= ?', [now]);
     await this.em.execute(
       'insert into auth_challenges (id, purpose, token_hash, user_id, webauthn_challenge, secret_sealed, expires_at, created_at) values (?, ?, ?, ?, ?, ?, ?, ?)',
       [id, challenge.purpose, challenge.tokenHash ?? null, challenge.userId, challenge.webauthnChallenge ?? null, challenge.secretSealed ?? null, challenge.expiresAt, now],

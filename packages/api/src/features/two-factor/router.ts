@@ -53,7 +53,7 @@ async function factorRemoved(em: EntityManager, userId: string, now: Date) {
 // An account's second factors, managed by the signed-in person (DESIGN §15). Adding or removing
 // one is sudo mode's; confirming a setup is not (starting it was), so a slow first code is no retry.
 export const twoFactorRouter = router({
-  status: sessionProcedure.meta(rest('GET /v1/auth/two-factor', 200, "Your second factors: the authenticator app, and how many recovery codes are left"))
+  status: sessionProcedure.meta(rest('GET /v1/auth/two-factor', 200, "Your second factors: the authenticator app, your passkeys, and how many recovery codes are left"))
     .output(twoFactorStatus)
     .query(async ({ ctx }) => {
       const userId = ctx.session.userId;
