@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { freePort, linkTokenSentTo, PASSWORD, startTestServer, type TestServer, type TestServerOptions } from '@lfk/server/testing';
-import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type CDPSession, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { DASHBOARD_DIST } from '../scripts/dashboard-build.ts';
 
@@ -38,7 +38,10 @@ const AXE_RESULTS = join(import.meta.dirname, '../.axe-results');
 
 export interface Dashboard {
   t: TestServer;
-  /** `http://127.0.0.1:port`, the server's own origin (its cookie and CSRF rule are for this one). */
+  /**
+   * `http://127.0.0.1:port` (or `http://localhost:port`, with `host: 'localhost'`), the server's own
+   * origin: its public URL (`LFK_PUBLIC_URL`), whose cookie, CSRF rule and passkeys' RP ID are for this one.
+   */
   url: string;
   browser: Browser;
   /** A fresh browser profile (no cookies) at desktop or phone size. */
@@ -56,6 +59,15 @@ export interface Dashboard {
 
 type Viewport = { width: number; height: number };
 
+export interface DashboardOptions extends TestServerOptions {
+  /**
+   * The host name the dashboard is opened at, and the server's public URL names: `127.0.0.1` by
+   * default; `localhost` for passkeys, which browsers refuse at an IP address (their RP ID is the
+   * public URL's host). The server listens on 127.0.0.1 either way, which `localhost` reaches.
+   */
+  host?: '127.0.0.1' | 'localhost';
+}
+
 /**
  * The worker's Chromium, launched by the first file that needs it and shared by the files after
  * (each works in browser contexts of its own, which share nothing). Playwright closes it when the
@@ -64,9 +76,9 @@ type Viewport = { width: number; height: number };
 let sharedBrowser: Promise<Browser> | undefined;
 
 /** The real server, listening on a port, serving the built dashboard, on the worker's emptied database; and the Chromium. */
-async function startDashboard(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<Dashboard> {
+async function startDashboard(env: Record<string, string> = {}, { host = '127.0.0.1', ...options }: DashboardOptions = {}): Promise<Dashboard> {
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${host}:${port}`;
   const t = await startTestServer({ PORT: String(port), LFK_PUBLIC_URL: url, ...env }, { ...options, config: { dashboardDir: DASHBOARD_DIST } });
   await t.server.listen();
   sharedBrowser ??= chromium.launch({ executablePath: CHROMIUM!, args: ['--no-sandbox'] });
@@ -113,7 +125,7 @@ async function startDashboard(env: Record<string, string> = {}, options: TestSer
  * The dashboard of the enclosing file or describe block (`startDashboard` in a `beforeAll`, closed
  * in an `afterAll`). The handle is filled in once it has started: use it in tests, not while the file loads.
  */
-export function useDashboard(env: Record<string, string> = {}, options: TestServerOptions = {}): Dashboard {
+export function useDashboard(env: Record<string, string> = {}, options: DashboardOptions = {}): Dashboard {
   const handle = {} as Dashboard;
   let started: Dashboard | undefined;
   beforeAll(async () => {
@@ -141,8 +153,52 @@ export async function signInInBrowser(page: Page, email: string): Promise<void> 
   await page.goto('/sign-in');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await see(page.getByRole('heading', { level: 1, name: 'Forms' }));
+}
+
+/** A passkey a virtual authenticator holds (`WebAuthn.Credential`, the fields tests read). */
+export interface HeldCredential {
+  credentialId: string;
+  rpId?: string;
+  isResidentCredential: boolean;
+  signCount: number;
+}
+
+export interface VirtualAuthenticator {
+  /** The passkeys it holds now. */
+  credentials(): Promise<HeldCredential[]>;
+  /** Forgets them all, as a person deleting them from their device. */
+  clear(): Promise<void>;
+}
+
+/**
+ * A platform authenticator for the page (Chromium's virtual one, through the DevTools protocol):
+ * it makes and signs with real passkeys (discoverable, user verified), answering at once as if the
+ * person touched it. The page's tab keeps it across navigations; a dashboard opened at a domain
+ * name can use it (`useDashboard(env, { host: 'localhost' })`).
+ */
+export async function virtualAuthenticator(page: Page): Promise<VirtualAuthenticator> {
+  const cdp: CDPSession = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return {
+    async credentials() {
+      return (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
+    },
+    async clear() {
+      await cdp.send('WebAuthn.clearCredentials', { authenticatorId });
+    },
+  };
 }
 
 /** The page's session token, from its cookie: for setting things up through the API as that person. */

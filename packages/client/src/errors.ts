@@ -112,6 +112,8 @@ export interface LfkSecondFactorChallenge {
   expiresAt: string;
   /** What the account can complete the sign-in with: `totp` (a code from the app), `passkey`, `recovery_code`. */
   factors: string[];
+  /** For an account with passkeys: the WebAuthn request options (`PublicKeyCredentialRequestOptionsJSON`) to sign with; null without. */
+  passkeyOptions: Record<string, unknown> | null;
 }
 
 /**
@@ -128,7 +130,8 @@ export interface LfkSecondFactorChallenge {
  */
 export function secondFactorChallengeOf(error: unknown): LfkSecondFactorChallenge | null {
   if (!isLfkError(error, 'second_factor_required')) return null;
-  const { challenge, expires_at, factors } = error.data;
+  const { challenge, expires_at, factors, passkey_options } = error.data;
   if (typeof challenge !== 'string' || typeof expires_at !== 'string' || !Array.isArray(factors)) return null;
-  return { challenge, expiresAt: expires_at, factors: [...factors] };
+  const passkeyOptions = typeof passkey_options === 'object' && passkey_options !== null ? (passkey_options as Record<string, unknown>) : null;
+  return { challenge, expiresAt: expires_at, factors: [...factors], passkeyOptions };
 }

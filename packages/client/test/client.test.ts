@@ -43,7 +43,7 @@ describe('signing in with a second factor (issue 42)', () => {
     const refused = await thrown(anonymous.auth.login.mutate({ email: person.email, password: PASSWORD }));
     expect(secondFactorChallengeOf(new Error('not lfk'))).toBeNull();
     const pending = secondFactorChallengeOf(refused);
-    expect(pending).toMatchObject({ challenge: expect.stringMatching(/^lfm_/), factors: ['totp', 'recovery_code'] });
+    expect(pending).toMatchObject({ challenge: expect.stringMatching(/^lfm_/), factors: ['totp', 'recovery_code'], passkeyOptions: null });
     // The app's next code: the setup took the current one.
     const signedIn = await anonymous.auth.secondFactor.mutate({ challenge: pending!.challenge, code: await authenticatorCode(secret, 1, t.server.config.now()) });
     const asPerson = createLfkClient({ baseUrl, sessionToken: signedIn.session_token });

@@ -1,11 +1,14 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { passkeysWorkHere, signWithPasskey } from '../api/passkeys.ts';
+import { problemOf } from '../api/problems.ts';
 import { onReauthenticationNeeded } from '../api/reauthentication.ts';
 import { trpc, trpcClient } from '../api/trpc.ts';
 import { AUTHENTICATOR_CODE_HINT, isAuthenticatorCode } from './authenticator-code.ts';
 import { Dialog } from './dialog.tsx';
 import { useFormProblem } from './form-problem.ts';
+import { ProblemAlert } from './problem-alert.tsx';
 import { SubmitForm } from './submit-form.tsx';
 import { TextField } from './text-field.tsx';
 
@@ -48,9 +51,10 @@ interface Values {
 }
 
 function ConfirmItsYou({ onConfirmed, onCancel }: { onConfirmed: () => void; onCancel: () => void }) {
-  // Whether a code is an option: only for an account with an authenticator app.
+  // Whether a code is an option: only for an account with an authenticator app; a passkey, for one with passkeys, where this page can use them.
   const status = useQuery(trpc.twoFactor.status.queryOptions());
   const hasApp = status.data?.totp.enabled === true;
+  const hasPasskey = (status.data?.passkeys.length ?? 0) > 0 && passkeysWorkHere();
   const [method, setMethod] = useState<'password' | 'code'>('password');
   // One field at a time: the other one's rules go with it.
   const form = useForm<Values>({ defaultValues: { password: '', code: '' }, shouldUnregister: true });
@@ -63,6 +67,15 @@ function ConfirmItsYou({ onConfirmed, onCancel }: { onConfirmed: () => void; onC
       form.setFocus(method, { shouldSelect: true });
     },
   });
+  /** A passkey instead, in one click: the options for this account's passkeys, the device signs, the server checks. */
+  const withPasskey = useMutation({
+    mutationFn: async () => {
+      const { options } = await trpcClient.auth.reauthenticateOptions.mutate();
+      const passkey = await signWithPasskey(options);
+      await trpcClient.auth.reauthenticate.mutate({ passkey });
+    },
+    onSuccess: onConfirmed,
+  });
   // The field takes the focus once the dialog has opened (its opening focuses the dialog's first button).
   useEffect(() => {
     const frame = requestAnimationFrame(() => form.setFocus(method));
@@ -70,6 +83,7 @@ function ConfirmItsYou({ onConfirmed, onCancel }: { onConfirmed: () => void; onC
   }, [form, method]);
   const switchTo = (other: 'password' | 'code') => {
     problem.clear();
+    withPasskey.reset();
     form.clearErrors();
     setMethod(other);
   };
@@ -77,11 +91,13 @@ function ConfirmItsYou({ onConfirmed, onCancel }: { onConfirmed: () => void; onC
     <>
       <p>
         This needs you to have signed in in the last few minutes. Confirm it's you
-        {method === 'password' ? ' with your password' : ' with a code from your authenticator app'}, and what you asked for goes ahead.
+        {method === 'password' ? ' with your password' : ' with a code from your authenticator app'}
+        {hasPasskey ? ' or a passkey' : ''}, and what you asked for goes ahead.
       </p>
       <SubmitForm
         onSubmit={form.handleSubmit((values) => {
           problem.clear();
+          withPasskey.reset();
           confirm.mutate(method === 'password' ? { password: values.password } : { code: values.code });
         })}
         problem={problem}
@@ -112,6 +128,23 @@ function ConfirmItsYou({ onConfirmed, onCancel }: { onConfirmed: () => void; onC
           />
         )}
       </SubmitForm>
+      {hasPasskey && (
+        <div className="actions">
+          <button
+            type="button"
+            className="secondary"
+            disabled={withPasskey.isPending || confirm.isPending}
+            onClick={() => {
+              problem.clear();
+              form.clearErrors();
+              withPasskey.mutate();
+            }}
+          >
+            Use a passkey
+          </button>
+        </div>
+      )}
+      <ProblemAlert problem={withPasskey.error ? problemOf(withPasskey.error) : null} />
       {hasApp && (
         <p>
           <button type="button" className="link" onClick={() => switchTo(method === 'password' ? 'code' : 'password')}>

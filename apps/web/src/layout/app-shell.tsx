@@ -1,10 +1,11 @@
 import { PAGE_LIMIT } from '@lfk/vocabulary';
 import { useQuery } from '@tanstack/react-query';
-import { Link, Outlet, useParams } from '@tanstack/react-router';
+import { Link, Outlet, useMatch, useParams } from '@tanstack/react-router';
 import { trpc } from '../api/trpc.ts';
 import { ConfirmAddressBanner } from '../components/confirm-address.tsx';
-import { Loaded } from '../components/states.tsx';
+import { Loaded, Loading } from '../components/states.tsx';
 import { SignOutButton } from './sign-out-button.tsx';
+import { TwoFactorRequired, TwoFactorRequiredNotice, useTwoFactorGate } from './two-factor-required.tsx';
 import { WorkspaceContext } from './workspace-context.tsx';
 import { WorkspaceSwitcher } from './workspace-switcher.tsx';
 
@@ -19,12 +20,18 @@ const NAV = [
   { to: '/w/$workspaceId/settings', label: 'Settings' },
 ] as const;
 
-/** Every signed-in page: who, which workspace (by name, switchable), where to go; then the page. */
+/**
+ * Every signed-in page: who, which workspace (by name, switchable), where to go; then the page. A
+ * workspace that requires a second factor the person lacks shows why instead of its pages (but for
+ * the account page, where one is set up): two-factor-required.tsx.
+ */
 export function AppShell() {
   const { workspaceId } = useParams({ from: '/w/$workspaceId' });
   const session = useQuery(trpc.auth.session.queryOptions());
   const workspaces = useQuery(trpc.workspaces.list.queryOptions({ limit: WORKSPACES_LISTED }));
   const workspace = workspaces.data?.data.find((w) => w.id === workspaceId) ?? null;
+  const gate = useTwoFactorGate(workspace);
+  const onAccountPage = useMatch({ from: '/w/$workspaceId/account', shouldThrow: false }) !== undefined;
 
   return (
     <div className="shell">
@@ -50,7 +57,7 @@ export function AppShell() {
           <SignOutButton />
         </div>
       </header>
-      {workspace && (
+      {workspace && gate === 'open' && (
         <nav className="tabs" aria-label="Workspace pages">
           {NAV.map((item) => (
             <Link key={item.to} to={item.to} params={{ workspaceId }} activeProps={{ 'aria-current': 'page', className: 'active' }}>
@@ -65,7 +72,16 @@ export function AppShell() {
           {() =>
             workspace ? (
               <WorkspaceContext.Provider value={workspace}>
-                <Outlet />
+                {gate === 'open' || (gate === 'closed' && onAccountPage) ? (
+                  <>
+                    {gate === 'closed' && <TwoFactorRequiredNotice workspace={workspace} />}
+                    <Outlet />
+                  </>
+                ) : gate === 'closed' ? (
+                  <TwoFactorRequired workspace={workspace} />
+                ) : (
+                  <Loading what="your two-factor authentication" />
+                )}
               </WorkspaceContext.Provider>
             ) : (
               <div className="empty">

@@ -11,12 +11,13 @@ import { CopyButton } from '../../components/copy-button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { useFormProblem } from '../../components/form-problem.ts';
 import { ProblemAlert } from '../../components/problem-alert.tsx';
-import { SecretOnce } from '../../components/secret-once.tsx';
 import { Loaded } from '../../components/states.tsx';
 import { SubmitForm } from '../../components/submit-form.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import { Time } from '../../components/time.tsx';
+import { Passkeys } from './passkeys.tsx';
 import { QrCode } from './qr-code.tsx';
+import { LEAVE_CODES, RecoveryCodesOnce } from './recovery-codes-once.tsx';
 
 type Status = RouterOutputs['twoFactor']['status'];
 type Enrolment = RouterOutputs['twoFactor']['startTotp'];
@@ -31,8 +32,8 @@ function explainSetupProblem(problem: Problem) {
 
 /**
  * The account's second factors: an authenticator app, set up with a QR code and a first code,
- * turned off; the passkeys it has (added elsewhere, for now: listed); and its recovery codes,
- * shown once when made. Each change but the first code's confirmation is sudo mode's: the
+ * turned off; its passkeys (passkeys.tsx), added with the browser, renamed, removed; and its
+ * recovery codes, shown once when made. Each change but the first code's confirmation is sudo mode's: the
  * dashboard asks the person to confirm it's them first when it must (api/reauthentication.ts).
  */
 export function SecuritySection() {
@@ -86,11 +87,12 @@ export function SecuritySection() {
               <p>
                 <span className="badge badge-active">On</span> Signing in asks for your password and a second factor:{' '}
                 {[s.totp.enabled ? 'a code from your authenticator app' : null, s.passkeys.length > 0 ? 'a passkey' : null].filter(Boolean).join(' or ')}.
+                {s.passkeys.length > 0 && ' A passkey also signs you in on its own, without your password.'}
               </p>
             ) : (
               <p>
                 <span className="badge badge-pending">Off</span> Signing in asks for your password only. Turned on, it also asks for a code
-                from an authenticator app on your phone (such as 1Password, Google Authenticator or Authy).
+                from an authenticator app on your phone (such as 1Password, Google Authenticator or Authy), or for a passkey.
               </p>
             )}
 
@@ -122,18 +124,12 @@ export function SecuritySection() {
             )}
             <ProblemAlert problem={start.error ? problemOf(start.error) : null} />
 
-            {s.passkeys.length > 0 && (
-              <>
-                <h3 className="subheading">Passkeys</h3>
-                <ul className="plain-list">
-                  {s.passkeys.map((passkey) => (
-                    <li key={passkey.id}>
-                      {passkey.name} <span className="muted">(added <Time iso={passkey.created_at} />)</span>
-                    </li>
-                  ))}
-                </ul>
-              </>
-            )}
+            <Passkeys
+              status={s}
+              refresh={refresh}
+              say={setSaid}
+              onSessionsChanged={() => queryClient.invalidateQueries(trpc.auth.sessions.pathFilter())}
+            />
 
             {s.enabled && <RecoveryCodes status={s} onRegenerate={() => setAsking('regenerate')} />}
           </>
@@ -214,8 +210,6 @@ interface SetUpDialogProps {
   /** Closed: before a right code nothing was turned on; after it, the recovery codes were shown. */
   onClose: () => void;
 }
-
-const LEAVE_CODES = 'Close without the recovery codes? They are shown only now: once this closes, nobody can see them again.';
 
 /**
  * The QR code and the secret, then a first code from the app: until that code, nothing is on.
@@ -326,24 +320,5 @@ function RecoveryCodesDialog({ codes, onClose }: { codes: string[] | null; onClo
     <Dialog open={codes !== null} onClose={onClose} title="Your new recovery codes" leaveWarning={LEAVE_CODES}>
       {codes && <RecoveryCodesOnce codes={codes} onDone={onClose} />}
     </Dialog>
-  );
-}
-
-function RecoveryCodesOnce({ codes, onDone }: { codes: string[]; onDone: () => void }) {
-  return (
-    <SecretOnce
-      warning={
-        <>
-          <strong>Save these codes now. You will not see them again:</strong> lfk keeps only their hashes. Each signs you in once if you
-          lose your authenticator app; the earlier ones, if any, work no more.
-        </>
-      }
-      label="Recovery codes"
-      value={codes.join('\n')}
-      multiline
-      hint="Keep them somewhere safe, apart from your password. To use one, sign in and choose “Use a recovery code instead”."
-      doneLabel="I have saved them"
-      onDone={onDone}
-    />
   );
 }

@@ -1,15 +1,17 @@
 import type { LfkSecondFactorChallenge } from '@lfk/client';
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { passkeysWorkHere, signWithPasskey } from '../../api/passkeys.ts';
 import { problemOf } from '../../api/problems.ts';
 import { trpcClient } from '../../api/trpc.ts';
-import { useFormProblem } from '../../components/form-problem.ts';
 import { AUTHENTICATOR_CODE_HINT, isAuthenticatorCode } from '../../components/authenticator-code.ts';
+import { useFormProblem } from '../../components/form-problem.ts';
+import { ProblemAlert } from '../../components/problem-alert.tsx';
 import { SubmitForm } from '../../components/submit-form.tsx';
 import { TextField } from '../../components/text-field.tsx';
 
-type Method = 'code' | 'recovery_code';
+type Method = 'code' | 'passkey' | 'recovery_code';
 
 interface Values {
   code: string;
@@ -18,6 +20,7 @@ interface Values {
 
 interface SecondFactorStepProps {
   /** What the sign-in answered instead of a session: the challenge to complete, and with what. */
+  /** The sign-in waiting for its second factor: the challenge, and for an account with passkeys the options to sign with one. */
   pending: LfkSecondFactorChallenge;
   /** The session's cookie is set: on as after any sign-in. */
   onSignedIn: () => Promise<void>;
@@ -25,30 +28,46 @@ interface SecondFactorStepProps {
   onStartOver: (why?: unknown) => void;
 }
 
+const SWITCH_LABEL: Record<Method, string> = {
+  code: 'Use your authenticator app instead',
+  passkey: 'Use your passkey instead',
+  recovery_code: 'Use a recovery code instead',
+};
+
 /**
- * The second step of signing in, in place of the first: a code from the authenticator app, or one
- * of the recovery codes. A wrong code may be tried again (the challenge stays); an expired
- * challenge goes back to the password.
+ * The second step of signing in, in place of the first: a code from the authenticator app, the
+ * account's passkey (where this page can use one), or one of the recovery codes; the app's code
+ * first when there is an app, else the passkey. A wrong code or a passkey not used may be tried
+ * again (the challenge stays); an expired challenge goes back to the password.
  */
 export function SecondFactorStep({ pending, onSignedIn, onStartOver }: SecondFactorStepProps) {
   const headingId = useId();
+  const hasPasskey = pending.factors.includes('passkey') && pending.passkeyOptions !== null;
+  const passkeyHere = hasPasskey && passkeysWorkHere();
   const methods: Method[] = [
     ...(pending.factors.includes('totp') ? (['code'] as const) : []),
+    ...(passkeyHere ? (['passkey'] as const) : []),
     ...(pending.factors.includes('recovery_code') ? (['recovery_code'] as const) : []),
   ];
   const [method, setMethod] = useState<Method | undefined>(methods[0]);
   // One field at a time: the other one's rules go with it.
   const form = useForm<Values>({ defaultValues: { code: '', recovery_code: '' }, shouldUnregister: true });
   const problem = useFormProblem(['code', 'recovery_code'], form.setError);
+  const passkeyButton = useRef<HTMLButtonElement>(null);
   const complete = useMutation({
-    mutationFn: async (input: { code: string } | { recovery_code: string }) => {
-      await trpcClient.auth.secondFactor.mutate({ challenge: pending.challenge, ...input });
+    mutationFn: async (input: { code: string } | { recovery_code: string } | 'passkey') => {
+      if (input !== 'passkey') {
+        await trpcClient.auth.secondFactor.mutate({ challenge: pending.challenge, ...input });
+        return;
+      }
+      const passkey = await signWithPasskey(pending.passkeyOptions ?? {});
+      await trpcClient.auth.secondFactor.mutate({ challenge: pending.challenge, passkey });
     },
     onSuccess: onSignedIn,
     onError: (error) => {
       const { code } = problemOf(error);
       if (code === 'invalid_challenge') return onStartOver(error);
-      if (code === 'invalid_second_factor' && method) {
+      if (code === 'invalid_second_factor' && (method === 'code' || method === 'recovery_code')) {
         form.setError(method, {
           type: code,
           message:
@@ -62,12 +81,14 @@ export function SecondFactorStep({ pending, onSignedIn, onStartOver }: SecondFac
       problem.report(error);
     },
   });
-  // The field takes the focus as the step appears, and when the person switches to the other way.
+  // The field (or the passkey's button) takes the focus as the step appears, and when the person switches to another way.
   useEffect(() => {
-    if (method) form.setFocus(method);
+    if (method === 'passkey') passkeyButton.current?.focus();
+    else if (method) form.setFocus(method);
   }, [form, method]);
   const switchTo = (other: Method) => {
     problem.clear();
+    complete.reset();
     form.clearErrors();
     setMethod(other);
   };
@@ -75,11 +96,36 @@ export function SecondFactorStep({ pending, onSignedIn, onStartOver }: SecondFac
     <section aria-labelledby={headingId}>
       <h2 id={headingId}>Two-factor authentication</h2>
       {method === 'code' && <p>Your password is right. Now type the 6-digit code your authenticator app shows for lfk.</p>}
-      {method === 'recovery_code' && <p>Your password is right. Now type one of the recovery codes you saved when you set up two-factor authentication. Each works once.</p>}
-      {method === undefined && (
-        <p>Your password is right, but this account completes its sign-in with a passkey, which the dashboard cannot ask for yet.</p>
+      {method === 'passkey' && (
+        <p>Your password is right. Now use your passkey: your browser asks your device for it (your fingerprint, face or PIN, or your security key).</p>
       )}
-      {method && (
+      {method === 'recovery_code' && <p>Your password is right. Now type one of the recovery codes you saved when you set up two-factor authentication. Each works once.</p>}
+      {hasPasskey && !passkeyHere && (
+        <p className="notice">
+          Your passkey cannot be used on this page: passkeys need the dashboard at a domain name (such as localhost), not an IP address.
+          {method === undefined ? ' Open it at the address the server is configured with, then sign in again.' : null}
+        </p>
+      )}
+      {method === undefined && !hasPasskey && <p>Your password is right, but this account has no second factor this page can ask for.</p>}
+      {method === 'passkey' && (
+        <>
+          <ProblemAlert problem={problem.problem} />
+          <div className="actions">
+            <button
+              ref={passkeyButton}
+              type="button"
+              disabled={complete.isPending}
+              onClick={() => {
+                problem.clear();
+                complete.mutate('passkey');
+              }}
+            >
+              Use your passkey
+            </button>
+          </div>
+        </>
+      )}
+      {(method === 'code' || method === 'recovery_code') && (
         <SubmitForm
           onSubmit={form.handleSubmit((values) => {
             problem.clear();
@@ -114,16 +160,13 @@ export function SecondFactorStep({ pending, onSignedIn, onStartOver }: SecondFac
         </SubmitForm>
       )}
       <div className="actions">
-        {method === 'code' && methods.includes('recovery_code') && (
-          <button type="button" className="link" onClick={() => switchTo('recovery_code')}>
-            Use a recovery code instead
-          </button>
-        )}
-        {method === 'recovery_code' && methods.includes('code') && (
-          <button type="button" className="link" onClick={() => switchTo('code')}>
-            Use your authenticator app instead
-          </button>
-        )}
+        {methods
+          .filter((other) => other !== method)
+          .map((other) => (
+            <button key={other} type="button" className="link" onClick={() => switchTo(other)}>
+              {SWITCH_LABEL[other]}
+            </button>
+          ))}
         <button type="button" className="link" onClick={() => onStartOver()}>
           Start over
         </button>

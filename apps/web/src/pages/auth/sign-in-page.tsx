@@ -5,13 +5,21 @@ import { useMutation } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { passkeysWorkHere, signWithPasskey } from '../../api/passkeys.ts';
+import { type Problem, problemOf } from '../../api/problems.ts';
 import { forgetEverything, safeNext } from '../../api/session.ts';
 import { trpcClient } from '../../api/trpc.ts';
 import { useFormProblem } from '../../components/form-problem.ts';
+import { ProblemAlert } from '../../components/problem-alert.tsx';
 import { SubmitForm } from '../../components/submit-form.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import { AuthLayout } from './auth-layout.tsx';
 import { SecondFactorStep } from './second-factor-step.tsx';
+
+/** A passkey sign-in that waited too long, or signed another's challenge: the way on. */
+function explainPasskeyProblem(problem: Problem) {
+  return problem.code === 'invalid_challenge' || problem.code === 'invalid_second_factor' ? 'Try again: your browser asks your device anew.' : null;
+}
 
 export function SignInPage() {
   const navigate = useNavigate();
@@ -45,6 +53,15 @@ export function SignInPage() {
       setPending(challenge);
     },
   });
+  /** A sign-in with a passkey alone: any passkey of this site; the browser lets the person choose one. */
+  const withPasskey = useMutation({
+    mutationFn: async () => {
+      const { options } = await trpcClient.auth.passkeyLoginOptions.mutate();
+      const passkey = await signWithPasskey(options);
+      await trpcClient.auth.passkeyLogin.mutate({ passkey });
+    },
+    onSuccess: signedIn,
+  });
   const footer = (
     <>
       New to lfk? <Link to="/sign-up" search={next ? { next } : {}}>Create an account</Link>
@@ -69,10 +86,35 @@ export function SignInPage() {
   }
   return (
     <AuthLayout title="Sign in" footer={footer}>
-      <SubmitForm onSubmit={form.handleSubmit((input) => signIn.mutate(input))} problem={problem} submitLabel="Sign in" pending={signIn.isPending}>
+      <SubmitForm
+        onSubmit={form.handleSubmit((input) => {
+          withPasskey.reset();
+          signIn.mutate(input);
+        })}
+        problem={problem}
+        submitLabel="Sign in"
+        pending={signIn.isPending}
+      >
         <TextField form={form} name="email" label="Email" type="email" autoComplete="email" />
         <TextField form={form} name="password" label="Password" type="password" autoComplete="current-password" />
       </SubmitForm>
+      {passkeysWorkHere() && (
+        <div className="passkey-sign-in">
+          <p className="muted">Or, without your email and password:</p>
+          <button
+            type="button"
+            className="secondary"
+            disabled={withPasskey.isPending}
+            onClick={() => {
+              problem.clear();
+              withPasskey.mutate();
+            }}
+          >
+            Sign in with a passkey
+          </button>
+          <ProblemAlert problem={withPasskey.error ? problemOf(withPasskey.error) : null} explain={explainPasskeyProblem} />
+        </div>
+      )}
       <p>
         <Link to="/forgot-password">Forgot password?</Link>
       </p>

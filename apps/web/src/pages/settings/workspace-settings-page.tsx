@@ -1,23 +1,27 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { workspaceCreateInput, workspaceUpdateInput } from '@lfk/api/schemas';
 import { FILE_LINK_TTL } from '@lfk/vocabulary';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from '@tanstack/react-router';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { type Problem, problemOf } from '../../api/problems.ts';
+import { problemOf } from '../../api/problems.ts';
 import { trpc } from '../../api/trpc.ts';
-import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { useFormProblem } from '../../components/form-problem.ts';
 import { apiResolver } from '../../components/api-resolver.ts';
 import { ErrorText, errorAt } from '../../components/error-text.tsx';
 import { ProblemAlert } from '../../components/problem-alert.tsx';
+import { Loaded } from '../../components/states.tsx';
 import { TextField } from '../../components/text-field.tsx';
+import { LeaveWorkspace } from '../../layout/leave-workspace.tsx';
 import { usePageTitle } from '../../layout/page-title.ts';
 import { useWorkspace } from '../../layout/workspace-context.tsx';
 
-/** The workspace's own settings: its name and how long its file links live (owners), leaving it, and (owners) deleting it. */
+/**
+ * The workspace's own settings: its name, how long its file links live and whether its members need
+ * a second factor (owners), leaving it, and (owners) deleting it.
+ */
 export function WorkspaceSettingsPage() {
   const workspace = useWorkspace();
   usePageTitle('Settings', workspace.name);
@@ -29,9 +33,16 @@ export function WorkspaceSettingsPage() {
         <>
           <RenameWorkspaceForm workspaceId={workspace.id} name={workspace.name} />
           <FileLinksForm workspaceId={workspace.id} ttl={workspace.file_link_ttl} />
+          <RequireTwoFactorForm workspaceId={workspace.id} required={workspace.require_two_factor} />
         </>
       ) : (
-        <p className="lead">Only owners can rename or delete this workspace, or change how long its file links live.</p>
+        <>
+          <p className="lead">
+            Only owners can rename or delete this workspace, change how long its file links live, or require two-factor authentication of its
+            members.
+          </p>
+          {workspace.require_two_factor && <p>Its members need a second factor on their account (an authenticator app or a passkey) to reach it.</p>}
+        </>
       )}
       <LeaveWorkspace workspaceId={workspace.id} name={workspace.name} />
       {isOwner && <DeleteWorkspace workspaceId={workspace.id} name={workspace.name} />}
@@ -213,45 +224,71 @@ function FileLinksForm({ workspaceId, ttl }: { workspaceId: string; ttl: number 
   );
 }
 
-function explainLastOwner(problem: Problem) {
-  if (problem.code === 'last_owner') return 'A workspace keeps at least one owner: make someone else an owner first, on the Members page.';
-  return undefined;
-}
-
-/** Leaving: anyone may, but the last owner, who is told what to do first. */
-function LeaveWorkspace({ workspaceId, name }: { workspaceId: string; name: string }) {
+/**
+ * Whether members need a second factor on their account to reach the workspace (owners). An owner
+ * without one is not offered the switch (the server would refuse it: it would lock them out), but
+ * told where to set one up.
+ */
+function RequireTwoFactorForm({ workspaceId, required }: { workspaceId: string; required: boolean }) {
+  const id = useId();
   const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const [open, setOpen] = useState(false);
-  const leave = useMutation({
-    ...trpc.members.leave.mutationOptions(),
-    onSuccess: async () => {
+  const status = useQuery(trpc.twoFactor.status.queryOptions());
+  const [checked, setChecked] = useState(required);
+  const [saved, setSaved] = useState<boolean | undefined>(undefined);
+  const update = useMutation({
+    ...trpc.workspaces.update.mutationOptions(),
+    onSuccess: async (_, input) => {
+      setSaved(input.require_two_factor);
       await queryClient.invalidateQueries(trpc.workspaces.list.pathFilter());
-      await navigate({ to: '/' });
     },
   });
   return (
-    <section aria-labelledby="leave-title" className="card">
-      <h2 id="leave-title">Leave this workspace</h2>
-      <p>You lose access to its forms and submissions. Keys you created keep working until an owner revokes them.</p>
-      <button type="button" className="danger" onClick={() => setOpen(true)}>
-        Leave workspace
-      </button>
-      <ConfirmDialog
-        open={open}
-        title={`Leave “${name}”?`}
-        confirmLabel="Leave workspace"
-        onConfirm={() => leave.mutate({ workspace_id: workspaceId })}
-        onClose={() => {
-          setOpen(false);
-          leave.reset();
-        }}
-        pending={leave.isPending}
-        error={leave.error}
-        explain={explainLastOwner}
-      >
-        <p>To come back, an owner must invite you again.</p>
-      </ConfirmDialog>
+    <section aria-labelledby={`${id}-title`} className="card">
+      <h2 id={`${id}-title`}>Two-factor authentication</h2>
+      <p>
+        When it is required, every member needs a second factor on their account (a code from an authenticator app, or a passkey) to reach
+        this workspace. A member without one sees why, and where to set one up, instead of its pages; they may still leave it. API keys are
+        unaffected: they keep working as they are.
+      </p>
+      <Loaded query={status} what="your two-factor authentication">
+        {(own) =>
+          !own.enabled && !required ? (
+            <div className="notice">
+              <p>
+                Your own account has no second factor yet, and requiring one would lock you out of this workspace too.{' '}
+                <Link to="/w/$workspaceId/account" params={{ workspaceId }}>
+                  Set one up in your account's Security section
+                </Link>{' '}
+                first, then come back.
+              </p>
+            </div>
+          ) : (
+            <form
+              onSubmit={(event) => {
+                event.preventDefault();
+                setSaved(undefined);
+                update.mutate({ workspace_id: workspaceId, require_two_factor: checked });
+              }}
+            >
+              <div className="field checkbox">
+                <input id={`${id}-required`} type="checkbox" checked={checked} onChange={(event) => setChecked(event.target.checked)} />
+                <label htmlFor={`${id}-required`}>Require two-factor authentication of members</label>
+              </div>
+              <button type="submit" disabled={update.isPending}>
+                Save
+              </button>
+            </form>
+          )
+        }
+      </Loaded>
+      <ProblemAlert problem={update.error ? problemOf(update.error) : null} />
+      <p role="status">
+        {saved === undefined
+          ? ''
+          : saved
+            ? 'Saved: members need a second factor to reach this workspace.'
+            : 'Saved: members no longer need a second factor to reach this workspace.'}
+      </p>
     </section>
   );
 }

@@ -33,6 +33,12 @@ import { assertResendAllowed, maskEmail, sendAccountVerification } from '../emai
 import { verificationSent } from '../email-verification/schemas.ts';
 import { perIpLimit, publicProcedure, router, sessionProcedure } from '../../trpc.ts';
 
+/** A passkey's assertion that does not verify, in words about passkeys (the code's are the default). */
+const passkeyRefused = () =>
+  new ApiError('invalid_second_factor', {
+    message: "That passkey could not be checked: it is not registered here for you, it was made for another site, or it was already used. Try again, or use another way.",
+  });
+
 export const authRouter = router({
   signup: publicProcedure.meta(rest('POST /v1/auth/signup', 201, 'Create an account, its personal workspace and a session',
       { errors: ['rate_limited', 'signup_disabled', 'email_taken'] }))
@@ -120,7 +126,7 @@ export const authRouter = router({
         return session;
       });
       // A wrong code is counted (not given back); the challenge stays for the next try.
-      if (!result) throw new ApiError('invalid_second_factor');
+      if (!result) throw input.passkey !== undefined ? passkeyRefused() : new ApiError('invalid_second_factor');
       await services.rateLimits.giveBack('login_failures', account);
       if (input.recovery_code !== undefined) services.wakeMailer();
       ctx.cookies.set(result.token, result.expiresAt);
@@ -159,7 +165,7 @@ export const authRouter = router({
         const now = services.now();
         if (!(await em.getRepository(AuthChallenge).spend(waiting.id))) throw new ApiError('invalid_challenge');
         const passkey = await verifiedAssertion(em, services, input.passkey as never, signed!, null);
-        if (!passkey) throw new ApiError('invalid_second_factor', { message: 'The passkey is not one of this server\'s, or its assertion does not verify.' });
+        if (!passkey) throw passkeyRefused();
         const user = await em.getRepository(User).findOneOrFail({ id: passkey.userId });
         const session = startSession(em, user.id, now, { ip: ctx.ip, userAgent: ctx.userAgent ?? null });
         await em.flush();
@@ -191,7 +197,7 @@ export const authRouter = router({
         const challenges = ctx.em.getRepository(AuthChallenge);
         const waiting = await challenges.findEnrolment(userId, 'reauthentication', services.now());
         if (!waiting?.webauthnChallenge || !(await challenges.spend(waiting.id))) throw new ApiError('invalid_challenge', { message: 'Ask for the options again (POST /v1/auth/reauthenticate/options).' });
-        if (!(await verifiedAssertion(ctx.em, services, input.passkey as never, waiting.webauthnChallenge, userId))) throw new ApiError('invalid_second_factor');
+        if (!(await verifiedAssertion(ctx.em, services, input.passkey as never, waiting.webauthnChallenge, userId))) throw passkeyRefused();
       }
       await ctx.em.getRepository(Session).reauthenticated(ctx.session.sessionId, services.now());
     }),
