@@ -151,11 +151,25 @@ export async function signUpInBrowser(page: Page, email: string, name?: string):
 
 export async function signInInBrowser(page: Page, email: string): Promise<void> {
   await page.goto('/sign-in');
+  await enterPassword(page, email);
+  await see(page.getByRole('heading', { level: 1, name: 'Forms' }));
+}
+
+/** The password step of signing in, on the sign-in page; what comes next (the forms, a second factor) is the test's. */
+export async function enterPassword(page: Page, email: string): Promise<void> {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await see(page.getByRole('heading', { level: 1, name: 'Forms' }));
 }
+
+/** Signs out from the banner: the sign-in page follows. */
+export async function signOut(page: Page): Promise<void> {
+  await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
+  await see(page.getByRole('heading', { level: 1, name: 'Sign in' }));
+}
+
+/** Whether the element has the page's focus. */
+export const focused = (element: Locator) => element.evaluate((e) => e === document.activeElement);
 
 /** A passkey a virtual authenticator holds (`WebAuthn.Credential`, the fields tests read). */
 export interface HeldCredential {

@@ -7,41 +7,29 @@
  * dashboard offers none, and says why. And a workspace that requires a second factor of its members.
  */
 import { PASSWORD } from '@lfk/server/testing';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import {
   type Dashboard,
   DESKTOP,
   describeInBrowser,
+  enterPassword,
   eventually,
   expectAccessible,
+  focused,
   gone,
   PHONE,
   see,
   sessionOf,
   signInInBrowser,
+  signOut,
   useDashboard,
   virtualAuthenticator,
   workspaceOf,
 } from './fixtures.ts';
 
-/** Whether the element has the page's focus. */
-const focused = (element: Locator) => element.evaluate((e) => e === document.activeElement);
-
 /** Whether the page is no wider than its window (nothing to scroll sideways on a phone). */
 const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-
-async function signOut(page: Page): Promise<void> {
-  await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
-  await see(page.getByRole('heading', { level: 1, name: 'Sign in' }));
-}
-
-/** The password step of signing in; what comes next is the test's. */
-async function enterPassword(page: Page, email: string): Promise<void> {
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-}
 
 /** Makes the sessions' last proof of their person (`email`'s) an hour old: past sudo mode's window. */
 const ageSessions = (d: Dashboard, email: string) =>

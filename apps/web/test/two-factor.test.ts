@@ -5,9 +5,23 @@
  * recent sign-in asks the person to confirm it's them in a dialog, then goes ahead by itself.
  */
 import { authenticatorCode, createContactForm, ORIGIN, PASSWORD, submit } from '@lfk/server/testing';
-import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { type Dashboard, describeInBrowser, eventually, expectAccessible, gone, PHONE, see, sessionOf, signInInBrowser, useDashboard, workspaceOf } from './fixtures.ts';
+import {
+  type Dashboard,
+  describeInBrowser,
+  enterPassword,
+  eventually,
+  expectAccessible,
+  focused,
+  gone,
+  PHONE,
+  see,
+  sessionOf,
+  signInInBrowser,
+  signOut,
+  useDashboard,
+  workspaceOf,
+} from './fixtures.ts';
 
 /** Six digits that are none of the app's codes around now: refused whatever the clocks say. */
 async function wrongCode(secret: string): Promise<string> {
@@ -15,21 +29,6 @@ async function wrongCode(secret: string): Promise<string> {
   let n = 0;
   while (near.has(String(n).padStart(6, '0'))) n++;
   return String(n).padStart(6, '0');
-}
-
-/** Whether the field has the page's focus. */
-const focused = (field: Locator) => field.evaluate((element) => element === document.activeElement);
-
-async function signOut(page: Page): Promise<void> {
-  await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
-  await see(page.getByRole('heading', { level: 1, name: 'Sign in' }));
-}
-
-/** The password step of signing in; what comes next is the test's. */
-async function enterPassword(page: Page, email: string): Promise<void> {
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
 /** Makes the sessions' last proof of their person (`email`'s) an hour old: past sudo mode's window. */

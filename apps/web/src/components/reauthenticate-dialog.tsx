@@ -5,7 +5,7 @@ import { passkeysWorkHere, signWithPasskey } from '../api/passkeys.ts';
 import { problemOf } from '../api/problems.ts';
 import { onReauthenticationNeeded } from '../api/reauthentication.ts';
 import { trpc, trpcClient } from '../api/trpc.ts';
-import { AUTHENTICATOR_CODE_HINT, isAuthenticatorCode } from './authenticator-code.ts';
+import { AuthenticatorCodeField } from './authenticator-code-field.tsx';
 import { Dialog } from './dialog.tsx';
 import { useFormProblem } from './form-problem.ts';
 import { ProblemAlert } from './problem-alert.tsx';
@@ -116,16 +116,7 @@ function ConfirmItsYou({ onConfirmed, onCancel }: { onConfirmed: () => void; onC
             rules={{ required: 'Type your password.' }}
           />
         ) : (
-          <TextField
-            key="code"
-            form={form}
-            name="code"
-            label="Authentication code"
-            autoComplete="one-time-code"
-            inputMode="numeric"
-            hint="The 6-digit code your authenticator app shows for lfk."
-            rules={{ validate: (value) => isAuthenticatorCode(value) || AUTHENTICATOR_CODE_HINT }}
-          />
+          <AuthenticatorCodeField key="code" form={form} name="code" hint="The 6-digit code your authenticator app shows for lfk." />
         )}
       </SubmitForm>
       {hasPasskey && (

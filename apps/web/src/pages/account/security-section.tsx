@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { type Problem, problemOf } from '../../api/problems.ts';
 import { trpc, trpcClient } from '../../api/trpc.ts';
-import { AUTHENTICATOR_CODE_HINT, isAuthenticatorCode } from '../../components/authenticator-code.ts';
+import { AuthenticatorCodeField } from '../../components/authenticator-code-field.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
@@ -13,7 +13,6 @@ import { useFormProblem } from '../../components/form-problem.ts';
 import { ProblemAlert } from '../../components/problem-alert.tsx';
 import { Loaded } from '../../components/states.tsx';
 import { SubmitForm } from '../../components/submit-form.tsx';
-import { TextField } from '../../components/text-field.tsx';
 import { Time } from '../../components/time.tsx';
 import { Passkeys } from './passkeys.tsx';
 import { QrCode } from './qr-code.tsx';
@@ -295,19 +294,11 @@ function SetUpSteps({ enrolment, onEnabled, onCancel }: SetUpStepsProps) {
           pending={confirm.isPending}
           onCancel={onCancel}
         >
-          <TextField
-            form={form}
-            name="code"
-            label="Authentication code"
-            autoComplete="one-time-code"
-            inputMode="numeric"
-            hint={
+          <AuthenticatorCodeField form={form} name="code" hint={
               <>
                 Once it is on, your other sessions are signed out. This setup expires <Time iso={enrolment.expires_at} />.
               </>
-            }
-            rules={{ validate: (value) => isAuthenticatorCode(value) || AUTHENTICATOR_CODE_HINT }}
-          />
+            } />
         </SubmitForm>
       </li>
     </ol>

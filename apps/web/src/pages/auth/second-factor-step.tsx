@@ -5,7 +5,7 @@ import { useForm } from 'react-hook-form';
 import { passkeysWorkHere, signWithPasskey } from '../../api/passkeys.ts';
 import { problemOf } from '../../api/problems.ts';
 import { trpcClient } from '../../api/trpc.ts';
-import { AUTHENTICATOR_CODE_HINT, isAuthenticatorCode } from '../../components/authenticator-code.ts';
+import { AuthenticatorCodeField } from '../../components/authenticator-code-field.tsx';
 import { useFormProblem } from '../../components/form-problem.ts';
 import { ProblemAlert } from '../../components/problem-alert.tsx';
 import { SubmitForm } from '../../components/submit-form.tsx';
@@ -136,15 +136,7 @@ export function SecondFactorStep({ pending, onSignedIn, onStartOver }: SecondFac
           pending={complete.isPending}
         >
           {method === 'code' ? (
-            <TextField
-              key="code"
-              form={form}
-              name="code"
-              label="Authentication code"
-              autoComplete="one-time-code"
-              inputMode="numeric"
-              rules={{ validate: (value) => isAuthenticatorCode(value) || AUTHENTICATOR_CODE_HINT }}
-            />
+            <AuthenticatorCodeField key="code" form={form} name="code" />
           ) : (
             <TextField
               key="recovery_code"
