@@ -3,48 +3,41 @@ import { ApiError } from '../errors.ts';
 import { type Rate, TokenBuckets } from './token-buckets.ts';
 
 /**
- * The limits, in two kinds. The security limits (guessing passwords, guessing keys, mass sign-up)
- * are counted in the database, so N replicas hold one limit, not N; they are only counted for
- * requests that are themselves slow or refused, so a valid request never writes for them. The
- * abuse throttles are per process, in memory: cheap, and a replica's share of traffic is enough.
+ * The limits, each of one kind. The security limits (guessing passwords, guessing keys, mass
+ * sign-up) are `shared`: counted in the database, so N replicas hold one limit, not N; they are
+ * only counted for requests that are themselves slow or refused, so a valid request never writes
+ * for them. The abuse throttles are per `process`, in memory: cheap, and a replica's share of
+ * traffic is enough.
  */
-export const RATE_LIMIT_NAMES = [
-  /** Anonymous `POST /v1/forms`, per IP (per process). */
-  'anonymous_forms',
-  /** Sign-up and login attempts, per IP (shared). */
-  'login',
-  /** Failed logins, per account: the email given, whether or not it has an account (shared). */
-  'login_failures',
-  /** Requests whose API key was refused, per IP (shared). */
-  'key_failures',
-  /** Taken browser (origin-checked) submissions, per form and client address (per process). */
-  'browser_submissions',
-  /** Password reset requests, per IP (shared). */
-  'password_resets',
-  /** Password reset emails, per address, whether or not it has an account (shared): past it, a request sends nothing. */
-  'password_reset_emails',
-  /** Invitation emails (sent and resent), per person sending them (shared). */
-  'invitations',
-  /** Device sign-in codes that name no live request, per IP and per session (shared): RFC 8628 §5.1. */
-  'device_code_guesses',
-  /** Auto-replies, per recipient address, from every form of every workspace (shared): past it, a reply is skipped. */
-  'auto_reply_recipients',
-  /** Auto-replies, per form (shared): past it, a reply is skipped. */
-  'auto_reply_forms',
-] as const;
-export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];
+const RATE_LIMIT_KINDS = {
+  /** Anonymous `POST /v1/forms`, per IP. */
+  anonymous_forms: 'process',
+  /** Sign-up and login attempts, per IP. */
+  login: 'shared',
+  /** Failed logins, per account: the email given, whether or not it has an account. */
+  login_failures: 'shared',
+  /** Requests whose API key was refused, per IP. */
+  key_failures: 'shared',
+  /** Taken browser (origin-checked) submissions, per form and client address. */
+  browser_submissions: 'process',
+  /** Password reset requests, per IP. */
+  password_resets: 'shared',
+  /** Password reset emails, per address, whether or not it has an account: past it, a request sends nothing. */
+  password_reset_emails: 'shared',
+  /** Invitation emails (sent and resent), per person sending them. */
+  invitations: 'shared',
+  /** Device sign-in codes that name no live request, per IP and per session: RFC 8628 §5.1. */
+  device_code_guesses: 'shared',
+  /** Auto-replies, per recipient address, from every form of every workspace: past it, a reply is skipped. */
+  auto_reply_recipients: 'shared',
+  /** Auto-replies, per form: past it, a reply is skipped. */
+  auto_reply_forms: 'shared',
+} as const satisfies Record<string, 'shared' | 'process'>;
 
-const SHARED: ReadonlySet<RateLimitName> = new Set([
-  'login',
-  'login_failures',
-  'key_failures',
-  'password_resets',
-  'password_reset_emails',
-  'invitations',
-  'device_code_guesses',
-  'auto_reply_recipients',
-  'auto_reply_forms',
-]);
+export type RateLimitName = keyof typeof RATE_LIMIT_KINDS;
+export const RATE_LIMIT_NAMES = Object.keys(RATE_LIMIT_KINDS) as RateLimitName[];
+
+const isShared = (name: RateLimitName) => RATE_LIMIT_KINDS[name] === 'shared';
 
 /** `null` turns a limit off. */
 export type RateLimitConfig = Record<RateLimitName, Rate | null>;
@@ -111,7 +104,7 @@ export class RateLimits {
     this.#db = db;
     for (const name of RATE_LIMIT_NAMES) {
       const rate = config[name];
-      if (rate && !SHARED.has(name)) this.#local[name] = new TokenBuckets(rate);
+      if (rate && !isShared(name)) this.#local[name] = new TokenBuckets(rate);
     }
   }
 
@@ -139,7 +132,7 @@ export class RateLimits {
   async check(name: RateLimitName, subject: string): Promise<ApiError | null> {
     const rate = this.#config[name];
     if (!rate) return null;
-    const wait = SHARED.has(name)
+    const wait = isShared(name)
       ? await this.#shared().wait(name, subject, rate)
       : (this.#local[name]?.waitFor(subject) ?? 0);
     return wait > 0 ? rateLimited(wait) : null;
@@ -151,14 +144,14 @@ export class RateLimits {
    */
   heldHere(name: RateLimitName, subject: string): ApiError | null {
     if (!this.#config[name]) return null;
-    const wait = SHARED.has(name) ? this.#held.waitFor(`${name}\u0000${subject}`, Date.now()) : (this.#local[name]?.waitFor(subject) ?? 0);
+    const wait = isShared(name) ? this.#held.waitFor(`${name}\u0000${subject}`, Date.now()) : (this.#local[name]?.waitFor(subject) ?? 0);
     return wait > 0 ? rateLimited(wait) : null;
   }
 
   /** Undoes one count of `consume` or `record` on a shared limit (a login that turned out right). */
   async giveBack(name: RateLimitName, subject: string): Promise<void> {
     const rate = this.#config[name];
-    if (rate && SHARED.has(name)) await this.#shared().giveBack(name, subject, rate);
+    if (rate && isShared(name)) await this.#shared().giveBack(name, subject, rate);
   }
 
   /** Forgets the shared limits' subjects whose buckets have refilled. */
@@ -169,7 +162,7 @@ export class RateLimits {
   async #take(name: RateLimitName, subject: string): Promise<number> {
     const rate = this.#config[name];
     if (!rate) return 0;
-    if (!SHARED.has(name)) return this.#local[name]?.take(subject) ?? 0;
+    if (!isShared(name)) return this.#local[name]?.take(subject) ?? 0;
     const { counted, nextInMs } = await this.#shared().take(name, subject, rate);
     // Remembered here once the budget is spent, so heldHere() needs no query to hold it back.
     if (nextInMs > 0) this.#held.hold(`${name}\u0000${subject}`, Date.now() + nextInMs);
