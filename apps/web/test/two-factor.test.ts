@@ -5,6 +5,7 @@
  * recent sign-in asks the person to confirm it's them in a dialog, then goes ahead by itself.
  */
 import { authenticatorCode, createContactForm, ORIGIN, PASSWORD, submit } from '@lfk/server/testing';
+import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import {
   type Dashboard,
@@ -22,6 +23,13 @@ import {
   useDashboard,
   workspaceOf,
 } from './fixtures.ts';
+
+/** The second step of signing in, answered with a recovery code instead of the app's. */
+async function useRecoveryCode(page: Page, code: string): Promise<void> {
+  await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
+  await page.getByLabel('Recovery code').fill(code);
+  await page.getByRole('button', { name: 'Verify' }).click();
+}
 
 /** Six digits that are none of the app's codes around now: refused whatever the clocks say. */
 async function wrongCode(secret: string): Promise<string> {
@@ -142,16 +150,12 @@ describeInBrowser('two-factor authentication', () => {
     await signOut(page);
 
     await enterPassword(page, email);
-    await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
-    await page.getByLabel('Recovery code').fill(recoveryCodes[0]!);
-    await page.getByRole('button', { name: 'Verify' }).click();
+    await useRecoveryCode(page, recoveryCodes[0]!);
     await see(page.getByRole('heading', { level: 1, name: 'Forms' }));
     await signOut(page);
 
     await enterPassword(page, email);
-    await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
-    await page.getByLabel('Recovery code').fill(recoveryCodes[0]!);
-    await page.getByRole('button', { name: 'Verify' }).click();
+    await useRecoveryCode(page, recoveryCodes[0]!);
     await see(page.getByText('That recovery code is not right, or it was already used.'));
     // The way back to the app's code is there too.
     await page.getByRole('button', { name: 'Use your authenticator app instead' }).click();
@@ -198,9 +202,7 @@ describeInBrowser('two-factor authentication', () => {
 
     await signOut(page);
     await enterPassword(page, email);
-    await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
-    await page.getByLabel('Recovery code').fill(recoveryCodes[0]!);
-    await page.getByRole('button', { name: 'Verify' }).click();
+    await useRecoveryCode(page, recoveryCodes[0]!);
     await see(page.getByText('That recovery code is not right, or it was already used.'));
     await page.getByLabel('Recovery code').fill(codes[0]!);
     await page.getByRole('button', { name: 'Verify' }).click();

@@ -148,6 +148,18 @@ export class RateLimits {
     return wait > 0 ? rateLimited(wait) : null;
   }
 
+  /**
+   * A guess at a secret (a password, a code): counted against `name` before `check` runs, so
+   * guesses sent at once cannot all slip through, and given back when `check` finds it right
+   * (answers anything but null or false, which it passes on).
+   */
+  async guess<T>(name: RateLimitName, subject: string, check: () => Promise<T | null | false>): Promise<T | null | false> {
+    await this.consume(name, subject);
+    const right = await check();
+    if (right !== null && right !== false) await this.giveBack(name, subject);
+    return right;
+  }
+
   /** Undoes one count of `consume` or `record` on a shared limit (a login that turned out right). */
   async giveBack(name: RateLimitName, subject: string): Promise<void> {
     const rate = this.#config[name];

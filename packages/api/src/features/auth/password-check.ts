@@ -10,9 +10,8 @@ import { ApiError } from '../../errors.ts';
  */
 export async function confirmPassword(ctx: Pick<Context, 'em' | 'services'> & { session: { userId: string } }, typed: string, field: { path: string; message: string }) {
   const user = await ctx.em.getRepository(User).findWithPassword(ctx.session.userId);
-  const { rateLimits } = ctx.services;
-  await rateLimits.consume('login_failures', user.email);
-  if (!(await verifyPassword(user.passwordHash ?? null, typed))) throw new ApiError('invalid_request', { details: [field] });
-  await rateLimits.giveBack('login_failures', user.email);
+  if (!(await ctx.services.rateLimits.guess('login_failures', user.email, () => verifyPassword(user.passwordHash ?? null, typed)))) {
+    throw new ApiError('invalid_request', { details: [field] });
+  }
   return user;
 }

@@ -69,16 +69,13 @@ export const authRouter = router({
     .input(loginInput)
     .output(loginOutput)
     .mutation(async ({ ctx, input }) => {
-      // Guesses at one account, from however many addresses, share one budget. It is taken before
-      // the password is checked (so parallel guesses cannot all slip through) and given back when
-      // the password is right. Unknown emails are counted alike: the answers never tell them apart.
-      const { rateLimits } = ctx.services;
-      const account = input.email.toLowerCase();
-      await rateLimits.consume('login_failures', account);
-      const user = await ctx.em.getRepository(User).findForLogin(input.email);
-      const valid = await verifyPassword(user?.passwordHash ?? null, input.password);
-      if (!user || !valid) throw new ApiError('invalid_credentials');
-      await rateLimits.giveBack('login_failures', account);
+      // Guesses at one account, from however many addresses, share one budget (given back when the
+      // password is right). Unknown emails are counted alike: the answers never tell them apart.
+      const user = await ctx.services.rateLimits.guess('login_failures', input.email.toLowerCase(), async () => {
+        const found = await ctx.em.getRepository(User).findForLogin(input.email);
+        return (await verifyPassword(found?.passwordHash ?? null, input.password)) ? found : null;
+      });
+      if (!user) throw new ApiError('invalid_credentials');
       // A second factor's guesses spend the same budget again, so the password is given back only to be asked for the factor.
       const secondFactor = await secondFactorRequired(ctx.em, ctx.services, user.id);
       if (secondFactor) throw secondFactor;
@@ -105,9 +102,7 @@ export const authRouter = router({
       const waiting = await ctx.em.getRepository(AuthChallenge).findByToken(sha256(input.challenge), 'second_factor', services.now());
       const user = waiting?.userId ? await ctx.em.getRepository(User).findOne({ id: waiting.userId }) : null;
       if (!waiting || !user) throw new ApiError('invalid_challenge');
-      const account = user.email.toLowerCase();
-      await services.rateLimits.consume('login_failures', account);
-      const result = await ctx.em.transactional(async (em) => {
+      const result = await services.rateLimits.guess('login_failures', user.email.toLowerCase(), () => ctx.em.transactional(async (em) => {
         const now = services.now();
         // Locked, so of two completions at once one signs in, and the other finds it spent.
         if (!(await em.getRepository(AuthChallenge).lockLive(waiting.id, now))) throw new ApiError('invalid_challenge');
@@ -124,10 +119,9 @@ export const authRouter = router({
         const session = startSession(em, user.id, now, { ip: ctx.ip, userAgent: ctx.userAgent ?? null });
         await em.flush();
         return session;
-      });
-      // A wrong code is counted (not given back); the challenge stays for the next try.
+      }));
+      // A wrong code stays counted; the challenge stays for the next try.
       if (!result) throw input.passkey !== undefined ? passkeyRefused() : new ApiError('invalid_second_factor');
-      await services.rateLimits.giveBack('login_failures', account);
       if (input.recovery_code !== undefined) services.wakeMailer();
       ctx.cookies.set(result.token, result.expiresAt);
       return { user: userToWire(user), session_token: result.token, expires_at: result.expiresAt.toISOString() };
@@ -190,9 +184,8 @@ export const authRouter = router({
         await confirmPassword(ctx, input.password, { path: 'password', message: 'Is not your password.' });
       } else if (input.code !== undefined) {
         const user = await ctx.em.getRepository(User).findOneOrFail({ id: userId }, { failHandler: () => new ApiError('invalid_session') });
-        await services.rateLimits.consume('login_failures', user.email);
-        if (!(await takeTotpCode(ctx.em, services.secretBox, user.id, input.code, services.now()))) throw new ApiError('invalid_second_factor');
-        await services.rateLimits.giveBack('login_failures', user.email);
+        const right = await services.rateLimits.guess('login_failures', user.email, () => takeTotpCode(ctx.em, services.secretBox, user.id, input.code!, services.now()));
+        if (!right) throw new ApiError('invalid_second_factor');
       } else {
         const challenges = ctx.em.getRepository(AuthChallenge);
         const waiting = await challenges.findEnrolment(userId, 'reauthentication', services.now());
