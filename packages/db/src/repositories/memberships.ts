@@ -2,6 +2,7 @@ import { BaseRepository } from './base-repository.ts';
 import type { Role } from '@lfk/vocabulary';
 import type { IMembership } from '../entities/membership.ts';
 import { isId, newId } from '../ids.ts';
+import { HAS_SECOND_FACTOR } from './users.ts';
 
 /** Who belongs to which workspace, and as what. Lists are newest first by the other side's id. */
 export class MembershipRepository extends BaseRepository<IMembership> {
@@ -20,7 +21,7 @@ export class MembershipRepository extends BaseRepository<IMembership> {
   async accessOf(workspaceId: string, userId: string): Promise<{ role: Role; lacksSecondFactor: boolean } | null> {
     if (!isId('ws', workspaceId)) return null;
     const rows = await this.em.execute<{ role: Role; lacks: boolean }[]>(
-      `select m.role, (w.require_two_factor and u.totp_enabled_at is null and not exists (select 1 from passkeys k where k.user_id = u.id)) as lacks
+      `select m.role, (w.require_two_factor and not ${HAS_SECOND_FACTOR}) as lacks
        from memberships m join workspaces w on w.id = m.workspace_id join users u on u.id = m.user_id
        where m.workspace_id = ? and m.user_id = ?`,
       [workspaceId, userId],

@@ -20,24 +20,29 @@ export interface PasskeyReading {
   lastUsedAt: Date | null;
 }
 
+type PasskeyRow = { id: string; name: string; created_at: string | Date; last_used_at: string | Date | null };
+const readingOf = (r: PasskeyRow): PasskeyReading => ({
+  id: r.id,
+  name: r.name,
+  createdAt: new Date(r.created_at),
+  lastUsedAt: r.last_used_at === null ? null : new Date(r.last_used_at),
+});
+
 export class PasskeyRepository extends BaseRepository<IPasskey> {
-  /** Stores a registered passkey; the unique credential id refuses one registered twice. */
-  async add(userId: string, passkey: Omit<StoredPasskey, 'id' | 'userId'> & { name: string }, now: Date): Promise<string> {
+  /** Stores a registered passkey, as its person's list will show it; the unique credential id refuses one registered twice. */
+  async add(userId: string, passkey: Omit<StoredPasskey, 'id' | 'userId'> & { name: string }, now: Date): Promise<PasskeyReading> {
     const id = newId('pkey');
     await this.em.execute(
       'insert into passkeys (id, user_id, credential_id, public_key, counter, transports, name, last_used_at, created_at) values (?, ?, ?, ?, ?, ?, ?, null, ?)',
       [id, userId, passkey.credentialId, passkey.publicKey, passkey.counter, JSON.stringify(passkey.transports), passkey.name, now],
     );
-    return id;
+    return { id, name: passkey.name, createdAt: now, lastUsedAt: null };
   }
 
   /** The person's passkeys, oldest first. */
   async listOf(userId: string): Promise<PasskeyReading[]> {
-    const rows = await this.em.execute<{ id: string; name: string; created_at: string | Date; last_used_at: string | Date | null }[]>(
-      'select id, name, created_at, last_used_at from passkeys where user_id = ? order by id',
-      [userId],
-    );
-    return rows.map((r) => ({ id: r.id, name: r.name, createdAt: new Date(r.created_at), lastUsedAt: r.last_used_at === null ? null : new Date(r.last_used_at) }));
+    const rows = await this.em.execute<PasskeyRow[]>('select id, name, created_at, last_used_at from passkeys where user_id = ? order by id', [userId]);
+    return rows.map(readingOf);
   }
 
   /** The credentials of the person's passkeys, for an authenticator to choose from. */
@@ -62,9 +67,10 @@ export class PasskeyRepository extends BaseRepository<IPasskey> {
     return rows.length > 0;
   }
 
-  async rename(userId: string, id: string, name: string): Promise<boolean> {
-    const rows = await this.em.execute<{ id: string }[]>('update passkeys set name = ? where id = ? and user_id = ? returning id', [name, id, userId]);
-    return rows.length > 0;
+  /** Renames one of the person's passkeys: as their list shows it now, or null when it is not theirs. */
+  async rename(userId: string, id: string, name: string): Promise<PasskeyReading | null> {
+    const rows = await this.em.execute<PasskeyRow[]>('update passkeys set name = ? where id = ? and user_id = ? returning id, name, created_at, last_used_at', [name, id, userId]);
+    return rows[0] ? readingOf(rows[0]) : null;
   }
 
   /** Removes one of the person's passkeys; its name, or null when it is not theirs. */

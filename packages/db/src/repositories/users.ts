@@ -2,6 +2,12 @@ import { BaseRepository } from './base-repository.ts';
 import type { IUser } from '../entities/user.ts';
 import { newId } from '../ids.ts';
 
+/**
+ * SQL: whether the account `u` (the alias of a `users` row) has a second factor, an authenticator
+ * app or a passkey. The one statement of the rule, for every query that asks it.
+ */
+export const HAS_SECOND_FACTOR = '(u.totp_enabled_at is not null or exists (select 1 from passkeys k where k.user_id = u.id))';
+
 export class UserRepository extends BaseRepository<IUser> {
   /** Queues a new account; the unique email index refuses a taken address at flush. */
   register(email: string, name: string | null, passwordHash: string): IUser {
@@ -55,7 +61,7 @@ export class UserRepository extends BaseRepository<IUser> {
   /** Whether the account has a second factor (TOTP or a passkey); false for one that no longer exists. */
   async hasSecondFactor(userId: string): Promise<boolean> {
     const rows = await this.em.execute<{ id: string }[]>(
-      'select id from users u where id = ? and (totp_enabled_at is not null or exists (select 1 from passkeys k where k.user_id = u.id))',
+      `select id from users u where id = ? and ${HAS_SECOND_FACTOR}`,
       [userId],
     );
     return rows.length > 0;

@@ -190,23 +190,22 @@ export const twoFactorRouter = router({
         if (await passkeys.findByCredentialId(credential.credentialId)) throw new ApiError('passkey_already_registered');
         if ((await passkeys.countOf(userId)) >= MAX_PASSKEYS) throw new ApiError('passkey_limit_reached');
         const firstFactor = (await factorsOf(em, userId)).length === 0;
-        const id = await passkeys.add(userId, { ...credential, name: input.name }, now);
+        const added = await passkeys.add(userId, { ...credential, name: input.name }, now);
         const issued = await factorAdded(em, ctx, firstFactor);
         await recordFactorChange(em, services, user, ctx.actor, { kind: 'passkey_added', name: input.name });
-        return { id, issued };
+        return { added, issued };
       });
       services.wakeMailer();
-      const added = (await ctx.em.getRepository(Passkey).listOf(userId)).find((p) => p.id === result.id)!;
-      return { passkey: passkeyToWire(added), recovery_codes: result.issued };
+      return { passkey: passkeyToWire(result.added), recovery_codes: result.issued };
     }),
 
   renamePasskey: sessionProcedure.meta(rest('PATCH /v1/auth/two-factor/passkeys/:passkey_id', 200, 'Rename one of your passkeys', { errors: ['passkey_not_found'] }))
     .input(passkeyRenameInput)
     .output(passkey)
     .mutation(async ({ ctx, input }) => {
-      const passkeys = ctx.em.getRepository(Passkey);
-      if (!(await passkeys.rename(ctx.session.userId, input.passkey_id, input.name))) throw new ApiError('passkey_not_found');
-      return passkeyToWire((await passkeys.listOf(ctx.session.userId)).find((p) => p.id === input.passkey_id)!);
+      const renamed = await ctx.em.getRepository(Passkey).rename(ctx.session.userId, input.passkey_id, input.name);
+      if (!renamed) throw new ApiError('passkey_not_found');
+      return passkeyToWire(renamed);
     }),
 
   /** Removes a passkey: it signs in no more. With it the last factor, the recovery codes go too. */
