@@ -57,12 +57,16 @@ export const twoFactorRouter = router({
     .output(twoFactorStatus)
     .query(async ({ ctx }) => {
       const userId = ctx.session.userId;
-      const totp = await ctx.em.getRepository(User).totpOf(userId);
+      const [totp, passkeys, remaining] = await Promise.all([
+        ctx.em.getRepository(User).totpOf(userId),
+        ctx.em.getRepository(Passkey).listOf(userId),
+        ctx.em.getRepository(RecoveryCode).remainingOf(userId),
+      ]);
       return {
-        enabled: (await factorsOf(ctx.em, userId)).length > 0,
+        enabled: totp !== null || passkeys.length > 0,
         totp: { enabled: totp !== null, enabled_at: isoOrNull(totp?.enabledAt) },
-        passkeys: (await ctx.em.getRepository(Passkey).listOf(userId)).map(passkeyToWire),
-        recovery_codes: { remaining: await ctx.em.getRepository(RecoveryCode).remainingOf(userId) },
+        passkeys: passkeys.map(passkeyToWire),
+        recovery_codes: { remaining },
       };
     }),
 
