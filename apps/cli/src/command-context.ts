@@ -79,7 +79,19 @@ export function anonymousApi(ctx: CommandContext): Promise<Api> {
 
 /** A client with the API key if one is given, and no credentials otherwise. */
 export function keyApi(ctx: CommandContext): Promise<Api> {
-  return createApi(ctx.settings, { apiKey: ctx.settings.apiKey });
+  return createApi(ctx.settings, { apiKey: requireApiKey(ctx) });
+}
+
+/**
+ * The API key a command that acts as a server must send (a submission): a session is not one, and
+ * without either a browser form says "origin not allowed", which tells the person nothing.
+ */
+export function requireApiKey(ctx: CommandContext): string {
+  if (ctx.settings.apiKey) return ctx.settings.apiKey;
+  throw new CliError('api_key_required', 'This command sends as your server does, with an API key; a signed-in session is not one.', {
+    exitCode: EXIT_AUTH,
+    hint: "Set LFK_API_KEY=lfk_… (or --api-key); an owner makes one with 'lfk keys create'.",
+  });
 }
 
 /** Forms commands use the API key when one is given (flag, then env), the session otherwise, else none. */

@@ -33,6 +33,7 @@ export function buildProgram() {
     .addOption(new Option('--api-key <key>', 'an API key for forms and submissions (default: LFK_API_KEY; never saved)'))
     .addOption(new Option('--timeout <seconds>', 'give up on a request after this long (default: LFK_TIMEOUT, then 30)'))
     .option('--json', 'print exactly the API objects, as JSON')
+    .option('--no-headers', 'through a pipe, print table rows without the line of column names')
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .showSuggestionAfterError(true)
     .exitOverride()

@@ -339,6 +339,16 @@ describe('submissions (agent)', () => {
     expect(errorLine(session.stderr)).toMatch(/^error: api_key_required: /);
     expect(await server.sql('select count(*)::int as n from submissions')).toEqual(before);
   });
+
+  it('a browser form too: the CLI sends as a server, so without a key it says a key is needed (not that its origin is refused)', async () => {
+    const browserForm = await owner.lfk(['forms', 'create', '--name', 'On a page', '--origin', 'https://example.com', '--field', 'email:email', '--json']);
+    expect(browserForm.code, browserForm.stderr).toBe(0);
+    const session = await owner.lfk(['submissions', 'create', browserForm.json.id, '--data', 'email=eve@example.com']);
+    expect(session.code).toBe(4);
+    expect(errorLine(session.stderr)).toBe('error: api_key_required: This command sends as your server does, with an API key; a signed-in session is not one.');
+    expect(session.stderr).toContain("an owner makes one with 'lfk keys create'");
+    expect(await server.sql('select id from submissions where form_id = ?', [browserForm.json.id])).toEqual([]);
+  });
 });
 
 describe('reading (owner session vs agent key)', () => {
@@ -369,7 +379,9 @@ describe('reading (owner session vs agent key)', () => {
 
     const human = await owner.lfk(['forms', 'list']);
     expect(human.code).toBe(0);
-    expect(human.stdout).not.toContain('NOTIFY'); // no header through a pipe
+    // Through a pipe: the column names, then one tab-separated line per form.
+    expect(human.stdout.split('\n')[0]).toBe('ID\tNAME\tMODE\tFIELDS\tSUBMISSIONS\tLAST\tNOTIFY\tCREATED');
+    expect((await owner.lfk(['forms', 'list', '--no-headers'])).stdout).not.toContain('NOTIFY');
     // ID, name, mode, fields, submissions, last submission, notify, created.
     expect(human.stdout).toMatch(new RegExp(`^${contactForm.id}\\tContact us\\tapi_key\\t3\\t2\\t\\d{4}-[^\\t]+\\tteam@example\\.com \\(unverified\\)\\t\\d{4}-`, 'm'));
     expect(human.stdout).toMatch(new RegExp(`^${typedForm.id}\\tTyped\\tapi_key\\t3\\t1\\t`, 'm'));

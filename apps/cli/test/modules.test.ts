@@ -208,7 +208,7 @@ describe('tables', () => {
   it('keeps each row on one line whatever the text holds', () => {
     const out = renderTable([{ header: 'NAME', value: (r: { name: string }) => r.name }], [{ name: 'two\nlines\tand tab' }], plain, wide);
     expect(out.split('\n')).toEqual(['NAME', 'two lines and tab']);
-    expect(renderRows([{ header: 'NAME', value: (r: { name: string }) => r.name }], [{ name: 'two\nlines\tand tab' }])).toBe('two lines and tab');
+    expect(renderRows([{ header: 'NAME', value: (r: { name: string }) => r.name }], [{ name: 'two\nlines\tand tab' }], false)).toBe('two lines and tab');
   });
 
   type Key = { id: string; name: string; status: string; created_at: string };
@@ -240,11 +240,13 @@ describe('tables', () => {
     expect(lines[2]).toMatch(/^key_01jd8m5y7q6v0s9x3c2b1a0yyy {2}ci\s+revoked$/);
   });
 
-  it('for a script: tab-separated rows, no header, nothing cut, times as given', () => {
-    expect(renderRows(keyColumns, keys).split('\n')).toEqual([
+  it('through a pipe: tab-separated rows under their column names (none with --no-headers), nothing cut, times as given', () => {
+    const rows = [
       'key_01jd8m5y7q6v0s9x3c2b1a0zzz\tthe deploy bot of the marketing website\tactive\t2026-11-22T11:58:00Z',
       'key_01jd8m5y7q6v0s9x3c2b1a0yyy\tci\trevoked\t2026-11-19T12:00:00Z',
-    ]);
+    ];
+    expect(renderRows(keyColumns, keys, true).split('\n')).toEqual(['ID\tNAME\tSTATUS\tCREATED', ...rows]);
+    expect(renderRows(keyColumns, keys, false).split('\n')).toEqual(rows);
   });
 
   it('says how long ago, or how soon, in words', () => {

@@ -71,7 +71,7 @@ describe('the audit log', () => {
     const newest = result.json.data[0];
     expect(newest).toMatchObject({ action: 'api_key.created', target: { type: 'api_key', id: key.json.id }, actor: { type: 'user' } });
     const human = await owner.lfk(['audit', 'list']);
-    expect(human.stdout.split('\n')[0]).toMatch(/\tapi_key\.created\tusr_\w+\tkey_\w+\tevt_\w+$/);
+    expect(human.stdout.split('\n')[1]).toMatch(/\tapi_key\.created\tusr_\w+\tkey_\w+\tevt_\w+$/);
   });
 });
 

@@ -216,7 +216,9 @@ describe('the owner flow', () => {
     const human = await owner.lfk(['keys', 'list']);
     expect(human.code).toBe(0);
     const lines = human.stdout.trimEnd().split('\n');
-    expect(lines).toHaveLength(2); // no header for a script: one line per key
+    // The column names, then one line per key.
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toBe('ID\tNAME\tPREFIX\tSTATUS\tEXPIRES\tTODAY\tLAST USED\tFROM\tCREATED');
     const iso = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
     const row = (id: string) => lines.find((line) => line.startsWith(id))?.split('\t');
     // ID, NAME, PREFIX, STATUS, EXPIRES, LAST USED, FROM, CREATED
@@ -322,9 +324,10 @@ describe('the owner flow', () => {
     const list = await owner.lfk(['workspaces', 'list']);
     expect(list.code).toBe(0);
     const lines = list.stdout.trimEnd().split('\n');
-    expect(lines).toHaveLength(2);
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toBe('DEFAULT\tID\tNAME\tROLE\tCREATED\tFILE LINKS\t2FA');
     expect(lines.find((line) => line.includes(personalId))).toMatch(new RegExp(`^\\*\\t${personalId}\\tOlive's workspace\\towner\\t\\d{4}-`));
-    expect(lines.find((line) => line.includes(secondId))).toMatch(new RegExp(`^ \\t${secondId}\\tSecond\\towner\\t\\d{4}-`));
+    expect(lines.find((line) => line.includes(secondId))).toMatch(new RegExp(`^\\t${secondId}\\tSecond\\towner\\t\\d{4}-`));
   });
 
   let secondKeyId: string;

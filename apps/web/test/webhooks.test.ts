@@ -161,6 +161,9 @@ describeInBrowser('webhooks', () => {
     await gone(add);
     const card = page.getByRole('article', { name: `${receiver.url}?slack` });
     await see(card.getByText('Slack', { exact: true }));
+    // Slack checks no signature: nothing to reveal or rotate, and the card says so.
+    await see(card.getByText(/not signed \(the channel checks no signature: keep its URL secret\)/));
+    await expect.poll(() => card.getByRole('button', { name: /Reveal secret|Rotate secret/ }).count()).toBe(0);
 
     const sent = await submit(d.t, form.id, { name: 'Ada', email: 'ada@example.com', message: 'Hello from Slack' }, { origin: ORIGIN });
     expect(sent.status).toBe(201);

@@ -17,6 +17,12 @@ export const WEBHOOK_KINDS = ['webhook', 'slack', 'discord'] as const;
 export type WebhookKind = (typeof WEBHOOK_KINDS)[number];
 
 /**
+ * Whether an endpoint of this kind signs its requests. Slack and Discord check no signature (their
+ * URL is the secret), so their messages go unsigned and they have no secret to reveal or rotate.
+ */
+export const signsRequests = (kind: WebhookKind): boolean => kind === 'webhook';
+
+/**
  * How an endpoint signs: with a secret it shares with the receiver (`whsec_…`, HMAC-SHA256,
  * Standard Webhooks' `v1`), or with a private key that never leaves lfk, the receiver holding
  * only its public key (`whpk_…`, Ed25519, Standard Webhooks' `v1a`).

@@ -198,7 +198,7 @@ const keysUsageCommand = () =>
               { header: 'WHY', value: (d) => describeRefusals(d.refused), optional: true, shrink: true },
               // A small chart for people (accepted █, refused ░); scripts read the numbers.
               {
-                header: '',
+                header: 'CHART',
                 value: (d) => '█'.repeat(bar(d.requests)) + '░'.repeat(bar(d.requests + totalRefused(d.refused)) - bar(d.requests)),
                 optional: true,
               },

@@ -10,7 +10,7 @@ import type { GlobalFlags } from '../config/settings.ts';
 export async function runCommand(command: CommandUnknownOpts, body: (ctx: CommandContext) => Promise<void>): Promise<void> {
   const [{ loadSettings }, { Output }] = await Promise.all([import('../config/settings.ts'), import('../output/output.ts')]);
   const settings = await loadSettings(command.optsWithGlobals() as GlobalFlags);
-  const ctx: CommandContext = { settings, out: new Output(settings.json), commandLine: commandLine(command) };
+  const ctx: CommandContext = { settings, out: new Output(settings.json, undefined, { headers: settings.headers }), commandLine: commandLine(command) };
   try {
     await body(ctx);
   } catch (error) {

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { describeBytes, EXPORT_FORMATS, PAGE_LIMIT, SUBMISSION_STATUSES } from '@lfk/vocabulary';
 import { Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import type { RouterInputs, RouterOutputs } from '@lfk/client';
-import { type CommandContext, keyApi, requireSession, sessionApi, signedIn } from '../command-context.ts';
+import { type CommandContext, keyApi, requireApiKey, requireSession, sessionApi, signedIn } from '../command-context.ts';
 import { io } from '../terminal/io.ts';
 import { confirmOrStop } from '../terminal/prompts.ts';
 import { CliError, usageError } from '../errors.ts';
@@ -33,6 +33,7 @@ const submissionsCreateCommand = () =>
         if (flags.dataJson === '-' && flags.file?.some((pair) => pair.endsWith('=-'))) {
           throw usageError('conflicting_flags', 'Only one of --data-json and --file can read standard input (-).');
         }
+        const apiKey = requireApiKey(ctx);
         const files = await filesFromFlags(flags.file);
         const data = await valuesFromFlags(flags.data, flags.dataJson, Object.keys(files).length === 0);
         const idempotencyKey = flags.idempotencyKey ?? crypto.randomUUID();
@@ -41,7 +42,7 @@ const submissionsCreateCommand = () =>
           // tRPC carries no files: the REST route takes them as multipart, with the same key.
           const [{ submitFiles }, { toCliError }] = await Promise.all([import('../http/api.ts'), import('../http/api-errors.ts')]);
           const submission = { data: multipartValues(data), files, idempotencyKey };
-          return show(await submitFiles(ctx.settings, ctx.settings.apiKey, formId, submission).catch((error: unknown) => {
+          return show(await submitFiles(ctx.settings, apiKey, formId, submission).catch((error: unknown) => {
             throw toCliError(error, ctx.settings.baseUrl, ctx.settings.timeoutMs);
           }));
         }

@@ -42,7 +42,7 @@ function printWebhook(webhook: Webhook, ctx: CommandContext): void {
     ['kind', webhook.kind],
     ['description', webhook.description ?? '-'],
     ['events', webhook.events.join(', ')],
-    ['signing', webhook.signing],
+    ['signing', webhook.signing ?? 'none (Slack and Discord check no signature: keep the URL secret)'],
     ...(webhook.public_key ? [['public key', webhook.public_key] as [string, string]] : []),
     stateOf(webhook, ctx),
     ['last delivery', webhook.last_delivery_at ? `${webhook.last_status} at ${webhook.last_delivery_at}` : 'none yet'],

@@ -41,7 +41,7 @@ const workspacesListCommand = () =>
           if (page.data.length === 0) return ctx.out.line("No workspaces. Create one with 'lfk workspaces create <name>'.");
           ctx.out.table(
             [
-              { header: '', value: (w) => (w.id === chosen ? '*' : ' ') },
+              { header: 'DEFAULT', value: (w) => (w.id === chosen ? '*' : '') },
               { header: 'ID', value: (w) => w.id },
               { header: 'NAME', value: (w) => w.name, shrink: true },
               { header: 'ROLE', value: (w) => w.role },

@@ -24,6 +24,8 @@ export interface GlobalFlags {
   workspace?: string;
   apiKey?: string;
   json?: boolean;
+  /** False with `--no-headers`. */
+  headers?: boolean;
   timeout?: string;
 }
 
@@ -43,6 +45,8 @@ export interface Settings {
   /** `--workspace` or `LFK_WORKSPACE`; the config's default and the only-workspace rule come later. */
   workspace: { id: string; source: 'flag' | 'env' } | undefined;
   json: boolean;
+  /** Whether a table through a pipe starts with its column names. */
+  headers: boolean;
   /** How long a command's talk with the server may take, every request and retry of it together. */
   timeoutMs: number;
   configPath: string;
@@ -111,6 +115,7 @@ export async function loadSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv = 
     apiKeySource,
     workspace,
     json: flags.json === true,
+    headers: flags.headers !== false,
     timeoutMs,
     configPath: path,
     config,

@@ -11,11 +11,14 @@ export class Output {
   readonly errorStyle: Style;
   /** A person reads stdout (tables fitted and times relative), rather than a script or a file. */
   readonly forTerminal: boolean;
+  /** Whether a table through a pipe starts with its column names (`--no-headers`: not). */
+  readonly headers: boolean;
   /** The run's streams and environment. */
   readonly #io: Io;
 
-  constructor(json: boolean, streams: Io = io()) {
+  constructor(json: boolean, streams: Io = io(), { headers = true }: { headers?: boolean } = {}) {
     this.json = json;
+    this.headers = headers;
     this.#io = streams;
     this.forTerminal = streams.stdout.isTTY === true;
     this.style = createStyle(colourWanted(streams.stdout, streams.env));
@@ -37,10 +40,10 @@ export class Output {
     this.#io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   }
 
-  /** Rows as a table fitted to the terminal, or as tab-separated lines for a script. */
+  /** Rows as a table fitted to the terminal, or as tab-separated lines (under their names) for a script. */
   table<Row>(columns: Column<Row>[], rows: Row[]): void {
     if (!this.forTerminal) {
-      if (rows.length > 0) this.line(renderRows(columns, rows));
+      if (rows.length > 0) this.line(renderRows(columns, rows, this.headers));
       return;
     }
     this.line(renderTable(columns, rows, this.style, this.#layout()));
@@ -49,7 +52,7 @@ export class Output {
   /** More rows of a table already begun (a stream): no header, each batch fitted on its own. */
   rows<Row>(columns: Column<Row>[], rows: Row[]): void {
     if (!this.forTerminal) {
-      this.line(renderRows(columns, rows));
+      this.line(renderRows(columns, rows, false));
       return;
     }
     this.line(renderTable(columns, rows, this.style, this.#layout()).split('\n').slice(1).join('\n'));

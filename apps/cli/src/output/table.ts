@@ -101,9 +101,14 @@ export function renderTable<Row>(allColumns: Column<Row>[], rows: Row[], style: 
   return [header, ...body].join('\n');
 }
 
-/** For scripts (stdout not a terminal): one tab-separated line per row, no header, nothing cut or reworded. */
-export function renderRows<Row>(columns: Column<Row>[], rows: Row[]): string {
-  return rows.map((row) => columns.map((column) => oneLine(column.value(row))).join('\t')).join('\n');
+/**
+ * For a pipe or a file (stdout not a terminal): one tab-separated line per row, nothing cut or
+ * reworded, under a line of the column names when `header` (a reader, or an agent, must know what
+ * each column is; `--no-headers` leaves it out for `cut` and friends).
+ */
+export function renderRows<Row>(columns: Column<Row>[], rows: Row[], header: boolean): string {
+  const lines = rows.map((row) => columns.map((column) => oneLine(column.value(row))).join('\t'));
+  return (header ? [columns.map((column) => column.header).join('\t'), ...lines] : lines).join('\n');
 }
 
 /** One line of a record: label, value, and optionally a colour applied after the value is made inert. */

@@ -59,6 +59,24 @@ describe('a Slack endpoint', () => {
   });
 });
 
+describe('a chat endpoint is not signed', () => {
+  it('no secret when made, none listed, none to reveal, rotate or end, and its messages carry no signature', async () => {
+    for (const kind of ['slack', 'discord'] as const) {
+      const { owner, form, webhook, messages } = await chatEndpoint(kind);
+      expect(webhook, kind).toMatchObject({ signing: null, public_key: null, secrets: [], secret: null });
+      const base = `/v1/forms/${form.id}/webhooks/${webhook.id}`;
+      for (const [method, path] of [['GET', `${base}/secret`], ['POST', `${base}/rotate-secret`], ['DELETE', `${base}/secrets/1`]] as const) {
+        const refused = await t.request(method, path, { token: owner.token });
+        expect([refused.status, refused.json.error.code], `${kind}: ${method} ${path}`).toEqual([409, 'webhook_not_signed']);
+      }
+      await submit(t, form.id, HOSTILE, { origin: ORIGIN });
+      await until('the message', () => messages().length >= 1);
+      const sent = receiver.received.find((r) => r.url.endsWith(`?${form.id}`))!;
+      expect(Object.keys(sent.headers).filter((name) => name.startsWith('webhook-')), kind).toEqual([]);
+    }
+  });
+});
+
 describe('a Discord endpoint', () => {
   it('gets an embed with each value escaped and mentions off', async () => {
     const { form, messages } = await chatEndpoint('discord');

@@ -264,6 +264,13 @@ function LiveSecrets({ formId, webhook }: { formId: string; webhook: Webhook }) 
   );
 }
 
+/** How an endpoint's requests are signed, in a phrase. */
+const SIGNED_WITH = {
+  'hmac-sha256': 'signs with a shared secret',
+  ed25519: 'signs with Ed25519',
+  none: 'not signed (the channel checks no signature: keep its URL secret)',
+} as const;
+
 /** Why it is disabled, as a sentence: `Disabled by a person.`, `Disabled: the receiver answered 410 Gone.` */
 const disabledWhy = (reason: WebhookDisabledReason) => `Disabled${reason === 'manual' ? '' : ':'} ${WEBHOOK_DISABLED_WHY[reason]}.`;
 
@@ -339,7 +346,7 @@ function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook })
       </header>
       <p className="muted">
         {webhook.description ? `${webhook.description} · ` : ''}
-        <code>{webhook.id}</code> · events: {webhook.events.join(', ')} · signs with {webhook.signing === 'ed25519' ? 'Ed25519' : 'a shared secret'} · last delivery:{' '}
+        <code>{webhook.id}</code> · events: {webhook.events.join(', ')} · {SIGNED_WITH[webhook.signing ?? 'none']} · last delivery:{' '}
         {webhook.last_delivery_at ? (
           <>
             {webhook.last_status} <Time iso={webhook.last_delivery_at} />
@@ -377,9 +384,11 @@ function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook })
             Reveal secret
           </button>
         )}
-        <button type="button" className="secondary" onClick={() => setConfirming('rotate')}>
-          Rotate secret
-        </button>
+        {webhook.signing && (
+          <button type="button" className="secondary" onClick={() => setConfirming('rotate')}>
+            Rotate secret
+          </button>
+        )}
         <button type="button" className="danger" onClick={() => setConfirming('delete')}>
           Delete
         </button>

@@ -48,9 +48,7 @@ export async function verifyNotifyEmails(em: EntityManager, services: Services, 
     const member = form.workspace ? await em.getRepository(Membership).memberAddress(form.workspace.id, to) : null;
     if (member === 'verified') {
       markNotifyEmailVerified(form, to);
-    } else if (member === 'unconfirmed') {
-      continue;
-    } else {
+    } else if (member === null) {
       await sendVerification(em, services, form, to);
       queued = true;
     }

@@ -17,8 +17,7 @@ import { SYSTEM_ACTOR } from '../../trpc.ts';
 import { endpointDisabledEmail } from './emails.ts';
 import type { AttemptResult, Outbound } from '../../infrastructure/outbound-requests.ts';
 import { nextAttemptAfterFailure, RETRY_DELAYS_MS } from './retry-schedule.ts';
-import { signingSecrets } from './secrets.ts';
-import { signatureHeaders } from './signing.ts';
+import { requestHeaders } from './signing.ts';
 import { bodyFor } from './chat-messages.ts';
 
 export interface DeliveryJobSettings {
@@ -69,19 +68,18 @@ export function attemptOf(at: Date, result: AttemptResult, requested = false): W
 }
 
 /**
- * One signed POST of the delivery (for a Slack or Discord endpoint, of the message about its event). A secret that does not open (the server's `LFK_SECRET_KEY` is
+ * One signed POST of the delivery (for a Slack or Discord endpoint, the message about its event, unsigned). A secret that does not open (the server's `LFK_SECRET_KEY` is
  * not the one it was sealed with) is a failed attempt that says so, nothing sent, rather than an
  * error that would keep the delivery locked and say nothing in its log.
  */
 async function attempt(deps: DeliveryJobDeps, endpoint: EndpointForDelivery, delivery: ClaimedDelivery, at: Date): Promise<AttemptResult> {
-  let secrets: string[];
+  const body = bodyFor(endpoint.kind, delivery.payload, { publicUrl: deps.publicUrl, workspaceId: endpoint.workspaceId });
+  let headers: Record<string, string>;
   try {
-    secrets = signingSecrets(deps.secretBox, endpoint, at);
+    headers = requestHeaders(deps.secretBox, endpoint, delivery.eventId, at, body);
   } catch {
     return { error: 'the signing secret cannot be opened: is LFK_SECRET_KEY the key it was sealed with?', durationMs: 0 };
   }
-  const body = bodyFor(endpoint.kind, delivery.payload, { publicUrl: deps.publicUrl, workspaceId: endpoint.workspaceId });
-  const headers = signatureHeaders(secrets, delivery.eventId, at, body);
   // The URL it was queued for, not the endpoint's: one moved since the claim gets nothing queued before.
   return deps.outbound.post(delivery.url, { ...headers }, body);
 }

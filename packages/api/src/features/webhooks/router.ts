@@ -1,5 +1,5 @@
 import { AuditEvent, Form, type IWebhookEndpoint, isId, newId, Submission, WebhookDelivery, WebhookEndpoint } from '@lfk/db';
-import { type AuditAction, DAY_MS, MAX_WEBHOOKS_PER_FORM, PAGE_MAX_BYTES, WEBHOOK_RECOVER_MAX_DAYS, WEBHOOK_RECOVER_MAX_EVENTS } from '@lfk/vocabulary';
+import { type AuditAction, DAY_MS, MAX_WEBHOOKS_PER_FORM, PAGE_MAX_BYTES, signsRequests, WEBHOOK_RECOVER_MAX_DAYS, WEBHOOK_RECOVER_MAX_EVENTS, type WebhookKind } from '@lfk/vocabulary';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { z } from 'zod';
 import { listOf } from '../../common-schemas.ts';
@@ -34,9 +34,9 @@ import {
 } from './schemas.ts';
 import { bodiesOf, planRecover, recoverChunks } from './recover.ts';
 import { cursorOf, positionOf } from './stream-cursor.ts';
-import { afterRotation, livePrevious, MAX_PREVIOUS_SECRETS, secretContext, signingSecrets } from './secrets.ts';
+import { afterRotation, livePrevious, MAX_PREVIOUS_SECRETS, secretContext } from './secrets.ts';
 import { deliveryToWire, testResultToWire, webhookToWire } from './serializers.ts';
-import { generateSigningKey, signatureHeaders } from './signing.ts';
+import { generateSigningKey, requestHeaders } from './signing.ts';
 import { bodyFor } from './chat-messages.ts';
 
 /** How often a long poll of the events feed looks again. */
@@ -52,6 +52,12 @@ async function findEndpoint(em: EntityManager, formId: string, webhookId: string
   const found = isId('wh', webhookId) ? await (lock ? endpoints.findOneForUpdate(where) : endpoints.findOne(where)) : null;
   if (!found) throw new ApiError('webhook_not_found');
   return found;
+}
+
+/** An endpoint whose secrets a request reads or changes: a Slack or Discord one signs nothing, and has none. */
+function signing<E extends { kind: WebhookKind }>(endpoint: E): E {
+  if (!signsRequests(endpoint.kind)) throw new ApiError('webhook_not_signed');
+  return endpoint;
 }
 
 /** `findEndpoint`, locked for a change. */
@@ -145,7 +151,7 @@ export const webhooksRouter = router({
         await em.flush();
         const wire = webhookToWire(record, undefined);
         // A replay does not repeat the secret: it is stored sealed, never in the idempotency record.
-        const shared = input.signing === 'hmac-sha256' ? key.secret : null;
+        const shared = signsRequests(input.kind) && input.signing === 'hmac-sha256' ? key.secret : null;
         return { response: { ...wire, secret: shared }, replay: { ...wire, secret: null } };
       });
       // The form's submissions queue deliveries from now on.
@@ -236,11 +242,11 @@ export const webhooksRouter = router({
 
   revealSecret: formMemberProcedure.meta(rest('GET /v1/forms/:form_id/webhooks/:webhook_id/secret', 200,
       "An endpoint's signing secret (members' sessions only; a key cannot read it). An `ed25519` endpoint shares none",
-      { errors: ['webhook_not_found', 'webhook_secret_not_shared'], sudo: true }))
+      { errors: ['webhook_not_found', 'webhook_not_signed', 'webhook_secret_not_shared'], sudo: true }))
     .input(webhookIdInput)
     .output(webhookSecret)
     .query(async ({ ctx, input }) => {
-      const found = await findEndpoint(ctx.em, ctx.form.id, input.webhook_id);
+      const found = signing(await findEndpoint(ctx.em, ctx.form.id, input.webhook_id));
       if (found.signing !== 'hmac-sha256') throw new ApiError('webhook_secret_not_shared');
       await ctx.em.transactional(async (em) => {
         audit(em, found, ctx.form.workspace!.id, ctx.actor, 'webhook.secret_revealed');
@@ -252,7 +258,7 @@ export const webhooksRouter = router({
       'A new signing secret, in this answer only (with `ed25519` signing, a new key pair: its `public_key`). ' +
         'The one it replaces keeps signing beside it for 24 hours, as does each ' +
         `rotated away before within its own 24 hours (at most ${MAX_PREVIOUS_SECRETS}: a rotation past them ends the oldest at once)`,
-      { errors: ['form_not_found', 'webhook_not_found'] }))
+      { errors: ['form_not_found', 'webhook_not_found', 'webhook_not_signed'] }))
     .input(webhookIdInput)
     .output(rotatedWebhookSecret)
     .mutation(async ({ ctx, input }) => {
@@ -260,7 +266,7 @@ export const webhooksRouter = router({
       const box = ctx.services.secretBox;
       const now = ctx.services.now();
       const { rotated, key } = await ctx.em.transactional(async (em) => {
-        const found = await lockEndpoint(em, form.id, input.webhook_id);
+        const found = signing(await lockEndpoint(em, form.id, input.webhook_id));
         const key = generateSigningKey(found.signing);
         const plain = openable(box, found.secretSealed, secretContext(found.id, 'current'));
         const current = { plain, publicKey: found.publicKey ?? null, number: found.secretNumber, createdAt: found.secretCreatedAt };
@@ -283,14 +289,14 @@ export const webhooksRouter = router({
 
   endSecret: formsScopeProcedure.meta(rest('DELETE /v1/forms/:form_id/webhooks/:webhook_id/secrets/:secret_number', 200,
       'Stop a secret rotated away from signing now, before its 24 hours are up (the current secret is replaced by rotating, not ended)',
-      { errors: ['form_not_found', 'webhook_not_found', 'webhook_secret_not_found'] }))
+      { errors: ['form_not_found', 'webhook_not_found', 'webhook_not_signed', 'webhook_secret_not_found'] }))
     .input(webhookSecretNumberInput)
     .output(webhook)
     .mutation(async ({ ctx, input }) => {
       const form = await findReachableForm(ctx.em, ctx.scope, input.form_id);
       const now = ctx.services.now();
       const updated = await ctx.em.transactional(async (em) => {
-        const found = await lockEndpoint(em, form.id, input.webhook_id);
+        const found = signing(await lockEndpoint(em, form.id, input.webhook_id));
         const live = livePrevious(found.previousSecrets, now);
         if (!live.some((secret) => secret.number === input.secret_number)) throw new ApiError('webhook_secret_not_found');
         found.previousSecrets = live.filter((secret) => secret.number !== input.secret_number);
@@ -312,8 +318,7 @@ export const webhooksRouter = router({
       const eventId = newId('msg');
       const payload = eventBody('webhook.test', at, { form: { id: form.id, name: form.name }, webhook: { id: found.id } });
       const body = bodyFor(found.kind, payload, { publicUrl: ctx.services.publicUrl, workspaceId: form.workspace?.id ?? null });
-      const secrets = signingSecrets(ctx.services.secretBox, found, at);
-      const result = await ctx.services.outbound.post(found.url, { ...signatureHeaders(secrets, eventId, at, body) }, body);
+      const result = await ctx.services.outbound.post(found.url, requestHeaders(ctx.services.secretBox, found, eventId, at, body), body);
       const succeeded = isSuccess(result);
       await ctx.em
         .getRepository(WebhookDelivery)

@@ -52,7 +52,7 @@ export const webhookCreateInput = z.strictObject({
   kind: webhookKind.default('webhook'),
   description: description.optional(),
   events: events.default(['submission.created']),
-  signing: webhookSigningScheme.default('hmac-sha256'),
+  signing: webhookSigningScheme.default('hmac-sha256').describe('How a `webhook` endpoint signs; Slack and Discord endpoints are not signed, and ignore it.'),
 });
 export type WebhookCreateInput = z.infer<typeof webhookCreateInput>;
 
@@ -194,14 +194,16 @@ export const webhook = z
       .describe('Since when it is disabled: recovering from then (`POST …/recover`) sends what it missed. Null while enabled.'),
     last_delivery_at: timestamp.nullable().describe('The last attempt of its latest attempted delivery.'),
     last_status: webhookDeliveryStatus.nullable().describe('How its latest attempted delivery stands.'),
-    signing: webhookSigningScheme,
+    signing: webhookSigningScheme
+      .nullable()
+      .describe('How its requests are signed; null for a `slack` or `discord` endpoint, whose messages are not (they check no signature).'),
     public_key: z
       .string()
       .nullable()
-      .describe('With `ed25519` signing, the public key (`whpk_…`) receivers verify with: not a secret. Null with `hmac-sha256`.'),
+      .describe('With `ed25519` signing, the public key (`whpk_…`) receivers verify with: not a secret. Null with `hmac-sha256`, and unsigned.'),
     secrets: z
       .array(liveWebhookSecret)
-      .describe('The secrets that sign now, never their values: the current one first, then those rotated away, newest first.'),
+      .describe('The secrets that sign now, never their values: the current one first, then those rotated away, newest first. None for an unsigned endpoint.'),
     previous_secret_expires_at: timestamp
       .nullable()
       .describe('After a rotation, until when the secret it replaced still signs beside the new one (see `secrets` for all of them).'),
@@ -217,7 +219,7 @@ export const createdWebhook = webhook
       .nullable()
       .describe(
         'The signing secret (`whsec_…`), in this answer only; null when an Idempotency-Key replays it, and with `ed25519` signing ' +
-          '(no secret is shared: receivers use `public_key`).',
+          '(no secret is shared: receivers use `public_key`), and for a `slack` or `discord` endpoint (not signed).',
       ),
   })
   .meta({ id: 'CreatedWebhook' });

@@ -1,5 +1,5 @@
 import type { IWebhookDelivery, IWebhookEndpoint } from '@lfk/db';
-import type { WebhookDeliveryStatus } from '@lfk/vocabulary';
+import { signsRequests, type WebhookDeliveryStatus } from '@lfk/vocabulary';
 import type { z } from 'zod';
 import { iso, isoOrNull } from '../../infrastructure/wire.ts';
 import type { webhook, webhookAttempt, webhookDelivery } from './schemas.ts';
@@ -11,7 +11,8 @@ export type LastDelivery = { at: Date; status: WebhookDeliveryStatus } | undefin
 
 /** An endpoint as answered: never its secrets' values; which sign now, read at `now`. */
 export const webhookToWire = (e: IWebhookEndpoint, last: LastDelivery, now = new Date()): z.input<typeof webhook> => {
-  const previous = livePrevious(e.previousSecrets, now);
+  const signed = signsRequests(e.kind);
+  const previous = signed ? livePrevious(e.previousSecrets, now) : [];
   return {
   id: e.id,
   form_id: e.form.id,
@@ -24,10 +25,10 @@ export const webhookToWire = (e: IWebhookEndpoint, last: LastDelivery, now = new
   disabled_at: e.enabled ? null : isoOrNull(e.disabledAt),
   last_delivery_at: isoOrNull(last?.at),
   last_status: last?.status ?? null,
-  signing: e.signing,
-  public_key: e.publicKey ?? null,
+  signing: signed ? e.signing : null,
+  public_key: signed ? (e.publicKey ?? null) : null,
   secrets: [
-    { number: e.secretNumber, created_at: iso(e.secretCreatedAt), expires_at: null, public_key: e.publicKey ?? null },
+    ...(signed ? [{ number: e.secretNumber, created_at: iso(e.secretCreatedAt), expires_at: null, public_key: e.publicKey ?? null }] : []),
     ...previous.map((secret) => ({ number: secret.number, created_at: secret.created_at, expires_at: secret.expires_at, public_key: secret.public_key ?? null })),
   ],
   // The one the last rotation replaced, if it still signs.

@@ -1,6 +1,8 @@
 import { createPrivateKey, createPublicKey, randomBytes, sign } from 'node:crypto';
-import type { WebhookSigningScheme } from '@lfk/vocabulary';
+import { signsRequests, type WebhookKind, type WebhookSigningScheme } from '@lfk/vocabulary';
 import { Webhook } from 'standardwebhooks';
+import type { SecretBox } from '../../credentials/secret-box.ts';
+import { type EndpointSecrets, signingSecrets } from './secrets.ts';
 
 const WEBHOOK_SECRET_PREFIX = 'whsec_';
 /** An Ed25519 signing key as Standard Webhooks names it: `whsk_` and its 32-byte seed in base64. Never leaves lfk. */
@@ -57,10 +59,19 @@ export interface SignatureHeaders {
  * space-separated, so a receiver holding any one secret or public key verifies it (during a
  * rotation, each live one signs). `at` is the attempt's time, so a retry is never too old.
  */
-export function signatureHeaders(secrets: string[], eventId: string, at: Date, body: string): SignatureHeaders {
+function signatureHeaders(secrets: string[], eventId: string, at: Date, body: string): SignatureHeaders {
   return {
     'webhook-id': eventId,
     'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
     'webhook-signature': secrets.map((secret) => signatureOf(secret, eventId, at, body)).join(' '),
   };
+}
+
+/**
+ * The headers a request to `endpoint` carries: Standard Webhooks' signed ones, by every secret
+ * live at `at`; none for a Slack or Discord endpoint, which checks no signature. Throws when a
+ * secret does not open (sealed under another `LFK_SECRET_KEY`).
+ */
+export function requestHeaders(box: SecretBox, endpoint: EndpointSecrets & { kind: WebhookKind }, eventId: string, at: Date, body: string): Partial<SignatureHeaders> {
+  return signsRequests(endpoint.kind) ? signatureHeaders(signingSecrets(box, endpoint, at), eventId, at, body) : {};
 }
