@@ -5,7 +5,7 @@
  */
 import { createContactForm, ORIGIN, submit } from '@lfk/server/testing';
 import { expect, it } from 'vitest';
-import { describeInBrowser, expectAccessible, gone, PHONE, screenshot, see, sessionOf, useDashboard, workspaceOf } from './fixtures.ts';
+import { describeInBrowser, eventually, expectAccessible, focused, gone, PHONE, screenshot, see, sessionOf, useDashboard, workspaceOf } from './fixtures.ts';
 
 describeInBrowser('the inbox', () => {
   const d = useDashboard();
@@ -90,6 +90,8 @@ describeInBrowser('the inbox', () => {
     await expectAccessible(page, 'inbox-delete');
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await see(page.getByText('Deleted 2 submissions.'));
+    // Nothing is selected now, so the button that opened it is disabled: the focus waits on the page's heading, not its body.
+    await eventually(() => focused(page.getByRole('heading', { level: 1 }))).toBe(true);
     await see(page.getByRole('cell', { name: 'Ada Lovelace' }));
     // The table is read again after the deletion: its rows follow when that answer comes.
     await expect.poll(() => rows.count()).toBe(1);

@@ -245,6 +245,7 @@ describeInBrowser('two-factor authentication', () => {
     await sudo.getByRole('button', { name: 'Cancel' }).click();
     await gone(sudo);
     await see(create.getByText("Not done: this needs you to confirm it's you first."));
+    await eventually(() => focused(create.getByRole('button', { name: 'Create key' }))).toBe(true);
     expect(await d.t.count('api_keys where workspace_id = ?', [workspaceOf(page)])).toBe(1);
   });
 
@@ -274,5 +275,6 @@ describeInBrowser('two-factor authentication', () => {
     expect(csv).toContain('ada@example.com');
     await gone(sudo);
     await gone(page.getByRole('alert'));
+    await eventually(() => focused(page.getByRole('button', { name: 'Export CSV' }))).toBe(true);
   });
 });

@@ -6,7 +6,7 @@
 import { verifyWebhook } from '@lfk/client';
 import { createContactForm, ORIGIN, type Receiver, startReceiver, submit } from '@lfk/server/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeInBrowser, eventually, expectAccessible, gone, screenshot, see, sessionOf, useDashboard, workspaceOf } from './fixtures.ts';
+import { describeInBrowser, eventually, expectAccessible, focused, gone, screenshot, see, sessionOf, useDashboard, workspaceOf } from './fixtures.ts';
 
 describeInBrowser('webhooks', () => {
   // No automatic retry within the test: the failed delivery waits for the person's Retry.
@@ -99,6 +99,8 @@ describeInBrowser('webhooks', () => {
     await expectAccessible(page, 'webhook-recover-offer');
     await offer.getByRole('button', { name: 'Send them' }).click();
     await see(card.getByText('Queued 1 event from while it was disabled, with its original id.'));
+    // The focus is back on what opened the offer: the button, now "Disable".
+    await eventually(() => focused(card.getByRole('button', { name: 'Disable' }))).toBe(true);
     await see(card.getByText('Enabled', { exact: true }));
     await eventually(async () => receiver.received.some((r) => r.headers['webhook-id'] === `msg_${missed.json.id.slice('sub_'.length)}`)).toBe(true);
 
@@ -118,6 +120,7 @@ describeInBrowser('webhooks', () => {
     await card.getByRole('button', { name: 'Reveal secret' }).click();
     expect(await (await see(page.getByRole('dialog', { name: 'Signing secret' }).getByLabel('Signing secret'))).inputValue()).toBe(newSecret);
     await page.getByRole('dialog', { name: 'Signing secret' }).getByRole('button', { name: 'I have copied it' }).click();
+    await eventually(() => focused(card.getByRole('button', { name: 'Reveal secret' }))).toBe(true);
 
     await card.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('dialog', { name: 'Delete this endpoint?' }).getByRole('button', { name: 'Delete endpoint' }).click();

@@ -14,8 +14,49 @@ interface DialogProps {
 }
 
 /**
+ * The element that last had the focus: a button that started a request is disabled while it runs,
+ * which drops the focus to the page's body, so a dialog opened when the answer comes (a secret
+ * revealed, "Confirm it's you", an offer) finds the body focused, and its opener here.
+ */
+let lastFocused: HTMLElement | null = null;
+document.addEventListener('focusin', (event) => {
+  if (event.target instanceof HTMLElement) lastFocused = event.target;
+});
+
+/** Focuses `element`, making it focusable by script first if it is not (a heading). */
+function focusOn(element: HTMLElement) {
+  if (element.tabIndex < 0 && !element.hasAttribute('tabindex')) element.tabIndex = -1;
+  element.focus();
+}
+
+/**
+ * Gives the focus back to what opened a dialog, unless something has it already (the platform
+ * gave it back, or another dialog took it). An opener gone (a row deleted) or disabled (nothing
+ * left to delete, or running its request again after "Confirm it's you") hands it to the page's
+ * heading; one that is enabled again while the focus still waits there gets it.
+ */
+function giveFocusBack(opener: HTMLElement) {
+  requestAnimationFrame(() => {
+    if (document.activeElement !== document.body && document.activeElement !== null) return;
+    const heading = document.querySelector<HTMLElement>('main h1');
+    if (!opener.isConnected) {
+      if (heading) focusOn(heading);
+      return;
+    }
+    if (!(opener as HTMLButtonElement).disabled) return opener.focus();
+    if (heading) focusOn(heading);
+    const watch = new MutationObserver(() => {
+      if (!(opener as HTMLButtonElement).disabled && (document.activeElement === heading || document.activeElement === document.body)) opener.focus();
+      if (!(opener as HTMLButtonElement).disabled) watch.disconnect();
+    });
+    watch.observe(opener, { attributes: true, attributeFilter: ['disabled'] });
+    setTimeout(() => watch.disconnect(), 60_000);
+  });
+}
+
+/**
  * A modal on the platform's `<dialog>`: `showModal()` puts it in the top layer, makes the rest of
- * the page inert, moves focus in, closes on Escape and gives focus back to where it was. Its
+ * the page inert, moves focus in, closes on Escape and gives focus back to what opened it. Its
  * content is only mounted while open, so what it held (a new key) is gone once it closes.
  */
 export function Dialog({ open, onClose, title, children, leaveWarning }: DialogProps) {
@@ -38,12 +79,22 @@ export function Dialog({ open, onClose, title, children, leaveWarning }: DialogP
     setAsking(false);
     requestAnimationFrame(() => (before.current?.isConnected ? before.current : ref.current)?.focus());
   };
+  /** What opened it: focus goes back there when it closes, however it closes. */
+  const opener = useRef<HTMLElement | null>(null);
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
+    if (open && !dialog.open) {
+      const active = document.activeElement;
+      opener.current = active instanceof HTMLElement && active !== document.body ? active : lastFocused;
+      dialog.showModal();
+    }
     if (!open && dialog.open) dialog.close();
-    if (!open) setAsking(false);
+    if (!open) {
+      setAsking(false);
+      if (opener.current) giveFocusBack(opener.current);
+      opener.current = null;
+    }
   }, [open]);
   const leave = () => (leaveWarning ? ask() : onClose());
   return (
