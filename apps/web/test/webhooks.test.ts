@@ -97,10 +97,19 @@ describeInBrowser('webhooks', () => {
     const offer = page.getByRole('dialog', { name: 'Send what it missed?' });
     await see(offer.getByText(/1 event was made while it was disabled/));
     await expectAccessible(page, 'webhook-recover-offer');
+    // Not now: the focus is back on what opened the offer (the button, now "Disable"), and the
+    // events stay offered on the card, also after leaving the page.
+    await offer.getByRole('button', { name: 'Not now' }).click();
+    await gone(offer);
+    await eventually(() => focused(card.getByRole('button', { name: 'Disable' }))).toBe(true);
+    await page.reload();
+    await see(card.getByText(/Events made while it was disabled .* were not sent to it/));
+    await card.getByRole('button', { name: 'Send missed events' }).click();
+    await see(offer.getByText(/1 event was made while it was disabled/));
     await offer.getByRole('button', { name: 'Send them' }).click();
     await see(card.getByText('Queued 1 event from while it was disabled, with its original id.'));
-    // The focus is back on what opened the offer: the button, now "Disable".
-    await eventually(() => focused(card.getByRole('button', { name: 'Disable' }))).toBe(true);
+    await gone(card.getByRole('button', { name: 'Send missed events' }));
+    await eventually(() => focused(page.getByRole('heading', { level: 1 }))).toBe(true);
     await see(card.getByText('Enabled', { exact: true }));
     await eventually(async () => receiver.received.some((r) => r.headers['webhook-id'] === `msg_${missed.json.id.slice('sub_'.length)}`)).toBe(true);
 

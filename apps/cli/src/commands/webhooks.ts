@@ -4,7 +4,7 @@ import { WEBHOOK_DISABLED_WHY, WEBHOOK_EVENT_TYPES, WEBHOOK_KINDS, WEBHOOK_SIGNI
 import { type CommandContext, formsApi, sessionApi, signedIn, withClient } from '../command-context.ts';
 import { usageError } from '../errors.ts';
 import { timeOrAgo } from '../input/durations.ts';
-import type { Column } from '../output/table.ts';
+import type { Column, RecordEntry } from '../output/table.ts';
 import { confirmOrStop } from '../terminal/prompts.ts';
 import { commandGroup, paged } from './options.ts';
 import { listed, noteNextPage } from './pages.ts';
@@ -45,6 +45,16 @@ function printWebhook(webhook: Webhook, ctx: CommandContext): void {
     ['signing', webhook.signing ?? 'none (Slack and Discord check no signature: keep the URL secret)'],
     ...(webhook.public_key ? [['public key', webhook.public_key] as [string, string]] : []),
     stateOf(webhook, ctx),
+    ...(webhook.missed
+      ? [
+          [
+            'missed events',
+            `made while it was disabled, ${webhook.missed.since} to ${webhook.missed.until}, not sent: ` +
+              `lfk webhooks recover ${webhook.id} --form ${webhook.form_id} --since ${webhook.missed.since} --until ${webhook.missed.until}`,
+            ctx.out.style.yellow,
+          ] as RecordEntry,
+        ]
+      : []),
     ['last delivery', webhook.last_delivery_at ? `${webhook.last_status} at ${webhook.last_delivery_at}` : 'none yet'],
     ...webhook.secrets.map(
       (secret): [string, string] => [

@@ -28,6 +28,35 @@ async function setUp() {
   return { owner, hook, base, receivedHere };
 }
 
+describe('what an endpoint missed while disabled', () => {
+  it('is kept until a recover sends it: one that reaches part of the range narrows it; a disable with nothing made keeps none', async () => {
+    const { owner, hook, base } = await setUp();
+    // Disabled and enabled with nothing made between: nothing is missed.
+    await t.request('PATCH', base, { token: owner.token, body: { enabled: false } });
+    expect((await t.request('PATCH', base, { token: owner.token, body: { enabled: true } })).json.missed).toBeNull();
+
+    const disabled = await t.request('PATCH', base, { token: owner.token, body: { enabled: false } });
+    const first = await submitTo(t, hook.formId);
+    const [{ created_at: firstAt }] = await t.sql<{ created_at: Date }>('select created_at from submissions where id = ?', [first]);
+    await submitTo(t, hook.formId);
+    const enabled = await t.request('PATCH', base, { token: owner.token, body: { enabled: true } });
+    const missed = enabled.json.missed;
+    expect(missed.since).toBe(disabled.json.disabled_at);
+
+    // A recover of its first part (up to just after the first submission) leaves the rest offered.
+    const middle = new Date(new Date(firstAt).getTime() + 1).toISOString();
+    const part = await t.request('POST', `${base}/recover`, { token: owner.token, body: { since: missed.since, until: middle } });
+    expect(part.json.queued).toBe(1);
+    expect((await t.request('GET', base, { token: owner.token })).json.missed).toEqual({ since: middle, until: missed.until });
+    // A recover that starts later leaves it as it is; the rest, sent, ends it.
+    expect((await t.request('POST', `${base}/recover`, { token: owner.token, body: { since: missed.until } })).status).toBe(202);
+    expect((await t.request('GET', base, { token: owner.token })).json.missed).toEqual({ since: middle, until: missed.until });
+    const rest = await t.request('POST', `${base}/recover`, { token: owner.token, body: { since: middle, until: missed.until } });
+    expect(rest.json.queued).toBe(1);
+    expect((await t.request('GET', base, { token: owner.token })).json.missed).toBeNull();
+  });
+});
+
 describe('recover', () => {
   it('sends what an endpoint missed while it was disabled, with the original ids, once; the dashboard can count it first', async () => {
     const { owner, hook, base, receivedHere } = await setUp();
@@ -44,16 +73,21 @@ describe('recover', () => {
 
     const enabled = await t.request('PATCH', base, { token: owner.token, body: { enabled: true } });
     expect(enabled.json.disabled_at).toBeNull();
-    // Nothing went while it was disabled.
+    // Nothing went while it was disabled; what it missed is kept on the endpoint, read again later too.
     expect(receivedHere()).toHaveLength(1);
+    expect(enabled.json.missed).toEqual({ since: disabled.json.disabled_at, until: expect.any(String) });
+    expect((await t.request('GET', base, { token: owner.token })).json.missed).toEqual(enabled.json.missed);
 
     const since = disabled.json.disabled_at;
     const count = await t.request('POST', `${base}/recover`, { token: owner.token, body: { since, dry_run: true } });
     expect(count.status, count.body).toBe(202);
     expect(count.json).toEqual({ queued: 3, already_waiting: 0, next_since: null, dry_run: true });
 
+    expect((await t.request('GET', base, { token: owner.token })).json.missed).toEqual(enabled.json.missed);
     const recovered = await t.request('POST', `${base}/recover`, { token: owner.token, body: { since } });
     expect(recovered.json).toEqual({ queued: 3, already_waiting: 0, next_since: null, dry_run: false });
+    // Sent: nothing is missed any more.
+    expect((await t.request('GET', base, { token: owner.token })).json.missed).toBeNull();
     const arrived = await until('the recovered events', () => (receivedHere().length >= 4 ? receivedHere().slice(1) : undefined));
     const events = arrived.map((r) => ({ id: r.headers['webhook-id'], event: verifyWebhook(hook.secret, r.headers, r.body) }));
     // Each submission under its own event id, as if it had been sent then (up to 16 go at once: in any order).

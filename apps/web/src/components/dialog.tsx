@@ -43,7 +43,22 @@ function giveFocusBack(opener: HTMLElement) {
       if (heading) focusOn(heading);
       return;
     }
-    if (!(opener as HTMLButtonElement).disabled) return opener.focus();
+    if (!(opener as HTMLButtonElement).disabled) {
+      opener.focus();
+      // An opener the answer removes a moment later (a button for what is done now) would drop
+      // the focus to the body: the heading takes it then.
+      const fallBack = () => {
+        if (opener.isConnected) return;
+        removed.disconnect();
+        if (heading && (document.activeElement === document.body || document.activeElement === null)) focusOn(heading);
+      };
+      const removed = new MutationObserver(fallBack);
+      removed.observe(document.body, { childList: true, subtree: true });
+      // Chromium blurs an element as it removes it: whether it was removed shows a frame later.
+      opener.addEventListener('blur', () => requestAnimationFrame(() => (opener.isConnected ? removed.disconnect() : fallBack())), { once: true });
+      setTimeout(() => removed.disconnect(), 60_000);
+      return;
+    }
     if (heading) focusOn(heading);
     const watch = new MutationObserver(() => {
       if (!(opener as HTMLButtonElement).disabled && (document.activeElement === heading || document.activeElement === document.body)) opener.focus();

@@ -46,6 +46,13 @@ export const WebhookEndpoint = defineEntity({
     secretNumber: p.integer().default(1),
     secretCreatedAt: p.datetime(),
     previousSecrets: p.json<PreviousSecret[]>().default([]),
+    /**
+     * Events made while it was disabled, not sent since: `[missedSince, missedUntil)`, kept once it
+     * is enabled again (the dashboard offers "Send missed events" while they wait), narrowed from
+     * the start as a recover sends them, and cleared once it has sent them all.
+     */
+    missedSince: p.datetime().nullable(),
+    missedUntil: p.datetime().nullable(),
     /** Since when every attempt has failed; cleared by a success. */
     failingSince: p.datetime().nullable(),
   },

@@ -281,21 +281,25 @@ function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook })
   const [confirming, setConfirming] = useState<'delete' | 'rotate' | null>(null);
   const [secret, setSecret] = useState<{ value: string; note: string } | null>(null);
   const [rotatedKey, setRotatedKey] = useState<string | null>(null);
-  // What it missed while disabled, offered once it is enabled again: from then to the moment it was.
+  // What it missed while disabled, offered once it is enabled again, and on its card until sent.
   const [missed, setMissed] = useState<{ since: string; until: string; count: number; more: boolean } | null>(null);
   const [recovered, setRecovered] = useState<number | null>(null);
+  const offerMissed = async (range: { since: string; until: string }) => {
+    const counted = await trpcClient.webhooks.recover.mutate({ ...ids, ...range, dry_run: true });
+    if (counted.queued > 0) return setMissed({ ...range, count: counted.queued, more: counted.next_since !== null });
+    // None left to send (deleted, or sent already): a recover of nothing says so to the server, which forgets them.
+    await trpcClient.webhooks.recover.mutate({ ...ids, ...range });
+    await refresh();
+  };
   const toggle = useMutation({
     mutationFn: async (enabled: boolean) => {
-      const disabledAt = webhook.disabled_at;
       const updated = await trpcClient.webhooks.update.mutate({ ...ids, enabled });
-      if (!enabled || !disabledAt) return;
-      const range = { since: disabledAt, until: updated.updated_at };
-      const counted = await trpcClient.webhooks.recover.mutate({ ...ids, ...range, dry_run: true });
-      if (counted.queued > 0) setMissed({ ...range, count: counted.queued, more: counted.next_since !== null });
+      if (enabled && updated.missed) await offerMissed(updated.missed);
     },
     onMutate: () => setRecovered(null),
     onSettled: refresh,
   });
+  const askMissed = useMutation({ mutationFn: offerMissed });
   const recover = useMutation({
     mutationFn: async (range: { since: string; until: string }) => {
       // One recover takes at most 10,000 events: go on from where each stops.
@@ -334,7 +338,7 @@ function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook })
       void refresh();
     },
   });
-  const error = toggle.error ?? test.error ?? reveal.error;
+  const error = toggle.error ?? test.error ?? reveal.error ?? askMissed.error;
   return (
     <article className="webhook" aria-labelledby={`${webhook.id}-url`}>
       <header className="webhook-header">
@@ -370,6 +374,14 @@ function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook })
         <p>
           {disabledWhy(webhook.disabled_reason)} Events while it is disabled are not sent to it (enabling it offers to send them);
           deliveries queued before it was disabled wait, and go when it is enabled again.
+        </p>
+      )}
+      {webhook.enabled && webhook.missed && (
+        <p>
+          Events made while it was disabled (<Time iso={webhook.missed.since} /> to <Time iso={webhook.missed.until} />) were not sent to it.{' '}
+          <button type="button" className="secondary" disabled={askMissed.isPending} onClick={() => askMissed.mutate(webhook.missed!)}>
+            Send missed events
+          </button>
         </p>
       )}
       <div className="actions">

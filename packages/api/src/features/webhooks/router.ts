@@ -60,6 +60,28 @@ function signing<E extends { kind: WebhookKind }>(endpoint: E): E {
   return endpoint;
 }
 
+/**
+ * Keeps what the endpoint missed while disabled (`[since, until)`) for a later "Send missed events",
+ * joined to what it missed before and has not been sent yet; only when there is any.
+ */
+async function keepMissed(em: EntityManager, formId: string, endpoint: IWebhookEndpoint, since: Date, until: Date) {
+  const plan = await planRecover(em, formId, endpoint, since, until);
+  if (plan.events.length === 0 && plan.nextSince === null) return;
+  endpoint.missedSince = endpoint.missedSince && endpoint.missedSince < since ? endpoint.missedSince : since;
+  endpoint.missedUntil = until;
+}
+
+/** A recover sent the events of `[since, until)`: what was missed is narrowed from its start, and forgotten once all is sent. */
+function sentMissed(endpoint: IWebhookEndpoint, since: Date, until: Date) {
+  if (!endpoint.missedSince || !endpoint.missedUntil || since > endpoint.missedSince || until <= endpoint.missedSince) return;
+  if (until >= endpoint.missedUntil) {
+    endpoint.missedSince = null;
+    endpoint.missedUntil = null;
+  } else {
+    endpoint.missedSince = until;
+  }
+}
+
 /** `findEndpoint`, locked for a change. */
 const lockEndpoint = (em: EntityManager, formId: string, webhookId: string) => findEndpoint(em, formId, webhookId, true);
 
@@ -207,6 +229,7 @@ export const webhooksRouter = router({
         if (input.events !== undefined) found.events = input.events;
         let resumed = 0;
         if (input.enabled !== undefined && input.enabled !== found.enabled) {
+          if (input.enabled && found.disabledAt) await keepMissed(em, form.id, found, found.disabledAt, new Date());
           found.enabled = input.enabled;
           found.disabledReason = input.enabled ? null : 'manual';
           found.disabledAt = input.enabled ? null : new Date();
@@ -406,6 +429,9 @@ export const webhooksRouter = router({
         ctx.services.wakeWebhooks();
       }
       await ctx.em.transactional(async (em) => {
+        const locked = await lockEndpoint(em, ctx.form.id, endpoint.id);
+        // What it missed while disabled is sent up to where this recover got: no longer offered.
+        if (locked.enabled) sentMissed(locked, since, plan.nextSince ?? until);
         audit(em, endpoint, ctx.form.workspace!.id, ctx.actor, 'webhook.recovered', { since: since.toISOString(), until: until.toISOString(), queued });
       });
       return { ...answer, queued };

@@ -192,6 +192,13 @@ export const webhook = z
     disabled_at: timestamp
       .nullable()
       .describe('Since when it is disabled: recovering from then (`POST …/recover`) sends what it missed. Null while enabled.'),
+    missed: z
+      .object({ since: timestamp, until: timestamp })
+      .nullable()
+      .describe(
+        'Events made while it was disabled and not sent since (within the 30 days a recover reaches): send them with ' +
+          '`POST …/recover` `{ since, until }`. Kept once it is enabled again, until a recover sends them; null when none wait.',
+      ),
     last_delivery_at: timestamp.nullable().describe('The last attempt of its latest attempted delivery.'),
     last_status: webhookDeliveryStatus.nullable().describe('How its latest attempted delivery stands.'),
     signing: webhookSigningScheme

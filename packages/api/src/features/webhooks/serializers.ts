@@ -1,11 +1,23 @@
 import type { IWebhookDelivery, IWebhookEndpoint } from '@lfk/db';
-import { signsRequests, type WebhookDeliveryStatus } from '@lfk/vocabulary';
+import { DAY_MS, signsRequests, WEBHOOK_RECOVER_MAX_DAYS, type WebhookDeliveryStatus } from '@lfk/vocabulary';
 import type { z } from 'zod';
 import { iso, isoOrNull } from '../../infrastructure/wire.ts';
 import type { webhook, webhookAttempt, webhookDelivery } from './schemas.ts';
 import type { AttemptResult } from '../../infrastructure/outbound-requests.ts';
 import { attemptOf } from './delivery-job.ts';
 import { livePrevious } from './secrets.ts';
+
+/**
+ * What it missed while disabled and has not been sent, as a recover can still send it: from no
+ * further back than recovering reaches (with an hour to spare, so the range asked for a little
+ * later is still in reach). Null when nothing waits, or all of it is too old.
+ */
+function missedOf(e: IWebhookEndpoint, now: Date) {
+  if (!e.missedSince || !e.missedUntil) return null;
+  const reach = new Date(now.getTime() - WEBHOOK_RECOVER_MAX_DAYS * DAY_MS + 3600_000);
+  if (e.missedUntil <= reach) return null;
+  return { since: iso(e.missedSince > reach ? e.missedSince : reach), until: iso(e.missedUntil) };
+}
 
 export type LastDelivery = { at: Date; status: WebhookDeliveryStatus } | undefined;
 
@@ -23,6 +35,7 @@ export const webhookToWire = (e: IWebhookEndpoint, last: LastDelivery, now = new
   enabled: e.enabled,
   disabled_reason: e.disabledReason ?? null,
   disabled_at: e.enabled ? null : isoOrNull(e.disabledAt),
+  missed: missedOf(e, now),
   last_delivery_at: isoOrNull(last?.at),
   last_status: last?.status ?? null,
   signing: signed ? e.signing : null,
