@@ -11,5 +11,6 @@ export * from './forms.ts';
 export * from './inbox.ts';
 export * from './keys.ts';
 export * from './limits.ts';
+export * from './passkeys.ts';
 export * from './time.ts';
 export * from './webhooks.ts';

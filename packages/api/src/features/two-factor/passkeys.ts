@@ -12,7 +12,7 @@ import {
 } from '@simplewebauthn/server';
 import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import type { Services } from '../../context.ts';
-import { PASSKEY_ALGORITHM_IDS } from './passkey-algorithms.ts';
+import { PASSKEY_ALGORITHM_IDS } from '@lfk/vocabulary';
 
 /**
  * Who lfk is to an authenticator: its public URL's host is the RP ID (a passkey made for one host

@@ -1,7 +1,6 @@
-import { RECOVERY_CODE_COUNT, SECOND_FACTORS, TEXT_LIMITS } from '@lfk/vocabulary';
+import { MAX_PASSKEY_SIGNATURE_CHARS, RECOVERY_CODE_COUNT, SECOND_FACTORS, TEXT_LIMITS } from '@lfk/vocabulary';
 import { z } from 'zod';
 import { idParam, text, timestamp } from '../../common-schemas.ts';
-import { MAX_PASSKEY_SIGNATURE_CHARS } from './passkey-algorithms.ts';
 
 /** Six digits, as the app shows them (spaces allowed: "123 456"). */
 export const totpCode = z
