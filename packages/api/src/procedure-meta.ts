@@ -54,6 +54,12 @@ export interface ProcedureMeta {
   withoutRequiredTwoFactor?: true;
 }
 
+/**
+ * Sudo mode when the input makes someone an owner (`role: "owner"`): inviting one, or changing a
+ * member's role to it. The effect is guarded, not the route: every path to an owner carries this.
+ */
+export const MAKING_AN_OWNER = { when: (raw: unknown) => (raw as { role?: unknown } | null)?.role === 'owner' } as const;
+
 type Method = RestMeta['method'];
 
 /** The meta of a procedure reached at `route` (`'GET /v1/forms/:form_id'`) over the REST API. */
