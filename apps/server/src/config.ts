@@ -373,6 +373,9 @@ export function objectStorageOf(config: Pick<Config, 'objectStorage' | 'dataDir'
   return { kind: 'directory', root: config.dataDir.startsWith('memory://') ? null : join(config.dataDir, 'files') };
 }
 
+/** Addresses of this machine that its browser reaches as `localhost`. */
+const LOCAL_HOSTS = new Set(['0.0.0.0', '::', '127.0.0.1', '::1', 'localhost']);
+
 /** Parses the environment once, at start; nothing else reads `process.env`. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const parsed = envSchema.safeParse(env);
@@ -381,7 +384,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
-  const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
+  // A loopback or unspecified address is named `localhost`: browsers refuse an IP address as a
+  // passkey's RP ID (the public URL's host), so the README's first run could make none.
+  const displayHost = LOCAL_HOSTS.has(e.HOST) ? 'localhost' : e.HOST;
   return {
     port: e.PORT,
     host: e.HOST,

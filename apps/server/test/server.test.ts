@@ -82,6 +82,14 @@ describe('configuration', () => {
     expect(loadConfig({ LFK_ALLOW_SIGNUP: 'false', PORT: '' })).toMatchObject({ allowSignup: false, port: 3000 });
   });
 
+  it('names this machine localhost in the public URL it derives (a passkey cannot belong to an IP address); a set one is kept', () => {
+    for (const HOST of [undefined, '127.0.0.1', '::1', '0.0.0.0', '::', 'localhost']) {
+      expect(loadConfig({ HOST, PORT: '3100' }), String(HOST)).toMatchObject({ publicUrl: 'http://localhost:3100', publicUrlIsSet: false });
+    }
+    expect(loadConfig({ HOST: '192.168.1.20' }).publicUrl).toBe('http://192.168.1.20:3000');
+    expect(loadConfig({ LFK_PUBLIC_URL: 'http://127.0.0.1:3000/' })).toMatchObject({ publicUrl: 'http://127.0.0.1:3000', publicUrlIsSet: true });
+  });
+
   it('takes LFK_CLAMD_URL as tcp://, unix:// or a socket path, and refuses any other form', () => {
     expect(loadConfig({}).clamdUrl).toBeUndefined();
     for (const url of ['tcp://127.0.0.1:3310', 'unix:///run/clamav/clamd.ctl', '/run/clamav/clamd.ctl']) {

@@ -62,8 +62,9 @@ type Viewport = { width: number; height: number };
 export interface DashboardOptions extends TestServerOptions {
   /**
    * The host name the dashboard is opened at, and the server's public URL names: `127.0.0.1` by
-   * default; `localhost` for passkeys, which browsers refuse at an IP address (their RP ID is the
-   * public URL's host). The server listens on 127.0.0.1 either way, which `localhost` reaches.
+   * default (`LFK_PUBLIC_URL` set to it); `localhost` for passkeys, which browsers refuse at an IP
+   * address (their RP ID is the public URL's host), with `LFK_PUBLIC_URL` unset as `npm start` has
+   * it. The server listens on 127.0.0.1 either way, which `localhost` reaches.
    */
   host?: '127.0.0.1' | 'localhost';
 }
@@ -79,7 +80,10 @@ let sharedBrowser: Promise<Browser> | undefined;
 async function startDashboard(env: Record<string, string> = {}, { host = '127.0.0.1', ...options }: DashboardOptions = {}): Promise<Dashboard> {
   const port = await freePort();
   const url = `http://${host}:${port}`;
-  const t = await startTestServer({ PORT: String(port), LFK_PUBLIC_URL: url, ...env }, { ...options, config: { dashboardDir: DASHBOARD_DIST } });
+  // At localhost the public URL is left to the server, as `npm start` leaves it: derived, it names
+  // localhost (the passkeys' RP ID). At 127.0.0.1 it is set to say so.
+  const publicUrl = host === 'localhost' ? '' : url;
+  const t = await startTestServer({ PORT: String(port), LFK_PUBLIC_URL: publicUrl, ...env }, { ...options, config: { dashboardDir: DASHBOARD_DIST } });
   await t.server.listen();
   sharedBrowser ??= chromium.launch({ executablePath: CHROMIUM!, args: ['--no-sandbox'] });
   const browser = await sharedBrowser;

@@ -1,5 +1,5 @@
 export { authenticatorCode } from './authenticator.ts';
-export { type Ceremony, type HeldPasskey, PasskeyAuthenticator } from './passkey-authenticator.ts';
+export { type Ceremony, type HeldPasskey, PASSKEY_TEST_ALGORITHMS, PasskeyAuthenticator, type PasskeyAlgorithm } from './passkey-authenticator.ts';
 export { DAY, HOUR, type TestClock, testClock } from './clock.ts';
 export { emailsSentTo, type LinkEmailKind, linkTokenIn, linkTokenSentTo, verificationTokenSentTo } from './email.ts';
 export { expectDocumentedError, type ExpectErrorOptions, expectError, thrown, type WireError } from './errors.ts';

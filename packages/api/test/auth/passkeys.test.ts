@@ -4,7 +4,7 @@
  * factor, a sign-in without a password, sudo mode's confirmation; and the assertions a server must
  * refuse (replayed, another origin or RP ID, a counter gone back, a removed passkey).
  */
-import { ENGINE, PasskeyAuthenticator, testClock } from '@lfk/testing';
+import { ENGINE, type PasskeyAlgorithm, PasskeyAuthenticator, testClock } from '@lfk/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/context.ts';
 import { TEST_PASSWORD } from '../../src/testing.ts';
@@ -21,7 +21,14 @@ beforeAll(async () => {
 
 const ORIGIN = 'http://lfk.test';
 const as = (token?: string) => callerFor(services, token);
-type Options = { challenge: string; rpId?: string; rp: { id?: string }; user: { id: string }; allowCredentials?: { id: string }[] };
+type Options = {
+  challenge: string;
+  rpId?: string;
+  rp: { id?: string };
+  user: { id: string };
+  allowCredentials?: { id: string }[];
+  pubKeyCredParams?: { alg: number }[];
+};
 
 /** A person with a passkey on `device`: added as the dashboard adds one. */
 async function withPasskey(device = new PasskeyAuthenticator(ORIGIN), who?: Person) {
@@ -79,6 +86,27 @@ describe(`adding a passkey (${ENGINE})`, () => {
     await (await caller()).twoFactor.addPasskey({ name: 'Laptop', credential });
     await expectRefused((await caller()).twoFactor.addPasskey({ name: 'Again', credential }), 409, 'enrolment_not_found');
     expect((await (await caller()).twoFactor.status()).passkeys.map((p) => p.name)).toEqual(['Laptop']);
+  });
+
+  it('every algorithm offered makes a passkey that then signs in (ML-DSA-44, whose signatures are long, first); one not offered is refused', async () => {
+    const { options } = await (await as((await person(services)).token)).twoFactor.passkeyOptions();
+    const offered = (options as Options).pubKeyCredParams!.map((p) => p.alg);
+    // ML-DSA-44 first, as Chromium's authenticator takes it; then Ed25519, ES256, RS256.
+    expect(offered).toEqual([-48, -8, -7, -257]);
+    for (const algorithm of offered) {
+      const me = await withPasskey(new PasskeyAuthenticator(ORIGIN, [algorithm as PasskeyAlgorithm]));
+      const pending = await challengeOf(me.email);
+      expect((await complete(pending.challenge, me.device.assert(pending.passkey_options))).user.id, `algorithm ${algorithm}`).toBe(me.userId);
+      const login = (await (await as()).auth.passkeyLoginOptions()).options as Options;
+      expect((await (await as()).auth.passkeyLogin({ passkey: me.device.assert(login) } as never)).user.id, `algorithm ${algorithm}`).toBe(me.userId);
+    }
+    // An authenticator that makes only ES384, which lfk does not offer: the passkey is not added.
+    const me = await person(services);
+    const es384 = new PasskeyAuthenticator(ORIGIN, [-35]);
+    const { options: offer } = await (await as(me.token)).twoFactor.passkeyOptions();
+    const credential = es384.register({ ...(offer as Options), pubKeyCredParams: [{ alg: -35 }] });
+    await expectRefused((await as(me.token)).twoFactor.addPasskey({ name: 'ES384', credential }), 401, 'invalid_second_factor');
+    expect((await (await as(me.token)).twoFactor.status()).passkeys).toEqual([]);
   });
 
   it('an addition left halfway expires, and adds nothing', async () => {

@@ -50,14 +50,18 @@ export class MembershipRepository extends BaseRepository<IMembership> {
     return rows.map((row) => row.email);
   }
 
-  /** Whether a member of the workspace has verified `email` as their account's address. */
-  async hasVerifiedMember(workspaceId: string, email: string): Promise<boolean> {
-    const rows = await this.em.execute<{ found: number }[]>(
-      `select 1 as found from memberships m join users u on u.id = m.user_id
-        where m.workspace_id = ? and u.email = ? and u.email_verified_at is not null limit 1`,
+  /**
+   * Whether `email` is the account address of a member of the workspace: `verified` when that
+   * member has confirmed it, `unconfirmed` when not yet; null when it is no member's.
+   */
+  async memberAddress(workspaceId: string, email: string): Promise<'verified' | 'unconfirmed' | null> {
+    const rows = await this.em.execute<{ verified: boolean }[]>(
+      `select bool_or(u.email_verified_at is not null) as verified from memberships m join users u on u.id = m.user_id
+        where m.workspace_id = ? and u.email = ? having count(*) > 0`,
       [workspaceId, email.toLowerCase()],
     );
-    return rows.length > 0;
+    const [row] = rows;
+    return row === undefined ? null : row.verified ? 'verified' : 'unconfirmed';
   }
 
   /** Every workspace the person belongs to, with their role there, oldest first (an account's delete locks them in this order). */

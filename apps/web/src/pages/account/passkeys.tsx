@@ -161,7 +161,7 @@ export function Passkeys({ status, refresh, say, onSessionsChanged }: PasskeysPr
 
 /** Why this page offers no passkey, and where one would work. */
 function NoPasskeysHere() {
-  const { hostname, port, protocol } = window.location;
+  const { hostname, port, protocol, pathname } = window.location;
   const atLocalhost = `${protocol}//localhost${port ? `:${port}` : ''}`;
   if (typeof window.PublicKeyCredential !== 'function' && !/^\d|^\[/.test(hostname)) {
     return (
@@ -172,8 +172,9 @@ function NoPasskeysHere() {
   }
   return (
     <p className="notice">
-      Passkeys need the dashboard at a domain name, and this page is at an IP address ({hostname}), which browsers refuse for them. Open it
-      at a name instead, such as <code>{atLocalhost}</code>, with the server's <code>LFK_PUBLIC_URL</code> set to that address.
+      Passkeys need the dashboard at a domain name, and this page is at an IP address ({hostname}), which browsers refuse for them. On this
+      machine, open it at <a href={`${atLocalhost}${pathname}`}>{atLocalhost}</a> (sign in there again); a server whose{' '}
+      <code>LFK_PUBLIC_URL</code> is set takes passkeys at that address only.
     </p>
   );
 }

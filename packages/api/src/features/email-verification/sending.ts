@@ -38,14 +38,18 @@ export async function sendVerification(em: EntityManager, services: Services, fo
 
 /**
  * Starts verifying these of the form's addresses: one a member of the form's workspace has
- * verified as their account's is verified at once; any other is sent a link. Answers whether an
- * email was queued.
+ * verified as their account's is verified at once; one a member has yet to confirm waits for that
+ * (the account's link, already sent, verifies it too: one link to follow, not two); any other is
+ * sent a link. Answers whether an email was queued.
  */
 export async function verifyNotifyEmails(em: EntityManager, services: Services, form: IForm, addresses: readonly string[]): Promise<boolean> {
   let queued = false;
   for (const to of addresses) {
-    if (form.workspace && (await em.getRepository(Membership).hasVerifiedMember(form.workspace.id, to))) {
+    const member = form.workspace ? await em.getRepository(Membership).memberAddress(form.workspace.id, to) : null;
+    if (member === 'verified') {
       markNotifyEmailVerified(form, to);
+    } else if (member === 'unconfirmed') {
+      continue;
     } else {
       await sendVerification(em, services, form, to);
       queued = true;

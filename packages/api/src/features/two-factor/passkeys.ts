@@ -12,6 +12,7 @@ import {
 } from '@simplewebauthn/server';
 import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import type { Services } from '../../context.ts';
+import { PASSKEY_ALGORITHM_IDS } from './passkey-algorithms.ts';
 
 /**
  * Who lfk is to an authenticator: its public URL's host is the RP ID (a passkey made for one host
@@ -41,6 +42,7 @@ export async function registrationOptions(
     userID: new TextEncoder().encode(user.id),
     timeout: CEREMONY_TIMEOUT_MS,
     attestationType: 'none',
+    supportedAlgorithmIDs: PASSKEY_ALGORITHM_IDS,
     excludeCredentials: existing.map((p) => ({ id: p.credentialId, transports: p.transports })),
     // A discoverable credential, so it can also sign in without a password.
     authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
@@ -51,7 +53,7 @@ export async function registrationOptions(
 export async function verifiedRegistration(services: Pick<Services, 'publicUrl'>, response: RegistrationResponseJSON, expectedChallenge: string) {
   const rp = relyingParty(services);
   try {
-    const result = await verifyRegistrationResponse({ response, expectedChallenge, expectedOrigin: rp.origin, expectedRPID: rp.id, requireUserVerification: false });
+    const result = await verifyRegistrationResponse({ response, expectedChallenge, expectedOrigin: rp.origin, expectedRPID: rp.id, requireUserVerification: false, supportedAlgorithmIDs: PASSKEY_ALGORITHM_IDS });
     if (!result.verified) return null;
     const { credential } = result.registrationInfo;
     return {

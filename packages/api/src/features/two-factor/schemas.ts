@@ -1,6 +1,7 @@
 import { RECOVERY_CODE_COUNT, SECOND_FACTORS, TEXT_LIMITS } from '@lfk/vocabulary';
 import { z } from 'zod';
 import { idParam, text, timestamp } from '../../common-schemas.ts';
+import { MAX_PASSKEY_SIGNATURE_CHARS } from './passkey-algorithms.ts';
 
 /** Six digits, as the app shows them (spaces allowed: "123 456"). */
 export const totpCode = z
@@ -72,7 +73,7 @@ export const passkeyAssertion = z
     response: z.object({
       clientDataJSON: base64url(8192),
       authenticatorData: base64url(8192),
-      signature: base64url(2048),
+      signature: base64url(MAX_PASSKEY_SIGNATURE_CHARS),
       userHandle: base64url(1024).optional(),
     }),
   })
