@@ -60,6 +60,12 @@ export interface ProcedureMeta {
  */
 export const MAKING_AN_OWNER = { when: (raw: unknown) => (raw as { role?: unknown } | null)?.role === 'owner' } as const;
 
+/**
+ * Sudo mode when the input stops asking a second factor of a workspace's members
+ * (`require_two_factor: false`): like turning off one's own authenticator app, it lowers a guard.
+ */
+export const DROPPING_REQUIRED_TWO_FACTOR = { when: (raw: unknown) => (raw as { require_two_factor?: unknown } | null)?.require_two_factor === false } as const;
+
 type Method = RestMeta['method'];
 
 /** The meta of a procedure reached at `route` (`'GET /v1/forms/:form_id'`) over the REST API. */
