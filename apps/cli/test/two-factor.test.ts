@@ -41,6 +41,20 @@ describe('lfk account two-factor', () => {
     expect((await home.lfk(['account', 'two-factor', 'status', '--json'])).json.enabled).toBe(false);
   });
 
+  it('enable without a terminal and without --json still prints the secret and its otpauth URL, to set the app up and confirm', async () => {
+    const home = await newHome({ LFK_BASE_URL: server.baseUrl });
+    await signupWithCli(home, server);
+    const started = await home.lfk(['account', 'two-factor', 'enable']);
+    expect(started.code, started.stderr).toBe(0);
+    const secret = started.stdout.match(/^secret\t([A-Z2-7]+)$/m)?.[1];
+    expect(secret, started.stdout).toBeDefined();
+    expect(started.stdout).toMatch(new RegExp(`^otpauth url\totpauth://totp/[^\n]*secret=${secret}`, 'm'));
+    expect(started.stderr).toContain("run 'lfk account two-factor confirm <code>'");
+    const confirmed = await home.lfk(['account', 'two-factor', 'confirm', await authenticatorCode(secret!, 0, now())]);
+    expect(confirmed.code, confirmed.stderr).toBe(0);
+    expect((await home.lfk(['account', 'two-factor', 'status', '--json'])).json.enabled).toBe(true);
+  });
+
   it('a wrong first code sets nothing up', async () => {
     const home = await newHome({ LFK_BASE_URL: server.baseUrl });
     await signupWithCli(home, server);

@@ -277,4 +277,24 @@ describeInBrowser('two-factor authentication', () => {
     await gone(page.getByRole('alert'));
     await eventually(() => focused(page.getByRole('button', { name: 'Export CSV' }))).toBe(true);
   });
+
+  it('sudo mode: making a member an owner long after signing in asks who you are, then makes them one', async () => {
+    const { page, email } = await d.ownerPage();
+    const workspaceId = workspaceOf(page);
+    const colleague = await d.t.signup();
+    await d.t.addMember(workspaceId, colleague.email, 'member');
+    await ageSessions(d, email);
+    // A fresh load: the page's member list was read before they were added.
+    await page.goto(`/w/${workspaceId}/members`);
+    await page.getByLabel(`Role of ${colleague.email}`).selectOption('owner');
+    await page.getByRole('dialog', { name: `Make ${colleague.email} an owner?` }).getByRole('button', { name: 'Make owner' }).click();
+    const sudo = page.getByRole('dialog', { name: "Confirm it's you" });
+    await see(sudo.getByLabel('Password'));
+    expect(await d.t.count("memberships where workspace_id = ? and role = 'owner'", [workspaceId])).toBe(1);
+    await sudo.getByLabel('Password').fill(PASSWORD);
+    await sudo.getByRole('button', { name: 'Confirm' }).click();
+    await gone(sudo);
+    await see(page.getByText(`${colleague.email} is now an owner.`));
+    expect(await d.t.count("memberships where workspace_id = ? and role = 'owner'", [workspaceId])).toBe(2);
+  });
 });

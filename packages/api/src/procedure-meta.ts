@@ -54,6 +54,18 @@ export interface ProcedureMeta {
   withoutRequiredTwoFactor?: true;
 }
 
+/**
+ * Sudo mode when the input makes someone an owner (`role: "owner"`): inviting one, or changing a
+ * member's role to it. The effect is guarded, not the route: every path to an owner carries this.
+ */
+export const MAKING_AN_OWNER = { when: (raw: unknown) => (raw as { role?: unknown } | null)?.role === 'owner' } as const;
+
+/**
+ * Sudo mode when the input stops asking a second factor of a workspace's members
+ * (`require_two_factor: false`): like turning off one's own authenticator app, it lowers a guard.
+ */
+export const DROPPING_REQUIRED_TWO_FACTOR = { when: (raw: unknown) => (raw as { require_two_factor?: unknown } | null)?.require_two_factor === false } as const;
+
 type Method = RestMeta['method'];
 
 /** The meta of a procedure reached at `route` (`'GET /v1/forms/:form_id'`) over the REST API. */

@@ -43,18 +43,31 @@ export async function completeSecondFactor(ctx: CommandContext, api: Api, pendin
   }
 }
 
+/** What the server answers a wrong or empty password, or a wrong code: the person may type it again. */
+const WRONG_ANSWERS = new Set(['invalid_request', 'invalid_second_factor']);
+
 /**
  * Sudo mode at a terminal: the server wants the person to confirm who they are before what is
- * dangerous. Asked once, with the password or a code from the app, then the command goes on.
- * False when nobody is at a terminal to ask.
+ * dangerous. Asked with the password or a code from the app, then the command goes on; a wrong
+ * answer is told as the server said it and asked again, three tries in all, then the command stops
+ * with the server's error. False when nobody is at a terminal to ask.
  */
 export async function confirmItIsYou(ctx: CommandContext): Promise<boolean> {
   if (!canPrompt()) return false;
   ctx.out.note("This needs you to confirm it's you: you signed in more than a few minutes ago.");
-  const typed = await promptHidden('Password (or a code from your authenticator app): ');
-  const api = await sessionApi(ctx);
-  await api.auth.reauthenticate.mutate(isAppCode(typed) ? { code: typed } : { password: typed });
-  return true;
+  const [api, { toCliError }] = await Promise.all([sessionApi(ctx), import('../http/api-errors.ts')]);
+  for (let attempt = 1; ; attempt++) {
+    const typed = await promptHidden('Password (or a code from your authenticator app): ');
+    try {
+      await api.auth.reauthenticate.mutate(isAppCode(typed) ? { code: typed } : { password: typed });
+      return true;
+    } catch (error) {
+      const failure = toCliError(error, ctx.settings.baseUrl, ctx.settings.timeoutMs);
+      if (!WRONG_ANSWERS.has(failure.code) || attempt >= TRIES) throw failure;
+      // What the server said ("password: Is not your password."), not yet as an error: the person may try again.
+      ctx.out.note([failure.message, ...failure.details.map((d) => `  ${d.path}: ${d.message}`), 'Try again.'].join('\n'));
+    }
+  }
 }
 
 const statusCommand = () =>
@@ -95,7 +108,9 @@ const enableCommand = () =>
         const started = await (await sessionApi(ctx)).twoFactor.startTotp.mutate();
         const grouped = started.secret.match(/.{1,4}/g)!.join(' ');
         if (ctx.out.json || !canPrompt()) {
-          ctx.out.result(started, () => {});
+          // Nobody to ask for the first code here: the secret goes to stdout for whoever runs this
+          // (a script, a person piping it), and the code comes back through `confirm`.
+          ctx.out.result(started, (s) => ctx.out.record([['secret', s.secret], ['otpauth url', s.otpauth_url], ['expires at', s.expires_at]]));
           ctx.out.note(`Add it to your app, then run 'lfk account two-factor confirm <code>' before ${started.expires_at}.`);
           return;
         }

@@ -1,6 +1,7 @@
 /**
  * At a terminal: hidden password prompts, Ctrl-C at a prompt, and the confirmation before revoking a key.
  */
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticatorCode } from '@lfk/server/testing';
 import { PASSWORD, signupWithCli } from '../harness.ts';
@@ -234,5 +235,43 @@ describe('a second factor at a terminal', () => {
     expect(output).toContain("confirm it's you");
     expect(output).not.toContain(PASSWORD);
     expect((await home.lfk(['keys', 'list', '--json'])).json.data.map((k: any) => k.name)).toEqual(['after-sudo']);
+  });
+
+  it("sudo mode: a wrong or empty password is told as the server said it and asked again; the right one goes on", async () => {
+    const home = await newHome();
+    const { email } = await signupWithCli(home, server);
+    await server.sql(`update sessions s set authenticated_at = now() - interval '1 hour' from users u where u.id = s.user_id and u.email = ?`, [email]);
+    const asked = 'Password (or a code from your authenticator app): ';
+    const { code, output } = await onTerminal(home, ['keys', 'create', '--name', 'third-time']).answer(
+      [asked, 'not my password\r'],
+      ['Is not your password.', ''],
+      [asked, '\r'],
+      [asked, `${PASSWORD}\r`],
+    );
+    expect(code, output).toBe(0);
+    expect(output.match(/Is not your password\./g)).toHaveLength(2);
+    expect(output).not.toContain('unexpected_error');
+    expect(output).not.toMatch(STACK_FRAME);
+    expect((await home.lfk(['keys', 'list', '--json'])).json.data.map((k: any) => k.name)).toEqual(['third-time']);
+  });
+
+  it('sudo mode: three wrong answers stop the command with the server\'s error, and nothing is done', async () => {
+    const home = await newHome();
+    const { email } = await signupWithCli(home, server);
+    await server.sql(`update sessions s set authenticated_at = now() - interval '1 hour' from users u where u.id = s.user_id and u.email = ?`, [email]);
+    const asked = 'Password (or a code from your authenticator app): ';
+    const { code, output } = await onTerminal(home, ['keys', 'create', '--name', 'never']).answer(
+      [asked, 'wrong one\r'],
+      [asked, 'wrong two\r'],
+      [asked, 'wrong three\r'],
+    );
+    expect(code, output).toBe(1);
+    // The last answer ends the command as an error, in colour on a terminal.
+    const shown = stripVTControlCharacters(output);
+    expect(shown).toMatch(/Try again\.\s+Password \(or a code from your authenticator app\): \s*error: invalid_request: The request is not valid\.\s+password: Is not your password\./);
+    expect(output).not.toContain('unexpected_error');
+    expect(output).not.toMatch(STACK_FRAME);
+    expect(output.split(asked)).toHaveLength(4);
+    expect((await home.lfk(['keys', 'list', '--json'])).json.data).toEqual([]);
   });
 });

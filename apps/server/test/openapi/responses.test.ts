@@ -165,6 +165,16 @@ describe("the README's flows, answer by answer, as the OpenAPI document says", (
     const refused = await call('POST', '/v1/workspaces/{workspace_id}/api-keys', { params: ws, token: owner.token, body: {} });
     expect(refused.json.error.code).toBe('api_key_limit_reached');
   });
+
+  it('making a member an owner long after signing in is a 403 reauthentication_required; making them a member is not', async () => {
+    const { owner, member } = await t.signupTeam();
+    await t.sql("update sessions set authenticated_at = now() - interval '1 hour' where user_id = ?", [owner.userId]);
+    const params = { workspace_id: owner.workspaceId, user_id: member.userId };
+    const path = '/v1/workspaces/{workspace_id}/members/{user_id}';
+    const refused = await call('PATCH', path, { params, token: owner.token, body: { role: 'owner' } });
+    expect([refused.status, refused.json.error.code]).toEqual([403, 'reauthentication_required']);
+    expect((await call('PATCH', path, { params, token: owner.token, body: { role: 'member' } })).status).toBe(200);
+  });
 });
 
 describe('the document covers the server', () => {

@@ -11,6 +11,7 @@ import { sha256 } from '../../src/credentials/secrets.ts';
 import { sql } from '../support/database.ts';
 import { createKey } from '../support/keys.ts';
 import { expectRefused, outcome } from '../support/refusals.ts';
+import { TEST_PASSWORD } from '../../src/testing.ts';
 import { callerFor, person, testServices } from '../world.ts';
 
 let services: Services;
@@ -124,6 +125,35 @@ describe(`a device sign-in (${ENGINE})`, () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]!.device_code_hash).toBe(sha256(started.device_code));
     expect(JSON.stringify(rows)).not.toContain(started.device_code);
+  });
+
+  it("a session past its sudo window that approves a device gets no sudo mode through it: the device's session is no fresher than the approver's", async () => {
+    const owner = await person(services);
+    const signedInAt = new Date(Date.now() - 60 * 60_000);
+    await sql(services, 'update sessions set authenticated_at = ? where user_id = ?', [signedInAt, owner.userId]);
+    await expectRefused((await as(owner.token)).apiKeys.create({ workspace_id: owner.workspaceId, name: 'stale' }), 403, 'reauthentication_required');
+
+    const started = await start();
+    await approve(owner.token, started.user_code);
+    const device = (await poll(started.device_code)).session_token;
+    await expectRefused((await as(device)).apiKeys.create({ workspace_id: owner.workspaceId, name: 'through the device' }), 403, 'reauthentication_required');
+    const [deviceSession] = await sql<{ authenticated_at: Date }>(services, 'select authenticated_at from sessions where token_hash = ?', [sha256(device)]);
+    expect(new Date(deviceSession!.authenticated_at).getTime()).toBe(signedInAt.getTime());
+    expect(await sql(services, 'select 1 from api_keys where workspace_id = ?', [owner.workspaceId])).toHaveLength(0);
+
+    // Confirming who it is on the device opens sudo mode there, as on any session.
+    await (await as(device)).auth.reauthenticate({ password: TEST_PASSWORD });
+    expect((await (await as(device)).apiKeys.create({ workspace_id: owner.workspaceId, name: 'confirmed' })).key).toMatch(/^lfk_/);
+  });
+
+  it('a fresh approval passes on when the approver signed in, not when the device collected its session', async () => {
+    const owner = await person(services);
+    const started = await start();
+    await approve(owner.token, started.user_code);
+    const [approver] = await sql<{ authenticated_at: Date }>(services, 'select authenticated_at from sessions where user_id = ?', [owner.userId]);
+    const device = (await poll(started.device_code)).session_token;
+    const [deviceSession] = await sql<{ authenticated_at: Date }>(services, 'select authenticated_at from sessions where token_hash = ?', [sha256(device)]);
+    expect(new Date(deviceSession!.authenticated_at).getTime()).toBe(new Date(approver!.authenticated_at).getTime());
   });
 });
 

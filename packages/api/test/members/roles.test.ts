@@ -10,6 +10,7 @@ import { sql } from '../support/database.ts';
 import { createKey } from '../support/keys.ts';
 import { expectRefused, outcome } from '../support/refusals.ts';
 import { team } from '../support/team.ts';
+import { TEST_PASSWORD } from '../../src/testing.ts';
 import { callerFor, testServices } from '../world.ts';
 
 let services: Services;
@@ -67,6 +68,26 @@ describe(`roles (${ENGINE})`, () => {
     expect(won, results.join(' ')).toHaveLength(1);
     expect(['409 last_owner', '403 owner_required']).toContain(lost[0]);
     expect(Object.values(await roles(ws)).filter((r) => r === 'owner')).toHaveLength(1);
+  });
+});
+
+describe(`making an owner is sudo mode, whatever the path (${ENGINE})`, () => {
+  it('an owner who signed in long ago promotes nobody to owner, as they invite no owner, until they confirm who they are', async () => {
+    const { owner, member } = await team(services);
+    const ws = owner.workspaceId;
+    await sql(services, "update sessions set authenticated_at = now() - interval '1 hour' where user_id = ?", [owner.userId]);
+    const caller = await callerFor(services, owner.token);
+    await expectRefused(caller.invitations.create({ workspace_id: ws, email: 'boss@example.com', role: 'owner' }), 403, 'reauthentication_required');
+    await expectRefused(setRole(owner.token, ws, member.userId, 'owner'), 403, 'reauthentication_required');
+    expect(await roles(ws)).toEqual({ [owner.userId]: 'owner', [member.userId]: 'member' });
+    expect(await audited(owner.token, ws, 'member.role_changed')).toHaveLength(0);
+
+    // What makes no owner asks nothing: a member invited, a role set to member.
+    expect((await caller.invitations.create({ workspace_id: ws, email: 'helper@example.com', role: 'member' })).role).toBe('member');
+    expect((await setRole(owner.token, ws, member.userId, 'member')).role).toBe('member');
+
+    await caller.auth.reauthenticate({ password: TEST_PASSWORD });
+    expect((await setRole(owner.token, ws, member.userId, 'owner')).role).toBe('owner');
   });
 });
 

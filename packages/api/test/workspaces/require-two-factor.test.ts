@@ -12,6 +12,7 @@ import { createContactForm } from '../support/forms.ts';
 import { createKey } from '../support/keys.ts';
 import { expectRefused } from '../support/refusals.ts';
 import { team } from '../support/team.ts';
+import { TEST_PASSWORD } from '../../src/testing.ts';
 import { callerFor, type Person, testServices } from '../world.ts';
 
 const clock = testClock(new Date('2026-11-28T15:00:15Z'));
@@ -62,6 +63,19 @@ describe(`require_two_factor (${ENGINE})`, () => {
     // Turned off again, nobody is asked.
     await (await as(owner.token)).workspaces.update({ workspace_id: owner.workspaceId, require_two_factor: false });
     expect((await (await as(owner.token)).workspaces.list({})).data.find((w) => w.id === owner.workspaceId)?.require_two_factor).toBe(false);
+  });
+
+  it('turning it off long after signing in is sudo mode, as turning off your own app is; turning it on or renaming is not', async () => {
+    const { owner } = await team(services);
+    await setUpApp(owner);
+    const ws = owner.workspaceId;
+    clock.advance(11 * 60_000);
+    await (await as(owner.token)).workspaces.update({ workspace_id: ws, require_two_factor: true, name: 'Guarded' });
+    await expectRefused((await as(owner.token)).workspaces.update({ workspace_id: ws, require_two_factor: false }), 403, 'reauthentication_required');
+    expect((await (await as(owner.token)).workspaces.list({})).data.find((w) => w.id === ws)).toMatchObject({ name: 'Guarded', require_two_factor: true });
+    await (await as(owner.token)).auth.reauthenticate({ password: TEST_PASSWORD });
+    await (await as(owner.token)).workspaces.update({ workspace_id: ws, require_two_factor: false });
+    expect((await (await as(owner.token)).workspaces.list({})).data.find((w) => w.id === ws)?.require_two_factor).toBe(false);
   });
 
   it('a member without a factor may still leave it', async () => {

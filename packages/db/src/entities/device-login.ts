@@ -22,6 +22,11 @@ export const DeviceLogin = defineEntity({
     user: () => p.manyToOne(User).nullable(),
     expiresAt: p.datetime(),
     lastPolledAt: p.datetime().nullable(),
+    /**
+     * When the session that approved it last proved its person (signed in or reauthenticated): the
+     * device's session starts from there, so approving a device never refreshes sudo mode.
+     */
+    approverAuthenticatedAt: p.datetime().nullable(),
     /** Where the request came from, shown on the approval page and in the audit log: a request sent as a link shows a stranger's address. */
     requestedIp: p.string().length(TEXT_LIMITS.ipAddress).nullable(),
     requestedUserAgent: p.string().length(TEXT_LIMITS.userAgent).nullable(),

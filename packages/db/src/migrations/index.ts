@@ -29,6 +29,7 @@ import { Migration20261128020000 } from './Migration20261128020000.ts';
 import { Migration20261128030000 } from './Migration20261128030000.ts';
 import { Migration20261128040000 } from './Migration20261128040000.ts';
 import { Migration20261129010000 } from './Migration20261129010000.ts';
+import { Migration20261207010000 } from './Migration20261207010000.ts';
 import { Migration20261207020000 } from './Migration20261207020000.ts';
 
 /** Applied in this order on PGlite and PostgreSQL alike; `name` is what the migrations table records. */
@@ -63,5 +64,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261128030000', class: Migration20261128030000 },
   { name: 'Migration20261128040000', class: Migration20261128040000 },
   { name: 'Migration20261129010000', class: Migration20261129010000 },
+  { name: 'Migration20261207010000', class: Migration20261207010000 },
   { name: 'Migration20261207020000', class: Migration20261207020000 },
 ];

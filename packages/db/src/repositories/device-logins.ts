@@ -24,6 +24,7 @@ export class DeviceLoginRepository extends BaseRepository<IDeviceLogin> {
       user: null,
       expiresAt,
       lastPolledAt: null,
+      approverAuthenticatedAt: null,
       requestedIp: from.ip,
       requestedUserAgent: from.userAgent,
     });
@@ -31,10 +32,14 @@ export class DeviceLoginRepository extends BaseRepository<IDeviceLogin> {
 
   /**
    * Approves or denies a pending, unexpired sign-in as one conditional update, so two decisions at
-   * once record one. True when this call decided it.
+   * once record one; `by` is the deciding session (when its person last proved who they are). True
+   * when this call decided it.
    */
-  async decide(id: string, userId: string, state: 'approved' | 'denied', now: Date): Promise<boolean> {
-    const changed = await this.nativeUpdate({ id, state: 'pending', expiresAt: { $gt: now } }, { state, user: userId });
+  async decide(id: string, by: { userId: string; authenticatedAt: Date }, state: 'approved' | 'denied', now: Date): Promise<boolean> {
+    const changed = await this.nativeUpdate(
+      { id, state: 'pending', expiresAt: { $gt: now } },
+      { state, user: by.userId, approverAuthenticatedAt: state === 'approved' ? by.authenticatedAt : null },
+    );
     return changed === 1;
   }
 

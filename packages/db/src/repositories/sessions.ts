@@ -29,8 +29,12 @@ export interface SessionReading {
 }
 
 export class SessionRepository extends BaseRepository<ISession> {
-  /** Queues a new session on this repository's EntityManager; only its token's hash is stored. */
-  start(userId: string, tokenHash: string, expiresAt: Date, from: SeenFrom = { ip: null, userAgent: null }, now = new Date()): void {
+  /**
+   * Queues a new session on this repository's EntityManager; only its token's hash is stored.
+   * `authenticatedAt` is when its person last proved who they are: now for a sign-in, earlier for
+   * a session another session hands out (a device's).
+   */
+  start(userId: string, tokenHash: string, expiresAt: Date, from: SeenFrom = { ip: null, userAgent: null }, now = new Date(), authenticatedAt = now): void {
     this.create({
       id: newId('ses'),
       user: userId,
@@ -38,7 +42,7 @@ export class SessionRepository extends BaseRepository<ISession> {
       expiresAt,
       revokedAt: null,
       createdAt: now,
-      authenticatedAt: now,
+      authenticatedAt,
       lastSeenAt: now,
       ip: from.ip,
       userAgent: from.userAgent,

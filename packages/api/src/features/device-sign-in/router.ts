@@ -55,7 +55,7 @@ const toWire = (login: IDeviceLogin) => ({
   expires_at: login.expiresAt.toISOString(),
 });
 
-type SignedIn = Pick<Context, 'em' | 'services' | 'ip' | 'userAgent'> & { session: { userId: string } };
+type SignedIn = Pick<Context, 'em' | 'services' | 'ip' | 'userAgent'> & { session: { userId: string; authenticatedAt: Date } };
 
 /**
  * An unexpired request by the code the person read; anything else is "not found". A code is short
@@ -152,11 +152,14 @@ export const deviceLoginsRouter = router({
         throw new ApiError('authorization_pending');
       }
       // Approved: of two polls at once, one gets the session and the other "not found".
-      // Approved by an account deleted since: nobody to sign in as.
-      if (!found.user || !(await logins.redeem(found.id))) throw new ApiError('device_login_not_found');
+      // Approved by an account deleted since: nobody to sign in as. (Approved before approvals kept
+      // their session's freshness: the migration that added it took those back.)
+      const approverAuthenticatedAt = found.approverAuthenticatedAt;
+      if (!found.user || !approverAuthenticatedAt || !(await logins.redeem(found.id))) throw new ApiError('device_login_not_found');
       const user = await ctx.em.getRepository(User).findOne({ id: found.user.id });
       if (!user) throw new ApiError('device_login_not_found');
-      const session = startSession(ctx.em, user.id, now, { ip: ctx.ip, userAgent: ctx.userAgent ?? null });
+      // The device's session is the approver's hand: no fresher than the session that approved it.
+      const session = startSession(ctx.em, user.id, now, { ip: ctx.ip, userAgent: ctx.userAgent ?? null }, { authenticatedAt: approverAuthenticatedAt });
       await ctx.em.flush();
       return { user: userToWire(user), session_token: session.token, expires_at: session.expiresAt.toISOString() };
     }),
@@ -173,7 +176,7 @@ async function decide(ctx: SignedIn, typed: string, state: 'approved' | 'denied'
   const found = await findLive(ctx, typed);
   const decided = await ctx.em.transactional(async (em) => {
     const logins = em.getRepository(DeviceLogin);
-    if (!(await logins.decide(found.id, ctx.session.userId, state, now))) return null;
+    if (!(await logins.decide(found.id, ctx.session, state, now))) return null;
     const user = await em.getRepository(User).findOneOrFail({ id: ctx.session.userId }, { failHandler: () => new ApiError('invalid_session') });
     const data = {
       device_name: found.deviceName,

@@ -7,7 +7,7 @@ import { ApiError } from '../../errors.ts';
 import { listOf } from '../../common-schemas.ts';
 import { iso } from '../../infrastructure/wire.ts';
 import { pageOf } from '../../infrastructure/pagination.ts';
-import { rest } from '../../procedure-meta.ts';
+import { MAKING_AN_OWNER, rest } from '../../procedure-meta.ts';
 import { confirmedOwnerProcedure, memberProcedure, ownerProcedure, publicProcedure, router, sessionProcedure } from '../../trpc.ts';
 import { maskEmail } from '../email-verification/sending.ts';
 import { invitationToWire, resendInvitation, senderStillVouches, sendInvitation } from './invitations.ts';
@@ -38,9 +38,6 @@ async function assertSenderVouches(em: EntityManager, workspaceId: string, sende
   });
 }
 
-/** Sudo mode for an invitation that would make someone an owner; a member's needs none. */
-const INVITING_AN_OWNER = { when: (raw: unknown) => (raw as { role?: unknown } | null)?.role === 'owner' };
-
 export const invitationsRouter = router({
   list: memberProcedure.meta(rest('GET /v1/workspaces/:workspace_id/invitations', 200, "The workspace's pending invitations, newest first"))
     .input(invitationListInput)
@@ -57,7 +54,7 @@ export const invitationsRouter = router({
    */
   create: confirmedOwnerProcedure.meta(rest('POST /v1/workspaces/:workspace_id/invitations', 202,
       'Invite an email address with a role; they join when they accept the emailed link (7 days). The same answer for every address',
-      { errors: ['invitation_limit_reached', 'rate_limited'], sudo: INVITING_AN_OWNER }))
+      { errors: ['invitation_limit_reached', 'rate_limited'], sudo: MAKING_AN_OWNER }))
     .input(invitationCreateInput)
     .output(invitation)
     .mutation(async ({ ctx, input }) => {

@@ -1,6 +1,6 @@
 import { AuditEvent, isId, Membership, Workspace } from '@lfk/db';
 import { ApiError } from '../../errors.ts';
-import { rest } from '../../procedure-meta.ts';
+import { MAKING_AN_OWNER, rest } from '../../procedure-meta.ts';
 import { listOf } from '../../common-schemas.ts';
 import { member, memberListInput, memberRemoveInput, memberRoleInput } from './schemas.ts';
 import { memberToWire } from './serializers.ts';
@@ -20,7 +20,7 @@ export const membersRouter = router({
 
   setRole: ownerProcedure.meta(
     rest('PATCH /v1/workspaces/:workspace_id/members/:user_id', 200, "Change a member's role; the last owner stays an owner",
-      { errors: ['member_not_found', 'last_owner'] }),
+      { errors: ['member_not_found', 'last_owner'], sudo: MAKING_AN_OWNER }),
   ).input(memberRoleInput).output(member).mutation(async ({ ctx, input }) => {
     if (!isId('usr', input.user_id)) throw new ApiError('member_not_found');
     return ctx.em.transactional(async (em) => {

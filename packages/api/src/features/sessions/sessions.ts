@@ -3,11 +3,16 @@ import type { EntityManager } from '@mikro-orm/sql';
 import { SESSION_TTL_MS } from '../../credentials/authenticate.ts';
 import { generateSessionToken } from '../../credentials/tokens.ts';
 
-/** Queues a new session; the plaintext token goes to the caller once and is never stored. */
-export function startSession(em: EntityManager, userId: string, now: Date, from?: SeenFrom) {
+/**
+ * Queues a new session; the plaintext token goes to the caller once and is never stored. A session
+ * handed out by another session (`issuedBy`: a device's, approved from the dashboard) is no fresher
+ * than that one: sudo mode's clock starts when the person last proved who they are, not now.
+ */
+export function startSession(em: EntityManager, userId: string, now: Date, from?: SeenFrom, issuedBy?: { authenticatedAt: Date }) {
   const { token, hash } = generateSessionToken();
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-  em.getRepository(Session).start(userId, hash, expiresAt, from, now);
+  const authenticatedAt = issuedBy && issuedBy.authenticatedAt < now ? issuedBy.authenticatedAt : now;
+  em.getRepository(Session).start(userId, hash, expiresAt, from, now, authenticatedAt);
   return { token, expiresAt };
 }
 

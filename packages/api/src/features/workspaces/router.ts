@@ -1,5 +1,5 @@
 import { AuditEvent, Membership, User, Workspace } from '@lfk/db';
-import { rest } from '../../procedure-meta.ts';
+import { DROPPING_REQUIRED_TWO_FACTOR, rest } from '../../procedure-meta.ts';
 import { listInput, listOf } from '../../common-schemas.ts';
 import { workspace, workspaceCreateInput, workspaceDeleteInput, workspaceUpdateInput } from './schemas.ts';
 import { ApiError, invalidField } from '../../errors.ts';
@@ -29,7 +29,7 @@ export const workspacesRouter = router({
     }),
 
   update: ownerProcedure.meta(rest('PATCH /v1/workspaces/:workspace_id', 204,
-      "Rename a workspace, set how long its files' download links live, or require a second factor of its members (owners)", { errors: ['two_factor_not_enabled'] }))
+      "Rename a workspace, set how long its files' download links live, or require a second factor of its members (owners)", { errors: ['two_factor_not_enabled'], sudo: DROPPING_REQUIRED_TWO_FACTOR }))
     .input(workspaceUpdateInput)
     .mutation(async ({ ctx, input }) => {
       await ctx.em.transactional(async (em) => {
