@@ -31,10 +31,13 @@ export function fillTemplate(template: string, shown: (field: string) => string)
   return template.replace(PLACEHOLDER, (_whole, field: string) => shown(field));
 }
 
-/** A submitted value as an auto-reply repeats it: as text, at most `AUTO_REPLY_LIMITS.valueShown` characters. */
+/**
+ * A submitted value as an auto-reply repeats it: as text, at most `AUTO_REPLY_LIMITS.valueShown`
+ * characters; a file field's (a list of its files' names) as the names.
+ */
 export function shownValue(value: unknown): string {
   if (value === undefined || value === null) return '';
-  const text = typeof value === 'boolean' ? (value ? 'yes' : 'no') : Array.isArray(value) ? `${value.length} file${value.length === 1 ? '' : 's'}` : String(value);
+  const text = typeof value === 'boolean' ? (value ? 'yes' : 'no') : Array.isArray(value) ? value.join(', ') : String(value);
   const characters = [...text];
   return characters.length <= AUTO_REPLY_LIMITS.valueShown ? text : `${characters.slice(0, AUTO_REPLY_LIMITS.valueShown - 1).join('')}…`;
 }
