@@ -61,7 +61,7 @@ describeInBrowser('your account', () => {
     const { page, email } = await d.ownerPage({ confirmed: false });
     const workspaceId = workspaceOf(page);
     const banner = page.getByRole('note', { name: 'Confirm your email address' });
-    await see(banner.getByText('not create API keys, add webhooks or invite anyone'));
+    await see(banner.getByText('not create API keys, add webhooks, set auto-replies or invite anyone'));
     await see(banner.getByText(`Open the link emailed to ${email} when you signed up`));
     await expectAccessible(page, 'api-keys-unconfirmed');
     // Trying anyway: the server's refusal says the same.

@@ -10,9 +10,10 @@ export const AUTO_REPLY_LIMITS = {
 
 /**
  * Why an auto-reply was not sent: the address asked for no more from the workspace, it had as many
- * as lfk sends one address in a while, or the form had as many as it may send in a while.
+ * as lfk sends one address in a while, or the form, its workspace or the account that set it had
+ * as many as it may send in a while.
  */
-export const AUTO_REPLY_SKIP_REASONS = ['stopped', 'recipient_limit', 'form_limit'] as const;
+export const AUTO_REPLY_SKIP_REASONS = ['stopped', 'recipient_limit', 'form_limit', 'workspace_limit', 'account_limit'] as const;
 export type AutoReplySkipReason = (typeof AUTO_REPLY_SKIP_REASONS)[number];
 
 /** `{field}`: a field's name, as a form's fields are named. */
