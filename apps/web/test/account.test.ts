@@ -57,6 +57,15 @@ describeInBrowser('your account', () => {
     await see(page.getByRole('heading', { name: 'Sign in' }));
   });
 
+  it('`/account`, where the security emails link, opens the account page of the first workspace', async () => {
+    const { page, email } = await d.ownerPage();
+    const workspaceId = workspaceOf(page);
+    await page.goto('/account');
+    await see(page.getByRole('heading', { level: 1, name: 'Your account' }));
+    expect(new URL(page.url()).pathname).toBe(`/w/${workspaceId}/account`);
+    await see(page.getByRole('link', { name: `Your account: ${email}` }));
+  });
+
   it('until the address is confirmed, a banner on every page says how; confirmed, it is gone and a key is made', async () => {
     const { page, email } = await d.ownerPage({ confirmed: false });
     const workspaceId = workspaceOf(page);
