@@ -130,6 +130,9 @@ export const RATE_LIMIT_ENV: Record<RateLimitName, string> = {
   device_code_guesses: 'LFK_RATE_LIMIT_DEVICE_CODE_GUESSES',
   auto_reply_recipients: 'LFK_RATE_LIMIT_AUTO_REPLY_RECIPIENTS',
   auto_reply_forms: 'LFK_RATE_LIMIT_AUTO_REPLY_FORMS',
+  auto_reply_workspaces: 'LFK_RATE_LIMIT_AUTO_REPLY_WORKSPACES',
+  auto_reply_accounts: 'LFK_RATE_LIMIT_AUTO_REPLY_ACCOUNTS',
+  unasked_emails: 'LFK_RATE_LIMIT_UNASKED_EMAILS',
 };
 
 /** Every rate limit turned off, as environment variables: for tests and benchmarks that send the load themselves. */

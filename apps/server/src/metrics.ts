@@ -61,7 +61,7 @@ export class ServerMetrics implements Metrics {
     });
     this.#autoRepliesSkipped = new Counter({
       name: 'lfk_auto_replies_skipped_total',
-      help: 'Auto-replies a submission did not send, by reason: the address stopped them (stopped), it had its share (recipient_limit), or the form had its share (form_limit).',
+      help: 'Auto-replies a submission did not send, by reason: the address stopped them (stopped), it had its share (recipient_limit), or the form, its workspace or the account that set it had its share (form_limit, workspace_limit, account_limit).',
       labelNames: ['reason'],
       registers,
     });

@@ -11,7 +11,7 @@ import { ForgotPasswordPage } from './pages/auth/forgot-password-page.tsx';
 // stay in the first chunk: a signed-out visit always lands on one of them.
 //
 // The server answers the app's page at `/`, `/sign-in`, `/sign-up`, `/forgot-password`, `/welcome`,
-// `/device`, `/invitations/*` and `/w/*` (apps/server's
+// `/device`, `/account`, `/invitations/*` and `/w/*` (apps/server's
 // DASHBOARD_PATHS): every route below lives under one of them, so any of them survives a reload.
 
 function NotFound() {
@@ -70,6 +70,21 @@ const signUpRoute = createRoute({
   },
   component: SignUpPage,
 });
+/**
+ * `/account`: where the security emails link (an account is no one workspace's): the person's
+ * account page in their first workspace, after signing in.
+ */
+const accountHomeRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/account',
+  beforeLoad: async ({ location }) => {
+    await requireSession(location.href);
+    const workspaces = await queryClient.ensureQueryData(trpc.workspaces.list.queryOptions({ limit: WORKSPACES_LISTED }));
+    const first = workspaces.data[0];
+    if (!first) throw redirect({ to: '/welcome' });
+    throw redirect({ to: '/w/$workspaceId/account', params: { workspaceId: first.id } });
+  },
+});
 /** Where deleting one's account ends. */
 const accountDeletedRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -122,6 +137,7 @@ const workspaceHomeRoute = createRoute({
 
 const routeTree = rootRoute.addChildren([
   homeRoute,
+  accountHomeRoute,
   signInRoute,
   signUpRoute,
   forgotPasswordRoute,

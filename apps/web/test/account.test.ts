@@ -57,11 +57,20 @@ describeInBrowser('your account', () => {
     await see(page.getByRole('heading', { name: 'Sign in' }));
   });
 
+  it('`/account`, where the security emails link, opens the account page of the first workspace', async () => {
+    const { page, email } = await d.ownerPage();
+    const workspaceId = workspaceOf(page);
+    await page.goto('/account');
+    await see(page.getByRole('heading', { level: 1, name: 'Your account' }));
+    expect(new URL(page.url()).pathname).toBe(`/w/${workspaceId}/account`);
+    await see(page.getByRole('link', { name: `Your account: ${email}` }));
+  });
+
   it('until the address is confirmed, a banner on every page says how; confirmed, it is gone and a key is made', async () => {
     const { page, email } = await d.ownerPage({ confirmed: false });
     const workspaceId = workspaceOf(page);
     const banner = page.getByRole('note', { name: 'Confirm your email address' });
-    await see(banner.getByText('not create API keys, add webhooks or invite anyone'));
+    await see(banner.getByText('not create API keys, add webhooks, set auto-replies or invite anyone'));
     await see(banner.getByText(`Open the link emailed to ${email} when you signed up`));
     await expectAccessible(page, 'api-keys-unconfirmed');
     // Trying anyway: the server's refusal says the same.

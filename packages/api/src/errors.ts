@@ -36,7 +36,7 @@ const CATALOGUE = {
   file_quarantined: [403, 'The malware scanner found malware in this file: it is quarantined and cannot be downloaded.'],
   email_not_confirmed: [
     403,
-    'Confirm your email address first: open the link emailed to you at sign-up, or ask for a new one (POST /v1/auth/email-verification, or "Send a new link" on the dashboard\'s Account page). Until then an account cannot create API keys, add webhooks or invite.',
+    'Confirm your email address first: open the link emailed to you at sign-up, or ask for a new one (POST /v1/auth/email-verification, or "Send a new link" on the dashboard\'s Account page). Until then an account cannot create API keys, add webhooks, invite or set an auto-reply.',
   ],
   reauthentication_required: [
     403,

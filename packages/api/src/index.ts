@@ -34,7 +34,7 @@ export { logTransport, type MailTransport, type OutgoingEmail, smtpTransport } f
 export { BACKGROUND_DEFAULTS, type BackgroundSettings, createRuntime, type RuntimeOptions } from './composition/background.ts';
 export type { WebhookWorkerSettings } from './features/webhooks/tasks.ts';
 export { DatabaseOutage, type OutageState } from './infrastructure/database-outage.ts';
-export { bodyToSend } from './infrastructure/outbox.ts';
+export { bodyToSend, EMAIL_KINDS, type EmailKind } from './infrastructure/outbox.ts';
 export { escapeHtml } from './infrastructure/html-escape.ts';
 export { DEFAULT_DELIVERY_SETTINGS, type DeliveryJobSettings, deliveryJob } from './features/webhooks/delivery-job.ts';
 export { RETRY_DELAYS_MS } from './features/webhooks/retry-schedule.ts';

@@ -48,6 +48,12 @@ export interface ProcedureMeta {
    */
   sudo?: true | { when: (rawInput: unknown) => boolean };
   /**
+   * For the inputs `when` picks (read raw), a person's session needs a confirmed address, as
+   * `confirmedOwnerProcedure` asks of every call (the forms scope builders enforce it; a key passes,
+   * since only a confirmed account makes one). Documented as `email_not_confirmed`.
+   */
+  confirmedAddress?: { when: (rawInput: unknown) => boolean };
+  /**
    * Open to a member of a workspace that requires a second factor their account lacks (leaving
    * it); every other workspace route answers them `two_factor_required`.
    */
@@ -73,9 +79,15 @@ export function rest(
   route: `${Method} /v1/${string}`,
   status: RestMeta['status'],
   summary: string,
-  options: Pick<RestMeta, 'transport' | 'bodyLimit' | 'body'> & Pick<ProcedureMeta, 'errors' | 'idempotent' | 'sudo'> = {},
+  options: Pick<RestMeta, 'transport' | 'bodyLimit' | 'body'> & Pick<ProcedureMeta, 'errors' | 'idempotent' | 'sudo' | 'confirmedAddress'> = {},
 ): ProcedureMeta {
   const [method, path] = route.split(' ') as [Method, string];
-  const { errors = [], idempotent = false, sudo, ...http } = options;
-  return { rest: { method, path, status, summary, ...http }, errors, idempotent, ...(sudo ? { sudo } : {}) };
+  const { errors = [], idempotent = false, sudo, confirmedAddress, ...http } = options;
+  return {
+    rest: { method, path, status, summary, ...http },
+    errors: confirmedAddress ? [...errors, 'email_not_confirmed'] : errors,
+    idempotent,
+    ...(sudo ? { sudo } : {}),
+    ...(confirmedAddress ? { confirmedAddress } : {}),
+  };
 }

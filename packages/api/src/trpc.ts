@@ -116,6 +116,12 @@ async function assertAddressConfirmed(ctx: Context, userId: string): Promise<voi
   if (!(await ctx.em.getRepository(User).hasVerifiedEmail(userId))) throw new ApiError('email_not_confirmed');
 }
 
+/** `assertAddressConfirmed` for a session, when the procedure's meta asks it of this input (`confirmedAddress`). */
+async function assertAddressConfirmedFor(ctx: Context, principal: Identified, meta: ProcedureMeta | undefined, rawInput: () => Promise<unknown>): Promise<void> {
+  if (!meta?.confirmedAddress || principal.kind !== 'session') return;
+  if (meta.confirmedAddress.when(await rawInput())) await assertAddressConfirmed(ctx, principal.userId);
+}
+
 /**
  * The person's role in the workspace, once they may reach it: outsiders learn nothing, not even
  * that it exists (`notFound`); a member of a workspace that requires a second factor their account
@@ -181,8 +187,9 @@ function formsScopeOf(ctx: Context, principal: Identified): FormsScope {
   };
 }
 
-export const formsScopeProcedure = t.procedure.meta({ access: 'forms_scope', accessErrors: [...AUTHENTICATION, 'two_factor_required'] }).use(({ ctx, next }) => {
+export const formsScopeProcedure = t.procedure.meta({ access: 'forms_scope', accessErrors: [...AUTHENTICATION, 'two_factor_required'] }).use(async ({ ctx, meta, getRawInput, next }) => {
   const identified = identify(ctx);
+  await assertAddressConfirmedFor(ctx, identified.principal, meta, getRawInput);
   return next({ ctx: { ...identified, scope: formsScopeOf(ctx, identified.principal) } });
 });
 
@@ -205,9 +212,10 @@ export const confirmedFormsScopeProcedure = t.procedure
  */
 export const formsScopeOrAnonymousProcedure = publicProcedure
   .meta({ access: 'forms_scope_or_anonymous', accessErrors: [...REFUSED_BEARER, 'two_factor_required'] })
-  .use(({ ctx, next }) => {
+  .use(async ({ ctx, meta, getRawInput, next }) => {
     const principal = ctx.auth.principal;
     if (principal.kind === 'anonymous') return next({ ctx: { scope: null, actor: null } });
+    await assertAddressConfirmedFor(ctx, principal, meta, getRawInput);
     return next({ ctx: { scope: formsScopeOf(ctx, principal), actor: actorOf(principal) } });
   });
 

@@ -10,9 +10,10 @@ export const AUTO_REPLY_LIMITS = {
 
 /**
  * Why an auto-reply was not sent: the address asked for no more from the workspace, it had as many
- * as lfk sends one address in a while, or the form had as many as it may send in a while.
+ * as lfk sends one address in a while, or the form, its workspace or the account that set it had
+ * as many as it may send in a while.
  */
-export const AUTO_REPLY_SKIP_REASONS = ['stopped', 'recipient_limit', 'form_limit'] as const;
+export const AUTO_REPLY_SKIP_REASONS = ['stopped', 'recipient_limit', 'form_limit', 'workspace_limit', 'account_limit'] as const;
 export type AutoReplySkipReason = (typeof AUTO_REPLY_SKIP_REASONS)[number];
 
 /** `{field}`: a field's name, as a form's fields are named. */
@@ -31,10 +32,13 @@ export function fillTemplate(template: string, shown: (field: string) => string)
   return template.replace(PLACEHOLDER, (_whole, field: string) => shown(field));
 }
 
-/** A submitted value as an auto-reply repeats it: as text, at most `AUTO_REPLY_LIMITS.valueShown` characters. */
+/**
+ * A submitted value as an auto-reply repeats it: as text, at most `AUTO_REPLY_LIMITS.valueShown`
+ * characters; a file field's (a list of its files' names) as the names.
+ */
 export function shownValue(value: unknown): string {
   if (value === undefined || value === null) return '';
-  const text = typeof value === 'boolean' ? (value ? 'yes' : 'no') : Array.isArray(value) ? `${value.length} file${value.length === 1 ? '' : 's'}` : String(value);
+  const text = typeof value === 'boolean' ? (value ? 'yes' : 'no') : Array.isArray(value) ? value.join(', ') : String(value);
   const characters = [...text];
   return characters.length <= AUTO_REPLY_LIMITS.valueShown ? text : `${characters.slice(0, AUTO_REPLY_LIMITS.valueShown - 1).join('')}…`;
 }

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
  * page, which then draws the right screen. Nothing else is the app's: `/v1`, `/trpc`, the health
  * routes and every unknown path keep their own answers (an unknown `/v1/...` stays a JSON 404).
  */
-export const DASHBOARD_PATHS = ['/', '/sign-in', '/sign-up', '/forgot-password', '/welcome', '/device', '/invitations/*', '/w/*'] as const;
+export const DASHBOARD_PATHS = ['/', '/sign-in', '/sign-up', '/forgot-password', '/welcome', '/device', '/account', '/invitations/*', '/w/*'] as const;
 
 /** Built files have a content hash in their names: a browser keeps them for good. */
 const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';

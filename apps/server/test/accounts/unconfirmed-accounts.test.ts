@@ -93,6 +93,9 @@ describe('until its address is confirmed', () => {
         'POST /v1/workspaces/:workspace_id/invitations',
         'POST /v1/workspaces/:workspace_id/invitations/:invitation_id/resend',
         'POST /v1/forms/:form_id/webhooks',
+        // Setting an auto-reply (issue 50): mail the account writes, sent to strangers.
+        'POST /v1/forms',
+        'PATCH /v1/forms/:form_id',
       ].sort(),
     );
   });

@@ -4,8 +4,9 @@
  * and why, and a stop link; never for spam; limited per address across lfk and per form; an
  * address that stopped a workspace's replies gets none, and each reply not sent is counted.
  */
+import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
-import { expectError, until } from '@lfk/server/testing';
+import { expectError, submitMultipart, until } from '@lfk/server/testing';
 import { address, emailsTo, keyOwner, outboxTo, useServerWithSmtpPeer, waitForEmails } from './fixtures.ts';
 
 const schema = [
@@ -147,6 +148,42 @@ describe('auto-replies', () => {
     const metrics = (await t.request('GET', '/metrics')).body;
     expect(metrics).toMatch(/lfk_auto_replies_skipped_total\{reason="recipient_limit"\} (1[89]|[2-9]\d)/);
     expect(metrics).toMatch(/lfk_auto_replies_skipped_total\{reason="form_limit"\} [1-9]/);
+  });
+
+  it('a visitor’s literal encoded word in a placeholder reaches the subject as typed: a mail program reads it, not what it would decode to', async () => {
+    const { owner, form } = await formWithAutoReply();
+    const to = address('encoded');
+    // "=?utf-8?b?…?=" of "Winner\r\nBcc: x": a mail program that decoded it would show text (and a line break) nobody typed.
+    const typed = `=?utf-8?b?${Buffer.from('Winner\r\nBcc: x').toString('base64')}?= and =?utf-8?q?caf=C3=A9?=`;
+    expect((await submit(form.id, owner.key, { name: typed, email: to })).status).toBe(201);
+    const [reply] = await waitForEmails(peer, to);
+    // mailparser reads the message as a mail program does.
+    const parsed = await simpleParser(reply!.raw);
+    expect(parsed.subject).toBe(`Thanks, ${typed}`);
+  });
+
+  it('a file field’s placeholder names the files sent', async () => {
+    const owner = await keyOwner(t);
+    const created = await t.request('POST', '/v1/forms', {
+      token: owner.key,
+      body: {
+        name: 'Files',
+        schema: [...schema, { name: 'attachment', type: 'file', multiple: true }],
+        auto_reply: { email_field: 'email', subject: 'Got {attachment}', text: 'Files: {attachment}' },
+      },
+    });
+    expect(created.status, created.body).toBe(201);
+    const to = address('files');
+    const sent = await submitMultipart(t, created.json.id, [
+      { name: 'name', value: 'Ada' },
+      { name: 'email', value: to },
+      { name: 'attachment', file: 'one', filename: 'invoice.pdf', type: 'application/pdf' },
+      { name: 'attachment', file: 'two', filename: 'photo.png', type: 'image/png' },
+    ], { token: owner.key });
+    expect(sent.status, sent.body).toBe(201);
+    const [reply] = await waitForEmails(peer, to);
+    expect(reply!.subject).toBe('Got invoice.pdf, photo.png');
+    expect(reply!.text).toContain('Files: invoice.pdf, photo.png\n');
   });
 
   it('an address field holding several addresses, or a header, refuses the submission: no reply goes to anyone', async () => {

@@ -35,8 +35,8 @@ export function ConfirmAddressBanner() {
     <div className="notice banner" role="note" aria-label="Confirm your email address">
       <p>
         <strong>Confirm your email address.</strong> Open the link emailed to {user.email} when you signed up and press “Verify”.
-        Until then you can make forms, but not create API keys, add webhooks or invite anyone, so that nobody can hand these out with
-        an address that is not theirs.
+        Until then you can make forms, but not create API keys, add webhooks, set auto-replies or invite anyone, so that nobody can
+        hand these out, or mail strangers, with an address that is not theirs.
       </p>
       <SendConfirmationLink />
     </div>

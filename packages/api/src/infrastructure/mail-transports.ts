@@ -1,5 +1,6 @@
 import type { Log } from '../log.ts';
 import { createTransport } from 'nodemailer';
+import { encodeWord } from 'nodemailer/lib/mime-funcs';
 
 export interface OutgoingEmail {
   id: string;
@@ -24,6 +25,15 @@ function listHeaders(email: OutgoingEmail): Record<string, string> {
   return { 'List-Unsubscribe': `<${email.listUnsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click', 'Auto-Submitted': 'auto-replied' };
 }
 
+/**
+ * The subject as a header carries it. Nodemailer encodes what is not plain ASCII, but passes an
+ * encoded word (`=?utf-8?b?…?=`) through as it is, which a mail program then decodes: a subject
+ * that holds one (a visitor's value, in an auto-reply) is encoded whole, so it reads as typed.
+ */
+export function subjectHeader(subject: string): string {
+  return subject.includes('=?') ? encodeWord(subject, 'B', 52) : subject;
+}
+
 /** Where the outbox hands its mail. `send` resolves once the mail is accepted, or throws. */
 export interface MailTransport {
   send(email: OutgoingEmail): Promise<void>;
@@ -44,7 +54,7 @@ export function smtpTransport(url: string, from: string): MailTransport {
         from,
         to: email.to,
         ...(email.replyTo ? { replyTo: email.replyTo } : {}),
-        subject: email.subject,
+        subject: subjectHeader(email.subject),
         text: email.body,
         ...(email.html ? { html: email.html } : {}),
         headers: { 'X-Lfk-Email-Id': email.id, ...listHeaders(email) },

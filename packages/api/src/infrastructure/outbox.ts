@@ -2,13 +2,74 @@ import { type ClaimedEmail, Membership, type NewEmail, OutboxEmail } from '@lfk/
 import { cutToLength, TEXT_LIMITS } from '@lfk/vocabulary';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { SecretBox } from '../credentials/secret-box.ts';
+import { sha256 } from '../credentials/secrets.ts';
+import { ApiError } from '../errors.ts';
+import type { RateLimits } from '../rate-limits/rate-limits.ts';
+
+/**
+ * Every kind of email lfk sends, and whose doing it is that an address gets it:
+ * - `named`: someone else named the address (a form's maker its notification address, an owner an
+ *   invitee, a visitor the address an auto-reply answers, whoever signed up with it): each spends
+ *   the address's allowance of mail it did not ask for (`unasked_emails`), whatever queued it.
+ * - `asked`: the address's own holder asked for it (a password reset, limited per address by
+ *   `password_reset_emails`), or it tells an account's holder what their own session did.
+ * - `proved`: to an address that proved it reads its mail (a verified notification address) or to
+ *   a workspace's owners, about their own workspace (a key leaked or expiring, a webhook stopped).
+ * A new kind must be named here (its type is this table's keys), and the every-email test needs a
+ * case for it.
+ */
+export const EMAIL_KINDS = {
+  verification: 'named',
+  invitation: 'named',
+  auto_reply: 'named',
+  account_verification: 'named',
+  password_reset: 'asked',
+  password_changed: 'asked',
+  two_factor_changed: 'asked',
+  device_signed_in: 'asked',
+  submission: 'proved',
+  api_key_leaked: 'proved',
+  api_key_expiring: 'proved',
+  webhook_disabled: 'proved',
+} as const satisfies Record<string, 'named' | 'asked' | 'proved'>;
+export type EmailKind = keyof typeof EMAIL_KINDS;
+
+/** The mark that a `named` email spent its address's allowance: only `allowsUnasked` and `spendUnasked` make it. */
+const ALLOWED: unique symbol = Symbol('unasked email allowed');
+export type UnaskedAllowance = { readonly [ALLOWED]: true };
+
+/**
+ * Counts one email to `to` that it did not ask for: the allowance when there was one, else null.
+ * Counted by the address's hash (lower-cased), so the limits' table holds no addresses; `within`
+ * the transaction that queues the email, when one is open (a write that fails spends nothing).
+ */
+export async function allowsUnasked(rateLimits: RateLimits, to: string, within?: EntityManager): Promise<UnaskedAllowance | null> {
+  return (await rateLimits.allows('unasked_emails', sha256(to.toLowerCase()), within)) ? { [ALLOWED]: true } : null;
+}
+
+/** `allowsUnasked`, refusing the request past it: `429 rate_limited`, with when to try again. */
+export async function spendUnasked(rateLimits: RateLimits, to: string, within?: EntityManager): Promise<UnaskedAllowance> {
+  const allowed = await allowsUnasked(rateLimits, to, within);
+  if (allowed) return allowed;
+  const refused = await rateLimits.check('unasked_emails', sha256(to.toLowerCase()), within);
+  const retryAfter = refused?.headers?.['retry-after'] ?? '3600';
+  throw new ApiError('rate_limited', {
+    message: `lfk has sent ${to} as many emails it did not ask for as it sends one address in a while. Retry in ${retryAfter} seconds.`,
+    headers: { 'retry-after': retryAfter },
+  });
+}
 
 /**
  * An email to queue. One whose link carries a secret (a verification, reset or invitation token)
  * names it, with the box to seal it in: the body is stored with a mark in its place, so the token
- * is never in the database in the clear, and the sender puts it back (`bodyToSend`).
+ * is never in the database in the clear, and the sender puts it back (`bodyToSend`). A `named`
+ * kind carries the allowance it spent (`allowsUnasked`, `spendUnasked`): the outbox takes none without.
  */
-export type OutgoingEmail = Omit<NewEmail, 'secretSealed'> & { secret?: { token: string; box: SecretBox } };
+export type OutgoingEmail = Omit<NewEmail, 'secretSealed' | 'kind'> & {
+  kind: EmailKind;
+  secret?: { token: string; box: SecretBox };
+  unasked?: UnaskedAllowance;
+};
 
 /** Where a link's token stood in a stored body. */
 const SECRET_MARK = '{{lfk:secret}}';
@@ -28,6 +89,8 @@ export function oneLine(value: string): string {
 
 /** The message as stored: one-line headers, the subject cut to its column, a link's token sealed. */
 export function storedEmail(email: OutgoingEmail): NewEmail {
+  // Every path that queues mail comes here: one that forgot the recipient's allowance fails loudly.
+  if (EMAIL_KINDS[email.kind] === 'named' && !email.unasked?.[ALLOWED]) throw new Error(`a ${email.kind} email queued without its recipient's allowance`);
   const to = oneLine(email.to);
   const secret = email.secret;
   return {

@@ -1,4 +1,5 @@
 import { type Database, RateLimitBucket, type RateLimitBucketRepository } from '@lfk/db';
+import type { EntityManager } from '@mikro-orm/sql';
 import { ApiError } from '../errors.ts';
 import { type Rate, TokenBuckets } from './token-buckets.ts';
 
@@ -32,6 +33,15 @@ const RATE_LIMIT_KINDS = {
   auto_reply_recipients: 'shared',
   /** Auto-replies, per form: past it, a reply is skipped. */
   auto_reply_forms: 'shared',
+  /** Auto-replies, per workspace, from all of its forms: past it, a reply is skipped. */
+  auto_reply_workspaces: 'shared',
+  /** Auto-replies, per account that set them, from every form of every workspace: past it, a reply is skipped. */
+  auto_reply_accounts: 'shared',
+  /**
+   * Email to an address someone else named (`EMAIL_KINDS`' `named`: a notify address's link, an
+   * invitation, an auto-reply, an account's confirmation link), per address, whatever queued it.
+   */
+  unasked_emails: 'shared',
 } as const satisfies Record<string, 'shared' | 'process'>;
 
 export type RateLimitName = keyof typeof RATE_LIMIT_KINDS;
@@ -54,6 +64,9 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   device_code_guesses: { capacity: 10, windowMs: 15 * 60_000 },
   auto_reply_recipients: { capacity: 5, windowMs: 86_400_000 },
   auto_reply_forms: { capacity: 100, windowMs: 3600_000 },
+  auto_reply_workspaces: { capacity: 300, windowMs: 3600_000 },
+  auto_reply_accounts: { capacity: 500, windowMs: 3600_000 },
+  unasked_emails: { capacity: 10, windowMs: 86_400_000 },
 };
 
 function rateLimited(waitMs: number): ApiError {
@@ -94,9 +107,13 @@ export class RateLimits {
   readonly #db: Pick<Database, 'fork'>;
   readonly #held = new HeldSubjects();
 
-  /** A fresh EntityManager per call: each count is a statement of its own, outside any request's transaction. */
-  #shared(): RateLimitBucketRepository {
-    return this.#db.fork().getRepository(RateLimitBucket);
+  /**
+   * A fresh EntityManager per call: each count is a statement of its own, outside any request's
+   * transaction; or `within`'s, to count in that transaction (kept only if it commits). A count
+   * made while a transaction is open must be made in it: the embedded database has one connection.
+   */
+  #shared(within?: EntityManager): RateLimitBucketRepository {
+    return (within ?? this.#db.fork()).getRepository(RateLimitBucket);
   }
 
   constructor(config: RateLimitConfig, db: Pick<Database, 'fork'>) {
@@ -114,9 +131,9 @@ export class RateLimits {
     if (wait > 0) throw rateLimited(wait);
   }
 
-  /** Counts one of `subject`'s allowance: false, counting nothing, when it is spent. */
-  async allows(name: RateLimitName, subject: string): Promise<boolean> {
-    return (await this.#take(name, subject)) === 0;
+  /** Counts one of `subject`'s allowance: false, counting nothing, when it is spent. `within`: in that transaction. */
+  async allows(name: RateLimitName, subject: string, within?: EntityManager): Promise<boolean> {
+    return (await this.#take(name, subject, within)) === 0;
   }
 
   /**
@@ -129,11 +146,11 @@ export class RateLimits {
   }
 
   /** The `rate_limited` error if `subject` is over the limit now, asking the database; counts nothing. */
-  async check(name: RateLimitName, subject: string): Promise<ApiError | null> {
+  async check(name: RateLimitName, subject: string, within?: EntityManager): Promise<ApiError | null> {
     const rate = this.#config[name];
     if (!rate) return null;
     const wait = isShared(name)
-      ? await this.#shared().wait(name, subject, rate)
+      ? await this.#shared(within).wait(name, subject, rate)
       : (this.#local[name]?.waitFor(subject) ?? 0);
     return wait > 0 ? rateLimited(wait) : null;
   }
@@ -171,11 +188,11 @@ export class RateLimits {
     return this.#shared().sweep();
   }
 
-  async #take(name: RateLimitName, subject: string): Promise<number> {
+  async #take(name: RateLimitName, subject: string, within?: EntityManager): Promise<number> {
     const rate = this.#config[name];
     if (!rate) return 0;
     if (!isShared(name)) return this.#local[name]?.take(subject) ?? 0;
-    const { counted, nextInMs } = await this.#shared().take(name, subject, rate);
+    const { counted, nextInMs } = await this.#shared(within).take(name, subject, rate);
     // Remembered here once the budget is spent, so heldHere() needs no query to hold it back.
     if (nextInMs > 0) this.#held.hold(`${name}\u0000${subject}`, Date.now() + nextInMs);
     return counted ? 0 : nextInMs;

@@ -17,6 +17,8 @@ export interface AutoReply {
   email_field: string;
   subject: string;
   text: string;
+  /** The account that last set it, whose share of auto-replies it spends (a key's maker); never on the wire. */
+  set_by?: string;
 }
 
 /** One of a form's notification addresses, and whether it was verified (by its link, or as a member's own). */

@@ -18,9 +18,9 @@ export class EmailVerificationRepository extends BaseRepository<IEmailVerificati
     this.create({ id: newId('evf'), form: link.formId, user: null, email: link.email, tokenHash: link.tokenHash, expiresAt: link.expiresAt, usedAt: null });
   }
 
-  /** Queues the removal of the form's links for addresses it no longer has: they could verify nothing now. */
-  async dropFormLinksExcept(formId: string, emails: readonly string[]): Promise<void> {
-    for (const link of await this.find({ form: formId })) if (!emails.includes(link.email)) this.em.remove(link);
+  /** Whether the form's link for `email` is still waiting to be used: sent, neither used nor expired. */
+  async isWaitingForForm(formId: string, email: string, now: Date): Promise<boolean> {
+    return (await this.count({ form: formId, email, usedAt: null, expiresAt: { $gt: now } })) > 0;
   }
 
   /** The same for an account's own address. */

@@ -176,7 +176,7 @@ function EmailAddress() {
       {!user.email_verified && (
         <>
           <p className="hint">
-            Confirm it with the link emailed at sign-up: until then you cannot create API keys, add webhooks or invite anyone; once
+            Confirm it with the link emailed at sign-up: until then you cannot create API keys, add webhooks, set auto-replies or invite anyone; once
             confirmed, a form of your workspaces that notifies this address needs no verification of its own.
           </p>
           <SendConfirmationLink />

@@ -1,4 +1,4 @@
-import type { NewEmail } from '@lfk/db';
+import type { OutgoingEmail } from '../../infrastructure/outbox.ts';
 
 /** What a reset that confirmed an account's address for the first time took back, as its email names it. */
 export interface TakenBack {
@@ -7,7 +7,7 @@ export interface TakenBack {
   invitations: { email: string; role: string; workspace: string }[];
 }
 
-export function passwordChangedEmail(input: { to: string; how: 'changed' | 'reset'; takenBack?: TakenBack }): NewEmail {
+export function passwordChangedEmail(input: { to: string; how: 'changed' | 'reset'; takenBack?: TakenBack }): OutgoingEmail {
   return {
     kind: 'password_changed',
     to: input.to,

@@ -27,7 +27,7 @@ import { signOutEverywhere, startSession } from '../sessions/sessions.ts';
 import { sessionsProcedures } from '../sessions/router.ts';
 import { confirmPassword } from './password-check.ts';
 import { passwordChangedEmail } from './emails.ts';
-import { enqueueEmail } from '../../infrastructure/outbox.ts';
+import { allowsUnasked, enqueueEmail, spendUnasked } from '../../infrastructure/outbox.ts';
 import { retryingDeadlocks } from '../../infrastructure/deadlocks.ts';
 import { assertResendAllowed, maskEmail, sendAccountVerification } from '../email-verification/sending.ts';
 import { verificationSent } from '../email-verification/schemas.ts';
@@ -49,9 +49,12 @@ export const authRouter = router({
       if (!ctx.services.allowSignup) throw new ApiError('signup_disabled');
       const passwordHash = await hashPassword(input.password);
       // A taken address is found by the unique index, races included (409 email_taken).
+      // Past the address's allowance of unasked mail, the account is made without the email: the
+      // person asks for a link again later (a sign-up is never refused for what others sent there).
+      const unasked = await allowsUnasked(ctx.services.rateLimits, input.email);
       const result = await ctx.em.transactional(async (em) => {
         const opened = openAccount(em, { email: input.email, name: input.name, passwordHash }, ctx.services.now());
-        await sendAccountVerification(em, ctx.services, opened.user);
+        if (unasked) await sendAccountVerification(em, ctx.services, opened.user, unasked);
         return opened;
       });
       ctx.services.wakeMailer();
@@ -243,7 +246,7 @@ export const authRouter = router({
       const user = await em.getRepository(User).findOneForUpdateOrFail({ id: ctx.session.userId }, () => new ApiError('invalid_session'));
       if (user.emailVerifiedAt) throw new ApiError('email_already_verified');
       assertResendAllowed(ctx.services, await em.getRepository(EmailVerification).sentToUserAt(user.id));
-      await sendAccountVerification(em, ctx.services, user);
+      await sendAccountVerification(em, ctx.services, user, await spendUnasked(ctx.services.rateLimits, user.email, em));
       return maskEmail(user.email);
     });
     ctx.services.wakeMailer();

@@ -2,7 +2,7 @@ import { AutoReplyStop, Form, type FormReading, type SubmissionFormReading, Work
 import type { AutoReplySkipReason } from '@lfk/vocabulary';
 import type { Services } from '../../context.ts';
 import { sha256 } from '../../credentials/secrets.ts';
-import type { OutgoingEmail } from '../../infrastructure/outbox.ts';
+import { allowsUnasked, type OutgoingEmail, type UnaskedAllowance } from '../../infrastructure/outbox.ts';
 import { notifiedAddresses } from '../email-verification/notify-email.ts';
 import { autoReplyEmail } from './email.ts';
 import { stopToken, stopUrl } from './stop-links.ts';
@@ -10,16 +10,28 @@ import { stopToken, stopUrl } from './stop-links.ts';
 type Sending = Pick<Services, 'db' | 'rateLimits' | 'formCache' | 'metrics' | 'secretBox' | 'publicUrl'>;
 
 /**
- * Why this auto-reply must not go, or null: the address stopped the workspace's, or it has had
- * its share across lfk, or the form has had its share. Each allowance is counted only once the
- * one before it allows: a reply refused for its address spends nothing of the form's.
+ * Why this auto-reply must not go, or the allowance it spent of the address's unasked mail: the
+ * address stopped the workspace's, or it has had its share of auto-replies across lfk, or the form,
+ * its workspace or the account that set it has had its share, or the address has had its share of
+ * mail it did not ask for (`allowsUnasked`). Each allowance is counted only once the one before it
+ * allows: a reply refused for its address spends nothing of the form's.
  */
-async function skipReason(services: Sending, workspaceId: string, formId: string, address: string): Promise<AutoReplySkipReason | null> {
-  if (await services.db.fork().getRepository(AutoReplyStop).isStopped(workspaceId, address)) return 'stopped';
+async function skipReason(
+  services: Sending,
+  form: SubmissionFormReading,
+  workspaceId: string,
+  address: string,
+): Promise<{ skipped: AutoReplySkipReason } | { unasked: UnaskedAllowance }> {
+  if (await services.db.fork().getRepository(AutoReplyStop).isStopped(workspaceId, address)) return { skipped: 'stopped' };
+  const limits = services.rateLimits;
   // Counted by a hash: the limits' table need not hold the addresses.
-  if (!(await services.rateLimits.allows('auto_reply_recipients', sha256(address)))) return 'recipient_limit';
-  if (!(await services.rateLimits.allows('auto_reply_forms', formId))) return 'form_limit';
-  return null;
+  if (!(await limits.allows('auto_reply_recipients', sha256(address)))) return { skipped: 'recipient_limit' };
+  if (!(await limits.allows('auto_reply_forms', form.id))) return { skipped: 'form_limit' };
+  if (!(await limits.allows('auto_reply_workspaces', workspaceId))) return { skipped: 'workspace_limit' };
+  const setBy = form.autoReply?.set_by;
+  if (setBy && !(await limits.allows('auto_reply_accounts', setBy))) return { skipped: 'account_limit' };
+  const unasked = await allowsUnasked(limits, address);
+  return unasked ? { unasked } : { skipped: 'recipient_limit' };
 }
 
 /**
@@ -35,15 +47,16 @@ export async function autoReplyOf(services: Sending, form: SubmissionFormReading
   if (!settings || !workspaceId || typeof given !== 'string') return null;
   // The email field's check made it one address on one line; it is compared by its lower case.
   const address = given.toLowerCase();
-  const skipped = await skipReason(services, workspaceId, form.id, address);
-  if (skipped) {
+  const verdict = await skipReason(services, form, workspaceId, address);
+  if ('skipped' in verdict) {
     await services.db.fork().getRepository(Form).countSkippedAutoReply(form.id);
     // The count is part of the form as read, and the database's triggers leave it out: this copy is stale now.
     services.formCache.forget(form.id);
-    services.metrics.autoReplySkipped(skipped);
+    services.metrics.autoReplySkipped(verdict.skipped);
     return null;
   }
-  return autoReplyTo(services, given, form, values);
+  const reply = await autoReplyTo(services, given, form, values);
+  return reply && { ...reply, unasked: verdict.unasked };
 }
 
 /** The auto-reply of a form (that has one, in a workspace) to `to`, whatever the rules say: what `autoReplyOf` sends, and a preview shows. */

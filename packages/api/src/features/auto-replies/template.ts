@@ -6,16 +6,22 @@ import type { AutoReplyInput } from './schemas.ts';
 /**
  * The auto-reply a create or update asks for, merged with the one the form has: null removes it,
  * undefined leaves it; what is left out stays. A new one is enabled unless it says otherwise, and
- * must name its email field, subject and text.
+ * must name its email field, subject and text. `setBy`: the account it counts against from now on.
  */
-export function mergedAutoReply(current: AutoReply | null, input: AutoReplyInput | null | undefined): AutoReply | null {
+export function mergedAutoReply(current: AutoReply | null, input: AutoReplyInput | null | undefined, setBy: string | null): AutoReply | null {
   if (input === undefined) return current;
   if (input === null) return null;
   const merged = { ...current, ...Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) };
   for (const key of ['email_field', 'subject', 'text'] as const) {
     if (merged[key] === undefined) throw invalidField(`auto_reply.${key}`, 'Required to set an auto-reply.');
   }
-  return { enabled: merged.enabled ?? true, email_field: merged.email_field!, subject: merged.subject!, text: merged.text! };
+  return {
+    enabled: merged.enabled ?? true,
+    email_field: merged.email_field!,
+    subject: merged.subject!,
+    text: merged.text!,
+    ...(setBy ? { set_by: setBy } : current?.set_by ? { set_by: current.set_by } : {}),
+  };
 }
 
 /**

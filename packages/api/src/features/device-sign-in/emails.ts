@@ -1,11 +1,11 @@
-import type { NewEmail } from '@lfk/db';
+import type { OutgoingEmail } from '../../infrastructure/outbox.ts';
 
 export function deviceSignedInEmail(input: {
   to: string;
   login: { device_name: string; requested_ip: string | null; requested_user_agent: string | null; created_at: Date };
   at: Date;
   accountUrl: string;
-}): NewEmail {
+}): OutgoingEmail {
   const { login } = input;
   return {
     kind: 'device_signed_in',

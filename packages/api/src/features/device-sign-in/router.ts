@@ -6,6 +6,7 @@ import { generateDeviceCode, isWellFormedDeviceCode } from '../../credentials/to
 import { ApiError } from '../../errors.ts';
 import { describeUserAgent } from '../../infrastructure/user-agents.ts';
 import { enqueueEmail } from '../../infrastructure/outbox.ts';
+import { accountLink } from '../../infrastructure/dashboard-links.ts';
 import { rest } from '../../procedure-meta.ts';
 import { perIpLimit, publicProcedure, router, sessionProcedure } from '../../trpc.ts';
 import { loginOutput } from '../auth/schemas.ts';
@@ -194,7 +195,7 @@ async function decide(ctx: SignedIn, typed: string, state: 'approved' | 'denied'
       });
     }
     if (state === 'approved') {
-      enqueueEmail(em, deviceSignedInEmail({ to: user.email, login: { ...data, created_at: found.createdAt }, at: now, accountUrl: `${ctx.services.publicUrl}/account` }));
+      enqueueEmail(em, deviceSignedInEmail({ to: user.email, login: { ...data, created_at: found.createdAt }, at: now, accountUrl: accountLink(ctx.services.publicUrl) }));
     }
     return true;
   });

@@ -1,6 +1,6 @@
-import type { NewEmail } from '@lfk/db';
+import type { OutgoingEmail } from '../../infrastructure/outbox.ts';
 
-export function verificationEmail(input: { to: string; formName: string; link: string; validHours: number }): NewEmail {
+export function verificationEmail(input: { to: string; formName: string; link: string; validHours: number }): OutgoingEmail {
   return {
     kind: 'verification',
     to: input.to,
@@ -18,7 +18,7 @@ export function verificationEmail(input: { to: string; formName: string; link: s
   };
 }
 
-export function accountVerificationEmail(input: { to: string; link: string; validHours: number }): NewEmail {
+export function accountVerificationEmail(input: { to: string; link: string; validHours: number }): OutgoingEmail {
   return {
     kind: 'account_verification',
     to: input.to,

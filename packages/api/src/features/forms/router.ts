@@ -1,4 +1,4 @@
-import { AuditEvent, EmailVerification, Form, type IForm, isId, newId, Project, Submission, Workspace } from '@lfk/db';
+import { ApiKey, AuditEvent, Form, type IForm, isId, newId, Project, Submission, Workspace } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Context, Services } from '../../context.ts';
 import { sha256 } from '../../credentials/secrets.ts';
@@ -41,6 +41,26 @@ import {
   memberProcedure,
   router,
 } from '../../trpc.ts';
+
+/**
+ * An auto-reply is mail its form's maker writes, sent from lfk's address to whatever address a
+ * post names: writing one that will be sent (set, or changed while on) needs a confirmed address,
+ * as handing out keys does. Turning it off or removing it does not.
+ */
+const WRITING_AN_AUTO_REPLY = {
+  when: (raw: unknown) => {
+    const autoReply = (raw as { auto_reply?: unknown } | null)?.auto_reply;
+    return typeof autoReply === 'object' && autoReply !== null && (autoReply as { enabled?: unknown }).enabled !== false;
+  },
+};
+
+/** The account an auto-reply set by `actor` counts against (`auto_reply_accounts`): the person, or the key's maker. */
+async function autoReplySetter(em: EntityManager, actor: Actor): Promise<string | null> {
+  if (actor.type === 'user') return actor.id;
+  if (actor.type !== 'api_key') return null;
+  const key = await em.getRepository(ApiKey).findOne({ id: actor.id }, { fields: ['createdBy'] });
+  return key?.createdBy?.id ?? null;
+}
 
 const UPDATABLE: (keyof Omit<FormUpdateInput, 'form_id'>)[] = [
   'name',
@@ -143,7 +163,7 @@ async function createClaimed(ctx: Context, scope: FormsScope, actor: Actor, inpu
       allowedOrigins: input.allowed_origins,
       notifyEmails: notifyEmails.map((email) => ({ email, verified: false })),
       notifyFallback: null,
-      autoReply: mergedAutoReply(null, input.auto_reply),
+      autoReply: mergedAutoReply(null, input.auto_reply, input.auto_reply ? await autoReplySetter(em, actor) : null),
       redirectUrl: input.redirect_url ?? null,
       errorRedirectUrl: input.error_redirect_url ?? null,
       claimTokenHash: null,
@@ -174,7 +194,7 @@ async function createClaimed(ctx: Context, scope: FormsScope, actor: Actor, inpu
  * their notifications meanwhile: changeNotifyEmails). Answers whether an email was queued, and
  * whether the form was closed or reopened by hand.
  */
-async function applyUpdate(em: EntityManager, services: Services, found: IForm, input: FormUpdateInput) {
+async function applyUpdate(em: EntityManager, services: Services, found: IForm, input: FormUpdateInput, actor: Actor) {
   if (input.name !== undefined) found.name = input.name;
   assertFileLimits(input.schema, services.files.settings.maxFileSize);
   if (input.schema !== undefined) found.schema = input.schema;
@@ -187,19 +207,21 @@ async function applyUpdate(em: EntityManager, services: Services, found: IForm, 
   // After the schema: a honeypot must not be one of the fields the form ends up with, and the
   // auto-reply's address and placeholders must name some of them.
   const { closedChanged } = applyInboxSettings(found, input, services.secretBox, services.now());
-  found.autoReply = mergedAutoReply(found.autoReply ?? null, input.auto_reply);
+  found.autoReply = mergedAutoReply(found.autoReply ?? null, input.auto_reply, input.auto_reply ? await autoReplySetter(em, actor) : null);
   assertAutoReplyFits(found.autoReply, found.schema);
   const notifyEmails = requestedNotifyEmails(input);
   const unchanged = notifyEmails === undefined || notifyEmails.join('\n') === found.notifyEmails.map((address) => address.email).join('\n');
   if (unchanged) return { emailQueued: false, closedChanged };
-  await em.getRepository(EmailVerification).dropFormLinksExcept(found.id, notifyEmails);
+  // A removed address's link is kept (it verifies nothing while the address is off the list), so
+  // that putting the address back sends it nothing new: removing and adding it again is no way to
+  // mail a stranger over and over.
   return { emailQueued: await verifyNotifyEmails(em, services, found, changeNotifyEmails(found, notifyEmails)), closedChanged };
 }
 
 export const formsRouter = router({
   create: formsScopeOrAnonymousProcedure.meta(rest('POST /v1/forms', 201,
       "Create a form: claimed in the key's workspace (or `workspace_id` with a session), or unclaimed without credentials",
-      { errors: ['unauthenticated', 'workspace_not_found', 'project_not_found', 'rate_limited'], idempotent: true }))
+      { errors: ['unauthenticated', 'workspace_not_found', 'project_not_found', 'rate_limited'], idempotent: true, confirmedAddress: WRITING_AN_AUTO_REPLY }))
     .input(formCreateInput)
     .output(createdForm)
     .mutation(({ ctx, input }) =>
@@ -214,7 +236,7 @@ export const formsRouter = router({
     .query(async ({ ctx, input }) => formToWire(await readReachableForm(ctx.services.formCache, ctx.em, ctx.scope, input.form_id))),
 
   update: formsScopeProcedure.meta(rest('PATCH /v1/forms/:form_id', 200, 'Update some fields of a claimed form',
-      { errors: ['form_not_found', 'project_not_found'] }))
+      { errors: ['form_not_found', 'project_not_found', 'rate_limited'], confirmedAddress: WRITING_AN_AUTO_REPLY }))
     .input(formUpdateInput)
     .output(form)
     .mutation(async ({ ctx, input }) => {
@@ -226,7 +248,7 @@ export const formsRouter = router({
         // The row lock orders concurrent updates of one form, so each new notify_email's link
         // replaces the one before and a single link stays live.
         const found = await em.getRepository(Form).findOneForUpdateOrFail({ id: reachable.id }, formGone);
-        const { emailQueued, closedChanged } = await applyUpdate(em, ctx.services, found, input);
+        const { emailQueued, closedChanged } = await applyUpdate(em, ctx.services, found, input, ctx.actor);
         const audit = em.getRepository(AuditEvent);
         const target = { type: 'form', id: found.id };
         if (changed.length > 0) {

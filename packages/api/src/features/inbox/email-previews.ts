@@ -48,7 +48,8 @@ function sampleValue(field: StoredField): StoredValue | undefined {
     case 'select':
       return field.options?.[0];
     case 'file':
-      return undefined;
+      // What an auto-reply's placeholder of a file field shows: the files' names.
+      return ['document.pdf'];
     default:
       return field.label ?? field.name;
   }

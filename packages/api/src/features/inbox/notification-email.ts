@@ -1,4 +1,5 @@
-import type { FileReading, NewEmail, StoredField } from '@lfk/db';
+import type { FileReading, StoredField } from '@lfk/db';
+import type { OutgoingEmail } from '../../infrastructure/outbox.ts';
 import { describeBytes, undeclaredNames } from '@lfk/vocabulary';
 
 /** A file field's value in the email: its files' names and sizes, never a link to one (a forwarded email must not hand them out). */
@@ -25,7 +26,7 @@ export function submissionEmail(input: {
   link: string | null;
   submissionId: string;
   receivedAt: Date;
-}): NewEmail {
+}): OutgoingEmail {
   const lines = input.fields.map((field) => {
     const value = input.values[field.name];
     return line(field.label ?? field.name, field.type === 'file' ? filesShown(input.files, field.name) : value === undefined ? '(empty)' : String(value));

@@ -138,7 +138,8 @@ async function takeSubmission(ctx: Context & { key: FormKey | null }, form: Subm
   const verdict = await judge(ctx, form, source, sent);
   const real = verdict.status === 'ok';
   // Never for spam (a failed captcha is spam, or refused); decided before the write, which it joins.
-  const autoReply = real ? await autoReplyOf(ctx.services, form, validated.values) : null;
+  // A file field's placeholder names its files: the values hold none of them yet (their ids come with storing).
+  const autoReply = real ? await autoReplyOf(ctx.services, form, { ...validated.values, ...fileNamesByField(body.files) }) : null;
   const stored = await storeUploads(ctx.services, body.files, ctx.services.files.log);
   let fannedOut = { emailQueued: false, deliveriesQueued: false };
   // Kept once the write that records them has committed; a replay runs no write, so records none.
@@ -185,6 +186,13 @@ async function takeSubmission(ctx: Context & { key: FormKey | null }, form: Subm
     // A replay answered from its record, or a write refused (the form full): none of these is kept.
     if (!kept) await dropUploads(ctx.services, stored, ctx.services.files.log);
   }
+}
+
+/** Each file field's files by name, in the order they were sent: what an auto-reply's placeholder shows. */
+function fileNamesByField(files: readonly SpooledFile[]): Record<string, string[]> {
+  const names: Record<string, string[]> = {};
+  for (const file of files) names[file.field] = [...(names[file.field] ?? []), file.name];
+  return names;
 }
 
 /** A file field's value in `data`: the ids of its files, in the order they were sent. */

@@ -1,6 +1,6 @@
-import type { NewEmail } from '@lfk/db';
+import type { OutgoingEmail } from '../../infrastructure/outbox.ts';
 
-export function invitationEmail(input: { to: string; workspaceName: string; role: string; invitedBy: string; link: string; validDays: number }): NewEmail {
+export function invitationEmail(input: { to: string; workspaceName: string; role: string; invitedBy: string; link: string; validDays: number }): OutgoingEmail {
   return {
     kind: 'invitation',
     to: input.to,

@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import type { invitationEndedReason } from './schemas.ts';
 import { generateInvitationToken } from '../../credentials/tokens.ts';
 import { iso } from '../../infrastructure/wire.ts';
-import { enqueueEmail } from '../../infrastructure/outbox.ts';
+import { enqueueEmail, spendUnasked } from '../../infrastructure/outbox.ts';
 import { invitationEmail } from './emails.ts';
 
 export const INVITATION_TTL_MS = INVITATION_TTL_DAYS * 24 * 3600_000;
@@ -54,6 +54,8 @@ export async function resendInvitation(em: EntityManager, services: Services, wo
 async function queueInvitationEmail(em: EntityManager, services: Services, invitation: IInvitation, token: string) {
   const workspace = await em.getRepository(Workspace).findOneOrFail({ id: invitation.workspace.id });
   const inviter = invitation.invitedBy ? await em.getRepository(User).findOne({ id: invitation.invitedBy.id }) : null;
+  // The invitee did not ask for it: past the address's allowance of such mail, 429.
+  const unasked = await spendUnasked(services.rateLimits, invitation.email, em);
   enqueueEmail(em, {
     ...invitationEmail({
       to: invitation.email,
@@ -64,6 +66,7 @@ async function queueInvitationEmail(em: EntityManager, services: Services, invit
       validDays: INVITATION_TTL_DAYS,
     }),
     secret: { token, box: services.secretBox },
+    unasked,
   });
 }
 

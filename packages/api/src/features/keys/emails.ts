@@ -1,4 +1,5 @@
-import type { ChangedKey, NewEmail } from '@lfk/db';
+import type { ChangedKey } from '@lfk/db';
+import type { OutgoingEmail } from '../../infrastructure/outbox.ts';
 
 /** How a key is named to its owners: its display prefix, and its name when it has one. */
 export const named = (key: ChangedKey) => `${key.prefix}…${key.name ? ` ("${key.name}")` : ''}`;
@@ -7,7 +8,7 @@ export const keysPage = (publicUrl: string, key: ChangedKey) =>
   `Manage the workspace's keys in the dashboard (${publicUrl}/) or with 'lfk keys list --workspace ${key.workspaceId}'.`;
 
 /** A key of theirs expires in `days` days: roll it before then, or let it end. */
-export function expiryReminderEmail(input: { to: string; key: ChangedKey; days: number; publicUrl: string }): NewEmail {
+export function expiryReminderEmail(input: { to: string; key: ChangedKey; days: number; publicUrl: string }): OutgoingEmail {
   const { key, days } = input;
   const when = key.expiresAt?.toISOString() ?? 'soon';
   return {

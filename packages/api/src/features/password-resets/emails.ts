@@ -1,6 +1,6 @@
-import type { NewEmail } from '@lfk/db';
+import type { OutgoingEmail } from '../../infrastructure/outbox.ts';
 
-export function passwordResetEmail(input: { to: string; link: string; validMinutes: number }): NewEmail {
+export function passwordResetEmail(input: { to: string; link: string; validMinutes: number }): OutgoingEmail {
   return {
     kind: 'password_reset',
     to: input.to,

@@ -1,4 +1,5 @@
-import type { ChangedKey, NewEmail } from '@lfk/db';
+import type { ChangedKey } from '@lfk/db';
+import type { OutgoingEmail } from '../../infrastructure/outbox.ts';
 import { keysPage, named } from '../keys/emails.ts';
 
 /** A key of theirs was found in public and has been revoked. */
@@ -8,7 +9,7 @@ export function leakedKeyEmail(input: {
   url: string | null;
   reporter: string;
   publicUrl: string;
-}): NewEmail {
+}): OutgoingEmail {
   const { key } = input;
   return {
     kind: 'api_key_leaked',

@@ -1,4 +1,4 @@
-import type { NewEmail } from '@lfk/db';
+import type { OutgoingEmail } from '../../infrastructure/outbox.ts';
 
 /** What changed among an account's second factors, as its email says it. */
 export type FactorChange =
@@ -35,7 +35,7 @@ function sentence(change: FactorChange, to: string): string {
   }
 }
 
-export function factorChangedEmail(input: { to: string; change: FactorChange; at: Date; accountUrl: string }): NewEmail {
+export function factorChangedEmail(input: { to: string; change: FactorChange; at: Date; accountUrl: string }): OutgoingEmail {
   return {
     kind: 'two_factor_changed',
     to: input.to,

@@ -3,6 +3,7 @@ import type { AuditAction, SecondFactor } from '@lfk/vocabulary';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Services } from '../../context.ts';
 import { insertEmail } from '../../infrastructure/outbox.ts';
+import { accountLink } from '../../infrastructure/dashboard-links.ts';
 import type { Actor } from '../../trpc.ts';
 import { type FactorChange, factorChangedEmail } from './emails.ts';
 
@@ -43,5 +44,5 @@ export async function recordFactorChange(
     audit.record({ workspaceId, action: AUDIT_ACTION[change.kind], actor, target: { type: 'user', id: user.id }, data });
   }
   await em.flush();
-  await insertEmail(em, factorChangedEmail({ to: user.email, change, at: services.now(), accountUrl: `${services.publicUrl}/account` }));
+  await insertEmail(em, factorChangedEmail({ to: user.email, change, at: services.now(), accountUrl: accountLink(services.publicUrl) }));
 }

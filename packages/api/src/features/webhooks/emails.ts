@@ -1,4 +1,4 @@
-import type { NewEmail } from '@lfk/db';
+import type { OutgoingEmail } from '../../infrastructure/outbox.ts';
 import { WEBHOOK_FAILING_DISABLE_DAYS, type WebhookDisabledReason } from '@lfk/vocabulary';
 
 const WHY: Record<Exclude<WebhookDisabledReason, 'manual'>, string> = {
@@ -14,7 +14,7 @@ export function endpointDisabledEmail(input: {
   formName: string;
   reason: Exclude<WebhookDisabledReason, 'manual'>;
   publicUrl: string;
-}): NewEmail {
+}): OutgoingEmail {
   return {
     kind: 'webhook_disabled',
     to: input.to,
