@@ -128,6 +128,16 @@ export class RateLimits {
     return wait > 0 ? rateLimited(wait) : null;
   }
 
+  /**
+   * What `record` costs and answers, counting nothing: the same statement on `subject`'s bucket, and
+   * `rate_limited` when it is over. For a refusal that must not be told from a counted one by its
+   * cost (a known key refused, beside a guessed one).
+   */
+  async recordNothing(name: RateLimitName, subject: string): Promise<ApiError | null> {
+    const wait = await this.#take(name, subject, 0);
+    return wait > 0 ? rateLimited(wait) : null;
+  }
+
   /** The `rate_limited` error if `subject` is over the limit now, asking the database; counts nothing. */
   async check(name: RateLimitName, subject: string): Promise<ApiError | null> {
     const rate = this.#config[name];
@@ -171,11 +181,11 @@ export class RateLimits {
     return this.#shared().sweep();
   }
 
-  async #take(name: RateLimitName, subject: string): Promise<number> {
+  async #take(name: RateLimitName, subject: string, events: 0 | 1 = 1): Promise<number> {
     const rate = this.#config[name];
     if (!rate) return 0;
-    if (!isShared(name)) return this.#local[name]?.take(subject) ?? 0;
-    const { counted, nextInMs } = await this.#shared().take(name, subject, rate);
+    if (!isShared(name)) return events === 0 ? (this.#local[name]?.waitFor(subject) ?? 0) : (this.#local[name]?.take(subject) ?? 0);
+    const { counted, nextInMs } = await this.#shared().take(name, subject, rate, Date.now(), events);
     // Remembered here once the budget is spent, so heldHere() needs no query to hold it back.
     if (nextInMs > 0) this.#held.hold(`${name}\u0000${subject}`, Date.now() + nextInMs);
     return counted ? 0 : nextInMs;
