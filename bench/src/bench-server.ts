@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import type { Principal } from '@lfk/api';
+import { type Principal, RateLimits } from '@lfk/api';
 import { createServer, loadConfig } from '@lfk/server';
 import { countQueries, registerBaselines } from './baselines.ts';
 import type { FromServer, ToServer } from './protocol.ts';
@@ -17,6 +17,8 @@ registerBaselines(server, () => principal);
 const queries = countQueries(server);
 const url = await server.listen();
 const profiler = new Session();
+const benchLimits = server.services.rateLimits;
+const countingLimits = new RateLimits({ ...server.config.rateLimits, key_failures: { capacity: 1_000_000_000, windowMs: 60_000 } }, server.db);
 
 process.on('message', (message: ToServer) => {
   if (message.type === 'principal') {
@@ -56,6 +58,11 @@ process.on('message', (message: ToServer) => {
       profiler.disconnect();
       send({ type: 'profiled' });
     });
+  } else if (message.type === 'refusals-asked') {
+    server.services.rateLimits = message.on ? countingLimits : benchLimits;
+    if (message.on) server.services.apiKeyCache.suspend();
+    else server.services.apiKeyCache.resume();
+    send({ type: 'refusals-asked' });
   } else if (message.type === 'seed-submissions') {
     // Realistic rows (an address, a sentence of text), written in one statement: the scenario
     // measures the export, not 100 000 submissions through the API.

@@ -52,6 +52,8 @@ export interface BenchServer {
   heap(): Promise<{ live: number; resources: number }>;
   /** A memory-reducing collection in the server, which gives freed heap pages back (the bench server only). */
   collect(): Promise<void>;
+  /** Refused keys counted and asked of the database every time (`on`), or as the benchmark runs otherwise (the bench server only). */
+  refusalsAsked(on: boolean): Promise<void>;
   /** Profiles the server's CPU while `body` runs, into `path` (the bench server only). */
   profile<T>(path: string, body: () => Promise<T>): Promise<T>;
   rssBytes(): number;
@@ -133,6 +135,7 @@ async function forkServer(script: string, env: Record<string, string>, execArgv:
     liveHeapBytes: () => ask(child, { type: 'heap' }, 'heap').then((answer) => answer.bytes),
     heap: () => ask(child, { type: 'heap' }, 'heap').then(({ bytes, resources }) => ({ live: bytes, resources })),
     collect: () => ask(child, { type: 'collect' }, 'collected').then(() => undefined),
+    refusalsAsked: (on) => ask(child, { type: 'refusals-asked', on }, 'refusals-asked').then(() => undefined),
     async profile(path, body) {
       await ask(child, { type: 'profile-start' }, 'profiling');
       try {

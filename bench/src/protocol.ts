@@ -24,7 +24,13 @@ export type ToServer =
   /** Starts V8's CPU profiler in the server (`bench:profile`), so start-up and seeding stay out of the profile. */
   | { type: 'profile-start' }
   /** Stops it and writes the profile (Chrome DevTools' format) to `path`. */
-  | { type: 'profile-stop'; path: string };
+  | { type: 'profile-stop'; path: string }
+  /**
+   * Scenario 3's second probe: refused keys as a deployed server answers them (the limit on refused
+   * keys counting, at a rate the probe never reaches) and asked of the database every time (the key
+   * cache suspended, as for a key not seen before); `on: false` puts the benchmark's settings back.
+   */
+  | { type: 'refusals-asked'; on: boolean };
 
 export type FromServer =
   | { type: 'ready'; url: string }
@@ -34,4 +40,5 @@ export type FromServer =
   | { type: 'heap'; bytes: number; resources: number }
   | { type: 'collected' }
   | { type: 'profiling' }
-  | { type: 'profiled' };
+  | { type: 'profiled' }
+  | { type: 'refusals-asked' };

@@ -4,6 +4,7 @@ import {
   CAPTCHA_VERIFY_URLS,
   type CaptchaSettings,
   DEFAULT_EXPORTS_PER_PERSON,
+  DEFAULT_LONG_POLL_LIMITS,
   type ObjectStorageSettings,
   DEFAULT_RATE_LIMITS,
   parseClamdUrl,
@@ -179,6 +180,8 @@ const envSchema = z.object({
   LFK_CAPTCHA_TIMEOUT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(60).default(CAPTCHA_TIMEOUT_MS / 1000)),
   LFK_RETENTION_SWEEP_INTERVAL: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(86_400).default(BACKGROUND_DEFAULTS.retention.everyMs / 1000)),
   LFK_EXPORTS_PER_PERSON: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(1000).default(DEFAULT_EXPORTS_PER_PERSON)),
+  LFK_LONG_POLLS_PER_PERSON: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(10_000).default(DEFAULT_LONG_POLL_LIMITS.perPerson)),
+  LFK_LONG_POLLS_PER_WORKSPACE: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(100_000).default(DEFAULT_LONG_POLL_LIMITS.perWorkspace)),
   LFK_MAX_FILE_SIZE: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(FILE_FIELD_LIMITS.maxSize).default(FILE_FIELD_LIMITS.defaultMaxSize)),
   LFK_MAX_SUBMISSION_SIZE: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(4 * FILE_FIELD_LIMITS.maxSize).default(FILE_FIELD_LIMITS.defaultSubmissionSize)),
   LFK_FILE_LINK_TTL: z.preprocess(emptyAsUnset, z.coerce.number().int().min(FILE_LINK_TTL.min).max(FILE_LINK_TTL.max).default(FILE_LINK_TTL.default)),
@@ -265,6 +268,8 @@ export interface Config {
   clamdUrl: string | undefined;
   /** Exports one person may stream at once from this process (`LFK_EXPORTS_PER_PERSON`); past it, 429 `rate_limited`. */
   exportsPerPerson: number;
+  /** Long polls of the events feed held open at once in this process, per person and per workspace (`LFK_LONG_POLLS_PER_*`); past either, 429 `rate_limited`. */
+  longPolls: { perPerson: number; perWorkspace: number };
   /** Submitted files' limits, links and sweep (`LFK_MAX_FILE_SIZE`, `LFK_MAX_SUBMISSION_SIZE`, `LFK_FILE_LINK_TTL`, `LFK_UPLOAD_SWEEP_INTERVAL`). */
   fileLimits: { maxFileSize: number; maxSubmissionSize: number; linkTtlSeconds: number; uploadSweepMs: number };
   webhooks: {
@@ -413,6 +418,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     retentionSweepMs: e.LFK_RETENTION_SWEEP_INTERVAL * 1000,
     exportsPerPerson: e.LFK_EXPORTS_PER_PERSON,
+    longPolls: { perPerson: e.LFK_LONG_POLLS_PER_PERSON, perWorkspace: e.LFK_LONG_POLLS_PER_WORKSPACE },
     fileLimits: {
       maxFileSize: e.LFK_MAX_FILE_SIZE,
       maxSubmissionSize: e.LFK_MAX_SUBMISSION_SIZE,

@@ -13,11 +13,12 @@ import type { InboxServices } from './features/inbox/services.ts';
 import type { KeysServices } from './features/keys/services.ts';
 import type { SecretScanningServices } from './features/secret-scanning/services.ts';
 import type { FilesServices } from './features/files/services.ts';
+import type { WebhooksServices } from './features/webhooks/services.ts';
 import type { UploadSource } from './infrastructure/upload-source.ts';
 import type { LongPolls } from './infrastructure/long-polls.ts';
 
 /** What every request shares: built once at start by the server. The kernel's members, and each feature's. */
-export interface Services extends KeysServices, FormsServices, InboxServices, SecretScanningServices, FilesServices {
+export interface Services extends KeysServices, FormsServices, InboxServices, SecretScanningServices, FilesServices, WebhooksServices {
   db: Database;
   /** Verified keys by hash; a revocation anywhere drops its entry (see features/keys/revocation-listener.ts). */
   apiKeyCache: ApiKeyCache;
@@ -37,7 +38,7 @@ export interface Services extends KeysServices, FormsServices, InboxServices, Se
   secretBox: SecretBox;
   /** lfk's requests to webhook receivers: safe by default (public https addresses only). */
   outbound: Outbound;
-  /** The pauses of long-polling requests (the events feed), cut short when the server stops. */
+  /** Requests held open (the events feed's long polls): how many each person and workspace may hold, and their end when the server stops. */
   longPolls: LongPolls;
   /** Work a request starts and does not wait for (a password reset's lookup and email); shutdown waits for it. */
   background: BackgroundWork;
@@ -77,7 +78,12 @@ export interface RequestFacts extends CredentialsOnRequest {
   requestId: string;
   /** The `Idempotency-Key` header, when sent. */
   idempotencyKey: string | undefined;
+  /** See `Context.clientGone`; a call without a connection has no client to lose. */
+  clientGone?: () => AbortSignal;
 }
+
+/** Never aborted: what a call without a connection is given. */
+const STAYS = new AbortController().signal;
 
 /** The inner context: no HTTP objects, so tests and server-side callers can build one too. */
 export interface Context {
@@ -97,6 +103,11 @@ export interface Context {
   browser: BrowserAnswer;
   /** A `multipart/form-data` submission's body, read only once the procedure admits it; null for every other request. */
   upload: UploadSource | null;
+  /**
+   * Aborted when the client ends its side of the connection before the answer is written (made on
+   * first use): a long poll then answers at once, and gives its place back. Never, without HTTP.
+   */
+  clientGone(): AbortSignal;
 }
 
 export async function createContext(
@@ -127,6 +138,7 @@ export async function createContext(
     headers,
     browser,
     upload,
+    clientGone: request.clientGone ?? (() => STAYS),
   };
 }
 

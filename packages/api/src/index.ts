@@ -45,6 +45,7 @@ export { validateSubmission } from './features/inbox/validation.ts';
 export { sentValues } from './infrastructure/sent-values.ts';
 export { sweepExpiredSubmissions } from './features/inbox/retention-sweep.ts';
 export { DEFAULT_EXPORTS_PER_PERSON, EXPORT_BATCH, EXPORT_CONTENT_TYPES } from './features/inbox/export.ts';
+export { DEFAULT_LONG_POLL_LIMITS } from './infrastructure/long-polls.ts';
 export { CAPTCHA_TIMEOUT_MS, CAPTCHA_TOKEN_FIELDS, CAPTCHA_VERIFY_URLS, type CaptchaSettings } from './features/forms/captcha.ts';
 export {
   type ByteRange,

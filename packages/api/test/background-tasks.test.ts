@@ -10,6 +10,7 @@ import { BACKGROUND_DEFAULTS, createRuntime } from '../src/composition/backgroun
 import { type BackgroundTask, TaskList } from '../src/infrastructure/background-task.ts';
 import { CAPTCHA_TIMEOUT_MS, CAPTCHA_VERIFY_URLS } from '../src/features/forms/captcha.ts';
 import { DEFAULT_EXPORTS_PER_PERSON } from '../src/features/inbox/export.ts';
+import { DEFAULT_LONG_POLL_LIMITS } from '../src/infrastructure/long-polls.ts';
 import { DatabaseOutage } from '../src/infrastructure/database-outage.ts';
 import { NO_METRICS } from '../src/metrics.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../src/rate-limits/rate-limits.ts';
@@ -54,6 +55,7 @@ async function runtime() {
       webhooks: { allowPrivate: true },
       captcha: { verifyUrls: CAPTCHA_VERIFY_URLS, timeoutMs: CAPTCHA_TIMEOUT_MS },
       exportsPerPerson: DEFAULT_EXPORTS_PER_PERSON,
+      longPolls: DEFAULT_LONG_POLL_LIMITS,
       files: await testFileSettings(),
     },
     background: BACKGROUND_DEFAULTS,

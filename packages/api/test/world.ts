@@ -9,6 +9,7 @@ import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../src/rate-limits/ra
 import { createCaller } from '../src/root.ts';
 import { createServices } from '../src/composition/services.ts';
 import { DEFAULT_EXPORTS_PER_PERSON } from '../src/features/inbox/export.ts';
+import { DEFAULT_LONG_POLL_LIMITS } from '../src/infrastructure/long-polls.ts';
 import { CAPTCHA_TIMEOUT_MS, CAPTCHA_VERIFY_URLS } from '../src/features/forms/captcha.ts';
 import { type SeededAccount, seedAccount } from '../src/testing.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -52,6 +53,7 @@ export async function testServices({
       webhooks: { allowPrivate: true },
       captcha: { verifyUrls: CAPTCHA_VERIFY_URLS, timeoutMs: CAPTCHA_TIMEOUT_MS },
       exportsPerPerson: DEFAULT_EXPORTS_PER_PERSON,
+      longPolls: DEFAULT_LONG_POLL_LIMITS,
       files: { ...(await testFileSettings()), ...files },
     },
     QUIET_LOG,

@@ -58,9 +58,15 @@ export function clientErrorHandler(this: FastifyInstance, error: Error & { code?
 /**
  * The two requests Node keeps from Fastify: an `Expect` other than `100-continue` (Node would answer
  * an empty 417; RFC 9110 lets a server ignore it, and lfk does) and CONNECT (lfk is not a proxy:
- * no such route, rather than Node's silence).
+ * no such route, rather than Node's silence). And a client that half-closes after its request (sends
+ * FIN): by default Node ends the connection at once, so any answer not yet written (a refused key
+ * whose count waits on the database, any read) is lost. A half-close delimits nothing (RFC 9112
+ * §9.6): the answer is written, then the connection ends. `httpAllowHalfOpen` is Node's own switch
+ * for it (untyped); a long poll still answers at once when its client closes its side
+ * (request-context.ts, `clientGone`).
  */
 export function handleWhatNodeKeeps(app: FastifyInstance): void {
+  (app.server as typeof app.server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   app.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => app.server.emit('request', request, response));
   app.server.on('connect', (_request: IncomingMessage, socket: Socket) =>
     answerOnSocket(app.log, socket, new ApiError('not_found', { message: 'No route for CONNECT.' }), 'CONNECT'),

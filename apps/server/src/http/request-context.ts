@@ -25,6 +25,29 @@ export function header(request: FastifyRequest, name: string): string | undefine
   return Array.isArray(value) ? value[0] : value;
 }
 
+/**
+ * Aborted when the client ends its side of the connection (or the connection closes) before this
+ * request's answer is written. A vanished client sends no more than that FIN, and the server keeps
+ * a half-closed connection open for the answer (client-errors.ts): a long poll answers at once
+ * instead of holding its place for a client that may be gone.
+ */
+function clientGoneSignal(request: FastifyRequest, reply: FastifyReply): AbortSignal {
+  const socket = request.raw.socket as (typeof request.raw.socket & { readableEnded?: boolean }) | undefined;
+  // `inject` has no connection to lose.
+  if (!socket || typeof socket.once !== 'function') return new AbortController().signal;
+  if (socket.readableEnded || socket.destroyed) return AbortSignal.abort();
+  const gone = new AbortController();
+  const abort = () => gone.abort();
+  socket.once('end', abort);
+  socket.once('close', abort);
+  // A keep-alive connection carries later requests: this one's listeners leave with its answer.
+  reply.raw.once('close', () => {
+    socket.off('end', abort);
+    socket.off('close', abort);
+  });
+  return gone.signal;
+}
+
 /** `browser` and `upload` are given by the transport that answers browsers and reads multipart bodies (the submission route). */
 export type ContextForRequest = (request: FastifyRequest, reply: FastifyReply, browser?: BrowserAnswer, upload?: UploadSource | null) => Promise<Context>;
 
@@ -67,6 +90,7 @@ export function requestContexts(services: Services, publicUrl: string, isOwnOrig
         ip: cutToLength(request.ip, TEXT_LIMITS.ipAddress),
         userAgent: userAgent === undefined ? undefined : cutToLength(userAgent, TEXT_LIMITS.userAgent),
         idempotencyKey: header(request, 'idempotency-key'),
+        clientGone: () => clientGoneSignal(request, reply),
       },
       cookies,
       headers,

@@ -1,4 +1,5 @@
-import { LongPolls } from '../infrastructure/long-polls.ts';
+import { type LongPollLimits, LongPolls } from '../infrastructure/long-polls.ts';
+import { FeedWatch } from '../features/webhooks/feed-watch.ts';
 import type { KeyObject } from 'node:crypto';
 import type { Database } from '@lfk/db';
 import type { Services } from '../context.ts';
@@ -41,6 +42,8 @@ export interface ServicesSettings {
   captcha: CaptchaSettings;
   /** `LFK_EXPORTS_PER_PERSON`: exports one person may stream at once from one process. */
   exportsPerPerson: number;
+  /** `LFK_LONG_POLLS_PER_PERSON`, `LFK_LONG_POLLS_PER_WORKSPACE`: polls of the events feed held open at once, per process. */
+  longPolls: LongPollLimits;
   /** Where submitted files go, whether they are scanned, and their limits and links. */
   files: FilesSettings & { storage: ObjectStorage; scanner: MalwareScanner | null };
 }
@@ -77,7 +80,8 @@ export function createServices(db: Database, settings: ServicesSettings, log: Lo
     formCache,
     formStateEvents: queueFormStateChanged,
     background,
-    longPolls: new LongPolls(),
+    longPolls: new LongPolls(settings.longPolls),
+    feedWatch: new FeedWatch(db, log),
     refusedOrigins: new RefusedOrigins(db, background, formCache, settings.now),
     now: settings.now,
     secretScanningKeys: settings.secretScanningKeys,

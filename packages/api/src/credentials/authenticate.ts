@@ -76,8 +76,10 @@ export async function authenticate(
     const verdict = await verifyApiKey(em, token, verifiers, now, request);
     if (verdict.principal) return { principal: verdict.principal, failure: null, via: 'bearer' };
     // Only a key that matches nothing is a guess, counted across replicas: a refusal past the
-    // shared limit answers as held back already. A known key's refusal was counted as its use.
-    const over = verdict.guess ? await countKeyFailure(verifiers, request.ip) : null;
+    // shared limit answers as held back already. A known key's refusal was counted as its use, and
+    // costs the same statement counting nothing, so an unknown key and a revoked one cost alike
+    // (spec §5.6). A refusal answered from the cache asked nothing and costs nothing more, either way.
+    const over = verdict.bucket === 'none' ? null : await countKeyFailure(verifiers, request.ip, verdict.bucket);
     return { principal: ANONYMOUS, failure: over ?? invalidApiKey(), via: 'bearer' };
   }
   if (request.sessionCookie !== undefined) {
@@ -89,9 +91,9 @@ export async function authenticate(
   return { principal: ANONYMOUS, failure: null, via: null };
 }
 
-async function countKeyFailure(verifiers: Verifiers, ip: string): Promise<ApiError | null> {
+async function countKeyFailure(verifiers: Verifiers, ip: string, bucket: 'count' | 'touch'): Promise<ApiError | null> {
   try {
-    return await verifiers.rateLimits.record('key_failures', ip);
+    return bucket === 'count' ? await verifiers.rateLimits.record('key_failures', ip) : await verifiers.rateLimits.recordNothing('key_failures', ip);
   } catch {
     // The database is unreachable: the key is refused all the same, only not counted.
     return null;
@@ -122,6 +124,13 @@ function passesCsrfCheck(request: CredentialsOnRequest): boolean {
 }
 
 /**
+ * What a refusal costs on the address's shared limit of refused keys: `count` a guess (a malformed
+ * key, or one the database did not know), `touch` the same statement counting nothing (a known key
+ * the database refused), `none` for a refusal answered from the cache.
+ */
+type RefusalCost = 'count' | 'touch' | 'none';
+
+/**
  * Format and checksum first (no I/O), then the cache, then the database. A key past its expiry is
  * refused like a revoked one; a cached key is cached no longer than it works. A key with an
  * allowlist is then refused from any address it does not name. Every use of a known key is noted
@@ -133,10 +142,10 @@ async function verifyApiKey(
   verifiers: Verifiers,
   now: Date,
   request: CredentialsOnRequest,
-): Promise<{ principal: KeyPrincipal; guess?: never } | { principal: null; guess: boolean }> {
+): Promise<{ principal: KeyPrincipal; bucket?: never } | { principal: null; bucket: RefusalCost }> {
   if (key === null || !isWellFormedApiKey(key)) {
     verifiers.metrics.keyChecked('malformed', 'none');
-    return { principal: null, guess: true };
+    return { principal: null, bucket: 'count' };
   }
   const hash = sha256(key);
   let verdict = verifiers.apiKeyCache.lookup(hash);
@@ -147,19 +156,20 @@ async function verifyApiKey(
     verdict = stored && verdictOn(stored, now);
     verifiers.apiKeyCache.store(hash, verdict, generation, stored?.expiresAt?.getTime() ?? null);
   }
+  const asked = source === 'database';
   if (verdict === null) {
     verifiers.metrics.keyChecked('unknown', source);
-    return { principal: null, guess: true };
+    return { principal: null, bucket: asked ? 'count' : 'none' };
   }
   if (!verdict.usable) {
     verifiers.metrics.keyChecked('stopped', source);
     verifiers.keyUses.refused(verdict.keyId, verdict.reason, now);
-    return { principal: null, guess: false };
+    return { principal: null, bucket: asked ? 'touch' : 'none' };
   }
   if (verdict.allowlist !== null && !verdict.allowlist.allows(request.ip)) {
     verifiers.metrics.keyChecked('address_not_allowed', source);
     verifiers.keyUses.refused(verdict.principal.keyId, 'address_not_allowed', now);
-    return { principal: null, guess: false };
+    return { principal: null, bucket: asked ? 'touch' : 'none' };
   }
   verifiers.metrics.keyChecked('accepted', source);
   verifiers.keyUses.accepted(verdict.principal.keyId, now, request.ip, request.userAgent);

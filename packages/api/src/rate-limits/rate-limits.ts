@@ -145,6 +145,25 @@ export class RateLimits {
     return wait > 0 ? rateLimited(wait) : null;
   }
 
+  /**
+   * What `record` costs and answers, counting nothing: the same statement on `subject`'s bucket, and
+   * `rate_limited` when it is over. For a refusal that must not be told from a counted one by its
+   * cost (a known key refused, beside a guessed one).
+   */
+  async recordNothing(name: RateLimitName, subject: string): Promise<ApiError | null> {
+    const rate = this.#config[name];
+    if (!rate) return null;
+    let wait: number;
+    if (!isShared(name)) wait = this.#local[name]?.waitFor(subject) ?? 0;
+    else {
+      const { counted, nextInMs } = await this.#shared().take(name, subject, rate, Date.now(), 0);
+      // Over the limit: remembered here, as a counted event's answer is (see #take).
+      if (nextInMs > 0) this.#held.hold(`${name}\u0000${subject}`, Date.now() + nextInMs);
+      wait = counted ? 0 : nextInMs;
+    }
+    return wait > 0 ? rateLimited(wait) : null;
+  }
+
   /** The `rate_limited` error if `subject` is over the limit now, asking the database; counts nothing. */
   async check(name: RateLimitName, subject: string, within?: EntityManager): Promise<ApiError | null> {
     const rate = this.#config[name];

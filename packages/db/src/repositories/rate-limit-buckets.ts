@@ -26,20 +26,22 @@ function untilNext(tatMs: number, rate: BucketRate, nowMs: number): number {
  */
 export class RateLimitBucketRepository extends SqlEntityRepository<IRateLimitBucket> {
   /**
-   * Counts one event for `subject`, atomically across replicas, unless it is over the limit (then
-   * nothing is counted). `nextInMs` is how long until one more event would be within the limit:
+   * Counts one event for `subject` (`events` 1; 0 touches the bucket and counts nothing), atomically
+   * across replicas, unless it is over the limit (then nothing is counted). `nextInMs` is how long until one more event would be within the limit:
    * for an event not counted, how long to wait; for one counted, 0 unless it used the last of
    * the budget.
    */
-  async take(limitName: string, subject: string, rate: BucketRate, nowMs = Date.now()): Promise<{ counted: boolean; nextInMs: number }> {
+  async take(limitName: string, subject: string, rate: BucketRate, nowMs = Date.now(), events: 0 | 1 = 1): Promise<{ counted: boolean; nextInMs: number }> {
     const { interval, burst } = gcra(rate);
+    // `events` 0 is the same statement counting nothing: what a counted event costs, and the same answer when over.
+    const step = interval * events;
     const taken = await this.em.execute<{ tat_ms: string }[]>(
       `insert into rate_limit_buckets as b (limit_name, subject, tat_ms) values (?, ?, ?)
        on conflict (limit_name, subject) do update
          set tat_ms = greatest(b.tat_ms, ?) + ?
          where greatest(b.tat_ms, ?) + ? - ? <= ?
        returning tat_ms`,
-      [limitName, subject, nowMs + interval, nowMs, interval, nowMs, interval, nowMs, burst],
+      [limitName, subject, nowMs + step, nowMs, step, nowMs, interval, nowMs, burst],
     );
     if (taken[0]) return { counted: true, nextInMs: untilNext(Number(taken[0].tat_ms), rate, nowMs) };
     return { counted: false, nextInMs: await this.wait(limitName, subject, rate, nowMs) };

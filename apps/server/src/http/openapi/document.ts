@@ -131,6 +131,9 @@ function parametersOf({ route, input }: Converted): unknown[] {
   return parameters;
 }
 
+/** A file's bytes in a multipart body. */
+const FILE_PART = { type: 'string', format: 'binary', contentMediaType: 'application/octet-stream' };
+
 function requestBodyOf({ route, input }: Converted): unknown {
   if (route.transport === 'html') {
     return route.method === 'POST'
@@ -149,7 +152,16 @@ function requestBodyOf({ route, input }: Converted): unknown {
       description:
         "The form's values as parts, and each `file` field's files as file parts (a field that takes several repeats its name). Limits: each file its field's `max_size` " +
         '(at most `LFK_MAX_FILE_SIZE`), the files together `LFK_MAX_SUBMISSION_SIZE`; types are judged by the bytes.',
-      additionalProperties: { type: 'string', description: 'A text value, or a file part (its bytes).' },
+      // Which parts are files depends on the form (its `file` fields): each part may be either, and a
+      // file part says so (`format: binary` for OpenAPI 3.0 tools, `contentMediaType` for 3.1's), so
+      // a generated client takes bytes there rather than a string.
+      additionalProperties: {
+        anyOf: [
+          { type: 'string', description: 'A text value.' },
+          { ...FILE_PART, description: 'A file part: its bytes, with its file name and type in its headers.' },
+          { type: 'array', items: FILE_PART, description: 'Several files of one `file` field, one part each under the same name.' },
+        ],
+      },
     };
     return {
       required: true,

@@ -44,9 +44,9 @@ export const sharedComponents = {
               items: { type: 'string', enum: [...SECOND_FACTORS] },
             },
             passkey_options: {
-              type: 'object',
+              $ref: '#/components/schemas/PublicKeyCredentialRequestOptionsJSON',
               description:
-                '`second_factor_required` only, for an account with passkeys: `PublicKeyCredentialRequestOptionsJSON` for `navigator.credentials.get()`; send its answer as `passkey`.',
+                '`second_factor_required` only, for an account with passkeys: for `navigator.credentials.get()`; send its answer as `passkey`.',
             },
           },
         },

@@ -141,7 +141,7 @@ export const authRouter = router({
       await ctx.em
         .getRepository(AuthChallenge)
         .open({ purpose: 'passkey_sign_in', userId: null, webauthnChallenge: options.challenge, expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS) }, now);
-      return { options: options as unknown as Record<string, unknown> };
+      return { options };
     }),
 
   /**
@@ -212,7 +212,7 @@ export const authRouter = router({
         { purpose: 'reauthentication', userId, webauthnChallenge: options.challenge, expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS) },
         now,
       );
-      return { options: options as unknown as Record<string, unknown> };
+      return { options };
     }),
 
   logout: sessionProcedure.meta(

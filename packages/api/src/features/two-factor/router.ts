@@ -168,7 +168,7 @@ export const twoFactorRouter = router({
         { purpose: 'passkey_registration', userId, webauthnChallenge: options.challenge, expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS) },
         now,
       );
-      return { options: options as unknown as Record<string, unknown> };
+      return { options };
     }),
 
   /**

@@ -90,15 +90,69 @@ export const passkeyRegistration = z
   })
   .meta({ id: 'PasskeyRegistration', description: "What the browser's `navigator.credentials.create()` answered (`PublicKeyCredential.toJSON()`)." });
 
-/** WebAuthn options for the browser, as `@simplewebauthn/browser` and `PublicKeyCredential.parse*OptionsFromJSON` take them. */
-const webauthnOptions = (what: string) => z.record(z.string(), z.unknown()).describe(what);
+/*
+ * WebAuthn options for the browser, as `@simplewebauthn/browser` and `PublicKeyCredential.parse*OptionsFromJSON`
+ * take them: WebAuthn Level 3's JSON forms (§5.4, §5.5), member for member as `@simplewebauthn/server`
+ * makes them (its types are checked against these where the routers return them), so a generated
+ * client types them. Transports are text: a stored passkey's are what its browser said.
+ */
+const webauthnBinary = z.string().describe('base64url');
+const userVerification = z.enum(['discouraged', 'preferred', 'required']);
+const hints = z.array(z.enum(['hybrid', 'security-key', 'client-device']));
+const credentialDescriptor = z.object({
+  id: webauthnBinary,
+  type: z.string().describe('`public-key`.'),
+  transports: z.array(z.string()).optional().describe('`usb`, `nfc`, `ble`, `internal`, `hybrid`, …'),
+});
+const extensions = z.object({
+  appid: z.string().optional(),
+  credProps: z.boolean().optional(),
+  hmacCreateSecret: z.boolean().optional(),
+  minPinLength: z.boolean().optional(),
+  prf: z.unknown().optional(),
+});
+
+export const publicKeyCredentialCreationOptions = z
+  .object({
+    rp: z.object({ name: z.string(), id: z.string().optional() }),
+    user: z.object({ id: webauthnBinary, name: z.string(), displayName: z.string() }),
+    challenge: webauthnBinary,
+    pubKeyCredParams: z.array(z.object({ alg: z.number().int().describe('A COSE algorithm identifier.'), type: z.literal('public-key') })),
+    timeout: z.number().optional().describe('Milliseconds.'),
+    excludeCredentials: z.array(credentialDescriptor).optional().describe("The account's passkeys: an authenticator holding one makes no second."),
+    authenticatorSelection: z
+      .object({
+        authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+        requireResidentKey: z.boolean().optional(),
+        residentKey: z.enum(['discouraged', 'preferred', 'required']).optional(),
+        userVerification: userVerification.optional(),
+      })
+      .optional(),
+    hints: hints.optional(),
+    attestation: z.enum(['none', 'indirect', 'direct', 'enterprise']).optional(),
+    attestationFormats: z.array(z.enum(['fido-u2f', 'packed', 'android-safetynet', 'android-key', 'tpm', 'apple', 'none'])).optional(),
+    extensions: extensions.optional(),
+  })
+  .meta({ id: 'PublicKeyCredentialCreationOptionsJSON', description: 'For `navigator.credentials.create()` (`PublicKeyCredential.parseCreationOptionsFromJSON`).' });
+
+export const publicKeyCredentialRequestOptions = z
+  .object({
+    challenge: webauthnBinary,
+    timeout: z.number().optional().describe('Milliseconds.'),
+    rpId: z.string().optional(),
+    allowCredentials: z.array(credentialDescriptor).optional().describe('The passkeys that may answer; none: any of this site (a sign-in with a passkey alone).'),
+    userVerification: userVerification.optional(),
+    hints: hints.optional(),
+    extensions: extensions.optional(),
+  })
+  .meta({ id: 'PublicKeyCredentialRequestOptionsJSON', description: 'For `navigator.credentials.get()` (`PublicKeyCredential.parseRequestOptionsFromJSON`).' });
 
 export const passkeyRegistrationOptions = z
-  .object({ options: webauthnOptions('`PublicKeyCredentialCreationOptionsJSON`, for `navigator.credentials.create()`; valid 5 minutes.') })
+  .object({ options: publicKeyCredentialCreationOptions.describe('For `navigator.credentials.create()`; valid 5 minutes.') })
   .meta({ id: 'PasskeyRegistrationOptions' });
 
 export const passkeyAssertionOptions = z
-  .object({ options: webauthnOptions('`PublicKeyCredentialRequestOptionsJSON`, for `navigator.credentials.get()`; valid 5 minutes.') })
+  .object({ options: publicKeyCredentialRequestOptions.describe('For `navigator.credentials.get()`; valid 5 minutes.') })
   .meta({ id: 'PasskeyAssertionOptions' });
 
 export const passkeyName = text(TEXT_LIMITS.passkeyName).describe('A name to tell it by ("MacBook Touch ID", "YubiKey").');

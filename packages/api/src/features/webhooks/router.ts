@@ -39,9 +39,6 @@ import { deliveryToWire, testResultToWire, webhookToWire } from './serializers.t
 import { generateSigningKey, requestHeaders } from './signing.ts';
 import { bodyFor } from './chat-messages.ts';
 
-/** How often a long poll of the events feed looks again. */
-const LONG_POLL_EVERY_MS = 250;
-
 /**
  * The form's endpoint with this id; another form's, or a wrong-shaped id, is not found. `lock`
  * takes its row lock, in `em`'s transaction, for a change.
@@ -361,7 +358,10 @@ export const webhooksRouter = router({
 
   events: formMemberProcedure.meta(rest('GET /v1/forms/:form_id/events', 200,
       "The form's events after a cursor, in the order they committed, exactly as webhooks send them (members' sessions only): " +
-        'what `lfk listen` forwards. With `wait`, an empty page is held until an event arrives or the wait is over (a long poll)'))
+        'what `lfk listen` forwards. With `wait`, an empty page is held until an event arrives or the wait is over (a long poll); ' +
+        'a person holds at most `LFK_LONG_POLLS_PER_PERSON` such polls at once and a workspace `LFK_LONG_POLLS_PER_WORKSPACE`, ' +
+        'then `429 rate_limited` with `Retry-After`',
+      { errors: ['rate_limited'] }))
     .input(formEventsInput)
     .output(formEventPage)
     .query(async ({ ctx, input }) => {
@@ -370,12 +370,21 @@ export const webhooksRouter = router({
       // A cursor, or (as this feed gave before) an event id: where that event's submission stands.
       const after = positionOf(input.after) ?? (isId('msg', input.after) ? await submissions.streamPositionOf(ctx.form.id, submissionOfEvent(input.after)) : null);
       if (!after) throw invalidField('after', 'Not a cursor of this stream.');
-      const deadline = Date.now() + input.wait * 1000;
       const bounds = { rows: input.limit, bytes: PAGE_MAX_BYTES };
       let page = await submissions.streamAfter(ctx.form.id, after, bounds);
-      while (page.rows.length === 0 && Date.now() < deadline && !ctx.services.longPolls.stopping) {
-        await ctx.services.longPolls.pause(Math.min(LONG_POLL_EVERY_MS, deadline - Date.now()));
-        page = await submissions.streamAfter(ctx.form.id, after, bounds);
+      if (page.rows.length === 0 && input.wait > 0 && !ctx.services.longPolls.stopping) {
+        // Held: a place of the person's and the workspace's, given back however the wait ends (news,
+        // the wait over, the client gone, the server stopping). It waits on the shared watch, which
+        // looks at every held poll's form in one statement; the page is read again only on news.
+        const giveBack = ctx.services.longPolls.hold(ctx.session.userId, ctx.form.workspace!.id);
+        try {
+          const until = AbortSignal.any([AbortSignal.timeout(input.wait * 1000), ctx.services.longPolls.stopped, ctx.clientGone()]);
+          while (page.rows.length === 0 && (await ctx.services.feedWatch.news(ctx.form.id, after, until))) {
+            page = await submissions.streamAfter(ctx.form.id, after, bounds);
+          }
+        } finally {
+          giveBack();
+        }
       }
       const form = { id: ctx.form.id, name: ctx.form.name };
       const filesOf = await linkedFilesOf(ctx.em, ctx.services, ctx.form.workspace?.id ?? null, page.rows.map((row) => row.id));
