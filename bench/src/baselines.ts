@@ -27,6 +27,7 @@ export function registerBaselines(server: LfkServer, principal: () => Principal)
       headers: { set: (name, value) => reply.header(name, value) },
       browser: { allowOrigin() {}, redirectTo() {}, formFound() {} },
       upload: null,
+      clientGone: () => new AbortController().signal,
     };
     return reply.send(await createCaller(ctx).forms.get({ form_id: request.params.form_id }));
   });

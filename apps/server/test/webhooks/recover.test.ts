@@ -37,7 +37,7 @@ describe('what an endpoint missed while disabled', () => {
 
     const disabled = await t.request('PATCH', base, { token: owner.token, body: { enabled: false } });
     const first = await submitTo(t, hook.formId);
-    const [{ created_at: firstAt }] = await t.sql<{ created_at: Date }>('select created_at from submissions where id = ?', [first]);
+    const firstAt = (await t.sql<{ created_at: Date }>('select created_at from submissions where id = ?', [first]))[0]!.created_at;
     await submitTo(t, hook.formId);
     const enabled = await t.request('PATCH', base, { token: owner.token, body: { enabled: true } });
     const missed = enabled.json.missed;
