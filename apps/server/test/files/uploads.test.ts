@@ -200,6 +200,54 @@ describe('files sent with a submission', () => {
     expect(file.name).toBe(`${'a'.repeat(251)}.pdf`);
   });
 
+  it('never drops a file part and answers success: a part busboy would skip (a line break in a name, no form-data disposition) refuses the body with 400', async () => {
+    // Written by hand: FormData escapes line breaks in names (%0D%0A), as browsers do; a hand-made client need not.
+    const form = await createForm(t, key, { name: 'Optional file', schema: [{ name: 'note', type: 'text' }, { name: 'doc', type: 'file' }] });
+    const rawBody = (disposition: string | null) => {
+      const boundary = 'lfkparts';
+      const head = disposition === null ? '' : `Content-Disposition: ${disposition}\r\n`;
+      return {
+        type: `multipart/form-data; boundary=${boundary}`,
+        body: Buffer.concat([
+          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="note"\r\n\r\nhello\r\n`),
+          Buffer.from(`--${boundary}\r\n${head}Content-Type: application/pdf\r\n\r\n`),
+          PDF,
+          Buffer.from(`\r\n--${boundary}--\r\n`),
+        ]),
+      };
+    };
+    // Busboy's header parser gives up at a line with a bare CR or LF, so neither the field nor the file name can be read.
+    const dispositions = [
+      'form-data; name="doc"; filename="cv\n.pdf"',
+      'form-data; name="doc"; filename="cv\r.pdf"',
+      'form-data; name="do\nc"; filename="cv.pdf"',
+      'attachment; name="doc"; filename="cv.pdf"',
+      null,
+    ];
+    for (const disposition of dispositions) {
+      const { body, type } = rawBody(disposition);
+      const res = await t.request('POST', `/v1/forms/${form.id}/submissions`, { raw: body, headers: { 'content-type': type, authorization: `Bearer ${key}` } });
+      expect(res.status, `${JSON.stringify(disposition)}: ${res.body}`).toBe(400);
+      expect(res.json.error.code).toBe('invalid_request');
+      expect(res.json.error.message).toContain('line break (CR or LF) inside a name or file name');
+    }
+    expect(await t.count('submissions where form_id = ?', [form.id])).toBe(0);
+    expect(await spoolFiles(t)).toEqual([]);
+
+    // Nor is anything else dropped: a name of nothing but characters lfk removes is kept as "file"; a
+    // part with bytes and no file name is a file when sent as bytes, else a value (refused in a file field).
+    const kept = await post(t, form.id, [{ name: 'doc', file: PDF, filename: '\u202e\u0007', type: 'application/pdf' }], { authorization: `Bearer ${key}` });
+    const unnamed = await post(t, form.id, [{ name: 'doc', file: PDF, filename: '', type: 'application/octet-stream' }], { authorization: `Bearer ${key}` });
+    for (const res of [kept, unnamed]) {
+      expect(res.status, res.body).toBe(201);
+      const read = await t.request('GET', `/v1/forms/${form.id}/submissions/${res.json.id}`, { token: owner.token });
+      expect(read.json.files).toEqual([expect.objectContaining({ field: 'doc', name: 'file', size: PDF.length })]);
+    }
+    const asValue = await post(t, form.id, [{ name: 'doc', file: PDF, filename: '', type: 'application/pdf' }], { authorization: `Bearer ${key}` });
+    expect(asValue.status).toBe(422);
+    expect(asValue.json.error).toMatchObject({ code: 'invalid_submission', details: [{ path: 'doc', message: 'Must be a file, sent in a multipart/form-data request.' }] });
+  });
+
   it('forgets an upload whose connection is cut halfway: no submission, no object, no spool file', async () => {
     const submissions = await t.count('submissions where form_id = ?', [formId]);
     const objects = await storedObjects(t);
