@@ -248,6 +248,41 @@ describe('files sent with a submission', () => {
     expect(asValue.json.error).toMatchObject({ code: 'invalid_submission', details: [{ path: 'doc', message: 'Must be a file, sent in a multipart/form-data request.' }] });
   });
 
+  it('finds markup anywhere in a text file (the WHATWG markers, other tags, after the first bytes, UTF-16, XHTML): never stored as text/plain', async () => {
+    const form = await createForm(t, key, {
+      name: 'Notes',
+      schema: [{ name: 'notes', type: 'file', accept: ['text/plain'] }, { name: 'any', type: 'file' }],
+    });
+    const utf16le = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    const utf16be = (text: string) => Buffer.from([0xfe, 0xff, ...Buffer.from(text, 'utf16le').swap16()]);
+    const markup: [string, Buffer, string][] = [
+      ...['<img/src=x onerror=alert(1)>', '<div>hi</div>', '<p>hi', '<title>t</title>', '<!-- c -->', '<h1>t</h1>', '<table>', 'a<br>b', '<font color=red>', '<a href=x>x</a>', '<details open>', '<video src=x>', '<B>bold</B>', '  \n<STYLE>*{}</STYLE>', '<!DOCTYPE HTML>'].map(
+        (text): [string, Buffer, string] => [text, Buffer.from(`Some notes.\n${text}\n`), 'text/html'],
+      ),
+      ['after the first 4,100 bytes', Buffer.from(`${'plain words '.repeat(1000)}<script>alert(1)</script>`), 'text/html'],
+      ['across two chunks far in', Buffer.from(`${'x'.repeat(70_000 - 3)}<scr${'i'}pt>alert(1)</script>`), 'text/html'],
+      ['UTF-16 LE', utf16le('<html><body>hi</body></html>'), 'text/html'],
+      ['UTF-16 BE', utf16be('notes <iframe src=x>'), 'text/html'],
+      ['XHTML', Buffer.from('<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><body/></html>'), 'application/xhtml+xml'],
+    ];
+    for (const [label, bytes, type] of markup) {
+      const refused = await post(t, form.id, [{ name: 'notes', file: bytes, filename: 'notes.txt', type: 'text/plain' }], { authorization: `Bearer ${key}` });
+      expect(refused.status, `${label}: ${refused.body}`).toBe(415);
+      expect(refused.json.error).toMatchObject({ code: 'file_type_not_accepted', details: [{ path: 'notes', message: expect.stringContaining(`Is ${type},`) }] });
+      // Where any type is taken, it is stored as what it is.
+      const stored = await post(t, form.id, [{ name: 'any', file: bytes, filename: 'notes.txt', type: 'text/plain' }], { authorization: `Bearer ${key}` });
+      expect(stored.status, `${label}: ${stored.body}`).toBe(201);
+      const read = await t.request('GET', `/v1/forms/${form.id}/submissions/${stored.json.id}`, { token: owner.token });
+      expect(read.json.files[0].content_type, label).toBe(type);
+    }
+    // Text that only looks like it: comparisons, e-mail addresses in brackets, UTF-16 without markup.
+    for (const bytes of [Buffer.from('if x < y and y > z then x < z\n<ada@example.com>\n<3 <- love, <br0ken\n'), utf16le('plain notes, in UTF-16')]) {
+      const taken = await post(t, form.id, [{ name: 'notes', file: bytes, filename: 'notes.txt', type: 'text/plain' }], { authorization: `Bearer ${key}` });
+      expect(taken.status, taken.body).toBe(201);
+    }
+    expect(await spoolFiles(t)).toEqual([]);
+  });
+
   it('forgets an upload whose connection is cut halfway: no submission, no object, no spool file', async () => {
     const submissions = await t.count('submissions where form_id = ?', [formId]);
     const objects = await storedObjects(t);
