@@ -47,7 +47,7 @@ const markupIn = (text: string) => (SVG.test(text) ? 'image/svg+xml' : MARKUP.te
  * in its encoding, or a NUL). Memory holds a piece, whatever the size.
  */
 export class TextScan {
-  readonly #decoder: TextDecoder;
+  readonly #decoder: InstanceType<typeof TextDecoder>;
   readonly #utf8: boolean;
   #tail = '';
   /** `text/plain` while nothing else was found; else what the text turned out to be. */
