@@ -246,7 +246,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
 
   const contextFor = requestContexts(services, config.publicUrl, ownOriginCheck(config.publicUrl, config.publicUrlIsSet));
   registerRestBridge(app, contextFor);
-  await registerSubmissions(app, services, contextFor);
+  await registerSubmissions(app, services, contextFor, config.timeouts.requestMs);
   registerSubmissionExport(app, contextFor);
   registerFiles(app, contextFor);
   await registerEmailVerification(app, contextFor);

@@ -4,7 +4,7 @@
  * by signed links that die with the submission, and gone from storage when it is deleted.
  */
 import { sweepObjects } from '@lfk/api';
-import { type Account, createForm, multipartBody, type Part, storedObjects, submitMultipart, type TestServer, until, useTestServer } from '@lfk/server/testing';
+import { type Account, createForm, multipartBody, type Part, rawExchange, storedObjects, submitMultipart, type TestServer, until, useTestServer } from '@lfk/server/testing';
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { readdir } from 'node:fs/promises';
@@ -337,6 +337,45 @@ describe('files sent with a submission', () => {
     expect(answer).toContain('"file_type_not_accepted"');
     // Cut near the submission limit (25 MiB and a little), not after the 200 MiB announced.
     expect(sent).toBeLessThan(announced / 2);
+    expect(await spoolFiles(t)).toEqual([]);
+  });
+
+  it('lets a client that goes on sending after an early refusal read it: Connection: close or not, its last bytes after the answer (413, 415, 403)', async () => {
+    const port = await listening();
+    const pdfOnly = await createForm(t, key, { name: 'PDF, small', schema: [{ name: 'cv', type: 'file', accept: ['application/pdf'], max_size: 8 * 1024 }] });
+    const elsewhere = await createForm(t, key, { name: 'Browsers from elsewhere', schema: [{ name: 'cv', type: 'file' }], allowed_origins: ['https://shop.example'] });
+    const boundary = 'lfkearly';
+    const rest = Buffer.alloc(512 * 1024, 0x20);
+    const refusals: [string, string, string, number, string][] = [
+      [pdfOnly.id, `Authorization: Bearer ${key}\r\n`, `<!doctype html><html>${' '.repeat(5000)}`, 415, 'file_type_not_accepted'],
+      [pdfOnly.id, `Authorization: Bearer ${key}\r\n`, `%PDF-1.7\n${' '.repeat(16 * 1024)}`, 413, 'file_too_large'],
+      [elsewhere.id, 'Origin: https://evil.example\r\n', '%PDF-1.7\n', 403, 'origin_not_allowed'],
+    ];
+    for (const connection of ['close', 'keep-alive']) {
+      for (const [formId, credential, head, status, code] of refusals) {
+        const start = `--${boundary}\r\nContent-Disposition: form-data; name="cv"; filename="cv.pdf"\r\nContent-Type: application/pdf\r\n\r\n${head}`;
+        const end = `\r\n--${boundary}--\r\n`;
+        const length = Buffer.byteLength(start) + rest.length + end.length;
+        const failures: Error[] = [];
+        const answer = await rawExchange(port, async (socket) => {
+          socket.on('error', (error) => failures.push(error));
+          socket.write(
+            `POST /v1/forms/${formId}/submissions HTTP/1.1\r\nHost: 127.0.0.1\r\n${credential}Connection: ${connection}\r\n` +
+              `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${length}\r\n\r\n${start}`,
+          );
+          // The answer comes before the body is whole; the rest is sent after it, as a client that writes its body before it reads.
+          await once(socket, 'data');
+          for (let at = 0; at < rest.length && !socket.destroyed; at += 64 * 1024) {
+            if (!socket.write(rest.subarray(at, at + 64 * 1024))) await once(socket, 'drain').catch(() => {});
+          }
+          socket.end(end);
+        });
+        expect(failures.map((e) => e.message), `${connection}, ${code}`).toEqual([]);
+        expect(answer.status, `${connection}: ${answer.body}`).toBe(status);
+        expect(answer.json.error.code).toBe(code);
+        expect(answer.headers.connection).toBe('close');
+      }
+    }
     expect(await spoolFiles(t)).toEqual([]);
   });
 
