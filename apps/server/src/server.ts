@@ -187,7 +187,9 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       ...config,
       secretKey,
       webhooks: { ...config.webhooks, ...(options.webhooks?.timeoutMs ? { timeoutMs: options.webhooks.timeoutMs } : {}) },
-      files: { ...config.fileLimits, ...spool, storage, scanner: config.clamdUrl ? malwareScannerFrom(config.clamdUrl) : null },
+      files: { ...config.fileLimits, ...spool, storage, scanner: config.clamdUrl
+          ? malwareScannerFrom(config.clamdUrl, { connectTimeoutMs: config.dependencyDeadlines.connectMs, timeoutMs: config.dependencyDeadlines.totalMs })
+          : null },
     },
     background: backgroundSettings(config, options),
     log,
