@@ -13,7 +13,7 @@ import {
   type RateLimitConfig,
   type RateLimitName,
 } from '@lfk/api';
-import { DATABASE_TIMEOUTS, type DatabaseTimeouts } from '@lfk/db';
+import { DATABASE_TIMEOUTS, type DatabaseTimeouts, longestDatabaseWait } from '@lfk/db';
 import { FILE_FIELD_LIMITS, FILE_LINK_TTL, WEBHOOK_IN_FLIGHT_PER_WORKSPACE } from '@lfk/vocabulary';
 import ipaddr from 'ipaddr.js';
 import { join } from 'node:path';
@@ -139,6 +139,37 @@ export const RATE_LIMIT_ENV: Record<RateLimitName, string> = {
 /** Every rate limit turned off, as environment variables: for tests and benchmarks that send the load themselves. */
 export const RATE_LIMITS_OFF: Record<string, string> = Object.fromEntries(Object.values(RATE_LIMIT_ENV).map((name) => [name, 'off']));
 
+/** A connection on which nothing moves this long (one opened and never used, a vanished peer) is closed (`LFK_IDLE_TIMEOUT`). */
+const IDLE_MS = 60_000;
+
+/**
+ * The ordering rule for deadlines, in one place: every dependency a request waits on (the database,
+ * a captcha provider, object storage, clamd) must give up before the client's connection, idle while
+ * it waits, is cut by `LFK_IDLE_TIMEOUT`. Then the client gets the 503 that says which dependency
+ * failed, with `Retry-After`, instead of a reset. The deadlines that are settings (the database's,
+ * the captcha's) are refused at start when they are not shorter; those that are not (object
+ * storage, clamd) are derived from it by `dependencyDeadlines`. Mail and webhooks are sent by
+ * background workers, never while a request waits, and keep deadlines of their own.
+ */
+const OUTBOUND_BEFORE_INBOUND = (what: string) =>
+  `${what} must be shorter than LFK_IDLE_TIMEOUT (60 s unless set): a request waiting on the dependency would otherwise have its connection cut first, and its client a reset instead of a 503.`;
+
+/** How long object storage and clamd may take for one call a request waits on. */
+export interface DependencyDeadlines {
+  connectMs: number;
+  /** One call in all: connecting, every retry, sending and the answer (a download's body streams after it, unbounded). */
+  totalMs: number;
+}
+
+/**
+ * Half the inbound idle timeout (30 s by default), the other half a margin for what the request
+ * does around the call; connecting gets at most 5 s of it.
+ */
+export function dependencyDeadlines(idleMs: number): DependencyDeadlines {
+  const totalMs = Math.floor(idleMs / 2);
+  return { connectMs: Math.min(5_000, totalMs), totalMs };
+}
+
 const envSchema = z.object({
   PORT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(65535).default(3000)),
   HOST: z.preprocess(emptyAsUnset, z.string().default('127.0.0.1')),
@@ -167,6 +198,7 @@ const envSchema = z.object({
   LFK_FORM_CACHE_SIZE: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(1_000_000).default(10_000)),
   LFK_HEADERS_TIMEOUT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(600).default(10)),
   LFK_REQUEST_TIMEOUT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(3600).default(30)),
+  LFK_IDLE_TIMEOUT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(2).max(3600).default(IDLE_MS / 1000)),
   LFK_DATABASE_CONNECT_TIMEOUT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(60).default(DATABASE_TIMEOUTS.connectMs / 1000)),
   LFK_DATABASE_STATEMENT_TIMEOUT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(3600).default(DATABASE_TIMEOUTS.statementMs / 1000)),
   LFK_DASHBOARD_DIR: z.preprocess(emptyAsUnset, z.string().optional()),
@@ -208,7 +240,18 @@ const envSchema = z.object({
     path: ['LFK_S3_BUCKET'],
     message: 'Required with the other LFK_S3_* settings: without a bucket, files would go to LFK_DATA_DIR instead of the store they name.',
   },
-).refine((env) => env.LFK_HEADERS_TIMEOUT <= env.LFK_REQUEST_TIMEOUT, {
+).refine(
+  (env) =>
+    longestDatabaseWait({ connectMs: env.LFK_DATABASE_CONNECT_TIMEOUT * 1000, statementMs: env.LFK_DATABASE_STATEMENT_TIMEOUT * 1000 }) <
+    env.LFK_IDLE_TIMEOUT * 1000,
+  {
+    path: ['LFK_DATABASE_STATEMENT_TIMEOUT'],
+    message: OUTBOUND_BEFORE_INBOUND('LFK_DATABASE_CONNECT_TIMEOUT and LFK_DATABASE_STATEMENT_TIMEOUT together (and a second of grace)'),
+  },
+).refine((env) => env.LFK_CAPTCHA_TIMEOUT < env.LFK_IDLE_TIMEOUT, {
+  path: ['LFK_CAPTCHA_TIMEOUT'],
+  message: OUTBOUND_BEFORE_INBOUND('LFK_CAPTCHA_TIMEOUT'),
+}).refine((env) => env.LFK_HEADERS_TIMEOUT <= env.LFK_REQUEST_TIMEOUT, {
   path: ['LFK_HEADERS_TIMEOUT'],
   message: 'Must not be longer than LFK_REQUEST_TIMEOUT: the headers are part of the request.',
 }).refine((env) => env.DATABASE_URL === undefined || env.LFK_SECRET_KEY !== undefined, {
@@ -300,6 +343,8 @@ export interface Config {
   /** Forms kept in memory for their submissions: how many and how long; 0 turns it off. */
   formCache: { maxEntries: number; ttlMs: number };
   timeouts: Timeouts;
+  /** What object storage and clamd may take, derived from `timeouts.idleMs`. */
+  dependencyDeadlines: DependencyDeadlines;
   /**
    * Where the built dashboard is (`apps/web`'s build, which `npm start` keeps current); served at
    * `/` when it holds a build. Undefined serves the API alone.
@@ -325,8 +370,6 @@ export interface Timeouts {
  * connection lfk is closing at that instant fails with a 502.
  */
 const KEEP_ALIVE_MS = 65_000;
-/** A connection on which nothing moves this long (one opened and never used, a vanished peer) is closed. */
-const IDLE_MS = 60_000;
 
 /** Names `proxy-addr` (Fastify's) takes for whole ranges: 127.0.0.0/8 and ::1, 169.254/16 and fe80::/10, private ranges and fc00::/7. */
 const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -376,8 +419,8 @@ export class ConfigError extends Error {}
  * The storage `objectStorageFrom` opens: the bucket, or `<dataDir>/files` (a temporary folder of the
  * process with `memory://`).
  */
-export function objectStorageOf(config: Pick<Config, 'objectStorage' | 'dataDir'>): ObjectStorageSettings {
-  if (config.objectStorage.kind === 's3') return config.objectStorage;
+export function objectStorageOf(config: Pick<Config, 'objectStorage' | 'dataDir' | 'dependencyDeadlines'>): ObjectStorageSettings {
+  if (config.objectStorage.kind === 's3') return { ...config.objectStorage, deadlines: config.dependencyDeadlines };
   return { kind: 'directory', root: config.dataDir.startsWith('memory://') ? null : join(config.dataDir, 'files') };
 }
 
@@ -455,8 +498,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       headersMs: e.LFK_HEADERS_TIMEOUT * 1000,
       requestMs: e.LFK_REQUEST_TIMEOUT * 1000,
       keepAliveMs: KEEP_ALIVE_MS,
-      idleMs: IDLE_MS,
+      idleMs: e.LFK_IDLE_TIMEOUT * 1000,
     },
+    dependencyDeadlines: dependencyDeadlines(e.LFK_IDLE_TIMEOUT * 1000),
     dashboardDir: e.LFK_DASHBOARD_DIR ?? REPOSITORY_DASHBOARD_DIR,
   };
 }

@@ -187,7 +187,9 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       ...config,
       secretKey,
       webhooks: { ...config.webhooks, ...(options.webhooks?.timeoutMs ? { timeoutMs: options.webhooks.timeoutMs } : {}) },
-      files: { ...config.fileLimits, ...spool, storage, scanner: config.clamdUrl ? malwareScannerFrom(config.clamdUrl) : null },
+      files: { ...config.fileLimits, ...spool, storage, scanner: config.clamdUrl
+          ? malwareScannerFrom(config.clamdUrl, { connectTimeoutMs: config.dependencyDeadlines.connectMs, timeoutMs: config.dependencyDeadlines.totalMs })
+          : null },
     },
     background: backgroundSettings(config, options),
     log,
@@ -246,7 +248,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
 
   const contextFor = requestContexts(services, config.publicUrl, ownOriginCheck(config.publicUrl, config.publicUrlIsSet));
   registerRestBridge(app, contextFor);
-  await registerSubmissions(app, services, contextFor);
+  await registerSubmissions(app, services, contextFor, config.timeouts.requestMs);
   registerSubmissionExport(app, contextFor);
   registerFiles(app, contextFor);
   await registerEmailVerification(app, contextFor);

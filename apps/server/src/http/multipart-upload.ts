@@ -1,5 +1,7 @@
 import { ApiError, type UploadLimits, type UploadPart, type UploadSource } from '@lfk/api';
 import type { FastifyRequest } from 'fastify';
+import type { EventEmitter } from 'node:events';
+import { Readable, type Writable } from 'node:stream';
 
 const TOO_MANY_PARTS = 'The multipart body has too many parts.';
 
@@ -33,12 +35,51 @@ async function* answered(stream: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
 }
 
 /**
+ * Why busboy will skip a part without a word, or null. Its header parser stops at a line holding a
+ * bare CR or LF (a name or file name with a line break, which no browser sends: they escape them),
+ * so the part arrives with no `Content-Disposition`, and busboy drops a part without a `form-data`
+ * one. A dropped file must never become a success without it: such a part refuses the whole body
+ * as unreadable (400); what its field was cannot be read either.
+ */
+function skippedPartAnswer(header: Record<string, string[] | undefined>): ApiError | null {
+  const disposition = header['content-disposition']?.[0];
+  if (disposition !== undefined && /^\s*form-data\s*(;|$)/i.test(disposition) && !/[\r\n]/.test(disposition)) return null;
+  return new ApiError('invalid_request', {
+    message:
+      'A part of the multipart body cannot be read: its header has a line break (CR or LF) inside a name or file name, ' +
+      'or no form-data Content-Disposition. Nothing was stored.',
+  });
+}
+
+/**
+ * Watches every part the multipart parser opens, those busboy then skips too: @fastify/multipart
+ * pipes the request into busboy, whose parser (Dicer) is the one place every part shows up.
+ */
+function watchParts(raw: Readable, onSkipped: (answer: ApiError) => void): void {
+  raw.pipe = function pipe<T extends NodeJS.WritableStream>(destination: T, options?: { end?: boolean }): T {
+    delete (raw as Partial<Readable>).pipe;
+    const parser = (destination as unknown as { _parser?: { parser?: EventEmitter } })._parser?.parser;
+    parser?.on('part', (part: EventEmitter) => {
+      part.once('header', (header: Record<string, string[] | undefined>) => {
+        const answer = skippedPartAnswer(header);
+        if (answer) onSkipped(answer);
+      });
+    });
+    return Readable.prototype.pipe.call(raw, destination as unknown as Writable, options) as unknown as T;
+  };
+}
+
+/**
  * A `multipart/form-data` submission's body, read through `@fastify/multipart` (busboy) only when
  * the procedure asks: parts in order, each file a stream the intake spools as it arrives.
  */
 export function multipartUpload(request: FastifyRequest): UploadSource {
   return {
     async *parts(limits: UploadLimits): AsyncIterable<UploadPart> {
+      let skipped: ApiError | null = null;
+      watchParts(request.raw, (answer) => {
+        skipped ??= answer;
+      });
       const parts = request.parts({
         limits: {
           fileSize: limits.fileSize,
@@ -52,6 +93,7 @@ export function multipartUpload(request: FastifyRequest): UploadSource {
       });
       try {
         for await (const part of parts) {
+          if (skipped) throw skipped;
           if (part.type === 'file') {
             yield { kind: 'file', field: part.fieldname, filename: part.filename ?? '', declaredType: part.mimetype ?? '', chunks: answered(part.file) };
           } else {
@@ -59,6 +101,7 @@ export function multipartUpload(request: FastifyRequest): UploadSource {
             yield { kind: 'value', field: part.fieldname, value: typeof part.value === 'string' ? part.value : String(part.value) };
           }
         }
+        if (skipped) throw skipped;
       } catch (error) {
         throw answerFor(error);
       }

@@ -92,14 +92,26 @@ function answerRefusal(error: unknown, request: FastifyRequest, reply: FastifyRe
 const DISCARD_SLACK = 1024 * 1024;
 
 /**
- * A multipart body refused before its end (the form refused it, a limit was crossed, a type was
- * wrong) is answered at once, and what is left of it is read and dropped, never stored: a client
- * that sends its whole body before it reads (most HTTP libraries) then reads the answer instead of
- * a broken connection. Past `limit` bytes the connection is cut; `LFK_REQUEST_TIMEOUT` bounds the time.
+ * A body refused before its end (the form refused it, a limit was crossed, a type was wrong) is
+ * answered at once, with `Connection: close`, and what is left of it is read and dropped, never
+ * stored: a client that sends its whole body before it reads (most HTTP libraries) then reads the
+ * answer instead of a broken connection. Node would close such a connection as soon as the answer
+ * is written, and the kernel answers what the client still sends to a closed socket with a reset,
+ * which fails the client's writes (EPIPE, ECONNRESET) and can discard the answer before it is read.
+ * So the connection is half-closed instead (the answer ends with our FIN) and lingers, reading and
+ * dropping, until the client closes its side. Bounded: past `limit` bytes, or `lingerMs` after the
+ * answer, the connection is cut.
  */
-function discardRest(request: FastifyRequest, limit: number): void {
+function discardRest(request: FastifyRequest, reply: FastifyReply, limit: number, lingerMs: number): void {
   const raw = request.raw;
   if (raw.readableEnded || raw.destroyed) return;
+  reply.header('connection', 'close');
+  const socket = raw.socket;
+  socket.destroySoon = () => {
+    socket.end();
+    const cut = setTimeout(() => socket.destroy(), lingerMs).unref();
+    socket.once('close', () => clearTimeout(cut));
+  };
   raw.unpipe();
   let dropped = 0;
   raw.on('data', (chunk: Buffer) => {
@@ -119,6 +131,8 @@ export async function registerSubmissions(
   app: FastifyInstance,
   services: Services,
   contextFor: ContextForRequest,
+  /** How long a refused body's rest is read after the answer: as long as a whole request may take to arrive (`LFK_REQUEST_TIMEOUT`). */
+  lingerMs: number,
 ): Promise<void> {
   const route = restRoutes.find((r) => r.transport === 'submission')!;
   await app.register(async (scope) => {
@@ -143,7 +157,7 @@ export async function registerSubmissions(
         const thanks = thankYouPage(backTo(request, browser.origin));
         return reply.code(200).type('text/html; charset=utf-8').send(htmlPage(thanks.title, thanks.paragraphs, thanks));
       } catch (error) {
-        if (upload) discardRest(request, services.files.settings.maxSubmissionSize + DISCARD_SLACK);
+        if (upload) discardRest(request, reply, services.files.settings.maxSubmissionSize + DISCARD_SLACK, lingerMs);
         if (!htmlPost) return sendError(error, request, reply);
         return answerRefusal(error, request, reply, browser.form && visitorFactsOf(browser.form, header(request, 'origin')));
       }

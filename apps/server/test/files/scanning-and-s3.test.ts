@@ -133,4 +133,29 @@ describe('uploads stored in an S3 bucket', () => {
     await sweepObjects(t.server.db, t.server.services.files.storage, new Date());
     expect(await storedObjects(t)).toBe(0);
   });
+
+  it('answers every file read while the bucket is unreachable as an upload is answered: 503 storage_unavailable with Retry-After', async () => {
+    const { owner, key } = await t.signupWithKey();
+    const form = await createForm(t, key, { name: 'On S3, then not', schema: SCHEMA });
+    const res = await submitMultipart(t, form.id, [{ name: 'doc', file: PDF, filename: 'a.pdf' }], { token: key });
+    expect(res.status, res.body).toBe(201);
+    const [file] = (await t.request('GET', `/v1/forms/${form.id}/submissions/${res.json.id}`, { token: owner.token })).json.files;
+    const link = new URL(t.server.services.files.links.url(file.id, new Date(Date.now() + 60_000)));
+
+    await s3.close();
+    const answers = [
+      await t.request('GET', `/v1/forms/${form.id}/submissions/${res.json.id}/files/${file.id}`, { token: owner.token }),
+      await t.request('GET', `/v1/forms/${form.id}/submissions/${res.json.id}/files/${file.id}`, { token: owner.token, headers: { range: 'bytes=0-3' } }),
+      await t.request('GET', link.pathname),
+      await submitMultipart(t, form.id, [{ name: 'doc', file: PDF, filename: 'b.pdf' }], { token: key }),
+    ];
+    for (const answer of answers) {
+      expect(answer.status, answer.body).toBe(503);
+      expect(answer.json.error.code).toBe('storage_unavailable');
+      expect(answer.headers['retry-after']).toBe('5');
+    }
+    // Deleting a submission needs no storage: its objects are swept once the bucket is back.
+    const deleted = await t.request('POST', `/v1/forms/${form.id}/submissions/delete`, { token: owner.token, body: { ids: [res.json.id] } });
+    expect(deleted.status, deleted.body).toBe(200);
+  });
 });

@@ -7,7 +7,7 @@ import { finished } from 'node:stream/promises';
 import type { StoredField } from '@lfk/db';
 import { FILE_FIELD_LIMITS } from '@lfk/vocabulary';
 import { ApiError } from '../../errors.ts';
-import { accepts, SNIFF_BYTES, sniffContentType } from './content-types.ts';
+import { accepts, isPlainText, SNIFF_BYTES, sniffContentType, TextScan } from './content-types.ts';
 import { cleanFileName } from './file-names.ts';
 import { sentValues } from '../../infrastructure/sent-values.ts';
 import type { UploadLimits, UploadPart, UploadSource } from '../../infrastructure/upload-source.ts';
@@ -123,10 +123,20 @@ async function spool(
   let size = 0;
   // Sniffed as soon as the first bytes are in: a file of the wrong type is refused without reading the rest.
   let contentType: string | null = null;
+  // A file whose first bytes are plain text is read to its end for markup (or bytes that are not text).
+  let scan: TextScan | null = null;
+  const check = (type: string) => {
+    contentType = type;
+    if (!accepts(rule.accept, type)) {
+      throw refuse('file_type_not_accepted', part.field, `Is ${type}, which this field does not accept (it takes ${rule.accept!.join(', ')}).`);
+    }
+  };
   const judge = async (whole: boolean) => {
-    contentType = await sniffContentType(Buffer.concat(head), whole, part.declaredType);
-    if (!accepts(rule.accept, contentType)) {
-      throw refuse('file_type_not_accepted', part.field, `Is ${contentType}, which this field does not accept (it takes ${rule.accept!.join(', ')}).`);
+    const first = Buffer.concat(head);
+    check(await sniffContentType(first, whole, part.declaredType));
+    if (!whole && isPlainText(contentType!)) {
+      scan = new TextScan(first);
+      scan.push(first);
     }
   };
   try {
@@ -138,10 +148,17 @@ async function spool(
         throw refuse('submission_too_large', part.field, `The files of one submission must be at most ${sizeWords(settings.maxSubmissionSize)} together.`);
       }
       hash.update(chunk);
+      let rest = chunk;
       if (headBytes < SNIFF_BYTES) {
-        head.push(chunk.subarray(0, SNIFF_BYTES - headBytes));
-        headBytes += Math.min(chunk.length, SNIFF_BYTES - headBytes);
+        const taken = Math.min(chunk.length, SNIFF_BYTES - headBytes);
+        head.push(chunk.subarray(0, taken));
+        headBytes += taken;
+        rest = chunk.subarray(taken);
         if (headBytes === SNIFF_BYTES) await judge(false);
+      }
+      if (scan && rest.length > 0) {
+        (scan as TextScan).push(rest);
+        if ((scan as TextScan).kind !== 'text/plain') check((scan as TextScan).kind);
       }
       // `once` takes its 'error' listener off again when 'drain' comes: one per wait would pile up.
       if (!out.write(chunk)) await once(out, 'drain');
@@ -157,6 +174,10 @@ async function spool(
       throw refuse('invalid_submission', part.field, 'Is empty.');
     }
     if (contentType === null) await judge(true);
+    else if (scan) {
+      (scan as TextScan).end();
+      if ((scan as TextScan).kind !== 'text/plain') check((scan as TextScan).kind);
+    }
     return { field: part.field, name: cleanFileName(part.filename), size, sha256: hash.digest('hex'), contentType: contentType!, path };
   } catch (error) {
     // Closed before removed: a file still being opened would otherwise appear after the removal.

@@ -6,6 +6,7 @@ import { ApiError } from '../../errors.ts';
 import { rest } from '../../procedure-meta.ts';
 import { formMemberProcedure, publicProcedure, router } from '../../trpc.ts';
 import { fileDownloadInput, fileLinkInput } from './schemas.ts';
+import { storageUnavailable } from './storing.ts';
 
 /** A file to send: what it is, its bytes (or the requested range of them), and that range. */
 export interface FileAnswer {
@@ -31,7 +32,13 @@ async function open(ctx: Context, file: StoredFileReading, rangeHeader: string |
       if (combined.length === 1) range = { start: combined[0]!.start, end: combined[0]!.end };
     }
   }
-  const body = await ctx.services.files.storage.read(file.objectKey, range ?? undefined);
+  let body: Readable | null;
+  try {
+    body = await ctx.services.files.storage.read(file.objectKey, range ?? undefined);
+  } catch (err) {
+    ctx.services.files.log.error({ err, storage: ctx.services.files.storage.kind }, 'could not read a stored file');
+    throw storageUnavailable();
+  }
   // A row whose object is gone (a storage emptied by hand): as if the file were not there.
   if (!body) throw missing;
   return { file, body, range };
@@ -40,7 +47,7 @@ async function open(ctx: Context, file: StoredFileReading, rangeHeader: string |
 export const filesRouter = router({
   download: formMemberProcedure.meta(rest('GET /v1/forms/:form_id/submissions/:submission_id/files/:file_id', 200,
       "A submission's file, as an attachment; `Range` is honoured (members' sessions only)",
-      { transport: 'file', errors: ['file_not_found', 'file_quarantined', 'range_not_satisfiable'] }))
+      { transport: 'file', errors: ['file_not_found', 'file_quarantined', 'range_not_satisfiable', 'storage_unavailable'] }))
     .input(fileDownloadInput)
     .query(async ({ ctx, input }) => {
       const file = await ctx.em.getRepository(SubmissionFile).findInSubmission(ctx.form.id, input.submission_id, input.file_id);
@@ -52,7 +59,7 @@ export const filesRouter = router({
   // Unknown, expired, forged, revoked (its submission deleted) and quarantined are one identical 404.
   open: publicProcedure.meta(rest('GET /v1/files/:token', 200,
       'A file through a signed link from a webhook payload or an export: no session needed, until the link expires or the submission is deleted',
-      { transport: 'file', errors: ['file_not_found', 'range_not_satisfiable'] }))
+      { transport: 'file', errors: ['file_not_found', 'range_not_satisfiable', 'storage_unavailable'] }))
     .input(fileLinkInput)
     .query(async ({ ctx, input }) => {
       const fileId = ctx.services.files.links.fileOf(input.token, ctx.services.now());

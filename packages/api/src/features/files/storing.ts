@@ -16,6 +16,17 @@ export interface StoredUpload extends SpooledFile {
   malwareSignature: string | null;
 }
 
+/** How long a client is asked to wait before trying again while object storage does not answer. */
+const STORAGE_RETRY_AFTER_S = 5;
+
+/**
+ * Object storage down, refusing or too slow, on any request that needs it (an upload, a download, a
+ * signed link): one answer, `503 storage_unavailable` with `Retry-After`.
+ */
+export function storageUnavailable(message?: string): ApiError {
+  return new ApiError('storage_unavailable', { ...(message ? { message } : {}), headers: { 'retry-after': String(STORAGE_RETRY_AFTER_S) } });
+}
+
 /** An object key: random, so it says nothing of the file, its form or its workspace. */
 const objectKey = () => randomBytes(16).toString('hex');
 
@@ -45,7 +56,7 @@ export async function storeUploads(services: FilesServices & { db: Database; now
     for (const file of stored) await storage.putFile(file.objectKey, file.path, file.size, file.contentType);
   } catch (err) {
     log.error({ err, storage: storage.kind }, 'could not store a submitted file');
-    throw new ApiError('storage_unavailable');
+    throw storageUnavailable();
   }
   return stored;
 }
@@ -67,7 +78,7 @@ async function scanned(scanner: NonNullable<FilesServices['files']['scanner']>, 
 export async function keepUploads(em: EntityManager, stored: readonly StoredUpload[]): Promise<void> {
   if (stored.length === 0) return;
   const kept = await em.getRepository(ObjectDeletion).takeBack(stored.map((f) => f.objectKey));
-  if (kept !== stored.length) throw new ApiError('storage_unavailable', { message: 'Storing the files took too long. Send the submission again.' });
+  if (kept !== stored.length) throw storageUnavailable('Storing the files took too long. Send the submission again.');
 }
 
 /**

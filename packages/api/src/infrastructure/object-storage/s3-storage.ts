@@ -23,10 +23,18 @@ export interface S3Settings {
   forcePathStyle: boolean;
   /** Unset: the AWS SDK's own chain (`AWS_*` variables, a profile, the instance's or the task's role). */
   credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  /**
+   * How long the store may take to connect, and for one call in all (every retry included; a
+   * download's body streams after it, and an upload's bytes are sent, bounded by socket idleness
+   * only, the same length). The server derives them
+   * from its inbound idle timeout, so a request waiting on the store gets its 503 before its own
+   * connection is cut.
+   */
+  deadlines?: { connectMs: number; totalMs: number } | undefined;
 }
 
-/** How long the store may take: to connect, and without moving a byte either way (lfk's own clients get 60 s too). */
-export const S3_TIMEOUTS = { connectMs: 5_000, idleMs: 60_000 } as const;
+/** Without the server's deadlines: to connect, and for one call (half lfk's 60 s idle timeout, which carries the request). */
+export const S3_TIMEOUTS = { connectMs: 5_000, totalMs: 30_000 } as const;
 /** Attempts of each request the SDK may retry (5xx, throttling, a dropped connection): not uploads, whose body stream it cannot replay. */
 const MAX_ATTEMPTS = 3;
 
@@ -39,9 +47,12 @@ export class S3Storage implements ObjectStorage {
   readonly kind = 's3';
   readonly #client: S3Client;
   readonly #settings: S3Settings;
+  readonly #totalMs: number;
 
   constructor(settings: S3Settings) {
     this.#settings = settings;
+    const deadlines = settings.deadlines ?? S3_TIMEOUTS;
+    this.#totalMs = deadlines.totalMs;
     this.#client = new S3Client({
       region: settings.region,
       ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
@@ -51,8 +62,23 @@ export class S3Storage implements ObjectStorage {
       // Checksums only where S3 requires them: the SDK's default (a CRC trailer on every upload, in
       // aws-chunked encoding) is refused by several S3-compatible stores; TLS guards the bytes in transit.
       requestChecksumCalculation: 'WHEN_REQUIRED',
-      requestHandler: { connectionTimeout: S3_TIMEOUTS.connectMs, socketTimeout: S3_TIMEOUTS.idleMs },
+      requestHandler: { connectionTimeout: deadlines.connectMs, socketTimeout: deadlines.totalMs },
     });
+  }
+
+  /**
+   * Sends one command within the call's deadline, its retries included (the SDK's socket timeout
+   * alone would allow one per attempt). The deadline ends with the answer: a body still streaming
+   * after it (a download) is never cut by it.
+   */
+  async #within<T>(call: (options: { abortSignal: AbortSignal }) => Promise<T>): Promise<T> {
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new Error(`no answer within ${this.#totalMs} ms`)), this.#totalMs);
+    try {
+      return await call({ abortSignal: deadline.signal });
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Where the bucket is, for messages: never the credentials. */
@@ -63,7 +89,7 @@ export class S3Storage implements ObjectStorage {
   /** Confirms the bucket is there and these credentials may use it: at start, so a misconfiguration stops the server with a message. */
   async check(): Promise<void> {
     try {
-      await this.#client.send(new HeadBucketCommand({ Bucket: this.#settings.bucket }));
+      await this.#within((options) => this.#client.send(new HeadBucketCommand({ Bucket: this.#settings.bucket }), options));
     } catch (error) {
       throw new Error(`${this.#where} cannot be used: ${explain(error)}`);
     }
@@ -75,6 +101,8 @@ export class S3Storage implements ObjectStorage {
     if (found.size !== size) throw new Error(`the file to store as ${key} has ${found.size} bytes, not ${size}`);
     const body = createReadStream(path);
     try {
+      // Bounded by socket idleness, not in all: a large file to a slow store is legitimate while its
+      // bytes move, and an upload is tried once (its stream cannot be replayed), so no retry adds up.
       await this.#client.send(
         new PutObjectCommand({ Bucket: this.#settings.bucket, Key: key, Body: body, ContentLength: size, ContentType: contentType }),
       );
@@ -86,8 +114,8 @@ export class S3Storage implements ObjectStorage {
   async read(key: string, range?: ByteRange): Promise<Readable | null> {
     assertObjectKey(key);
     try {
-      const answer = await this.#client.send(
-        new GetObjectCommand({ Bucket: this.#settings.bucket, Key: key, ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }),
+      const answer = await this.#within((options) =>
+        this.#client.send(new GetObjectCommand({ Bucket: this.#settings.bucket, Key: key, ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }), options),
       );
       // In Node the body is the response itself, a Readable (an empty object may come without one).
       return answer.Body instanceof Readable ? answer.Body : Readable.from([]);
@@ -100,7 +128,7 @@ export class S3Storage implements ObjectStorage {
   async delete(key: string): Promise<void> {
     assertObjectKey(key);
     // S3 answers 204 whether or not the key was there.
-    await this.#client.send(new DeleteObjectCommand({ Bucket: this.#settings.bucket, Key: key }));
+    await this.#within((options) => this.#client.send(new DeleteObjectCommand({ Bucket: this.#settings.bucket, Key: key }), options));
   }
 
   async *list(): AsyncIterable<string> {
