@@ -77,7 +77,7 @@ export function anonymousApi(ctx: CommandContext): Promise<Api> {
   return createApi(ctx.settings, {});
 }
 
-/** A client with the API key if one is given, and no credentials otherwise. */
+/** A client with the API key; without one, `api_key_required` (see requireApiKey). */
 export function keyApi(ctx: CommandContext): Promise<Api> {
   return createApi(ctx.settings, { apiKey: requireApiKey(ctx) });
 }

@@ -149,7 +149,8 @@ const IDLE_MS = 60_000;
  * failed, with `Retry-After`, instead of a reset. The deadlines that are settings (the database's,
  * the captcha's) are refused at start when they are not shorter; those that are not (object
  * storage, clamd) are derived from it by `dependencyDeadlines`. Mail and webhooks are sent by
- * background workers, never while a request waits, and keep deadlines of their own.
+ * background workers and keep deadlines of their own, but for a webhook's test send (10 s), which a
+ * member's request waits on; a held long poll waits up to 20 s by design (docs/reference/settings.md).
  */
 const OUTBOUND_BEFORE_INBOUND = (what: string) =>
   `${what} must be shorter than LFK_IDLE_TIMEOUT (60 s unless set): a request waiting on the dependency would otherwise have its connection cut first, and its client a reset instead of a 503.`;

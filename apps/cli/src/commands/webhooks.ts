@@ -45,16 +45,14 @@ function printWebhook(webhook: Webhook, ctx: CommandContext): void {
     ['signing', webhook.signing ?? 'none (Slack and Discord check no signature: keep the URL secret)'],
     ...(webhook.public_key ? [['public key', webhook.public_key] as [string, string]] : []),
     stateOf(webhook, ctx),
-    ...(webhook.missed
-      ? [
-          [
-            'missed events',
-            `made while it was disabled, ${webhook.missed.since} to ${webhook.missed.until}, not sent: ` +
-              `lfk webhooks recover ${webhook.id} --form ${webhook.form_id} --since ${webhook.missed.since} --until ${webhook.missed.until}`,
-            ctx.out.style.yellow,
-          ] as RecordEntry,
-        ]
-      : []),
+    ...webhook.missed.map(
+      (range): RecordEntry => [
+        'missed events',
+        `made while it was disabled, ${range.since} to ${range.until}, not sent: ` +
+          `lfk webhooks recover ${webhook.id} --form ${webhook.form_id} --since ${range.since} --until ${range.until}`,
+        ctx.out.style.yellow,
+      ],
+    ),
     ['last delivery', webhook.last_delivery_at ? `${webhook.last_status} at ${webhook.last_delivery_at}` : 'none yet'],
     ...webhook.secrets.map(
       (secret): [string, string] => [

@@ -89,6 +89,15 @@ describe('an auto-reply', () => {
 describe('mail a stranger did not ask for', () => {
   const notify = (form: string, token: string, emails: string[]) => t.request('PATCH', `/v1/forms/${form}`, { token, body: { notify_emails: emails } });
 
+  it("sign-ups refused for a taken address spend none of its allowance: the person can still be invited", async () => {
+    const taken = await t.signupOverHttp();
+    for (let i = 0; i < 4; i++) {
+      expectError(await t.request('POST', '/v1/auth/signup', { body: { email: taken.email, password: 'a long password' } }), 409, 'email_taken');
+    }
+    const owner = await t.signup();
+    expect((await t.request('POST', `/v1/workspaces/${owner.workspaceId}/invitations`, { token: owner.token, body: { email: taken.email, role: 'member' } })).status).toBe(202);
+  });
+
   it('a notification address removed and added back 8 times is sent one link, which still works', async () => {
     const { owner, key } = await t.signupWithKey();
     const stranger = address('flooded');

@@ -29,31 +29,41 @@ async function setUp() {
 }
 
 describe('what an endpoint missed while disabled', () => {
-  it('is kept until a recover sends it: one that reaches part of the range narrows it; a disable with nothing made keeps none', async () => {
+  it('is kept until a recover sends it: one that reaches part of a range narrows it; two times disabled stay apart; none when nothing was made', async () => {
     const { owner, hook, base } = await setUp();
+    const missedNow = async () => (await t.request('GET', base, { token: owner.token })).json.missed as { since: string; until: string }[];
     // Disabled and enabled with nothing made between: nothing is missed.
     await t.request('PATCH', base, { token: owner.token, body: { enabled: false } });
-    expect((await t.request('PATCH', base, { token: owner.token, body: { enabled: true } })).json.missed).toBeNull();
+    expect((await t.request('PATCH', base, { token: owner.token, body: { enabled: true } })).json.missed).toEqual([]);
 
     const disabled = await t.request('PATCH', base, { token: owner.token, body: { enabled: false } });
     const first = await submitTo(t, hook.formId);
     const firstAt = (await t.sql<{ created_at: Date }>('select created_at from submissions where id = ?', [first]))[0]!.created_at;
     await submitTo(t, hook.formId);
-    const enabled = await t.request('PATCH', base, { token: owner.token, body: { enabled: true } });
-    const missed = enabled.json.missed;
+    const [missed] = (await t.request('PATCH', base, { token: owner.token, body: { enabled: true } })).json.missed;
     expect(missed.since).toBe(disabled.json.disabled_at);
 
-    // A recover of its first part (up to just after the first submission) leaves the rest offered.
+    // Delivered live between two times disabled: not offered again.
+    await submitTo(t, hook.formId);
+    await t.request('PATCH', base, { token: owner.token, body: { enabled: false } });
+    await submitTo(t, hook.formId);
+    const twice = (await t.request('PATCH', base, { token: owner.token, body: { enabled: true } })).json.missed;
+    expect(twice).toHaveLength(2);
+    expect(twice[0]).toEqual(missed);
+    expect(new Date(twice[1].since) >= new Date(missed.until)).toBe(true);
+
+    // A recover of the first range's first part leaves the rest offered.
     const middle = new Date(new Date(firstAt).getTime() + 1).toISOString();
     const part = await t.request('POST', `${base}/recover`, { token: owner.token, body: { since: missed.since, until: middle } });
     expect(part.json.queued).toBe(1);
-    expect((await t.request('GET', base, { token: owner.token })).json.missed).toEqual({ since: middle, until: missed.until });
-    // A recover that starts later leaves it as it is; the rest, sent, ends it.
-    expect((await t.request('POST', `${base}/recover`, { token: owner.token, body: { since: missed.until } })).status).toBe(202);
-    expect((await t.request('GET', base, { token: owner.token })).json.missed).toEqual({ since: middle, until: missed.until });
-    const rest = await t.request('POST', `${base}/recover`, { token: owner.token, body: { since: middle, until: missed.until } });
-    expect(rest.json.queued).toBe(1);
-    expect((await t.request('GET', base, { token: owner.token })).json.missed).toBeNull();
+    expect(await missedNow()).toEqual([{ since: middle, until: missed.until }, twice[1]]);
+    // A recover that starts after a range leaves it as it is; the rest of each, sent, ends them.
+    expect((await t.request('POST', `${base}/recover`, { token: owner.token, body: { since: twice[1].until } })).status).toBe(202);
+    expect(await missedNow()).toEqual([{ since: middle, until: missed.until }, twice[1]]);
+    expect((await t.request('POST', `${base}/recover`, { token: owner.token, body: { since: middle, until: missed.until } })).json.queued).toBe(1);
+    expect(await missedNow()).toEqual([twice[1]]);
+    expect((await t.request('POST', `${base}/recover`, { token: owner.token, body: twice[1] })).json.queued).toBe(1);
+    expect(await missedNow()).toEqual([]);
   });
 });
 
@@ -75,7 +85,7 @@ describe('recover', () => {
     expect(enabled.json.disabled_at).toBeNull();
     // Nothing went while it was disabled; what it missed is kept on the endpoint, read again later too.
     expect(receivedHere()).toHaveLength(1);
-    expect(enabled.json.missed).toEqual({ since: disabled.json.disabled_at, until: expect.any(String) });
+    expect(enabled.json.missed).toEqual([{ since: disabled.json.disabled_at, until: expect.any(String) }]);
     expect((await t.request('GET', base, { token: owner.token })).json.missed).toEqual(enabled.json.missed);
 
     const since = disabled.json.disabled_at;
@@ -87,7 +97,7 @@ describe('recover', () => {
     const recovered = await t.request('POST', `${base}/recover`, { token: owner.token, body: { since } });
     expect(recovered.json).toEqual({ queued: 3, already_waiting: 0, next_since: null, dry_run: false });
     // Sent: nothing is missed any more.
-    expect((await t.request('GET', base, { token: owner.token })).json.missed).toBeNull();
+    expect((await t.request('GET', base, { token: owner.token })).json.missed).toEqual([]);
     const arrived = await until('the recovered events', () => (receivedHere().length >= 4 ? receivedHere().slice(1) : undefined));
     const events = arrived.map((r) => ({ id: r.headers['webhook-id'], event: verifyWebhook(hook.secret, r.headers, r.body) }));
     // Each submission under its own event id, as if it had been sent then (up to 16 go at once: in any order).

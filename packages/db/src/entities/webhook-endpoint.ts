@@ -14,6 +14,12 @@ export interface PreviousSecret {
   expires_at: string;
 }
 
+/** A time an endpoint was disabled, as ISO instants. */
+export interface MissedRange {
+  since: string;
+  until: string;
+}
+
 /**
  * Where a form's events are delivered. The signing secret is stored sealed (AES-256-GCM, see the
  * API's secret box), never in plaintext: lfk must use it again to sign. After a rotation each
@@ -47,12 +53,12 @@ export const WebhookEndpoint = defineEntity({
     secretCreatedAt: p.datetime(),
     previousSecrets: p.json<PreviousSecret[]>().default([]),
     /**
-     * Events made while it was disabled, not sent since: `[missedSince, missedUntil)`, kept once it
-     * is enabled again (the dashboard offers "Send missed events" while they wait), narrowed from
-     * the start as a recover sends them, and cleared once it has sent them all.
+     * The times it was disabled whose events were not sent since, oldest first, each
+     * `[since, until)`: kept once it is enabled again (the dashboard offers "Send missed events"
+     * while any waits), narrowed from its start as a recover sends it, gone once all is sent. Apart,
+     * not joined: the time between two was delivered live, and is not offered again.
      */
-    missedSince: p.datetime().nullable(),
-    missedUntil: p.datetime().nullable(),
+    missedRanges: p.json<MissedRange[]>().default([]),
     /** Since when every attempt has failed; cleared by a success. */
     failingSince: p.datetime().nullable(),
   },

@@ -5,10 +5,10 @@ export class Migration20261207020000 extends Migration {
   override name = 'Migration20261207020000';
 
   override up(): void | Promise<void> {
-    this.addSql(`alter table "webhook_endpoints" add "missed_since" timestamptz null, add "missed_until" timestamptz null;`);
+    this.addSql(`alter table "webhook_endpoints" add "missed_ranges" jsonb not null default '[]';`);
   }
 
   override down(): void | Promise<void> {
-    this.addSql(`alter table "webhook_endpoints" drop column "missed_since", drop column "missed_until";`);
+    this.addSql(`alter table "webhook_endpoints" drop column "missed_ranges";`);
   }
 }

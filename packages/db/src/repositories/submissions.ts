@@ -218,17 +218,22 @@ export class SubmissionRepository extends BaseRepository<ISubmission> {
    * nothing yet is left out.
    */
   async streamHeads(formIds: string[]): Promise<Map<string, StreamPosition>> {
-    if (formIds.length === 0) return new Map();
-    const rows = await this.em.execute<{ form_id: string; stream_seq: string | number; id: string }[]>(
-      `select f.form_id, h.stream_seq, h.id from (values ${formIds.map(() => '(?)').join(', ')}) as f(form_id)
-       cross join lateral (
-         select stream_seq, id from submissions
-         where form_id = f.form_id and status = 'ok' and stream_seq < ${OLDEST_RUNNING}
-         order by stream_seq desc, id desc limit 1
-       ) h`,
-      formIds,
-    );
-    return new Map(rows.map((row) => [row.form_id, { seq: String(row.stream_seq), id: row.id }]));
+    const heads = new Map<string, StreamPosition>();
+    // A statement takes at most 65,535 parameters: the forms are asked about a thousand at a time.
+    for (let start = 0; start < formIds.length; start += 1000) {
+      const some = formIds.slice(start, start + 1000);
+      const rows = await this.em.execute<{ form_id: string; stream_seq: string | number; id: string }[]>(
+        `select f.form_id, h.stream_seq, h.id from (values ${some.map(() => '(?)').join(', ')}) as f(form_id)
+         cross join lateral (
+           select stream_seq, id from submissions
+           where form_id = f.form_id and status = 'ok' and stream_seq < ${OLDEST_RUNNING}
+           order by stream_seq desc, id desc limit 1
+         ) h`,
+        some,
+      );
+      for (const row of rows) heads.set(row.form_id, { seq: String(row.stream_seq), id: row.id });
+    }
+    return heads;
   }
 
   /**

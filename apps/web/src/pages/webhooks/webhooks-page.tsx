@@ -294,7 +294,8 @@ function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook })
   const toggle = useMutation({
     mutationFn: async (enabled: boolean) => {
       const updated = await trpcClient.webhooks.update.mutate({ ...ids, enabled });
-      if (enabled && updated.missed) await offerMissed(updated.missed);
+      const latest = updated.missed.at(-1);
+      if (enabled && latest) await offerMissed(latest);
     },
     onMutate: () => setRecovered(null),
     onSettled: refresh,
@@ -376,14 +377,15 @@ function EndpointCard({ formId, webhook }: { formId: string; webhook: Webhook })
           deliveries queued before it was disabled wait, and go when it is enabled again.
         </p>
       )}
-      {webhook.enabled && webhook.missed && (
-        <p>
-          Events made while it was disabled (<Time iso={webhook.missed.since} /> to <Time iso={webhook.missed.until} />) were not sent to it.{' '}
-          <button type="button" className="secondary" disabled={askMissed.isPending} onClick={() => askMissed.mutate(webhook.missed!)}>
-            Send missed events
-          </button>
-        </p>
-      )}
+      {webhook.enabled &&
+        webhook.missed.map((range) => (
+          <p key={range.since}>
+            Events made while it was disabled (<Time iso={range.since} /> to <Time iso={range.until} />) were not sent to it.{' '}
+            <button type="button" className="secondary" disabled={askMissed.isPending} onClick={() => askMissed.mutate(range)}>
+              Send missed events
+            </button>
+          </p>
+        ))}
       <div className="actions">
         <button type="button" className="secondary" disabled={test.isPending} onClick={() => test.mutate(ids)}>
           Send test event

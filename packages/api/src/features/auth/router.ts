@@ -51,9 +51,10 @@ export const authRouter = router({
       // A taken address is found by the unique index, races included (409 email_taken).
       // Past the address's allowance of unasked mail, the account is made without the email: the
       // person asks for a link again later (a sign-up is never refused for what others sent there).
-      const unasked = await allowsUnasked(ctx.services.rateLimits, input.email);
+      // Counted in the transaction that makes the account: a sign-up refused as email_taken spends nothing.
       const result = await ctx.em.transactional(async (em) => {
         const opened = openAccount(em, { email: input.email, name: input.name, passwordHash }, ctx.services.now());
+        const unasked = await allowsUnasked(ctx.services.rateLimits, input.email, em);
         if (unasked) await sendAccountVerification(em, ctx.services, opened.user, unasked);
         return opened;
       });

@@ -1,9 +1,15 @@
 import { FormEvent, type QueuedEvent, Submission, WebhookDelivery } from '@lfk/db';
-import { WEBHOOK_RECOVER_MAX_EVENTS } from '@lfk/vocabulary';
+import { DAY_MS, WEBHOOK_RECOVER_MAX_DAYS, WEBHOOK_RECOVER_MAX_EVENTS } from '@lfk/vocabulary';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Services } from '../../context.ts';
 import { sendableFilesOf } from '../files/linked-files.ts';
 import { submissionCreatedBody, submissionEventId } from './events.ts';
+
+/**
+ * The oldest moment a recover reaches at `now` (30 days back), with an hour to spare: a range
+ * offered from it may be asked for a little later and still be in reach.
+ */
+export const recoverReach = (now: Date) => new Date(now.getTime() - WEBHOOK_RECOVER_MAX_DAYS * DAY_MS + 3600_000);
 
 /** An event of the range, before its body is read. */
 interface EventRef {

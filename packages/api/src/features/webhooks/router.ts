@@ -32,7 +32,7 @@ import {
   webhookTestResult,
   webhookUpdateInput,
 } from './schemas.ts';
-import { bodiesOf, planRecover, recoverChunks } from './recover.ts';
+import { bodiesOf, planRecover, recoverChunks, recoverReach } from './recover.ts';
 import { cursorOf, positionOf } from './stream-cursor.ts';
 import { afterRotation, livePrevious, MAX_PREVIOUS_SECRETS, secretContext } from './secrets.ts';
 import { deliveryToWire, testResultToWire, webhookToWire } from './serializers.ts';
@@ -59,24 +59,28 @@ function signing<E extends { kind: WebhookKind }>(endpoint: E): E {
 
 /**
  * Keeps what the endpoint missed while disabled (`[since, until)`) for a later "Send missed events",
- * joined to what it missed before and has not been sent yet; only when there is any.
+ * beside what it missed before and has not been sent yet; only when there is any.
  */
 async function keepMissed(em: EntityManager, formId: string, endpoint: IWebhookEndpoint, since: Date, until: Date) {
   const plan = await planRecover(em, formId, endpoint, since, until);
   if (plan.events.length === 0 && plan.nextSince === null) return;
-  endpoint.missedSince = endpoint.missedSince && endpoint.missedSince < since ? endpoint.missedSince : since;
-  endpoint.missedUntil = until;
+  endpoint.missedRanges = [...endpoint.missedRanges, { since: since.toISOString(), until: until.toISOString() }];
 }
 
-/** A recover sent the events of `[since, until)`: what was missed is narrowed from its start, and forgotten once all is sent. */
-function sentMissed(endpoint: IWebhookEndpoint, since: Date, until: Date) {
-  if (!endpoint.missedSince || !endpoint.missedUntil || since > endpoint.missedSince || until <= endpoint.missedSince) return;
-  if (until >= endpoint.missedUntil) {
-    endpoint.missedSince = null;
-    endpoint.missedUntil = null;
-  } else {
-    endpoint.missedSince = until;
-  }
+/**
+ * A recover sent the events of `[since, until)`: each missed range it starts at or before (or at
+ * the oldest a recover reaches, for one that began earlier) is narrowed to where it got, and
+ * forgotten once sent whole, or once too old to send.
+ */
+function sentMissed(endpoint: IWebhookEndpoint, since: Date, until: Date, now: Date) {
+  const reach = recoverReach(now);
+  endpoint.missedRanges = endpoint.missedRanges.flatMap((range) => {
+    const start = new Date(Math.max(Date.parse(range.since), reach.getTime()));
+    const end = new Date(range.until);
+    if (end <= reach) return [];
+    if (since > start || until <= start) return [range];
+    return until >= end ? [] : [{ since: until.toISOString(), until: range.until }];
+  });
 }
 
 /** `findEndpoint`, locked for a change. */
@@ -440,7 +444,7 @@ export const webhooksRouter = router({
       await ctx.em.transactional(async (em) => {
         const locked = await lockEndpoint(em, ctx.form.id, endpoint.id);
         // What it missed while disabled is sent up to where this recover got: no longer offered.
-        if (locked.enabled) sentMissed(locked, since, plan.nextSince ?? until);
+        if (locked.enabled) sentMissed(locked, since, plan.nextSince ?? until, now);
         audit(em, endpoint, ctx.form.workspace!.id, ctx.actor, 'webhook.recovered', { since: since.toISOString(), until: until.toISOString(), queued });
       });
       return { ...answer, queued };

@@ -193,11 +193,10 @@ export const webhook = z
       .nullable()
       .describe('Since when it is disabled: recovering from then (`POST …/recover`) sends what it missed. Null while enabled.'),
     missed: z
-      .object({ since: timestamp, until: timestamp })
-      .nullable()
+      .array(z.object({ since: timestamp, until: timestamp }))
       .describe(
-        'Events made while it was disabled and not sent since (within the 30 days a recover reaches): send them with ' +
-          '`POST …/recover` `{ since, until }`. Kept once it is enabled again, until a recover sends them; null when none wait.',
+        'The times it was disabled whose events were not sent since, oldest first (within the 30 days a recover reaches): send ' +
+          'each with `POST …/recover` `{ since, until }`. Kept once it is enabled again, until a recover sends them; empty when none wait.',
       ),
     last_delivery_at: timestamp.nullable().describe('The last attempt of its latest attempted delivery.'),
     last_status: webhookDeliveryStatus.nullable().describe('How its latest attempted delivery stands.'),

@@ -1,5 +1,6 @@
 import type { IWebhookDelivery, IWebhookEndpoint } from '@lfk/db';
-import { DAY_MS, signsRequests, WEBHOOK_RECOVER_MAX_DAYS, type WebhookDeliveryStatus } from '@lfk/vocabulary';
+import { signsRequests, type WebhookDeliveryStatus } from '@lfk/vocabulary';
+import { recoverReach } from './recover.ts';
 import type { z } from 'zod';
 import { iso, isoOrNull } from '../../infrastructure/wire.ts';
 import type { webhook, webhookAttempt, webhookDelivery } from './schemas.ts';
@@ -9,14 +10,13 @@ import { livePrevious } from './secrets.ts';
 
 /**
  * What it missed while disabled and has not been sent, as a recover can still send it: from no
- * further back than recovering reaches (with an hour to spare, so the range asked for a little
- * later is still in reach). Null when nothing waits, or all of it is too old.
+ * further back than recovering reaches. None when nothing waits, or all of it is too old.
  */
 function missedOf(e: IWebhookEndpoint, now: Date) {
-  if (!e.missedSince || !e.missedUntil) return null;
-  const reach = new Date(now.getTime() - WEBHOOK_RECOVER_MAX_DAYS * DAY_MS + 3600_000);
-  if (e.missedUntil <= reach) return null;
-  return { since: iso(e.missedSince > reach ? e.missedSince : reach), until: iso(e.missedUntil) };
+  const reach = recoverReach(now);
+  return e.missedRanges
+    .filter((range) => new Date(range.until) > reach)
+    .map((range) => ({ since: iso(new Date(Math.max(Date.parse(range.since), reach.getTime()))), until: range.until }));
 }
 
 export type LastDelivery = { at: Date; status: WebhookDeliveryStatus } | undefined;
