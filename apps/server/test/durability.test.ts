@@ -94,7 +94,8 @@ describe.runIf(ENGINE === 'pglite' || TEST_DATABASE_URL)('a server killed with S
     try {
       const second = await start(port, smtp.port);
       const message = await until('the verification email', () => smtp.messages.find((m) => m.includes(address)));
-      expect(message).toContain('/v1/email-verifications/lfv_');
+      // As a mail program reads it: quoted-printable's soft line breaks (which may fall inside the link) undone.
+      expect(message.replace(/=\r?\n/g, '')).toContain('/v1/email-verifications/lfv_');
 
       // Every acknowledged submission is there: claim the form and read them back.
       const signup = await post('/v1/auth/signup', { email: address.replace('@', '-owner@'), password: PASSWORD });
