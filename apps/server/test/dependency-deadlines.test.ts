@@ -10,6 +10,7 @@
 import {
   createForm,
   type S3Server,
+  s3Env,
   startReceiver,
   startS3Server,
   startTcpHop,
@@ -92,15 +93,7 @@ describe('object storage that accepts and never answers', () => {
     await hop?.close();
     await s3?.close();
   });
-  const t = useTestServer(() => ({
-    ...IDLE,
-    LFK_S3_ENDPOINT: hop.url.replace(/\/$/, ''),
-    LFK_S3_BUCKET: s3.bucket,
-    LFK_S3_REGION: s3.region,
-    LFK_S3_ACCESS_KEY_ID: s3.accessKeyId,
-    LFK_S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-    LFK_S3_FORCE_PATH_STYLE: 'true',
-  }));
+  const t = useTestServer(() => ({ ...IDLE, ...s3Env(s3, hop.url.replace(/\/$/, '')) }));
 
   it('answers uploads, downloads and signed links 503 storage_unavailable with Retry-After before the connection is cut', async () => {
     const { owner, key } = await t.signupWithKey();

@@ -6,7 +6,7 @@ export { expectDocumentedError, type ExpectErrorOptions, expectError, thrown, ty
 export type { Res } from './http.ts';
 export { freePort } from './ports.ts';
 export { type RawResponse, rawExchange } from './raw-http.ts';
-export { type S3Server, startS3Server } from './s3-server.ts';
+export { type S3Server, s3Env, startS3Server } from './s3-server.ts';
 export { type AnswerFrom, sendFrom } from './send-from.ts';
 export { startTcpHop, type TcpHop } from './tcp-hop.ts';
 export { adminQuery, databaseForProcess, ENGINE, ownDatabase, pgliteOf, sharedDatabase, TEST_DATABASE_URL, type TestDatabase } from '@lfk/db/testing';

@@ -15,6 +15,18 @@ export interface S3Server {
   close(): Promise<void>;
 }
 
+/** A server's environment that stores files in `s3`, path-style, reached at `endpoint` (a hop in front of it, say). */
+export function s3Env(s3: S3Server, endpoint = s3.endpoint): Record<string, string> {
+  return {
+    LFK_S3_ENDPOINT: endpoint,
+    LFK_S3_BUCKET: s3.bucket,
+    LFK_S3_REGION: s3.region,
+    LFK_S3_ACCESS_KEY_ID: s3.accessKeyId,
+    LFK_S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    LFK_S3_FORCE_PATH_STYLE: 'true',
+  };
+}
+
 /** The one key pair s3rver accepts; any other signature is refused (403 `SignatureDoesNotMatch`, or `InvalidAccessKeyId`). */
 const S3RVER_KEY = 'S3RVER';
 

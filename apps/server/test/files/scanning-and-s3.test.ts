@@ -14,6 +14,7 @@ import {
   EICAR,
   EICAR_SIGNATURE,
   type S3Server,
+  s3Env,
   startClamd,
   startS3Server,
   storedObjects,
@@ -96,14 +97,7 @@ describe('uploads stored in an S3 bucket', () => {
     s3 = await startS3Server();
   });
   afterAll(() => s3?.close());
-  const t = useTestServer(() => ({
-    LFK_S3_ENDPOINT: s3.endpoint,
-    LFK_S3_BUCKET: s3.bucket,
-    LFK_S3_REGION: s3.region,
-    LFK_S3_ACCESS_KEY_ID: s3.accessKeyId,
-    LFK_S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-    LFK_S3_FORCE_PATH_STYLE: 'true',
-  }));
+  const t = useTestServer(() => s3Env(s3));
 
   it('stores the file in the bucket under a key that says nothing of it, serves ranges from it, and empties it when the workspace goes', async () => {
     const { owner, key } = await t.signupWithKey();
