@@ -151,16 +151,7 @@ export class RateLimits {
    * cost (a known key refused, beside a guessed one).
    */
   async recordNothing(name: RateLimitName, subject: string): Promise<ApiError | null> {
-    const rate = this.#config[name];
-    if (!rate) return null;
-    let wait: number;
-    if (!isShared(name)) wait = this.#local[name]?.waitFor(subject) ?? 0;
-    else {
-      const { counted, nextInMs } = await this.#shared().take(name, subject, rate, Date.now(), 0);
-      // Over the limit: remembered here, as a counted event's answer is (see #take).
-      if (nextInMs > 0) this.#held.hold(`${name}\u0000${subject}`, Date.now() + nextInMs);
-      wait = counted ? 0 : nextInMs;
-    }
+    const wait = await this.#take(name, subject, undefined, 0);
     return wait > 0 ? rateLimited(wait) : null;
   }
 
@@ -207,11 +198,12 @@ export class RateLimits {
     return this.#shared().sweep();
   }
 
-  async #take(name: RateLimitName, subject: string, within?: EntityManager): Promise<number> {
+  /** Counts `cost` (0: the same statement, counting nothing) of `subject`'s allowance: the wait past it, 0 when allowed. */
+  async #take(name: RateLimitName, subject: string, within?: EntityManager, cost: 0 | 1 = 1): Promise<number> {
     const rate = this.#config[name];
     if (!rate) return 0;
-    if (!isShared(name)) return this.#local[name]?.take(subject) ?? 0;
-    const { counted, nextInMs } = await this.#shared(within).take(name, subject, rate);
+    if (!isShared(name)) return (cost === 0 ? this.#local[name]?.waitFor(subject) : this.#local[name]?.take(subject)) ?? 0;
+    const { counted, nextInMs } = await this.#shared(within).take(name, subject, rate, Date.now(), cost);
     // Remembered here once the budget is spent, so heldHere() needs no query to hold it back.
     if (nextInMs > 0) this.#held.hold(`${name}\u0000${subject}`, Date.now() + nextInMs);
     return counted ? 0 : nextInMs;
