@@ -12,6 +12,7 @@ import { newId } from '@lfk/db';
 import { RATE_LIMITS_OFF } from '@lfk/server';
 import pg from 'pg';
 import { afterAll, beforeAll, expect } from 'vitest';
+export { revoke, revokeAndSettle } from '../keys/fixtures.ts';
 import { freePort, type Res, spawnServerProcess, TEST_DATABASE_URL, type TestServer, until, useTestServer } from '@lfk/server/testing';
 
 export const formBody = { name: 'Contact', schema: [{ name: 'email', type: 'email', required: true }] };
@@ -53,23 +54,6 @@ export function comparable(res: Res) {
 export function badChecksum(key: string): string {
   return `${key.slice(0, -1)}${key.endsWith('A') ? 'B' : 'A'}`;
 }
-
-export async function revoke(t: TestServer, owner: { token: string; workspaceId: string }, keyId: string): Promise<void> {
-  const res = await t.request('DELETE', `/v1/workspaces/${owner.workspaceId}/api-keys/${keyId}`, { token: owner.token });
-  expect(res.status).toBe(204);
-}
-
-/**
- * Revokes through the API, and on PostgreSQL also waits until this process has heard its own
- * notification (one more forget), so that a later count of cached entries cannot race with it.
- */
-export async function revokeAndSettle(t: TestServer, owner: { token: string; workspaceId: string }, keyId: string): Promise<void> {
-  const cache = t.server.services.apiKeyCache;
-  const before = cache.generation();
-  await revoke(t, owner, keyId);
-  if (TEST_DATABASE_URL) await until('this process to hear its own revocation', () => cache.generation() >= before + 2);
-}
-
 
 export interface OtherProcess {
   child: ChildProcess;

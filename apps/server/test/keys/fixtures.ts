@@ -175,3 +175,19 @@ export async function auditActions(t: TestServer, workspaceId: string, action: s
 export async function emailsTo(t: TestServer, to: string, kind: string): Promise<{ subject: string; body: string | null }[]> {
   return t.sql('select subject, body from outbox_emails where "to" = ? and kind = ? order by id', [to, kind]);
 }
+
+export async function revoke(t: TestServer, owner: { token: string; workspaceId: string }, keyId: string): Promise<void> {
+  const res = await t.request('DELETE', `/v1/workspaces/${owner.workspaceId}/api-keys/${keyId}`, { token: owner.token });
+  expect(res.status).toBe(204);
+}
+
+/**
+ * Revokes through the API, and on PostgreSQL also waits until this process has heard its own
+ * notification (one more forget), so that a later count of cached entries cannot race with it.
+ */
+export async function revokeAndSettle(t: TestServer, owner: { token: string; workspaceId: string }, keyId: string): Promise<void> {
+  const cache = t.server.services.apiKeyCache;
+  const before = cache.generation();
+  await revoke(t, owner, keyId);
+  if (TEST_DATABASE_URL) await until('this process to hear its own revocation', () => cache.generation() >= before + 2);
+}

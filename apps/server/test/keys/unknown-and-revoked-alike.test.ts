@@ -8,7 +8,7 @@
 import { generateApiKey } from '@lfk/api';
 import { ENGINE } from '@lfk/server/testing';
 import { describe, expect, it } from 'vitest';
-import { countStatements, createKey, expectRefused, PROBE, refusalBody, testClock, useKeysServer } from './fixtures.ts';
+import { countStatements, createKey, expectRefused, PROBE, refusalBody, revokeAndSettle, testClock, useKeysServer } from './fixtures.ts';
 
 const clock = testClock();
 // The limit on guesses on, as in production: it is what an unknown key's refusal writes to.
@@ -33,7 +33,7 @@ describe(`an unknown key and a revoked one cost the same to refuse (${ENGINE})`,
   it('the same statements when the database is asked, the same (none) from the cache, the same answer', async () => {
     const owner = await t.signup();
     const revoked = await createKey(t, owner);
-    expect((await t.request('DELETE', `/v1/workspaces/${owner.workspaceId}/api-keys/${revoked.id}`, { token: owner.token })).status).toBe(204);
+    await revokeAndSettle(t, owner, revoked.id);
     const limited = await createKey(t, owner, { allowed_ips: ['192.0.2.1'] });
     const unknown = generateApiKey().key;
 
@@ -61,7 +61,7 @@ describe(`an unknown key and a revoked one cost the same to refuse (${ENGINE})`,
   it("a known key's refusal counts nothing against its address: only keys that match nothing are guesses", async () => {
     const owner = await t.signup();
     const revoked = await createKey(t, owner);
-    expect((await t.request('DELETE', `/v1/workspaces/${owner.workspaceId}/api-keys/${revoked.id}`, { token: owner.token })).status).toBe(204);
+    await revokeAndSettle(t, owner, revoked.id);
     const fresh = await createKey(t, owner);
     // 25 refusals of the revoked key (the limit is 20), each asked of the database as the cache forgets it.
     for (let i = 0; i < 25; i++) {
