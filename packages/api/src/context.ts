@@ -14,7 +14,7 @@ import type { KeysServices } from './features/keys/services.ts';
 import type { SecretScanningServices } from './features/secret-scanning/services.ts';
 import type { FilesServices } from './features/files/services.ts';
 import type { WebhooksServices } from './features/webhooks/services.ts';
-import type { UploadSource } from './infrastructure/upload-source.ts';
+import type { UploadSource } from './features/files/upload-source.ts';
 import type { LongPolls } from './infrastructure/long-polls.ts';
 
 /** What every request shares: built once at start by the server. The kernel's members, and each feature's. */

@@ -27,8 +27,8 @@ export { createServices, type ServicesSettings, type Wakers } from './compositio
 export { type QueueJob, QueueWorker, type QueueWorkerOptions } from './infrastructure/queue-worker.ts';
 export { type BackgroundTask, closer, TaskList } from './infrastructure/background-task.ts';
 export { periodic } from './infrastructure/periodic.ts';
-export { type MalwareScanner, ScannerUnavailable, type ScanVerdict } from './infrastructure/malware-scanner.ts';
-export { CLAMD_TIMEOUTS, type ClamdAddress, ClamdScanner, type ClamdScannerOptions, malwareScannerFrom, parseClamdUrl } from './infrastructure/clamd-scanner.ts';
+export { type MalwareScanner, ScannerUnavailable, type ScanVerdict } from './features/files/malware-scanner.ts';
+export { CLAMD_TIMEOUTS, type ClamdAddress, ClamdScanner, type ClamdScannerOptions, malwareScannerFrom, parseClamdUrl } from './features/files/clamd-scanner.ts';
 export { type EmailSenderSettings, emailSender } from './infrastructure/email-sender.ts';
 export { logTransport, type MailTransport, type OutgoingEmail, smtpTransport } from './infrastructure/mail-transports.ts';
 export { BACKGROUND_DEFAULTS, type BackgroundSettings, createRuntime, type RuntimeOptions } from './composition/background.ts';
@@ -54,7 +54,7 @@ export {
   type ObjectStorageSettings,
   objectStorageFrom,
   S3Storage,
-} from './infrastructure/object-storage/index.ts';
+} from './features/files/storage/index.ts';
 export { deleteExpiredIdempotencyRecords } from './infrastructure/idempotency.ts';
 export { type SweepOutcome, sweepKeyLifecycle } from './features/keys/lifecycle-sweep.ts';
 export {
@@ -64,7 +64,7 @@ export {
   type RateLimitName,
   RateLimits,
 } from './rate-limits/rate-limits.ts';
-export type { UploadLimits, UploadPart, UploadSource } from './infrastructure/upload-source.ts';
+export type { UploadLimits, UploadPart, UploadSource } from './features/files/upload-source.ts';
 export type { FileAnswer } from './features/files/router.ts';
 export type { FilesSettings } from './features/files/settings.ts';
 export { sweepObjects } from './features/files/object-sweep.ts';

@@ -17,10 +17,10 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FILE_FIELD_LIMITS, FILE_LINK_TTL } from '@lfk/vocabulary';
-import { DirectoryStorage } from '../src/infrastructure/object-storage/directory-storage.ts';
+import { DirectoryStorage } from '../src/features/files/storage/directory-storage.ts';
 import type { ServicesSettings } from '../src/composition/services.ts';
-import type { ObjectStorage } from '../src/infrastructure/object-storage/object-storage.ts';
-import type { MalwareScanner } from '../src/infrastructure/malware-scanner.ts';
+import type { ObjectStorage } from '../src/features/files/storage/object-storage.ts';
+import type { MalwareScanner } from '../src/features/files/malware-scanner.ts';
 
 const RATE_LIMITS_OFF = Object.fromEntries(Object.keys(DEFAULT_RATE_LIMITS).map((name) => [name, null])) as RateLimitConfig;
 const QUIET_LOG = { debug() {}, info() {}, warn() {}, error() {} };

@@ -18,8 +18,8 @@ import { RefusedOrigins } from '../features/inbox/refused-origins.ts';
 import { exportLimit } from '../features/inbox/export.ts';
 import type { FilesSettings } from '../features/files/settings.ts';
 import { FileLinks } from '../features/files/links.ts';
-import type { ObjectStorage } from '../infrastructure/object-storage/object-storage.ts';
-import type { MalwareScanner } from '../infrastructure/malware-scanner.ts';
+import type { ObjectStorage } from '../features/files/storage/object-storage.ts';
+import type { MalwareScanner } from '../features/files/malware-scanner.ts';
 
 /** What the services are built from: the server's configuration, or a test's. */
 export interface ServicesSettings {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { discardSpool, receiveUpload } from '../../src/features/files/intake.ts';
-import type { UploadSource } from '../../src/infrastructure/upload-source.ts';
+import type { UploadSource } from '../../src/features/files/upload-source.ts';
 
 const KiB = 1024;
 let spoolDir: string;

@@ -10,7 +10,7 @@ import { ApiError } from '../../errors.ts';
 import { accepts, isPlainText, SNIFF_BYTES, sniffContentType, TextScan } from './content-types.ts';
 import { cleanFileName } from './file-names.ts';
 import { sentValues } from '../../infrastructure/sent-values.ts';
-import type { UploadLimits, UploadPart, UploadSource } from '../../infrastructure/upload-source.ts';
+import type { UploadLimits, UploadPart, UploadSource } from './upload-source.ts';
 
 /** A file received into a spool file of this process, checked against its field. */
 export interface SpooledFile {

@@ -1,7 +1,7 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Database, ObjectDeletion } from '@lfk/db';
-import type { ObjectStorage } from '../../infrastructure/object-storage/object-storage.ts';
+import type { ObjectStorage } from './storage/object-storage.ts';
 
 const BATCH = 100;
 

@@ -1,5 +1,5 @@
-import type { ObjectStorage } from '../../infrastructure/object-storage/object-storage.ts';
-import type { MalwareScanner } from '../../infrastructure/malware-scanner.ts';
+import type { ObjectStorage } from './storage/object-storage.ts';
+import type { MalwareScanner } from './malware-scanner.ts';
 import type { FilesSettings } from './settings.ts';
 import type { FileLinks } from './links.ts';
 import type { Log } from '../../log.ts';

@@ -3,7 +3,7 @@ import { type Database, newId, ObjectDeletion } from '@lfk/db';
 import type { FileStatus } from '@lfk/vocabulary';
 import type { EntityManager } from '@mikro-orm/sql';
 import { ApiError } from '../../errors.ts';
-import { ScannerUnavailable } from '../../infrastructure/malware-scanner.ts';
+import { ScannerUnavailable } from './malware-scanner.ts';
 import type { Log } from '../../log.ts';
 import type { SpooledFile } from './intake.ts';
 import type { FilesServices } from './services.ts';

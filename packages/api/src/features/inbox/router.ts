@@ -37,7 +37,7 @@ import { inBatches } from '../../infrastructure/batches.ts';
 import { exportSubmissions } from './export.ts';
 import { type Actor, type FormKey, formMemberProcedure, formsScopeProcedure, router, submissionProcedure } from '../../trpc.ts';
 import { discardSpool, receiveUpload, type SpooledFile } from '../files/intake.ts';
-import type { UploadSource } from '../../infrastructure/upload-source.ts';
+import type { UploadSource } from '../files/upload-source.ts';
 import { dropUploads, keepUploads, type StoredUpload, storeUploads } from '../files/storing.ts';
 import { autoReplyOf } from '../auto-replies/sending.ts';
 import { emailPreviews, previewEmails } from './email-previews.ts';
