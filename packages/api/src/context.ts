@@ -12,9 +12,8 @@ import type { FormsServices } from './features/forms/services.ts';
 import type { InboxServices } from './features/inbox/services.ts';
 import type { KeysServices } from './features/keys/services.ts';
 import type { SecretScanningServices } from './features/secret-scanning/services.ts';
-import type { FilesServices } from './features/files/services.ts';
+import type { FilesServices, UploadSource } from './features/files/services.ts';
 import type { WebhooksServices } from './features/webhooks/services.ts';
-import type { UploadSource } from './features/files/upload-source.ts';
 import type { LongPolls } from './infrastructure/long-polls.ts';
 
 /** What every request shares: built once at start by the server. The kernel's members, and each feature's. */

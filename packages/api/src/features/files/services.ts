@@ -4,6 +4,8 @@ import type { FilesSettings } from './settings.ts';
 import type { FileLinks } from './links.ts';
 import type { Log } from '../../log.ts';
 
+/** What a request carries files in (a multipart body), as the context hands it to the submission. */
+export type { UploadSource } from './upload-source.ts';
 /** The services the files feature adds (built by composition/services.ts). */
 export interface FilesServices {
   files: {
