@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -13,7 +13,14 @@ function sourceFiles(dir: string): string[] {
   );
 }
 
-/** Each file of packages/api/src (relative to it) → the files of it that it imports. */
+/**
+ * Test-only files live beside the code they test: tests, the tables' rows a feature declares, and the
+ * tables themselves (test-tables/). The package's own code never imports them, so what it runs is the
+ * graph without them; the rules below are about that graph.
+ */
+const isTestOnly = (file: string) => /\.(test|access-cases|hostile-cases)\.ts$/.test(file) || file.startsWith('test-tables/');
+
+/** Each file of packages/api/src (relative to it) → the files it imports (a test's may be outside src: `../test/…`). */
 function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of sourceFiles(SRC)) {
@@ -46,11 +53,19 @@ const FEATURES = join(SRC, 'features');
 const featureFolders = readdirSync(FEATURES, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
 
 const graph = importGraph();
+/** What the package runs: every file but the test-only ones. */
+const product = new Map([...graph].filter(([file]) => !isTestOnly(file)));
 
 describe('packages/api imports', () => {
   it('every relative import names a file that exists', () => {
-    const missing = [...graph].flatMap(([from, targets]) => targets.filter((t) => !graph.has(t)).map((t) => `${from} → ${t}`));
+    const missing = [...graph].flatMap(([from, targets]) => targets.filter((t) => !existsSync(join(SRC, t))).map((t) => `${from} → ${t}`));
     expect(missing).toEqual([]);
+  });
+
+  it('never reach a test-only file from what the package runs (tests, *.access-cases.ts, *.hostile-cases.ts, test-tables/)', () => {
+    expect(graph.size).toBeGreaterThan(product.size);
+    const intoTests = [...product].flatMap(([from, targets]) => targets.filter(isTestOnly).map((t) => `${from} → ${t}`));
+    expect(intoTests).toEqual([]);
   });
 
   it('have no cycles', () => {
@@ -71,7 +86,7 @@ describe('packages/api imports', () => {
   });
 
   it('point down: entry points → composition → features → procedure builders and infrastructure → credentials, errors, schemas', () => {
-    const upward = [...graph].flatMap(([from, targets]) =>
+    const upward = [...product].flatMap(([from, targets]) =>
       targets.filter((t) => layerOf(t) > layerOf(from) && !isFeatureServicesType(from, t)).map((t) => `${from} → ${t}`),
     );
     expect(upward).toEqual([]);
@@ -92,7 +107,7 @@ describe('packages/api imports', () => {
   it('between features form no cycle of folders', () => {
     const featureOf = (file: string) => (file.startsWith('features/') ? file.split('/')[1]! : null);
     const edges = new Set<string>();
-    for (const [from, targets] of graph) {
+    for (const [from, targets] of product) {
       for (const target of targets) {
         const a = featureOf(from);
         const b = featureOf(target);
@@ -107,7 +122,7 @@ describe('packages/api imports', () => {
   it('keep schemas browser-safe: a schema module imports only zod, ipaddr.js, @lfk/vocabulary and other schema modules', () => {
     const isSchemaModule = (file: string) => file === 'common-schemas.ts' || /schemas\.ts$/.test(file);
     const offenders: string[] = [];
-    for (const file of graph.keys()) {
+    for (const file of product.keys()) {
       if (!isSchemaModule(file)) continue;
       const text = readFileSync(join(SRC, file), 'utf8');
       for (const [, spec] of text.matchAll(/from\s*'([^']+)'/g)) {
@@ -145,9 +160,9 @@ describe('feature slices', () => {
 
 describe('data access', () => {
   it('runs SQL only in packages/db: no execute( and no SQL text in the API or the server', () => {
-    const product = [...sourceFiles(SRC), ...sourceFiles(join(REPO, 'apps', 'server', 'src'))];
+    const code = [...sourceFiles(SRC), ...sourceFiles(join(REPO, 'apps', 'server', 'src'))].filter((file) => !isTestOnly(relative(SRC, file)));
     const sql = /\bexecute\(|\b(select|insert into|update|delete from)\b[^'`\n]*\b(from|set|values|where)\b/i;
-    const offenders = product
+    const offenders = code
       .filter((file) => readFileSync(file, 'utf8').split('\n').some((line) => !line.trim().startsWith('//') && !line.trim().startsWith('*') && sql.test(line)))
       .map((file) => relative(REPO, file));
     expect(offenders).toEqual([]);
