@@ -14,11 +14,11 @@ function sourceFiles(dir: string): string[] {
 }
 
 /**
- * Test-only files live beside the code they test: tests, the tables' rows a feature declares, and the
- * tables themselves (test-tables/). The package's own code never imports them, so what it runs is the
- * graph without them; the rules below are about that graph.
+ * Test-only files live beside the code they test: tests and their fixtures, the tables' rows a
+ * feature declares, and the tables themselves (test-tables/). The package's own code never imports
+ * them, so what it runs is the graph without them; the rules below are about that graph.
  */
-const isTestOnly = (file: string) => /\.(test|access-cases|hostile-cases)\.ts$/.test(file) || file.startsWith('test-tables/');
+const isTestOnly = (file: string) => /\.(test|fixtures|access-cases|hostile-cases)\.ts$/.test(file) || file.startsWith('test-tables/');
 
 /** Each file of packages/api/src (relative to it) → the files it imports (a test's may be outside src: `../test/…`). */
 function importGraph(): Map<string, string[]> {
@@ -62,7 +62,7 @@ describe('packages/api imports', () => {
     expect(missing).toEqual([]);
   });
 
-  it('never reach a test-only file from what the package runs (tests, *.access-cases.ts, *.hostile-cases.ts, test-tables/)', () => {
+  it('never reach a test-only file from what the package runs (tests, fixtures, *.access-cases.ts, *.hostile-cases.ts, test-tables/)', () => {
     expect(graph.size).toBeGreaterThan(product.size);
     const intoTests = [...product].flatMap(([from, targets]) => targets.filter(isTestOnly).map((t) => `${from} → ${t}`));
     expect(intoTests).toEqual([]);

@@ -1,7 +1,7 @@
 /**
  * A person's sessions listed with when and where each was last used: the User-Agent and address a
  * request brings. The clock is the test's. Signing sessions out is
- * packages/api/test/sessions/sessions.test.ts's.
+ * packages/api/src/features/sessions/sessions.test.ts's.
  */
 import { PASSWORD, useTestServer } from '@lfk/server/testing';
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * Retention, as a server runs it: by itself, every LFK_RETENTION_SWEEP_INTERVAL. What the sweep
- * deletes, its batches and replicas sweeping at once are packages/api/test/inbox/retention.test.ts's.
+ * deletes, its batches and replicas sweeping at once are packages/api/src/features/inbox/retention.test.ts's.
  */
 import { startTestServer, until } from '@lfk/server/testing';
 import { describe, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
  * Rolling a key over REST (issue 14): what a body that is not a roll request is answered. The
  * rules of a roll (the grace, what cannot be rolled, the 10-active-keys limit and its races, the
- * expiry policy) are packages/api/test/keys/roll.test.ts's, called through `createCaller`.
+ * expiry policy) are packages/api/src/features/keys/roll.test.ts's, called through `createCaller`.
  */
 import { ENGINE, expectError } from '@lfk/server/testing';
 import { describe, expect, it } from 'vitest';

@@ -108,7 +108,7 @@ describe('failures', () => {
     });
     expect(failed!.attempts[0]).toMatchObject({ status_code: 500, response_excerpt: 'database down' });
     if (failed!.attempts.length === 1) {
-      // Due again about 5 s after the failure (the schedule itself: packages/api/test/retry-schedule.test.ts).
+      // Due again about 5 s after the failure (the schedule itself: packages/api/src/features/webhooks/retry-schedule.test.ts).
       expect(failed!.status).toBe('pending');
       expect(new Date(failed!.next_attempt_at!).getTime()).toBeGreaterThan(new Date(failed!.attempts[0]!.at).getTime());
     }

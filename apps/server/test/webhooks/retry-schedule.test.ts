@@ -2,7 +2,7 @@
  * Issue 40: the automatic retry schedule is the server's, and only a receiver's own signal moves
  * it. A member's "Retry now" sends one attempt and leaves it as it was; a `Retry-After` on a 429 or
  * 503 puts the next attempt off (by an hour at most), on a 500 it is ignored. (The rules alone, on
- * a fixed clock: packages/api/test/retry-schedule.test.ts.)
+ * a fixed clock: packages/api/src/features/webhooks/retry-schedule.test.ts.)
  */
 import { type Account, type Receiver, startReceiver, startTestServer, type TestServer, until, useTestServer } from '@lfk/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -13,7 +13,7 @@ import { BODY_CASES, FEATURE_CASES, MATRIX } from './index.ts';
 
 const FEATURES = join(import.meta.dirname, '..', 'features');
 const routeKey = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
-const isTestOnly = (file: string) => /\.(test|access-cases|hostile-cases)\.ts$/.test(file);
+const isTestOnly = (file: string) => /\.(test|fixtures|access-cases|hostile-cases)\.ts$/.test(file);
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>

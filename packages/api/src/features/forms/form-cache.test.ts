@@ -6,8 +6,8 @@
 import type { Database, NotificationHandlers, SubmissionFormReading } from '@lfk/db';
 import { FORM_CHANGED_CHANNEL } from '@lfk/db';
 import { describe, expect, it } from 'vitest';
-import { FORM_CACHE_MAX_CHARACTERS, FormCache } from '../../src/features/forms/form-cache.ts';
-import { followFormChanges } from '../../src/features/forms/form-change-listener.ts';
+import { FORM_CACHE_MAX_CHARACTERS, FormCache } from './form-cache.ts';
+import { followFormChanges } from './form-change-listener.ts';
 
 /** A form as `readForSubmission` answers it; `fields` makes its JSON as long as needed. */
 function reading(id: string, fields = 1): SubmissionFormReading {

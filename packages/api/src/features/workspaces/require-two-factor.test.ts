@@ -6,14 +6,14 @@
 import { ENGINE, testClock } from '@lfk/testing';
 import { generate } from 'otplib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Services } from '../../src/context.ts';
-import { auditActions } from '../support/database.ts';
-import { createContactForm } from '../support/forms.ts';
-import { createKey } from '../support/keys.ts';
-import { expectRefused } from '../support/refusals.ts';
-import { team } from '../support/team.ts';
-import { TEST_PASSWORD } from '../../src/testing.ts';
-import { callerFor, type Person, testServices } from '../world.ts';
+import type { Services } from '../../context.ts';
+import { auditActions } from '../../../test/support/database.ts';
+import { createContactForm } from '../../../test/support/forms.ts';
+import { createKey } from '../../../test/support/keys.ts';
+import { expectRefused } from '../../../test/support/refusals.ts';
+import { team } from '../../../test/support/team.ts';
+import { TEST_PASSWORD } from '../../testing.ts';
+import { callerFor, type Person, testServices } from '../../../test/world.ts';
 
 const clock = testClock(new Date('2026-11-28T15:00:15Z'));
 let services: Services;

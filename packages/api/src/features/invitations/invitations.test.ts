@@ -6,14 +6,14 @@
  */
 import { DAY, ENGINE, testClock } from '@lfk/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Services } from '../../src/context.ts';
-import { seedMembership, TEST_PASSWORD } from '../../src/testing.ts';
-import { count, sql } from '../support/database.ts';
-import { emailsTo, linkTokenTo } from '../support/emails.ts';
-import { createKey } from '../support/keys.ts';
-import { expectRefused, outcome } from '../support/refusals.ts';
-import { team } from '../support/team.ts';
-import { callerFor, type Person, person, testServices } from '../world.ts';
+import type { Services } from '../../context.ts';
+import { seedMembership, TEST_PASSWORD } from '../../testing.ts';
+import { count, sql } from '../../../test/support/database.ts';
+import { emailsTo, linkTokenTo } from '../../../test/support/emails.ts';
+import { createKey } from '../../../test/support/keys.ts';
+import { expectRefused, outcome } from '../../../test/support/refusals.ts';
+import { team } from '../../../test/support/team.ts';
+import { callerFor, type Person, person, testServices } from '../../../test/world.ts';
 
 const clock = testClock();
 let services: Services;

@@ -7,13 +7,13 @@
  */
 import { ENGINE, until } from '@lfk/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Services } from '../../src/context.ts';
-import { count, sql } from '../support/database.ts';
-import { createContactForm, VALID } from '../support/forms.ts';
-import { createKey } from '../support/keys.ts';
-import { expectRefused, outcome } from '../support/refusals.ts';
-import { team } from '../support/team.ts';
-import { callerFor, type Person, testServices } from '../world.ts';
+import type { Services } from '../../context.ts';
+import { count, sql } from '../../../test/support/database.ts';
+import { createContactForm, VALID } from '../../../test/support/forms.ts';
+import { createKey } from '../../../test/support/keys.ts';
+import { expectRefused, outcome } from '../../../test/support/refusals.ts';
+import { team } from '../../../test/support/team.ts';
+import { callerFor, type Person, testServices } from '../../../test/world.ts';
 
 let clock = new Date('2026-11-25T12:00:00Z');
 let services: Services;

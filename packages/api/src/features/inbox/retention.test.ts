@@ -8,11 +8,11 @@ import { replicaOf, sharedDatabase } from '@lfk/db/testing';
 import { ENGINE } from '@lfk/testing';
 import { DAY_MS } from '@lfk/vocabulary';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Services } from '../../src/context.ts';
-import { sweepExpiredSubmissions, sweepPastEvents } from '../../src/features/inbox/retention-sweep.ts';
-import { count, sql } from '../support/database.ts';
-import { createContactForm } from '../support/forms.ts';
-import { callerFor, type Person, person, testServices } from '../world.ts';
+import type { Services } from '../../context.ts';
+import { sweepExpiredSubmissions, sweepPastEvents } from './retention-sweep.ts';
+import { count, sql } from '../../../test/support/database.ts';
+import { createContactForm } from '../../../test/support/forms.ts';
+import { callerFor, type Person, person, testServices } from '../../../test/world.ts';
 
 const now = new Date('2026-11-25T12:00:00Z');
 let services: Services;

@@ -3,12 +3,12 @@
  * procedure answers as for a form that does not exist.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Services } from '../../src/context.ts';
-import { sql } from '../support/database.ts';
-import { createAnonymous, formRow } from '../support/forms.ts';
-import { createKey } from '../support/keys.ts';
-import { expectRefused } from '../support/refusals.ts';
-import { callerFor, person, testServices } from '../world.ts';
+import type { Services } from '../../context.ts';
+import { sql } from '../../../test/support/database.ts';
+import { createAnonymous, formRow } from '../../../test/support/forms.ts';
+import { createKey } from '../../../test/support/keys.ts';
+import { expectRefused } from '../../../test/support/refusals.ts';
+import { callerFor, person, testServices } from '../../../test/world.ts';
 
 let services: Services;
 beforeAll(async () => {

@@ -4,11 +4,11 @@
  */
 import { ENGINE } from '@lfk/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Services } from '../../src/context.ts';
-import { sql } from '../support/database.ts';
-import { expectRefused } from '../support/refusals.ts';
-import { team } from '../support/team.ts';
-import { callerFor, testServices } from '../world.ts';
+import type { Services } from '../../context.ts';
+import { sql } from '../../../test/support/database.ts';
+import { expectRefused } from '../../../test/support/refusals.ts';
+import { team } from '../../../test/support/team.ts';
+import { callerFor, testServices } from '../../../test/world.ts';
 
 let services: Services;
 beforeAll(async () => {

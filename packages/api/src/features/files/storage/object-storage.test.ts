@@ -10,7 +10,7 @@ import {
   type ObjectStorage,
   objectStorageFrom,
   S3Storage,
-} from '../src/features/files/storage/index.ts';
+} from './index.ts';
 
 // One contract, both backends: the data directory and a real S3-protocol server (s3rver, in a
 // process of its own, checking every request's signature).

@@ -6,8 +6,8 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { discardSpool, receiveUpload } from '../../src/features/files/intake.ts';
-import type { UploadSource } from '../../src/features/files/upload-source.ts';
+import { discardSpool, receiveUpload } from './intake.ts';
+import type { UploadSource } from './upload-source.ts';
 
 const KiB = 1024;
 let spoolDir: string;

@@ -8,13 +8,13 @@
 import { MAX_ACTIVE_KEYS } from '@lfk/vocabulary';
 import { DAY, ENGINE, testClock } from '@lfk/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Services } from '../../src/context.ts';
-import { TEST_PASSWORD } from '../../src/testing.ts';
-import { auditActions, sql } from '../support/database.ts';
-import { createKey } from '../support/keys.ts';
-import { expectRefused, outcome } from '../support/refusals.ts';
-import { callerFor, person, testServices } from '../world.ts';
-import { expectKeyRefused, expectKeyWorks, getKey, revokeKey, roll } from './fixtures.ts';
+import type { Services } from '../../context.ts';
+import { TEST_PASSWORD } from '../../testing.ts';
+import { auditActions, sql } from '../../../test/support/database.ts';
+import { createKey } from '../../../test/support/keys.ts';
+import { expectRefused, outcome } from '../../../test/support/refusals.ts';
+import { callerFor, person, testServices } from '../../../test/world.ts';
+import { expectKeyRefused, expectKeyWorks, getKey, revokeKey, roll } from './keys.fixtures.ts';
 
 const clock = testClock();
 let services: Services;

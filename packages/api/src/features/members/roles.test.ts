@@ -5,13 +5,13 @@
  */
 import { ENGINE } from '@lfk/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Services } from '../../src/context.ts';
-import { sql } from '../support/database.ts';
-import { createKey } from '../support/keys.ts';
-import { expectRefused, outcome } from '../support/refusals.ts';
-import { team } from '../support/team.ts';
-import { TEST_PASSWORD } from '../../src/testing.ts';
-import { callerFor, testServices } from '../world.ts';
+import type { Services } from '../../context.ts';
+import { sql } from '../../../test/support/database.ts';
+import { createKey } from '../../../test/support/keys.ts';
+import { expectRefused, outcome } from '../../../test/support/refusals.ts';
+import { team } from '../../../test/support/team.ts';
+import { TEST_PASSWORD } from '../../testing.ts';
+import { callerFor, testServices } from '../../../test/world.ts';
 
 let services: Services;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { retryAfterOf } from '../src/infrastructure/outbound-requests.ts';
-import { nextAttemptAfter, nextAttemptAfterFailure, RETRY_AFTER_MAX_MS, RETRY_DELAYS_MS } from '../src/features/webhooks/retry-schedule.ts';
+import { retryAfterOf } from '../../infrastructure/outbound-requests.ts';
+import { nextAttemptAfter, nextAttemptAfterFailure, RETRY_AFTER_MAX_MS, RETRY_DELAYS_MS } from './retry-schedule.ts';
 
 describe('the webhook retry schedule', () => {
   const now = new Date('2026-11-25T00:00:00Z');

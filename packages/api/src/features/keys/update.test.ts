@@ -7,12 +7,12 @@
  */
 import { ENGINE, testClock } from '@lfk/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Services } from '../../src/context.ts';
-import { auditActions } from '../support/database.ts';
-import { createKey } from '../support/keys.ts';
-import { expectRefused } from '../support/refusals.ts';
-import { person, testServices } from '../world.ts';
-import { getKey, revokeKey, updateKey } from './fixtures.ts';
+import type { Services } from '../../context.ts';
+import { auditActions } from '../../../test/support/database.ts';
+import { createKey } from '../../../test/support/keys.ts';
+import { expectRefused } from '../../../test/support/refusals.ts';
+import { person, testServices } from '../../../test/world.ts';
+import { getKey, revokeKey, updateKey } from './keys.fixtures.ts';
 
 const clock = testClock();
 let services: Services;

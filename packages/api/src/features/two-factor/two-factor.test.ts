@@ -6,13 +6,13 @@
 import { ENGINE, testClock } from '@lfk/testing';
 import { generate } from 'otplib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Services } from '../../src/context.ts';
-import { TEST_PASSWORD } from '../../src/testing.ts';
-import { auditActions, sql } from '../support/database.ts';
-import { emailsTo, linkTokenTo } from '../support/emails.ts';
-import { expectRefused, outcome, wireErrorOf } from '../support/refusals.ts';
-import { seedMembership } from '../../src/testing.ts';
-import { callerFor, type Person, person, testServices } from '../world.ts';
+import type { Services } from '../../context.ts';
+import { TEST_PASSWORD } from '../../testing.ts';
+import { auditActions, sql } from '../../../test/support/database.ts';
+import { emailsTo, linkTokenTo } from '../../../test/support/emails.ts';
+import { expectRefused, outcome, wireErrorOf } from '../../../test/support/refusals.ts';
+import { seedMembership } from '../../testing.ts';
+import { callerFor, type Person, person, testServices } from '../../../test/world.ts';
 
 // Mid-step, so a step before and a step after are both whole steps away from the edges.
 const clock = testClock(new Date('2026-11-28T10:00:15Z'));

@@ -1,11 +1,11 @@
 /** What the keys files share: a key tried on a request, and the key procedures called as an owner. */
 import { newId } from '@lfk/db';
 import { expect } from 'vitest';
-import type { Services } from '../../src/context.ts';
-import type { RouterInputs } from '../../src/root.ts';
-import type { Owner } from '../support/keys.ts';
-import { refusal } from '../support/refusals.ts';
-import { callerFor } from '../world.ts';
+import type { Services } from '../../context.ts';
+import type { RouterInputs } from '../../root.ts';
+import type { Owner } from '../../../test/support/keys.ts';
+import { refusal } from '../../../test/support/refusals.ts';
+import { callerFor } from '../../../test/world.ts';
 
 /** A well-shaped form id that names no form: a good key gets 404 form_not_found, a refused one 401 invalid_api_key. */
 export const PROBE = newId('form');

@@ -4,11 +4,11 @@
  * address, which HTTP brings) is apps/server/test/accounts/sessions.test.ts's.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Services } from '../../src/context.ts';
-import { TEST_PASSWORD } from '../../src/testing.ts';
-import { createKey } from '../support/keys.ts';
-import { expectRefused } from '../support/refusals.ts';
-import { callerFor, person, testServices } from '../world.ts';
+import type { Services } from '../../context.ts';
+import { TEST_PASSWORD } from '../../testing.ts';
+import { createKey } from '../../../test/support/keys.ts';
+import { expectRefused } from '../../../test/support/refusals.ts';
+import { callerFor, person, testServices } from '../../../test/world.ts';
 
 let services: Services;
 beforeAll(async () => {

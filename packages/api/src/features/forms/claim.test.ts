@@ -4,13 +4,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Services } from '../../src/context.ts';
-import { seedMembership } from '../../src/testing.ts';
-import { sql } from '../support/database.ts';
-import { createAnonymous as createAnonymousForm, formRow as formRowOf } from '../support/forms.ts';
-import { createKey } from '../support/keys.ts';
-import { expectRefused, outcome } from '../support/refusals.ts';
-import { callerFor, person, testServices } from '../world.ts';
+import type { Services } from '../../context.ts';
+import { seedMembership } from '../../testing.ts';
+import { sql } from '../../../test/support/database.ts';
+import { createAnonymous as createAnonymousForm, formRow as formRowOf } from '../../../test/support/forms.ts';
+import { createKey } from '../../../test/support/keys.ts';
+import { expectRefused, outcome } from '../../../test/support/refusals.ts';
+import { callerFor, person, testServices } from '../../../test/world.ts';
 
 let services: Services;
 beforeAll(async () => {

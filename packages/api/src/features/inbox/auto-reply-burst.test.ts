@@ -5,12 +5,12 @@
  * still kept. Through the procedures, with the limits counted in the database as replicas share them.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Services } from '../../src/context.ts';
-import { DEFAULT_RATE_LIMITS } from '../../src/rate-limits/rate-limits.ts';
-import { count } from '../support/database.ts';
-import { createContactForm } from '../support/forms.ts';
-import { createKey } from '../support/keys.ts';
-import { callerFor, type Person, person, testServices } from '../world.ts';
+import type { Services } from '../../context.ts';
+import { DEFAULT_RATE_LIMITS } from '../../rate-limits/rate-limits.ts';
+import { count } from '../../../test/support/database.ts';
+import { createContactForm } from '../../../test/support/forms.ts';
+import { createKey } from '../../../test/support/keys.ts';
+import { callerFor, type Person, person, testServices } from '../../../test/world.ts';
 
 let services: Services;
 let owner: Person;

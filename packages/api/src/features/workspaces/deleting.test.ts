@@ -5,15 +5,15 @@
  */
 import { ENGINE } from '@lfk/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Services } from '../../src/context.ts';
-import { count, sql } from '../support/database.ts';
-import { linkTokenTo } from '../support/emails.ts';
-import { createForm } from '../support/forms.ts';
-import { createKey } from '../support/keys.ts';
-import { expectRefused, outcome } from '../support/refusals.ts';
-import { team } from '../support/team.ts';
-import { heldBy, workspaceName } from '../support/workspaces.ts';
-import { callerFor, person, testServices } from '../world.ts';
+import type { Services } from '../../context.ts';
+import { count, sql } from '../../../test/support/database.ts';
+import { linkTokenTo } from '../../../test/support/emails.ts';
+import { createForm } from '../../../test/support/forms.ts';
+import { createKey } from '../../../test/support/keys.ts';
+import { expectRefused, outcome } from '../../../test/support/refusals.ts';
+import { team } from '../../../test/support/team.ts';
+import { heldBy, workspaceName } from '../../../test/support/workspaces.ts';
+import { callerFor, person, testServices } from '../../../test/world.ts';
 
 let services: Services;
 beforeAll(async () => {

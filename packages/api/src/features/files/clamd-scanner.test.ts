@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Clamd, describeWithClamd, EICAR, EICAR_SIGNATURE, freePort, startClamd, thrown } from '@lfk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { malwareScannerFrom, parseClamdUrl } from '../src/features/files/clamd-scanner.ts';
-import { ScannerUnavailable } from '../src/features/files/malware-scanner.ts';
+import { malwareScannerFrom, parseClamdUrl } from './clamd-scanner.ts';
+import { ScannerUnavailable } from './malware-scanner.ts';
 
 const MiB = 1024 * 1024;
 let dir: string;

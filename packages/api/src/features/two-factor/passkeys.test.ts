@@ -6,12 +6,12 @@
  */
 import { ENGINE, type PasskeyAlgorithm, PasskeyAuthenticator, testClock } from '@lfk/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Services } from '../../src/context.ts';
-import { TEST_PASSWORD } from '../../src/testing.ts';
-import { auditActions, sql } from '../support/database.ts';
-import { emailsTo } from '../support/emails.ts';
-import { expectRefused, outcome } from '../support/refusals.ts';
-import { callerFor, type Person, person, testServices } from '../world.ts';
+import type { Services } from '../../context.ts';
+import { TEST_PASSWORD } from '../../testing.ts';
+import { auditActions, sql } from '../../../test/support/database.ts';
+import { emailsTo } from '../../../test/support/emails.ts';
+import { expectRefused, outcome } from '../../../test/support/refusals.ts';
+import { callerFor, type Person, person, testServices } from '../../../test/world.ts';
 
 const clock = testClock(new Date('2026-11-28T12:00:00Z'));
 let services: Services;
