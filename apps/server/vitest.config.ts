@@ -5,22 +5,22 @@ export default defineConfig({
   ...sourceConditions,
   test: fastAndSlow([
     // Spawn the real server process.
-    'test/npm-start.test.ts',
-    'test/server.test.ts',
-    'test/durability.test.ts',
+    'test/process/npm-start.test.ts',
+    'test/process/server.test.ts',
+    'test/process/durability.test.ts',
     // Runs the curl examples of the README and docs/reference/api.md in bash, one process per statement.
-    'test/readme-examples.test.ts',
+    'test/docs/readme-examples.test.ts',
     // Waits out the database's connect and statement timeouts.
-    'test/database-outages.test.ts',
+    'test/dependencies/database-outages.test.ts',
     'test/webhooks/crash.test.ts',
-    'test/background-write-failures.test.ts',
+    'test/process/background-write-failures.test.ts',
     'test/key-cache/other-processes.test.ts',
     'test/key-cache/lost-notification-connection.test.ts',
     // Wait out real time: a client trickling bytes, polls that must not send again.
-    'test/slow-clients.test.ts',
+    'test/connections/slow-clients.test.ts',
     'test/email/resends-and-retries.test.ts',
     'test/inbox/captcha-timeout.test.ts',
     // Waits out object storage's and clamd's deadlines (3 s each) behind hops that never answer.
-    'test/dependency-deadlines.test.ts',
+    'test/dependencies/dependency-deadlines.test.ts',
   ]),
 });

@@ -1,7 +1,7 @@
 /**
  * Signing a device in from the dashboard (`lfk login --web`): the device starts a request and polls;
  * a signed-in person approves or denies it by its short code; the device gets a session of its own.
- * What HTTP adds stays in apps/server/test/device-logins.test.ts: the address and User-Agent a
+ * What HTTP adds stays in apps/server/test/accounts/device-logins.test.ts: the address and User-Agent a
  * request brings, Retry-After, no cookie, codes guessed over REST and in tRPC batches, the log.
  */
 import { ENGINE } from '@lfk/testing';

@@ -28,7 +28,7 @@ function curlBlocks(): { heading: string; code: string }[] {
   const blocks: { heading: string; code: string }[] = [];
   for (const file of SOURCES) {
     let heading = '';
-    const lines = readFileSync(new URL(`../../../${file}`, import.meta.url), 'utf8').split('\n');
+    const lines = readFileSync(new URL(`../../../../${file}`, import.meta.url), 'utf8').split('\n');
     for (let i = 0; i < lines.length; i++) {
       if (lines[i]!.startsWith('## ')) heading = `${file}#${lines[i]!.slice(3)}`;
       if (lines[i] !== '```sh') continue;

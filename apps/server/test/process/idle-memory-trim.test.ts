@@ -4,7 +4,7 @@
  */
 import { until } from '@lfk/server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { idleMemoryTrim } from '../src/idle-memory-trim.ts';
+import { idleMemoryTrim } from '../../src/idle-memory-trim.ts';
 
 const LOOK_EVERY_MS = 200;
 let stop: (() => unknown) | undefined;

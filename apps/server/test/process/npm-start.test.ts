@@ -19,7 +19,7 @@ const alive = (pid: number) => {
 describe('npm start', () => {
   it('SIGTERM to npm reaches the server, which shuts down cleanly', { timeout: 300_000 }, async () => {
     const npm = spawn('npm', ['start', '--silent'], {
-      cwd: join(import.meta.dirname, '../../..'),
+      cwd: join(import.meta.dirname, '../../../..'),
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: '0', LFK_DATA_DIR: 'memory://', LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -44,7 +44,7 @@ describe('npm start', () => {
 
   it('SIGINT stops it even when the reader of its output is gone (`npm start | tee log`, Ctrl-C)', { timeout: 300_000 }, async () => {
     const server = spawn(process.execPath, ['apps/server/src/main.ts'], {
-      cwd: join(import.meta.dirname, '../../..'),
+      cwd: join(import.meta.dirname, '../../../..'),
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: '0', LFK_DATA_DIR: 'memory://', LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -69,7 +69,7 @@ describe('npm start', () => {
     const port = (taken.address() as { port: number }).port;
     try {
       const server = spawn(process.execPath, ['apps/server/src/main.ts'], {
-        cwd: join(import.meta.dirname, '../../..'),
+        cwd: join(import.meta.dirname, '../../../..'),
         env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: String(port), LFK_DATA_DIR: 'memory://', LOG_LEVEL: 'silent' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

@@ -20,8 +20,8 @@ import {
   useTestServer,
 } from '@lfk/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/index.ts';
-import { deliveriesOf, formWithWebhook, submitTo } from './webhooks/fixtures.ts';
+import { ConfigError, loadConfig } from '../../src/index.ts';
+import { deliveriesOf, formWithWebhook, submitTo } from '../webhooks/fixtures.ts';
 
 const PDF = Buffer.from('%PDF-1.7\n%lfk\n1 0 obj\n<< /Type /Catalog >>\nendobj\n%%EOF\n');
 const SCHEMA = [{ name: 'doc', type: 'file', required: true }];

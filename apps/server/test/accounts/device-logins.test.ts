@@ -2,7 +2,7 @@
  * Signing a device in (`lfk login --web`), as HTTP carries it: the address and User-Agent a request
  * brings, Retry-After, the session in the body and never a cookie, codes guessed over REST and in
  * tRPC batches, and the user code kept out of the log. The rules (approving, denying, expiry, races,
- * what is stored) are packages/api/test/device-sign-in's.
+ * what is stored) are packages/api/src/features/device-sign-in's.
  */
 import { describe, expect, it } from 'vitest';
 import { emailsSentTo, expectError, until, useTestServer } from '@lfk/server/testing';
