@@ -4,7 +4,7 @@ import { CliError, EXIT_AUTH } from '../errors.ts';
 import type { Api } from '../http/api.ts';
 import { canPrompt, promptHidden, promptLine, requirePrompt } from '../terminal/prompts.ts';
 
-// Asking the person at the terminal who they are: the second factor of a sign-in (\`lfk login\`), and
+// Asking the person at the terminal who they are: the second factor of a sign-in (`lfk login`), and
 // sudo mode's confirmation, which any command may need (run-command.ts runs it again after).
 
 /** Six digits, spaces allowed (`123 456`), is a code from the app; anything else a recovery code (or, asked again, a password). */
@@ -37,7 +37,9 @@ export async function completeSecondFactor(ctx: CommandContext, api: Api, pendin
         ctx.out.note('That code is not right, or it was already used. Try the one the app shows now.');
         continue;
       }
-      if (code === 'invalid_challenge') throw new CliError('invalid_challenge', 'The sign-in expired before it was completed.', { exitCode: EXIT_AUTH, hint: "Run 'lfk login' again." });
+      if (code === 'invalid_challenge') {
+        throw new CliError('invalid_challenge', 'The sign-in expired before it was completed.', { exitCode: EXIT_AUTH, hint: "Run 'lfk login' again." });
+      }
       throw error;
     }
   }

@@ -7,12 +7,16 @@ import { action } from '../run-command.ts';
 /** `lfk forms close|reopen`: the form's `closed`, by a key or a session. */
 export const openCloseCommand = (name: 'close' | 'reopen') =>
   new Command(name)
-    .description(name === 'close' ? 'Close a form: submissions are refused until it is reopened' : 'Reopen a closed form (a closing time already past is cleared)')
+    .description(
+      name === 'close' ? 'Close a form: submissions are refused until it is reopened' : 'Reopen a closed form (a closing time already past is cleared)',
+    )
     .argument('<form_id>', 'the form')
     .option('--message <text>', 'what a person who tries to send it reads (close only)')
     .action(
       action(async (ctx, formId, flags) => {
-        if (name === 'reopen' && flags.message !== undefined) throw usageError('conflicting_flags', '--message goes with close: a reopened form shows no message.');
+        if (name === 'reopen' && flags.message !== undefined) {
+          throw usageError('conflicting_flags', '--message goes with close: a reopened form shows no message.');
+        }
         const api = await formsApi(ctx);
         let body: Omit<RouterInputs['forms']['update'], 'form_id'> = { closed: name === 'close' };
         if (flags.message !== undefined) body.closed_message = flags.message;

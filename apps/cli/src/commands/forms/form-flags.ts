@@ -9,7 +9,9 @@ import { collect } from '../options.ts';
 // How `forms create` and `forms update` read their flags into the API's body.
 
 /** As the help lists them: a select field is given with its options, a file field with what it takes. */
-const FIELD_TYPES_HELP = FIELD_TYPES.map((type) => (type === 'select' ? 'select=a,b' : type === 'file' ? 'file[=application/pdf,image/*][:multiple][:max=5MiB]' : type)).join(' ');
+const FIELD_TYPES_HELP = FIELD_TYPES.map((type) =>
+  type === 'select' ? 'select=a,b' : type === 'file' ? 'file[=application/pdf,image/*][:multiple][:max=5MiB]' : type,
+).join(' ');
 
 /** The flags `forms create` and `forms update` share, one for each field of the form. */
 export const withFormOptions = <Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
@@ -19,7 +21,11 @@ export const withFormOptions = <Args extends unknown[], Opts extends OptionValue
     .option('--name <name>', "the form's name")
     .option('--field <name:type[:required]>', `a field; repeat for each (types: ${FIELD_TYPES_HELP})`, collect)
     .option('--schema <file|->', 'the fields as a JSON array, from a file or - for standard input')
-    .addOption(new Option('--unknown-fields <policy>', 'what a submitted field the form does not name gets: refused, kept as text, or dropped').choices(UNKNOWN_FIELD_POLICIES))
+    .addOption(
+      new Option('--unknown-fields <policy>', 'what a submitted field the form does not name gets: refused, kept as text, or dropped').choices(
+        UNKNOWN_FIELD_POLICIES,
+      ),
+    )
     .addOption(new Option('--mode <mode>', 'who may submit').choices(SUBMISSION_MODES))
     .option('--origin <origin>', 'an origin allowed to submit from a browser; repeat for each', collect)
     .option('--redirect-url <url>', 'where a browser goes after submitting')
@@ -43,7 +49,17 @@ type NoOptions = Record<never, never>;
 type FormFlags = ReturnType<ReturnType<typeof withFormOptions<[], NoOptions, NoOptions>>['opts']>;
 
 /** Flags that take a value, or `false` from update's `--no-…` to clear it. */
-type Clearable = 'redirectUrl' | 'errorRedirectUrl' | 'notifyEmail' | 'honeypot' | 'captcha' | 'closesAt' | 'maxSubmissions' | 'closedMessage' | 'retentionDays' | 'autoReply';
+type Clearable =
+  | 'redirectUrl'
+  | 'errorRedirectUrl'
+  | 'notifyEmail'
+  | 'honeypot'
+  | 'captcha'
+  | 'closesAt'
+  | 'maxSubmissions'
+  | 'closedMessage'
+  | 'retentionDays'
+  | 'autoReply';
 export type BodyFlags = Omit<FormFlags, Clearable> & { [K in Clearable]?: FormFlags[K] | false };
 
 /** A whole number for a flag; the server judges its range. */

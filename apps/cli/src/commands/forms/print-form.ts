@@ -25,7 +25,12 @@ export function printForm(form: Form, ctx: CommandContext): void {
   const waiting = form.notify_emails.length > verified.size;
   const listed = form.notify_emails.map((address) => `${address} (${verified.has(address) ? 'verified' : 'not verified'})`).join(', ');
   // While none is verified, the addresses verified before the change keep the emails.
-  const meanwhile = verified.size > 0 ? '' : form.notified_addresses.length > 0 ? `; submissions still go to ${form.notified_addresses.join(', ')} until one is` : '; no submission is emailed until one is';
+  const meanwhile =
+    verified.size > 0
+      ? ''
+      : form.notified_addresses.length > 0
+        ? `; submissions still go to ${form.notified_addresses.join(', ')} until one is`
+        : '; no submission is emailed until one is';
   const notify: RecordEntry =
     form.notify_emails.length === 0 ? ['notify emails', 'none'] : ['notify emails', `${listed}${meanwhile}`, waiting ? style.yellow : style.green];
   ctx.out.record([

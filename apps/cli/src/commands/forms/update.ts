@@ -72,7 +72,8 @@ export const formsUpdateCommand = () =>
           }
         }
         // A client of its own after any question, so time spent answering is not spent from the timeout.
-        let form = Object.keys(body).length > 0 || retention === undefined ? await (await formsApi(ctx)).forms.update.mutate({ form_id: formId, ...body }) : null;
+        let form =
+          Object.keys(body).length > 0 || retention === undefined ? await (await formsApi(ctx)).forms.update.mutate({ form_id: formId, ...body }) : null;
         // Retention is a member's session's to change (a shorter one deletes submissions): asked with the session.
         if (retention !== undefined) form = await (await sessionApi(ctx)).forms.setRetention.mutate({ form_id: formId, retention_days: retention });
         if (!form) return;

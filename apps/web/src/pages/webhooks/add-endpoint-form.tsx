@@ -1,6 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { webhookCreateInput } from '@lfk/api/schemas';
-import { WEBHOOK_EVENT_TYPES, WEBHOOK_KINDS, WEBHOOK_SIGNING_SCHEMES, type WebhookEventType, type WebhookKind, type WebhookSigningScheme } from '@lfk/vocabulary';
+import {
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_KINDS,
+  WEBHOOK_SIGNING_SCHEMES,
+  type WebhookEventType,
+  type WebhookKind,
+  type WebhookSigningScheme,
+} from '@lfk/vocabulary';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { trpc, trpcClient } from '../../api/trpc.ts';

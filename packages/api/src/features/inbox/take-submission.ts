@@ -114,7 +114,8 @@ async function keepingUploads(ctx: Caller, stored: readonly StoredUpload[], writ
  */
 async function writeSubmission(ctx: Caller, judged: Judged, write: IdempotentWrite, request: unknown): Promise<Written> {
   const { form, verdict, stored } = judged;
-  const oneStatement = ctx.idempotencyKey === undefined && form.maxSubmissions == null && stored.length === 0 && !(verdict.status === 'ok' && deliversTo(form, []));
+  const oneStatement =
+    ctx.idempotencyKey === undefined && form.maxSubmissions == null && stored.length === 0 && !(verdict.status === 'ok' && deliversTo(form, []));
   if (oneStatement) return recordSubmission(ctx, ctx.em, judged);
   const answer = await runIdempotently<Written | Created>(ctx, write, request, async (em) => {
     const written = await recordSubmission(ctx, em, judged);
@@ -134,7 +135,12 @@ async function recordSubmission(ctx: Caller, em: EntityManager, judged: Judged):
   await assertUnderCap(em, form);
   await keepUploads(em, stored);
   const values = { ...judged.values, ...fileIdsByField(stored) };
-  const asSent = (record: { id: string; createdAt: Date }) => ({ ...record, source, values, files: stored.map((file) => ({ ...file, submissionId: record.id })) });
+  const asSent = (record: { id: string; createdAt: Date }) => ({
+    ...record,
+    source,
+    values,
+    files: stored.map((file) => ({ ...file, submissionId: record.id })),
+  });
   const emailsOf = (written: { id: string; createdAt: Date }) =>
     real ? [...notificationsOf(form, asSent(written), ctx.services), ...(autoReply ? [autoReply] : [])] : [];
   const record = await em
