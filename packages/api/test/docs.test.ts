@@ -39,3 +39,51 @@ describe('docs/how-it-works.md', () => {
     expect(paths.filter((path) => !exists(path))).toEqual([]);
   });
 });
+
+describe('docs/decisions.md', () => {
+  const doc = read('docs/decisions.md');
+  const lines = doc.split('\n');
+  const firstTopic = lines.findIndex((line) => line.startsWith('## '));
+  /** The contents list: the `- [Topic](#anchor) (issues …)` lines before the first topic. */
+  const listed = lines
+    .slice(0, firstTopic)
+    .filter((line) => line.startsWith('- ['))
+    .map((line) => {
+      const m = /^- \[([^\]]+)\]\(#([^)]+)\)(?: \(issues? ([\d, ]+)\))?$/.exec(line);
+      if (!m) throw new Error(`a line of the contents list is not "- [Topic](#anchor) (issues N, M)": ${line}`);
+      return { title: m[1]!, anchor: m[2]!, issues: m[3] ? m[3].split(', ').map(Number) : [] };
+    });
+  /** Each `##` topic, with the issues its `###` entries name. */
+  const topics = lines.flatMap((line, i) => {
+    if (!line.startsWith('## ')) return [];
+    const next = lines.findIndex((other, j) => j > i && other.startsWith('## '));
+    const entries = lines.slice(i + 1, next < 0 ? undefined : next).filter((entry) => entry.startsWith('### '));
+    const issues = new Set(entries.flatMap((entry) => [...entry.matchAll(/\bissues? (\d+)/g)].map((m) => Number(m[1]))));
+    return [{ title: line.slice(3).trim(), issues: [...issues].sort((a, b) => a - b) }];
+  });
+  /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
+  const anchorOf = (title: string) =>
+    title
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} _-]/gu, '')
+      .replace(/ /g, '-');
+
+  it('lists every topic (## heading) at the top, in order, and nothing else', () => {
+    expect(topics.length).toBeGreaterThan(5);
+    expect(listed.map((item) => item.title)).toEqual(topics.map((topic) => topic.title));
+  });
+
+  it("links each listed topic to its heading's anchor", () => {
+    expect(listed.map((item) => item.anchor)).toEqual(listed.map((item) => anchorOf(item.title)));
+  });
+
+  it("gives beside each topic the issues its entries' headings name", () => {
+    expect(listed.map((item) => `${item.title}: ${[...item.issues].sort((a, b) => a - b).join(', ')}`)).toEqual(
+      topics.map((topic) => `${topic.title}: ${topic.issues.join(', ')}`),
+    );
+  });
+
+  it('keeps every entry (### heading) under a topic', () => {
+    expect(lines.slice(0, firstTopic).filter((line) => line.startsWith('### '))).toEqual([]);
+  });
+});
