@@ -4,7 +4,8 @@ import { type SeededAccount, seedAccount, seedMembership, type SeedOptions, TEST
 import { countRows, ownDatabase, rawSql, replicaOf, sharedDatabase } from '@lfk/db/testing';
 import { authenticatorCode, linkTokenSentTo, PasskeyAuthenticator, type Res, TEST_SECRET_KEY } from '@lfk/testing';
 import { afterAll, beforeAll } from 'vitest';
-import { type Config, createServer, type LfkServer, loadConfig, type OutboxSenderOptions, RATE_LIMITS_OFF, type ServerOptions } from '../src/index.ts';
+import type { WebhookWorkerSettings } from '@lfk/api';
+import { type Config, createServer, type LfkServer, loadConfig, type OutboxSenderOptions, RATE_LIMITS_OFF } from '../src/index.ts';
 
 export const PASSWORD = TEST_PASSWORD;
 
@@ -24,8 +25,8 @@ export type Account = SeededAccount;
 /** How a test server differs from the default, besides its environment. */
 export interface TestServerOptions {
   outbox?: Partial<OutboxSenderOptions>;
-  /** The webhook worker's settings (a short poll, a short lock for a replica that "died"). */
-  webhooks?: ServerOptions['webhooks'];
+  /** The webhook worker's settings (a short poll, a short lock for a replica that "died"), and its requests' timeout. */
+  webhooks?: Partial<WebhookWorkerSettings & { timeoutMs: number }>;
   config?: Partial<Config>;
   /**
    * `shared` (the default): the worker's database, emptied before each file. `own`: a copy of
@@ -109,19 +110,21 @@ export async function startTestServer(
     : options.database === 'own'
       ? await ownDatabase()
       : await sharedDatabase();
+  const { timeoutMs, ...worker } = options.webhooks ?? {};
   const config = {
     ...envConfig,
     ...(database.url ? { databaseUrl: database.url } : { databaseUrl: undefined, dataDir: env.LFK_DATA_DIR ?? 'memory://' }),
     // The API alone, unless a test asks for the dashboard (`config: { dashboardDir }`).
     dashboardDir: undefined,
+    outbox: { ...envConfig.outbox, ...options.outbox },
+    webhookWorker: { ...envConfig.webhookWorker, ...worker },
+    webhooks: { ...envConfig.webhooks, ...(timeoutMs ? { timeoutMs } : {}) },
     // Settings that are not in the environment (such as how often last_used_at is written).
     ...options.config,
   };
   const server = await createServer(config, {
     logStream,
     db: database.db,
-    ...(options.outbox ? { outbox: options.outbox } : {}),
-    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
   });
   const secretsHandedOut = new Set<string>();
 

@@ -1,32 +1,27 @@
 import type { Database, FormReading } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import { type Authentication, authenticate, type CredentialsOnRequest } from './credentials/authenticate.ts';
-import type { ApiKeyCache } from './credentials/api-key-cache.ts';
 import type { Metrics } from './metrics.ts';
 import type { RateLimits } from './rate-limits/rate-limits.ts';
 import type { SecretBox } from './credentials/secret-box.ts';
-import type { Outbound } from './infrastructure/outbound-requests.ts';
 import type { BackgroundWork } from './infrastructure/background-work.ts';
-// Types only: each feature names the services it adds; composition/services.ts builds them all.
+// Types only: each feature names the services it adds; its feature.ts builds them.
 import type { FormsServices } from './features/forms/services.ts';
 import type { InboxServices } from './features/inbox/services.ts';
 import type { KeysServices } from './features/keys/services.ts';
 import type { SecretScanningServices } from './features/secret-scanning/services.ts';
 import type { FilesServices, UploadSource } from './features/files/services.ts';
 import type { WebhooksServices } from './features/webhooks/services.ts';
-import type { LongPolls } from './infrastructure/long-polls.ts';
+import type { AuthServices } from './features/auth/services.ts';
+import type { EmailVerificationServices } from './features/email-verification/services.ts';
 
 /** What every request shares: built once at start by the server. The kernel's members, and each feature's. */
-export interface Services extends KeysServices, FormsServices, InboxServices, SecretScanningServices, FilesServices, WebhooksServices {
+export interface Services
+  extends AuthServices, EmailVerificationServices, KeysServices, FormsServices, InboxServices, SecretScanningServices, FilesServices, WebhooksServices {
   db: Database;
-  /** Verified keys by hash; a revocation anywhere drops its entry (see features/keys/revocation-listener.ts). */
-  apiKeyCache: ApiKeyCache;
   rateLimits: RateLimits;
-  allowSignup: boolean;
   /** Where people reach this server: the base of links in emails. */
   publicUrl: string;
-  /** Least time between two verification emails for one form. */
-  verifyResendIntervalMs: number;
   /** Sudo mode: how long after proving who they are a person may do what is dangerous (`LFK_SUDO_WINDOW`). */
   sudoWindowMs: number;
   /** Tells the email sender that the outbox has new mail (it also polls). */
@@ -35,10 +30,6 @@ export interface Services extends KeysServices, FormsServices, InboxServices, Se
   wakeWebhooks(): void;
   /** Seals and opens the secrets lfk must use again (webhook signing secrets), under `LFK_SECRET_KEY`. */
   secretBox: SecretBox;
-  /** lfk's requests to webhook receivers: safe by default (public https addresses only). */
-  outbound: Outbound;
-  /** Requests held open (the events feed's long polls): how many each person and workspace may hold, and their end when the server stops. */
-  longPolls: LongPolls;
   /** Work a request starts and does not wait for (a password reset's lookup and email); shutdown waits for it. */
   background: BackgroundWork;
   /** The time, for every decision that depends on it (key expiry, rolls, usage days); tests turn it. */

@@ -4,7 +4,7 @@
  * by design. The server's and the api package's tests both seed through here.
  */
 import { type Database, Membership, User } from '@lfk/db';
-import { type Role } from '@lfk/vocabulary';
+import type { Role } from '@lfk/vocabulary';
 import { hashPassword } from './credentials/passwords.ts';
 import { openAccount } from './features/auth/open-account.ts';
 

@@ -1,70 +1,16 @@
 /**
- * The runtime's one list of background tasks: the order they stop in is the server's shutdown,
- * steps 3 to 17 (apps/server/test/shutdown-order.test.ts checks all 18), a failed stop leaves the
- * rest to run, and only the queues can be woken.
+ * The runtime's one list of background tasks, folded from the kernel and every feature: the order
+ * they stop in keeps shutdown's rules (apps/server/test/shutdown-order.test.ts checks the server's
+ * around them), a failed stop leaves the rest to run, and only the queues can be woken.
  */
-import { sharedDatabase } from '@lfk/db/testing';
-import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { BACKGROUND_DEFAULTS, createRuntime } from '../src/composition/background.ts';
 import { type BackgroundTask, TaskList } from '../src/infrastructure/background-task.ts';
-import { CAPTCHA_TIMEOUT_MS, CAPTCHA_VERIFY_URLS } from '../src/features/forms/captcha.ts';
-import { DEFAULT_EXPORTS_PER_PERSON } from '../src/features/inbox/export.ts';
-import { DEFAULT_LONG_POLL_LIMITS } from '../src/infrastructure/long-polls.ts';
-import { DatabaseOutage } from '../src/infrastructure/database-outage.ts';
-import { NO_METRICS } from '../src/metrics.ts';
-import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../src/rate-limits/rate-limits.ts';
-import { testFileSettings } from './world.ts';
+import { testRuntime, testSettings } from './world.ts';
 
 const QUIET_LOG = { info() {}, warn() {}, error() {} };
 
-/** What the server's shutdown does between its metrics and its database, in order. */
-const SHUTDOWN_STEPS_3_TO_17 = [
-  'request work',
-  'idempotency sweep',
-  'rate limit sweep',
-  'key lifecycle sweep',
-  'upload sweep',
-  'retention sweep',
-  'webhook worker',
-  'email sender',
-  'file storage',
-  'webhook connections',
-  'captcha connections',
-  'key-use buffer',
-  'form change listener',
-  'revocation listener',
-  'database outage watch',
-];
-
 async function runtime() {
-  const { db } = await sharedDatabase();
-  return createRuntime({
-    db,
-    settings: {
-      apiKeyCache: { maxEntries: 10, ttlMs: 60_000 },
-      formCache: { maxEntries: 10, ttlMs: 60_000 },
-      rateLimits: Object.fromEntries(Object.keys(DEFAULT_RATE_LIMITS).map((name) => [name, null])) as RateLimitConfig,
-      allowSignup: true,
-      publicUrl: 'http://lfk.test',
-      verifyResendIntervalMs: 60_000,
-      sudoWindowMs: 600_000,
-      now: () => new Date(),
-      secretScanningKeys: new Map(),
-      secretKey: randomBytes(32),
-      webhooks: { allowPrivate: true },
-      captcha: { verifyUrls: CAPTCHA_VERIFY_URLS, timeoutMs: CAPTCHA_TIMEOUT_MS },
-      exportsPerPerson: DEFAULT_EXPORTS_PER_PERSON,
-      longPolls: DEFAULT_LONG_POLL_LIMITS,
-      files: await testFileSettings(),
-    },
-    background: BACKGROUND_DEFAULTS,
-    log: QUIET_LOG,
-    mailLog: QUIET_LOG,
-    metrics: NO_METRICS,
-    outage: new DatabaseOutage(db, QUIET_LOG),
-    mail: { smtpUrl: undefined, from: 'lfk@lfk.test' },
-  });
+  return testRuntime(testSettings());
 }
 
 /** A task that records its stop in `stopped`, and fails it when `fails`. */
@@ -80,22 +26,30 @@ function recorded(name: string, stopped: string[], fails = false): BackgroundTas
 }
 
 describe('the background tasks', () => {
-  it('stop in the order of shutdown steps 3 to 17', async () => {
+  it('stop as shutdown must: request work first, every task that may queue mail before the mailer, connections after their users, the outage watch last', async () => {
     const { tasks } = await runtime();
-    const list = new TaskList(tasks, QUIET_LOG);
     try {
-      expect(list.names().reverse()).toEqual(SHUTDOWN_STEPS_3_TO_17);
+      const stops = tasks.names().reverse();
+      const before = (a: string, b: string) => expect(stops.indexOf(a), `${a} stops before ${b}`).toBeLessThan(stops.indexOf(b));
+      expect(stops[0]).toBe('request work');
+      expect(stops.at(-1)).toBe('database outage watch');
+      for (const mailing of ['request work', 'key lifecycle sweep', 'webhook worker', 'retention sweep']) before(mailing, 'email sender');
+      before('webhook worker', 'webhook connections');
+      before('upload sweep', 'file storage');
+      before('key lifecycle sweep', 'revocation listener');
+      // Every feature's tasks are in the one list.
+      for (const name of ['key-use buffer', 'form change listener', 'captcha connections', 'idempotency sweep', 'rate limit sweep']) expect(stops).toContain(name);
     } finally {
-      await list.stop();
+      await tasks.stop();
     }
   });
 
   it('can be woken only where work is queued: the email sender and the webhook worker', async () => {
     const { tasks } = await runtime();
     try {
-      expect(tasks.filter((task) => task.wake !== undefined).map((task) => task.name)).toEqual(['email sender', 'webhook worker']);
+      expect(tasks.wakeable()).toEqual(['email sender', 'webhook worker']);
     } finally {
-      await new TaskList(tasks, QUIET_LOG).stop();
+      await tasks.stop();
     }
   });
 

@@ -12,10 +12,9 @@ import { randomBytes } from 'node:crypto';
 import { OutboxEmail } from '@lfk/db';
 import { until } from '@lfk/testing';
 import { describe, expect, it } from 'vitest';
-import { BACKGROUND_DEFAULTS } from '../src/composition/background.ts';
 import { emailSender } from '../src/infrastructure/email-sender.ts';
 import type { MailTransport } from '../src/infrastructure/mail-transports.ts';
-import { testServices } from './world.ts';
+import { testServices, testSettings } from './world.ts';
 
 const QUIET_LOG = { debug() {}, info() {}, warn() {}, error() {} };
 const address = (tag: string) => `${tag}-${randomBytes(4).toString('hex')}@example.com`;
@@ -31,7 +30,7 @@ describe('the email sender woken by a request', () => {
       },
       close() {},
     };
-    const sender = emailSender(services.db, services.secretBox, transport, QUIET_LOG, { ...BACKGROUND_DEFAULTS.email, pollMs: 20 });
+    const sender = emailSender(services.db, services.secretBox, transport, QUIET_LOG, { ...testSettings().outbox, pollMs: 20 });
     const em = services.db.fork();
     em.getRepository(OutboxEmail).enqueue({ kind: 'test', to: address('context'), subject: 'One', body: 'one' });
     await em.flush();

@@ -7,23 +7,51 @@ import { randomBytes } from 'node:crypto';
 import { callerContext, type Services } from '../src/context.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../src/rate-limits/rate-limits.ts';
 import { createCaller } from '../src/root.ts';
-import { createServices } from '../src/composition/services.ts';
-import { DEFAULT_EXPORTS_PER_PERSON } from '../src/features/inbox/export.ts';
-import { DEFAULT_LONG_POLL_LIMITS } from '../src/infrastructure/long-polls.ts';
-import { CAPTCHA_TIMEOUT_MS, CAPTCHA_VERIFY_URLS } from '../src/features/forms/captcha.ts';
+import { createRuntime } from '../src/composition/runtime.ts';
+import { type ApiSettings, apiSettingsSchema } from '../src/features.ts';
+import type { FileResources } from '../src/features/files/services.ts';
+import { DatabaseOutage } from '../src/infrastructure/database-outage.ts';
+import { NO_METRICS } from '../src/metrics.ts';
 import { type SeededAccount, seedAccount } from '../src/testing.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FILE_FIELD_LIMITS, FILE_LINK_TTL } from '@lfk/vocabulary';
 import { DirectoryStorage } from '../src/features/files/storage/directory-storage.ts';
-import type { ServicesSettings } from '../src/composition/services.ts';
 import type { ObjectStorage } from '../src/features/files/storage/object-storage.ts';
 import type { MalwareScanner } from '../src/features/files/malware-scanner.ts';
 
 const RATE_LIMITS_OFF = Object.fromEntries(Object.keys(DEFAULT_RATE_LIMITS).map((name) => [name, null])) as RateLimitConfig;
 const QUIET_LOG = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** The settings a test world runs on: the server's defaults, read from a small environment, with `changes`. */
+export function testSettings(changes: Partial<ApiSettings> = {}): ApiSettings {
+  const settings = apiSettingsSchema.parse({
+    LFK_PUBLIC_URL: 'http://lfk.test',
+    LFK_WEBHOOK_ALLOW_PRIVATE: 'true',
+    LFK_KEY_CACHE_SIZE: '1000',
+    LFK_KEY_CACHE_TTL: '60',
+    LFK_FORM_CACHE_SIZE: '1000',
+    LFK_FORM_CACHE_TTL: '60',
+  });
+  return { ...settings, lastUsedFlushMs: 3_600_000, rateLimits: RATE_LIMITS_OFF, ...changes };
+}
+
+/** The services and tasks as the server builds them, on the shared database, unstarted. */
+export async function testRuntime(settings: ApiSettings = testSettings()) {
+  const { db } = await sharedDatabase();
+  return createRuntime({
+    db,
+    settings,
+    secretKey: randomBytes(32),
+    files: await testFileResources(),
+    log: QUIET_LOG,
+    mailLog: QUIET_LOG,
+    metrics: NO_METRICS,
+    first: [new DatabaseOutage(db, QUIET_LOG)],
+    last: [],
+  });
+}
 
 /**
  * Services as the server builds them, on the shared database, with rate limits off (but those
@@ -32,33 +60,9 @@ const QUIET_LOG = { debug() {}, info() {}, warn() {}, error() {} };
  */
 export async function testServices({
   now = () => new Date(),
-  files,
   rateLimits = {},
-}: { now?: () => Date; files?: Partial<ServicesSettings['files']>; rateLimits?: Partial<RateLimitConfig> } = {}): Promise<Services> {
-  const { db } = await sharedDatabase();
-  return createServices(
-    db,
-    {
-      apiKeyCache: { maxEntries: 1000, ttlMs: 60_000 },
-      formCache: { maxEntries: 1000, ttlMs: 60_000 },
-      lastUsedFlushMs: 3_600_000,
-      rateLimits: { ...RATE_LIMITS_OFF, ...rateLimits },
-      allowSignup: true,
-      publicUrl: 'http://lfk.test',
-      verifyResendIntervalMs: 60_000,
-      sudoWindowMs: 600_000,
-      now,
-      secretScanningKeys: new Map(),
-      secretKey: randomBytes(32),
-      webhooks: { allowPrivate: true },
-      captcha: { verifyUrls: CAPTCHA_VERIFY_URLS, timeoutMs: CAPTCHA_TIMEOUT_MS },
-      exportsPerPerson: DEFAULT_EXPORTS_PER_PERSON,
-      longPolls: DEFAULT_LONG_POLL_LIMITS,
-      files: { ...(await testFileSettings()), ...files },
-    },
-    QUIET_LOG,
-    { mailer() {}, webhooks() {} },
-  );
+}: { now?: () => Date; rateLimits?: Partial<RateLimitConfig> } = {}): Promise<Services> {
+  return (await testRuntime(testSettings({ now, rateLimits: { ...RATE_LIMITS_OFF, ...rateLimits } }))).services;
 }
 
 export type Person = SeededAccount;
@@ -86,17 +90,9 @@ function workerFilesRoot(): string {
 
 /**
  * Files as the server keeps them by default: a folder (the worker's, which outlives the file's
- * services) and a spool folder beside it, the server's default limits, no scanner.
+ * services) and a spool folder beside it, no scanner.
  */
-export async function testFileSettings(options: { storage?: ObjectStorage; scanner?: MalwareScanner | null } = {}): Promise<ServicesSettings['files']> {
+export async function testFileResources(options: { storage?: ObjectStorage; scanner?: MalwareScanner | null } = {}): Promise<FileResources> {
   const root = await mkdtemp(join(workerFilesRoot(), 'services-'));
-  return {
-    storage: options.storage ?? new DirectoryStorage(join(root, 'files')),
-    scanner: options.scanner ?? null,
-    spoolDir: root,
-    maxFileSize: FILE_FIELD_LIMITS.defaultMaxSize,
-    maxSubmissionSize: FILE_FIELD_LIMITS.defaultSubmissionSize,
-    linkTtlSeconds: FILE_LINK_TTL.default,
-    uploadSweepMs: 60_000,
-  };
+  return { storage: options.storage ?? new DirectoryStorage(join(root, 'files')), scanner: options.scanner ?? null, spool: { spoolDir: root } };
 }

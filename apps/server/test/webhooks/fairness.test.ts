@@ -66,7 +66,7 @@ it("a workspace whose receivers hang holds its cap in flight, and another worksp
 });
 
 it('takes the cap from LFK_WEBHOOK_IN_FLIGHT_PER_WORKSPACE, 32 unless set, and refuses one under 1', () => {
-  expect(loadConfig({}).webhooks.inFlightPerWorkspace).toBe(32);
-  expect(loadConfig({ LFK_WEBHOOK_IN_FLIGHT_PER_WORKSPACE: '64' }).webhooks.inFlightPerWorkspace).toBe(64);
+  expect(loadConfig({}).webhookWorker.perWorkspace).toBe(32);
+  expect(loadConfig({ LFK_WEBHOOK_IN_FLIGHT_PER_WORKSPACE: '64' }).webhookWorker.perWorkspace).toBe(64);
   expect(() => loadConfig({ LFK_WEBHOOK_IN_FLIGHT_PER_WORKSPACE: '0' })).toThrow(/LFK_WEBHOOK_IN_FLIGHT_PER_WORKSPACE/);
 });

@@ -1,5 +1,5 @@
 import { ApiKey, keyStateAt, Session, type StoredKey } from '@lfk/db';
-import { type ApiKeyRefusalReason } from '@lfk/vocabulary';
+import type { ApiKeyRefusalReason } from '@lfk/vocabulary';
 import type { EntityManager } from '@mikro-orm/sql';
 import { ApiError } from '../errors.ts';
 import type { Metrics } from '../metrics.ts';

@@ -39,6 +39,11 @@ export class TaskList {
     return this.#tasks.map((task) => task.name);
   }
 
+  /** The names of the tasks that can be woken: the queues. */
+  wakeable(): string[] {
+    return this.#tasks.filter((task) => task.wake !== undefined).map((task) => task.name);
+  }
+
   start(): void {
     for (const task of this.#tasks) task.start();
   }

@@ -6,7 +6,15 @@ import type { Log } from '../../log.ts';
 
 /** What a request carries files in (a multipart body), as the context hands it to the submission. */
 export type { UploadSource } from './upload-source.ts';
-/** The services the files feature adds (built by composition/services.ts). */
+/** What the caller opens for files before the services are built (storage is checked at start; tests share one). */
+export interface FileResources {
+  storage: ObjectStorage;
+  scanner: MalwareScanner | null;
+  /** Where uploads are spooled; `temporary`: this process's own folder, removed when it stops. */
+  spool: { spoolDir: string; temporarySpool?: boolean };
+}
+
+/** The services the files feature adds (built by its feature.ts). */
 export interface FilesServices {
   files: {
     storage: ObjectStorage;

@@ -10,7 +10,7 @@ export type FormStateEvents = (em: EntityManager, form: StateChangedForm, type: 
 
 type StateChangedForm = { id: string; name: string; closedMessage?: string | null | undefined };
 
-/** The services the forms feature adds (built by composition/services.ts). */
+/** The services the forms feature adds (built by its feature.ts). */
 export interface FormsServices {
   /** Asks a form's captcha provider whether a browser submission's token is good. */
   captcha: CaptchaVerifier;

@@ -1,7 +1,7 @@
 import type { ConcurrencyLimit } from '../../infrastructure/concurrency-limit.ts';
 import type { RefusedOrigins } from './refused-origins.ts';
 
-/** The services the inbox feature adds (built by composition/services.ts). */
+/** The services the inbox feature adds (built by its feature.ts). */
 export interface InboxServices {
   /** The origins forms refuse, noted for their pages. */
   refusedOrigins: RefusedOrigins;
