@@ -38,7 +38,9 @@ function ownFileNames(): string[] {
   const doc = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
   const before = doc.slice(0, doc.indexOf('<!-- feature-map:start -->')).replace(/\s+/g, ' ');
   const sentence = /Not repeated in a row[^.]*:([^:]*?)\.\s/.exec(before)?.[1];
-  if (!sentence) throw new Error('docs/architecture.md says nowhere before the table which files no row repeats ("Not repeated in a row …: `router.ts`, …")');
+  if (!sentence) {
+    throw new Error('docs/architecture.md says nowhere before the table which files no row repeats ("Not repeated in a row …: `router.ts`, …")');
+  }
   return [...sentence.matchAll(/`([^`/]+)`/g)].map((m) => m[1]!);
 }
 
