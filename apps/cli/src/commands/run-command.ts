@@ -1,7 +1,6 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { CommandContext, Opener, ApiContext } from '../command-context.ts';
 import type { GlobalFlags } from '../config/settings.ts';
-import { confirmItIsYou } from './identity-prompts.ts';
 
 /**
  * Runs one command's body: settings resolved from its flags (and the root's), output chosen, and
@@ -21,6 +20,7 @@ export async function runCommand(command: CommandUnknownOpts, body: (ctx: Comman
     // Sudo mode: the server refused before doing anything, so once the person has confirmed who
     // they are the command runs again, whole.
     if (failure.code !== 'reauthentication_required') throw failure;
+    const { confirmItIsYou } = await import('./confirm-identity.ts');
     if (!(await confirmItIsYou(ctx))) throw failure;
     try {
       await body(ctx);

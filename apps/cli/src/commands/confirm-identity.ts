@@ -4,8 +4,9 @@ import { CliError, EXIT_AUTH } from '../errors.ts';
 import type { Api } from '../http/api.ts';
 import { canPrompt, promptHidden, promptLine, requirePrompt } from '../terminal/prompts.ts';
 
-// Asking the person at the terminal who they are: the second factor of a sign-in (`lfk login`), and
-// sudo mode's confirmation, which any command may need (run-command.ts runs it again after).
+// The questions that prove who is at the terminal: a second factor to finish signing in, and a
+// password or code before a dangerous command (sudo mode). No command here: run-command.ts asks
+// through this file, so it must not import the commands that run through run-command.ts.
 
 /** Six digits, spaces allowed (`123 456`), is a code from the app; anything else a recovery code (or, asked again, a password). */
 const isAppCode = (typed: string) => /^\d{6}$/.test(typed.replace(/\s/g, ''));
@@ -37,9 +38,7 @@ export async function completeSecondFactor(ctx: CommandContext, api: Api, pendin
         ctx.out.note('That code is not right, or it was already used. Try the one the app shows now.');
         continue;
       }
-      if (code === 'invalid_challenge') {
-        throw new CliError('invalid_challenge', 'The sign-in expired before it was completed.', { exitCode: EXIT_AUTH, hint: "Run 'lfk login' again." });
-      }
+      if (code === 'invalid_challenge') throw new CliError('invalid_challenge', 'The sign-in expired before it was completed.', { exitCode: EXIT_AUTH, hint: "Run 'lfk login' again." });
       throw error;
     }
   }
