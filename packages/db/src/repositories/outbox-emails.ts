@@ -38,7 +38,8 @@ export interface ClaimedEmail {
 
 /** An email's row, for every statement that writes one: its columns, then `outboxEmailRow`'s 14 values. */
 export const INSERT_OUTBOX_EMAIL =
-  'insert into outbox_emails (id, kind, "to", subject, body, reply_to, html, list_unsubscribe, secret_sealed, submission_id, status, attempts, next_attempt_at, created_at)';
+  'insert into outbox_emails (id, kind, "to", subject, body, reply_to, html, list_unsubscribe, secret_sealed, submission_id, status, attempts, ' +
+  'next_attempt_at, created_at)';
 
 /** The values of `INSERT_OUTBOX_EMAIL` for a message due at once. */
 export const outboxEmailRow = (email: NewEmail, now: Date) => [
@@ -116,7 +117,8 @@ export class OutboxEmailRepository extends BaseRepository<IOutboxEmail> {
   /** Sent: the body, its HTML, the stop link and the sealed token are cleared. */
   async markSent(id: string, at = new Date()): Promise<void> {
     await this.em.execute(
-      `update outbox_emails set status = 'sent', sent_at = ?, body = null, html = null, list_unsubscribe = null, secret_sealed = null, locked_until = null, last_error = null where id = ?`,
+      "update outbox_emails set status = 'sent', sent_at = ?, body = null, html = null, list_unsubscribe = null, secret_sealed = null, " +
+        'locked_until = null, last_error = null where id = ?',
       [at.toISOString(), id],
     );
   }
@@ -125,7 +127,8 @@ export class OutboxEmailRepository extends BaseRepository<IOutboxEmail> {
   async markFailed(id: string, reason: string, nextAttemptAt: Date, giveUp: boolean): Promise<void> {
     // Given up on, the body goes as a sent one's does.
     await this.em.execute(
-      `update outbox_emails set status = ?, next_attempt_at = ?, locked_until = null, last_error = ?${giveUp ? ', body = null, html = null, list_unsubscribe = null, secret_sealed = null' : ''} where id = ?`,
+      'update outbox_emails set status = ?, next_attempt_at = ?, locked_until = null, last_error = ?' +
+        `${giveUp ? ', body = null, html = null, list_unsubscribe = null, secret_sealed = null' : ''} where id = ?`,
       [giveUp ? 'failed' : 'pending', nextAttemptAt.toISOString(), reason, id],
     );
   }
