@@ -4,7 +4,7 @@ import { loginCommand, logoutCommand, passwordCommand, signupCommand, whoamiComm
 import { sessionsCommand } from './commands/sessions.ts';
 import { auditCommand } from './commands/audit.ts';
 import { completionCommand } from './commands/completion.ts';
-import { formsCommand } from './commands/forms.ts';
+import { formsCommand } from './commands/forms/index.ts';
 import { keysCommand } from './commands/keys.ts';
 import { membersCommand } from './commands/members.ts';
 import { invitationsCommand } from './commands/invitations.ts';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { type SeededAccount, seedAccount, seedMembership, type SeedOptions, TEST_PASSWORD } from '@lfk/api/testing';
-import { ownDatabase, replicaOf, sharedDatabase } from '@lfk/db/testing';
+import { countRows, ownDatabase, rawSql, replicaOf, sharedDatabase } from '@lfk/db/testing';
 import { authenticatorCode, linkTokenSentTo, PasskeyAuthenticator, type Res, TEST_SECRET_KEY } from '@lfk/testing';
 import { afterAll, beforeAll } from 'vitest';
 import type { WebhookWorkerSettings } from '@lfk/api';
@@ -74,7 +74,7 @@ export interface TestServer {
   addPasskey(token: string, device?: PasskeyAuthenticator): Promise<{ device: PasskeyAuthenticator; passkeyId: string; recoveryCodes: string[] | null }>;
   /** Raw SQL against the server's database. */
   sql<T = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
-  /** How many rows `select count(*) from <fromWhere>` counts, e.g. `count('forms where id = ?', [id])`. */
+  /** How many rows `fromWhere` holds, e.g. `count('forms where id = ?', [id])` (`countRows`, @lfk/db/testing). */
   count(fromWhere: string, params?: unknown[]): Promise<number>;
   close(): Promise<void>;
 }
@@ -215,13 +215,8 @@ export async function startTestServer(
       if (added.status !== 201) throw new Error(`passkey addition failed: ${added.status} ${added.body}`);
       return { device, passkeyId: added.json.passkey.id as string, recoveryCodes: added.json.recovery_codes as string[] | null };
     },
-    async sql(query, params = []) {
-      return server.db.fork().execute(query, params as unknown[]) as Promise<never[]>;
-    },
-    async count(fromWhere, params = []) {
-      const rows = await t.sql<{ n: number }>(`select count(*)::int as n from ${fromWhere}`, params);
-      return rows[0]!.n;
-    },
+    sql: (query, params = []) => rawSql(server.db, query, params),
+    count: (fromWhere, params = []) => countRows(server.db, fromWhere, params),
     async close() {
       try {
         await server.close();

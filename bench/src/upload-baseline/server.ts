@@ -14,14 +14,15 @@
  * It checks no key, no form, no limit but the size, hashes nothing, writes no row. Never shipped.
  */
 import { randomBytes } from 'node:crypto';
-import { constants, createReadStream, createWriteStream } from 'node:fs';
-import { open, unlink } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { unlink } from 'node:fs/promises';
 import { createServer, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Busboy, type BusboyHeaders } from '@fastify/busboy';
+import { syncFolder } from '@lfk/api';
 import type { FromServer, ToServer } from '../protocol.ts';
 
 const env = process.env;
@@ -42,15 +43,6 @@ const s3 = env.UPLOAD_BASELINE_S3_BUCKET
   : null;
 
 const newName = () => randomBytes(16).toString('hex');
-
-async function syncFolder(folder: string): Promise<void> {
-  const handle = await open(folder, constants.O_RDONLY | constants.O_DIRECTORY);
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
 
 /** The part's bytes into a new file, written down (fsync, `flush`) before it is closed when `durable`; its size. */
 async function intoFile(file: Readable, path: string, durable: boolean): Promise<number> {

@@ -59,6 +59,7 @@ export {
   type ObjectStorageSettings,
   objectStorageFrom,
   S3Storage,
+  syncFolder,
 } from './features/files/storage/index.ts';
 export { deleteExpiredIdempotencyRecords } from './infrastructure/idempotency.ts';
 export { type SweepOutcome, sweepKeyLifecycle } from './features/keys/lifecycle-sweep.ts';

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { restRoutes } from '../src/rest-routes.ts';
@@ -32,6 +32,25 @@ const cellsOf = (line: string): string[] =>
     .replace(/\|$/, '')
     .split('|')
     .map((cell) => cell.trim());
+
+/** The file names every feature folder may have, which no row repeats: the sentence before the table that begins "Not repeated in a row". */
+function ownFileNames(): string[] {
+  const doc = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
+  const before = doc.slice(0, doc.indexOf('<!-- feature-map:start -->')).replace(/\s+/g, ' ');
+  const sentence = /Not repeated in a row[^.]*:([^:]*?)\.\s/.exec(before)?.[1];
+  if (!sentence) {
+    throw new Error('docs/architecture.md says nowhere before the table which files no row repeats ("Not repeated in a row …: `router.ts`, …")');
+  }
+  return [...sentence.matchAll(/`([^`/]+)`/g)].map((m) => m[1]!);
+}
+
+/** Every file below a folder, as paths relative to the repository root; tests aside (they have their own column). */
+function sourceFilesIn(folder: string): string[] {
+  return readdirSync(join(ROOT, folder), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && !/\.test\.tsx?$/.test(entry.name))
+    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)).split(sep).join('/'))
+    .sort();
+}
 
 const [header, separator, ...rowLines] = tableLines();
 const rows = rowLines.map(cellsOf);
@@ -69,6 +88,23 @@ describe('the feature table in docs/architecture.md', () => {
       .map((entry) => entry.name)
       .sort();
     expect(rows.map((row) => row[FEATURE]).sort()).toEqual(folders);
+  });
+
+  it('names every other source file of a feature folder in its row: the file itself, or a folder inside the feature folder', () => {
+    const own = ownFileNames();
+    expect(own).toContain('router.ts');
+    const unnamed: string[] = [];
+    for (const row of rows) {
+      const folder = `packages/api/src/features/${row[FEATURE]}/`;
+      const paths = row.flatMap(named).filter(isPath);
+      const subfolders = paths.filter((path) => path.endsWith('/') && path.startsWith(folder) && path !== folder);
+      for (const file of sourceFilesIn(folder)) {
+        const inOwnFolder = !file.slice(folder.length).includes('/');
+        if (inOwnFolder && own.includes(file.slice(folder.length))) continue;
+        if (!paths.includes(file) && !subfolders.some((sub) => file.startsWith(sub))) unnamed.push(file);
+      }
+    }
+    expect(unnamed).toEqual([]);
   });
 
   it("names every key of the app router in some row's procedures, and nothing there but router keys", () => {

@@ -19,6 +19,7 @@ export * from './repositories/password-resets.ts';
 export * from './repositories/passkeys.ts';
 export * from './repositories/base-repository.ts';
 export * from './repositories/memberships.ts';
+export * from './repositories/outbox-email-rows.ts';
 export * from './repositories/outbox-emails.ts';
 export * from './repositories/projects.ts';
 export * from './repositories/rate-limit-buckets.ts';

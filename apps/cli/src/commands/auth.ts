@@ -11,7 +11,7 @@ import { openBrowser } from '../terminal/open-browser.ts';
 import { canPrompt, promptHidden, promptLine, readStdin, requirePrompt } from '../terminal/prompts.ts';
 import { tokenOfLink } from '../input/emailed-link.ts';
 import { examples } from './options.ts';
-import { completeSecondFactor } from './two-factor.ts';
+import { completeSecondFactor } from './confirm-identity.ts';
 import { secondFactorChallengeOf } from '@lfk/client';
 import { action } from './run-command.ts';
 import { allowedOf } from './keys.ts';

@@ -20,7 +20,7 @@ export async function runCommand(command: CommandUnknownOpts, body: (ctx: Comman
     // Sudo mode: the server refused before doing anything, so once the person has confirmed who
     // they are the command runs again, whole.
     if (failure.code !== 'reauthentication_required') throw failure;
-    const { confirmItIsYou } = await import('./two-factor.ts');
+    const { confirmItIsYou } = await import('./confirm-identity.ts');
     if (!(await confirmItIsYou(ctx))) throw failure;
     try {
       await body(ctx);

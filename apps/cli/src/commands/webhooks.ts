@@ -327,35 +327,36 @@ const webhooksDeliveriesCommand = () =>
       }),
     );
 
-const webhooksRetryCommand = () =>
-  new Command('retry')
-    .description(
-      "One attempt now, with the same webhook-id, to the endpoint's URL now; the automatic retries stay as they were (needs a session; sends a held delivery)",
-    )
+/** A command on one delivery of an endpoint: a session's mutation, then one line of what it did. */
+const deliveryCommand = (name: string, description: string, procedure: 'retryDelivery' | 'discardDelivery', said: (delivery: Delivery) => string) =>
+  new Command(name)
+    .description(description)
     .argument('<webhook_id>', 'the endpoint')
     .argument('<delivery_id>', 'the delivery, e.g. whd_…')
     .addOption(formOption())
     .action(
       callAndShow(
         signedIn,
-        ({ api }, webhookId, deliveryId, flags) => api.webhooks.retryDelivery.mutate({ form_id: flags.form, webhook_id: webhookId, delivery_id: deliveryId }),
-        (delivery, ctx) => ctx.out.line(`Retrying ${delivery.id} (${delivery.event_id}) now, to ${delivery.url}.`),
+        ({ api }, webhookId, deliveryId, flags) => api.webhooks[procedure].mutate({ form_id: flags.form, webhook_id: webhookId, delivery_id: deliveryId }),
+        (delivery, ctx) => ctx.out.line(said(delivery)),
       ),
     );
 
+const webhooksRetryCommand = () =>
+  deliveryCommand(
+    'retry',
+    "One attempt now, with the same webhook-id, to the endpoint's URL now; the automatic retries stay as they were (needs a session; sends a held delivery)",
+    'retryDelivery',
+    (delivery) => `Retrying ${delivery.id} (${delivery.event_id}) now, to ${delivery.url}.`,
+  );
+
 const webhooksDiscardCommand = () =>
-  new Command('discard')
-    .description('Never send a delivery: one waiting, held for a previous URL, or failed (needs a session; retry still can)')
-    .argument('<webhook_id>', 'the endpoint')
-    .argument('<delivery_id>', 'the delivery, e.g. whd_…')
-    .addOption(formOption())
-    .action(
-      callAndShow(
-        signedIn,
-        ({ api }, webhookId, deliveryId, flags) => api.webhooks.discardDelivery.mutate({ form_id: flags.form, webhook_id: webhookId, delivery_id: deliveryId }),
-        (delivery, ctx) => ctx.out.line(`Discarded ${delivery.id} (${delivery.event_id}): it will not be sent.`),
-      ),
-    );
+  deliveryCommand(
+    'discard',
+    'Never send a delivery: one waiting, held for a previous URL, or failed (needs a session; retry still can)',
+    'discardDelivery',
+    (delivery) => `Discarded ${delivery.id} (${delivery.event_id}): it will not be sent.`,
+  );
 
 const webhooksRecoverCommand = () =>
   new Command('recover')

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { ORIGIN, type Receiver, startReceiver, startTestServer, until, useTestServer } from '@lfk/server/testing';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliveriesOf, formWithWebhook, submitTo } from './fixtures.ts';
+import { deliveriesOf, formWithWebhook, loggedFirstAttempt, submitTo, withAttemptInFlight } from './fixtures.ts';
 
 // Attempts may take as long as a test does: a hanging receiver holds them until it is closed, however loaded the machine.
 const t = useTestServer({ LFK_WEBHOOK_ALLOW_PRIVATE: 'true' }, { webhooks: { pollMs: 50, timeoutMs: 600_000 } });
@@ -230,21 +230,12 @@ describe('failures', () => {
 
 describe('a disabled endpoint', () => {
   it('keeps its deliveries waiting: a retry is refused, and an attempt ending after the disable schedules nothing', async () => {
-    const owner = await t.signup();
-    const slow = await startReceiver();
-    try {
-      slow.answers.push('hang');
-      const hook = await formWithWebhook(t, owner, slow.url);
-      await submitTo(t, hook.formId);
-      await slow.waitFor(1);
+    await withAttemptInFlight(t, async ({ owner, slow, hook }) => {
       const disabled = await t.request('PATCH', `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}`, { token: owner.token, body: { enabled: false } });
       expect(disabled.json).toMatchObject({ enabled: false, disabled_reason: 'manual' });
       // The attempt in flight fails now (its connection is cut), after the endpoint was disabled.
       await slow.close();
-      const [delivery] = await until('the attempt to be logged', async () => {
-        const log = await deliveriesOf(t, owner, hook);
-        return log[0]?.attempts.length === 1 ? log : undefined;
-      });
+      const [delivery] = await loggedFirstAttempt(t, owner, hook);
       expect(delivery).toMatchObject({ status: 'pending', next_attempt_at: null });
 
       const retry = await t.request('POST', `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}/deliveries/${delivery!.id}/retry`, { token: owner.token });
@@ -256,9 +247,7 @@ describe('a disabled endpoint', () => {
       // As the dashboard and the CLI say: a submission made while it is disabled is not sent to it.
       await submitTo(t, hook.formId);
       expect((await deliveriesOf(t, owner, hook)).map((d) => d.id)).toEqual([delivery!.id]);
-    } finally {
-      await slow.close();
-    }
+    });
   });
 });
 

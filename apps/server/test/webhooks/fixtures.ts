@@ -1,4 +1,4 @@
-import { type Account, createContactForm, ORIGIN, type Receiver, submit, type TestServer, VALID } from '@lfk/server/testing';
+import { type Account, createContactForm, ORIGIN, type Receiver, startReceiver, submit, type TestServer, until, VALID } from '@lfk/server/testing';
 import { expect } from 'vitest';
 
 export interface FormWithWebhook {
@@ -37,5 +37,33 @@ export async function deliveriesOf(t: TestServer, owner: Account, hook: Pick<For
     payload: any;
   }[];
 }
+
+/**
+ * A new account's form with an endpoint whose receiver hangs, and one submission's attempt in flight
+ * to it; `body` runs then, and the receiver is closed after it whatever happens.
+ */
+export async function withAttemptInFlight(
+  t: TestServer,
+  body: (world: { owner: Account; slow: Receiver; hook: FormWithWebhook }) => Promise<void>,
+): Promise<void> {
+  const owner = await t.signup();
+  const slow = await startReceiver();
+  try {
+    slow.answers.push('hang');
+    const hook = await formWithWebhook(t, owner, slow.url);
+    await submitTo(t, hook.formId);
+    await slow.waitFor(1);
+    await body({ owner, slow, hook });
+  } finally {
+    await slow.close();
+  }
+}
+
+/** The delivery log, once its newest delivery's first attempt is logged. */
+export const loggedFirstAttempt = (t: TestServer, owner: Account, hook: Pick<FormWithWebhook, 'formId' | 'webhookId'>) =>
+  until('the attempt to be logged', async () => {
+    const log = await deliveriesOf(t, owner, hook);
+    return log[0]?.attempts.length === 1 ? log : undefined;
+  });
 
 export type { Receiver };

@@ -6,7 +6,7 @@
  */
 import { type Receiver, startReceiver, until, useTestServer } from '@lfk/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliveriesOf, formWithWebhook, submitTo } from './fixtures.ts';
+import { deliveriesOf, formWithWebhook, loggedFirstAttempt, submitTo, withAttemptInFlight } from './fixtures.ts';
 
 // No automatic retry within a test (the next is an hour away); attempts may hang as long as a test does.
 const t = useTestServer({ LFK_WEBHOOK_ALLOW_PRIVATE: 'true' }, { webhooks: { pollMs: 50, timeoutMs: 600_000, retryDelaysMs: [3_600_000] } });
@@ -92,46 +92,27 @@ describe('an endpoint moved to a new URL', () => {
   });
 
   it('holds a delivery whose attempt was in flight at the move: it went to the URL it was queued for, and is not retried to the new one', async () => {
-    const owner = await t.signup();
-    const slow = await startReceiver();
-    try {
-      slow.answers.push('hang');
-      const hook = await formWithWebhook(t, owner, slow.url);
-      await submitTo(t, hook.formId);
-      await slow.waitFor(1);
+    await withAttemptInFlight(t, async ({ owner, slow, hook }) => {
       // A member's session moves it too: the rule is the endpoint's, whoever moves it.
       const res = await t.request('PATCH', `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}`, { token: owner.token, body: { url: moved.url } });
       expect(res.status, res.body).toBe(200);
       // The attempt in flight fails now (its connection is cut), after the move.
       await slow.close();
-      const [delivery] = await until('the attempt to be logged', async () => {
-        const log = await deliveriesOf(t, owner, hook);
-        return log[0]?.attempts.length === 1 ? log : undefined;
-      });
+      const [delivery] = await loggedFirstAttempt(t, owner, hook);
       expect(delivery).toMatchObject({ status: 'held', next_attempt_at: null, url: slow.url });
       expect(moved.received.filter((r) => r.headers['webhook-id'] === delivery!.event_id)).toEqual([]);
       // Nor does the old URL's failure count against the endpoint at its new URL.
       const [endpoint] = await t.sql<{ failing_since: unknown }>('select failing_since from webhook_endpoints where id = ?', [hook.webhookId]);
       expect(endpoint!.failing_since).toBeNull();
-    } finally {
-      await slow.close();
-    }
+    });
   });
 
   it('a delivery being attempted cannot be discarded', async () => {
-    const owner = await t.signup();
-    const slow = await startReceiver();
-    try {
-      slow.answers.push('hang');
-      const hook = await formWithWebhook(t, owner, slow.url);
-      await submitTo(t, hook.formId);
-      await slow.waitFor(1);
+    await withAttemptInFlight(t, async ({ owner, hook }) => {
       const [delivery] = await deliveriesOf(t, owner, hook);
       const res = await t.request('POST', deliveryPath(hook, delivery!.id, 'discard'), { token: owner.token });
       expect(res.status).toBe(409);
       expect(res.json.error.code).toBe('webhook_delivery_in_flight');
-    } finally {
-      await slow.close();
-    }
+    });
   });
 });

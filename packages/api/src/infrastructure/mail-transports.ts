@@ -1,20 +1,10 @@
+import type { ClaimedEmail } from '@lfk/db';
 import type { Log } from '../log.ts';
 import { createTransport } from 'nodemailer';
 import { encodeWord } from 'nodemailer/lib/mime-funcs';
 
-export interface OutgoingEmail {
-  id: string;
-  kind: string;
-  to: string;
-  subject: string;
-  body: string;
-  /** Where a reply goes, when not to the sender. */
-  replyTo: string | null;
-  /** An HTML rendering of the body, sent beside it. */
-  html: string | null;
-  /** The one-click stop link (RFC 8058): an auto-reply's. */
-  listUnsubscribe: string | null;
-}
+/** A claimed outbox row as a transport sends it: its body with the token unsealed, no sending state. */
+export type OutgoingEmail = Omit<ClaimedEmail, 'secretSealed' | 'attempts'>;
 
 /**
  * The headers an auto-reply carries besides: its stop link, usable in one click (RFC 8058), and

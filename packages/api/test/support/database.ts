@@ -1,8 +1,9 @@
+import { countRows, rawSql } from '@lfk/db/testing';
 import type { Services } from '../../src/context.ts';
 
 /** Raw SQL against the services' database: what a test reads (or, for a corrupted-data case, writes) behind the procedures. */
 export function sql<T = Record<string, unknown>>(services: Services, query: string, params: unknown[] = []): Promise<T[]> {
-  return services.db.fork().execute(query, params) as Promise<T[]>;
+  return rawSql<T>(services.db, query, params);
 }
 
 /** The workspace's audit events of `action`, oldest first. */
@@ -15,6 +16,6 @@ export function auditActions(
 }
 
 /** How many rows `from` holds (`'forms where id = ?'`), as the server suite's `t.count`. */
-export async function count(services: Services, from: string, params: unknown[] = []): Promise<number> {
-  return (await sql<{ n: number }>(services, `select count(*)::int as n from ${from}`, params))[0]!.n;
+export function count(services: Services, from: string, params: unknown[] = []): Promise<number> {
+  return countRows(services.db, from, params);
 }

@@ -2,7 +2,7 @@ import { BaseRepository, type Bounded, boundedRead, type ReadBounds } from './ba
 import type { SpamReason, SubmissionSource, SubmissionStatus } from '@lfk/vocabulary';
 import type { ISubmission } from '../entities/submission.ts';
 import { isId, newId } from '../ids.ts';
-import { INSERT_OUTBOX_EMAIL, type NewEmail, outboxEmailRow } from './outbox-emails.ts';
+import { INSERT_OUTBOX_EMAIL, type NewEmail, outboxEmailRow } from './outbox-email-rows.ts';
 import { PreparedStatement, runPrepared } from '../prepared-statements.ts';
 import { GroupCommit, groupCommitOf } from '../group-commit.ts';
 import type { EntityManager } from '@mikro-orm/sql';

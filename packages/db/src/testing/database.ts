@@ -12,6 +12,7 @@ import { inject } from 'vitest';
 import { copyOfTemplate } from './postgres-databases.ts';
 
 export { adminQuery } from './postgres-databases.ts';
+export { countRows, rawSql } from './raw-sql.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -220,6 +220,16 @@ const formFields = {
     .describe('Submissions older than this many days are deleted; null keeps them.'),
 };
 
+/** Where a form's answers lead and go (its project, redirects, notification, auto-reply): optional on create and update alike. */
+const deliverySettings = {
+  project_id: formFields.project_id.optional(),
+  redirect_url: formFields.redirect_url.optional(),
+  error_redirect_url: formFields.error_redirect_url.optional(),
+  notify_email: formFields.notify_email.optional(),
+  notify_emails: formFields.notify_emails.optional(),
+  auto_reply: formFields.auto_reply.optional(),
+};
+
 /**
  * The spam and closing settings, optional on create and update alike. `retention_days` is set at
  * creation, and changed later by a member's session only (`PUT …/retention`): lowering it deletes
@@ -238,12 +248,7 @@ export const formCreateInput = z.strictObject({
   unknown_fields: formFields.unknown_fields.default('reject'),
   submission_mode: formFields.submission_mode.default('browser'),
   allowed_origins: formFields.allowed_origins.default([]),
-  project_id: formFields.project_id.optional(),
-  redirect_url: formFields.redirect_url.optional(),
-  error_redirect_url: formFields.error_redirect_url.optional(),
-  notify_email: formFields.notify_email.optional(),
-  notify_emails: formFields.notify_emails.optional(),
-  auto_reply: formFields.auto_reply.optional(),
+  ...deliverySettings,
   ...inboxSettings,
   retention_days: formFields.retention_days.optional(),
   /** Required with a session (which workspace?); with a key the key's workspace is used. */
@@ -262,12 +267,7 @@ export const formUpdateInput = z.strictObject({
   unknown_fields: formFields.unknown_fields.optional(),
   submission_mode: formFields.submission_mode.optional(),
   allowed_origins: formFields.allowed_origins.optional(),
-  project_id: formFields.project_id.optional(),
-  redirect_url: formFields.redirect_url.optional(),
-  error_redirect_url: formFields.error_redirect_url.optional(),
-  notify_email: formFields.notify_email.optional(),
-  notify_emails: formFields.notify_emails.optional(),
-  auto_reply: formFields.auto_reply.optional(),
+  ...deliverySettings,
   ...inboxSettings,
 });
 export type FormUpdateInput = z.infer<typeof formUpdateInput>;

@@ -17,30 +17,19 @@ import {
 } from './schemas.ts';
 import { submissionValues } from '../../common-schemas.ts';
 import { submissionToWire, submissionWithFiles } from './serializers.ts';
-import { runIdempotently, storedReplay } from '../../infrastructure/idempotency.ts';
 import { pageWithin } from '../../infrastructure/pagination.ts';
-import {
-  admitOrigin,
-  assertSubmissionSize,
-  browserSubmitter,
-  findSubmissionForm,
-  readSubmissionForm,
-  redirectLocation,
-} from './rules.ts';
-import { type StoredValue, validateSubmission } from './validation.ts';
-import { assertOpen, assertUnderCap } from './closing.ts';
-import { judge, separateSpamFields } from './spam.ts';
-import { deliversTo, notificationsOf, queueDeliveries, queueReleased, sendSubmission } from './fan-out.ts';
+import { admitOrigin, assertSubmissionSize, findSubmissionForm, readSubmissionForm } from './rules.ts';
+import type { StoredValue } from './validation.ts';
+import { assertOpen } from './closing.ts';
+import { queueReleased, sendSubmission } from './fan-out.ts';
 import { queueSubmissionsDeleted } from '../webhooks/events.ts';
-import { storedEmail } from '../../infrastructure/outbox.ts';
 import { inBatches } from '../../infrastructure/batches.ts';
 import { exportSubmissions } from './export.ts';
 import { type Actor, type FormKey, formMemberProcedure, formsScopeProcedure, router, submissionProcedure } from '../../trpc.ts';
-import { discardSpool, receiveUpload, type SpooledFile } from '../files/intake.ts';
+import { discardSpool, receiveUpload } from '../files/intake.ts';
 import type { UploadSource } from '../files/upload-source.ts';
-import { dropUploads, keepUploads, type StoredUpload, storeUploads } from '../files/storing.ts';
-import { autoReplyOf } from '../auto-replies/sending.ts';
 import { emailPreviews, previewEmails } from './email-previews.ts';
+import { type SubmissionBody, takeSubmission } from './take-submission.ts';
 import { readReachableForm } from '../forms/rules.ts';
 import { formIdInput } from '../forms/schemas.ts';
 
@@ -102,105 +91,8 @@ async function receiveBody(ctx: Context, form: SubmissionFormReading, upload: Up
   return { data: received.values, files: received.files };
 }
 
-/** A submission's values, and the files its body carried (none but from a multipart body). */
-interface SubmissionBody {
-  data: Record<string, unknown>;
-  files: SpooledFile[];
-}
-
 /** The most text values one multipart body may carry: a form has at most 100 fields, and a honeypot and a captcha token. */
 const MAX_MULTIPART_VALUES = 200;
-
-/**
- * Judges and keeps a submission the form has admitted: its values and files against the schema,
- * the browser allowance, spam, then its files into storage and, in one transaction, the submission,
- * its files' rows and what it sends. Files stored but not kept are deleted (the sweep is the backstop).
- */
-async function takeSubmission(ctx: Context & { key: FormKey | null }, form: SubmissionFormReading, source: 'api_key' | 'browser', formId: string, body: SubmissionBody) {
-  const sent = separateSpamFields(form, body.data);
-  const fileCounts = new Map<string, number>();
-  for (const file of body.files) fileCounts.set(file.field, (fileCounts.get(file.field) ?? 0) + 1);
-  const validated = validateSubmission(form, sent.values, fileCounts);
-  if (!validated.ok) throw new ApiError(validated.aboutFiles ? 'invalid_submission' : 'validation_failed', { details: validated.details });
-  // Counted after the form's own rules (mode, origin, values), so what they refuse spends none
-  // of the address's allowance; a browser's retry with the same Idempotency-Key counts again.
-  if (source === 'browser') await ctx.services.rateLimits.consume('browser_submissions', browserSubmitter(form, ctx.ip));
-  const write = { operation: 'submissions.create', target: form.id };
-  // The request as an Idempotency-Key remembers it: its values, and its files by their hashes.
-  const request = body.files.length === 0 ? { form_id: formId, data: body.data } : { form_id: formId, data: body.data, files: body.files.map((f) => [f.field, f.sha256]) };
-  // A captcha token is good once, and files are stored once: a retry of a request that was taken
-  // is answered as it was, before its token is shown to the provider again or its files stored again.
-  if ((form.captchaProvider && source === 'browser') || body.files.length > 0) {
-    const replayed = await storedReplay<{ id: string; form_id: string; created_at: string }>(ctx, write, request);
-    if (replayed) return replayed;
-  }
-  // Spam is answered exactly as a real submission is: whoever sent it learns nothing.
-  const verdict = await judge(ctx, form, source, sent);
-  const real = verdict.status === 'ok';
-  // Never for spam (a failed captcha is spam, or refused); decided before the write, which it joins.
-  // A file field's placeholder names its files: the values hold none of them yet (their ids come with storing).
-  const autoReply = real ? await autoReplyOf(ctx.services, form, { ...validated.values, ...fileNamesByField(body.files) }) : null;
-  const stored = await storeUploads(ctx.services, body.files, ctx.services.files.log);
-  let fannedOut = { emailQueued: false, deliveriesQueued: false };
-  // Kept once the write that records them has committed; a replay runs no write, so records none.
-  let recorded = false;
-  let kept = false;
-  try {
-    const perform = async (em: EntityManager) => {
-      // Spam too: a full form answers every post alike, so a bot cannot tell its honeypot apart.
-      await assertUnderCap(em, form);
-      await keepUploads(em, stored);
-      const values = { ...validated.values, ...fileIdsByField(stored) };
-      const sent = (record: { id: string; createdAt: Date }) => ({ ...record, source, values, files: stored.map((file) => ({ ...file, submissionId: record.id })) });
-      // Written by plain statements: the submission with its notification (if it is real), its
-      // files, then its webhook deliveries, which exist if and only if it does.
-      const record = await em.getRepository(Submission).writeNow(
-        { formId: form.id, data: values, source, apiKeyId: ctx.key?.keyId ?? null, ...verdict },
-        ctx.services.now(),
-        (written) => {
-          const emails = real ? [...notificationsOf(form, sent(written), ctx.services), ...(autoReply ? [autoReply] : [])] : [];
-          fannedOut.emailQueued = emails.length > 0;
-          return emails.map(storedEmail);
-        },
-      );
-      await em.getRepository(SubmissionFile).record(record.id, stored, record.createdAt);
-      recorded = true;
-      if (real) fannedOut.deliveriesQueued = await queueDeliveries(em, form, sent(record), ctx.services);
-      const wire = { id: record.id, form_id: form.id, created_at: record.createdAt.toISOString() };
-      return { response: wire, replay: wire };
-    };
-    // The submission and its notification are one statement, which commits by itself; a write of
-    // more (an Idempotency-Key's record, the cap's lock, files, deliveries) is one transaction.
-    const oneStatement = ctx.idempotencyKey === undefined && form.maxSubmissions == null && stored.length === 0 && !(real && deliversTo(form, []));
-    const created = oneStatement ? (await perform(ctx.em)).response : await runIdempotently(ctx, write, request, async (em) => {
-      fannedOut = { emailQueued: false, deliveriesQueued: false };
-      return perform(em);
-    });
-    kept = recorded;
-    if (fannedOut.emailQueued) ctx.services.wakeMailer();
-    if (fannedOut.deliveriesQueued) ctx.services.wakeWebhooks();
-    const location = redirectLocation(form.redirectUrl ?? null);
-    if (location) ctx.browser.redirectTo(location);
-    return created;
-  } finally {
-    // A replay answered from its record, or a write refused (the form full): none of these is kept.
-    if (!kept) await dropUploads(ctx.services, stored, ctx.services.files.log);
-  }
-}
-
-/** Each file field's files by name, in the order they were sent: what an auto-reply's placeholder shows. */
-function fileNamesByField(files: readonly SpooledFile[]): Record<string, string[]> {
-  const names: Record<string, string[]> = {};
-  for (const file of files) names[file.field] = [...(names[file.field] ?? []), file.name];
-  return names;
-}
-
-/** A file field's value in `data`: the ids of its files, in the order they were sent. */
-function fileIdsByField(stored: readonly StoredUpload[]): Record<string, string[]> {
-  const ids: Record<string, string[]> = {};
-  for (const file of stored) ids[file.field] = [...(ids[file.field] ?? []), file.id];
-  return ids;
-}
 
 export const inboxRouter = router({
   create: submissionProcedure.meta(rest('POST /v1/forms/:form_id/submissions', 201,

@@ -20,7 +20,7 @@ import {
 } from './schemas.ts';
 import { listOf } from '../../common-schemas.ts';
 import { apiKeyToWire, createdKeyToWire } from './serializers.ts';
-import { initialReminder, usageDays } from './rules.ts';
+import { newKeyRow, usageDays } from './rules.ts';
 import { pageNewestFirst } from '../../infrastructure/pagination.ts';
 import { confirmedOwnerProcedure, keyProcedure, ownerProcedure, router } from '../../trpc.ts';
 import type { EntityManager } from '@mikro-orm/sql';
@@ -59,17 +59,9 @@ export const apiKeysRouter = router({
         await em.getRepository(Workspace).lock(ctx.workspaceId);
         const active = await em.getRepository(ApiKey).countActive(ctx.workspaceId, now);
         if (active >= MAX_ACTIVE_KEYS) throw new ApiError('api_key_limit_reached');
-        const record = em.getRepository(ApiKey).issue({
-          workspaceId: ctx.workspaceId,
-          name: input.name ?? null,
-          description: input.description ?? null,
-          allowedIps: input.allowed_ips ?? null,
-          prefix,
-          keyHash: hash,
-          createdBy: ctx.session.userId,
-          expiresAt,
-          expiryReminderDays: expiresAt ? initialReminder(expiresAt, now) : null,
-        });
+        const by = { workspaceId: ctx.workspaceId, createdBy: ctx.session.userId };
+        const chosen = { name: input.name, description: input.description, allowedIps: input.allowed_ips };
+        const record = em.getRepository(ApiKey).issue(newKeyRow(by, chosen, { prefix, hash }, expiresAt, now));
         em.getRepository(AuditEvent).record({
           workspaceId: ctx.workspaceId,
           action: 'api_key.created',
@@ -192,17 +184,7 @@ export const apiKeysRouter = router({
         }
         // The expiry policy carries over: the one asked for, else the old key's lifetime from now.
         const expiresAt = expiryOf(input.expires_at, now) ?? (old.expiresAt ? new Date(now.getTime() + (old.expiresAt.getTime() - old.createdAt.getTime())) : null);
-        const next = keys.issue({
-          workspaceId: ctx.workspaceId,
-          name: old.name ?? null,
-          description: old.description ?? null,
-          allowedIps: old.allowedIps ?? null,
-          prefix,
-          keyHash: hash,
-          createdBy: ctx.session.userId,
-          expiresAt,
-          expiryReminderDays: expiresAt ? initialReminder(expiresAt, now) : null,
-        });
+        const next = keys.issue(newKeyRow({ workspaceId: ctx.workspaceId, createdBy: ctx.session.userId }, old, { prefix, hash }, expiresAt, now));
         old.rolledTo = next.id;
         let revokesAt = now;
         if (input.grace_seconds === 0) {

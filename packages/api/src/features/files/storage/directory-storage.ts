@@ -13,7 +13,7 @@ const FOLDER_MODE = 0o700;
 const isCode = (error: unknown, code: string) => (error as NodeJS.ErrnoException | null)?.code === code;
 
 /** Makes a rename, a new file or a removal in `folder` survive a crash: its entries are written down. */
-async function syncFolder(folder: string): Promise<void> {
+export async function syncFolder(folder: string): Promise<void> {
   const handle = await open(folder, constants.O_RDONLY | constants.O_DIRECTORY);
   try {
     await handle.sync();

@@ -6,7 +6,7 @@ import type { ObjectStorage } from './object-storage.ts';
 import { S3Storage, type S3Settings } from './s3-storage.ts';
 
 export type { ByteRange, ObjectStorage } from './object-storage.ts';
-export { DirectoryStorage } from './directory-storage.ts';
+export { DirectoryStorage, syncFolder } from './directory-storage.ts';
 export { S3_TIMEOUTS, type S3Settings, S3Storage } from './s3-storage.ts';
 export { assertObjectKey, isObjectKey } from './object-key.ts';
 
