@@ -72,7 +72,15 @@ interface RunningServer {
 async function startServer(dataDir: string, dashboardDir: string): Promise<RunningServer> {
   const child: ChildProcess = spawn(process.execPath, [join(REPO, 'apps/server/src/main.ts')], {
     cwd: REPO,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PORT: '0', LFK_DATA_DIR: dataDir, LFK_DASHBOARD_DIR: dashboardDir, LOG_LEVEL: 'info' },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LFK_DATA_DIR: dataDir,
+      LFK_DASHBOARD_DIR: dashboardDir,
+      LOG_LEVEL: 'info',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -119,7 +127,10 @@ async function confirmAddress(server: RunningServer, since: number): Promise<voi
     assert(Date.now() < deadline, `no confirmation link was printed:\n${server.printed().slice(since)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  const confirmed = await fetch(`${server.baseUrl}/v1/email-verifications/${token}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const confirmed = await fetch(`${server.baseUrl}/v1/email-verifications/${token}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
   assert(confirmed.status === 200, `confirming the address answered ${confirmed.status}`);
 }
 
@@ -143,7 +154,9 @@ const CONSUMER_TSCONFIG = {
  * and confirms first.
  */
 const CONSUMER_PROGRAM = `import { randomUUID } from 'node:crypto';
-import { createLfkClient, downloadFile, type ErrorCode, isLfkError, type LfkSubmissionFile, lfkErrorOf, type RouterInputs, type RouterOutputs, submitWithFiles } from '@lfk/client';
+import {
+  createLfkClient, downloadFile, type ErrorCode, isLfkError, type LfkSubmissionFile, lfkErrorOf, type RouterInputs, type RouterOutputs, submitWithFiles
+} from '@lfk/client';
 import { TRPCClientError } from '@trpc/client';
 
 const baseUrl = process.env.LFK_BASE_URL!;
@@ -169,9 +182,15 @@ check(read.name === 'Contact', 'the form reads back');
 // Files travel outside tRPC: a multipart submission with the key, a download with the session.
 const filesForm = await lfk.forms.create.mutate({ name: 'Applications', schema: [{ name: 'cv', type: 'file', required: true, accept: ['application/pdf'] }] });
 const pdf = new TextEncoder().encode('%PDF-1.7\\n1 0 obj\\n<< /Type /Catalog >>\\nendobj\\n%%EOF\\n');
-const submitted = await submitWithFiles({ baseUrl, apiKey: created.key }, filesForm.id, { files: { cv: new File([pdf], 'cv.pdf') }, idempotencyKey: randomUUID() });
+const submitted = await submitWithFiles({ baseUrl, apiKey: created.key }, filesForm.id, {
+  files: { cv: new File([pdf], 'cv.pdf') },
+  idempotencyKey: randomUUID()
+});
 const [stored]: LfkSubmissionFile[] = (await owner.submissions.get.query({ form_id: filesForm.id, submission_id: submitted.id })).files;
-const downloaded = await downloadFile({ baseUrl, sessionToken: signedIn.session_token }, { formId: filesForm.id, submissionId: submitted.id, fileId: stored!.id });
+const downloaded = await downloadFile(
+  { baseUrl, sessionToken: signedIn.session_token },
+  { formId: filesForm.id, submissionId: submitted.id, fileId: stored!.id }
+);
 const bytes = new Uint8Array(await new Response(downloaded.body).arrayBuffer());
 check(downloaded.name === 'cv.pdf' && downloaded.contentType === 'application/pdf' && bytes.length === pdf.length, 'the file downloads as it was sent');
 let refusedType: string | undefined;
@@ -238,10 +257,17 @@ async function checkClient(tarball: string, server: RunningServer, work: string)
   assert(ours.length === 0, `@lfk/client's declarations do not check:\n${ours.join('\n')}`);
   const email = `consumer-${process.pid}@example.com`;
   const since = server.printed().length;
-  const signup = await fetch(`${baseUrl}/v1/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
+  const signup = await fetch(`${baseUrl}/v1/auth/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
   assert(signup.status === 201, `signing up answered ${signup.status}`);
   await confirmAddress(server, since);
-  const program = await run(process.execPath, [join(project, 'out/main.js')], { cwd: project, env: { ...OUTSIDE_ENV, LFK_BASE_URL: baseUrl, LFK_EMAIL: email } });
+  const program = await run(process.execPath, [join(project, 'out/main.js')], {
+    cwd: project,
+    env: { ...OUTSIDE_ENV, LFK_BASE_URL: baseUrl, LFK_EMAIL: email },
+  });
   process.stdout.write(program.stdout);
 }
 
@@ -263,7 +289,9 @@ async function checkCli(tarball: string, server: RunningServer, work: string): P
   const help = await lfk(['--help']);
   assert(help.stdout.includes('Usage: lfk'), `lfk --help printed:\n${help.stdout}`);
   const since = server.printed().length;
-  const signup = JSON.parse((await lfk(['signup', '--email', `cli-${process.pid}@example.com`, '--password-stdin', '--json'], { input: `${PASSWORD}\n` })).stdout);
+  const signup = JSON.parse(
+    (await lfk(['signup', '--email', `cli-${process.pid}@example.com`, '--password-stdin', '--json'], { input: `${PASSWORD}\n` })).stdout,
+  );
   await confirmAddress(server, since);
   const key = JSON.parse((await lfk(['keys', 'create', '--name', 'consumer', '--json'])).stdout);
   assert(typeof key.key === 'string' && key.key.startsWith('lfk_'), 'keys create prints the key');
@@ -271,7 +299,9 @@ async function checkCli(tarball: string, server: RunningServer, work: string): P
   const form = JSON.parse((await lfk(['forms', 'create', '--name', 'Contact', '--field', 'email:email:required', '--json'], { env: withKey })).stdout);
   assert(form.state === 'claimed' && form.workspace_id === signup.workspace.id, 'the form is born claimed in the key workspace');
   // A file from disk, streamed as multipart; then downloaded with the session.
-  const filesForm = JSON.parse((await lfk(['forms', 'create', '--name', 'Applications', '--field', 'cv:file=application/pdf:required', '--json'], { env: withKey })).stdout);
+  const filesForm = JSON.parse(
+    (await lfk(['forms', 'create', '--name', 'Applications', '--field', 'cv:file=application/pdf:required', '--json'], { env: withKey })).stdout,
+  );
   const pdf = '%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\n%%EOF\n';
   await writeFile(join(work, 'cv.pdf'), pdf);
   const submitted = JSON.parse((await lfk(['submissions', 'create', filesForm.id, '--file', `cv=${join(work, 'cv.pdf')}`, '--json'], { env: withKey })).stdout);

@@ -30,7 +30,8 @@ process.on('message', (message: ToServer) => {
       .fork()
       .getConnection()
       .execute(
-        "update forms set notify_emails = (select jsonb_agg(jsonb_set(entry, '{verified}', 'true')) from jsonb_array_elements(notify_emails) as listed(entry)) where id = ?",
+        "update forms set notify_emails = (select jsonb_agg(jsonb_set(entry, '{verified}', 'true')) " +
+          'from jsonb_array_elements(notify_emails) as listed(entry)) where id = ?',
         [message.formId],
       )
       .then(() => send({ type: 'verified' }));

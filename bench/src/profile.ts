@@ -80,5 +80,6 @@ process.stdout.write(
   `${kind}: ${measured.summary}; ${requests} requests profiled\n` +
     `busy ${found.busyMicros.toFixed(1)} µs per request (sampled), ${(statements / requests).toFixed(2)} statements per request` +
     (databaseUrl ? `, PostgreSQL CPU ${((databaseSeconds * 1e6) / requests).toFixed(1)} µs per request` : '') +
-    `\nprofile: ${profilePath}\n\nby stage (per request, share of the busy time)\n${lines(found.byStage, 12)}\n\nby package\n${lines(found.byPackage, 20)}\n\nby function\n${lines(found.byFunction, 25)}\n`,
+    `\nprofile: ${profilePath}\n\nby stage (per request, share of the busy time)\n${lines(found.byStage, 12)}` +
+    `\n\nby package\n${lines(found.byPackage, 20)}\n\nby function\n${lines(found.byFunction, 25)}\n`,
 );

@@ -39,7 +39,10 @@ export function table(rows: Row[]): string {
 
 export function machine(): string {
   const cpu = cpus();
-  return `${type()} ${process.arch}, ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`;
+  return (
+    `${type()} ${process.arch}, ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ` +
+    `${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`
+  );
 }
 
 export interface Report {

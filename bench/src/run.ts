@@ -134,7 +134,8 @@ try {
       rows.push(now);
       if (before) {
         notes.push(
-          `Scenario 4 (PGlite): ${Math.round(now.requestsPerSecond!)} req/s now (p50 ${now.p50Ms} ms); the run this page was written by gave ${before.cells[2]} req/s (p50 ${before.cells[3]} ms), under its own load.`,
+          `Scenario 4 (PGlite): ${Math.round(now.requestsPerSecond!)} req/s now (p50 ${now.p50Ms} ms); ` +
+            `the run this page was written by gave ${before.cells[2]} req/s (p50 ${before.cells[3]} ms), under its own load.`,
         );
       }
     });
@@ -209,7 +210,8 @@ process.stdout.write(`\n${table(rows)}\n\n${notes.map((n) => `- ${n}`).join('\n'
   command,
   settings:
     `${settings.durationS} s per measured run, ${settings.rounds} rounds per comparison, ${settings.connections} connections ` +
-    `(BENCH_DURATION, BENCH_ROUNDS, BENCH_CONNECTIONS); ${uploadSettings.files} uploads a run, ${uploadSettings.rounds} turns (BENCH_UPLOADS, BENCH_UPLOAD_ROUNDS)`,
+    '(BENCH_DURATION, BENCH_ROUNDS, BENCH_CONNECTIONS); ' +
+    `${uploadSettings.files} uploads a run, ${uploadSettings.rounds} turns (BENCH_UPLOADS, BENCH_UPLOAD_ROUNDS)`,
   startedAt,
   load: [loadAtStart, loadavg()[0]!],
 });

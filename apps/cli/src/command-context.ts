@@ -24,14 +24,17 @@ export function requireSession(settings: Settings): string {
     throw new CliError('session_required', `This needs a signed-in person: an API key cannot do it, and ${source} is set.`, {
       exitCode: EXIT_AUTH,
       hint:
-        "A key creates, reads and updates its workspace's forms, resends their verification and submits to them. Listing forms, reading submissions and managing keys, members and workspaces need a person" +
+        "A key creates, reads and updates its workspace's forms, resends their verification and submits to them. " +
+        'Listing forms, reading submissions and managing keys, members and workspaces need a person' +
         (token ? `: unset ${source} to use your saved session${settings.profile.user_email ? ` (${settings.profile.user_email})` : ''}.` : ": unset the key and run 'lfk login'."),
     });
   }
   if (!token) {
     throw new CliError('not_signed_in', `Not signed in to ${settings.baseUrl}.`, {
       exitCode: EXIT_AUTH,
-      hint: `That server is ${describeSource(settings.baseUrlSource)}. Run 'lfk login' (or 'lfk signup' for a new account), or name another with --base-url or LFK_BASE_URL.`,
+      hint:
+        `That server is ${describeSource(settings.baseUrlSource)}. ` +
+        "Run 'lfk login' (or 'lfk signup' for a new account), or name another with --base-url or LFK_BASE_URL.",
     });
   }
   return token;

@@ -1,4 +1,5 @@
-// lfk members role|invite, lfk invitations, lfk workspaces rename|leave|delete, lfk password change|reset, lfk sessions and lfk account, against the real server.
+// lfk members role|invite, lfk invitations, lfk workspaces rename|leave|delete, lfk password change|reset, lfk sessions and
+// lfk account, against the real server.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { linkTokenSentTo } from '@lfk/server/testing';
 import { inviteAndAccept, newHome, owner, PASSWORD, server, signupWithCli, startWorld, stopWorld, workspaceId } from './harness.ts';

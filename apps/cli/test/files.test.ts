@@ -81,7 +81,7 @@ describe('lfk submissions create --file', () => {
     expect(read.json.files).toMatchObject([{ field: 'doc', name: 'stdin', size: PDF.length, sha256: sha256(PDF) }]);
   });
 
-  it("lfk's refusals: a type its field does not take (a large file too: its answer is read, not a broken connection), a file too large, a field that takes none", async () => {
+  it("lfk's refusals: a type its field does not take (a large file too: its answer is read, not a broken connection), " + 'a file too large, a field that takes none', async () => {
     const { formId, asKey } = await applicationsForm();
     const { key } = await ownerKey('files-large');
     const large = await owner.lfk(['forms', 'create', '--name', 'Large', '--mode', 'api_key', '--field', 'doc:file=application/pdf', '--json'], { env: { LFK_API_KEY: key } });
@@ -129,7 +129,7 @@ describe('lfk submissions create --file', () => {
 });
 
 describe('lfk submissions download', () => {
-  it("writes a file under its own name, never over another unless --force; to a path; to standard output; a quarantined file's malware is shown and refused", async () => {
+  it('writes a file under its own name, never over another unless --force; to a path; to standard output; ' + "a quarantined file's malware is shown and refused", async () => {
     const { formId, asKey } = await applicationsForm();
     const dir = await folderWith({ 'cv.pdf': PDF });
     const created = await owner.lfk(['submissions', 'create', formId, '--data', 'name=Ada', '--file', `cv=${join(dir, 'cv.pdf')}`, '--json'], asKey);

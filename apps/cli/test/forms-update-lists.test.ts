@@ -132,7 +132,12 @@ describe('--auto-reply-…', () => {
     const preview = await agent.lfk(['forms', 'preview-emails', id]);
     expect(preview.code, preview.stderr).toBe(0);
     expect(preview.stdout).toContain('Notification\n(none: the form has no notification address)');
-    expect(preview.stdout).toMatch(/Auto-reply\nTo: someone@example\.com\nSubject: Thanks for writing\nList-Unsubscribe: <http:\/\/[^>]+\/v1\/auto-reply-stops\/lfu_[^>]+>\n\nWe got your message:\nA few lines of text,\nas a person writes them\./);
+    expect(preview.stdout).toMatch(
+      new RegExp(
+        /Auto-reply\nTo: someone@example\.com\nSubject: Thanks for writing\nList-Unsubscribe: <http:\/\/[^>]+\/v1\/auto-reply-stops\/lfu_[^>]+>\n\n/.source +
+          /We got your message:\nA few lines of text,\nas a person writes them\./.source,
+      ),
+    );
 
     const off = await agent.lfk(['forms', 'update', id, '--auto-reply', 'off', '--json']);
     expect(off.json.auto_reply).toMatchObject({ enabled: false, subject: 'Thanks for writing' });

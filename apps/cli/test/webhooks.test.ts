@@ -129,7 +129,12 @@ describe('lfk webhooks recover', () => {
 
     const enabled = await owner.lfk(['webhooks', 'update', id, '--form', formId, '--enable']);
     expect(enabled.code, enabled.stderr).toBe(0);
-    expect(enabled.stderr).toMatch(new RegExp(`Events made while it was disabled \\(since \\S+\\) were not sent to it\\. With a session, 'lfk webhooks recover ${id} --form ${formId} --since \\S+ --until \\S+' sends them\\.`));
+    expect(enabled.stderr).toMatch(
+      new RegExp(
+        'Events made while it was disabled \\(since \\S+\\) were not sent to it\\. ' +
+          `With a session, 'lfk webhooks recover ${id} --form ${formId} --since \\S+ --until \\S+' sends them\\.`,
+      ),
+    );
 
     const counted = await owner.lfk(['webhooks', 'recover', id, '--form', formId, '--since', '1h', '--dry-run']);
     expect(counted.stdout).toBe(`1 event would be sent to ${id}.\n`);

@@ -19,7 +19,8 @@ const IDLE_MS = 60_000;
  * member's request waits on; a held long poll waits up to 20 s by design (docs/reference/settings.md).
  */
 const OUTBOUND_BEFORE_INBOUND = (what: string) =>
-  `${what} must be shorter than LFK_IDLE_TIMEOUT (60 s unless set): a request waiting on the dependency would otherwise have its connection cut first, and its client a reset instead of a 503.`;
+  `${what} must be shorter than LFK_IDLE_TIMEOUT (60 s unless set): ` +
+  'a request waiting on the dependency would otherwise have its connection cut first, and its client a reset instead of a 503.';
 
 /** How long object storage and clamd may take for one call a request waits on. */
 export interface DependencyDeadlines {
@@ -72,7 +73,11 @@ function parseTrustProxy(value: string | undefined, ctx: z.RefinementCtx): strin
     ctx.addIssue({
       code: 'custom',
       message:
-        `${value === 'true' ? 'true would trust any address a client writes into X-Forwarded-For' : 'A hop count cannot tell your proxy from a client that reaches lfk directly'}: ` +
+        `${
+          value === 'true'
+            ? 'true would trust any address a client writes into X-Forwarded-For'
+            : 'A hop count cannot tell your proxy from a client that reaches lfk directly'
+        }: ` +
         "give your proxies' addresses or CIDRs instead (comma-separated), or loopback, linklocal, uniquelocal for those ranges. " +
         'For a proxy on the same machine: LFK_TRUST_PROXY=loopback.',
     });

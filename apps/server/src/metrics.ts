@@ -44,7 +44,9 @@ export class ServerMetrics implements Metrics {
     });
     this.#keyChecks = new Counter({
       name: 'lfk_api_key_checks_total',
-      help: 'API keys presented as bearer credentials, by outcome (accepted, stopped, address_not_allowed, unknown, malformed, held_back) and where the answer came from (cache, database, none).',
+      help:
+        'API keys presented as bearer credentials, by outcome (accepted, stopped, address_not_allowed, unknown, malformed, held_back) ' +
+        'and where the answer came from (cache, database, none).',
       labelNames: ['outcome', 'source'],
       registers,
     });
@@ -61,7 +63,9 @@ export class ServerMetrics implements Metrics {
     });
     this.#autoRepliesSkipped = new Counter({
       name: 'lfk_auto_replies_skipped_total',
-      help: 'Auto-replies a submission did not send, by reason: the address stopped them (stopped), it had its share (recipient_limit), or the form, its workspace or the account that set it had its share (form_limit, workspace_limit, account_limit).',
+      help:
+        'Auto-replies a submission did not send, by reason: the address stopped them (stopped), it had its share (recipient_limit), ' +
+        'or the form, its workspace or the account that set it had its share (form_limit, workspace_limit, account_limit).',
       labelNames: ['reason'],
       registers,
     });

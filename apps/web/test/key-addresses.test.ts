@@ -13,7 +13,7 @@ describeInBrowser('Where a key may be used, and who still tries it', () => {
   const statusWithKey = async (key: string) =>
     (await fetch(`${d.url}/v1/forms/form_01jzzzzzzzzzzzzzzzzzzzzzzz`, { headers: { authorization: `Bearer ${key}` } })).status;
 
-  it('create a key for some addresses, expiring on a chosen date → a wrong address is said beside its box → the key works only from those addresses', async () => {
+  it('create a key for some addresses, expiring on a chosen date → a wrong address is said beside its box → ' + 'the key works only from those addresses', async () => {
     const { page } = await d.ownerPage();
     const session = await sessionOf(page);
     const workspaceId = workspaceOf(page);

@@ -132,7 +132,7 @@ describeInBrowser('passkeys at a domain name', () => {
     await expectAccessible(page, 'sign-in-passkey-phone');
   });
 
-  it('the password, then the passkey as the second factor (before the code field without an app; after it with one); a passkey not on the device is told in words', async () => {
+  it('the password, then the passkey as the second factor (before the code field without an app; after it with one); ' + 'a passkey not on the device is told in words', async () => {
     const { page, email } = await d.ownerPage();
     const device = await virtualAuthenticator(page);
     await addPasskey(page, 'Phone');
@@ -172,7 +172,7 @@ describeInBrowser('passkeys at a domain name', () => {
     await see(page.getByRole('alert').getByText('No passkey was used'));
   });
 
-  it("long after signing in, confirm it's you with the passkey (new recovery codes, then removing it); the last factor gone, the password alone signs in", async () => {
+  it("long after signing in, confirm it's you with the passkey (new recovery codes, then removing it); " + 'the last factor gone, the password alone signs in', async () => {
     const { page, email } = await d.ownerPage();
     await virtualAuthenticator(page);
     const firstCodes = await addPasskey(page, 'Laptop');
@@ -233,7 +233,7 @@ describeInBrowser('passkeys at a domain name', () => {
     await signInInBrowser(page, email);
   });
 
-  it('an owner requires two-factor of members (a factor of their own first); a member without one sees why instead of the workspace, and may leave or set one up', async () => {
+  it('an owner requires two-factor of members (a factor of their own first); ' + 'a member without one sees why instead of the workspace, and may leave or set one up', async () => {
     const { page: owner } = await d.ownerPage();
     const workspaceId = workspaceOf(owner);
     // A member, on the workspace's pages before the rule.

@@ -180,7 +180,8 @@ function stalledRows(figures: Awaited<ReturnType<typeof stalledExports>>, what: 
   notes.push(
     `Scenario 13 (${engine}): ${STALLED_READERS} exports of ${what} to readers that stop reading: server RSS ${(figures.idle / MIB).toFixed(0)} MiB ` +
       `before; +${above(figures.peak).toFixed(1)} MiB at most while they filled their sockets' kernel buffers; ` +
-      `${signed(above(figures.stalled))} MiB held while stalled, ${signed(above(figures.after))} MiB after they disconnected (each after a memory-reducing collection).`,
+      `${signed(above(figures.stalled))} MiB held while stalled, ${signed(above(figures.after))} MiB after they disconnected ` +
+      '(each after a memory-reducing collection).',
   );
   return [
     { scenario: `13 · RSS held (MiB above idle), ${STALLED_READERS} stalled exports of ${what}`, engine, ratio: above(figures.stalled), target: '< 50', met: above(figures.stalled) < 50 },

@@ -273,7 +273,8 @@ export async function uploads(settings: UploadSettings, notes: string[], say: (l
           ...(b.target ? { target: '≥ 0.50', met: result.ratio >= 0.5 } : {}),
         });
         notes.push(
-          `Scenario 17 (${name}, ${b.label}): ${settings.rounds} turn${settings.rounds === 1 ? '' : 's'} of ${settings.files} files of 10 MiB, ${AT_ONCE} at once: ` +
+          `Scenario 17 (${name}, ${b.label}): ${settings.rounds} turn${settings.rounds === 1 ? '' : 's'} ` +
+            `of ${settings.files} files of 10 MiB, ${AT_ONCE} at once: ` +
             `${result.lfk.toFixed(0)} MB/s lfk, ${result.baseline.toFixed(0)} MB/s by hand (medians); an upload took ` +
             `${result.latency.lfk[0].toFixed(0)} ms (p50) lfk, ${result.latency.baseline[0].toFixed(0)} ms by hand. Server CPU per 100 MB of file: ` +
             `${result.cpuPer100MB.lfk.toFixed(2)} s lfk, ${result.cpuPer100MB.baseline.toFixed(2)} s by hand` +
@@ -299,8 +300,9 @@ export async function uploads(settings: UploadSettings, notes: string[], say: (l
       });
       const byHandHeld = await memory(baseline);
       notes.push(
-        `Scenario 17 (${name}): ${BIG_AT_ONCE} files of 25 MiB at once, ${MEMORY_TRIALS} times: lfk's RSS +${trials.map((m) => aboveIdle(m).toFixed(1)).join(', +')} MiB ` +
-          `above idle at most; at worst ${(worst.idle / MIB).toFixed(0)} MiB at idle (after a memory-reducing collection), ${(worst.peak / MIB).toFixed(0)} MiB at most, ` +
+        `Scenario 17 (${name}): ${BIG_AT_ONCE} files of 25 MiB at once, ${MEMORY_TRIALS} times: ` +
+          `lfk's RSS +${trials.map((m) => aboveIdle(m).toFixed(1)).join(', +')} MiB above idle at most; ` +
+          `at worst ${(worst.idle / MIB).toFixed(0)} MiB at idle (after a memory-reducing collection), ${(worst.peak / MIB).toFixed(0)} MiB at most, ` +
           `${(worst.after / MIB).toFixed(0)} MiB once they were stored and collected (all ${BIG_AT_ONCE} stored in ${worst.seconds.toFixed(1)} s). ` +
           `The baseline under the same load: ${(byHandHeld.idle / MIB).toFixed(0)} MiB at idle, +${aboveIdle(byHandHeld).toFixed(1)} MiB at most.`,
       );

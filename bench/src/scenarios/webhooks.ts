@@ -213,7 +213,8 @@ export async function webhookDrain(a: BenchServer, seeded: Seed, databaseUrl: st
       const seconds = (performance.now() - released) / 1000;
       const perSecond = count / seconds;
       notes.push(
-        `Scenario 11${failHalf ? ' (receiver failing half)' : ''}: ${count} queued deliveries to one endpoint, ${count} attempts in ${seconds.toFixed(1)} s across two replicas` +
+        `Scenario 11${failHalf ? ' (receiver failing half)' : ''}: ${count} queued deliveries to one endpoint, ` +
+          `${count} attempts in ${seconds.toFixed(1)} s across two replicas` +
           (failHalf ? `; ${receiver.firstSeen.size} succeeded on that pass, the others are retried about 5 s later.` : '.'),
       );
       rows.push({
@@ -252,7 +253,8 @@ export async function webhookDrainWithKill(a: BenchServer, b: BenchServer, seede
     const late = [...receiver.firstSeen.values()].filter((at) => at - killedAt >= 30_000).length;
     notes.push(
       `Scenario 12: B killed after ${requestsAtKill} of ${count} requests; all ${receiver.firstSeen.size} delivered in ${seconds.toFixed(1)} s; ` +
-        `${late} of them (B's, held at the kill) arrived once their 60 s lock lapsed; ${duplicates} arrived twice (in flight at the kill), each with one webhook-id.`,
+        `${late} of them (B's, held at the kill) arrived once their 60 s lock lapsed; ` +
+        `${duplicates} arrived twice (in flight at the kill), each with one webhook-id.`,
     );
     return {
       scenario: `12 · webhook drain, replica killed mid-drain (${count})`,
@@ -272,7 +274,8 @@ async function seedSubmissions(databaseUrl: string, formId: string, count: numbe
   await runOnce(
     databaseUrl,
     `insert into submissions (id, form_id, data, source, status, created_at)
-       select 'sub_' || lpad($2 || to_hex(i), 26, '0'), $1, ('{"n":' || i || '}')::json, 'api_key', 'ok', now() - interval '60 seconds' + i * interval '1 millisecond'
+       select 'sub_' || lpad($2 || to_hex(i), 26, '0'), $1, ('{"n":' || i || '}')::json, 'api_key', 'ok',
+              now() - interval '60 seconds' + i * interval '1 millisecond'
        from generate_series(1, $3::int) as i`,
     [formId, tag, count],
   );
@@ -316,9 +319,11 @@ export async function webhookRecover(a: BenchServer, b: BenchServer, seeded: See
     const p99 = percentile(latencies, 99);
     const duplicates = [...recovering.arrivals.values()].filter((n) => n > 1).length;
     notes.push(
-      `Scenario 19: a recover of ${count} events (${recovered.queued} queued, answered in ${((answered - asked) / 1000).toFixed(1)} s) reached a fast receiver ` +
-        `in ${seconds.toFixed(1)} s across two replicas, ${duplicates} twice; meanwhile ${latencies.length} submissions at ${rate}/s to another endpoint of the ` +
-        `same workspace: 201 → received p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${latencies.at(-1)?.toFixed(1)} ms; ${failures.length} refused.`,
+      `Scenario 19: a recover of ${count} events (${recovered.queued} queued, answered in ${((answered - asked) / 1000).toFixed(1)} s) ` +
+        `reached a fast receiver in ${seconds.toFixed(1)} s across two replicas, ${duplicates} twice; ` +
+        `meanwhile ${latencies.length} submissions at ${rate}/s to another endpoint of the same workspace: ` +
+        `201 → received p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${latencies.at(-1)?.toFixed(1)} ms; ` +
+        `${failures.length} refused.`,
     );
     return [
       {
@@ -457,10 +462,12 @@ export async function webhookFairness(
     const p99 = percentile(latencies, 99);
     const lost = [...acknowledged.keys()].filter((id) => !receiver.firstSeen.has(id)).length;
     notes.push(
-      `Scenario 15: a workspace with ${ATTACK_FORMS} forms × 5 endpoints to a receiver that never answers, ${ATTACK_FORMS * ATTACK_SUBMISSIONS_PER_FORM} submissions at once ` +
+      `Scenario 15: a workspace with ${ATTACK_FORMS} forms × 5 endpoints to a receiver that never answers, ` +
+        `${ATTACK_FORMS * ATTACK_SUBMISSIONS_PER_FORM} submissions at once ` +
         `(${ATTACK_FORMS * ATTACK_SUBMISSIONS_PER_FORM * 5} deliveries) and ${ATTACK_FORMS} more a second; it held at most ${mostInFlight} in flight ` +
         `(the dead receiver got ${dead.requests()} requests). Meanwhile another workspace's ${acknowledged.size} submissions (${rate}/s): ` +
-        `201 → received p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms; ${lost} lost, ${failures.length} refused.`,
+        `201 → received p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms; ` +
+        `${lost} lost, ${failures.length} refused.`,
     );
     return {
       scenario: `15 · webhook: another workspace's 201 → receiver while one workspace's ${ATTACK_FORMS * 5} endpoints hang, one replica`,
@@ -576,7 +583,8 @@ export async function webhookSoak(a: BenchServer, notes: string[], rate: number,
     const { ok, failed, cut, hung } = receiver.answers;
     notes.push(
       `Scenario 16: ${total} submissions at ${rate}/s over ${SOAK_WARM_UP_S + seconds} s to 8 forms with an endpoint each, the receiver answering ` +
-        `${ok} × 204, ${failed} × 500, cutting ${cut} connections and leaving ${hung} requests unanswered (retries included); ${failures.length} submissions refused. ` +
+        `${ok} × 204, ${failed} × 500, cutting ${cut} connections and leaving ${hung} requests unanswered (retries included); ` +
+        `${failures.length} submissions refused. ` +
         `RSS and live heap (MiB), and the sockets and timers Node kept open, from ${SOAK_WARM_UP_S} s: ` +
         `${samples.map((s) => `${s.at.toFixed(0)} s ${(s.rss / MIB).toFixed(0)}/${(s.live / MIB).toFixed(1)} (${s.resources})`).join(', ')}.`,
     );

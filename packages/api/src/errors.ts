@@ -21,7 +21,8 @@ const CATALOGUE = {
   invalid_signature: [401, 'The report is not signed, or its signature does not verify with a trusted key.'],
   second_factor_required: [
     401,
-    'The password is right, and this account has a second factor: send a code from the authenticator app, a recovery code or a passkey to POST /v1/auth/second-factor with the challenge, within 5 minutes.',
+    'The password is right, and this account has a second factor: send a code from the authenticator app, a recovery code or a passkey ' +
+      'to POST /v1/auth/second-factor with the challenge, within 5 minutes.',
   ],
   invalid_second_factor: [401, 'The code is not right, or it was already used.'],
   invalid_challenge: [401, 'The sign-in has expired or was already completed. Sign in again.'],
@@ -36,15 +37,18 @@ const CATALOGUE = {
   file_quarantined: [403, 'The malware scanner found malware in this file: it is quarantined and cannot be downloaded.'],
   email_not_confirmed: [
     403,
-    'Confirm your email address first: open the link emailed to you at sign-up, or ask for a new one (POST /v1/auth/email-verification, or "Send a new link" on the dashboard\'s Account page). Until then an account cannot create API keys, add webhooks, invite or set an auto-reply.',
+    'Confirm your email address first: open the link emailed to you at sign-up, or ask for a new one (POST /v1/auth/email-verification, ' +
+      'or "Send a new link" on the dashboard\'s Account page). Until then an account cannot create API keys, add webhooks, invite or set an auto-reply.',
   ],
   reauthentication_required: [
     403,
-    'This needs you to have signed in, or confirmed who you are, in the last few minutes: confirm with your password, a code or a passkey (POST /v1/auth/reauthenticate), then try again.',
+    'This needs you to have signed in, or confirmed who you are, in the last few minutes: ' +
+      'confirm with your password, a code or a passkey (POST /v1/auth/reauthenticate), then try again.',
   ],
   two_factor_required: [
     403,
-    'This workspace requires its members to use a second factor: add an authenticator app or a passkey to your account (Account → Security, or `lfk account two-factor`), then come back.',
+    'This workspace requires its members to use a second factor: ' +
+      'add an authenticator app or a passkey to your account (Account → Security, or `lfk account two-factor`), then come back.',
   ],
   invitation_for_another_address: [403, 'This invitation was sent to another email address: sign in, or sign up, with that address to accept it.'],
   workspace_not_found: [404, 'No such workspace.'],

@@ -7,9 +7,10 @@
  */
 import ts from 'typescript';
 
-const HEADER = `// Generated from lfk's API router by scripts/router-declarations.ts at build time: do not edit.
-import type { inferRouterInputs, inferRouterOutputs, TRPCBuiltRouter, TRPCMutationProcedure, TRPCQueryProcedure, TRPCSubscriptionProcedure } from '@trpc/server';
-`;
+const HEADER =
+  "// Generated from lfk's API router by scripts/router-declarations.ts at build time: do not edit.\n" +
+  'import type { inferRouterInputs, inferRouterOutputs, TRPCBuiltRouter, TRPCMutationProcedure, TRPCQueryProcedure, ' +
+  "TRPCSubscriptionProcedure } from '@trpc/server';\n";
 
 const PROCEDURE_TYPES = { query: 'TRPCQueryProcedure', mutation: 'TRPCMutationProcedure', subscription: 'TRPCSubscriptionProcedure' } as const;
 
@@ -154,7 +155,9 @@ class TypePrinter {
     }
     const nested = `${indent}  `;
     const members = this.checker.getIndexInfosOfType(type).map(
-      (info) => `${nested}[key: ${this.print(info.keyType, where, nested, useNames, seen)}]: ${this.print(info.type, `${where}[key]`, nested, useNames, seen)};`,
+      (info) =>
+        `${nested}[key: ${this.print(info.keyType, where, nested, useNames, seen)}]: ` +
+        `${this.print(info.type, `${where}[key]`, nested, useNames, seen)};`,
     );
     for (const symbol of this.checker.getPropertiesOfType(type)) {
       const optional = symbol.flags & ts.SymbolFlags.Optional ? '?' : '';

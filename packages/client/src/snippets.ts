@@ -80,7 +80,9 @@ const formBody = (form: SnippetForm) => `${[...fieldInputs(form), ...spamInputs(
 export function fetchFormSnippet(form: SnippetForm, baseUrl: string): string {
   // Ids of the form's own, so two forms on one page keep apart.
   const id = `lfk-${form.id}`;
-  const html = `${captchaScript(form)}<form id="${id}" method="post" action="${submissionUrl(form, baseUrl)}"${enctypeOf(form)}>\n${formBody(form)}\n  <p id="${id}-status" role="status"></p>\n</form>`;
+  const html =
+    `${captchaScript(form)}<form id="${id}" method="post" action="${submissionUrl(form, baseUrl)}"${enctypeOf(form)}>\n` +
+    `${formBody(form)}\n  <p id="${id}-status" role="status"></p>\n</form>`;
   const script = `<script>
   document.getElementById('${id}').addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -158,7 +160,8 @@ export function curlSubmissionSnippet(form: SnippetForm, baseUrl: string): strin
 /** The server-side call with fetch: JSON, or a `FormData` (its multipart content type set by fetch) when the form takes files. */
 export function fetchSubmissionSnippet(form: SnippetForm, baseUrl: string): string {
   const call = (headers: string[], body: string) =>
-    `await fetch('${submissionUrl(form, baseUrl)}', {\n  method: 'POST',\n  headers: {\n${headers.map((h) => `    ${h},\n`).join('')}  },\n  body: ${body},\n});`;
+    `await fetch('${submissionUrl(form, baseUrl)}', {\n  method: 'POST',\n  headers: {\n` +
+    `${headers.map((h) => `    ${h},\n`).join('')}  },\n  body: ${body},\n});`;
   const authorization = `authorization: \`Bearer \${process.env.LFK_API_KEY}\``;
   const warning = '// On your server: never put an API key in a web page.';
   if (hasFiles(form)) {

@@ -117,7 +117,7 @@ describe(`a form's changes are notified (${TEST_DATABASE_URL ? 'PostgreSQL' : 'P
     expect(await notifiedBy(() => sql('update forms set closed = true where id = ?', [formId]))).toEqual([formId]);
   });
 
-  it('a refused origin noted, a skipped auto-reply counted, a verification sent or a claim token set notifies nothing: submissions read none of them', async () => {
+  it('a refused origin noted, a skipped auto-reply counted, a verification sent or a claim token set notifies nothing: ' + 'submissions read none of them', async () => {
     const formId = await form();
     expect(await notifiedBy(() => db.fork().getRepository(Form).noteRefusedOrigin(formId, 'https://elsewhere.example', new Date(), 10))).toEqual([]);
     expect(await notifiedBy(() => db.fork().getRepository(Form).countSkippedAutoReply(formId))).toEqual([]);
@@ -142,7 +142,11 @@ describe(`a form's changes are notified (${TEST_DATABASE_URL ? 'PostgreSQL' : 'P
     expect(await notifiedBy(() => sql('update webhook_endpoints set enabled = true where id = ?', [endpointId]))).toEqual([formId]);
     expect(
       await notifiedBy(() =>
-        sql(`update webhook_endpoints set url = 'https://other.example', events = '[]', failing_since = now(), description = 'd', updated_at = now() where id = ?`, [endpointId]),
+        sql(
+          "update webhook_endpoints set url = 'https://other.example', events = '[]', failing_since = now(), description = 'd', " +
+            'updated_at = now() where id = ?',
+          [endpointId],
+        ),
       ),
     ).toEqual([]);
     expect(await notifiedBy(() => sql('update webhook_endpoints set form_id = ? where id = ?', [other, endpointId]))).toEqual([formId, other].sort());

@@ -26,7 +26,8 @@ const accountDeleteCommand = () =>
       action(async (ctx, flags) => {
         if (!flags.yes) {
           await confirmOrStop(
-            'Delete your account? Your sessions end, you leave every workspace, and workspaces where you are the only member are deleted with their keys, forms and submissions.',
+            'Delete your account? Your sessions end, you leave every workspace, ' +
+              'and workspaces where you are the only member are deleted with their keys, forms and submissions.',
             '--yes to delete without asking',
             'Your account stays.',
           );

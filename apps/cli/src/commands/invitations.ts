@@ -50,7 +50,10 @@ const invitationsAcceptCommand = () =>
         const token = tokenOfLink(link, 'lfi_', 'an invitation email');
         const joined = await (await sessionApi(ctx)).invitations.accept.mutate({ token });
         ctx.out.result(joined, ({ workspace, role }) =>
-          ctx.out.line(`You are ${role === 'owner' ? 'an owner' : 'a member'} of ${workspace.name} (${workspace.id}). Make it your default with 'lfk workspaces use ${workspace.id}'.`),
+          ctx.out.line(
+            `You are ${role === 'owner' ? 'an owner' : 'a member'} of ${workspace.name} (${workspace.id}). ` +
+              `Make it your default with 'lfk workspaces use ${workspace.id}'.`,
+          ),
         );
       }),
     );

@@ -32,7 +32,8 @@ function printNewKey(ctx: CommandContext, key: CreatedKey, said: string): void {
   ctx.out.result(key, (key) => {
     const { style, errorStyle } = ctx.out;
     ctx.out.note(
-      `${said} ${key.id}${key.name ? ` (${key.name})` : ''} in workspace ${key.workspace_id}${key.expires_at ? `, expiring ${key.expires_at}` : ''}${key.allowed_ips ? `, usable from ${key.allowed_ips.join(', ')} only` : ''}:`,
+      `${said} ${key.id}${key.name ? ` (${key.name})` : ''} in workspace ${key.workspace_id}` +
+        `${key.expires_at ? `, expiring ${key.expires_at}` : ''}${key.allowed_ips ? `, usable from ${key.allowed_ips.join(', ')} only` : ''}:`,
     );
     ctx.out.line(style.bold(key.key));
     ctx.out.note(errorStyle.yellow('This is the only time the key is shown. Store it somewhere safe now; it cannot be shown again.'));

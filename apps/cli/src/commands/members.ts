@@ -26,7 +26,10 @@ const membersInviteCommand = () =>
         inWorkspace,
         ({ api, workspaceId }, email, flags) => api.invitations.create.mutate({ workspace_id: workspaceId, email, role: flags.role }),
         (invitation, { out, workspaceId }) =>
-          out.line(`Invited ${invitation.email} to ${workspaceId} as ${invitation.role === 'owner' ? 'an owner' : 'a member'} (${invitation.id}): they join when they accept the emailed link.`),
+          out.line(
+            `Invited ${invitation.email} to ${workspaceId} as ${invitation.role === 'owner' ? 'an owner' : 'a member'} (${invitation.id}): ` +
+              'they join when they accept the emailed link.',
+          ),
       ),
     );
 

@@ -48,7 +48,10 @@ const enableCommand = () =>
           ctx.out.note(`Add it to your app, then run 'lfk account two-factor confirm <code>' before ${started.expires_at}.`);
           return;
         }
-        ctx.out.note(`In your authenticator app, add an account with this secret (or open the dashboard's Account page for a QR code):\n\n  ${grouped}\n\n  ${started.otpauth_url}\n`);
+        ctx.out.note(
+          "In your authenticator app, add an account with this secret (or open the dashboard's Account page for a QR code):" +
+            `\n\n  ${grouped}\n\n  ${started.otpauth_url}\n`,
+        );
         await confirmAction(ctx, await promptLine('The code the app shows: '));
       }),
     );

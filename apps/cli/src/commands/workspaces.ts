@@ -120,7 +120,8 @@ const workspacesUpdateCommand = () =>
     )
     .option(
       '--file-link-ttl <duration>',
-      `how long signed links to its files live: e.g. 3d, 12h or seconds (${describeDuration(FILE_LINK_TTL.min)} to ${describeDuration(FILE_LINK_TTL.max)}, never longer than the server's), or default`,
+      `how long signed links to its files live: e.g. 3d, 12h or seconds (${describeDuration(FILE_LINK_TTL.min)} to ${describeDuration(FILE_LINK_TTL.max)}, ` +
+        "never longer than the server's), or default",
     )
     .action(
       action(async (ctx, flags) => {

@@ -268,7 +268,12 @@ describe('a second factor at a terminal', () => {
     expect(code, output).toBe(1);
     // The last answer ends the command as an error, in colour on a terminal.
     const shown = stripVTControlCharacters(output);
-    expect(shown).toMatch(/Try again\.\s+Password \(or a code from your authenticator app\): \s*error: invalid_request: The request is not valid\.\s+password: Is not your password\./);
+    expect(shown).toMatch(
+      new RegExp(
+        /Try again\.\s+Password \(or a code from your authenticator app\): \s*/.source +
+          /error: invalid_request: The request is not valid\.\s+password: Is not your password\./.source,
+      ),
+    );
     expect(output).not.toContain('unexpected_error');
     expect(output).not.toMatch(STACK_FRAME);
     expect(output.split(asked)).toHaveLength(4);

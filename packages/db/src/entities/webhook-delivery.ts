@@ -67,17 +67,23 @@ export const WebhookDelivery = defineEntity({
     // The claim counts each endpoint's deliveries in flight.
     {
       name: 'webhook_deliveries_in_flight_index',
-      expression: `create index "webhook_deliveries_in_flight_index" on "webhook_deliveries" ("endpoint_id") where "status" = 'pending' and "locked_until" is not null`,
+      expression:
+        'create index "webhook_deliveries_in_flight_index" on "webhook_deliveries" ("endpoint_id") ' +
+        `where "status" = 'pending' and "locked_until" is not null`,
     },
     // The claim's scan, in due order: what waits for room is not in it, so a deep backlog set aside behind a cap costs a claim nothing.
     {
       name: 'webhook_deliveries_due_index',
-      expression: `create index "webhook_deliveries_due_index" on "webhook_deliveries" ("next_attempt_at") where "status" = 'pending' and not "waiting_for_room"`,
+      expression:
+        'create index "webhook_deliveries_due_index" on "webhook_deliveries" ("next_attempt_at") ' +
+        `where "status" = 'pending' and not "waiting_for_room"`,
     },
     // What waits for room, by endpoint: the claim takes an endpoint's oldest again once it has room.
     {
       name: 'webhook_deliveries_waiting_index',
-      expression: `create index "webhook_deliveries_waiting_index" on "webhook_deliveries" ("endpoint_id", "next_attempt_at") where "status" = 'pending' and "waiting_for_room"`,
+      expression:
+        'create index "webhook_deliveries_waiting_index" on "webhook_deliveries" ("endpoint_id", "next_attempt_at") ' +
+        `where "status" = 'pending' and "waiting_for_room"`,
     },
   ],
 });

@@ -39,7 +39,8 @@ export class AuthChallengeRepository extends BaseRepository<IAuthChallenge> {
     const id = newId('chl');
     await this.em.execute('delete from auth_challenges where expires_at <= ?', [now]);
     await this.em.execute(
-      'insert into auth_challenges (id, purpose, token_hash, user_id, webauthn_challenge, secret_sealed, expires_at, created_at) values (?, ?, ?, ?, ?, ?, ?, ?)',
+      'insert into auth_challenges (id, purpose, token_hash, user_id, webauthn_challenge, secret_sealed, expires_at, created_at) ' +
+        'values (?, ?, ?, ?, ?, ?, ?, ?)',
       [id, challenge.purpose, challenge.tokenHash ?? null, challenge.userId, challenge.webauthnChallenge ?? null, challenge.secretSealed ?? null, challenge.expiresAt, now],
     );
     return id;

@@ -33,7 +33,8 @@ export interface ReadBounds {
  * parameters come first: [rows, bytes, …the subquery's].
  */
 const boundedIds = (firsts: string, order: 'asc' | 'desc') =>
-  `with bounded as (select id, (row_number() over w <= ? and sum(bytes) over w - bytes < ?) as fits from (${firsts}) firsts window w as (order by id ${order}))`;
+  'with bounded as (select id, (row_number() over w <= ? and sum(bytes) over w - bytes < ?) as fits ' +
+  `from (${firsts}) firsts window w as (order by id ${order}))`;
 
 /**
  * A statement reading, within bounds, the rows of `table` (as `t`) whose ids and sizes `firsts`

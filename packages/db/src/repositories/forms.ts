@@ -78,7 +78,8 @@ const reference = (id: string | null) => (id === null ? null : { id });
 
 const COLUMNS =
   'id, workspace_id, project_id, name, state, schema, unknown_fields, submission_mode, allowed_origins, notify_emails, ' +
-  'notify_fallback, refused_origins, redirect_url, error_redirect_url, honeypot, captcha_provider, captcha_site_key, captcha_secret_sealed, closed, closes_at, ' +
+  'notify_fallback, refused_origins, redirect_url, error_redirect_url, honeypot, captcha_provider, captcha_site_key, captcha_secret_sealed, ' +
+  'closed, closes_at, ' +
   'max_submissions, closed_message, retention_days, auto_reply, auto_replies_skipped, created_at, updated_at';
 const READ_CLAIMED = new PreparedStatement('lfk_read_claimed_form', `select ${COLUMNS} from forms where id = $1 and state = 'claimed'`);
 const READ_FOR_SUBMISSION = new PreparedStatement(
@@ -88,7 +89,10 @@ const READ_FOR_SUBMISSION = new PreparedStatement(
 );
 
 export class FormRepository extends BaseRepository<IForm> {
-  /** A workspace's forms, newest first, below `before`: a page of its list, bounded by their fields' and origins' size (a form's fields alone may near 1 MiB). */
+  /**
+   * A workspace's forms, newest first, below `before`: a page of its list, bounded by their fields'
+   * and origins' size (a form's fields alone may near 1 MiB).
+   */
   newestOfWorkspace(workspaceId: string, before: string | undefined, bounds: ReadBounds): Promise<Bounded<IForm>> {
     return this.newestFirstWithin('workspace_id', workspaceId, before, bounds, 'octet_length(schema::text) + octet_length(allowed_origins::text)');
   }

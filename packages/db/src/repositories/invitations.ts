@@ -83,7 +83,8 @@ export class InvitationRepository extends BaseRepository<IInvitation> {
       id: string; workspace_id: string; workspace_name: string; email: string; role: Role;
       invited_by_id: string | null; invited_by_name: string | null; invited_by_email: string | null; expires_at: string | Date;
     }[]>(
-      `select i.id, i.workspace_id, w.name as workspace_name, i.email, i.role, i.invited_by_id, u.name as invited_by_name, u.email as invited_by_email, i.expires_at
+      `select i.id, i.workspace_id, w.name as workspace_name, i.email, i.role,
+              i.invited_by_id, u.name as invited_by_name, u.email as invited_by_email, i.expires_at
          from invitations i join workspaces w on w.id = i.workspace_id left join users u on u.id = i.invited_by_id
         where i.token_hash = ?`,
       [tokenHash],

@@ -41,7 +41,8 @@ export interface ClaimedEmail {
 
 /** An email's row, for every statement that writes one: its columns, then `outboxEmailRow`'s 14 values. */
 export const INSERT_OUTBOX_EMAIL =
-  'insert into outbox_emails (id, kind, "to", subject, body, reply_to, html, list_unsubscribe, secret_sealed, submission_id, status, attempts, next_attempt_at, created_at)';
+  'insert into outbox_emails (id, kind, "to", subject, body, reply_to, html, list_unsubscribe, secret_sealed, submission_id, status, attempts, ' +
+  'next_attempt_at, created_at)';
 
 /** The values of `INSERT_OUTBOX_EMAIL` for a message due at once. */
 export const outboxEmailRow = (email: NewEmail, now: Date) => [

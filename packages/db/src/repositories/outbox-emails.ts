@@ -61,7 +61,8 @@ export class OutboxEmailRepository extends BaseRepository<IOutboxEmail> {
   /** Sent: the body, its HTML, the stop link and the sealed token are cleared. */
   async markSent(id: string, at = new Date()): Promise<void> {
     await this.em.execute(
-      `update outbox_emails set status = 'sent', sent_at = ?, body = null, html = null, list_unsubscribe = null, secret_sealed = null, locked_until = null, last_error = null where id = ?`,
+      "update outbox_emails set status = 'sent', sent_at = ?, body = null, html = null, list_unsubscribe = null, secret_sealed = null, " +
+        'locked_until = null, last_error = null where id = ?',
       [at.toISOString(), id],
     );
   }
@@ -70,7 +71,8 @@ export class OutboxEmailRepository extends BaseRepository<IOutboxEmail> {
   async markFailed(id: string, reason: string, nextAttemptAt: Date, giveUp: boolean): Promise<void> {
     // Given up on, the body goes as a sent one's does.
     await this.em.execute(
-      `update outbox_emails set status = ?, next_attempt_at = ?, locked_until = null, last_error = ?${giveUp ? ', body = null, html = null, list_unsubscribe = null, secret_sealed = null' : ''} where id = ?`,
+      'update outbox_emails set status = ?, next_attempt_at = ?, locked_until = null, last_error = ?' +
+        `${giveUp ? ', body = null, html = null, list_unsubscribe = null, secret_sealed = null' : ''} where id = ?`,
       [giveUp ? 'failed' : 'pending', nextAttemptAt.toISOString(), reason, id],
     );
   }

@@ -33,7 +33,8 @@ export class PasskeyRepository extends BaseRepository<IPasskey> {
   async add(userId: string, passkey: Omit<StoredPasskey, 'id' | 'userId'> & { name: string }, now: Date): Promise<PasskeyReading> {
     const id = newId('pkey');
     await this.em.execute(
-      'insert into passkeys (id, user_id, credential_id, public_key, counter, transports, name, last_used_at, created_at) values (?, ?, ?, ?, ?, ?, ?, null, ?)',
+      'insert into passkeys (id, user_id, credential_id, public_key, counter, transports, name, last_used_at, created_at) ' +
+        'values (?, ?, ?, ?, ?, ?, ?, null, ?)',
       [id, userId, passkey.credentialId, passkey.publicKey, passkey.counter, JSON.stringify(passkey.transports), passkey.name, now],
     );
     return { id, name: passkey.name, createdAt: now, lastUsedAt: null };

@@ -87,7 +87,8 @@ export class SessionRepository extends BaseRepository<ISession> {
   /** The person's sessions that still work (not revoked, not expired), newest first. */
   async activeOf(userId: string, now: Date): Promise<SessionReading[]> {
     const rows = await this.em.execute<{ id: string; created_at: string | Date; last_seen_at: string | Date | null; ip: string | null; user_agent: string | null }[]>(
-      'select id, created_at, last_seen_at, ip, user_agent from sessions where user_id = ? and revoked_at is null and expires_at > ? order by id desc limit 500',
+      'select id, created_at, last_seen_at, ip, user_agent from sessions ' +
+        'where user_id = ? and revoked_at is null and expires_at > ? order by id desc limit 500',
       [userId, now],
     );
     return rows.map((r) => ({

@@ -65,7 +65,8 @@ export class SubmissionFileRepository extends BaseRepository<ISubmissionFile> {
     if (files.length === 0) return;
     const values = files.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
     await this.em.execute(
-      'insert into submission_files (id, submission_id, field, position, name, size, content_type, sha256, status, malware_signature, object_key, created_at) values ' + values,
+      'insert into submission_files (id, submission_id, field, position, name, size, content_type, sha256, status, malware_signature, object_key, ' +
+        `created_at) values ${values}`,
       files.flatMap((f, position) => [f.id, submissionId, f.field, position, f.name, f.size, f.contentType, f.sha256, f.status, f.malwareSignature, f.objectKey, now]),
     );
   }

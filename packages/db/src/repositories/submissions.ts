@@ -324,7 +324,8 @@ export class SubmissionRepository extends BaseRepository<ISubmission> {
   async statsOf(formIds: string[]): Promise<Map<string, SubmissionStats>> {
     if (formIds.length === 0) return new Map();
     const rows = await this.em.execute<{ form_id: string; n: number | string; last_at: Date | string | null }[]>(
-      `select form_id, count(*) as n, max(created_at) as last_at from submissions where status = 'ok' and form_id in (${formIds.map(() => '?').join(', ')}) group by form_id`,
+      "select form_id, count(*) as n, max(created_at) as last_at from submissions where status = 'ok' " +
+        `and form_id in (${formIds.map(() => '?').join(', ')}) group by form_id`,
       formIds,
     );
     return new Map(rows.map((r) => [r.form_id, { count: Number(r.n), lastAt: r.last_at === null ? null : new Date(r.last_at) }]));

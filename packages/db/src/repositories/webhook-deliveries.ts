@@ -87,7 +87,8 @@ export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> 
     for (let start = 0; start < rows.length; start += DELIVERIES_PER_INSERT) {
       const chunk = rows.slice(start, start + DELIVERIES_PER_INSERT);
       await this.em.execute(
-        'insert into webhook_deliveries (id, endpoint_id, url, submission_id, event_id, type, payload, status, attempts, attempt_count, next_attempt_at, created_at, waiting_for_room) values ' +
+        'insert into webhook_deliveries (id, endpoint_id, url, submission_id, event_id, type, payload, status, attempts, attempt_count, next_attempt_at, ' +
+          'created_at, waiting_for_room) values ' +
           chunk.map(() => "(?, ?, ?, ?, ?, ?, ?, 'pending', '[]', 0, ?, ?, ?)").join(', '),
         chunk.flat(),
       );
@@ -110,7 +111,8 @@ export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> 
    */
   async logTest(test: { endpointId: string; url: string; eventId: string; payload: string; attempt: WebhookAttempt; succeeded: boolean }, now: Date): Promise<void> {
     await this.em.execute(
-      'insert into webhook_deliveries (id, endpoint_id, url, submission_id, event_id, type, payload, status, attempts, attempt_count, next_attempt_at, created_at, test) ' +
+      'insert into webhook_deliveries (id, endpoint_id, url, submission_id, event_id, type, payload, status, attempts, attempt_count, next_attempt_at, ' +
+        'created_at, test) ' +
         "values (?, ?, ?, null, ?, 'webhook.test', ?, ?, ?::jsonb, 1, null, ?, true)",
       [newId('whd'), test.endpointId, test.url, test.eventId, test.payload, test.succeeded ? 'succeeded' : 'failed', JSON.stringify([test.attempt]), now],
     );
@@ -174,7 +176,8 @@ export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> 
          -- The endpoints with deliveries waiting for room, one index probe each (a loose index scan).
          (select endpoint_id from webhook_deliveries where status = 'pending' and waiting_for_room order by endpoint_id limit 1)
          union all
-         select (select d.endpoint_id from webhook_deliveries d where d.status = 'pending' and d.waiting_for_room and d.endpoint_id > h.endpoint_id order by d.endpoint_id limit 1)
+         select (select d.endpoint_id from webhook_deliveries d
+                  where d.status = 'pending' and d.waiting_for_room and d.endpoint_id > h.endpoint_id order by d.endpoint_id limit 1)
          from waiting_endpoints h where h.endpoint_id is not null
        ), scanned as (
          select d.id, d.endpoint_id, d.next_attempt_at from webhook_deliveries d

@@ -150,7 +150,8 @@ function requestBodyOf({ route, input }: Converted): unknown {
     const multipart = {
       type: 'object',
       description:
-        "The form's values as parts, and each `file` field's files as file parts (a field that takes several repeats its name). Limits: each file its field's `max_size` " +
+        "The form's values as parts, and each `file` field's files as file parts (a field that takes several repeats its name). " +
+        "Limits: each file its field's `max_size` " +
         '(at most `LFK_MAX_FILE_SIZE`), the files together `LFK_MAX_SUBMISSION_SIZE`; types are judged by the bytes.',
       // Which parts are files depends on the form (its `file` fields): each part may be either, and a
       // file part says so (`format: binary` for OpenAPI 3.0 tools, `contentMediaType` for 3.1's), so

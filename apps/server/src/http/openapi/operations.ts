@@ -4,7 +4,12 @@ import { BUTTON_BODY_LIMIT } from '../button-links.ts';
 /** One tag per router, in the order a reader meets them. */
 export const TAGS = [
   { name: 'Accounts', description: 'Sign up, sign in and out, and the session.' },
-  { name: 'Two-factor sign-in', description: "A second factor for a person's account (an authenticator app, recovery codes), completing a sign-in that needs one, and confirming who you are again for what is dangerous (sudo mode)." },
+  {
+    name: 'Two-factor sign-in',
+    description:
+      "A second factor for a person's account (an authenticator app, recovery codes), completing a sign-in that needs one, " +
+      'and confirming who you are again for what is dangerous (sudo mode).',
+  },
   { name: 'Device sign-in', description: 'Sign in a device without a browser (the CLI): it shows a code, a signed-in person approves it.' },
   { name: 'Workspaces', description: 'Workspaces, their members and projects, and the audit log. Sessions only.' },
   { name: 'API keys', description: "A workspace's API keys (`lfk_…`), managed by its owners with a session. A key is shown once, when made." },
@@ -68,7 +73,9 @@ export const PATH_PARAMETERS: Record<string, string> = {
   delivery_id: "The webhook delivery's id (`whd_…`).",
   secret_number: "A webhook signing secret's number, as the endpoint's `secrets` lists it.",
   session_id: 'The id of one of your sessions (`ses_…`), as `GET /v1/auth/sessions` lists them.',
-  token: 'The token of the emailed link (a verification `lfv_…`, a password reset `lfr_…`, an invitation `lfi_…`, an auto-reply stop `lfu_…`), or of a signed file link as a webhook payload or an export gave it.',
+  token:
+    'The token of the emailed link (a verification `lfv_…`, a password reset `lfr_…`, an invitation `lfi_…`, an auto-reply stop `lfu_…`), ' +
+    'or of a signed file link as a webhook payload or an export gave it.',
   user_code: 'The code the device shows (`BCDF-GHJK`); case, spaces and dashes do not matter.',
 };
 

@@ -122,7 +122,8 @@ export function Passkeys({ status, refresh, say, onSessionsChanged }: PasskeysPr
         onAdded={async ({ passkey, recovery_codes }) => {
           say(
             recovery_codes
-              ? `The passkey “${passkey.name}” is added: signing in asks for it after your password, or signs you in with it alone. Your other sessions were signed out.`
+              ? `The passkey “${passkey.name}” is added: signing in asks for it after your password, or signs you in with it alone. ` +
+                'Your other sessions were signed out.'
               : `The passkey “${passkey.name}” is added.`,
           );
           await Promise.all([refresh(), recovery_codes ? onSessionsChanged() : null]);
@@ -172,8 +173,9 @@ function NoPasskeysHere() {
   }
   return (
     <p className="notice">
-      Passkeys need the dashboard at a domain name, and this page is at an IP address ({hostname}), which browsers refuse for them. On this
-      machine, open it at <a href={`${atLocalhost}${pathname}`}>{atLocalhost}</a> (sign in there again); a server whose{' '}
+      Passkeys need the dashboard at a domain name, and this page is at an IP address ({hostname}), which browsers refuse for them.{' '}
+      {/* Where passkeys work instead: */}
+      On this machine, open it at <a href={`${atLocalhost}${pathname}`}>{atLocalhost}</a> (sign in there again); a server whose{' '}
       <code>LFK_PUBLIC_URL</code> is set takes passkeys at that address only.
     </p>
   );
@@ -251,7 +253,10 @@ function AddPasskeyForm({ onAdded, onCancel }: { onAdded: (added: Added) => Prom
         name="name"
         label="Name"
         autoComplete="off"
-        hint="To tell it from your others, such as “MacBook Touch ID” or “YubiKey”. Next, your browser asks your device to make it. If it is your first second factor, your other sessions are signed out."
+        hint={
+          'To tell it from your others, such as “MacBook Touch ID” or “YubiKey”. Next, your browser asks your device to make it. ' +
+          'If it is your first second factor, your other sessions are signed out.'
+        }
       />
     </SubmitForm>
   );

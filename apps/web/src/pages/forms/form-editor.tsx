@@ -88,7 +88,10 @@ export function FormEditor({ form, workspaceId, problem, onSubmit, submitLabel, 
         label="Error redirect URL"
         type="url"
         autoComplete="off"
-        hint="Optional: where a person goes when the form refuses what they posted, with ?error=<code>&fields=<names>. Without it they see lfk’s page, with a way back."
+        hint={
+          'Optional: where a person goes when the form refuses what they posted, with ?error=<code>&fields=<names>. ' +
+          'Without it they see lfk’s page, with a way back.'
+        }
       />
       <div className="field">
         <label htmlFor={`${id}-notify_emails`}>Notification emails</label>

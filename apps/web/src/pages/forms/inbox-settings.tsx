@@ -177,7 +177,10 @@ export function InboxSettings({ form }: { form: Form }) {
             name="retention_days"
             label="Keep submissions for (days)"
             inputMode="numeric"
-            hint={`Optional, ${RETENTION_DAYS.min} to ${RETENTION_DAYS.max}: older submissions are deleted. Blank keeps them until you delete them. Spam is deleted after ${SPAM_RETENTION_DAYS} days.`}
+            hint={
+              `Optional, ${RETENTION_DAYS.min} to ${RETENTION_DAYS.max}: older submissions are deleted. Blank keeps them until you delete them. ` +
+              `Spam is deleted after ${SPAM_RETENTION_DAYS} days.`
+            }
           />
         </fieldset>
       </SubmitForm>

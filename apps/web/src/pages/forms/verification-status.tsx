@@ -8,7 +8,10 @@ import type { Form } from './form-values.ts';
 function explainResend(problem: Problem) {
   if (problem.code !== 'rate_limited') return undefined;
   const wait = problem.retryAfterSeconds !== null ? `in ${waitPhrase(problem.retryAfterSeconds)}` : 'in a minute';
-  return `One verification email per form goes out at a time, so inboxes are not flooded. The last link is still valid: check the inbox (and spam). You can resend ${wait}.`;
+  return (
+    'One verification email per form goes out at a time, so inboxes are not flooded. ' +
+    `The last link is still valid: check the inbox (and spam). You can resend ${wait}.`
+  );
 }
 
 /** Whether each notification email is verified and, while one is not, a way to send the links again. */

@@ -54,7 +54,8 @@ export function UsageChart({ days }: { days: UsageDay[] }) {
             const acceptedHeight = heightOf(d.requests);
             const refusedHeight = heightOf(refusedOn(d));
             const x = i * slot + slot * 0.15;
-            const title = `${dayOf(d.date)}: ${requests(d.requests)}${refusedOn(d) > 0 ? `, ${count(refusedOn(d), 'refusal', 'refusals')} (${describeRefusals(d.refused)})` : ''}`;
+            const refusals = refusedOn(d) > 0 ? `, ${count(refusedOn(d), 'refusal', 'refusals')} (${describeRefusals(d.refused)})` : '';
+            const title = `${dayOf(d.date)}: ${requests(d.requests)}${refusals}`;
             return (
               <g key={d.date}>
                 <title>{title}</title>

@@ -36,7 +36,9 @@ import { perIpLimit, publicProcedure, router, sessionProcedure } from '../../trp
 /** A passkey's assertion that does not verify, in words about passkeys (the code's are the default). */
 const passkeyRefused = () =>
   new ApiError('invalid_second_factor', {
-    message: "That passkey could not be checked: it is not registered here for you, it was made for another site, or it was already used. Try again, or use another way.",
+    message:
+      'That passkey could not be checked: it is not registered here for you, it was made for another site, or it was already used. ' +
+      'Try again, or use another way.',
   });
 
 export const authRouter = router({
@@ -284,7 +286,9 @@ export const authRouter = router({
         }
         if (await memberships.isLastOwner(workspaceId, role)) {
           throw new ApiError('last_owner', {
-            message: `You are the last owner of the workspace "${found.name}", which has other members: make one of them an owner, or delete the workspace, first.`,
+            message:
+              `You are the last owner of the workspace "${found.name}", which has other members: ` +
+              'make one of them an owner, or delete the workspace, first.',
           });
         }
         em.getRepository(AuditEvent).record({

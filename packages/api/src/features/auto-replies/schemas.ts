@@ -16,7 +16,10 @@ export const autoReplyInput = z
     subject: text(AUTO_REPLY_LIMITS.subject).optional().describe('The subject; may hold `{field}` placeholders.'),
     text: multilineText(AUTO_REPLY_LIMITS.text)
       .optional()
-      .describe(`The message, plain text; may hold \`{field}\` placeholders (at most ${AUTO_REPLY_LIMITS.placeholders} in the subject and text together). lfk adds who sent it, why, and how to stop them.`),
+      .describe(
+        `The message, plain text; may hold \`{field}\` placeholders (at most ${AUTO_REPLY_LIMITS.placeholders} in the subject and text together). ` +
+          'lfk adds who sent it, why, and how to stop them.',
+      ),
   })
   .meta({ id: 'AutoReplyInput' });
 export type AutoReplyInput = z.infer<typeof autoReplyInput>;

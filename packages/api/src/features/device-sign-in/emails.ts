@@ -14,7 +14,8 @@ export function deviceSignedInEmail(input: {
     body: [
       `A sign-in request from "${login.device_name}" was approved for the lfk account ${input.to} at ${input.at.toISOString()}.`,
       '',
-      `It was asked for at ${login.created_at.toISOString()}, from ${login.requested_ip ?? 'an unknown address'}${login.requested_user_agent ? ` (${login.requested_user_agent})` : ''}.`,
+      `It was asked for at ${login.created_at.toISOString()}, from ${login.requested_ip ?? 'an unknown address'}` +
+        `${login.requested_user_agent ? ` (${login.requested_user_agent})` : ''}.`,
       'The device now has a session of its own, which can do anything you can.',
       '',
       'If this was not you, revoke its session from your account page, and change your password:',

@@ -42,7 +42,8 @@ const filesSettings = settingsSlice({
         code: 'custom',
         path: ['LFK_S3_SECRET_ACCESS_KEY'],
         message:
-          "LFK_S3_ACCESS_KEY_ID and LFK_S3_SECRET_ACCESS_KEY go together: set both, or neither to use the AWS SDK's own credentials (a role, AWS_* variables, a profile).",
+          "LFK_S3_ACCESS_KEY_ID and LFK_S3_SECRET_ACCESS_KEY go together: " +
+            "set both, or neither to use the AWS SDK's own credentials (a role, AWS_* variables, a profile).",
       });
     }
     const namesAStore = env.LFK_S3_ENDPOINT !== undefined || env.LFK_S3_ACCESS_KEY_ID !== undefined || env.LFK_S3_SECRET_ACCESS_KEY !== undefined || env.LFK_S3_FORCE_PATH_STYLE;

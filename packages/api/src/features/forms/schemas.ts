@@ -132,7 +132,8 @@ export const unknownFieldPolicy = z
   .enum(UNKNOWN_FIELD_POLICIES)
   .meta({ id: 'UnknownFieldPolicy' })
   .describe(
-    'What a submitted field the schema does not name gets: `reject` answers 422 `validation_failed` naming it; `keep` stores it as text after the form\'s own fields (shown, exported and delivered with them); `ignore` drops it.',
+    'What a submitted field the schema does not name gets: `reject` answers 422 `validation_failed` naming it; ' +
+      "`keep` stores it as text after the form's own fields (shown, exported and delivered with them); `ignore` drops it.",
   );
 export const formState = z.enum(FORM_STATES).meta({ id: 'FormState' });
 
@@ -183,19 +184,24 @@ const formFields = {
   error_redirect_url: httpUrl
     .nullable()
     .describe(
-      'Where a refused HTML form post sends the visitor (303), instead of lfk’s page: with `?error=<code>` and, when fields are at fault, `&fields=<comma-separated names>`.',
+      'Where a refused HTML form post sends the visitor (303), instead of lfk’s page: ' +
+        'with `?error=<code>` and, when fields are at fault, `&fields=<comma-separated names>`.',
     ),
   notify_email: email.nullable().describe('One address to email each submission to (once verified): the same as `notify_emails` of it alone; null stops the emails.'),
   notify_emails: z
     .array(email)
     .max(NOTIFY_EMAILS_MAX, `At most ${NOTIFY_EMAILS_MAX} addresses.`)
     .transform((addresses) => [...new Set(addresses)])
-    .describe(`Up to ${NOTIFY_EMAILS_MAX} addresses to email each submission to, each once it is verified (a new one is sent a link; a member's own verified address is verified at once); empty stops the emails. Give this or \`notify_email\`, not both.`),
+    .describe(
+      `Up to ${NOTIFY_EMAILS_MAX} addresses to email each submission to, each once it is verified ` +
+        "(a new one is sent a link; a member's own verified address is verified at once); empty stops the emails. Give this or `notify_email`, not both.",
+    ),
   spam: spamInput,
   auto_reply: autoReplyInput
     .nullable()
     .describe(
-      'An email to the person who submitted, to the address in one of the form’s email fields: never for spam; limited per address across lfk and per form (by default 5 a day and 100 an hour); null removes it. A claimed form only.',
+      'An email to the person who submitted, to the address in one of the form’s email fields: never for spam; ' +
+        'limited per address across lfk and per form (by default 5 a day and 100 an hour); null removes it. A claimed form only.',
     ),
   closed: z.boolean().describe('Closed by hand: submissions are refused with `403 form_closed`.'),
   closes_at: timeInput.nullable().describe('When the form closes by itself; must be in the future.'),
@@ -293,7 +299,8 @@ export const form = z.object({
   refused_origins: z
     .array(z.object({ origin: z.string(), last_refused_at: timestamp }).meta({ id: 'RefusedOrigin' }))
     .describe(
-      'The last 5 origins whose browser submissions or CORS preflights this form refused (`origin_not_allowed`), newest first: the page a form is on, missing from `allowed_origins`, shows up here. Noted at most once a minute per origin.',
+      'The last 5 origins whose browser submissions or CORS preflights this form refused (`origin_not_allowed`), newest first: ' +
+        'the page a form is on, missing from `allowed_origins`, shows up here. Noted at most once a minute per origin.',
     ),
   notify_email: z.string().nullable().describe('The first of `notify_emails`, or null.'),
   notify_email_verified: z.boolean().describe('Whether `notify_email` is verified.'),
@@ -302,7 +309,8 @@ export const form = z.object({
   notified_addresses: z
     .array(z.string())
     .describe(
-      'Where submission emails go now: the verified `notify_emails`; while none of them is, the addresses verified before they were changed, so changing them never silently stops the emails.',
+      'Where submission emails go now: the verified `notify_emails`; ' +
+        'while none of them is, the addresses verified before they were changed, so changing them never silently stops the emails.',
     ),
   notifications_to: z.string().nullable().describe('The first of `notified_addresses`, or null when no email is sent.'),
   redirect_url: z.string().nullable(),

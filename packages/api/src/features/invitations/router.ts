@@ -154,7 +154,9 @@ export const invitationsRouter = router({
       const seen = await workingInvitation(ctx.em, input.token, now);
       if (seen.email !== user.email) {
         throw new ApiError('invitation_for_another_address', {
-          message: `This invitation was sent to ${maskEmail(seen.email)}, and you are signed in as ${user.email}: sign in, or sign up, with the address it was sent to.`,
+          message:
+            `This invitation was sent to ${maskEmail(seen.email)}, and you are signed in as ${user.email}: ` +
+            'sign in, or sign up, with the address it was sent to.',
         });
       }
       const { accepted, verifiedForms } = await ctx.em.transactional(async (em) => {

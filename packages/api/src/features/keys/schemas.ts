@@ -109,7 +109,10 @@ export const apiKeyRollInput = workspaceScoped
     expires_at: z.iso
       .datetime({ offset: true })
       .optional()
-      .describe(`When the new key stops working. ${EXPIRY_RANGE} Unset: a key that expires is replaced by one with the same lifetime, counted from now; one that never expires, by one that never does.`),
+      .describe(
+        `When the new key stops working. ${EXPIRY_RANGE} ` +
+          'Unset: a key that expires is replaced by one with the same lifetime, counted from now; one that never expires, by one that never does.',
+      ),
   })
   .strict();
 
@@ -128,7 +131,10 @@ export const apiKeyUsage = z.object({
       requests: z.number().int().describe('Requests the key authenticated.'),
       refused: z
         .object(Object.fromEntries(API_KEY_REFUSAL_REASONS.map((reason) => [reason, z.number().int()])) as Record<(typeof API_KEY_REFUSAL_REASONS)[number], z.ZodNumber>)
-        .describe('Requests that presented the key and were refused, by why: it was revoked, had expired, was rolled (its grace over) or reported leaked, or the address was not on its allowlist. The caller got the same 401 as for an unknown key.'),
+        .describe(
+          'Requests that presented the key and were refused, by why: it was revoked, had expired, was rolled (its grace over) or reported leaked, ' +
+            'or the address was not on its allowlist. The caller got the same 401 as for an unknown key.',
+        ),
     }),
   ),
 }).meta({ id: 'ApiKeyUsage' });

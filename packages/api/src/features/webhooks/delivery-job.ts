@@ -68,9 +68,10 @@ export function attemptOf(at: Date, result: AttemptResult, requested = false): W
 }
 
 /**
- * One signed POST of the delivery (for a Slack or Discord endpoint, the message about its event, unsigned). A secret that does not open (the server's `LFK_SECRET_KEY` is
- * not the one it was sealed with) is a failed attempt that says so, nothing sent, rather than an
- * error that would keep the delivery locked and say nothing in its log.
+ * One signed POST of the delivery (for a Slack or Discord endpoint, the message about its event,
+ * unsigned). A secret that does not open (the server's `LFK_SECRET_KEY` is not the one it was sealed
+ * with) is a failed attempt that says so, nothing sent, rather than an error that would keep the
+ * delivery locked and say nothing in its log.
  */
 async function attempt(deps: DeliveryJobDeps, endpoint: EndpointForDelivery, delivery: ClaimedDelivery, at: Date): Promise<AttemptResult> {
   const body = bodyFor(endpoint.kind, delivery.payload, { publicUrl: deps.publicUrl, workspaceId: endpoint.workspaceId });

@@ -10,7 +10,10 @@ export const workspace = z
     file_link_ttl: z.int().nullable().describe("Seconds its files' signed download links live; null: the server's `LFK_FILE_LINK_TTL`."),
     require_two_factor: z
       .boolean()
-      .describe("Whether its members need a second factor on their account: a member without one reaches nothing of it but is told so (`403 two_factor_required`). API keys are unaffected."),
+      .describe(
+        'Whether its members need a second factor on their account: a member without one reaches nothing of it but is told so ' +
+          '(`403 two_factor_required`). API keys are unaffected.',
+      ),
     created_at: timestamp,
   })
   .meta({ id: 'Workspace', description: "A workspace, with the caller's role in it." });
@@ -25,7 +28,10 @@ export const workspaceUpdateInput = workspaceScoped
       .max(FILE_LINK_TTL.max, `Must be at most ${FILE_LINK_TTL.max} seconds (${FILE_LINK_TTL.max / 86_400} days).`)
       .nullable()
       .optional()
-      .describe(`Seconds the signed download links of its files live (${FILE_LINK_TTL.min} to ${FILE_LINK_TTL.max}; never longer than the server's \`LFK_FILE_LINK_TTL\`); null goes back to the server's.`),
+      .describe(
+        `Seconds the signed download links of its files live (${FILE_LINK_TTL.min} to ${FILE_LINK_TTL.max}; ` +
+          "never longer than the server's `LFK_FILE_LINK_TTL`); null goes back to the server's.",
+      ),
     require_two_factor: z
       .boolean()
       .optional()
