@@ -42,7 +42,10 @@ function packageOf(url: string): string {
 /** The stages of a request, by the packages whose time is theirs (first match wins). */
 const STAGES: [string, (where: string) => boolean][] = [
   ['socket writes (to the database and the client)', (w) => w === 'node:stream_base_commons (native work)'],
-  ['HTTP and body parsing (Node, Fastify)', (w) => /^(fastify|@fastify\/|find-my-way|secure-json-parse|fast-json-stringify|light-my-request|node:_http|node:http)/.test(w)],
+  [
+    'HTTP and body parsing (Node, Fastify)',
+    (w) => /^(fastify|@fastify\/|find-my-way|secure-json-parse|fast-json-stringify|light-my-request|node:_http|node:http)/.test(w),
+  ],
   ['tRPC', (w) => w.startsWith('@trpc/')],
   ['zod', (w) => w.startsWith('zod')],
   ['ORM (MikroORM, kysely)', (w) => w.startsWith('@mikro-orm/') || w.startsWith('kysely')],

@@ -111,8 +111,7 @@ export async function compare(subject: Side, baseline: Side, settings: LoadSetti
     await measure('subject');
   }
   const ratios = runs.subject.map((s, i) => s.requestsPerSecond / runs.baseline[i]!.requestsPerSecond);
-  const perRequest = (which: 'baseline' | 'subject', clock = cpu) =>
-    (clock[which] * 1e6) / runs[which].reduce((sum, r) => sum + r.total, 0);
+  const perRequest = (which: 'baseline' | 'subject', clock = cpu) => (clock[which] * 1e6) / runs[which].reduce((sum, r) => sum + r.total, 0);
   return {
     subject: meanOf(runs.subject),
     baseline: meanOf(runs.baseline),
@@ -151,7 +150,10 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 export function median(values: number[]): number {
-  return percentile([...values].sort((a, b) => a - b), 50);
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 }
 
 /**

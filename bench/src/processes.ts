@@ -93,18 +93,18 @@ export async function startUploadBaseline(
   return forkServer(
     join(import.meta.dirname, 'upload-baseline/server.ts'),
     {
-    PATH: process.env.PATH ?? '',
-    UPLOAD_BASELINE_ROOT: root,
-    UPLOAD_BASELINE_MAX_FILE_SIZE: String(maxFileSize),
-    ...(s3
-      ? {
-          UPLOAD_BASELINE_S3_ENDPOINT: s3.endpoint,
-          UPLOAD_BASELINE_S3_BUCKET: s3.bucket,
-          UPLOAD_BASELINE_S3_ACCESS_KEY_ID: s3.accessKeyId,
-          UPLOAD_BASELINE_S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-          UPLOAD_BASELINE_S3_MEMORY: String(s3.inMemory ?? false),
-        }
-      : {}),
+      PATH: process.env.PATH ?? '',
+      UPLOAD_BASELINE_ROOT: root,
+      UPLOAD_BASELINE_MAX_FILE_SIZE: String(maxFileSize),
+      ...(s3
+        ? {
+            UPLOAD_BASELINE_S3_ENDPOINT: s3.endpoint,
+            UPLOAD_BASELINE_S3_BUCKET: s3.bucket,
+            UPLOAD_BASELINE_S3_ACCESS_KEY_ID: s3.accessKeyId,
+            UPLOAD_BASELINE_S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+            UPLOAD_BASELINE_S3_MEMORY: String(s3.inMemory ?? false),
+          }
+        : {}),
     },
     ['--expose-gc'],
   );
@@ -152,11 +152,7 @@ async function forkServer(script: string, env: Record<string, string>, execArgv:
   };
 }
 
-function ask<T extends FromServer['type']>(
-  child: ChildProcess,
-  question: ToServer,
-  answerType: T,
-): Promise<Extract<FromServer, { type: T }>> {
+function ask<T extends FromServer['type']>(child: ChildProcess, question: ToServer, answerType: T): Promise<Extract<FromServer, { type: T }>> {
   return new Promise((resolve) => {
     const answer = (message: FromServer) => {
       if (message.type !== answerType) return;
@@ -241,11 +237,7 @@ export function spawnMainServer(env: Record<string, string>): ChildProcess {
 }
 
 /** Runs a command to its end; resolves with its exit code and output. */
-export function run(
-  args: string[],
-  env: Record<string, string>,
-  stdin?: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function run(args: string[], env: Record<string, string>, stdin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';

@@ -83,18 +83,21 @@ async function lowerBoundAndProfile(a: BenchServer, seeded: Seed, url: string): 
  * uses it too), then 15 and 16 on `a` alone.
  */
 async function webhookScenarios(a: BenchServer, seeded: Seed, url: string, beside?: (b: BenchServer) => Promise<void>): Promise<void> {
-  await withServer(() => startBenchServer(serverEnv({ databaseUrl: url })), async (b) => {
-    await beside?.(b);
-    say('webhooks: latency');
-    rows.push(await webhookLatency(a, b, seeded, notes, WEBHOOK_RATE, WEBHOOK_SECONDS));
-    // Before the drains: their half-failing receiver leaves thousands of retries due for minutes.
-    say('webhooks: a recover beside another endpoint');
-    rows.push(...(await webhookRecover(a, b, seeded, url, notes, WEBHOOK_DRAIN, RECOVER_SIDE_RATE)));
-    say('webhooks: drain');
-    rows.push(...(await webhookDrain(a, seeded, url, notes, WEBHOOK_DRAIN)));
-    say('webhooks: a replica killed mid-drain');
-    rows.push(await webhookDrainWithKill(a, b, seeded, url, notes, WEBHOOK_DRAIN));
-  });
+  await withServer(
+    () => startBenchServer(serverEnv({ databaseUrl: url })),
+    async (b) => {
+      await beside?.(b);
+      say('webhooks: latency');
+      rows.push(await webhookLatency(a, b, seeded, notes, WEBHOOK_RATE, WEBHOOK_SECONDS));
+      // Before the drains: their half-failing receiver leaves thousands of retries due for minutes.
+      say('webhooks: a recover beside another endpoint');
+      rows.push(...(await webhookRecover(a, b, seeded, url, notes, WEBHOOK_DRAIN, RECOVER_SIDE_RATE)));
+      say('webhooks: drain');
+      rows.push(...(await webhookDrain(a, seeded, url, notes, WEBHOOK_DRAIN)));
+      say('webhooks: a replica killed mid-drain');
+      rows.push(await webhookDrainWithKill(a, b, seeded, url, notes, WEBHOOK_DRAIN));
+    },
+  );
   say('webhooks: one workspace whose receivers hang, another delivered to');
   rows.push(await webhookFairness(a, seeded, url, notes, FAIRNESS_RATE, FAIRNESS_SECONDS));
   say('webhooks: soak with a failing receiver');
@@ -104,78 +107,99 @@ async function webhookScenarios(a: BenchServer, seeded: Seed, url: string, besid
 const dataDir = mkdtempSync(join(tmpdir(), 'lfk-bench-'));
 try {
   if (only === 'lower-bound') {
-    await withServer(() => startBenchServer(serverEnv({ databaseUrl: databaseUrl! })), async (a) => {
-      const seeded = await seed(a, 1);
-      await lowerBoundAndProfile(a, seeded, databaseUrl!);
-    });
+    await withServer(
+      () => startBenchServer(serverEnv({ databaseUrl: databaseUrl! })),
+      async (a) => {
+        const seeded = await seed(a, 1);
+        await lowerBoundAndProfile(a, seeded, databaseUrl!);
+      },
+    );
   } else if (only === 'embedded') {
     say(`embedded PGlite in ${dataDir}`);
-    await withServer(() => startBenchServer(serverEnv({ dataDir })), async (server) => {
-      const seeded = await seed(server, 10);
-      rows.push(...(await keyVerification(server, seeded, 'PGlite', settings, notes)));
-      say('memory');
-      rows.push(...(await memory(server, seeded, 'PGlite', settings, notes)));
-    });
+    await withServer(
+      () => startBenchServer(serverEnv({ dataDir })),
+      async (server) => {
+        const seeded = await seed(server, 10);
+        rows.push(...(await keyVerification(server, seeded, 'PGlite', settings, notes)));
+        say('memory');
+        rows.push(...(await memory(server, seeded, 'PGlite', settings, notes)));
+      },
+    );
     say('PostgreSQL');
-    await withServer(() => startBenchServer(serverEnv({ databaseUrl: databaseUrl! })), async (a) => {
-      rows.push(...(await keyVerification(a, await seed(a, 9), 'PostgreSQL', settings, notes)));
-    });
+    await withServer(
+      () => startBenchServer(serverEnv({ databaseUrl: databaseUrl! })),
+      async (a) => {
+        rows.push(...(await keyVerification(a, await seed(a, 9), 'PostgreSQL', settings, notes)));
+      },
+    );
     rows.push(...embeddedAgainstPostgres(rows));
   } else if (only === 'webhooks') {
-    await withServer(() => startBenchServer(serverEnv({ databaseUrl: databaseUrl! })), async (a) => {
-      await webhookScenarios(a, await seed(a, 9), databaseUrl!);
-    });
+    await withServer(
+      () => startBenchServer(serverEnv({ databaseUrl: databaseUrl! })),
+      async (a) => {
+        await webhookScenarios(a, await seed(a, 9), databaseUrl!);
+      },
+    );
   } else if (only === 'uploads') {
     say('a submission without files');
-    await withServer(() => startBenchServer(serverEnv({ dataDir })), async (server) => {
-      const seeded = await seed(server, 1);
-      const now = await submissionsWithoutFiles(server, seeded, 'PGlite', settings);
-      const before = writtenRows(REPORT).find((r) => r.scenario === now.scenario && r.engine === 'PGlite');
-      rows.push(now);
-      if (before) {
-        notes.push(
-          `Scenario 4 (PGlite): ${Math.round(now.requestsPerSecond!)} req/s now (p50 ${now.p50Ms} ms); ` +
-            `the run this page was written by gave ${before.cells[2]} req/s (p50 ${before.cells[3]} ms), under its own load.`,
-        );
-      }
-    });
+    await withServer(
+      () => startBenchServer(serverEnv({ dataDir })),
+      async (server) => {
+        const seeded = await seed(server, 1);
+        const now = await submissionsWithoutFiles(server, seeded, 'PGlite', settings);
+        const before = writtenRows(REPORT).find((r) => r.scenario === now.scenario && r.engine === 'PGlite');
+        rows.push(now);
+        if (before) {
+          notes.push(
+            `Scenario 4 (PGlite): ${Math.round(now.requestsPerSecond!)} req/s now (p50 ${now.p50Ms} ms); ` +
+              `the run this page was written by gave ${before.cells[2]} req/s (p50 ${before.cells[3]} ms), under its own load.`,
+          );
+        }
+      },
+    );
     rows.push(...(await uploads(uploadSettings, notes, say)));
   } else {
     say(`embedded PGlite in ${dataDir}`);
-    const seeded = await withServer(() => startBenchServer(serverEnv({ dataDir })), async (server) => {
-      const seeded = await seed(server, 10);
-      rows.push(...(await keyVerification(server, seeded, 'PGlite', settings, notes)));
-      say('memory');
-      rows.push(...(await memory(server, seeded, 'PGlite', settings, notes)));
-      say('export');
-      rows.push(...(await exportScenario(server, seeded, 'PGlite', notes)));
-      say('password reset timing');
-      rows.push(...(await passwordResetTiming(server, seeded, 'PGlite', notes)));
-      say('where a submission’s time goes');
-      await submissionProfile(server, seeded, 'PGlite', settings, notes);
-      return seeded;
-    });
+    const seeded = await withServer(
+      () => startBenchServer(serverEnv({ dataDir })),
+      async (server) => {
+        const seeded = await seed(server, 10);
+        rows.push(...(await keyVerification(server, seeded, 'PGlite', settings, notes)));
+        say('memory');
+        rows.push(...(await memory(server, seeded, 'PGlite', settings, notes)));
+        say('export');
+        rows.push(...(await exportScenario(server, seeded, 'PGlite', notes)));
+        say('password reset timing');
+        rows.push(...(await passwordResetTiming(server, seeded, 'PGlite', notes)));
+        say('where a submission’s time goes');
+        await submissionProfile(server, seeded, 'PGlite', settings, notes);
+        return seeded;
+      },
+    );
     say('start-up');
     rows.push(...(await startup(dataDir, seeded)));
     rows.push(...(await uploads(uploadSettings, notes, say)));
 
     if (databaseUrl) {
       say('PostgreSQL');
-      await withServer(() => startBenchServer(serverEnv({ databaseUrl })), async (a) => {
-        const seeded = await seed(a, 9);
-        rows.push(...(await keyVerification(a, seeded, 'PostgreSQL', settings, notes)));
-        await lowerBoundAndProfile(a, seeded, databaseUrl);
-        say('memory');
-        rows.push(...(await memory(a, seeded, 'PostgreSQL', settings, notes)));
-        say('export');
-        rows.push(...(await exportScenario(a, seeded, 'PostgreSQL', notes)));
-        say('password reset timing');
-        rows.push(...(await passwordResetTiming(a, seeded, 'PostgreSQL', notes)));
-        await webhookScenarios(a, seeded, databaseUrl, async (b) => {
-          say('revocation propagation');
-          rows.push(await revocationPropagation(a, b, seeded, notes));
-        });
-      });
+      await withServer(
+        () => startBenchServer(serverEnv({ databaseUrl })),
+        async (a) => {
+          const seeded = await seed(a, 9);
+          rows.push(...(await keyVerification(a, seeded, 'PostgreSQL', settings, notes)));
+          await lowerBoundAndProfile(a, seeded, databaseUrl);
+          say('memory');
+          rows.push(...(await memory(a, seeded, 'PostgreSQL', settings, notes)));
+          say('export');
+          rows.push(...(await exportScenario(a, seeded, 'PostgreSQL', notes)));
+          say('password reset timing');
+          rows.push(...(await passwordResetTiming(a, seeded, 'PostgreSQL', notes)));
+          await webhookScenarios(a, seeded, databaseUrl, async (b) => {
+            say('revocation propagation');
+            rows.push(await revocationPropagation(a, b, seeded, notes));
+          });
+        },
+      );
     } else {
       notes.push('Scenarios 5, 8 to 12, 15, 16 and 19 need PostgreSQL: set BENCH_DATABASE_URL to run them (and scenarios 1–4 and 6 there too).');
     }

@@ -26,7 +26,9 @@ export function requireSession(settings: Settings): string {
       hint:
         "A key creates, reads and updates its workspace's forms, resends their verification and submits to them. " +
         'Listing forms, reading submissions and managing keys, members and workspaces need a person' +
-        (token ? `: unset ${source} to use your saved session${settings.profile.user_email ? ` (${settings.profile.user_email})` : ''}.` : ": unset the key and run 'lfk login'."),
+        (token
+          ? `: unset ${source} to use your saved session${settings.profile.user_email ? ` (${settings.profile.user_email})` : ''}.`
+          : ": unset the key and run 'lfk login'."),
     });
   }
   if (!token) {
@@ -113,7 +115,8 @@ export async function resolveWorkspace(ctx: CommandContext, api: Api): Promise<s
   if (chosen) return chosen;
   const { data } = await api.workspaces.list.query({ limit: PAGE_LIMIT.max });
   if (data.length === 1) return (data[0] as { id: string }).id;
-  if (data.length === 0) throw new CliError('no_workspace', 'You are not a member of any workspace.', { hint: "Create one with 'lfk workspaces create <name>'." });
+  if (data.length === 0)
+    throw new CliError('no_workspace', 'You are not a member of any workspace.', { hint: "Create one with 'lfk workspaces create <name>'." });
   const list = data.map((w) => `  ${w.id}  ${w.name} (${w.role})`).join('\n');
   throw usageError(
     'workspace_required',

@@ -12,8 +12,7 @@ function walk(command: Command, path = ''): Node[] {
   return [{ path, command }, ...command.commands.flatMap((sub) => walk(sub, `${path}/${sub.name()}`))];
 }
 
-const flagsOf = (options: readonly Option[]) =>
-  options.filter((o) => !o.hidden).flatMap((o) => [o.long, o.short].filter((f): f is string => Boolean(f)));
+const flagsOf = (options: readonly Option[]) => options.filter((o) => !o.hidden).flatMap((o) => [o.long, o.short].filter((f): f is string => Boolean(f)));
 
 /** The fixed values an argument takes, e.g. `completion bash|zsh`. */
 const argumentChoices = (command: Command) => command.registeredArguments.flatMap((a) => a.argChoices ?? []);
@@ -43,7 +42,10 @@ const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
  * `at`. It reads the words from `words[from]` up to, not including, `words[to]`.
  */
 function followTypedWords(nodes: Node[], { at, words, from, to }: { at: string; words: string; from: number; to: string }): string {
-  const known = nodes.filter((n) => n.path).map((n) => n.path).join('|');
+  const known = nodes
+    .filter((n) => n.path)
+    .map((n) => n.path)
+    .join('|');
   return `  for ((i = ${from}; i < ${to}; i++)); do
     word="\${${words}[i]}"
     case "$${at}/$word" in
@@ -80,12 +82,7 @@ function zsh(root: Command): string {
   const nodes = walk(root);
   const { files, choices } = valueCompletions(root);
   const described = (node: Node) =>
-    [
-      ...node.command.commands.map((c) => `${c.name()}:${c.description().replace(/:/g, '\\:')}`),
-      ...argumentChoices(node.command),
-    ]
-      .map(quote)
-      .join(' ');
+    [...node.command.commands.map((c) => `${c.name()}:${c.description().replace(/:/g, '\\:')}`), ...argumentChoices(node.command)].map(quote).join(' ');
   const cases = nodes
     .map((n) => {
       const flags = wordsAfter(n, root).filter((w) => w.startsWith('-'));

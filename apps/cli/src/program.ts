@@ -44,12 +44,15 @@ export function buildProgram() {
       getOutHelpWidth: () => (io().stdout.isTTY && io().stdout.columns) || 80,
       outputError: () => {}, // errors are printed once, by run.ts, in lfk's format
     })
-    .addHelpText('after', examples([
-      'lfk signup --email you@example.com',
-      'lfk keys create --name my-agent',
-      'LFK_API_KEY=lfk_… lfk forms create --name Contact --field email:email:required --field message:textarea',
-      'lfk completion bash >> ~/.bashrc',
-    ]))
+    .addHelpText(
+      'after',
+      examples([
+        'lfk signup --email you@example.com',
+        'lfk keys create --name my-agent',
+        'LFK_API_KEY=lfk_… lfk forms create --name Contact --field email:email:required --field message:textarea',
+        'lfk completion bash >> ~/.bashrc',
+      ]),
+    )
     .addHelpText('after', EXIT_CODES_HELP);
   program
     .addCommand(signupCommand())

@@ -156,7 +156,9 @@ it('lfk password reset: the link is emailed, then a new password is set with it 
   const token = await linkTokenSentTo(server, email, 'password_reset');
   expect((await me.lfk(['password', 'reset'])).code).toBe(2);
   expect((await me.lfk(['password', 'reset', email, '--link', token])).code).toBe(2);
-  const set = await me.lfk(['password', 'reset', '--link', `${server.baseUrl}/v1/auth/password-resets/${token}`, '--password-stdin'], { input: 'a reset long password\n' });
+  const set = await me.lfk(['password', 'reset', '--link', `${server.baseUrl}/v1/auth/password-resets/${token}`, '--password-stdin'], {
+    input: 'a reset long password\n',
+  });
   expect(set.code, set.stderr).toBe(0);
   expect(set.stdout).toContain('Password set.');
   // Every session was signed out, this machine's too.
@@ -182,7 +184,11 @@ it('lfk workspaces delete: typed name or --confirm; then its keys stop; lfk acco
   expect(deleted.code, deleted.stderr).toBe(0);
   expect(deleted.stdout).toContain(`Deleted ${doomed}.`);
   expect(await server.sql('select id from workspaces where id = ?', [doomed])).toEqual([]);
-  const refused = await fetch(`${server.baseUrl}/v1/forms`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{}' });
+  const refused = await fetch(`${server.baseUrl}/v1/forms`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: '{}',
+  });
   expect(refused.status).toBe(401);
 
   const wrongPassword = await me.lfk(['account', 'delete', '--yes', '--password-stdin'], { input: 'not my password\n' });

@@ -39,8 +39,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 /** The server's log lines for emails to `to` (no SMTP_URL: the LOG transport prints them). */
-const emailLogsTo = (to: string) =>
-  server.logs.map((line) => JSON.parse(line)).filter((entry) => entry.email?.to === to);
+const emailLogsTo = (to: string) => server.logs.map((line) => JSON.parse(line)).filter((entry) => entry.email?.to === to);
 
 beforeAll(async () => {
   await startWorld();
@@ -58,8 +57,19 @@ afterAll(stopWorld);
 describe('forms create (agent, API key only)', () => {
   it('creates from --field shorthand in the key workspace, with the exact schema', async () => {
     const result = await agent.lfk([
-      'forms', 'create', '--name', 'Contact', '--mode', 'api_key',
-      '--field', 'email:email:required', '--field', 'message:textarea', '--field', 'plan:select=free,pro', '--json',
+      'forms',
+      'create',
+      '--name',
+      'Contact',
+      '--mode',
+      'api_key',
+      '--field',
+      'email:email:required',
+      '--field',
+      'message:textarea',
+      '--field',
+      'plan:select=free,pro',
+      '--json',
     ]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
@@ -133,7 +143,10 @@ describe('forms create (agent, API key only)', () => {
     expect(asJson((await formRow(fromFile.json.id)).schema)).toEqual(schema);
     typedForm = fromFile.json;
 
-    const stdinSchema = [{ name: 'website', type: 'url', required: true }, { name: 'when', type: 'date', required: false }];
+    const stdinSchema = [
+      { name: 'website', type: 'url', required: true },
+      { name: 'when', type: 'date', required: false },
+    ];
     const fromStdin = await agent.lfk(['forms', 'create', '--name', 'From stdin', '--schema', '-', '--json'], {
       input: JSON.stringify(stdinSchema),
     });
@@ -160,7 +173,13 @@ describe('forms create (agent, API key only)', () => {
     expect(colour.stderr).toContain('The types are text, textarea, email,');
     // …and one in a --schema file by the server, field by field.
     const badSchema = join(agent.dir, 'bad-type.json');
-    await writeFile(badSchema, JSON.stringify([{ name: 'name', type: 'text' }, { name: 'x', type: 'colour' }]));
+    await writeFile(
+      badSchema,
+      JSON.stringify([
+        { name: 'name', type: 'text' },
+        { name: 'x', type: 'colour' },
+      ]),
+    );
     const serverSide = await agent.lfk(['forms', 'create', '--name', 'Bad type', '--schema', badSchema]);
     expect(serverSide.code).toBe(1);
     expect(errorLine(serverSide.stderr)).toMatch(/^error: invalid_request: /);
@@ -217,9 +236,18 @@ describe('forms get / update / resend-verification (agent)', () => {
 
   it('updates name, origins and redirect URL, then clears the redirect URL', async () => {
     const updated = await agent.lfk([
-      'forms', 'update', contactForm.id, '--name', 'Contact us',
-      '--origin', 'https://example.com', '--origin', 'https://www.example.com',
-      '--redirect-url', 'https://example.com/thanks', '--json',
+      'forms',
+      'update',
+      contactForm.id,
+      '--name',
+      'Contact us',
+      '--origin',
+      'https://example.com',
+      '--origin',
+      'https://www.example.com',
+      '--redirect-url',
+      'https://example.com/thanks',
+      '--json',
     ]);
     expect(updated.code).toBe(0);
     expect(updated.json.name).toBe('Contact us');
@@ -309,10 +337,7 @@ describe('submissions (agent)', () => {
     const result = await agent.lfk(['submissions', 'create', contactForm.id, '--data', 'email=not-an-email', '--data', 'plan=enterprise']);
     expect(result.code).toBe(1);
     expect(errorLine(result.stderr)).toMatch(/^error: validation_failed: /);
-    expect(detailLines(result.stderr).sort()).toEqual([
-      expect.stringMatching(/^ {2}email: \S/),
-      expect.stringMatching(/^ {2}plan: \S/),
-    ]);
+    expect(detailLines(result.stderr).sort()).toEqual([expect.stringMatching(/^ {2}email: \S/), expect.stringMatching(/^ {2}plan: \S/)]);
     expect(await server.sql('select count(*)::int as n from submissions')).toEqual(before);
   });
 
@@ -383,7 +408,9 @@ describe('reading (owner session vs agent key)', () => {
     expect(human.stdout.split('\n')[0]).toBe('ID\tNAME\tMODE\tFIELDS\tSUBMISSIONS\tLAST\tNOTIFY\tCREATED');
     expect((await owner.lfk(['forms', 'list', '--no-headers'])).stdout).not.toContain('NOTIFY');
     // ID, name, mode, fields, submissions, last submission, notify, created.
-    expect(human.stdout).toMatch(new RegExp(`^${contactForm.id}\\tContact us\\tapi_key\\t3\\t2\\t\\d{4}-[^\\t]+\\tteam@example\\.com \\(unverified\\)\\t\\d{4}-`, 'm'));
+    expect(human.stdout).toMatch(
+      new RegExp(`^${contactForm.id}\\tContact us\\tapi_key\\t3\\t2\\t\\d{4}-[^\\t]+\\tteam@example\\.com \\(unverified\\)\\t\\d{4}-`, 'm'),
+    );
     expect(human.stdout).toMatch(new RegExp(`^${typedForm.id}\\tTyped\\tapi_key\\t3\\t1\\t`, 'm'));
   });
 });

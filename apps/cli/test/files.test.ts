@@ -29,10 +29,19 @@ async function applicationsForm() {
   const asKey = { env: { LFK_API_KEY: key } };
   const form = await owner.lfk(
     [
-      'forms', 'create', '--name', 'Applications', '--mode', 'api_key', '--json',
-      '--field', 'name:text:required',
-      '--field', 'cv:file=application/pdf:required:max=64KiB',
-      '--field', 'photos:file=image/*:multiple=3',
+      'forms',
+      'create',
+      '--name',
+      'Applications',
+      '--mode',
+      'api_key',
+      '--json',
+      '--field',
+      'name:text:required',
+      '--field',
+      'cv:file=application/pdf:required:max=64KiB',
+      '--field',
+      'photos:file=image/*:multiple=3',
     ],
     asKey,
   );
@@ -48,7 +57,19 @@ describe('lfk submissions create --file', () => {
     expect(shown.stdout).toMatch(/photos\s+file\s+no\s+.*image\/\*; max 10\.0 MiB; up to 3 files/);
 
     const dir = await folderWith({ 'Ada CV.pdf': PDF, 'a.png': PNG, 'b.png': Buffer.concat([PNG, Buffer.from('b')]) });
-    const args = ['submissions', 'create', formId, '--data', 'name=Ada', '--file', `cv=${join(dir, 'Ada CV.pdf')}`, '--file', `photos=${join(dir, 'a.png')}`, '--file', `photos=${join(dir, 'b.png')}`];
+    const args = [
+      'submissions',
+      'create',
+      formId,
+      '--data',
+      'name=Ada',
+      '--file',
+      `cv=${join(dir, 'Ada CV.pdf')}`,
+      '--file',
+      `photos=${join(dir, 'a.png')}`,
+      '--file',
+      `photos=${join(dir, 'b.png')}`,
+    ];
     const created = await owner.lfk([...args, '--idempotency-key', 'files-once', '--json'], asKey);
     expect(created.code, created.stderr).toBe(0);
     const id = created.json.id as string;
@@ -74,39 +95,58 @@ describe('lfk submissions create --file', () => {
 
   it('reads a file from standard input, and a form with files only needs no --data', async () => {
     const { key } = await ownerKey('files-stdin');
-    const form = await owner.lfk(['forms', 'create', '--name', 'Upload', '--mode', 'api_key', '--field', 'doc:file:required', '--json'], { env: { LFK_API_KEY: key } });
-    const created = await owner.lfk(['submissions', 'create', form.json.id, '--file', 'doc=-', '--json'], { env: { LFK_API_KEY: key }, input: PDF.toString('latin1') });
+    const form = await owner.lfk(['forms', 'create', '--name', 'Upload', '--mode', 'api_key', '--field', 'doc:file:required', '--json'], {
+      env: { LFK_API_KEY: key },
+    });
+    const created = await owner.lfk(['submissions', 'create', form.json.id, '--file', 'doc=-', '--json'], {
+      env: { LFK_API_KEY: key },
+      input: PDF.toString('latin1'),
+    });
     expect(created.code, created.stderr).toBe(0);
     const read = await owner.lfk(['submissions', 'get', form.json.id, created.json.id, '--json']);
     expect(read.json.files).toMatchObject([{ field: 'doc', name: 'stdin', size: PDF.length, sha256: sha256(PDF) }]);
   });
 
-  it("lfk's refusals: a type its field does not take (a large file too: its answer is read, not a broken connection), " + 'a file too large, a field that takes none', async () => {
-    const { formId, asKey } = await applicationsForm();
-    const { key } = await ownerKey('files-large');
-    const large = await owner.lfk(['forms', 'create', '--name', 'Large', '--mode', 'api_key', '--field', 'doc:file=application/pdf', '--json'], { env: { LFK_API_KEY: key } });
-    const dir = await folderWith({ 'cv.pdf': HTML, 'big.pdf': Buffer.concat([PDF, Buffer.alloc(65 * 1024)]), 'ok.pdf': PDF, 'page.pdf': Buffer.concat([HTML, Buffer.alloc(8 * 1024 * 1024, 0x20)]) });
+  it(
+    "lfk's refusals: a type its field does not take (a large file too: its answer is read, not a broken connection), " +
+      'a file too large, a field that takes none',
+    async () => {
+      const { formId, asKey } = await applicationsForm();
+      const { key } = await ownerKey('files-large');
+      const large = await owner.lfk(['forms', 'create', '--name', 'Large', '--mode', 'api_key', '--field', 'doc:file=application/pdf', '--json'], {
+        env: { LFK_API_KEY: key },
+      });
+      const dir = await folderWith({
+        'cv.pdf': HTML,
+        'big.pdf': Buffer.concat([PDF, Buffer.alloc(65 * 1024)]),
+        'ok.pdf': PDF,
+        'page.pdf': Buffer.concat([HTML, Buffer.alloc(8 * 1024 * 1024, 0x20)]),
+      });
 
-    const refused = await owner.lfk(['submissions', 'create', formId, '--data', 'name=Eve', '--file', `cv=${join(dir, 'cv.pdf')}`], asKey);
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('error: file_type_not_accepted:');
-    expect(refused.stderr).toContain("judged by its bytes, not its name: see the types its field accepts with 'lfk forms get <form_id>'");
-    const asJson = await owner.lfk(['submissions', 'create', formId, '--data', 'name=Eve', '--file', `cv=${join(dir, 'cv.pdf')}`, '--json'], asKey);
-    expect(JSON.parse(asJson.stderr).error).toMatchObject({ code: 'file_type_not_accepted', details: [{ path: 'cv' }] });
+      const refused = await owner.lfk(['submissions', 'create', formId, '--data', 'name=Eve', '--file', `cv=${join(dir, 'cv.pdf')}`], asKey);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('error: file_type_not_accepted:');
+      expect(refused.stderr).toContain("judged by its bytes, not its name: see the types its field accepts with 'lfk forms get <form_id>'");
+      const asJson = await owner.lfk(['submissions', 'create', formId, '--data', 'name=Eve', '--file', `cv=${join(dir, 'cv.pdf')}`, '--json'], asKey);
+      expect(JSON.parse(asJson.stderr).error).toMatchObject({ code: 'file_type_not_accepted', details: [{ path: 'cv' }] });
 
-    const early = await owner.lfk(['submissions', 'create', large.json.id, '--file', `doc=${join(dir, 'page.pdf')}`], { env: { LFK_API_KEY: key } });
-    expect(early.code).toBe(1);
-    expect(early.stderr).toContain('error: file_type_not_accepted:');
+      const early = await owner.lfk(['submissions', 'create', large.json.id, '--file', `doc=${join(dir, 'page.pdf')}`], { env: { LFK_API_KEY: key } });
+      expect(early.code).toBe(1);
+      expect(early.stderr).toContain('error: file_type_not_accepted:');
 
-    const tooLarge = await owner.lfk(['submissions', 'create', formId, '--data', 'name=Eve', '--file', `cv=${join(dir, 'big.pdf')}`], asKey);
-    expect(tooLarge.code).toBe(1);
-    expect(tooLarge.stderr).toContain('error: file_too_large:');
-    const notAFileField = await owner.lfk(['submissions', 'create', formId, '--data', 'name=Eve', '--file', `cv=${join(dir, 'ok.pdf')}`, '--file', `name=${join(dir, 'ok.pdf')}`], asKey);
-    expect(notAFileField.code).toBe(1);
-    expect(notAFileField.stderr).toContain('error: invalid_submission:');
-    expect(notAFileField.stderr).toContain('--file <field>=<path>');
-    expect(await server.sql('select id from submissions where form_id in (?, ?)', [formId, large.json.id])).toEqual([]);
-  });
+      const tooLarge = await owner.lfk(['submissions', 'create', formId, '--data', 'name=Eve', '--file', `cv=${join(dir, 'big.pdf')}`], asKey);
+      expect(tooLarge.code).toBe(1);
+      expect(tooLarge.stderr).toContain('error: file_too_large:');
+      const notAFileField = await owner.lfk(
+        ['submissions', 'create', formId, '--data', 'name=Eve', '--file', `cv=${join(dir, 'ok.pdf')}`, '--file', `name=${join(dir, 'ok.pdf')}`],
+        asKey,
+      );
+      expect(notAFileField.code).toBe(1);
+      expect(notAFileField.stderr).toContain('error: invalid_submission:');
+      expect(notAFileField.stderr).toContain('--file <field>=<path>');
+      expect(await server.sql('select id from submissions where form_id in (?, ?)', [formId, large.json.id])).toEqual([]);
+    },
+  );
 
   it('a missing or unreadable file is a usage error naming the flag, before any request', async () => {
     const { formId, asKey } = await applicationsForm();
@@ -129,52 +169,56 @@ describe('lfk submissions create --file', () => {
 });
 
 describe('lfk submissions download', () => {
-  it('writes a file under its own name, never over another unless --force; to a path; to standard output; ' + "a quarantined file's malware is shown and refused", async () => {
-    const { formId, asKey } = await applicationsForm();
-    const dir = await folderWith({ 'cv.pdf': PDF });
-    const created = await owner.lfk(['submissions', 'create', formId, '--data', 'name=Ada', '--file', `cv=${join(dir, 'cv.pdf')}`, '--json'], asKey);
-    const [file] = (await owner.lfk(['submissions', 'get', formId, created.json.id, '--json'])).json.files;
-    const into = await folderWith({});
-    const download = ['submissions', 'download', formId, created.json.id, file.id];
+  it(
+    'writes a file under its own name, never over another unless --force; to a path; to standard output; ' +
+      "a quarantined file's malware is shown and refused",
+    async () => {
+      const { formId, asKey } = await applicationsForm();
+      const dir = await folderWith({ 'cv.pdf': PDF });
+      const created = await owner.lfk(['submissions', 'create', formId, '--data', 'name=Ada', '--file', `cv=${join(dir, 'cv.pdf')}`, '--json'], asKey);
+      const [file] = (await owner.lfk(['submissions', 'get', formId, created.json.id, '--json'])).json.files;
+      const into = await folderWith({});
+      const download = ['submissions', 'download', formId, created.json.id, file.id];
 
-    const written = await owner.lfk([...download, '-o', `${into}/`]);
-    expect(written.code, written.stderr).toBe(0);
-    expect(written.stdout).toBe(`Wrote ${join(into, 'cv.pdf')} (2.1 KiB, application/pdf).\n`);
-    expect((await readFile(join(into, 'cv.pdf'))).equals(PDF)).toBe(true);
+      const written = await owner.lfk([...download, '-o', `${into}/`]);
+      expect(written.code, written.stderr).toBe(0);
+      expect(written.stdout).toBe(`Wrote ${join(into, 'cv.pdf')} (2.1 KiB, application/pdf).\n`);
+      expect((await readFile(join(into, 'cv.pdf'))).equals(PDF)).toBe(true);
 
-    await writeFile(join(into, 'cv.pdf'), 'mine');
-    const refused = await owner.lfk([...download, '-o', into]);
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(`error: file_exists: ${join(into, 'cv.pdf')} is already there.`);
-    expect(await readFile(join(into, 'cv.pdf'), 'utf8')).toBe('mine');
-    const forced = await owner.lfk([...download, '-o', join(into, 'cv.pdf'), '--force', '--json']);
-    expect(forced.json).toEqual({ name: 'cv.pdf', size: PDF.length, content_type: 'application/pdf', path: join(into, 'cv.pdf') });
-    expect((await readFile(join(into, 'cv.pdf'))).equals(PDF)).toBe(true);
-    const renamed = await owner.lfk([...download, '-o', join(into, 'renamed.pdf')]);
-    expect(renamed.code, renamed.stderr).toBe(0);
-    expect((await readFile(join(into, 'renamed.pdf'))).equals(PDF)).toBe(true);
-    // Written beside the target and put in place whole: nothing partial is left, refused or not.
-    expect((await readdir(into)).sort()).toEqual(['cv.pdf', 'renamed.pdf']);
+      await writeFile(join(into, 'cv.pdf'), 'mine');
+      const refused = await owner.lfk([...download, '-o', into]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`error: file_exists: ${join(into, 'cv.pdf')} is already there.`);
+      expect(await readFile(join(into, 'cv.pdf'), 'utf8')).toBe('mine');
+      const forced = await owner.lfk([...download, '-o', join(into, 'cv.pdf'), '--force', '--json']);
+      expect(forced.json).toEqual({ name: 'cv.pdf', size: PDF.length, content_type: 'application/pdf', path: join(into, 'cv.pdf') });
+      expect((await readFile(join(into, 'cv.pdf'))).equals(PDF)).toBe(true);
+      const renamed = await owner.lfk([...download, '-o', join(into, 'renamed.pdf')]);
+      expect(renamed.code, renamed.stderr).toBe(0);
+      expect((await readFile(join(into, 'renamed.pdf'))).equals(PDF)).toBe(true);
+      // Written beside the target and put in place whole: nothing partial is left, refused or not.
+      expect((await readdir(into)).sort()).toEqual(['cv.pdf', 'renamed.pdf']);
 
-    const toStdout = await owner.lfk([...download, '-o', '-']);
-    expect(toStdout.code, toStdout.stderr).toBe(0);
-    expect(toStdout.stdout).toBe(PDF.toString('latin1'));
+      const toStdout = await owner.lfk([...download, '-o', '-']);
+      expect(toStdout.code, toStdout.stderr).toBe(0);
+      expect(toStdout.stdout).toBe(PDF.toString('latin1'));
 
-    const unknown = await owner.lfk(['submissions', 'download', formId, created.json.id, 'file_nothing', '-o', into]);
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain('error: file_not_found:');
-    const withKey = await owner.lfk(download, asKey);
-    expect(withKey.code).toBe(4);
+      const unknown = await owner.lfk(['submissions', 'download', formId, created.json.id, 'file_nothing', '-o', into]);
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toContain('error: file_not_found:');
+      const withKey = await owner.lfk(download, asKey);
+      expect(withKey.code).toBe(4);
 
-    // As the scanner leaves a file it found malware in (scanning itself is the server suite's).
-    await server.sql("update submission_files set status = 'quarantined', malware_signature = 'Eicar-Test-Signature' where id = ?", [file.id]);
-    const shown = await owner.lfk(['submissions', 'get', formId, created.json.id]);
-    expect(shown.stdout).toMatch(/quarantined: Eicar-Test-Signature/);
-    const quarantined = await owner.lfk([...download, '-o', join(into, 'bad.pdf')]);
-    expect(quarantined.code).toBe(1);
-    expect(quarantined.stderr).toContain('error: file_quarantined:');
-    expect(quarantined.stderr).toContain('it cannot be downloaded');
-  });
+      // As the scanner leaves a file it found malware in (scanning itself is the server suite's).
+      await server.sql("update submission_files set status = 'quarantined', malware_signature = 'Eicar-Test-Signature' where id = ?", [file.id]);
+      const shown = await owner.lfk(['submissions', 'get', formId, created.json.id]);
+      expect(shown.stdout).toMatch(/quarantined: Eicar-Test-Signature/);
+      const quarantined = await owner.lfk([...download, '-o', join(into, 'bad.pdf')]);
+      expect(quarantined.code).toBe(1);
+      expect(quarantined.stderr).toContain('error: file_quarantined:');
+      expect(quarantined.stderr).toContain('it cannot be downloaded');
+    },
+  );
 });
 
 describe('lfk workspaces update --file-link-ttl', () => {

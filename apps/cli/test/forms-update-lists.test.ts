@@ -14,8 +14,19 @@ afterAll(stopWorld);
 
 async function newForm(): Promise<string> {
   const created = await agent.lfk([
-    'forms', 'create', '--name', 'Lists', '--field', 'email:email:required', '--field', 'message:textarea',
-    '--origin', 'https://a.example', '--origin', 'https://b.example', '--json',
+    'forms',
+    'create',
+    '--name',
+    'Lists',
+    '--field',
+    'email:email:required',
+    '--field',
+    'message:textarea',
+    '--origin',
+    'https://a.example',
+    '--origin',
+    'https://b.example',
+    '--json',
   ]);
   expect(created.code, created.stderr).toBe(0);
   return created.json.id;
@@ -39,7 +50,16 @@ describe('forms update, one item at a time', () => {
   it('--remove-field and --add-origin/--remove-origin change only what they name', async () => {
     const id = await newForm();
     const result = await agent.lfk([
-      'forms', 'update', id, '--remove-field', 'message', '--add-origin', 'https://C.example/', '--remove-origin', 'https://a.example', '--json',
+      'forms',
+      'update',
+      id,
+      '--remove-field',
+      'message',
+      '--add-origin',
+      'https://C.example/',
+      '--remove-origin',
+      'https://a.example',
+      '--json',
     ]);
     expect(result.code, result.stderr).toBe(0);
     const form = await stored(id);
@@ -98,7 +118,7 @@ describe('--unknown-fields', () => {
     expect((await stored(id)).unknown_fields).toBe('keep');
     const wrong = await agent.lfk(['forms', 'update', id, '--unknown-fields', 'store']);
     expect(wrong.code).toBe(2);
-    expect(wrong.stderr).toContain("Allowed choices are reject, keep, ignore.");
+    expect(wrong.stderr).toContain('Allowed choices are reject, keep, ignore.');
   });
 });
 
@@ -107,7 +127,9 @@ describe('--notify-email, repeated', () => {
     const id = await newForm();
     const set = await agent.lfk(['forms', 'update', id, '--notify-email', 'sales@example.com', '--notify-email', 'support@example.com']);
     expect(set.code, set.stderr).toBe(0);
-    expect(set.stdout).toMatch(/notify emails\s+sales@example\.com \(not verified\), support@example\.com \(not verified\); no submission is emailed until one is/);
+    expect(set.stdout).toMatch(
+      /notify emails\s+sales@example\.com \(not verified\), support@example\.com \(not verified\); no submission is emailed until one is/,
+    );
     expect((await stored(id)).notify_emails).toEqual(['sales@example.com', 'support@example.com']);
     const resent = await agent.lfk(['forms', 'resend-verification', id]);
     // Setting them just sent their links: too soon.
@@ -122,12 +144,29 @@ describe('--auto-reply-…', () => {
   it('sets the auto-reply (its text from standard input), shows and previews it, turns it off, and removes it', async () => {
     const id = await newForm();
     const set = await agent.lfk(
-      ['forms', 'update', id, '--unknown-fields', 'keep', '--auto-reply-field', 'email', '--auto-reply-subject', 'Thanks for writing', '--auto-reply-text', '-'],
+      [
+        'forms',
+        'update',
+        id,
+        '--unknown-fields',
+        'keep',
+        '--auto-reply-field',
+        'email',
+        '--auto-reply-subject',
+        'Thanks for writing',
+        '--auto-reply-text',
+        '-',
+      ],
       { input: 'We got your message:\n{message}\n' },
     );
     expect(set.code, set.stderr).toBe(0);
     expect(set.stdout).toMatch(/auto-reply\s+on: to the address in "email", subject "Thanks for writing"/);
-    expect((await stored(id)).auto_reply).toEqual({ enabled: true, email_field: 'email', subject: 'Thanks for writing', text: 'We got your message:\n{message}' });
+    expect((await stored(id)).auto_reply).toEqual({
+      enabled: true,
+      email_field: 'email',
+      subject: 'Thanks for writing',
+      text: 'We got your message:\n{message}',
+    });
 
     const preview = await agent.lfk(['forms', 'preview-emails', id]);
     expect(preview.code, preview.stderr).toBe(0);
@@ -143,7 +182,7 @@ describe('--auto-reply-…', () => {
     expect(off.json.auto_reply).toMatchObject({ enabled: false, subject: 'Thanks for writing' });
     const wrongField = await agent.lfk(['forms', 'update', id, '--auto-reply-field', 'message']);
     expect(wrongField.code).toBe(1);
-    expect(wrongField.stderr).toContain("auto_reply.email_field: Must name one of the form’s email fields");
+    expect(wrongField.stderr).toContain('auto_reply.email_field: Must name one of the form’s email fields');
     const removed = await agent.lfk(['forms', 'update', id, '--no-auto-reply', '--json']);
     expect(removed.json.auto_reply).toBeNull();
   });

@@ -73,10 +73,8 @@ export async function tempHome(defaults: Record<string, string> = {}): Promise<H
   return {
     dir,
     configPath: join(configHome, 'lfk', 'config.json'),
-    lfk: (args, options = {}) =>
-      runLfk(args, { ...options, env: { HOME: dir, XDG_CONFIG_HOME: configHome, ...defaults, ...options.env } }),
-    spawn: (args, options = {}) =>
-      spawnLfk(args, { ...options, env: { HOME: dir, XDG_CONFIG_HOME: configHome, ...defaults, ...options.env } }),
+    lfk: (args, options = {}) => runLfk(args, { ...options, env: { HOME: dir, XDG_CONFIG_HOME: configHome, ...defaults, ...options.env } }),
+    spawn: (args, options = {}) => spawnLfk(args, { ...options, env: { HOME: dir, XDG_CONFIG_HOME: configHome, ...defaults, ...options.env } }),
     remove: () => rm(dir, { recursive: true, force: true }),
   };
 }
@@ -166,7 +164,11 @@ export function spawnLfk(args: string[], options: LfkOptions = {}): Promise<LfkR
 export async function signupWithCli(
   home: Home,
   on: LfkServerUnderTest,
-  { email = `owner-${Math.random().toString(36).slice(2, 10)}@example.com`, confirmed = true, baseUrl = on.baseUrl }: { email?: string; confirmed?: boolean; baseUrl?: string } = {},
+  {
+    email = `owner-${Math.random().toString(36).slice(2, 10)}@example.com`,
+    confirmed = true,
+    baseUrl = on.baseUrl,
+  }: { email?: string; confirmed?: boolean; baseUrl?: string } = {},
 ) {
   const result = await home.lfk(['signup', '--email', email, '--password-stdin', '--json'], {
     input: `${PASSWORD}\n`,
@@ -265,7 +267,11 @@ export function followSubmissions(home: Home, formId: string, env: Record<string
   child.stdout.on('data', (chunk) => (stdout += chunk));
   child.stderr.on('data', (chunk) => (stderr += chunk));
   child.on('exit', (code) => (exited = code));
-  const lines = () => stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { id: string } & Record<string, unknown>);
+  const lines = () =>
+    stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { id: string } & Record<string, unknown>);
   return {
     lines,
     ids: () => lines().map((line) => line.id),

@@ -23,8 +23,19 @@ beforeAll(async () => {
   await startWorld();
   keyId = (await ownerKey('plain')).id;
   const form = await owner.lfk([
-    'forms', 'create', '--name', 'Contact', '--field', 'message:textarea:required', '--field', 'plan:select=free,pro',
-    '--origin', 'https://example.com', '--notify-email', 'owner@example.com', '--json',
+    'forms',
+    'create',
+    '--name',
+    'Contact',
+    '--field',
+    'message:textarea:required',
+    '--field',
+    'plan:select=free,pro',
+    '--origin',
+    'https://example.com',
+    '--notify-email',
+    'owner@example.com',
+    '--json',
   ]);
   expect(form.code, form.stderr).toBe(0);
   formId = form.json.id;
@@ -36,10 +47,12 @@ beforeAll(async () => {
     ['sub_0000000000000000000000000a', REORDERING],
     ['sub_0000000000000000000000000b', HOSTILE],
   ] as const) {
-    await server.sql(
-      `insert into submissions (id, form_id, data, source, api_key_id, created_at) values (?, ?, ?, 'browser', null, ?)`,
-      [id, formId, JSON.stringify({ message }), new Date().toISOString()],
-    );
+    await server.sql(`insert into submissions (id, form_id, data, source, api_key_id, created_at) values (?, ?, ?, 'browser', null, ?)`, [
+      id,
+      formId,
+      JSON.stringify({ message }),
+      new Date().toISOString(),
+    ]);
   }
 
   // Names stored by other means (older versions, direct database edits) reach the CLI just the same.
@@ -80,7 +93,11 @@ describe('text from the API is inert in every human view', () => {
   });
 
   it('forms list, keys list and workspaces list show names inert', async () => {
-    for (const args of [['forms', 'list'], ['keys', 'list'], ['workspaces', 'list']]) {
+    for (const args of [
+      ['forms', 'list'],
+      ['keys', 'list'],
+      ['workspaces', 'list'],
+    ]) {
       const { code, stdout } = await humanView(args);
       expect(code, args.join(' ')).toBe(0);
       expect(stdout, args.join(' ')).toContain('^[[2J^[[HYour session expired');

@@ -35,7 +35,11 @@ describe('an API key given while another person is signed in', () => {
   });
 
   it('refuses what needs a person, saying the key is set and how to use the saved session', async () => {
-    for (const args of [['submissions', 'list', keyFormId], ['forms', 'list'], ['keys', 'list']]) {
+    for (const args of [
+      ['submissions', 'list', keyFormId],
+      ['forms', 'list'],
+      ['keys', 'list'],
+    ]) {
       const refused = await somebodyElse.lfk(args, { env: { LFK_API_KEY: key } });
       expect(refused.code, `${args.join(' ')}: ${refused.stderr}`).toBe(4);
       expect(refused.stderr).toContain('error: session_required: This needs a signed-in person: an API key cannot do it, and LFK_API_KEY is set.');
@@ -64,7 +68,16 @@ describe('an API key given while another person is signed in', () => {
     expect(json.json).toEqual({
       acting_as: 'api_key',
       // The server's own answer of which key it is (GET /v1/api-keys/current), and where it came from.
-      api_key: { id: keyId, name: 'agent', prefix: key.slice(0, 10), workspace_id: workspaceId, created_at: expect.any(String), expires_at: null, allowed_ips: null, source: 'LFK_API_KEY' },
+      api_key: {
+        id: keyId,
+        name: 'agent',
+        prefix: key.slice(0, 10),
+        workspace_id: workspaceId,
+        created_at: expect.any(String),
+        expires_at: null,
+        allowed_ips: null,
+        source: 'LFK_API_KEY',
+      },
       saved_session: { email: somebodyElseEmail, used: false },
       server: server.baseUrl,
     });

@@ -12,7 +12,10 @@ afterAll(() => stopWorld());
 async function formWithKey(...flags: string[]) {
   const { key } = await ownerKey(`inbox-${Math.random().toString(36).slice(2, 8)}`);
   const asKey = { env: { LFK_API_KEY: key } };
-  const form = await owner.lfk(['forms', 'create', '--name', 'Inbox', '--field', 'name:text', '--field', 'note:textarea', '--mode', 'api_key', ...flags, '--json'], asKey);
+  const form = await owner.lfk(
+    ['forms', 'create', '--name', 'Inbox', '--field', 'name:text', '--field', 'note:textarea', '--mode', 'api_key', ...flags, '--json'],
+    asKey,
+  );
   expect(form.code, form.stderr).toBe(0);
   return { formId: form.json.id as string, asKey };
 }
@@ -33,10 +36,13 @@ describe('lfk forms: spam, closing and retention settings', () => {
     expect(shown.stdout).toMatch(/captcha\s+none/);
 
     // The secret from standard input: never on the command line, never printed back.
-    const captcha = await owner.lfk(['forms', 'update', formId, '--captcha', 'turnstile', '--captcha-site-key', '0x4AAAsite', '--captcha-secret', '-', '--json'], {
-      ...asKey,
-      input: 'cli-captcha-secret\n',
-    });
+    const captcha = await owner.lfk(
+      ['forms', 'update', formId, '--captcha', 'turnstile', '--captcha-site-key', '0x4AAAsite', '--captcha-secret', '-', '--json'],
+      {
+        ...asKey,
+        input: 'cli-captcha-secret\n',
+      },
+    );
     expect(captcha.code, captcha.stderr).toBe(0);
     expect(captcha.json.spam).toEqual({ honeypot: '_gotcha', captcha: { provider: 'turnstile', site_key: '0x4AAAsite' } });
     expect(captcha.stdout + captcha.stderr).not.toContain('cli-captcha-secret');
@@ -85,7 +91,12 @@ describe('lfk forms: spam, closing and retention settings', () => {
     expect(listed.json.data.find((f: { id: string }) => f.id === formId)).toMatchObject({ submission_count: 2, last_submission_at: expect.any(String) });
     // Piped, the table is one tab-separated line per form: the count is a column of its own.
     const table = await owner.lfk(['forms', 'list']);
-    expect(table.stdout.split('\n').find((line) => line.startsWith(formId))?.split('\t')).toContain('2');
+    expect(
+      table.stdout
+        .split('\n')
+        .find((line) => line.startsWith(formId))
+        ?.split('\t'),
+    ).toContain('2');
   });
 
   it('delete asks, and needs --yes without a terminal; a key cannot delete', async () => {
@@ -165,9 +176,12 @@ describe('lfk submissions: filters, marks, deletes, exports', () => {
     expect(written).toContain(',Bot,');
 
     const jsonl = await owner.lfk(['submissions', 'export', formId, '--format', 'jsonl', '--q', 'lines']);
-    expect(jsonl.stdout.trim().split('\n').map((l) => JSON.parse(l))).toEqual([
-      expect.objectContaining({ id: first, via: 'api_key', values: { name: '=1+1', note: 'two\nlines' } }),
-    ]);
+    expect(
+      jsonl.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual([expect.objectContaining({ id: first, via: 'api_key', values: { name: '=1+1', note: 'two\nlines' } })]);
 
     const agent = await newHome({ LFK_API_KEY: (await ownerKey('agent-export')).key, LFK_BASE_URL: server.baseUrl });
     const agentTry = await agent.lfk(['submissions', 'export', formId]);

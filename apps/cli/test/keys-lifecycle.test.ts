@@ -106,7 +106,19 @@ describe('keys: expiry, roll, get, usage', () => {
 // Issue 28 at the terminal: keys create --allow-ip, keys update, and usage and list with refusals.
 describe('keys: where a key may be used, and who still tries it', () => {
   it('create --allow-ip limits the key; get shows it; a request from elsewhere is refused and counted', async () => {
-    const created = await owner.lfk(['keys', 'create', '--name', 'elsewhere', '--description', 'build host', '--allow-ip', '192.0.2.0/24', '--allow-ip', '2001:DB8::1', '--json']);
+    const created = await owner.lfk([
+      'keys',
+      'create',
+      '--name',
+      'elsewhere',
+      '--description',
+      'build host',
+      '--allow-ip',
+      '192.0.2.0/24',
+      '--allow-ip',
+      '2001:DB8::1',
+      '--json',
+    ]);
     expect(created.code, created.stderr).toBe(0);
     expect(created.json).toMatchObject({ description: 'build host', allowed_ips: ['192.0.2.0/24', '2001:db8::1'] });
     // This test's requests come from 127.0.0.1: not on the list.

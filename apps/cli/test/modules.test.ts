@@ -53,9 +53,7 @@ describe('config file', () => {
 
   it('concurrent writers leave one whole file, never a mix', async () => {
     const path = join(dir, 'config.json');
-    await Promise.all(
-      Array.from({ length: 20 }, (_, i) => writeConfig(path, { servers: { [`http://s${i}.test`]: { workspace_id: `ws_${i}` } } })),
-    );
+    await Promise.all(Array.from({ length: 20 }, (_, i) => writeConfig(path, { servers: { [`http://s${i}.test`]: { workspace_id: `ws_${i}` } } })));
     const parsed = JSON.parse(await readFile(path, 'utf8'));
     expect(Object.keys(parsed.servers)).toHaveLength(1);
     expect(await readdir(dir)).toEqual(['config.json']);
@@ -121,7 +119,15 @@ describe('server keys', () => {
     const dir = await mkdtemp(join(tmpdir(), 'lfk-keys-'));
     try {
       const path = join(dir, 'config.json');
-      await writeFile(path, JSON.stringify({ servers: { 'http://127.0.0.1:3000': { user_email: 'a@example.com' }, 'http://localhost:3000/': { session_token: 'lfs_x', user_email: 'a@example.com' } } }));
+      await writeFile(
+        path,
+        JSON.stringify({
+          servers: {
+            'http://127.0.0.1:3000': { user_email: 'a@example.com' },
+            'http://localhost:3000/': { session_token: 'lfs_x', user_email: 'a@example.com' },
+          },
+        }),
+      );
       const config = await readConfig(path);
       expect(config.servers).toEqual({ 'http://127.0.0.1:3000': { session_token: 'lfs_x', user_email: 'a@example.com' } });
     } finally {
@@ -161,7 +167,15 @@ describe('field shorthand', () => {
       max_files: 4,
     });
     expect(parseFieldShorthand('docs:file:multiple:max=1048576')).toMatchObject({ multiple: true, max_size: 1_048_576 });
-    for (const bad of ['a:text:multiple', 'a:text:max=1MB', 'a:file:max=big', 'a:file:max=5TB', 'a:file:multiple=many', 'a:file:required:required', 'a:file:max']) {
+    for (const bad of [
+      'a:text:multiple',
+      'a:text:max=1MB',
+      'a:file:max=big',
+      'a:file:max=5TB',
+      'a:file:multiple=many',
+      'a:file:required:required',
+      'a:file:max',
+    ]) {
       expect(() => parseFieldShorthand(bad), bad).toThrow(expect.objectContaining({ code: 'invalid_field', exitCode: 2 }));
     }
   });
@@ -257,7 +271,15 @@ describe('tables', () => {
     expect(relativeTime('never', now)).toBe('never');
     // The same words as Intl's English, from seconds to thousands of years, both ways.
     const intl = new Intl.RelativeTimeFormat('en', { numeric: 'always' });
-    const units: [Intl.RelativeTimeFormatUnit, number][] = [['year', 31_536_000], ['month', 2_592_000], ['week', 604_800], ['day', 86_400], ['hour', 3600], ['minute', 60], ['second', 1]];
+    const units: [Intl.RelativeTimeFormatUnit, number][] = [
+      ['year', 31_536_000],
+      ['month', 2_592_000],
+      ['week', 604_800],
+      ['day', 86_400],
+      ['hour', 3600],
+      ['minute', 60],
+      ['second', 1],
+    ];
     for (const offset of [45, 59, 60, 119, 3599, 3600, 86_399, 86_400, 604_800, 2_592_000, 31_535_999, 31_536_000, 63_072_000, 31_536_000_000]) {
       for (const sign of [-1, 1]) {
         const [unit, size] = units.find(([, s]) => offset >= s)!;

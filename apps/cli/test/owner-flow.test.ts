@@ -72,10 +72,7 @@ describe('the owner flow', () => {
 
     const [user] = await server.sql<{ id: string }>('select id from users where email = ?', [ownerEmail]);
     expect(user).toBeDefined();
-    const memberships = await server.sql<{ workspace_id: string; role: string }>(
-      'select workspace_id, role from memberships where user_id = ?',
-      [user!.id],
-    );
+    const memberships = await server.sql<{ workspace_id: string; role: string }>('select workspace_id, role from memberships where user_id = ?', [user!.id]);
     expect(memberships).toHaveLength(1);
     expect(memberships[0]!.role).toBe('owner');
     personalId = memberships[0]!.workspace_id;
@@ -99,10 +96,9 @@ describe('the owner flow', () => {
     expect(profile.session_token).toEqual(expect.any(String));
 
     // The saved token is a live session of this user on the server, and was never printed.
-    const sessions = await server.sql<{ user_id: string; revoked_at: unknown }>(
-      'select user_id, revoked_at from sessions where token_hash = ?',
-      [sha256(profile.session_token)],
-    );
+    const sessions = await server.sql<{ user_id: string; revoked_at: unknown }>('select user_id, revoked_at from sessions where token_hash = ?', [
+      sha256(profile.session_token),
+    ]);
     expect(sessions).toEqual([{ user_id: user!.id, revoked_at: null }]);
     expect(result.stdout).not.toContain(profile.session_token);
   });
@@ -138,10 +134,7 @@ describe('the owner flow', () => {
     const profile = await profileOf(home);
     expect(profile.workspace_id).toBe(result.json.workspace.id);
     expect(result.stdout).not.toContain(profile.session_token);
-    const stored = await server.sql('select role from memberships where workspace_id = ? and user_id = ?', [
-      result.json.workspace.id,
-      result.json.user.id,
-    ]);
+    const stored = await server.sql('select role from memberships where workspace_id = ? and user_id = ?', [result.json.workspace.id, result.json.user.id]);
     expect(stored).toEqual([{ role: 'owner' }]);
   });
 

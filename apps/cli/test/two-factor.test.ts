@@ -75,13 +75,18 @@ describe('lfk login with a second factor', () => {
     expect(noCode.code).toBe(2);
     expect(noCode.stderr).toContain('--code <code>');
 
-    const wrong = await laptop.lfk(['login', '--email', email, '--password-stdin', '--code', '000000' === (await authenticatorCode(secret, 1, now())) ? '111111' : '000000'], {
-      input: `${PASSWORD}\n`,
-    });
+    const wrong = await laptop.lfk(
+      ['login', '--email', email, '--password-stdin', '--code', '000000' === (await authenticatorCode(secret, 1, now())) ? '111111' : '000000'],
+      {
+        input: `${PASSWORD}\n`,
+      },
+    );
     expect(wrong.code).toBe(4);
     expect(wrong.stderr).toContain('invalid_second_factor');
 
-    const signedIn = await laptop.lfk(['login', '--email', email, '--password-stdin', '--code', await authenticatorCode(secret, 1, now()), '--json'], { input: `${PASSWORD}\n` });
+    const signedIn = await laptop.lfk(['login', '--email', email, '--password-stdin', '--code', await authenticatorCode(secret, 1, now()), '--json'], {
+      input: `${PASSWORD}\n`,
+    });
     expect(signedIn.code, signedIn.stderr).toBe(0);
     expect(signedIn.json.user.email).toBe(email);
     expect(JSON.stringify(signedIn.json)).not.toContain('lfs_');

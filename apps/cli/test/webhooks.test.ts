@@ -209,11 +209,19 @@ describe('lfk listen', () => {
       const received = await local.waitFor(2);
       const events = received.map((r) => verifyWebhook(secret, r.headers, r.body));
       expect(events.map((e) => (e.type === 'submission.created' ? e.data.submission.id : null))).toEqual(during);
-      expect(events[0]).toMatchObject({ type: 'submission.created', data: { form: { id: formId }, submission: { values: { message: 'first' }, via: 'api_key' } } });
+      expect(events[0]).toMatchObject({
+        type: 'submission.created',
+        data: { form: { id: formId }, submission: { values: { message: 'first' }, via: 'api_key' } },
+      });
       // The same webhook-id a real endpoint would get for that submission.
       expect(received[0]!.headers['webhook-id']).toBe(`msg_${during[0].slice(4)}`);
       await until('both forwards to be reported', () => stdout.split('\n').filter(Boolean).length === 2);
-      expect(stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line))).toEqual([
+      expect(
+        stdout
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line)),
+      ).toEqual([
         expect.objectContaining({ event_id: `msg_${during[0].slice(4)}`, status_code: 200, error: null }),
         expect.objectContaining({ event_id: `msg_${during[1].slice(4)}`, status_code: 200, error: null }),
       ]);

@@ -68,7 +68,10 @@ const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
  */
 function parseTrustProxy(value: string | undefined, ctx: z.RefinementCtx): string[] {
   if (value === undefined || value === 'false') return [];
-  const entries = value.split(',').map((part) => part.trim()).filter(Boolean);
+  const entries = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   if (value === 'true' || /^\d+$/.test(value)) {
     ctx.addIssue({
       code: 'custom',
@@ -102,9 +105,19 @@ const serverSettings = settingsSlice({
     LFK_LOG_FORMAT: variable(z.enum(['auto', 'json', 'pretty']).default('auto')),
     LFK_METRICS: variable(
       z
-        .union([z.enum(['true', 'false']), z.string().regex(/^\d{1,5}$/).transform(Number).pipe(z.number().int().min(1).max(65535))], {
-          error: 'Must be true, false, or a port number to serve /metrics on by itself.',
-        })
+        .union(
+          [
+            z.enum(['true', 'false']),
+            z
+              .string()
+              .regex(/^\d{1,5}$/)
+              .transform(Number)
+              .pipe(z.number().int().min(1).max(65535)),
+          ],
+          {
+            error: 'Must be true, false, or a port number to serve /metrics on by itself.',
+          },
+        )
         .default('false'),
     ),
     LFK_TRUST_PROXY: variable(z.string().max(1000).optional().transform(parseTrustProxy)),
@@ -129,7 +142,11 @@ const serverSettings = settingsSlice({
       ctx.addIssue({ code: 'custom', path: ['LFK_CAPTCHA_TIMEOUT'], message: OUTBOUND_BEFORE_INBOUND('LFK_CAPTCHA_TIMEOUT') });
     }
     if (env.LFK_HEADERS_TIMEOUT > env.LFK_REQUEST_TIMEOUT) {
-      ctx.addIssue({ code: 'custom', path: ['LFK_HEADERS_TIMEOUT'], message: 'Must not be longer than LFK_REQUEST_TIMEOUT: the headers are part of the request.' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['LFK_HEADERS_TIMEOUT'],
+        message: 'Must not be longer than LFK_REQUEST_TIMEOUT: the headers are part of the request.',
+      });
     }
     if (env.DATABASE_URL !== undefined && env.LFK_SECRET_KEY === undefined) {
       ctx.addIssue({

@@ -75,7 +75,12 @@ export class ServerMetrics implements Metrics {
       registers,
     });
     queueGauges('outbox_emails', 'Emails waiting in the outbox to be sent (retries included)', () => db.fork().getRepository(OutboxEmail).backlog(), registers);
-    queueGauges('webhook_deliveries', 'Webhook deliveries waiting to be attempted (retries included; not those of a disabled endpoint)', () => db.fork().getRepository(WebhookDelivery).backlog(), registers);
+    queueGauges(
+      'webhook_deliveries',
+      'Webhook deliveries waiting to be attempted (retries included; not those of a disabled endpoint)',
+      () => db.fork().getRepository(WebhookDelivery).backlog(),
+      registers,
+    );
     new Gauge({
       name: 'lfk_database_connections',
       help: 'PostgreSQL pool connections, by state: open, idle, waiting (requests waiting for one), max.',

@@ -70,7 +70,7 @@ describe('answers from below the router (raw connections)', () => {
     expect(res.headers['x-request-id']).toMatch(/^req_/);
   });
 
-  it('the problem is logged under the request id it was answered with, without the request\'s bytes', async () => {
+  it("the problem is logged under the request id it was answered with, without the request's bytes", async () => {
     const secret = `lfk_${'A'.repeat(36)}`;
     const res = await rawExchange(port, (socket) => {
       socket.write(`GET /healthz HTTP/1.1\r\nHost: lfk.test\r\nAuthorization: Bearer ${secret}\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`);
@@ -82,7 +82,7 @@ describe('answers from below the router (raw connections)', () => {
 });
 
 describe('a request that arrives while the server shuts down', () => {
-  it('is answered 503 unavailable in lfk\'s shape, and its connection closed', async () => {
+  it("is answered 503 unavailable in lfk's shape, and its connection closed", async () => {
     const t = await startTestServer();
     const port = Number(new URL(await t.server.listen()).port);
     const accepted: Socket[] = [];
@@ -117,7 +117,7 @@ describe('a failure while the answer is written out', () => {
     t.server.app.get('/test/unsendable-header', async (_request, reply) => reply.header('x-echo', 'a\r\nSet-Cookie: x=1').send({ ok: true }));
   });
 
-  it('a header value Node refuses to send is lfk\'s 500 with a request id, not Fastify\'s, and the bad header is not sent', async () => {
+  it("a header value Node refuses to send is lfk's 500 with a request id, not Fastify's, and the bad header is not sent", async () => {
     const res = await t.request('GET', '/test/unsendable-header');
     expectLfkError(res, 500, 'internal_error');
     expect(res.headers['x-echo']).toBeUndefined();
@@ -151,4 +151,3 @@ describe('a failure while the answer is written out', () => {
     expect(res.headers['set-cookie']).toBeUndefined();
   });
 });
-

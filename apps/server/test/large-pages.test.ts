@@ -28,7 +28,8 @@ beforeAll(async () => {
   start = (await t.request('GET', `/v1/forms/${formId}/events`, { token: owner.token })).json.cursor;
   await t.sql(
     "insert into submissions (id, form_id, data, source, status, created_at) select 'sub_' || lpad(to_hex(g), 26, '0'), ?, " +
-      "json_build_object('name', 'n' || lpad(g::text, 2, '0'), 'email', 'x@example.com', 'message', repeat('x', ?)), 'browser', 'ok', now() from generate_series(1, ?) g",
+      "json_build_object('name', 'n' || lpad(g::text, 2, '0'), 'email', 'x@example.com', 'message', repeat('x', ?)), 'browser', 'ok', now() from " +
+      'generate_series(1, ?) g',
     [formId, VALUE_BYTES, ROWS],
   );
   ids = (await t.sql<{ id: string }>('select id from submissions where form_id = ? order by id', [formId])).map((r) => r.id);
@@ -84,11 +85,12 @@ describe('a page ends at about 1 MiB, with a cursor to read on', () => {
   it("an endpoint's delivery log", async () => {
     const webhookId = await unreachableWebhook(t, owner, formId);
     // A failed delivery of each submission (its payload as sent, ~60 KB): nothing the worker will take again.
-    const at = "to_char(created_at at time zone 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')";
+    const at = 'to_char(created_at at time zone \'UTC\', \'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"\')';
     await t.sql(
-      "insert into webhook_deliveries (id, endpoint_id, url, event_id, type, payload, status, attempts, attempt_count, next_attempt_at, created_at) " +
+      'insert into webhook_deliveries (id, endpoint_id, url, event_id, type, payload, status, attempts, attempt_count, next_attempt_at, created_at) ' +
         "select 'whd_' || substr(id, 5), ?, 'https://receiver.invalid/hook', 'msg_' || substr(id, 5), 'submission.created', " +
-        `json_build_object('type', 'submission.created', 'timestamp', ${at}, 'data', json_build_object('form', json_build_object('id', form_id, 'name', 'Contact'), ` +
+        `json_build_object('type', 'submission.created', 'timestamp', ${at}, 'data', json_build_object('form', json_build_object('id', form_id, ` +
+        `'name', 'Contact'), ` +
         `'submission', json_build_object('id', id, 'form_id', form_id, 'created_at', ${at}, 'via', source, 'values', data)))::text, ` +
         "'failed', '[]', 9, null, now() from submissions where form_id = ?",
       [webhookId, formId],

@@ -83,7 +83,8 @@ describe('metrics on the API port (LFK_METRICS=true)', () => {
     // An email due in an hour (a retry waiting out its backoff), written a minute ago.
     const now = Date.now();
     await t.sql(
-      `insert into outbox_emails (id, kind, "to", subject, body, status, attempts, next_attempt_at, created_at) values (?, 'test', 'someone@example.com', 'Waiting', 'body', 'pending', 1, ?, ?)`,
+      `insert into outbox_emails (id, kind, "to", subject, body, status, attempts, next_attempt_at, created_at) values (?, 'test', ` +
+        `'someone@example.com', 'Waiting', 'body', 'pending', 1, ?, ?)`,
       [newId('eml'), new Date(now + 3600_000), new Date(now - 60_000)],
     );
     const queued = await scrape();

@@ -33,7 +33,13 @@ const isHtml = (res: Res) => /^text\/html/i.test(String(res.headers['content-typ
 
 /** A Content-Security-Policy as its directives: name → sources. */
 function directives(csp: string): Map<string, string[]> {
-  return new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).filter((d) => d[0]).map(([name, ...sources]) => [name!, sources]));
+  return new Map(
+    csp
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((d) => d[0])
+      .map(([name, ...sources]) => [name!, sources]),
+  );
 }
 
 /** What every HTML answer carries, whichever kind of page it is. */
@@ -80,7 +86,15 @@ interface PageCase {
 }
 
 /** A form, its verification link and a password reset link, for the cases to open. */
-const world = {} as { formId: string; verifyToken: string; verifiedToken: string; resetToken: string; usedResetToken: string; email: string; stopToken: string };
+const world = {} as {
+  formId: string;
+  verifyToken: string;
+  verifiedToken: string;
+  resetToken: string;
+  usedResetToken: string;
+  email: string;
+  stopToken: string;
+};
 
 beforeAll(async () => {
   const { owner, key } = await t.signupWithKey();
@@ -91,7 +105,10 @@ beforeAll(async () => {
   });
   world.formId = form.json.id;
   world.verifyToken = await verificationTokenSentTo(t, 'pages@example.com');
-  const second = await t.request('POST', '/v1/forms', { token: key, body: { name: 'Other', schema: [{ name: 'email', type: 'email' }], notify_email: 'verified@example.com' } });
+  const second = await t.request('POST', '/v1/forms', {
+    token: key,
+    body: { name: 'Other', schema: [{ name: 'email', type: 'email' }], notify_email: 'verified@example.com' },
+  });
   expect(second.status).toBe(201);
   world.verifiedToken = await verificationTokenSentTo(t, 'verified@example.com');
   const replying = await t.request('POST', '/v1/forms', {
@@ -112,33 +129,160 @@ const reset = '/v1/auth/password-resets/{token}';
 const stop = '/v1/auto-reply-stops/{token}';
 const submissions = '/v1/forms/{form_id}/submissions';
 const unknownToken = (prefix: string) => `${prefix}_${'0'.repeat(43)}`;
-const post = (url: string, raw: string, options: RequestOptions = {}) => t.request('POST', url, { raw, ...options, headers: { ...FORM_POST, ...options.headers } });
+const post = (url: string, raw: string, options: RequestOptions = {}) =>
+  t.request('POST', url, { raw, ...options, headers: { ...FORM_POST, ...options.headers } });
 
 /** Every HTML answer the OpenAPI document lists, produced for real: a page, and the error pages a person meets. */
 const PAGES: PageCase[] = [
-  { what: 'a verification link opened', method: 'get', path: verification, request: () => t.request('GET', `/v1/email-verifications/${world.verifyToken}`), status: 200 },
-  { what: 'a verification link opened (HEAD)', method: 'get', path: verification, request: () => t.request('HEAD', `/v1/email-verifications/${world.verifyToken}`), status: 200 },
-  { what: 'a verification link that names nothing', method: 'get', path: verification, request: () => t.request('GET', `/v1/email-verifications/${unknownToken('lfv')}`), status: 404 },
-  { what: 'the Verify button pressed', method: 'post', path: verification, request: () => post(`/v1/email-verifications/${world.verifiedToken}`, ''), status: 200 },
-  { what: 'the Verify button of a link that names nothing', method: 'post', path: verification, request: () => post(`/v1/email-verifications/${unknownToken('lfv')}`, ''), status: 404 },
-  { what: 'the Verify button with a large body', method: 'post', path: verification, request: () => post(`/v1/email-verifications/${world.verifyToken}`, 'a='.padEnd(5000, 'a')), status: 413 },
-  { what: 'the Verify button with a JSON body', method: 'post', path: verification, request: () => t.request('POST', `/v1/email-verifications/${world.verifyToken}`, { raw: '{}' }), status: 415 },
+  {
+    what: 'a verification link opened',
+    method: 'get',
+    path: verification,
+    request: () => t.request('GET', `/v1/email-verifications/${world.verifyToken}`),
+    status: 200,
+  },
+  {
+    what: 'a verification link opened (HEAD)',
+    method: 'get',
+    path: verification,
+    request: () => t.request('HEAD', `/v1/email-verifications/${world.verifyToken}`),
+    status: 200,
+  },
+  {
+    what: 'a verification link that names nothing',
+    method: 'get',
+    path: verification,
+    request: () => t.request('GET', `/v1/email-verifications/${unknownToken('lfv')}`),
+    status: 404,
+  },
+  {
+    what: 'the Verify button pressed',
+    method: 'post',
+    path: verification,
+    request: () => post(`/v1/email-verifications/${world.verifiedToken}`, ''),
+    status: 200,
+  },
+  {
+    what: 'the Verify button of a link that names nothing',
+    method: 'post',
+    path: verification,
+    request: () => post(`/v1/email-verifications/${unknownToken('lfv')}`, ''),
+    status: 404,
+  },
+  {
+    what: 'the Verify button with a large body',
+    method: 'post',
+    path: verification,
+    request: () => post(`/v1/email-verifications/${world.verifyToken}`, 'a='.padEnd(5000, 'a')),
+    status: 413,
+  },
+  {
+    what: 'the Verify button with a JSON body',
+    method: 'post',
+    path: verification,
+    request: () => t.request('POST', `/v1/email-verifications/${world.verifyToken}`, { raw: '{}' }),
+    status: 415,
+  },
   { what: 'a stop link opened', method: 'get', path: stop, request: () => t.request('GET', `/v1/auto-reply-stops/${world.stopToken}`), status: 200 },
-  { what: 'a stop link lfk did not make', method: 'get', path: stop, request: () => t.request('GET', `/v1/auto-reply-stops/${unknownToken('lfu')}`), status: 404 },
-  { what: 'the Stop button pressed', method: 'post', path: stop, request: () => post(`/v1/auto-reply-stops/${world.stopToken}`, 'List-Unsubscribe=One-Click'), status: 200 },
-  { what: 'the Stop button of a link lfk did not make', method: 'post', path: stop, request: () => post(`/v1/auto-reply-stops/${unknownToken('lfu')}`, ''), status: 404 },
-  { what: 'the Stop button with a JSON body', method: 'post', path: stop, request: () => t.request('POST', `/v1/auto-reply-stops/${world.stopToken}`, { raw: '{}' }), status: 415 },
+  {
+    what: 'a stop link lfk did not make',
+    method: 'get',
+    path: stop,
+    request: () => t.request('GET', `/v1/auto-reply-stops/${unknownToken('lfu')}`),
+    status: 404,
+  },
+  {
+    what: 'the Stop button pressed',
+    method: 'post',
+    path: stop,
+    request: () => post(`/v1/auto-reply-stops/${world.stopToken}`, 'List-Unsubscribe=One-Click'),
+    status: 200,
+  },
+  {
+    what: 'the Stop button of a link lfk did not make',
+    method: 'post',
+    path: stop,
+    request: () => post(`/v1/auto-reply-stops/${unknownToken('lfu')}`, ''),
+    status: 404,
+  },
+  {
+    what: 'the Stop button with a JSON body',
+    method: 'post',
+    path: stop,
+    request: () => t.request('POST', `/v1/auto-reply-stops/${world.stopToken}`, { raw: '{}' }),
+    status: 415,
+  },
   { what: 'a reset link opened', method: 'get', path: reset, request: () => t.request('GET', `/v1/auth/password-resets/${world.resetToken}`), status: 200 },
-  { what: 'a reset link opened (HEAD)', method: 'get', path: reset, request: () => t.request('HEAD', `/v1/auth/password-resets/${world.resetToken}`), status: 200 },
-  { what: 'a reset link that no longer works', method: 'get', path: reset, request: () => t.request('GET', `/v1/auth/password-resets/${world.usedResetToken}`), status: 404 },
-  { what: 'a reset form with a short password', method: 'post', path: reset, request: () => post(`/v1/auth/password-resets/${world.resetToken}`, 'password=short'), status: 400 },
-  { what: 'a reset form of a link that names nothing', method: 'post', path: reset, request: () => post(`/v1/auth/password-resets/${unknownToken('lfr')}`, `password=${PASSWORD}`), status: 404 },
-  { what: 'a reset form with a large body', method: 'post', path: reset, request: () => post(`/v1/auth/password-resets/${world.resetToken}`, `password=${'a'.repeat(20_000)}`), status: 413 },
-  { what: 'a reset form posted', method: 'post', path: reset, request: () => post(`/v1/auth/password-resets/${world.resetToken}`, `password=${encodeURIComponent('a brand new long password')}`), status: 200 },
-  { what: 'a form posted: thank you', method: 'post', path: submissions, request: () => post(`/v1/forms/${world.formId}/submissions`, 'email=a%40example.com', { headers: { origin: ORIGIN } }), status: 200 },
-  { what: 'a form posted with a bad answer', method: 'post', path: submissions, request: () => post(`/v1/forms/${world.formId}/submissions`, 'email=nope', { headers: { origin: ORIGIN } }), status: 422 },
-  { what: 'a form posted from another site', method: 'post', path: submissions, request: () => post(`/v1/forms/${world.formId}/submissions`, 'email=a%40example.com', { headers: { origin: 'https://elsewhere.example' } }), status: 403 },
-  { what: 'a form posted to a form that is gone', method: 'post', path: submissions, request: () => post(`/v1/forms/${UNKNOWN_IDS.form_id}/submissions`, 'email=a%40example.com'), status: 404 },
+  {
+    what: 'a reset link opened (HEAD)',
+    method: 'get',
+    path: reset,
+    request: () => t.request('HEAD', `/v1/auth/password-resets/${world.resetToken}`),
+    status: 200,
+  },
+  {
+    what: 'a reset link that no longer works',
+    method: 'get',
+    path: reset,
+    request: () => t.request('GET', `/v1/auth/password-resets/${world.usedResetToken}`),
+    status: 404,
+  },
+  {
+    what: 'a reset form with a short password',
+    method: 'post',
+    path: reset,
+    request: () => post(`/v1/auth/password-resets/${world.resetToken}`, 'password=short'),
+    status: 400,
+  },
+  {
+    what: 'a reset form of a link that names nothing',
+    method: 'post',
+    path: reset,
+    request: () => post(`/v1/auth/password-resets/${unknownToken('lfr')}`, `password=${PASSWORD}`),
+    status: 404,
+  },
+  {
+    what: 'a reset form with a large body',
+    method: 'post',
+    path: reset,
+    request: () => post(`/v1/auth/password-resets/${world.resetToken}`, `password=${'a'.repeat(20_000)}`),
+    status: 413,
+  },
+  {
+    what: 'a reset form posted',
+    method: 'post',
+    path: reset,
+    request: () => post(`/v1/auth/password-resets/${world.resetToken}`, `password=${encodeURIComponent('a brand new long password')}`),
+    status: 200,
+  },
+  {
+    what: 'a form posted: thank you',
+    method: 'post',
+    path: submissions,
+    request: () => post(`/v1/forms/${world.formId}/submissions`, 'email=a%40example.com', { headers: { origin: ORIGIN } }),
+    status: 200,
+  },
+  {
+    what: 'a form posted with a bad answer',
+    method: 'post',
+    path: submissions,
+    request: () => post(`/v1/forms/${world.formId}/submissions`, 'email=nope', { headers: { origin: ORIGIN } }),
+    status: 422,
+  },
+  {
+    what: 'a form posted from another site',
+    method: 'post',
+    path: submissions,
+    request: () => post(`/v1/forms/${world.formId}/submissions`, 'email=a%40example.com', { headers: { origin: 'https://elsewhere.example' } }),
+    status: 403,
+  },
+  {
+    what: 'a form posted to a form that is gone',
+    method: 'post',
+    path: submissions,
+    request: () => post(`/v1/forms/${UNKNOWN_IDS.form_id}/submissions`, 'email=a%40example.com'),
+    status: 404,
+  },
 ];
 
 describe('every HTML answer the API documents', () => {
@@ -190,7 +334,11 @@ describe('every route, asked for HTML', () => {
     requests.push(...others.flatMap((url) => (['GET', 'POST'] as const).map((method) => [method, url] as const)));
     let pages = 0;
     await everyCase(requests, async ([method, url]) => {
-      const res = await t.request(method, url, method === 'GET' || method === 'HEAD' ? { headers: { accept: 'text/html' } } : { raw: 'a=b', headers: FORM_POST });
+      const res = await t.request(
+        method,
+        url,
+        method === 'GET' || method === 'HEAD' ? { headers: { accept: 'text/html' } } : { raw: 'a=b', headers: FORM_POST },
+      );
       expect(res.status, `${method} ${url} → ${res.body.slice(0, 200)}`).toBeLessThan(500);
       if (!isHtml(res)) return;
       pages++;
@@ -213,7 +361,7 @@ describe('in a real browser', () => {
   }, BROWSER_TIMEOUT_MS);
   afterAll(() => browser?.close());
 
-  it("a page is drawn with its style and breaks no rule of its policy; another page cannot frame it", { timeout: BROWSER_TIMEOUT_MS }, async () => {
+  it('a page is drawn with its style and breaks no rule of its policy; another page cannot frame it', { timeout: BROWSER_TIMEOUT_MS }, async () => {
     const tab = await browser.newPage();
     const problems: string[] = [];
     tab.on('console', (message) => {

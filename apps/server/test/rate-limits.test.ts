@@ -48,8 +48,7 @@ describe('rate limits', () => {
     });
     expect(signup.status, signup.body).toBe(201);
 
-    const from = (ip: string, password: string) =>
-      s.request('POST', '/v1/auth/login', { body: { email, password }, headers: { 'x-forwarded-for': ip } });
+    const from = (ip: string, password: string) => s.request('POST', '/v1/auth/login', { body: { email, password }, headers: { 'x-forwarded-for': ip } });
     expectError(await from('203.0.113.2', 'wrong password 1'), 401, 'invalid_credentials');
     expectError(await from('203.0.113.2', 'wrong password 2'), 401, 'invalid_credentials');
     expect((await from('203.0.113.2', PASSWORD)).status).toBe(200);
@@ -116,12 +115,7 @@ describe('rate limits', () => {
   });
 
   it('an invalid rate-limit value makes loadConfig throw ConfigError naming the variable', () => {
-    for (const name of [
-      'LFK_RATE_LIMIT_ANONYMOUS_FORMS',
-      'LFK_RATE_LIMIT_LOGIN',
-      'LFK_RATE_LIMIT_KEY_FAILURES',
-      'LFK_RATE_LIMIT_BROWSER_SUBMISSIONS',
-    ]) {
+    for (const name of ['LFK_RATE_LIMIT_ANONYMOUS_FORMS', 'LFK_RATE_LIMIT_LOGIN', 'LFK_RATE_LIMIT_KEY_FAILURES', 'LFK_RATE_LIMIT_BROWSER_SUBMISSIONS']) {
       for (const bad of ['ten', '10', '0/1m', '5/0m', '5/1y', '-1/1m', '5/m', 'none']) {
         let thrown: unknown;
         try {

@@ -155,7 +155,10 @@ describe('the same reads answer the same objects', () => {
     });
     await t.sql("update webhook_deliveries set status = 'failed', next_attempt_at = null where id = ?", [deliveryId]);
     const deviceLogin = bodyOf(await t.request('POST', '/v1/auth/device-logins', { body: {} }), 201);
-    bodyOf(await t.request('POST', `/v1/workspaces/${owner.workspaceId}/invitations`, { token: owner.token, body: { email: 'parity-invitee@example.org' } }), 202);
+    bodyOf(
+      await t.request('POST', `/v1/workspaces/${owner.workspaceId}/invitations`, { token: owner.token, body: { email: 'parity-invitee@example.org' } }),
+      202,
+    );
     const params: Record<string, string> = {
       token: await linkTokenSentTo(t, 'parity-invitee@example.org', 'invitation'),
       workspace_id: owner.workspaceId,
@@ -167,7 +170,9 @@ describe('the same reads answer the same objects', () => {
     };
     // The email links answer HTML pages, not JSON objects.
     // The export and a file's bytes answer a file, streamed: REST only (over /trpc the export is refused, see inbox/export.test.ts).
-    const gets = restRoutes.filter((r) => r.method === 'GET' && r.transport !== 'html' && r.transport !== 'password_reset' && r.transport !== 'export' && r.transport !== 'file');
+    const gets = restRoutes.filter(
+      (r) => r.method === 'GET' && r.transport !== 'html' && r.transport !== 'password_reset' && r.transport !== 'export' && r.transport !== 'file',
+    );
     expect(gets.length).toBeGreaterThanOrEqual(7);
     // The events feed read from the submission's own event: what it answers does not move (its cursor of now would).
     const queries: Record<string, Record<string, string>> = { 'webhooks.events': { after: `msg_${submission.id.slice('sub_'.length)}` } };
@@ -191,17 +196,22 @@ describe('the same reads answer the same objects', () => {
 describe('the same writes answer the same objects', () => {
   it('apiKeys.create then apiKeys.list', async () => {
     const ws = bodyOf(await t.request('POST', '/v1/workspaces', { token: owner.token, body: { name: 'keys' } }), 201);
-    const rest = bodyOf(
-      await t.request('POST', `/v1/workspaces/${ws.id}/api-keys`, { token: owner.token, body: { name: 'ci 🔑' } }),
-      201,
-    );
+    const rest = bodyOf(await t.request('POST', `/v1/workspaces/${ws.id}/api-keys`, { token: owner.token, body: { name: 'ci 🔑' } }), 201);
     const trpc = dataOf(await trpcMutation('apiKeys.create', { workspace_id: ws.id, name: 'ci 🔑' }, owner.token));
 
     // Two different keys, the same object otherwise.
     expect(Object.keys(trpc).sort()).toEqual(Object.keys(rest).sort());
     const identity = ({ id: _i, key: _k, prefix: _p, created_at: _c, ...same }: Record<string, unknown>) => same;
     expect(identity(trpc)).toEqual(identity(rest));
-    expect(identity(rest)).toEqual({ name: 'ci 🔑', description: null, status: 'active', allowed_ips: null, workspace_id: ws.id, created_by: owner.userId, expires_at: null });
+    expect(identity(rest)).toEqual({
+      name: 'ci 🔑',
+      description: null,
+      status: 'active',
+      allowed_ips: null,
+      workspace_id: ws.id,
+      created_by: owner.userId,
+      expires_at: null,
+    });
     expect(trpc.key).toMatch(/^lfk_[0-9A-Za-z]{36}$/);
     expect(trpc.prefix).toBe(trpc.key.slice(0, 10));
     expect(trpc.id).not.toBe(rest.id);
@@ -265,10 +275,7 @@ describe('the same writes answer the same objects', () => {
     expect(sansId(trpc)).toEqual(sansId(rest));
     expect(rest).toMatchObject({ name: 'Twin', role: 'owner' });
 
-    const restProject = bodyOf(
-      await t.request('POST', `/v1/workspaces/${rest.id}/projects`, { token: owner.token, body: { name: 'P' } }),
-      201,
-    );
+    const restProject = bodyOf(await t.request('POST', `/v1/workspaces/${rest.id}/projects`, { token: owner.token, body: { name: 'P' } }), 201);
     const trpcProject = dataOf(await trpcMutation('projects.create', { workspace_id: rest.id, name: 'P' }, owner.token));
     expect(sansId(trpcProject)).toEqual(sansId(restProject));
   });
@@ -323,12 +330,7 @@ describe('the same failures answer the same errors', () => {
   });
 
   it('no credentials → 401 unauthenticated; a bad session → 401 invalid_session', async () => {
-    expectSameError(
-      await t.request('GET', '/v1/workspaces'),
-      await trpcQuery('workspaces.list', {}, undefined),
-      401,
-      'unauthenticated',
-    );
+    expectSameError(await t.request('GET', '/v1/workspaces'), await trpcQuery('workspaces.list', {}, undefined), 401, 'unauthenticated');
     expectSameError(
       await t.request('GET', '/v1/auth/session', { token: 'lfs_nope' }),
       await trpcQuery('auth.session', undefined, 'lfs_nope'),
@@ -339,12 +341,7 @@ describe('the same failures answer the same errors', () => {
 
   it('login with a wrong password → 401 invalid_credentials', async () => {
     const body = { email: owner.email, password: `${PASSWORD}!` };
-    expectSameError(
-      await t.request('POST', '/v1/auth/login', { body }),
-      await trpcMutation('auth.login', body, undefined),
-      401,
-      'invalid_credentials',
-    );
+    expectSameError(await t.request('POST', '/v1/auth/login', { body }), await trpcMutation('auth.login', body, undefined), 401, 'invalid_credentials');
   });
 
   it('not found: another workspace, an unknown key, an unknown or ill-shaped form', async () => {
@@ -384,23 +381,28 @@ describe('the same failures answer the same errors', () => {
           token: key,
           body: severalSchemaProblems,
         }),
-        await trpcMutation(
-          'forms.create',
-          severalSchemaProblems,
-          key,
-        ),
+        await trpcMutation('forms.create', severalSchemaProblems, key),
       ],
       [
         'forms.update, duplicate field names and an unknown field',
         await t.request('PATCH', `/v1/forms/${(await t.request('POST', '/v1/forms', { token: key, body: formBody })).json.id}`, {
           token: key,
-          body: { schema: [{ name: 'x', type: 'text' }, { name: 'x', type: 'text' }], workspace_id: outsider.workspaceId },
+          body: {
+            schema: [
+              { name: 'x', type: 'text' },
+              { name: 'x', type: 'text' },
+            ],
+            workspace_id: outsider.workspaceId,
+          },
         }),
         await trpcMutation(
           'forms.update',
           {
             form_id: (await t.request('POST', '/v1/forms', { token: key, body: formBody })).json.id,
-            schema: [{ name: 'x', type: 'text' }, { name: 'x', type: 'text' }],
+            schema: [
+              { name: 'x', type: 'text' },
+              { name: 'x', type: 'text' },
+            ],
             workspace_id: outsider.workspaceId,
           },
           key,

@@ -138,8 +138,7 @@ describe.runIf(!!TEST_DATABASE_URL)('two replicas on one PostgreSQL database sha
     const owner = await a.signup(address('keys'));
     const { key } = await a.createKey(owner.token, owner.workspaceId);
     const attacker = { 'x-forwarded-for': '198.51.100.200' };
-    const guess = (s: TestServer, i: number) =>
-      s.request('GET', '/v1/forms/form_x', { token: `lfk_${String(i).repeat(36).slice(0, 36)}`, headers: attacker });
+    const guess = (s: TestServer, i: number) => s.request('GET', '/v1/forms/form_x', { token: `lfk_${String(i).repeat(36).slice(0, 36)}`, headers: attacker });
     expectError(await guess(a, 1), 401, 'invalid_api_key');
     expectError(await guess(b, 2), 401, 'invalid_api_key');
     expectError(await guess(a, 3), 401, 'invalid_api_key');

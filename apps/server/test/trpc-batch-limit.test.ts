@@ -32,9 +32,7 @@ describe('the tRPC batch cap', () => {
     const form = await createContactForm(t, owner);
     const ten = await submissionBatch(form.id, 10);
     expect(ten.status, ten.body.slice(0, 300)).toBe(200);
-    expect(ten.json.map((answer: { result: { data: { form_id: string } } }) => answer.result.data.form_id)).toEqual(
-      Array(10).fill(form.id),
-    );
+    expect(ten.json.map((answer: { result: { data: { form_id: string } } }) => answer.result.data.form_id)).toEqual(Array(10).fill(form.id));
     expectError(await submissionBatch(form.id, 11), 400, 'batch_too_large');
     expectError(await submissionBatch(form.id, 11, '%2C'), 400, 'batch_too_large');
     expect(await countSubmissions(t, form.id)).toBe(10);

@@ -91,7 +91,9 @@ describe('behind a proxy that appends to X-Forwarded-For (LFK_TRUST_PROXY=<its a
 
 describe('LFK_TRUST_PROXY forms that cannot be made safe', () => {
   it('refuses true and a hop count at start, saying what to give instead', async () => {
-    await expect(startTestServer({ LFK_TRUST_PROXY: 'true' })).rejects.toThrow(/LFK_TRUST_PROXY: true would trust any address a client writes into X-Forwarded-For/);
+    await expect(startTestServer({ LFK_TRUST_PROXY: 'true' })).rejects.toThrow(
+      /LFK_TRUST_PROXY: true would trust any address a client writes into X-Forwarded-For/,
+    );
     await expect(startTestServer({ LFK_TRUST_PROXY: '1' })).rejects.toThrow(/LFK_TRUST_PROXY: A hop count cannot tell your proxy from a client/);
     await expect(startTestServer({ LFK_TRUST_PROXY: '10.0.0.0/8, proxy.internal' })).rejects.toThrow(/proxy.internal is not an IP address, a CIDR/);
   });

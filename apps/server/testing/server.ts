@@ -84,11 +84,7 @@ const newAddress = () => `user${++counter}-${randomBytes(3).toString('hex')}@exa
 
 const SECRET_PATTERN = /\b(?:lfk|lfs|lfc|lfv|lfm)_[0-9A-Za-z]{30,}\b|\bwhsec_[0-9A-Za-z+/]{40,}={0,2}/g;
 
-
-export async function startTestServer(
-  env: Record<string, string> = {},
-  options: TestServerOptions = {},
-): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk, _encoding, done) {
@@ -211,7 +207,10 @@ export async function startTestServer(
     async addPasskey(token, device = new PasskeyAuthenticator(new URL(server.config.publicUrl).origin)) {
       const options = await request('POST', '/v1/auth/two-factor/passkeys/options', { token });
       if (options.status !== 200) throw new Error(`passkey options failed: ${options.status} ${options.body}`);
-      const added = await request('POST', '/v1/auth/two-factor/passkeys', { token, body: { name: 'Test passkey', credential: device.register(options.json.options) } });
+      const added = await request('POST', '/v1/auth/two-factor/passkeys', {
+        token,
+        body: { name: 'Test passkey', credential: device.register(options.json.options) },
+      });
       if (added.status !== 201) throw new Error(`passkey addition failed: ${added.status} ${added.body}`);
       return { device, passkeyId: added.json.passkey.id as string, recoveryCodes: added.json.recovery_codes as string[] | null };
     },
@@ -234,10 +233,7 @@ export async function startTestServer(
  * what they set up) and closed in an `afterAll` (after the hooks registered later). The handle is
  * filled in when the server has started: use it in hooks and tests, not while the file is loading.
  */
-export function useTestServer(
-  env: Record<string, string> | (() => Record<string, string>) = {},
-  options: TestServerOptions = {},
-): TestServer {
+export function useTestServer(env: Record<string, string> | (() => Record<string, string>) = {}, options: TestServerOptions = {}): TestServer {
   const handle = {} as TestServer;
   let started: TestServer | undefined;
   beforeAll(async () => {

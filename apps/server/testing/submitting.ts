@@ -70,7 +70,12 @@ export async function multipartBody(parts: readonly Part[]): Promise<{ body: Buf
   const form = new FormData();
   for (const part of parts) {
     if ('value' in part) form.append(part.name, part.value);
-    else form.append(part.name, new Blob([typeof part.file === 'string' ? part.file : new Uint8Array(part.file)], { type: part.type ?? 'application/octet-stream' }), part.filename);
+    else
+      form.append(
+        part.name,
+        new Blob([typeof part.file === 'string' ? part.file : new Uint8Array(part.file)], { type: part.type ?? 'application/octet-stream' }),
+        part.filename,
+      );
   }
   const encoded = new Response(form);
   return { body: Buffer.from(await encoded.arrayBuffer()), type: encoded.headers.get('content-type')! };

@@ -93,7 +93,11 @@ const accountDeletedRoute = createRoute({
 });
 const forgotPasswordRoute = createRoute({ getParentRoute: () => rootRoute, path: '/forgot-password', component: ForgotPasswordPage });
 /** The link of an invitation email; it works signed in or out. */
-const invitationRoute = createRoute({ getParentRoute: () => rootRoute, path: '/invitations/$token', component: lazyRouteComponent(() => import('./pages/auth/invitation-page.tsx'), 'InvitationPage') });
+const invitationRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/invitations/$token',
+  component: lazyRouteComponent(() => import('./pages/auth/invitation-page.tsx'), 'InvitationPage'),
+});
 /** A signed-in person who belongs to no workspace. */
 const welcomeRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -110,8 +114,11 @@ const workspaceRoute = createRoute({
 });
 
 /** A page of a workspace: its code a chunk of its own, loaded when the page is first visited. */
-const workspacePage = <const TPath extends string, TModule extends Record<string, unknown>>(path: TPath, importer: () => Promise<TModule>, exportName: keyof TModule) =>
-  createRoute({ getParentRoute: () => workspaceRoute, path, component: lazyRouteComponent(importer, exportName) });
+const workspacePage = <const TPath extends string, TModule extends Record<string, unknown>>(
+  path: TPath,
+  importer: () => Promise<TModule>,
+  exportName: keyof TModule,
+) => createRoute({ getParentRoute: () => workspaceRoute, path, component: lazyRouteComponent(importer, exportName) });
 
 const keysRoute = workspacePage('keys', () => import('./pages/keys/keys-page.tsx'), 'KeysPage');
 const keyRoute = workspacePage('keys/$keyId', () => import('./pages/keys/key-page.tsx'), 'KeyPage');

@@ -15,7 +15,9 @@ describeInBrowser('your account', () => {
     // Two more sessions of this person, signed in elsewhere.
     const elsewhere = async (agent: string) =>
       (await d.t.request('POST', '/v1/auth/login', { body: { email, password: PASSWORD }, headers: { 'user-agent': agent } })).json.session_token as string;
-    const tablet = await elsewhere('Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1');
+    const tablet = await elsewhere(
+      'Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+    );
     const phone = await elsewhere('Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36');
 
     await page.getByRole('link', { name: `Your account: ${email}` }).click();

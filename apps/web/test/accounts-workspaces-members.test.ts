@@ -134,7 +134,10 @@ describeInBrowser('accounts, workspaces, members and the audit log', () => {
     await gone(promote);
     expect(await page.getByLabel(`Role of ${other}`).inputValue()).toBe('member');
     await page.getByLabel(`Role of ${other}`).selectOption('owner');
-    await page.getByRole('dialog', { name: `Make ${other} an owner?` }).getByRole('button', { name: 'Make owner' }).click();
+    await page
+      .getByRole('dialog', { name: `Make ${other} an owner?` })
+      .getByRole('button', { name: 'Make owner' })
+      .click();
     await see(page.getByText(`${other} is now an owner.`));
     await page.getByLabel(`Role of ${other}`).selectOption('member');
     await see(page.getByText(`${other} is now a member.`));
@@ -164,7 +167,10 @@ describeInBrowser('accounts, workspaces, members and the audit log', () => {
     await lastOwner.getByRole('button', { name: 'Cancel' }).click();
 
     await page.getByRole('button', { name: `Remove ${other}` }).click();
-    await page.getByRole('dialog', { name: `Remove ${other}?` }).getByRole('button', { name: 'Remove member' }).click();
+    await page
+      .getByRole('dialog', { name: `Remove ${other}?` })
+      .getByRole('button', { name: 'Remove member' })
+      .click();
     await gone(page.getByRole('cell', { name: other, exact: true }));
 
     await page.getByRole('link', { name: 'Audit log' }).click();

@@ -9,5 +9,4 @@ export function findChromium(env: Record<string, string | undefined>): string | 
   return KNOWN_PATHS.find((path) => existsSync(path)) ?? null;
 }
 
-export const INSTALL_HINT =
-  'install Debian\'s chromium (sudo apt-get install -y chromium) or point LFK_CHROMIUM at a Chromium or Chrome binary';
+export const INSTALL_HINT = "install Debian's chromium (sudo apt-get install -y chromium) or point LFK_CHROMIUM at a Chromium or Chrome binary";

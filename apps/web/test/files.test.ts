@@ -54,10 +54,12 @@ describeInBrowser('files', () => {
     await see(page.getByRole('heading', { level: 1, name: 'Applications' }));
     const formId = /forms\/(form_[0-9A-Za-z]+)/.exec(page.url())![1]!;
     const [stored] = await d.t.sql<{ schema: unknown }>('select schema from forms where id = ?', [formId]);
-    expect(stored!.schema).toEqual(expect.arrayContaining([
-      expect.objectContaining({ name: 'cv', type: 'file', required: true, label: 'CV', accept: ['application/pdf'], max_size: MiB / 2 }),
-      expect.objectContaining({ name: 'photos', type: 'file', accept: ['image/*'], multiple: true, max_files: 3 }),
-    ]));
+    expect(stored!.schema).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'cv', type: 'file', required: true, label: 'CV', accept: ['application/pdf'], max_size: MiB / 2 }),
+        expect.objectContaining({ name: 'photos', type: 'file', accept: ['image/*'], multiple: true, max_files: 3 }),
+      ]),
+    );
     // The page shows the form as saved: the editor reads the same settings back.
     await page.reload();
     expect(await page.getByRole('group', { name: 'Field 3' }).getByLabel('Max size (MB)').inputValue()).toBe('0.5');
@@ -108,7 +110,8 @@ describeInBrowser('files', () => {
   it('an owner sets how long the workspace file links live: a preset, a custom lifetime, or the server default', async () => {
     const { page } = await d.ownerPage();
     const workspaceId = workspaceOf(page);
-    const ttl = async () => (await d.t.sql<{ file_link_ttl: number | null }>('select file_link_ttl from workspaces where id = ?', [workspaceId]))[0]!.file_link_ttl;
+    const ttl = async () =>
+      (await d.t.sql<{ file_link_ttl: number | null }>('select file_link_ttl from workspaces where id = ?', [workspaceId]))[0]!.file_link_ttl;
     await page.getByRole('link', { name: 'Settings', exact: true }).click();
     const links = page.getByRole('region', { name: 'File links' });
     const choice = links.getByLabel('File links expire after');

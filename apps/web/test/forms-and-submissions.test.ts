@@ -91,7 +91,12 @@ describeInBrowser('forms and submissions', () => {
     await see(page.getByRole('heading', { name: 'Put the form on your site' }));
     await expectAccessible(page, 'submissions-empty');
 
-    const sent = await submit(d.t, formId, { email: 'ada@example.org', topic: 'sales', message: 'Hello,\nI would like a quote.', company: 'Analytical Engines' }, { origin: SITE });
+    const sent = await submit(
+      d.t,
+      formId,
+      { email: 'ada@example.org', topic: 'sales', message: 'Hello,\nI would like a quote.', company: 'Analytical Engines' },
+      { origin: SITE },
+    );
     expect(sent.status).toBe(201);
     await page.reload();
     const row = page.getByRole('row').filter({ hasText: 'ada@example.org' });

@@ -22,7 +22,9 @@ describeInBrowser('the inbox', () => {
     for (const [name, email, message] of people) {
       expect((await submit(d.t, form.id, { name, email, message }, { origin: ORIGIN })).status).toBe(201);
     }
-    expect((await submit(d.t, form.id, { name: 'Cheap pills', email: 'bot@spam.example', message: 'buy now', _gotcha: 'x' }, { origin: ORIGIN })).status).toBe(201);
+    expect((await submit(d.t, form.id, { name: 'Cheap pills', email: 'bot@spam.example', message: 'buy now', _gotcha: 'x' }, { origin: ORIGIN })).status).toBe(
+      201,
+    );
 
     await page.getByRole('link', { name: 'Forms', exact: true }).click();
     const listed = page.getByRole('row').filter({ hasText: 'Contact' });
@@ -83,8 +85,14 @@ describeInBrowser('the inbox', () => {
     await gone(page.getByRole('alert'));
 
     // Select two and delete them.
-    await page.getByRole('checkbox', { name: /Select the submission/ }).nth(0).check();
-    await page.getByRole('checkbox', { name: /Select the submission/ }).nth(1).check();
+    await page
+      .getByRole('checkbox', { name: /Select the submission/ })
+      .nth(0)
+      .check();
+    await page
+      .getByRole('checkbox', { name: /Select the submission/ })
+      .nth(1)
+      .check();
     await page.getByRole('button', { name: 'Delete selected (2)' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete 2 submissions?' });
     await expectAccessible(page, 'inbox-delete');
@@ -187,7 +195,12 @@ describeInBrowser('the inbox', () => {
     expect(await page.getByLabel('Secret key').inputValue()).toBe('');
     expect(await page.content()).not.toContain('the-turnstile-secret');
     const stored = (await d.t.request('GET', `/v1/forms/${form.id}`, { token: await sessionOf(page) })).json;
-    expect(stored).toMatchObject({ closed: true, closed_message: 'Back in the spring.', retention_days: 90, spam: { honeypot: '_gotcha', captcha: { provider: 'turnstile', site_key: '0x4AAAA-site' } } });
+    expect(stored).toMatchObject({
+      closed: true,
+      closed_message: 'Back in the spring.',
+      retention_days: 90,
+      spam: { honeypot: '_gotcha', captcha: { provider: 'turnstile', site_key: '0x4AAAA-site' } },
+    });
 
     const snippet = page.getByRole('figure').filter({ hasText: 'HTML form' });
     await see(snippet.getByText('<input type="text" name="_gotcha" style="display:none" tabindex="-1" autocomplete="off" aria-hidden="true">'));

@@ -81,7 +81,7 @@ describeInBrowser('invitations, password reset, deleting', () => {
     await see(page.getByRole('heading', { level: 1, name: 'Forms' }));
   });
 
-  it("an owner deletes a workspace by typing its name; with none left, the welcome page offers a new one", async () => {
+  it('an owner deletes a workspace by typing its name; with none left, the welcome page offers a new one', async () => {
     const { page } = await d.ownerPage({ name: 'Bea' });
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('button', { name: 'Delete workspace' }).click();

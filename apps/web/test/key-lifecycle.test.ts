@@ -132,7 +132,10 @@ describeInBrowser('A key’s life: expiry, roll, usage, leaks', () => {
     expect(await plot.locator('.usage-x span').count()).toBe(3);
     await screenshot(page, 'api-key-page');
     await page.getByText('Requests by day').click();
-    const today = page.getByRole('table', { name: /Requests that presented this key/ }).getByRole('row').last();
+    const today = page
+      .getByRole('table', { name: /Requests that presented this key/ })
+      .getByRole('row')
+      .last();
     await see(today.getByRole('cell', { name: '7', exact: true }));
     await expectAccessible(page, 'api-key-page');
 

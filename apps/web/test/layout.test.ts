@@ -15,8 +15,7 @@ describeInBrowser('the layout', () => {
   const d = useDashboard();
 
   /** How much wider than the window the page is (0: it fits). */
-  const overflow = (page: Page) =>
-    page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
   it('long unbroken names and labels never widen a page, on a phone or a desktop', async () => {
     const page = await d.newPage(PHONE);

@@ -31,16 +31,19 @@ describe('the dashboard, served', () => {
     }
   });
 
-  it.each(['/', '/sign-in', '/sign-up', '/device', '/w/ws_0123456789/keys', '/w/ws_x/forms/form_y/submissions'])('GET %s → the app page, with a CSP allowing only its own scripts', async (path) => {
-    const res = await t.request('GET', path);
-    expect(res.status).toBe(200);
-    expect(res.headers['content-type']).toMatch(/^text\/html/);
-    expect(res.body).toContain('<div id="root"></div>');
-    const csp = String(res.headers['content-security-policy']);
-    expect(csp).toContain("script-src 'self'");
-    expect(csp).not.toContain('unsafe-inline');
-    expect(res.headers['cache-control']).toBe('no-cache');
-  });
+  it.each(['/', '/sign-in', '/sign-up', '/device', '/w/ws_0123456789/keys', '/w/ws_x/forms/form_y/submissions'])(
+    'GET %s → the app page, with a CSP allowing only its own scripts',
+    async (path) => {
+      const res = await t.request('GET', path);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.body).toContain('<div id="root"></div>');
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toContain('unsafe-inline');
+      expect(res.headers['cache-control']).toBe('no-cache');
+    },
+  );
 
   it('its scripts and styles are served from /assets with long-lived caching, each named by the page or a script it loads', async () => {
     const assets = (await readdir(join(DASHBOARD_DIST, 'assets'))).filter((name) => !/\.(br|gz)$/.test(name));
@@ -55,7 +58,11 @@ describe('the dashboard, served', () => {
     }
     // The code is split by page: the page names the first chunks, and they name the rest.
     expect(assets.filter((name) => name.endsWith('.js')).length).toBeGreaterThan(10);
-    for (const asset of assets) expect(served.some((text) => text.includes(`/assets/${asset}`) || text.includes(`./${asset}`)), asset).toBe(true);
+    for (const asset of assets)
+      expect(
+        served.some((text) => text.includes(`/assets/${asset}`) || text.includes(`./${asset}`)),
+        asset,
+      ).toBe(true);
     // No inline script: everything the CSP has to allow is a file of our own.
     expect(page.body).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
   });
@@ -63,7 +70,8 @@ describe('the dashboard, served', () => {
   it('sends Brotli or gzip to a browser that takes it, the same bytes once decoded, and the plain file to one that does not', async () => {
     const assets = (await readdir(join(DASHBOARD_DIST, 'assets'))).filter((name) => /\.(js|css)$/.test(name));
     for (const asset of assets) {
-      const get = (encoding?: string) => t.server.app.inject({ method: 'GET', url: `/assets/${asset}`, headers: encoding ? { 'accept-encoding': encoding } : {} });
+      const get = (encoding?: string) =>
+        t.server.app.inject({ method: 'GET', url: `/assets/${asset}`, headers: encoding ? { 'accept-encoding': encoding } : {} });
       const plain = await get();
       expect(plain.headers['content-encoding']).toBeUndefined();
       const br = await get('gzip, deflate, br');

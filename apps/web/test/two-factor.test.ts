@@ -287,7 +287,10 @@ describeInBrowser('two-factor authentication', () => {
     // A fresh load: the page's member list was read before they were added.
     await page.goto(`/w/${workspaceId}/members`);
     await page.getByLabel(`Role of ${colleague.email}`).selectOption('owner');
-    await page.getByRole('dialog', { name: `Make ${colleague.email} an owner?` }).getByRole('button', { name: 'Make owner' }).click();
+    await page
+      .getByRole('dialog', { name: `Make ${colleague.email} an owner?` })
+      .getByRole('button', { name: 'Make owner' })
+      .click();
     const sudo = page.getByRole('dialog', { name: "Confirm it's you" });
     await see(sudo.getByLabel('Password'));
     expect(await d.t.count("memberships where workspace_id = ? and role = 'owner'", [workspaceId])).toBe(1);

@@ -17,7 +17,11 @@ describeInBrowser('the pages a visitor meets', () => {
   let pasted = '';
 
   beforeAll(async () => {
-    site = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html lang="en"><head><title>Contact us</title></head><body><main><h1>Contact us</h1>${pasted}</main></body></html>`));
+    site = createServer((_request, response) =>
+      response
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(`<!doctype html><html lang="en"><head><title>Contact us</title></head><body><main><h1>Contact us</h1>${pasted}</main></body></html>`),
+    );
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     const address = site.address();
     siteOrigin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

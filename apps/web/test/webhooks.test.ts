@@ -201,7 +201,10 @@ describeInBrowser('webhooks', () => {
     const created = await d.t.request('POST', `/v1/forms/${form.id}/webhooks`, { token: key, body: { url: `${receiver.url}?before` } });
     receiver.answers.push({ status: 500 });
     expect((await submit(d.t, form.id, { name: 'Ada', email: 'ada@example.com' }, { origin: ORIGIN })).status).toBe(201);
-    await eventually(async () => (await d.t.sql<{ n: number }>('select jsonb_array_length(attempts) as n from webhook_deliveries where endpoint_id = ?', [created.json.id]))[0]?.n).toBe(1);
+    await eventually(
+      async () =>
+        (await d.t.sql<{ n: number }>('select jsonb_array_length(attempts) as n from webhook_deliveries where endpoint_id = ?', [created.json.id]))[0]?.n,
+    ).toBe(1);
     const moved = await d.t.request('PATCH', `/v1/forms/${form.id}/webhooks/${created.json.id}`, { token: key, body: { url: `${receiver.url}?after` } });
     expect(moved.status, moved.body).toBe(200);
 

@@ -107,8 +107,7 @@ const READ_KEY = {
   text: 'SELECT id, workspace_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())',
 };
 const READ_FORM = { name: 'read-form', text: `SELECT ${FORM_COLUMNS} FROM forms WHERE id = $1` };
-const INSERT =
-  'INSERT INTO submissions (id, form_id, data, source, api_key_id, status, spam_reason, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)';
+const INSERT = 'INSERT INTO submissions (id, form_id, data, source, api_key_id, status, spam_reason, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)';
 const WRITE = { name: 'write', text: `${INSERT} RETURNING created_at` };
 const WRITE_NOTIFYING = {
   name: 'write-notifying',
@@ -164,7 +163,13 @@ app.get<{ Params: { form_id: string } }>('/v1/forms/:form_id', async (request, r
  * The submission, and the notification's outbox row when the form notifies (the benchmark's forms
  * notify one address), in one statement; a reply goes to the form's first email field.
  */
-async function write(form: FormRow, values: Record<string, unknown>, source: string, keyId: string | null, spam: boolean): Promise<{ id: string; createdAt: Date }> {
+async function write(
+  form: FormRow,
+  values: Record<string, unknown>,
+  source: string,
+  keyId: string | null,
+  spam: boolean,
+): Promise<{ id: string; createdAt: Date }> {
   const id = newId('sub');
   const row = [id, form.id, JSON.stringify(values), source, keyId, spam ? 'spam' : 'ok', spam ? 'honeypot' : null, new Date()];
   const to = spam ? undefined : notified(form)[0];

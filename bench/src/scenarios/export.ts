@@ -184,9 +184,21 @@ function stalledRows(figures: Awaited<ReturnType<typeof stalledExports>>, what: 
       '(each after a memory-reducing collection).',
   );
   return [
-    { scenario: `13 · RSS held (MiB above idle), ${STALLED_READERS} stalled exports of ${what}`, engine, ratio: above(figures.stalled), target: '< 50', met: above(figures.stalled) < 50 },
+    {
+      scenario: `13 · RSS held (MiB above idle), ${STALLED_READERS} stalled exports of ${what}`,
+      engine,
+      ratio: above(figures.stalled),
+      target: '< 50',
+      met: above(figures.stalled) < 50,
+    },
     { scenario: `13 · RSS at most (MiB above idle) while those ${STALLED_READERS} fill their sockets`, engine, ratio: above(figures.peak) },
-    { scenario: `13 · RSS held (MiB above idle) after those ${STALLED_READERS} disconnect`, engine, ratio: above(figures.after), target: '< 10: back to idle, within the allocators’ noise', met: above(figures.after) < 10 },
+    {
+      scenario: `13 · RSS held (MiB above idle) after those ${STALLED_READERS} disconnect`,
+      engine,
+      ratio: above(figures.after),
+      target: '< 10: back to idle, within the allocators’ noise',
+      met: above(figures.after) < 10,
+    },
   ];
 }
 

@@ -12,13 +12,7 @@ const cpuNote = (scenario: string, engine: string, c: Comparison, subject: strin
   `${c.cpuMicros.baseline.toFixed(1)} µs ${baseline} (ratio ${(c.cpuMicros.baseline / c.cpuMicros.subject).toFixed(2)}).`;
 
 /** Scenarios 1 to 4: what verifying a key costs, for good keys, bad keys and a stored write. */
-export async function keyVerification(
-  server: BenchServer,
-  seeded: Seed,
-  engine: string,
-  settings: LoadSettings,
-  notes: string[],
-): Promise<Row[]> {
+export async function keyVerification(server: BenchServer, seeded: Seed, engine: string, settings: LoadSettings, notes: string[]): Promise<Row[]> {
   const rows: Row[] = [];
   const key = seeded.keys[0]!;
   server.send({ type: 'principal', keyId: key.id, workspaceId: seeded.workspaceId });
@@ -110,8 +104,7 @@ export async function keyVerification(
     target: 'same distribution',
     met: probe.ks.statistic < probe.ks.critical,
   });
-  const summary = (sorted: number[]) =>
-    [50, 90, 99].map((p) => `p${p} ${(percentile(sorted, p) * 1000).toFixed(0)} µs`).join(', ');
+  const summary = (sorted: number[]) => [50, 90, 99].map((p) => `p${p} ${(percentile(sorted, p) * 1000).toFixed(0)} µs`).join(', ');
   notes.push(
     `Scenario 3 (${engine}): p50/p99 are from a probe sending the two keys alternately, one request at a time ` +
       `(${probe.unknown.length} of each after a warm-up): unknown ${summary(probe.unknown)}; revoked ${summary(probe.revoked)}. ` +
@@ -154,7 +147,13 @@ export async function keyVerification(
  * form that notifies its owner (an email queued with each, and sent), or to a quiet one (no email,
  * no webhook: the issue 39 comparison's form).
  */
-export async function submissionsWithoutFiles(server: BenchServer, seeded: Seed, engine: string, settings: LoadSettings, form: 'notifying' | 'quiet' = 'notifying'): Promise<Row> {
+export async function submissionsWithoutFiles(
+  server: BenchServer,
+  seeded: Seed,
+  engine: string,
+  settings: LoadSettings,
+  form: 'notifying' | 'quiet' = 'notifying',
+): Promise<Row> {
   const load: Load = {
     method: 'POST',
     path: `/v1/forms/${form === 'quiet' ? seeded.quietFormId : seeded.apiKeyFormId}/submissions`,

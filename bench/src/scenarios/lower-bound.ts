@@ -43,13 +43,7 @@ export const browserSubmission = (seeded: Seed): Load => ({
  * Scenario 8, on PostgreSQL: lfk against the hand-written lower bound (lower-bound/server.ts) on
  * the same database, the same loads sent to each in turns.
  */
-export async function lowerBound(
-  lfk: BenchServer,
-  bound: BenchServer,
-  seeded: Seed,
-  settings: LoadSettings,
-  notes: string[],
-): Promise<Row[]> {
+export async function lowerBound(lfk: BenchServer, bound: BenchServer, seeded: Seed, settings: LoadSettings, notes: string[]): Promise<Row[]> {
   const key = seeded.keys[0]!.key;
   const formPath = `/v1/forms/${seeded.formId}`;
   const cases: Case[] = [

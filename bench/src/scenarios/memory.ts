@@ -12,14 +12,7 @@ const STEADY_AFTER_MS = 15_000;
  * on the embedded database also RSS once the load is over (just after, and steady) and its peak,
  * against the small-box targets.
  */
-export async function memory(
-  server: BenchServer,
-  seeded: Seed,
-  engine: string,
-  settings: LoadSettings,
-  notes: string[],
-  requests = 200_000,
-): Promise<Row[]> {
+export async function memory(server: BenchServer, seeded: Seed, engine: string, settings: LoadSettings, notes: string[], requests = 200_000): Promise<Row[]> {
   const load = {
     path: `/v1/forms/${seeded.formId}`,
     rotate: seeded.keys.map((k) => ({ headers: { authorization: `Bearer ${k.key}` } })),

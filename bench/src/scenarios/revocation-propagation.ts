@@ -48,8 +48,7 @@ export async function revocationPropagation(a: BenchServer, b: BenchServer, seed
   }
   const sorted = delays.sort((x, y) => x - y);
   notes.push(
-    `Scenario 5: ${ROUNDS} revocations, B polled ${polls} times in all; delays from ${sorted[0]!.toFixed(1)} ms ` +
-      `to ${sorted.at(-1)!.toFixed(1)} ms.`,
+    `Scenario 5: ${ROUNDS} revocations, B polled ${polls} times in all; delays from ${sorted[0]!.toFixed(1)} ms ` + `to ${sorted.at(-1)!.toFixed(1)} ms.`,
   );
   const p99 = percentile(sorted, 99);
   return {

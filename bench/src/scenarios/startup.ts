@@ -69,9 +69,5 @@ export async function startup(dataDir: string, seeded: Seed): Promise<Row[]> {
   } finally {
     await server.stop();
   }
-  return [
-    row('7 · start-up to /readyz, existing data', ready, 1500),
-    row('7 · lfk --help', help, 80),
-    row('7 · lfk keys list', list, 120),
-  ];
+  return [row('7 · start-up to /readyz, existing data', ready, 1500), row('7 · lfk --help', help, 80), row('7 · lfk keys list', list, 120)];
 }

@@ -125,8 +125,7 @@ async function throughput(lfk: Target, baseline: Target, settings: UploadSetting
   const ratios = rates('lfk').map((rate, i) => rate / rates('baseline')[i]!);
   const all = (which: 'baseline' | 'lfk') => runs[which].flatMap((b) => b.latencies).sort((a, b) => a - b);
   const latency = (which: 'baseline' | 'lfk'): [number, number] => [percentile(all(which), 50), percentile(all(which), 99)];
-  const cpu = (which: 'baseline' | 'lfk') =>
-    (runs[which].reduce((sum, b) => sum + b.cpuSeconds, 0) / (settings.rounds * settings.files * FILE_BYTES)) * 1e8;
+  const cpu = (which: 'baseline' | 'lfk') => (runs[which].reduce((sum, b) => sum + b.cpuSeconds, 0) / (settings.rounds * settings.files * FILE_BYTES)) * 1e8;
   return {
     baseline: median(rates('baseline')),
     lfk: median(rates('lfk')),

@@ -236,7 +236,7 @@ export async function webhookDrain(a: BenchServer, seeded: Seed, databaseUrl: st
  * (B's attempts in flight at the kill) carry the same webhook-id both times, since they are
  * counted by it.
  */
-export async function webhookDrainWithKill(a: BenchServer, b: BenchServer, seeded: Seed, databaseUrl: string, notes: string[], count: number): Promise<Row> {
+export async function webhookDrainWithKill(_a: BenchServer, b: BenchServer, seeded: Seed, databaseUrl: string, notes: string[], count: number): Promise<Row> {
   const receiver = await startReceiver();
   try {
     // Released through B, which is woken at once and so holds deliveries when it is killed.
@@ -287,7 +287,15 @@ async function seedSubmissions(databaseUrl: string, formId: string, count: numbe
  * each replica: the recover's events a second (from asking to the last arriving), and the other
  * endpoint's 201 → receiver latency meanwhile.
  */
-export async function webhookRecover(a: BenchServer, b: BenchServer, seeded: Seed, databaseUrl: string, notes: string[], count: number, rate: number): Promise<Row[]> {
+export async function webhookRecover(
+  a: BenchServer,
+  b: BenchServer,
+  seeded: Seed,
+  databaseUrl: string,
+  notes: string[],
+  count: number,
+  rate: number,
+): Promise<Row[]> {
   const recovering = await startReceiver();
   const other = await startReceiver();
   try {
@@ -304,7 +312,11 @@ export async function webhookRecover(a: BenchServer, b: BenchServer, seeded: See
     // The other endpoint's deliveries flow for a moment first.
     await sleep(2000);
     const asked = performance.now();
-    const recovered = await owner.webhooks.recover.mutate({ form_id: recoverForm, webhook_id: recoverEndpoint, since: new Date(Date.now() - 120_000).toISOString() });
+    const recovered = await owner.webhooks.recover.mutate({
+      form_id: recoverForm,
+      webhook_id: recoverEndpoint,
+      since: new Date(Date.now() - 120_000).toISOString(),
+    });
     const answered = performance.now();
     await until(`the ${count} recovered events`, () => recovering.firstSeen.size >= count, 300_000);
     const seconds = (performance.now() - asked) / 1000;
@@ -382,14 +394,7 @@ const ATTACK_SUBMISSIONS_PER_FORM = 16;
  * those submissions' 201 to its receipt. Also the most the attacking workspace held in flight,
  * sampled from the queue.
  */
-export async function webhookFairness(
-  a: BenchServer,
-  seeded: Seed,
-  databaseUrl: string,
-  notes: string[],
-  rate: number,
-  seconds: number,
-): Promise<Row> {
+export async function webhookFairness(a: BenchServer, seeded: Seed, databaseUrl: string, notes: string[], rate: number, seconds: number): Promise<Row> {
   const dead = await startHangingReceiver();
   const receiver = await startReceiver();
   const db = new pg.Client({ connectionString: databaseUrl });
@@ -405,7 +410,11 @@ export async function webhookFairness(
     const attackerKey = (await attacker.apiKeys.create.mutate({ workspace_id: signedUp.workspace.id, name: 'attack' })).key;
     const withAttackerKey = createLfkClient({ baseUrl: a.url, apiKey: attackerKey });
     for (let f = 0; f < ATTACK_FORMS; f++) {
-      const form = await withAttackerKey.forms.create.mutate({ name: `Attack ${f}`, schema: [{ name: 'n', type: 'number', required: true }], submission_mode: 'api_key' });
+      const form = await withAttackerKey.forms.create.mutate({
+        name: `Attack ${f}`,
+        schema: [{ name: 'n', type: 'number', required: true }],
+        submission_mode: 'api_key',
+      });
       const endpointIds: string[] = [];
       for (let e = 0; e < 5; e++) endpointIds.push((await withAttackerKey.webhooks.create.mutate({ form_id: form.id, url: dead.url })).id);
       attackerForms.push({ formId: form.id, endpointIds });
@@ -431,7 +440,14 @@ export async function webhookFairness(
       return Number(rows[0]!.n);
     };
     let mostInFlight = await heldInFlight();
-    const sampler = setInterval(() => void heldInFlight().then((n) => (mostInFlight = Math.max(mostInFlight, n)), () => {}), 500);
+    const sampler = setInterval(
+      () =>
+        void heldInFlight().then(
+          (n) => (mostInFlight = Math.max(mostInFlight, n)),
+          () => {},
+        ),
+      500,
+    );
 
     const key = seeded.keys[2]!.key;
     const acknowledged = new Map<string, number>();
@@ -453,7 +469,14 @@ export async function webhookFairness(
           .catch((error) => void failures.push(error)),
       );
       // The attack goes on: one more submission to each of its forms every second.
-      if (sent % rate === 0) for (const { formId: attacked } of attackerForms) track(attack(a, attacked, sent).then(() => {}, () => {}));
+      if (sent % rate === 0)
+        for (const { formId: attacked } of attackerForms)
+          track(
+            attack(a, attacked, sent).then(
+              () => {},
+              () => {},
+            ),
+          );
     }
     await Promise.all(pending);
     await until('every acknowledged submission to reach the receiver', () => [...acknowledged.keys()].every((id) => receiver.firstSeen.has(id)), 120_000);
@@ -550,7 +573,11 @@ export async function webhookSoak(a: BenchServer, notes: string[], rate: number,
       const key = (await owner.apiKeys.create.mutate({ workspace_id: signedUp.workspace.id, name: 'soak' })).key;
       const withKey = createLfkClient({ baseUrl: a.url, apiKey: key });
       for (let f = 0; f < 2; f++) {
-        const form = await withKey.forms.create.mutate({ name: `Soak ${w}.${f}`, schema: [{ name: 'n', type: 'number', required: true }], submission_mode: 'api_key' });
+        const form = await withKey.forms.create.mutate({
+          name: `Soak ${w}.${f}`,
+          schema: [{ name: 'n', type: 'number', required: true }],
+          submission_mode: 'api_key',
+        });
         const endpointId = (await withKey.webhooks.create.mutate({ form_id: form.id, url: receiver.url })).id;
         endpoints.push({ client: owner, formId: form.id, endpointId });
         targets.push({ url: `${a.url}/v1/forms/${form.id}/submissions`, key });
@@ -567,7 +594,10 @@ export async function webhookSoak(a: BenchServer, notes: string[], rate: number,
       const wait = due - performance.now();
       if (wait > 1) await sleep(wait);
       const target = targets[sent % targets.length]!;
-      const done = submitOnce(target.url, target.key, `{"n":${sent}}`).then(() => {}, (error) => void failures.push(error));
+      const done = submitOnce(target.url, target.key, `{"n":${sent}}`).then(
+        () => {},
+        (error) => void failures.push(error),
+      );
       pending.add(done);
       void done.finally(() => pending.delete(done));
       if ((performance.now() - started) / 1000 >= nextSample) {
@@ -601,7 +631,8 @@ export async function webhookSoak(a: BenchServer, notes: string[], rate: number,
     ];
   } finally {
     // Their retries do not run on after the scenario.
-    for (const { client, formId, endpointId } of endpoints) await client.webhooks.update.mutate({ form_id: formId, webhook_id: endpointId, enabled: false }).catch(() => {});
+    for (const { client, formId, endpointId } of endpoints)
+      await client.webhooks.update.mutate({ form_id: formId, webhook_id: endpointId, enabled: false }).catch(() => {});
     await receiver.close();
   }
 }

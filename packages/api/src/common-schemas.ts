@@ -55,9 +55,7 @@ export const timestamp = z.iso.datetime();
  * A time a caller sends (`since`, `before`, `closes_at`): ISO 8601 with an offset, from the year 1
  * on, the first the database stores (`0000-…` is a valid ISO string but no date either engine takes).
  */
-export const timeInput = z.iso
-  .datetime({ offset: true })
-  .refine((value) => Number(value.slice(0, 4)) >= 1, 'Must be a time from the year 1 on.');
+export const timeInput = z.iso.datetime({ offset: true }).refine((value) => Number(value.slice(0, 4)) >= 1, 'Must be a time from the year 1 on.');
 
 export const email = z
   .string()

@@ -17,7 +17,14 @@ import type { EmailVerificationServices } from './features/email-verification/se
 
 /** What every request shares: built once at start by the server. The kernel's members, and each feature's. */
 export interface Services
-  extends AuthServices, EmailVerificationServices, KeysServices, FormsServices, InboxServices, SecretScanningServices, FilesServices, WebhooksServices {
+  extends AuthServices,
+    EmailVerificationServices,
+    KeysServices,
+    FormsServices,
+    InboxServices,
+    SecretScanningServices,
+    FilesServices,
+    WebhooksServices {
   db: Database;
   rateLimits: RateLimits;
   /** Where people reach this server: the base of links in emails. */

@@ -62,7 +62,10 @@ const CATALOGUE = {
   webhook_not_found: [404, 'No such webhook endpoint.'],
   webhook_delivery_not_found: [404, 'No such webhook delivery.'],
   webhook_secret_not_found: [404, 'No such secret still signing for this endpoint.'],
-  webhook_not_signed: [409, 'Slack and Discord endpoints are not signed (they check no signature): there is no secret to reveal, rotate or end. Keep their URL secret.'],
+  webhook_not_signed: [
+    409,
+    'Slack and Discord endpoints are not signed (they check no signature): there is no secret to reveal, rotate or end. Keep their URL secret.',
+  ],
   webhook_secret_not_shared: [409, 'This endpoint signs with Ed25519: its private key never leaves lfk. Receivers verify with its public_key (whpk_…).'],
   passkey_not_found: [404, 'No such passkey of yours.'],
   invitation_not_found: [404, 'No such invitation: it was accepted, cancelled or replaced by a newer link, or it has expired.'],
@@ -221,7 +224,10 @@ const NOT_FOUND_BY_FOREIGN_KEY: Record<string, ErrorCode> = {
  */
 function fromConstraintViolation(error: unknown): ApiError | null {
   if (error instanceof DeadlockException) {
-    return new ApiError('unavailable', { message: 'A change made at the same time got in the way, and nothing was changed. Retry.', headers: { 'retry-after': '1' } });
+    return new ApiError('unavailable', {
+      message: 'A change made at the same time got in the way, and nothing was changed. Retry.',
+      headers: { 'retry-after': '1' },
+    });
   }
   const table =
     error instanceof UniqueConstraintViolationException

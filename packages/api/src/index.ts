@@ -34,7 +34,14 @@ export { type QueueJob, QueueWorker, type QueueWorkerOptions } from './infrastru
 export { type BackgroundTask, closer, TaskList } from './infrastructure/background-task.ts';
 export { periodic } from './infrastructure/periodic.ts';
 export { type MalwareScanner, ScannerUnavailable, type ScanVerdict } from './features/files/malware-scanner.ts';
-export { CLAMD_TIMEOUTS, type ClamdAddress, ClamdScanner, type ClamdScannerOptions, malwareScannerFrom, parseClamdUrl } from './features/files/clamd-scanner.ts';
+export {
+  CLAMD_TIMEOUTS,
+  type ClamdAddress,
+  ClamdScanner,
+  type ClamdScannerOptions,
+  malwareScannerFrom,
+  parseClamdUrl,
+} from './features/files/clamd-scanner.ts';
 export { type EmailSenderSettings, emailSender } from './infrastructure/email-sender.ts';
 export { logTransport, type MailTransport, type OutgoingEmail, smtpTransport } from './infrastructure/mail-transports.ts';
 export type { WebhookWorkerSettings } from './features/webhooks/tasks.ts';

@@ -10,13 +10,16 @@ import type { ProcedureMeta } from './procedure-meta.ts';
 import type { RateLimitName } from './rate-limits/rate-limits.ts';
 import { idParam, workspaceScoped } from './common-schemas.ts';
 
-const t = initTRPC.context<Context>().meta<ProcedureMeta>().create({
-  isDev: false,
-  errorFormatter({ shape, error, ctx }) {
-    const wire = toWireError(error, ctx?.requestId ?? '');
-    return { code: shape.code, message: wire.body.error.message, data: trpcErrorData(wire) };
-  },
-});
+const t = initTRPC
+  .context<Context>()
+  .meta<ProcedureMeta>()
+  .create({
+    isDev: false,
+    errorFormatter({ shape, error, ctx }) {
+      const wire = toWireError(error, ctx?.requestId ?? '');
+      return { code: shape.code, message: wire.body.error.message, data: trpcErrorData(wire) };
+    },
+  });
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
@@ -80,7 +83,9 @@ const authenticatedProcedure = t.procedure.use(({ ctx, next }) => next({ ctx: id
 export const keyProcedure = t.procedure.meta({ access: 'api_key', accessErrors: [...AUTHENTICATION, 'api_key_required'] }).use(({ ctx, next }) => {
   const identified = identify(ctx);
   if (identified.principal.kind !== 'api_key') {
-    throw new ApiError('api_key_required', { message: 'This answers for the API key the request presents (`Authorization: Bearer lfk_…`); a session has none.' });
+    throw new ApiError('api_key_required', {
+      message: 'This answers for the API key the request presents (`Authorization: Bearer lfk_…`); a session has none.',
+    });
   }
   return next({ ctx: { ...identified, key: identified.principal } });
 });
@@ -117,7 +122,12 @@ async function assertAddressConfirmed(ctx: Context, userId: string): Promise<voi
 }
 
 /** `assertAddressConfirmed` for a session, when the procedure's meta asks it of this input (`confirmedAddress`). */
-async function assertAddressConfirmedFor(ctx: Context, principal: Identified, meta: ProcedureMeta | undefined, rawInput: () => Promise<unknown>): Promise<void> {
+async function assertAddressConfirmedFor(
+  ctx: Context,
+  principal: Identified,
+  meta: ProcedureMeta | undefined,
+  rawInput: () => Promise<unknown>,
+): Promise<void> {
   if (!meta?.confirmedAddress || principal.kind !== 'session') return;
   if (meta.confirmedAddress.when(await rawInput())) await assertAddressConfirmed(ctx, principal.userId);
 }
@@ -147,12 +157,15 @@ function workspaceProcedure(minimum: Role, { confirmedAddress = false } = {}) {
     'two_factor_required',
     ...(confirmedAddress ? ['email_not_confirmed' as const] : []),
   ];
-  return sessionProcedure.meta({ access: minimum, accessErrors }).input(workspaceScoped).use(async ({ ctx, input, meta, next }) => {
-    const role = await reachWorkspace(ctx, input.workspace_id, ctx.session.userId, meta, 'workspace_not_found');
-    if (minimum === 'owner' && role !== 'owner') throw new ApiError('owner_required');
-    if (confirmedAddress) await assertAddressConfirmed(ctx, ctx.session.userId);
-    return next({ ctx: { workspaceId: input.workspace_id, role } });
-  });
+  return sessionProcedure
+    .meta({ access: minimum, accessErrors })
+    .input(workspaceScoped)
+    .use(async ({ ctx, input, meta, next }) => {
+      const role = await reachWorkspace(ctx, input.workspace_id, ctx.session.userId, meta, 'workspace_not_found');
+      if (minimum === 'owner' && role !== 'owner') throw new ApiError('owner_required');
+      if (confirmedAddress) await assertAddressConfirmed(ctx, ctx.session.userId);
+      return next({ ctx: { workspaceId: input.workspace_id, role } });
+    });
 }
 
 export const memberProcedure = workspaceProcedure('member');
@@ -187,11 +200,13 @@ function formsScopeOf(ctx: Context, principal: Identified): FormsScope {
   };
 }
 
-export const formsScopeProcedure = t.procedure.meta({ access: 'forms_scope', accessErrors: [...AUTHENTICATION, 'two_factor_required'] }).use(async ({ ctx, meta, getRawInput, next }) => {
-  const identified = identify(ctx);
-  await assertAddressConfirmedFor(ctx, identified.principal, meta, getRawInput);
-  return next({ ctx: { ...identified, scope: formsScopeOf(ctx, identified.principal) } });
-});
+export const formsScopeProcedure = t.procedure
+  .meta({ access: 'forms_scope', accessErrors: [...AUTHENTICATION, 'two_factor_required'] })
+  .use(async ({ ctx, meta, getRawInput, next }) => {
+    const identified = identify(ctx);
+    await assertAddressConfirmedFor(ctx, identified.principal, meta, getRawInput);
+    return next({ ctx: { ...identified, scope: formsScopeOf(ctx, identified.principal) } });
+  });
 
 /**
  * The forms scope, for what grants reach (adding a webhook): a person's session needs a confirmed
@@ -229,8 +244,7 @@ export type FormKey = { keyId: string; workspaceId: string };
 export const submissionProcedure = t.procedure.meta(PUBLIC).use(({ ctx, next }) => {
   refuseRefusedBearer(ctx);
   const principal = ctx.auth.principal;
-  const key: FormKey | null =
-    principal.kind === 'api_key' ? { keyId: principal.keyId, workspaceId: principal.workspaceId } : null;
+  const key: FormKey | null = principal.kind === 'api_key' ? { keyId: principal.keyId, workspaceId: principal.workspaceId } : null;
   return next({ ctx: { key } });
 });
 
@@ -244,9 +258,7 @@ function formProcedure(minimum: Role) {
     .meta({ access: minimum, accessErrors })
     .input(z.object({ form_id: idParam }))
     .use(async ({ ctx, input, meta, next }) => {
-      const found: IForm | null = isId('form', input.form_id)
-        ? await ctx.em.getRepository(Form).findClaimed(input.form_id)
-        : null;
+      const found: IForm | null = isId('form', input.form_id) ? await ctx.em.getRepository(Form).findClaimed(input.form_id) : null;
       if (!found?.workspace) throw new ApiError('form_not_found');
       const role = await reachWorkspace(ctx, found.workspace.id, ctx.session.userId, meta, 'form_not_found');
       if (minimum === 'owner' && role !== 'owner') throw new ApiError('owner_required');

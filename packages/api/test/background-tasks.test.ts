@@ -26,23 +26,27 @@ function recorded(name: string, stopped: string[], fails = false): BackgroundTas
 }
 
 describe('the background tasks', () => {
-  it('stop as shutdown must: request work first, every task that may queue mail before the mailer, connections after their users, the outage watch last', async () => {
-    const { tasks } = await runtime();
-    try {
-      const stops = tasks.names().reverse();
-      const before = (a: string, b: string) => expect(stops.indexOf(a), `${a} stops before ${b}`).toBeLessThan(stops.indexOf(b));
-      expect(stops[0]).toBe('request work');
-      expect(stops.at(-1)).toBe('database outage watch');
-      for (const mailing of ['request work', 'key lifecycle sweep', 'webhook worker', 'retention sweep']) before(mailing, 'email sender');
-      before('webhook worker', 'webhook connections');
-      before('upload sweep', 'file storage');
-      before('key lifecycle sweep', 'revocation listener');
-      // Every feature's tasks are in the one list.
-      for (const name of ['key-use buffer', 'form change listener', 'captcha connections', 'idempotency sweep', 'rate limit sweep']) expect(stops).toContain(name);
-    } finally {
-      await tasks.stop();
-    }
-  });
+  it(
+    'stop as shutdown must: request work first, every task that may queue mail before the mailer, connections after their users, the outage watch ' + 'last',
+    async () => {
+      const { tasks } = await runtime();
+      try {
+        const stops = tasks.names().reverse();
+        const before = (a: string, b: string) => expect(stops.indexOf(a), `${a} stops before ${b}`).toBeLessThan(stops.indexOf(b));
+        expect(stops[0]).toBe('request work');
+        expect(stops.at(-1)).toBe('database outage watch');
+        for (const mailing of ['request work', 'key lifecycle sweep', 'webhook worker', 'retention sweep']) before(mailing, 'email sender');
+        before('webhook worker', 'webhook connections');
+        before('upload sweep', 'file storage');
+        before('key lifecycle sweep', 'revocation listener');
+        // Every feature's tasks are in the one list.
+        for (const name of ['key-use buffer', 'form change listener', 'captcha connections', 'idempotency sweep', 'rate limit sweep'])
+          expect(stops).toContain(name);
+      } finally {
+        await tasks.stop();
+      }
+    },
+  );
 
   it('can be woken only where work is queued: the email sender and the webhook worker', async () => {
     const { tasks } = await runtime();

@@ -95,7 +95,10 @@ describe(`concurrent writes to one unique thing (${ENGINE})`, () => {
     const { key } = await withKey();
     const form = await createForm(services, key, { name: 'Resend', schema: EMAIL_SCHEMA });
     const to = `resend-${form.id}@example.com`;
-    await sql(services, "update forms set notify_emails = jsonb_build_array(jsonb_build_object('email', ?::text, 'verified', false)) where id = ?", [to, form.id]);
+    await sql(services, "update forms set notify_emails = jsonb_build_array(jsonb_build_object('email', ?::text, 'verified', false)) where id = ?", [
+      to,
+      form.id,
+    ]);
     const answers = await race(async () => (await callerFor(services, key)).forms.resendVerification({ form_id: form.id }));
     for (const answer of answers) expect(['done', '429'], answer).toContain(answer.split(' ')[0]);
     expect(answers.filter((a) => a === 'done')).toHaveLength(1);
@@ -109,14 +112,21 @@ describe(`concurrent writes to one unique thing (${ENGINE})`, () => {
     for (let round = 0; round < 5; round++) {
       const form = await createForm(services, key, { name: 'Verify', schema: EMAIL_SCHEMA, notify_email: 'old@example.com' });
       // A link of our own for the current address (the one emailed is sealed in the outbox).
-      const token = `lfv_${randomBytes(32).toString('base64').replace(/[^0-9A-Za-z]/g, '').padEnd(43, 'x').slice(0, 43)}`;
+      const token = `lfv_${randomBytes(32)
+        .toString('base64')
+        .replace(/[^0-9A-Za-z]/g, '')
+        .padEnd(43, 'x')
+        .slice(0, 43)}`;
       const id = `evf_${Array.from(randomBytes(26), (b) => '0123456789abcdefghjkmnpqrstvwxyz'[b % 32]).join('')}`;
       await sql(services, 'delete from email_verifications where form_id = ?', [form.id]);
-      await sql(
-        services,
-        'insert into email_verifications (id, form_id, email, token_hash, expires_at, used_at, created_at) values (?, ?, ?, ?, ?, null, ?)',
-        [id, form.id, 'old@example.com', sha256(token), new Date(Date.now() + 3600_000).toISOString(), new Date().toISOString()],
-      );
+      await sql(services, 'insert into email_verifications (id, form_id, email, token_hash, expires_at, used_at, created_at) values (?, ?, ?, ?, ?, null, ?)', [
+        id,
+        form.id,
+        'old@example.com',
+        sha256(token),
+        new Date(Date.now() + 3600_000).toISOString(),
+        new Date().toISOString(),
+      ]);
       const [confirm, patch] = await Promise.all([
         outcome((async () => (await callerFor(services)).emailVerifications.confirm({ token }))()),
         outcome((async () => (await callerFor(services, key)).forms.update({ form_id: form.id, notify_email: 'new@example.com' }))()),
@@ -125,7 +135,8 @@ describe(`concurrent writes to one unique thing (${ENGINE})`, () => {
       if (patch !== 'done') failures.push(`patch ${patch}`);
       const [row] = await sql<{ notify_emails: unknown }>(services, 'select notify_emails from forms where id = ?', [form.id]);
       const stored = typeof row!.notify_emails === 'string' ? JSON.parse(row!.notify_emails) : row!.notify_emails;
-      if (JSON.stringify(stored) !== JSON.stringify([{ email: 'new@example.com', verified: false }])) failures.push(`round ${round}: ${JSON.stringify(stored)}`);
+      if (JSON.stringify(stored) !== JSON.stringify([{ email: 'new@example.com', verified: false }]))
+        failures.push(`round ${round}: ${JSON.stringify(stored)}`);
     }
     expect(failures).toEqual([]);
   });

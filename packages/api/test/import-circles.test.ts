@@ -1,31 +1,16 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { REPO, sourceFiles, workspaces } from './support/workspace-sources.ts';
 
 // No module imports itself through others (a dynamic `import()` counts: it hides a circle, it does not
 // break it), in any workspace, but MikroORM's idiom: an entity names
 // its repository (`repository: () => …`) and the repository types its rows with the entity.
 
-const REPO = join(import.meta.dirname, '..', '..', '..');
-
-function tsFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? ['node_modules', 'dist'].includes(entry.name)
-        ? []
-        : tsFiles(join(dir, entry.name))
-      : /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')
-        ? [join(dir, entry.name)]
-        : [],
-  );
-}
-
 /** Every TypeScript file of the repository's workspaces (repo-relative) → the files it imports by a relative path. */
 function importGraph(): Map<string, string[]> {
-  const roots = [...['apps', 'packages'].flatMap((parent) => readdirSync(join(REPO, parent)).map((name) => join(REPO, parent, name))), join(REPO, 'bench')];
   const graph = new Map<string, string[]>();
-  for (const file of roots.flatMap(tsFiles)) {
+  for (const file of workspaces().flatMap((workspace) => sourceFiles(workspace))) {
     const from = relative(REPO, file);
     const text = readFileSync(file, 'utf8');
     const targets = [...text.matchAll(/(?:\bfrom|^\s*import|\bimport\()\s*'(\.{1,2}\/[^']+)'/gm)].map((m) => normalize(join(dirname(from), m[1]!)));

@@ -26,9 +26,7 @@ function importGraph(): Map<string, string[]> {
   for (const file of sourceFiles(SRC)) {
     const from = relative(SRC, file);
     const text = readFileSync(file, 'utf8');
-    const targets = [...text.matchAll(/(?:from|import\()\s*'(\.{1,2}\/[^']+)'/g)].map((match) =>
-      normalize(join(dirname(from), match[1]!)),
-    );
+    const targets = [...text.matchAll(/(?:from|import\()\s*'(\.{1,2}\/[^']+)'/g)].map((match) => normalize(join(dirname(from), match[1]!)));
     graph.set(from, targets);
   }
   return graph;
@@ -51,7 +49,9 @@ function layerOf(file: string): number {
 const isFeatureServicesType = (from: string, target: string) => ['context.ts', 'feature.ts'].includes(from) && /^features\/[^/]+\/services\.ts$/.test(target);
 
 const FEATURES = join(SRC, 'features');
-const featureFolders = readdirSync(FEATURES, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+const featureFolders = readdirSync(FEATURES, { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name);
 
 const graph = importGraph();
 /** What the package runs: every file but the test-only ones. */
@@ -127,7 +127,11 @@ describe('packages/api imports', () => {
       if (!isSchemaModule(file)) continue;
       const text = readFileSync(join(SRC, file), 'utf8');
       for (const [, spec] of text.matchAll(/from\s*'([^']+)'/g)) {
-        const allowed = spec === 'zod' || spec === 'ipaddr.js' || spec === '@lfk/vocabulary' || (spec!.startsWith('.') && isSchemaModule(normalize(join(dirname(file), spec!))));
+        const allowed =
+          spec === 'zod' ||
+          spec === 'ipaddr.js' ||
+          spec === '@lfk/vocabulary' ||
+          (spec!.startsWith('.') && isSchemaModule(normalize(join(dirname(file), spec!))));
         if (!allowed) offenders.push(`${file} imports ${spec}`);
       }
     }
@@ -155,7 +159,10 @@ describe('feature slices', () => {
     const modules = featureFolders.filter((f) => f !== 'sessions');
     expect(modules.filter((f) => !graph.has(`features/${f}/feature.ts`) || !list.includes(`'./features/${f}/feature.ts'`))).toEqual([]);
     // A member may be built by another feature (webhooks provides forms' formStateEvents: forms cannot import webhooks).
-    const wiring = modules.filter((f) => graph.has(`features/${f}/feature.ts`)).map((f) => readFileSync(join(FEATURES, f, 'feature.ts'), 'utf8')).join('\n');
+    const wiring = modules
+      .filter((f) => graph.has(`features/${f}/feature.ts`))
+      .map((f) => readFileSync(join(FEATURES, f, 'feature.ts'), 'utf8'))
+      .join('\n');
     const unbuilt = modules
       .filter((f) => graph.has(`features/${f}/services.ts`))
       .flatMap((f) => {
@@ -174,7 +181,11 @@ describe('data access', () => {
     );
     const sql = /\bexecute\(|\b(select|insert into|update|delete from)\b[^'`\n]*\b(from|set|values|where)\b/i;
     const offenders = code
-      .filter((file) => readFileSync(file, 'utf8').split('\n').some((line) => !line.trim().startsWith('//') && !line.trim().startsWith('*') && sql.test(line)))
+      .filter((file) =>
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .some((line) => !line.trim().startsWith('//') && !line.trim().startsWith('*') && sql.test(line)),
+      )
       .map((file) => relative(REPO, file));
     expect(offenders).toEqual([]);
   });

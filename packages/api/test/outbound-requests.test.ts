@@ -15,7 +15,10 @@ function resolverAnswering(answer: Answer): typeof dnsLookup {
   const lookup = (_host: string, _options: unknown, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => {
     if (answer === 'never') return;
     if ('error' in answer) return callback(Object.assign(new Error(`getaddrinfo ${answer.error}`), { code: answer.error }), []);
-    callback(null, answer.addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
+    callback(
+      null,
+      answer.addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })),
+    );
   };
   return lookup as unknown as typeof dnsLookup;
 }
@@ -54,9 +57,15 @@ describe('a host with no public address', () => {
     try {
       expect(outbound.refusal('https://hooks.example.com/lfk')).toBeNull();
       expect(outbound.refusal('https://metadata.google.internal/computeMetadata')).toBeNull();
-      expect(outbound.refusal('https://10.0.0.8/hook')).toBe('Must not be a private, loopback or link-local address (a server run for development or tests may allow it: LFK_WEBHOOK_ALLOW_PRIVATE=true).');
-      expect(outbound.refusal('https://localhost/hook')).toBe('Must not be a private, loopback or link-local address (a server run for development or tests may allow it: LFK_WEBHOOK_ALLOW_PRIVATE=true).');
-      expect(outbound.refusal('http://hooks.example.com/lfk')).toBe('Must be an https:// URL (a server run for development or tests may allow it: LFK_WEBHOOK_ALLOW_PRIVATE=true).');
+      expect(outbound.refusal('https://10.0.0.8/hook')).toBe(
+        'Must not be a private, loopback or link-local address (a server run for development or tests may allow it: LFK_WEBHOOK_ALLOW_PRIVATE=true).',
+      );
+      expect(outbound.refusal('https://localhost/hook')).toBe(
+        'Must not be a private, loopback or link-local address (a server run for development or tests may allow it: LFK_WEBHOOK_ALLOW_PRIVATE=true).',
+      );
+      expect(outbound.refusal('http://hooks.example.com/lfk')).toBe(
+        'Must be an https:// URL (a server run for development or tests may allow it: LFK_WEBHOOK_ALLOW_PRIVATE=true).',
+      );
     } finally {
       void outbound.close();
     }

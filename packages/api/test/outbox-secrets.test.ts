@@ -18,10 +18,10 @@ beforeAll(async () => {
 async function waiting(to: string, kind: string): Promise<ClaimedEmail> {
   const rows = await services.db
     .fork()
-    .execute<ClaimedEmail[]>(
-      'select id, kind, "to", subject, body, secret_sealed as "secretSealed", attempts from outbox_emails where "to" = ? and kind = ?',
-      [to, kind],
-    );
+    .execute<ClaimedEmail[]>('select id, kind, "to", subject, body, secret_sealed as "secretSealed", attempts from outbox_emails where "to" = ? and kind = ?', [
+      to,
+      kind,
+    ]);
   expect(rows).toHaveLength(1);
   return rows[0]!;
 }

@@ -42,12 +42,17 @@ function workspaces(): Workspace[] {
     const imports = new Map<string, string[]>();
     const files = [
       ...['src', 'test', 'testing', 'scripts'].flatMap((sub) => tsFiles(join(REPO, dir, sub))),
-      ...readdirSync(join(REPO, dir)).filter((f) => f.endsWith('.ts')).map((f) => join(REPO, dir, f)),
+      ...readdirSync(join(REPO, dir))
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => join(REPO, dir, f)),
     ];
     for (const file of files) {
       const text = readFileSync(file, 'utf8');
       const specifiers = [...text.matchAll(/(?:from|import\(?)\s*'(@lfk\/[^'/]+)(?:\/[^']*)?'/g)].map((m) => m[1]!);
-      imports.set(relative(REPO, file), [...new Set(specifiers)].filter((name) => names.has(name)));
+      imports.set(
+        relative(REPO, file),
+        [...new Set(specifiers)].filter((name) => names.has(name)),
+      );
     }
     return {
       name: json.name,
@@ -72,7 +77,7 @@ describe('the package graph', () => {
     expect([...apps].sort()).toEqual(['@lfk/bench', '@lfk/cli', '@lfk/server', '@lfk/web']);
   });
 
-  it("no package names an app in its sources or in what it ships with (dependencies, peerDependencies)", () => {
+  it('no package names an app in its sources or in what it ships with (dependencies, peerDependencies)', () => {
     const upward: string[] = [];
     for (const w of all.filter((w) => !w.isApp)) {
       for (const kind of ['dependencies', 'peerDependencies'] as const) {

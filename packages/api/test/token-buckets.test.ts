@@ -20,11 +20,7 @@ describe('token buckets', () => {
     expect(buckets.take('a', 0)).toBeGreaterThan(0);
     expect(buckets.take('b', 0)).toBe(0);
     // A long quiet time refills to the capacity, not beyond.
-    expect([buckets.take('a', 100_000), buckets.take('a', 100_000), buckets.take('a', 100_000)].map((w) => w > 0)).toEqual([
-      false,
-      false,
-      true,
-    ]);
+    expect([buckets.take('a', 100_000), buckets.take('a', 100_000), buckets.take('a', 100_000)].map((w) => w > 0)).toEqual([false, false, true]);
   });
 
   it('is bounded: past maxSubjects the least recently seen are forgotten', () => {

@@ -61,7 +61,10 @@ export async function testRuntime(settings: ApiSettings = testSettings()) {
 export async function testServices({
   now = () => new Date(),
   rateLimits = {},
-}: { now?: () => Date; rateLimits?: Partial<RateLimitConfig> } = {}): Promise<Services> {
+}: {
+  now?: () => Date;
+  rateLimits?: Partial<RateLimitConfig>;
+} = {}): Promise<Services> {
   return (await testRuntime(testSettings({ now, rateLimits: { ...RATE_LIMITS_OFF, ...rateLimits } }))).services;
 }
 

@@ -150,10 +150,7 @@ export async function downloadFile(
  * link is the credential, so nothing else is sent. An expired link, or one whose submission is gone,
  * throws an `LfkResponseError` (`file_not_found`).
  */
-export async function openFileLink(
-  url: string,
-  options: Pick<LfkClientOptions, 'fetch' | 'userAgent'> & { range?: string } = {},
-): Promise<LfkFileDownload> {
+export async function openFileLink(url: string, options: Pick<LfkClientOptions, 'fetch' | 'userAgent'> & { range?: string } = {}): Promise<LfkFileDownload> {
   const headers: Record<string, string> = {};
   if (options.userAgent) headers['user-agent'] = options.userAgent;
   if (options.range !== undefined) headers.range = options.range;

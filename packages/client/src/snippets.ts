@@ -56,7 +56,8 @@ function fieldInputs(form: SnippetForm): string[] {
 }
 
 /** The captcha provider's script, when the form has a captcha. */
-const captchaScript = (form: SnippetForm) => (form.spam.captcha ? `<script src="${CAPTCHA_WIDGETS[form.spam.captcha.provider].script}" async defer></script>\n` : '');
+const captchaScript = (form: SnippetForm) =>
+  form.spam.captcha ? `<script src="${CAPTCHA_WIDGETS[form.spam.captcha.provider].script}" async defer></script>\n` : '';
 
 /**
  * The plain HTML form a site pastes in: it posts straight to lfk (a captcha adds its provider's
@@ -117,7 +118,14 @@ export function fetchFormSnippet(form: SnippetForm, baseUrl: string): string {
 const hasFiles = (form: SnippetForm) => form.schema.some((f) => f.type === 'file');
 
 /** Extensions of the types a file field most often takes, for an example file's name. */
-const EXTENSIONS: Record<string, string> = { 'application/pdf': 'pdf', 'image/*': 'jpg', 'image/jpeg': 'jpg', 'image/png': 'png', 'text/plain': 'txt', 'text/csv': 'csv' };
+const EXTENSIONS: Record<string, string> = {
+  'application/pdf': 'pdf',
+  'image/*': 'jpg',
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'text/plain': 'txt',
+  'text/csv': 'csv',
+};
 
 /** An example file for a file field, named after the field and the first type it accepts (`cv.pdf`). */
 const exampleFile = (f: SnippetForm['schema'][number]) => `${f.name}.${EXTENSIONS[f.accept?.[0] ?? ''] ?? 'bin'}`;

@@ -38,7 +38,10 @@ function verifyEd25519(publicKey: string, signed: Record<'webhook-id' | 'webhook
   if (Math.abs(Date.now() / 1000 - timestamp) > TOLERANCE_SECONDS) throw new WebhookVerificationError('Message timestamp too old or too new');
   let key: KeyObject;
   try {
-    key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(publicKey.slice('whpk_'.length), 'base64').toString('base64url') }, format: 'jwk' });
+    key = createPublicKey({
+      key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(publicKey.slice('whpk_'.length), 'base64').toString('base64url') },
+      format: 'jwk',
+    });
   } catch {
     throw new WebhookVerificationError('Not an Ed25519 public key (whpk_…)');
   }

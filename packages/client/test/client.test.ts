@@ -45,7 +45,10 @@ describe('signing in with a second factor (issue 42)', () => {
     const pending = secondFactorChallengeOf(refused);
     expect(pending).toMatchObject({ challenge: expect.stringMatching(/^lfm_/), factors: ['totp', 'recovery_code'], passkeyOptions: null });
     // The app's next code: the setup took the current one.
-    const signedIn = await anonymous.auth.secondFactor.mutate({ challenge: pending!.challenge, code: await authenticatorCode(secret, 1, t.server.config.now()) });
+    const signedIn = await anonymous.auth.secondFactor.mutate({
+      challenge: pending!.challenge,
+      code: await authenticatorCode(secret, 1, t.server.config.now()),
+    });
     const asPerson = createLfkClient({ baseUrl, sessionToken: signedIn.session_token });
     expect((await asPerson.twoFactor.status.query()).totp.enabled).toBe(true);
   });
@@ -58,7 +61,12 @@ describe('a key and where it may be used (issue 28)', () => {
     const asKey = createLfkClient({ baseUrl, apiKey: made.key });
     expect(await asKey.apiKeys.current.query()).toMatchObject({ id: made.id, name: 'agent', allowed_ips: ['127.0.0.1'] });
 
-    const moved = await asOwner.apiKeys.update.mutate({ workspace_id: owner.workspaceId, key_id: made.id, name: 'agent (moved)', allowed_ips: ['192.0.2.0/24'] });
+    const moved = await asOwner.apiKeys.update.mutate({
+      workspace_id: owner.workspaceId,
+      key_id: made.id,
+      name: 'agent (moved)',
+      allowed_ips: ['192.0.2.0/24'],
+    });
     expect(moved).toMatchObject({ name: 'agent (moved)', allowed_ips: ['192.0.2.0/24'] });
     expect(isLfkError(await thrown(asKey.apiKeys.current.query()), 'invalid_api_key')).toBe(true);
 

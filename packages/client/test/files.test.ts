@@ -82,7 +82,9 @@ describe('submitWithFiles', () => {
     expect(missing).toMatchObject({ code: 'invalid_submission', status: 422 });
     expect(missing!.details.map((d) => d.path)).toEqual(['cv']);
 
-    const badKey = lfkErrorOf(await thrown(submitWithFiles({ baseUrl, apiKey: `lfk_${'x'.repeat(36)}` }, formId, { data: { name: 'Eve' }, files: { cv: new Blob([PDF]) } })));
+    const badKey = lfkErrorOf(
+      await thrown(submitWithFiles({ baseUrl, apiKey: `lfk_${'x'.repeat(36)}` }, formId, { data: { name: 'Eve' }, files: { cv: new Blob([PDF]) } })),
+    );
     expect(badKey).toMatchObject({ code: 'invalid_api_key', status: 401 });
     expect(await t.count('submissions where form_id = ?', [formId])).toBe(before);
   });
@@ -99,7 +101,8 @@ describe('submitWithFiles', () => {
       allowed_origins: ['https://shop.example'],
     });
     // What a browser adds by itself: the page's origin.
-    const fromPage: typeof fetch = (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), origin: 'https://shop.example' } });
+    const fromPage: typeof fetch = (input, init) =>
+      fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), origin: 'https://shop.example' } });
     const created = await submitWithFiles({ baseUrl, fetch: fromPage }, open.id, { files: { cv: new File([PDF], 'cv.pdf') } });
     expect(created.form_id).toBe(open.id);
   });
@@ -136,7 +139,11 @@ describe('downloadFile and openFileLink', () => {
   it('a signed link opens with no credentials; a forged one is file_not_found', async () => {
     const created = await submitWithFiles({ baseUrl, apiKey: key }, formId, { data: { name: 'Linus' }, files: { cv: new File([PDF], 'cv.pdf') } });
     const jsonl = await new Response(await exportSubmissions({ baseUrl, sessionToken: owner.token }, formId, { format: 'jsonl' })).text();
-    const line = jsonl.trim().split('\n').map((l) => JSON.parse(l)).find((l) => l.id === created.id);
+    const line = jsonl
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .find((l) => l.id === created.id);
     // The server under test names itself http://lfk.test; the same path on its listening address.
     const url = `${baseUrl}${new URL(line.files[0].url).pathname}`;
 

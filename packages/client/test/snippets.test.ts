@@ -98,7 +98,10 @@ describe('a form with file fields', () => {
 });
 
 describe('a form without files', () => {
-  const contactSchema = [{ name: 'email', type: 'email', required: true }, { name: 'message', type: 'textarea' }] as const;
+  const contactSchema = [
+    { name: 'email', type: 'email', required: true },
+    { name: 'message', type: 'textarea' },
+  ] as const;
 
   it('the HTML form is urlencoded; curl and fetch send JSON', async () => {
     const form = await createForm(contactSchema);

@@ -14,12 +14,9 @@ export interface KeyLifetime {
   rolledTo?: string | null | undefined;
 }
 
-export type KeyState =
-  | { status: 'active'; revokedAt: null; reason: null }
-  | { status: 'revoked'; revokedAt: Date; reason: ApiKeyRevokedReason };
+export type KeyState = { status: 'active'; revokedAt: null; reason: null } | { status: 'revoked'; revokedAt: Date; reason: ApiKeyRevokedReason };
 
-export const isUsableAt = (key: KeyLifetime, now: Date): boolean =>
-  !key.revokedAt && (!key.expiresAt || key.expiresAt > now);
+export const isUsableAt = (key: KeyLifetime, now: Date): boolean => !key.revokedAt && (!key.expiresAt || key.expiresAt > now);
 
 /** Whether the key works at `now`, and if not, since when and why: revoked, or expired or rolled at its expiry. */
 export function keyStateAt(key: KeyLifetime, now: Date): KeyState {

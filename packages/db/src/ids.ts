@@ -5,7 +5,30 @@ import { randomBytes } from 'node:crypto';
  * in lowercase Crockford base32, as ULIDs are. Within one millisecond the random part counts up,
  * so ids made by one process sort in creation order; list pagination relies on that.
  */
-export const ID_PREFIXES = ['usr', 'ses', 'ws', 'mbr', 'prj', 'key', 'form', 'sub', 'evt', 'evf', 'eml', 'idem', 'dvl', 'wh', 'whd', 'msg', 'pwr', 'inv', 'file', 'chl', 'rcv', 'pkey'] as const;
+export const ID_PREFIXES = [
+  'usr',
+  'ses',
+  'ws',
+  'mbr',
+  'prj',
+  'key',
+  'form',
+  'sub',
+  'evt',
+  'evf',
+  'eml',
+  'idem',
+  'dvl',
+  'wh',
+  'whd',
+  'msg',
+  'pwr',
+  'inv',
+  'file',
+  'chl',
+  'rcv',
+  'pkey',
+] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';

@@ -77,7 +77,9 @@ describe('the outbox', () => {
       const outbox = db.fork().getRepository(OutboxEmail);
       for (let i = 0; i < 12; i++) await outbox.writeNow({ kind: 'password_reset', to, subject: `link ${i}`, body: `link ${i}` }, due);
       // Updated rows are written anew at the heap's end: the oldest six now lie after the others.
-      await db.fork().execute(`update outbox_emails set attempts = 0 where "to" = ? and subject in ('link 0','link 1','link 2','link 3','link 4','link 5')`, [to]);
+      await db
+        .fork()
+        .execute(`update outbox_emails set attempts = 0 where "to" = ? and subject in ('link 0','link 1','link 2','link 3','link 4','link 5')`, [to]);
       const claimed = await outbox.claimDue(new Date(due.getTime() + 1000), new Date(), 12);
       expect(claimed.map((e) => e.subject)).toEqual(Array.from({ length: 12 }, (_, i) => `link ${i}`));
     } finally {
@@ -107,16 +109,18 @@ describe('the entities and the migrations', () => {
       const drift = await db.orm.schema.getUpdateSchemaSQL({ wrap: false });
       const statements = drift.split('\n').filter((line) => line.trim() !== '');
       // In whatever order the engine lists the tables.
-      expect(statements.toSorted()).toEqual([
-        'drop trigger if exists "api_keys_notify_revoked" on "api_keys";',
-        'drop function if exists "api_keys_api_keys_notify_revoked_fn"();',
-        'drop trigger if exists "forms_notify_changed" on "forms";',
-        'drop function if exists "forms_forms_notify_changed_fn"();',
-        'drop trigger if exists "webhook_endpoints_notify_form_changed" on "webhook_endpoints";',
-        'drop function if exists "webhook_endpoints_webhook_endpoints_notify_form_changed_fn"();',
-        'drop trigger if exists "submission_files_deleted" on "submission_files";',
-        'drop function if exists "submission_files_submission_files_deleted_fn"();',
-      ].toSorted());
+      expect(statements.toSorted()).toEqual(
+        [
+          'drop trigger if exists "api_keys_notify_revoked" on "api_keys";',
+          'drop function if exists "api_keys_api_keys_notify_revoked_fn"();',
+          'drop trigger if exists "forms_notify_changed" on "forms";',
+          'drop function if exists "forms_forms_notify_changed_fn"();',
+          'drop trigger if exists "webhook_endpoints_notify_form_changed" on "webhook_endpoints";',
+          'drop function if exists "webhook_endpoints_webhook_endpoints_notify_form_changed_fn"();',
+          'drop trigger if exists "submission_files_deleted" on "submission_files";',
+          'drop function if exists "submission_files_submission_files_deleted_fn"();',
+        ].toSorted(),
+      );
     } finally {
       await db.close();
     }

@@ -13,10 +13,31 @@ const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 
 /** What a submission reads of a form (`FormRepository.readForSubmission`) but `refused_origins`: each of them notifies. */
 const READ_BY_SUBMISSIONS = [
-  'id', 'workspace_id', 'project_id', 'name', 'state', 'schema', 'submission_mode', 'allowed_origins', 'notify_emails',
-  'notify_fallback', 'redirect_url', 'honeypot', 'captcha_provider', 'captcha_site_key',
-  'captcha_secret_sealed', 'closed', 'closes_at', 'max_submissions', 'closed_message', 'retention_days', 'created_at', 'updated_at',
-  'unknown_fields', 'auto_reply', 'error_redirect_url',
+  'id',
+  'workspace_id',
+  'project_id',
+  'name',
+  'state',
+  'schema',
+  'submission_mode',
+  'allowed_origins',
+  'notify_emails',
+  'notify_fallback',
+  'redirect_url',
+  'honeypot',
+  'captcha_provider',
+  'captcha_site_key',
+  'captcha_secret_sealed',
+  'closed',
+  'closes_at',
+  'max_submissions',
+  'closed_message',
+  'retention_days',
+  'created_at',
+  'updated_at',
+  'unknown_fields',
+  'auto_reply',
+  'error_redirect_url',
 ];
 
 let db: Database;
@@ -117,12 +138,17 @@ describe(`a form's changes are notified (${TEST_DATABASE_URL ? 'PostgreSQL' : 'P
     expect(await notifiedBy(() => sql('update forms set closed = true where id = ?', [formId]))).toEqual([formId]);
   });
 
-  it('a refused origin noted, a skipped auto-reply counted, a verification sent or a claim token set notifies nothing: ' + 'submissions read none of them', async () => {
-    const formId = await form();
-    expect(await notifiedBy(() => db.fork().getRepository(Form).noteRefusedOrigin(formId, 'https://elsewhere.example', new Date(), 10))).toEqual([]);
-    expect(await notifiedBy(() => db.fork().getRepository(Form).countSkippedAutoReply(formId))).toEqual([]);
-    expect(await notifiedBy(() => sql('update forms set verification_sent_at = now(), claim_token_hash = ? where id = ?', [newId('form'), formId]))).toEqual([]);
-  });
+  it(
+    'a refused origin noted, a skipped auto-reply counted, a verification sent or a claim token set notifies nothing: ' + 'submissions read none of them',
+    async () => {
+      const formId = await form();
+      expect(await notifiedBy(() => db.fork().getRepository(Form).noteRefusedOrigin(formId, 'https://elsewhere.example', new Date(), 10))).toEqual([]);
+      expect(await notifiedBy(() => db.fork().getRepository(Form).countSkippedAutoReply(formId))).toEqual([]);
+      expect(await notifiedBy(() => sql('update forms set verification_sent_at = now(), claim_token_hash = ? where id = ?', [newId('form'), formId]))).toEqual(
+        [],
+      );
+    },
+  );
 
   it('deleting a form notifies it, and deleting a workspace notifies each of its forms', async () => {
     const alone = await form();

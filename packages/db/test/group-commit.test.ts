@@ -40,7 +40,12 @@ describe('GroupCommit', () => {
     const writer = heldWriter((item) => item === 'bad');
     const group = new GroupCommit(writer.write, () => 1, { maxItems: 10, maxWeight: 100 });
     const first = group.add('a');
-    const outcomes = ['b', 'bad', 'c'].map((item) => group.add(item).then(() => 'written', (error: Error) => error.message));
+    const outcomes = ['b', 'bad', 'c'].map((item) =>
+      group.add(item).then(
+        () => 'written',
+        (error: Error) => error.message,
+      ),
+    );
     for (let i = 0; i < 5; i++) await writer.releaseNext();
     await first;
     expect(await Promise.all(outcomes)).toEqual(['written', 'bad refused', 'written']);

@@ -21,10 +21,12 @@ describe('the embedded database in a thread of its own', () => {
       expect((await thread.query('select $1::int + 1 as two', [1])).rows).toEqual([{ two: 2 }]);
       await thread.query('create table t (id int primary key)');
       await expect(thread.query('insert into t values (1), (1)')).rejects.toMatchObject({ code: '23505', constraint: 't_pkey' });
-      await expect(thread.transaction(async (tx) => {
-        await tx.query('insert into t values (2)');
-        throw new Error('roll back');
-      })).rejects.toThrow('roll back');
+      await expect(
+        thread.transaction(async (tx) => {
+          await tx.query('insert into t values (2)');
+          throw new Error('roll back');
+        }),
+      ).rejects.toThrow('roll back');
       await thread.transaction(async (tx) => void (await tx.query('insert into t values (3)')));
       expect((await thread.query('select id from t order by id')).rows).toEqual([{ id: 3 }]);
     } finally {
@@ -36,7 +38,10 @@ describe('the embedded database in a thread of its own', () => {
     const thread = await start({ maxOldGenerationSizeMb: 48 });
     const lost = thread.lost.then((error) => error.message);
     // 200 rows of 1 MB each, read back as strings in the thread: more than its heap may hold.
-    const failed = await thread.query("select repeat('x', 1000000) as x from generate_series(1, 200)").then(() => null, (error: Error) => error);
+    const failed = await thread.query("select repeat('x', 1000000) as x from generate_series(1, 200)").then(
+      () => null,
+      (error: Error) => error,
+    );
     expect(failed).toMatchObject({ code: '57P01' });
     expect(failed!.message).toMatch(/^the embedded database stopped: /);
     // As MikroORM hands it on: its driver exceptions keep the code.

@@ -108,7 +108,9 @@ export async function startClamd(options: { streamMaxLength?: string } = {}): Pr
   while (!(await answersPing(port))) {
     if (gone || Date.now() - started > START_LIMIT_MS) {
       await close();
-      throw new Error(`clamd did not start (${gone ? `exited with ${child.exitCode ?? child.signalCode}` : `no PONG within ${START_LIMIT_MS} ms`}):\n${output}`);
+      throw new Error(
+        `clamd did not start (${gone ? `exited with ${child.exitCode ?? child.signalCode}` : `no PONG within ${START_LIMIT_MS} ms`}):\n${output}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -25,7 +25,11 @@ export function expectError(res: Res, status: number, code: string, options: Exp
   expect(typeof error.message, label).toBe('string');
   expect(typeof error.request_id, label).toBe('string');
   expect(error.request_id, label).toBe(res.headers['x-request-id']);
-  if (options.paths) expect(error.details?.map((d) => d.path), label).toEqual(options.paths);
+  if (options.paths)
+    expect(
+      error.details?.map((d) => d.path),
+      label,
+    ).toEqual(options.paths);
   return error;
 }
 

@@ -44,20 +44,52 @@ function newKeyPair(algorithm: PasskeyAlgorithm): { privateKey: KeyObject; coseK
       const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: algorithm === -7 ? 'P-256' : 'P-384' });
       const jwk = publicKey.export({ format: 'jwk' });
       const curve = algorithm === -7 ? 1 : 2;
-      return { privateKey, coseKey: new Map<number, number | Bytes>([[1, 2], [3, algorithm], [-1, curve], [-2, fromJwk(jwk.x)], [-3, fromJwk(jwk.y)]]) };
+      return {
+        privateKey,
+        coseKey: new Map<number, number | Bytes>([
+          [1, 2],
+          [3, algorithm],
+          [-1, curve],
+          [-2, fromJwk(jwk.x)],
+          [-3, fromJwk(jwk.y)],
+        ]),
+      };
     }
     case -8: {
       const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-      return { privateKey, coseKey: new Map<number, number | Bytes>([[1, 1], [3, -8], [-1, 6], [-2, fromJwk(publicKey.export({ format: 'jwk' }).x)]]) };
+      return {
+        privateKey,
+        coseKey: new Map<number, number | Bytes>([
+          [1, 1],
+          [3, -8],
+          [-1, 6],
+          [-2, fromJwk(publicKey.export({ format: 'jwk' }).x)],
+        ]),
+      };
     }
     case -257: {
       const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
       const jwk = publicKey.export({ format: 'jwk' });
-      return { privateKey, coseKey: new Map<number, number | Bytes>([[1, 3], [3, -257], [-1, fromJwk(jwk.n)], [-2, fromJwk(jwk.e)]]) };
+      return {
+        privateKey,
+        coseKey: new Map<number, number | Bytes>([
+          [1, 3],
+          [3, -257],
+          [-1, fromJwk(jwk.n)],
+          [-2, fromJwk(jwk.e)],
+        ]),
+      };
     }
     case -48: {
       const { privateKey, publicKey } = generateKeyPairSync('ml-dsa-44');
-      return { privateKey, coseKey: new Map<number, number | Bytes>([[1, 7], [3, -48], [-1, fromJwk((publicKey.export({ format: 'jwk' }) as { pub?: string }).pub)]]) };
+      return {
+        privateKey,
+        coseKey: new Map<number, number | Bytes>([
+          [1, 7],
+          [3, -48],
+          [-1, fromJwk((publicKey.export({ format: 'jwk' }) as { pub?: string }).pub)],
+        ]),
+      };
     }
   }
 }
@@ -80,10 +112,7 @@ export class PasskeyAuthenticator {
   }
 
   /** `navigator.credentials.create()` with these options (`PublicKeyCredentialCreationOptionsJSON`): the response's JSON. */
-  register(
-    options: { challenge: string; rp: { id?: string }; user: { id: string }; pubKeyCredParams?: { alg: number }[] },
-    ceremony: Ceremony = {},
-  ) {
+  register(options: { challenge: string; rp: { id?: string }; user: { id: string }; pubKeyCredParams?: { alg: number }[] }, ceremony: Ceremony = {}) {
     const rpId = ceremony.rpId ?? options.rp.id!;
     // As a browser's authenticator does: the first algorithm offered that it can make.
     const offered = options.pubKeyCredParams?.map((p) => p.alg) ?? [-7];
@@ -101,7 +130,12 @@ export class PasskeyAuthenticator {
       ['authData', authData],
     ];
     const attestationObject = isoCBOR.encode(new Map(attestation));
-    const clientDataJSON = JSON.stringify({ type: 'webauthn.create', challenge: options.challenge, origin: ceremony.origin ?? this.origin, crossOrigin: false });
+    const clientDataJSON = JSON.stringify({
+      type: 'webauthn.create',
+      challenge: options.challenge,
+      origin: ceremony.origin ?? this.origin,
+      crossOrigin: false,
+    });
     this.held.push({ id: b64url(credentialId), privateKey, algorithm, rpId, counter: 0, userHandle: options.user.id });
     return {
       id: b64url(credentialId),
@@ -129,13 +163,20 @@ export class PasskeyAuthenticator {
     const rpId = ceremony.rpId ?? options.rpId ?? signer.rpId;
     // Flags: user present, user verified.
     const authenticatorData = Buffer.concat([sha256(rpId), Buffer.from([0x05]), u32(signer.counter)]);
-    const clientDataJSON = Buffer.from(JSON.stringify({ type: 'webauthn.get', challenge: options.challenge, origin: ceremony.origin ?? this.origin, crossOrigin: false }));
+    const clientDataJSON = Buffer.from(
+      JSON.stringify({ type: 'webauthn.get', challenge: options.challenge, origin: ceremony.origin ?? this.origin, crossOrigin: false }),
+    );
     const signature = sign(DIGEST[signer.algorithm], Buffer.concat([authenticatorData, sha256(clientDataJSON)]), signer.privateKey);
     return {
       id: signer.id,
       rawId: signer.id,
       type: 'public-key' as const,
-      response: { clientDataJSON: b64url(clientDataJSON), authenticatorData: b64url(authenticatorData), signature: b64url(signature), userHandle: signer.userHandle },
+      response: {
+        clientDataJSON: b64url(clientDataJSON),
+        authenticatorData: b64url(authenticatorData),
+        signature: b64url(signature),
+        userHandle: signer.userHandle,
+      },
       clientExtensionResults: {},
       authenticatorAttachment: 'platform' as const,
     };

@@ -32,7 +32,9 @@ export async function rawExchange(port: number, talk: (socket: Socket) => void |
   const [statusLine, ...lines] = received.slice(0, headerEnd).split('\r\n');
   const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
   const length = Number(headers['content-length'] ?? received.length);
-  const body = Buffer.from(received.slice(headerEnd + 4), 'latin1').subarray(0, length).toString('utf8');
+  const body = Buffer.from(received.slice(headerEnd + 4), 'latin1')
+    .subarray(0, length)
+    .toString('utf8');
   let json: unknown;
   try {
     json = JSON.parse(body);

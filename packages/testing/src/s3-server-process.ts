@@ -23,8 +23,7 @@ server.middleware.splice(server.middleware.length - 1, 0, (ctx, next) => {
 // would answer the whole object. An end of 0 is handed over as a Number object: truthy, and 0 to
 // the Math.min that follows.
 const getObject = server.store.getObject.bind(server.store);
-server.store.getObject = (bucket, key, options) =>
-  getObject(bucket, key, options?.end === 0 ? { ...options, end: Object(0) as number } : options);
+server.store.getObject = (bucket, key, options) => getObject(bucket, key, options?.end === 0 ? { ...options, end: Object(0) as number } : options);
 
 const { port } = await server.run();
 process.send?.({ port });

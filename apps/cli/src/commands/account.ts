@@ -8,14 +8,12 @@ import { action } from './run-command.ts';
 import { twoFactorCommand } from './two-factor.ts';
 
 const verifyEmailCommand = () =>
-  new Command('verify-email')
-    .description("Email a new link to confirm your account's address (sent at sign-up; it works 24 hours)")
-    .action(
-      action(async (ctx) => {
-        const { sent_to } = await (await sessionApi(ctx)).auth.resendEmailVerification.mutate();
-        ctx.out.result({ sent_to }, () => ctx.out.line(`Sent a link to ${sent_to}: open it and press "Verify".`));
-      }),
-    );
+  new Command('verify-email').description("Email a new link to confirm your account's address (sent at sign-up; it works 24 hours)").action(
+    action(async (ctx) => {
+      const { sent_to } = await (await sessionApi(ctx)).auth.resendEmailVerification.mutate();
+      ctx.out.result({ sent_to }, () => ctx.out.line(`Sent a link to ${sent_to}: open it and press "Verify".`));
+    }),
+  );
 
 const accountDeleteCommand = () =>
   new Command('delete')

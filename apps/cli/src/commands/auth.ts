@@ -218,84 +218,80 @@ export const loginCommand = () =>
     );
 
 export const logoutCommand = () =>
-  new Command('logout')
-    .description('Sign out: the session is ended on the server and removed from this machine')
-    .action(
-      action(async (ctx) => {
-        const { baseUrl, serverKey, configPath, profile } = ctx.settings;
-        if (!profile.session_token) {
-          if (!ctx.out.json) ctx.out.line(`Not signed in to ${baseUrl}.`);
-          return;
-        }
-        let warning: string | undefined;
-        try {
-          await (await sessionApi(ctx)).auth.logout.mutate();
-        } catch (error) {
-          const { toCliError } = await import('../http/api-errors.ts');
-          const failure = toCliError(error, baseUrl, ctx.settings.timeoutMs);
-          // An expired or revoked session is already signed out; anything else is worth saying.
-          if (failure.code !== 'invalid_session') warning = `${failure.code}: ${failure.message}`;
-        }
-        // The token leaves this machine either way: no one can use it from here. The email stays, so
-        // the same person signing in again gets back the default workspace they chose.
-        await updateConfig(configPath, (config) => {
-          const { session_token: _token, ...rest } = config.servers[serverKey] ?? {};
-          config.servers[serverKey] = rest;
-        });
-        if (warning) ctx.out.note(`warning: the server could not be told to end the session (${inert(warning)}); it was removed from this machine.`);
-        if (!ctx.out.json) ctx.out.line(`Signed out of ${baseUrl}.`);
-      }),
-    );
+  new Command('logout').description('Sign out: the session is ended on the server and removed from this machine').action(
+    action(async (ctx) => {
+      const { baseUrl, serverKey, configPath, profile } = ctx.settings;
+      if (!profile.session_token) {
+        if (!ctx.out.json) ctx.out.line(`Not signed in to ${baseUrl}.`);
+        return;
+      }
+      let warning: string | undefined;
+      try {
+        await (await sessionApi(ctx)).auth.logout.mutate();
+      } catch (error) {
+        const { toCliError } = await import('../http/api-errors.ts');
+        const failure = toCliError(error, baseUrl, ctx.settings.timeoutMs);
+        // An expired or revoked session is already signed out; anything else is worth saying.
+        if (failure.code !== 'invalid_session') warning = `${failure.code}: ${failure.message}`;
+      }
+      // The token leaves this machine either way: no one can use it from here. The email stays, so
+      // the same person signing in again gets back the default workspace they chose.
+      await updateConfig(configPath, (config) => {
+        const { session_token: _token, ...rest } = config.servers[serverKey] ?? {};
+        config.servers[serverKey] = rest;
+      });
+      if (warning) ctx.out.note(`warning: the server could not be told to end the session (${inert(warning)}); it was removed from this machine.`);
+      if (!ctx.out.json) ctx.out.line(`Signed out of ${baseUrl}.`);
+    }),
+  );
 
 export const whoamiCommand = () =>
-  new Command('whoami')
-    .description('Who commands act as (an API key, or your signed-in session), where, and the default workspace')
-    .action(
-      action(async (ctx) => {
-        const { settings, out } = ctx;
-        const chosen = settings.workspace ?? (settings.profile.workspace_id ? { id: settings.profile.workspace_id, source: 'config' as const } : null);
-        const from = { flag: ' (from --workspace)', env: ' (from LFK_WORKSPACE)', config: '' };
-        if (settings.apiKey) {
-          // The key is what every command acts as: say which key it is (the server's own answer),
-          // and that a saved session waits unused.
-          const source = describeKeySource(settings.apiKeySource);
-          const current = await (await keyApi(ctx)).apiKeys.current.query();
-          const view = {
-            acting_as: 'api_key' as const,
-            api_key: { ...current, source },
-            saved_session: settings.profile.session_token ? { email: settings.profile.user_email ?? null, used: false } : null,
-            server: settings.baseUrl,
-          };
-          out.result(view, (view) => {
-            const { api_key: key } = view;
-            out.record([
-              ['acting as', `API key ${key.name ? `“${key.name}” ` : ''}${key.prefix}… (from ${source})`],
-              ['key', key.id],
-              ['workspace', key.workspace_id],
-              ['expires', key.expires_at ?? 'never'],
-              ['allowed from', allowedOf(key)],
-              ['server', view.server],
-              ['can', "create, read and update its workspace's forms, resend their verification, submit to them"],
-              ...(view.saved_session
-                ? [['saved session', `${view.saved_session.email ?? 'signed in'}: not used while ${source} is set`] as [string, string]]
-                : []),
-            ]);
-          });
-          return;
-        }
-        const session = await (await sessionApi(ctx)).auth.session.query();
-        // The API's session, plus what the CLI adds to it: which server, and the workspace commands act in.
-        const view = { acting_as: 'session' as const, ...session, server: settings.baseUrl, default_workspace: chosen };
+  new Command('whoami').description('Who commands act as (an API key, or your signed-in session), where, and the default workspace').action(
+    action(async (ctx) => {
+      const { settings, out } = ctx;
+      const chosen = settings.workspace ?? (settings.profile.workspace_id ? { id: settings.profile.workspace_id, source: 'config' as const } : null);
+      const from = { flag: ' (from --workspace)', env: ' (from LFK_WORKSPACE)', config: '' };
+      if (settings.apiKey) {
+        // The key is what every command acts as: say which key it is (the server's own answer),
+        // and that a saved session waits unused.
+        const source = describeKeySource(settings.apiKeySource);
+        const current = await (await keyApi(ctx)).apiKeys.current.query();
+        const view = {
+          acting_as: 'api_key' as const,
+          api_key: { ...current, source },
+          saved_session: settings.profile.session_token ? { email: settings.profile.user_email ?? null, used: false } : null,
+          server: settings.baseUrl,
+        };
         out.result(view, (view) => {
+          const { api_key: key } = view;
           out.record([
-            ['acting as', `${view.user.email} (${view.user.id})`],
+            ['acting as', `API key ${key.name ? `“${key.name}” ` : ''}${key.prefix}… (from ${source})`],
+            ['key', key.id],
+            ['workspace', key.workspace_id],
+            ['expires', key.expires_at ?? 'never'],
+            ['allowed from', allowedOf(key)],
             ['server', view.server],
-            ['workspace', view.default_workspace ? `${view.default_workspace.id}${from[view.default_workspace.source]}` : 'none chosen'],
-            ['session expires', view.expires_at],
+            ['can', "create, read and update its workspace's forms, resend their verification, submit to them"],
+            ...(view.saved_session
+              ? [['saved session', `${view.saved_session.email ?? 'signed in'}: not used while ${source} is set`] as [string, string]]
+              : []),
           ]);
         });
-      }),
-    );
+        return;
+      }
+      const session = await (await sessionApi(ctx)).auth.session.query();
+      // The API's session, plus what the CLI adds to it: which server, and the workspace commands act in.
+      const view = { acting_as: 'session' as const, ...session, server: settings.baseUrl, default_workspace: chosen };
+      out.result(view, (view) => {
+        out.record([
+          ['acting as', `${view.user.email} (${view.user.id})`],
+          ['server', view.server],
+          ['workspace', view.default_workspace ? `${view.default_workspace.id}${from[view.default_workspace.source]}` : 'none chosen'],
+          ['session expires', view.expires_at],
+        ]);
+      });
+    }),
+  );
 
 /**
  * The current and the new password: two lines of standard input (`--password-stdin`), or typed at

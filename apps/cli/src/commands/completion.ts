@@ -7,7 +7,7 @@ export const completionCommand = (root: CommandUnknownOpts) =>
   new Command('completion')
     .description('Print a shell completion script')
     .addArgument(new Argument('<shell>', 'bash or zsh').choices(['bash', 'zsh'] as const))
-    .addHelpText('after', examples(['echo \'source <(lfk completion bash)\' >> ~/.bashrc', 'lfk completion zsh > ~/.zfunc/_lfk']))
+    .addHelpText('after', examples(["echo 'source <(lfk completion bash)' >> ~/.bashrc", 'lfk completion zsh > ~/.zfunc/_lfk']))
     .action(async (shell) => {
       const { completionScript } = await import('../completion-script.ts');
       io().stdout.write(completionScript(shell, root));

@@ -38,7 +38,8 @@ export async function completeSecondFactor(ctx: CommandContext, api: Api, pendin
         ctx.out.note('That code is not right, or it was already used. Try the one the app shows now.');
         continue;
       }
-      if (code === 'invalid_challenge') throw new CliError('invalid_challenge', 'The sign-in expired before it was completed.', { exitCode: EXIT_AUTH, hint: "Run 'lfk login' again." });
+      if (code === 'invalid_challenge')
+        throw new CliError('invalid_challenge', 'The sign-in expired before it was completed.', { exitCode: EXIT_AUTH, hint: "Run 'lfk login' again." });
       throw error;
     }
   }

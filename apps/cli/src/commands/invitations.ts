@@ -34,7 +34,8 @@ const invitationsCancelCommand = () =>
     .option('-y, --yes', 'do not ask for confirmation')
     .action(
       action(async (ctx, invitationId, flags) => {
-        if (!flags.yes) await confirmOrStop(`Cancel ${invitationId}? Its link stops working.`, '--yes to cancel without asking', 'The invitation still stands.');
+        if (!flags.yes)
+          await confirmOrStop(`Cancel ${invitationId}? Its link stops working.`, '--yes to cancel without asking', 'The invitation still stands.');
         const { api, workspaceId } = await inWorkspace(ctx);
         await api.invitations.cancel.mutate({ workspace_id: workspaceId, invitation_id: invitationId });
         ctx.out.result({ id: invitationId, cancelled: true }, () => ctx.out.line(`Cancelled ${invitationId}.`));
@@ -63,5 +64,11 @@ export const invitationsCommand = () =>
     'invitations',
     "See, resend and cancel the workspace's pending invitations, and accept one sent to you",
     [invitationsListCommand(), invitationsResendCommand(), invitationsCancelCommand(), invitationsAcceptCommand()],
-    ['lfk members invite ada@example.com', 'lfk invitations list', 'lfk invitations resend inv_…', 'lfk invitations cancel inv_… --yes', 'lfk invitations accept "https://…/invitations/lfi_…"'],
+    [
+      'lfk members invite ada@example.com',
+      'lfk invitations list',
+      'lfk invitations resend inv_…',
+      'lfk invitations cancel inv_… --yes',
+      'lfk invitations accept "https://…/invitations/lfi_…"',
+    ],
   );

@@ -18,8 +18,7 @@ type ListedKey = RouterOutputs['apiKeys']['get'];
 const expiresInOf = (flag: string | undefined) => (flag === undefined ? undefined : parseDuration('--expires-in', flag));
 
 /** The API's `expires_at` that far from now, by this machine's clock (the server checks it against its own); nothing when not given. */
-const expiresAtIn = (seconds: number | undefined) =>
-  seconds === undefined ? {} : { expires_at: new Date(Date.now() + seconds * 1000).toISOString() };
+const expiresAtIn = (seconds: number | undefined) => (seconds === undefined ? {} : { expires_at: new Date(Date.now() + seconds * 1000).toISOString() });
 
 /** `--days`: a whole number of days, read when the command line is (before anything is sent). */
 function parseDays(value: string): number {
@@ -157,11 +156,14 @@ const keysUpdateCommand = () =>
     .option('--no-description', 'remove its description')
     .option('--allow-ip <address>', 'an address or CIDR range it may be used from; repeat for each: the list replaces the one it has', collect)
     .option('--any-ip', 'let it be used from any address (remove its allowlist)')
-    .addHelpText('after', examples([
-      'lfk keys update key_… --name deploy --description "GitHub Actions, prod"',
-      'lfk keys update key_… --allow-ip 203.0.113.7 --allow-ip 2001:db8::/32',
-      'lfk keys update key_… --any-ip',
-    ]))
+    .addHelpText(
+      'after',
+      examples([
+        'lfk keys update key_… --name deploy --description "GitHub Actions, prod"',
+        'lfk keys update key_… --allow-ip 203.0.113.7 --allow-ip 2001:db8::/32',
+        'lfk keys update key_… --any-ip',
+      ]),
+    )
     .action(
       action(async (ctx, keyId, flags) => {
         if (flags.allowIp !== undefined && flags.anyIp) throw usageError('conflicting_flags', 'Give --allow-ip or --any-ip, not both.');
@@ -213,17 +215,22 @@ const keysUsageCommand = () =>
     );
 
 const keysListCommand = () =>
-  workspaceListCommand('List API keys, revoked ones included', (api) => api.apiKeys.list, [
-    { header: 'ID', value: (k) => k.id },
-    { header: 'NAME', value: (k) => k.name ?? '', shrink: true },
-    { header: 'PREFIX', value: (k) => `${k.prefix}…`, optional: true },
-    { header: 'STATUS', value: statusOf, paint: (text, k, style) => (k.status === 'active' ? style.green(text) : style.red(text)) },
-    { header: 'EXPIRES', value: expiryOf, time: true, optional: true },
-    { header: 'TODAY', value: todayOf, paint: (text, k, style) => (k.status === 'revoked' && text ? style.yellow(text) : text), optional: true },
-    { header: 'LAST USED', value: (k) => k.last_used_at ?? 'never', time: true, optional: true },
-    { header: 'FROM', value: (k) => k.last_used_ip ?? '', optional: true },
-    { header: 'CREATED', value: (k) => k.created_at, time: true, optional: true },
-  ], (workspaceId) => `No API keys in ${workspaceId}. Create one with 'lfk keys create --name <name>'.`);
+  workspaceListCommand(
+    'List API keys, revoked ones included',
+    (api) => api.apiKeys.list,
+    [
+      { header: 'ID', value: (k) => k.id },
+      { header: 'NAME', value: (k) => k.name ?? '', shrink: true },
+      { header: 'PREFIX', value: (k) => `${k.prefix}…`, optional: true },
+      { header: 'STATUS', value: statusOf, paint: (text, k, style) => (k.status === 'active' ? style.green(text) : style.red(text)) },
+      { header: 'EXPIRES', value: expiryOf, time: true, optional: true },
+      { header: 'TODAY', value: todayOf, paint: (text, k, style) => (k.status === 'revoked' && text ? style.yellow(text) : text), optional: true },
+      { header: 'LAST USED', value: (k) => k.last_used_at ?? 'never', time: true, optional: true },
+      { header: 'FROM', value: (k) => k.last_used_ip ?? '', optional: true },
+      { header: 'CREATED', value: (k) => k.created_at, time: true, optional: true },
+    ],
+    (workspaceId) => `No API keys in ${workspaceId}. Create one with 'lfk keys create --name <name>'.`,
+  );
 
 const keysRevokeCommand = () =>
   new Command('revoke')
@@ -253,7 +260,10 @@ const keysRevokeCommand = () =>
 
 /** One key of the workspace, from its list (paged), or undefined when the list has no such id. */
 function findKey(api: Api, workspaceId: string, keyId: string) {
-  return findListed((input) => api.apiKeys.list.query({ workspace_id: workspaceId, ...input }), (k) => k.id === keyId);
+  return findListed(
+    (input) => api.apiKeys.list.query({ workspace_id: workspaceId, ...input }),
+    (k) => k.id === keyId,
+  );
 }
 
 export const keysCommand = () =>

@@ -48,7 +48,10 @@ async function forward(url: string, sign: (id: string, at: Date, body: string) =
     return { ...result, status_code: answer.status, error: null, duration_ms: Math.round(performance.now() - started) };
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${FORWARD_TIMEOUT_MS / 1000} s` : (cause?.code ?? cause?.message ?? (error as Error).message);
+    const reason =
+      (error as Error).name === 'TimeoutError'
+        ? `no answer within ${FORWARD_TIMEOUT_MS / 1000} s`
+        : (cause?.code ?? cause?.message ?? (error as Error).message);
     return { ...result, status_code: null, error: reason, duration_ms: Math.round(performance.now() - started) };
   }
 }
@@ -108,11 +111,14 @@ export const listenCommand = () =>
     .requiredOption('--form <form_id>', 'the form')
     .requiredOption('--forward-to <url>', 'where to POST each event, e.g. http://localhost:8000/hook')
     .option('--secret <whsec_…>', "sign with this secret (your endpoint's, say); by default a new one for this session, printed at the start")
-    .addHelpText('after', examples([
-      'lfk listen --form form_… --forward-to http://localhost:8000/hook',
-      'lfk listen --form form_… --forward-to http://localhost:8000/hook --secret "$(lfk webhooks secret wh_… --form form_…)"',
-      'lfk listen --form form_… --forward-to http://localhost:8000/hook --json   # one line per event',
-    ]))
+    .addHelpText(
+      'after',
+      examples([
+        'lfk listen --form form_… --forward-to http://localhost:8000/hook',
+        'lfk listen --form form_… --forward-to http://localhost:8000/hook --secret "$(lfk webhooks secret wh_… --form form_…)"',
+        'lfk listen --form form_… --forward-to http://localhost:8000/hook --json   # one line per event',
+      ]),
+    )
     .action(
       action(async (ctx, flags) => {
         const url = localUrl(flags.forwardTo);

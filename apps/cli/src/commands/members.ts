@@ -42,7 +42,8 @@ const membersRoleCommand = () =>
       callAndShow(
         inWorkspace,
         ({ api, workspaceId }, userId, role) => api.members.setRole.mutate({ workspace_id: workspaceId, user_id: userId, role }),
-        (member, { out, workspaceId }) => out.line(`${member.email} (${member.user_id}) is now ${member.role === 'owner' ? 'an owner' : 'a member'} of ${workspaceId}.`),
+        (member, { out, workspaceId }) =>
+          out.line(`${member.email} (${member.user_id}) is now ${member.role === 'owner' ? 'an owner' : 'a member'} of ${workspaceId}.`),
       ),
     );
 

@@ -5,25 +5,23 @@ import { commandGroup } from './options.ts';
 import { action, callAndShow } from './run-command.ts';
 
 const sessionsListCommand = () =>
-  new Command('list')
-    .description('Your sessions that still work, newest first: when and where each was last used (* marks this one)')
-    .action(
-      callAndShow(
-        signedIn,
-        ({ api }) => api.auth.sessions.query(),
-        (page, { out }) =>
-          out.table(
-            [
-              { header: 'SESSION', value: (s) => `${s.current ? '* ' : '  '}${s.id}` },
-              { header: 'LAST SEEN', value: (s) => s.last_seen_at ?? s.created_at, time: true },
-              { header: 'FROM', value: (s) => s.ip ?? '' },
-              { header: 'DEVICE', value: (s) => s.device ?? '', shrink: true, optional: true },
-              { header: 'SIGNED IN', value: (s) => s.created_at, time: true, optional: true },
-            ],
-            page.data,
-          ),
-      ),
-    );
+  new Command('list').description('Your sessions that still work, newest first: when and where each was last used (* marks this one)').action(
+    callAndShow(
+      signedIn,
+      ({ api }) => api.auth.sessions.query(),
+      (page, { out }) =>
+        out.table(
+          [
+            { header: 'SESSION', value: (s) => `${s.current ? '* ' : '  '}${s.id}` },
+            { header: 'LAST SEEN', value: (s) => s.last_seen_at ?? s.created_at, time: true },
+            { header: 'FROM', value: (s) => s.ip ?? '' },
+            { header: 'DEVICE', value: (s) => s.device ?? '', shrink: true, optional: true },
+            { header: 'SIGNED IN', value: (s) => s.created_at, time: true, optional: true },
+          ],
+          page.data,
+        ),
+    ),
+  );
 
 const sessionsRevokeCommand = () =>
   new Command('revoke')

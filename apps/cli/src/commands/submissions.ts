@@ -37,14 +37,17 @@ const submissionsCreateCommand = () =>
         const files = await filesFromFlags(flags.file);
         const data = await valuesFromFlags(flags.data, flags.dataJson, Object.keys(files).length === 0);
         const idempotencyKey = flags.idempotencyKey ?? crypto.randomUUID();
-        const show = (created: { id: string; form_id: string }) => ctx.out.result(created, (created) => ctx.out.line(`Created submission ${created.id} on ${created.form_id}.`));
+        const show = (created: { id: string; form_id: string }) =>
+          ctx.out.result(created, (created) => ctx.out.line(`Created submission ${created.id} on ${created.form_id}.`));
         if (Object.keys(files).length > 0) {
           // tRPC carries no files: the REST route takes them as multipart, with the same key.
           const [{ submitFiles }, { toCliError }] = await Promise.all([import('../http/api.ts'), import('../http/api-errors.ts')]);
           const submission = { data: multipartValues(data), files, idempotencyKey };
-          return show(await submitFiles(ctx.settings, apiKey, formId, submission).catch((error: unknown) => {
-            throw toCliError(error, ctx.settings.baseUrl, ctx.settings.timeoutMs);
-          }));
+          return show(
+            await submitFiles(ctx.settings, apiKey, formId, submission).catch((error: unknown) => {
+              throw toCliError(error, ctx.settings.baseUrl, ctx.settings.timeoutMs);
+            }),
+          );
         }
         // Server-side submissions authenticate with a key; a session is not one, so it is not sent.
         const api = await keyApi(ctx);
@@ -141,7 +144,8 @@ const submissionsListCommand = () =>
       action(async (ctx, formId, flags) => {
         const filters = filtersOf(flags);
         if (flags.follow) {
-          if (flags.all || flags.cursor !== undefined) throw usageError('conflicting_flags', '--follow starts from the newest submissions: leave out --all and --cursor.');
+          if (flags.all || flags.cursor !== undefined)
+            throw usageError('conflicting_flags', '--follow starts from the newest submissions: leave out --all and --cursor.');
           return follow(ctx, formId, filters);
         }
         const api = await sessionApi(ctx);
@@ -176,7 +180,12 @@ const submissionsGetCommand = () =>
           // Each value whole, on lines of its own: a textarea's line breaks are kept, indented.
           for (const [name, value] of Object.entries(submission.data)) {
             const text = shownValue(value, submission.files);
-            out.line(`${out.style.bold(name)}:\n${text.split('\n').map((line) => `  ${line}`).join('\n')}`);
+            out.line(
+              `${out.style.bold(name)}:\n${text
+                .split('\n')
+                .map((line) => `  ${line}`)
+                .join('\n')}`,
+            );
           }
           if (submission.files.length === 0) return;
           out.line();
@@ -199,14 +208,14 @@ const submissionsGetCommand = () =>
 
 const submissionsDeleteCommand = () =>
   new Command('delete')
-    .description("Delete submissions, with their emails and webhook deliveries: by id, or every one before a time (needs a session)")
+    .description('Delete submissions, with their emails and webhook deliveries: by id, or every one before a time (needs a session)')
     .argument('<form_id>', 'the form')
     .argument('[submission_ids...]', 'the submissions, e.g. sub_… (up to 100)')
     .option('--before <time>', 'every submission (spam too) that arrived before this time (ISO 8601)')
     .option('-y, --yes', 'delete everything before --before without asking')
     .action(
       action(async (ctx, formId, ids, flags) => {
-        if ((ids.length > 0) === (flags.before !== undefined)) {
+        if (ids.length > 0 === (flags.before !== undefined)) {
           throw usageError('conflicting_flags', 'Name the submissions to delete, or give --before <time>: one of the two.');
         }
         if (flags.before !== undefined && !flags.yes) {
@@ -276,20 +285,28 @@ const submissionsExportCommand = () =>
  * separators and leading dots are taken out again here, so it names a visible file in the folder.
  */
 function localName(name: string, fileId: string): string {
-  const cleaned = name.replace(/[/\\\p{Cc}]/gu, '_').replace(/^[.\s]+/, '').trim();
+  const cleaned = name
+    .replace(/[/\\\p{Cc}]/gu, '_')
+    .replace(/^[.\s]+/, '')
+    .trim();
   return cleaned === '' ? fileId : cleaned;
 }
 
 /** Where `-o` says (a folder takes the file's own name), else the file's own name in the current folder. */
 async function destinationOf(output: string | undefined, name: string): Promise<string> {
   if (output === undefined) return name;
-  const folder = output.endsWith('/') || (await stat(output).then((found) => found.isDirectory(), () => false));
+  const folder =
+    output.endsWith('/') ||
+    (await stat(output).then(
+      (found) => found.isDirectory(),
+      () => false,
+    ));
   return folder ? join(output, name) : output;
 }
 
 const submissionsDownloadCommand = () =>
   new Command('download')
-    .description("One file of a submission, streamed to a file (its own name, by default) or standard output (needs a session)")
+    .description('One file of a submission, streamed to a file (its own name, by default) or standard output (needs a session)')
     .argument('<form_id>', 'the form')
     .argument('<submission_id>', 'the submission, e.g. sub_…')
     .argument('<file_id>', "the file, e.g. file_… ('lfk submissions get' lists them)")
@@ -329,7 +346,13 @@ const submissionsDownloadCommand = () =>
  * never replaced (a hard link fails where a file is, EEXIST; a rename would replace it).
  */
 async function writeWhole(bytes: Readable, path: string, force: boolean): Promise<void> {
-  if (!force && (await stat(path).then(() => true, () => false))) {
+  if (
+    !force &&
+    (await stat(path).then(
+      () => true,
+      () => false,
+    ))
+  ) {
     bytes.destroy();
     throw Object.assign(new Error(`${path} exists`), { code: 'EEXIST' });
   }

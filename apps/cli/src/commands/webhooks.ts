@@ -54,12 +54,10 @@ function printWebhook(webhook: Webhook, ctx: CommandContext): void {
       ],
     ),
     ['last delivery', webhook.last_delivery_at ? `${webhook.last_status} at ${webhook.last_delivery_at}` : 'none yet'],
-    ...webhook.secrets.map(
-      (secret): [string, string] => [
-        `secret ${secret.number}`,
-        (secret.expires_at ? `rotated away, signs until ${secret.expires_at}` : 'current') + (secret.public_key ? ` (${secret.public_key})` : ''),
-      ],
-    ),
+    ...webhook.secrets.map((secret): [string, string] => [
+      `secret ${secret.number}`,
+      (secret.expires_at ? `rotated away, signs until ${secret.expires_at}` : 'current') + (secret.public_key ? ` (${secret.public_key})` : ''),
+    ]),
     ['created', webhook.created_at],
   ]);
 }
@@ -89,7 +87,7 @@ const attemptText = (a: Pick<Attempt, 'status_code' | 'error' | 'duration_ms'>) 
 
 const webhooksCreateCommand = () =>
   new Command('create')
-    .description("Add a webhook endpoint to a form; its signing secret is shown once")
+    .description('Add a webhook endpoint to a form; its signing secret is shown once')
     .addOption(formOption())
     .requiredOption('--url <url>', 'where events are POSTed (https, a public address)')
     .addOption(
@@ -122,7 +120,8 @@ const webhooksCreateCommand = () =>
         ctx.out.result(created, (created) => {
           ctx.out.note(`Added webhook ${created.id} to ${created.form_id}.`);
           printWebhook(created, ctx);
-          if (created.secret) printSecret(ctx, created.secret, 'This is the only time the secret is shown to a key; a member can reveal it again with a session.');
+          if (created.secret)
+            printSecret(ctx, created.secret, 'This is the only time the secret is shown to a key; a member can reveal it again with a session.');
           else if (created.public_key) printPublicKey(ctx, created.public_key, `'lfk webhooks get' shows it again.`);
         });
       }),
@@ -145,7 +144,8 @@ const webhooksListCommand = () =>
         withClient(formsApi),
         ({ api }, flags) => api.webhooks.list.query({ form_id: flags.form }),
         (page, ctx, flags) => {
-          if (page.data.length === 0) return ctx.out.line(`No webhooks on ${flags.form}. Add one with 'lfk webhooks create --form ${flags.form} --url https://…'.`);
+          if (page.data.length === 0)
+            return ctx.out.line(`No webhooks on ${flags.form}. Add one with 'lfk webhooks create --form ${flags.form} --url https://…'.`);
           ctx.out.table(columns, page.data);
         },
       ),
@@ -156,13 +156,13 @@ const webhooksGetCommand = () =>
     .description('Show a webhook endpoint')
     .argument('<webhook_id>', 'the endpoint, e.g. wh_…')
     .addOption(formOption())
-    .action(callAndShow(withClient(formsApi), ({ api }, webhookId, flags) => api.webhooks.get.query({ form_id: flags.form, webhook_id: webhookId }), printWebhook));
+    .action(
+      callAndShow(withClient(formsApi), ({ api }, webhookId, flags) => api.webhooks.get.query({ form_id: flags.form, webhook_id: webhookId }), printWebhook),
+    );
 
 const webhooksUpdateCommand = () =>
   new Command('update')
-    .description(
-      'Change an endpoint; --disable: events from then on are not sent to it, and what was queued waits; --enable sends what waited',
-    )
+    .description('Change an endpoint; --disable: events from then on are not sent to it, and what was queued waits; --enable sends what waited')
     .argument('<webhook_id>', 'the endpoint')
     .addOption(formOption())
     .option('--url <url>', 'a new URL')
@@ -212,7 +212,8 @@ const webhooksDeleteCommand = () =>
     .option('-y, --yes', 'delete without asking')
     .action(
       action(async (ctx, webhookId, flags) => {
-        if (!flags.yes) await confirmOrStop(`Delete ${webhookId}? Its pending deliveries are cancelled.`, '--yes to delete without asking', 'Nothing was deleted.');
+        if (!flags.yes)
+          await confirmOrStop(`Delete ${webhookId}? Its pending deliveries are cancelled.`, '--yes to delete without asking', 'Nothing was deleted.');
         // A client of its own after the question, so time spent answering is not spent from the timeout.
         const api = await formsApi(ctx);
         await api.webhooks.delete.mutate({ form_id: flags.form, webhook_id: webhookId });

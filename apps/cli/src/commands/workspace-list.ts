@@ -14,12 +14,7 @@ type ListProcedure<Row> = (api: Api) => { query: (input: PageInput & { workspace
  * chosen as everywhere, a table of `columns` for people and the API page for --json. `empty` says
  * what to print instead of an empty table.
  */
-export function workspaceListCommand<Row>(
-  description: string,
-  procedure: ListProcedure<Row>,
-  columns: Column<Row>[],
-  empty?: (workspaceId: string) => string,
-) {
+export function workspaceListCommand<Row>(description: string, procedure: ListProcedure<Row>, columns: Column<Row>[], empty?: (workspaceId: string) => string) {
   return paged(new Command('list'))
     .description(description)
     .action(

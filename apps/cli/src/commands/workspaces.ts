@@ -83,7 +83,10 @@ const workspacesUseCommand = () =>
     .action(
       withApi(signedIn, async ({ api, ...ctx }, id) => {
         // Only a workspace the caller is in can be the default: look for it, page by page.
-        const found = await findListed((input) => api.workspaces.list.query(input), (w) => w.id === id);
+        const found = await findListed(
+          (input) => api.workspaces.list.query(input),
+          (w) => w.id === id,
+        );
         if (!found) throw new CliError('workspace_not_found', `You are not a member of a workspace ${id}.`, { hint: "See yours with 'lfk workspaces list'." });
         await rememberWorkspace(ctx, found.id);
         ctx.out.result(found, (workspace) => ctx.out.line(`Default workspace: ${workspace.name} (${workspace.id}).`));
@@ -114,9 +117,10 @@ const workspacesUpdateCommand = () =>
     .description("Change the workspace's name, how long its files' signed download links live, or whether its members need a second factor (owners)")
     .option('--name <name>', 'the new name')
     .addOption(
-      new Option('--require-two-factor <state>', 'on: members reach the workspace only once their account has a second factor (yours needs one first); keys are unaffected').choices(
-        ['on', 'off'] as const,
-      ),
+      new Option(
+        '--require-two-factor <state>',
+        'on: members reach the workspace only once their account has a second factor (yours needs one first); keys are unaffected',
+      ).choices(['on', 'off'] as const),
     )
     .option(
       '--file-link-ttl <duration>',
@@ -140,7 +144,9 @@ const workspacesUpdateCommand = () =>
           if (view.name !== undefined) ctx.out.line(`Renamed ${view.id} to "${view.name}".`);
           if (view.file_link_ttl !== undefined) {
             const ttl = view.file_link_ttl;
-            ctx.out.line(`Signed links to files of ${view.id} now live ${ttl === null ? "as long as the server's LFK_FILE_LINK_TTL says" : describeDuration(ttl)}.`);
+            ctx.out.line(
+              `Signed links to files of ${view.id} now live ${ttl === null ? "as long as the server's LFK_FILE_LINK_TTL says" : describeDuration(ttl)}.`,
+            );
           }
           if (view.require_two_factor !== undefined) {
             ctx.out.line(
@@ -161,7 +167,11 @@ const workspacesLeaveCommand = () =>
       action(async (ctx, flags) => {
         const { workspaceId } = await inWorkspace(ctx);
         if (!flags.yes) {
-          await confirmOrStop(`Leave ${workspaceId}? You lose access to its forms and submissions.`, '--yes to leave without asking', 'You are still a member.');
+          await confirmOrStop(
+            `Leave ${workspaceId}? You lose access to its forms and submissions.`,
+            '--yes to leave without asking',
+            'You are still a member.',
+          );
         }
         // A client of its own after the question, so time spent answering is not spent from the timeout.
         await (await sessionApi(ctx)).members.leave.mutate({ workspace_id: workspaceId });
@@ -179,9 +189,14 @@ const workspacesDeleteCommand = () =>
         const { api, workspaceId } = await inWorkspace(ctx);
         let typed = flags.confirm;
         if (typed === undefined) {
-          const found = await findListed((input) => api.workspaces.list.query(input), (w) => w.id === workspaceId);
+          const found = await findListed(
+            (input) => api.workspaces.list.query(input),
+            (w) => w.id === workspaceId,
+          );
           requirePrompt("the workspace's name", '--confirm <name>');
-          typed = await promptLine(`This deletes ${found?.name ?? workspaceId} (${workspaceId}) with its keys, forms and submissions, for good. Type its name to confirm: `);
+          typed = await promptLine(
+            `This deletes ${found?.name ?? workspaceId} (${workspaceId}) with its keys, forms and submissions, for good. Type its name to confirm: `,
+          );
         }
         // A client of its own after the question, so time spent answering is not spent from the timeout.
         await (await sessionApi(ctx)).workspaces.delete.mutate({ workspace_id: workspaceId, confirm: typed });
@@ -194,6 +209,22 @@ export const workspacesCommand = () =>
   commandGroup(
     'workspaces',
     'List, create, choose, rename, update, leave and delete workspaces',
-    [workspacesListCommand(), workspacesCreateCommand(), workspacesUseCommand(), workspacesRenameCommand(), workspacesUpdateCommand(), workspacesLeaveCommand(), workspacesDeleteCommand()],
-    ['lfk workspaces list', 'lfk workspaces create "Acme" --use', 'lfk workspaces use ws_…', 'lfk workspaces rename "Acme Forms"', 'lfk workspaces update --file-link-ttl 3d', 'lfk workspaces update --require-two-factor on', 'lfk workspaces delete --confirm "Acme Forms"'],
+    [
+      workspacesListCommand(),
+      workspacesCreateCommand(),
+      workspacesUseCommand(),
+      workspacesRenameCommand(),
+      workspacesUpdateCommand(),
+      workspacesLeaveCommand(),
+      workspacesDeleteCommand(),
+    ],
+    [
+      'lfk workspaces list',
+      'lfk workspaces create "Acme" --use',
+      'lfk workspaces use ws_…',
+      'lfk workspaces rename "Acme Forms"',
+      'lfk workspaces update --file-link-ttl 3d',
+      'lfk workspaces update --require-two-factor on',
+      'lfk workspaces delete --confirm "Acme Forms"',
+    ],
   );

@@ -18,8 +18,7 @@ export interface Config {
   servers: Record<string, ServerProfile>;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const optionalString = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 

@@ -12,10 +12,11 @@ const HINTS: Partial<Record<ErrorCode, string>> = {
   owner_required: 'Ask an owner of the workspace, or choose another with --workspace.',
   email_not_confirmed: "Open the link emailed to you at sign-up, or get a new one with 'lfk account verify-email', then try again.",
   api_key_required: 'This form takes submissions with an API key only: pass --api-key or set LFK_API_KEY.',
-  api_key_limit_reached: "List the keys with 'lfk keys list' and revoke one with 'lfk keys revoke <key_id>'. A roll with --grace needs a free slot; a roll without one does not.",
+  api_key_limit_reached:
+    "List the keys with 'lfk keys list' and revoke one with 'lfk keys revoke <key_id>'. A roll with --grace needs a free slot; a roll without one does not.",
   file_type_not_accepted: "A file's type is judged by its bytes, not its name: see the types its field accepts with 'lfk forms get <form_id>'.",
   file_too_large: "See the most its field takes (max size) with 'lfk forms get <form_id>', and send a smaller file.",
-  submission_too_large: "The files together are more than this server takes in one submission (LFK_MAX_SUBMISSION_SIZE): send fewer or smaller ones.",
+  submission_too_large: 'The files together are more than this server takes in one submission (LFK_MAX_SUBMISSION_SIZE): send fewer or smaller ones.',
   invalid_submission: "Give each file field its files with --file <field>=<path>, and only file fields ('lfk forms get <form_id>' lists them).",
   file_quarantined: "The malware scanner found malware in it ('lfk submissions get' shows what): it cannot be downloaded.",
   storage_unavailable: 'Try again in a moment. A submission refused so stored nothing; with the same --idempotency-key it is made at most once.',

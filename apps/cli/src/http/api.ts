@@ -38,10 +38,7 @@ export async function createApi(
     links: [
       retryLink<AppRouter>({
         retry: ({ op, error, attempts }) =>
-          attempts < policy.MAX_ATTEMPTS &&
-          policy.isIdempotent(op) &&
-          policy.isTransient(error) &&
-          remaining() > 2 * LEAST_ATTEMPT_MS,
+          attempts < policy.MAX_ATTEMPTS && policy.isIdempotent(op) && policy.isTransient(error) && remaining() > 2 * LEAST_ATTEMPT_MS,
         retryDelayMs: (attempt) => Math.max(0, Math.min(policy.retryDelayMs(attempt), remaining() - LEAST_ATTEMPT_MS)),
       }),
     ],

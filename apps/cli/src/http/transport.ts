@@ -49,7 +49,9 @@ export function createTransport(options: TransportOptions): Fetch {
   const send = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const file = options.expect === 'file';
     const headersDue = new AbortController();
-    const timer = file ? setTimeout(() => headersDue.abort(new DOMException('The operation timed out.', 'TimeoutError')), Math.max(1, options.deadline() - Date.now())) : undefined;
+    const timer = file
+      ? setTimeout(() => headersDue.abort(new DOMException('The operation timed out.', 'TimeoutError')), Math.max(1, options.deadline() - Date.now()))
+      : undefined;
     const timeout = file ? headersDue.signal : AbortSignal.timeout(Math.max(1, options.deadline() - Date.now()));
     const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
     const done = options.onRequest?.();

@@ -14,9 +14,15 @@ export function parseDuration(flag: string, value: string): number {
 
 /** Seconds as the largest whole unit that says them exactly: `3 days`, `90 minutes`, `1 second`. */
 export function describeDuration(seconds: number): string {
-  const [unit, size] = ([['week', 7 * 86_400], ['day', 86_400], ['hour', 3600], ['minute', 60], ['second', 1]] as const).find(
-    ([, size]) => seconds % size === 0,
-  )!;
+  const [unit, size] = (
+    [
+      ['week', 7 * 86_400],
+      ['day', 86_400],
+      ['hour', 3600],
+      ['minute', 60],
+      ['second', 1],
+    ] as const
+  ).find(([, size]) => seconds % size === 0)!;
   const count = seconds / size;
   return `${count} ${unit}${count === 1 ? '' : 's'}`;
 }

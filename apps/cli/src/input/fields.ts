@@ -26,7 +26,11 @@ function parseSize(value: string, spec: string): number {
   const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(value);
   const unit = match ? SIZE_UNITS[match[2]!.toLowerCase()] : undefined;
   if (!match || unit === undefined) {
-    throw usageError('invalid_field', `--field ${JSON.stringify(spec)}: max=${JSON.stringify(value)} is not a size.`, 'Write e.g. max=5MiB, max=500KB or max=1048576 (bytes).');
+    throw usageError(
+      'invalid_field',
+      `--field ${JSON.stringify(spec)}: max=${JSON.stringify(value)} is not a size.`,
+      'Write e.g. max=5MiB, max=500KB or max=1048576 (bytes).',
+    );
   }
   return Math.round(Number(match[1]) * unit);
 }
@@ -38,7 +42,11 @@ export function parseFieldShorthand(value: string): FieldSpec {
   if (!name || !typeSpec) throw invalid();
   const known: readonly string[] = FIELD_TYPES;
   if (!known.includes(typeSpec) && !typeSpec.startsWith('select=') && !typeSpec.startsWith('file=')) {
-    throw usageError('invalid_field', `--field ${JSON.stringify(value)}: ${JSON.stringify(typeSpec)} is not a field type.`, `The types are ${FIELD_TYPES.join(', ')} (select=a,b,c for a select).`);
+    throw usageError(
+      'invalid_field',
+      `--field ${JSON.stringify(value)}: ${JSON.stringify(typeSpec)} is not a field type.`,
+      `The types are ${FIELD_TYPES.join(', ')} (select=a,b,c for a select).`,
+    );
   }
   if (typeSpec === 'select') throw usageError('invalid_field', `--field ${JSON.stringify(value)}: a select needs its options.`, 'Write select=a,b,c.');
   const field: FieldSpec = { name, type: typeSpec, required: false };
@@ -57,7 +65,8 @@ export function parseFieldShorthand(value: string): FieldSpec {
       field.multiple = true;
       // The server judges the number (and says which limit it broke); here it only has to be one.
       if (setting !== undefined) {
-        if (!/^\d+$/.test(setting)) throw usageError('invalid_field', `--field ${JSON.stringify(value)}: multiple=${JSON.stringify(setting)} is not a number of files.`, SHORTHAND_HELP);
+        if (!/^\d+$/.test(setting))
+          throw usageError('invalid_field', `--field ${JSON.stringify(value)}: multiple=${JSON.stringify(setting)} is not a number of files.`, SHORTHAND_HELP);
         field.max_files = Number(setting);
       }
     } else if (field.type === 'file' && word === 'max' && setting !== undefined && field.max_size === undefined) {

@@ -47,7 +47,11 @@ export async function filesFromFlags(pairs: string[] | undefined): Promise<Recor
   for (const pair of pairs) {
     const at = pair.indexOf('=');
     if (at <= 0 || at === pair.length - 1) {
-      throw usageError('invalid_file', `--file ${JSON.stringify(pair)} is not field=path.`, 'Write --file cv=./cv.pdf (- reads standard input); repeat it for each file.');
+      throw usageError(
+        'invalid_file',
+        `--file ${JSON.stringify(pair)} is not field=path.`,
+        'Write --file cv=./cv.pdf (- reads standard input); repeat it for each file.',
+      );
     }
     const field = pair.slice(0, at);
     files[field] = [...(files[field] ?? []), await openFile(pair, pair.slice(at + 1))];

@@ -15,7 +15,8 @@ export async function valuesFromFlags(pairs: string[] | undefined, jsonSource: s
     return values as Record<string, unknown>;
   }
   if (!pairs?.length && !required) return {};
-  if (!pairs?.length) throw usageError('missing_data', 'Give the values with --data name=value (repeatable) or --data-json FILE|-, and files with --file field=path.');
+  if (!pairs?.length)
+    throw usageError('missing_data', 'Give the values with --data name=value (repeatable) or --data-json FILE|-, and files with --file field=path.');
   const values: Record<string, unknown> = Object.create(null);
   for (const pair of pairs) {
     const at = pair.indexOf('=');

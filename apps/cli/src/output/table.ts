@@ -118,7 +118,5 @@ export type RecordEntry = [label: string, value: string, paint?: (text: string) 
 export function renderRecord(entries: RecordEntry[], style: Style, forTerminal: boolean): string {
   if (!forTerminal) return entries.map(([label, value]) => `${label}\t${oneLine(value)}`).join('\n');
   const width = Math.max(...entries.map(([label]) => displayWidth(label)));
-  return entries
-    .map(([label, value, paint]) => `${style.dim(label.padEnd(width))}  ${(paint ?? String)(oneLine(value))}`)
-    .join('\n');
+  return entries.map(([label, value, paint]) => `${style.dim(label.padEnd(width))}  ${(paint ?? String)(oneLine(value))}`).join('\n');
 }

@@ -6,7 +6,20 @@ import { dirname } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import packageJson from '../../package.json' with { type: 'json' };
 import { tempHome } from '../harness.ts';
-import { anon, answer503, apiKey, cleanups, closeFakeServers, expectFailure, fakeHttp, firstLine, forwardingProxy, server, startWorld, stopWorld } from './fixtures.ts';
+import {
+  anon,
+  answer503,
+  apiKey,
+  cleanups,
+  closeFakeServers,
+  expectFailure,
+  fakeHttp,
+  firstLine,
+  forwardingProxy,
+  server,
+  startWorld,
+  stopWorld,
+} from './fixtures.ts';
 
 beforeAll(startWorld);
 afterAll(stopWorld);
@@ -101,7 +114,7 @@ describe('retries', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
-  it("does not ask the real server again for a form that does not exist", async () => {
+  it('does not ask the real server again for a form that does not exist', async () => {
     const proxy = await forwardingProxy(server.baseUrl);
     const result = await anon.lfk(['forms', 'get', 'form_doesnotexist'], { env: { LFK_API_KEY: apiKey, LFK_BASE_URL: proxy.url } });
     expectFailure(result, 1, 'form_not_found');

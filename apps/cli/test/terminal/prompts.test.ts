@@ -15,7 +15,10 @@ describe('hidden password prompts on a terminal', () => {
     const home = await newHome();
     const email = uniqueEmail('tty-signup');
     const password = `Tty-Secret-${Math.random().toString(36).slice(2, 10)}`;
-    const { code, output } = await onTerminal(home, ['signup', '--email', email]).answer(['Password: ', `${password}\r`], ['Password again: ', `${password}\r`]);
+    const { code, output } = await onTerminal(home, ['signup', '--email', email]).answer(
+      ['Password: ', `${password}\r`],
+      ['Password again: ', `${password}\r`],
+    );
 
     expect(code, output).toBe(0);
     expect(output).toContain(`Signed up to ${server.baseUrl}`);
@@ -37,7 +40,10 @@ describe('hidden password prompts on a terminal', () => {
   it('signup with two different passwords fails with passwords_differ and signs nobody up', async () => {
     const home = await newHome();
     const email = uniqueEmail('tty-differ');
-    const { code, output } = await onTerminal(home, ['signup', '--email', email]).answer(['Password: ', 'first-Password-1\r'], ['Password again: ', 'second-Password-2\r']);
+    const { code, output } = await onTerminal(home, ['signup', '--email', email]).answer(
+      ['Password: ', 'first-Password-1\r'],
+      ['Password again: ', 'second-Password-2\r'],
+    );
 
     expect(code, output).toBe(1);
     expect(output).toContain('passwords_differ');
@@ -182,7 +188,7 @@ describe('signing up and in at a terminal', () => {
   });
 });
 
-describe('replacing a form\'s fields on a terminal', () => {
+describe("replacing a form's fields on a terminal", () => {
   it('asks first, naming what would be dropped; "n" changes nothing (exit 3), "y" replaces', async () => {
     const home = await newHome();
     await signupWithCli(home, server);
@@ -230,14 +236,17 @@ describe('a second factor at a terminal', () => {
     const home = await newHome();
     const { email } = await signupWithCli(home, server);
     await server.sql(`update sessions s set authenticated_at = now() - interval '1 hour' from users u where u.id = s.user_id and u.email = ?`, [email]);
-    const { code, output } = await onTerminal(home, ['keys', 'create', '--name', 'after-sudo']).answer(['Password (or a code from your authenticator app): ', `${PASSWORD}\r`]);
+    const { code, output } = await onTerminal(home, ['keys', 'create', '--name', 'after-sudo']).answer([
+      'Password (or a code from your authenticator app): ',
+      `${PASSWORD}\r`,
+    ]);
     expect(code, output).toBe(0);
     expect(output).toContain("confirm it's you");
     expect(output).not.toContain(PASSWORD);
     expect((await home.lfk(['keys', 'list', '--json'])).json.data.map((k: any) => k.name)).toEqual(['after-sudo']);
   });
 
-  it("sudo mode: a wrong or empty password is told as the server said it and asked again; the right one goes on", async () => {
+  it('sudo mode: a wrong or empty password is told as the server said it and asked again; the right one goes on', async () => {
     const home = await newHome();
     const { email } = await signupWithCli(home, server);
     await server.sql(`update sessions s set authenticated_at = now() - interval '1 hour' from users u where u.id = s.user_id and u.email = ?`, [email]);
@@ -255,7 +264,7 @@ describe('a second factor at a terminal', () => {
     expect((await home.lfk(['keys', 'list', '--json'])).json.data.map((k: any) => k.name)).toEqual(['third-time']);
   });
 
-  it('sudo mode: three wrong answers stop the command with the server\'s error, and nothing is done', async () => {
+  it("sudo mode: three wrong answers stop the command with the server's error, and nothing is done", async () => {
     const home = await newHome();
     const { email } = await signupWithCli(home, server);
     await server.sql(`update sessions s set authenticated_at = now() - interval '1 hour' from users u where u.id = s.user_id and u.email = ?`, [email]);

@@ -19,6 +19,9 @@ export function registerAutoReplyStops(app: FastifyInstance, contextFor: Context
       }),
     press: (context, token) => createCaller(context).autoReplyStops.confirm({ token }),
     pressedPage: (stop) =>
-      htmlPage('Automatic replies stopped', [`The forms of ${stop.workspace.name} will send no more automatic replies to ${stop.email}.`, 'You can close this page.']),
+      htmlPage('Automatic replies stopped', [
+        `The forms of ${stop.workspace.name} will send no more automatic replies to ${stop.email}.`,
+        'You can close this page.',
+      ]),
   });
 }

@@ -34,7 +34,9 @@ export async function registerButtonLink<Opened, Pressed>(
   const page = (reply: FastifyReply, body: string) => reply.code(200).type('text/html; charset=utf-8').send(body);
   await app.register(async (scope) => {
     scope.removeContentTypeParser('application/json');
-    scope.addContentTypeParser(link.oneClick ? [BUTTON_TYPE, ONE_CLICK_TYPE] : BUTTON_TYPE, { parseAs: 'string' }, (_request, _body, done) => done(null, undefined));
+    scope.addContentTypeParser(link.oneClick ? [BUTTON_TYPE, ONE_CLICK_TYPE] : BUTTON_TYPE, { parseAs: 'string' }, (_request, _body, done) =>
+      done(null, undefined),
+    );
     scope.get(link.path, { errorHandler: onError }, async (request, reply) => {
       const { token } = request.params as { token: string };
       return page(reply, link.openedPage(await link.open(await contextFor(request, reply), token), token));

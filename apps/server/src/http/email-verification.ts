@@ -11,9 +11,13 @@ export function registerEmailVerification(app: FastifyInstance, contextFor: Cont
     open: (context, token) => createCaller(context).emailVerifications.preview({ token }),
     // The action is relative (the token itself): it posts to this very link, behind any path prefix a proxy adds.
     openedPage: (link, token) =>
-      htmlPage('Verify your address', [link.form ? `Send the submissions of the form "${link.form.name}" to ${link.email}?` : `Confirm ${link.email} as the address of your lfk account?`], {
-        button: { label: 'Verify', action: token },
-      }),
+      htmlPage(
+        'Verify your address',
+        [link.form ? `Send the submissions of the form "${link.form.name}" to ${link.email}?` : `Confirm ${link.email} as the address of your lfk account?`],
+        {
+          button: { label: 'Verify', action: token },
+        },
+      ),
     press: (context, token) => createCaller(context).emailVerifications.confirm({ token }),
     pressedPage: (verified) =>
       htmlPage('Address verified', [

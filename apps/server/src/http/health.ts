@@ -12,7 +12,9 @@ export const readiness = z
     unavailable_since: z
       .string()
       .optional()
-      .describe('While the database is unavailable: when this process first found it so (ISO 8601). Requests that need it answer 503 `service_unavailable` meanwhile.'),
+      .describe(
+        'While the database is unavailable: when this process first found it so (ISO 8601). Requests that need it answer 503 `service_unavailable` meanwhile.',
+      ),
   })
   .meta({ id: 'Readiness' });
 

@@ -97,7 +97,8 @@ export function multipartUpload(request: FastifyRequest): UploadSource {
           if (part.type === 'file') {
             yield { kind: 'file', field: part.fieldname, filename: part.filename ?? '', declaredType: part.mimetype ?? '', chunks: answered(part.file) };
           } else {
-            if (part.valueTruncated || part.fieldnameTruncated) throw new ApiError('payload_too_large', { message: 'A value of the multipart body is too large.' });
+            if (part.valueTruncated || part.fieldnameTruncated)
+              throw new ApiError('payload_too_large', { message: 'A value of the multipart body is too large.' });
             yield { kind: 'value', field: part.fieldname, value: typeof part.value === 'string' ? part.value : String(part.value) };
           }
         }

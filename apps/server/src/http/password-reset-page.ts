@@ -17,7 +17,13 @@ function page(reply: FastifyReply, status: number, body: string): FastifyReply {
 /** The page's form: it posts to this very link (the token, relative), behind any path prefix a proxy adds. */
 function resetForm(token: string, email: string, problem?: string): string {
   return htmlPage('Choose a new password', [`For the lfk account ${email}.`, ...(problem ? [problem] : [])], {
-    passwordForm: { action: token, label: `New password (at least ${MIN_PASSWORD_LENGTH} characters)`, minLength: MIN_PASSWORD_LENGTH, username: email, submit: 'Set password' },
+    passwordForm: {
+      action: token,
+      label: `New password (at least ${MIN_PASSWORD_LENGTH} characters)`,
+      minLength: MIN_PASSWORD_LENGTH,
+      username: email,
+      submit: 'Set password',
+    },
   });
 }
 
@@ -49,8 +55,15 @@ export async function registerPasswordResetPage(app: FastifyInstance, contextFor
       // A password the rules refuse: the same form again, saying why (the link is still good).
       const problem = known?.apiCode === 'invalid_request' ? known.details?.find((d) => d.path === 'password') : undefined;
       if (problem) {
-        const link = await createCaller(await contextFor(request, reply)).passwordResets.open({ token }).catch(() => null);
-        if (link) return page(reply, 400, resetForm(token, link.email, `The password was not changed: it ${problem.message.charAt(0).toLowerCase()}${problem.message.slice(1)}`));
+        const link = await createCaller(await contextFor(request, reply))
+          .passwordResets.open({ token })
+          .catch(() => null);
+        if (link)
+          return page(
+            reply,
+            400,
+            resetForm(token, link.email, `The password was not changed: it ${problem.message.charAt(0).toLowerCase()}${problem.message.slice(1)}`),
+          );
       }
       return sendErrorPage(error, request, reply, BROKEN_LINK);
     };
@@ -60,9 +73,13 @@ export async function registerPasswordResetPage(app: FastifyInstance, contextFor
       const body = (request.body ?? {}) as Record<string, unknown>;
       await createCaller(await contextFor(request, reply)).passwordResets.reset({ ...body, token } as { token: string; password: string });
       if (!isFormPost(request)) return reply.code(204).send();
-      return page(reply, 200, htmlPage('Password changed', ['Your password is changed, and every session of your account is signed out.'], {
-        link: { label: 'Sign in', href: signInUrl },
-      }));
+      return page(
+        reply,
+        200,
+        htmlPage('Password changed', ['Your password is changed, and every session of your account is signed out.'], {
+          link: { label: 'Sign in', href: signInUrl },
+        }),
+      );
     });
   });
 }

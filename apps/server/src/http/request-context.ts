@@ -1,12 +1,4 @@
-import {
-  type BrowserAnswer,
-  type Context,
-  createContext,
-  type ResponseHeaders,
-  type Services,
-  type SessionCookieWriter,
-  type UploadSource,
-} from '@lfk/api';
+import { type BrowserAnswer, type Context, createContext, type ResponseHeaders, type Services, type SessionCookieWriter, type UploadSource } from '@lfk/api';
 import { cutToLength, TEXT_LIMITS } from '@lfk/vocabulary';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OwnOriginCheck } from './own-origin.ts';

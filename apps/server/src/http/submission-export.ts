@@ -4,7 +4,6 @@ import type { FastifyInstance } from 'fastify';
 import { sendError } from './errors.ts';
 import type { ContextForRequest } from './request-context.ts';
 
-
 /**
  * `GET /v1/forms/{form_id}/submissions/export`: the procedure decides who may export and what,
  * and yields the file chunk by chunk; this sends each chunk as it comes, as an attachment.

@@ -1,4 +1,14 @@
-import { type BrowserAnswer, createCaller, findVisitorFacts, preflightSubmission, restRoutes, sentValues, type Services, type VisitorFacts, visitorFactsOf } from '@lfk/api';
+import {
+  type BrowserAnswer,
+  createCaller,
+  findVisitorFacts,
+  preflightSubmission,
+  restRoutes,
+  sentValues,
+  type Services,
+  type VisitorFacts,
+  visitorFactsOf,
+} from '@lfk/api';
 import type { FormReading } from '@lfk/db';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError, sendErrorPage, wireErrorOf } from './errors.ts';
@@ -79,7 +89,10 @@ function errorLocation(errorRedirectUrl: string, code: string, details: readonly
 function answerRefusal(error: unknown, request: FastifyRequest, reply: FastifyReply, visitor: VisitorFacts | null): FastifyReply {
   if (visitor?.errorRedirectUrl) {
     const { wire } = wireErrorOf(error, request);
-    return reply.code(303).header('location', errorLocation(visitor.errorRedirectUrl, wire.body.error.code, wire.body.error.details ?? [])).send();
+    return reply
+      .code(303)
+      .header('location', errorLocation(visitor.errorRedirectUrl, wire.body.error.code, wire.body.error.details ?? []))
+      .send();
   }
   const back = backTo(request, visitor?.origin ?? null);
   return sendErrorPage(error, request, reply, ({ status, body }, headers) => {
@@ -155,7 +168,10 @@ export async function registerSubmissions(
         if (!htmlPost) return reply.code(201).send(created);
         if (browser.location) return reply.code(303).header('location', browser.location).send();
         const thanks = thankYouPage(backTo(request, browser.origin));
-        return reply.code(200).type('text/html; charset=utf-8').send(htmlPage(thanks.title, thanks.paragraphs, thanks));
+        return reply
+          .code(200)
+          .type('text/html; charset=utf-8')
+          .send(htmlPage(thanks.title, thanks.paragraphs, thanks));
       } catch (error) {
         if (upload) discardRest(request, reply, services.files.settings.maxSubmissionSize + DISCARD_SLACK, lingerMs);
         if (!htmlPost) return sendError(error, request, reply);

@@ -35,7 +35,9 @@ export async function registerTrpc(app: FastifyInstance, contextFor: ContextForR
       // Refused before anything runs: a procedure that opens a file must not open it for nobody.
       const file = procedures.find((procedure) => FILE_ROUTES.has(procedure));
       if (file) {
-        throw new ApiError('unsupported_media_type', { message: `This procedure answers a file, streamed: GET it from its REST route, ${FILE_ROUTES.get(file)!.replace(/:(\w+)/g, '{$1}')}.` });
+        throw new ApiError('unsupported_media_type', {
+          message: `This procedure answers a file, streamed: GET it from its REST route, ${FILE_ROUTES.get(file)!.replace(/:(\w+)/g, '{$1}')}.`,
+        });
       }
     });
     // An empty JSON body is no input, which the procedure's schema then refuses (400

@@ -15,7 +15,8 @@ async function signUp() {
   return { email, token: res.json.session_token as string, workspaceId: res.json.workspace.id as string, user: res.json.user };
 }
 const verified = async (token: string) => (await t.request('GET', '/v1/auth/session', { token })).json.user.email_verified as boolean;
-const confirm = (token: string) => t.request('POST', `/v1/email-verifications/${token}`, { headers: { 'content-type': 'application/x-www-form-urlencoded' }, raw: '' });
+const confirm = (token: string) =>
+  t.request('POST', `/v1/email-verifications/${token}`, { headers: { 'content-type': 'application/x-www-form-urlencoded' }, raw: '' });
 const formNotifying = (key: string, email: string) =>
   t.request('POST', '/v1/forms', { token: key, body: { name: 'Leads', schema: [{ name: 'email', type: 'email' }], notify_email: email } });
 
@@ -40,14 +41,14 @@ describe("an account's address", () => {
     const first = await linkTokenSentTo(t, me.email, 'account_verification');
     // Sign-up's own email counts: asking at once is too soon.
     expectError(await t.request('POST', '/v1/auth/email-verification', { token: me.token }), 429, 'rate_limited');
-    await t.sql('update email_verifications set created_at = created_at - interval \'2 minutes\' where email = ?', [me.email]);
+    await t.sql("update email_verifications set created_at = created_at - interval '2 minutes' where email = ?", [me.email]);
     const again = await t.request('POST', '/v1/auth/email-verification', { token: me.token });
     expect(again.status).toBe(202);
     expect(again.json.sent_to).toMatch(/^p\*\*\*@example\.com$/);
     const second = await linkTokenSentTo(t, me.email, 'account_verification', 2);
     expect((await confirm(first)).status).toBe(404);
     expect((await confirm(second)).status).toBe(200);
-    await t.sql('update email_verifications set created_at = created_at - interval \'2 minutes\' where email = ?', [me.email]);
+    await t.sql("update email_verifications set created_at = created_at - interval '2 minutes' where email = ?", [me.email]);
     expectError(await t.request('POST', '/v1/auth/email-verification', { token: me.token }), 409, 'email_already_verified');
   });
 });
@@ -82,7 +83,7 @@ describe("a form's notify_email and its workspace's members", () => {
     expect(emailsSentTo(t, me.email).map((email) => email.kind)).toEqual(['account_verification']);
   });
 
-  it("the verified address of someone outside the workspace verifies nothing", async () => {
+  it('the verified address of someone outside the workspace verifies nothing', async () => {
     const outsider = await signUp();
     await confirm(await linkTokenSentTo(t, outsider.email, 'account_verification'));
     const other = await t.signup();

@@ -17,7 +17,10 @@ describe('sign-up, login, sessions', () => {
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);
     // Beside it, a cookie the dashboard's script reads to know a session is worth asking about: worth nothing itself.
-    const hint = [res.headers['set-cookie']].flat().map(String).find((c) => c.startsWith('lfk_signed_in='));
+    const hint = [res.headers['set-cookie']]
+      .flat()
+      .map(String)
+      .find((c) => c.startsWith('lfk_signed_in='));
     expect(hint).toMatch(/^lfk_signed_in=1; /);
     expect(hint).not.toMatch(/HttpOnly/i);
     expect(hint).not.toContain(res.json.session_token);
@@ -45,9 +48,7 @@ describe('sign-up, login, sessions', () => {
 
   it('concurrent sign-ups with one address make one account', async () => {
     const results = await Promise.all(
-      Array.from({ length: 5 }, () =>
-        t.request('POST', '/v1/auth/signup', { body: { email: 'race@example.com', password: PASSWORD } }),
-      ),
+      Array.from({ length: 5 }, () => t.request('POST', '/v1/auth/signup', { body: { email: 'race@example.com', password: PASSWORD } })),
     );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
     expect(await t.count("users where email = 'race@example.com'")).toBe(1);
@@ -164,7 +165,10 @@ describe('workspaces, members, projects', () => {
     // The audit log still names the person who left by their address.
     const events = await t.request('GET', `/v1/workspaces/${owner.workspaceId}/audit-events`, { token: owner.token });
     const removal = events.json.data.find((e: { action: string }) => e.action === 'member.removed');
-    expect(removal).toMatchObject({ actor: { type: 'user', id: owner.userId, email: owner.email }, target: { type: 'user', id: other.userId, email: other.email } });
+    expect(removal).toMatchObject({
+      actor: { type: 'user', id: owner.userId, email: owner.email },
+      target: { type: 'user', id: other.userId, email: other.email },
+    });
   });
 
   it('two owners removing each other at once leave one owner', async () => {
@@ -229,8 +233,6 @@ describe('workspaces, members, projects', () => {
       actor: { type: 'user', id: owner.userId },
       data: { fields: ['redirect_url'] },
     });
-    expect(events.json.data.map((e: { id: string }) => e.id)).toEqual(
-      [...events.json.data.map((e: { id: string }) => e.id)].sort().reverse(),
-    );
+    expect(events.json.data.map((e: { id: string }) => e.id)).toEqual([...events.json.data.map((e: { id: string }) => e.id)].sort().reverse());
   });
 });

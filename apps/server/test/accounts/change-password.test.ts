@@ -56,7 +56,8 @@ describe('change password', () => {
     const limited = await startTestServer({ LFK_RATE_LIMIT_LOGIN_FAILURES: '2/1h' });
     try {
       const me = await limited.signup();
-      const guess = () => limited.request('POST', '/v1/auth/password', { token: me.token, body: { current_password: 'a wrong guess!', new_password: NEW_PASSWORD } });
+      const guess = () =>
+        limited.request('POST', '/v1/auth/password', { token: me.token, body: { current_password: 'a wrong guess!', new_password: NEW_PASSWORD } });
       expect((await guess()).status).toBe(400);
       expect((await guess()).status).toBe(400);
       expectError(await guess(), 429, 'rate_limited');

@@ -36,7 +36,12 @@ describe('a device sign-in over HTTP', () => {
     });
     const started: Started = res.json;
     const shown = await t.request('GET', `/v1/auth/device-logins/${started.user_code}`, { token: owner.token });
-    expect(shown.json).toMatchObject({ device_name: 'lfk CLI on your laptop', requested_ip: '127.0.0.1', requested_user_agent: 'curl/8.5.0', requested_device: 'curl 8.5.0' });
+    expect(shown.json).toMatchObject({
+      device_name: 'lfk CLI on your laptop',
+      requested_ip: '127.0.0.1',
+      requested_user_agent: 'curl/8.5.0',
+      requested_device: 'curl 8.5.0',
+    });
     expect(Date.parse(shown.json.created_at)).not.toBeNaN();
 
     expect((await t.request('POST', `/v1/auth/device-logins/${started.user_code}/approve`, { token: owner.token })).status).toBe(200);
@@ -48,7 +53,12 @@ describe('a device sign-in over HTTP', () => {
       expect(events).toHaveLength(1);
       expect(events[0]).toMatchObject({ action: 'device_login.approved', actor_id: owner.userId, target_type: 'device_login' });
       const data = typeof events[0]!.data === 'string' ? JSON.parse(events[0]!.data) : events[0]!.data;
-      expect(data).toEqual({ device_name: 'lfk CLI on your laptop', requested_ip: '127.0.0.1', requested_user_agent: 'curl/8.5.0', decided_from_ip: '127.0.0.1' });
+      expect(data).toEqual({
+        device_name: 'lfk CLI on your laptop',
+        requested_ip: '127.0.0.1',
+        requested_user_agent: 'curl/8.5.0',
+        decided_from_ip: '127.0.0.1',
+      });
     }
     const [email] = await until('the sign-in email', () => {
       const sent = emailsSentTo(t, owner.email, 'device_signed_in');
@@ -87,7 +97,8 @@ describe('guessing codes (RFC 8628 §5.1)', () => {
     const guesser = await limited.signup();
     const started = (await limited.request('POST', '/v1/auth/device-logins', { body: {} })).json as Started;
     const wrong = ['BCDF-GHJK', 'BCDF-GHJL', 'BCDF-GHJM'];
-    for (const code of wrong) expectError(await limited.request('GET', `/v1/auth/device-logins/${code}`, { token: guesser.token }), 404, 'device_login_not_found');
+    for (const code of wrong)
+      expectError(await limited.request('GET', `/v1/auth/device-logins/${code}`, { token: guesser.token }), 404, 'device_login_not_found');
     // A batch of 8 approvals of wrong codes: 2 more are looked up, the rest are held back.
     const paths = Array.from({ length: 8 }, () => 'deviceLogins.approve').join(',');
     const body = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [i, { user_code: `BCDF-GHK${'BCDFGHJK'[i]}` }]));
@@ -101,7 +112,9 @@ describe('guessing codes (RFC 8628 §5.1)', () => {
     // Another person from the same address waits too: the address is counted as well as the person.
     const neighbour = await limited.signup();
     expectError(await limited.request('GET', `/v1/auth/device-logins/${started.user_code}`, { token: neighbour.token }), 429, 'rate_limited');
-    expect((await limited.sql<{ state: string }>('select state from device_logins where user_code = ?', [started.user_code.replace('-', '')]))[0]!.state).toBe('pending');
+    expect((await limited.sql<{ state: string }>('select state from device_logins where user_code = ?', [started.user_code.replace('-', '')]))[0]!.state).toBe(
+      'pending',
+    );
   });
 });
 
@@ -119,7 +132,10 @@ describe('what a device sign-in logs', () => {
     const lines = t.logs.slice(from);
     expect(lines.filter((l) => l.includes('[user code]')).length).toBeGreaterThanOrEqual(4);
     for (const shown of [started.user_code, bare, bare.toLowerCase()]) {
-      expect(lines.find((l) => l.toLowerCase().includes(shown.toLowerCase())), shown).toBeUndefined();
+      expect(
+        lines.find((l) => l.toLowerCase().includes(shown.toLowerCase())),
+        shown,
+      ).toBeUndefined();
     }
     // The device's own poll route is not taken for a code.
     await poll(started.device_code);

@@ -34,7 +34,7 @@ describe('asking for a reset link', () => {
     expect(known.json.message).toMatch(/^If an account uses this address/);
     await linkTokenSentTo(t, me.email, 'password_reset');
     expect(emailsSentTo(t, stranger)).toEqual([]);
-    expect(await t.count("outbox_emails where \"to\" = ?", [stranger])).toBe(0);
+    expect(await t.count('outbox_emails where "to" = ?', [stranger])).toBe(0);
     expect(await t.count('password_resets r join users u on u.id = r.user_id where u.email = ?', [me.email])).toBe(1);
     // The address is matched as sign-up stored it: whatever the case it is typed in.
     expect((await ask(t, me.email.toUpperCase())).status).toBe(202);

@@ -24,8 +24,24 @@ describe('sessions', () => {
     expect(res.json.data).toHaveLength(3);
     expect(res.json.data.slice(0, 2)).toEqual([
       // `device` is what bowser makes of the User-Agent: here, only the browser's name.
-      { id: expect.stringMatching(/^ses_/), created_at: clock.toISOString(), last_seen_at: clock.toISOString(), ip: '127.0.0.1', user_agent: 'Safari on a phone', device: 'Safari', current: true },
-      { id: expect.stringMatching(/^ses_/), created_at: expect.any(String), last_seen_at: expect.any(String), ip: '127.0.0.1', user_agent: 'Firefox on a laptop', device: 'Firefox', current: false },
+      {
+        id: expect.stringMatching(/^ses_/),
+        created_at: clock.toISOString(),
+        last_seen_at: clock.toISOString(),
+        ip: '127.0.0.1',
+        user_agent: 'Safari on a phone',
+        device: 'Safari',
+        current: true,
+      },
+      {
+        id: expect.stringMatching(/^ses_/),
+        created_at: expect.any(String),
+        last_seen_at: expect.any(String),
+        ip: '127.0.0.1',
+        user_agent: 'Firefox on a laptop',
+        device: 'Firefox',
+        current: false,
+      },
     ]);
     // Used again after a while: its "last seen" moves, with where from.
     clock = new Date(clock.getTime() + 10 * 60_000);

@@ -75,7 +75,11 @@ describe('until its address is confirmed', () => {
     const sent = await invite(me, unique('colleague'));
     await neverConfirmed(me);
     expectError(await t.request('POST', `/v1/workspaces/${me.workspaceId}/api-keys/${id}/roll`, { token: me.token, body: {} }), 403, 'email_not_confirmed');
-    expectError(await t.request('POST', `/v1/workspaces/${me.workspaceId}/invitations/${sent.json.id}/resend`, { token: me.token }), 403, 'email_not_confirmed');
+    expectError(
+      await t.request('POST', `/v1/workspaces/${me.workspaceId}/invitations/${sent.json.id}/resend`, { token: me.token }),
+      403,
+      'email_not_confirmed',
+    );
     // A key is the workspace's: it works until a reset that confirms the address takes it back.
     const form = await createContactForm(t, me);
     expect((await addWebhook(key, form.id, 'https://receiver.invalid/by-key')).status).toBe(201);
@@ -131,7 +135,9 @@ describe('a password reset that confirms the address for the first time', () => 
     // The key is refused at once, as any revoked key; the co-owner's key stays.
     expectError(await readForm(key, form.id), 401, 'invalid_api_key');
     expect((await readForm(coOwnersKey, form.id)).status).toBe(200);
-    const [stored] = await t.sql<{ revoked_reason: string; revoked_by_id: string | null }>('select revoked_reason, revoked_by_id from api_keys where id = ?', [keyId]);
+    const [stored] = await t.sql<{ revoked_reason: string; revoked_by_id: string | null }>('select revoked_reason, revoked_by_id from api_keys where id = ?', [
+      keyId,
+    ]);
     expect(stored).toEqual({ revoked_reason: 'revoked', revoked_by_id: null });
     // The webhooks the account and its key added are gone; the co-owner's stays.
     const hooks = await t.request('GET', `/v1/forms/${form.id}/webhooks`, { token: coOwnersKey });

@@ -36,17 +36,28 @@ export function errorCodeOf(res: Res): string | undefined {
 
 export function tokenOf(world: World, caller: Caller): string | undefined {
   switch (caller) {
-    case 'no_credentials': return undefined;
-    case 'owner_session': return world.owner.token;
-    case 'member_session': return world.member.token;
-    case 'outsider_session': return world.outsider.token;
-    case 'expired_session': return world.expiredToken;
-    case 'signed_out_session': return world.signedOutToken;
-    case 'workspace_key': return world.key.key;
-    case 'other_workspace_key': return world.otherKey.key;
-    case 'revoked_key': return world.revokedKey;
-    case 'malformed_bearer': return 'not-a-key';
-    case 'bad_checksum_key': return world.badChecksumKey;
+    case 'no_credentials':
+      return undefined;
+    case 'owner_session':
+      return world.owner.token;
+    case 'member_session':
+      return world.member.token;
+    case 'outsider_session':
+      return world.outsider.token;
+    case 'expired_session':
+      return world.expiredToken;
+    case 'signed_out_session':
+      return world.signedOutToken;
+    case 'workspace_key':
+      return world.key.key;
+    case 'other_workspace_key':
+      return world.otherKey.key;
+    case 'revoked_key':
+      return world.revokedKey;
+    case 'malformed_bearer':
+      return 'not-a-key';
+    case 'bad_checksum_key':
+      return world.badChecksumKey;
   }
 }
 
@@ -86,8 +97,18 @@ export function useWorld(): void {
     const apiKeyFormId = (await createForm(t, key.key, { ...formBody, submission_mode: 'api_key' })).id;
 
     w = {
-      owner, member, outsider, ws, key, otherKey,
-      revokedKey: revoked.key, expiredToken, signedOutToken, badChecksumKey, formId, apiKeyFormId,
+      owner,
+      member,
+      outsider,
+      ws,
+      key,
+      otherKey,
+      revokedKey: revoked.key,
+      expiredToken,
+      signedOutToken,
+      badChecksumKey,
+      formId,
+      apiKeyFormId,
     };
   });
 }

@@ -20,9 +20,7 @@ describe('authorization matrix', () => {
     expect([...table].sort()).toEqual(restRoutes.map(routeKey).sort());
   });
 
-  const cells = MATRIX.flatMap((row) =>
-    CALLERS.map((caller) => ({ route: row.route, caller, expected: row.expect[caller], row })),
-  );
+  const cells = MATRIX.flatMap((row) => CALLERS.map((caller) => ({ route: row.route, caller, expected: row.expect[caller], row })));
 
   it.each(cells)('$route · $caller → $expected', async ({ row, caller, expected }) => {
     const [method, path] = row.route.split(' ') as [string, string];
@@ -44,11 +42,7 @@ describe('authorization matrix', () => {
       }
     } finally {
       // Keys created by a cell never count against W's 10-key limit in a later cell.
-      await t.sql('update api_keys set revoked_at = ? where workspace_id = ? and revoked_at is null and id <> ?', [
-        new Date().toISOString(),
-        w.ws,
-        w.key.id,
-      ]);
+      await t.sql('update api_keys set revoked_at = ? where workspace_id = ? and revoked_at is null and id <> ?', [new Date().toISOString(), w.ws, w.key.id]);
     }
   });
 });

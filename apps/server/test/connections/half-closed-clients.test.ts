@@ -15,11 +15,17 @@ beforeAll(async () => {
 
 /** `GET path` with these headers, then the client's side of the connection closed at once. */
 const halfClosed = (path: string, headers: Record<string, string>) =>
-  rawExchange(port, (socket) => {
-    const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
-    socket.write(`GET ${path} HTTP/1.1\r\nHost: lfk.test\r\n${lines}\r\n`);
-    socket.end();
-  }, 10_000);
+  rawExchange(
+    port,
+    (socket) => {
+      const lines = Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('');
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: lfk.test\r\n${lines}\r\n`);
+      socket.end();
+    },
+    10_000,
+  );
 
 describe('a client that half-closes after its request', () => {
   it('gets the 401 of a refused key', async () => {

@@ -46,21 +46,21 @@ describe('slow clients', () => {
     expect(res.closedAfterMs).toBeLessThan(ENDED_WITHIN_MS);
   }
 
-  it('a body sent one byte a second is answered 408 in lfk\'s shape once the request timeout has passed', async () => {
+  it("a body sent one byte a second is answered 408 in lfk's shape once the request timeout has passed", async () => {
     await expectTimedOut(async (socket) => {
       socket.write('POST /v1/auth/login HTTP/1.1\r\nHost: lfk.test\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n');
       await trickle(socket, ' ');
     }, REQUEST_TIMEOUT_S);
   });
 
-  it('headers sent one byte a second are answered 408 in lfk\'s shape once the headers timeout has passed', async () => {
+  it("headers sent one byte a second are answered 408 in lfk's shape once the headers timeout has passed", async () => {
     await expectTimedOut(async (socket) => {
       socket.write('GET /healthz HTTP/1.1\r\nHost: lfk.test\r\nX-Slow: ');
       await trickle(socket, 'a');
     }, HEADERS_TIMEOUT_S);
   });
 
-  it('a connection that never sends a byte is answered 408 in lfk\'s shape once the headers timeout has passed', async () => {
+  it("a connection that never sends a byte is answered 408 in lfk's shape once the headers timeout has passed", async () => {
     await expectTimedOut(() => {}, HEADERS_TIMEOUT_S);
   });
 

@@ -70,7 +70,10 @@ describe.runIf(!!TEST_DATABASE_URL)('the database going away', () => {
       const res = await submit(t, keyFormId, VALID, { token: key });
       return { kind: 'keyed submission', res, ...(res.status === 201 ? { acknowledged: res.json.id } : {}) };
     },
-    'html form post': async () => ({ kind: 'html form post', res: await postHtmlForm(t, formId, 'name=Ada&email=ada%40example.com', { origin: 'https://shop.example' }) }),
+    'html form post': async () => ({
+      kind: 'html form post',
+      res: await postHtmlForm(t, formId, 'name=Ada&email=ada%40example.com', { origin: 'https://shop.example' }),
+    }),
     'trpc submission': async () => {
       const res = await submitOverTrpc(t, formId, VALID, { origin: 'https://shop.example' });
       return { kind: 'trpc submission', res, ...(res.status === 200 ? { acknowledged: res.json.result.data.id } : {}) };
@@ -79,9 +82,14 @@ describe.runIf(!!TEST_DATABASE_URL)('the database going away', () => {
     login: async () => ({ kind: 'login', res: await t.request('POST', '/v1/auth/login', { body: { email: owner.email, password: 'not the password' } }) }),
     signup: async () => ({
       kind: 'signup',
-      res: await t.request('POST', '/v1/auth/signup', { body: { email: `outage-${Math.random().toString(36).slice(2)}@example.com`, password: 'a long enough password' } }),
+      res: await t.request('POST', '/v1/auth/signup', {
+        body: { email: `outage-${Math.random().toString(36).slice(2)}@example.com`, password: 'a long enough password' },
+      }),
     }),
-    'trpc forms list': async () => ({ kind: 'trpc forms list', res: await t.request('GET', `/trpc/forms.list?input=${encodeURIComponent(JSON.stringify({ workspace_id: owner.workspaceId }))}`, { token: owner.token }) }),
+    'trpc forms list': async () => ({
+      kind: 'trpc forms list',
+      res: await t.request('GET', `/trpc/forms.list?input=${encodeURIComponent(JSON.stringify({ workspace_id: owner.workspaceId }))}`, { token: owner.token }),
+    }),
   };
 
   /** What each kind answers when the database is there. */
@@ -178,7 +186,11 @@ describe.runIf(!!TEST_DATABASE_URL)('the database going away', () => {
     expect(stored.map((r) => r.id).sort()).toEqual([...acknowledged].sort());
 
     // The log: the outage once when it began and once when it ended; no stack, no "unexpected error".
-    await until('the outage to be logged as over', () => logLines().slice(before).some((l) => OUTAGE_ENDS.test(l.msg)));
+    await until('the outage to be logged as over', () =>
+      logLines()
+        .slice(before)
+        .some((l) => OUTAGE_ENDS.test(l.msg)),
+    );
     const lines = logLines().slice(before);
     expect(lines.filter((l) => l.msg === OUTAGE_STARTS)).toHaveLength(1);
     expect(lines.filter((l) => OUTAGE_ENDS.test(l.msg))).toHaveLength(1);
@@ -201,7 +213,11 @@ describe.runIf(!!TEST_DATABASE_URL)('the database going away', () => {
     await proxy.up();
     await until('requests to succeed again', async () => (await kinds.session!()).res.status === 200);
     for (const kind of Object.keys(kinds)) expect((await kinds[kind]!()).res.status).toBe(HEALTHY[kind]);
-    await until('the outage to be logged as over', () => logLines().slice(before).some((l) => OUTAGE_ENDS.test(l.msg)));
+    await until('the outage to be logged as over', () =>
+      logLines()
+        .slice(before)
+        .some((l) => OUTAGE_ENDS.test(l.msg)),
+    );
     const lines = logLines().slice(before);
     expect(lines.filter((l) => l.msg === OUTAGE_STARTS)).toHaveLength(1);
     expect(lines.filter((l) => l.msg === 'unexpected error')).toEqual([]);

@@ -109,7 +109,8 @@ describe('links in the README and docs/', () => {
           const [path, anchor] = target!.split('#') as [string, string | undefined];
           const to = path === '' ? file : relative(ROOT, join(ROOT, dirname(file), decodeURIComponent(path)));
           if (!existsSync(join(ROOT, to))) broken.push(`${file}: ${target} (no ${to})`);
-          else if (anchor !== undefined && to.endsWith('.md') && !anchors(read(to)).has(anchor)) broken.push(`${file}: ${target} (no heading #${anchor} in ${to})`);
+          else if (anchor !== undefined && to.endsWith('.md') && !anchors(read(to)).has(anchor))
+            broken.push(`${file}: ${target} (no heading #${anchor} in ${to})`);
         }
       }
     }

@@ -76,7 +76,13 @@ describe('auto-replies', () => {
     const { owner, form } = await formWithAutoReply();
     const previews = await t.request('GET', `/v1/forms/${form.id}/email-previews`, { token: owner.key });
     expect(previews.status).toBe(200);
-    expect(previews.json.notification).toMatchObject({ to: owner.email, reply_to: 'someone@example.com', subject: 'New submission to "Quotes"', html: null, list_unsubscribe: null });
+    expect(previews.json.notification).toMatchObject({
+      to: owner.email,
+      reply_to: 'someone@example.com',
+      subject: 'New submission to "Quotes"',
+      html: null,
+      list_unsubscribe: null,
+    });
     expect(previews.json.notification.text).toContain('email: someone@example.com');
     expect(previews.json.auto_reply).toMatchObject({ to: 'someone@example.com', reply_to: owner.email, subject: 'Thanks, name' });
     expect(previews.json.auto_reply.text).toContain('Hello name,\n\nWe got your message:\nA few lines of text,\nas a person writes them.');
@@ -115,13 +121,17 @@ describe('auto-replies', () => {
     expect(await skipped(other.json.id, owner.key)).toBe(1);
     const metrics = await t.request('GET', '/metrics');
     expect(metrics.body).toMatch(/lfk_auto_replies_skipped_total\{reason="stopped"\} [1-9]/);
-    expect(await t.count("outbox_emails where kind = 'auto_reply' and lower(\"to\") = ?", [to])).toBe(1);
+    expect(await t.count('outbox_emails where kind = \'auto_reply\' and lower("to") = ?', [to])).toBe(1);
   });
 
   it('a link lfk did not make is a 404 page', async () => {
     for (const token of ['lfu_nothing', 'lfu_d3NfMDAwMAphQGV4YW1wbGUuY29t.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', `lfu_${'x'.repeat(2000)}`]) {
       for (const method of ['GET', 'POST']) {
-        const res = await t.request(method, `/v1/auto-reply-stops/${token}`, method === 'POST' ? { raw: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } } : {});
+        const res = await t.request(
+          method,
+          `/v1/auto-reply-stops/${token}`,
+          method === 'POST' ? { raw: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } } : {},
+        );
         expect(res.status, `${method} ${token.slice(0, 30)}`).toBe(404);
         expect(res.headers['content-type']).toMatch(/^text\/html/);
       }
@@ -144,7 +154,7 @@ describe('auto-replies', () => {
     for (const to of others) expect((await submit(form.id, owner.key, { name: 'Person', email: to })).status).toBe(201);
     await waitForEmails(peer, others[2]!);
     expect(await skipped(form.id, owner.key)).toBe(18);
-    expect(await t.count("outbox_emails where kind = 'auto_reply' and \"to\" = ?", [others[3]!])).toBe(0);
+    expect(await t.count('outbox_emails where kind = \'auto_reply\' and "to" = ?', [others[3]!])).toBe(0);
     const metrics = (await t.request('GET', '/metrics')).body;
     expect(metrics).toMatch(/lfk_auto_replies_skipped_total\{reason="recipient_limit"\} (1[89]|[2-9]\d)/);
     expect(metrics).toMatch(/lfk_auto_replies_skipped_total\{reason="form_limit"\} [1-9]/);
@@ -174,12 +184,17 @@ describe('auto-replies', () => {
     });
     expect(created.status, created.body).toBe(201);
     const to = address('files');
-    const sent = await submitMultipart(t, created.json.id, [
-      { name: 'name', value: 'Ada' },
-      { name: 'email', value: to },
-      { name: 'attachment', file: 'one', filename: 'invoice.pdf', type: 'application/pdf' },
-      { name: 'attachment', file: 'two', filename: 'photo.png', type: 'image/png' },
-    ], { token: owner.key });
+    const sent = await submitMultipart(
+      t,
+      created.json.id,
+      [
+        { name: 'name', value: 'Ada' },
+        { name: 'email', value: to },
+        { name: 'attachment', file: 'one', filename: 'invoice.pdf', type: 'application/pdf' },
+        { name: 'attachment', file: 'two', filename: 'photo.png', type: 'image/png' },
+      ],
+      { token: owner.key },
+    );
     expect(sent.status, sent.body).toBe(201);
     const [reply] = await waitForEmails(peer, to);
     expect(reply!.subject).toBe('Got invoice.pdf, photo.png');
@@ -191,14 +206,20 @@ describe('auto-replies', () => {
     for (const email of ['a@example.com, b@example.com', 'a@example.com\r\nBcc: everyone@example.com', 'a@example.com;b@example.com', '<a@example.com>']) {
       const res = await submit(form.id, owner.key, { name: 'Mallory', email });
       expect(res.status, email).toBe(422);
-      expect(res.json.error.details.map((d: { path: string }) => d.path), email).toEqual(['email']);
+      expect(
+        res.json.error.details.map((d: { path: string }) => d.path),
+        email,
+      ).toEqual(['email']);
     }
     expect(await t.count("outbox_emails where \"to\" in ('a@example.com', 'b@example.com', 'everyone@example.com')")).toBe(0);
     expect(await skipped(form.id, owner.key)).toBe(0);
   });
 
   it('never answers spam, nor a submission without an address, nor while turned off', async () => {
-    const { owner, form } = await formWithAutoReply({ spam: { honeypot: '_gotcha' }, schema: [...schema.slice(0, 1), { ...schema[1]!, required: false }, schema[2]!] });
+    const { owner, form } = await formWithAutoReply({
+      spam: { honeypot: '_gotcha' },
+      schema: [...schema.slice(0, 1), { ...schema[1]!, required: false }, schema[2]!],
+    });
     const spammed = address('spam');
     expect((await submit(form.id, owner.key, { name: 'Bot', email: spammed, _gotcha: 'filled' })).status).toBe(201);
     expect((await submit(form.id, owner.key, { name: 'No address' })).status).toBe(201);
@@ -208,7 +229,7 @@ describe('auto-replies', () => {
     expect((await submit(form.id, owner.key, { name: 'Later', email: whileOff })).status).toBe(201);
     // The owner's notifications of the two real ones are the proof that the writes are done.
     await waitForEmails(peer, owner.email, 2);
-    expect(await t.count("outbox_emails where kind = 'auto_reply' and \"to\" in (?, ?)", [spammed, whileOff])).toBe(0);
+    expect(await t.count('outbox_emails where kind = \'auto_reply\' and "to" in (?, ?)', [spammed, whileOff])).toBe(0);
     expect(await skipped(form.id, owner.key)).toBe(0);
     expect(emailsTo(peer, spammed)).toEqual([]);
     expect((await outboxTo(t, whileOff)).length).toBe(0);
@@ -222,8 +243,16 @@ describe('setting an auto-reply', () => {
   it('refuses what would mail anyone but the person who submitted, or could not be filled in', async () => {
     const { key } = await keyOwner(t);
     const cases: [Record<string, unknown>, string, string][] = [
-      [{ ...autoReply, email_field: 'name' }, 'auto_reply.email_field', 'Must name one of the form’s email fields: the auto-reply goes to the address given there.'],
-      [{ ...autoReply, email_field: 'missing' }, 'auto_reply.email_field', 'Must name one of the form’s email fields: the auto-reply goes to the address given there.'],
+      [
+        { ...autoReply, email_field: 'name' },
+        'auto_reply.email_field',
+        'Must name one of the form’s email fields: the auto-reply goes to the address given there.',
+      ],
+      [
+        { ...autoReply, email_field: 'missing' },
+        'auto_reply.email_field',
+        'Must name one of the form’s email fields: the auto-reply goes to the address given there.',
+      ],
       [{ ...autoReply, text: 'Hi {nobody}' }, 'auto_reply.text', '{nobody} names no field of the form.'],
       [{ ...autoReply, subject: 'Re: {phone}' }, 'auto_reply.subject', '{phone} names no field of the form.'],
       [{ ...autoReply, text: '{name}'.repeat(51) }, 'auto_reply.text', 'At most 50 placeholders in the subject and the text together.'],

@@ -65,7 +65,9 @@ const SENDS: Record<EmailKind, () => Promise<string>> = {
   async verification() {
     const { key } = await t.signupWithKey();
     const to = address('notify');
-    expect((await t.request('POST', '/v1/forms', { token: key, body: { name: 'Contact', schema: [{ name: 'email', type: 'email' }], notify_email: to } })).status).toBe(201);
+    expect(
+      (await t.request('POST', '/v1/forms', { token: key, body: { name: 'Contact', schema: [{ name: 'email', type: 'email' }], notify_email: to } })).status,
+    ).toBe(201);
     return to;
   },
   async account_verification() {
@@ -76,7 +78,9 @@ const SENDS: Record<EmailKind, () => Promise<string>> = {
   async invitation() {
     const owner = await t.signup();
     const to = address('invitee');
-    expect((await t.request('POST', `/v1/workspaces/${owner.workspaceId}/invitations`, { token: owner.token, body: { email: to, role: 'member' } })).status).toBe(202);
+    expect(
+      (await t.request('POST', `/v1/workspaces/${owner.workspaceId}/invitations`, { token: owner.token, body: { email: to, role: 'member' } })).status,
+    ).toBe(202);
     return to;
   },
   async password_reset() {
@@ -86,7 +90,10 @@ const SENDS: Record<EmailKind, () => Promise<string>> = {
   },
   async password_changed() {
     const owner = await t.signup();
-    const res = await t.request('POST', '/v1/auth/password', { token: owner.token, body: { current_password: PASSWORD, new_password: 'another long password' } });
+    const res = await t.request('POST', '/v1/auth/password', {
+      token: owner.token,
+      body: { current_password: PASSWORD, new_password: 'another long password' },
+    });
     expect(res.status, res.body).toBe(204);
     return owner.email;
   },
@@ -104,7 +111,10 @@ const SENDS: Record<EmailKind, () => Promise<string>> = {
   },
   async submission() {
     const { owner, key } = await t.signupWithKey();
-    const form = await t.request('POST', '/v1/forms', { token: key, body: { name: 'Notified', schema: [{ name: 'email', type: 'email' }], notify_email: owner.email } });
+    const form = await t.request('POST', '/v1/forms', {
+      token: key,
+      body: { name: 'Notified', schema: [{ name: 'email', type: 'email' }], notify_email: owner.email },
+    });
     expect((await t.request('POST', `/v1/forms/${form.json.id}/submissions`, { token: key, body: { email: 'someone@example.org' } })).status).toBe(201);
     return owner.email;
   },
@@ -177,7 +187,10 @@ describe('every kind of email', () => {
       if (!path.startsWith('/v1/')) {
         // The app's page, and a screen of the dashboard's router to draw on it.
         expect(res.body, path).toContain('<div id="app">');
-        expect(routes.some((route) => route.test(new URL(url).pathname)), `${kind}: ${path} is no route of the dashboard`).toBe(true);
+        expect(
+          routes.some((route) => route.test(new URL(url).pathname)),
+          `${kind}: ${path} is no route of the dashboard`,
+        ).toBe(true);
       }
     }
   });

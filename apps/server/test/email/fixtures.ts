@@ -146,10 +146,7 @@ async function listenFor(peer: SmtpPeer): Promise<void> {
  * for the enclosing describe block. When the block ends, whatever the peer still holds is refused
  * before the server closes: its sender would wait for it.
  */
-export function useServerWithSmtpPeer(
-  env: Record<string, string> = {},
-  outbox: Partial<OutboxSenderOptions> = {},
-): { t: TestServer; peer: SmtpPeer } {
+export function useServerWithSmtpPeer(env: Record<string, string> = {}, outbox: Partial<OutboxSenderOptions> = {}): { t: TestServer; peer: SmtpPeer } {
   const peer = useSmtpPeer();
   const t = useTestServer(() => ({ SMTP_URL: peer.url, LFK_EMAIL_FROM: EMAIL_FROM, ...env }), { outbox: { pollMs: 50, ...outbox } });
   afterAll(() => {

@@ -3,7 +3,23 @@
  */
 import { describe, expect, it } from 'vitest';
 import { until } from '@lfk/server/testing';
-import { address, createKeyForm, emailsTo, expectHtml, expectLinkGone, isVerified, keyOwner, linkIn, masked, nextHeld, openAndVerify, outboxTo, sleep, useServerWithSmtpPeer, waitForEmails } from './fixtures.ts';
+import {
+  address,
+  createKeyForm,
+  emailsTo,
+  expectHtml,
+  expectLinkGone,
+  isVerified,
+  keyOwner,
+  linkIn,
+  masked,
+  nextHeld,
+  openAndVerify,
+  outboxTo,
+  sleep,
+  useServerWithSmtpPeer,
+  waitForEmails,
+} from './fixtures.ts';
 
 describe('a server with immediate resends and quick retries', () => {
   const { t, peer } = useServerWithSmtpPeer({ LFK_VERIFY_RESEND_INTERVAL: '0' }, { baseDelayMs: 100, maxDelayMs: 200, maxAttempts: 3 });

@@ -5,7 +5,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import { expectError } from '@lfk/server/testing';
-import { address, createKeyForm, emailsTo, expectLinkGone, keyOwner, linkIn, masked, openAndVerify, outboxTo, useServerWithSmtpPeer, waitForEmails } from './fixtures.ts';
+import {
+  address,
+  createKeyForm,
+  emailsTo,
+  expectLinkGone,
+  keyOwner,
+  linkIn,
+  masked,
+  openAndVerify,
+  outboxTo,
+  useServerWithSmtpPeer,
+  waitForEmails,
+} from './fixtures.ts';
 
 describe('a form notifying several addresses', () => {
   const { t, peer } = useServerWithSmtpPeer({ LFK_VERIFY_RESEND_INTERVAL: '0' });
@@ -33,7 +45,11 @@ describe('a form notifying several addresses', () => {
     const [salesLink] = await waitForEmails(peer, sales);
     await waitForEmails(peer, support);
     expect((await openAndVerify(t, linkIn(salesLink!.text))).status).toBe(200);
-    expect(await read(form.id, owner.key)).toMatchObject({ verified_notify_emails: [sales, owner.email], notified_addresses: [sales, owner.email], notify_email_verified: true });
+    expect(await read(form.id, owner.key)).toMatchObject({
+      verified_notify_emails: [sales, owner.email],
+      notified_addresses: [sales, owner.email],
+      notify_email_verified: true,
+    });
 
     const sent = await submit(form.id, owner.key, { name: 'Ada', email: 'ada@example.org', message: 'A quote, please.' });
     expect(sent.status).toBe(201);

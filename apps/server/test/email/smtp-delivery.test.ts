@@ -3,7 +3,21 @@
  */
 import { describe, expect, it } from 'vitest';
 import { until } from '@lfk/server/testing';
-import { address, createKeyForm, EMAIL_FROM, emailsTo, expectHtml, expectLinkGone, isVerified, keyOwner, linkIn, openAndVerify, outboxTo, useServerWithSmtpPeer, waitForEmails } from './fixtures.ts';
+import {
+  address,
+  createKeyForm,
+  EMAIL_FROM,
+  emailsTo,
+  expectHtml,
+  expectLinkGone,
+  isVerified,
+  keyOwner,
+  linkIn,
+  openAndVerify,
+  outboxTo,
+  useServerWithSmtpPeer,
+  waitForEmails,
+} from './fixtures.ts';
 
 describe('verification emails by SMTP', () => {
   const { t, peer } = useServerWithSmtpPeer();

@@ -26,8 +26,10 @@ const t = useTestServer({
 
 const mailTo = (to: string, kind?: string) =>
   kind ? t.count('outbox_emails where "to" = ? and kind = ?', [to, kind]) : t.count('outbox_emails where "to" = ?', [to]);
-const createForm = (token: string | undefined, body: Record<string, unknown>) => t.request('POST', '/v1/forms', { ...(token ? { token } : {}), body: { name: 'Prize', schema, ...body } });
-const submit = (formId: string, key: string, email: string) => t.request('POST', `/v1/forms/${formId}/submissions`, { token: key, body: { name: 'Winner', email } });
+const createForm = (token: string | undefined, body: Record<string, unknown>) =>
+  t.request('POST', '/v1/forms', { ...(token ? { token } : {}), body: { name: 'Prize', schema, ...body } });
+const submit = (formId: string, key: string, email: string) =>
+  t.request('POST', `/v1/forms/${formId}/submissions`, { token: key, body: { name: 'Winner', email } });
 const skipped = async (formId: string, token: string) => (await t.request('GET', `/v1/forms/${formId}`, { token })).json.auto_replies_skipped as number;
 
 async function formWithAutoReply(token: string, workspaceId?: string): Promise<string> {
@@ -89,13 +91,15 @@ describe('an auto-reply', () => {
 describe('mail a stranger did not ask for', () => {
   const notify = (form: string, token: string, emails: string[]) => t.request('PATCH', `/v1/forms/${form}`, { token, body: { notify_emails: emails } });
 
-  it("sign-ups refused for a taken address spend none of its allowance: the person can still be invited", async () => {
+  it('sign-ups refused for a taken address spend none of its allowance: the person can still be invited', async () => {
     const taken = await t.signupOverHttp();
     for (let i = 0; i < 4; i++) {
       expectError(await t.request('POST', '/v1/auth/signup', { body: { email: taken.email, password: 'a long password' } }), 409, 'email_taken');
     }
     const owner = await t.signup();
-    expect((await t.request('POST', `/v1/workspaces/${owner.workspaceId}/invitations`, { token: owner.token, body: { email: taken.email, role: 'member' } })).status).toBe(202);
+    expect(
+      (await t.request('POST', `/v1/workspaces/${owner.workspaceId}/invitations`, { token: owner.token, body: { email: taken.email, role: 'member' } })).status,
+    ).toBe(202);
   });
 
   it('a notification address removed and added back 8 times is sent one link, which still works', async () => {
@@ -129,7 +133,9 @@ describe('mail a stranger did not ask for', () => {
   it('every path to the address spends the one allowance: an invitation, a link, an auto-reply; then a resend is refused and a reply skipped', async () => {
     const { owner, key } = await t.signupWithKey();
     const stranger = address('every-path');
-    expect((await t.request('POST', `/v1/workspaces/${owner.workspaceId}/invitations`, { token: owner.token, body: { email: stranger, role: 'member' } })).status).toBe(202);
+    expect(
+      (await t.request('POST', `/v1/workspaces/${owner.workspaceId}/invitations`, { token: owner.token, body: { email: stranger, role: 'member' } })).status,
+    ).toBe(202);
     const notified = await createForm(key, { notify_emails: [stranger] });
     expect(notified.status, notified.body).toBe(201);
     const replying = await formWithAutoReply(key);
@@ -138,7 +144,11 @@ describe('mail a stranger did not ask for', () => {
 
     await t.sql("update forms set verification_sent_at = now() - interval '1 day' where id = ?", [notified.json.id]);
     expectError(await t.request('POST', `/v1/forms/${notified.json.id}/resend-verification`, { token: key }), 429, 'rate_limited');
-    expectError(await t.request('POST', `/v1/workspaces/${owner.workspaceId}/invitations`, { token: owner.token, body: { email: stranger, role: 'owner' } }), 429, 'rate_limited');
+    expectError(
+      await t.request('POST', `/v1/workspaces/${owner.workspaceId}/invitations`, { token: owner.token, body: { email: stranger, role: 'owner' } }),
+      429,
+      'rate_limited',
+    );
     expect((await submit(replying, key, stranger)).status).toBe(201);
     expect(await skipped(replying, owner.token)).toBe(1);
     expect(await mailTo(stranger)).toBe(3);

@@ -157,7 +157,11 @@ describe('the OpenAPI document', () => {
       // What is refused before any route saw the request is JSON: too slow, headers too large,
       // a request Node cannot parse (400) and one that reaches a draining server (503). The route
       // answers pages, its 400s and 503s (the database away) included.
-      const expected = ['408', '431'].includes(status) ? ['application/json'] : ['400', '503'].includes(status) ? ['application/json', 'text/html'] : ['text/html'];
+      const expected = ['408', '431'].includes(status)
+        ? ['application/json']
+        : ['400', '503'].includes(status)
+          ? ['application/json', 'text/html']
+          : ['text/html'];
       expect(media(response as { content: object }), status).toEqual(expected);
     }
   });

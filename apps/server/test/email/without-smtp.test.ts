@@ -49,7 +49,10 @@ describe('without SMTP_URL', () => {
       token: key,
       body: {
         name: 'Printed',
-        schema: [{ name: 'email', type: 'email', required: true }, { name: 'note', type: 'text' }],
+        schema: [
+          { name: 'email', type: 'email', required: true },
+          { name: 'note', type: 'text' },
+        ],
         notify_email: owner.email,
         auto_reply: { email_field: 'email', subject: 'Got it', text: 'You wrote: {note}' },
       },

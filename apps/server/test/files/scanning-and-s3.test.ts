@@ -72,7 +72,11 @@ describeWithClamd('uploads scanned by clamd', () => {
     expect(download.json.error.code).toBe('file_quarantined');
     // Signed links: an export carries none for it, and a forged-in-the-server link still opens nothing.
     const exported = await t.request('GET', `/v1/forms/${formId}/submissions/export?format=jsonl`, { token: owner.token });
-    const line = exported.body.trim().split('\n').map((l) => JSON.parse(l)).find((l) => l.id === infected.json.id);
+    const line = exported.body
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .find((l) => l.id === infected.json.id);
     expect(line.files[0].url).toBeNull();
     const link = new URL(t.server.services.files.links.url(fileId, new Date(Date.now() + 60_000)));
     expect((await t.request('GET', link.pathname)).status).toBe(404);

@@ -4,7 +4,18 @@
  * by signed links that die with the submission, and gone from storage when it is deleted.
  */
 import { sweepObjects } from '@lfk/api';
-import { type Account, createForm, multipartBody, type Part, rawExchange, storedObjects, submitMultipart, type TestServer, until, useTestServer } from '@lfk/server/testing';
+import {
+  type Account,
+  createForm,
+  multipartBody,
+  type Part,
+  rawExchange,
+  storedObjects,
+  submitMultipart,
+  type TestServer,
+  until,
+  useTestServer,
+} from '@lfk/server/testing';
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { readdir } from 'node:fs/promises';
@@ -41,7 +52,15 @@ describe('files sent with a submission', () => {
 
   it('takes a file: stored with the submission, described by its bytes, downloaded by a member as an attachment, ranges too', async () => {
     const before = await storedObjects(t);
-    const res = await post(t, formId, [{ name: 'name', value: 'Ada' }, { name: 'cv', file: PDF, filename: '../../etc/Ada\u0000 CV.pdf', type: 'text/plain' }], { authorization: `Bearer ${key}` });
+    const res = await post(
+      t,
+      formId,
+      [
+        { name: 'name', value: 'Ada' },
+        { name: 'cv', file: PDF, filename: '../../etc/Ada\u0000 CV.pdf', type: 'text/plain' },
+      ],
+      { authorization: `Bearer ${key}` },
+    );
     expect(res.status, res.body).toBe(201);
     const submissionId = res.json.id as string;
 
@@ -96,12 +115,53 @@ describe('files sent with a submission', () => {
     const objects = await storedObjects(t);
     const auth = { authorization: `Bearer ${key}` };
     const cases: [Part[], number, string, string][] = [
-      [[{ name: 'name', value: 'Ada' }, { name: 'cv', file: HTML_AS_PDF, filename: 'cv.pdf', type: 'application/pdf' }], 415, 'file_type_not_accepted', 'cv'],
-      [[{ name: 'name', value: 'Ada' }, { name: 'cv', file: Buffer.concat([PDF, Buffer.alloc(64 * 1024)]), filename: 'big.pdf' }], 413, 'file_too_large', 'cv'],
+      [
+        [
+          { name: 'name', value: 'Ada' },
+          { name: 'cv', file: HTML_AS_PDF, filename: 'cv.pdf', type: 'application/pdf' },
+        ],
+        415,
+        'file_type_not_accepted',
+        'cv',
+      ],
+      [
+        [
+          { name: 'name', value: 'Ada' },
+          { name: 'cv', file: Buffer.concat([PDF, Buffer.alloc(64 * 1024)]), filename: 'big.pdf' },
+        ],
+        413,
+        'file_too_large',
+        'cv',
+      ],
       [[{ name: 'name', value: 'Ada' }], 422, 'invalid_submission', 'cv'],
-      [[{ name: 'name', value: 'Ada' }, { name: 'cv', file: Buffer.alloc(0), filename: 'empty.pdf' }], 422, 'invalid_submission', 'cv'],
-      [[{ name: 'name', value: 'Ada' }, { name: 'cv', file: PDF, filename: 'a.pdf' }, { name: 'cv', file: PDF, filename: 'b.pdf' }], 422, 'invalid_submission', 'cv'],
-      [[{ name: 'name', file: PDF, filename: 'name.pdf' }, { name: 'cv', file: PDF, filename: 'a.pdf' }], 422, 'invalid_submission', 'name'],
+      [
+        [
+          { name: 'name', value: 'Ada' },
+          { name: 'cv', file: Buffer.alloc(0), filename: 'empty.pdf' },
+        ],
+        422,
+        'invalid_submission',
+        'cv',
+      ],
+      [
+        [
+          { name: 'name', value: 'Ada' },
+          { name: 'cv', file: PDF, filename: 'a.pdf' },
+          { name: 'cv', file: PDF, filename: 'b.pdf' },
+        ],
+        422,
+        'invalid_submission',
+        'cv',
+      ],
+      [
+        [
+          { name: 'name', file: PDF, filename: 'name.pdf' },
+          { name: 'cv', file: PDF, filename: 'a.pdf' },
+        ],
+        422,
+        'invalid_submission',
+        'name',
+      ],
       [[{ name: 'cv', file: PDF, filename: 'a.pdf' }], 422, 'validation_failed', 'name'],
     ];
     for (const [parts, status, code, path] of cases) {
@@ -123,7 +183,10 @@ describe('files sent with a submission', () => {
     });
     expect(noBoundary.status).toBe(400);
     expect(noBoundary.json.error.code).toBe('invalid_request');
-    const { body, type } = await multipartBody([{ name: 'name', value: 'Ada' }, { name: 'cv', file: PDF, filename: 'a.pdf' }]);
+    const { body, type } = await multipartBody([
+      { name: 'name', value: 'Ada' },
+      { name: 'cv', file: PDF, filename: 'a.pdf' },
+    ]);
     const cut = await t.request('POST', `/v1/forms/${formId}/submissions`, {
       raw: body.subarray(0, body.length - 200),
       headers: { 'content-type': type, authorization: `Bearer ${key}` },
@@ -137,10 +200,22 @@ describe('files sent with a submission', () => {
   });
 
   it('hands files out by signed links that need no session, and that die with the submission; its objects leave storage', async () => {
-    const res = await post(t, formId, [{ name: 'name', value: 'Grace' }, { name: 'cv', file: PDF, filename: 'cv.pdf' }], { authorization: `Bearer ${key}` });
+    const res = await post(
+      t,
+      formId,
+      [
+        { name: 'name', value: 'Grace' },
+        { name: 'cv', file: PDF, filename: 'cv.pdf' },
+      ],
+      { authorization: `Bearer ${key}` },
+    );
     expect(res.status).toBe(201);
     const exported = await t.request('GET', `/v1/forms/${formId}/submissions/export?format=jsonl`, { token: owner.token });
-    const line = exported.body.trim().split('\n').map((l) => JSON.parse(l)).find((l) => l.id === res.json.id);
+    const line = exported.body
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .find((l) => l.id === res.json.id);
     const link = new URL(line.files[0].url);
     expect(link.origin).toBe('http://lfk.test');
     const opened = await t.request('GET', link.pathname);
@@ -194,71 +269,111 @@ describe('files sent with a submission', () => {
 
   it('keeps a hostile file name for display only: no path, no NUL, at most 255 characters', async () => {
     const name = `../../${'a'.repeat(10_000)}\u0000.pdf`;
-    const res = await post(t, formId, [{ name: 'name', value: 'Ada' }, { name: 'cv', file: PDF, filename: name }], { authorization: `Bearer ${key}` });
+    const res = await post(
+      t,
+      formId,
+      [
+        { name: 'name', value: 'Ada' },
+        { name: 'cv', file: PDF, filename: name },
+      ],
+      { authorization: `Bearer ${key}` },
+    );
     expect(res.status, res.body).toBe(201);
     const [file] = (await t.request('GET', `/v1/forms/${formId}/submissions/${res.json.id}`, { token: owner.token })).json.files;
     expect(file.name).toBe(`${'a'.repeat(251)}.pdf`);
   });
 
-  it('never drops a file part and answers success: a part busboy would skip (a line break in a name, no form-data disposition) refuses the body with 400', async () => {
-    // Written by hand: FormData escapes line breaks in names (%0D%0A), as browsers do; a hand-made client need not.
-    const form = await createForm(t, key, { name: 'Optional file', schema: [{ name: 'note', type: 'text' }, { name: 'doc', type: 'file' }] });
-    const rawBody = (disposition: string | null) => {
-      const boundary = 'lfkparts';
-      const head = disposition === null ? '' : `Content-Disposition: ${disposition}\r\n`;
-      return {
-        type: `multipart/form-data; boundary=${boundary}`,
-        body: Buffer.concat([
-          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="note"\r\n\r\nhello\r\n`),
-          Buffer.from(`--${boundary}\r\n${head}Content-Type: application/pdf\r\n\r\n`),
-          PDF,
-          Buffer.from(`\r\n--${boundary}--\r\n`),
-        ]),
+  it(
+    'never drops a file part and answers success: a part busboy would skip (a line break in a name, no form-data disposition) refuses the body ' + 'with 400',
+    async () => {
+      // Written by hand: FormData escapes line breaks in names (%0D%0A), as browsers do; a hand-made client need not.
+      const form = await createForm(t, key, {
+        name: 'Optional file',
+        schema: [
+          { name: 'note', type: 'text' },
+          { name: 'doc', type: 'file' },
+        ],
+      });
+      const rawBody = (disposition: string | null) => {
+        const boundary = 'lfkparts';
+        const head = disposition === null ? '' : `Content-Disposition: ${disposition}\r\n`;
+        return {
+          type: `multipart/form-data; boundary=${boundary}`,
+          body: Buffer.concat([
+            Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="note"\r\n\r\nhello\r\n`),
+            Buffer.from(`--${boundary}\r\n${head}Content-Type: application/pdf\r\n\r\n`),
+            PDF,
+            Buffer.from(`\r\n--${boundary}--\r\n`),
+          ]),
+        };
       };
-    };
-    // Busboy's header parser gives up at a line with a bare CR or LF, so neither the field nor the file name can be read.
-    const dispositions = [
-      'form-data; name="doc"; filename="cv\n.pdf"',
-      'form-data; name="doc"; filename="cv\r.pdf"',
-      'form-data; name="do\nc"; filename="cv.pdf"',
-      'attachment; name="doc"; filename="cv.pdf"',
-      null,
-    ];
-    for (const disposition of dispositions) {
-      const { body, type } = rawBody(disposition);
-      const res = await t.request('POST', `/v1/forms/${form.id}/submissions`, { raw: body, headers: { 'content-type': type, authorization: `Bearer ${key}` } });
-      expect(res.status, `${JSON.stringify(disposition)}: ${res.body}`).toBe(400);
-      expect(res.json.error.code).toBe('invalid_request');
-      expect(res.json.error.message).toContain('line break (CR or LF) inside a name or file name');
-    }
-    expect(await t.count('submissions where form_id = ?', [form.id])).toBe(0);
-    expect(await spoolFiles(t)).toEqual([]);
+      // Busboy's header parser gives up at a line with a bare CR or LF, so neither the field nor the file name can be read.
+      const dispositions = [
+        'form-data; name="doc"; filename="cv\n.pdf"',
+        'form-data; name="doc"; filename="cv\r.pdf"',
+        'form-data; name="do\nc"; filename="cv.pdf"',
+        'attachment; name="doc"; filename="cv.pdf"',
+        null,
+      ];
+      for (const disposition of dispositions) {
+        const { body, type } = rawBody(disposition);
+        const res = await t.request('POST', `/v1/forms/${form.id}/submissions`, {
+          raw: body,
+          headers: { 'content-type': type, authorization: `Bearer ${key}` },
+        });
+        expect(res.status, `${JSON.stringify(disposition)}: ${res.body}`).toBe(400);
+        expect(res.json.error.code).toBe('invalid_request');
+        expect(res.json.error.message).toContain('line break (CR or LF) inside a name or file name');
+      }
+      expect(await t.count('submissions where form_id = ?', [form.id])).toBe(0);
+      expect(await spoolFiles(t)).toEqual([]);
 
-    // Nor is anything else dropped: a name of nothing but characters lfk removes is kept as "file"; a
-    // part with bytes and no file name is a file when sent as bytes, else a value (refused in a file field).
-    const kept = await post(t, form.id, [{ name: 'doc', file: PDF, filename: '\u202e\u0007', type: 'application/pdf' }], { authorization: `Bearer ${key}` });
-    const unnamed = await post(t, form.id, [{ name: 'doc', file: PDF, filename: '', type: 'application/octet-stream' }], { authorization: `Bearer ${key}` });
-    for (const res of [kept, unnamed]) {
-      expect(res.status, res.body).toBe(201);
-      const read = await t.request('GET', `/v1/forms/${form.id}/submissions/${res.json.id}`, { token: owner.token });
-      expect(read.json.files).toEqual([expect.objectContaining({ field: 'doc', name: 'file', size: PDF.length })]);
-    }
-    const asValue = await post(t, form.id, [{ name: 'doc', file: PDF, filename: '', type: 'application/pdf' }], { authorization: `Bearer ${key}` });
-    expect(asValue.status).toBe(422);
-    expect(asValue.json.error).toMatchObject({ code: 'invalid_submission', details: [{ path: 'doc', message: 'Must be a file, sent in a multipart/form-data request.' }] });
-  });
+      // Nor is anything else dropped: a name of nothing but characters lfk removes is kept as "file"; a
+      // part with bytes and no file name is a file when sent as bytes, else a value (refused in a file field).
+      const kept = await post(t, form.id, [{ name: 'doc', file: PDF, filename: '\u202e\u0007', type: 'application/pdf' }], { authorization: `Bearer ${key}` });
+      const unnamed = await post(t, form.id, [{ name: 'doc', file: PDF, filename: '', type: 'application/octet-stream' }], { authorization: `Bearer ${key}` });
+      for (const res of [kept, unnamed]) {
+        expect(res.status, res.body).toBe(201);
+        const read = await t.request('GET', `/v1/forms/${form.id}/submissions/${res.json.id}`, { token: owner.token });
+        expect(read.json.files).toEqual([expect.objectContaining({ field: 'doc', name: 'file', size: PDF.length })]);
+      }
+      const asValue = await post(t, form.id, [{ name: 'doc', file: PDF, filename: '', type: 'application/pdf' }], { authorization: `Bearer ${key}` });
+      expect(asValue.status).toBe(422);
+      expect(asValue.json.error).toMatchObject({
+        code: 'invalid_submission',
+        details: [{ path: 'doc', message: 'Must be a file, sent in a multipart/form-data request.' }],
+      });
+    },
+  );
 
   it('finds markup anywhere in a text file (the WHATWG markers, other tags, after the first bytes, UTF-16, XHTML): never stored as text/plain', async () => {
     const form = await createForm(t, key, {
       name: 'Notes',
-      schema: [{ name: 'notes', type: 'file', accept: ['text/plain'] }, { name: 'any', type: 'file' }],
+      schema: [
+        { name: 'notes', type: 'file', accept: ['text/plain'] },
+        { name: 'any', type: 'file' },
+      ],
     });
     const utf16le = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
     const utf16be = (text: string) => Buffer.from([0xfe, 0xff, ...Buffer.from(text, 'utf16le').swap16()]);
     const markup: [string, Buffer, string][] = [
-      ...['<img/src=x onerror=alert(1)>', '<div>hi</div>', '<p>hi', '<title>t</title>', '<!-- c -->', '<h1>t</h1>', '<table>', 'a<br>b', '<font color=red>', '<a href=x>x</a>', '<details open>', '<video src=x>', '<B>bold</B>', '  \n<STYLE>*{}</STYLE>', '<!DOCTYPE HTML>'].map(
-        (text): [string, Buffer, string] => [text, Buffer.from(`Some notes.\n${text}\n`), 'text/html'],
-      ),
+      ...[
+        '<img/src=x onerror=alert(1)>',
+        '<div>hi</div>',
+        '<p>hi',
+        '<title>t</title>',
+        '<!-- c -->',
+        '<h1>t</h1>',
+        '<table>',
+        'a<br>b',
+        '<font color=red>',
+        '<a href=x>x</a>',
+        '<details open>',
+        '<video src=x>',
+        '<B>bold</B>',
+        '  \n<STYLE>*{}</STYLE>',
+        '<!DOCTYPE HTML>',
+      ].map((text): [string, Buffer, string] => [text, Buffer.from(`Some notes.\n${text}\n`), 'text/html']),
       ['after the first 4,100 bytes', Buffer.from(`${'plain words '.repeat(1000)}<script>alert(1)</script>`), 'text/html'],
       ['across two chunks far in', Buffer.from(`${'x'.repeat(70_000 - 3)}<scr${'i'}pt>alert(1)</script>`), 'text/html'],
       ['UTF-16 LE', utf16le('<html><body>hi</body></html>'), 'text/html'],
@@ -268,7 +383,10 @@ describe('files sent with a submission', () => {
     for (const [label, bytes, type] of markup) {
       const refused = await post(t, form.id, [{ name: 'notes', file: bytes, filename: 'notes.txt', type: 'text/plain' }], { authorization: `Bearer ${key}` });
       expect(refused.status, `${label}: ${refused.body}`).toBe(415);
-      expect(refused.json.error).toMatchObject({ code: 'file_type_not_accepted', details: [{ path: 'notes', message: expect.stringContaining(`Is ${type},`) }] });
+      expect(refused.json.error).toMatchObject({
+        code: 'file_type_not_accepted',
+        details: [{ path: 'notes', message: expect.stringContaining(`Is ${type},`) }],
+      });
       // Where any type is taken, it is stored as what it is.
       const stored = await post(t, form.id, [{ name: 'any', file: bytes, filename: 'notes.txt', type: 'text/plain' }], { authorization: `Bearer ${key}` });
       expect(stored.status, `${label}: ${stored.body}`).toBe(201);
@@ -287,7 +405,10 @@ describe('files sent with a submission', () => {
     const submissions = await t.count('submissions where form_id = ?', [formId]);
     const objects = await storedObjects(t);
     const port = await listening();
-    const { body, type } = await multipartBody([{ name: 'name', value: 'Ada' }, { name: 'cv', file: Buffer.concat([PDF, Buffer.alloc(40_000, 0x20)]), filename: 'cv.pdf' }]);
+    const { body, type } = await multipartBody([
+      { name: 'name', value: 'Ada' },
+      { name: 'cv', file: Buffer.concat([PDF, Buffer.alloc(40_000, 0x20)]), filename: 'cv.pdf' },
+    ]);
     const socket = connect(port, '127.0.0.1');
     await once(socket, 'connect');
     socket.write(
@@ -340,44 +461,54 @@ describe('files sent with a submission', () => {
     expect(await spoolFiles(t)).toEqual([]);
   });
 
-  it('lets a client that goes on sending after an early refusal read it: Connection: close or not, its last bytes after the answer (413, 415, 403)', async () => {
-    const port = await listening();
-    const pdfOnly = await createForm(t, key, { name: 'PDF, small', schema: [{ name: 'cv', type: 'file', accept: ['application/pdf'], max_size: 8 * 1024 }] });
-    const elsewhere = await createForm(t, key, { name: 'Browsers from elsewhere', schema: [{ name: 'cv', type: 'file' }], allowed_origins: ['https://shop.example'] });
-    const boundary = 'lfkearly';
-    const rest = Buffer.alloc(512 * 1024, 0x20);
-    const refusals: [string, string, string, number, string][] = [
-      [pdfOnly.id, `Authorization: Bearer ${key}\r\n`, `<!doctype html><html>${' '.repeat(5000)}`, 415, 'file_type_not_accepted'],
-      [pdfOnly.id, `Authorization: Bearer ${key}\r\n`, `%PDF-1.7\n${' '.repeat(16 * 1024)}`, 413, 'file_too_large'],
-      [elsewhere.id, 'Origin: https://evil.example\r\n', '%PDF-1.7\n', 403, 'origin_not_allowed'],
-    ];
-    for (const connection of ['close', 'keep-alive']) {
-      for (const [formId, credential, head, status, code] of refusals) {
-        const start = `--${boundary}\r\nContent-Disposition: form-data; name="cv"; filename="cv.pdf"\r\nContent-Type: application/pdf\r\n\r\n${head}`;
-        const end = `\r\n--${boundary}--\r\n`;
-        const length = Buffer.byteLength(start) + rest.length + end.length;
-        const failures: Error[] = [];
-        const answer = await rawExchange(port, async (socket) => {
-          socket.on('error', (error) => failures.push(error));
-          socket.write(
-            `POST /v1/forms/${formId}/submissions HTTP/1.1\r\nHost: 127.0.0.1\r\n${credential}Connection: ${connection}\r\n` +
-              `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${length}\r\n\r\n${start}`,
-          );
-          // The answer comes before the body is whole; the rest is sent after it, as a client that writes its body before it reads.
-          await once(socket, 'data');
-          for (let at = 0; at < rest.length && !socket.destroyed; at += 64 * 1024) {
-            if (!socket.write(rest.subarray(at, at + 64 * 1024))) await once(socket, 'drain').catch(() => {});
-          }
-          socket.end(end);
-        });
-        expect(failures.map((e) => e.message), `${connection}, ${code}`).toEqual([]);
-        expect(answer.status, `${connection}: ${answer.body}`).toBe(status);
-        expect(answer.json.error.code).toBe(code);
-        expect(answer.headers.connection).toBe('close');
+  it(
+    'lets a client that goes on sending after an early refusal read it: Connection: close or not, its last bytes after the answer (413, 415, ' + '403)',
+    async () => {
+      const port = await listening();
+      const pdfOnly = await createForm(t, key, { name: 'PDF, small', schema: [{ name: 'cv', type: 'file', accept: ['application/pdf'], max_size: 8 * 1024 }] });
+      const elsewhere = await createForm(t, key, {
+        name: 'Browsers from elsewhere',
+        schema: [{ name: 'cv', type: 'file' }],
+        allowed_origins: ['https://shop.example'],
+      });
+      const boundary = 'lfkearly';
+      const rest = Buffer.alloc(512 * 1024, 0x20);
+      const refusals: [string, string, string, number, string][] = [
+        [pdfOnly.id, `Authorization: Bearer ${key}\r\n`, `<!doctype html><html>${' '.repeat(5000)}`, 415, 'file_type_not_accepted'],
+        [pdfOnly.id, `Authorization: Bearer ${key}\r\n`, `%PDF-1.7\n${' '.repeat(16 * 1024)}`, 413, 'file_too_large'],
+        [elsewhere.id, 'Origin: https://evil.example\r\n', '%PDF-1.7\n', 403, 'origin_not_allowed'],
+      ];
+      for (const connection of ['close', 'keep-alive']) {
+        for (const [formId, credential, head, status, code] of refusals) {
+          const start = `--${boundary}\r\nContent-Disposition: form-data; name="cv"; filename="cv.pdf"\r\nContent-Type: application/pdf\r\n\r\n${head}`;
+          const end = `\r\n--${boundary}--\r\n`;
+          const length = Buffer.byteLength(start) + rest.length + end.length;
+          const failures: Error[] = [];
+          const answer = await rawExchange(port, async (socket) => {
+            socket.on('error', (error) => failures.push(error));
+            socket.write(
+              `POST /v1/forms/${formId}/submissions HTTP/1.1\r\nHost: 127.0.0.1\r\n${credential}Connection: ${connection}\r\n` +
+                `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${length}\r\n\r\n${start}`,
+            );
+            // The answer comes before the body is whole; the rest is sent after it, as a client that writes its body before it reads.
+            await once(socket, 'data');
+            for (let at = 0; at < rest.length && !socket.destroyed; at += 64 * 1024) {
+              if (!socket.write(rest.subarray(at, at + 64 * 1024))) await once(socket, 'drain').catch(() => {});
+            }
+            socket.end(end);
+          });
+          expect(
+            failures.map((e) => e.message),
+            `${connection}, ${code}`,
+          ).toEqual([]);
+          expect(answer.status, `${connection}: ${answer.body}`).toBe(status);
+          expect(answer.json.error.code).toBe(code);
+          expect(answer.headers.connection).toBe('close');
+        }
       }
-    }
-    expect(await spoolFiles(t)).toEqual([]);
-  });
+      expect(await spoolFiles(t)).toEqual([]);
+    },
+  );
 
   it("answers a browser's refused upload with a page naming the field as the person saw it", async () => {
     const form = await createForm(t, key, {
@@ -385,7 +516,10 @@ describe('files sent with a submission', () => {
       schema: [{ name: 'cv', type: 'file', label: 'Your CV', required: true, accept: ['application/pdf'] }],
       allowed_origins: ['https://shop.example'],
     });
-    const page = await post(t, form.id, [{ name: 'cv', file: HTML_AS_PDF, filename: 'cv.pdf', type: 'application/pdf' }], { origin: 'https://shop.example', accept: 'text/html' });
+    const page = await post(t, form.id, [{ name: 'cv', file: HTML_AS_PDF, filename: 'cv.pdf', type: 'application/pdf' }], {
+      origin: 'https://shop.example',
+      accept: 'text/html',
+    });
     expect(page.status).toBe(415);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.body).toContain('A file cannot be sent');

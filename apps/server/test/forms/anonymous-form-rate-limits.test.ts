@@ -10,8 +10,7 @@ const schema = [{ name: 'email', type: 'email' }];
 
 const t = useTestServer({ LFK_RATE_LIMIT_ANONYMOUS_FORMS: '2/1h', LFK_TRUST_PROXY: '127.0.0.1' });
 
-const create = (body: Record<string, unknown>) =>
-  t.request('POST', '/v1/forms', { body: { name: 'Contact', schema, ...body }, headers: ADDRESS });
+const create = (body: Record<string, unknown>) => t.request('POST', '/v1/forms', { body: { name: 'Contact', schema, ...body }, headers: ADDRESS });
 
 describe('anonymous form creation', () => {
   it('refused attempts spend nothing: after five of them, two forms are still made; the third is 429', async () => {

@@ -48,9 +48,7 @@ export async function defaultProjectOf(token: string, workspaceId: string): Prom
 export async function auditEvents(ownerToken: string, workspaceId: string, action: string, targetId: string) {
   const res = await t.request('GET', `/v1/workspaces/${workspaceId}/audit-events?limit=100`, { token: ownerToken });
   expect(res.status).toBe(200);
-  return res.json.data.filter(
-    (e: { action: string; target: { id: string } | null }) => e.action === action && e.target?.id === targetId,
-  );
+  return res.json.data.filter((e: { action: string; target: { id: string } | null }) => e.action === action && e.target?.id === targetId);
 }
 
 export async function formRow(id: string): Promise<Record<string, any>> {

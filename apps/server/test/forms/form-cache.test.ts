@@ -178,7 +178,12 @@ describe(`one server (${ENGINE})`, () => {
   it('claimed into a workspace: the very next submission with a key of that workspace is taken', async () => {
     const { owner: claimer, key } = await t.signupWithKey();
     const anonymous = await t.request('POST', '/v1/forms', {
-      body: { name: 'Anonymous', schema: [{ name: 'email', type: 'email', required: true }], notify_email: `anon-${Date.now()}@example.net`, allowed_origins: [ORIGIN] },
+      body: {
+        name: 'Anonymous',
+        schema: [{ name: 'email', type: 'email', required: true }],
+        notify_email: `anon-${Date.now()}@example.net`,
+        allowed_origins: [ORIGIN],
+      },
     });
     expect(anonymous.status, anonymous.body).toBe(201);
     const formId = anonymous.json.id as string;
@@ -218,7 +223,6 @@ describe(`one server (${ENGINE})`, () => {
     else await until('the server to hear that the form closed', async () => (await post(t, form.id)).status === 403);
     expectError(await post(t, form.id), 403, 'form_closed');
 
-
     // An endpoint that was off, turned on by SQL: the form's submissions queue deliveries again.
     const hooked = await createContactForm(t, owner);
     const added = await t.request('POST', `/v1/forms/${hooked.id}/webhooks`, { token: owner.token, body: { url: receiver.url } });
@@ -227,7 +231,11 @@ describe(`one server (${ENGINE})`, () => {
     expect(await deliveriesOf(await submittedAndCached(t, hooked.id))).toBe(0);
     await t.sql('update webhook_endpoints set enabled = true where id = ?', [added.json.id]);
     if (ENGINE === 'pglite') expect(await deliveriesOf(expectCreated(await post(t, hooked.id)))).toBe(1);
-    else await until('the next submission to queue a delivery to the endpoint enabled by SQL', async () => (await deliveriesOf(expectCreated(await post(t, hooked.id)))) === 1);
+    else
+      await until(
+        'the next submission to queue a delivery to the endpoint enabled by SQL',
+        async () => (await deliveriesOf(expectCreated(await post(t, hooked.id)))) === 1,
+      );
   });
 });
 
@@ -262,7 +270,9 @@ describe(`reading a form (${ENGINE})`, () => {
   });
 
   it('an unclaimed form is not found, cached or not', async () => {
-    const created = await t.request('POST', '/v1/forms', { body: { name: 'Nobody yet', notify_email: 'nobody@example.com', allowed_origins: [ORIGIN], schema: [{ name: 'email', type: 'email' }] } });
+    const created = await t.request('POST', '/v1/forms', {
+      body: { name: 'Nobody yet', notify_email: 'nobody@example.com', allowed_origins: [ORIGIN], schema: [{ name: 'email', type: 'email' }] },
+    });
     expect(created.status, created.body).toBe(201);
     const id = created.json.id as string;
     // A submission to it puts it in the cache.

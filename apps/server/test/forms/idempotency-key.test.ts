@@ -90,9 +90,7 @@ describe('Idempotency-Key on POST /v1/forms', () => {
     const { owner, key } = await t.signupWithKey();
     const headers = { 'idempotency-key': unique('burst') };
     const body = { name: 'Burst', schema: SCHEMA };
-    const results = await Promise.all(
-      Array.from({ length: 8 }, () => t.request('POST', '/v1/forms', { token: key, body, headers })),
-    );
+    const results = await Promise.all(Array.from({ length: 8 }, () => t.request('POST', '/v1/forms', { token: key, body, headers })));
     for (const res of results) expect(res.status, res.body).toBe(201);
     expect(new Set(results.map((r) => r.json.id)).size).toBe(1);
     expect(results.filter((r) => r.headers['idempotent-replayed'] === 'true')).toHaveLength(7);
@@ -126,12 +124,9 @@ describe('Idempotency-Key on POST /v1/forms', () => {
     const anonKey = unique('anon-retry');
     const anonBody = anonymousBody();
     const { notify_email: _drop, ...withoutEmail } = anonBody;
-    expectError(
-      await t.request('POST', '/v1/forms', { body: withoutEmail, headers: { 'idempotency-key': anonKey } }),
-      400,
-      'invalid_request',
-      { paths: ['notify_email'] },
-    );
+    expectError(await t.request('POST', '/v1/forms', { body: withoutEmail, headers: { 'idempotency-key': anonKey } }), 400, 'invalid_request', {
+      paths: ['notify_email'],
+    });
     const anonFixed = await t.request('POST', '/v1/forms', { body: anonBody, headers: { 'idempotency-key': anonKey } });
     expect(anonFixed.status, anonFixed.body).toBe(201);
     expect(anonFixed.json.claim_token).toMatch(/^lfc_/);
@@ -145,10 +140,7 @@ describe('Idempotency-Key on POST /v1/forms', () => {
     const first = await t.request('POST', '/v1/forms', { token: key, body, headers });
     expect(first.status).toBe(201);
 
-    await t.sql('update idempotency_records set expires_at = ? where key = ?', [
-      new Date(Date.now() - 3600_000).toISOString(),
-      idem,
-    ]);
+    await t.sql('update idempotency_records set expires_at = ? where key = ?', [new Date(Date.now() - 3600_000).toISOString(), idem]);
     const afterExpiry = await t.request('POST', '/v1/forms', { token: key, body, headers });
     expect(afterExpiry.status, afterExpiry.body).toBe(201);
     expect(afterExpiry.headers['idempotent-replayed']).toBeUndefined();
@@ -173,12 +165,9 @@ describe('Idempotency-Key on POST /v1/forms', () => {
       expectError(res, 400, 'invalid_request', { paths: ['Idempotency-Key'] });
     }
     const anon = anonymousBody();
-    expectError(
-      await t.request('POST', '/v1/forms', { body: anon, headers: { 'idempotency-key': 'z'.repeat(300) } }),
-      400,
-      'invalid_request',
-      { paths: ['Idempotency-Key'] },
-    );
+    expectError(await t.request('POST', '/v1/forms', { body: anon, headers: { 'idempotency-key': 'z'.repeat(300) } }), 400, 'invalid_request', {
+      paths: ['Idempotency-Key'],
+    });
     expect(await countForms('workspace_id = ?', [owner.workspaceId])).toBe(0);
     expect(await countForms('name = ?', [anon.name])).toBe(0);
     // 255 visible characters is the longest good key.

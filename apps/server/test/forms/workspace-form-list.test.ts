@@ -59,20 +59,14 @@ describe('GET /v1/workspaces/{ws}/forms', () => {
     expect(page1.status).toBe(200);
     expect(page1.json.data.map((f: { id: string }) => f.id)).toEqual(newestFirst.slice(0, 3));
     expect(page1.json.next_cursor).toEqual(expect.any(String));
-    const page2 = await t.request(
-      'GET',
-      `/v1/workspaces/${owner.workspaceId}/forms?limit=3&cursor=${encodeURIComponent(page1.json.next_cursor)}`,
-      { token: member.token },
-    );
+    const page2 = await t.request('GET', `/v1/workspaces/${owner.workspaceId}/forms?limit=3&cursor=${encodeURIComponent(page1.json.next_cursor)}`, {
+      token: member.token,
+    });
     expect(page2.status).toBe(200);
     expect(page2.json.data.map((f: { id: string }) => f.id)).toEqual(newestFirst.slice(3));
     expect(page2.json.next_cursor).toBeNull();
 
-    expectError(
-      await t.request('GET', `/v1/workspaces/${owner.workspaceId}/forms?limit=0`, { token: owner.token }),
-      400,
-      'invalid_request',
-    );
+    expectError(await t.request('GET', `/v1/workspaces/${owner.workspaceId}/forms?limit=0`, { token: owner.token }), 400, 'invalid_request');
   });
 
   it('keys → 403 session_required; outsiders → 404 workspace_not_found; nobody → 401', async () => {
@@ -81,11 +75,7 @@ describe('GET /v1/workspaces/{ws}/forms', () => {
     const url = `/v1/workspaces/${owner.workspaceId}/forms`;
     expectError(await t.request('GET', url, { token: key }), 403, 'session_required');
     expectError(await t.request('GET', url, { token: outsider.token }), 404, 'workspace_not_found');
-    expectError(
-      await t.request('GET', '/v1/workspaces/ws_01jd00000000000000000000aa/forms', { token: outsider.token }),
-      404,
-      'workspace_not_found',
-    );
+    expectError(await t.request('GET', '/v1/workspaces/ws_01jd00000000000000000000aa/forms', { token: outsider.token }), 404, 'workspace_not_found');
     expectError(await t.request('GET', url), 401, 'unauthenticated');
   });
 });

@@ -6,7 +6,23 @@ import { restRoutes } from '@lfk/api';
 import { UNKNOWN_IDS, urlOf } from '../path-params.ts';
 import { describe, expect, it } from 'vitest';
 import { expectDocumentedError } from '@lfk/server/testing';
-import { BAD_TEXT, BODY_CASES, bodyRoutes, everyCase, expectInvalid, jsonOfSize, MALFORMED_JSON, MiB, NON_OBJECT_JSON, openFormId, opts, ORIGIN, OTHER_CONTENT_TYPES, t, useWorld } from './fixtures.ts';
+import {
+  BAD_TEXT,
+  BODY_CASES,
+  bodyRoutes,
+  everyCase,
+  expectInvalid,
+  jsonOfSize,
+  MALFORMED_JSON,
+  MiB,
+  NON_OBJECT_JSON,
+  openFormId,
+  opts,
+  ORIGIN,
+  OTHER_CONTENT_TYPES,
+  t,
+  useWorld,
+} from './fixtures.ts';
 
 useWorld();
 
@@ -128,9 +144,12 @@ describe('every body route of the REST table', () => {
       const encoded = c().encoded;
       if (!field && encoded) {
         // The bad values that are not themselves of the encoding (an empty one is).
-        await everyCase(BAD_TEXT.filter((bad) => !/^[A-Za-z0-9_-]*$/.test(bad)), async (bad) => {
-          expectInvalid(await t.request(route.method, c().url(), opts(c(), { body: encoded.body(`AAAA${bad}`) })), encoded.path, JSON.stringify(bad));
-        });
+        await everyCase(
+          BAD_TEXT.filter((bad) => !/^[A-Za-z0-9_-]*$/.test(bad)),
+          async (bad) => {
+            expectInvalid(await t.request(route.method, c().url(), opts(c(), { body: encoded.body(`AAAA${bad}`) })), encoded.path, JSON.stringify(bad));
+          },
+        );
         return;
       }
       const noText = c().noText;
@@ -172,9 +191,12 @@ describe('the submission route', () => {
   });
 
   it('JSON that is not an object → 400 invalid_request', async () => {
-    await everyCase(NON_OBJECT_JSON.filter(([what]) => what !== 'null'), async ([what, raw]) => {
-      expectDocumentedError(await t.request('POST', url(), { raw, headers }), 400, 'invalid_request', what);
-    });
+    await everyCase(
+      NON_OBJECT_JSON.filter(([what]) => what !== 'null'),
+      async ([what, raw]) => {
+        expectDocumentedError(await t.request('POST', url(), { raw, headers }), 400, 'invalid_request', what);
+      },
+    );
   });
 
   it('content types other than JSON and form posts (urlencoded or multipart) → 415 unsupported_media_type', async () => {

@@ -52,7 +52,14 @@ export function useWorld(): void {
     const unclaimed = { id: anonymous.json.id, claimToken: anonymous.json.claim_token };
     const open = await t.request('POST', '/v1/forms', {
       token: key,
-      body: { ...formBody, schema: [{ name: 'email', type: 'email' }, { name: 'message', type: 'textarea' }], allowed_origins: [ORIGIN] },
+      body: {
+        ...formBody,
+        schema: [
+          { name: 'email', type: 'email' },
+          { name: 'message', type: 'textarea' },
+        ],
+        allowed_origins: [ORIGIN],
+      },
     });
     if (open.status !== 201) throw new Error(`form create failed: ${open.status} ${open.body}`);
     const openFormId = open.json.id;
@@ -111,7 +118,11 @@ export async function everyCase<T>(cases: readonly T[], check: (c: T) => Promise
     try {
       await check(c);
     } catch (error) {
-      failures.push(String((error as Error).message).split('\n')[0]!.slice(0, 400));
+      failures.push(
+        String((error as Error).message)
+          .split('\n')[0]!
+          .slice(0, 400),
+      );
     }
   }
   expect(failures, `${failures.length} of ${cases.length} cases failed:\n${failures.join('\n')}`).toEqual([]);

@@ -12,15 +12,48 @@ useWorld();
 
 describe('form schema validation', () => {
   const cases: [string, unknown[], string][] = [
-    ['an unknown field type', [{ name: 'a', type: 'text' }, { name: 'b', type: 'password' }], 'schema.1.type'],
-    ['a select without options', [{ name: 'a', type: 'text' }, { name: 'b', type: 'select' }], 'schema.1.options'],
+    [
+      'an unknown field type',
+      [
+        { name: 'a', type: 'text' },
+        { name: 'b', type: 'password' },
+      ],
+      'schema.1.type',
+    ],
+    [
+      'a select without options',
+      [
+        { name: 'a', type: 'text' },
+        { name: 'b', type: 'select' },
+      ],
+      'schema.1.options',
+    ],
     ['a select with empty options', [{ name: 'b', type: 'select', options: [] }], 'schema.0.options'],
-    ['options on a non-select', [{ name: 'a', type: 'text' }, { name: 'b', type: 'checkbox', options: ['x'] }], 'schema.1.options'],
+    [
+      'options on a non-select',
+      [
+        { name: 'a', type: 'text' },
+        { name: 'b', type: 'checkbox', options: ['x'] },
+      ],
+      'schema.1.options',
+    ],
     ['duplicate options', [{ name: 'b', type: 'select', options: ['x', 'x'] }], 'schema.0.options'],
-    ['duplicate field names', [{ name: 'a', type: 'text' }, { name: 'a', type: 'email' }], 'schema.1.name'],
+    [
+      'duplicate field names',
+      [
+        { name: 'a', type: 'text' },
+        { name: 'a', type: 'email' },
+      ],
+      'schema.1.name',
+    ],
     [
       'a later duplicate',
-      [{ name: 'a', type: 'text' }, { name: 'b', type: 'text' }, { name: 'c', type: 'text' }, { name: 'b', type: 'url' }],
+      [
+        { name: 'a', type: 'text' },
+        { name: 'b', type: 'text' },
+        { name: 'c', type: 'text' },
+        { name: 'b', type: 'url' },
+      ],
       'schema.3.name',
     ],
   ];
@@ -37,9 +70,11 @@ describe('form schema validation', () => {
   });
 
   it('every documented field type is accepted', async () => {
-    const schema: Record<string, unknown>[] = ['text', 'textarea', 'email', 'number', 'url', 'tel', 'date', 'checkbox'].map(
-      (type) => ({ name: `f_${type}`, type, required: false }),
-    );
+    const schema: Record<string, unknown>[] = ['text', 'textarea', 'email', 'number', 'url', 'tel', 'date', 'checkbox'].map((type) => ({
+      name: `f_${type}`,
+      type,
+      required: false,
+    }));
     schema.push({ name: 'f_select', type: 'select', required: false, options: ['a'] });
     const res = await t.request('POST', '/v1/forms', { token: key, body: { name: 'All', schema } });
     expect(res.status, res.body).toBe(201);

@@ -53,7 +53,13 @@ describe('lengths', () => {
   });
 
   it('field names: 64 characters are fine, 65 are not', async () => {
-    const field = (name: string) => ({ name: 'F', schema: [{ name: 'ok', type: 'text' }, { name, type: 'text' }] });
+    const field = (name: string) => ({
+      name: 'F',
+      schema: [
+        { name: 'ok', type: 'text' },
+        { name, type: 'text' },
+      ],
+    });
     expectInvalid(await t.request('POST', '/v1/forms', { token: key, body: field('a'.repeat(65)) }), 'schema.1.name');
     expectInvalid(await t.request('PATCH', `/v1/forms/${formId}`, { token: key, body: { schema: field('a'.repeat(65)).schema } }), 'schema.1.name');
     const ok = await t.request('POST', '/v1/forms', { token: key, body: field('a'.repeat(64)) });
@@ -103,26 +109,24 @@ describe('wrong types', () => {
     await everyCase([42, null, true, { a: 1 }, ['x']], async (value) => {
       const what = JSON.stringify(value);
       expectInvalid(await t.request('POST', '/v1/workspaces', { token: owner.token, body: { name: value } }), 'name', what);
-      expectInvalid(
-        await t.request('POST', `/v1/workspaces/${owner.workspaceId}/api-keys`, { token: owner.token, body: { name: value } }),
-        'name',
-        what,
-      );
+      expectInvalid(await t.request('POST', `/v1/workspaces/${owner.workspaceId}/api-keys`, { token: owner.token, body: { name: value } }), 'name', what);
       expectInvalid(await t.request('POST', '/v1/forms', { token: key, body: { ...formBody, name: value } }), 'name', what);
       expectInvalid(await t.request('PATCH', `/v1/forms/${formId}`, { token: key, body: { name: value } }), 'name', what);
       expectInvalid(await t.request('POST', '/v1/auth/signup', { body: { email: value, password: PASSWORD } }), 'email', what);
       expectInvalid(await t.request('POST', '/v1/auth/login', { body: { email: owner.email, password: value } }), 'password', what);
-      expectInvalid(
-        await t.request('POST', `/v1/workspaces/${owner.workspaceId}/invitations`, { token: owner.token, body: { email: value } }),
-        'email',
-        what,
-      );
+      expectInvalid(await t.request('POST', `/v1/workspaces/${owner.workspaceId}/invitations`, { token: owner.token, body: { email: value } }), 'email', what);
     });
   });
 
   it('a string for the boolean `required` → 400 at schema.N.required', async () => {
     await everyCase(['yes', 'true', 1, null], async (required) => {
-      const body = { name: 'F', schema: [{ name: 'a', type: 'text' }, { name: 'b', type: 'text', required }] };
+      const body = {
+        name: 'F',
+        schema: [
+          { name: 'a', type: 'text' },
+          { name: 'b', type: 'text', required },
+        ],
+      };
       expectInvalid(await t.request('POST', '/v1/forms', { token: key, body }), 'schema.1.required', JSON.stringify(required));
       expectInvalid(
         await t.request('PATCH', `/v1/forms/${formId}`, { token: key, body: { schema: body.schema } }),

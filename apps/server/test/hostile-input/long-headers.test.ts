@@ -59,7 +59,10 @@ describe('headers stored as sent are cut to fit, never refused', () => {
 
   it('every per-address limit counts such an address, never a 500', async () => {
     const { owner, key } = await t.signupWithKey();
-    const form = await t.request('POST', '/v1/forms', { token: key, body: { name: 'F', schema: [{ name: 'email', type: 'email' }], allowed_origins: [ORIGIN] } });
+    const form = await t.request('POST', '/v1/forms', {
+      token: key,
+      body: { name: 'F', schema: [{ name: 'email', type: 'email' }], allowed_origins: [ORIGIN] },
+    });
     const cases: [string, string, string, RequestOptions, number][] = [
       ['password reset', 'POST', '/v1/auth/password-resets', { body: { email: owner.email } }, 202],
       ['anonymous form', 'POST', '/v1/forms', { body: { name: 'F', schema: [{ name: 'email', type: 'email' }], notify_email: 'a@example.com' } }, 201],
@@ -80,12 +83,17 @@ describe('headers with a documented limit, and headers only read', () => {
   let formId: string;
   beforeAll(async () => {
     ({ key } = await t.signupWithKey());
-    formId = (await t.request('POST', '/v1/forms', { token: key, body: { name: 'F', schema: [{ name: 'email', type: 'email' }], allowed_origins: [ORIGIN] } })).json.id;
+    formId = (await t.request('POST', '/v1/forms', { token: key, body: { name: 'F', schema: [{ name: 'email', type: 'email' }], allowed_origins: [ORIGIN] } }))
+      .json.id;
   });
 
   it('an Idempotency-Key of 10,000 characters → 400 invalid_request naming it; nothing created', async () => {
     const before = await t.count('forms');
-    const res = await t.request('POST', '/v1/forms', { token: key, body: { name: 'F', schema: [{ name: 'email', type: 'email' }] }, headers: { 'idempotency-key': 'k'.repeat(LENGTH) } });
+    const res = await t.request('POST', '/v1/forms', {
+      token: key,
+      body: { name: 'F', schema: [{ name: 'email', type: 'email' }] },
+      headers: { 'idempotency-key': 'k'.repeat(LENGTH) },
+    });
     expect(expectDocumentedError(res, 400, 'invalid_request').details).toEqual([{ path: 'Idempotency-Key', message: expect.any(String) }]);
     expect(await t.count('forms')).toBe(before);
   });
@@ -94,7 +102,16 @@ describe('headers with a documented limit, and headers only read', () => {
     const long = 'x'.repeat(LENGTH);
     const cases: [string, string, string, RequestOptions, number][] = [
       ['origin', 'POST', `/v1/forms/${formId}/submissions`, { body: { email: 'a@example.com' }, headers: { origin: `https://${long}.example` } }, 403],
-      ['referer', 'POST', `/v1/forms/${formId}/submissions`, { raw: 'email=a%40example.com', headers: { origin: ORIGIN, referer: `${ORIGIN}/${long}`, accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' } }, 200],
+      [
+        'referer',
+        'POST',
+        `/v1/forms/${formId}/submissions`,
+        {
+          raw: 'email=a%40example.com',
+          headers: { origin: ORIGIN, referer: `${ORIGIN}/${long}`, accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' },
+        },
+        200,
+      ],
       ['accept', 'POST', `/v1/forms/${formId}/submissions`, { body: { email: 'a@example.com' }, headers: { origin: ORIGIN, accept: long } }, 201],
       ['content-type', 'POST', `/v1/forms/${formId}/submissions`, { raw: '{}', headers: { origin: ORIGIN, 'content-type': `application/${long}` } }, 415],
       ['x-request-id', 'GET', '/v1/api-keys/current', { token: key, headers: { 'x-request-id': long } }, 200],

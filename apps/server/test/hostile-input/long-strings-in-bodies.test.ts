@@ -74,7 +74,10 @@ const NESTED: Record<string, (value: string) => Record<string, unknown>> = {
 /** The body with `value` at `leaf`, and the path an error names for it. */
 function placed(valid: Record<string, unknown>, leaf: string, value: string): { body: Record<string, unknown>; path: string } {
   // Each list's `N` segment is its first item (a field may end in N: `clientDataJSON`).
-  const path = leaf.split('.').map((segment) => (segment === 'N' ? '0' : segment)).join('.');
+  const path = leaf
+    .split('.')
+    .map((segment) => (segment === 'N' ? '0' : segment))
+    .join('.');
   const nested = NESTED[leaf];
   if (nested) return { body: { ...valid, ...nested(value) }, path };
   const [field, item, ...deeper] = leaf.split('.');
@@ -88,7 +91,11 @@ const MORE_CASES: Partial<Record<RestRoute['procedure'], Pick<BodyCase, 'url' | 
   // A refused body rolls nothing.
   'apiKeys.roll': { url: () => `/v1/workspaces/${owner.workspaceId}/api-keys/${keyId}/roll`, token: () => owner.token, valid: () => ({}) },
   // The JSON post of a reset link: a link that names nothing, but the body is judged first.
-  'passwordResets.reset': { url: () => `/v1/auth/password-resets/lfr_${'a'.repeat(43)}`, token: () => undefined, valid: () => ({ password: 'long enough password' }) },
+  'passwordResets.reset': {
+    url: () => `/v1/auth/password-resets/lfr_${'a'.repeat(43)}`,
+    token: () => undefined,
+    valid: () => ({ password: 'long enough password' }),
+  },
 };
 
 /** An id in a body that names nothing is answered as one in a path: the 404 of its resource. */
@@ -109,7 +116,13 @@ describe('10,000 characters in every string of every body', () => {
   it('every body route has a case, and the walk finds the strings people type', () => {
     for (const route of bodyRoutes) expect(BODY_CASES[route.procedure] ?? MORE_CASES[route.procedure], route.procedure).toBeDefined();
     const found = new Set(cases.map((c) => `${c.route.procedure} ${c.leaf}`));
-    for (const known of ['deviceLogins.start device_name', 'webhooks.create description', 'forms.create schema.N.options.N', 'apiKeys.update allowed_ips.N', 'auth.signup name']) {
+    for (const known of [
+      'deviceLogins.start device_name',
+      'webhooks.create description',
+      'forms.create schema.N.options.N',
+      'apiKeys.update allowed_ips.N',
+      'auth.signup name',
+    ]) {
       expect(found, known).toContain(known);
     }
   });

@@ -4,7 +4,28 @@
 import { type RestRoute, restRoutes } from '@lfk/api';
 import { describe, expect, it } from 'vitest';
 import { expectDocumentedError, type RequestOptions } from '@lfk/server/testing';
-import { badIds, BODY_CASES, decodeURIComponentSafe, everyCase, expectInvalid, formBody, formId, hookFormId, key, keyId, member, openFormId, ORIGIN, outsider, outsiderKeyId, owner, t, unclaimed, useWorld, webhookId } from './fixtures.ts';
+import {
+  badIds,
+  BODY_CASES,
+  decodeURIComponentSafe,
+  everyCase,
+  expectInvalid,
+  formBody,
+  formId,
+  hookFormId,
+  key,
+  keyId,
+  member,
+  openFormId,
+  ORIGIN,
+  outsider,
+  outsiderKeyId,
+  owner,
+  t,
+  unclaimed,
+  useWorld,
+  webhookId,
+} from './fixtures.ts';
 
 useWorld();
 
@@ -27,11 +48,8 @@ describe('path ids of the wrong shape → 404 of that resource', () => {
       ['another’s workspace', outsider.workspaceId] as [string, string],
     ];
     await everyCase(ids, async ([what, id]) => {
-      const url = route.path
-        .replace(':workspace_id', id)
-        .replace(':key_id', keyId)
-        .replace(':user_id', member.userId);
-      const body = route.from === 'body' ? BODY_CASES[route.procedure]?.valid() ?? {} : undefined;
+      const url = route.path.replace(':workspace_id', id).replace(':key_id', keyId).replace(':user_id', member.userId);
+      const body = route.from === 'body' ? (BODY_CASES[route.procedure]?.valid() ?? {}) : undefined;
       const res = await t.request(route.method, url, { token: owner.token, ...(body ? { body } : {}) });
       expectDocumentedError(res, 404, 'workspace_not_found', `${route.method} ${what}`);
     });
@@ -64,19 +82,11 @@ describe('path ids of the wrong shape → 404 of that resource', () => {
   });
 
   it('GET and PATCH /v1/forms/:form_id → 404 form_not_found, with a key and with a session', async () => {
-    const ids = [
-      ...badIds(keyId),
-      ['a valid-shaped unknown id', 'form_01jd00000000000000000000aa'] as [string, string],
-    ];
+    const ids = [...badIds(keyId), ['a valid-shaped unknown id', 'form_01jd00000000000000000000aa'] as [string, string]];
     await everyCase([key, owner.token], async (token) => {
       await everyCase(ids, async ([what, id]) => {
         expectDocumentedError(await t.request('GET', `/v1/forms/${id}`, { token }), 404, 'form_not_found', `GET ${what}`);
-        expectDocumentedError(
-          await t.request('PATCH', `/v1/forms/${id}`, { token, body: { name: 'x' } }),
-          404,
-          'form_not_found',
-          `PATCH ${what}`,
-        );
+        expectDocumentedError(await t.request('PATCH', `/v1/forms/${id}`, { token, body: { name: 'x' } }), 404, 'form_not_found', `PATCH ${what}`);
       });
     });
     // Another workspace's form is not found either.
@@ -174,12 +184,27 @@ describe('query parameters', () => {
   // form's events are read from a position (`?after=`, tested with the route in test/webhooks/), and
   // the export reads the list's filters but is a file, not a page (test/inbox/); a file's bytes are no page either (test/files/).
   const queryRoutes = restRoutes.filter(
-    (r) => r.from === 'query' && r.procedure !== 'apiKeys.usage' && r.procedure !== 'webhooks.events' && r.procedure !== 'submissions.export' && r.transport !== 'file',
+    (r) =>
+      r.from === 'query' &&
+      r.procedure !== 'apiKeys.usage' &&
+      r.procedure !== 'webhooks.events' &&
+      r.procedure !== 'submissions.export' &&
+      r.transport !== 'file',
   );
 
   it('covers every list route of the table', () => {
     expect(queryRoutes.map((r) => r.procedure).sort()).toEqual(
-      ['apiKeys.list', 'auditEvents.list', 'forms.list', 'invitations.list', 'members.list', 'projects.list', 'submissions.list', 'webhooks.deliveries', 'workspaces.list'].sort(),
+      [
+        'apiKeys.list',
+        'auditEvents.list',
+        'forms.list',
+        'invitations.list',
+        'members.list',
+        'projects.list',
+        'submissions.list',
+        'webhooks.deliveries',
+        'workspaces.list',
+      ].sort(),
     );
   });
 

@@ -66,11 +66,14 @@ describe('headers', () => {
   });
 
   it('garbage Authorization headers → 401 invalid_api_key, never a 500', async () => {
-    await everyCase(['Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', 'Bearer a b', `Bearer ${'x'.repeat(8000)}`, 'Bearer lfs_', 'Bearer lfk_\u00e9'], async (authorization) => {
-      const res = await t.request('GET', `/v1/forms/${formId}`, { headers: { authorization } });
-      expect(res.status, `${authorization.slice(0, 30)} ${res.body}`).toBe(401);
-      expectDocumentedError(res, 401, authorization.startsWith('Bearer lfs_') ? 'invalid_session' : 'invalid_api_key', authorization.slice(0, 30));
-    });
+    await everyCase(
+      ['Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', 'Bearer a b', `Bearer ${'x'.repeat(8000)}`, 'Bearer lfs_', 'Bearer lfk_\u00e9'],
+      async (authorization) => {
+        const res = await t.request('GET', `/v1/forms/${formId}`, { headers: { authorization } });
+        expect(res.status, `${authorization.slice(0, 30)} ${res.body}`).toBe(401);
+        expectDocumentedError(res, 401, authorization.startsWith('Bearer lfs_') ? 'invalid_session' : 'invalid_api_key', authorization.slice(0, 30));
+      },
+    );
   });
 
   it('a session cookie with garbage is refused, not a 500', async () => {

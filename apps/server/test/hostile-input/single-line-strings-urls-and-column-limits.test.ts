@@ -3,7 +3,24 @@
  */
 import { describe, expect, it } from 'vitest';
 import { expectDocumentedError, PASSWORD } from '@lfk/server/testing';
-import { BODY_CASES, bodyRoutes, everyCase, expectInvalid, expectTrpcError, formBody, formId, freshEmail, key, openFormId, opts, ORIGIN, owner, stranger, t, useWorld } from './fixtures.ts';
+import {
+  BODY_CASES,
+  bodyRoutes,
+  everyCase,
+  expectInvalid,
+  expectTrpcError,
+  formBody,
+  formId,
+  freshEmail,
+  key,
+  openFormId,
+  opts,
+  ORIGIN,
+  owner,
+  stranger,
+  t,
+  useWorld,
+} from './fixtures.ts';
 
 useWorld();
 
@@ -37,11 +54,7 @@ describe('issue 11: single-line strings, stored URLs, column limits', () => {
         'email',
         what,
       );
-      expectInvalid(
-        await t.request('PATCH', `/v1/forms/${formId}`, { token: key, body: { notify_email: `a${bad}@example.com` } }),
-        'notify_email',
-        what,
-      );
+      expectInvalid(await t.request('PATCH', `/v1/forms/${formId}`, { token: key, body: { notify_email: `a${bad}@example.com` } }), 'notify_email', what);
     });
   });
 
@@ -101,10 +114,7 @@ describe('issue 11: single-line strings, stored URLs, column limits', () => {
       expect(res.status, `${length} → ${res.body.slice(0, 300)}`).toBe(201);
       expect(res.json.workspace.name.length).toBeLessThanOrEqual(100);
     });
-    expectInvalid(
-      await t.request('POST', '/v1/auth/signup', { body: { email: freshEmail(), password: PASSWORD, name: 'n'.repeat(101) } }),
-      'name',
-    );
+    expectInvalid(await t.request('POST', '/v1/auth/signup', { body: { email: freshEmail(), password: PASSWORD, name: 'n'.repeat(101) } }), 'name');
   });
 
   it('a redirect_url that overflows its column only once percent-encoded → 400, never a 500', async () => {

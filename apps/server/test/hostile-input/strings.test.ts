@@ -13,27 +13,30 @@ useWorld();
 
 describe('strings', () => {
   it('NUL, control characters and lone surrogates in labels, options and field names → 400', async () => {
-    await everyCase(BAD_TEXT.filter((s) => s.trim() !== ''), async (bad) => {
-      const what = JSON.stringify(bad);
-      expectInvalid(
-        await t.request('POST', '/v1/forms', { token: key, body: { name: 'F', schema: [{ name: 'a', type: 'text', label: bad }] } }),
-        'schema.0.label',
-        `label ${what}`,
-      );
-      expectInvalid(
-        await t.request('POST', '/v1/forms', {
-          token: key,
-          body: { name: 'F', schema: [{ name: 'a', type: 'select', options: ['ok', bad] }] },
-        }),
-        'schema.0.options.1',
-        `option ${what}`,
-      );
-      expectInvalid(
-        await t.request('POST', '/v1/forms', { token: key, body: { name: 'F', schema: [{ name: `a${bad}`, type: 'text' }] } }),
-        'schema.0.name',
-        `field name ${what}`,
-      );
-    });
+    await everyCase(
+      BAD_TEXT.filter((s) => s.trim() !== ''),
+      async (bad) => {
+        const what = JSON.stringify(bad);
+        expectInvalid(
+          await t.request('POST', '/v1/forms', { token: key, body: { name: 'F', schema: [{ name: 'a', type: 'text', label: bad }] } }),
+          'schema.0.label',
+          `label ${what}`,
+        );
+        expectInvalid(
+          await t.request('POST', '/v1/forms', {
+            token: key,
+            body: { name: 'F', schema: [{ name: 'a', type: 'select', options: ['ok', bad] }] },
+          }),
+          'schema.0.options.1',
+          `option ${what}`,
+        );
+        expectInvalid(
+          await t.request('POST', '/v1/forms', { token: key, body: { name: 'F', schema: [{ name: `a${bad}`, type: 'text' }] } }),
+          'schema.0.name',
+          `field name ${what}`,
+        );
+      },
+    );
   });
 
   it('field names must start with a letter and hold only letters, digits, _ and -', async () => {

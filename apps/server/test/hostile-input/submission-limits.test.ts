@@ -12,8 +12,7 @@ useWorld();
 // ---------------------------------------------------------------------------------------------
 
 describe('submission limits on every transport, and the answer after a stored submission', () => {
-  const trpcSubmit = (data: unknown) =>
-    t.request('POST', '/trpc/submissions.create', { body: { form_id: openFormId, data }, headers: { origin: ORIGIN } });
+  const trpcSubmit = (data: unknown) => t.request('POST', '/trpc/submissions.create', { body: { form_id: openFormId, data }, headers: { origin: ORIGIN } });
   const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 
   it('/trpc/submissions.create over 64 KiB of values → 413 payload_too_large, as on REST', async () => {

@@ -3,7 +3,23 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RequestOptions } from '@lfk/server/testing';
-import { badIds, decodeURIComponentSafe, everyCase, expectTrpcError, formId, key, keyId, MALFORMED_JSON, member, MiB, NON_OBJECT_JSON, OTHER_CONTENT_TYPES, owner, t, useWorld } from './fixtures.ts';
+import {
+  badIds,
+  decodeURIComponentSafe,
+  everyCase,
+  expectTrpcError,
+  formId,
+  key,
+  keyId,
+  MALFORMED_JSON,
+  member,
+  MiB,
+  NON_OBJECT_JSON,
+  OTHER_CONTENT_TYPES,
+  owner,
+  t,
+  useWorld,
+} from './fixtures.ts';
 
 useWorld();
 
@@ -58,7 +74,13 @@ describe('tRPC endpoint', () => {
     expectTrpcError(unknown, 400, 'invalid_request', 'unknown field');
     const dup = await t.request('POST', '/trpc/forms.create', {
       token: key,
-      body: { name: 'F', schema: [{ name: 'a', type: 'text' }, { name: 'a', type: 'text' }] },
+      body: {
+        name: 'F',
+        schema: [
+          { name: 'a', type: 'text' },
+          { name: 'a', type: 'text' },
+        ],
+      },
     });
     expect(expectTrpcError(dup, 400, 'invalid_request', 'duplicate').details?.map((d) => d.path)).toContain('schema.1.name');
   });
@@ -75,10 +97,7 @@ describe('tRPC endpoint', () => {
     await everyCase(slots, async ([path, kind, otherTypeId, input, token, code]) => {
       await everyCase(badIds(otherTypeId), async ([what, id]) => {
         const value = decodeURIComponentSafe(id);
-        const res =
-          kind === 'query'
-            ? await get(path, input(value), token)
-            : await t.request('POST', `/trpc/${path}`, { token, body: input(value) });
+        const res = kind === 'query' ? await get(path, input(value), token) : await t.request('POST', `/trpc/${path}`, { token, body: input(value) });
         expectTrpcError(res, 404, code, `${path} ${what}`);
       });
     });

@@ -111,7 +111,10 @@ describe('bad settings: 400 with the field named', () => {
     for (const [body, path] of cases) {
       const res = await patch(form.id, body);
       const error = expectError(res, 400, 'invalid_request');
-      expect(error.details?.map((d) => d.path), JSON.stringify(body)).toContain(path);
+      expect(
+        error.details?.map((d) => d.path),
+        JSON.stringify(body),
+      ).toContain(path);
     }
     // The same rules at creation, where retention is set too.
     const created = await t.request('POST', '/v1/forms', { token: key, body: { name: 'X', schema: form.schema, max_submissions: 0 } });
@@ -147,6 +150,8 @@ describe('bad settings: 400 with the field named', () => {
     const read = await t.request('GET', `/v1/forms/${form.json.id}`, { token: key });
     expect(read.json.retention_days).toBe(30);
     const audit = await t.request('GET', `/v1/workspaces/${owner.workspaceId}/audit-events`, { token: owner.token });
-    expect(audit.json.data.filter((e: { target: { id: string } | null }) => e.target?.id === form.json.id).map((e: { action: string }) => e.action)).toEqual(['form.created']);
+    expect(audit.json.data.filter((e: { target: { id: string } | null }) => e.target?.id === form.json.id).map((e: { action: string }) => e.action)).toEqual([
+      'form.created',
+    ]);
   });
 });

@@ -55,7 +55,12 @@ afterEach(() => {
 async function metrics(): Promise<Map<string, number>> {
   const res = await t.request('GET', '/metrics');
   expect(res.status).toBe(200);
-  return new Map(res.body.split('\n').filter((l) => l && !l.startsWith('#')).map((l) => [l.slice(0, l.lastIndexOf(' ')), Number(l.slice(l.lastIndexOf(' ') + 1))]));
+  return new Map(
+    res.body
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'))
+      .map((l) => [l.slice(0, l.lastIndexOf(' ')), Number(l.slice(l.lastIndexOf(' ') + 1))]),
+  );
 }
 const rowsRead = async () => (await metrics()).get('lfk_export_rows_read_total') ?? 0;
 const streaming = async () => (await metrics()).get('lfk_exports_streaming') ?? 0;

@@ -26,10 +26,9 @@ export interface StoredSubmission {
 }
 
 export async function stored(t: TestServer, formId: string): Promise<StoredSubmission[]> {
-  const rows = await t.sql<StoredSubmission & { data: unknown }>(
-    'select id, status, spam_reason, data from submissions where form_id = ? order by id',
-    [formId],
-  );
+  const rows = await t.sql<StoredSubmission & { data: unknown }>('select id, status, spam_reason, data from submissions where form_id = ? order by id', [
+    formId,
+  ]);
   return rows.map((r) => ({ ...r, data: typeof r.data === 'string' ? JSON.parse(r.data) : r.data })) as StoredSubmission[];
 }
 

@@ -36,7 +36,12 @@ describe('filters on the list', () => {
   it('by status, time and text (any value, any case; % and _ are themselves)', async () => {
     const form = await inboxForm(t, owner, { spam: { honeypot: '_gotcha' } });
     const at: string[] = [];
-    for (const [name, message] of [['Ada', 'Loves 100% cotton'], ['Grace', 'cobol_fan'], ['Linus', 'kernel'], ['Bot', 'spam']]) {
+    for (const [name, message] of [
+      ['Ada', 'Loves 100% cotton'],
+      ['Grace', 'cobol_fan'],
+      ['Linus', 'kernel'],
+      ['Bot', 'spam'],
+    ]) {
       at.push(tick());
       await post(t, form.id, { ...VALID, name, message, ...(name === 'Bot' ? { _gotcha: 'x' } : {}) });
     }
@@ -58,7 +63,15 @@ describe('filters on the list', () => {
 
   it('refuses a filter that cannot be read', async () => {
     const form = await inboxForm(t, owner);
-    for (const [query, path] of [['status=deleted', 'status'], ['since=yesterday', 'since'], ['until=2026-13-01T00:00:00Z', 'until'], ['since=0000-01-01T00:00:00Z', 'since'], [`q=${'x'.repeat(201)}`, 'q'], ['q=', 'q'], ['q=%0a', 'q']]) {
+    for (const [query, path] of [
+      ['status=deleted', 'status'],
+      ['since=yesterday', 'since'],
+      ['until=2026-13-01T00:00:00Z', 'until'],
+      ['since=0000-01-01T00:00:00Z', 'since'],
+      [`q=${'x'.repeat(201)}`, 'q'],
+      ['q=', 'q'],
+      ['q=%0a', 'q'],
+    ]) {
       const error = expectError(await list(form.id, query!), 400, 'invalid_request');
       expect(error.details?.[0]?.path, query).toBe(path);
     }
@@ -177,7 +190,8 @@ describe('the export', () => {
   it('more rows than one batch, in order, each once', async () => {
     const form = await inboxForm(t, owner);
     await t.sql(
-      "insert into submissions (id, form_id, data, source, status, created_at) select 'sub_' || lpad(to_hex(g), 26, '0'), ?, json_build_object('name', 'n' || g, 'email', 'x@example.com'), 'browser', 'ok', now() from generate_series(1, 1234) g",
+      "insert into submissions (id, form_id, data, source, status, created_at) select 'sub_' || lpad(to_hex(g), 26, '0'), ?, " +
+        "json_build_object('name', 'n' || g, 'email', 'x@example.com'), 'browser', 'ok', now() from generate_series(1, 1234) g",
       [form.id],
     );
     const rows: string[][] = parse((await exportOf(form.id)).body);

@@ -152,7 +152,10 @@ describe('a captcha', () => {
     const typo = await inboxForm(t, owner, captcha('recaptcha', 'a-secret-with-a-typo'));
     const kept = await post(t, typo.id, { ...VALID, 'g-recaptcha-response': 'pass-typo' });
     expect(kept.status, kept.body).toBe(201);
-    for (const [form, id] of [[down, res.json.id], [typo, kept.json.id]] as const) {
+    for (const [form, id] of [
+      [down, res.json.id],
+      [typo, kept.json.id],
+    ] as const) {
       expect(await stored(t, form.id)).toEqual([{ id, status: 'spam', spam_reason: 'captcha_unverified', data: { ...VALID } }]);
       expect(await sendsOf(t, id)).toEqual({ emails: 0, deliveries: 0 });
     }
@@ -199,7 +202,11 @@ describe('a captcha', () => {
     expect((await post(t, form.id, VALID)).status).toBe(201);
     const [row] = await t.sql<{ captcha_secret_sealed: string | null }>('select captcha_secret_sealed from forms where id = ?', [form.id]);
     expect(row!.captcha_secret_sealed).toBeNull();
-    for (const bad of [{ provider: 'recaptcha-v9', site_key: 'x', secret: 'y' }, { provider: 'turnstile', site_key: '', secret: 'y' }, { provider: 'turnstile', site_key: 'x', secret: 'two\nlines' }]) {
+    for (const bad of [
+      { provider: 'recaptcha-v9', site_key: 'x', secret: 'y' },
+      { provider: 'turnstile', site_key: '', secret: 'y' },
+      { provider: 'turnstile', site_key: 'x', secret: 'two\nlines' },
+    ]) {
       expectError(await patch({ captcha: bad }), 400, 'invalid_request');
     }
   });
@@ -234,9 +241,11 @@ describe('marking spam and not spam', () => {
     const sent = (await post(t, form.id, VALID)).json.id as string;
     // Written as sent once the sender and the worker have made (and recorded) their first attempt,
     // so neither writes its failure over it afterwards.
-    await until('the first attempts to be recorded', async () =>
-      (await t.count('outbox_emails where submission_id = ? and attempts > 0 and locked_until is null', [sent])) === 1 &&
-      (await t.count('webhook_deliveries where submission_id = ? and attempt_count > 0 and locked_until is null', [sent])) === 1,
+    await until(
+      'the first attempts to be recorded',
+      async () =>
+        (await t.count('outbox_emails where submission_id = ? and attempts > 0 and locked_until is null', [sent])) === 1 &&
+        (await t.count('webhook_deliveries where submission_id = ? and attempt_count > 0 and locked_until is null', [sent])) === 1,
     );
     await t.sql("update outbox_emails set status = 'sent', body = null where submission_id = ?", [sent]);
     await t.sql("update webhook_deliveries set status = 'succeeded', next_attempt_at = null where submission_id = ?", [sent]);

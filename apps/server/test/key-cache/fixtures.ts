@@ -26,9 +26,7 @@ export const PROBE = newId('form');
  */
 export async function cacheOn(t: TestServer): Promise<void> {
   if (!TEST_DATABASE_URL) return;
-  await until('the in-process server to hear key revocations', () =>
-    t.logs.some((line) => line.includes('hearing key revocations; key cache on')),
-  );
+  await until('the in-process server to hear key revocations', () => t.logs.some((line) => line.includes('hearing key revocations; key cache on')));
 }
 
 export const probe = (t: TestServer, key: string) => t.request('GET', `/v1/forms/${PROBE}`, { token: key });

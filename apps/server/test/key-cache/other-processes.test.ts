@@ -17,7 +17,7 @@ describe.runIf(!!TEST_DATABASE_URL)('in another process on the same PostgreSQL d
     expectAccepted(await b.probe(key)); // …and B, trusting its memory for an hour, has not heard.
   });
 
-  it('refuses a key revoked through the first process\'s API, told by the database', async () => {
+  it("refuses a key revoked through the first process's API, told by the database", async () => {
     const { a, b } = both;
     const { owner, key, id } = await a.signupWithKey();
     expectAccepted(await b.probe(key));
@@ -49,7 +49,7 @@ describe.runIf(!!TEST_DATABASE_URL)('in another process on the same PostgreSQL d
     expectRefused(await b.probe(key));
   });
 
-  it('refuses a key taken back by a password reset that confirmed its maker\'s address, told by the database', async () => {
+  it("refuses a key taken back by a password reset that confirmed its maker's address, told by the database", async () => {
     const { a, b } = both;
     const { owner, key } = await a.signupWithKey();
     expectAccepted(await b.probe(key));
@@ -63,7 +63,7 @@ describe.runIf(!!TEST_DATABASE_URL)('in another process on the same PostgreSQL d
     expectRefused(await b.probe(key));
   });
 
-  it('refuses every key of a workspace deleted through the first process\'s API', async () => {
+  it("refuses every key of a workspace deleted through the first process's API", async () => {
     const { a, b } = both;
     const { owner, key } = await a.signupWithKey();
     const { key: second } = await a.createKey(owner.token, owner.workspaceId);
@@ -72,6 +72,9 @@ describe.runIf(!!TEST_DATABASE_URL)('in another process on the same PostgreSQL d
     const name = (await a.request('GET', '/v1/workspaces', { token: owner.token })).json.data[0].name;
     expect((await a.request('DELETE', `/v1/workspaces/${owner.workspaceId}`, { token: owner.token, body: { confirm: name } })).status).toBe(204);
     expectRefused(await probe(a, key));
-    await until('the other process to refuse both keys of the deleted workspace', async () => (await b.probe(key)).status === 401 && (await b.probe(second)).status === 401);
+    await until(
+      'the other process to refuse both keys of the deleted workspace',
+      async () => (await b.probe(key)).status === 401 && (await b.probe(second)).status === 401,
+    );
   });
 });

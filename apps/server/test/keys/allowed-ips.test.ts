@@ -8,7 +8,19 @@
 import { generateApiKey } from '@lfk/api';
 import { ENGINE, expectError, sendFrom, TEST_DATABASE_URL, until } from '@lfk/server/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auditActions, createKey, expectAccepted, expectRefused, getKey, PROBE, secondReplica, testClock, updateKey, usageToday, useKeysServer } from './fixtures.ts';
+import {
+  auditActions,
+  createKey,
+  expectAccepted,
+  expectRefused,
+  getKey,
+  PROBE,
+  secondReplica,
+  testClock,
+  updateKey,
+  usageToday,
+  useKeysServer,
+} from './fixtures.ts';
 
 const clock = testClock();
 // Refused guesses are limited (3 an hour per address) so the test can show allowlist refusals are not guesses.

@@ -50,9 +50,7 @@ describe('API key lifecycle', () => {
     expect(list.body).not.toContain(created.json.key);
     expect(list.json.next_cursor).toBeNull();
 
-    const rows = await t.sql<{ key_hash: string; prefix: string }>('select key_hash, prefix from api_keys where id = ?', [
-      created.json.id,
-    ]);
+    const rows = await t.sql<{ key_hash: string; prefix: string }>('select key_hash, prefix from api_keys where id = ?', [created.json.id]);
     expect(rows[0]!.key_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(rows[0]!.key_hash).not.toContain(created.json.key.slice(4));
     expect(rows[0]!.prefix).toBe(created.json.prefix);
@@ -157,9 +155,7 @@ describe('API key lifecycle', () => {
   it('50 concurrent creates on an empty workspace give exactly 10 × 201 and 40 × 429', async () => {
     const owner = await t.signup();
     const results = await Promise.all(
-      Array.from({ length: 50 }, () =>
-        t.request('POST', `/v1/workspaces/${owner.workspaceId}/api-keys`, { token: owner.token }),
-      ),
+      Array.from({ length: 50 }, () => t.request('POST', `/v1/workspaces/${owner.workspaceId}/api-keys`, { token: owner.token })),
     );
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(10);

@@ -20,7 +20,10 @@ describe('GET /v1/api-keys/current', () => {
   it('answers the key the request presents, and nothing secret', async () => {
     const owner = await t.signup();
     const expiresAt = new Date(Date.now() + 30 * 86_400_000).toISOString();
-    const created = await t.request('POST', `/v1/workspaces/${owner.workspaceId}/api-keys`, { token: owner.token, body: { name: 'agent', expires_at: expiresAt, allowed_ips: ['127.0.0.0/8', '::1'] } });
+    const created = await t.request('POST', `/v1/workspaces/${owner.workspaceId}/api-keys`, {
+      token: owner.token,
+      body: { name: 'agent', expires_at: expiresAt, allowed_ips: ['127.0.0.0/8', '::1'] },
+    });
     expect(created.status).toBe(201);
     const res = await t.request('GET', '/v1/api-keys/current', { token: created.json.key });
     expect(res.status, res.body).toBe(200);

@@ -56,10 +56,7 @@ describe(`expiry reminders (${ENGINE}, ${TEST_DATABASE_URL ? 'two replicas' : 't
     await sweepEverywhere();
     for (const o of [owner, coOwner]) {
       const mail = await emailsTo(t, o.email, 'api_key_expiring');
-      expect(mail.map((m) => m.subject)).toEqual([
-        `Your API key ${key.json.prefix}… expires in 7 days`,
-        `Your API key ${key.json.prefix}… expires in 1 day`,
-      ]);
+      expect(mail.map((m) => m.subject)).toEqual([`Your API key ${key.json.prefix}… expires in 7 days`, `Your API key ${key.json.prefix}… expires in 1 day`]);
     }
 
     clock.set(new Date(expiresAt));
@@ -77,9 +74,7 @@ describe(`expiry reminders (${ENGINE}, ${TEST_DATABASE_URL ? 'two replicas' : 't
     expect(await emailsTo(t, owner.email, 'api_key_expiring')).toEqual([]);
     clock.set(new Date(new Date(threeDays.json.expires_at).getTime() - DAY));
     await sweepEverywhere();
-    expect((await emailsTo(t, owner.email, 'api_key_expiring')).map((m) => m.subject)).toEqual([
-      `Your API key ${threeDays.json.prefix}… expires in 1 day`,
-    ]);
+    expect((await emailsTo(t, owner.email, 'api_key_expiring')).map((m) => m.subject)).toEqual([`Your API key ${threeDays.json.prefix}… expires in 1 day`]);
   });
 
   it("the server's own timer sweeps: a reminder is queued and sent without anyone asking", async () => {

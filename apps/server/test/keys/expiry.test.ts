@@ -88,7 +88,9 @@ describe(`an expiring key at its instant (${ENGINE})`, () => {
     // The sweep writes it down as it was listed, and records one api_key.expired event however often it runs.
     await Promise.all([sweepKeyLifecycle(t.server.db, clock.now(), 'http://lfk.test'), sweepKeyLifecycle(t.server.db, clock.now(), 'http://lfk.test')]);
     await sweepKeyLifecycle(t.server.db, clock.now(), 'http://lfk.test');
-    const [swept] = await t.sql<{ revoked_reason: string; revoked_at: string | Date }>('select revoked_reason, revoked_at from api_keys where id = ?', [created.id]);
+    const [swept] = await t.sql<{ revoked_reason: string; revoked_at: string | Date }>('select revoked_reason, revoked_at from api_keys where id = ?', [
+      created.id,
+    ]);
     expect(swept!.revoked_reason).toBe('expired');
     expect(new Date(swept!.revoked_at).toISOString()).toBe(created.json.expires_at);
     expect(await getKey(t, owner, created.id)).toEqual(listed);

@@ -85,8 +85,7 @@ export async function secondReplica(t: TestServer, clock: TestClock): Promise<Re
 /** A well-shaped form id that names no form: a good key gets 404 form_not_found, a refused one 401. */
 export const PROBE = newId('form');
 
-export const probe = (t: TestServer, key: string, headers: Record<string, string> = {}) =>
-  t.request('GET', `/v1/forms/${PROBE}`, { token: key, headers });
+export const probe = (t: TestServer, key: string, headers: Record<string, string> = {}) => t.request('GET', `/v1/forms/${PROBE}`, { token: key, headers });
 
 export function expectAccepted(res: { status: number; json: any }): void {
   expect(res.status, JSON.stringify(res.json)).toBe(404);
@@ -99,8 +98,7 @@ export function expectRefused(res: { status: number; json: any }): void {
 }
 
 /** A refusal's body without its request id: identical for every refused key. */
-export const refusalBody = (res: { body: string; headers: Record<string, unknown> }) =>
-  res.body.replaceAll(String(res.headers['x-request-id']), 'REQ');
+export const refusalBody = (res: { body: string; headers: Record<string, unknown> }) => res.body.replaceAll(String(res.headers['x-request-id']), 'REQ');
 
 /** Every SQL statement `server` sends from now on, until `stop()`. */
 export function countStatements(server: LfkServer): { statements: string[]; writes: () => string[]; stop: () => void } {
@@ -168,7 +166,11 @@ export async function usageToday(t: TestServer, owner: { token: string; workspac
   return res.json.data[0];
 }
 
-export async function auditActions(t: TestServer, workspaceId: string, action: string): Promise<{ actor_type: string; actor_id: string; target_id: string; data: any }[]> {
+export async function auditActions(
+  t: TestServer,
+  workspaceId: string,
+  action: string,
+): Promise<{ actor_type: string; actor_id: string; target_id: string; data: any }[]> {
   return t.sql('select actor_type, actor_id, target_id, data from audit_events where workspace_id = ? and action = ? order by id', [workspaceId, action]);
 }
 

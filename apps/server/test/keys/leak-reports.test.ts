@@ -9,18 +9,7 @@ import { generateApiKey } from '@lfk/api';
 import { ConfigError, loadConfig } from '@lfk/server';
 import { ENGINE, expectError, type Res, reporterKeys, signed } from '@lfk/server/testing';
 import { describe, expect, it } from 'vitest';
-import {
-  auditActions,
-  countStatements,
-  createKey,
-  emailsTo,
-  expectAccepted,
-  expectRefused,
-  getKey,
-  probe,
-  useKeysServer,
-  testClock,
-} from './fixtures.ts';
+import { auditActions, countStatements, createKey, emailsTo, expectAccepted, expectRefused, getKey, probe, useKeysServer, testClock } from './fixtures.ts';
 
 const REPORTS = '/v1/secret-scanning/reports';
 const github = reporterKeys();
@@ -35,8 +24,7 @@ const found = (token: string, url = 'https://github.com/octocat/hello/blob/abc12
   url,
   source: 'content',
 });
-const report = (body: string, headers: Record<string, string>): Promise<Res> =>
-  t.request('POST', REPORTS, { raw: body, headers });
+const report = (body: string, headers: Record<string, string>): Promise<Res> => t.request('POST', REPORTS, { raw: body, headers });
 
 async function ownersOfOneWorkspace() {
   const owner = await t.signup();
@@ -166,7 +154,12 @@ describe(`a report that is not signed by a trusted key (${ENGINE})`, () => {
   });
 
   it('signed but not a report: invalid JSON is 400 invalid_json, the wrong shape 400 invalid_request', async () => {
-    for (const [body, code] of [['[{"token":', 'invalid_json'], ['{"token":"x"}', 'invalid_request'], ['[]', 'invalid_request'], ['[{"type":"x"}]', 'invalid_request']] as const) {
+    for (const [body, code] of [
+      ['[{"token":', 'invalid_json'],
+      ['{"token":"x"}', 'invalid_request'],
+      ['[]', 'invalid_request'],
+      ['[{"type":"x"}]', 'invalid_request'],
+    ] as const) {
       expectError(await report(body, signed(body, github)), 400, code, { what: body });
     }
   });

@@ -10,7 +10,22 @@ import { generateApiKey } from '@lfk/api';
 import { ApiKey } from '@lfk/db';
 import { ENGINE, expectError } from '@lfk/server/testing';
 import { describe, expect, it } from 'vitest';
-import { countStatements, createKey, DAY, expectAccepted, expectRefused, getKey, HOUR, NO_REFUSALS, PROBE, revokeAndSettle, roll, testClock, usageToday, useKeysServer } from './fixtures.ts';
+import {
+  countStatements,
+  createKey,
+  DAY,
+  expectAccepted,
+  expectRefused,
+  getKey,
+  HOUR,
+  NO_REFUSALS,
+  PROBE,
+  revokeAndSettle,
+  roll,
+  testClock,
+  usageToday,
+  useKeysServer,
+} from './fixtures.ts';
 
 const clock = testClock();
 // The default limit on guesses (20 a minute per address), stated here because the test leans on it.

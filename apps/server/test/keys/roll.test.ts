@@ -14,7 +14,8 @@ describe(`rolling a key (${ENGINE})`, () => {
     const owner = await t.signup();
     const key = await createKey(t, owner);
     const url = `/v1/workspaces/${owner.workspaceId}/api-keys/${key.id}/roll`;
-    const send = (raw: string, contentType = 'application/json') => t.request('POST', url, { token: owner.token, raw, headers: { 'content-type': contentType } });
+    const send = (raw: string, contentType = 'application/json') =>
+      t.request('POST', url, { token: owner.token, raw, headers: { 'content-type': contentType } });
     expectError(await send('{"grace_seconds":'), 400, 'invalid_json');
     for (const raw of ['[]', '"x"', '42']) expectError(await send(raw), 400, 'invalid_request', { what: raw });
     expectError(await send('{"grace_seconds":0,"expires_at":"2030-01-01T00:00:00Z"}'), 400, 'invalid_request');

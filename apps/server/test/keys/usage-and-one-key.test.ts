@@ -4,7 +4,7 @@
  * no write on the request path, counts equal to the requests made after a flush, and a failed batch
  * retried rather than lost. And one key's page, `GET …/api-keys/{key_id}`.
  */
-import { ENGINE, expectError, } from '@lfk/server/testing';
+import { ENGINE, expectError } from '@lfk/server/testing';
 import { describe, expect, it } from 'vitest';
 import { countStatements, createKey, DAY, expectAccepted, getKey, NO_REFUSALS, probe, useKeysServer, testClock } from './fixtures.ts';
 
@@ -72,10 +72,7 @@ describe(`usage and where a key was last used (${ENGINE})`, () => {
     for (let i = 0; i < 4; i++) expectAccepted(await probe(t, key.key));
     await flush();
     const res = await usage(owner, key.id, '?days=2');
-    expect(res.json.data).toEqual([
-      accepted(first, 5),
-      accepted(today(), 4),
-    ]);
+    expect(res.json.data).toEqual([accepted(first, 5), accepted(today(), 4)]);
   });
 
   it('a failed batch is merged into the next one: nothing lost, nothing counted twice', async () => {
@@ -113,7 +110,7 @@ describe(`usage and where a key was last used (${ENGINE})`, () => {
 });
 
 describe(`one key's page (${ENGINE})`, () => {
-  it('is the list item, for this workspace\'s keys only', async () => {
+  it("is the list item, for this workspace's keys only", async () => {
     const owner = await t.signup();
     const key = await createKey(t, owner, { name: 'one', expires_at: new Date(clock.now().getTime() + 30 * DAY).toISOString() });
     const listed = await t.request('GET', `/v1/workspaces/${owner.workspaceId}/api-keys`, { token: owner.token });

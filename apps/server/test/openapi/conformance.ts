@@ -27,7 +27,10 @@ export class Conformance {
 
   private resolve(node: Json): Json {
     if (typeof node?.$ref !== 'string') return node;
-    const pointer = node.$ref.replace(/^#\//, '').split('/').map((p: string) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
+    const pointer = node.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .map((p: string) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
     return this.resolve(pointer.reduce((at: Json, key: string) => at[key], this.doc));
   }
 
@@ -44,18 +47,21 @@ export class Conformance {
     for (const [name, header] of Object.entries<Json>(response.headers ?? {})) {
       if (this.resolve(header).required) expect(res.headers[name.toLowerCase()], `${label}: header ${name}`).toBeDefined();
     }
-    const type = String(res.headers['content-type'] ?? '').split(';')[0]!.trim();
+    const type = String(res.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim();
     if (response.content === undefined) {
       expect(res.body, `${label}: documented without a body`).toBe('');
       return;
     }
     // A media type range (`*/*`, a file's bytes of whatever type they are) documents every type it covers.
-    const covered = Object.keys(response.content).some((documentedType) => documentedType === type || documentedType === '*/*' || (documentedType.endsWith('/*') && type.startsWith(documentedType.slice(0, -1))));
+    const covered = Object.keys(response.content).some(
+      (documentedType) =>
+        documentedType === type || documentedType === '*/*' || (documentedType.endsWith('/*') && type.startsWith(documentedType.slice(0, -1))),
+    );
     expect(covered, `${label}: content type ${type} is not among ${Object.keys(response.content).join(', ')}`).toBe(true);
     if (type !== 'application/json') return;
-    const pointer = ['paths', path, method.toLowerCase(), 'responses', String(res.status)]
-      .map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1'))
-      .join('/');
+    const pointer = ['paths', path, method.toLowerCase(), 'responses', String(res.status)].map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
     const where = typeof documented.$ref === 'string' ? documented.$ref.slice(1) : `/${pointer}`;
     const validate = this.ajv.getSchema(`openapi.json#${where}/content/application~1json/schema`)!;
     expect(validate(res.json), `${label}: ${JSON.stringify(validate.errors)}`).toBe(true);

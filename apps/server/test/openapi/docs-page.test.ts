@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const t = useTestServer();
 /** Debian's chromium, as the dashboard's browser tests use it (`LFK_CHROMIUM` to use another). */
 const CHROMIUM = process.env.LFK_CHROMIUM ?? '/usr/bin/chromium';
-const INSTALL_HINT = 'install Debian\'s chromium (apt-get install -y chromium) or point LFK_CHROMIUM at a Chromium or Chrome binary';
+const INSTALL_HINT = "install Debian's chromium (apt-get install -y chromium) or point LFK_CHROMIUM at a Chromium or Chrome binary";
 const BROWSER_TIMEOUT_MS = 120_000;
 
 describe('/docs, the API reference for people', () => {

@@ -49,7 +49,18 @@ describe('the OpenAPI document, as the server serves it', () => {
   });
 
   it("has no finding of any severity under Spectral's spectral:oas rules (.spectral.yaml)", { timeout: CLI_TIMEOUT_MS }, async () => {
-    const out = await lint([binOf('@stoplight/spectral-cli', 'spectral'), 'lint', file, '--ruleset', '.spectral.yaml', '--fail-severity', 'hint', '--format', 'json', '--quiet']);
+    const out = await lint([
+      binOf('@stoplight/spectral-cli', 'spectral'),
+      'lint',
+      file,
+      '--ruleset',
+      '.spectral.yaml',
+      '--fail-severity',
+      'hint',
+      '--format',
+      'json',
+      '--quiet',
+    ]);
     const results = JSON.parse(out) as { code: string; message: string; path: string[] }[];
     expect(results.map((r) => `${r.code}: ${r.message} at ${r.path.join('.')}`)).toEqual([]);
   });
@@ -71,13 +82,28 @@ describe('the OpenAPI document, as the server serves it', () => {
 
   it('gives openapi-typescript a named type for every resource and typed request headers', async () => {
     const types = astToString(await openapiTS(doc as never));
-    for (const name of ['Form', 'CreatedForm', 'ApiKey', 'CreatedApiKey', 'Workspace', 'Member', 'Project', 'User', 'Submission', 'AuditEvent', 'Error', 'ErrorCode']) {
+    for (const name of [
+      'Form',
+      'CreatedForm',
+      'ApiKey',
+      'CreatedApiKey',
+      'Workspace',
+      'Member',
+      'Project',
+      'User',
+      'Submission',
+      'AuditEvent',
+      'Error',
+      'ErrorCode',
+    ]) {
       expect(types, name).toMatch(new RegExp(`\\n {8}${name}: `));
     }
     expect(types).toContain('"application/json": components["schemas"]["FormList"];');
     // The create-form operation takes its Idempotency-Key as a typed header.
     const createForm = types.slice(types.indexOf('"forms.create": {'));
-    expect(createForm.slice(0, createForm.indexOf('requestBody'))).toMatch(/header\?: \{[^}]*"Idempotency-Key"\?: components\["parameters"\]\["IdempotencyKey"\]/);
+    expect(createForm.slice(0, createForm.indexOf('requestBody'))).toMatch(
+      /header\?: \{[^}]*"Idempotency-Key"\?: components\["parameters"\]\["IdempotencyKey"\]/,
+    );
     expect(types).toMatch(/IdempotencyKey: string;/);
   });
 

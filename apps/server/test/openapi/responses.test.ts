@@ -84,7 +84,9 @@ describe("the README's flows, answer by answer, as the OpenAPI document says", (
     await call('GET', '/v1/workspaces/{workspace_id}/forms', { params: ws, token: session });
 
     // Submissions: JSON from the allowed origin, a plain HTML form post, and refusals of each kind.
-    expect((await call('OPTIONS', '/v1/forms/{form_id}/submissions', { params: f, headers: { origin: ORIGIN, 'access-control-request-method': 'POST' } })).status).toBe(204);
+    expect(
+      (await call('OPTIONS', '/v1/forms/{form_id}/submissions', { params: f, headers: { origin: ORIGIN, 'access-control-request-method': 'POST' } })).status,
+    ).toBe(204);
     const path = '/v1/forms/{form_id}/submissions';
     const json = await submit(t, f.form_id, { email: 'ada@example.org', message: 'Hello' }, { origin: ORIGIN });
     check.expectConforms('POST', path, json);
@@ -121,12 +123,18 @@ describe("the README's flows, answer by answer, as the OpenAPI document says", (
     expect((await call('GET', path, { params: f, token: key })).status).toBe(403);
 
     // Roll, then revoke: the revoked key's very next use is a 401.
-    const rolled = await call('POST', '/v1/workspaces/{workspace_id}/api-keys/{key_id}/roll', { params: keyParams, token: session, body: { grace_seconds: 3600 } });
+    const rolled = await call('POST', '/v1/workspaces/{workspace_id}/api-keys/{key_id}/roll', {
+      params: keyParams,
+      token: session,
+      body: { grace_seconds: 3600 },
+    });
     expect(rolled.status).toBe(201);
     expect((await call('DELETE', '/v1/workspaces/{workspace_id}/api-keys/{key_id}', { params: keyParams, token: session })).status).toBe(204);
     const refused = await call('GET', '/v1/forms/{form_id}', { params: f, token: key });
     expect(refused.json.error.code).toBe('invalid_api_key');
-    expect((await call('DELETE', '/v1/workspaces/{workspace_id}/api-keys/{key_id}', { params: { ...ws, key_id: 'key_nope' }, token: session })).status).toBe(404);
+    expect((await call('DELETE', '/v1/workspaces/{workspace_id}/api-keys/{key_id}', { params: { ...ws, key_id: 'key_nope' }, token: session })).status).toBe(
+      404,
+    );
 
     // Every kind of event these steps recorded reads as its action's documented `data`.
     const events = await call('GET', '/v1/workspaces/{workspace_id}/audit-events', { params: ws, token: session });

@@ -18,7 +18,15 @@ beforeAll(async () => {
   check = new Conformance(doc);
 });
 
-const resolve = (node: any): any => (typeof node?.$ref === 'string' ? resolve(node.$ref.slice(2).split('/').reduce((at: any, key: string) => at[key], doc)) : node);
+const resolve = (node: any): any =>
+  typeof node?.$ref === 'string'
+    ? resolve(
+        node.$ref
+          .slice(2)
+          .split('/')
+          .reduce((at: any, key: string) => at[key], doc),
+      )
+    : node;
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
 /** The error codes an operation documents for `status` (its description names each). */

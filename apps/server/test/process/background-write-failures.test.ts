@@ -4,7 +4,19 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { adminQuery, confirmPrintedAddress, databaseForProcess, ENGINE, freePort, PASSWORD, spawnServerProcess, startTestServer, TEST_DATABASE_URL, type TestServer, until } from '@lfk/server/testing';
+import {
+  adminQuery,
+  confirmPrintedAddress,
+  databaseForProcess,
+  ENGINE,
+  freePort,
+  PASSWORD,
+  spawnServerProcess,
+  startTestServer,
+  TEST_DATABASE_URL,
+  type TestServer,
+  until,
+} from '@lfk/server/testing';
 
 const FAILED_BATCH_LOG = 'could not write key uses';
 const OUTAGE_STARTS = 'database unreachable: requests that need it answer 503 service_unavailable until it is back';
@@ -98,10 +110,15 @@ describe(`the email sender while the database is away (${ENGINE})`, () => {
     // Not due yet: a sender that took it before the database went away would find it sent, or
     // locked for its retry, when it comes back, whichever came first on a busy machine.
     const now = new Date().toISOString();
-    await t.sql(
-      `insert into outbox_emails (id, kind, "to", subject, body, next_attempt_at, created_at) values (?, ?, ?, ?, ?, ?, ?)`,
-      ['evt_waiting_mail', 'verification', 'owner@example.com', 'Verify', 'Hello', '2999-01-01T00:00:00Z', now],
-    );
+    await t.sql(`insert into outbox_emails (id, kind, "to", subject, body, next_attempt_at, created_at) values (?, ?, ?, ?, ?, ?, ?)`, [
+      'evt_waiting_mail',
+      'verification',
+      'owner@example.com',
+      'Verify',
+      'Hello',
+      '2999-01-01T00:00:00Z',
+      now,
+    ]);
     const restore = await outage(t, 'outbox_emails');
     await until('a failed poll in the log', () => (t.logs.some((line) => line.includes('outbox: could not reach the database')) ? true : undefined));
     await restore();
@@ -125,7 +142,7 @@ describe.runIf(!!TEST_DATABASE_URL)('a server process whose last_used_at batch f
     for (const drop of drops) await drop();
   });
 
-  it('writes the key\'s use once the table is back, then exits 0 on SIGTERM with the database closed', async () => {
+  it("writes the key's use once the table is back, then exits 0 on SIGTERM with the database closed", async () => {
     const database = (await databaseForProcess())!;
     drops.push(database.drop);
     const port = await freePort();
@@ -156,10 +173,14 @@ describe.runIf(!!TEST_DATABASE_URL)('a server process whose last_used_at batch f
     await until('the failed batch in the log', () => (output().includes(FAILED_BATCH_LOG) ? true : undefined), 30_000);
     await adminQuery(database.url, 'alter table api_keys_offline rename to api_keys');
 
-    const written = await until('the batch written', async () => {
-      const at = await lastUsed();
-      return at && at.getTime() >= usedWhileAway ? at : undefined;
-    }, 30_000);
+    const written = await until(
+      'the batch written',
+      async () => {
+        const at = await lastUsed();
+        return at && at.getTime() >= usedWhileAway ? at : undefined;
+      },
+      30_000,
+    );
     expect(written).toBeInstanceOf(Date);
 
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

@@ -26,5 +26,4 @@ describe('idleMemoryTrim', () => {
     await until('the trim to ask for a collection', () => asked.length > 0);
     expect(asked[0]).toEqual({ type: 'major', execution: 'async', flavor: 'last-resort' });
   });
-
 });

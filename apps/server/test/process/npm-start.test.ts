@@ -27,10 +27,16 @@ describe('npm start', () => {
     npm.stdout.on('data', (chunk) => (output += chunk));
     npm.stderr.on('data', (chunk) => (output += chunk));
     try {
-      const ready = await until('the server to be ready', () =>
-        output.split('\n').map((line) => (line.startsWith('{') ? JSON.parse(line) : null)).find((entry) => entry?.msg === 'lfk is ready'),
-      // npm start first rebuilds the dashboard when its sources changed: on a loaded machine, a while.
-      240_000);
+      const ready = await until(
+        'the server to be ready',
+        () =>
+          output
+            .split('\n')
+            .map((line) => (line.startsWith('{') ? JSON.parse(line) : null))
+            .find((entry) => entry?.msg === 'lfk is ready'),
+        // npm start first rebuilds the dashboard when its sources changed: on a loaded machine, a while.
+        240_000,
+      );
       const serverPid: number = ready.pid;
       expect(serverPid).not.toBe(npm.pid);
       npm.kill('SIGTERM');

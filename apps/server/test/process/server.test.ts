@@ -27,9 +27,7 @@ describe('health, docs and the wire format', () => {
     expect(create.responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreatedApiKey' });
     expect(components.schemas.CreatedApiKey.properties.key).toBeDefined();
     expect(create.responses['429']).toBeDefined();
-    expect(paths['/v1/forms'].post.requestBody.content['application/json'].schema.required).toEqual(
-      expect.arrayContaining(['name', 'schema']),
-    );
+    expect(paths['/v1/forms'].post.requestBody.content['application/json'].schema.required).toEqual(expect.arrayContaining(['name', 'schema']));
     // Only what sign-up can answer: no 404, no 403 other than sign-up being off.
     const signup = paths['/v1/auth/signup'].post;
     expect(Object.keys(signup.responses)).not.toContain('404');
@@ -75,9 +73,7 @@ describe('health, docs and the wire format', () => {
 
 describe('configuration', () => {
   it('refuses bad values with a message naming each', () => {
-    expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' })).toThrow(
-      /PORT[\s\S]*DATABASE_URL[\s\S]*LOG_LEVEL/,
-    );
+    expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' })).toThrow(/PORT[\s\S]*DATABASE_URL[\s\S]*LOG_LEVEL/);
     expect(loadConfig({})).toMatchObject({ port: 3000, host: '127.0.0.1', dataDir: './.lfk/data', allowSignup: true });
     expect(loadConfig({ LFK_ALLOW_SIGNUP: 'false', PORT: '' })).toMatchObject({ allowSignup: false, port: 3000 });
   });

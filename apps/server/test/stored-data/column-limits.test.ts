@@ -42,7 +42,10 @@ function expectInvalid(res: Res, path: string, what: string) {
   const label = `${what} → ${res.status} ${res.body.slice(0, 300)}`;
   expect(res.status, label).toBe(400);
   expect(res.json.error.code, label).toBe('invalid_request');
-  expect(res.json.error.details.map((d: { path: string }) => d.path), label).toContain(path);
+  expect(
+    res.json.error.details.map((d: { path: string }) => d.path),
+    label,
+  ).toContain(path);
 }
 
 interface Limited {
@@ -156,8 +159,7 @@ describe('every stored string: the longest is taken whole, one more character is
 
   it('field labels and select options: 200 characters taken, 201 refused', async () => {
     const at = (n: number) => textOfLength(n, true);
-    const withLabel = (label: string) =>
-      t.request('POST', '/v1/forms', { token: key, body: { name: 'F', schema: [{ name: 'a', type: 'text', label }] } });
+    const withLabel = (label: string) => t.request('POST', '/v1/forms', { token: key, body: { name: 'F', schema: [{ name: 'a', type: 'text', label }] } });
     const withOption = (option: string) =>
       t.request('POST', '/v1/forms', { token: key, body: { name: 'F', schema: [{ name: 'a', type: 'select', options: [option] }] } });
     const label = await withLabel(at(200));
@@ -172,7 +174,7 @@ describe('every stored string: the longest is taken whole, one more character is
 });
 
 describe('derived values fit their columns', () => {
-  it("a sign-up name of 89 to 100 characters: 201, and the workspace name derived from it fits", async () => {
+  it('a sign-up name of 89 to 100 characters: 201, and the workspace name derived from it fits', async () => {
     for (const length of [88, 89, 90, 95, 99, 100]) {
       for (const astral of [false, true]) {
         const name = textOfLength(length, astral);

@@ -81,7 +81,9 @@ it('no reset or invitation token reaches the database, the audit log or a log li
   await t.confirmAddress(owner.email);
   const invitee = `invitee-${Date.now()}@example.com`;
   expect((await t.request('POST', '/v1/auth/password-resets', { body: { email: owner.email } })).status).toBe(202);
-  expect((await t.request('POST', `/v1/workspaces/${owner.workspaceId}/invitations`, { token: owner.token, body: { email: invitee, role: 'owner' } })).status).toBe(202);
+  expect(
+    (await t.request('POST', `/v1/workspaces/${owner.workspaceId}/invitations`, { token: owner.token, body: { email: invitee, role: 'owner' } })).status,
+  ).toBe(202);
   const reset = await linkTokenSentTo(t, owner.email, 'password_reset');
   const invitation = await linkTokenSentTo(t, invitee, 'invitation');
   // Used where they belong (the invitee signs up and accepts; the owner resets), and where they do not.
@@ -224,8 +226,14 @@ describe('secrets where a caller echoes them back: request ids, field names', ()
     const logs = t.logs.slice(from);
     expect(logs.length).toBeGreaterThan(6);
     for (const secret of [key, owner.token]) {
-      expect(logs.find((l) => l.includes(secret.slice(4))), `a log line holds ${secret.slice(0, 4)}…`).toBeUndefined();
-      expect(answers.find((a) => a.includes(secret.slice(4))), `an answer holds ${secret.slice(0, 4)}…`).toBeUndefined();
+      expect(
+        logs.find((l) => l.includes(secret.slice(4))),
+        `a log line holds ${secret.slice(0, 4)}…`,
+      ).toBeUndefined();
+      expect(
+        answers.find((a) => a.includes(secret.slice(4))),
+        `an answer holds ${secret.slice(0, 4)}…`,
+      ).toBeUndefined();
     }
   });
 });
@@ -243,7 +251,10 @@ describe('requests refused before they become requests (malformed, too large, CO
     const answers = [];
     for (const request of raw) answers.push(await rawExchange(port, (socket) => void socket.write(request)).catch((error: Error) => error));
     for (const secret of [key, owner.token]) {
-      expect(t.logs.find((line) => line.includes(secret.slice(4))), `logs hold ${secret.slice(0, 8)}…`).toBeUndefined();
+      expect(
+        t.logs.find((line) => line.includes(secret.slice(4))),
+        `logs hold ${secret.slice(0, 8)}…`,
+      ).toBeUndefined();
     }
     for (const res of answers) {
       if (res instanceof Error) throw res;

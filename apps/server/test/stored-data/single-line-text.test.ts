@@ -49,7 +49,10 @@ function expectInvalid(res: Res, path: string, what: string) {
   expect(res.status, label).toBe(400);
   expect(res.json.error.code, label).toBe('invalid_request');
   expect(res.json.error.request_id, label).toBe(res.headers['x-request-id']);
-  expect(res.json.error.details.map((d: { path: string }) => d.path), label).toContain(path);
+  expect(
+    res.json.error.details.map((d: { path: string }) => d.path),
+    label,
+  ).toContain(path);
 }
 
 const SCHEMA = [{ name: 'email', type: 'email' }];
@@ -57,22 +60,46 @@ const SCHEMA = [{ name: 'email', type: 'email' }];
 /** Every stored single-line string: what it is, its details path, a valid value, a request storing a value. */
 const SINGLE_LINE_FIELDS: [string, string, string | (() => string), (value: string) => Promise<Res>][] = [
   ['form name (POST /v1/forms)', 'name', 'Contact', (v) => t.request('POST', '/v1/forms', { token: key, body: { name: v, schema: SCHEMA } })],
-  ['form name (tRPC forms.create)', 'name', 'Contact', (v) => t.request('POST', '/trpc/forms.create', { token: key, body: { name: v, schema: SCHEMA } }).then(trpcAsRest)],
-  ['field label', 'schema.0.label', 'Your email', (v) =>
-    t.request('POST', '/v1/forms', { token: key, body: { name: 'F', schema: [{ name: 'a', type: 'text', label: v }] } })],
-  ['select option', 'schema.0.options.0', 'Pro plan', (v) =>
-    t.request('POST', '/v1/forms', { token: key, body: { name: 'F', schema: [{ name: 'a', type: 'select', options: [v] }] } })],
-  ['notify_email', 'notify_email', 'notify@example.com', (v) =>
-    t.request('POST', '/v1/forms', { token: key, body: { name: 'F', schema: SCHEMA, notify_email: v } })],
-  ['sign-up name', 'name', 'Ada Lovelace', (v) => t.request('POST', '/v1/auth/signup', { body: { email: `n${Date.now()}@example.com`, password: PASSWORD, name: v } })],
+  [
+    'form name (tRPC forms.create)',
+    'name',
+    'Contact',
+    (v) => t.request('POST', '/trpc/forms.create', { token: key, body: { name: v, schema: SCHEMA } }).then(trpcAsRest),
+  ],
+  [
+    'field label',
+    'schema.0.label',
+    'Your email',
+    (v) => t.request('POST', '/v1/forms', { token: key, body: { name: 'F', schema: [{ name: 'a', type: 'text', label: v }] } }),
+  ],
+  [
+    'select option',
+    'schema.0.options.0',
+    'Pro plan',
+    (v) => t.request('POST', '/v1/forms', { token: key, body: { name: 'F', schema: [{ name: 'a', type: 'select', options: [v] }] } }),
+  ],
+  [
+    'notify_email',
+    'notify_email',
+    'notify@example.com',
+    (v) => t.request('POST', '/v1/forms', { token: key, body: { name: 'F', schema: SCHEMA, notify_email: v } }),
+  ],
+  [
+    'sign-up name',
+    'name',
+    'Ada Lovelace',
+    (v) => t.request('POST', '/v1/auth/signup', { body: { email: `n${Date.now()}@example.com`, password: PASSWORD, name: v } }),
+  ],
   ['sign-up email', 'email', 'newcomer@example.com', (v) => t.request('POST', '/v1/auth/signup', { body: { email: v, password: PASSWORD } })],
   ['workspace name', 'name', 'Team', (v) => t.request('POST', '/v1/workspaces', { token: owner.token, body: { name: v } })],
-  ['project name', 'name', 'Website', (v) =>
-    t.request('POST', `/v1/workspaces/${owner.workspaceId}/projects`, { token: owner.token, body: { name: v } })],
-  ['API key name', 'name', 'deploy', (v) =>
-    t.request('POST', `/v1/workspaces/${owner.workspaceId}/api-keys`, { token: owner.token, body: { name: v } })],
-  ['member email', 'email', () => stranger.email, (v) =>
-    t.request('POST', `/v1/workspaces/${owner.workspaceId}/invitations`, { token: owner.token, body: { email: v } })],
+  ['project name', 'name', 'Website', (v) => t.request('POST', `/v1/workspaces/${owner.workspaceId}/projects`, { token: owner.token, body: { name: v } })],
+  ['API key name', 'name', 'deploy', (v) => t.request('POST', `/v1/workspaces/${owner.workspaceId}/api-keys`, { token: owner.token, body: { name: v } })],
+  [
+    'member email',
+    'email',
+    () => stranger.email,
+    (v) => t.request('POST', `/v1/workspaces/${owner.workspaceId}/invitations`, { token: owner.token, body: { email: v } }),
+  ],
 ];
 
 /** tRPC's `{ error: { data } }` read as REST's `{ error }`, status included. */
@@ -141,8 +168,7 @@ describe('submission values: one line for single-line fields, text for a textare
     formId = res.json.id;
   });
 
-  const submit = (data: Record<string, unknown>) =>
-    t.request('POST', `/v1/forms/${formId}/submissions`, { body: data, headers: { origin: ORIGIN } });
+  const submit = (data: Record<string, unknown>) => t.request('POST', `/v1/forms/${formId}/submissions`, { body: data, headers: { origin: ORIGIN } });
 
   it('each single-line type refuses a control character or line break anywhere, with 422 naming the field', async () => {
     const failures: string[] = [];
@@ -158,8 +184,11 @@ describe('submission values: one line for single-line fields, text for a textare
       ] as const) {
         const res = await submit({ [type]: bad });
         const label = `${type} with ${kind} → ${res.status} ${res.body.slice(0, 300)}`;
-        if (res.status !== 422 || res.json.error.code !== 'validation_failed'
-          || JSON.stringify(res.json.error.details.map((d: { path: string }) => d.path)) !== JSON.stringify([type])) {
+        if (
+          res.status !== 422 ||
+          res.json.error.code !== 'validation_failed' ||
+          JSON.stringify(res.json.error.details.map((d: { path: string }) => d.path)) !== JSON.stringify([type])
+        ) {
           failures.push(label);
         }
       }
@@ -212,11 +241,11 @@ describe('an email subject is one line, whatever is stored', () => {
       body: { name: 'Plain', schema: [{ name: 'message', type: 'textarea' }], allowed_origins: [ORIGIN] },
     });
     expect(created.status, created.body).toBe(201);
-    await t.sql(`update forms set name = ?, notify_emails = ${notifyVerified ? "jsonb_build_array(jsonb_build_object('email', ?::text, 'verified', true))" : "'[]'"} where id = ?`, [
-      STORED,
-      ...(notifyVerified ? [`verified-${created.json.id}@example.com`] : []),
-      created.json.id,
-    ]);
+    await t.sql(
+      `update forms set name = ?, notify_emails = ` +
+        `${notifyVerified ? "jsonb_build_array(jsonb_build_object('email', ?::text, 'verified', true))" : "'[]'"} where id = ?`,
+      [STORED, ...(notifyVerified ? [`verified-${created.json.id}@example.com`] : []), created.json.id],
+    );
     return created.json.id as string;
   }
 

@@ -43,10 +43,9 @@ function errorOf(via: Transport, res: Res): { code: string; paths: string[] } {
 }
 
 async function storedRow(formId: string) {
-  const [row] = await t.sql<{ redirect_url: string | null; allowed_origins: unknown }>(
-    'select redirect_url, allowed_origins from forms where id = ?',
-    [formId],
-  );
+  const [row] = await t.sql<{ redirect_url: string | null; allowed_origins: unknown }>('select redirect_url, allowed_origins from forms where id = ?', [
+    formId,
+  ]);
   const origins = typeof row!.allowed_origins === 'string' ? JSON.parse(row!.allowed_origins) : row!.allowed_origins;
   return { redirectUrl: row!.redirect_url, allowedOrigins: origins as string[] };
 }

@@ -61,9 +61,7 @@ describe('submission properties (random schemas, through the server)', () => {
           for (const k of Object.keys(stored[0].data)) expect(names.has(k)).toBe(true);
           for (const k of Object.keys(parsed ?? {})) expect(names.has(k)).toBe(true);
         } else {
-          expect(res.json.error).toEqual(
-            expect.objectContaining({ code: expect.any(String), message: expect.any(String), request_id: expect.any(String) }),
-          );
+          expect(res.json.error).toEqual(expect.objectContaining({ code: expect.any(String), message: expect.any(String), request_id: expect.any(String) }));
           expect(stored).toEqual([]);
         }
         if (res.status === 422) {

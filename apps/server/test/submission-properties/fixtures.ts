@@ -141,7 +141,7 @@ export const textArb = fc
       '\ufeffBOM',
       '𝕏 astral',
       'quotes " \\ / \' and <b>tags</b>',
-      'Robert\'); DROP TABLE submissions;--',
+      "Robert'); DROP TABLE submissions;--",
     ),
   )
   .filter((s) => s.trim() !== '' && !NOT_ONE_LINE.test(s) && s.isWellFormed());
@@ -161,10 +161,7 @@ export function padded(arb: fc.Arbitrary<string>): fc.Arbitrary<Entry> {
 
 export const labelArb = fc.stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,8}[a-z0-9])?$/);
 export const emailArb = fc
-  .tuple(
-    fc.array(fc.stringMatching(/^[A-Za-z0-9_+-]{1,10}$/), { minLength: 1, maxLength: 3 }),
-    fc.array(labelArb, { minLength: 1, maxLength: 3 }),
-  )
+  .tuple(fc.array(fc.stringMatching(/^[A-Za-z0-9_+-]{1,10}$/), { minLength: 1, maxLength: 3 }), fc.array(labelArb, { minLength: 1, maxLength: 3 }))
   .map(([local, domain]) => `${local.join('.')}@${domain.join('.')}.com`);
 
 export const urlArb = fc
@@ -178,12 +175,7 @@ export const urlArb = fc
   .map(([scheme, host, tld, path, query]) => `${scheme}://${host.join('.')}.${tld}/${path.join('/')}${query ? `?${query}` : ''}`);
 
 export const telArb = fc
-  .tuple(
-    fc.constantFrom('', '+'),
-    fc.array(fc.stringMatching(/^\d{1,4}$/), { minLength: 1, maxLength: 5 }),
-    fc.constantFrom(' ', '-', '.', ''),
-    fc.boolean(),
-  )
+  .tuple(fc.constantFrom('', '+'), fc.array(fc.stringMatching(/^\d{1,4}$/), { minLength: 1, maxLength: 5 }), fc.constantFrom(' ', '-', '.', ''), fc.boolean())
   .map(([plus, groups, sep, parens]) => {
     const body = groups.join(sep);
     return parens && groups.length > 1 ? `${plus}(${groups[0]}) ${groups.slice(1).join(sep)}` : `${plus}${body}`;
@@ -191,14 +183,12 @@ export const telArb = fc
   .filter((s) => s.length <= 32 && (s.match(/\d/g)?.length ?? 0) >= 3);
 
 export function dateArb(minYear: number, maxYear: number): fc.Arbitrary<string> {
-  return fc
-    .date({ min: new Date(Date.UTC(minYear, 0, 1)), max: new Date(Date.UTC(maxYear, 11, 31)), noInvalidDate: true })
-    .map((d) => {
-      const y = String(d.getUTCFullYear()).padStart(4, '0');
-      const m = String(d.getUTCMonth() + 1).padStart(2, '0');
-      const day = String(d.getUTCDate()).padStart(2, '0');
-      return `${y}-${m}-${day}`;
-    });
+  return fc.date({ min: new Date(Date.UTC(minYear, 0, 1)), max: new Date(Date.UTC(maxYear, 11, 31)), noInvalidDate: true }).map((d) => {
+    const y = String(d.getUTCFullYear()).padStart(4, '0');
+    const m = String(d.getUTCMonth() + 1).padStart(2, '0');
+    const day = String(d.getUTCDate()).padStart(2, '0');
+    return `${y}-${m}-${day}`;
+  });
 }
 
 export const finiteDouble = fc.double({ noNaN: true, noDefaultInfinity: true });
@@ -208,11 +198,9 @@ export const numberEntryArb: fc.Arbitrary<Entry> = fc.oneof(
   fc.maxSafeInteger().map((n) => ({ sent: n, expected: n })),
   // Decimal strings, as an HTML form sends them: stored as the number they spell.
   padded(finiteDouble.map((n) => String(n))).map(({ sent, expected }) => ({ sent, expected: Number(expected) })),
-  padded(
-    fc
-      .stringMatching(/^[+-]?(\d{1,15}(\.\d{0,10})?|\.\d{1,10})([eE][+-]?\d{1,3})?$/)
-      .filter((s) => Number.isFinite(Number(s))),
-  ).map(({ sent, expected }) => ({ sent, expected: Number(expected) })),
+  padded(fc.stringMatching(/^[+-]?(\d{1,15}(\.\d{0,10})?|\.\d{1,10})([eE][+-]?\d{1,3})?$/).filter((s) => Number.isFinite(Number(s)))).map(
+    ({ sent, expected }) => ({ sent, expected: Number(expected) }),
+  ),
 );
 
 export const TRUE_WORDS = ['on', 'true', '1', 'yes'];
@@ -247,7 +235,10 @@ export function presentValueArb(field: Field): fc.Arbitrary<Entry> {
       return fc.constantFrom(...field.options!).map((o) => ({ sent: o, expected: o }));
     case 'checkbox':
       return field.required
-        ? fc.oneof(fc.constant<Entry>({ sent: true, expected: true }), checkboxWordArb(TRUE_WORDS).map((w) => ({ sent: w, expected: true })))
+        ? fc.oneof(
+            fc.constant<Entry>({ sent: true, expected: true }),
+            checkboxWordArb(TRUE_WORDS).map((w) => ({ sent: w, expected: true })),
+          )
         : fc.oneof(
             fc.boolean().map((b) => ({ sent: b, expected: b })),
             checkboxWordArb(TRUE_WORDS).map((w) => ({ sent: w, expected: true })),
@@ -296,12 +287,10 @@ export const ONE_LINE_BAD = [...ALWAYS_BAD, '\t', '\n', '\r', '\u2028'];
 
 /** A character the field refuses, put somewhere into an otherwise fine string. */
 export function withBadChar(field: Field, arb: fc.Arbitrary<string>): fc.Arbitrary<string> {
-  return fc
-    .tuple(arb, fc.nat(), fc.constantFrom(...(field.type === 'textarea' ? ALWAYS_BAD : ONE_LINE_BAD)))
-    .map(([s, i, bad]) => {
-      const at = i % (s.length + 1);
-      return s.slice(0, at) + bad + s.slice(at);
-    });
+  return fc.tuple(arb, fc.nat(), fc.constantFrom(...(field.type === 'textarea' ? ALWAYS_BAD : ONE_LINE_BAD))).map(([s, i, bad]) => {
+    const at = i % (s.length + 1);
+    return s.slice(0, at) + bad + s.slice(at);
+  });
 }
 
 export const badEmailArb = fc.oneof(
@@ -336,49 +325,69 @@ export const badUrlArb = fc.constantFrom(
   `https://example.com/${'a'.repeat(2100)}`,
 );
 
-export const badTelArb = fc.constantFrom(
-  'abc',
-  '12',
-  '1-2',
-  '++--()..',
-  '1'.repeat(33),
-  '12a34',
-  '555 CALL NOW',
-  '+1 (555) 010#1',
-  '٠١٢٣٤٥',
-  '1/2/3/4',
-);
+export const badTelArb = fc.constantFrom('abc', '12', '1-2', '++--()..', '1'.repeat(33), '12a34', '555 CALL NOW', '+1 (555) 010#1', '٠١٢٣٤٥', '1/2/3/4');
 
 export const impossibleDateArb = fc.oneof(
-  fc
-    .tuple(fc.integer({ min: 1000, max: 9999 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 67 }))
-    .map(([y, m, extra]) => {
-      const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
-      const day = Math.min(last + extra, 99);
-      return `${y}-${String(m).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
-    }),
+  fc.tuple(fc.integer({ min: 1000, max: 9999 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 67 })).map(([y, m, extra]) => {
+    const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
+    const day = Math.min(last + extra, 99);
+    return `${y}-${String(m).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+  }),
   fc
     .tuple(fc.integer({ min: 1000, max: 9999 }), fc.oneof(fc.constant(0), fc.integer({ min: 13, max: 99 })), fc.integer({ min: 1, max: 28 }))
     .map(([y, m, d]) => `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`),
   fc.integer({ min: 1000, max: 9999 }).map((y) => `${y}-01-00`),
-  fc.constantFrom('2023-02-29', '2100-02-29', '1900-02-29', '2024-04-31', '2024/01/31', '31-01-2024', '2024-1-5', '20240131', '2024-01-31T00:00:00Z', 'yesterday', '+02024-01-01'),
+  fc.constantFrom(
+    '2023-02-29',
+    '2100-02-29',
+    '1900-02-29',
+    '2024-04-31',
+    '2024/01/31',
+    '31-01-2024',
+    '2024-1-5',
+    '20240131',
+    '2024-01-31T00:00:00Z',
+    'yesterday',
+    '+02024-01-01',
+  ),
 );
 
 export const badNumberArb = fc.oneof(
   fc.boolean(),
-  fc.constantFrom('abc', '1,5', '0x10', '1e', 'NaN', 'Infinity', '-Infinity', '--1', '1 2', '1e999', '-1e400', '½', '١٢٣', '1_000', '+-1', '.', 'e5', '1'.repeat(101)),
+  fc.constantFrom(
+    'abc',
+    '1,5',
+    '0x10',
+    '1e',
+    'NaN',
+    'Infinity',
+    '-Infinity',
+    '--1',
+    '1 2',
+    '1e999',
+    '-1e400',
+    '½',
+    '١٢٣',
+    '1_000',
+    '+-1',
+    '.',
+    'e5',
+    '1'.repeat(101),
+  ),
 );
 
 export const badCheckboxArb = fc.oneof(fc.integer(), finiteDouble, fc.constantFrom('maybe', 'y', 'n', 'ja', '2', 'tru', 'on on', 'checked', '✓'));
 
 export function badSelectArb(options: string[]): fc.Arbitrary<string> {
-  return fc.oneof(
-    fc.string({ minLength: 1, maxLength: 20 }),
-    fc.constantFrom(...options).map((o) => ` ${o}`),
-    fc.constantFrom(...options).map((o) => `${o} `),
-    fc.constantFrom(...options).map((o) => o.toUpperCase()),
-    fc.constantFrom(...options).map((o) => o.toLowerCase()),
-  ).filter((s) => s.trim() !== '' && !options.includes(s));
+  return fc
+    .oneof(
+      fc.string({ minLength: 1, maxLength: 20 }),
+      fc.constantFrom(...options).map((o) => ` ${o}`),
+      fc.constantFrom(...options).map((o) => `${o} `),
+      fc.constantFrom(...options).map((o) => o.toUpperCase()),
+      fc.constantFrom(...options).map((o) => o.toLowerCase()),
+    )
+    .filter((s) => s.trim() !== '' && !options.includes(s));
 }
 
 /** A string value of the right kind for the field, for the bad-character corruption. */
@@ -498,9 +507,7 @@ export function jsonTextArb(schema: Field[]): fc.Arbitrary<string> {
   const { node } = fc.letrec<{ node: string; arr: string; obj: string }>((tie) => ({
     node: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, tie('arr'), tie('obj')),
     arr: fc.array(tie('node'), { maxLength: 4 }).map((xs) => `[${xs.join(',')}]`),
-    obj: fc
-      .array(fc.tuple(keyArb(schema), tie('node')), { maxLength: 6 })
-      .map((es) => `{${es.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
+    obj: fc.array(fc.tuple(keyArb(schema), tie('node')), { maxLength: 6 }).map((es) => `{${es.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
   }));
   return node;
 }
@@ -514,10 +521,7 @@ export function anyBodyArb(schema: Field[]): fc.Arbitrary<string> {
       arbitrary: fc
         .tuple(
           fc.tuple(...schema.map(validEntryArb)),
-          fc.oneof(
-            fc.constant<[string, string][]>([]),
-            fc.array(fc.tuple(keyArb(schema), jsonTextArb(schema)), { minLength: 1, maxLength: 3 }),
-          ),
+          fc.oneof(fc.constant<[string, string][]>([]), fc.array(fc.tuple(keyArb(schema), jsonTextArb(schema)), { minLength: 1, maxLength: 3 })),
         )
         .map(([entries, tricky]) => {
           const parts = schema
@@ -562,9 +566,9 @@ export function anyBodyArb(schema: Field[]): fc.Arbitrary<string> {
     // Too big for a submission.
     {
       weight: 1,
-      arbitrary: fc.tuple(fc.constantFrom(...names), fc.integer({ min: SUBMISSION_LIMIT, max: SUBMISSION_LIMIT + 4096 })).map(
-        ([name, size]) => `{${JSON.stringify(name)}:"${'x'.repeat(size)}"}`,
-      ),
+      arbitrary: fc
+        .tuple(fc.constantFrom(...names), fc.integer({ min: SUBMISSION_LIMIT, max: SUBMISSION_LIMIT + 4096 }))
+        .map(([name, size]) => `{${JSON.stringify(name)}:"${'x'.repeat(size)}"}`),
     },
     // Cut short (usually no longer JSON).
     {

@@ -4,7 +4,22 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ABSENT, asJson, createPropertyForm, dateArb, type Field, NUM_RUNS, objectText, ORIGIN, storedSubmissions, SUBMISSION_LIMIT, submit, urlencodedText, useWorld, validCaseArb } from './fixtures.ts';
+import {
+  ABSENT,
+  asJson,
+  createPropertyForm,
+  dateArb,
+  type Field,
+  NUM_RUNS,
+  objectText,
+  ORIGIN,
+  storedSubmissions,
+  SUBMISSION_LIMIT,
+  submit,
+  urlencodedText,
+  useWorld,
+  validCaseArb,
+} from './fixtures.ts';
 
 useWorld();
 

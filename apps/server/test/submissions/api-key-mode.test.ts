@@ -5,7 +5,21 @@ import { generateApiKey } from '@lfk/api';
 import { newId } from '@lfk/db';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, ORIGIN } from '@lfk/server/testing';
-import { contactSchema, corsHeaderNames, countRows, expectCreated, member, outsiderKey, owner, ownerKey, storedRows, submit, t, useWorld, withoutRequestId } from './fixtures.ts';
+import {
+  contactSchema,
+  corsHeaderNames,
+  countRows,
+  expectCreated,
+  member,
+  outsiderKey,
+  owner,
+  ownerKey,
+  storedRows,
+  submit,
+  t,
+  useWorld,
+  withoutRequestId,
+} from './fixtures.ts';
 
 useWorld();
 

@@ -4,7 +4,20 @@
 import { newId } from '@lfk/db';
 import { describe, expect, it } from 'vitest';
 import { expectError, ORIGIN } from '@lfk/server/testing';
-import { contactSchema, corsHeaderNames, countRows, createForm, expectCreated, headerList, LOCAL_ORIGIN, ownerKey, storedRows, submit, t, useWorld } from './fixtures.ts';
+import {
+  contactSchema,
+  corsHeaderNames,
+  countRows,
+  createForm,
+  expectCreated,
+  headerList,
+  LOCAL_ORIGIN,
+  ownerKey,
+  storedRows,
+  submit,
+  t,
+  useWorld,
+} from './fixtures.ts';
 
 useWorld();
 

@@ -80,17 +80,29 @@ describe('a refused HTML form post is a page', () => {
 
   it('503: a file cannot be checked now; try again shortly', async () => {
     const { id } = await form();
-    const res = await submitMultipart(t, id, [{ name: 'name', value: 'Ada' }, { name: 'email', value: 'ada@example.com' }, { name: 'cv', file: Buffer.from('%PDF-1.4\n'), filename: 'cv.pdf' }], {
-      origin: ORIGIN,
-      headers: { accept: 'text/html', referer: PAGE_ON_SITE },
-    });
+    const res = await submitMultipart(
+      t,
+      id,
+      [
+        { name: 'name', value: 'Ada' },
+        { name: 'email', value: 'ada@example.com' },
+        { name: 'cv', file: Buffer.from('%PDF-1.4\n'), filename: 'cv.pdf' },
+      ],
+      {
+        origin: ORIGIN,
+        headers: { accept: 'text/html', referer: PAGE_ON_SITE },
+      },
+    );
     expectPage(res, 503, 'scanner_unavailable', PAGE_ON_SITE);
     expect(res.body).toContain('Please try again shortly');
   });
 
   it('a script’s fetch, which asks for anything but a page, still gets JSON', async () => {
     const { id } = await form();
-    const res = await t.request('POST', `/v1/forms/${id}/submissions`, { raw: 'name=', headers: { 'content-type': FORM_URLENCODED, origin: ORIGIN, accept: '*/*' } });
+    const res = await t.request('POST', `/v1/forms/${id}/submissions`, {
+      raw: 'name=',
+      headers: { 'content-type': FORM_URLENCODED, origin: ORIGIN, accept: '*/*' },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error.code).toBe('validation_failed');
   });

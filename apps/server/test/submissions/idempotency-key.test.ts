@@ -22,11 +22,7 @@ describe('Idempotency-Key on submissions', () => {
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(await countRows(form.id)).toBe(1);
 
-    const other = await submit(
-      form.id,
-      { name: 'Grace', email: 'grace@example.com' },
-      { origin: ORIGIN, headers: { 'idempotency-key': 'order-1' } },
-    );
+    const other = await submit(form.id, { name: 'Grace', email: 'grace@example.com' }, { origin: ORIGIN, headers: { 'idempotency-key': 'order-1' } });
     expectError(other, 409, 'idempotency_key_reused');
     expect(await countRows(form.id)).toBe(1);
 
@@ -39,9 +35,7 @@ describe('Idempotency-Key on submissions', () => {
 
   it('10 concurrent requests with one key and body make exactly one submission', async () => {
     const form = await createForm();
-    const results = await Promise.all(
-      Array.from({ length: 10 }, () => submit(form.id, body, { origin: ORIGIN, headers: { 'idempotency-key': 'burst' } })),
-    );
+    const results = await Promise.all(Array.from({ length: 10 }, () => submit(form.id, body, { origin: ORIGIN, headers: { 'idempotency-key': 'burst' } })));
     for (const res of results) expect(res.status, res.body).toBe(201);
     expect(new Set(results.map((r) => r.json.id)).size).toBe(1);
     expect(results.filter((r) => r.headers['idempotent-replayed'] === 'true')).toHaveLength(9);

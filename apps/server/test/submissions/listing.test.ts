@@ -53,11 +53,7 @@ describe('listing submissions', () => {
 
   it('rejects bad limits and cursors with 400', async () => {
     for (const query of ['limit=0', 'limit=101', 'limit=abc', 'cursor=nope']) {
-      expectError(
-        await t.request('GET', `/v1/forms/${formId}/submissions?${query}`, { token: owner.token }),
-        400,
-        'invalid_request',
-      );
+      expectError(await t.request('GET', `/v1/forms/${formId}/submissions?${query}`, { token: owner.token }), 400, 'invalid_request');
     }
   });
 });

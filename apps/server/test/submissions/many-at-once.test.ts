@@ -43,9 +43,16 @@ describe(`many submissions at once (${ENGINE})`, () => {
     expect(refused[0]!.reason).toBeInstanceOf(ForeignKeyConstraintViolationException);
     const written = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value.id] : []));
     expect(await t.count('submissions where form_id = ?', [form.id])).toBe(29);
-    const emails = await t.sql<{ submission_id: string; subject: string }>(`select submission_id, subject from outbox_emails where submission_id in (${written.map(() => '?').join(', ')})`, written);
+    const emails = await t.sql<{ submission_id: string; subject: string }>(
+      `select submission_id, subject from outbox_emails where submission_id in (${written.map(() => '?').join(', ')})`,
+      written,
+    );
     // 17 is odd, and refused anyway: 15 submissions send 20 emails, each with its own submission.
-    expect(emails.map((e) => e.subject).sort()).toEqual(Array.from({ length: 30 }, (_, i) => subjects(i)).flat().sort());
+    expect(emails.map((e) => e.subject).sort()).toEqual(
+      Array.from({ length: 30 }, (_, i) => subjects(i))
+        .flat()
+        .sort(),
+    );
     expect(emails).toHaveLength(20);
     expect(await t.count('submissions where form_id = ?', [missing])).toBe(0);
   });

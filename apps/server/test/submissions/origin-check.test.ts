@@ -10,11 +10,7 @@ useWorld();
 describe('browser-mode submissions and the Origin check', () => {
   it('accepts JSON and urlencoded bodies from an allowed origin and stores what was sent', async () => {
     const form = await createForm();
-    const fromJson = await submit(
-      form.id,
-      { name: 'Ada Lovelace', email: 'ada@example.com', age: 36, agree: true },
-      { origin: ORIGIN },
-    );
+    const fromJson = await submit(form.id, { name: 'Ada Lovelace', email: 'ada@example.com', age: 36, agree: true }, { origin: ORIGIN });
     expectCreated(fromJson, form.id);
 
     const fromForm = await postForm(form.id, 'name=Grace+Hopper&email=grace%40example.com&age=85&agree=on', {

@@ -17,9 +17,23 @@ describe('reading one submission', () => {
 
     const read = await t.request('GET', `/v1/forms/${a}/submissions/${submitted.json.id}`, { token: owner.token });
     expect(read.status, read.body).toBe(200);
-    expect(read.json).toEqual({ id: submitted.json.id, form_id: a, data: { message }, files: [], source: 'api_key', status: 'ok', spam_reason: null, created_at: submitted.json.created_at });
+    expect(read.json).toEqual({
+      id: submitted.json.id,
+      form_id: a,
+      data: { message },
+      files: [],
+      source: 'api_key',
+      status: 'ok',
+      spam_reason: null,
+      created_at: submitted.json.created_at,
+    });
 
-    for (const [formId, submissionId] of [[b, submitted.json.id], [a, 'sub_00000000000000000000000000'], [a, 'not-an-id'], [a, `${submitted.json.id}x`]]) {
+    for (const [formId, submissionId] of [
+      [b, submitted.json.id],
+      [a, 'sub_00000000000000000000000000'],
+      [a, 'not-an-id'],
+      [a, `${submitted.json.id}x`],
+    ]) {
       const res = await t.request('GET', `/v1/forms/${formId}/submissions/${submissionId}`, { token: owner.token });
       expect(res.status, `${formId} ${submissionId}`).toBe(404);
       expect(res.json.error.code).toBe('submission_not_found');

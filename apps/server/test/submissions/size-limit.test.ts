@@ -3,7 +3,17 @@
  * to the procedure, so REST, tRPC (single or batched) answer alike.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Account, countSubmissions, createContactForm, expectCreated, expectError, ORIGIN, submit, submitOverTrpc, useTestServer } from '@lfk/server/testing';
+import {
+  type Account,
+  countSubmissions,
+  createContactForm,
+  expectCreated,
+  expectError,
+  ORIGIN,
+  submit,
+  submitOverTrpc,
+  useTestServer,
+} from '@lfk/server/testing';
 
 const KiB = 1024;
 /** Values whose JSON, `{"message":"…"}`, is exactly `bytes` long. */

@@ -30,7 +30,10 @@ describe('unknown_fields: keep', () => {
   it('stores each as text after the form’s own values, from JSON and from an HTML form alike', async () => {
     const form = await createForm({ unknown_fields: 'keep' });
     expect(form.unknown_fields).toBe('keep');
-    expectCreated(await submit(form.id, { ...contact, phone: '+44 20 7946 0958', utm_campaign: 'spring', count: 3, opted: true, blank: '' }, { origin: ORIGIN }), form.id);
+    expectCreated(
+      await submit(form.id, { ...contact, phone: '+44 20 7946 0958', utm_campaign: 'spring', count: 3, opted: true, blank: '' }, { origin: ORIGIN }),
+      form.id,
+    );
     expectCreated(await postForm(form.id, 'name=Grace&email=grace%40example.com&company=Navy&notes=line+one%0D%0Aline+two'), form.id);
     const rows = await storedRows(form.id);
     expect(rows.map((r) => r.data)).toEqual([
@@ -45,7 +48,11 @@ describe('unknown_fields: keep', () => {
   it('refuses, naming each, a kept field that is not one value, holds control characters or has a name too long to keep', async () => {
     const form = await createForm({ unknown_fields: 'keep' });
     const long = 'x'.repeat(101);
-    const res = await submit(form.id, { ...contact, list: ['a', 'b'], object: { a: 1 }, bell: 'ding\u0007', [long]: 'v', 'nul\u0000name': 'v' }, { origin: ORIGIN });
+    const res = await submit(
+      form.id,
+      { ...contact, list: ['a', 'b'], object: { a: 1 }, bell: 'ding\u0007', [long]: 'v', 'nul\u0000name': 'v' },
+      { origin: ORIGIN },
+    );
     expectError(res, 422, 'validation_failed');
     const details: { path: string; message: string }[] = res.json.error.details;
     expect(Object.fromEntries(details.map((d) => [d.path, d.message]))).toEqual({

@@ -40,9 +40,7 @@ describe('validation', () => {
     );
     expectError(res, 422, 'validation_failed');
     const details: { path: string; message: string }[] = res.json.error.details;
-    expect(details.map((d) => d.path).sort()).toEqual(
-      ['name', 'bio', 'email', 'age', 'site', 'phone', 'born', 'agree', 'plan', 'extra'].sort(),
-    );
+    expect(details.map((d) => d.path).sort()).toEqual(['name', 'bio', 'email', 'age', 'site', 'phone', 'born', 'agree', 'plan', 'extra'].sort());
     const message = (path: string) => details.find((d) => d.path === path)!.message;
     expect(message('name')).toBe('Is required.');
     expect(message('bio')).toBe('Must be a single value.');
@@ -81,9 +79,10 @@ describe('validation', () => {
     for (const [path, override] of cases) {
       const res = await submit(form.id, { ...base, ...override }, { origin: ORIGIN });
       expectError(res, 422, 'validation_failed');
-      expect(res.json.error.details.map((d: { path: string }) => d.path), JSON.stringify(override).slice(0, 80)).toEqual([
-        path,
-      ]);
+      expect(
+        res.json.error.details.map((d: { path: string }) => d.path),
+        JSON.stringify(override).slice(0, 80),
+      ).toEqual([path]);
     }
     expect(await countRows(form.id)).toBe(0);
   });

@@ -15,7 +15,11 @@ const labelled = [
 ];
 
 /** The text of a page, without its markup. */
-const textOf = (html: string) => html.replace(/<style>[^<]*<\/style>/, '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+const textOf = (html: string) =>
+  html
+    .replace(/<style>[^<]*<\/style>/, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ');
 
 const linksOf = (html: string) => [...html.matchAll(/<a href="([^"]*)">([^<]*)<\/a>/g)].map((m) => ({ href: m[1], label: m[2] }));
 

@@ -37,7 +37,9 @@ describe('a Slack endpoint', () => {
     const [message] = await until('the message', () => (messages().length >= 1 ? messages() : undefined));
     expect(message.text).toBe('New submission to Contact');
     expect(message.blocks[0]).toEqual({ type: 'header', text: { type: 'plain_text', text: 'New submission to Contact' } });
-    const fields = message.blocks.filter((b: { type: string }) => b.type === 'section').flatMap((b: { fields: { text: string }[] }) => b.fields.map((f) => f.text));
+    const fields = message.blocks
+      .filter((b: { type: string }) => b.type === 'section')
+      .flatMap((b: { fields: { text: string }[] }) => b.fields.map((f) => f.text));
     // `<`, `>` and `&` escaped: `<!channel>` mentions nobody.
     expect(fields).toContain('*name*\nAda &lt;!channel&gt; &amp; *bold* @everyone');
     expect(fields).toContain('*email*\nada@example.com');
@@ -65,14 +67,21 @@ describe('a chat endpoint is not signed', () => {
       const { owner, form, webhook, messages } = await chatEndpoint(kind);
       expect(webhook, kind).toMatchObject({ signing: null, public_key: null, secrets: [], secret: null });
       const base = `/v1/forms/${form.id}/webhooks/${webhook.id}`;
-      for (const [method, path] of [['GET', `${base}/secret`], ['POST', `${base}/rotate-secret`], ['DELETE', `${base}/secrets/1`]] as const) {
+      for (const [method, path] of [
+        ['GET', `${base}/secret`],
+        ['POST', `${base}/rotate-secret`],
+        ['DELETE', `${base}/secrets/1`],
+      ] as const) {
         const refused = await t.request(method, path, { token: owner.token });
         expect([refused.status, refused.json.error.code], `${kind}: ${method} ${path}`).toEqual([409, 'webhook_not_signed']);
       }
       await submit(t, form.id, HOSTILE, { origin: ORIGIN });
       await until('the message', () => messages().length >= 1);
       const sent = receiver.received.find((r) => r.url.endsWith(`?${form.id}`))!;
-      expect(Object.keys(sent.headers).filter((name) => name.startsWith('webhook-')), kind).toEqual([]);
+      expect(
+        Object.keys(sent.headers).filter((name) => name.startsWith('webhook-')),
+        kind,
+      ).toEqual([]);
     }
   });
 });

@@ -8,7 +8,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '@lfk/db';
-import { confirmPrintedAddress, databaseForProcess, ENGINE, freePort, PASSWORD, type Receiver, spawnServerProcess, startReceiver, TEST_DATABASE_URL, until } from '@lfk/server/testing';
+import {
+  confirmPrintedAddress,
+  databaseForProcess,
+  ENGINE,
+  freePort,
+  PASSWORD,
+  type Receiver,
+  spawnServerProcess,
+  startReceiver,
+  TEST_DATABASE_URL,
+  until,
+} from '@lfk/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 describe.runIf(ENGINE === 'pglite' || TEST_DATABASE_URL)('a replica killed mid-delivery', () => {

@@ -87,10 +87,7 @@ describe('a submission is delivered, signed', () => {
     expect(byKey.json.error.code).toBe('session_required');
     expect(t.logs.join('\n')).not.toContain(hook.secret.slice('whsec_'.length));
 
-    const audit = await t.sql<{ action: string; data: unknown }>(
-      "select action, data from audit_events where target_id = ? order by id",
-      [hook.webhookId],
-    );
+    const audit = await t.sql<{ action: string; data: unknown }>('select action, data from audit_events where target_id = ? order by id', [hook.webhookId]);
     expect(audit.map((a) => a.action)).toEqual(['webhook.created', 'webhook.secret_revealed']);
     expect(JSON.stringify(audit)).not.toContain('whsec_');
   });
@@ -196,9 +193,7 @@ describe('failures', () => {
       const [delivery] = await deliveriesOf(quick, owner, hook);
       expect(delivery).toMatchObject({ status: 'failed', next_attempt_at: null });
       expect(delivery!.attempts.map((a) => a.status_code)).toEqual([503, 503]);
-      await until('the owner to be emailed', () =>
-        quick.logs.some((line) => line.includes('"webhook_disabled"') && line.includes(owner.email)),
-      );
+      await until('the owner to be emailed', () => quick.logs.some((line) => line.includes('"webhook_disabled"') && line.includes(owner.email)));
     } finally {
       await quick.close();
     }
@@ -267,7 +262,10 @@ describe('the events stream (what lfk listen forwards)', () => {
     expect(all.json.cursor).toMatch(new RegExp(`^evc_\\d+_${ids[1]}$`));
     expect(all.json.has_more).toBe(false);
     // The payload is what the endpoint received for the same event.
-    await until('the deliveries', async () => (await deliveriesOf(t, owner, hook)).every((d) => d.status === 'succeeded') && (await deliveriesOf(t, owner, hook)).length === 2);
+    await until(
+      'the deliveries',
+      async () => (await deliveriesOf(t, owner, hook)).every((d) => d.status === 'succeeded') && (await deliveriesOf(t, owner, hook)).length === 2,
+    );
     const [newest] = await deliveriesOf(t, owner, hook);
     expect(all.json.data[1].payload).toEqual(newest!.payload);
     expect(newest!.event_id).toBe(all.json.data[1].id);
@@ -302,7 +300,9 @@ describe('one slow receiver', () => {
       expect(slow.received.length).toBeLessThanOrEqual(16);
       // The receiver has each event before its attempt is recorded: wait for the last records.
       await until('every fast delivery recorded as succeeded', async () => {
-        const [row] = await t.sql<{ n: number }>("select count(*)::int as n from webhook_deliveries where endpoint_id = ? and status = 'succeeded'", [fast.json.id]);
+        const [row] = await t.sql<{ n: number }>("select count(*)::int as n from webhook_deliveries where endpoint_id = ? and status = 'succeeded'", [
+          fast.json.id,
+        ]);
         return row!.n === 30;
       });
       expect(slow.received.length).toBeLessThanOrEqual(16);
@@ -327,8 +327,11 @@ describe('receivers that break', () => {
 
     // An https receiver whose certificate is self-signed: the TLS handshake fails, nothing is sent.
     const dir = mkdtempSync(join(tmpdir(), 'lfk-tls-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')],
+      { stdio: 'ignore' },
+    );
     let requests = 0;
     const tls = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => {
       requests++;
@@ -387,10 +390,10 @@ describe('managing endpoints', () => {
     expect(verifyWebhook(hook.secret, request.headers, request.body).type).toBe('webhook.test');
 
     // Once the 24 hours are over, the old secret no longer signs.
-    await t.sql(
-      `update webhook_endpoints set previous_secrets = jsonb_set(previous_secrets, '{0,expires_at}', to_jsonb(?::text)) where id = ?`,
-      [new Date(Date.now() - 1000).toISOString(), hook.webhookId],
-    );
+    await t.sql(`update webhook_endpoints set previous_secrets = jsonb_set(previous_secrets, '{0,expires_at}', to_jsonb(?::text)) where id = ?`, [
+      new Date(Date.now() - 1000).toISOString(),
+      hook.webhookId,
+    ]);
     await t.request('POST', `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}/test`, { token: key });
     const later = receiver.received.at(-1)!;
     expect(String(later.headers['webhook-signature']).split(' ')).toHaveLength(1);
@@ -402,7 +405,9 @@ describe('managing endpoints', () => {
     const { owner, key } = await t.signupWithKey();
     const hook = await formWithWebhook(t, owner, receiver.url);
     const endpointPath = `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}`;
-    expect((await t.request('GET', endpointPath, { token: key })).json.secrets).toEqual([{ number: 1, created_at: expect.any(String), expires_at: null, public_key: null }]);
+    expect((await t.request('GET', endpointPath, { token: key })).json.secrets).toEqual([
+      { number: 1, created_at: expect.any(String), expires_at: null, public_key: null },
+    ]);
     const second = await t.request('POST', `${endpointPath}/rotate-secret`, { token: key });
     const third = await t.request('POST', `${endpointPath}/rotate-secret`, { token: key });
     expect([second.json.number, third.json.number]).toEqual([2, 3]);
@@ -456,9 +461,7 @@ describe('managing endpoints', () => {
     const { owner, key } = await t.signupWithKey();
     const hook = await formWithWebhook(t, owner, receiver.url);
     const answers = await Promise.all(
-      Array.from({ length: 10 }, (_, i) =>
-        t.request('POST', `/v1/forms/${hook.formId}/webhooks`, { token: key, body: { url: `${receiver.url}?n=${i}` } }),
-      ),
+      Array.from({ length: 10 }, (_, i) => t.request('POST', `/v1/forms/${hook.formId}/webhooks`, { token: key, body: { url: `${receiver.url}?n=${i}` } })),
     );
     expect(answers.filter((r) => r.status === 201)).toHaveLength(4);
     for (const refused of answers.filter((r) => r.status !== 201)) {
@@ -471,7 +474,11 @@ describe('managing endpoints', () => {
   it('deletes an endpoint with its pending deliveries, and answers 404 for it afterwards', async () => {
     const owner = await t.signup();
     const hook = await formWithWebhook(t, owner, receiver.url);
-    await t.sql("insert into webhook_deliveries (id, endpoint_id, url, event_id, type, payload, status, attempts, attempt_count, next_attempt_at, created_at) values ('whd_01kbcdefghjkmnpqrstvwxyz01', ?, ?, 'msg_01kbcdefghjkmnpqrstvwxyz01', 'submission.created', '{}', 'pending', '[]', 0, ?, ?)", [hook.webhookId, receiver.url, new Date(Date.now() + 3_600_000), new Date()]);
+    await t.sql(
+      'insert into webhook_deliveries (id, endpoint_id, url, event_id, type, payload, status, attempts, attempt_count, next_attempt_at, created_at) ' +
+        "values ('whd_01kbcdefghjkmnpqrstvwxyz01', ?, ?, 'msg_01kbcdefghjkmnpqrstvwxyz01', 'submission.created', '{}', 'pending', '[]', 0, ?, ?)",
+      [hook.webhookId, receiver.url, new Date(Date.now() + 3_600_000), new Date()],
+    );
     const res = await t.request('DELETE', `/v1/forms/${hook.formId}/webhooks/${hook.webhookId}`, { token: owner.token });
     expect(res.status).toBe(204);
     expect(await t.count('webhook_deliveries where endpoint_id = ?', [hook.webhookId])).toBe(0);

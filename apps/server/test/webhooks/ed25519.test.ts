@@ -63,7 +63,12 @@ describe('ed25519 signing', () => {
     const { owner, form, webhook, base, arrivals } = await ed25519Endpoint();
     const rotated = await t.request('POST', `${base}/rotate-secret`, { token: owner.token });
     expect(rotated.status, rotated.body).toBe(201);
-    expect(rotated.json).toMatchObject({ secret: null, number: 2, public_key: expect.stringMatching(/^whpk_/), previous_secret_expires_at: expect.any(String) });
+    expect(rotated.json).toMatchObject({
+      secret: null,
+      number: 2,
+      public_key: expect.stringMatching(/^whpk_/),
+      previous_secret_expires_at: expect.any(String),
+    });
     expect(rotated.json.public_key).not.toBe(webhook.public_key);
     const read = await t.request('GET', base, { token: owner.token });
     expect(read.json.public_key).toBe(rotated.json.public_key);

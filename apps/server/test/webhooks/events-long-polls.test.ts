@@ -5,7 +5,18 @@
  * statement of their own while they wait: one look a turn serves them all.
  */
 import { connect } from 'node:net';
-import { createContactForm, expectError, ORIGIN, rawExchange, startTestServer, submit, type TestServer, until, useTestServer, VALID } from '@lfk/server/testing';
+import {
+  createContactForm,
+  expectError,
+  ORIGIN,
+  rawExchange,
+  startTestServer,
+  submit,
+  type TestServer,
+  until,
+  useTestServer,
+  VALID,
+} from '@lfk/server/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const t = useTestServer({ LFK_LONG_POLLS_PER_PERSON: '2', LFK_LONG_POLLS_PER_WORKSPACE: '3' });
@@ -63,7 +74,11 @@ describe('held polls of the events feed, limited like exports', () => {
     const elsewhere = await feedOf(t, outsider);
     const theirs = elsewhere.poll(outsider.token);
     await until("the other workspace's poll held", () => held() === 4);
-    await Promise.all([submit(t, a.id, VALID, { origin: ORIGIN }), submit(t, b.id, VALID, { origin: ORIGIN }), submit(t, elsewhere.id, VALID, { origin: ORIGIN })]);
+    await Promise.all([
+      submit(t, a.id, VALID, { origin: ORIGIN }),
+      submit(t, b.id, VALID, { origin: ORIGIN }),
+      submit(t, elsewhere.id, VALID, { origin: ORIGIN }),
+    ]);
     for (const res of [...(await Promise.all(polls)), await theirs]) expect(res.status, res.body).toBe(200);
     await until('every place given back', () => held() === 0);
   });
@@ -97,10 +112,14 @@ describe('held polls of the events feed, limited like exports', () => {
     for (const res of answers) expect(res.status).toBe(200);
 
     // From the newest cursor (nothing after it), the request sent and the client's side closed.
-    const halfClosed = await rawExchange(port, (s) => {
-      s.write(request.replace(a.start, answers[0]!.json.cursor));
-      s.end();
-    }, 10_000);
+    const halfClosed = await rawExchange(
+      port,
+      (s) => {
+        s.write(request.replace(a.start, answers[0]!.json.cursor));
+        s.end();
+      },
+      10_000,
+    );
     expect(halfClosed.status).toBe(200);
     expect(halfClosed.json.data).toEqual([]);
     await until('every place given back', () => held() === 0);

@@ -78,7 +78,8 @@ describe('the events feed', () => {
       const early = `sub_${'0'.repeat(20)}early0`;
       await other.query('begin');
       await other.query(
-        "insert into submissions (id, form_id, data, source, status, created_at) values ($1, $2, '{\"name\":\"Early\",\"email\":\"e@example.com\"}', 'api_key', 'ok', now())",
+        'insert into submissions (id, form_id, data, source, status, created_at) values ($1, $2, \'{"name":"Early","email":"e@example.com"}\', ' +
+          "'api_key', 'ok', now())",
         [early, formId],
       );
       const late = await submit(t, formId, VALID, { origin: ORIGIN });

@@ -20,7 +20,10 @@ describe('form.closed and form.reopened', () => {
     const owner = await t.signup();
     const form = await createContactForm(t, owner);
     const add = (events?: string[]) =>
-      t.request('POST', `/v1/forms/${form.id}/webhooks`, { token: owner.token, body: { url: `${receiver.url}?${events ? 'states' : 'default'}`, ...(events ? { events } : {}) } });
+      t.request('POST', `/v1/forms/${form.id}/webhooks`, {
+        token: owner.token,
+        body: { url: `${receiver.url}?${events ? 'states' : 'default'}`, ...(events ? { events } : {}) },
+      });
     const states = (await add(['form.closed', 'form.reopened'])).json;
     const submissionsOnly = (await add()).json;
     expect(states.events).toEqual(['form.closed', 'form.reopened']);

@@ -50,7 +50,10 @@ describe('an endpoint moved to a new URL', () => {
     }
     // A submission after the move goes to the new URL, and only it does.
     const after = await submitTo(t, hook.formId);
-    await until('the new submission to be delivered', async () => (await deliveriesOf(t, owner, hook)).find((d) => d.payload.data.submission.id === after)?.status === 'succeeded');
+    await until(
+      'the new submission to be delivered',
+      async () => (await deliveriesOf(t, owner, hook)).find((d) => d.payload.data.submission.id === after)?.status === 'succeeded',
+    );
     expect(submissionsAt(moved)).toEqual([after]);
 
     // The key can neither send them on nor drop them; enabling again releases nothing.
@@ -84,7 +87,8 @@ describe('an endpoint moved to a new URL', () => {
     expect(submissionsAt(moved).filter((id) => id === discarded!.payload.data.submission.id)).toEqual([]);
 
     const audit = await t.sql<{ action: string; data: Record<string, unknown> }>(
-      "select action, data from audit_events where target_id = ? and action in ('webhook.updated', 'webhook.delivery_retried', 'webhook.delivery_discarded') order by id",
+      "select action, data from audit_events where target_id = ? and action in ('webhook.updated', 'webhook.delivery_retried', " +
+        "'webhook.delivery_discarded') order by id",
       [hook.webhookId],
     );
     expect(audit.find((a) => (a.data.fields as string[]).includes?.('url'))?.data).toMatchObject({ fields: ['url', 'enabled'], held: 2 });

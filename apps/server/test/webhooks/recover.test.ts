@@ -102,7 +102,12 @@ describe('recover', () => {
     const events = arrived.map((r) => ({ id: r.headers['webhook-id'], event: verifyWebhook(hook.secret, r.headers, r.body) }));
     // Each submission under its own event id, as if it had been sent then (up to 16 go at once: in any order).
     expect(events.map((e) => e.event.type).sort()).toEqual(['form.closed', 'submission.created', 'submission.created']);
-    expect(events.filter((e) => e.event.type === 'submission.created').map((e) => e.id).sort()).toEqual(missed.map(eventId).sort());
+    expect(
+      events
+        .filter((e) => e.event.type === 'submission.created')
+        .map((e) => e.id)
+        .sort(),
+    ).toEqual(missed.map(eventId).sort());
     expect(events.map((e) => e.id)).not.toContain(eventId(before));
 
     const audit = await t.sql<{ data: { queued: number; since: string } }>(
@@ -158,7 +163,8 @@ describe('recover', () => {
     // 10,001 real submissions a millisecond apart, written at once.
     await t.sql(
       `insert into submissions (id, form_id, data, source, status, created_at)
-       select 'sub_' || lpad(i::text, 26, '0'), ?, '{"name":"Ada","email":"ada@example.com"}', 'api_key', 'ok', to_timestamp(? / 1000.0) + i * interval '1 millisecond'
+       select 'sub_' || lpad(i::text, 26, '0'), ?, '{"name":"Ada","email":"ada@example.com"}', 'api_key', 'ok',
+         to_timestamp(? / 1000.0) + i * interval '1 millisecond'
        from generate_series(0, 10000) as i`,
       [hook.formId, start],
     );

@@ -31,7 +31,9 @@ describe(`two replicas (${ENGINE})`, () => {
     const hook = await formWithWebhook(a, owner, receiver.url);
     const ids = await Promise.all(Array.from({ length: 60 }, (_, i) => submitTo(i % 2 ? a : b, hook.formId)));
     await until('every delivery to succeed', async () => {
-      const [row] = await a.sql<{ n: number }>("select count(*)::int as n from webhook_deliveries where endpoint_id = ? and status = 'succeeded'", [hook.webhookId]);
+      const [row] = await a.sql<{ n: number }>("select count(*)::int as n from webhook_deliveries where endpoint_id = ? and status = 'succeeded'", [
+        hook.webhookId,
+      ]);
       return row!.n === ids.length;
     });
     const bySubmission = new Map<string, number>();
@@ -52,7 +54,10 @@ describe(`two replicas (${ENGINE})`, () => {
     await submitTo(a, hook.formId);
     await receiver.waitFor(before + 1);
     // The attempt hangs on past its lock, as one of a replica that died would.
-    await a.sql('update webhook_deliveries set locked_until = ? where endpoint_id = ? and locked_until is not null', [new Date(Date.now() - 1000), hook.webhookId]);
+    await a.sql('update webhook_deliveries set locked_until = ? where endpoint_id = ? and locked_until is not null', [
+      new Date(Date.now() - 1000),
+      hook.webhookId,
+    ]);
     await until('the delivery to succeed on a later attempt', async () => (await deliveriesOf(a, owner, hook))[0]?.status === 'succeeded');
     const requests = receiver.received.slice(before);
     expect(requests.length).toBeGreaterThanOrEqual(2);
@@ -68,7 +73,9 @@ describe(`two replicas (${ENGINE})`, () => {
     expect(delivery!.status).toBe('succeeded');
     expect(delivery!.next_attempt_at).toBeNull();
     // Nor does it count against the endpoint, which a later attempt found working.
-    const [endpoint] = await a.sql<{ failing_since: unknown; enabled: boolean }>('select failing_since, enabled from webhook_endpoints where id = ?', [hook.webhookId]);
+    const [endpoint] = await a.sql<{ failing_since: unknown; enabled: boolean }>('select failing_since, enabled from webhook_endpoints where id = ?', [
+      hook.webhookId,
+    ]);
     expect(endpoint).toEqual({ failing_since: null, enabled: true });
   });
 });

@@ -44,7 +44,10 @@ describe('Retry now', () => {
     receiver.answers.push({ status: 500, body: 'still down' });
     expect((await retry(t, owner.token, hook, failed.id)).status).toBe(202);
     const retried = await withAttempts(t, owner, hook, 2);
-    expect(retried.attempts.map((a) => [a.status_code, a.requested])).toEqual([[500, false], [500, true]]);
+    expect(retried.attempts.map((a) => [a.status_code, a.requested])).toEqual([
+      [500, false],
+      [500, true],
+    ]);
     expect(retried).toMatchObject({ status: 'pending', next_attempt_at: scheduled });
 
     // However many times.

@@ -80,7 +80,12 @@ describe('without LFK_WEBHOOK_ALLOW_PRIVATE', () => {
       if (url.includes('localhost')) expect(test.json.error).not.toContain('127.0.0.1');
     };
     await expectRefused(`http://127.0.0.1:${port}/hook`, /https:\/\/ URLs only/);
-    for (const url of [`https://127.0.0.1:${port}/hook`, `https://localhost:${port}/hook`, `https://[::7f00:1]:${port}/hook`, `https://[::ffff:127.0.0.1]:${port}/hook`]) {
+    for (const url of [
+      `https://127.0.0.1:${port}/hook`,
+      `https://localhost:${port}/hook`,
+      `https://[::7f00:1]:${port}/hook`,
+      `https://[::ffff:127.0.0.1]:${port}/hook`,
+    ]) {
       await expectRefused(url, /^not sent: no public address found for the URL's host$/);
     }
     await submitTo(t, form.id);
@@ -118,9 +123,7 @@ describe('without LFK_WEBHOOK_ALLOW_PRIVATE', () => {
     }
 
     // A test event answers both with the same body, to the byte.
-    const tests = await Promise.all(
-      Object.values(created).map((id) => t.request('POST', `/v1/forms/${form.id}/webhooks/${id}/test`, { token: key })),
-    );
+    const tests = await Promise.all(Object.values(created).map((id) => t.request('POST', `/v1/forms/${form.id}/webhooks/${id}/test`, { token: key })));
     expect(tests.map((r) => r.status)).toEqual([200, 200]);
     expect(tests[0]!.json).toEqual({ status: 'failed', status_code: null, error: NO_PUBLIC_ADDRESS, duration_ms: 0, response_excerpt: null });
     expect(tests[1]!.body).toBe(tests[0]!.body);
@@ -155,7 +158,7 @@ async function aNameResolvingPrivately(): Promise<string> {
     const addresses = await lookup(name, { all: true }).catch(() => []);
     if (addresses.length > 0 && addresses.every((a) => ipaddr.process(a.address).range() !== 'unicast')) return name;
   }
-  throw new Error('no name here resolves to private addresses only: add one to /etc/hosts (e.g. the machine\'s own name)');
+  throw new Error("no name here resolves to private addresses only: add one to /etc/hosts (e.g. the machine's own name)");
 }
 
 describe('with LFK_WEBHOOK_ALLOW_PRIVATE=true', () => {

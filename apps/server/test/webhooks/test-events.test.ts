@@ -41,7 +41,9 @@ describe('test events', () => {
     expect(failed).toMatchObject({ test: true, status: 'failed', next_attempt_at: null });
     // A submission's delivery to the same endpoint goes through meanwhile: the worker ran, and left the test alone.
     await submitTo(t, hook.formId);
-    await until('the submission to be delivered', async () => (await deliveriesOf(t, owner, hook)).some((d) => d.type === 'submission.created' && d.status === 'succeeded'));
+    await until('the submission to be delivered', async () =>
+      (await deliveriesOf(t, owner, hook)).some((d) => d.type === 'submission.created' && d.status === 'succeeded'),
+    );
     expect((await deliveriesOf(t, owner, hook)).find((d) => d.id === failed!.id)).toMatchObject({ status: 'failed', next_attempt_at: null });
     expect(receiver.received.filter((r) => r.headers['webhook-id'] === failed!.event_id)).toHaveLength(1);
     // A member may send it again.
@@ -50,7 +52,10 @@ describe('test events', () => {
       const found = (await deliveriesOf(t, owner, hook)).find((d) => d.id === failed!.id);
       return found?.status === 'succeeded' ? found : undefined;
     });
-    expect(resent.attempts.map((a) => [a.status_code, a.requested])).toEqual([[500, false], [200, true]]);
+    expect(resent.attempts.map((a) => [a.status_code, a.requested])).toEqual([
+      [500, false],
+      [200, true],
+    ]);
     expect(receiver.received.filter((r) => r.headers['webhook-id'] === failed!.event_id)).toHaveLength(2);
   });
 });

@@ -42,7 +42,7 @@ function ceremonyFailure(error: unknown, making: boolean): PasskeyNotUsed {
   }
   if (code === 'ERROR_INVALID_DOMAIN' || code === 'ERROR_INVALID_RP_ID') {
     return new PasskeyNotUsed(
-      "Passkeys work only at the address this server is configured with (its LFK_PUBLIC_URL), at a domain name: open the dashboard there, then try again.",
+      'Passkeys work only at the address this server is configured with (its LFK_PUBLIC_URL), at a domain name: open the dashboard there, then try again.',
     );
   }
   return new PasskeyNotUsed(
@@ -76,4 +76,3 @@ export async function signWithPasskey(options: Record<string, unknown>): Promise
   }
   return { ...signed, clientExtensionResults: { ...signed.clientExtensionResults } };
 }
-

@@ -13,7 +13,15 @@ export function SendConfirmationLink() {
   });
   return (
     <>
-      <button type="button" className="secondary" disabled={resend.isPending} onClick={() => { setSaid(''); resend.mutate(); }}>
+      <button
+        type="button"
+        className="secondary"
+        disabled={resend.isPending}
+        onClick={() => {
+          setSaid('');
+          resend.mutate();
+        }}
+      >
         Send a new link
       </button>
       <ProblemAlert problem={resend.error ? problemOf(resend.error) : null} />
@@ -34,9 +42,9 @@ export function ConfirmAddressBanner() {
   return (
     <div className="notice banner" role="note" aria-label="Confirm your email address">
       <p>
-        <strong>Confirm your email address.</strong> Open the link emailed to {user.email} when you signed up and press “Verify”.
-        Until then you can make forms, but not create API keys, add webhooks, set auto-replies or invite anyone, so that nobody can
-        hand these out, or mail strangers, with an address that is not theirs.
+        <strong>Confirm your email address.</strong> Open the link emailed to {user.email} when you signed up and press “Verify”. Until then you can make forms,
+        but not create API keys, add webhooks, set auto-replies or invite anyone, so that nobody can hand these out, or mail strangers, with an address that is
+        not theirs.
       </p>
       <SendConfirmationLink />
     </div>

@@ -17,11 +17,7 @@ export function fieldFor(path: string, fields: readonly string[]): string | null
  * Puts each of the API's `details` next to the field it is about; returns those no field on
  * this form shows, for the form's own alert.
  */
-export function placeFieldProblems<T extends FieldValues>(
-  problem: Problem,
-  fields: readonly string[],
-  setError: UseFormSetError<T>,
-): FieldProblem[] {
+export function placeFieldProblems<T extends FieldValues>(problem: Problem, fields: readonly string[], setError: UseFormSetError<T>): FieldProblem[] {
   const unplaced: FieldProblem[] = [];
   for (const detail of problem.details) {
     const field = fieldFor(detail.path, fields);

@@ -39,15 +39,7 @@ export function SecretOnce({ warning, label, value, hint, onDone, multiline = fa
       <label htmlFor={id}>{label}</label>
       <div className="secret-row">
         {multiline ? (
-          <textarea
-            ref={input}
-            id={id}
-            className="mono"
-            readOnly
-            rows={value.split('\n').length}
-            value={value}
-            onFocus={(e) => e.currentTarget.select()}
-          />
+          <textarea ref={input} id={id} className="mono" readOnly rows={value.split('\n').length} value={value} onFocus={(e) => e.currentTarget.select()} />
         ) : (
           <input ref={input} id={id} className="mono" readOnly value={value} onFocus={(e) => e.currentTarget.select()} />
         )}

@@ -16,6 +16,8 @@ export function useMemberNames(workspaceId: string) {
      * event's), else by id; a deleted account as such.
      */
     nameOf: (userId: string | null, email?: string | null) =>
-      userId === null ? 'a deleted account' : (byId.get(userId) ?? (email ? `${email} (no longer a member)` : email === null ? 'a deleted account' : `${userId} (no longer a member)`)),
+      userId === null
+        ? 'a deleted account'
+        : (byId.get(userId) ?? (email ? `${email} (no longer a member)` : email === null ? 'a deleted account' : `${userId} (no longer a member)`)),
   };
 }

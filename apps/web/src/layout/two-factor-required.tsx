@@ -51,8 +51,8 @@ export function TwoFactorRequired({ workspace }: { workspace: Workspace }) {
       <h1>This workspace requires two-factor authentication</h1>
       <div className="card">
         <p className="lead">
-          The owners of “{workspace.name}” require every member to sign in with a second factor: a code from an authenticator app, or a passkey.
-          Your account has none yet, so its forms, submissions, keys and members stay closed to you until you set one up.
+          The owners of “{workspace.name}” require every member to sign in with a second factor: a code from an authenticator app, or a passkey. Your account
+          has none yet, so its forms, submissions, keys and members stay closed to you until you set one up.
         </p>
         <div className="actions">
           <Link className="button" to="/w/$workspaceId/account" params={{ workspaceId: workspace.id }}>
@@ -71,8 +71,8 @@ export function TwoFactorRequiredNotice({ workspace }: { workspace: Workspace })
   return (
     <div className="notice page-notice">
       <p>
-        “{workspace.name}” requires two-factor authentication of its members. Set up an authenticator app or a passkey under Security below, and
-        its pages open again.
+        “{workspace.name}” requires two-factor authentication of its members. Set up an authenticator app or a passkey under Security below, and its pages open
+        again.
       </p>
     </div>
   );

@@ -55,9 +55,10 @@ export function normaliseAllowedIp(entry: string): string | null {
   const full = BITS[address.kind()];
   if (!(bits >= 0 && bits <= full)) return null;
   if (bits === full) return address.toString();
-  const network = address.kind() === 'ipv4'
-    ? ipaddr.IPv4.networkAddressFromCIDR(`${address.toString()}/${bits}`)
-    : ipaddr.IPv6.networkAddressFromCIDR(`${address.toString()}/${bits}`);
+  const network =
+    address.kind() === 'ipv4'
+      ? ipaddr.IPv4.networkAddressFromCIDR(`${address.toString()}/${bits}`)
+      : ipaddr.IPv6.networkAddressFromCIDR(`${address.toString()}/${bits}`);
   return `${network.toString()}/${bits}`;
 }
 

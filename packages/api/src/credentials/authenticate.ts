@@ -56,12 +56,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const invalidApiKey = () => new ApiError('invalid_api_key');
 
 /** `em` is called only when the database must be asked (a cached key never forks one). */
-export async function authenticate(
-  em: () => EntityManager,
-  request: CredentialsOnRequest,
-  verifiers: Verifiers,
-  now: Date,
-): Promise<Authentication> {
+export async function authenticate(em: () => EntityManager, request: CredentialsOnRequest, verifiers: Verifiers, now: Date): Promise<Authentication> {
   if (request.authorization !== undefined) {
     const token = bearerToken(request.authorization);
     if (token?.startsWith(SESSION_TOKEN_PREFIX)) {
@@ -184,8 +179,7 @@ function verdictOn(stored: StoredKey, now: Date): KeyVerdict {
 }
 
 /** Frozen: one cached principal is handed to many requests. */
-const keyPrincipal = (keyId: string, workspaceId: string): KeyPrincipal =>
-  Object.freeze({ kind: 'api_key', keyId, workspaceId });
+const keyPrincipal = (keyId: string, workspaceId: string): KeyPrincipal => Object.freeze({ kind: 'api_key', keyId, workspaceId });
 
 /** How stale a session's "last seen" may get before a request writes it again. */
 export const SESSION_SEEN_EVERY_MS = 5 * 60_000;
@@ -213,5 +207,9 @@ async function fromSession(
   if (stored.lastSeenAt === null || now.getTime() - stored.lastSeenAt.getTime() >= SESSION_SEEN_EVERY_MS) {
     await sessions.seen(stored.id, now, { ip: request.ip, userAgent: request.userAgent ?? null });
   }
-  return { principal: { kind: 'session', userId: stored.userId, sessionId: stored.id, expiresAt, authenticatedAt: stored.authenticatedAt }, failure: null, via };
+  return {
+    principal: { kind: 'session', userId: stored.userId, sessionId: stored.id, expiresAt, authenticatedAt: stored.authenticatedAt },
+    failure: null,
+    via,
+  };
 }

@@ -52,10 +52,7 @@ export class DatabaseOutage implements BackgroundTask {
       return true;
     }
     this.#state = { since: new Date(), failures: 1 };
-    this.#log.error(
-      { reason: messageOf(error) },
-      'database unreachable: requests that need it answer 503 service_unavailable until it is back',
-    );
+    this.#log.error({ reason: messageOf(error) }, 'database unreachable: requests that need it answer 503 service_unavailable until it is back');
     this.#scheduleProbe();
     return true;
   }
@@ -90,7 +87,10 @@ export class DatabaseOutage implements BackgroundTask {
     if (!(await this.#db.isReady())) return this.#scheduleProbe();
     this.#state = null;
     const seconds = Math.round((Date.now() - state.since.getTime()) / 100) / 10;
-    this.#log.warn({ down_for_s: seconds, failures: state.failures }, `database reachable again after ${seconds} s; ${state.failures} requests or runs failed on it meanwhile`);
+    this.#log.warn(
+      { down_for_s: seconds, failures: state.failures },
+      `database reachable again after ${seconds} s; ${state.failures} requests or runs failed on it meanwhile`,
+    );
   }
 }
 

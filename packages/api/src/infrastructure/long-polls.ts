@@ -25,7 +25,10 @@ export class LongPolls {
   constructor(limits: LongPollLimits = DEFAULT_LONG_POLL_LIMITS) {
     const refusal = (held: string) => ({ message: `${held} Let one of them answer, then ask again.`, retryAfterSeconds: LONG_POLL_RETRY_AFTER_SECONDS });
     this.#perPerson = new ConcurrencyLimit(limits.perPerson, refusal(`You already hold ${limits.perPerson} waiting requests for events at once.`));
-    this.#perWorkspace = new ConcurrencyLimit(limits.perWorkspace, refusal(`This workspace already holds ${limits.perWorkspace} waiting requests for events at once.`));
+    this.#perWorkspace = new ConcurrencyLimit(
+      limits.perWorkspace,
+      refusal(`This workspace already holds ${limits.perWorkspace} waiting requests for events at once.`),
+    );
   }
 
   /** The server is stopping: a poll answers with what it has. */

@@ -132,4 +132,3 @@ export function insertEmail(em: EntityManager, email: OutgoingEmail): Promise<vo
 export async function emailOwners(em: EntityManager, workspaceId: string, build: (to: string) => OutgoingEmail): Promise<void> {
   for (const to of await em.getRepository(Membership).ownerEmails(workspaceId)) await insertEmail(em, build(to));
 }
-

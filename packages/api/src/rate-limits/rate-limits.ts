@@ -159,9 +159,7 @@ export class RateLimits {
   async check(name: RateLimitName, subject: string, within?: EntityManager): Promise<ApiError | null> {
     const rate = this.#config[name];
     if (!rate) return null;
-    const wait = isShared(name)
-      ? await this.#shared(within).wait(name, subject, rate)
-      : (this.#local[name]?.waitFor(subject) ?? 0);
+    const wait = isShared(name) ? await this.#shared(within).wait(name, subject, rate) : (this.#local[name]?.waitFor(subject) ?? 0);
     return wait > 0 ? rateLimited(wait) : null;
   }
 

@@ -134,15 +134,23 @@ export const REFUSED_CREDENTIALS = {
 
 /** Public: no credentials needed, any good one accepted. */
 export const anyone = (ok: Success): Expectations => ({
-  no_credentials: ok, owner_session: ok, member_session: ok, outsider_session: ok,
-  workspace_key: ok, other_workspace_key: ok,
+  no_credentials: ok,
+  owner_session: ok,
+  member_session: ok,
+  outsider_session: ok,
+  workspace_key: ok,
+  other_workspace_key: ok,
   ...REFUSED_CREDENTIALS,
 });
 
 /** Any signed-in person's session; a key is not a person. */
 export const signedIn = (ok: Success): Expectations => ({
-  no_credentials: '401 unauthenticated', owner_session: ok, member_session: ok, outsider_session: ok,
-  workspace_key: '403 session_required', other_workspace_key: '403 session_required',
+  no_credentials: '401 unauthenticated',
+  owner_session: ok,
+  member_session: ok,
+  outsider_session: ok,
+  workspace_key: '403 session_required',
+  other_workspace_key: '403 session_required',
   ...REFUSED_CREDENTIALS,
 });
 
@@ -164,17 +172,23 @@ export const formsScope = (ok: Success, notFound: Expected = '404 form_not_found
 
 /** An API key, of any workspace: it answers for itself; a session has no key to answer for. */
 export const anyKey = (ok: Success): Expectations => ({
-  no_credentials: '401 unauthenticated', owner_session: '401 api_key_required', member_session: '401 api_key_required',
+  no_credentials: '401 unauthenticated',
+  owner_session: '401 api_key_required',
+  member_session: '401 api_key_required',
   outsider_session: '401 api_key_required',
-  workspace_key: ok, other_workspace_key: ok,
+  workspace_key: ok,
+  other_workspace_key: ok,
   ...REFUSED_CREDENTIALS,
 });
 
 /** A key of the form's workspace, and nothing else. */
 export const workspaceKey = (ok: Success): Expectations => ({
-  no_credentials: '401 api_key_required', owner_session: '401 api_key_required', member_session: '401 api_key_required',
+  no_credentials: '401 api_key_required',
+  owner_session: '401 api_key_required',
+  member_session: '401 api_key_required',
   outsider_session: '401 api_key_required',
-  workspace_key: ok, other_workspace_key: '403 forbidden',
+  workspace_key: ok,
+  other_workspace_key: '403 forbidden',
   ...REFUSED_CREDENTIALS,
 });
 
@@ -200,4 +214,3 @@ export function sessionAccount(world: World, caller: Caller): Account | null {
   if (caller === 'outsider_session') return world.outsider;
   return null;
 }
-

@@ -96,4 +96,3 @@ export const FAKE_REGISTRATION = {
 // hostile input has its own section (apps/server/test/hostile-input/).
 // A roll succeeds once per key (then 409), and has no text field: its hostile bodies are in apps/server/test/keys/roll.test.ts.
 export const bodyRoutes = restRoutes.filter((r) => r.from === 'body' && !r.transport && r.procedure !== 'apiKeys.roll');
-

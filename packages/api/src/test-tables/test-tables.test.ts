@@ -21,7 +21,9 @@ function filesUnder(dir: string): string[] {
   );
 }
 
-const folders = readdirSync(FEATURES, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+const folders = readdirSync(FEATURES, { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name);
 
 /** `METHOD /path` → the feature folder whose code declares it (`rest('METHOD /path', …)`). */
 const declaredIn = new Map<string, string>();
@@ -49,10 +51,7 @@ describe('the authorization matrix', () => {
     const routes = new Set(restRoutes.map(routeKey));
     const seen = new Set<string>();
     const wrong = MATRIX.flatMap((row) => {
-      const problems = [
-        ...(seen.has(row.route) ? [`${row.route}: a second row`] : []),
-        ...(routes.has(row.route) ? [] : [`${row.route}: not a REST route`]),
-      ];
+      const problems = [...(seen.has(row.route) ? [`${row.route}: a second row`] : []), ...(routes.has(row.route) ? [] : [`${row.route}: not a REST route`])];
       seen.add(row.route);
       return problems;
     });

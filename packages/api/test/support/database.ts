@@ -12,7 +12,10 @@ export function auditActions(
   workspaceId: string,
   action: string,
 ): Promise<{ actor_type: string; actor_id: string; target_id: string; data: any }[]> {
-  return sql(services, 'select actor_type, actor_id, target_id, data from audit_events where workspace_id = ? and action = ? order by id', [workspaceId, action]);
+  return sql(services, 'select actor_type, actor_id, target_id, data from audit_events where workspace_id = ? and action = ? order by id', [
+    workspaceId,
+    action,
+  ]);
 }
 
 /** How many rows `from` holds (`'forms where id = ?'`), as the server suite's `t.count`. */

@@ -19,7 +19,8 @@ export interface QueuedEmail {
 export async function emailsTo(services: Services, to: string, kind?: string): Promise<QueuedEmail[]> {
   const rows = await sql<ClaimedEmail>(
     services,
-    `select id, kind, "to", subject, body, secret_sealed as "secretSealed", attempts from outbox_emails where "to" = ?${kind ? ' and kind = ?' : ''} order by id`,
+    `select id, kind, "to", subject, body, secret_sealed as "secretSealed", attempts from outbox_emails where "to" = ` +
+      `?${kind ? ' and kind = ?' : ''} order by id`,
     kind ? [to, kind] : [to],
   );
   return rows.map((row) => ({ kind: row.kind, subject: row.subject, text: bodyToSend(row, services.secretBox) }));

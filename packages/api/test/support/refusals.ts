@@ -52,6 +52,10 @@ export async function expectRefused(
   expect(wire.status, label).toBe(status);
   expect(wire.body.error.code, label).toBe(code);
   expect(typeof wire.body.error.message, label).toBe('string');
-  if (options.paths) expect(wire.body.error.details?.map((d) => d.path), label).toEqual(options.paths);
+  if (options.paths)
+    expect(
+      wire.body.error.details?.map((d) => d.path),
+      label,
+    ).toEqual(options.paths);
   return wire.body.error;
 }

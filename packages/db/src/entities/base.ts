@@ -16,6 +16,9 @@ export const UpdatableEntity = defineEntity({
   abstract: true,
   extends: BaseEntity,
   properties: {
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });

@@ -75,8 +75,7 @@ export const WebhookDelivery = defineEntity({
     {
       name: 'webhook_deliveries_due_index',
       expression:
-        'create index "webhook_deliveries_due_index" on "webhook_deliveries" ("next_attempt_at") ' +
-        `where "status" = 'pending' and not "waiting_for_room"`,
+        'create index "webhook_deliveries_due_index" on "webhook_deliveries" ("next_attempt_at") ' + `where "status" = 'pending' and not "waiting_for_room"`,
     },
     // What waits for room, by endpoint: the claim takes an endpoint's oldest again once it has room.
     {

@@ -23,7 +23,14 @@ export interface NewChallenge {
 }
 
 const COLUMNS = 'id, purpose, user_id, webauthn_challenge, secret_sealed, expires_at';
-type Row = { id: string; purpose: AuthChallengePurpose; user_id: string | null; webauthn_challenge: string | null; secret_sealed: string | null; expires_at: string | Date };
+type Row = {
+  id: string;
+  purpose: AuthChallengePurpose;
+  user_id: string | null;
+  webauthn_challenge: string | null;
+  secret_sealed: string | null;
+  expires_at: string | Date;
+};
 const fromRow = (r: Row): OpenChallenge => ({
   id: r.id,
   purpose: r.purpose,
@@ -41,7 +48,16 @@ export class AuthChallengeRepository extends BaseRepository<IAuthChallenge> {
     await this.em.execute(
       'insert into auth_challenges (id, purpose, token_hash, user_id, webauthn_challenge, secret_sealed, expires_at, created_at) ' +
         'values (?, ?, ?, ?, ?, ?, ?, ?)',
-      [id, challenge.purpose, challenge.tokenHash ?? null, challenge.userId, challenge.webauthnChallenge ?? null, challenge.secretSealed ?? null, challenge.expiresAt, now],
+      [
+        id,
+        challenge.purpose,
+        challenge.tokenHash ?? null,
+        challenge.userId,
+        challenge.webauthnChallenge ?? null,
+        challenge.secretSealed ?? null,
+        challenge.expiresAt,
+        now,
+      ],
     );
     return id;
   }
@@ -54,7 +70,11 @@ export class AuthChallengeRepository extends BaseRepository<IAuthChallenge> {
 
   /** The live challenge this token opened, unchanged; null when expired, spent or never made. */
   async findByToken(tokenHash: string, purpose: AuthChallengePurpose, now: Date): Promise<OpenChallenge | null> {
-    const rows = await this.em.execute<Row[]>(`select ${COLUMNS} from auth_challenges where token_hash = ? and purpose = ? and expires_at > ?`, [tokenHash, purpose, now]);
+    const rows = await this.em.execute<Row[]>(`select ${COLUMNS} from auth_challenges where token_hash = ? and purpose = ? and expires_at > ?`, [
+      tokenHash,
+      purpose,
+      now,
+    ]);
     return rows[0] ? fromRow(rows[0]) : null;
   }
 
@@ -69,10 +89,11 @@ export class AuthChallengeRepository extends BaseRepository<IAuthChallenge> {
 
   /** A passwordless sign-in's challenge, by what the authenticator signed; null when expired or spent. */
   async findByWebauthnChallenge(webauthnChallenge: string, purpose: AuthChallengePurpose, now: Date): Promise<OpenChallenge | null> {
-    const rows = await this.em.execute<Row[]>(
-      `select ${COLUMNS} from auth_challenges where webauthn_challenge = ? and purpose = ? and expires_at > ?`,
-      [webauthnChallenge, purpose, now],
-    );
+    const rows = await this.em.execute<Row[]>(`select ${COLUMNS} from auth_challenges where webauthn_challenge = ? and purpose = ? and expires_at > ?`, [
+      webauthnChallenge,
+      purpose,
+      now,
+    ]);
     return rows[0] ? fromRow(rows[0]) : null;
   }
 

@@ -81,10 +81,13 @@ export class BaseRepository<T extends { id: string }> extends SqlEntityRepositor
   protected async newestFirstWithin(column: string, value: string, before: string | undefined, bounds: ReadBounds, size: string): Promise<Bounded<T>> {
     const table = this.em.getMetadata().get(this.entityName).tableName;
     const firsts = `select id, ${size} as bytes from "${table}" where "${column}" = ?${before ? ' and id < ?' : ''} order by id desc limit ?`;
-    const weighed = await this.em.execute<{ id: string; fits: boolean }[]>(
-      `${boundedIds(firsts, 'desc')} select id, fits from bounded`,
-      [bounds.rows, bounds.bytes, value, ...(before ? [before] : []), bounds.rows + 1],
-    );
+    const weighed = await this.em.execute<{ id: string; fits: boolean }[]>(`${boundedIds(firsts, 'desc')} select id, fits from bounded`, [
+      bounds.rows,
+      bounds.bytes,
+      value,
+      ...(before ? [before] : []),
+      bounds.rows + 1,
+    ]);
     const ids = weighed.filter((row) => row.fits).map((row) => row.id);
     const rows = ids.length === 0 ? [] : await this.find({ id: { $in: ids } } as object as FilterQuery<T>, { orderBy: { id: 'desc' } as OrderDefinition<T> });
     return { rows: rows as T[], more: weighed.length > ids.length };

@@ -84,8 +84,7 @@ const COLUMNS =
 const READ_CLAIMED = new PreparedStatement('lfk_read_claimed_form', `select ${COLUMNS} from forms where id = $1 and state = 'claimed'`);
 const READ_FOR_SUBMISSION = new PreparedStatement(
   'lfk_read_submission_form',
-  `select ${COLUMNS}, exists (select 1 from webhook_endpoints w where w.form_id = forms.id and w.enabled) as has_webhooks ` +
-  'from forms where id = $1',
+  `select ${COLUMNS}, exists (select 1 from webhook_endpoints w where w.form_id = forms.id and w.enabled) as has_webhooks from forms where id = $1`,
 );
 
 export class FormRepository extends BaseRepository<IForm> {

@@ -22,11 +22,7 @@ export class IdempotencyRecordRepository extends BaseRepository<IIdempotencyReco
    * write runs, so a concurrent retry waits on this row until the write commits or rolls back.
    */
   async claim({ scope, key, fingerprint, expiresAt }: IdempotencyClaim, now: Date): Promise<string | null> {
-    await this.em.execute('delete from idempotency_records where scope = ? and key = ? and expires_at <= ?', [
-      scope,
-      key,
-      now.toISOString(),
-    ]);
+    await this.em.execute('delete from idempotency_records where scope = ? and key = ? and expires_at <= ?', [scope, key, now.toISOString()]);
     const id = newId('idem');
     const inserted = await this.em.execute<{ id: string }[]>(
       `insert into idempotency_records (id, scope, key, fingerprint, response_body, created_at, expires_at)

@@ -88,17 +88,11 @@ export class MembershipRepository extends BaseRepository<IMembership> {
 
   /** Up to `limit` of a workspace's members with their users, user ids below `before`. */
   membersOf(workspaceId: string, before: string | undefined, limit: number) {
-    return this.find(
-      { workspace: workspaceId, ...(before ? { user: { $lt: before } } : {}) },
-      { populate: ['user'], orderBy: { user: 'desc' }, limit },
-    );
+    return this.find({ workspace: workspaceId, ...(before ? { user: { $lt: before } } : {}) }, { populate: ['user'], orderBy: { user: 'desc' }, limit });
   }
 
   /** Up to `limit` of a user's memberships with their workspaces, workspace ids below `before`. */
   workspacesOf(userId: string, before: string | undefined, limit: number) {
-    return this.find(
-      { user: userId, ...(before ? { workspace: { $lt: before } } : {}) },
-      { populate: ['workspace'], orderBy: { workspace: 'desc' }, limit },
-    );
+    return this.find({ user: userId, ...(before ? { workspace: { $lt: before } } : {}) }, { populate: ['workspace'], orderBy: { workspace: 'desc' }, limit });
   }
 }

@@ -70,7 +70,11 @@ export class PasskeyRepository extends BaseRepository<IPasskey> {
 
   /** Renames one of the person's passkeys: as their list shows it now, or null when it is not theirs. */
   async rename(userId: string, id: string, name: string): Promise<PasskeyReading | null> {
-    const rows = await this.em.execute<PasskeyRow[]>('update passkeys set name = ? where id = ? and user_id = ? returning id, name, created_at, last_used_at', [name, id, userId]);
+    const rows = await this.em.execute<PasskeyRow[]>('update passkeys set name = ? where id = ? and user_id = ? returning id, name, created_at, last_used_at', [
+      name,
+      id,
+      userId,
+    ]);
     return rows[0] ? readingOf(rows[0]) : null;
   }
 

@@ -49,20 +49,16 @@ export class RateLimitBucketRepository extends SqlEntityRepository<IRateLimitBuc
 
   /** Milliseconds until `subject` may have one more event; 0 means now. Counts nothing. */
   async wait(limitName: string, subject: string, rate: BucketRate, nowMs = Date.now()): Promise<number> {
-    const rows = await this.em.execute<{ tat_ms: string }[]>(
-      'select tat_ms from rate_limit_buckets where limit_name = ? and subject = ?',
-      [limitName, subject],
-    );
+    const rows = await this.em.execute<{ tat_ms: string }[]>('select tat_ms from rate_limit_buckets where limit_name = ? and subject = ?', [
+      limitName,
+      subject,
+    ]);
     return rows[0] ? untilNext(Number(rows[0].tat_ms), rate, nowMs) : 0;
   }
 
   /** Gives back one event counted by `take` (a login that turned out to be right). */
   async giveBack(limitName: string, subject: string, rate: BucketRate): Promise<void> {
-    await this.em.execute('update rate_limit_buckets set tat_ms = tat_ms - ? where limit_name = ? and subject = ?', [
-      gcra(rate).interval,
-      limitName,
-      subject,
-    ]);
+    await this.em.execute('update rate_limit_buckets set tat_ms = tat_ms - ? where limit_name = ? and subject = ?', [gcra(rate).interval, limitName, subject]);
   }
 
   /** Forgets subjects whose buckets have refilled: they are the same as no row. */

@@ -52,10 +52,7 @@ export class SessionRepository extends BaseRepository<ISession> {
   async findByTokenHash(tokenHash: string): Promise<StoredSession | null> {
     const rows = await this.em.execute<
       { id: string; user_id: string; expires_at: string | Date; revoked_at: unknown; last_seen_at: string | Date | null; authenticated_at: string | Date }[]
-    >(
-      'select id, user_id, expires_at, revoked_at, last_seen_at, authenticated_at from sessions where token_hash = ?',
-      [tokenHash],
-    );
+    >('select id, user_id, expires_at, revoked_at, last_seen_at, authenticated_at from sessions where token_hash = ?', [tokenHash]);
     const row = rows[0];
     return row
       ? {
@@ -76,17 +73,14 @@ export class SessionRepository extends BaseRepository<ISession> {
 
   /** Writes when and where the session was last used. */
   async seen(sessionId: string, at: Date, from: SeenFrom): Promise<void> {
-    await this.em.execute('update sessions set last_seen_at = ?, ip = ?, user_agent = ? where id = ?', [
-      at,
-      from.ip,
-      from.userAgent,
-      sessionId,
-    ]);
+    await this.em.execute('update sessions set last_seen_at = ?, ip = ?, user_agent = ? where id = ?', [at, from.ip, from.userAgent, sessionId]);
   }
 
   /** The person's sessions that still work (not revoked, not expired), newest first. */
   async activeOf(userId: string, now: Date): Promise<SessionReading[]> {
-    const rows = await this.em.execute<{ id: string; created_at: string | Date; last_seen_at: string | Date | null; ip: string | null; user_agent: string | null }[]>(
+    const rows = await this.em.execute<
+      { id: string; created_at: string | Date; last_seen_at: string | Date | null; ip: string | null; user_agent: string | null }[]
+    >(
       'select id, created_at, last_seen_at, ip, user_agent from sessions ' +
         'where user_id = ? and revoked_at is null and expires_at > ? order by id desc limit 500',
       [userId, now],

@@ -67,7 +67,20 @@ export class SubmissionFileRepository extends BaseRepository<ISubmissionFile> {
     await this.em.execute(
       'insert into submission_files (id, submission_id, field, position, name, size, content_type, sha256, status, malware_signature, object_key, ' +
         `created_at) values ${values}`,
-      files.flatMap((f, position) => [f.id, submissionId, f.field, position, f.name, f.size, f.contentType, f.sha256, f.status, f.malwareSignature, f.objectKey, now]),
+      files.flatMap((f, position) => [
+        f.id,
+        submissionId,
+        f.field,
+        position,
+        f.name,
+        f.size,
+        f.contentType,
+        f.sha256,
+        f.status,
+        f.malwareSignature,
+        f.objectKey,
+        now,
+      ]),
     );
   }
 
@@ -108,7 +121,10 @@ export class SubmissionFileRepository extends BaseRepository<ISubmissionFile> {
   totalsInForm(formId: string, submissionIds: string[]): Promise<FileTotals> {
     const wellFormed = submissionIds.filter((id) => isId('sub', id));
     if (wellFormed.length === 0) return Promise.resolve({ files: 0, bytes: 0 });
-    return this.#totals(`submission_id in (select id from submissions where form_id = ? and id in (${wellFormed.map(() => '?').join(', ')}))`, [formId, ...wellFormed]);
+    return this.#totals(`submission_id in (select id from submissions where form_id = ? and id in (${wellFormed.map(() => '?').join(', ')}))`, [
+      formId,
+      ...wellFormed,
+    ]);
   }
 
   /** The same, of the form's submissions that arrived before `before`. */
@@ -117,14 +133,18 @@ export class SubmissionFileRepository extends BaseRepository<ISubmissionFile> {
   }
 
   async #totals(where: string, params: unknown[]): Promise<FileTotals> {
-    const [row] = await this.em.execute<{ n: number | string; bytes: number | string | null }[]>(`select count(*) as n, sum(size) as bytes from submission_files where ${where}`, params);
+    const [row] = await this.em.execute<{ n: number | string; bytes: number | string | null }[]>(
+      `select count(*) as n, sum(size) as bytes from submission_files where ${where}`,
+      params,
+    );
     return { files: Number(row?.n ?? 0), bytes: Number(row?.bytes ?? 0) };
   }
 
   async #stored(where: string, params: unknown[]): Promise<StoredFileReading | null> {
     const [row] = await this.em.execute<(FileRow & { object_key: string; form_id: string; workspace_id: string | null })[]>(
       `select ${COLUMNS}, f.object_key, s.form_id, fo.workspace_id from submission_files f ` +
-        'join submissions s on s.id = f.submission_id join forms fo on fo.id = s.form_id where ' + where,
+        'join submissions s on s.id = f.submission_id join forms fo on fo.id = s.form_id where ' +
+        where,
       params,
     );
     return row ? { ...readingOf(row), objectKey: row.object_key, formId: row.form_id, workspaceId: row.workspace_id } : null;

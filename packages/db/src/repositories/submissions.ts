@@ -98,7 +98,9 @@ interface SubmissionRow {
 
 const COLUMNS = 'id, form_id, data, source, status, spam_reason, created_at';
 /** The same, of the table named `t` (a bounded read's). */
-const COLUMNS_OF_T = COLUMNS.split(', ').map((column) => `t.${column}`).join(', ');
+const COLUMNS_OF_T = COLUMNS.split(', ')
+  .map((column) => `t.${column}`)
+  .join(', ');
 
 /** A place in a form's stream of events: a transaction's id (as text: it is a bigint), then a submission id. */
 export interface StreamPosition {
@@ -193,7 +195,11 @@ export class SubmissionRepository extends BaseRepository<ISubmission> {
    * released from spam is read by a stream's readers as new, wherever their cursor stands.
    */
   async setStatus(submissionId: string, status: SubmissionStatus, spamReason: SpamReason | null): Promise<void> {
-    await this.em.execute(`update submissions set status = ?, spam_reason = ?, stream_seq = ${CURRENT_TRANSACTION} where id = ?`, [status, spamReason, submissionId]);
+    await this.em.execute(`update submissions set status = ?, spam_reason = ?, stream_seq = ${CURRENT_TRANSACTION} where id = ?`, [
+      status,
+      spamReason,
+      submissionId,
+    ]);
   }
 
   /**
@@ -208,7 +214,10 @@ export class SubmissionRepository extends BaseRepository<ISubmission> {
   /** The submission's place in its form's stream, or null for one that is not the form's. */
   async streamPositionOf(formId: string, submissionId: string): Promise<StreamPosition | null> {
     if (!isId('sub', submissionId)) return null;
-    const [row] = await this.em.execute<{ seq: string | number }[]>('select stream_seq as seq from submissions where id = ? and form_id = ?', [submissionId, formId]);
+    const [row] = await this.em.execute<{ seq: string | number }[]>('select stream_seq as seq from submissions where id = ? and form_id = ?', [
+      submissionId,
+      formId,
+    ]);
     return row ? { seq: String(row.seq), id: submissionId } : null;
   }
 
@@ -281,14 +290,23 @@ export class SubmissionRepository extends BaseRepository<ISubmission> {
    * `bounds`: the database counts the values' stored size and sends only the rows that fit, and
    * whether more follow.
    */
-  async #matching(formId: string, filter: SubmissionFilter, order: 'asc' | 'desc', cursor: string | undefined, bounds: ReadBounds): Promise<Bounded<SubmissionReading>> {
+  async #matching(
+    formId: string,
+    filter: SubmissionFilter,
+    order: 'asc' | 'desc',
+    cursor: string | undefined,
+    bounds: ReadBounds,
+  ): Promise<Bounded<SubmissionReading>> {
     const where = whereOf(formId, filter);
     const past = cursor ? ` and id ${order === 'asc' ? '>' : '<'} ?` : '';
     const firsts = `select id, octet_length(data::text) as bytes from submissions where ${where.sql}${past} order by id ${order} limit ?`;
-    const rows = await this.em.execute<(SubmissionRow & { more: boolean })[]>(
-      boundedRead('submissions', COLUMNS_OF_T, firsts, order),
-      [bounds.rows, bounds.bytes, ...where.params, ...(cursor ? [cursor] : []), bounds.rows + 1],
-    );
+    const rows = await this.em.execute<(SubmissionRow & { more: boolean })[]>(boundedRead('submissions', COLUMNS_OF_T, firsts, order), [
+      bounds.rows,
+      bounds.bytes,
+      ...where.params,
+      ...(cursor ? [cursor] : []),
+      bounds.rows + 1,
+    ]);
     return { rows: rows.map(readingOf), more: rows[0]?.more ?? false };
   }
 
@@ -313,10 +331,7 @@ export class SubmissionRepository extends BaseRepository<ISubmission> {
 
   /** The real (not spam) submissions a form holds: what `max_submissions` is held against. */
   async countOk(formId: string): Promise<number> {
-    const [row] = await this.em.execute<{ n: number | string }[]>(
-      "select count(*) as n from submissions where form_id = ? and status = 'ok'",
-      [formId],
-    );
+    const [row] = await this.em.execute<{ n: number | string }[]>("select count(*) as n from submissions where form_id = ? and status = 'ok'", [formId]);
     return Number(row?.n ?? 0);
   }
 
@@ -344,7 +359,16 @@ export class SubmissionRepository extends BaseRepository<ISubmission> {
     emailsOf?: (record: { id: string; createdAt: Date }) => NewEmail[],
   ): Promise<{ id: string; createdAt: Date }> {
     const record = { id: newId('sub'), createdAt: now };
-    const row = [record.id, submission.formId, JSON.stringify(submission.data), submission.source, submission.apiKeyId, submission.status, submission.spamReason, now];
+    const row = [
+      record.id,
+      submission.formId,
+      JSON.stringify(submission.data),
+      submission.source,
+      submission.apiKeyId,
+      submission.status,
+      submission.spamReason,
+      now,
+    ];
     // Due by the wall clock, which the sender polls by, as every queued email is.
     const emailRows = (emailsOf?.(record) ?? []).map((email) => outboxEmailRow({ ...email, submissionId: record.id }, new Date()));
     const group = groupCommitOf(this.em, 'submissions', () => submissionWrites(this.em.fork()));
@@ -428,7 +452,10 @@ export class SubmissionRepository extends BaseRepository<ISubmission> {
             [spamBefore, room],
           );
     const byForm = new Map<string, { retention: number; spam: number }>();
-    for (const [rows, kind] of [[byRetention, 'retention'], [spam, 'spam']] as const) {
+    for (const [rows, kind] of [
+      [byRetention, 'retention'],
+      [spam, 'spam'],
+    ] as const) {
       for (const row of rows) {
         const counts = byForm.get(row.form_id) ?? { retention: 0, spam: 0 };
         counts[kind] += 1;

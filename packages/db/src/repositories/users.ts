@@ -40,10 +40,10 @@ export class UserRepository extends BaseRepository<IUser> {
    * verified, if it was not. True when this is the first time.
    */
   async markEmailVerified(userId: string, at: Date): Promise<boolean> {
-    const rows = await this.em.execute<{ id: string }[]>(
-      'update users set email_verified_at = ? where id = ? and email_verified_at is null returning id',
-      [at, userId],
-    );
+    const rows = await this.em.execute<{ id: string }[]>('update users set email_verified_at = ? where id = ? and email_verified_at is null returning id', [
+      at,
+      userId,
+    ]);
     return rows.length > 0;
   }
 
@@ -60,10 +60,7 @@ export class UserRepository extends BaseRepository<IUser> {
 
   /** Whether the account has a second factor (TOTP or a passkey); false for one that no longer exists. */
   async hasSecondFactor(userId: string): Promise<boolean> {
-    const rows = await this.em.execute<{ id: string }[]>(
-      `select id from users u where id = ? and ${HAS_SECOND_FACTOR}`,
-      [userId],
-    );
+    const rows = await this.em.execute<{ id: string }[]>(`select id from users u where id = ? and ${HAS_SECOND_FACTOR}`, [userId]);
     return rows.length > 0;
   }
 

@@ -109,7 +109,10 @@ export class WebhookDeliveryRepository extends BaseRepository<IWebhookDelivery> 
    * A test event already sent, as the log keeps it: settled by its one attempt (`succeeded` or
    * `failed`), never due again unless a member retries it.
    */
-  async logTest(test: { endpointId: string; url: string; eventId: string; payload: string; attempt: WebhookAttempt; succeeded: boolean }, now: Date): Promise<void> {
+  async logTest(
+    test: { endpointId: string; url: string; eventId: string; payload: string; attempt: WebhookAttempt; succeeded: boolean },
+    now: Date,
+  ): Promise<void> {
     await this.em.execute(
       'insert into webhook_deliveries (id, endpoint_id, url, submission_id, event_id, type, payload, status, attempts, attempt_count, next_attempt_at, ' +
         'created_at, test) ' +

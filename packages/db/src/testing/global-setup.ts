@@ -39,7 +39,8 @@ async function pgliteImage(): Promise<string> {
     writeFileSync(scratch, Buffer.from(await image.arrayBuffer()));
     renameSync(scratch, path);
     // Images of migrations since changed are of no more use.
-    for (const old of readdirSync(CACHE_DIR)) if (old.startsWith('pglite-') && old.endsWith('.tar') && join(CACHE_DIR, old) !== path) rmSync(join(CACHE_DIR, old), { force: true });
+    for (const old of readdirSync(CACHE_DIR))
+      if (old.startsWith('pglite-') && old.endsWith('.tar') && join(CACHE_DIR, old) !== path) rmSync(join(CACHE_DIR, old), { force: true });
   } finally {
     await db.close();
   }

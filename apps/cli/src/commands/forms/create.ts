@@ -21,7 +21,7 @@ function printHowToSubmit(form: Form, ctx: CommandContext, { submissionUrl, html
   ctx.out.line(
     form.allowed_origins.length > 0
       ? `Paste this into a page of ${form.allowed_origins.join(', ')}:`
-      : "Paste this into a page of your site, once its origin is allowed (lfk forms update --add-origin https://…):",
+      : 'Paste this into a page of your site, once its origin is allowed (lfk forms update --add-origin https://…):',
   );
   ctx.out.line();
   ctx.out.line(htmlFormSnippet(form, base));
@@ -64,9 +64,11 @@ export const formsCreateCommand = () =>
           if (form.claim_token) {
             ctx.out.line();
             ctx.out.line(`claim token  ${ctx.out.style.bold(form.claim_token)}`);
-            ctx.out.note(ctx.out.errorStyle.yellow(
-              `This is the only time the claim token is shown. Claim the form with 'lfk forms claim ${form.id} --claim-token <token>'.`,
-            ));
+            ctx.out.note(
+              ctx.out.errorStyle.yellow(
+                `This is the only time the claim token is shown. Claim the form with 'lfk forms claim ${form.id} --claim-token <token>'.`,
+              ),
+            );
           }
           if (snippets) printHowToSubmit(form, ctx, snippets);
         });

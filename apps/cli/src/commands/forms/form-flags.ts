@@ -14,9 +14,7 @@ const FIELD_TYPES_HELP = FIELD_TYPES.map((type) =>
 ).join(' ');
 
 /** The flags `forms create` and `forms update` share, one for each field of the form. */
-export const withFormOptions = <Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
-  command: Command<Args, Opts, Globals>,
-) =>
+export const withFormOptions = <Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(command: Command<Args, Opts, Globals>) =>
   command
     .option('--name <name>', "the form's name")
     .option('--field <name:type[:required]>', `a field; repeat for each (types: ${FIELD_TYPES_HELP})`, collect)

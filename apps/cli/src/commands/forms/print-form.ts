@@ -14,7 +14,7 @@ function fileRules(field: Form['schema'][number]): string {
 
 const UNKNOWN_FIELDS_SHOWN = {
   reject: 'reject (a submission naming a field the form does not have is refused)',
-  keep: 'keep (stored as text after the form\'s own fields)',
+  keep: "keep (stored as text after the form's own fields)",
   ignore: 'ignore (dropped)',
 } as const;
 

@@ -29,11 +29,14 @@ export const formsUpdateCommand = () =>
     .option('--no-retention-days', 'keep submissions until deleted')
     .option('--no-auto-reply', 'remove the auto-reply')
     .option('-y, --yes', 'replace a whole list of fields or origins without asking')
-    .addHelpText('after', examples([
-      'lfk forms update form_… --add-field phone:tel',
-      'lfk forms update form_… --remove-field fax --add-origin https://www.example.com',
-      'lfk forms update form_… --field email:email:required --field message:textarea   # the form has exactly these two',
-    ]))
+    .addHelpText(
+      'after',
+      examples([
+        'lfk forms update form_… --add-field phone:tel',
+        'lfk forms update form_… --remove-field fax --add-origin https://www.example.com',
+        'lfk forms update form_… --field email:email:required --field message:textarea   # the form has exactly these two',
+      ]),
+    )
     .action(
       action(async (ctx, formId, flags) => {
         const fieldEdits = { add: flags.addField, remove: flags.removeField };
@@ -62,7 +65,13 @@ export const formsUpdateCommand = () =>
           if (hasEdits(fieldEdits)) {
             body.schema = edited(current.schema, (f) => f.name, { add: additions as typeof current.schema, remove: flags.removeField ?? [] }, 'field', 'field');
           } else if (body.schema) {
-            await confirmReplacement(ctx, 'field', fieldNames, body.schema.map((f) => f.name), flags.yes);
+            await confirmReplacement(
+              ctx,
+              'field',
+              fieldNames,
+              body.schema.map((f) => f.name),
+              flags.yes,
+            );
           }
           if (hasEdits(originEdits)) {
             const origins = { add: (flags.addOrigin ?? []).map(asOrigin), remove: (flags.removeOrigin ?? []).map(asOrigin) };

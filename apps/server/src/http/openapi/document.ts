@@ -1,16 +1,6 @@
 import { ERROR_CODES, type ErrorCode, type RestRoute, restRoutes } from '@lfk/api';
 import { health, readiness } from '../health.ts';
-import {
-  ANY_REQUEST,
-  BEFORE_ROUTING,
-  descriptionOf,
-  errorsOf,
-  PATH_PARAMETERS,
-  securityOf,
-  TAG_OF_ROUTER,
-  TAGS,
-  type Tag,
-} from './operations.ts';
+import { ANY_REQUEST, BEFORE_ROUTING, descriptionOf, errorsOf, PATH_PARAMETERS, securityOf, TAG_OF_ROUTER, TAGS, type Tag } from './operations.ts';
 import { type ErrorMedia, errorResponses, headerRef, SharedResponses, sharedComponents } from './responses.ts';
 import { type JsonSchema, SchemaComponents } from './schemas.ts';
 
@@ -25,11 +15,17 @@ function errorMediaOf(route: RestRoute, codes: ErrorCode[]): ErrorMedia {
   }
   if (route.transport === 'password_reset') {
     // Opening the link and its form's post get pages; a JSON post gets JSON.
-    return { json: route.method === 'GET' ? BEFORE_ROUTING : new Set(ERROR_CODES), html: new Set(codes.filter((c) => c === 'invalid_request' || !BEFORE_ROUTING.has(c))) };
+    return {
+      json: route.method === 'GET' ? BEFORE_ROUTING : new Set(ERROR_CODES),
+      html: new Set(codes.filter((c) => c === 'invalid_request' || !BEFORE_ROUTING.has(c))),
+    };
   }
   if (route.transport === 'submission') {
     // Whatever refuses an HTML form post, the route's handler or the body parser before it, it sees a page.
-    return { json: new Set(ERROR_CODES), html: new Set([...route.errors, 'invalid_request', 'unsupported_media_type', 'idempotency_key_reused', 'internal_error']) };
+    return {
+      json: new Set(ERROR_CODES),
+      html: new Set([...route.errors, 'invalid_request', 'unsupported_media_type', 'idempotency_key_reused', 'internal_error']),
+    };
   }
   return JSON_ONLY;
 }
@@ -71,7 +67,15 @@ function successResponses(route: RestRoute, output: JsonSchema | null): Record<s
       'Content-Length': { description: 'The bytes sent', schema: { type: 'integer' } },
       ETag: { description: "The file's SHA-256, quoted", schema: { type: 'string' } },
     };
-    const bytes = { '*/*': { schema: { type: 'string', format: 'binary', description: 'The bytes, with the type they were found to be; `nosniff` and a sandbox CSP: never rendered.' } } };
+    const bytes = {
+      '*/*': {
+        schema: {
+          type: 'string',
+          format: 'binary',
+          description: 'The bytes, with the type they were found to be; `nosniff` and a sandbox CSP: never rendered.',
+        },
+      },
+    };
     return {
       200: { description: 'The whole file, as an attachment', headers: { ...headers, ...file }, content: bytes },
       206: {
@@ -123,8 +127,20 @@ function parametersOf({ route, input }: Converted): unknown[] {
   }
   if (route.transport === 'signed_report') {
     parameters.push(
-      { name: 'Github-Public-Key-Identifier', in: 'header', required: true, schema: { type: 'string' }, description: 'Which trusted key signed the report (`LFK_SECRET_SCANNING_KEYS`).' },
-      { name: 'Github-Public-Key-Signature', in: 'header', required: true, schema: { type: 'string' }, description: 'Base64 DER ECDSA P-256 / SHA-256 signature of the raw body.' },
+      {
+        name: 'Github-Public-Key-Identifier',
+        in: 'header',
+        required: true,
+        schema: { type: 'string' },
+        description: 'Which trusted key signed the report (`LFK_SECRET_SCANNING_KEYS`).',
+      },
+      {
+        name: 'Github-Public-Key-Signature',
+        in: 'header',
+        required: true,
+        schema: { type: 'string' },
+        description: 'Base64 DER ECDSA P-256 / SHA-256 signature of the raw body.',
+      },
     );
   }
   if (route.idempotent) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
@@ -300,8 +316,18 @@ export function buildOpenApi(publicUrl: string): Record<string, unknown> {
       headers: sharedComponents.headers,
       parameters: sharedComponents.parameters,
       securitySchemes: {
-        apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'lfk_…', description: 'A workspace API key, `lfk_…`: for servers and agents, never in a web page.' },
-        sessionBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'lfs_…', description: 'A session token, `lfs_…`, from sign-up, sign-in or device sign-in.' },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'lfk_…',
+          description: 'A workspace API key, `lfk_…`: for servers and agents, never in a web page.',
+        },
+        sessionBearer: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'lfs_…',
+          description: 'A session token, `lfs_…`, from sign-up, sign-in or device sign-in.',
+        },
         sessionCookie: {
           type: 'apiKey',
           in: 'cookie',

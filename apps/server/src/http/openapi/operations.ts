@@ -95,10 +95,10 @@ const SUBMISSION_NOTES =
   'A `browser`-mode form takes submissions whose `Origin` is on its `allowed_origins` (CORS preflight is answered ' +
   'for those origins only), or server-side calls with a key of its workspace; an `api_key`-mode form needs such a ' +
   'key. The body is the flat object of field values, as JSON or as an HTML form post (at most 64 KiB). ' +
-  'An HTML form post (any body but JSON, with `Accept: text/html`) is answered as a browser needs: 303 to the form\'s ' +
-  '`redirect_url`, or a thank-you page; each refusal (400, 403, 413, 415, 422, 429, 503) is a page in the visitor\'s ' +
+  "An HTML form post (any body but JSON, with `Accept: text/html`) is answered as a browser needs: 303 to the form's " +
+  "`redirect_url`, or a thank-you page; each refusal (400, 403, 413, 415, 422, 429, 503) is a page in the visitor's " +
   'words, naming fields by their labels and leading back to the site when the post came from one of its origins, or a ' +
-  '303 to the form\'s `error_redirect_url` with `?error=<code>&fields=<names>`. ' +
+  "303 to the form's `error_redirect_url` with `?error=<code>&fields=<names>`. " +
   'Values that do not satisfy the form get 422 `validation_failed` with one detail per field; a field the form does not ' +
   'name is refused, kept or dropped as its `unknown_fields` says.';
 
@@ -111,11 +111,11 @@ const LEAK_REPORT_NOTES =
   'and changes nothing.';
 
 const EXPORT_NOTES =
-  'Streamed as it is read, with flat memory whatever the form holds. CSV: one column per field of the form\'s schema ' +
+  "Streamed as it is read, with flat memory whatever the form holds. CSV: one column per field of the form's schema " +
   'after `id`, `created_at` and `via`; quoted as RFC 4180 says, records ended by CRLF; a cell starting with `=`, `+`, ' +
-  '`-`, `@`, tab or CR is prefixed with `\'` so a spreadsheet shows it rather than running it. `bom=true` starts the ' +
+  "`-`, `@`, tab or CR is prefixed with `'` so a spreadsheet shows it rather than running it. `bom=true` starts the " +
   'file with a UTF-8 byte order mark, for Excel. JSON Lines: every value a submission holds (fields since removed ' +
-  'from the schema too). The filters are the list\'s.';
+  "from the schema too). The filters are the list's.";
 
 /** The two sides of a verification link: opening it changes nothing, its button verifies. */
 const LINK_NOTES: Record<string, string> = {
@@ -133,13 +133,13 @@ const LINK_NOTES: Record<string, string> = {
 /** The two sides of an auto-reply's stop link. */
 const STOP_NOTES: Record<string, string> = {
   GET:
-    "Opened from an auto-reply (and by link checkers and mail scanners): names the workspace and the address, with a " +
+    'Opened from an auto-reply (and by link checkers and mail scanners): names the workspace and the address, with a ' +
     '"Stop them" button that posts to this link. GET and HEAD change nothing. 404 when lfk did not make the link or ' +
     'its workspace is gone. Every answer is a page.',
   POST:
     `The page's button, or a mail program's one-click unsubscribe (RFC 8058; its body, if any, is ignored; at most ${BUTTON_BODY_LIMIT} ` +
     "bytes): the workspace's forms send the address no more auto-replies. Pressing it again changes nothing. No session " +
-    'is needed: the link, with lfk\'s MAC over the workspace and the address, is the credential. Every answer is a page.',
+    "is needed: the link, with lfk's MAC over the workspace and the address, is the credential. Every answer is a page.",
 };
 
 /** The pages of the links people are emailed, by router. */

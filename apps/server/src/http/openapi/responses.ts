@@ -45,8 +45,7 @@ export const sharedComponents = {
             },
             passkey_options: {
               $ref: '#/components/schemas/PublicKeyCredentialRequestOptionsJSON',
-              description:
-                '`second_factor_required` only, for an account with passkeys: for `navigator.credentials.get()`; send its answer as `passkey`.',
+              description: '`second_factor_required` only, for an account with passkeys: for `navigator.credentials.get()`; send its answer as `passkey`.',
             },
           },
         },
@@ -87,10 +86,7 @@ export const sharedComponents = {
 /** The body of an error answer whose code is one of `codes`. */
 function errorBody(codes: ErrorCode[]): JsonSchema {
   return {
-    allOf: [
-      { $ref: ERROR },
-      { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: codes } } } } },
-    ],
+    allOf: [{ $ref: ERROR }, { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: codes } } } } }],
   };
 }
 
@@ -149,13 +145,28 @@ export function errorResponses(codes: ErrorCode[], media: ErrorMedia, shared: Sh
     const json = ofStatus.filter((c) => media.json.has(c));
     const html = ofStatus.filter((c) => media.html.has(c));
     if (json.length > 0) content['application/json'] = { schema: errorBody(json) };
-    if (html.length > 0) content['text/html'] = { schema: { type: 'string', description: `A page for people; its \`<meta name="lfk-error-code">\` names the code: ${html.map((c) => `\`${c}\``).join(', ')}.` } };
+    if (html.length > 0)
+      content['text/html'] = {
+        schema: {
+          type: 'string',
+          description: `A page for people; its \`<meta name="lfk-error-code">\` names the code: ${html.map((c) => `\`${c}\``).join(', ')}.`,
+        },
+      };
     const headers: Record<string, unknown> = { 'x-request-id': headerRef('RequestId') };
     const named = [...new Set(ofStatus.map((c) => HEADERS_BY_CODE[c]).filter((h) => h !== undefined))];
     for (const name of named) {
       // Required only when every code of this status sends it.
       const always = ofStatus.every((c) => HEADERS_BY_CODE[c] === name);
-      headers[name === 'RetryAfter' ? 'Retry-After' : name] = always ? headerRef(name) : { ...sharedComponents.headers.RetryAfter, required: false, description: `Seconds to wait before trying again (with ${ofStatus.filter((c) => HEADERS_BY_CODE[c] === name).map((c) => `\`${c}\``).join(', ')}).` };
+      headers[name === 'RetryAfter' ? 'Retry-After' : name] = always
+        ? headerRef(name)
+        : {
+            ...sharedComponents.headers.RetryAfter,
+            required: false,
+            description: `Seconds to wait before trying again (with ${ofStatus
+              .filter((c) => HEADERS_BY_CODE[c] === name)
+              .map((c) => `\`${c}\``)
+              .join(', ')}).`,
+          };
     }
     const response = { description: `${SENTENCE[status] ?? 'Error'}: ${ofStatus.map((c) => `\`${c}\``).join(', ')}`, headers, content };
     responses[status] = shared.refer(response, ofStatus);

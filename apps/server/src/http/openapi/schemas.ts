@@ -27,7 +27,11 @@ export class SchemaComponents {
   readonly schemas: Record<string, JsonSchema> = {};
 
   toJson(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-    const { $schema: _dialect, $defs = {}, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema & {
+    const {
+      $schema: _dialect,
+      $defs = {},
+      ...json
+    } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema & {
       $defs?: Record<string, JsonSchema>;
     };
     const names = new Map<string, string>();

@@ -176,8 +176,8 @@ function EmailAddress() {
       {!user.email_verified && (
         <>
           <p className="hint">
-            Confirm it with the link emailed at sign-up: until then you cannot create API keys, add webhooks, set auto-replies or invite anyone; once
-            confirmed, a form of your workspaces that notifies this address needs no verification of its own.
+            Confirm it with the link emailed at sign-up: until then you cannot create API keys, add webhooks, set auto-replies or invite anyone; once confirmed,
+            a form of your workspaces that notifies this address needs no verification of its own.
           </p>
           <SendConfirmationLink />
         </>
@@ -205,8 +205,8 @@ function DeleteAccount() {
     <section className="danger-zone" aria-labelledby="delete-account-title">
       <h2 id="delete-account-title">Delete your account</h2>
       <p>
-        Your sessions end and you leave every workspace. Workspaces where you are the only member are deleted with their keys, forms and
-        submissions. If you are the last owner of a workspace with other members, make one of them an owner first.
+        Your sessions end and you leave every workspace. Workspaces where you are the only member are deleted with their keys, forms and submissions. If you are
+        the last owner of a workspace with other members, make one of them an owner first.
       </p>
       {open ? (
         <SubmitForm

@@ -94,8 +94,8 @@ export function Passkeys({ status, refresh, say, onSessionsChanged }: PasskeysPr
     <>
       <h3 className="subheading">Passkeys</h3>
       <p>
-        A passkey lives on your device (your phone, your computer, a security key), unlocked by your fingerprint, face or PIN. It signs you in
-        without your password, and after your password it is a second factor.
+        A passkey lives on your device (your phone, your computer, a security key), unlocked by your fingerprint, face or PIN. It signs you in without your
+        password, and after your password it is a second factor.
       </p>
       {status.passkeys.length > 0 && <DataTable caption="Your passkeys" columns={columns} rows={status.passkeys} rowKey={(p) => p.id} />}
       {!works ? (
@@ -123,7 +123,7 @@ export function Passkeys({ status, refresh, say, onSessionsChanged }: PasskeysPr
           say(
             recovery_codes
               ? `The passkey “${passkey.name}” is added: signing in asks for it after your password, or signs you in with it alone. ` +
-                'Your other sessions were signed out.'
+                  'Your other sessions were signed out.'
               : `The passkey “${passkey.name}” is added.`,
           );
           await Promise.all([refresh(), recovery_codes ? onSessionsChanged() : null]);
@@ -166,17 +166,15 @@ function NoPasskeysHere() {
   const atLocalhost = `${protocol}//localhost${port ? `:${port}` : ''}`;
   if (typeof window.PublicKeyCredential !== 'function' && !/^\d|^\[/.test(hostname)) {
     return (
-      <p className="notice">
-        This browser cannot use passkeys on this page: they need a secure connection (https), or the dashboard opened at localhost.
-      </p>
+      <p className="notice">This browser cannot use passkeys on this page: they need a secure connection (https), or the dashboard opened at localhost.</p>
     );
   }
   return (
     <p className="notice">
       Passkeys need the dashboard at a domain name, and this page is at an IP address ({hostname}), which browsers refuse for them.{' '}
       {/* Where passkeys work instead: */}
-      On this machine, open it at <a href={`${atLocalhost}${pathname}`}>{atLocalhost}</a> (sign in there again); a server whose{' '}
-      <code>LFK_PUBLIC_URL</code> is set takes passkeys at that address only.
+      On this machine, open it at <a href={`${atLocalhost}${pathname}`}>{atLocalhost}</a> (sign in there again); a server whose <code>LFK_PUBLIC_URL</code> is
+      set takes passkeys at that address only.
     </p>
   );
 }

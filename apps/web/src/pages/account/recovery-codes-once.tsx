@@ -9,8 +9,8 @@ export function RecoveryCodesOnce({ codes, onDone }: { codes: string[]; onDone: 
     <SecretOnce
       warning={
         <>
-          <strong>Save these codes now. You will not see them again:</strong> lfk keeps only their hashes. Each signs you in once if you
-          lose your second factor (your authenticator app or your passkeys); the earlier ones, if any, work no more.
+          <strong>Save these codes now. You will not see them again:</strong> lfk keeps only their hashes. Each signs you in once if you lose your second factor
+          (your authenticator app or your passkeys); the earlier ones, if any, work no more.
         </>
       }
       label="Recovery codes"

@@ -90,8 +90,8 @@ export function SecuritySection() {
               </p>
             ) : (
               <p>
-                <span className="badge badge-pending">Off</span> Signing in asks for your password only. Turned on, it also asks for a code
-                from an authenticator app on your phone (such as 1Password, Google Authenticator or Authy), or for a passkey.
+                <span className="badge badge-pending">Off</span> Signing in asks for your password only. Turned on, it also asks for a code from an
+                authenticator app on your phone (such as 1Password, Google Authenticator or Authy), or for a passkey.
               </p>
             )}
 
@@ -123,12 +123,7 @@ export function SecuritySection() {
             )}
             <ProblemAlert problem={start.error ? problemOf(start.error) : null} />
 
-            <Passkeys
-              status={s}
-              refresh={refresh}
-              say={setSaid}
-              onSessionsChanged={() => queryClient.invalidateQueries(trpc.auth.sessions.pathFilter())}
-            />
+            <Passkeys status={s} refresh={refresh} say={setSaid} onSessionsChanged={() => queryClient.invalidateQueries(trpc.auth.sessions.pathFilter())} />
 
             {s.enabled && <RecoveryCodes status={s} onRegenerate={() => setAsking('regenerate')} />}
           </>
@@ -188,8 +183,8 @@ function RecoveryCodes({ status, onRegenerate }: { status: Status; onRegenerate:
       {left <= 3 && (
         <div className="alert alert-warning">
           <p>
-            {left === 0 ? 'No recovery codes are left:' : `Only ${left} recovery code${left === 1 ? ' is' : 's are'} left:`} make new ones, in
-            case you lose your phone.
+            {left === 0 ? 'No recovery codes are left:' : `Only ${left} recovery code${left === 1 ? ' is' : 's are'} left:`} make new ones, in case you lose
+            your phone.
           </p>
         </div>
       )}
@@ -294,11 +289,15 @@ function SetUpSteps({ enrolment, onEnabled, onCancel }: SetUpStepsProps) {
           pending={confirm.isPending}
           onCancel={onCancel}
         >
-          <AuthenticatorCodeField form={form} name="code" hint={
+          <AuthenticatorCodeField
+            form={form}
+            name="code"
+            hint={
               <>
                 Once it is on, your other sessions are signed out. This setup expires <Time iso={enrolment.expires_at} />.
               </>
-            } />
+            }
+          />
         </SubmitForm>
       </li>
     </ol>

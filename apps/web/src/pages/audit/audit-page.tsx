@@ -45,7 +45,7 @@ const ACTIONS: Record<AuditAction, string> = {
   'project.created': 'created a project',
   'workspace.created': 'created the workspace',
   'workspace.renamed': 'renamed the workspace',
-  'workspace.file_link_ttl_changed': "changed how long file links live",
+  'workspace.file_link_ttl_changed': 'changed how long file links live',
   'workspace.two_factor_requirement_changed': 'changed whether members need a second factor',
   'webhook.created': 'added a webhook',
   'webhook.updated': 'updated a webhook',
@@ -192,7 +192,12 @@ function EventDetail({ event }: { event: AuditEvent }) {
     return <span className="muted"> ({count === 1 ? '1 submission' : `${count} submissions`})</span>;
   }
   if (event.action === 'device_login.approved' || event.action === 'device_login.denied') {
-    return <span className="muted where-from"> (asked from {event.data.requested_ip ?? 'an unknown address'}, decided from {event.data.decided_from_ip})</span>;
+    return (
+      <span className="muted where-from">
+        {' '}
+        (asked from {event.data.requested_ip ?? 'an unknown address'}, decided from {event.data.decided_from_ip})
+      </span>
+    );
   }
   if (event.action === 'api_key.updated') {
     const { name, allowed_ips: allowed } = event.data;
@@ -203,10 +208,27 @@ function EventDetail({ event }: { event: AuditEvent }) {
     ].filter(Boolean);
     return changes.length > 0 ? <span className="muted where-from"> ({changes.join('; ')})</span> : null;
   }
-  if (event.action === 'member.role_changed') return <span className="muted"> (from {event.data.from} to {event.data.to})</span>;
-  if (event.action === 'workspace.renamed') return <span className="muted"> (from “{event.data.from}” to “{event.data.to}”)</span>;
+  if (event.action === 'member.role_changed')
+    return (
+      <span className="muted">
+        {' '}
+        (from {event.data.from} to {event.data.to})
+      </span>
+    );
+  if (event.action === 'workspace.renamed')
+    return (
+      <span className="muted">
+        {' '}
+        (from “{event.data.from}” to “{event.data.to}”)
+      </span>
+    );
   if (event.action === 'submissions.expired') {
-    return <span className="muted"> ({event.data.retention + event.data.spam} deleted: {event.data.retention} past retention, {event.data.spam} spam)</span>;
+    return (
+      <span className="muted">
+        {' '}
+        ({event.data.retention + event.data.spam} deleted: {event.data.retention} past retention, {event.data.spam} spam)
+      </span>
+    );
   }
   return null;
 }

@@ -13,8 +13,8 @@ export function AccountDeletedPage() {
       }
     >
       <p role="status">
-        Your sessions have ended and you have left every workspace. Workspaces where you were the only member were deleted with their
-        keys, forms and submissions; the others go on without you.
+        Your sessions have ended and you have left every workspace. Workspaces where you were the only member were deleted with their keys, forms and
+        submissions; the others go on without you.
       </p>
     </AuthLayout>
   );

@@ -99,7 +99,9 @@ export function SecondFactorStep({ pending, onSignedIn, onStartOver }: SecondFac
       {method === 'passkey' && (
         <p>Your password is right. Now use your passkey: your browser asks your device for it (your fingerprint, face or PIN, or your security key).</p>
       )}
-      {method === 'recovery_code' && <p>Your password is right. Now type one of the recovery codes you saved when you set up two-factor authentication. Each works once.</p>}
+      {method === 'recovery_code' && (
+        <p>Your password is right. Now type one of the recovery codes you saved when you set up two-factor authentication. Each works once.</p>
+      )}
       {hasPasskey && !passkeyHere && (
         <p className="notice">
           Your passkey cannot be used on this page: passkeys need the dashboard at a domain name (such as localhost), not an IP address.

@@ -64,7 +64,10 @@ export function SignInPage() {
   });
   const footer = (
     <>
-      New to lfk? <Link to="/sign-up" search={next ? { next } : {}}>Create an account</Link>
+      New to lfk?{' '}
+      <Link to="/sign-up" search={next ? { next } : {}}>
+        Create an account
+      </Link>
     </>
   );
   if (pending) {

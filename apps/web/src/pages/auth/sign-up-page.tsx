@@ -45,14 +45,24 @@ export function SignUpPage() {
       title="Create your account"
       footer={
         <>
-          Have an account? <Link to="/sign-in" search={next ? { next } : {}}>Sign in</Link>
+          Have an account?{' '}
+          <Link to="/sign-in" search={next ? { next } : {}}>
+            Sign in
+          </Link>
         </>
       }
     >
       <SubmitForm onSubmit={form.handleSubmit((input) => signUp.mutate(input))} problem={problem} submitLabel="Sign up" pending={signUp.isPending}>
         <TextField form={form} name="name" optional label="Name" autoComplete="name" hint="Optional. Your personal workspace is named after you." />
         <TextField form={form} name="email" label="Email" type="email" autoComplete="email" />
-        <TextField form={form} name="password" label="Password" type="password" autoComplete="new-password" hint={`At least ${MIN_PASSWORD_LENGTH} characters.`} />
+        <TextField
+          form={form}
+          name="password"
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
+        />
       </SubmitForm>
     </AuthLayout>
   );

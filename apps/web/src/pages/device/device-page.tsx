@@ -16,9 +16,7 @@ import { AuthLayout } from '../auth/auth-layout.tsx';
 // when; on approval the CLI gets a session of its own. No password goes through the terminal.
 
 const unknownCode = (problem: Problem) =>
-  problem.code === 'device_login_not_found'
-    ? 'This code is unknown, or it has expired. Start again on your device: run lfk login --web.'
-    : null;
+  problem.code === 'device_login_not_found' ? 'This code is unknown, or it has expired. Start again on your device: run lfk login --web.' : null;
 
 /**
  * `/device`: asks for the code, typed from the device's own screen. A code that came in the link
@@ -34,7 +32,14 @@ function EnterCode({ fromLink, onCode }: { fromLink: boolean; onCode: (code: str
         </p>
       )}
       <form onSubmit={form.handleSubmit(({ code }) => onCode(code.trim()))} noValidate>
-        <TextField form={form} name="code" label="Code shown on your device" autoComplete="off" autoCapitalize="characters" rules={{ required: 'Enter the code.' }} />
+        <TextField
+          form={form}
+          name="code"
+          label="Code shown on your device"
+          autoComplete="off"
+          autoCapitalize="characters"
+          rules={{ required: 'Enter the code.' }}
+        />
         <button type="submit">Continue</button>
       </form>
     </AuthLayout>
@@ -107,8 +112,8 @@ function Decide({ code, onBack }: { code: string; onBack: () => void }) {
         )}
       </dl>
       <p>
-        Approve only if you started this yourself, just now, on a device you use. The device will be able to do anything you can; you can sign it out
-        from your account page.
+        Approve only if you started this yourself, just now, on a device you use. The device will be able to do anything you can; you can sign it out from your
+        account page.
       </p>
       {failure && <ProblemAlert problem={problemOf(failure)} explain={unknownCode} />}
       <div className="actions">

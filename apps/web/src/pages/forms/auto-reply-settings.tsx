@@ -20,7 +20,12 @@ const FIELDS = ['auto_reply', 'auto_reply.enabled', 'auto_reply.email_field', 'a
 const valuesOf = (form: Form, emailFields: string[]): AutoReplyValues => ({
   auto_reply: form.auto_reply
     ? { ...form.auto_reply }
-    : { enabled: false, email_field: emailFields[0] ?? '', subject: 'Thanks: we got your message', text: 'Hello,\n\nThank you for writing to us. We will answer soon.' },
+    : {
+        enabled: false,
+        email_field: emailFields[0] ?? '',
+        subject: 'Thanks: we got your message',
+        text: 'Hello,\n\nThank you for writing to us. We will answer soon.',
+      },
 });
 
 type AutoReplyUpdate = RouterInputs['forms']['update']['auto_reply'];
@@ -76,7 +81,11 @@ export function AutoReplySettings({ form }: { form: Form }) {
           </div>
           <div className="field">
             <label htmlFor={`${id}-email_field`}>Send it to the address in</label>
-            <select id={`${id}-email_field`} {...editor.register('auto_reply.email_field')} aria-describedby={errorAt(errors, 'auto_reply.email_field') ? `${id}-email_field-error` : undefined}>
+            <select
+              id={`${id}-email_field`}
+              {...editor.register('auto_reply.email_field')}
+              aria-describedby={errorAt(errors, 'auto_reply.email_field') ? `${id}-email_field-error` : undefined}
+            >
               {emailFields.map((name) => (
                 <option key={name} value={name}>
                   {name}
@@ -96,8 +105,8 @@ export function AutoReplySettings({ form }: { form: Form }) {
               aria-describedby={[`${id}-text-hint`, errorAt(errors, 'auto_reply.text') ? `${id}-text-error` : ''].join(' ').trim()}
             />
             <p className="hint" id={`${id}-text-hint`}>
-              Plain text. {'{'}field{'}'} is replaced by what the person gave there ({form.schema.map((field) => `{${field.name}}`).join(', ')}). lfk adds
-              who sent it, why, and a link to stop them. Never sent for spam, and only a few a day to any one address.
+              Plain text. {'{'}field{'}'} is replaced by what the person gave there ({form.schema.map((field) => `{${field.name}}`).join(', ')}). lfk adds who
+              sent it, why, and a link to stop them. Never sent for spam, and only a few a day to any one address.
             </p>
             <ErrorText id={`${id}-text-error`} message={errorAt(errors, 'auto_reply.text')} />
           </div>
@@ -106,8 +115,8 @@ export function AutoReplySettings({ form }: { form: Form }) {
       )}
       {form.auto_replies_skipped > 0 && (
         <p className="wrap-anywhere">
-          <span className="badge badge-pending">{form.auto_replies_skipped} skipped</span> Auto-replies not sent because the address asked
-          for no more, or a limit was reached: someone may be entering other people’s addresses.
+          <span className="badge badge-pending">{form.auto_replies_skipped} skipped</span> Auto-replies not sent because the address asked for no more, or a
+          limit was reached: someone may be entering other people’s addresses.
         </p>
       )}
       <p role="status">{saved ? 'Auto-reply saved.' : ''}</p>

@@ -33,8 +33,7 @@ export function ClaimFormPage() {
   return (
     <FormsSubpage title="Claim a form">
       <p className="lead">
-        A form made without an account came with a claim token (<code>lfc_…</code>), shown once. Paste it here to move
-        the form into {workspace.name}.
+        A form made without an account came with a claim token (<code>lfc_…</code>), shown once. Paste it here to move the form into {workspace.name}.
       </p>
       <SubmitForm
         onSubmit={form.handleSubmit((input) => claim.mutate({ ...input, workspace_id: workspace.id }))}

@@ -23,8 +23,8 @@ export function EmbedSnippet({ form }: { form: Form }) {
       <section className="embed" aria-labelledby="embed-title">
         <h2 id="embed-title">Send submissions from your server</h2>
         <p>
-          This form takes submissions with an API key only. Set <code>LFK_API_KEY</code> to a key of this workspace on your
-          server (owners create them on the API keys page).
+          This form takes submissions with an API key only. Set <code>LFK_API_KEY</code> to a key of this workspace on your server (owners create them on the
+          API keys page).
         </p>
         <Snippet title="curl" code={curlSubmissionSnippet(form, origin)} />
         <Snippet title="fetch" code={fetchSubmissionSnippet(form, origin)} />
@@ -44,9 +44,8 @@ export function EmbedSnippet({ form }: { form: Form }) {
       )}
       <Snippet title="HTML form" code={htmlFormSnippet(form, origin)} />
       <p>
-        Or keep the person on your page: this version sends the form with a few lines of script, says “Thank you” in place, and
-        shows each problem beside its field. A refused plain post shows lfk’s page, with a way back; set an error redirect URL to
-        send people to a page of yours instead.
+        Or keep the person on your page: this version sends the form with a few lines of script, says “Thank you” in place, and shows each problem beside its
+        field. A refused plain post shows lfk’s page, with a way back; set an error redirect URL to send people to a page of yours instead.
       </p>
       <Snippet title="Form with script" code={fetchFormSnippet(form, origin)} />
     </section>

@@ -98,7 +98,13 @@ function FieldRow({ form, index, type, multiple, count, onRemove, onMove }: Fiel
           <button type="button" className="secondary small" disabled={index === 0} onClick={() => onMove(index - 1)} aria-label={`Move up field ${n}`}>
             Move up
           </button>
-          <button type="button" className="secondary small" disabled={index === count - 1} onClick={() => onMove(index + 1)} aria-label={`Move down field ${n}`}>
+          <button
+            type="button"
+            className="secondary small"
+            disabled={index === count - 1}
+            onClick={() => onMove(index + 1)}
+            aria-label={`Move down field ${n}`}
+          >
             Move down
           </button>
           <button type="button" className="danger small" onClick={onRemove} aria-label={`Remove field ${n}`}>

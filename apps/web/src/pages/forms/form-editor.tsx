@@ -67,8 +67,7 @@ export function FormEditor({ form, workspaceId, problem, onSubmit, submitLabel, 
             aria-describedby={described('allowed_origins', true)}
           />
           <p className="hint" id={`${id}-allowed_origins-hint`}>
-            One per line, such as https://example.com: the sites whose pages may post this form. None means no browser
-            can.
+            One per line, such as https://example.com: the sites whose pages may post this form. None means no browser can.
           </p>
           <ErrorText id={`${id}-allowed_origins-error`} message={errorAt(errors, 'allowed_origins')} />
           {originsExtra}

@@ -55,7 +55,17 @@ export function editorFieldNames(fieldCount: number): string[] {
 /** Every path the editor can show an error at: a form holds at most 100 fields. */
 export const EDITOR_FIELDS = editorFieldNames(100);
 
-export const EMPTY_FIELD: EditorField = { name: '', type: 'text', required: false, label: '', options: '', max_size: '', accept: '', multiple: false, max_files: '' };
+export const EMPTY_FIELD: EditorField = {
+  name: '',
+  type: 'text',
+  required: false,
+  label: '',
+  options: '',
+  max_size: '',
+  accept: '',
+  multiple: false,
+  max_files: '',
+};
 
 export function newFormValues(projectId: string): EditorValues {
   return {

@@ -24,7 +24,18 @@ interface InboxValues {
   retention_days: string;
 }
 
-const FIELDS = ['spam.honeypot', 'spam.captcha', 'spam.captcha.provider', 'spam.captcha.site_key', 'spam.captcha.secret', 'closed', 'closes_at', 'max_submissions', 'closed_message', 'retention_days'];
+const FIELDS = [
+  'spam.honeypot',
+  'spam.captcha',
+  'spam.captcha.provider',
+  'spam.captcha.site_key',
+  'spam.captcha.secret',
+  'closed',
+  'closes_at',
+  'max_submissions',
+  'closed_message',
+  'retention_days',
+];
 
 function valuesOf(form: Form): InboxValues {
   return {
@@ -167,8 +178,20 @@ export function InboxSettings({ form }: { form: Form }) {
           </div>
           <ErrorText id={`${id}-closed-error`} message={errorAt(errors, 'closed')} />
           <TextField form={editor} name="closes_at" label="Close at" type="datetime-local" hint="Optional: the form closes by itself then." />
-          <TextField form={editor} name="max_submissions" label="Most submissions" inputMode="numeric" hint="Optional: the form closes once it holds this many (spam is not counted)." />
-          <TextField form={editor} name="closed_message" label="Message when closed" autoComplete="off" hint="What a person who tries to send the closed form reads." />
+          <TextField
+            form={editor}
+            name="max_submissions"
+            label="Most submissions"
+            inputMode="numeric"
+            hint="Optional: the form closes once it holds this many (spam is not counted)."
+          />
+          <TextField
+            form={editor}
+            name="closed_message"
+            label="Message when closed"
+            autoComplete="off"
+            hint="What a person who tries to send the closed form reads."
+          />
         </fieldset>
         <fieldset>
           <legend>Retention</legend>

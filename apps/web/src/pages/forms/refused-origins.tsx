@@ -13,7 +13,10 @@ export function RefusedOrigins({ form, onAllow }: { form: Form; onAllow: (origin
       <ul className="refused-origins">
         {form.refused_origins.map((refused) => (
           <li key={refused.origin}>
-            <code className="wrap-anywhere">{refused.origin}</code> <span className="muted">(<Time iso={refused.last_refused_at} />)</span>{' '}
+            <code className="wrap-anywhere">{refused.origin}</code>{' '}
+            <span className="muted">
+              (<Time iso={refused.last_refused_at} />)
+            </span>{' '}
             {!form.allowed_origins.includes(refused.origin) && (
               <button type="button" className="secondary" onClick={() => onAllow(refused.origin)}>
                 Add to the list

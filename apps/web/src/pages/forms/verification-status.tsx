@@ -35,8 +35,8 @@ export function VerificationStatus({ form }: { form: Form }) {
               </>
             ) : (
               <>
-                <span className="badge badge-pending">Not verified</span> {address} gets no submissions until someone there opens the link
-                we emailed and presses Verify.
+                <span className="badge badge-pending">Not verified</span> {address} gets no submissions until someone there opens the link we emailed and
+                presses Verify.
               </>
             )}
           </li>
@@ -51,10 +51,15 @@ export function VerificationStatus({ form }: { form: Form }) {
       )}
       {waiting.length > 0 && (
         <>
-          <button type="button" className="secondary" disabled={resend.isPending} onClick={() => {
+          <button
+            type="button"
+            className="secondary"
+            disabled={resend.isPending}
+            onClick={() => {
               setProblem(null);
               resend.mutate({ form_id: form.id });
-            }}>
+            }}
+          >
             Resend verification {waiting.length === 1 ? 'email' : 'emails'}
           </button>
           <p role="status">{resend.isSuccess ? `Sent a new link to ${resend.data.sent_to_all.join(', ')}.` : ''}</p>

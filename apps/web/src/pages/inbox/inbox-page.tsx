@@ -117,9 +117,7 @@ function Inbox({ form }: { form: Form }) {
             </button>
           </form>
         </search>
-        <div className="actions">
-          {exporting.buttons}
-        </div>
+        <div className="actions">{exporting.buttons}</div>
       </div>
       <div className="toolbar inbox-filters">
         <fieldset className="date-range">
@@ -211,7 +209,9 @@ function SubmissionTable({ form, status, q, range, shown, pages }: TableProps) {
       </Empty>
     ) : q !== '' ? (
       <Empty title="No submission matches.">
-        <p>Nothing {status === 'spam' ? 'in spam ' : ''}holds “{q}”. Search looks in every value, whatever its case.</p>
+        <p>
+          Nothing {status === 'spam' ? 'in spam ' : ''}holds “{q}”. Search looks in every value, whatever its case.
+        </p>
       </Empty>
     ) : status === 'spam' ? (
       <Empty title="No spam.">
@@ -295,28 +295,30 @@ function SubmissionTable({ form, status, q, range, shown, pages }: TableProps) {
                           ))}
                           <td data-label={status === 'spam' ? 'Why spam' : 'Via'}>
                             {status === 'spam'
-                              ? (submission.spam_reason ? SPAM_REASON_WORDS[submission.spam_reason] : 'Spam')
+                              ? submission.spam_reason
+                                ? SPAM_REASON_WORDS[submission.spam_reason]
+                                : 'Spam'
                               : submission.source === 'api_key'
                                 ? 'API key'
                                 : 'Browser'}
                           </td>
                           <td data-label="Actions">
                             <div className="row-actions">
-                            <button type="button" className="link" aria-expanded={isOpen} onClick={() => setOpen((o) => toggle(o, submission.id))}>
-                              {isOpen ? 'Close' : 'Open'}
-                            </button>
-                            {status === 'spam' ? (
-                              <button type="button" className="link" onClick={() => markNotSpam.mutate({ form_id: form.id, submission_id: submission.id })}>
-                                Not spam
+                              <button type="button" className="link" aria-expanded={isOpen} onClick={() => setOpen((o) => toggle(o, submission.id))}>
+                                {isOpen ? 'Close' : 'Open'}
                               </button>
-                            ) : (
-                              <button type="button" className="link" onClick={() => markSpam.mutate({ form_id: form.id, submission_id: submission.id })}>
-                                Mark spam
+                              {status === 'spam' ? (
+                                <button type="button" className="link" onClick={() => markNotSpam.mutate({ form_id: form.id, submission_id: submission.id })}>
+                                  Not spam
+                                </button>
+                              ) : (
+                                <button type="button" className="link" onClick={() => markSpam.mutate({ form_id: form.id, submission_id: submission.id })}>
+                                  Mark spam
+                                </button>
+                              )}
+                              <button type="button" className="link danger-link" onClick={() => setDeleting([submission.id])}>
+                                Delete
                               </button>
-                            )}
-                            <button type="button" className="link danger-link" onClick={() => setDeleting([submission.id])}>
-                              Delete
-                            </button>
                             </div>
                           </td>
                         </tr>

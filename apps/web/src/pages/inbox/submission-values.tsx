@@ -38,8 +38,7 @@ function SubmissionFiles({ submission, field }: { submission: Submission; field:
           </span>
           {file.status === 'quarantined' && (
             <p className="quarantine-reason">
-              <span className="badge badge-revoked">Quarantined</span> The malware scanner found <code>{file.malware}</code> in it, so it
-              cannot be downloaded.
+              <span className="badge badge-revoked">Quarantined</span> The malware scanner found <code>{file.malware}</code> in it, so it cannot be downloaded.
             </p>
           )}
         </li>

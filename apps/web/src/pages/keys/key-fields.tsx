@@ -44,7 +44,13 @@ export function KeyFields<T extends KeyFieldValues>({ form }: { form: Pick<UseFo
   const field = (name: keyof KeyFieldValues) => name as Path<T>;
   return (
     <>
-      <TextField form={form} name={field('name')} label="Name" hint="Optional: what uses this key, such as “deploy bot”. Names help when revoking." autoComplete="off" />
+      <TextField
+        form={form}
+        name={field('name')}
+        label="Name"
+        hint="Optional: what uses this key, such as “deploy bot”. Names help when revoking."
+        autoComplete="off"
+      />
       <TextField form={form} name={field('description')} label="Description" hint="Optional: where it runs, who looks after it." autoComplete="off" />
       <div className="field">
         <label htmlFor={`${id}-allowed`}>Allowed IP addresses</label>
@@ -59,8 +65,8 @@ export function KeyFields<T extends KeyFieldValues>({ form }: { form: Pick<UseFo
           aria-describedby={[`${id}-allowed-hint`, error ? `${id}-allowed-error` : ''].join(' ').trim()}
         />
         <p className="hint" id={`${id}-allowed-hint`}>
-          Optional: IPv4 or IPv6 addresses or CIDR ranges, one per line (up to 20); IPv4 clients are matched by IPv4
-          entries only. From anywhere else the key is refused, as if it did not exist. Empty: any address.
+          Optional: IPv4 or IPv6 addresses or CIDR ranges, one per line (up to 20); IPv4 clients are matched by IPv4 entries only. From anywhere else the key is
+          refused, as if it did not exist. Empty: any address.
         </p>
         <ErrorText id={`${id}-allowed-error`} message={error} />
       </div>

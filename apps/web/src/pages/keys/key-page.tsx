@@ -99,7 +99,9 @@ function KeyDetails({ workspaceId, apiKey }: { workspaceId: string; apiKey: ApiK
           <Time iso={apiKey.last_used_at} never="Never" />
         </Fact>
         <Fact label="Last used from">{apiKey.last_used_ip ?? '—'}</Fact>
-        <Fact label="Last program" className="where-from">{apiKey.last_used_user_agent ?? '—'}</Fact>
+        <Fact label="Last program" className="where-from">
+          {apiKey.last_used_user_agent ?? '—'}
+        </Fact>
       </dl>
       <section aria-labelledby="usage-title">
         <h2 id="usage-title">Usage</h2>

@@ -46,11 +46,7 @@ export function TriedToday({ apiKey }: { apiKey: ApiKey }) {
   const refused = apiKey.uses_today.refused;
   if (refused === 0) return null;
   const times = `${refused.toLocaleString('en')} ${refused === 1 ? 'time' : 'times'}`;
-  return (
-    <span className="tried-today">
-      {apiKey.status === 'revoked' ? `still tried ${times} today` : `refused ${times} today`}
-    </span>
-  );
+  return <span className="tried-today">{apiKey.status === 'revoked' ? `still tried ${times} today` : `refused ${times} today`}</span>;
 }
 
 /** Where a key may be used from, in words. */
@@ -84,9 +80,8 @@ export function explainKeyProblem(problem: Problem): ReactNode {
     case 'api_key_limit_reached':
       return (
         <>
-          A workspace can hold {MAX_ACTIVE_KEYS} active keys at once, and this one has {MAX_ACTIVE_KEYS}. A key in its
-          grace period after a roll still counts. Revoke a key you no longer use (its row has a Revoke button), or roll
-          with no grace period, which replaces the key in place.
+          A workspace can hold {MAX_ACTIVE_KEYS} active keys at once, and this one has {MAX_ACTIVE_KEYS}. A key in its grace period after a roll still counts.
+          Revoke a key you no longer use (its row has a Revoke button), or roll with no grace period, which replaces the key in place.
         </>
       );
     case 'api_key_revoked':
@@ -94,8 +89,8 @@ export function explainKeyProblem(problem: Problem): ReactNode {
     case 'api_key_already_rolled':
       return (
         <>
-          This key was already rolled and is in its grace period: its replacement exists. Roll the new key instead, or
-          revoke this one to end the grace period now.
+          This key was already rolled and is in its grace period: its replacement exists. Roll the new key instead, or revoke this one to end the grace period
+          now.
         </>
       );
     default:

@@ -100,8 +100,8 @@ function KeyManagement({ workspaceId }: { workspaceId: string }) {
   return (
     <>
       <p className="lead">
-        A key lets your own server-side code and agents create and manage this workspace's forms and send
-        submissions to <code>api_key</code>-mode forms. Keep keys on servers: never put one in a web page or an app.
+        A key lets your own server-side code and agents create and manage this workspace's forms and send submissions to <code>api_key</code>-mode forms. Keep
+        keys on servers: never put one in a web page or an app.
       </p>
       <div className="toolbar">
         <p className="count" aria-live="polite">

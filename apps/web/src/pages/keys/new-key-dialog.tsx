@@ -45,8 +45,7 @@ function ShowKeyOnce({ created, onDone }: { created: NewKey; onDone: () => void 
     <SecretOnce
       warning={
         <>
-          <strong>Copy this key now. You will not see it again:</strong> lfk keeps only a hash of it. If you lose it,
-          revoke it and create another.
+          <strong>Copy this key now. You will not see it again:</strong> lfk keeps only a hash of it. If you lose it, revoke it and create another.
         </>
       }
       label={`API key${created.name ? ` “${created.name}”` : ''}`}

@@ -8,15 +8,10 @@ export function NotAnOwner({ workspaceId }: { workspaceId: string }) {
   return (
     <div className="notice" role="note">
       <p>
-        <strong>Only owners of this workspace can create, see and revoke its API keys.</strong> A key acts for the
-        whole workspace, so handing them out is left to the people who own it. You are a member: you can work with
-        forms and read submissions.
+        <strong>Only owners of this workspace can create, see and revoke its API keys.</strong> A key acts for the whole workspace, so handing them out is left
+        to the people who own it. You are a member: you can work with forms and read submissions.
       </p>
-      {members.isPending ? (
-        <Loading what="the owners" />
-      ) : owners.length > 0 ? (
-        <p>To get a key, or to become an owner, ask {owners.join(', ')}.</p>
-      ) : null}
+      {members.isPending ? <Loading what="the owners" /> : owners.length > 0 ? <p>To get a key, or to become an owner, ask {owners.join(', ')}.</p> : null}
     </div>
   );
 }

@@ -18,13 +18,15 @@ export function RevokeKeyDialog({ workspaceId, apiKey, onClose }: RevokeKeyDialo
     ...trpc.apiKeys.revoke.mutationOptions(),
     onSuccess: (_result, { key_id }) => {
       const revokedAt = new Date().toISOString();
-      queryClient.setQueriesData<{ data: ApiKey[]; next_cursor: string | null }>({ queryKey: listKey }, (list) =>
-        list && {
-          ...list,
-          data: list.data.map((k) =>
-            k.id === key_id ? { ...k, status: 'revoked' as const, revoked_at: k.revoked_at ?? revokedAt, revoked_reason: k.revoked_reason ?? 'revoked' } : k,
-          ),
-        },
+      queryClient.setQueriesData<{ data: ApiKey[]; next_cursor: string | null }>(
+        { queryKey: listKey },
+        (list) =>
+          list && {
+            ...list,
+            data: list.data.map((k) =>
+              k.id === key_id ? { ...k, status: 'revoked' as const, revoked_at: k.revoked_at ?? revokedAt, revoked_reason: k.revoked_reason ?? 'revoked' } : k,
+            ),
+          },
       );
       void queryClient.invalidateQueries(trpc.apiKeys.pathFilter());
       close();
@@ -47,8 +49,8 @@ export function RevokeKeyDialog({ workspaceId, apiKey, onClose }: RevokeKeyDialo
       explain={explainKeyProblem}
     >
       <p>
-        Anything that uses the key {label} stops working at once: its next request gets <code>401 invalid_api_key</code>.
-        This cannot be undone. The key stays listed as revoked, for the record.
+        Anything that uses the key {label} stops working at once: its next request gets <code>401 invalid_api_key</code>. This cannot be undone. The key stays
+        listed as revoked, for the record.
       </p>
     </ConfirmDialog>
   );

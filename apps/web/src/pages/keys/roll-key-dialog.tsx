@@ -72,9 +72,7 @@ function RollForm({ workspaceId, apiKey, label, onRolled, onCancel }: RollFormPr
       pending={roll.isPending}
       onCancel={onCancel}
     >
-      <p>
-        A new key named like {label} is made and shown once. Put it where the old one is used, before the old one stops.
-      </p>
+      <p>A new key named like {label} is made and shown once. Put it where the old one is used, before the old one stops.</p>
       <ChoiceField
         label="The old key stops working"
         hint={`Until then both keys work, and both count toward the workspace's ${MAX_ACTIVE_KEYS} active keys.`}

@@ -238,12 +238,28 @@ function PendingInvitations({ workspaceId, isOwner }: { workspaceId: string; isO
       labelHidden: true,
       cell: (i) => (
         <span className="row-actions">
-          <button type="button" className="secondary small" aria-label={`Resend the invitation to ${i.email}`} disabled={resend.isPending}
-            onClick={() => { setSaid(''); resend.mutate({ workspace_id: workspaceId, invitation_id: i.id }); }}>
+          <button
+            type="button"
+            className="secondary small"
+            aria-label={`Resend the invitation to ${i.email}`}
+            disabled={resend.isPending}
+            onClick={() => {
+              setSaid('');
+              resend.mutate({ workspace_id: workspaceId, invitation_id: i.id });
+            }}
+          >
             Resend
           </button>
-          <button type="button" className="danger small" aria-label={`Cancel the invitation to ${i.email}`} disabled={cancel.isPending}
-            onClick={() => { setSaid(''); cancel.mutate({ workspace_id: workspaceId, invitation_id: i.id }); }}>
+          <button
+            type="button"
+            className="danger small"
+            aria-label={`Cancel the invitation to ${i.email}`}
+            disabled={cancel.isPending}
+            onClick={() => {
+              setSaid('');
+              cancel.mutate({ workspace_id: workspaceId, invitation_id: i.id });
+            }}
+          >
             Cancel
           </button>
         </span>

@@ -38,8 +38,7 @@ export function WorkspaceSettingsPage() {
       ) : (
         <>
           <p className="lead">
-            Only owners can rename or delete this workspace, change how long its file links live, or require two-factor authentication of its
-            members.
+            Only owners can rename or delete this workspace, change how long its file links live, or require two-factor authentication of its members.
           </p>
           {workspace.require_two_factor && <p>Its members need a second factor on their account (an authenticator app or a passkey) to reach it.</p>}
         </>
@@ -158,8 +157,8 @@ function FileLinksForm({ workspaceId, ttl }: { workspaceId: string; ttl: number 
     <section aria-labelledby={`${id}-title`} className="card file-links">
       <h2 id={`${id}-title`}>File links</h2>
       <p>
-        Webhook payloads, exports and <code>lfk listen</code> hand out signed links to submitted files, which work without
-        signing in until they expire. Links already handed out keep the lifetime they were made with.
+        Webhook payloads, exports and <code>lfk listen</code> hand out signed links to submitted files, which work without signing in until they expire. Links
+        already handed out keep the lifetime they were made with.
       </p>
       <form
         onSubmit={form.handleSubmit(
@@ -184,8 +183,7 @@ function FileLinksForm({ workspaceId, ttl }: { workspaceId: string; ttl: number 
             <option value="custom">Custom</option>
           </select>
           <p className="hint" id={`${id}-hint`}>
-            Never longer than the server allows (<code>LFK_FILE_LINK_TTL</code>, at most {FILE_LINK_TTL.max / DAY} days): a
-            longer choice gets the server's.
+            Never longer than the server allows (<code>LFK_FILE_LINK_TTL</code>, at most {FILE_LINK_TTL.max / DAY} days): a longer choice gets the server's.
           </p>
         </div>
         {choice === 'custom' && (
@@ -246,9 +244,9 @@ function RequireTwoFactorForm({ workspaceId, required }: { workspaceId: string; 
     <section aria-labelledby={`${id}-title`} className="card">
       <h2 id={`${id}-title`}>Two-factor authentication</h2>
       <p>
-        When it is required, every member needs a second factor on their account (a code from an authenticator app, or a passkey) to reach
-        this workspace. A member without one sees why, and where to set one up, instead of its pages; they may still leave it. API keys are
-        unaffected: they keep working as they are.
+        When it is required, every member needs a second factor on their account (a code from an authenticator app, or a passkey) to reach this workspace. A
+        member without one sees why, and where to set one up, instead of its pages; they may still leave it. API keys are unaffected: they keep working as they
+        are.
       </p>
       <Loaded query={status} what="your two-factor authentication">
         {(own) =>

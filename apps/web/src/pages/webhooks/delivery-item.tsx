@@ -31,8 +31,7 @@ export function DeliveryItem({ formId, webhookId, delivery }: { formId: string; 
   return (
     <details className="delivery">
       <summary>
-        <span className={`badge ${STATUS_BADGE[delivery.status]}`}>{delivery.status}</span>{' '}
-        {delivery.type}
+        <span className={`badge ${STATUS_BADGE[delivery.status]}`}>{delivery.status}</span> {delivery.type}
         {delivery.test ? ' (a test)' : ''} <Time iso={delivery.created_at} />{' '}
         <span className="muted">
           {delivery.attempts.length} attempt{delivery.attempts.length === 1 ? '' : 's'}
@@ -45,8 +44,7 @@ export function DeliveryItem({ formId, webhookId, delivery }: { formId: string; 
       </p>
       {delivery.status === 'held' && (
         <p role="note">
-          Held: it was queued for a previous URL of this endpoint, and is not sent on its own. Retry sends it to the endpoint’s
-          URL now; Discard drops it.
+          Held: it was queued for a previous URL of this endpoint, and is not sent on its own. Retry sends it to the endpoint’s URL now; Discard drops it.
         </p>
       )}
       {delivery.status === 'discarded' && <p role="note">Discarded: it will not be sent. Retry can still send it.</p>}
@@ -88,9 +86,7 @@ export function DeliveryItem({ formId, webhookId, delivery }: { formId: string; 
         )}
       </div>
       <ProblemAlert problem={error ? problemOf(error) : null} />
-      {retry.isSuccess && (
-        <p role="status">Retrying now, with the same webhook-id. If it fails, the automatic retries go on as they were.</p>
-      )}
+      {retry.isSuccess && <p role="status">Retrying now, with the same webhook-id. If it fails, the automatic retries go on as they were.</p>}
     </details>
   );
 }

@@ -76,8 +76,8 @@ export function EndpointCard({ formId, webhook }: { formId: string; webhook: Web
       )}
       {!webhook.enabled && webhook.disabled_reason && (
         <p>
-          {disabledWhy(webhook.disabled_reason)} Events while it is disabled are not sent to it (enabling it offers to send them);
-          deliveries queued before it was disabled wait, and go when it is enabled again.
+          {disabledWhy(webhook.disabled_reason)} Events while it is disabled are not sent to it (enabling it offers to send them); deliveries queued before it
+          was disabled wait, and go when it is enabled again.
         </p>
       )}
       <MissedRanges webhook={webhook} missedEvents={missedEvents} />

@@ -18,9 +18,9 @@ export function Endpoints({ formId, formName }: { formId: string; formName: stri
         </button>
       </div>
       <p className="muted">
-        Each event an endpoint takes is POSTed to it while it is enabled, signed with Standard Webhooks (<code>webhook-id</code>,{' '}
-        <code>webhook-timestamp</code>, <code>webhook-signature</code>), or to a Slack or Discord channel as a message. Failed
-        deliveries are retried for about three days; one still failing then stays in the log as failed, for you to retry.
+        Each event an endpoint takes is POSTed to it while it is enabled, signed with Standard Webhooks (<code>webhook-id</code>, <code>webhook-timestamp</code>
+        , <code>webhook-signature</code>), or to a Slack or Discord channel as a message. Failed deliveries are retried for about three days; one still failing
+        then stays in the log as failed, for you to retry.
       </p>
       <LoadedList
         query={endpoints}

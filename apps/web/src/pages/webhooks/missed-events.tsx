@@ -68,7 +68,8 @@ export function RecoveredNote({ missedEvents: { recovered } }: { missedEvents: M
   if (recovered === null) return null;
   return (
     <p role="status" className="ok">
-      Queued {recovered === 1 ? '1 event' : `${recovered} events`} from while it was disabled, with {recovered === 1 ? 'its original id' : 'their original ids'}.
+      Queued {recovered === 1 ? '1 event' : `${recovered} events`} from while it was disabled, with {recovered === 1 ? 'its original id' : 'their original ids'}
+      .
     </p>
   );
 }

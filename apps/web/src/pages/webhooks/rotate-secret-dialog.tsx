@@ -45,8 +45,8 @@ export function RotateSecretDialog({ ids, open, onClose, onRotated }: RotateSecr
       error={rotate.error}
     >
       <p>
-        A new secret signs from now on. The current one keeps signing beside it for 24 hours, so receivers can move over, as do
-        those rotated away before, each until its own end (5 at most: a rotation past them ends the oldest at once).
+        A new secret signs from now on. The current one keeps signing beside it for 24 hours, so receivers can move over, as do those rotated away before, each
+        until its own end (5 at most: a rotation past them ends the oldest at once).
       </p>
     </ConfirmDialog>
   );

@@ -13,8 +13,7 @@ export function SigningSecret({ secret, note, onDone }: { secret: string; note: 
       value={secret}
       hint={
         <>
-          Verify each request with it: <code>verifyWebhook(secret, headers, rawBody)</code> from <code>@lfk/client</code>, or any
-          Standard Webhooks library.
+          Verify each request with it: <code>verifyWebhook(secret, headers, rawBody)</code> from <code>@lfk/client</code>, or any Standard Webhooks library.
         </>
       }
       onDone={onDone}

@@ -1,11 +1,5 @@
 import type { RouterOutputs } from '@lfk/client';
-import {
-  WEBHOOK_DISABLED_WHY,
-  type WebhookDisabledReason,
-  type WebhookEventType,
-  type WebhookKind,
-  type WebhookSigningScheme,
-} from '@lfk/vocabulary';
+import { WEBHOOK_DISABLED_WHY, type WebhookDisabledReason, type WebhookEventType, type WebhookKind, type WebhookSigningScheme } from '@lfk/vocabulary';
 
 export type Webhook = RouterOutputs['webhooks']['list']['data'][number];
 
@@ -20,7 +14,11 @@ export const EVENT_WORDS: Record<WebhookEventType, string> = {
 
 /** Each kind of endpoint, in words: as a choice, and what its URL is. */
 export const KIND_WORDS: Record<WebhookKind, { choice: string; hint: string; name: string }> = {
-  webhook: { choice: 'Your server: each event as signed JSON', hint: 'An https:// address of your server, such as https://example.com/hooks/lfk.', name: 'Webhook' },
+  webhook: {
+    choice: 'Your server: each event as signed JSON',
+    hint: 'An https:// address of your server, such as https://example.com/hooks/lfk.',
+    name: 'Webhook',
+  },
   slack: {
     choice: 'A Slack channel: a readable message for each event',
     hint: 'The channel’s incoming webhook URL (https://hooks.slack.com/services/…), or one of a service that takes Slack’s format.',

@@ -14,9 +14,7 @@ export const accessCases: AccessCase[] = [
       return { ref: { projectId: made.json.id } };
     },
     success: (res, { prepared }) =>
-      expect(res.json.data).toContainEqual(
-        expect.objectContaining({ action: 'project.created', target: { type: 'project', id: prepared.ref!.projectId } }),
-      ),
+      expect(res.json.data).toContainEqual(expect.objectContaining({ action: 'project.created', target: { type: 'project', id: prepared.ref!.projectId } })),
     expect: workspaceOwner(200),
   },
 ];

@@ -7,8 +7,8 @@ import { pageNewestFirst } from '../../infrastructure/pagination.ts';
 import { ownerProcedure, router } from '../../trpc.ts';
 
 export const auditEventsRouter = router({
-  list: ownerProcedure.meta(rest('GET /v1/workspaces/:workspace_id/audit-events', 200,
-      "The workspace's audit events, newest first"))
+  list: ownerProcedure
+    .meta(rest('GET /v1/workspaces/:workspace_id/audit-events', 200, "The workspace's audit events, newest first"))
     .input(auditEventListInput)
     .output(listOf(auditEvent))
     .query(async ({ ctx, input }) => {

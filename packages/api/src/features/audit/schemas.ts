@@ -87,7 +87,9 @@ const AUDIT_DATA = {
   'project.created': nothing,
   'workspace.created': nothing,
   'workspace.renamed': z.object({ from: z.string(), to: z.string() }),
-  'workspace.file_link_ttl_changed': z.object({ from: z.int().nullable(), to: z.int().nullable() }).describe("Seconds its files' links live; null is the server's."),
+  'workspace.file_link_ttl_changed': z
+    .object({ from: z.int().nullable(), to: z.int().nullable() })
+    .describe("Seconds its files' links live; null is the server's."),
   'workspace.two_factor_requirement_changed': z.object({ from: z.boolean(), to: z.boolean() }).describe('Whether its members need a second factor.'),
   'webhook.created': webhookAudit,
   'webhook.updated': webhookAudit.extend({
@@ -95,7 +97,9 @@ const AUDIT_DATA = {
     held: z.int().optional().describe('On a new URL: the deliveries queued for the previous one, now held for a member to retry or discard.'),
   }),
   'webhook.deleted': webhookAudit.extend({ reason: accountReclaimed.optional() }),
-  'webhook.disabled': webhookAudit.extend({ reason: z.enum(['gone', 'failing']).describe(`410 Gone, or ${WEBHOOK_FAILING_DISABLE_DAYS} days of failures.`) }).omit({ host: true }),
+  'webhook.disabled': webhookAudit
+    .extend({ reason: z.enum(['gone', 'failing']).describe(`410 Gone, or ${WEBHOOK_FAILING_DISABLE_DAYS} days of failures.`) })
+    .omit({ host: true }),
   'webhook.secret_rotated': webhookAudit,
   'webhook.secret_ended': webhookAudit.extend({ number: z.number().int().describe('The secret ended early, by its number.') }),
   'webhook.recovered': webhookAudit.extend({

@@ -75,7 +75,10 @@ export const accessCases: AccessCase[] = [
       const { secret } = await t.enableAuthenticator(person.token);
       const answer = await t.request('POST', '/v1/auth/login', { body: { email: person.email, password: PASSWORD } });
       // The setup took the current step's code: the app's next one is taken once.
-      return { body: { challenge: answer.json.error.challenge, code: await authenticatorCode(secret, 1, t.server.config.now()) }, ref: { userId: person.userId } };
+      return {
+        body: { challenge: answer.json.error.challenge, code: await authenticatorCode(secret, 1, t.server.config.now()) },
+        ref: { userId: person.userId },
+      };
     },
     success: (res, { prepared }) => expect(res.json.user.id).toBe(prepared.ref!.userId),
     expect: anyone(200),

@@ -95,7 +95,9 @@ describe(`deleting an account (${ENGINE})`, () => {
     ]);
     expect(['done', '409'], deleted).toContain(deleted.split(' ')[0]);
     expect(['done', '401'], promoted).toContain(promoted.split(' ')[0]);
-    const owners = (await sql<{ user_id: string }>(services, "select user_id from memberships where workspace_id = ? and role = 'owner'", [owner.workspaceId])).map((m) => m.user_id);
+    const owners = (
+      await sql<{ user_id: string }>(services, "select user_id from memberships where workspace_id = ? and role = 'owner'", [owner.workspaceId])
+    ).map((m) => m.user_id);
     if (deleted === 'done') expect(owners).toEqual([member.userId]);
     else expect(owners).toContain(owner.userId);
   });

@@ -8,7 +8,11 @@ import { ApiError } from '../../errors.ts';
  * delete the account). Guesses share the account's login budget, so a stolen session cannot try
  * passwords faster than a login could; a wrong one is a 400 on `field` (the session itself is fine).
  */
-export async function confirmPassword(ctx: Pick<Context, 'em' | 'services'> & { session: { userId: string } }, typed: string, field: { path: string; message: string }) {
+export async function confirmPassword(
+  ctx: Pick<Context, 'em' | 'services'> & { session: { userId: string } },
+  typed: string,
+  field: { path: string; message: string },
+) {
   const user = await ctx.em.getRepository(User).findWithPassword(ctx.session.userId);
   if (!(await ctx.services.rateLimits.guess('login_failures', user.email, () => verifyPassword(user.passwordHash ?? null, typed)))) {
     throw new ApiError('invalid_request', { details: [field] });

@@ -10,15 +10,7 @@ import { passkeyAssertionOptions, passkeyLoginInput, reauthenticateInput, second
 import { hashPassword, verifyPassword } from '../../credentials/passwords.ts';
 import { ApiError } from '../../errors.ts';
 import { rest } from '../../procedure-meta.ts';
-import {
-  accountDeleteInput,
-  loginInput,
-  loginOutput,
-  passwordChangeInput,
-  sessionOutput,
-  signupInput,
-  signupOutput,
-} from './schemas.ts';
+import { accountDeleteInput, loginInput, loginOutput, passwordChangeInput, sessionOutput, signupInput, signupOutput } from './schemas.ts';
 import { workspaceToWire } from '../workspaces/serializers.ts';
 import { userToWire } from './serializers.ts';
 import { openAccount } from './open-account.ts';
@@ -42,8 +34,12 @@ const passkeyRefused = () =>
   });
 
 export const authRouter = router({
-  signup: publicProcedure.meta(rest('POST /v1/auth/signup', 201, 'Create an account, its personal workspace and a session',
-      { errors: ['rate_limited', 'signup_disabled', 'email_taken'] }))
+  signup: publicProcedure
+    .meta(
+      rest('POST /v1/auth/signup', 201, 'Create an account, its personal workspace and a session', {
+        errors: ['rate_limited', 'signup_disabled', 'email_taken'],
+      }),
+    )
     .use(perIpLimit('login'))
     .input(signupInput)
     .output(signupOutput)
@@ -69,8 +65,12 @@ export const authRouter = router({
       };
     }),
 
-  login: publicProcedure.meta(rest('POST /v1/auth/login', 200, 'Sign in and get a session token; an account with a second factor answers a challenge to complete with it',
-      { errors: ['rate_limited', 'invalid_credentials', 'second_factor_required'] }))
+  login: publicProcedure
+    .meta(
+      rest('POST /v1/auth/login', 200, 'Sign in and get a session token; an account with a second factor answers a challenge to complete with it', {
+        errors: ['rate_limited', 'invalid_credentials', 'second_factor_required'],
+      }),
+    )
     .use(perIpLimit('login'))
     .input(loginInput)
     .output(loginOutput)
@@ -96,9 +96,15 @@ export const authRouter = router({
    * recovery code or a passkey's assertion. Guesses spend the account's sign-in budget; a challenge
    * is completed once, a code and a recovery code work once.
    */
-  secondFactor: publicProcedure.meta(rest('POST /v1/auth/second-factor', 200,
-      "Complete a sign-in with its second factor: the challenge, and a code from the authenticator app, a recovery code or a passkey",
-      { errors: ['rate_limited', 'invalid_challenge', 'invalid_second_factor'] }))
+  secondFactor: publicProcedure
+    .meta(
+      rest(
+        'POST /v1/auth/second-factor',
+        200,
+        'Complete a sign-in with its second factor: the challenge, and a code from the authenticator app, a recovery code or a passkey',
+        { errors: ['rate_limited', 'invalid_challenge', 'invalid_second_factor'] },
+      ),
+    )
     .use(perIpLimit('login'))
     .input(secondFactorInput)
     .output(loginOutput)
@@ -108,24 +114,29 @@ export const authRouter = router({
       const waiting = await ctx.em.getRepository(AuthChallenge).findByToken(sha256(input.challenge), 'second_factor', services.now());
       const user = waiting?.userId ? await ctx.em.getRepository(User).findOne({ id: waiting.userId }) : null;
       if (!waiting || !user) throw new ApiError('invalid_challenge');
-      const result = await services.rateLimits.guess('login_failures', user.email.toLowerCase(), () => ctx.em.transactional(async (em) => {
-        const now = services.now();
-        // Locked, so of two completions at once one signs in, and the other finds it spent.
-        if (!(await em.getRepository(AuthChallenge).lockLive(waiting.id, now))) throw new ApiError('invalid_challenge');
-        let passed: boolean;
-        if (input.code !== undefined) passed = await takeTotpCode(em, services.secretBox, user.id, input.code, now);
-        else if (input.recovery_code !== undefined) passed = await spendRecoveryCode(em, services.secretBox, user.id, input.recovery_code, now);
-        else passed = waiting.webauthnChallenge !== null && (await verifiedAssertion(em, services, input.passkey as never, waiting.webauthnChallenge, user.id)) !== null;
-        if (!passed) return null;
-        await em.getRepository(AuthChallenge).spend(waiting.id);
-        if (input.recovery_code !== undefined) {
-          const remaining = await em.getRepository(RecoveryCode).remainingOf(user.id);
-          await recordFactorChange(em, services, user, { type: 'user', id: user.id }, { kind: 'recovery_code_used', remaining });
-        }
-        const session = startSession(em, user.id, now, { ip: ctx.ip, userAgent: ctx.userAgent ?? null });
-        await em.flush();
-        return session;
-      }));
+      const result = await services.rateLimits.guess('login_failures', user.email.toLowerCase(), () =>
+        ctx.em.transactional(async (em) => {
+          const now = services.now();
+          // Locked, so of two completions at once one signs in, and the other finds it spent.
+          if (!(await em.getRepository(AuthChallenge).lockLive(waiting.id, now))) throw new ApiError('invalid_challenge');
+          let passed: boolean;
+          if (input.code !== undefined) passed = await takeTotpCode(em, services.secretBox, user.id, input.code, now);
+          else if (input.recovery_code !== undefined) passed = await spendRecoveryCode(em, services.secretBox, user.id, input.recovery_code, now);
+          else
+            passed =
+              waiting.webauthnChallenge !== null &&
+              (await verifiedAssertion(em, services, input.passkey as never, waiting.webauthnChallenge, user.id)) !== null;
+          if (!passed) return null;
+          await em.getRepository(AuthChallenge).spend(waiting.id);
+          if (input.recovery_code !== undefined) {
+            const remaining = await em.getRepository(RecoveryCode).remainingOf(user.id);
+            await recordFactorChange(em, services, user, { type: 'user', id: user.id }, { kind: 'recovery_code_used', remaining });
+          }
+          const session = startSession(em, user.id, now, { ip: ctx.ip, userAgent: ctx.userAgent ?? null });
+          await em.flush();
+          return session;
+        }),
+      );
       // A wrong code stays counted; the challenge stays for the next try.
       if (!result) throw input.passkey !== undefined ? passkeyRefused() : new ApiError('invalid_second_factor');
       if (input.recovery_code !== undefined) services.wakeMailer();
@@ -134,8 +145,12 @@ export const authRouter = router({
     }),
 
   /** The options for signing in with a passkey alone: any passkey of this site, the browser lets the person choose. */
-  passkeyLoginOptions: publicProcedure.meta(rest('POST /v1/auth/login/passkey/options', 200,
-      'Start signing in with a passkey: the options for `navigator.credentials.get()` (5 minutes)', { errors: ['rate_limited'] }))
+  passkeyLoginOptions: publicProcedure
+    .meta(
+      rest('POST /v1/auth/login/passkey/options', 200, 'Start signing in with a passkey: the options for `navigator.credentials.get()` (5 minutes)', {
+        errors: ['rate_limited'],
+      }),
+    )
     .use(perIpLimit('login'))
     .output(passkeyAssertionOptions)
     .mutation(async ({ ctx }) => {
@@ -151,8 +166,12 @@ export const authRouter = router({
    * Signs in with a passkey alone: a passkey is both factors (something the person has, unlocked by
    * something they know or are). The challenge it signed is used once.
    */
-  passkeyLogin: publicProcedure.meta(rest('POST /v1/auth/login/passkey', 200,
-      'Sign in with a passkey, without a password', { errors: ['rate_limited', 'invalid_challenge', 'invalid_second_factor'] }))
+  passkeyLogin: publicProcedure
+    .meta(
+      rest('POST /v1/auth/login/passkey', 200, 'Sign in with a passkey, without a password', {
+        errors: ['rate_limited', 'invalid_challenge', 'invalid_second_factor'],
+      }),
+    )
     .use(perIpLimit('login'))
     .input(passkeyLoginInput)
     .output(loginOutput)
@@ -179,9 +198,15 @@ export const authRouter = router({
    * Sudo mode: the signed-in person proves who they are again (the password, a code from the app,
    * or a passkey), and what is dangerous may be done for the next `LFK_SUDO_WINDOW` seconds.
    */
-  reauthenticate: sessionProcedure.meta(rest('POST /v1/auth/reauthenticate', 204,
-      'Confirm who you are again (password, authenticator code or passkey): sudo mode, for keys, secrets, second factors, exports and deletions',
-      { errors: ['rate_limited', 'invalid_second_factor', 'invalid_challenge'] }))
+  reauthenticate: sessionProcedure
+    .meta(
+      rest(
+        'POST /v1/auth/reauthenticate',
+        204,
+        'Confirm who you are again (password, authenticator code or passkey): sudo mode, for keys, secrets, second factors, exports and deletions',
+        { errors: ['rate_limited', 'invalid_second_factor', 'invalid_challenge'] },
+      ),
+    )
     .input(reauthenticateInput)
     .mutation(async ({ ctx, input }) => {
       const { services } = ctx;
@@ -190,20 +215,30 @@ export const authRouter = router({
         await confirmPassword(ctx, input.password, { path: 'password', message: 'Is not your password.' });
       } else if (input.code !== undefined) {
         const user = await ctx.em.getRepository(User).findOneOrFail({ id: userId }, { failHandler: () => new ApiError('invalid_session') });
-        const right = await services.rateLimits.guess('login_failures', user.email, () => takeTotpCode(ctx.em, services.secretBox, user.id, input.code!, services.now()));
+        const right = await services.rateLimits.guess('login_failures', user.email, () =>
+          takeTotpCode(ctx.em, services.secretBox, user.id, input.code!, services.now()),
+        );
         if (!right) throw new ApiError('invalid_second_factor');
       } else {
         const challenges = ctx.em.getRepository(AuthChallenge);
         const waiting = await challenges.findEnrolment(userId, 'reauthentication', services.now());
-        if (!waiting?.webauthnChallenge || !(await challenges.spend(waiting.id))) throw new ApiError('invalid_challenge', { message: 'Ask for the options again (POST /v1/auth/reauthenticate/options).' });
+        if (!waiting?.webauthnChallenge || !(await challenges.spend(waiting.id)))
+          throw new ApiError('invalid_challenge', { message: 'Ask for the options again (POST /v1/auth/reauthenticate/options).' });
         if (!(await verifiedAssertion(ctx.em, services, input.passkey as never, waiting.webauthnChallenge, userId))) throw passkeyRefused();
       }
       await ctx.em.getRepository(Session).reauthenticated(ctx.session.sessionId, services.now());
     }),
 
   /** The options for confirming who you are with one of your passkeys. */
-  reauthenticateOptions: sessionProcedure.meta(rest('POST /v1/auth/reauthenticate/options', 200,
-      'Start confirming who you are with a passkey: the options for `navigator.credentials.get()` (5 minutes)', { errors: ['two_factor_not_enabled'] }))
+  reauthenticateOptions: sessionProcedure
+    .meta(
+      rest(
+        'POST /v1/auth/reauthenticate/options',
+        200,
+        'Start confirming who you are with a passkey: the options for `navigator.credentials.get()` (5 minutes)',
+        { errors: ['two_factor_not_enabled'] },
+      ),
+    )
     .output(passkeyAssertionOptions)
     .mutation(async ({ ctx }) => {
       const userId = ctx.session.userId;
@@ -211,111 +246,123 @@ export const authRouter = router({
       if (passkeys.length === 0) throw new ApiError('two_factor_not_enabled', { message: 'You have no passkey: confirm with your password or a code.' });
       const now = ctx.services.now();
       const options = await assertionOptions(ctx.services, passkeys);
-      await ctx.em.getRepository(AuthChallenge).replace(
-        { purpose: 'reauthentication', userId, webauthnChallenge: options.challenge, expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS) },
-        now,
-      );
+      await ctx.em
+        .getRepository(AuthChallenge)
+        .replace({ purpose: 'reauthentication', userId, webauthnChallenge: options.challenge, expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS) }, now);
       return { options };
     }),
 
-  logout: sessionProcedure.meta(
-    rest('POST /v1/auth/logout', 204, 'Sign out: the session is revoked'),
-  ).mutation(async ({ ctx }) => {
+  logout: sessionProcedure.meta(rest('POST /v1/auth/logout', 204, 'Sign out: the session is revoked')).mutation(async ({ ctx }) => {
     await ctx.em.getRepository(Session).revoke(ctx.session.sessionId);
     ctx.cookies.clear();
   }),
 
-  changePassword: sessionProcedure.meta(
-    rest('POST /v1/auth/password', 204, "Change the password: the current one is required, and every other session of the account is signed out",
-      { errors: ['rate_limited'] }),
-  ).input(passwordChangeInput).mutation(async ({ ctx, input }) => {
-    const user = await confirmPassword(ctx, input.current_password, { path: 'current_password', message: 'Is not your current password.' });
-    const passwordHash = await hashPassword(input.new_password);
-    await ctx.em.transactional(async (em) => {
-      await em.getRepository(User).setPassword(user.id, passwordHash);
-      await signOutEverywhere(em, user.id, ctx.services.now(), ctx.session.sessionId);
-      enqueueEmail(em, passwordChangedEmail({ to: user.email, how: 'changed' }));
-    });
-    ctx.services.wakeMailer();
-  }),
+  changePassword: sessionProcedure
+    .meta(
+      rest('POST /v1/auth/password', 204, 'Change the password: the current one is required, and every other session of the account is signed out', {
+        errors: ['rate_limited'],
+      }),
+    )
+    .input(passwordChangeInput)
+    .mutation(async ({ ctx, input }) => {
+      const user = await confirmPassword(ctx, input.current_password, { path: 'current_password', message: 'Is not your current password.' });
+      const passwordHash = await hashPassword(input.new_password);
+      await ctx.em.transactional(async (em) => {
+        await em.getRepository(User).setPassword(user.id, passwordHash);
+        await signOutEverywhere(em, user.id, ctx.services.now(), ctx.session.sessionId);
+        enqueueEmail(em, passwordChangedEmail({ to: user.email, how: 'changed' }));
+      });
+      ctx.services.wakeMailer();
+    }),
 
-  resendEmailVerification: sessionProcedure.meta(
-    rest('POST /v1/auth/email-verification', 202, "Send a new link to confirm the signed-in person's address",
-      { errors: ['email_already_verified', 'rate_limited'] }),
-  ).output(verificationSent).mutation(async ({ ctx }) => {
-    const sentTo = await ctx.em.transactional(async (em) => {
-      // The user's row lock makes "check the interval, then send" one step for concurrent asks.
-      // Deleted meanwhile (from another session): so is this session.
-      const user = await em.getRepository(User).findOneForUpdateOrFail({ id: ctx.session.userId }, () => new ApiError('invalid_session'));
-      if (user.emailVerifiedAt) throw new ApiError('email_already_verified');
-      assertResendAllowed(ctx.services, await em.getRepository(EmailVerification).sentToUserAt(user.id));
-      await sendAccountVerification(em, ctx.services, user, await spendUnasked(ctx.services.rateLimits, user.email, em));
-      return maskEmail(user.email);
-    });
-    ctx.services.wakeMailer();
-    return { sent_to: sentTo };
-  }),
+  resendEmailVerification: sessionProcedure
+    .meta(
+      rest('POST /v1/auth/email-verification', 202, "Send a new link to confirm the signed-in person's address", {
+        errors: ['email_already_verified', 'rate_limited'],
+      }),
+    )
+    .output(verificationSent)
+    .mutation(async ({ ctx }) => {
+      const sentTo = await ctx.em.transactional(async (em) => {
+        // The user's row lock makes "check the interval, then send" one step for concurrent asks.
+        // Deleted meanwhile (from another session): so is this session.
+        const user = await em.getRepository(User).findOneForUpdateOrFail({ id: ctx.session.userId }, () => new ApiError('invalid_session'));
+        if (user.emailVerifiedAt) throw new ApiError('email_already_verified');
+        assertResendAllowed(ctx.services, await em.getRepository(EmailVerification).sentToUserAt(user.id));
+        await sendAccountVerification(em, ctx.services, user, await spendUnasked(ctx.services.rateLimits, user.email, em));
+        return maskEmail(user.email);
+      });
+      ctx.services.wakeMailer();
+      return { sent_to: sentTo };
+    }),
 
   /**
    * Deletes the account for good: its sessions, its memberships, and the workspaces where it is
    * the only member (with all they hold). Refused while it is the last owner of a workspace that
    * has other members: they would be left without one. The password is asked again.
    */
-  deleteAccount: sessionProcedure.meta(
-    rest('DELETE /v1/auth/account', 204, 'Delete your account: workspaces where you are the only member go with it',
-      { errors: ['last_owner', 'rate_limited'] }),
-  ).input(accountDeleteInput).mutation(async ({ ctx, input }) => {
-    const user = await confirmPassword(ctx, input.password, { path: 'password', message: 'Is not your password.' });
-    const deleted = await retryingDeadlocks(() => ctx.em.transactional(async (em) => {
-      const memberships = em.getRepository(Membership);
-      const workspaces = em.getRepository(Workspace);
-      const keyHashes: string[] = [];
-      const formIds: string[] = [];
-      // Each workspace locked, in one order, as a role change or a removal would lock it.
-      for (const { workspaceId } of await memberships.allOf(user.id)) {
-        const found = await workspaces.lock(workspaceId);
-        const role = found ? await memberships.roleOf(workspaceId, user.id) : null;
-        // Deleted or left meanwhile: nothing of it to take or to leave.
-        if (!found || role === null) continue;
-        const others = (await memberships.countMembers(workspaceId)) - 1;
-        if (others === 0) {
-          const gone = await workspaces.deleteNow(workspaceId);
-          keyHashes.push(...gone.keyHashes);
-          formIds.push(...gone.formIds);
-          continue;
-        }
-        if (await memberships.isLastOwner(workspaceId, role)) {
-          throw new ApiError('last_owner', {
-            message:
-              `You are the last owner of the workspace "${found.name}", which has other members: ` +
-              'make one of them an owner, or delete the workspace, first.',
-          });
-        }
-        em.getRepository(AuditEvent).record({
-          workspaceId,
-          action: 'member.left',
-          actor: ctx.actor,
-          target: { type: 'user', id: user.id },
-          data: { role },
-        });
-        await cancelInvitationsSentBy(em, user.id, { actor: ctx.actor, reason: 'inviter_not_owner', workspaceId });
-      }
-      await em.flush();
-      await em.getRepository(User).deleteNow(user.id);
-      return { keyHashes, formIds };
-    }));
-    for (const hash of deleted.keyHashes) ctx.services.apiKeyCache.forget(hash);
-    for (const formId of deleted.formIds) ctx.services.formCache.forget(formId);
-    ctx.cookies.clear();
-  }),
+  deleteAccount: sessionProcedure
+    .meta(
+      rest('DELETE /v1/auth/account', 204, 'Delete your account: workspaces where you are the only member go with it', {
+        errors: ['last_owner', 'rate_limited'],
+      }),
+    )
+    .input(accountDeleteInput)
+    .mutation(async ({ ctx, input }) => {
+      const user = await confirmPassword(ctx, input.password, { path: 'password', message: 'Is not your password.' });
+      const deleted = await retryingDeadlocks(() =>
+        ctx.em.transactional(async (em) => {
+          const memberships = em.getRepository(Membership);
+          const workspaces = em.getRepository(Workspace);
+          const keyHashes: string[] = [];
+          const formIds: string[] = [];
+          // Each workspace locked, in one order, as a role change or a removal would lock it.
+          for (const { workspaceId } of await memberships.allOf(user.id)) {
+            const found = await workspaces.lock(workspaceId);
+            const role = found ? await memberships.roleOf(workspaceId, user.id) : null;
+            // Deleted or left meanwhile: nothing of it to take or to leave.
+            if (!found || role === null) continue;
+            const others = (await memberships.countMembers(workspaceId)) - 1;
+            if (others === 0) {
+              const gone = await workspaces.deleteNow(workspaceId);
+              keyHashes.push(...gone.keyHashes);
+              formIds.push(...gone.formIds);
+              continue;
+            }
+            if (await memberships.isLastOwner(workspaceId, role)) {
+              throw new ApiError('last_owner', {
+                message:
+                  `You are the last owner of the workspace "${found.name}", which has other members: ` +
+                  'make one of them an owner, or delete the workspace, first.',
+              });
+            }
+            em.getRepository(AuditEvent).record({
+              workspaceId,
+              action: 'member.left',
+              actor: ctx.actor,
+              target: { type: 'user', id: user.id },
+              data: { role },
+            });
+            await cancelInvitationsSentBy(em, user.id, { actor: ctx.actor, reason: 'inviter_not_owner', workspaceId });
+          }
+          await em.flush();
+          await em.getRepository(User).deleteNow(user.id);
+          return { keyHashes, formIds };
+        }),
+      );
+      for (const hash of deleted.keyHashes) ctx.services.apiKeyCache.forget(hash);
+      for (const formId of deleted.formIds) ctx.services.formCache.forget(formId);
+      ctx.cookies.clear();
+    }),
 
   // The session list and sign-outs belong to features/sessions; they stay under the `auth` key, in this order.
   ...sessionsProcedures,
 
-  session: sessionProcedure.meta(
-    rest('GET /v1/auth/session', 200, 'The signed-in user and when the session expires'),
-  ).output(sessionOutput).query(async ({ ctx }) => {
-    const user = await ctx.em.getRepository(User).findOneOrFail({ id: ctx.session.userId }, { failHandler: () => new ApiError('invalid_session') });
-    return { user: userToWire(user), expires_at: ctx.session.expiresAt.toISOString() };
-  }),
+  session: sessionProcedure
+    .meta(rest('GET /v1/auth/session', 200, 'The signed-in user and when the session expires'))
+    .output(sessionOutput)
+    .query(async ({ ctx }) => {
+      const user = await ctx.em.getRepository(User).findOneOrFail({ id: ctx.session.userId }, { failHandler: () => new ApiError('invalid_session') });
+      return { user: userToWire(user), expires_at: ctx.session.expiresAt.toISOString() };
+    }),
 });

@@ -3,13 +3,15 @@ import { z } from 'zod';
 import { email, text, timestamp } from '../../common-schemas.ts';
 import { workspace } from '../workspaces/schemas.ts';
 
-export const user = z.object({
-  id: z.string(),
-  email: z.string(),
-  name: z.string().nullable(),
-  email_verified: z.boolean().describe('Whether the person confirmed their address (the link sent at sign-up, or an invitation accepted).'),
-  created_at: timestamp,
-}).meta({ id: 'User' });
+export const user = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    name: z.string().nullable(),
+    email_verified: z.boolean().describe('Whether the person confirmed their address (the link sent at sign-up, or an invitation accepted).'),
+    created_at: timestamp,
+  })
+  .meta({ id: 'User' });
 
 /** Any characters, but whole ones: a lone surrogate would be hashed as U+FFFD, so two passwords would be one. */
 export const password = z

@@ -19,8 +19,13 @@ async function stopOf(ctx: Context, token: string) {
 
 export const autoReplyStopsRouter = router({
   /** What a stop link would stop, changing nothing: mail scanners open links too. */
-  preview: publicProcedure.meta(rest('GET /v1/auto-reply-stops/:token', 200,
-      "Open an auto-reply's stop link: a small HTML page with a button; GET and HEAD change nothing", { transport: 'html', errors: ['not_found'] }))
+  preview: publicProcedure
+    .meta(
+      rest('GET /v1/auto-reply-stops/:token', 200, "Open an auto-reply's stop link: a small HTML page with a button; GET and HEAD change nothing", {
+        transport: 'html',
+        errors: ['not_found'],
+      }),
+    )
     .input(autoReplyStopInput)
     .output(autoReplyStopped)
     .query(async ({ ctx, input }) => {
@@ -32,8 +37,15 @@ export const autoReplyStopsRouter = router({
    * Stops the workspace's auto-replies to the address: the page's button, or a mail program's
    * one-click post (RFC 8058). Pressing it again changes nothing.
    */
-  confirm: publicProcedure.meta(rest('POST /v1/auto-reply-stops/:token', 200,
-      "The stop link's button, or a one-click unsubscribe (RFC 8058): the workspace's forms send the address no more auto-replies", { transport: 'html', errors: ['not_found'] }))
+  confirm: publicProcedure
+    .meta(
+      rest(
+        'POST /v1/auto-reply-stops/:token',
+        200,
+        "The stop link's button, or a one-click unsubscribe (RFC 8058): the workspace's forms send the address no more auto-replies",
+        { transport: 'html', errors: ['not_found'] },
+      ),
+    )
     .input(autoReplyStopInput)
     .output(autoReplyStopped)
     .mutation(async ({ ctx, input }) => {

@@ -24,9 +24,7 @@ export const autoReplyInput = z
   .meta({ id: 'AutoReplyInput' });
 export type AutoReplyInput = z.infer<typeof autoReplyInput>;
 
-export const autoReply = z
-  .object({ enabled: z.boolean(), email_field: z.string(), subject: z.string(), text: z.string() })
-  .meta({ id: 'AutoReply' });
+export const autoReply = z.object({ enabled: z.boolean(), email_field: z.string(), subject: z.string(), text: z.string() }).meta({ id: 'AutoReply' });
 
 /** What a stop link stops: auto-replies to `email` from the forms of `workspace`. */
 export const autoReplyStopInput = z.object({ token: z.string() });

@@ -39,7 +39,10 @@ export function assertAutoReplyFits(autoReply: AutoReply | null, schema: readonl
   if (subject.length + text.length > AUTO_REPLY_LIMITS.placeholders) {
     throw invalidField('auto_reply.text', `At most ${AUTO_REPLY_LIMITS.placeholders} placeholders in the subject and the text together.`);
   }
-  for (const [path, names] of [['subject', subject], ['text', text]] as const) {
+  for (const [path, names] of [
+    ['subject', subject],
+    ['text', text],
+  ] as const) {
     const unknown = names.find((name) => !byName.has(name));
     if (unknown) throw invalidField(`auto_reply.${path}`, `{${unknown}} names no field of the form.`);
   }

@@ -84,8 +84,11 @@ async function findLive(ctx: SignedIn, typed: string): Promise<IDeviceLogin> {
 
 export const deviceLoginsRouter = router({
   start: publicProcedure
-    .meta(rest('POST /v1/auth/device-logins', 201, 'Start a sign-in for a device: a code to approve in the dashboard, and one to poll with',
-      { errors: ['rate_limited'] }))
+    .meta(
+      rest('POST /v1/auth/device-logins', 201, 'Start a sign-in for a device: a code to approve in the dashboard, and one to poll with', {
+        errors: ['rate_limited'],
+      }),
+    )
     .use(perIpLimit('login'))
     .input(deviceLoginStartInput)
     .output(deviceLoginStarted)
@@ -107,36 +110,46 @@ export const deviceLoginsRouter = router({
     }),
 
   get: sessionProcedure
-    .meta(rest('GET /v1/auth/device-logins/:user_code', 200, 'A pending sign-in by its code, to show before approving it',
-      { errors: ['device_login_not_found', 'rate_limited'] }))
+    .meta(
+      rest('GET /v1/auth/device-logins/:user_code', 200, 'A pending sign-in by its code, to show before approving it', {
+        errors: ['device_login_not_found', 'rate_limited'],
+      }),
+    )
     .input(userCodeParam)
     .output(deviceLogin)
     .query(async ({ ctx, input }) => toWire(await findLive(ctx, input.user_code))),
 
   approve: sessionProcedure
-    .meta(rest('POST /v1/auth/device-logins/:user_code/approve', 200, 'Let the device in as the signed-in person',
-      { errors: ['device_login_not_found', 'device_login_decided', 'rate_limited'] }))
+    .meta(
+      rest('POST /v1/auth/device-logins/:user_code/approve', 200, 'Let the device in as the signed-in person', {
+        errors: ['device_login_not_found', 'device_login_decided', 'rate_limited'],
+      }),
+    )
     .input(userCodeParam)
     .output(deviceLogin)
     .mutation(({ ctx, input }) => decide(ctx, input.user_code, 'approved')),
 
   deny: sessionProcedure
-    .meta(rest('POST /v1/auth/device-logins/:user_code/deny', 200, 'Refuse the sign-in: the device is told so',
-      { errors: ['device_login_not_found', 'device_login_decided', 'rate_limited'] }))
+    .meta(
+      rest('POST /v1/auth/device-logins/:user_code/deny', 200, 'Refuse the sign-in: the device is told so', {
+        errors: ['device_login_not_found', 'device_login_decided', 'rate_limited'],
+      }),
+    )
     .input(userCodeParam)
     .output(deviceLogin)
     .mutation(({ ctx, input }) => decide(ctx, input.user_code, 'denied')),
 
   token: publicProcedure
-    .meta(rest('POST /v1/auth/device-logins/token', 200, "The device's session, once the sign-in is approved (poll no faster than `interval`)",
-      { errors: ['authorization_pending', 'device_login_expired', 'device_login_denied', 'device_login_not_found', 'rate_limited'] }))
+    .meta(
+      rest('POST /v1/auth/device-logins/token', 200, "The device's session, once the sign-in is approved (poll no faster than `interval`)", {
+        errors: ['authorization_pending', 'device_login_expired', 'device_login_denied', 'device_login_not_found', 'rate_limited'],
+      }),
+    )
     .input(deviceLoginTokenInput)
     .output(loginOutput)
     .mutation(async ({ ctx, input }) => {
       const logins = ctx.em.getRepository(DeviceLogin);
-      const found = isWellFormedDeviceCode(input.device_code)
-        ? await logins.findByDeviceCodeHash(sha256(input.device_code))
-        : null;
+      const found = isWellFormedDeviceCode(input.device_code) ? await logins.findByDeviceCodeHash(sha256(input.device_code)) : null;
       if (!found || found.state === 'used') throw new ApiError('device_login_not_found');
       if (found.state === 'denied') throw new ApiError('device_login_denied');
       const now = ctx.services.now();
@@ -195,7 +208,10 @@ async function decide(ctx: SignedIn, typed: string, state: 'approved' | 'denied'
       });
     }
     if (state === 'approved') {
-      enqueueEmail(em, deviceSignedInEmail({ to: user.email, login: { ...data, created_at: found.createdAt }, at: now, accountUrl: accountLink(ctx.services.publicUrl) }));
+      enqueueEmail(
+        em,
+        deviceSignedInEmail({ to: user.email, login: { ...data, created_at: found.createdAt }, at: now, accountUrl: accountLink(ctx.services.publicUrl) }),
+      );
     }
     return true;
   });

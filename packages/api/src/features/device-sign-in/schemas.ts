@@ -16,26 +16,32 @@ export const deviceLoginStartInput = z.strictObject({
     .optional(),
 });
 
-export const deviceLoginStarted = z.object({
-  device_code: z.string(),
-  user_code: z.string(),
-  verification_url: z.string().describe('The page where the person types `user_code`, signed in. No link carries the code: a code must be typed from the device that shows it.'),
-  expires_in: z.number().int(),
-  interval: z.number().int(),
-}).meta({ id: 'DeviceLoginStarted' });
+export const deviceLoginStarted = z
+  .object({
+    device_code: z.string(),
+    user_code: z.string(),
+    verification_url: z
+      .string()
+      .describe('The page where the person types `user_code`, signed in. No link carries the code: a code must be typed from the device that shows it.'),
+    expires_in: z.number().int(),
+    interval: z.number().int(),
+  })
+  .meta({ id: 'DeviceLoginStarted' });
 
 /** The short code as the person reads it (`BCDF-GHJK`); case, spaces and dashes do not matter. */
 export const userCodeParam = z.object({ user_code: z.string().max(32) });
 
-export const deviceLogin = z.object({
-  user_code: z.string(),
-  device_name: z.string(),
-  state: z.enum(DEVICE_LOGIN_STATES),
-  requested_ip: z.string().nullable().describe('The address the sign-in was asked from: yours, if you started it.'),
-  requested_user_agent: z.string().nullable().describe('The User-Agent of the device that asked.'),
-  requested_device: z.string().nullable().describe('That User-Agent in words: the program ("lfk-cli 0.1.0"), or the browser and system.'),
-  created_at: timestamp,
-  expires_at: timestamp,
-}).meta({ id: 'DeviceLogin' });
+export const deviceLogin = z
+  .object({
+    user_code: z.string(),
+    device_name: z.string(),
+    state: z.enum(DEVICE_LOGIN_STATES),
+    requested_ip: z.string().nullable().describe('The address the sign-in was asked from: yours, if you started it.'),
+    requested_user_agent: z.string().nullable().describe('The User-Agent of the device that asked.'),
+    requested_device: z.string().nullable().describe('That User-Agent in words: the program ("lfk-cli 0.1.0"), or the browser and system.'),
+    created_at: timestamp,
+    expires_at: timestamp,
+  })
+  .meta({ id: 'DeviceLogin' });
 
 export const deviceLoginTokenInput = z.strictObject({ device_code: z.string().max(100) });

@@ -21,7 +21,13 @@ async function subjectOf(em: EntityManager, link: IEmailVerification, lock: bool
     const forms = em.getRepository(Form);
     const form = lock ? await forms.findOneForUpdate({ id: link.form.id }) : await forms.findOne({ id: link.form.id });
     if (!form) return null;
-    return { kind: 'form', id: form.id, name: form.name, holds: (email) => isNotifyEmailOf(form, email), verify: (email) => markNotifyEmailVerified(form, email) };
+    return {
+      kind: 'form',
+      id: form.id,
+      name: form.name,
+      holds: (email) => isNotifyEmailOf(form, email),
+      verify: (email) => markNotifyEmailVerified(form, email),
+    };
   }
   const users = em.getRepository(User);
   const user = lock ? await users.findOneForUpdate({ id: link.user!.id }) : await users.findOne({ id: link.user!.id });
@@ -64,8 +70,13 @@ export const emailVerificationsRouter = router({
    * What a link would verify, changing nothing: opening a link (GET, HEAD) is also what link
    * checkers and mail scanners do, so only the page's button (`confirm`) verifies.
    */
-  preview: publicProcedure.meta(rest('GET /v1/email-verifications/:token', 200,
-      'Open a verification link: a small HTML page with a "Verify" button; GET and HEAD change nothing', { transport: 'html', errors: ['not_found'] }))
+  preview: publicProcedure
+    .meta(
+      rest('GET /v1/email-verifications/:token', 200, 'Open a verification link: a small HTML page with a "Verify" button; GET and HEAD change nothing', {
+        transport: 'html',
+        errors: ['not_found'],
+      }),
+    )
     .input(emailVerificationInput)
     .output(emailVerified)
     .query(async ({ ctx, input }) => {
@@ -77,8 +88,13 @@ export const emailVerificationsRouter = router({
    * Verifies the address a link was sent to: single use, 24 hours, the newest link only. An
    * account's address, once verified, also verifies the forms of its workspaces that notify it.
    */
-  confirm: publicProcedure.meta(rest('POST /v1/email-verifications/:token', 200,
-      'The "Verify" button: marks the address verified (the link works once) and answers a small HTML page', { transport: 'html', errors: ['not_found'] }))
+  confirm: publicProcedure
+    .meta(
+      rest('POST /v1/email-verifications/:token', 200, 'The "Verify" button: marks the address verified (the link works once) and answers a small HTML page', {
+        transport: 'html',
+        errors: ['not_found'],
+      }),
+    )
     .input(emailVerificationInput)
     .output(emailVerified)
     .mutation(async ({ ctx, input }) => {

@@ -103,7 +103,10 @@ describeWithClamd('a clamd that refuses the file, then stops', () => {
     } finally {
       await small.close();
     }
-    for (const [scanner, code] of [[tcp, 'ECONNREFUSED'], [socket, 'ENOENT']] as const) {
+    for (const [scanner, code] of [
+      [tcp, 'ECONNREFUSED'],
+      [socket, 'ENOENT'],
+    ] as const) {
       const error = await thrown(scanner.scan(file('eicar.txt')));
       expect(error).toBeInstanceOf(ScannerUnavailable);
       expect(error.message).toContain(code);

@@ -129,7 +129,8 @@ export class ClamdScanner implements MalwareScanner {
         if (phase === 'connecting') return unavailable(`cannot be reached (${how})`);
         // Over its StreamMaxLength, clamd answers and hangs up at once; what we still send may meet
         // the closed socket first (EPIPE, ECONNRESET) and the answer is lost with it.
-        if (phase === 'sending') return unavailable(`closed the connection while the file was being sent (${how}), as it does with a file ${OVER_STREAM_MAX_LENGTH}`);
+        if (phase === 'sending')
+          return unavailable(`closed the connection while the file was being sent (${how}), as it does with a file ${OVER_STREAM_MAX_LENGTH}`);
         unavailable(`closed the connection without answering (${how})`);
       };
 

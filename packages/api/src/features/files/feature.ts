@@ -28,9 +28,17 @@ const filesSettings = settingsSlice({
     LFK_UPLOAD_SWEEP_INTERVAL: wholeNumber(2, 86_400, 60),
     LFK_S3_ENDPOINT: optionalHttpUrl(),
     LFK_S3_BUCKET: variable(
-      z.string().regex(/^[A-Za-z0-9._-]{3,255}$/, 'Must be a bucket name: 3 to 255 letters, digits, dots, hyphens or underscores.').optional(),
+      z
+        .string()
+        .regex(/^[A-Za-z0-9._-]{3,255}$/, 'Must be a bucket name: 3 to 255 letters, digits, dots, hyphens or underscores.')
+        .optional(),
     ),
-    LFK_S3_REGION: variable(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be a region name such as us-east-1.').default('us-east-1')),
+    LFK_S3_REGION: variable(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be a region name such as us-east-1.')
+        .default('us-east-1'),
+    ),
     LFK_S3_ACCESS_KEY_ID: optionalText(256),
     LFK_S3_SECRET_ACCESS_KEY: optionalText(1024),
     LFK_S3_FORCE_PATH_STYLE: flag(false),
@@ -42,11 +50,12 @@ const filesSettings = settingsSlice({
         code: 'custom',
         path: ['LFK_S3_SECRET_ACCESS_KEY'],
         message:
-          "LFK_S3_ACCESS_KEY_ID and LFK_S3_SECRET_ACCESS_KEY go together: " +
-            "set both, or neither to use the AWS SDK's own credentials (a role, AWS_* variables, a profile).",
+          'LFK_S3_ACCESS_KEY_ID and LFK_S3_SECRET_ACCESS_KEY go together: ' +
+          "set both, or neither to use the AWS SDK's own credentials (a role, AWS_* variables, a profile).",
       });
     }
-    const namesAStore = env.LFK_S3_ENDPOINT !== undefined || env.LFK_S3_ACCESS_KEY_ID !== undefined || env.LFK_S3_SECRET_ACCESS_KEY !== undefined || env.LFK_S3_FORCE_PATH_STYLE;
+    const namesAStore =
+      env.LFK_S3_ENDPOINT !== undefined || env.LFK_S3_ACCESS_KEY_ID !== undefined || env.LFK_S3_SECRET_ACCESS_KEY !== undefined || env.LFK_S3_FORCE_PATH_STYLE;
     if (env.LFK_S3_BUCKET === undefined && namesAStore) {
       ctx.addIssue({
         code: 'custom',

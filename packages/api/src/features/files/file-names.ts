@@ -10,7 +10,10 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u20
  */
 export function cleanFileName(sent: string): string {
   const base = sent.split(/[\\/]/).pop() ?? '';
-  const cleaned = base.toWellFormed().replace(CONTROL, '').replace(/^[\s.]+|[\s.]+$/g, '');
+  const cleaned = base
+    .toWellFormed()
+    .replace(CONTROL, '')
+    .replace(/^[\s.]+|[\s.]+$/g, '');
   if (cleaned === '') return 'file';
   const chars = Array.from(cleaned);
   if (chars.length <= FILE_NAME_MAX) return cleaned;

@@ -10,7 +10,7 @@ async function freshFile(w: World): Promise<Prepared> {
   const form = await createForm(t, w.key.key, { name: 'Uploads', schema: [{ name: 'doc', type: 'file', required: true }] });
   const submitted = await submitMultipart(t, form.id, [{ name: 'doc', file: 'hello, file', filename: 'hello.txt' }], { token: w.key.key });
   if (submitted.status !== 201) throw new Error(`submission failed: ${submitted.status} ${submitted.body}`);
-  const [file] = (await t.sql<{ id: string }>('select id from submission_files where submission_id = ?', [submitted.json.id]));
+  const [file] = await t.sql<{ id: string }>('select id from submission_files where submission_id = ?', [submitted.json.id]);
   const link = new URL(t.server.services.files.links.url(file!.id, new Date(Date.now() + 3_600_000)));
   return { params: { form_id: form.id, submission_id: submitted.json.id, file_id: file!.id, token: link.pathname.split('/').pop()! } };
 }

@@ -72,7 +72,12 @@ const refuse = (code: 'invalid_submission' | 'file_too_large' | 'submission_too_
  * type the field does not accept — and then removes every spool file it made. The caller removes
  * the spool files of a body it took (`discardSpool`), whatever becomes of it.
  */
-export async function receiveUpload(source: UploadSource, schema: readonly StoredField[], settings: IntakeSettings, valueLimits: { count: number; bytes: number }): Promise<ReceivedUpload> {
+export async function receiveUpload(
+  source: UploadSource,
+  schema: readonly StoredField[],
+  settings: IntakeSettings,
+  valueLimits: { count: number; bytes: number },
+): Promise<ReceivedUpload> {
   const rules = fileRulesOf(schema, settings);
   const limits: UploadLimits = {
     fileSize: Math.max(0, ...[...rules.values()].map((r) => r.maxSize)) + 1,
@@ -93,10 +98,17 @@ export async function receiveUpload(source: UploadSource, schema: readonly Store
       const rule = rules.get(part.field);
       if (!rule) throw refuse('invalid_submission', part.field, 'Is not a file field: it takes no file.');
       const count = (perField.get(part.field) ?? 0) + 1;
-      if (count > rule.maxFiles) throw refuse('invalid_submission', part.field, rule.maxFiles === 1 ? 'Takes one file only.' : `Takes at most ${rule.maxFiles} files.`);
-      const spooled = await spool(part, rule, settings, () => total, (bytes) => {
-        total += bytes;
-      });
+      if (count > rule.maxFiles)
+        throw refuse('invalid_submission', part.field, rule.maxFiles === 1 ? 'Takes one file only.' : `Takes at most ${rule.maxFiles} files.`);
+      const spooled = await spool(
+        part,
+        rule,
+        settings,
+        () => total,
+        (bytes) => {
+          total += bytes;
+        },
+      );
       if (!spooled) continue;
       perField.set(part.field, count);
       files.push(spooled);

@@ -31,7 +31,12 @@ async function filesAndLink(em: EntityManager, services: LinkServices, workspace
 }
 
 /** The linked files of each of these submissions (those without files get an empty list). */
-export async function linkedFilesOf(em: EntityManager, services: LinkServices, workspaceId: string | null, submissionIds: readonly string[]): Promise<(id: string) => LinkedFile[]> {
+export async function linkedFilesOf(
+  em: EntityManager,
+  services: LinkServices,
+  workspaceId: string | null,
+  submissionIds: readonly string[],
+): Promise<(id: string) => LinkedFile[]> {
   const { byId, link } = await filesAndLink(em, services, workspaceId, submissionIds);
   return (id) => (byId.get(id) ?? []).map(link);
 }
@@ -40,7 +45,12 @@ export async function linkedFilesOf(em: EntityManager, services: LinkServices, w
  * The linked files of each of these submissions as a webhook sends them on: null for a submission
  * with a quarantined file (malware is not sent on).
  */
-export async function sendableFilesOf(em: EntityManager, services: LinkServices, workspaceId: string | null, submissionIds: readonly string[]): Promise<(id: string) => LinkedFile[] | null> {
+export async function sendableFilesOf(
+  em: EntityManager,
+  services: LinkServices,
+  workspaceId: string | null,
+  submissionIds: readonly string[],
+): Promise<(id: string) => LinkedFile[] | null> {
   const { byId, link } = await filesAndLink(em, services, workspaceId, submissionIds);
   return (id) => {
     const files = byId.get(id) ?? [];

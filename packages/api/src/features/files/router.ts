@@ -45,9 +45,15 @@ async function open(ctx: Context, file: StoredFileReading, rangeHeader: string |
 }
 
 export const filesRouter = router({
-  download: formMemberProcedure.meta(rest('GET /v1/forms/:form_id/submissions/:submission_id/files/:file_id', 200,
-      "A submission's file, as an attachment; `Range` is honoured (members' sessions only)",
-      { transport: 'file', errors: ['file_not_found', 'file_quarantined', 'range_not_satisfiable', 'storage_unavailable'] }))
+  download: formMemberProcedure
+    .meta(
+      rest(
+        'GET /v1/forms/:form_id/submissions/:submission_id/files/:file_id',
+        200,
+        "A submission's file, as an attachment; `Range` is honoured (members' sessions only)",
+        { transport: 'file', errors: ['file_not_found', 'file_quarantined', 'range_not_satisfiable', 'storage_unavailable'] },
+      ),
+    )
     .input(fileDownloadInput)
     .query(async ({ ctx, input }) => {
       const file = await ctx.em.getRepository(SubmissionFile).findInSubmission(ctx.form.id, input.submission_id, input.file_id);
@@ -57,14 +63,20 @@ export const filesRouter = router({
     }),
 
   // Unknown, expired, forged, revoked (its submission deleted) and quarantined are one identical 404.
-  open: publicProcedure.meta(rest('GET /v1/files/:token', 200,
-      'A file through a signed link from a webhook payload or an export: no session needed, until the link expires or the submission is deleted',
-      { transport: 'file', errors: ['file_not_found', 'range_not_satisfiable', 'storage_unavailable'] }))
+  open: publicProcedure
+    .meta(
+      rest(
+        'GET /v1/files/:token',
+        200,
+        'A file through a signed link from a webhook payload or an export: no session needed, until the link expires or the submission is deleted',
+        { transport: 'file', errors: ['file_not_found', 'range_not_satisfiable', 'storage_unavailable'] },
+      ),
+    )
     .input(fileLinkInput)
     .query(async ({ ctx, input }) => {
       const fileId = ctx.services.files.links.fileOf(input.token, ctx.services.now());
       const file = fileId ? await ctx.em.getRepository(SubmissionFile).findStored(fileId) : null;
-      if (!file || file.status !== 'stored') throw new ApiError('file_not_found');
+      if (file?.status !== 'stored') throw new ApiError('file_not_found');
       return open(ctx, file, input.range, new ApiError('file_not_found'));
     }),
 });

@@ -6,7 +6,7 @@ import { idParam } from '../../common-schemas.ts';
 export const submissionFile = z
   .object({
     id: z.string(),
-    field: z.string().describe('The file field it was sent in; the field\'s value in `data` lists its files\' ids.'),
+    field: z.string().describe("The file field it was sent in; the field's value in `data` lists its files' ids."),
     name: z.string().describe('The name it was sent with, cleaned of paths and control characters: for display only.'),
     size: z.int().describe('In bytes.'),
     content_type: z.string().describe('The type its bytes show (sniffed), not the one it was sent with.'),
@@ -18,7 +18,9 @@ export const submissionFile = z
 
 /** The same with a signed link that needs no session (webhook payloads, exports); none for a quarantined file. */
 export const linkedFile = submissionFile
-  .extend({ url: z.string().nullable().describe('A signed download link, no session needed; it expires, and dies with the submission. Null for a quarantined file.') })
+  .extend({
+    url: z.string().nullable().describe('A signed download link, no session needed; it expires, and dies with the submission. Null for a quarantined file.'),
+  })
   .meta({ id: 'LinkedSubmissionFile' });
 
 /** A `Range` header as sent: judged against the file's size by the procedure. */

@@ -9,4 +9,3 @@ export interface FilesSettings extends IntakeSettings {
   /** The spool folder is this process's own (a `memory://` data directory): removed when it stops. */
   temporarySpool?: boolean;
 }
-

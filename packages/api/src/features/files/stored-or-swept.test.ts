@@ -52,7 +52,11 @@ describe(`an upload's objects (${ENGINE})`, () => {
     expect(await objects()).not.toContain(stored!.objectKey);
     expect(await count(services, 'object_deletions where object_key = ?', [stored!.objectKey])).toBe(0);
     // Too late to keep: the transaction that would record it is refused, so nothing points at a swept object.
-    await expectRefused(services.db.fork().transactional((em) => keepUploads(em, [stored!])), 503, 'storage_unavailable');
+    await expectRefused(
+      services.db.fork().transactional((em) => keepUploads(em, [stored!])),
+      503,
+      'storage_unavailable',
+    );
   });
 
   it('are kept by the transaction that takes their schedule back, and then no sweep touches them', async () => {
@@ -80,11 +84,13 @@ describe("a file's type and name", () => {
     expect(await sniffContentType(head('<svg onload="alert(1)">'), true, 'image/png')).toBe('image/svg+xml');
     expect(await sniffContentType(head('name,email\nAda,ada@example.com\n'), true, 'text/csv')).toBe('text/csv');
     expect(await sniffContentType(head('name,email\n'), true, 'application/pdf')).toBe('text/plain');
-    expect(await sniffContentType(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]), true, 'application/pdf')).toBe('image/png');
+    expect(
+      await sniffContentType(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]), true, 'application/pdf'),
+    ).toBe('image/png');
     expect(await sniffContentType(Buffer.from([0, 1, 2, 3, 0xff]), true, 'image/png')).toBe('application/octet-stream');
   });
 
-  it('is judged against the field\'s accept list: exact types and type/*', () => {
+  it("is judged against the field's accept list: exact types and type/*", () => {
     expect(accepts(undefined, 'text/html')).toBe(true);
     expect(accepts(['application/pdf', 'image/*'], 'image/png')).toBe(true);
     expect(accepts(['application/pdf', 'image/*'], 'application/pdf')).toBe(true);

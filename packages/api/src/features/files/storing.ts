@@ -51,7 +51,13 @@ export async function storeUploads(services: FilesServices & { db: Database; now
     });
   }
   const deleteAfter = new Date(services.now().getTime() + settings.uploadSweepMs / 2);
-  await services.db.fork().getRepository(ObjectDeletion).schedule(stored.map((f) => f.objectKey), deleteAfter);
+  await services.db
+    .fork()
+    .getRepository(ObjectDeletion)
+    .schedule(
+      stored.map((f) => f.objectKey),
+      deleteAfter,
+    );
   try {
     for (const file of stored) await storage.putFile(file.objectKey, file.path, file.size, file.contentType);
   } catch (err) {
@@ -89,7 +95,10 @@ export async function dropUploads(services: FilesServices & { db: Database }, st
   if (stored.length === 0) return;
   try {
     for (const file of stored) await services.files.storage.delete(file.objectKey);
-    await services.db.fork().getRepository(ObjectDeletion).takeBack(stored.map((f) => f.objectKey));
+    await services.db
+      .fork()
+      .getRepository(ObjectDeletion)
+      .takeBack(stored.map((f) => f.objectKey));
   } catch (err) {
     log.warn({ err }, 'could not delete the files of a submission that was not kept; the upload sweep will');
   }

@@ -14,9 +14,15 @@ const SPOOL_LEFTOVER_MS = 2 * 60 * 60_000;
  * due half an interval after they were stored, so they are gone within one).
  */
 export function uploadSweep(db: Database, files: FilesServices['files'], now: () => Date, log: Log): BackgroundTask {
-  return periodic('upload sweep', 'delete stored files no submission holds', Math.max(1000, files.settings.uploadSweepMs / 2), async () => {
-    const objects = await sweepObjects(db, files.storage, now());
-    const spool = await sweepSpool(files.settings.spoolDir, now(), SPOOL_LEFTOVER_MS);
-    if (objects > 0 || spool > 0) log.info({ objects, spool }, 'deleted stored files no submission holds');
-  }, log);
+  return periodic(
+    'upload sweep',
+    'delete stored files no submission holds',
+    Math.max(1000, files.settings.uploadSweepMs / 2),
+    async () => {
+      const objects = await sweepObjects(db, files.storage, now());
+      const spool = await sweepSpool(files.settings.spoolDir, now(), SPOOL_LEFTOVER_MS);
+      if (objects > 0 || spool > 0) log.info({ objects, spool }, 'deleted stored files no submission holds');
+    },
+    log,
+  );
 }

@@ -22,4 +22,3 @@ export interface UploadLimits {
 export interface UploadSource {
   parts(limits: UploadLimits): AsyncIterable<UploadPart>;
 }
-

@@ -89,7 +89,7 @@ export class CaptchaVerifier {
       if (response.statusCode !== 200) return this.#unverified(check.provider, `answered ${response.statusCode}`);
       answer = JSON.parse(text) as SiteverifyAnswer;
     } catch (error) {
-      return this.#unverified(check.provider, error instanceof Error ? error.name === 'TimeoutError' ? 'timeout' : error.message : String(error));
+      return this.#unverified(check.provider, error instanceof Error ? (error.name === 'TimeoutError' ? 'timeout' : error.message) : String(error));
     }
     if (typeof answer !== 'object' || answer === null) return this.#unverified(check.provider, 'answered something other than a JSON object');
     const codes = Array.isArray(answer['error-codes']) ? answer['error-codes'].map(String) : [];

@@ -156,7 +156,9 @@ describe('POST /v1/forms/{id}/claim', () => {
     expect(row.state).toBe('claimed');
     expect(row.workspace_id).toBe(winner.workspaceId);
     expect(row.project_id).toBe(await defaultProjectOf(winner.token, winner.workspaceId));
-    const [counted] = await sql<{ n: number | string }>(services, "select count(*) as n from audit_events where action = 'form.claimed' and target_id = ?", [form.id]);
+    const [counted] = await sql<{ n: number | string }>(services, "select count(*) as n from audit_events where action = 'form.claimed' and target_id = ?", [
+      form.id,
+    ]);
     expect(Number(counted!.n)).toBe(1);
   });
 });

@@ -154,7 +154,7 @@ describe('FormCache', () => {
     expect(['form_2', 'form_3', 'form_4'].map((id) => cache.lookup(id)?.id)).toEqual(['form_2', 'form_3', 'form_4']);
   });
 
-  it("is bounded by what its forms weigh too: big forms push the oldest out, and one bigger than the whole budget is not kept", () => {
+  it('is bounded by what its forms weigh too: big forms push the oldest out, and one bigger than the whole budget is not kept', () => {
     const { cache } = cacheAt({ maxEntries: 10_000, ttlMs: 60_000 });
     const big = (id: string) => reading(id, 40_000);
     const weight = JSON.stringify(big('form_0')).length;

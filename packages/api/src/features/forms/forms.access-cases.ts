@@ -11,9 +11,7 @@ export const accessCases: AccessCase[] = [
     // With credentials the body names W: a session must, and a key must match it.
     // Without credentials the form is born unclaimed, and then it needs a notify_email.
     prepare: async (w, caller) =>
-      caller === 'no_credentials'
-        ? { body: { ...formBody, notify_email: 'anonymous@example.com' } }
-        : { body: { ...formBody, workspace_id: w.ws } },
+      caller === 'no_credentials' ? { body: { ...formBody, notify_email: 'anonymous@example.com' } } : { body: { ...formBody, workspace_id: w.ws } },
     success: (res, { w, caller }) =>
       caller === 'no_credentials'
         ? expect(res.json).toMatchObject({ state: 'unclaimed', workspace_id: null, claim_token: expect.stringMatching(/^lfc_/) })
@@ -56,8 +54,7 @@ export const accessCases: AccessCase[] = [
       if (res.status !== 201) throw new Error(`anonymous create failed: ${res.status} ${res.body}`);
       return { params: { form_id: res.json.id }, body: { claim_token: res.json.claim_token, workspace_id: w.ws }, ref: { formId: res.json.id } };
     },
-    success: (res, { w, prepared }) =>
-      expect(res.json).toMatchObject({ id: prepared.ref!.formId, state: 'claimed', workspace_id: w.ws }),
+    success: (res, { w, prepared }) => expect(res.json).toMatchObject({ id: prepared.ref!.formId, state: 'claimed', workspace_id: w.ws }),
     expect: workspaceMember(200),
   },
   {

@@ -31,7 +31,6 @@ export interface InboxSettingsInput {
   retention_days?: number | null;
 }
 
-
 /**
  * Applies the spam, closing and retention settings `input` carries to `form`, with the rules a
  * schema cannot check alone: `closes_at` is in the future, the honeypot is not one of the form's

@@ -219,24 +219,31 @@ async function applyUpdate(em: EntityManager, services: Services, found: IForm, 
 }
 
 export const formsRouter = router({
-  create: formsScopeOrAnonymousProcedure.meta(rest('POST /v1/forms', 201,
-      "Create a form: claimed in the key's workspace (or `workspace_id` with a session), or unclaimed without credentials",
-      { errors: ['unauthenticated', 'workspace_not_found', 'project_not_found', 'rate_limited'], idempotent: true, confirmedAddress: WRITING_AN_AUTO_REPLY }))
+  create: formsScopeOrAnonymousProcedure
+    .meta(
+      rest('POST /v1/forms', 201, "Create a form: claimed in the key's workspace (or `workspace_id` with a session), or unclaimed without credentials", {
+        errors: ['unauthenticated', 'workspace_not_found', 'project_not_found', 'rate_limited'],
+        idempotent: true,
+        confirmedAddress: WRITING_AN_AUTO_REPLY,
+      }),
+    )
     .input(formCreateInput)
     .output(createdForm)
-    .mutation(({ ctx, input }) =>
-      ctx.scope === null || ctx.actor === null
-        ? createUnclaimed(ctx, input)
-        : createClaimed(ctx, ctx.scope, ctx.actor, input),
-    ),
+    .mutation(({ ctx, input }) => (ctx.scope === null || ctx.actor === null ? createUnclaimed(ctx, input) : createClaimed(ctx, ctx.scope, ctx.actor, input))),
 
-  get: formsScopeProcedure.meta(rest('GET /v1/forms/:form_id', 200, 'Read a claimed form', { errors: ['form_not_found'] }))
+  get: formsScopeProcedure
+    .meta(rest('GET /v1/forms/:form_id', 200, 'Read a claimed form', { errors: ['form_not_found'] }))
     .input(formIdInput)
     .output(form)
     .query(async ({ ctx, input }) => formToWire(await readReachableForm(ctx.services.formCache, ctx.em, ctx.scope, input.form_id))),
 
-  update: formsScopeProcedure.meta(rest('PATCH /v1/forms/:form_id', 200, 'Update some fields of a claimed form',
-      { errors: ['form_not_found', 'project_not_found', 'rate_limited'], confirmedAddress: WRITING_AN_AUTO_REPLY }))
+  update: formsScopeProcedure
+    .meta(
+      rest('PATCH /v1/forms/:form_id', 200, 'Update some fields of a claimed form', {
+        errors: ['form_not_found', 'project_not_found', 'rate_limited'],
+        confirmedAddress: WRITING_AN_AUTO_REPLY,
+      }),
+    )
     .input(formUpdateInput)
     .output(form)
     .mutation(async ({ ctx, input }) => {
@@ -268,8 +275,14 @@ export const formsRouter = router({
       return formToWire(updated);
     }),
 
-  setRetention: formMemberProcedure.meta(rest('PUT /v1/forms/:form_id/retention', 200,
-      "How long a form keeps its submissions (members' sessions only: a shorter retention deletes submissions, which a key may not)"))
+  setRetention: formMemberProcedure
+    .meta(
+      rest(
+        'PUT /v1/forms/:form_id/retention',
+        200,
+        "How long a form keeps its submissions (members' sessions only: a shorter retention deletes submissions, which a key may not)",
+      ),
+    )
     .input(formRetentionInput)
     .output(form)
     .mutation(async ({ ctx, input }) => {
@@ -290,9 +303,12 @@ export const formsRouter = router({
       return formToWire(updated);
     }),
 
-  resendVerification: formsScopeProcedure.meta(rest('POST /v1/forms/:form_id/resend-verification', 202,
-      "Send a new verification link to each of the form's notify_emails not verified yet",
-      { errors: ['form_not_found', 'no_notify_email', 'email_already_verified', 'rate_limited'] }))
+  resendVerification: formsScopeProcedure
+    .meta(
+      rest('POST /v1/forms/:form_id/resend-verification', 202, "Send a new verification link to each of the form's notify_emails not verified yet", {
+        errors: ['form_not_found', 'no_notify_email', 'email_already_verified', 'rate_limited'],
+      }),
+    )
     .input(formIdInput)
     .output(formVerificationSent)
     .mutation(async ({ ctx, input }) => {
@@ -311,9 +327,12 @@ export const formsRouter = router({
       return { sent_to: sentTo[0]!, sent_to_all: sentTo };
     }),
 
-  claim: memberProcedure.meta(rest('POST /v1/forms/:form_id/claim', 200,
-      'Claim an unclaimed form into a workspace of the caller, with its claim token',
-      { errors: ['form_not_found', 'form_already_claimed'] }))
+  claim: memberProcedure
+    .meta(
+      rest('POST /v1/forms/:form_id/claim', 200, 'Claim an unclaimed form into a workspace of the caller, with its claim token', {
+        errors: ['form_not_found', 'form_already_claimed'],
+      }),
+    )
     .input(formClaimInput)
     .output(form)
     .mutation(async ({ ctx, input }) => {
@@ -342,8 +361,14 @@ export const formsRouter = router({
       return formToWire(claimed);
     }),
 
-  delete: formOwnerProcedure.meta(rest('DELETE /v1/forms/:form_id', 204,
-      "Delete a form with everything it holds: its submissions, their emails, its webhooks and their deliveries (owners' sessions only)"))
+  delete: formOwnerProcedure
+    .meta(
+      rest(
+        'DELETE /v1/forms/:form_id',
+        204,
+        "Delete a form with everything it holds: its submissions, their emails, its webhooks and their deliveries (owners' sessions only)",
+      ),
+    )
     .input(formIdInput)
     .mutation(async ({ ctx }) => {
       const formId = ctx.form.id;
@@ -366,12 +391,17 @@ export const formsRouter = router({
       ctx.services.formCache.forget(formId);
     }),
 
-  list: memberProcedure.meta(rest('GET /v1/workspaces/:workspace_id/forms', 200,
-      "The workspace's forms, newest first, each with its submission count and last submission time"))
+  list: memberProcedure
+    .meta(rest('GET /v1/workspaces/:workspace_id/forms', 200, "The workspace's forms, newest first, each with its submission count and last submission time"))
     .input(formListInput)
     .output(listOf(formListItem, 'FormList'))
     .query(async ({ ctx, input }) => {
-      const page = await pageWithin('form', input, (before, bounds) => ctx.em.getRepository(Form).newestOfWorkspace(ctx.workspaceId, before, bounds), formToWire);
+      const page = await pageWithin(
+        'form',
+        input,
+        (before, bounds) => ctx.em.getRepository(Form).newestOfWorkspace(ctx.workspaceId, before, bounds),
+        formToWire,
+      );
       const stats = await ctx.em.getRepository(Submission).statsOf(page.data.map((f) => f.id));
       return {
         ...page,

@@ -1,4 +1,13 @@
-import { CAPTCHA_PROVIDERS, FIELD_TYPES, FILE_FIELD_LIMITS, FORM_STATES, RETENTION_DAYS, SUBMISSION_MODES, TEXT_LIMITS, UNKNOWN_FIELD_POLICIES } from '@lfk/vocabulary';
+import {
+  CAPTCHA_PROVIDERS,
+  FIELD_TYPES,
+  FILE_FIELD_LIMITS,
+  FORM_STATES,
+  RETENTION_DAYS,
+  SUBMISSION_MODES,
+  TEXT_LIMITS,
+  UNKNOWN_FIELD_POLICIES,
+} from '@lfk/vocabulary';
 import { z } from 'zod';
 import { autoReply, autoReplyInput } from '../auto-replies/schemas.ts';
 import { email, hasControlCharacters, idParam, listInput, NO_CONTROL_CHARACTERS, text, timeInput, timestamp, workspaceScoped } from '../../common-schemas.ts';
@@ -13,12 +22,7 @@ const mimeType = z
 
 export const field = z
   .strictObject({
-    name: z
-      .string()
-      .regex(
-        /^[A-Za-z][A-Za-z0-9_-]{0,63}$/,
-        'Must start with a letter and hold at most 64 letters, digits, "_" or "-".',
-      ),
+    name: z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, 'Must start with a letter and hold at most 64 letters, digits, "_" or "-".'),
     type: fieldType,
     required: z.boolean().default(false),
     label: text(200).optional(),
@@ -28,7 +32,9 @@ export const field = z
       .min(1)
       .max(FILE_FIELD_LIMITS.maxSize)
       .optional()
-      .describe(`A file field: the most bytes one file may have (default ${FILE_FIELD_LIMITS.defaultMaxSize}, never above the server's \`LFK_MAX_FILE_SIZE\`).`),
+      .describe(
+        `A file field: the most bytes one file may have (default ${FILE_FIELD_LIMITS.defaultMaxSize}, never above the server's \`LFK_MAX_FILE_SIZE\`).`,
+      ),
     accept: z
       .array(mimeType)
       .min(1)
@@ -84,7 +90,10 @@ const URL_MAX = TEXT_LIMITS.url;
  * A URL as sent. Control characters are refused here because the URL parser would drop tabs and
  * line breaks silently, storing something other than what was typed.
  */
-const urlText = z.string().max(URL_MAX).refine((value) => !hasControlCharacters(value), NO_CONTROL_CHARACTERS);
+const urlText = z
+  .string()
+  .max(URL_MAX)
+  .refine((value) => !hasControlCharacters(value), NO_CONTROL_CHARACTERS);
 
 function parseUrl(value: string): URL | null {
   try {
@@ -104,8 +113,16 @@ export const origin = urlText.transform((value, ctx) => {
     ctx.addIssue({ code: 'custom', message: 'Must be an origin such as https://example.com.' });
     return z.NEVER;
   }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password
-    || url.pathname !== '/' || url.search || url.hash || /[?#]/.test(value) || value.endsWith('//')) {
+  if (
+    (url.protocol !== 'https:' && url.protocol !== 'http:') ||
+    url.username ||
+    url.password ||
+    url.pathname !== '/' ||
+    url.search ||
+    url.hash ||
+    /[?#]/.test(value) ||
+    value.endsWith('//')
+  ) {
     ctx.addIssue({ code: 'custom', message: 'Must be an origin (scheme://host[:port]) with no path, query or credentials.' });
     return z.NEVER;
   }
@@ -187,7 +204,9 @@ const formFields = {
       'Where a refused HTML form post sends the visitor (303), instead of lfk’s page: ' +
         'with `?error=<code>` and, when fields are at fault, `&fields=<comma-separated names>`.',
     ),
-  notify_email: email.nullable().describe('One address to email each submission to (once verified): the same as `notify_emails` of it alone; null stops the emails.'),
+  notify_email: email
+    .nullable()
+    .describe('One address to email each submission to (once verified): the same as `notify_emails` of it alone; null stops the emails.'),
   notify_emails: z
     .array(email)
     .max(NOTIFY_EMAILS_MAX, `At most ${NOTIFY_EMAILS_MAX} addresses.`)
@@ -272,67 +291,69 @@ export const formUpdateInput = z.strictObject({
 });
 export type FormUpdateInput = z.infer<typeof formUpdateInput>;
 
-export const form = z.object({
-  id: z.string(),
-  workspace_id: z.string().nullable(),
-  project_id: z.string().nullable(),
-  name: z.string(),
-  state: formState,
-  schema: z.array(
-    z
+export const form = z
+  .object({
+    id: z.string(),
+    workspace_id: z.string().nullable(),
+    project_id: z.string().nullable(),
+    name: z.string(),
+    state: formState,
+    schema: z.array(
+      z
+        .object({
+          name: z.string(),
+          type: fieldType,
+          required: z.boolean(),
+          label: z.string().optional(),
+          options: z.array(z.string()).optional(),
+          max_size: z.int().optional(),
+          accept: z.array(z.string()).optional(),
+          multiple: z.boolean().optional(),
+          max_files: z.int().optional(),
+        })
+        .meta({ id: 'FormField' }),
+    ),
+    unknown_fields: unknownFieldPolicy,
+    submission_mode: submissionMode,
+    allowed_origins: z.array(z.string()),
+    refused_origins: z
+      .array(z.object({ origin: z.string(), last_refused_at: timestamp }).meta({ id: 'RefusedOrigin' }))
+      .describe(
+        'The last 5 origins whose browser submissions or CORS preflights this form refused (`origin_not_allowed`), newest first: ' +
+          'the page a form is on, missing from `allowed_origins`, shows up here. Noted at most once a minute per origin.',
+      ),
+    notify_email: z.string().nullable().describe('The first of `notify_emails`, or null.'),
+    notify_email_verified: z.boolean().describe('Whether `notify_email` is verified.'),
+    notify_emails: z.array(z.string()).describe('Where submissions are emailed, each once verified.'),
+    verified_notify_emails: z.array(z.string()).describe('Those of `notify_emails` that are verified.'),
+    notified_addresses: z
+      .array(z.string())
+      .describe(
+        'Where submission emails go now: the verified `notify_emails`; ' +
+          'while none of them is, the addresses verified before they were changed, so changing them never silently stops the emails.',
+      ),
+    notifications_to: z.string().nullable().describe('The first of `notified_addresses`, or null when no email is sent.'),
+    redirect_url: z.string().nullable(),
+    error_redirect_url: z.string().nullable(),
+    spam: z
       .object({
-        name: z.string(),
-        type: fieldType,
-        required: z.boolean(),
-        label: z.string().optional(),
-        options: z.array(z.string()).optional(),
-        max_size: z.int().optional(),
-        accept: z.array(z.string()).optional(),
-        multiple: z.boolean().optional(),
-        max_files: z.int().optional(),
+        honeypot: z.string().nullable(),
+        captcha: z.object({ provider: captchaProvider, site_key: z.string() }).nullable().describe('The secret is never answered.'),
       })
-      .meta({ id: 'FormField' }),
-  ),
-  unknown_fields: unknownFieldPolicy,
-  submission_mode: submissionMode,
-  allowed_origins: z.array(z.string()),
-  refused_origins: z
-    .array(z.object({ origin: z.string(), last_refused_at: timestamp }).meta({ id: 'RefusedOrigin' }))
-    .describe(
-      'The last 5 origins whose browser submissions or CORS preflights this form refused (`origin_not_allowed`), newest first: ' +
-        'the page a form is on, missing from `allowed_origins`, shows up here. Noted at most once a minute per origin.',
-    ),
-  notify_email: z.string().nullable().describe('The first of `notify_emails`, or null.'),
-  notify_email_verified: z.boolean().describe('Whether `notify_email` is verified.'),
-  notify_emails: z.array(z.string()).describe('Where submissions are emailed, each once verified.'),
-  verified_notify_emails: z.array(z.string()).describe('Those of `notify_emails` that are verified.'),
-  notified_addresses: z
-    .array(z.string())
-    .describe(
-      'Where submission emails go now: the verified `notify_emails`; ' +
-        'while none of them is, the addresses verified before they were changed, so changing them never silently stops the emails.',
-    ),
-  notifications_to: z.string().nullable().describe('The first of `notified_addresses`, or null when no email is sent.'),
-  redirect_url: z.string().nullable(),
-  error_redirect_url: z.string().nullable(),
-  spam: z
-    .object({
-      honeypot: z.string().nullable(),
-      captcha: z.object({ provider: captchaProvider, site_key: z.string() }).nullable().describe('The secret is never answered.'),
-    })
-    .meta({ id: 'SpamSettings' }),
-  auto_reply: autoReply.nullable(),
-  auto_replies_skipped: z
-    .int()
-    .describe('Auto-replies not sent because the address stopped them or a limit was reached: someone may be using the form to mail others.'),
-  closed: z.boolean(),
-  closes_at: timestamp.nullable(),
-  max_submissions: z.int().nullable(),
-  closed_message: z.string().nullable(),
-  retention_days: z.int().nullable(),
-  created_at: timestamp,
-  updated_at: timestamp,
-}).meta({ id: 'Form' });
+      .meta({ id: 'SpamSettings' }),
+    auto_reply: autoReply.nullable(),
+    auto_replies_skipped: z
+      .int()
+      .describe('Auto-replies not sent because the address stopped them or a limit was reached: someone may be using the form to mail others.'),
+    closed: z.boolean(),
+    closes_at: timestamp.nullable(),
+    max_submissions: z.int().nullable(),
+    closed_message: z.string().nullable(),
+    retention_days: z.int().nullable(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Form' });
 export type Form = z.infer<typeof form>;
 
 /** The create response: an anonymous create also carries the claim token, shown this once. */
@@ -344,13 +365,10 @@ export type CreatedForm = z.input<typeof createdForm>;
 export const formListInput = workspaceScoped.extend(listInput.shape);
 
 /** A form in its workspace's list: with how many submissions it holds (spam not counted) and when the last came. */
-export const formListItem = form
-  .extend({ submission_count: z.int(), last_submission_at: timestamp.nullable() })
-  .meta({ id: 'FormListItem' });
+export const formListItem = form.extend({ submission_count: z.int(), last_submission_at: timestamp.nullable() }).meta({ id: 'FormListItem' });
 
 export const formClaimInput = z.strictObject({
   form_id: idParam,
   claim_token: z.string().max(200),
   workspace_id: idParam,
 });
-

@@ -34,7 +34,7 @@ describe('a burst naming one address', () => {
     );
     expect(sent.filter((s) => s.status === 'rejected')).toEqual([]);
     expect(await count(services, 'submissions where form_id = ?', [form.id])).toBe(500);
-    expect(await count(services, "outbox_emails where kind = 'auto_reply' and \"to\" = ?", [victim])).toBe(5);
+    expect(await count(services, 'outbox_emails where kind = \'auto_reply\' and "to" = ?', [victim])).toBe(5);
     expect((await (await callerFor(services, owner.token)).forms.get({ form_id: form.id })).auto_replies_skipped).toBe(495);
   });
 });

@@ -3,8 +3,7 @@ import type { EntityManager } from '@mikro-orm/sql';
 import { ApiError } from '../../errors.ts';
 
 /** The form's own words when it has them: a closed form answers with its `closed_message`. */
-const formClosed = (form: FormReading) =>
-  new ApiError('form_closed', form.closedMessage ? { message: form.closedMessage } : {});
+const formClosed = (form: FormReading) => new ApiError('form_closed', form.closedMessage ? { message: form.closedMessage } : {});
 
 /** Closed by hand or past its `closes_at`: decided when a submission arrives, so no sweep is needed. */
 export function assertOpen(form: FormReading, now: Date): void {

@@ -33,9 +33,11 @@ const SECRET_VALUE = 'private-value-7f3a';
 const as = (token: string) => callerFor(services, token);
 const inboxForm = (settings: Record<string, unknown> = {}) => createContactForm(services, owner, settings);
 /** A submission sent with the workspace's key; answers its id. */
-const post = async (formId: string, values: Record<string, unknown> = VALID) => (await (await as(key)).submissions.create({ form_id: formId, data: values })).id;
+const post = async (formId: string, values: Record<string, unknown> = VALID) =>
+  (await (await as(key)).submissions.create({ form_id: formId, data: values })).id;
 const deleteOne = async (token: string, formId: string, id: string) => (await as(token)).submissions.delete({ form_id: formId, submission_id: id });
-const deleteMany = async (token: string, formId: string, body: Record<string, unknown>) => (await as(token)).submissions.deleteMany({ form_id: formId, ...body } as never);
+const deleteMany = async (token: string, formId: string, body: Record<string, unknown>) =>
+  (await as(token)).submissions.deleteMany({ form_id: formId, ...body } as never);
 const deleteForm = async (token: string, formId: string) => (await as(token)).forms.delete({ form_id: formId });
 
 /** The form's submissions as stored, oldest first. */
@@ -49,10 +51,14 @@ const sendsOf = async (submissionId: string) => ({
 
 /** Makes the form's notify_email verified at once (the verification link is tested elsewhere). */
 const verifiedNotifyEmail = (formId: string) =>
-  sql(services, "update forms set notify_emails = jsonb_build_array(jsonb_build_object('email', ?::text, 'verified', true)) where id = ?", ['owner-inbox@example.com', formId]);
+  sql(services, "update forms set notify_emails = jsonb_build_array(jsonb_build_object('email', ?::text, 'verified', true)) where id = ?", [
+    'owner-inbox@example.com',
+    formId,
+  ]);
 
 /** An endpoint whose name never resolves (no delivery is attempted here anyway): its deliveries wait. */
-const unreachableWebhook = async (formId: string) => (await (await as(owner.token)).webhooks.create({ form_id: formId, url: 'https://receiver.invalid/hook' })).id;
+const unreachableWebhook = async (formId: string) =>
+  (await (await as(owner.token)).webhooks.create({ form_id: formId, url: 'https://receiver.invalid/hook' })).id;
 
 async function auditOf(formOrSubmission: string) {
   const { data } = await (await as(owner.token)).auditEvents.list({ workspace_id: owner.workspaceId, limit: 100 });
@@ -110,7 +116,8 @@ describe(`several submissions (${ENGINE})`, () => {
     // 2,500 old submissions, written as the repository writes them, a day before the cut.
     await sql(
       services,
-      "insert into submissions (id, form_id, data, source, status, created_at) select 'sub_' || lpad(to_hex(g), 26, '0'), ?, '{\"name\":\"Old\"}', 'browser', 'ok', ? from generate_series(1, 2500) g",
+      "insert into submissions (id, form_id, data, source, status, created_at) select 'sub_' || lpad(to_hex(g), 26, '0'), ?, '{\"name\":\"Old\"}', " +
+        "'browser', 'ok', ? from generate_series(1, 2500) g",
       [form.id, new Date(clock.getTime() - 86_400_000)],
     );
     await post(form.id, { ...VALID, _gotcha: 'bot' });
@@ -128,7 +135,14 @@ describe(`several submissions (${ENGINE})`, () => {
 
   it('asks for ids or a time, not both, not neither; at most 100 ids', async () => {
     const form = await inboxForm();
-    const bodies = [{}, { ids: [] }, { ids: ['sub_x'], before: clock.toISOString() }, { ids: Array(101).fill('sub_x') }, { before: 'yesterday' }, { before: '0000-01-01T00:00:00Z' }];
+    const bodies = [
+      {},
+      { ids: [] },
+      { ids: ['sub_x'], before: clock.toISOString() },
+      { ids: Array(101).fill('sub_x') },
+      { before: 'yesterday' },
+      { before: '0000-01-01T00:00:00Z' },
+    ];
     for (const body of bodies) {
       await expectRefused(deleteMany(owner.token, form.id, body), 400, 'invalid_request', { what: JSON.stringify(body).slice(0, 80) });
     }

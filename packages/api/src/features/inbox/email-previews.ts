@@ -68,7 +68,10 @@ const previewOf = (email: OutgoingEmail) => ({
  * What a submission of sample values would send, built by the code that sends the real ones: the
  * notification to the form's first address, and the auto-reply to the sample address.
  */
-export async function previewEmails(services: Pick<Services, 'db' | 'secretBox' | 'publicUrl' | 'now'>, form: FormReading): Promise<z.input<typeof emailPreviews>> {
+export async function previewEmails(
+  services: Pick<Services, 'db' | 'secretBox' | 'publicUrl' | 'now'>,
+  form: FormReading,
+): Promise<z.input<typeof emailPreviews>> {
   const values: Record<string, StoredValue> = {};
   for (const field of form.schema) {
     const value = sampleValue(field);

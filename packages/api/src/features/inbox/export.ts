@@ -44,7 +44,10 @@ type Files = z.input<typeof linkedFile>[];
 
 /** A file field's cell: its files' signed links, one per line (a quarantined file's name, marked). */
 const fileCell = (files: Files, field: string) =>
-  files.filter((file) => file.field === field).map((file) => file.url ?? `${file.name} (quarantined)`).join('\n');
+  files
+    .filter((file) => file.field === field)
+    .map((file) => file.url ?? `${file.name} (quarantined)`)
+    .join('\n');
 
 /** The cell of the fields the form does not name: each `name: value`, one per line. */
 const keptCell = (fields: StoredField[], s: SubmissionReading) =>
@@ -130,15 +133,30 @@ export async function* exportSubmissions(
     const next = async (after: string | undefined): Promise<Chunk> => {
       const { rows, more } = await exporter.em.getRepository(Submission).oldestFirstMatching(form.id, filter, after, EXPORT_BATCH);
       metrics.exportRowsRead(rows.length);
-      const filesOf = await linkedFilesOf(exporter.em, exporter.services, form.workspace?.id ?? null, rows.map((s) => s.id));
+      const filesOf = await linkedFilesOf(
+        exporter.em,
+        exporter.services,
+        form.workspace?.id ?? null,
+        rows.map((s) => s.id),
+      );
       const text =
-        rows.length === 0 ? '' : format === 'csv' ? stringify(rows.map((s) => csvRow(form, s, filesOf(s.id))), CSV_OPTIONS) : rows.map((s) => jsonLine(s, filesOf(s.id))).join('');
+        rows.length === 0
+          ? ''
+          : format === 'csv'
+            ? stringify(
+                rows.map((s) => csvRow(form, s, filesOf(s.id))),
+                CSV_OPTIONS,
+              )
+            : rows.map((s) => jsonLine(s, filesOf(s.id))).join('');
       return { text, last: rows.at(-1)?.id, more };
     };
     // The first batch is read before anything is yielded: a failure there is still an error the
     // route can answer, before the first byte of the file.
     let chunk = await next(undefined);
-    const header = format === 'csv' ? stringify([[...LEADING_COLUMNS, ...form.schema.map((f) => f.name), ...(form.unknownFields === 'keep' ? [KEPT_COLUMN] : [])]], CSV_OPTIONS) : '';
+    const header =
+      format === 'csv'
+        ? stringify([[...LEADING_COLUMNS, ...form.schema.map((f) => f.name), ...(form.unknownFields === 'keep' ? [KEPT_COLUMN] : [])]], CSV_OPTIONS)
+        : '';
     const first = (options.bom ? BOM : '') + header + chunk.text;
     if (first) yield first;
     while (chunk.more) {

@@ -72,8 +72,7 @@ export function notificationTo(to: string, form: FormReading, submission: SentSu
  * Whether a real submission queues webhook deliveries: when an enabled endpoint listens, and none
  * of its files is quarantined (malware is not sent on).
  */
-export const deliversTo = (form: SubmissionFormReading, files: readonly Pick<FileReading, 'status'>[]) =>
-  form.hasWebhooks && !holdsMalware(files);
+export const deliversTo = (form: SubmissionFormReading, files: readonly Pick<FileReading, 'status'>[]) => form.hasWebhooks && !holdsMalware(files);
 
 /** Queues the webhook deliveries of a real submission (`deliversTo`) in `em`'s transaction, with its files' signed links; none to `except`. */
 export async function queueDeliveries(
@@ -93,7 +92,12 @@ export async function queueDeliveries(
  * in `em`'s transaction, with its files' signed links; none when a file is quarantined (malware is
  * not sent on). True when a delivery was queued.
  */
-export async function queueReleased(em: EntityManager, form: SubmissionFormReading, submission: SentSubmission, services: Pick<Services, 'files' | 'now'>): Promise<boolean> {
+export async function queueReleased(
+  em: EntityManager,
+  form: SubmissionFormReading,
+  submission: SentSubmission,
+  services: Pick<Services, 'files' | 'now'>,
+): Promise<boolean> {
   if (holdsMalware(submission.files)) return false;
   const files = await linkFiles(em, services, form.workspace?.id ?? null, submission.files);
   return queueSubmissionReleased(em, { form: { id: form.id, name: form.name }, submission, files }, services.now());

@@ -1,4 +1,13 @@
-import { AuditEvent, type DeletedSubmission, type FormReading, Submission, SubmissionFile, type SubmissionFilter, type SubmissionFormReading, type SubmissionRepository } from '@lfk/db';
+import {
+  AuditEvent,
+  type DeletedSubmission,
+  type FormReading,
+  Submission,
+  SubmissionFile,
+  type SubmissionFilter,
+  type SubmissionFormReading,
+  type SubmissionRepository,
+} from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Context } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
@@ -95,15 +104,32 @@ async function receiveBody(ctx: Context, form: SubmissionFormReading, upload: Up
 const MAX_MULTIPART_VALUES = 200;
 
 export const inboxRouter = router({
-  create: submissionProcedure.meta(rest('POST /v1/forms/:form_id/submissions', 201,
-      'Submit to a form: from an allowed origin (browser mode) or with a key of its workspace',
-      {
+  create: submissionProcedure
+    .meta(
+      rest('POST /v1/forms/:form_id/submissions', 201, 'Submit to a form: from an allowed origin (browser mode) or with a key of its workspace', {
         transport: 'submission',
         bodyLimit: SUBMISSION_MAX_BYTES,
         body: submissionValues,
-        errors: ['form_not_found', 'forbidden', 'api_key_required', 'origin_not_allowed', 'form_closed', 'validation_failed', 'invalid_submission', 'captcha_failed', 'payload_too_large', 'file_too_large', 'submission_too_large', 'file_type_not_accepted', 'storage_unavailable', 'scanner_unavailable', 'rate_limited'],
+        errors: [
+          'form_not_found',
+          'forbidden',
+          'api_key_required',
+          'origin_not_allowed',
+          'form_closed',
+          'validation_failed',
+          'invalid_submission',
+          'captcha_failed',
+          'payload_too_large',
+          'file_too_large',
+          'submission_too_large',
+          'file_type_not_accepted',
+          'storage_unavailable',
+          'scanner_unavailable',
+          'rate_limited',
+        ],
         idempotent: true,
-      }))
+      }),
+    )
     .input(submissionCreateInput)
     .output(createdSubmission)
     .mutation(async ({ ctx, input }) => {
@@ -121,15 +147,22 @@ export const inboxRouter = router({
       }
     }),
 
-  emailPreviews: formsScopeProcedure.meta(rest('GET /v1/forms/:form_id/email-previews', 200,
-      'What a submission of sample values would send now: the notification and the auto-reply, as sent',
-      { errors: ['form_not_found'] }))
+  emailPreviews: formsScopeProcedure
+    .meta(
+      rest('GET /v1/forms/:form_id/email-previews', 200, 'What a submission of sample values would send now: the notification and the auto-reply, as sent', {
+        errors: ['form_not_found'],
+      }),
+    )
     .input(formIdInput)
     .output(emailPreviews)
     .query(async ({ ctx, input }) => previewEmails(ctx.services, await readReachableForm(ctx.services.formCache, ctx.em, ctx.scope, input.form_id))),
 
-  get: formMemberProcedure.meta(rest('GET /v1/forms/:form_id/submissions/:submission_id', 200,
-      "One submission of a form, all of its values (members' sessions only)", { errors: ['submission_not_found'] }))
+  get: formMemberProcedure
+    .meta(
+      rest('GET /v1/forms/:form_id/submissions/:submission_id', 200, "One submission of a form, all of its values (members' sessions only)", {
+        errors: ['submission_not_found'],
+      }),
+    )
     .input(submissionGetInput)
     .output(submission)
     .query(async ({ ctx, input }) => {
@@ -139,21 +172,32 @@ export const inboxRouter = router({
       return submissionWithFiles(ctx.em, found);
     }),
 
-  list: formMemberProcedure.meta(rest('GET /v1/forms/:form_id/submissions', 200,
-      "A form's submissions, newest first, filtered by status, time and text (members' sessions only)"))
+  list: formMemberProcedure
+    .meta(rest('GET /v1/forms/:form_id/submissions', 200, "A form's submissions, newest first, filtered by status, time and text (members' sessions only)"))
     .input(submissionListInput)
     .output(listOf(submission))
     .query(async ({ ctx, input }) => {
       const filter = filterOf(input);
       const submissions = ctx.em.getRepository(Submission);
-      const page = await pageWithin('sub', input, (before, bounds) => submissions.newestFirstMatching(ctx.form.id, filter, before, bounds), (row) => row);
+      const page = await pageWithin(
+        'sub',
+        input,
+        (before, bounds) => submissions.newestFirstMatching(ctx.form.id, filter, before, bounds),
+        (row) => row,
+      );
       const files = await ctx.em.getRepository(SubmissionFile).ofSubmissions(page.data.map((row) => row.id));
       return { data: page.data.map((row) => submissionToWire(row, files.get(row.id))), next_cursor: page.next_cursor };
     }),
 
-  delete: formMemberProcedure.meta(rest('DELETE /v1/forms/:form_id/submissions/:submission_id', 204,
-      "Delete a submission, with its email and webhook deliveries (members' sessions only); endpoints subscribed to `submission.deleted` are told",
-      { errors: ['submission_not_found'] }))
+  delete: formMemberProcedure
+    .meta(
+      rest(
+        'DELETE /v1/forms/:form_id/submissions/:submission_id',
+        204,
+        "Delete a submission, with its email and webhook deliveries (members' sessions only); endpoints subscribed to `submission.deleted` are told",
+        { errors: ['submission_not_found'] },
+      ),
+    )
     .input(submissionGetInput)
     .mutation(async ({ ctx, input }) => {
       const queued = await ctx.em.transactional(async (em) => {
@@ -166,8 +210,15 @@ export const inboxRouter = router({
       if (queued) ctx.services.wakeWebhooks();
     }),
 
-  deleteMany: formMemberProcedure.meta(rest('POST /v1/forms/:form_id/submissions/delete', 200,
-      "Delete several submissions: up to 100 by id, or every one before a time (members' sessions only); endpoints subscribed to `submission.deleted` are told of each"))
+  deleteMany: formMemberProcedure
+    .meta(
+      rest(
+        'POST /v1/forms/:form_id/submissions/delete',
+        200,
+        "Delete several submissions: up to 100 by id, or every one before a time (members' sessions only); endpoints subscribed to " +
+          '`submission.deleted` are told of each',
+      ),
+    )
     .input(submissionsDeleteInput)
     .output(submissionsDeleted)
     .mutation(async ({ ctx, input }) => {
@@ -185,7 +236,13 @@ export const inboxRouter = router({
         deleted = await ctx.em.transactional(async (em) => {
           const files = await em.getRepository(SubmissionFile).totalsInForm(ctx.form.id, ids);
           const deleted = await deleteAndTell(em, (submissions) => submissions.deleteInForm(ctx.form.id, ids));
-          em.getRepository(AuditEvent).record({ workspaceId, action: 'submissions.deleted', actor: ctx.actor, target, data: { deleted, ids: ids.length, ...filesAudit(files) } });
+          em.getRepository(AuditEvent).record({
+            workspaceId,
+            action: 'submissions.deleted',
+            actor: ctx.actor,
+            target,
+            data: { deleted, ids: ids.length, ...filesAudit(files) },
+          });
           return deleted;
         });
       } else {
@@ -195,16 +252,28 @@ export const inboxRouter = router({
         const files = await ctx.em.getRepository(SubmissionFile).totalsBefore(ctx.form.id, before);
         deleted = await inBatches(ctx.services.db, (em, limit) => deleteAndTell(em, (submissions) => submissions.deleteBatch(ctx.form.id, before, limit)));
         await ctx.em.transactional(async (em) => {
-          em.getRepository(AuditEvent).record({ workspaceId, action: 'submissions.deleted', actor: ctx.actor, target, data: { deleted, before: before.toISOString(), ...filesAudit(files) } });
+          em.getRepository(AuditEvent).record({
+            workspaceId,
+            action: 'submissions.deleted',
+            actor: ctx.actor,
+            target,
+            data: { deleted, before: before.toISOString(), ...filesAudit(files) },
+          });
         });
       }
       if (queued) ctx.services.wakeWebhooks();
       return { deleted };
     }),
 
-  markSpam: formMemberProcedure.meta(rest('POST /v1/forms/:form_id/submissions/:submission_id/spam', 200,
-      "Mark a submission as spam: its email and webhook deliveries not yet sent are cancelled (members' sessions only)",
-      { errors: ['submission_not_found'] }))
+  markSpam: formMemberProcedure
+    .meta(
+      rest(
+        'POST /v1/forms/:form_id/submissions/:submission_id/spam',
+        200,
+        "Mark a submission as spam: its email and webhook deliveries not yet sent are cancelled (members' sessions only)",
+        { errors: ['submission_not_found'] },
+      ),
+    )
     .input(submissionGetInput)
     .output(submission)
     .mutation(async ({ ctx, input }) =>
@@ -219,10 +288,16 @@ export const inboxRouter = router({
       }),
     ),
 
-  markNotSpam: formMemberProcedure.meta(rest('POST /v1/forms/:form_id/submissions/:submission_id/not-spam', 200,
-      "Mark a submission as not spam: the email and webhook deliveries held back from it are sent now, " +
-        "and endpoints subscribed to `submission.released` are told (members' sessions only)",
-      { errors: ['submission_not_found'] }))
+  markNotSpam: formMemberProcedure
+    .meta(
+      rest(
+        'POST /v1/forms/:form_id/submissions/:submission_id/not-spam',
+        200,
+        'Mark a submission as not spam: the email and webhook deliveries held back from it are sent now, ' +
+          "and endpoints subscribed to `submission.released` are told (members' sessions only)",
+        { errors: ['submission_not_found'] },
+      ),
+    )
     .input(submissionGetInput)
     .output(submission)
     .mutation(async ({ ctx, input }) => {
@@ -248,13 +323,22 @@ export const inboxRouter = router({
       return answer;
     }),
 
-  export: formMemberProcedure.meta(rest('GET /v1/forms/:form_id/submissions/export', 200,
-      "A form's submissions as a CSV or JSON Lines file, oldest first, streamed (members' sessions only); at most `LFK_EXPORTS_PER_PERSON` at once per person",
-      { transport: 'export', errors: ['rate_limited'], sudo: true }))
+  export: formMemberProcedure
+    .meta(
+      rest(
+        'GET /v1/forms/:form_id/submissions/export',
+        200,
+        "A form's submissions as a CSV or JSON Lines file, oldest first, streamed (members' sessions only); at most `LFK_EXPORTS_PER_PERSON` at " +
+          'once per person',
+        { transport: 'export', errors: ['rate_limited'], sudo: true },
+      ),
+    )
     .input(submissionExportInput)
     // The file comes chunk by chunk as it is read; the route that serves it sends each as it comes.
     .query(({ ctx, input }) => ({
       format: input.format,
-      chunks: exportSubmissions({ em: ctx.em, services: ctx.services, person: ctx.session.userId }, ctx.form, filterOf(input), input.format, { bom: input.bom }),
+      chunks: exportSubmissions({ em: ctx.em, services: ctx.services, person: ctx.session.userId }, ctx.form, filterOf(input), input.format, {
+        bom: input.bom,
+      }),
     })),
 });

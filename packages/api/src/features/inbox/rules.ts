@@ -42,7 +42,11 @@ export function admitOrigin(services: Pick<Services, 'refusedOrigins'>, form: Fo
 }
 
 /** A CORS preflight for a form's submissions: the origin it is granted to, or why not. */
-export async function preflightSubmission(services: Pick<Services, 'db' | 'formCache' | 'refusedOrigins'>, formId: string, origin: string | undefined): Promise<string> {
+export async function preflightSubmission(
+  services: Pick<Services, 'db' | 'formCache' | 'refusedOrigins'>,
+  formId: string,
+  origin: string | undefined,
+): Promise<string> {
   const form = await findSubmissionForm(services, services.db.fork(), formId);
   return admitOrigin(services, form, origin);
 }

@@ -19,25 +19,25 @@ export const submissionCreateInput = z.object({
   ),
 });
 
-export const createdSubmission = z
-  .object({ id: z.string(), form_id: z.string(), created_at: timestamp })
-  .meta({ id: 'CreatedSubmission' });
+export const createdSubmission = z.object({ id: z.string(), form_id: z.string(), created_at: timestamp }).meta({ id: 'CreatedSubmission' });
 
 export const submissionStatus = z.enum(SUBMISSION_STATUSES).meta({ id: 'SubmissionStatus' });
 
-export const submission = z.object({
-  id: z.string(),
-  form_id: z.string(),
-  data: storedSubmissionValues,
-  files: z.array(submissionFile).describe("Its files, in the order they were sent (download each from `/files/{file_id}`)."),
-  source: z.enum(SUBMISSION_SOURCES),
-  status: submissionStatus,
-  spam_reason: z
-    .enum(SPAM_REASONS)
-    .nullable()
-    .describe('Why it is spam: its honeypot was filled in, the captcha provider could not be reached, or a member marked it.'),
-  created_at: timestamp,
-}).meta({ id: 'Submission' });
+export const submission = z
+  .object({
+    id: z.string(),
+    form_id: z.string(),
+    data: storedSubmissionValues,
+    files: z.array(submissionFile).describe('Its files, in the order they were sent (download each from `/files/{file_id}`).'),
+    source: z.enum(SUBMISSION_SOURCES),
+    status: submissionStatus,
+    spam_reason: z
+      .enum(SPAM_REASONS)
+      .nullable()
+      .describe('Why it is spam: its honeypot was filled in, the captcha provider could not be reached, or a member marked it.'),
+    created_at: timestamp,
+  })
+  .meta({ id: 'Submission' });
 
 /** Which submissions a list or an export reads; the same filters for both. */
 const submissionFilters = {
@@ -73,10 +73,10 @@ export const submissionsDeleteInput = z
 export const submissionsDeleted = z.object({ deleted: z.int().describe('How many submissions were deleted.') }).meta({ id: 'SubmissionsDeleted' });
 
 /** A query string's `true` or `false`, or a JSON boolean. */
-const queryBoolean = z.preprocess(
-  (v) => (v === 'true' ? true : v === 'false' ? false : v),
-  z.boolean(),
-) as unknown as z.ZodType<boolean, boolean | 'true' | 'false'>;
+const queryBoolean = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean()) as unknown as z.ZodType<
+  boolean,
+  boolean | 'true' | 'false'
+>;
 
 export const submissionExportInput = z.object({
   form_id: idParam,

@@ -86,15 +86,11 @@ function checkValue(field: StoredField, value: unknown): Check {
   const trimmed = value.trim();
   switch (field.type) {
     case 'email':
-      return trimmed.length <= 254 && emailShape.safeParse(trimmed).success
-        ? { value: trimmed }
-        : { error: 'Must be an email address.' };
+      return trimmed.length <= 254 && emailShape.safeParse(trimmed).success ? { value: trimmed } : { error: 'Must be an email address.' };
     case 'url':
       return trimmed.length <= 2048 && isHttpUrl(trimmed) ? { value: trimmed } : { error: 'Must be an http or https URL.' };
     case 'tel':
-      return TEL.test(trimmed) && (trimmed.match(/\d/g)?.length ?? 0) >= 3
-        ? { value: trimmed }
-        : { error: 'Must be a telephone number.' };
+      return TEL.test(trimmed) && (trimmed.match(/\d/g)?.length ?? 0) >= 3 ? { value: trimmed } : { error: 'Must be a telephone number.' };
     case 'date':
       return isCalendarDate(trimmed) ? { value: trimmed } : { error: 'Must be a date as YYYY-MM-DD.' };
     case 'select':

@@ -27,7 +27,7 @@ async function freshInvitation(w: World): Promise<Prepared> {
 
 /** How many invitations were emailed to `email` so far, the one just sent included (the shared callers are invited once per row). */
 async function countInvitationsTo(email: string): Promise<number> {
-  return t.count("outbox_emails where kind = 'invitation' and \"to\" = ?", [email]);
+  return t.count('outbox_emails where kind = \'invitation\' and "to" = ?', [email]);
 }
 
 export const accessCases: AccessCase[] = [

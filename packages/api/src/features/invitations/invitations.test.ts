@@ -38,7 +38,11 @@ describe(`inviting (${ENGINE})`, () => {
     const owner = await person(services);
     const withAccount = await person(services);
     const without = `newcomer-${Date.now()}@example.com`;
-    const answers = [await invite(owner.token, owner.workspaceId, withAccount.email), await invite(owner.token, owner.workspaceId, without), await invite(owner.token, owner.workspaceId, owner.email)];
+    const answers = [
+      await invite(owner.token, owner.workspaceId, withAccount.email),
+      await invite(owner.token, owner.workspaceId, without),
+      await invite(owner.token, owner.workspaceId, owner.email),
+    ];
     const shapes = answers.map((answer) => Object.keys(answer).sort().join());
     expect(new Set(shapes).size).toBe(1);
     expect(answers[1]).toMatchObject({ workspace_id: owner.workspaceId, email: without, role: 'member', invited_by: owner.userId });
@@ -164,7 +168,14 @@ describe(`accepting (${ENGINE})`, () => {
     await invite(owner.token, owner.workspaceId, invitee.email);
     const token = await linkTokenTo(services, invitee.email, 'invitation');
     const results = await Promise.all(Array.from({ length: 6 }, () => outcome(accept(invitee.token, token))));
-    expect(results.sort()).toEqual(['404 invitation_not_found', '404 invitation_not_found', '404 invitation_not_found', '404 invitation_not_found', '404 invitation_not_found', 'done']);
+    expect(results.sort()).toEqual([
+      '404 invitation_not_found',
+      '404 invitation_not_found',
+      '404 invitation_not_found',
+      '404 invitation_not_found',
+      '404 invitation_not_found',
+      'done',
+    ]);
     expect(await membershipsOf(owner.workspaceId, invitee.userId)).toBe(1);
   });
 });
@@ -184,7 +195,8 @@ describe(`an invitation is only as good as its sender's standing (${ENGINE})`, (
 
   const LOSING_STANDING: Record<string, (owner: Person, second: Person) => Promise<unknown>> = {
     removed: async (owner, second) => (await as(owner.token)).members.remove({ workspace_id: owner.workspaceId, user_id: second.userId }),
-    'made a member': async (owner, second) => (await as(owner.token)).members.setRole({ workspace_id: owner.workspaceId, user_id: second.userId, role: 'member' }),
+    'made a member': async (owner, second) =>
+      (await as(owner.token)).members.setRole({ workspace_id: owner.workspaceId, user_id: second.userId, role: 'member' }),
     'leaves the workspace': async (owner, second) => (await as(second.token)).members.leave({ workspace_id: owner.workspaceId }),
     'deletes their account': async (_owner, second) => (await as(second.token)).auth.deleteAccount({ password: TEST_PASSWORD }),
   };
@@ -199,7 +211,11 @@ describe(`an invitation is only as good as its sender's standing (${ENGINE})`, (
       // The owners' list shows only invitations that can still be accepted; the log says why this one ended.
       expect(await pending(owner.token, owner.workspaceId)).toEqual([]);
       expect(await auditEvents(owner.token, owner.workspaceId)).toContainEqual(
-        expect.objectContaining({ action: 'invitation.cancelled', target: { type: 'invitation', id: invitationId }, data: { email: invitee.email, reason: 'inviter_not_owner' } }),
+        expect.objectContaining({
+          action: 'invitation.cancelled',
+          target: { type: 'invitation', id: invitationId },
+          data: { email: invitee.email, reason: 'inviter_not_owner' },
+        }),
       );
     });
   }
@@ -242,7 +258,8 @@ describe(`limits (${ENGINE})`, () => {
     for (const [i, email] of seeded.entries()) {
       await sql(
         services,
-        "insert into invitations (id, workspace_id, email, role, token_hash, invited_by_id, expires_at, sent_at, created_at) values (?, ?, ?, 'member', ?, null, now() + interval '7 days', now(), now())",
+        'insert into invitations (id, workspace_id, email, role, token_hash, invited_by_id, expires_at, sent_at, created_at) values (?, ?, ?, ' +
+          "'member', ?, null, now() + interval '7 days', now(), now())",
         [`inv_${String(i).padStart(26, '0')}`, owner.workspaceId, email, email.padEnd(64, 'x')],
       );
     }

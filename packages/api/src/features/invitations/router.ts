@@ -39,12 +39,19 @@ async function assertSenderVouches(em: EntityManager, workspaceId: string, sende
 }
 
 export const invitationsRouter = router({
-  list: memberProcedure.meta(rest('GET /v1/workspaces/:workspace_id/invitations', 200, "The workspace's pending invitations, newest first"))
+  list: memberProcedure
+    .meta(rest('GET /v1/workspaces/:workspace_id/invitations', 200, "The workspace's pending invitations, newest first"))
     .input(invitationListInput)
     .output(listOf(invitation))
     .query(({ ctx, input }) => {
       const invitations = ctx.em.getRepository(Invitation);
-      return pageOf('inv', input, (before, limit) => invitations.pendingIn(ctx.workspaceId, before, limit), (i) => i.id, invitationToWire);
+      return pageOf(
+        'inv',
+        input,
+        (before, limit) => invitations.pendingIn(ctx.workspaceId, before, limit),
+        (i) => i.id,
+        invitationToWire,
+      );
     }),
 
   /**
@@ -52,9 +59,15 @@ export const invitationsRouter = router({
    * and nobody joins until the person reading that address's mail accepts. Inviting an address
    * again replaces its pending invitation (role, link, expiry).
    */
-  create: confirmedOwnerProcedure.meta(rest('POST /v1/workspaces/:workspace_id/invitations', 202,
-      'Invite an email address with a role; they join when they accept the emailed link (7 days). The same answer for every address',
-      { errors: ['invitation_limit_reached', 'rate_limited'], sudo: MAKING_AN_OWNER }))
+  create: confirmedOwnerProcedure
+    .meta(
+      rest(
+        'POST /v1/workspaces/:workspace_id/invitations',
+        202,
+        'Invite an email address with a role; they join when they accept the emailed link (7 days). The same answer for every address',
+        { errors: ['invitation_limit_reached', 'rate_limited'], sudo: MAKING_AN_OWNER },
+      ),
+    )
     .input(invitationCreateInput)
     .output(invitation)
     .mutation(async ({ ctx, input }) => {
@@ -64,8 +77,14 @@ export const invitationsRouter = router({
         await em.getRepository(Workspace).lock(ctx.workspaceId);
         const invitations = em.getRepository(Invitation);
         const existing = await invitations.findOne({ workspace: ctx.workspaceId, email: input.email });
-        if (!existing && (await invitations.countLiveIn(ctx.workspaceId, ctx.services.now())) >= MAX_PENDING_INVITATIONS) throw new ApiError('invitation_limit_reached');
-        const sent = await sendInvitation(em, ctx.services, { workspaceId: ctx.workspaceId, email: input.email, role: input.role, invitedBy: ctx.session.userId });
+        if (!existing && (await invitations.countLiveIn(ctx.workspaceId, ctx.services.now())) >= MAX_PENDING_INVITATIONS)
+          throw new ApiError('invitation_limit_reached');
+        const sent = await sendInvitation(em, ctx.services, {
+          workspaceId: ctx.workspaceId,
+          email: input.email,
+          role: input.role,
+          invitedBy: ctx.session.userId,
+        });
         em.getRepository(AuditEvent).record({
           workspaceId: ctx.workspaceId,
           action: 'invitation.created',
@@ -79,9 +98,15 @@ export const invitationsRouter = router({
       return created;
     }),
 
-  resend: confirmedOwnerProcedure.meta(rest('POST /v1/workspaces/:workspace_id/invitations/:invitation_id/resend', 202,
-      'Email a pending invitation again, with a new link good for 7 more days (the old link stops working); you become its sender',
-      { errors: ['invitation_not_found', 'rate_limited'] }))
+  resend: confirmedOwnerProcedure
+    .meta(
+      rest(
+        'POST /v1/workspaces/:workspace_id/invitations/:invitation_id/resend',
+        202,
+        'Email a pending invitation again, with a new link good for 7 more days (the old link stops working); you become its sender',
+        { errors: ['invitation_not_found', 'rate_limited'] },
+      ),
+    )
     .input(invitationIdInput)
     .output(invitation)
     .mutation(async ({ ctx, input }) => {
@@ -103,8 +128,12 @@ export const invitationsRouter = router({
       return resent;
     }),
 
-  cancel: ownerProcedure.meta(rest('DELETE /v1/workspaces/:workspace_id/invitations/:invitation_id', 204,
-      'Cancel a pending invitation: its link stops working', { errors: ['invitation_not_found'] }))
+  cancel: ownerProcedure
+    .meta(
+      rest('DELETE /v1/workspaces/:workspace_id/invitations/:invitation_id', 204, 'Cancel a pending invitation: its link stops working', {
+        errors: ['invitation_not_found'],
+      }),
+    )
     .input(invitationIdInput)
     .mutation(async ({ ctx, input }) => {
       if (!isId('inv', input.invitation_id)) throw new ApiError('invitation_not_found');
@@ -122,8 +151,10 @@ export const invitationsRouter = router({
     }),
 
   /** Where a link leads, for its page before the invitee signs in; it changes nothing. */
-  show: publicProcedure.meta(rest('GET /v1/invitations/:token', 200, 'What an invitation link invites to: the workspace, the address, the role',
-      { errors: ['invitation_not_found'] }))
+  show: publicProcedure
+    .meta(
+      rest('GET /v1/invitations/:token', 200, 'What an invitation link invites to: the workspace, the address, the role', { errors: ['invitation_not_found'] }),
+    )
     .input(invitationTokenInput)
     .output(invitationPreview)
     .query(async ({ ctx, input }) => {
@@ -143,9 +174,12 @@ export const invitationsRouter = router({
    * the workspace; it proves the address reads its mail, so the account's address is verified too.
    * A member already keeps their role.
    */
-  accept: sessionProcedure.meta(rest('POST /v1/invitations/:token/accept', 200,
-      'Accept an invitation, signed in with the address it was sent to: you join its workspace',
-      { errors: ['invitation_not_found', 'invitation_for_another_address'] }))
+  accept: sessionProcedure
+    .meta(
+      rest('POST /v1/invitations/:token/accept', 200, 'Accept an invitation, signed in with the address it was sent to: you join its workspace', {
+        errors: ['invitation_not_found', 'invitation_for_another_address'],
+      }),
+    )
     .input(invitationTokenInput)
     .output(invitationAccepted)
     .mutation(async ({ ctx, input }) => {

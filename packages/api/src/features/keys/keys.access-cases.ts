@@ -28,8 +28,7 @@ export const accessCases: AccessCase[] = [
   },
   {
     route: 'GET /v1/workspaces/:workspace_id/api-keys',
-    success: (res, { w }) =>
-      expect(res.json.data).toContainEqual(expect.objectContaining({ id: w.key.id, status: 'active' })),
+    success: (res, { w }) => expect(res.json.data).toContainEqual(expect.objectContaining({ id: w.key.id, status: 'active' })),
     expect: workspaceOwner(200),
   },
   {

@@ -23,11 +23,13 @@ beforeAll(async () => {
 });
 
 const activeCount = async (workspaceId: string) =>
-  (await sql<{ n: number }>(
-    services,
-    'select count(*)::int as n from api_keys where workspace_id = ? and revoked_at is null and (expires_at is null or expires_at > ?)',
-    [workspaceId, clock.now().toISOString()],
-  ))[0]!.n;
+  (
+    await sql<{ n: number }>(
+      services,
+      'select count(*)::int as n from api_keys where workspace_id = ? and revoked_at is null and (expires_at is null or expires_at > ?)',
+      [workspaceId, clock.now().toISOString()],
+    )
+  )[0]!.n;
 
 describe(`rolling a key (${ENGINE})`, () => {
   it('without a grace: the new key works at once and the old one is refused on the very next request', async () => {
@@ -127,7 +129,7 @@ describe(`rolling a key (${ENGINE})`, () => {
 });
 
 describe(`a roll keeps the key's expiry policy (${ENGINE})`, () => {
-  it("a key that expires is replaced by one with the same lifetime counted from now; one that never expires, by one that never does", async () => {
+  it('a key that expires is replaced by one with the same lifetime counted from now; one that never expires, by one that never does', async () => {
     const owner = await person(services);
     const lifetime = 90 * DAY;
     const expiring = await createKey(services, owner, { name: 'trial', expires_at: new Date(clock.now().getTime() + lifetime).toISOString() });
@@ -150,7 +152,11 @@ describe(`a roll keeps the key's expiry policy (${ENGINE})`, () => {
   it('a roll may set the new key’s expiry; one out of range is refused and nothing is rolled', async () => {
     const owner = await person(services);
     const old = await createKey(services, owner, { name: 'chosen' });
-    const tooFar = await expectRefused(roll(services, owner, old.id, { expires_at: new Date(clock.now().getTime() + 400 * DAY).toISOString() }), 400, 'invalid_request');
+    const tooFar = await expectRefused(
+      roll(services, owner, old.id, { expires_at: new Date(clock.now().getTime() + 400 * DAY).toISOString() }),
+      400,
+      'invalid_request',
+    );
     expect(tooFar.details).toEqual([{ path: 'expires_at', message: expect.stringContaining('Must be between') }]);
     expect(await getKey(services, owner, old.id)).toMatchObject({ status: 'active', rolled_to: null });
 

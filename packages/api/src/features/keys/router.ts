@@ -27,7 +27,10 @@ import type { EntityManager } from '@mikro-orm/sql';
 
 /** Keys as listed, each with its uses this UTC day (one query for the lot). */
 async function keysToWire(em: EntityManager, keys: IApiKey[], now: Date) {
-  const today = await em.getRepository(ApiKey).usageOn(keys.map((k) => k.id), utcDateOf(now));
+  const today = await em.getRepository(ApiKey).usageOn(
+    keys.map((k) => k.id),
+    utcDateOf(now),
+  );
   return keys.map((k) => apiKeyToWire(k, now, today.get(k.id)));
 }
 
@@ -45,9 +48,13 @@ function expiryOf(requested: string | undefined, now: Date): Date | null {
 }
 
 export const apiKeysRouter = router({
-  create: confirmedOwnerProcedure.meta(rest('POST /v1/workspaces/:workspace_id/api-keys', 201,
-      'Create an API key, optionally expiring; the plaintext key is in this response only',
-      { errors: ['api_key_limit_reached'], sudo: true }))
+  create: confirmedOwnerProcedure
+    .meta(
+      rest('POST /v1/workspaces/:workspace_id/api-keys', 201, 'Create an API key, optionally expiring; the plaintext key is in this response only', {
+        errors: ['api_key_limit_reached'],
+        sudo: true,
+      }),
+    )
     .input(apiKeyCreateInput)
     .output(createdApiKey)
     .mutation(async ({ ctx, input }) => {
@@ -74,8 +81,8 @@ export const apiKeysRouter = router({
       return createdKeyToWire(created, key, ctx.workspaceId);
     }),
 
-  current: keyProcedure.meta(rest('GET /v1/api-keys/current', 200,
-      'The API key this request presents, as it knows itself: an agent holding only a key can ask which one it is'))
+  current: keyProcedure
+    .meta(rest('GET /v1/api-keys/current', 200, 'The API key this request presents, as it knows itself: an agent holding only a key can ask which one it is'))
     .output(currentApiKey)
     .query(async ({ ctx }) => {
       const found = await ctx.em.getRepository(ApiKey).findOne({ id: ctx.key.keyId });
@@ -92,8 +99,8 @@ export const apiKeysRouter = router({
       };
     }),
 
-  list: ownerProcedure.meta(rest('GET /v1/workspaces/:workspace_id/api-keys', 200,
-      'List API keys by display prefix, revoked ones included'))
+  list: ownerProcedure
+    .meta(rest('GET /v1/workspaces/:workspace_id/api-keys', 200, 'List API keys by display prefix, revoked ones included'))
     .input(apiKeyListInput)
     .output(listOf(apiKey))
     .query(async ({ ctx, input }) => {
@@ -102,8 +109,8 @@ export const apiKeysRouter = router({
       return { data: await keysToWire(ctx.em, page.data, now), next_cursor: page.next_cursor };
     }),
 
-  get: ownerProcedure.meta(rest('GET /v1/workspaces/:workspace_id/api-keys/:key_id', 200,
-      'One API key, as listed', { errors: ['api_key_not_found'] }))
+  get: ownerProcedure
+    .meta(rest('GET /v1/workspaces/:workspace_id/api-keys/:key_id', 200, 'One API key, as listed', { errors: ['api_key_not_found'] }))
     .input(apiKeyGetInput)
     .output(apiKey)
     .query(async ({ ctx, input }) => {
@@ -118,8 +125,12 @@ export const apiKeysRouter = router({
    * database tells the others). Recorded as `api_key.updated`, with a rename's and an allowlist's
    * before and after.
    */
-  update: ownerProcedure.meta(rest('PATCH /v1/workspaces/:workspace_id/api-keys/:key_id', 200,
-      'Rename an API key, describe it, or change the addresses it may be used from (owners)', { errors: ['api_key_not_found'] }))
+  update: ownerProcedure
+    .meta(
+      rest('PATCH /v1/workspaces/:workspace_id/api-keys/:key_id', 200, 'Rename an API key, describe it, or change the addresses it may be used from (owners)', {
+        errors: ['api_key_not_found'],
+      }),
+    )
     .input(apiKeyUpdateInput)
     .output(apiKey)
     .mutation(async ({ ctx, input }) => {
@@ -163,9 +174,13 @@ export const apiKeysRouter = router({
    * `grace_seconds`, then is revoked (`rolled`); with no grace it is revoked in this transaction,
    * so the roll never needs a free slot. During a grace both keys count toward the limit.
    */
-  roll: confirmedOwnerProcedure.meta(rest('POST /v1/workspaces/:workspace_id/api-keys/:key_id/roll', 201,
-      'Replace an API key with a new one; the old key works until the grace period ends',
-      { errors: ['api_key_not_found', 'api_key_revoked', 'api_key_already_rolled', 'api_key_limit_reached'], sudo: true }))
+  roll: confirmedOwnerProcedure
+    .meta(
+      rest('POST /v1/workspaces/:workspace_id/api-keys/:key_id/roll', 201, 'Replace an API key with a new one; the old key works until the grace period ends', {
+        errors: ['api_key_not_found', 'api_key_revoked', 'api_key_already_rolled', 'api_key_limit_reached'],
+        sudo: true,
+      }),
+    )
     .input(apiKeyRollInput)
     .output(createdApiKey)
     .mutation(async ({ ctx, input }) => {
@@ -183,7 +198,8 @@ export const apiKeysRouter = router({
           throw new ApiError('api_key_limit_reached');
         }
         // The expiry policy carries over: the one asked for, else the old key's lifetime from now.
-        const expiresAt = expiryOf(input.expires_at, now) ?? (old.expiresAt ? new Date(now.getTime() + (old.expiresAt.getTime() - old.createdAt.getTime())) : null);
+        const expiresAt =
+          expiryOf(input.expires_at, now) ?? (old.expiresAt ? new Date(now.getTime() + (old.expiresAt.getTime() - old.createdAt.getTime())) : null);
         const next = keys.issue(newKeyRow({ workspaceId: ctx.workspaceId, createdBy: ctx.session.userId }, old, { prefix, hash }, expiresAt, now));
         old.rolledTo = next.id;
         let revokesAt = now;
@@ -218,9 +234,15 @@ export const apiKeysRouter = router({
       return createdKeyToWire(next, key, ctx.workspaceId);
     }),
 
-  usage: ownerProcedure.meta(rest('GET /v1/workspaces/:workspace_id/api-keys/:key_id/usage', 200,
-      'Requests that presented the key per UTC day, accepted and refused by why (written in batches: the last few seconds may not show yet)',
-      { errors: ['api_key_not_found'] }))
+  usage: ownerProcedure
+    .meta(
+      rest(
+        'GET /v1/workspaces/:workspace_id/api-keys/:key_id/usage',
+        200,
+        'Requests that presented the key per UTC day, accepted and refused by why (written in batches: the last few seconds may not show yet)',
+        { errors: ['api_key_not_found'] },
+      ),
+    )
     .input(apiKeyUsageInput)
     .output(apiKeyUsage)
     .query(async ({ ctx, input }) => {
@@ -241,27 +263,30 @@ export const apiKeysRouter = router({
    * Soft: the record stays for audit and in lists. Revoking a revoked (or expired) key changes nothing.
    * This process forgets the key at once; the others hear of it from the database (see revocation-listener.ts).
    */
-  revoke: ownerProcedure.meta(
-    rest('DELETE /v1/workspaces/:workspace_id/api-keys/:key_id', 204, 'Revoke an API key (soft; idempotent)', {
-      errors: ['api_key_not_found'],
-    }),
-  ).input(apiKeyRevokeInput).mutation(async ({ ctx, input }) => {
-    if (!isId('key', input.key_id)) throw new ApiError('api_key_not_found');
-    const now = ctx.services.now();
-    const revokedHash = await ctx.em.transactional(async (em) => {
-      const revokedHash = await em.getRepository(ApiKey).revoke(input.key_id, ctx.workspaceId, ctx.session.userId, now);
-      if (revokedHash === null) {
-        if (!(await em.getRepository(ApiKey).existsInWorkspace(ctx.workspaceId, input.key_id))) throw new ApiError('api_key_not_found');
-        return null;
-      }
-      em.getRepository(AuditEvent).record({
-        workspaceId: ctx.workspaceId,
-        action: 'api_key.revoked',
-        actor: ctx.actor,
-        target: { type: 'api_key', id: input.key_id },
+  revoke: ownerProcedure
+    .meta(
+      rest('DELETE /v1/workspaces/:workspace_id/api-keys/:key_id', 204, 'Revoke an API key (soft; idempotent)', {
+        errors: ['api_key_not_found'],
+      }),
+    )
+    .input(apiKeyRevokeInput)
+    .mutation(async ({ ctx, input }) => {
+      if (!isId('key', input.key_id)) throw new ApiError('api_key_not_found');
+      const now = ctx.services.now();
+      const revokedHash = await ctx.em.transactional(async (em) => {
+        const revokedHash = await em.getRepository(ApiKey).revoke(input.key_id, ctx.workspaceId, ctx.session.userId, now);
+        if (revokedHash === null) {
+          if (!(await em.getRepository(ApiKey).existsInWorkspace(ctx.workspaceId, input.key_id))) throw new ApiError('api_key_not_found');
+          return null;
+        }
+        em.getRepository(AuditEvent).record({
+          workspaceId: ctx.workspaceId,
+          action: 'api_key.revoked',
+          actor: ctx.actor,
+          target: { type: 'api_key', id: input.key_id },
+        });
+        return revokedHash;
       });
-      return revokedHash;
-    });
-    if (revokedHash !== null) ctx.services.apiKeyCache.forget(revokedHash);
-  }),
+      if (revokedHash !== null) ctx.services.apiKeyCache.forget(revokedHash);
+    }),
 });

@@ -28,8 +28,14 @@ export function revocationListener(db: Database, cache: ApiKeyCache, log: Log): 
 
 /** The 'key lifecycle sweep': expires keys past their date and queues expiry reminders (then wakes the mailer). */
 export function keyLifecycleSweep(db: Database, now: () => Date, publicUrl: string, everyMs: number, wakeMailer: () => void, log: Log): BackgroundTask {
-  return periodic('key lifecycle sweep', 'sweep expired API keys and expiry reminders', everyMs, async () => {
-    const { reminded } = await sweepKeyLifecycle(db, now(), publicUrl);
-    if (reminded.length > 0) wakeMailer();
-  }, log);
+  return periodic(
+    'key lifecycle sweep',
+    'sweep expired API keys and expiry reminders',
+    everyMs,
+    async () => {
+      const { reminded } = await sweepKeyLifecycle(db, now(), publicUrl);
+      if (reminded.length > 0) wakeMailer();
+    },
+    log,
+  );
 }

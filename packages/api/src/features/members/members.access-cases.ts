@@ -8,8 +8,7 @@ import { type AccessCase, t, workspaceMember, workspaceOwner } from '../../test-
 export const accessCases: AccessCase[] = [
   {
     route: 'GET /v1/workspaces/:workspace_id/members',
-    success: (res, { w }) =>
-      expect(res.json.data.map((m: { user_id: string; role: string }) => [m.user_id, m.role])).toContainEqual([w.owner.userId, 'owner']),
+    success: (res, { w }) => expect(res.json.data.map((m: { user_id: string; role: string }) => [m.user_id, m.role])).toContainEqual([w.owner.userId, 'owner']),
     expect: workspaceMember(200),
   },
   {

@@ -22,7 +22,12 @@ const setRole = async (token: string, workspaceId: string, userId: string, role:
   (await callerFor(services, token)).members.setRole({ workspace_id: workspaceId, user_id: userId, role } as never);
 const leave = async (token: string, workspaceId: string) => (await callerFor(services, token)).members.leave({ workspace_id: workspaceId });
 const roles = async (workspaceId: string) =>
-  Object.fromEntries((await sql<{ user_id: string; role: string }>(services, 'select user_id, role from memberships where workspace_id = ?', [workspaceId])).map((m) => [m.user_id, m.role]));
+  Object.fromEntries(
+    (await sql<{ user_id: string; role: string }>(services, 'select user_id, role from memberships where workspace_id = ?', [workspaceId])).map((m) => [
+      m.user_id,
+      m.role,
+    ]),
+  );
 /** The workspace's audit events of `action`, newest first, as `token` (an owner) lists them. */
 const audited = async (token: string, workspaceId: string, action: string) =>
   (await (await callerFor(services, token)).auditEvents.list({ workspace_id: workspaceId })).data.filter((e) => e.action === action);
@@ -44,7 +49,8 @@ describe(`roles (${ENGINE})`, () => {
     await expectRefused(setRole(outsider.token, ws, member.userId, 'member'), 404, 'workspace_not_found');
     await expectRefused(setRole(member.token, ws, outsider.userId, 'owner'), 404, 'member_not_found');
     await expectRefused(setRole(member.token, ws, 'usr_nope', 'owner'), 404, 'member_not_found');
-    for (const role of ['admin', '', null, 1]) await expectRefused(setRole(member.token, ws, owner.userId, role), 400, 'invalid_request', { what: String(role) });
+    for (const role of ['admin', '', null, 1])
+      await expectRefused(setRole(member.token, ws, owner.userId, role), 400, 'invalid_request', { what: String(role) });
     const key = await createKey(services, { token: member.token, workspaceId: ws });
     await expectRefused(setRole(key.key, ws, owner.userId, 'owner'), 403, 'session_required');
 

@@ -9,7 +9,8 @@ import { memberProcedure, ownerProcedure, router } from '../../trpc.ts';
 import { cancelInvitationsSentBy } from '../invitations/invitations.ts';
 
 export const membersRouter = router({
-  list: memberProcedure.meta(rest('GET /v1/workspaces/:workspace_id/members', 200, "The workspace's members"))
+  list: memberProcedure
+    .meta(rest('GET /v1/workspaces/:workspace_id/members', 200, "The workspace's members"))
     .input(memberListInput)
     .output(listOf(member))
     .query(({ ctx, input }) => {
@@ -18,82 +19,96 @@ export const membersRouter = router({
       return pageOf('usr', input, read, (m) => m.user.id, memberToWire);
     }),
 
-  setRole: ownerProcedure.meta(
-    rest('PATCH /v1/workspaces/:workspace_id/members/:user_id', 200, "Change a member's role; the last owner stays an owner",
-      { errors: ['member_not_found', 'last_owner'], sudo: MAKING_AN_OWNER }),
-  ).input(memberRoleInput).output(member).mutation(async ({ ctx, input }) => {
-    if (!isId('usr', input.user_id)) throw new ApiError('member_not_found');
-    return ctx.em.transactional(async (em) => {
-      // Two owners demoting each other at once must not leave the workspace without one.
-      await em.getRepository(Workspace).lock(ctx.workspaceId);
-      const memberships = em.getRepository(Membership);
-      const membership = await memberships.findOf(ctx.workspaceId, input.user_id);
-      if (!membership) throw new ApiError('member_not_found');
-      await em.populate(membership, ['user']);
-      const from = membership.role;
-      if (from === input.role) return memberToWire(membership);
-      if (await memberships.isLastOwner(ctx.workspaceId, from)) throw new ApiError('last_owner');
-      membership.role = input.role;
-      em.getRepository(AuditEvent).record({
-        workspaceId: ctx.workspaceId,
-        action: 'member.role_changed',
-        actor: ctx.actor,
-        target: { type: 'user', id: input.user_id },
-        data: { from, to: input.role },
+  setRole: ownerProcedure
+    .meta(
+      rest('PATCH /v1/workspaces/:workspace_id/members/:user_id', 200, "Change a member's role; the last owner stays an owner", {
+        errors: ['member_not_found', 'last_owner'],
+        sudo: MAKING_AN_OWNER,
+      }),
+    )
+    .input(memberRoleInput)
+    .output(member)
+    .mutation(async ({ ctx, input }) => {
+      if (!isId('usr', input.user_id)) throw new ApiError('member_not_found');
+      return ctx.em.transactional(async (em) => {
+        // Two owners demoting each other at once must not leave the workspace without one.
+        await em.getRepository(Workspace).lock(ctx.workspaceId);
+        const memberships = em.getRepository(Membership);
+        const membership = await memberships.findOf(ctx.workspaceId, input.user_id);
+        if (!membership) throw new ApiError('member_not_found');
+        await em.populate(membership, ['user']);
+        const from = membership.role;
+        if (from === input.role) return memberToWire(membership);
+        if (await memberships.isLastOwner(ctx.workspaceId, from)) throw new ApiError('last_owner');
+        membership.role = input.role;
+        em.getRepository(AuditEvent).record({
+          workspaceId: ctx.workspaceId,
+          action: 'member.role_changed',
+          actor: ctx.actor,
+          target: { type: 'user', id: input.user_id },
+          data: { from, to: input.role },
+        });
+        // Only owners invite: a member's invitations no longer stand.
+        if (input.role !== 'owner')
+          await cancelInvitationsSentBy(em, input.user_id, { actor: ctx.actor, reason: 'inviter_not_owner', workspaceId: ctx.workspaceId });
+        return memberToWire(membership);
       });
-      // Only owners invite: a member's invitations no longer stand.
-      if (input.role !== 'owner') await cancelInvitationsSentBy(em, input.user_id, { actor: ctx.actor, reason: 'inviter_not_owner', workspaceId: ctx.workspaceId });
-      return memberToWire(membership);
-    });
-  }),
+    }),
 
-  leave: memberProcedure.meta({
-    ...rest('POST /v1/workspaces/:workspace_id/leave', 204, 'Leave the workspace; its last owner cannot (make someone else an owner first)',
-      { errors: ['last_owner'] }),
-    // A member without the second factor the workspace requires may still leave it.
-    withoutRequiredTwoFactor: true,
-  }).mutation(async ({ ctx }) => {
-    const userId = ctx.session.userId;
-    await ctx.em.transactional(async (em) => {
-      // The same lock as removing a member: two owners leaving at once must not leave the workspace without one.
-      await em.getRepository(Workspace).lock(ctx.workspaceId);
-      const memberships = em.getRepository(Membership);
-      const membership = await memberships.findOf(ctx.workspaceId, userId);
-      if (!membership) throw new ApiError('workspace_not_found');
-      if (await memberships.isLastOwner(ctx.workspaceId, membership.role)) throw new ApiError('last_owner');
-      em.remove(membership);
-      em.getRepository(AuditEvent).record({
-        workspaceId: ctx.workspaceId,
-        action: 'member.left',
-        actor: ctx.actor,
-        target: { type: 'user', id: userId },
-        data: { role: membership.role },
+  leave: memberProcedure
+    .meta({
+      ...rest('POST /v1/workspaces/:workspace_id/leave', 204, 'Leave the workspace; its last owner cannot (make someone else an owner first)', {
+        errors: ['last_owner'],
+      }),
+      // A member without the second factor the workspace requires may still leave it.
+      withoutRequiredTwoFactor: true,
+    })
+    .mutation(async ({ ctx }) => {
+      const userId = ctx.session.userId;
+      await ctx.em.transactional(async (em) => {
+        // The same lock as removing a member: two owners leaving at once must not leave the workspace without one.
+        await em.getRepository(Workspace).lock(ctx.workspaceId);
+        const memberships = em.getRepository(Membership);
+        const membership = await memberships.findOf(ctx.workspaceId, userId);
+        if (!membership) throw new ApiError('workspace_not_found');
+        if (await memberships.isLastOwner(ctx.workspaceId, membership.role)) throw new ApiError('last_owner');
+        em.remove(membership);
+        em.getRepository(AuditEvent).record({
+          workspaceId: ctx.workspaceId,
+          action: 'member.left',
+          actor: ctx.actor,
+          target: { type: 'user', id: userId },
+          data: { role: membership.role },
+        });
+        await cancelInvitationsSentBy(em, userId, { actor: ctx.actor, reason: 'inviter_not_owner', workspaceId: ctx.workspaceId });
       });
-      await cancelInvitationsSentBy(em, userId, { actor: ctx.actor, reason: 'inviter_not_owner', workspaceId: ctx.workspaceId });
-    });
-  }),
+    }),
 
-  remove: ownerProcedure.meta(
-    rest('DELETE /v1/workspaces/:workspace_id/members/:user_id', 204, 'Remove a member; the last owner cannot be removed',
-      { errors: ['member_not_found', 'last_owner'] }),
-  ).input(memberRemoveInput).mutation(async ({ ctx, input }) => {
-    if (!isId('usr', input.user_id)) throw new ApiError('member_not_found');
-    await ctx.em.transactional(async (em) => {
-      // Two owners removing each other at once must not leave the workspace without one.
-      await em.getRepository(Workspace).lock(ctx.workspaceId);
-      const memberships = em.getRepository(Membership);
-      const membership = await memberships.findOf(ctx.workspaceId, input.user_id);
-      if (!membership) throw new ApiError('member_not_found');
-      if (await memberships.isLastOwner(ctx.workspaceId, membership.role)) throw new ApiError('last_owner');
-      em.remove(membership);
-      em.getRepository(AuditEvent).record({
-        workspaceId: ctx.workspaceId,
-        action: 'member.removed',
-        actor: ctx.actor,
-        target: { type: 'user', id: input.user_id },
-        data: { role: membership.role },
+  remove: ownerProcedure
+    .meta(
+      rest('DELETE /v1/workspaces/:workspace_id/members/:user_id', 204, 'Remove a member; the last owner cannot be removed', {
+        errors: ['member_not_found', 'last_owner'],
+      }),
+    )
+    .input(memberRemoveInput)
+    .mutation(async ({ ctx, input }) => {
+      if (!isId('usr', input.user_id)) throw new ApiError('member_not_found');
+      await ctx.em.transactional(async (em) => {
+        // Two owners removing each other at once must not leave the workspace without one.
+        await em.getRepository(Workspace).lock(ctx.workspaceId);
+        const memberships = em.getRepository(Membership);
+        const membership = await memberships.findOf(ctx.workspaceId, input.user_id);
+        if (!membership) throw new ApiError('member_not_found');
+        if (await memberships.isLastOwner(ctx.workspaceId, membership.role)) throw new ApiError('last_owner');
+        em.remove(membership);
+        em.getRepository(AuditEvent).record({
+          workspaceId: ctx.workspaceId,
+          action: 'member.removed',
+          actor: ctx.actor,
+          target: { type: 'user', id: input.user_id },
+          data: { role: membership.role },
+        });
+        await cancelInvitationsSentBy(em, input.user_id, { actor: ctx.actor, reason: 'inviter_not_owner', workspaceId: ctx.workspaceId });
       });
-      await cancelInvitationsSentBy(em, input.user_id, { actor: ctx.actor, reason: 'inviter_not_owner', workspaceId: ctx.workspaceId });
-    });
-  }),
+    }),
 });

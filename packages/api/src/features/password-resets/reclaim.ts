@@ -26,7 +26,13 @@ export async function takeBackUnconfirmedGrants(em: EntityManager, userId: strin
   const invitations = await cancelInvitationsSentBy(em, userId, { actor: SYSTEM_ACTOR, reason: REASON });
   const audit = em.getRepository(AuditEvent);
   for (const key of keys) {
-    audit.record({ workspaceId: key.workspaceId, action: 'api_key.revoked', actor: SYSTEM_ACTOR, target: { type: 'api_key', id: key.id }, data: { reason: REASON } });
+    audit.record({
+      workspaceId: key.workspaceId,
+      action: 'api_key.revoked',
+      actor: SYSTEM_ACTOR,
+      target: { type: 'api_key', id: key.id },
+      data: { reason: REASON },
+    });
   }
   const hostOf = (url: string) => new URL(url).host;
   for (const endpoint of webhooks) {
@@ -40,7 +46,9 @@ export async function takeBackUnconfirmedGrants(em: EntityManager, userId: strin
       data: { form_id: endpoint.formId, host: hostOf(endpoint.url), reason: REASON },
     });
   }
-  const workspaceIds = [...new Set([...keys.map((k) => k.workspaceId), ...webhooks.flatMap((w) => w.workspaceId ?? []), ...invitations.map((i) => i.workspaceId)])];
+  const workspaceIds = [
+    ...new Set([...keys.map((k) => k.workspaceId), ...webhooks.flatMap((w) => w.workspaceId ?? []), ...invitations.map((i) => i.workspaceId)]),
+  ];
   const names = new Map(
     workspaceIds.length === 0 ? [] : (await em.getRepository(Workspace).find({ id: { $in: workspaceIds } })).map((w) => [w.id, w.name] as const),
   );

@@ -48,8 +48,12 @@ export const passwordResetsRouter = router({
    * the address's allowance nothing is sent or replaced, so a flood neither fills the owner's
    * inbox nor kills the link they already have; the answer stays the same.
    */
-  request: publicProcedure.meta(rest('POST /v1/auth/password-resets', 202,
-      'Email a password reset link to the address, if an account uses it; the same answer for every address', { errors: ['rate_limited'] }))
+  request: publicProcedure
+    .meta(
+      rest('POST /v1/auth/password-resets', 202, 'Email a password reset link to the address, if an account uses it; the same answer for every address', {
+        errors: ['rate_limited'],
+      }),
+    )
     .use(perIpLimit('password_resets'))
     .input(passwordResetRequestInput)
     .output(passwordResetRequested)
@@ -61,8 +65,13 @@ export const passwordResetsRouter = router({
     }),
 
   /** What a link would reset, changing nothing (opening it is also what mail scanners do). */
-  open: publicProcedure.meta(rest('GET /v1/auth/password-resets/:token', 200,
-      'Open a reset link: a page with a form for the new password; GET and HEAD change nothing', { transport: 'password_reset', errors: ['not_found'] }))
+  open: publicProcedure
+    .meta(
+      rest('GET /v1/auth/password-resets/:token', 200, 'Open a reset link: a page with a form for the new password; GET and HEAD change nothing', {
+        transport: 'password_reset',
+        errors: ['not_found'],
+      }),
+    )
     .input(passwordResetTokenInput)
     .output(passwordResetLink)
     .query(async ({ ctx, input }) => {
@@ -77,8 +86,14 @@ export const passwordResetsRouter = router({
    * of the account is signed out. The link proves the address reads its mail, so it is verified
    * too; the first time, what the account handed out before is taken back (see reclaim.ts).
    */
-  reset: publicProcedure.meta(rest('POST /v1/auth/password-resets/:token', 204,
-      "Set a new password with a reset link: every session of the account is signed out", { transport: 'password_reset', errors: ['not_found'], body: passwordResetBody }))
+  reset: publicProcedure
+    .meta(
+      rest('POST /v1/auth/password-resets/:token', 204, 'Set a new password with a reset link: every session of the account is signed out', {
+        transport: 'password_reset',
+        errors: ['not_found'],
+        body: passwordResetBody,
+      }),
+    )
     .input(passwordResetInput)
     .mutation(async ({ ctx, input }) => {
       const { services } = ctx;

@@ -8,8 +8,7 @@ import { type AccessCase, workspaceMember, workspaceOwner } from '../../test-tab
 export const accessCases: AccessCase[] = [
   {
     route: 'GET /v1/workspaces/:workspace_id/projects',
-    success: (res, { w }) =>
-      expect(res.json.data).toContainEqual(expect.objectContaining({ workspace_id: w.ws, is_default: true })),
+    success: (res, { w }) => expect(res.json.data).toContainEqual(expect.objectContaining({ workspace_id: w.ws, is_default: true })),
     expect: workspaceMember(200),
   },
   {

@@ -7,12 +7,14 @@ import { pageNewestFirst } from '../../infrastructure/pagination.ts';
 import { memberProcedure, ownerProcedure, router } from '../../trpc.ts';
 
 export const projectsRouter = router({
-  list: memberProcedure.meta(rest('GET /v1/workspaces/:workspace_id/projects', 200, "The workspace's projects"))
+  list: memberProcedure
+    .meta(rest('GET /v1/workspaces/:workspace_id/projects', 200, "The workspace's projects"))
     .input(projectListInput)
     .output(listOf(project))
     .query(({ ctx, input }) => pageNewestFirst(ctx.em.getRepository(Project), 'prj', { workspace: ctx.workspaceId }, input, projectToWire)),
 
-  create: ownerProcedure.meta(rest('POST /v1/workspaces/:workspace_id/projects', 201, 'Create a project'))
+  create: ownerProcedure
+    .meta(rest('POST /v1/workspaces/:workspace_id/projects', 201, 'Create a project'))
     .input(projectCreateInput)
     .output(project)
     .mutation(async ({ ctx, input }) => {

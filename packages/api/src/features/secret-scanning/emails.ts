@@ -3,13 +3,7 @@ import type { OutgoingEmail } from '../../infrastructure/outbox.ts';
 import { keysPage, named } from '../keys/emails.ts';
 
 /** A key of theirs was found in public and has been revoked. */
-export function leakedKeyEmail(input: {
-  to: string;
-  key: ChangedKey;
-  url: string | null;
-  reporter: string;
-  publicUrl: string;
-}): OutgoingEmail {
+export function leakedKeyEmail(input: { to: string; key: ChangedKey; url: string | null; reporter: string; publicUrl: string }): OutgoingEmail {
   const { key } = input;
   return {
     kind: 'api_key_leaked',

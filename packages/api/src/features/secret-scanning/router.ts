@@ -56,8 +56,14 @@ export const secretScanningRouter = router({
    * token is labelled `true_positive` (a key lfk issued) or `false_positive`. Tokens that are not
    * keys by their checksum are labelled without a lookup. Badly signed: 401 and nothing changes.
    */
-  report: publicProcedure.meta(rest('POST /v1/secret-scanning/reports', 200,
-      'Report leaked API keys (GitHub secret scanning partner format, signed)', { transport: 'signed_report', body: leakReport, errors: ['invalid_signature', 'invalid_json'] }))
+  report: publicProcedure
+    .meta(
+      rest('POST /v1/secret-scanning/reports', 200, 'Report leaked API keys (GitHub secret scanning partner format, signed)', {
+        transport: 'signed_report',
+        body: leakReport,
+        errors: ['invalid_signature', 'invalid_json'],
+      }),
+    )
     .input(leakReportInput)
     .output(leakReportLabels)
     .mutation(async ({ ctx, input }) => {

@@ -2,14 +2,16 @@ import { TEXT_LIMITS } from '@lfk/vocabulary';
 import { z } from 'zod';
 
 /** One token a secret scanner found: GitHub's partner format (fields it may add later are ignored). */
-export const leakReportItem = z.object({
-  token: z.string().max(1000),
-  type: z.string().max(200),
-  /** Where it was found. */
-  url: z.string().max(TEXT_LIMITS.url).optional(),
-  /** What kind of place (`content`, `commit`, `npm`, …). */
-  source: z.string().max(100).optional(),
-}).meta({ id: 'LeakedToken' });
+export const leakReportItem = z
+  .object({
+    token: z.string().max(1000),
+    type: z.string().max(200),
+    /** Where it was found. */
+    url: z.string().max(TEXT_LIMITS.url).optional(),
+    /** What kind of place (`content`, `commit`, `npm`, …). */
+    source: z.string().max(100).optional(),
+  })
+  .meta({ id: 'LeakedToken' });
 
 /** The report's body: the tokens found, one or more. */
 export const leakReport = z.array(leakReportItem).min(1).max(1000);

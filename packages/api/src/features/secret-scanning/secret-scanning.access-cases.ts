@@ -13,8 +13,12 @@ export const accessCases: AccessCase[] = [
     success: () => {},
     expect: {
       ...anyone(200),
-      no_credentials: '401 invalid_signature', owner_session: '401 invalid_signature', member_session: '401 invalid_signature',
-      outsider_session: '401 invalid_signature', workspace_key: '401 invalid_signature', other_workspace_key: '401 invalid_signature',
+      no_credentials: '401 invalid_signature',
+      owner_session: '401 invalid_signature',
+      member_session: '401 invalid_signature',
+      outsider_session: '401 invalid_signature',
+      workspace_key: '401 invalid_signature',
+      other_workspace_key: '401 invalid_signature',
     },
   },
 ];

@@ -47,7 +47,7 @@ async function challengeOf(email: string) {
 const complete = async (challenge: string, passkey: unknown) => (await as()).auth.secondFactor({ challenge, passkey } as never);
 
 describe(`adding a passkey (${ENGINE})`, () => {
-  it('the options, then the browser\'s answer: listed, a second factor, recovery codes with the first factor', async () => {
+  it("the options, then the browser's answer: listed, a second factor, recovery codes with the first factor", async () => {
     const me = await person(services);
     const elsewhere = (await (await as()).auth.login({ email: me.email, password: TEST_PASSWORD })).session_token;
     const { options } = await (await as(me.token)).twoFactor.passkeyOptions();
@@ -57,7 +57,12 @@ describe(`adding a passkey (${ENGINE})`, () => {
     expect(added.passkey).toMatchObject({ name: 'Laptop', last_used_at: null });
     expect(added.recovery_codes).toHaveLength(10);
     const status = await (await as(me.token)).twoFactor.status();
-    expect(status).toMatchObject({ enabled: true, totp: { enabled: false }, passkeys: [{ id: added.passkey.id, name: 'Laptop' }], recovery_codes: { remaining: 10 } });
+    expect(status).toMatchObject({
+      enabled: true,
+      totp: { enabled: false },
+      passkeys: [{ id: added.passkey.id, name: 'Laptop' }],
+      recovery_codes: { remaining: 10 },
+    });
     // The first factor signs out the sessions that signed in without it.
     await expectRefused((await as(elsewhere)).auth.session(), 401, 'invalid_session');
     expect(await auditActions(services, me.workspaceId, 'two_factor.passkey_added')).toEqual([expect.objectContaining({ data: { name: 'Laptop' } })]);
@@ -76,10 +81,19 @@ describe(`adding a passkey (${ENGINE})`, () => {
     const me = await person(services);
     const device = new PasskeyAuthenticator(ORIGIN);
     const caller = async () => as(me.token);
-    await expectRefused((await caller()).twoFactor.addPasskey({ name: 'x', credential: device.register({ challenge: 'AAAA', rp: { id: 'lfk.test' }, user: { id: 'x' } }) }), 409, 'enrolment_not_found');
+    await expectRefused(
+      (await caller()).twoFactor.addPasskey({ name: 'x', credential: device.register({ challenge: 'AAAA', rp: { id: 'lfk.test' }, user: { id: 'x' } }) }),
+      409,
+      'enrolment_not_found',
+    );
     for (const ceremony of [{ origin: 'https://evil.example' }, { rpId: 'evil.example' }]) {
       const { options } = await (await caller()).twoFactor.passkeyOptions();
-      await expectRefused((await caller()).twoFactor.addPasskey({ name: 'x', credential: device.register(options as Options, ceremony) }), 401, 'invalid_second_factor', { what: JSON.stringify(ceremony) });
+      await expectRefused(
+        (await caller()).twoFactor.addPasskey({ name: 'x', credential: device.register(options as Options, ceremony) }),
+        401,
+        'invalid_second_factor',
+        { what: JSON.stringify(ceremony) },
+      );
     }
     const { options } = await (await caller()).twoFactor.passkeyOptions();
     const credential = device.register(options as Options);
@@ -113,7 +127,11 @@ describe(`adding a passkey (${ENGINE})`, () => {
     const me = await person(services);
     const { options } = await (await as(me.token)).twoFactor.passkeyOptions();
     clock.advance(6 * 60_000);
-    await expectRefused((await as(me.token)).twoFactor.addPasskey({ name: 'Late', credential: new PasskeyAuthenticator(ORIGIN).register(options as Options) }), 409, 'enrolment_not_found');
+    await expectRefused(
+      (await as(me.token)).twoFactor.addPasskey({ name: 'Late', credential: new PasskeyAuthenticator(ORIGIN).register(options as Options) }),
+      409,
+      'enrolment_not_found',
+    );
     expect((await (await as(me.token)).twoFactor.status()).enabled).toBe(false);
   });
 });
@@ -133,7 +151,11 @@ describe(`a passkey as the second factor (${ENGINE})`, () => {
 
     const stranger = await withPasskey();
     const next = await challengeOf(me.email);
-    await expectRefused(complete(next.challenge, stranger.device.assert(next.passkey_options, { passkey: stranger.device.held[0] })), 401, 'invalid_second_factor');
+    await expectRefused(
+      complete(next.challenge, stranger.device.assert(next.passkey_options, { passkey: stranger.device.held[0] })),
+      401,
+      'invalid_second_factor',
+    );
   });
 
   it('refuses an assertion for another origin or RP ID, and one whose counter went back', async () => {
@@ -143,7 +165,9 @@ describe(`a passkey as the second factor (${ENGINE})`, () => {
     // A counter may stay at 0 for an authenticator that keeps none; once it counted, it may only go up.
     for (const ceremony of [{ origin: 'https://evil.example' }, { rpId: 'evil.example' }, { counter: 5 }, { counter: 0 }]) {
       const pending = await challengeOf(me.email);
-      await expectRefused(complete(pending.challenge, me.device.assert(pending.passkey_options, ceremony)), 401, 'invalid_second_factor', { what: JSON.stringify(ceremony) });
+      await expectRefused(complete(pending.challenge, me.device.assert(pending.passkey_options, ceremony)), 401, 'invalid_second_factor', {
+        what: JSON.stringify(ceremony),
+      });
     }
     const pending = await challengeOf(me.email);
     await complete(pending.challenge, me.device.assert(pending.passkey_options, { counter: 6 }));
@@ -156,7 +180,10 @@ describe(`a passkey as the second factor (${ENGINE})`, () => {
       await expectRefused(complete(pending.challenge, bad), 400, 'invalid_request', { what: JSON.stringify(bad).slice(0, 80) });
     }
     const [a, b] = [me.device.assert(pending.passkey_options), me.device.assert(pending.passkey_options)];
-    expect((await Promise.all([outcome(complete(pending.challenge, a)), outcome(complete(pending.challenge, b))])).toSorted()).toEqual(['401 invalid_challenge', 'done']);
+    expect((await Promise.all([outcome(complete(pending.challenge, a)), outcome(complete(pending.challenge, b))])).toSorted()).toEqual([
+      '401 invalid_challenge',
+      'done',
+    ]);
   });
 });
 
@@ -197,7 +224,11 @@ describe(`managing passkeys (${ENGINE})`, () => {
     clock.advance(11 * 60_000);
     await expectRefused((await as(me.token)).twoFactor.removePasskey({ passkey_id: me.passkeyId }), 403, 'reauthentication_required');
     const { options } = await (await as(me.token)).auth.reauthenticateOptions();
-    await expectRefused((await as(me.token)).auth.reauthenticate({ passkey: me.device.assert(options as Options, { origin: 'https://evil.example' }) } as never), 401, 'invalid_second_factor');
+    await expectRefused(
+      (await as(me.token)).auth.reauthenticate({ passkey: me.device.assert(options as Options, { origin: 'https://evil.example' }) } as never),
+      401,
+      'invalid_second_factor',
+    );
     const again = (await (await as(me.token)).auth.reauthenticateOptions()).options as Options;
     await (await as(me.token)).auth.reauthenticate({ passkey: me.device.assert(again) } as never);
     await (await as(me.token)).twoFactor.removePasskey({ passkey_id: me.passkeyId });

@@ -53,7 +53,14 @@ export async function registrationOptions(
 export async function verifiedRegistration(services: Pick<Services, 'publicUrl'>, response: RegistrationResponseJSON, expectedChallenge: string) {
   const rp = relyingParty(services);
   try {
-    const result = await verifyRegistrationResponse({ response, expectedChallenge, expectedOrigin: rp.origin, expectedRPID: rp.id, requireUserVerification: false, supportedAlgorithmIDs: PASSKEY_ALGORITHM_IDS });
+    const result = await verifyRegistrationResponse({
+      response,
+      expectedChallenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.id,
+      requireUserVerification: false,
+      supportedAlgorithmIDs: PASSKEY_ALGORITHM_IDS,
+    });
     if (!result.verified) return null;
     const { credential } = result.registrationInfo;
     return {

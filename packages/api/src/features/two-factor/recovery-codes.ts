@@ -26,7 +26,11 @@ const hashOf = (box: SecretBox, userId: string, code: string) => box.mac(code, `
 /** New codes for the account in place of all its earlier ones: the plaintext, to show once. */
 export async function issueRecoveryCodes(em: EntityManager, box: SecretBox, userId: string, now: Date): Promise<string[]> {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newCode);
-  await em.getRepository(RecoveryCode).replaceFor(userId, codes.map((code) => hashOf(box, userId, normalised(code)!)), now);
+  await em.getRepository(RecoveryCode).replaceFor(
+    userId,
+    codes.map((code) => hashOf(box, userId, normalised(code)!)),
+    now,
+  );
   return codes;
 }
 

@@ -53,7 +53,8 @@ async function factorRemoved(em: EntityManager, userId: string, now: Date) {
 // An account's second factors, managed by the signed-in person (DESIGN §15). Adding or removing
 // one is sudo mode's; confirming a setup is not (starting it was), so a slow first code is no retry.
 export const twoFactorRouter = router({
-  status: sessionProcedure.meta(rest('GET /v1/auth/two-factor', 200, "Your second factors: the authenticator app, your passkeys, and how many recovery codes are left"))
+  status: sessionProcedure
+    .meta(rest('GET /v1/auth/two-factor', 200, 'Your second factors: the authenticator app, your passkeys, and how many recovery codes are left'))
     .output(twoFactorStatus)
     .query(async ({ ctx }) => {
       const userId = ctx.session.userId;
@@ -74,8 +75,13 @@ export const twoFactorRouter = router({
    * Starts setting up an authenticator app: a new secret, on trial until a first code confirms it
    * (an earlier setup not confirmed is replaced). The account is unchanged until then.
    */
-  startTotp: sessionProcedure.meta(rest('POST /v1/auth/two-factor/totp', 201,
-      'Start setting up an authenticator app: its secret and QR code URL; confirm with a first code', { errors: ['totp_already_enabled'], sudo: true }))
+  startTotp: sessionProcedure
+    .meta(
+      rest('POST /v1/auth/two-factor/totp', 201, 'Start setting up an authenticator app: its secret and QR code URL; confirm with a first code', {
+        errors: ['totp_already_enabled'],
+        sudo: true,
+      }),
+    )
     .output(totpEnrolment)
     .mutation(async ({ ctx }) => {
       const userId = ctx.session.userId;
@@ -85,17 +91,22 @@ export const twoFactorRouter = router({
       const now = ctx.services.now();
       const secret = newTotpSecret();
       const expiresAt = new Date(now.getTime() + ENROLMENT_TTL_MS);
-      await ctx.em.getRepository(AuthChallenge).replace(
-        { purpose: 'totp_enrolment', userId, secretSealed: ctx.services.secretBox.seal(secret, totpSealContext(userId)), expiresAt },
-        now,
-      );
+      await ctx.em
+        .getRepository(AuthChallenge)
+        .replace({ purpose: 'totp_enrolment', userId, secretSealed: ctx.services.secretBox.seal(secret, totpSealContext(userId)), expiresAt }, now);
       return { secret, otpauth_url: otpauthUrl(secret, user.email), expires_at: iso(expiresAt) };
     }),
 
   /** A first code confirms the setup: the app is a second factor from now on (see factorAdded). */
-  confirmTotp: sessionProcedure.meta(rest('POST /v1/auth/two-factor/totp/confirm', 200,
-      "Confirm the authenticator app with its first code: signing in asks for a code from now on (a first factor signs the account's other sessions out)",
-      { errors: ['enrolment_not_found', 'invalid_second_factor', 'totp_already_enabled'] }))
+  confirmTotp: sessionProcedure
+    .meta(
+      rest(
+        'POST /v1/auth/two-factor/totp/confirm',
+        200,
+        "Confirm the authenticator app with its first code: signing in asks for a code from now on (a first factor signs the account's other sessions out)",
+        { errors: ['enrolment_not_found', 'invalid_second_factor', 'totp_already_enabled'] },
+      ),
+    )
     .input(totpConfirmInput)
     .output(totpConfirmed)
     .mutation(async ({ ctx, input }) => {
@@ -109,7 +120,10 @@ export const twoFactorRouter = router({
         const enrolment = await em.getRepository(AuthChallenge).findEnrolment(userId, 'totp_enrolment', now);
         if (!enrolment?.secretSealed) throw new ApiError('enrolment_not_found');
         const step = await stepOfCode(services.secretBox.open(enrolment.secretSealed, totpSealContext(userId)), input.code, now);
-        if (step === null) throw new ApiError('invalid_second_factor', { message: 'The code is not right: check the app shows lfk and your address, and type the code it shows now.' });
+        if (step === null)
+          throw new ApiError('invalid_second_factor', {
+            message: 'The code is not right: check the app shows lfk and your address, and type the code it shows now.',
+          });
         const firstFactor = (await factorsOf(em, userId)).length === 0;
         await em.getRepository(User).enableTotp(userId, enrolment.secretSealed, step, now);
         await em.getRepository(AuthChallenge).spend(enrolment.id);
@@ -122,14 +136,20 @@ export const twoFactorRouter = router({
     }),
 
   /** Turns the authenticator app off; with it the last factor, the recovery codes go too. */
-  disableTotp: sessionProcedure.meta(rest('DELETE /v1/auth/two-factor/totp', 204,
-      'Turn the authenticator app off: with no passkey left, signing in asks for the password only', { errors: ['two_factor_not_enabled'], sudo: true }))
+  disableTotp: sessionProcedure
+    .meta(
+      rest('DELETE /v1/auth/two-factor/totp', 204, 'Turn the authenticator app off: with no passkey left, signing in asks for the password only', {
+        errors: ['two_factor_not_enabled'],
+        sudo: true,
+      }),
+    )
     .mutation(async ({ ctx }) => {
       const { services } = ctx;
       const userId = ctx.session.userId;
       await ctx.em.transactional(async (em) => {
         const user = await em.getRepository(User).findOneForUpdateOrFail({ id: userId }, () => new ApiError('invalid_session'));
-        if (!(await em.getRepository(User).disableTotp(userId))) throw new ApiError('two_factor_not_enabled', { message: 'No authenticator app is set up for this account.' });
+        if (!(await em.getRepository(User).disableTotp(userId)))
+          throw new ApiError('two_factor_not_enabled', { message: 'No authenticator app is set up for this account.' });
         await factorRemoved(em, userId, services.now());
         await recordFactorChange(em, services, user, ctx.actor, { kind: 'totp_disabled' });
       });
@@ -137,8 +157,13 @@ export const twoFactorRouter = router({
     }),
 
   /** New recovery codes in place of the earlier ones, used or not. */
-  regenerateRecoveryCodes: sessionProcedure.meta(rest('POST /v1/auth/two-factor/recovery-codes', 201,
-      'Make new recovery codes: the earlier ones work no more', { errors: ['two_factor_not_enabled'], sudo: true }))
+  regenerateRecoveryCodes: sessionProcedure
+    .meta(
+      rest('POST /v1/auth/two-factor/recovery-codes', 201, 'Make new recovery codes: the earlier ones work no more', {
+        errors: ['two_factor_not_enabled'],
+        sudo: true,
+      }),
+    )
     .output(recoveryCodesIssued)
     .mutation(async ({ ctx }) => {
       const { services } = ctx;
@@ -155,8 +180,13 @@ export const twoFactorRouter = router({
     }),
 
   /** The options for a new passkey: the browser makes it with them, then it is added below. */
-  passkeyOptions: sessionProcedure.meta(rest('POST /v1/auth/two-factor/passkeys/options', 200,
-      'Start adding a passkey: the options for `navigator.credentials.create()` (5 minutes)', { errors: ['passkey_limit_reached'], sudo: true }))
+  passkeyOptions: sessionProcedure
+    .meta(
+      rest('POST /v1/auth/two-factor/passkeys/options', 200, 'Start adding a passkey: the options for `navigator.credentials.create()` (5 minutes)', {
+        errors: ['passkey_limit_reached'],
+        sudo: true,
+      }),
+    )
     .output(passkeyRegistrationOptions)
     .mutation(async ({ ctx }) => {
       const userId = ctx.session.userId;
@@ -164,10 +194,9 @@ export const twoFactorRouter = router({
       if ((await ctx.em.getRepository(Passkey).countOf(userId)) >= MAX_PASSKEYS) throw new ApiError('passkey_limit_reached');
       const options = await registrationOptions(ctx.em, ctx.services, user);
       const now = ctx.services.now();
-      await ctx.em.getRepository(AuthChallenge).replace(
-        { purpose: 'passkey_registration', userId, webauthnChallenge: options.challenge, expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS) },
-        now,
-      );
+      await ctx.em
+        .getRepository(AuthChallenge)
+        .replace({ purpose: 'passkey_registration', userId, webauthnChallenge: options.challenge, expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS) }, now);
       return { options };
     }),
 
@@ -175,9 +204,12 @@ export const twoFactorRouter = router({
    * Adds the passkey the browser made with those options: checked against their challenge (used
    * once), this origin and RP ID. A second factor from now on (see factorAdded), and a sign-in.
    */
-  addPasskey: sessionProcedure.meta(rest('POST /v1/auth/two-factor/passkeys', 201,
-      'Add the passkey made with the options: a second factor, and a sign-in without a password',
-      { errors: ['enrolment_not_found', 'invalid_second_factor', 'passkey_limit_reached', 'passkey_already_registered'] }))
+  addPasskey: sessionProcedure
+    .meta(
+      rest('POST /v1/auth/two-factor/passkeys', 201, 'Add the passkey made with the options: a second factor, and a sign-in without a password', {
+        errors: ['enrolment_not_found', 'invalid_second_factor', 'passkey_limit_reached', 'passkey_already_registered'],
+      }),
+    )
     .input(passkeyAddInput)
     .output(passkeyAdded)
     .mutation(async ({ ctx, input }) => {
@@ -189,7 +221,10 @@ export const twoFactorRouter = router({
         const enrolment = await em.getRepository(AuthChallenge).findEnrolment(userId, 'passkey_registration', now);
         if (!enrolment?.webauthnChallenge || !(await em.getRepository(AuthChallenge).spend(enrolment.id))) throw new ApiError('enrolment_not_found');
         const credential = await verifiedRegistration(services, input.credential as never, enrolment.webauthnChallenge);
-        if (!credential) throw new ApiError('invalid_second_factor', { message: 'The passkey could not be checked: it was not made for this site, or with the options given. Start again.' });
+        if (!credential)
+          throw new ApiError('invalid_second_factor', {
+            message: 'The passkey could not be checked: it was not made for this site, or with the options given. Start again.',
+          });
         const passkeys = em.getRepository(Passkey);
         if (await passkeys.findByCredentialId(credential.credentialId)) throw new ApiError('passkey_already_registered');
         if ((await passkeys.countOf(userId)) >= MAX_PASSKEYS) throw new ApiError('passkey_limit_reached');
@@ -203,7 +238,8 @@ export const twoFactorRouter = router({
       return { passkey: passkeyToWire(result.added), recovery_codes: result.issued };
     }),
 
-  renamePasskey: sessionProcedure.meta(rest('PATCH /v1/auth/two-factor/passkeys/:passkey_id', 200, 'Rename one of your passkeys', { errors: ['passkey_not_found'] }))
+  renamePasskey: sessionProcedure
+    .meta(rest('PATCH /v1/auth/two-factor/passkeys/:passkey_id', 200, 'Rename one of your passkeys', { errors: ['passkey_not_found'] }))
     .input(passkeyRenameInput)
     .output(passkey)
     .mutation(async ({ ctx, input }) => {
@@ -213,8 +249,13 @@ export const twoFactorRouter = router({
     }),
 
   /** Removes a passkey: it signs in no more. With it the last factor, the recovery codes go too. */
-  removePasskey: sessionProcedure.meta(rest('DELETE /v1/auth/two-factor/passkeys/:passkey_id', 204,
-      'Remove one of your passkeys: it signs in no more', { errors: ['passkey_not_found'], sudo: true }))
+  removePasskey: sessionProcedure
+    .meta(
+      rest('DELETE /v1/auth/two-factor/passkeys/:passkey_id', 204, 'Remove one of your passkeys: it signs in no more', {
+        errors: ['passkey_not_found'],
+        sudo: true,
+      }),
+    )
     .input(passkeyIdInput)
     .mutation(async ({ ctx, input }) => {
       const { services } = ctx;

@@ -50,14 +50,18 @@ export const totpConfirmed = z
   .object({
     recovery_codes: recoveryCodes
       .nullable()
-      .describe('Recovery codes, when this is the account\'s first second factor (shown this once); null when it has its codes already.'),
+      .describe("Recovery codes, when this is the account's first second factor (shown this once); null when it has its codes already."),
   })
   .meta({ id: 'TotpConfirmed' });
 
 export const recoveryCodesIssued = z.object({ recovery_codes: recoveryCodes }).meta({ id: 'RecoveryCodes' });
 
 /** WebAuthn's binary fields as the browser's JSON writes them. */
-const base64url = (max: number) => z.string().max(max).regex(/^[A-Za-z0-9_-]*$/, 'Must be base64url.');
+const base64url = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/^[A-Za-z0-9_-]*$/, 'Must be base64url.');
 const credentialFields = {
   id: base64url(1400),
   rawId: base64url(1400),
@@ -133,14 +137,20 @@ export const publicKeyCredentialCreationOptions = z
     attestationFormats: z.array(z.enum(['fido-u2f', 'packed', 'android-safetynet', 'android-key', 'tpm', 'apple', 'none'])).optional(),
     extensions: extensions.optional(),
   })
-  .meta({ id: 'PublicKeyCredentialCreationOptionsJSON', description: 'For `navigator.credentials.create()` (`PublicKeyCredential.parseCreationOptionsFromJSON`).' });
+  .meta({
+    id: 'PublicKeyCredentialCreationOptionsJSON',
+    description: 'For `navigator.credentials.create()` (`PublicKeyCredential.parseCreationOptionsFromJSON`).',
+  });
 
 export const publicKeyCredentialRequestOptions = z
   .object({
     challenge: webauthnBinary,
     timeout: z.number().optional().describe('Milliseconds.'),
     rpId: z.string().optional(),
-    allowCredentials: z.array(credentialDescriptor).optional().describe('The passkeys that may answer; none: any of this site (a sign-in with a passkey alone).'),
+    allowCredentials: z
+      .array(credentialDescriptor)
+      .optional()
+      .describe('The passkeys that may answer; none: any of this site (a sign-in with a passkey alone).'),
     userVerification: userVerification.optional(),
     hints: hints.optional(),
     extensions: extensions.optional(),
@@ -180,7 +190,9 @@ export const secondFactorInput = z
   .refine((input) => exactlyOne(input, ['code', 'recovery_code', 'passkey']), { message: 'Send exactly one of code, recovery_code or passkey.' });
 
 /** A sign-in with a passkey alone. */
-export const passkeyLoginInput = z.strictObject({ passkey: passkeyAssertion.describe('The assertion made with the options of `POST /v1/auth/login/passkey/options`.') });
+export const passkeyLoginInput = z.strictObject({
+  passkey: passkeyAssertion.describe('The assertion made with the options of `POST /v1/auth/login/passkey/options`.'),
+});
 
 /** Exactly one way to prove who you are again. */
 export const reauthenticateInput = z

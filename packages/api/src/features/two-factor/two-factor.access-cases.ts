@@ -62,7 +62,8 @@ export const accessCases: AccessCase[] = [
     route: 'POST /v1/auth/two-factor/passkeys',
     prepare: async (w, caller) => {
       const device = new PasskeyAuthenticator(new URL(t.server.config.publicUrl).origin);
-      if (!sessionAccount(w, caller)) return { body: { name: 'Laptop', credential: device.register({ challenge: 'AAAA', rp: { id: 'localhost' }, user: { id: 'x' } }) } };
+      if (!sessionAccount(w, caller))
+        return { body: { name: 'Laptop', credential: device.register({ challenge: 'AAAA', rp: { id: 'localhost' }, user: { id: 'x' } }) } };
       const { token } = await t.signup();
       const options = await t.request('POST', '/v1/auth/two-factor/passkeys/options', { token });
       return { token, body: { name: 'Laptop', credential: device.register(options.json.options) } };

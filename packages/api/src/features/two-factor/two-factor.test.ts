@@ -42,8 +42,7 @@ async function challengeOf(email: string) {
   return error as typeof error & { challenge: string; factors: string[]; expires_at: string };
 }
 
-const complete = async (challenge: string, factor: { code: string } | { recovery_code: string }) =>
-  (await as()).auth.secondFactor({ challenge, ...factor });
+const complete = async (challenge: string, factor: { code: string } | { recovery_code: string }) => (await as()).auth.secondFactor({ challenge, ...factor });
 
 describe(`an authenticator app (${ENGINE})`, () => {
   it('is set up by a secret and a first code; until then the password alone signs in', async () => {
@@ -169,7 +168,11 @@ describe(`signing in with a second factor (${ENGINE})`, () => {
       await expectRefused(complete(challenge, { code }), 400, 'invalid_request', { what: JSON.stringify(code) });
     }
     await expectRefused((await as()).auth.secondFactor({ challenge } as never), 400, 'invalid_request');
-    await expectRefused((await as()).auth.secondFactor({ challenge, code: await codeAt(me.secret), recovery_code: me.recoveryCodes[0] } as never), 400, 'invalid_request');
+    await expectRefused(
+      (await as()).auth.secondFactor({ challenge, code: await codeAt(me.secret), recovery_code: me.recoveryCodes[0] } as never),
+      400,
+      'invalid_request',
+    );
     for (const wrong of ['lfm_short', `lfm_${'A'.repeat(43)}`, 'lfs_x', 'x'.repeat(100)]) {
       await expectRefused(complete(wrong, { code: '123456' }), 401, 'invalid_challenge', { what: wrong });
     }

@@ -134,7 +134,11 @@ function discordBody(message: Message, at: string | undefined): unknown {
         title: cut(message.title, 250),
         ...(message.link ? { url: message.link.url } : {}),
         ...(message.text ? { description: discordText(message.text) } : {}),
-        fields: message.fields.map((f) => ({ name: cut(f.name, 250), value: f.link ? `[${discordText(f.value)}](${f.link})` : discordText(f.value), inline: false })),
+        fields: message.fields.map((f) => ({
+          name: cut(f.name, 250),
+          value: f.link ? `[${discordText(f.value)}](${f.link})` : discordText(f.value),
+          inline: false,
+        })),
         ...(message.footer ? { footer: { text: message.footer } } : {}),
         ...(at ? { timestamp: at } : {}),
       },

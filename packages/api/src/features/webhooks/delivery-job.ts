@@ -1,12 +1,4 @@
-import {
-  AuditEvent,
-  type ClaimedDelivery,
-  type Database,
-  type EndpointForDelivery,
-  WebhookDelivery,
-  type WebhookAttempt,
-  WebhookEndpoint,
-} from '@lfk/db';
+import { AuditEvent, type ClaimedDelivery, type Database, type EndpointForDelivery, WebhookDelivery, type WebhookAttempt, WebhookEndpoint } from '@lfk/db';
 import { WEBHOOK_FAILING_DISABLE_MS, WEBHOOK_IN_FLIGHT_PER_ENDPOINT, WEBHOOK_IN_FLIGHT_PER_WORKSPACE, type WebhookDisabledReason } from '@lfk/vocabulary';
 import type { SecretBox } from '../../credentials/secret-box.ts';
 import type { QueueJob } from '../../infrastructure/queue-worker.ts';
@@ -153,7 +145,14 @@ export function deliveryJob(deps: DeliveryJobDeps, settings: DeliveryJobSettings
       const held = await deliveries.recordAttempt(delivery.id, delivery.lockedUntil, logged, next ? 'pending' : 'failed', next);
       deps.metrics.webhookAttempted(next ? 'retrying' : 'failed');
       deps.log.warn(
-        { ...fields, status_code: result.statusCode, error: result.error, cause: result.cause, duration_ms: result.durationMs, next_attempt_at: next?.toISOString() ?? null },
+        {
+          ...fields,
+          status_code: result.statusCode,
+          error: result.error,
+          cause: result.cause,
+          duration_ms: result.durationMs,
+          next_attempt_at: next?.toISOString() ?? null,
+        },
         next ? 'webhook not delivered; will retry' : 'webhook not delivered; no attempts left',
       );
       // An attempt that outlived its lock, or went to a URL the endpoint has moved from, says nothing of the endpoint now.

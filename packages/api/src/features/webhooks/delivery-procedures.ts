@@ -14,9 +14,15 @@ import { requestHeaders } from './signing.ts';
 
 /** What is sent to an endpoint: a test event now, and the log of its deliveries. */
 export const deliveryProcedures = {
-  test: formsScopeProcedure.meta(rest('POST /v1/forms/:form_id/webhooks/:webhook_id/test', 200,
-      'Send a signed `webhook.test` event to the endpoint now, and answer how it went; the delivery log keeps it, marked `test`',
-      { errors: ['form_not_found', 'webhook_not_found'] }))
+  test: formsScopeProcedure
+    .meta(
+      rest(
+        'POST /v1/forms/:form_id/webhooks/:webhook_id/test',
+        200,
+        'Send a signed `webhook.test` event to the endpoint now, and answer how it went; the delivery log keeps it, marked `test`',
+        { errors: ['form_not_found', 'webhook_not_found'] },
+      ),
+    )
     .input(webhookIdInput)
     .output(webhookTestResult)
     .mutation(async ({ ctx, input }) => {
@@ -34,9 +40,15 @@ export const deliveryProcedures = {
       return testResultToWire(result, succeeded);
     }),
 
-  deliveries: formMemberProcedure.meta(rest('GET /v1/forms/:form_id/webhooks/:webhook_id/deliveries', 200,
-      "An endpoint's deliveries, newest first, each with its attempts and payload (members' sessions only: they hold submission values)",
-      { errors: ['webhook_not_found'] }))
+  deliveries: formMemberProcedure
+    .meta(
+      rest(
+        'GET /v1/forms/:form_id/webhooks/:webhook_id/deliveries',
+        200,
+        "An endpoint's deliveries, newest first, each with its attempts and payload (members' sessions only: they hold submission values)",
+        { errors: ['webhook_not_found'] },
+      ),
+    )
     .input(webhookDeliveryListInput)
     .output(listOf(webhookDelivery))
     .query(async ({ ctx, input }) => {

@@ -26,9 +26,15 @@ function assertSendable(ctx: Context, url: string): void {
 
 /** A form's endpoints: adding one (with its signing key), reading, changing (its URL, events, enabled) and deleting them. */
 export const endpointProcedures = {
-  create: confirmedFormsScopeProcedure.meta(rest('POST /v1/forms/:form_id/webhooks', 201,
-      'Add a webhook endpoint to a form; its signing secret (`whsec_…`) is in this answer only (with `ed25519` signing, no secret: its `public_key`)',
-      { errors: ['form_not_found', 'webhook_limit_reached'], idempotent: true }))
+  create: confirmedFormsScopeProcedure
+    .meta(
+      rest(
+        'POST /v1/forms/:form_id/webhooks',
+        201,
+        'Add a webhook endpoint to a form; its signing secret (`whsec_…`) is in this answer only (with `ed25519` signing, no secret: its `public_key`)',
+        { errors: ['form_not_found', 'webhook_limit_reached'], idempotent: true },
+      ),
+    )
     .input(webhookCreateInput)
     .output(createdWebhook)
     .mutation(async ({ ctx, input }) => {
@@ -73,8 +79,8 @@ export const endpointProcedures = {
       return created;
     }),
 
-  list: formsScopeProcedure.meta(rest('GET /v1/forms/:form_id/webhooks', 200,
-      "A form's webhook endpoints, oldest first, never their secrets", { errors: ['form_not_found'] }))
+  list: formsScopeProcedure
+    .meta(rest('GET /v1/forms/:form_id/webhooks', 200, "A form's webhook endpoints, oldest first, never their secrets", { errors: ['form_not_found'] }))
     .input(webhookIdInput.pick({ form_id: true }))
     .output(listOf(webhook))
     .query(async ({ ctx, input }) => {
@@ -83,8 +89,8 @@ export const endpointProcedures = {
       return { data: await withLastDelivery(ctx.em, endpoints), next_cursor: null };
     }),
 
-  get: formsScopeProcedure.meta(rest('GET /v1/forms/:form_id/webhooks/:webhook_id', 200,
-      'One webhook endpoint of a form', { errors: ['form_not_found', 'webhook_not_found'] }))
+  get: formsScopeProcedure
+    .meta(rest('GET /v1/forms/:form_id/webhooks/:webhook_id', 200, 'One webhook endpoint of a form', { errors: ['form_not_found', 'webhook_not_found'] }))
     .input(webhookIdInput)
     .output(webhook)
     .query(async ({ ctx, input }) => {
@@ -92,12 +98,18 @@ export const endpointProcedures = {
       return oneWithLastDelivery(ctx.em, await findEndpoint(ctx.em, form.id, input.webhook_id));
     }),
 
-  update: formsScopeProcedure.meta(rest('PATCH /v1/forms/:form_id/webhooks/:webhook_id', 200,
-      'Change an endpoint: its URL, description, events, or enabled (while it is disabled, new events are not sent to it; ' +
-        'deliveries queued before wait, and go when it is enabled again). ' +
-        'A new URL receives the events after the change; deliveries still waiting for the previous URL are `held` ' +
-        "for a member's session to retry (to the new URL) or discard",
-      { errors: ['form_not_found', 'webhook_not_found'] }))
+  update: formsScopeProcedure
+    .meta(
+      rest(
+        'PATCH /v1/forms/:form_id/webhooks/:webhook_id',
+        200,
+        'Change an endpoint: its URL, description, events, or enabled (while it is disabled, new events are not sent to it; ' +
+          'deliveries queued before wait, and go when it is enabled again). ' +
+          'A new URL receives the events after the change; deliveries still waiting for the previous URL are `held` ' +
+          "for a member's session to retry (to the new URL) or discard",
+        { errors: ['form_not_found', 'webhook_not_found'] },
+      ),
+    )
     .input(webhookUpdateInput)
     .output(webhook)
     .mutation(async ({ ctx, input }) => {
@@ -141,8 +153,12 @@ export const endpointProcedures = {
       return oneWithLastDelivery(ctx.em, updated);
     }),
 
-  delete: formsScopeProcedure.meta(rest('DELETE /v1/forms/:form_id/webhooks/:webhook_id', 204,
-      'Delete an endpoint; its pending deliveries are cancelled', { errors: ['form_not_found', 'webhook_not_found'] }))
+  delete: formsScopeProcedure
+    .meta(
+      rest('DELETE /v1/forms/:form_id/webhooks/:webhook_id', 204, 'Delete an endpoint; its pending deliveries are cancelled', {
+        errors: ['form_not_found', 'webhook_not_found'],
+      }),
+    )
     .input(webhookIdInput)
     .mutation(async ({ ctx, input }) => {
       const form = await findReachableForm(ctx.em, ctx.scope, input.form_id);

@@ -10,19 +10,26 @@ import { cursorOf, positionOf } from './stream-cursor.ts';
 
 /** The form's events feed: what webhooks send, read after a cursor (and long-polled), as `lfk listen` does. */
 export const eventFeedProcedures = {
-  events: formMemberProcedure.meta(rest('GET /v1/forms/:form_id/events', 200,
-      "The form's events after a cursor, in the order they committed, exactly as webhooks send them (members' sessions only): " +
-        'what `lfk listen` forwards. With `wait`, an empty page is held until an event arrives or the wait is over (a long poll); ' +
-        'a person holds at most `LFK_LONG_POLLS_PER_PERSON` such polls at once and a workspace `LFK_LONG_POLLS_PER_WORKSPACE`, ' +
-        'then `429 rate_limited` with `Retry-After`',
-      { errors: ['rate_limited'] }))
+  events: formMemberProcedure
+    .meta(
+      rest(
+        'GET /v1/forms/:form_id/events',
+        200,
+        "The form's events after a cursor, in the order they committed, exactly as webhooks send them (members' sessions only): " +
+          'what `lfk listen` forwards. With `wait`, an empty page is held until an event arrives or the wait is over (a long poll); ' +
+          'a person holds at most `LFK_LONG_POLLS_PER_PERSON` such polls at once and a workspace `LFK_LONG_POLLS_PER_WORKSPACE`, ' +
+          'then `429 rate_limited` with `Retry-After`',
+        { errors: ['rate_limited'] },
+      ),
+    )
     .input(formEventsInput)
     .output(formEventPage)
     .query(async ({ ctx, input }) => {
       const submissions = ctx.em.getRepository(Submission);
       if (input.after === undefined) return { data: [], cursor: cursorOf(await submissions.streamNow()), has_more: false };
       // A cursor, or (as this feed gave before) an event id: where that event's submission stands.
-      const after = positionOf(input.after) ?? (isId('msg', input.after) ? await submissions.streamPositionOf(ctx.form.id, submissionOfEvent(input.after)) : null);
+      const after =
+        positionOf(input.after) ?? (isId('msg', input.after) ? await submissions.streamPositionOf(ctx.form.id, submissionOfEvent(input.after)) : null);
       if (!after) throw invalidField('after', 'Not a cursor of this stream.');
       const bounds = { rows: input.limit, bytes: PAGE_MAX_BYTES };
       let page = await submissions.streamAfter(ctx.form.id, after, bounds);
@@ -41,12 +48,21 @@ export const eventFeedProcedures = {
         }
       }
       const form = { id: ctx.form.id, name: ctx.form.name };
-      const filesOf = await linkedFilesOf(ctx.em, ctx.services, ctx.form.workspace?.id ?? null, page.rows.map((row) => row.id));
+      const filesOf = await linkedFilesOf(
+        ctx.em,
+        ctx.services,
+        ctx.form.workspace?.id ?? null,
+        page.rows.map((row) => row.id),
+      );
       const data = page.rows.map((row) => ({
         id: submissionEventId(row.id),
         type: 'submission.created' as const,
         created_at: row.createdAt.toISOString(),
-        payload: submissionCreatedPayload({ form, submission: { id: row.id, createdAt: row.createdAt, source: row.source, values: row.data }, files: filesOf(row.id) }),
+        payload: submissionCreatedPayload({
+          form,
+          submission: { id: row.id, createdAt: row.createdAt, source: row.source, values: row.data },
+          files: filesOf(row.id),
+        }),
       }));
       return { data, cursor: cursorOf(page.rows.at(-1)?.position ?? after), has_more: page.more };
     }),

@@ -67,17 +67,31 @@ interface OtherEvent {
  * subscribed to the type, in `em`'s transaction (the change and its events commit together). True
  * when any delivery was queued (the caller wakes the delivery worker once it has committed).
  */
-async function recordEvents(em: EntityManager, formId: string, type: Exclude<WebhookEventType, 'submission.created'>, at: Date, events: readonly OtherEvent[]): Promise<boolean> {
+async function recordEvents(
+  em: EntityManager,
+  formId: string,
+  type: Exclude<WebhookEventType, 'submission.created'>,
+  at: Date,
+  events: readonly OtherEvent[],
+): Promise<boolean> {
   if (events.length === 0) return false;
-  const recorded = events.map((event) => ({ id: newId('msg'), type, submissionId: event.submissionId, payload: eventBody(type, at, event.data), createdAt: at }));
+  const recorded = events.map((event) => ({
+    id: newId('msg'),
+    type,
+    submissionId: event.submissionId,
+    payload: eventBody(type, at, event.data),
+    createdAt: at,
+  }));
   await em.getRepository(FormEvent).record(formId, recorded);
   const endpoints = await em.getRepository(WebhookEndpoint).subscribedTo(formId, type);
   if (endpoints.length === 0) return false;
   // A delivery about a submission is cancelled with it (on delete cascade), but a deletion's own.
   const tied = type !== 'submission.deleted';
-  await em
-    .getRepository(WebhookDelivery)
-    .writeEvents(endpoints, recorded.map((event) => ({ eventId: event.id, type, payload: event.payload, submissionId: tied ? event.submissionId : null })), at);
+  await em.getRepository(WebhookDelivery).writeEvents(
+    endpoints,
+    recorded.map((event) => ({ eventId: event.id, type, payload: event.payload, submissionId: tied ? event.submissionId : null })),
+    at,
+  );
   return true;
 }
 
@@ -101,7 +115,12 @@ export function queueSubmissionReleased(em: EntityManager, event: SubmissionEven
  * `submission.deleted`, one for each real submission deleted (spam was never sent, so receivers
  * never heard of it): see `recordEvents`.
  */
-export function queueSubmissionsDeleted(em: EntityManager, form: { id: string; name: string }, deleted: readonly DeletedSubmission[], at: Date): Promise<boolean> {
+export function queueSubmissionsDeleted(
+  em: EntityManager,
+  form: { id: string; name: string },
+  deleted: readonly DeletedSubmission[],
+  at: Date,
+): Promise<boolean> {
   const told = deleted.filter((submission) => submission.status === 'ok');
   return recordEvents(
     em,

@@ -55,7 +55,15 @@ export const webhooksFeature = defineFeature({
   tasks: ({ services, log }, settings) => [
     closer('webhook connections', () => services.outbound.close()),
     webhookWorker(
-      { db: services.db, secretBox: services.secretBox, outbound: services.outbound, log, publicUrl: services.publicUrl, wakeMailer: services.wakeMailer, metrics: services.metrics },
+      {
+        db: services.db,
+        secretBox: services.secretBox,
+        outbound: services.outbound,
+        log,
+        publicUrl: services.publicUrl,
+        wakeMailer: services.wakeMailer,
+        metrics: services.metrics,
+      },
       settings.webhookWorker,
     ),
   ],

@@ -72,7 +72,10 @@ export class FeedWatch {
         if (waiters.length === 0) break;
         let heads: Map<string, StreamPosition>;
         try {
-          heads = await this.#db.fork().getRepository(Submission).streamHeads([...new Set(waiters.map((w) => w.formId))]);
+          heads = await this.#db
+            .fork()
+            .getRepository(Submission)
+            .streamHeads([...new Set(waiters.map((w) => w.formId))]);
         } catch (error) {
           this.#log.warn({ err: error }, 'could not look for new events for the waiting polls');
           continue;

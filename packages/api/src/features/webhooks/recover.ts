@@ -33,26 +33,41 @@ export interface RecoverPlan {
 /** Events read and queued per transaction: a short one, so submissions keep flowing meanwhile. */
 const CHUNK = 500;
 
-export const recoverChunks = <T>(items: readonly T[]) => Array.from({ length: Math.ceil(items.length / CHUNK) }, (_, i) => items.slice(i * CHUNK, (i + 1) * CHUNK));
+export const recoverChunks = <T>(items: readonly T[]) =>
+  Array.from({ length: Math.ceil(items.length / CHUNK) }, (_, i) => items.slice(i * CHUNK, (i + 1) * CHUNK));
 
 /**
  * The form's events of the endpoint's types made in [since, until), oldest first, at most
  * `WEBHOOK_RECOVER_MAX_EVENTS`: each real submission's `submission.created` (its submission is its
  * record), and the recorded events of the other types; less those already waiting for the endpoint.
  */
-export async function planRecover(em: EntityManager, formId: string, endpoint: { id: string; events: readonly string[] }, since: Date, until: Date): Promise<RecoverPlan> {
+export async function planRecover(
+  em: EntityManager,
+  formId: string,
+  endpoint: { id: string; events: readonly string[] },
+  since: Date,
+  until: Date,
+): Promise<RecoverPlan> {
   const cap = WEBHOOK_RECOVER_MAX_EVENTS;
   const created = endpoint.events.includes('submission.created')
-    ? (await em.getRepository(Submission).realMadeIn(formId, since, until, cap + 1)).map((s): EventRef => ({ id: submissionEventId(s.id), type: 'submission.created', createdAt: s.createdAt, submissionId: s.id }))
+    ? (await em.getRepository(Submission).realMadeIn(formId, since, until, cap + 1)).map(
+        (s): EventRef => ({ id: submissionEventId(s.id), type: 'submission.created', createdAt: s.createdAt, submissionId: s.id }),
+      )
     : [];
   const others = endpoint.events.filter((type) => type !== 'submission.created');
-  const recorded = (await em.getRepository(FormEvent).inRange(formId, others, since, until, cap + 1)).map((e): EventRef => ({ id: e.id, type: e.type, createdAt: e.createdAt, submissionId: e.submissionId }));
+  const recorded = (await em.getRepository(FormEvent).inRange(formId, others, since, until, cap + 1)).map(
+    (e): EventRef => ({ id: e.id, type: e.type, createdAt: e.createdAt, submissionId: e.submissionId }),
+  );
   const all = [...created, ...recorded].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const inRange = all.slice(0, cap);
   const deliveries = em.getRepository(WebhookDelivery);
   const waiting = new Set<string>();
   for (const chunk of recoverChunks(inRange)) {
-    for (const id of await deliveries.waitingAmong(endpoint.id, chunk.map((e) => e.id))) waiting.add(id);
+    for (const id of await deliveries.waitingAmong(
+      endpoint.id,
+      chunk.map((e) => e.id),
+    ))
+      waiting.add(id);
   }
   return { events: inRange.filter((e) => !waiting.has(e.id)), alreadyWaiting: waiting.size, nextSince: all[cap]?.createdAt ?? null };
 }

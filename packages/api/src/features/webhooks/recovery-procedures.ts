@@ -21,13 +21,19 @@ async function findDelivery(ctx: Context & { form: { id: string } }, input: { we
 
 /** Sending again: a time range of the form's events to an endpoint, or one delivery now; or never sending one. */
 export const recoveryProcedures = {
-  recover: formMemberProcedure.meta(rest('POST /v1/forms/:form_id/webhooks/:webhook_id/recover', 202,
-      "Send the form's events of a time range (of the types the endpoint takes) to this endpoint again, as new deliveries " +
-        "with their original `webhook-id`s, queued oldest first (members' sessions only). A submission's event is rebuilt from it as " +
-        'it is now (one deleted or marked spam since is not sent); events already waiting for the endpoint are not queued twice. ' +
-        `At most ${WEBHOOK_RECOVER_MAX_EVENTS} at once (\`next_since\` says where the rest start); they are taken a few at a time, ` +
-        "so neither the endpoint's new events nor other endpoints' are held up",
-      { errors: ['webhook_not_found', 'webhook_disabled'] }))
+  recover: formMemberProcedure
+    .meta(
+      rest(
+        'POST /v1/forms/:form_id/webhooks/:webhook_id/recover',
+        202,
+        "Send the form's events of a time range (of the types the endpoint takes) to this endpoint again, as new deliveries " +
+          "with their original `webhook-id`s, queued oldest first (members' sessions only). A submission's event is rebuilt from it as " +
+          'it is now (one deleted or marked spam since is not sent); events already waiting for the endpoint are not queued twice. ' +
+          `At most ${WEBHOOK_RECOVER_MAX_EVENTS} at once (\`next_since\` says where the rest start); they are taken a few at a time, ` +
+          "so neither the endpoint's new events nor other endpoints' are held up",
+        { errors: ['webhook_not_found', 'webhook_disabled'] },
+      ),
+    )
     .input(webhookRecoverInput)
     .output(webhookRecovered)
     .mutation(async ({ ctx, input }) => {
@@ -70,11 +76,17 @@ export const recoveryProcedures = {
       return { ...answer, queued };
     }),
 
-  retryDelivery: formMemberProcedure.meta(rest('POST /v1/forms/:form_id/webhooks/:webhook_id/deliveries/:delivery_id/retry', 202,
-      "One attempt now, with the same `webhook-id`, to the endpoint's URL as it is now (members' sessions only: " +
-        'this is how a delivery `held` by a URL change is sent). It leaves the automatic schedule as it was: if it fails, ' +
-        'the next automatic attempt comes when it would have',
-      { errors: ['webhook_not_found', 'webhook_delivery_not_found', 'webhook_disabled', 'webhook_delivery_in_flight'] }))
+  retryDelivery: formMemberProcedure
+    .meta(
+      rest(
+        'POST /v1/forms/:form_id/webhooks/:webhook_id/deliveries/:delivery_id/retry',
+        202,
+        "One attempt now, with the same `webhook-id`, to the endpoint's URL as it is now (members' sessions only: " +
+          'this is how a delivery `held` by a URL change is sent). It leaves the automatic schedule as it was: if it fails, ' +
+          'the next automatic attempt comes when it would have',
+        { errors: ['webhook_not_found', 'webhook_delivery_not_found', 'webhook_disabled', 'webhook_delivery_in_flight'] },
+      ),
+    )
     .input(webhookDeliveryIdInput)
     .output(webhookDelivery)
     .mutation(async ({ ctx, input }) => {
@@ -94,10 +106,16 @@ export const recoveryProcedures = {
       return deliveryToWire(found);
     }),
 
-  discardDelivery: formMemberProcedure.meta(rest('POST /v1/forms/:form_id/webhooks/:webhook_id/deliveries/:delivery_id/discard', 200,
-      "Never send this delivery (members' sessions only): one waiting, `held` by a URL change, or failed becomes `discarded`. " +
-        'It stays in the log, and a retry can still send it',
-      { errors: ['webhook_not_found', 'webhook_delivery_not_found', 'webhook_delivery_in_flight', 'webhook_delivery_succeeded'] }))
+  discardDelivery: formMemberProcedure
+    .meta(
+      rest(
+        'POST /v1/forms/:form_id/webhooks/:webhook_id/deliveries/:delivery_id/discard',
+        200,
+        "Never send this delivery (members' sessions only): one waiting, `held` by a URL change, or failed becomes `discarded`. " +
+          'It stays in the log, and a retry can still send it',
+        { errors: ['webhook_not_found', 'webhook_delivery_not_found', 'webhook_delivery_in_flight', 'webhook_delivery_succeeded'] },
+      ),
+    )
     .input(webhookDeliveryIdInput)
     .output(webhookDelivery)
     .mutation(async ({ ctx, input }) => {

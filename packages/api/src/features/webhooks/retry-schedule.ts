@@ -24,12 +24,7 @@ export const RETRY_DELAYS_MS = [
  * Each delay is spread by ±20% (`random` in [0, 1)), so receivers that came back together are not
  * hit together.
  */
-export function nextAttemptAfter(
-  attempts: number,
-  now: Date,
-  delays: readonly number[] = RETRY_DELAYS_MS,
-  random: number = Math.random(),
-): Date | null {
+export function nextAttemptAfter(attempts: number, now: Date, delays: readonly number[] = RETRY_DELAYS_MS, random: number = Math.random()): Date | null {
   const delay = delays[attempts - 1];
   if (delay === undefined) return null;
   return new Date(now.getTime() + Math.round(delay * (0.8 + 0.4 * random)));

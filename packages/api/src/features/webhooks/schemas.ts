@@ -86,7 +86,9 @@ const submissionEventData = z.object({
     files: z
       .array(linkedFile)
       .optional()
-      .describe("Its files, each with a signed download link (a file field's value in `values` lists their ids); absent from events queued before lfk took files."),
+      .describe(
+        "Its files, each with a signed download link (a file field's value in `values` lists their ids); absent from events queued before lfk took files.",
+      ),
   }),
 });
 
@@ -189,9 +191,7 @@ export const webhook = z
       .enum(WEBHOOK_DISABLED_REASONS)
       .nullable()
       .describe(`Why it is disabled: \`manual\` (a person), \`gone\` (it answered 410), \`failing\` (${WEBHOOK_FAILING_DISABLE_DAYS} days of failures).`),
-    disabled_at: timestamp
-      .nullable()
-      .describe('Since when it is disabled: recovering from then (`POST …/recover`) sends what it missed. Null while enabled.'),
+    disabled_at: timestamp.nullable().describe('Since when it is disabled: recovering from then (`POST …/recover`) sends what it missed. Null while enabled.'),
     missed: z
       .array(z.object({ since: timestamp, until: timestamp }))
       .describe(
@@ -230,9 +230,7 @@ export const createdWebhook = webhook
   })
   .meta({ id: 'CreatedWebhook' });
 
-export const webhookSecret = z
-  .object({ secret: z.string().describe('The signing secret, `whsec_…`.') })
-  .meta({ id: 'WebhookSecret' });
+export const webhookSecret = z.object({ secret: z.string().describe('The signing secret, `whsec_…`.') }).meta({ id: 'WebhookSecret' });
 
 export const rotatedWebhookSecret = z
   .object({
@@ -258,9 +256,7 @@ const attemptFields = {
   response_excerpt: z.string().nullable().describe("The first KiB of the answer's body."),
 };
 
-export const webhookTestResult = z
-  .object({ status: z.enum(['succeeded', 'failed']), ...attemptFields })
-  .meta({ id: 'WebhookTestResult' });
+export const webhookTestResult = z.object({ status: z.enum(['succeeded', 'failed']), ...attemptFields }).meta({ id: 'WebhookTestResult' });
 
 export const webhookAttempt = z
   .object({
@@ -300,11 +296,7 @@ export const EVENTS_MAX_WAIT_SECONDS = 20;
 
 export const formEventsInput = z.object({
   form_id: idParam,
-  after: z
-    .string()
-    .max(100)
-    .optional()
-    .describe('A `cursor` this feed gave: the events after it. Without it, none: just the cursor of now, to read from.'),
+  after: z.string().max(100).optional().describe('A `cursor` this feed gave: the events after it. Without it, none: just the cursor of now, to read from.'),
   limit: queryInteger(1, PAGE_LIMIT.max).default(PAGE_LIMIT.max).describe(`How many events at most: 1 to ${PAGE_LIMIT.max}.`),
   wait: queryInteger(0, EVENTS_MAX_WAIT_SECONDS)
     .default(0)
@@ -330,9 +322,7 @@ export const formEventPage = z
         'Pass as `after` to read on from here. Events are read in the order they committed, so one that commits late, or a submission ' +
           'released from spam, is never behind it.',
       ),
-    has_more: z
-      .boolean()
-      .describe('More events follow this page already: read on from `cursor` now. A page ends at `limit` events or about 1 MiB of them.'),
+    has_more: z.boolean().describe('More events follow this page already: read on from `cursor` now. A page ends at `limit` events or about 1 MiB of them.'),
   })
   .meta({ id: 'FormEventPage' });
 

@@ -19,9 +19,15 @@ function openable(box: SecretBox, sealed: string, context: string): string | nul
 
 /** An endpoint's signing secrets: revealing the current one, rotating it, ending one rotated away early. */
 export const secretProcedures = {
-  revealSecret: formMemberProcedure.meta(rest('GET /v1/forms/:form_id/webhooks/:webhook_id/secret', 200,
-      "An endpoint's signing secret (members' sessions only; a key cannot read it). An `ed25519` endpoint shares none",
-      { errors: ['webhook_not_found', 'webhook_not_signed', 'webhook_secret_not_shared'], sudo: true }))
+  revealSecret: formMemberProcedure
+    .meta(
+      rest(
+        'GET /v1/forms/:form_id/webhooks/:webhook_id/secret',
+        200,
+        "An endpoint's signing secret (members' sessions only; a key cannot read it). An `ed25519` endpoint shares none",
+        { errors: ['webhook_not_found', 'webhook_not_signed', 'webhook_secret_not_shared'], sudo: true },
+      ),
+    )
     .input(webhookIdInput)
     .output(webhookSecret)
     .query(async ({ ctx, input }) => {
@@ -33,11 +39,17 @@ export const secretProcedures = {
       return { secret: ctx.services.secretBox.open(found.secretSealed, secretContext(found.id, 'current')) };
     }),
 
-  rotateSecret: formsScopeProcedure.meta(rest('POST /v1/forms/:form_id/webhooks/:webhook_id/rotate-secret', 201,
-      'A new signing secret, in this answer only (with `ed25519` signing, a new key pair: its `public_key`). ' +
-        'The one it replaces keeps signing beside it for 24 hours, as does each ' +
-        `rotated away before within its own 24 hours (at most ${MAX_PREVIOUS_SECRETS}: a rotation past them ends the oldest at once)`,
-      { errors: ['form_not_found', 'webhook_not_found', 'webhook_not_signed'] }))
+  rotateSecret: formsScopeProcedure
+    .meta(
+      rest(
+        'POST /v1/forms/:form_id/webhooks/:webhook_id/rotate-secret',
+        201,
+        'A new signing secret, in this answer only (with `ed25519` signing, a new key pair: its `public_key`). ' +
+          'The one it replaces keeps signing beside it for 24 hours, as does each ' +
+          `rotated away before within its own 24 hours (at most ${MAX_PREVIOUS_SECRETS}: a rotation past them ends the oldest at once)`,
+        { errors: ['form_not_found', 'webhook_not_found', 'webhook_not_signed'] },
+      ),
+    )
     .input(webhookIdInput)
     .output(rotatedWebhookSecret)
     .mutation(async ({ ctx, input }) => {
@@ -66,9 +78,15 @@ export const secretProcedures = {
       };
     }),
 
-  endSecret: formsScopeProcedure.meta(rest('DELETE /v1/forms/:form_id/webhooks/:webhook_id/secrets/:secret_number', 200,
-      'Stop a secret rotated away from signing now, before its 24 hours are up (the current secret is replaced by rotating, not ended)',
-      { errors: ['form_not_found', 'webhook_not_found', 'webhook_not_signed', 'webhook_secret_not_found'] }))
+  endSecret: formsScopeProcedure
+    .meta(
+      rest(
+        'DELETE /v1/forms/:form_id/webhooks/:webhook_id/secrets/:secret_number',
+        200,
+        'Stop a secret rotated away from signing now, before its 24 hours are up (the current secret is replaced by rotating, not ended)',
+        { errors: ['form_not_found', 'webhook_not_found', 'webhook_not_signed', 'webhook_secret_not_found'] },
+      ),
+    )
     .input(webhookSecretNumberInput)
     .output(webhook)
     .mutation(async ({ ctx, input }) => {

@@ -22,8 +22,7 @@ export interface EndpointSecrets {
 }
 
 /** The secrets rotated away that still sign at `at`, newest first. */
-export const livePrevious = (previous: readonly PreviousSecret[], at: Date): PreviousSecret[] =>
-  previous.filter((secret) => new Date(secret.expires_at) > at);
+export const livePrevious = (previous: readonly PreviousSecret[], at: Date): PreviousSecret[] => previous.filter((secret) => new Date(secret.expires_at) > at);
 
 /** The secrets that sign at `at`: the current one, and each rotated away within its 24 hours. */
 export function signingSecrets(box: SecretBox, endpoint: EndpointSecrets, at: Date): string[] {

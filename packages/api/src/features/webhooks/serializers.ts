@@ -26,28 +26,33 @@ export const webhookToWire = (e: IWebhookEndpoint, last: LastDelivery, now = new
   const signed = signsRequests(e.kind);
   const previous = signed ? livePrevious(e.previousSecrets, now) : [];
   return {
-  id: e.id,
-  form_id: e.form.id,
-  url: e.url,
-  kind: e.kind,
-  description: e.description ?? null,
-  events: e.events as z.input<typeof webhook>['events'],
-  enabled: e.enabled,
-  disabled_reason: e.disabledReason ?? null,
-  disabled_at: e.enabled ? null : isoOrNull(e.disabledAt),
-  missed: missedOf(e, now),
-  last_delivery_at: isoOrNull(last?.at),
-  last_status: last?.status ?? null,
-  signing: signed ? e.signing : null,
-  public_key: signed ? (e.publicKey ?? null) : null,
-  secrets: [
-    ...(signed ? [{ number: e.secretNumber, created_at: iso(e.secretCreatedAt), expires_at: null, public_key: e.publicKey ?? null }] : []),
-    ...previous.map((secret) => ({ number: secret.number, created_at: secret.created_at, expires_at: secret.expires_at, public_key: secret.public_key ?? null })),
-  ],
-  // The one the last rotation replaced, if it still signs.
-  previous_secret_expires_at: previous.find((secret) => secret.number === e.secretNumber - 1)?.expires_at ?? null,
-  created_at: iso(e.createdAt),
-  updated_at: iso(e.updatedAt),
+    id: e.id,
+    form_id: e.form.id,
+    url: e.url,
+    kind: e.kind,
+    description: e.description ?? null,
+    events: e.events as z.input<typeof webhook>['events'],
+    enabled: e.enabled,
+    disabled_reason: e.disabledReason ?? null,
+    disabled_at: e.enabled ? null : isoOrNull(e.disabledAt),
+    missed: missedOf(e, now),
+    last_delivery_at: isoOrNull(last?.at),
+    last_status: last?.status ?? null,
+    signing: signed ? e.signing : null,
+    public_key: signed ? (e.publicKey ?? null) : null,
+    secrets: [
+      ...(signed ? [{ number: e.secretNumber, created_at: iso(e.secretCreatedAt), expires_at: null, public_key: e.publicKey ?? null }] : []),
+      ...previous.map((secret) => ({
+        number: secret.number,
+        created_at: secret.created_at,
+        expires_at: secret.expires_at,
+        public_key: secret.public_key ?? null,
+      })),
+    ],
+    // The one the last rotation replaced, if it still signs.
+    previous_secret_expires_at: previous.find((secret) => secret.number === e.secretNumber - 1)?.expires_at ?? null,
+    created_at: iso(e.createdAt),
+    updated_at: iso(e.updatedAt),
   };
 };
 

@@ -72,6 +72,12 @@ function signatureHeaders(secrets: string[], eventId: string, at: Date, body: st
  * live at `at`; none for a Slack or Discord endpoint, which checks no signature. Throws when a
  * secret does not open (sealed under another `LFK_SECRET_KEY`).
  */
-export function requestHeaders(box: SecretBox, endpoint: EndpointSecrets & { kind: WebhookKind }, eventId: string, at: Date, body: string): Partial<SignatureHeaders> {
+export function requestHeaders(
+  box: SecretBox,
+  endpoint: EndpointSecrets & { kind: WebhookKind },
+  eventId: string,
+  at: Date,
+  body: string,
+): Partial<SignatureHeaders> {
   return signsRequests(endpoint.kind) ? signatureHeaders(signingSecrets(box, endpoint, at), eventId, at, body) : {};
 }

@@ -32,7 +32,7 @@ async function freshDelivery(w: World): Promise<Prepared> {
   const hook = await freshWebhook(w);
   const submitted = await t.request('POST', `/v1/forms/${hook.formId}/submissions`, { token: w.key.key, body: { email: 'hook@example.org' } });
   if (submitted.status !== 201) throw new Error(`submission failed: ${submitted.status} ${submitted.body}`);
-  const deliveryId = await until('the delivery\'s first attempt', async () => {
+  const deliveryId = await until("the delivery's first attempt", async () => {
     const [row] = await t.sql<{ id: string }>(
       'select id from webhook_deliveries where endpoint_id = ? and attempt_count > 0 and locked_until is null and jsonb_array_length(attempts) > 0',
       [hook.webhookId],

@@ -72,7 +72,10 @@ describe(`deleting a workspace, against what races it (${ENGINE})`, () => {
     const { owner, member } = await team(services);
     await sql(services, "update memberships set role = 'owner' where user_id = ?", [member.userId]);
     const name = await workspaceName(services, owner.workspaceId);
-    const answers = await Promise.all([outcome(deleteWorkspace(owner.token, owner.workspaceId, name)), outcome(deleteWorkspace(member.token, owner.workspaceId, name))]);
+    const answers = await Promise.all([
+      outcome(deleteWorkspace(owner.token, owner.workspaceId, name)),
+      outcome(deleteWorkspace(member.token, owner.workspaceId, name)),
+    ]);
     expect(answers.sort()).toEqual(['404 workspace_not_found', 'done']);
   });
 

@@ -31,10 +31,14 @@ async function setUpApp(who: Person) {
 describe(`require_two_factor (${ENGINE})`, () => {
   it('an owner without a second factor cannot turn it on: it would lock them out', async () => {
     const { owner } = await team(services);
-    await expectRefused((await as(owner.token)).workspaces.update({ workspace_id: owner.workspaceId, require_two_factor: true }), 409, 'two_factor_not_enabled');
+    await expectRefused(
+      (await as(owner.token)).workspaces.update({ workspace_id: owner.workspaceId, require_two_factor: true }),
+      409,
+      'two_factor_not_enabled',
+    );
   });
 
-  it("a member without a factor is told so everywhere in it but may leave; once they have one they are in; keys and outsiders are as before", async () => {
+  it('a member without a factor is told so everywhere in it but may leave; once they have one they are in; keys and outsiders are as before', async () => {
     const { owner, member, outsider } = await team(services);
     const { key } = await createKey(services, owner);
     const form = await createContactForm(services, owner);

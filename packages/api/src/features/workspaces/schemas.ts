@@ -32,16 +32,11 @@ export const workspaceUpdateInput = workspaceScoped
         `Seconds the signed download links of its files live (${FILE_LINK_TTL.min} to ${FILE_LINK_TTL.max}; ` +
           "never longer than the server's `LFK_FILE_LINK_TTL`); null goes back to the server's.",
       ),
-    require_two_factor: z
-      .boolean()
-      .optional()
-      .describe('Require a second factor of its members (owners; to turn it on, your own account needs one).'),
+    require_two_factor: z.boolean().optional().describe('Require a second factor of its members (owners; to turn it on, your own account needs one).'),
   })
   .strict()
   .refine((input) => input.name !== undefined || input.file_link_ttl !== undefined || input.require_two_factor !== undefined, {
     message: 'Give name, file_link_ttl or require_two_factor.',
     path: ['name'],
   });
-export const workspaceDeleteInput = workspaceScoped
-  .extend({ confirm: z.string().max(1024).describe("The workspace's name, typed to confirm.") })
-  .strict();
+export const workspaceDeleteInput = workspaceScoped.extend({ confirm: z.string().max(1024).describe("The workspace's name, typed to confirm.") }).strict();

@@ -23,5 +23,3 @@ export function createWorkspace(em: EntityManager, ownerId: string, name: string
   em.getRepository(AuditEvent).record({ workspaceId: workspace.id, action: 'workspace.created', actor, target: { type: 'workspace', id: workspace.id } });
   return workspace;
 }
-
-

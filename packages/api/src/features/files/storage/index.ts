@@ -34,9 +34,7 @@ export async function objectStorageFrom(settings: ObjectStorageSettings): Promis
     return storage;
   }
   const storage =
-    settings.root === null
-      ? new DirectoryStorage(await mkdtemp(join(tmpdir(), 'lfk-files-')), { removeOnClose: true })
-      : new DirectoryStorage(settings.root);
+    settings.root === null ? new DirectoryStorage(await mkdtemp(join(tmpdir(), 'lfk-files-')), { removeOnClose: true }) : new DirectoryStorage(settings.root);
   await storage.check();
   return storage;
 }

@@ -5,12 +5,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { type S3Server, startS3Server } from '@lfk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DirectoryStorage,
-  type ObjectStorage,
-  objectStorageFrom,
-  S3Storage,
-} from './index.ts';
+import { DirectoryStorage, type ObjectStorage, objectStorageFrom, S3Storage } from './index.ts';
 
 // One contract, both backends: the data directory and a real S3-protocol server (s3rver, in a
 // process of its own, checking every request's signature).

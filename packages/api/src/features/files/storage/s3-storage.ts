@@ -103,9 +103,7 @@ export class S3Storage implements ObjectStorage {
     try {
       // Bounded by socket idleness, not in all: a large file to a slow store is legitimate while its
       // bytes move, and an upload is tried once (its stream cannot be replayed), so no retry adds up.
-      await this.#client.send(
-        new PutObjectCommand({ Bucket: this.#settings.bucket, Key: key, Body: body, ContentLength: size, ContentType: contentType }),
-      );
+      await this.#client.send(new PutObjectCommand({ Bucket: this.#settings.bucket, Key: key, Body: body, ContentLength: size, ContentType: contentType }));
     } finally {
       body.destroy();
     }
@@ -115,7 +113,10 @@ export class S3Storage implements ObjectStorage {
     assertObjectKey(key);
     try {
       const answer = await this.#within((options) =>
-        this.#client.send(new GetObjectCommand({ Bucket: this.#settings.bucket, Key: key, ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }), options),
+        this.#client.send(
+          new GetObjectCommand({ Bucket: this.#settings.bucket, Key: key, ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }),
+          options,
+        ),
       );
       // In Node the body is the response itself, a Readable (an empty object may come without one).
       return answer.Body instanceof Readable ? answer.Body : Readable.from([]);
