@@ -26,6 +26,10 @@ export type SettingsOf<Slices extends readonly AnySlice[]> = UnionToIntersection
 
 /** The environment schema of a list of slices: their variables in one object, read into their settings. */
 export function settingsSchema<const Slices extends readonly AnySlice[]>(slices: Slices) {
+  const declared = slices.flatMap((slice) => Object.keys(slice.env));
+  const twice = declared.filter((name, i) => declared.indexOf(name) !== i);
+  // A variable has one home: a second slice declaring it would silently replace the first's checks.
+  if (twice.length > 0) throw new Error(`Declared by two settings slices: ${[...new Set(twice)].join(', ')}`);
   return z
     .object(Object.assign({}, ...slices.map((slice) => slice.env)) as z.ZodRawShape)
     .superRefine((env, ctx) => {
