@@ -36,7 +36,7 @@ const actorOf = (principal: Identified): Actor =>
   principal.kind === 'session' ? { type: 'user', id: principal.userId } : { type: 'api_key', id: principal.keyId };
 
 /** Counts the request against a per-IP limit, before any work is done for it. */
-export const perIpLimit = (name: RateLimitName) =>
+const perIpLimit = (name: RateLimitName) =>
   t.middleware(async ({ ctx, next }) => {
     await ctx.services.rateLimits.consume(name, ctx.ip);
     return next();
@@ -76,6 +76,13 @@ export const publicProcedure = t.procedure.meta(PUBLIC).use(({ ctx, next }) => {
   refuseRefusedBearer(ctx);
   return next();
 });
+
+/**
+ * A public procedure that costs something to answer (a password hash, an email, a challenge),
+ * counted against a per-IP limit before any work is done for it. Past it: 429 `rate_limited`,
+ * already among a public procedure's errors.
+ */
+export const perIpProcedure = (name: RateLimitName) => publicProcedure.use(perIpLimit(name));
 
 const authenticatedProcedure = t.procedure.use(({ ctx, next }) => next({ ctx: identify(ctx) }));
 

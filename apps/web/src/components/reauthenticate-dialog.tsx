@@ -8,9 +8,9 @@ import { trpc, trpcClient } from '../api/trpc.ts';
 import { AuthenticatorCodeField } from './authenticator-code-field.tsx';
 import { Dialog } from './dialog.tsx';
 import { useFormProblem } from './form-problem.ts';
+import { CurrentPasswordField } from './password-fields.tsx';
 import { ProblemAlert } from './problem-alert.tsx';
 import { SubmitForm } from './submit-form.tsx';
-import { TextField } from './text-field.tsx';
 
 /**
  * Sudo mode's question, asked in place (api/reauthentication.ts): mounted once for the whole app,
@@ -106,15 +106,7 @@ function ConfirmItsYou({ onConfirmed, onCancel }: { onConfirmed: () => void; onC
         onCancel={onCancel}
       >
         {method === 'password' ? (
-          <TextField
-            key="password"
-            form={form}
-            name="password"
-            label="Password"
-            type="password"
-            autoComplete="current-password"
-            rules={{ required: 'Type your password.' }}
-          />
+          <CurrentPasswordField key="password" form={form} name="password" label="Password" rules={{ required: 'Type your password.' }} />
         ) : (
           <AuthenticatorCodeField key="code" form={form} name="code" hint="The 6-digit code your authenticator app shows for lfk." />
         )}

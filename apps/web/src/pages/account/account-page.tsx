@@ -1,5 +1,4 @@
 import type { RouterOutputs } from '@lfk/client';
-import { MIN_PASSWORD_LENGTH } from '@lfk/vocabulary';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -9,6 +8,7 @@ import { trpc } from '../../api/trpc.ts';
 import { SendConfirmationLink } from '../../components/confirm-address.tsx';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { useFormProblem } from '../../components/form-problem.ts';
+import { CurrentPasswordField, NewPasswordField } from '../../components/password-fields.tsx';
 import { ProblemAlert } from '../../components/problem-alert.tsx';
 import { Loaded } from '../../components/states.tsx';
 import { SubmitForm } from '../../components/submit-form.tsx';
@@ -67,15 +67,8 @@ function ChangePassword() {
         submitLabel="Change password"
         pending={change.isPending}
       >
-        <TextField form={form} name="current_password" label="Current password" type="password" autoComplete="current-password" />
-        <TextField
-          form={form}
-          name="new_password"
-          label="New password"
-          type="password"
-          autoComplete="new-password"
-          hint={`At least ${MIN_PASSWORD_LENGTH} characters. Every other session of your account is signed out.`}
-        />
+        <CurrentPasswordField form={form} name="current_password" label="Current password" />
+        <NewPasswordField form={form} name="new_password" label="New password" consequence="Every other session of your account is signed out." />
         <TextField
           form={form}
           name="again"
@@ -219,7 +212,7 @@ function DeleteAccount() {
           danger
           pending={remove.isPending}
         >
-          <TextField form={form} name="password" label="Your password, to confirm" type="password" autoComplete="current-password" />
+          <CurrentPasswordField form={form} name="password" label="Your password, to confirm" />
         </SubmitForm>
       ) : (
         <button type="button" className="danger" onClick={() => setOpen(true)}>

@@ -10,6 +10,7 @@ import { type Problem, problemOf } from '../../api/problems.ts';
 import { forgetEverything, safeNext } from '../../api/session.ts';
 import { trpcClient } from '../../api/trpc.ts';
 import { useFormProblem } from '../../components/form-problem.ts';
+import { CurrentPasswordField } from '../../components/password-fields.tsx';
 import { ProblemAlert } from '../../components/problem-alert.tsx';
 import { SubmitForm } from '../../components/submit-form.tsx';
 import { TextField } from '../../components/text-field.tsx';
@@ -99,7 +100,7 @@ export function SignInPage() {
         pending={signIn.isPending}
       >
         <TextField form={form} name="email" label="Email" type="email" autoComplete="email" />
-        <TextField form={form} name="password" label="Password" type="password" autoComplete="current-password" />
+        <CurrentPasswordField form={form} name="password" label="Password" />
       </SubmitForm>
       {passkeysWorkHere() && (
         <div className="passkey-sign-in">

@@ -1,12 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { signupInput } from '@lfk/api/schemas';
-import { MIN_PASSWORD_LENGTH } from '@lfk/vocabulary';
 import { useMutation } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
 import { forgetEverything, safeNext } from '../../api/session.ts';
 import { trpcClient } from '../../api/trpc.ts';
 import { useFormProblem } from '../../components/form-problem.ts';
+import { NewPasswordField } from '../../components/password-fields.tsx';
 import { SubmitForm } from '../../components/submit-form.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import { AuthLayout } from './auth-layout.tsx';
@@ -55,14 +55,7 @@ export function SignUpPage() {
       <SubmitForm onSubmit={form.handleSubmit((input) => signUp.mutate(input))} problem={problem} submitLabel="Sign up" pending={signUp.isPending}>
         <TextField form={form} name="name" optional label="Name" autoComplete="name" hint="Optional. Your personal workspace is named after you." />
         <TextField form={form} name="email" label="Email" type="email" autoComplete="email" />
-        <TextField
-          form={form}
-          name="password"
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
-        />
+        <NewPasswordField form={form} name="password" label="Password" />
       </SubmitForm>
     </AuthLayout>
   );

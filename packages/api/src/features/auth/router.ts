@@ -23,7 +23,7 @@ import { allowsUnasked, enqueueEmail, spendUnasked } from '../../infrastructure/
 import { retryingDeadlocks } from '../../infrastructure/deadlocks.ts';
 import { assertResendAllowed, maskEmail, sendAccountVerification } from '../email-verification/sending.ts';
 import { verificationSent } from '../email-verification/schemas.ts';
-import { perIpLimit, publicProcedure, router, sessionProcedure } from '../../trpc.ts';
+import { perIpProcedure, router, sessionProcedure } from '../../trpc.ts';
 
 /** A passkey's assertion that does not verify, in words about passkeys (the code's are the default). */
 const passkeyRefused = () =>
@@ -34,13 +34,12 @@ const passkeyRefused = () =>
   });
 
 export const authRouter = router({
-  signup: publicProcedure
+  signup: perIpProcedure('login')
     .meta(
       rest('POST /v1/auth/signup', 201, 'Create an account, its personal workspace and a session', {
         errors: ['rate_limited', 'signup_disabled', 'email_taken'],
       }),
     )
-    .use(perIpLimit('login'))
     .input(signupInput)
     .output(signupOutput)
     .mutation(async ({ ctx, input }) => {
@@ -65,13 +64,12 @@ export const authRouter = router({
       };
     }),
 
-  login: publicProcedure
+  login: perIpProcedure('login')
     .meta(
       rest('POST /v1/auth/login', 200, 'Sign in and get a session token; an account with a second factor answers a challenge to complete with it', {
         errors: ['rate_limited', 'invalid_credentials', 'second_factor_required'],
       }),
     )
-    .use(perIpLimit('login'))
     .input(loginInput)
     .output(loginOutput)
     .mutation(async ({ ctx, input }) => {
@@ -96,7 +94,7 @@ export const authRouter = router({
    * recovery code or a passkey's assertion. Guesses spend the account's sign-in budget; a challenge
    * is completed once, a code and a recovery code work once.
    */
-  secondFactor: publicProcedure
+  secondFactor: perIpProcedure('login')
     .meta(
       rest(
         'POST /v1/auth/second-factor',
@@ -105,7 +103,6 @@ export const authRouter = router({
         { errors: ['rate_limited', 'invalid_challenge', 'invalid_second_factor'] },
       ),
     )
-    .use(perIpLimit('login'))
     .input(secondFactorInput)
     .output(loginOutput)
     .mutation(async ({ ctx, input }) => {
@@ -145,13 +142,12 @@ export const authRouter = router({
     }),
 
   /** The options for signing in with a passkey alone: any passkey of this site, the browser lets the person choose. */
-  passkeyLoginOptions: publicProcedure
+  passkeyLoginOptions: perIpProcedure('login')
     .meta(
       rest('POST /v1/auth/login/passkey/options', 200, 'Start signing in with a passkey: the options for `navigator.credentials.get()` (5 minutes)', {
         errors: ['rate_limited'],
       }),
     )
-    .use(perIpLimit('login'))
     .output(passkeyAssertionOptions)
     .mutation(async ({ ctx }) => {
       const now = ctx.services.now();
@@ -166,13 +162,12 @@ export const authRouter = router({
    * Signs in with a passkey alone: a passkey is both factors (something the person has, unlocked by
    * something they know or are). The challenge it signed is used once.
    */
-  passkeyLogin: publicProcedure
+  passkeyLogin: perIpProcedure('login')
     .meta(
       rest('POST /v1/auth/login/passkey', 200, 'Sign in with a passkey, without a password', {
         errors: ['rate_limited', 'invalid_challenge', 'invalid_second_factor'],
       }),
     )
-    .use(perIpLimit('login'))
     .input(passkeyLoginInput)
     .output(loginOutput)
     .mutation(async ({ ctx, input }) => {

@@ -8,7 +8,7 @@ import { describeUserAgent } from '../../infrastructure/user-agents.ts';
 import { enqueueEmail } from '../../infrastructure/outbox.ts';
 import { accountLink } from '../../infrastructure/dashboard-links.ts';
 import { rest } from '../../procedure-meta.ts';
-import { perIpLimit, publicProcedure, router, sessionProcedure } from '../../trpc.ts';
+import { perIpProcedure, publicProcedure, router, sessionProcedure } from '../../trpc.ts';
 import { loginOutput } from '../auth/schemas.ts';
 import { deviceSignedInEmail } from './emails.ts';
 import {
@@ -83,13 +83,12 @@ async function findLive(ctx: SignedIn, typed: string): Promise<IDeviceLogin> {
 }
 
 export const deviceLoginsRouter = router({
-  start: publicProcedure
+  start: perIpProcedure('login')
     .meta(
       rest('POST /v1/auth/device-logins', 201, 'Start a sign-in for a device: a code to approve in the dashboard, and one to poll with', {
         errors: ['rate_limited'],
       }),
     )
-    .use(perIpLimit('login'))
     .input(deviceLoginStartInput)
     .output(deviceLoginStarted)
     .mutation(async ({ ctx, input }) => {

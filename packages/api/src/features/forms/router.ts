@@ -41,6 +41,7 @@ import {
   memberProcedure,
   router,
 } from '../../trpc.ts';
+import { auditByCaller } from '../../infrastructure/audit.ts';
 
 /**
  * An auto-reply is mail its form's maker writes, sent from lfk's address to whatever address a
@@ -348,13 +349,7 @@ export const formsRouter = router({
         found.state = 'claimed';
         found.workspace = em.getReference(Workspace, ctx.workspaceId);
         found.project = em.getReference(Project, project.id);
-        em.getRepository(AuditEvent).record({
-          workspaceId: ctx.workspaceId,
-          action: 'form.claimed',
-          actor: ctx.actor,
-          target: { type: 'form', id: found.id },
-          data: { name: found.name },
-        });
+        auditByCaller(em, ctx, { action: 'form.claimed', target: { type: 'form', id: found.id }, data: { name: found.name } });
         return found;
       });
       ctx.services.formCache.forget(claimed.id);

@@ -21,6 +21,7 @@ import {
   invitationPreview,
   invitationTokenInput,
 } from './schemas.ts';
+import { auditByCaller } from '../../infrastructure/audit.ts';
 
 /** The link's invitation, if it still works; the same 404 for a link unknown, used, replaced, cancelled or expired. */
 async function workingInvitation(em: EntityManager, token: string, now: Date) {
@@ -85,13 +86,7 @@ export const invitationsRouter = router({
           role: input.role,
           invitedBy: ctx.session.userId,
         });
-        em.getRepository(AuditEvent).record({
-          workspaceId: ctx.workspaceId,
-          action: 'invitation.created',
-          actor: ctx.actor,
-          target: { type: 'invitation', id: sent.id },
-          data: { email: sent.email, role: sent.role },
-        });
+        auditByCaller(em, ctx, { action: 'invitation.created', target: { type: 'invitation', id: sent.id }, data: { email: sent.email, role: sent.role } });
         return invitationToWire(sent);
       });
       ctx.services.wakeMailer();
@@ -115,13 +110,7 @@ export const invitationsRouter = router({
       const resent = await ctx.em.transactional(async (em) => {
         const renewed = await resendInvitation(em, ctx.services, ctx.workspaceId, input.invitation_id, ctx.session.userId);
         if (!renewed) throw new ApiError('invitation_not_found');
-        em.getRepository(AuditEvent).record({
-          workspaceId: ctx.workspaceId,
-          action: 'invitation.resent',
-          actor: ctx.actor,
-          target: { type: 'invitation', id: renewed.id },
-          data: { email: renewed.email },
-        });
+        auditByCaller(em, ctx, { action: 'invitation.resent', target: { type: 'invitation', id: renewed.id }, data: { email: renewed.email } });
         return invitationToWire(renewed);
       });
       ctx.services.wakeMailer();
@@ -140,13 +129,7 @@ export const invitationsRouter = router({
       await ctx.em.transactional(async (em) => {
         const cancelled = await em.getRepository(Invitation).cancel(ctx.workspaceId, input.invitation_id);
         if (!cancelled) throw new ApiError('invitation_not_found');
-        em.getRepository(AuditEvent).record({
-          workspaceId: ctx.workspaceId,
-          action: 'invitation.cancelled',
-          actor: ctx.actor,
-          target: { type: 'invitation', id: input.invitation_id },
-          data: { email: cancelled.email },
-        });
+        auditByCaller(em, ctx, { action: 'invitation.cancelled', target: { type: 'invitation', id: input.invitation_id }, data: { email: cancelled.email } });
       });
     }),
 

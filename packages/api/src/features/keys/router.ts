@@ -1,4 +1,4 @@
-import { ApiKey, AuditEvent, type IApiKey, isId, isUsableAt, User, Workspace } from '@lfk/db';
+import { ApiKey, type IApiKey, isId, isUsableAt, User, Workspace } from '@lfk/db';
 import { MAX_ACTIVE_KEYS, noRefusals } from '@lfk/vocabulary';
 import { API_KEY_EXPIRY_SECONDS, utcDateOf } from '@lfk/vocabulary';
 import { generateApiKey } from '../../credentials/api-key-format.ts';
@@ -24,6 +24,7 @@ import { newKeyRow, usageDays } from './rules.ts';
 import { pageNewestFirst } from '../../infrastructure/pagination.ts';
 import { confirmedOwnerProcedure, keyProcedure, ownerProcedure, router } from '../../trpc.ts';
 import type { EntityManager } from '@mikro-orm/sql';
+import { auditByCaller } from '../../infrastructure/audit.ts';
 
 /** Keys as listed, each with its uses this UTC day (one query for the lot). */
 async function keysToWire(em: EntityManager, keys: IApiKey[], now: Date) {
@@ -69,10 +70,8 @@ export const apiKeysRouter = router({
         const by = { workspaceId: ctx.workspaceId, createdBy: ctx.session.userId };
         const chosen = { name: input.name, description: input.description, allowedIps: input.allowed_ips };
         const record = em.getRepository(ApiKey).issue(newKeyRow(by, chosen, { prefix, hash }, expiresAt, now));
-        em.getRepository(AuditEvent).record({
-          workspaceId: ctx.workspaceId,
+        auditByCaller(em, ctx, {
           action: 'api_key.created',
-          actor: ctx.actor,
           target: { type: 'api_key', id: record.id },
           data: { name: record.name, prefix, expires_at: expiresAt?.toISOString() ?? null, allowed_ips: record.allowedIps ?? null },
         });
@@ -154,13 +153,7 @@ export const apiKeysRouter = router({
           found.allowedIps = input.allowed_ips;
         }
         if (fields.length > 0) {
-          em.getRepository(AuditEvent).record({
-            workspaceId: ctx.workspaceId,
-            action: 'api_key.updated',
-            actor: ctx.actor,
-            target: { type: 'api_key', id: found.id },
-            data: { fields, ...data },
-          });
+          auditByCaller(em, ctx, { action: 'api_key.updated', target: { type: 'api_key', id: found.id }, data: { fields, ...data } });
         }
         return { updated: found, allowlistChanged: fields.includes('allowed_ips') };
       });
@@ -212,18 +205,13 @@ export const apiKeysRouter = router({
           revokesAt = old.expiresAt && old.expiresAt < graceEnd ? old.expiresAt : graceEnd;
           old.expiresAt = revokesAt;
         }
-        const audit = em.getRepository(AuditEvent);
-        audit.record({
-          workspaceId: ctx.workspaceId,
+        auditByCaller(em, ctx, {
           action: 'api_key.created',
-          actor: ctx.actor,
           target: { type: 'api_key', id: next.id },
           data: { name: next.name, prefix, expires_at: expiresAt?.toISOString() ?? null, allowed_ips: next.allowedIps ?? null, rolled_from: old.id },
         });
-        audit.record({
-          workspaceId: ctx.workspaceId,
+        auditByCaller(em, ctx, {
           action: 'api_key.rolled',
-          actor: ctx.actor,
           target: { type: 'api_key', id: old.id },
           data: { rolled_to: next.id, grace_seconds: input.grace_seconds, revokes_at: revokesAt.toISOString() },
         });
@@ -279,12 +267,7 @@ export const apiKeysRouter = router({
           if (!(await em.getRepository(ApiKey).existsInWorkspace(ctx.workspaceId, input.key_id))) throw new ApiError('api_key_not_found');
           return null;
         }
-        em.getRepository(AuditEvent).record({
-          workspaceId: ctx.workspaceId,
-          action: 'api_key.revoked',
-          actor: ctx.actor,
-          target: { type: 'api_key', id: input.key_id },
-        });
+        auditByCaller(em, ctx, { action: 'api_key.revoked', target: { type: 'api_key', id: input.key_id } });
         return revokedHash;
       });
       if (revokedHash !== null) ctx.services.apiKeyCache.forget(revokedHash);

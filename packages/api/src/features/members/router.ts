@@ -1,4 +1,4 @@
-import { AuditEvent, isId, Membership, Workspace } from '@lfk/db';
+import { isId, Membership, Workspace } from '@lfk/db';
 import { ApiError } from '../../errors.ts';
 import { MAKING_AN_OWNER, rest } from '../../procedure-meta.ts';
 import { listOf } from '../../common-schemas.ts';
@@ -7,6 +7,7 @@ import { memberToWire } from './serializers.ts';
 import { pageOf } from '../../infrastructure/pagination.ts';
 import { memberProcedure, ownerProcedure, router } from '../../trpc.ts';
 import { cancelInvitationsSentBy } from '../invitations/invitations.ts';
+import { auditByCaller } from '../../infrastructure/audit.ts';
 
 export const membersRouter = router({
   list: memberProcedure
@@ -41,13 +42,7 @@ export const membersRouter = router({
         if (from === input.role) return memberToWire(membership);
         if (await memberships.isLastOwner(ctx.workspaceId, from)) throw new ApiError('last_owner');
         membership.role = input.role;
-        em.getRepository(AuditEvent).record({
-          workspaceId: ctx.workspaceId,
-          action: 'member.role_changed',
-          actor: ctx.actor,
-          target: { type: 'user', id: input.user_id },
-          data: { from, to: input.role },
-        });
+        auditByCaller(em, ctx, { action: 'member.role_changed', target: { type: 'user', id: input.user_id }, data: { from, to: input.role } });
         // Only owners invite: a member's invitations no longer stand.
         if (input.role !== 'owner')
           await cancelInvitationsSentBy(em, input.user_id, { actor: ctx.actor, reason: 'inviter_not_owner', workspaceId: ctx.workspaceId });
@@ -73,13 +68,7 @@ export const membersRouter = router({
         if (!membership) throw new ApiError('workspace_not_found');
         if (await memberships.isLastOwner(ctx.workspaceId, membership.role)) throw new ApiError('last_owner');
         em.remove(membership);
-        em.getRepository(AuditEvent).record({
-          workspaceId: ctx.workspaceId,
-          action: 'member.left',
-          actor: ctx.actor,
-          target: { type: 'user', id: userId },
-          data: { role: membership.role },
-        });
+        auditByCaller(em, ctx, { action: 'member.left', target: { type: 'user', id: userId }, data: { role: membership.role } });
         await cancelInvitationsSentBy(em, userId, { actor: ctx.actor, reason: 'inviter_not_owner', workspaceId: ctx.workspaceId });
       });
     }),
@@ -101,13 +90,7 @@ export const membersRouter = router({
         if (!membership) throw new ApiError('member_not_found');
         if (await memberships.isLastOwner(ctx.workspaceId, membership.role)) throw new ApiError('last_owner');
         em.remove(membership);
-        em.getRepository(AuditEvent).record({
-          workspaceId: ctx.workspaceId,
-          action: 'member.removed',
-          actor: ctx.actor,
-          target: { type: 'user', id: input.user_id },
-          data: { role: membership.role },
-        });
+        auditByCaller(em, ctx, { action: 'member.removed', target: { type: 'user', id: input.user_id }, data: { role: membership.role } });
         await cancelInvitationsSentBy(em, input.user_id, { actor: ctx.actor, reason: 'inviter_not_owner', workspaceId: ctx.workspaceId });
       });
     }),

@@ -6,7 +6,7 @@ import { ApiError } from '../../errors.ts';
 import type { Services } from '../../context.ts';
 import { enqueueEmail, insertEmail } from '../../infrastructure/outbox.ts';
 import { rest } from '../../procedure-meta.ts';
-import { perIpLimit, publicProcedure, router } from '../../trpc.ts';
+import { perIpProcedure, publicProcedure, router } from '../../trpc.ts';
 import { passwordChangedEmail } from '../auth/emails.ts';
 import { passwordResetEmail } from './emails.ts';
 import { takeBackUnconfirmedGrants } from './reclaim.ts';
@@ -48,13 +48,12 @@ export const passwordResetsRouter = router({
    * the address's allowance nothing is sent or replaced, so a flood neither fills the owner's
    * inbox nor kills the link they already have; the answer stays the same.
    */
-  request: publicProcedure
+  request: perIpProcedure('password_resets')
     .meta(
       rest('POST /v1/auth/password-resets', 202, 'Email a password reset link to the address, if an account uses it; the same answer for every address', {
         errors: ['rate_limited'],
       }),
     )
-    .use(perIpLimit('password_resets'))
     .input(passwordResetRequestInput)
     .output(passwordResetRequested)
     .mutation(async ({ ctx, input }) => {

@@ -1,10 +1,11 @@
-import { AuditEvent, Project } from '@lfk/db';
+import { Project } from '@lfk/db';
 import { rest } from '../../procedure-meta.ts';
 import { listOf } from '../../common-schemas.ts';
 import { project, projectCreateInput, projectListInput } from './schemas.ts';
 import { projectToWire } from './serializers.ts';
 import { pageNewestFirst } from '../../infrastructure/pagination.ts';
 import { memberProcedure, ownerProcedure, router } from '../../trpc.ts';
+import { auditByCaller } from '../../infrastructure/audit.ts';
 
 export const projectsRouter = router({
   list: memberProcedure
@@ -19,12 +20,7 @@ export const projectsRouter = router({
     .output(project)
     .mutation(async ({ ctx, input }) => {
       const created = ctx.em.getRepository(Project).add(ctx.workspaceId, input.name);
-      ctx.em.getRepository(AuditEvent).record({
-        workspaceId: ctx.workspaceId,
-        action: 'project.created',
-        actor: ctx.actor,
-        target: { type: 'project', id: created.id },
-      });
+      auditByCaller(ctx.em, ctx, { action: 'project.created', target: { type: 'project', id: created.id } });
       await ctx.em.flush();
       return projectToWire(created);
     }),

@@ -23,6 +23,15 @@ export function relyingParty(services: Pick<Services, 'publicUrl'>) {
   return { id: url.hostname, origin: url.origin, name: 'lfk' };
 }
 
+/**
+ * What a response to a ceremony is checked against, registering or asserting alike: the challenge
+ * it was given, this origin and RP ID; user verification is preferred, never required.
+ */
+function expectedOf(services: Pick<Services, 'publicUrl'>, expectedChallenge: string) {
+  const rp = relyingParty(services);
+  return { expectedChallenge, expectedOrigin: rp.origin, expectedRPID: rp.id, requireUserVerification: false };
+}
+
 /** How long an authenticator is given, as its options tell the browser. */
 const CEREMONY_TIMEOUT_MS = 5 * 60_000;
 
@@ -51,16 +60,8 @@ export async function registrationOptions(
 
 /** The new credential, if the response answers the challenge from this origin and RP ID; null otherwise. */
 export async function verifiedRegistration(services: Pick<Services, 'publicUrl'>, response: RegistrationResponseJSON, expectedChallenge: string) {
-  const rp = relyingParty(services);
   try {
-    const result = await verifyRegistrationResponse({
-      response,
-      expectedChallenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.id,
-      requireUserVerification: false,
-      supportedAlgorithmIDs: PASSKEY_ALGORITHM_IDS,
-    });
+    const result = await verifyRegistrationResponse({ response, ...expectedOf(services, expectedChallenge), supportedAlgorithmIDs: PASSKEY_ALGORITHM_IDS });
     if (!result.verified) return null;
     const { credential } = result.registrationInfo;
     return {
@@ -110,15 +111,11 @@ export async function verifiedAssertion(
   const passkeys = em.getRepository(Passkey);
   const passkey = typeof response?.id === 'string' ? await passkeys.findByCredentialId(response.id) : null;
   if (!passkey || (userId !== null && passkey.userId !== userId)) return null;
-  const rp = relyingParty(services);
   try {
     const result = await verifyAuthenticationResponse({
       response,
-      expectedChallenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.id,
+      ...expectedOf(services, expectedChallenge),
       credential: { id: passkey.credentialId, publicKey: isoBase64URL.toBuffer(passkey.publicKey), counter: passkey.counter, transports: passkey.transports },
-      requireUserVerification: false,
     });
     if (!result.verified) return null;
     return (await passkeys.used(passkey.id, result.authenticationInfo.newCounter, services.now())) ? passkey : null;

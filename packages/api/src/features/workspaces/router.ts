@@ -1,4 +1,4 @@
-import { AuditEvent, Membership, User, Workspace } from '@lfk/db';
+import { Membership, User, Workspace } from '@lfk/db';
 import { DROPPING_REQUIRED_TWO_FACTOR, rest } from '../../procedure-meta.ts';
 import { listInput, listOf } from '../../common-schemas.ts';
 import { workspace, workspaceCreateInput, workspaceDeleteInput, workspaceUpdateInput } from './schemas.ts';
@@ -8,6 +8,7 @@ import { workspaceToWire } from './serializers.ts';
 import { pageOf } from '../../infrastructure/pagination.ts';
 import { createWorkspace } from './workspaces.ts';
 import { ownerProcedure, router, sessionProcedure } from '../../trpc.ts';
+import { auditByCaller } from '../../infrastructure/audit.ts';
 
 export const workspacesRouter = router({
   list: sessionProcedure
@@ -53,10 +54,7 @@ export const workspacesRouter = router({
         const audit = (
           action: 'workspace.renamed' | 'workspace.file_link_ttl_changed' | 'workspace.two_factor_requirement_changed',
           data: Record<string, unknown>,
-        ) =>
-          em
-            .getRepository(AuditEvent)
-            .record({ workspaceId: ctx.workspaceId, action, actor: ctx.actor, target: { type: 'workspace', id: ctx.workspaceId }, data });
+        ) => auditByCaller(em, ctx, { action, target: { type: 'workspace', id: ctx.workspaceId }, data });
         if (input.name !== undefined && found.name !== input.name) {
           audit('workspace.renamed', { from: found.name, to: input.name });
           found.name = input.name;
