@@ -68,7 +68,6 @@ export {
   S3Storage,
   syncFolder,
 } from './features/files/storage/index.ts';
-export { deleteExpiredIdempotencyRecords } from './infrastructure/idempotency.ts';
 export { type SweepOutcome, sweepKeyLifecycle } from './features/keys/lifecycle-sweep.ts';
 export {
   DEFAULT_RATE_LIMITS,

@@ -21,6 +21,22 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 export const ESC = /\u001b\[/;
 export const STACK_FRAME = /^\s+at .+:\d+:\d+\)?\s*$/m;
 
+/**
+ * The lines a terminal shows for `output`: a carriage return goes back to the line's start and what
+ * follows overwrites what was there (as the slow-request spinner's clearing does); blank lines dropped.
+ */
+export function screenLines(output: string): string[] {
+  return output
+    .split(/\r?\n/)
+    .map((line) =>
+      line
+        .split('\r')
+        .reduce((shown, written) => written + shown.slice(written.length), '')
+        .trimEnd(),
+    )
+    .filter((line) => line !== '');
+}
+
 export async function readConfig(home: Home): Promise<any> {
   return existsSync(home.configPath) ? JSON.parse(await readFile(home.configPath, 'utf8')) : undefined;
 }

@@ -7,9 +7,9 @@ import type { Wiring } from '../feature.ts';
 import { type BackgroundTask, TaskList } from '../infrastructure/background-task.ts';
 import { BackgroundWork } from '../infrastructure/background-work.ts';
 import { emailSender } from '../infrastructure/email-sender.ts';
-import { deleteExpiredIdempotencyRecords } from '../infrastructure/idempotency.ts';
+import { idempotencySweep } from '../infrastructure/idempotency.ts';
+import { rateLimitSweep } from '../infrastructure/rate-limit-sweep.ts';
 import { logTransport, smtpTransport } from '../infrastructure/mail-transports.ts';
-import { periodic } from '../infrastructure/periodic.ts';
 import type { Log } from '../log.ts';
 import type { Metrics } from '../metrics.ts';
 import { RateLimits } from '../rate-limits/rate-limits.ts';
@@ -45,14 +45,8 @@ export function createRuntime(options: RuntimeOptions): { services: Services; ta
     [
       ...options.first,
       sender,
-      periodic('rate limit sweep', 'sweep refilled rate limit buckets', settings.sweeps.rateLimitsMs, async () => void (await rateLimits.sweep()), log),
-      periodic(
-        'idempotency sweep',
-        'sweep expired idempotency records',
-        settings.sweeps.idempotencyMs,
-        () => deleteExpiredIdempotencyRecords(db.fork(), settings.now()),
-        log,
-      ),
+      rateLimitSweep(rateLimits, settings.sweeps.rateLimitsMs, log),
+      idempotencySweep(db, settings.now, settings.sweeps.idempotencyMs, log),
       ...FEATURES.flatMap((feature) => feature.tasks?.(wiring, settings) ?? []),
       services.background,
       ...options.last,

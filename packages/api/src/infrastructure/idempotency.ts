@@ -1,8 +1,11 @@
-import { IdempotencyRecord } from '@lfk/db';
+import { type Database, IdempotencyRecord } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Context } from '../context.ts';
 import { sha256 } from '../credentials/secrets.ts';
 import { ApiError } from '../errors.ts';
+import type { Log } from '../log.ts';
+import type { BackgroundTask } from './background-task.ts';
+import { periodic } from './periodic.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
@@ -104,7 +107,7 @@ export async function storedReplay<T>(ctx: Context, { operation, target }: Idemp
   return existing.responseBody as T;
 }
 
-/** Drops records past their 24 hours. */
-export async function deleteExpiredIdempotencyRecords(em: EntityManager, now: Date): Promise<void> {
-  await em.getRepository(IdempotencyRecord).sweep(now);
+/** The 'idempotency sweep': drops records past their 24 hours. */
+export function idempotencySweep(db: Database, now: () => Date, everyMs: number, log: Log): BackgroundTask {
+  return periodic('idempotency sweep', 'sweep expired idempotency records', everyMs, () => db.fork().getRepository(IdempotencyRecord).sweep(now()), log);
 }
