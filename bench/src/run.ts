@@ -104,6 +104,24 @@ async function webhookScenarios(a: BenchServer, seeded: Seed, url: string, besid
   rows.push(...(await webhookSoak(a, notes, WEBHOOK_RATE, SOAK_SECONDS)));
 }
 
+/**
+ * Scenarios 1 to 3 and 6 on the embedded database (seeded with 10 active keys), the start of both the
+ * full run and `BENCH_ONLY=embedded`; then `more` on the same server.
+ */
+async function onEmbedded<T>(more: (server: BenchServer, seeded: Seed) => Promise<T>): Promise<T> {
+  say(`embedded PGlite in ${dataDir}`);
+  return withServer(
+    () => startBenchServer(serverEnv({ dataDir })),
+    async (server) => {
+      const seeded = await seed(server, 10);
+      rows.push(...(await keyVerification(server, seeded, 'PGlite', settings, notes)));
+      say('memory');
+      rows.push(...(await memory(server, seeded, 'PGlite', settings, notes)));
+      return more(server, seeded);
+    },
+  );
+}
+
 const dataDir = mkdtempSync(join(tmpdir(), 'lfk-bench-'));
 try {
   if (only === 'lower-bound') {
@@ -115,16 +133,7 @@ try {
       },
     );
   } else if (only === 'embedded') {
-    say(`embedded PGlite in ${dataDir}`);
-    await withServer(
-      () => startBenchServer(serverEnv({ dataDir })),
-      async (server) => {
-        const seeded = await seed(server, 10);
-        rows.push(...(await keyVerification(server, seeded, 'PGlite', settings, notes)));
-        say('memory');
-        rows.push(...(await memory(server, seeded, 'PGlite', settings, notes)));
-      },
-    );
+    await onEmbedded(async () => {});
     say('PostgreSQL');
     await withServer(
       () => startBenchServer(serverEnv({ databaseUrl: databaseUrl! })),
@@ -159,23 +168,15 @@ try {
     );
     rows.push(...(await uploads(uploadSettings, notes, say)));
   } else {
-    say(`embedded PGlite in ${dataDir}`);
-    const seeded = await withServer(
-      () => startBenchServer(serverEnv({ dataDir })),
-      async (server) => {
-        const seeded = await seed(server, 10);
-        rows.push(...(await keyVerification(server, seeded, 'PGlite', settings, notes)));
-        say('memory');
-        rows.push(...(await memory(server, seeded, 'PGlite', settings, notes)));
-        say('export');
-        rows.push(...(await exportScenario(server, seeded, 'PGlite', notes)));
-        say('password reset timing');
-        rows.push(...(await passwordResetTiming(server, seeded, 'PGlite', notes)));
-        say('where a submission’s time goes');
-        await submissionProfile(server, seeded, 'PGlite', settings, notes);
-        return seeded;
-      },
-    );
+    const seeded = await onEmbedded(async (server, seeded) => {
+      say('export');
+      rows.push(...(await exportScenario(server, seeded, 'PGlite', notes)));
+      say('password reset timing');
+      rows.push(...(await passwordResetTiming(server, seeded, 'PGlite', notes)));
+      say('where a submission’s time goes');
+      await submissionProfile(server, seeded, 'PGlite', settings, notes);
+      return seeded;
+    });
     say('start-up');
     rows.push(...(await startup(dataDir, seeded)));
     rows.push(...(await uploads(uploadSettings, notes, say)));

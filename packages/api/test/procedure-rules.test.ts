@@ -4,28 +4,15 @@
  * server suite's authorization matrix checks the same doors over HTTP, route by route.
  */
 import { MAX_ACTIVE_KEYS } from '@lfk/vocabulary';
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { Services } from '../src/context.ts';
+import { describe, expect, it } from 'vitest';
 import { toWireError } from '../src/errors.ts';
-import { seedMembership } from '../src/testing.ts';
 import { refusal } from './support/refusals.ts';
-import { callerFor, type Person, person, testServices } from './world.ts';
+import { key, member, outsider, owner, services, useTeamWithKey } from './support/team.ts';
+import { callerFor, person } from './world.ts';
 
 const contactForm = { name: 'Contact', schema: [{ name: 'email', type: 'email' as const, required: true }] };
 
-let services: Services;
-let owner: Person;
-let member: Person;
-let outsider: Person;
-let key: string;
-
-beforeAll(async () => {
-  services = await testServices();
-  [owner, member, outsider] = [await person(services), await person(services), await person(services)];
-  const asOwner = await callerFor(services, owner.token);
-  await seedMembership(services.db, owner.workspaceId, member.email, 'member');
-  ({ key } = await asOwner.apiKeys.create({ workspace_id: owner.workspaceId, name: 'rules' }));
-});
+useTeamWithKey({}, { name: 'rules' });
 
 describe('sessionProcedure and its owner and member builders', () => {
   it('refuses nobody with unauthenticated, and a key with session_required, before reading the input', async () => {

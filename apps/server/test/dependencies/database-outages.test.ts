@@ -143,6 +143,15 @@ describe.runIf(!!TEST_DATABASE_URL)('the database going away', () => {
   }
 
   const logLines = () => t.logs.map((line) => JSON.parse(line) as { level: number; msg: string; err?: unknown; reason?: string });
+  /** The log lines since `before`, once they say the outage is over. */
+  const linesOnceOver = async (before: number) => {
+    await until('the outage to be logged as over', () =>
+      logLines()
+        .slice(before)
+        .some((l) => OUTAGE_ENDS.test(l.msg)),
+    );
+    return logLines().slice(before);
+  };
 
   it('stopped under load: 503s with Retry-After, one line when it goes and one when it is back, nothing acknowledged lost', async () => {
     const before = t.logs.length;
@@ -186,12 +195,7 @@ describe.runIf(!!TEST_DATABASE_URL)('the database going away', () => {
     expect(stored.map((r) => r.id).sort()).toEqual([...acknowledged].sort());
 
     // The log: the outage once when it began and once when it ended; no stack, no "unexpected error".
-    await until('the outage to be logged as over', () =>
-      logLines()
-        .slice(before)
-        .some((l) => OUTAGE_ENDS.test(l.msg)),
-    );
-    const lines = logLines().slice(before);
+    const lines = await linesOnceOver(before);
     expect(lines.filter((l) => l.msg === OUTAGE_STARTS)).toHaveLength(1);
     expect(lines.filter((l) => OUTAGE_ENDS.test(l.msg))).toHaveLength(1);
     expect(lines.find((l) => l.msg === OUTAGE_STARTS)!.level).toBe(50);
@@ -213,12 +217,7 @@ describe.runIf(!!TEST_DATABASE_URL)('the database going away', () => {
     await proxy.up();
     await until('requests to succeed again', async () => (await kinds.session!()).res.status === 200);
     for (const kind of Object.keys(kinds)) expect((await kinds[kind]!()).res.status).toBe(HEALTHY[kind]);
-    await until('the outage to be logged as over', () =>
-      logLines()
-        .slice(before)
-        .some((l) => OUTAGE_ENDS.test(l.msg)),
-    );
-    const lines = logLines().slice(before);
+    const lines = await linesOnceOver(before);
     expect(lines.filter((l) => l.msg === OUTAGE_STARTS)).toHaveLength(1);
     expect(lines.filter((l) => l.msg === 'unexpected error')).toEqual([]);
   });

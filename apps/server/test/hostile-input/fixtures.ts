@@ -12,29 +12,10 @@ export const MiB = 1024 * 1024;
 export let t: TestServer;
 
 // The world's accounts, keys and forms, and the cases' words, are the tables' (packages/api/src/test-tables/hostile.ts): each
-// feature declares its body routes' cases beside its procedures, naming them; `useWorld` binds them.
+// feature declares its body routes' cases beside its procedures, naming them; `useWorld` binds them. This module
+// passes the tables' names on whole, so that a test file imports the world from here alone.
 export { BODY_CASES } from '@lfk/api/test-tables';
-export {
-  type BodyCase,
-  bodyRoutes,
-  FAKE_ASSERTION,
-  FAKE_REGISTRATION,
-  formBody,
-  formId,
-  freshEmail,
-  hookFormId,
-  key,
-  keyId,
-  member,
-  openFormId,
-  ORIGIN,
-  outsider,
-  outsiderKeyId,
-  owner,
-  stranger,
-  unclaimed,
-  webhookId,
-} from '@lfk/api/test-tables/hostile';
+export * from '@lfk/api/test-tables/hostile';
 
 /** The test file's server, on a fresh database, and the callers, keys and forms every case uses: made before the file's tests, closed after them. */
 export function useWorld(): void {

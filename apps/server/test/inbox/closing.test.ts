@@ -2,18 +2,12 @@
  * Closing a form: by hand (a person or a key), at `closes_at`, or once it holds `max_submissions`;
  * decided when a submission arrives. The cap holds under concurrent posts.
  */
-import { type Account, expectError, ORIGIN, postHtmlForm, submit, useTestServer } from '@lfk/server/testing';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { inboxForm, post, stored, VALID } from './fixtures.ts';
+import { expectError, ORIGIN, postHtmlForm, submit } from '@lfk/server/testing';
+import { describe, expect, it } from 'vitest';
+import { inboxForm, key, owner, post, stored, useClockedServer, VALID } from './fixtures.ts';
 
 let clock = new Date('2026-11-25T12:00:00Z');
-const t = useTestServer({}, { config: { now: () => clock } });
-let owner: Account;
-let key: string;
-
-beforeAll(async () => {
-  ({ owner, key } = await t.signupWithKey());
-});
+const t = useClockedServer(() => clock);
 
 const patch = (formId: string, body: unknown, token = key) => t.request('PATCH', `/v1/forms/${formId}`, { token, body });
 

@@ -2,10 +2,23 @@
  * What the inbox files share: a contact form made as an owner would, submissions posted as a
  * browser and as a server, and the state a user can observe (the rows, their emails and deliveries).
  */
-import { type Account, createContactForm, ORIGIN, type Res, submit, type TestServer, VALID } from '@lfk/server/testing';
-import { expect } from 'vitest';
+import { type Account, createContactForm, ORIGIN, type Res, submit, type TestServer, useTestServer, VALID } from '@lfk/server/testing';
+import { beforeAll, expect } from 'vitest';
 
 export { ORIGIN, VALID };
+
+/** The file's account and its key, made by `useClockedServer` before the file's tests (live bindings, read at use). */
+export let owner: Account;
+export let key: string;
+
+/** The file's server, on the clock the file moves by hand (`now` reads it), with `owner` and `key` made before its tests. */
+export function useClockedServer(now: () => Date): TestServer {
+  const t = useTestServer({}, { config: { now } });
+  beforeAll(async () => {
+    ({ owner, key } = await t.signupWithKey());
+  });
+  return t;
+}
 
 /** A contact form of `owner`'s workspace with `settings` (spam, closing, retention…) set at creation. */
 export async function inboxForm(t: TestServer, owner: Account, settings: Record<string, unknown> = {}) {

@@ -2,19 +2,13 @@
  * Reading a form's inbox: the list's filters (status, time, text), counts in the forms list, and the
  * export as CSV or JSON Lines, which a spreadsheet opens safely whatever the values hold.
  */
-import { type Account, expectError, PASSWORD, submit, useTestServer } from '@lfk/server/testing';
+import { expectError, PASSWORD, submit } from '@lfk/server/testing';
 import { parse } from 'csv-parse/sync';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { inboxForm, post, VALID } from './fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { inboxForm, key, owner, post, useClockedServer, VALID } from './fixtures.ts';
 
 let clock = new Date('2026-11-25T12:00:00Z');
-const t = useTestServer({}, { config: { now: () => clock } });
-let owner: Account;
-let key: string;
-
-beforeAll(async () => {
-  ({ owner, key } = await t.signupWithKey());
-});
+const t = useClockedServer(() => clock);
 
 const tick = () => {
   clock = new Date(clock.getTime() + 60_000);

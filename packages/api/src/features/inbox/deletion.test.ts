@@ -6,27 +6,15 @@
  * the REST table's.
  */
 import { ENGINE, until } from '@lfk/testing';
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { Services } from '../../context.ts';
+import { describe, expect, it } from 'vitest';
 import { count, sql } from '../../../test/support/database.ts';
 import { createContactForm, VALID } from '../../../test/support/forms.ts';
-import { createKey } from '../../../test/support/keys.ts';
 import { expectRefused, outcome } from '../../../test/support/refusals.ts';
-import { team } from '../../../test/support/team.ts';
-import { callerFor, type Person, testServices } from '../../../test/world.ts';
+import { key, member, outsider, owner, services, useTeamWithKey } from '../../../test/support/team.ts';
+import { callerFor } from '../../../test/world.ts';
 
 let clock = new Date('2026-11-25T12:00:00Z');
-let services: Services;
-let owner: Person;
-let member: Person;
-let outsider: Person;
-let key: string;
-
-beforeAll(async () => {
-  services = await testServices({ now: () => clock });
-  ({ owner, member, outsider } = await team(services));
-  key = (await createKey(services, owner)).key;
-});
+useTeamWithKey({ now: () => clock });
 
 const SECRET_VALUE = 'private-value-7f3a';
 
