@@ -4,7 +4,7 @@
  * revoked (`expired`) before any sweep has written it down; the sweep then records it once.
  */
 import { generateApiKey, sweepKeyLifecycle } from '@lfk/api';
-import { ENGINE, expectError, TEST_DATABASE_URL, until } from '@lfk/server/testing';
+import { ENGINE, expectError, PASSWORD, TEST_DATABASE_URL, until } from '@lfk/server/testing';
 import { describe, expect, it } from 'vitest';
 import {
   auditActions,
@@ -22,7 +22,6 @@ import {
   useKeysServer,
   testClock,
 } from './fixtures.ts';
-import { PASSWORD } from '@lfk/server/testing';
 
 // Starts at the real time: sessions signed up here were stamped by it.
 const clock = testClock();
