@@ -12,7 +12,7 @@ export {
   type SessionCookieWriter,
 } from './context.ts';
 export { generateApiKey, isWellFormedApiKey } from './credentials/api-key-format.ts';
-export { type Authentication, refusal, SESSION_TTL_MS } from './credentials/authenticate.ts';
+export { type Authentication, INVALID_API_KEY, refusal, SESSION_TTL_MS } from './credentials/authenticate.ts';
 export type { Principal } from './credentials/principal.ts';
 export { ApiKeyCache, type ApiKeyCacheOptions } from './credentials/api-key-cache.ts';
 export { followKeyRevocations } from './features/keys/revocation-listener.ts';
@@ -21,6 +21,7 @@ export { redactSecrets } from './credentials/redact.ts';
 export { newSecretKey, parseSecretKey, SecretBox } from './credentials/secret-box.ts';
 export * from './errors.ts';
 export type { Access } from './procedure-meta.ts';
+export { callProcedure } from './procedure-calls.ts';
 export { type ProcedurePath, type RestRoute, restRoutes } from './rest-routes.ts';
 export { type AppRouter, appRouter, createCaller, type RouterInputs, type RouterOutputs } from './root.ts';
 export { createRuntime, type RuntimeOptions } from './composition/runtime.ts';

@@ -1,4 +1,4 @@
-import { ApiError, asApiError, type DatabaseOutage, type ErrorCode, restRoutes, toWireError, trpcErrorData, type WireError } from '@lfk/api';
+import { ApiError, asApiError, type DatabaseOutage, type ErrorCode, INVALID_API_KEY, restRoutes, toWireError, trpcErrorData, type WireError } from '@lfk/api';
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
@@ -101,7 +101,22 @@ function knownError(error: unknown, request: FastifyRequest): ApiError | null {
   return known;
 }
 
+/**
+ * A bad key's answer, serialized once around its request id: the refusal a flood of bad keys gets,
+ * answered for as little as the hand-written lower bound answers it (docs/benchmarks.md, scenario 8).
+ */
+const REFUSED_KEY = (() => {
+  const wire = toWireError(INVALID_API_KEY, '\u0000');
+  const [head, tail] = JSON.stringify(wire.body).split('\\u0000') as [string, string];
+  return { status: wire.status, head, tail };
+})();
+
 export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  // Raised by authentication before any procedure ran: no header of the answer can be unsendable.
+  // A request id is a plain token (request-ids.ts), so it needs no escaping in JSON.
+  if (error === INVALID_API_KEY && !request.url.startsWith('/trpc/')) {
+    return reply.code(REFUSED_KEY.status).type('application/json; charset=utf-8').send(`${REFUSED_KEY.head}${request.id}${REFUSED_KEY.tail}`);
+  }
   const known = knownError(error, request);
   dropUnsendableHeaders(reply);
   const wire = toWireError(known ?? error, String(request.id));

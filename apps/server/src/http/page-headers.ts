@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PAGE_STYLE } from './html-page.ts';
 
 /**
@@ -86,14 +86,11 @@ const POLICIES: Record<PagePolicy, Record<string, string>> = {
 const HTML = /^\s*text\/html\b/i;
 
 /**
- * The one home of HTML answers' security headers: every answer whose type is HTML gets its route's
- * policy (`config: { page }`), else the strictest, whoever made it (a route, an error handler,
- * a static file), so no page can be served without them.
+ * The one home of HTML answers' security headers, called as every answer is sent (request-hooks.ts):
+ * every answer whose type is HTML gets its route's policy (`config: { page }`), else the strictest,
+ * whoever made it (a route, an error handler, a static file), so no page can be served without them.
  */
-export function registerPageHeaders(app: FastifyInstance): void {
-  app.addHook('onSend', (request, reply, payload, done) => {
-    const type = reply.getHeader('content-type');
-    if (typeof type === 'string' && HTML.test(type)) reply.headers(POLICIES[request.routeOptions.config?.page ?? 'page']);
-    done(null, payload);
-  });
+export function addPageHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  const type = reply.getHeader('content-type');
+  if (typeof type === 'string' && HTML.test(type)) reply.headers(POLICIES[request.routeOptions.config?.page ?? 'page']);
 }

@@ -40,6 +40,12 @@ function clientGoneSignal(request: FastifyRequest, reply: FastifyReply): AbortSi
   return gone.signal;
 }
 
+/** The session cookie, when the request has a Cookie header naming one. */
+function sessionCookieOf(request: FastifyRequest): string | undefined {
+  const cookies = header(request, 'cookie');
+  return cookies === undefined ? undefined : request.server.parseCookie(cookies)[SESSION_COOKIE];
+}
+
 /** `browser` and `upload` are given by the transport that answers browsers and reads multipart bodies (the submission route). */
 export type ContextForRequest = (request: FastifyRequest, reply: FastifyReply, browser?: BrowserAnswer, upload?: UploadSource | null) => Promise<Context>;
 
@@ -73,7 +79,7 @@ export function requestContexts(services: Services, publicUrl: string, isOwnOrig
         requestId: String(request.id),
         method: request.method,
         authorization: header(request, 'authorization'),
-        sessionCookie: request.cookies[SESSION_COOKIE],
+        sessionCookie: sessionCookieOf(request),
         origin: header(request, 'origin'),
         secFetchSite: header(request, 'sec-fetch-site'),
         isOwnOrigin: (origin) => isOwnOrigin(origin, request),

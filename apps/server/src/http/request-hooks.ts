@@ -3,7 +3,7 @@ import { ApiError } from '@lfk/api';
 import type { FastifyInstance } from 'fastify';
 import { handleWhatNodeKeeps } from './client-errors.ts';
 import { registerErrorHandling } from './errors.ts';
-import { registerPageHeaders } from './page-headers.ts';
+import { addPageHeaders } from './page-headers.ts';
 
 /**
  * What every request goes through before its route: its id and no-store, refusal while the
@@ -11,14 +11,14 @@ import { registerPageHeaders } from './page-headers.ts';
  */
 export async function registerRequestHooks(app: FastifyInstance, closing: () => boolean): Promise<void> {
   handleWhatNodeKeeps(app);
-  // While stopping, answers end their connection, so a keep-alive client cannot hold shutdown open.
-  // Hooks on every request take a callback, not a promise: one fewer allocation and tick per answer.
-  app.addHook('onSend', (_request, reply, payload, done) => {
+  // Hooks on every request take a callback, not a promise: one fewer allocation and tick per answer;
+  // and one hook does what it can, as each costs every request a step.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    // While stopping, answers end their connection, so a keep-alive client cannot hold shutdown open.
     if (closing()) reply.header('connection', 'close');
+    addPageHeaders(request, reply);
     done(null, payload);
   });
-
-  registerPageHeaders(app);
 
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
@@ -45,6 +45,8 @@ export async function registerRequestHooks(app: FastifyInstance, closing: () => 
     }
   });
 
-  await app.register(fastifyCookie);
+  // Cookies are read when a request's context is built (request-context.ts), not parsed ahead for
+  // every request: only the session cookie is ever read, and most requests carry none.
+  await app.register(fastifyCookie, { hook: false });
   registerErrorHandling(app);
 }

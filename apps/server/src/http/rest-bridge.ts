@@ -1,16 +1,7 @@
-import { ApiError, type AppRouter, createCaller, type RestRoute, refusal, restRoutes } from '@lfk/api';
+import { ApiError, type AppRouter, callProcedure, type RestRoute, refusal, restRoutes } from '@lfk/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sendError } from './errors.ts';
 import type { ContextForRequest } from './request-context.ts';
-
-type Caller = ReturnType<typeof createCaller>;
-type Procedure = (input: unknown) => Promise<unknown>;
-
-/** `apiKeys.create` → the caller's function for it. */
-export function procedureOf(caller: Caller, path: RestRoute['procedure']): Procedure {
-  const [group, name] = path.split('.') as [keyof Caller, string];
-  return (caller[group] as unknown as Record<string, Procedure>)[name]!;
-}
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -57,7 +48,7 @@ export function registerRestBridge(app: FastifyInstance, contextFor: ContextForR
         // it, and answering here spares Fastify's error path: a flood of bad keys costs little.
         const refused = refusal(ctx.auth);
         if (refused) return sendError(refused, request, reply);
-        const result = await procedureOf(createCaller(ctx), route.procedure)(inputOf(route, request));
+        const result = await callProcedure(ctx, route.procedure, inputOf(route, request));
         reply.code(route.status);
         return route.status === 204 ? reply.send() : reply.send(result);
       },

@@ -1,6 +1,6 @@
 import {
   type BrowserAnswer,
-  createCaller,
+  callProcedure,
   findVisitorFacts,
   preflightSubmission,
   restRoutes,
@@ -164,7 +164,7 @@ export async function registerSubmissions(
         const formId = (request.params as { form_id: string }).form_id;
         // The body is the values, whatever it holds: the procedure's input schema judges its shape.
         const data = (upload ? {} : (request.body ?? {})) as Record<string, unknown>;
-        const created = await createCaller(ctx).submissions.create({ form_id: formId, data });
+        const created = await callProcedure(ctx, route.procedure, { form_id: formId, data });
         if (!htmlPost) return reply.code(201).send(created);
         if (browser.location) return reply.code(303).header('location', browser.location).send();
         const thanks = thankYouPage(backTo(request, browser.origin));

@@ -52,8 +52,11 @@ export interface Verifiers {
 const ANONYMOUS: Principal = { kind: 'anonymous' };
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** One error instance for every bad key, so unknown, revoked and malformed answer byte for byte alike. */
-const invalidApiKey = () => new ApiError('invalid_api_key');
+/**
+ * One error for every bad key, so unknown, revoked and malformed answer byte for byte alike; and
+ * made once, as a flood of bad keys is answered from it (the server serializes its answer once).
+ */
+export const INVALID_API_KEY = new ApiError('invalid_api_key');
 
 /** `em` is called only when the database must be asked (a cached key never forks one). */
 export async function authenticate(em: () => EntityManager, request: CredentialsOnRequest, verifiers: Verifiers, now: Date): Promise<Authentication> {
@@ -75,7 +78,7 @@ export async function authenticate(em: () => EntityManager, request: Credentials
     // costs the same statement counting nothing, so an unknown key and a revoked one cost alike
     // (spec §5.6). A refusal answered from the cache asked nothing and costs nothing more, either way.
     const over = verdict.bucket === 'none' ? null : await countKeyFailure(verifiers, request.ip, verdict.bucket);
-    return { principal: ANONYMOUS, failure: over ?? invalidApiKey(), via: 'bearer' };
+    return { principal: ANONYMOUS, failure: over ?? INVALID_API_KEY, via: 'bearer' };
   }
   if (request.sessionCookie !== undefined) {
     if (!SAFE_METHODS.has(request.method) && !passesCsrfCheck(request)) {
