@@ -4,6 +4,7 @@ import ipaddr from 'ipaddr.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { DEFAULT_DATA_DIR } from './data-dir.ts';
 
 /** A connection on which nothing moves this long (one opened and never used, a vanished peer) is closed (`LFK_IDLE_TIMEOUT`). */
 const IDLE_MS = 60_000;
@@ -99,7 +100,7 @@ const REPOSITORY_DASHBOARD_DIR = fileURLToPath(new URL('../../web/dist', import.
 /** What the HTTP server and its process read: where it keeps data, its database, its log, its timeouts. */
 const serverSettings = settingsSlice({
   env: {
-    LFK_DATA_DIR: variable(z.string().default('./.lfk/data')),
+    LFK_DATA_DIR: variable(z.string().default(DEFAULT_DATA_DIR)),
     DATABASE_URL: variable(z.url({ protocol: /^postgres(ql)?$/, error: 'Must be a postgres:// URL.' }).optional()),
     LOG_LEVEL: variable(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
     LFK_LOG_FORMAT: variable(z.enum(['auto', 'json', 'pretty']).default('auto')),

@@ -1,97 +1,18 @@
-import pino from 'pino';
-import { ConfigError, loadConfig } from './config.ts';
-import { createServer } from './server.ts';
+/**
+ * `npm start`'s server (bin/start.sh). Loading the server's code (serve.ts and all it imports) is
+ * most of its start-up, so two things come first: Node's compile cache, which keeps that code
+ * compiled between starts; and on the embedded database, the database's own start, which then runs
+ * beside the loading on another core instead of after it (docs/decisions.md, issue 52).
+ */
+import { enableCompileCache } from 'node:module';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { startEmbeddedEarly } from '@lfk/db/early-start';
+import { DEFAULT_DATA_DIR } from './data-dir.ts';
 
-let config: ReturnType<typeof loadConfig>;
-try {
-  config = loadConfig(process.env);
-} catch (error) {
-  if (error instanceof ConfigError) {
-    process.stderr.write(`lfk: ${error.message}\n`);
-    process.exit(1);
-  }
-  throw error;
-}
-
-// The log's reader may go first: `npm start | tee lfk.log` stopped with Ctrl-C signals tee too,
-// and every later write to the closed pipe fails with EPIPE. A lost log line must not stop the
-// shutdown (an unhandled write error used to leave the server half-stopped, deaf to signals).
-const dropWhenClosed = (error: NodeJS.ErrnoException) => {
-  if (error.code !== 'EPIPE') throw error;
-};
-// On a terminal, lines a person reads; anywhere else (a file, a collector), JSON lines.
-// pino-pretty costs about 10 MiB once loaded: only a server that prints for a person loads it.
-const readableLog = config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true);
-const logStream = readableLog
-  ? (await import('pino-pretty')).default({
-      destination: 1,
-      sync: true,
-      colorize: process.stdout.isTTY === true,
-      translateTime: 'SYS:HH:MM:ss',
-      ignore: 'pid,hostname,reqId',
-      // The message says it all (a request's line, an email's text); errors are still shown whole.
-      hideObject: true,
-    })
-  : pino.destination({ dest: 1, sync: true });
-logStream.on('error', dropWhenClosed);
-process.stdout.on('error', dropWhenClosed);
-process.stderr.on('error', dropWhenClosed);
-
-const started = performance.now();
-const server = await createServer(config, { logStream, readableLog });
-
-// Before listening, and so before `lfk is ready` is said: a signal sent on seeing it must find the
-// handler in place (else Node's default ends the process without a shutdown).
-let stopping = false;
-function stop(exitCode: 0 | 1): void {
-  // Ctrl-C on `npm start` reaches the server twice (from the terminal, and forwarded by npm):
-  // the second must not cut the shutdown short.
-  if (stopping) return;
-  stopping = true;
-  server.close().then(
-    () => {
-      server.app.log.info('lfk stopped');
-      process.exit(exitCode);
-    },
-    (error) => {
-      server.app.log.error({ err: error }, 'shutdown failed');
-      process.exit(1);
-    },
-  );
-}
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.on(signal, () => {
-    if (!stopping) server.app.log.info({ signal }, 'shutting down');
-    stop(0);
-  });
-}
-// An embedded database that stopped never comes back: a server left running would answer 503s
-// forever, where a stopped one is restarted by whatever supervises it.
-void server.db.lost.then((error) => {
-  server.app.log.fatal({ err: error }, 'the embedded database stopped; shutting down');
-  stop(1);
-});
-
-let address: string;
-try {
-  address = await server.listen();
-} catch (error) {
-  // The one start-up failure people cause by hand: a second server on the same port.
-  if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-  const port = (error as { port?: number }).port ?? config.port;
-  const setting = port === config.port ? 'PORT' : 'LFK_METRICS';
-  process.stderr.write(`lfk: ${config.host}:${port} is already in use (another lfk?). Stop it, or choose another port with ${setting}.\n`);
-  await server.close();
-  process.exit(1);
-}
-const where = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite in ${config.dataDir}`;
-server.app.log.info({ address, database: server.db.engine, startup_ms: Math.round(performance.now() - started) }, 'lfk is ready');
-process.stderr.write(
-  `\nlfk is listening on ${config.publicUrl} (${where}).\n` +
-    (server.dashboard ? `Dashboard: ${config.publicUrl}/\n` : '') +
-    `Sign up:  curl -s -X POST ${config.publicUrl}/v1/auth/signup -H 'content-type: application/json' \\\n` +
-    `            -d '{"email":"you@example.com","password":"a long password"}'\n` +
-    `API docs: ${config.publicUrl}/v1/openapi.json\n` +
-    (config.metrics.enabled ? `Metrics:  http://${config.host}:${config.metrics.port ?? config.port}/metrics\n` : '') +
-    '\n',
-);
+// In the user's own cache directory, as the CLI's (apps/cli/bin/lfk.js): a shared /tmp one could be planted by others.
+const cacheHome = process.env.XDG_CACHE_HOME?.startsWith('/') ? process.env.XDG_CACHE_HOME : join(homedir(), '.cache');
+enableCompileCache(join(cacheHome, 'lfk', 'compile-cache'));
+// As the configuration reads them (config.ts), where an empty variable is unset.
+if (!process.env.DATABASE_URL) startEmbeddedEarly(process.env.LFK_DATA_DIR || DEFAULT_DATA_DIR);
+await import('./serve.ts');

@@ -31,16 +31,27 @@ const MARKER = 'middlewareMarker';
  * it throws becomes a failed result.
  */
 async function step(steps: Step[], index: number, meta: unknown, options: StepOptions): Promise<StepResult> {
+  const { ctx, input, getRawInput, path, type, signal, batchIndex } = options;
   try {
+    // Written out rather than spread: an object of one shape at every step is what makes this cheap.
     return await steps[index]!({
-      ...options,
+      ctx,
+      input,
+      getRawInput,
+      path,
+      type,
+      signal,
+      batchIndex,
       meta,
       next(next) {
         return step(steps, index + 1, meta, {
-          ...options,
-          ctx: next?.ctx ? { ...options.ctx, ...next.ctx } : options.ctx,
-          input: next && 'input' in next ? next.input : options.input,
-          getRawInput: next?.getRawInput ?? options.getRawInput,
+          ctx: next?.ctx ? { ...ctx, ...next.ctx } : ctx,
+          input: next && 'input' in next ? next.input : input,
+          getRawInput: next?.getRawInput ?? getRawInput,
+          path,
+          type,
+          signal,
+          batchIndex,
         });
       },
     });

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { Migrator } from '@mikro-orm/migrations';
 import pg from 'pg';
 import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
@@ -6,8 +5,8 @@ import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import type { EntityManager, MikroORM } from '@mikro-orm/sql';
 import { entities } from './entities/index.ts';
 import { migrationsList } from './migrations/index.ts';
-import { initialiseDataDirOutOfProcess, PGLITE_START_PARAMS } from './pglite-settings.ts';
-import { PgliteThread } from './pglite-thread/thread.ts';
+import type { PgliteThread } from './pglite-thread/thread.ts';
+import { startThread, takeStartedEarly } from './pglite-thread/early-start.ts';
 import { tagFailures } from './database-failures.ts';
 import { usePoolForPrepared } from './prepared-statements.ts';
 import { useGroupCommit } from './group-commit.ts';
@@ -153,15 +152,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   } else {
     engine = 'pglite';
     const dataDir = options.dataDir ?? 'memory://';
-    if (!dataDir.startsWith('memory://')) {
-      mkdirSync(dataDir, { recursive: true });
-      initialiseDataDirOutOfProcess(dataDir);
-    }
     const image = options.pgliteImage;
     // MikroORM copies its driver options, and a copied Blob has lost its contents: PGlite is
     // handed a plain object with the one method of a Blob it calls.
     const loadDataDir = image && { type: image.type, arrayBuffer: () => image.arrayBuffer() };
-    const started = await PgliteThread.start({ dataDir, startParams: [...PGLITE_START_PARAMS], ...(loadDataDir ? { loadDataDir } : {}) });
+    const started = await ((!image && takeStartedEarly(dataDir)) || startThread(dataDir, loadDataDir));
     thread = started;
     let opened: MikroORM | undefined;
     try {

@@ -6,6 +6,7 @@ import { clientErrorHandler } from './client-errors.ts';
 import { frameworkError } from './errors.ts';
 import { loggedUrl } from './logged-url.ts';
 import { requestIdFor } from './request-ids.ts';
+import { requestLogger } from './request-logger.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -58,6 +59,7 @@ export function fastifyApp(config: Config, log: { stream?: DestinationStream; re
       },
       ...(log.stream ? { stream: log.stream } : {}),
     },
+    childLoggerFactory: requestLogger,
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     frameworkErrors: frameworkError,
     clientErrorHandler,

@@ -1,7 +1,6 @@
 import type { ClaimedEmail } from '@lfk/db';
 import type { Log } from '../log.ts';
-import { createTransport } from 'nodemailer';
-import { encodeWord } from 'nodemailer/lib/mime-funcs';
+import type { Transporter } from 'nodemailer';
 
 /** A claimed outbox row as a transport sends it: its body with the token unsealed, no sending state. */
 export type OutgoingEmail = Omit<ClaimedEmail, 'secretSealed' | 'attempts'>;
@@ -20,7 +19,7 @@ function listHeaders(email: OutgoingEmail): Record<string, string> {
  * encoded word (`=?utf-8?b?…?=`) through as it is, which a mail program then decodes: a subject
  * that holds one (a visitor's value, in an auto-reply) is encoded whole, so it reads as typed.
  */
-export function subjectHeader(subject: string): string {
+function subjectHeader(subject: string, encodeWord: (text: string, mode: 'B', maxLength: number) => string): string {
   return subject.includes('=?') ? encodeWord(subject, 'B', 52) : subject;
 }
 
@@ -32,25 +31,27 @@ export interface MailTransport {
 
 /** Delivery by SMTP (`SMTP_URL`), with timeouts short enough that a stuck server is retried later. */
 export function smtpTransport(url: string, from: string): MailTransport {
-  const transporter = createTransport({
-    url,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-  });
+  // nodemailer is loaded by the first email, not at start: a server may send none for a long while.
+  let opened: Promise<{ transporter: Transporter; encodeWord: typeof import('nodemailer/lib/mime-funcs').encodeWord }> | undefined;
+  const open = () =>
+    (opened ??= Promise.all([import('nodemailer'), import('nodemailer/lib/mime-funcs')]).then(([nodemailer, mime]) => ({
+      transporter: nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }),
+      encodeWord: mime.encodeWord,
+    })));
   return {
     async send(email) {
+      const { transporter, encodeWord } = await open();
       await transporter.sendMail({
         from,
         to: email.to,
         ...(email.replyTo ? { replyTo: email.replyTo } : {}),
-        subject: subjectHeader(email.subject),
+        subject: subjectHeader(email.subject, encodeWord),
         text: email.body,
         ...(email.html ? { html: email.html } : {}),
         headers: { 'X-Lfk-Email-Id': email.id, ...listHeaders(email) },
       });
     },
-    close: () => transporter.close(),
+    close: () => void opened?.then(({ transporter }) => transporter.close()),
   };
 }
 

@@ -1,7 +1,7 @@
 import { type LookupAddress, lookup as dnsLookup } from 'node:dns';
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
-import { Agent, buildConnector, request } from 'undici';
+import type { Agent, buildConnector } from 'undici';
 import { isPublicAddress, literalAddress } from './public-addresses.ts';
 
 /** What one POST to a receiver came to, as the delivery log shows it. */
@@ -132,22 +132,32 @@ const ALLOW_PRIVATE_HINT = ' (a server run for development or tests may allow it
 export class Outbound {
   readonly allowPrivate: boolean;
   readonly timeoutMs: number;
-  readonly #agent: Agent;
+  readonly #lookup: typeof dnsLookup;
+  #agent: Promise<Agent> | undefined;
 
   constructor(options: OutboundOptions) {
     this.allowPrivate = options.allowPrivate;
     this.timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
-    const lookup = options.lookup ?? dnsLookup;
+    this.#lookup = options.lookup ?? dnsLookup;
+  }
+
+  /** The connection pool, made by the first delivery: undici (about 100 modules) is not loaded at start. */
+  #pool(): Promise<Agent> {
+    this.#agent ??= import('undici').then(({ Agent, buildConnector }) => this.#makePool(Agent, buildConnector));
+    return this.#agent;
+  }
+
+  #makePool(AgentOf: typeof Agent, buildConnectorOf: typeof buildConnector): Agent {
     // Shorter than the attempt, so a resolver that never answers is told as every other name with
     // no public address, not as a receiver that does not answer.
     const lookupDeadlineMs = Math.min(LOOKUP_TIMEOUT_MS, this.timeoutMs / 2);
     // The lookup is passed on to `net.connect` / `tls.connect`, which call it for a name.
-    const connector = buildConnector({
+    const connector = buildConnectorOf({
       timeout: this.timeoutMs,
-      ...(this.allowPrivate ? {} : { lookup: publicOnlyLookup(lookup, lookupDeadlineMs) as unknown as typeof dnsLookup }),
+      ...(this.allowPrivate ? {} : { lookup: publicOnlyLookup(this.#lookup, lookupDeadlineMs) as unknown as typeof dnsLookup }),
     } as buildConnector.BuildOptions);
     const allowPrivate = this.allowPrivate;
-    this.#agent = new Agent({
+    return new AgentOf({
       // No cap per origin: endpoints of many workspaces may share a host (a Zapier, a Pipedream), and
       // one hanging endpoint must not queue the others' requests behind its sockets. What one endpoint
       // holds is capped by the claim (WEBHOOK_IN_FLIGHT_PER_ENDPOINT).
@@ -200,11 +210,12 @@ export class Outbound {
     const elapsed = () => Math.round(performance.now() - started);
     if (!this.allowPrivate && !url.startsWith('https:')) return { error: 'not sent: webhooks go to https:// URLs only', durationMs: 0 };
     try {
+      const [{ request }, agent] = await Promise.all([import('undici'), this.#pool()]);
       const answer = await request(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...headers },
         body,
-        dispatcher: this.#agent,
+        dispatcher: agent,
         signal: AbortSignal.timeout(this.timeoutMs),
       });
       let excerpt: string | undefined;
@@ -228,8 +239,8 @@ export class Outbound {
     }
   }
 
-  close(): Promise<void> {
-    return this.#agent.close();
+  async close(): Promise<void> {
+    await (await this.#agent)?.close();
   }
 }
 

@@ -172,7 +172,7 @@ export const authRouter = router({
     .output(loginOutput)
     .mutation(async ({ ctx, input }) => {
       const { services } = ctx;
-      const signed = challengeSignedBy(input.passkey as never);
+      const signed = await challengeSignedBy(input.passkey as never);
       const waiting = signed ? await ctx.em.getRepository(AuthChallenge).findByWebauthnChallenge(signed, 'passkey_sign_in', services.now()) : null;
       if (!waiting) throw new ApiError('invalid_challenge', { message: 'The passkey signed no sign-in of this server that is still open: start again.' });
       const result = await ctx.em.transactional(async (em) => {

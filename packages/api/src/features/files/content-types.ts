@@ -1,5 +1,3 @@
-import { fileTypeFromBuffer } from 'file-type';
-
 /** How many leading bytes sniffing reads: what `file-type` needs for every format it knows. */
 export const SNIFF_BYTES = 4100;
 
@@ -257,6 +255,8 @@ export const isPlainText = (type: string) => PLAIN_TEXT_KINDS.has(type);
  * `application/octet-stream`. The name and the sent type never make a file what its bytes are not.
  */
 export async function sniffContentType(head: Buffer, whole: boolean, declared: string): Promise<string> {
+  // Loaded by the first upload (about 50 modules), not at every start.
+  const { fileTypeFromBuffer } = await import('file-type');
   const found = await fileTypeFromBuffer(head);
   if (found) {
     if (found.mime === 'application/xml') {

@@ -1,5 +1,5 @@
 import type { CaptchaProvider } from '@lfk/vocabulary';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import type { Log } from '../../log.ts';
 
 /** Where each provider's siteverify API is, unless the server is told otherwise (`LFK_*_VERIFY_URL`). */
@@ -64,12 +64,18 @@ export interface CaptchaSettings {
 export class CaptchaVerifier {
   readonly #settings: CaptchaSettings;
   readonly #log: Log;
-  readonly #agent: Agent;
+  #agent: Promise<Agent> | undefined;
 
   constructor(settings: CaptchaSettings, log: Log) {
     this.#settings = settings;
     this.#log = log;
-    this.#agent = new Agent({ connect: { timeout: settings.timeoutMs }, headersTimeout: settings.timeoutMs, bodyTimeout: settings.timeoutMs });
+  }
+
+  /** The connection pool, made by the first check: undici (about 100 modules) is not loaded at start. */
+  #pool(): Promise<Agent> {
+    const timeoutMs = this.#settings.timeoutMs;
+    this.#agent ??= import('undici').then(({ Agent }) => new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }));
+    return this.#agent;
   }
 
   async verify(check: CaptchaCheck): Promise<CaptchaVerdict> {
@@ -78,11 +84,12 @@ export class CaptchaVerifier {
     if (check.provider === 'hcaptcha') form.set('sitekey', check.siteKey);
     let answer: SiteverifyAnswer;
     try {
+      const [{ request }, agent] = await Promise.all([import('undici'), this.#pool()]);
       const response = await request(this.#settings.verifyUrls[check.provider], {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
         body: form.toString(),
-        dispatcher: this.#agent,
+        dispatcher: agent,
         signal: AbortSignal.timeout(this.#settings.timeoutMs),
       });
       const text = await boundedText(response.body, ANSWER_MAX_BYTES);
@@ -106,8 +113,8 @@ export class CaptchaVerifier {
     return { outcome: 'passed' };
   }
 
-  close(): Promise<void> {
-    return this.#agent.close();
+  async close(): Promise<void> {
+    await (await this.#agent)?.close();
   }
 
   #unverified(provider: CaptchaProvider, reason: string): CaptchaVerdict {

@@ -1,18 +1,20 @@
 import { Passkey, type StoredPasskey } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import type { Services } from '../../context.ts';
 import { PASSKEY_ALGORITHM_IDS } from '@lfk/vocabulary';
+
+/**
+ * The WebAuthn library and the certificate parsers under it, about 290 modules, a sixth of the
+ * server's: loaded by the first ceremony, not by every start (issue 52).
+ */
+const webauthn = () => import('@simplewebauthn/server');
+const webauthnHelpers = () => import('@simplewebauthn/server/helpers');
 
 /**
  * Who lfk is to an authenticator: its public URL's host is the RP ID (a passkey made for one host
@@ -43,6 +45,7 @@ export async function registrationOptions(
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const rp = relyingParty(services);
   const existing = await em.getRepository(Passkey).credentialsOf(user.id);
+  const { generateRegistrationOptions } = await webauthn();
   return generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
@@ -60,6 +63,7 @@ export async function registrationOptions(
 
 /** The new credential, if the response answers the challenge from this origin and RP ID; null otherwise. */
 export async function verifiedRegistration(services: Pick<Services, 'publicUrl'>, response: RegistrationResponseJSON, expectedChallenge: string) {
+  const [{ verifyRegistrationResponse }, { isoBase64URL }] = await Promise.all([webauthn(), webauthnHelpers()]);
   try {
     const result = await verifyRegistrationResponse({ response, ...expectedOf(services, expectedChallenge), supportedAlgorithmIDs: PASSKEY_ALGORITHM_IDS });
     if (!result.verified) return null;
@@ -77,7 +81,11 @@ export async function verifiedRegistration(services: Pick<Services, 'publicUrl'>
 }
 
 /** Options for an assertion: by one of `passkeys` (a second factor), or by any passkey of this site (a sign-in without a password). */
-export function assertionOptions(services: Pick<Services, 'publicUrl'>, passkeys: StoredPasskey[] | null): Promise<PublicKeyCredentialRequestOptionsJSON> {
+export async function assertionOptions(
+  services: Pick<Services, 'publicUrl'>,
+  passkeys: StoredPasskey[] | null,
+): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  const { generateAuthenticationOptions } = await webauthn();
   return generateAuthenticationOptions({
     rpID: relyingParty(services).id,
     timeout: CEREMONY_TIMEOUT_MS,
@@ -87,7 +95,8 @@ export function assertionOptions(services: Pick<Services, 'publicUrl'>, passkeys
 }
 
 /** The challenge an assertion signed, as the browser wrote it; null when it cannot be read. */
-export function challengeSignedBy(response: AuthenticationResponseJSON): string | null {
+export async function challengeSignedBy(response: AuthenticationResponseJSON): Promise<string | null> {
+  const { isoBase64URL } = await webauthnHelpers();
   try {
     const clientData = JSON.parse(isoBase64URL.toUTF8String(response.response.clientDataJSON)) as { challenge?: unknown };
     return typeof clientData.challenge === 'string' ? clientData.challenge : null;
@@ -111,6 +120,7 @@ export async function verifiedAssertion(
   const passkeys = em.getRepository(Passkey);
   const passkey = typeof response?.id === 'string' ? await passkeys.findByCredentialId(response.id) : null;
   if (!passkey || (userId !== null && passkey.userId !== userId)) return null;
+  const [{ verifyAuthenticationResponse }, { isoBase64URL }] = await Promise.all([webauthn(), webauthnHelpers()]);
   try {
     const result = await verifyAuthenticationResponse({
       response,
