@@ -8,8 +8,10 @@ import type { FromServer, ToServer } from './protocol.ts';
 
 export const REPO = join(import.meta.dirname, '../..');
 
-/** The Node flags `npm start` gives a server on the embedded database (apps/server/bin/start.sh). */
-export const EMBEDDED_NODE_FLAGS = readFileSync(join(REPO, 'apps/server/embedded.node-flags'), 'utf8').trim().split(/\s+/);
+/** The Node flags `npm start` gives a server on a database of this kind (apps/server/bin/start.sh). */
+const nodeFlags = (engine: 'embedded' | 'postgres') => readFileSync(join(REPO, `apps/server/${engine}.node-flags`), 'utf8').trim().split(/\s+/);
+const EMBEDDED_NODE_FLAGS = nodeFlags('embedded');
+const POSTGRES_NODE_FLAGS = nodeFlags('postgres');
 
 /** Exports scenario 13 leaves stalled at once. */
 export const STALLED_READERS = 10;
@@ -67,13 +69,13 @@ export interface BenchServer {
 }
 
 /**
- * The server under test (bench-server.ts) in a process of its own, on the embedded database with
- * the Node flags `npm start` gives it there.
+ * The server under test (bench-server.ts) in a process of its own, with the Node flags `npm start`
+ * gives it on its database.
  */
 export async function startBenchServer(env: Record<string, string>, execArgv: string[] = []): Promise<BenchServer> {
-  const flags = env.DATABASE_URL ? [] : EMBEDDED_NODE_FLAGS;
-  // --expose-gc changes nothing by itself: it lets scenario 13 ask for the live heap (a collection, then its size).
-  return forkServer(join(import.meta.dirname, 'bench-server.ts'), env, [...flags, '--expose-gc', ...execArgv]);
+  // Both flag sets have --expose-gc, which also lets scenario 13 ask for the live heap (a collection, then its size).
+  const flags = env.DATABASE_URL ? POSTGRES_NODE_FLAGS : EMBEDDED_NODE_FLAGS;
+  return forkServer(join(import.meta.dirname, 'bench-server.ts'), env, [...flags, ...execArgv]);
 }
 
 /** The hand-written lower bound (lower-bound/server.ts) on lfk's PostgreSQL database. */

@@ -15,7 +15,7 @@ type Gc = (options: { type: 'major'; execution: 'async'; flavor: 'last-resort' }
  * heap the burst freed. V8 keeps those pages pooled for reuse, and measured on the embedded server
  * it did not give them back by itself: 360–450 MiB resident 40 s after 5 s of submissions, 250 MiB
  * after one such collection (docs/decisions.md, issue 39). Only where Node runs with `--expose-gc`
- * (apps/server/embedded.node-flags: the embedded server, meant for a small box); elsewhere nothing.
+ * (apps/server/*.node-flags, as `npm start` runs it); elsewhere nothing.
  * Idleness is read from the event loop's utilisation, so requests pay nothing for it.
  */
 export function idleMemoryTrim(gc: Gc | undefined = (globalThis as { gc?: Gc }).gc, lookEveryMs = LOOK_EVERY_MS): BackgroundTask {
