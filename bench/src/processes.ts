@@ -9,7 +9,10 @@ import type { FromServer, ToServer } from './protocol.ts';
 export const REPO = join(import.meta.dirname, '../..');
 
 /** The Node flags `npm start` gives a server on a database of this kind (apps/server/bin/start.sh). */
-const nodeFlags = (engine: 'embedded' | 'postgres') => readFileSync(join(REPO, `apps/server/${engine}.node-flags`), 'utf8').trim().split(/\s+/);
+const nodeFlags = (engine: 'embedded' | 'postgres') =>
+  readFileSync(join(REPO, `apps/server/${engine}.node-flags`), 'utf8')
+    .trim()
+    .split(/\s+/);
 const EMBEDDED_NODE_FLAGS = nodeFlags('embedded');
 const POSTGRES_NODE_FLAGS = nodeFlags('postgres');
 

@@ -107,25 +107,42 @@ export interface Context {
   clientGone(): AbortSignal;
 }
 
-export async function createContext(
+/**
+ * A request's credentials, checked: the first step of its context. A refused bearer is answered
+ * from this alone (`refusal`), before the rest of the context is built.
+ */
+export interface CheckedCredentials {
+  auth: Authentication;
+  /** The request's EntityManager, forked on first use: a key verified from the cache never asks for one. */
+  em: () => EntityManager;
+}
+
+export async function checkCredentials(services: Services, request: CredentialsOnRequest): Promise<CheckedCredentials> {
+  let em: EntityManager | undefined;
+  const lazyEm = () => {
+    em ??= services.db.fork();
+    return em;
+  };
+  return { auth: await authenticate(lazyEm, request, services, services.now()), em: lazyEm };
+}
+
+/**
+ * The context, once the credentials are checked. A plain object (its EntityManager forked now):
+ * procedures' middlewares copy it at every step, and an object with a getter is copied slowly.
+ */
+export function contextOf(
   services: Services,
-  request: RequestFacts,
+  request: Pick<RequestFacts, 'requestId' | 'ip' | 'userAgent' | 'origin' | 'idempotencyKey' | 'clientGone'>,
+  checked: CheckedCredentials,
   cookies: SessionCookieWriter,
   headers: ResponseHeaders,
   browser: BrowserAnswer = NO_BROWSER,
   upload: UploadSource | null = null,
-): Promise<Context> {
-  // Forked on first use: a request refused by its credentials, or verified from the cache and
-  // refused later, never pays for an EntityManager it does not use.
-  let em: EntityManager | undefined;
-  const lazyEm = () => (em ??= services.db.fork());
-  const auth = await authenticate(lazyEm, request, services, services.now());
+): Context {
   return {
-    get em() {
-      return lazyEm();
-    },
+    em: checked.em(),
     services,
-    auth,
+    auth: checked.auth,
     requestId: request.requestId,
     ip: request.ip,
     userAgent: request.userAgent,
@@ -137,6 +154,17 @@ export async function createContext(
     upload,
     clientGone: request.clientGone ?? (() => STAYS),
   };
+}
+
+async function createContext(
+  services: Services,
+  request: RequestFacts,
+  cookies: SessionCookieWriter,
+  headers: ResponseHeaders,
+  browser: BrowserAnswer = NO_BROWSER,
+  upload: UploadSource | null = null,
+): Promise<Context> {
+  return contextOf(services, request, await checkCredentials(services, request), cookies, headers, browser, upload);
 }
 
 const NO_COOKIES: SessionCookieWriter = { set() {}, clear() {} };

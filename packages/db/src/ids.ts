@@ -37,6 +37,19 @@ const shapes = new Map<string, RegExp>(ID_PREFIXES.map((p) => [p, new RegExp(`^$
 
 let lastTime = -1;
 const lastRandom = new Uint8Array(10);
+/** Random bytes fetched a thousand ids at a time: one call to the system's generator costs more than making the id. */
+const POOL_BYTES = 10 * 1024;
+let pool = new Uint8Array(0);
+let taken = 0;
+
+function freshRandom(): void {
+  if (taken + 10 > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    taken = 0;
+  }
+  lastRandom.set(pool.subarray(taken, taken + 10));
+  taken += 10;
+}
 
 function encodeTime(ms: number): string {
   let out = '';
@@ -78,7 +91,7 @@ export function newId(prefix: IdPrefix): string {
   const now = Date.now();
   if (now > lastTime) {
     lastTime = now;
-    lastRandom.set(randomBytes(10));
+    freshRandom();
   } else {
     incrementRandom();
   }

@@ -1,4 +1,14 @@
-import { type BrowserAnswer, type Context, createContext, type ResponseHeaders, type Services, type SessionCookieWriter, type UploadSource } from '@lfk/api';
+import {
+  type BrowserAnswer,
+  type CheckedCredentials,
+  checkCredentials,
+  type Context,
+  contextOf,
+  type ResponseHeaders,
+  type Services,
+  type SessionCookieWriter,
+  type UploadSource,
+} from '@lfk/api';
 import { cutToLength, TEXT_LIMITS } from '@lfk/vocabulary';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OwnOriginCheck } from './own-origin.ts';
@@ -50,14 +60,38 @@ function sessionCookieOf(request: FastifyRequest): string | undefined {
 export type ContextForRequest = (request: FastifyRequest, reply: FastifyReply, browser?: BrowserAnswer, upload?: UploadSource | null) => Promise<Context>;
 
 /**
- * Builds the inner context of each HTTP request, whichever transport (REST or tRPC) carries it.
- * What depends only on the configuration is worked out once, here, not per request.
+ * How each HTTP request gets its inner context, whichever transport (REST or tRPC) carries it: in
+ * one step (`contextFor`), or in two, so a refused bearer is answered before the rest is built
+ * (`check`, then `build`). What depends only on the configuration is worked out once, here.
  */
-export function requestContexts(services: Services, publicUrl: string, isOwnOrigin: OwnOriginCheck): ContextForRequest {
+export interface RequestContexts {
+  contextFor: ContextForRequest;
+  check(request: FastifyRequest): Promise<CheckedCredentials>;
+  build(request: FastifyRequest, reply: FastifyReply, checked: CheckedCredentials, browser?: BrowserAnswer, upload?: UploadSource | null): Context;
+}
+
+export function requestContexts(services: Services, publicUrl: string, isOwnOrigin: OwnOriginCheck): RequestContexts {
   const secure = publicUrl.startsWith('https:');
   const cookieOptions = { path: '/', httpOnly: true, sameSite: 'lax', secure } as const;
-  return (request, reply, browser, upload = null) => {
+  const userAgentOf = (request: FastifyRequest) => {
     const userAgent = header(request, 'user-agent');
+    return userAgent === undefined ? undefined : cutToLength(userAgent, TEXT_LIMITS.userAgent);
+  };
+  // Stored as sent (sessions, key uses, device sign-ins), and the client writes both (the address
+  // through X-Forwarded-For, behind a proxy it may reach): cut once, here, to fit.
+  const ipOf = (request: FastifyRequest) => cutToLength(request.ip, TEXT_LIMITS.ipAddress);
+  const check = (request: FastifyRequest) =>
+    checkCredentials(services, {
+      method: request.method,
+      authorization: header(request, 'authorization'),
+      sessionCookie: sessionCookieOf(request),
+      origin: header(request, 'origin'),
+      secFetchSite: header(request, 'sec-fetch-site'),
+      isOwnOrigin: (origin) => isOwnOrigin(origin, request),
+      ip: ipOf(request),
+      userAgent: userAgentOf(request),
+    });
+  const build: RequestContexts['build'] = (request, reply, checked, browser, upload = null) => {
     const cookies: SessionCookieWriter = {
       set(token, expiresAt) {
         reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, expires: expiresAt });
@@ -73,27 +107,19 @@ export function requestContexts(services: Services, publicUrl: string, isOwnOrig
         reply.header(name, value);
       },
     };
-    return createContext(
-      services,
-      {
-        requestId: String(request.id),
-        method: request.method,
-        authorization: header(request, 'authorization'),
-        sessionCookie: sessionCookieOf(request),
-        origin: header(request, 'origin'),
-        secFetchSite: header(request, 'sec-fetch-site'),
-        isOwnOrigin: (origin) => isOwnOrigin(origin, request),
-        // Stored as sent (sessions, key uses, device sign-ins), and the client writes both (the
-        // address through X-Forwarded-For, behind a proxy it may reach): cut once, here, to fit.
-        ip: cutToLength(request.ip, TEXT_LIMITS.ipAddress),
-        userAgent: userAgent === undefined ? undefined : cutToLength(userAgent, TEXT_LIMITS.userAgent),
-        idempotencyKey: header(request, 'idempotency-key'),
-        clientGone: () => clientGoneSignal(request, reply),
-      },
-      cookies,
-      headers,
-      browser,
-      upload,
-    );
+    const facts = {
+      requestId: String(request.id),
+      ip: ipOf(request),
+      userAgent: userAgentOf(request),
+      origin: header(request, 'origin'),
+      idempotencyKey: header(request, 'idempotency-key'),
+      clientGone: () => clientGoneSignal(request, reply),
+    };
+    return contextOf(services, facts, checked, cookies, headers, browser, upload);
+  };
+  return {
+    contextFor: async (request, reply, browser, upload) => build(request, reply, await check(request), browser, upload),
+    check,
+    build,
   };
 }

@@ -1,7 +1,7 @@
 import { ApiError, type AppRouter, callProcedure, type RestRoute, refusal, restRoutes } from '@lfk/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sendError } from './errors.ts';
-import type { ContextForRequest } from './request-context.ts';
+import type { RequestContexts } from './request-context.ts';
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -35,7 +35,7 @@ function inputOf(route: RestRoute, request: FastifyRequest): unknown {
 }
 
 /** Registers every route of the REST table; each one calls its procedure and nothing else. */
-export function registerRestBridge(app: FastifyInstance, contextFor: ContextForRequest): void {
+export function registerRestBridge(app: FastifyInstance, contexts: RequestContexts): void {
   for (const route of restRoutes) {
     // Routes with their own HTTP side (form posts, HTML pages) are registered by their modules.
     if (route.transport) continue;
@@ -43,12 +43,13 @@ export function registerRestBridge(app: FastifyInstance, contextFor: ContextForR
       method: route.method,
       url: route.path,
       handler: async (request, reply) => {
-        const ctx = await contextFor(request, reply);
-        // The procedure would refuse these credentials first thing; refusing them here spares calling
-        // it, and answering here spares Fastify's error path: a flood of bad keys costs little.
-        const refused = refusal(ctx.auth);
+        const checked = await contexts.check(request);
+        // The procedure would refuse these credentials first thing; refusing them here spares
+        // building its context and calling it, and answering here spares Fastify's error path: a
+        // flood of bad keys costs little.
+        const refused = refusal(checked.auth);
         if (refused) return sendError(refused, request, reply);
-        const result = await callProcedure(ctx, route.procedure, inputOf(route, request));
+        const result = await callProcedure(contexts.build(request, reply, checked), route.procedure, inputOf(route, request));
         reply.code(route.status);
         return route.status === 204 ? reply.send() : reply.send(result);
       },

@@ -25,8 +25,9 @@ export async function registerRoutes(app: FastifyInstance, config: Config, servi
   app.get('/v1/openapi.json', async () => openApi);
   await registerApiDocs(app);
 
-  const contextFor = requestContexts(services, config.publicUrl, ownOriginCheck(config.publicUrl, config.publicUrlIsSet));
-  registerRestBridge(app, contextFor);
+  const contexts = requestContexts(services, config.publicUrl, ownOriginCheck(config.publicUrl, config.publicUrlIsSet));
+  const { contextFor } = contexts;
+  registerRestBridge(app, contexts);
   await registerSubmissions(app, services, contextFor, config.timeouts.requestMs);
   registerSubmissionExport(app, contextFor);
   registerFiles(app, contextFor);
