@@ -33,6 +33,8 @@ export interface IntakeSettings {
   maxFileSize: number;
   maxSubmissionSize: number;
   spoolDir: string;
+  /** Each spool file written down (fsync) as it is closed: what the storage it goes to takes (`takesFlushedFiles`). */
+  flush?: boolean;
 }
 
 /** A file field's limits, as this server applies them. */
@@ -128,7 +130,7 @@ async function spool(
   add: (bytes: number) => void,
 ): Promise<SpooledFile | null> {
   const path = join(settings.spoolDir, `${randomBytes(16).toString('hex')}.part`);
-  const out = createWriteStream(path, { flags: 'wx', mode: 0o600 });
+  const out = createWriteStream(path, { flags: 'wx', mode: 0o600, flush: settings.flush ?? false });
   const hash = createHash('sha256');
   const head: Buffer[] = [];
   let headBytes = 0;

@@ -90,7 +90,9 @@ const filesAudit = ({ files, bytes }: { files: number; bytes: number }) => (file
 
 /** A multipart body, received into spool files under the form's file rules; its values held to the JSON body's limits. */
 async function receiveBody(ctx: Context, form: SubmissionFormReading, upload: UploadSource): Promise<SubmissionBody> {
-  const received = await receiveUpload(upload, form.schema, ctx.services.files.settings, { count: MAX_MULTIPART_VALUES, bytes: SUBMISSION_MAX_BYTES });
+  const { settings, storage } = ctx.services.files;
+  const intake = { ...settings, flush: storage.takesFlushedFiles };
+  const received = await receiveUpload(upload, form.schema, intake, { count: MAX_MULTIPART_VALUES, bytes: SUBMISSION_MAX_BYTES });
   try {
     assertSubmissionSize(received.values);
   } catch (error) {

@@ -39,8 +39,11 @@ async function syncFile(path: string): Promise<void> {
  */
 export class DirectoryStorage implements ObjectStorage {
   readonly kind = 'directory';
+  readonly takesFlushedFiles = true;
   readonly root: string;
   readonly #removeOnClose: boolean;
+  /** The fan-out folders this process made or found: each is made (and written down) once, not at every put. */
+  readonly #folders = new Set<string>();
 
   /** `removeOnClose`: the root is a temporary folder of this process (`LFK_DATA_DIR=memory://`), gone at close as the database is. */
   constructor(root: string, options: { removeOnClose?: boolean } = {}) {
@@ -69,23 +72,45 @@ export class DirectoryStorage implements ObjectStorage {
     return join(this.#folderOf(key), key);
   }
 
+  /**
+   * The spool file (written down by the spool as it closed it: `takesFlushedFiles`) is checked,
+   * made private, renamed into place, and its folder written down: as few calls as keep a crash
+   * from leaving a named but torn object, or losing one the database names. Each is a trip through
+   * Node's small file-system pool, which the writes' own flushes keep busy.
+   */
   async putFile(key: string, path: string, size: number, _contentType: string): Promise<void> {
     const target = this.#pathOf(key);
     const folder = this.#folderOf(key);
     const found = await stat(path);
     if (found.size !== size) throw new Error(`the file to store as ${key} has ${found.size} bytes, not ${size}`);
-    // The fan-out folder may be new: then the root's entry for it must be written down too.
-    const made = await mkdir(folder, { recursive: true, mode: FOLDER_MODE });
-    if (made !== undefined) await syncFolder(this.root);
+    await this.#folder(folder);
     await chmod(path, FILE_MODE);
-    await syncFile(path);
     try {
-      await rename(path, target);
+      await this.#renameInto(path, folder, target);
     } catch (error) {
       if (!isCode(error, 'EXDEV')) throw error;
       await this.#copyInto(path, folder, target);
     }
     await syncFolder(folder);
+  }
+
+  /** A fan-out folder removed since it was made (by hand, or a test) is made again. */
+  async #renameInto(path: string, folder: string, target: string): Promise<void> {
+    try {
+      await rename(path, target);
+    } catch (error) {
+      if (!isCode(error, 'ENOENT') || !this.#folders.delete(folder)) throw error;
+      await this.#folder(folder);
+      await rename(path, target);
+    }
+  }
+
+  /** Makes the fan-out folder if it is new, and then writes the root's entry for it down too. */
+  async #folder(folder: string): Promise<void> {
+    if (this.#folders.has(folder)) return;
+    const made = await mkdir(folder, { recursive: true, mode: FOLDER_MODE });
+    if (made !== undefined) await syncFolder(this.root);
+    this.#folders.add(folder);
   }
 
   /** The spool is on another filesystem: copy beside the target, write it down, then rename (never a half-copied object under its key). */

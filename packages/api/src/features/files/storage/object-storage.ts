@@ -16,6 +16,13 @@ export interface ObjectStorage {
   /** `directory` or `s3`: for logs, metrics and the benchmark. */
   readonly kind: 'directory' | 's3';
   /**
+   * Whether `putFile` takes the file as it is, its bytes already written down by its writer (the
+   * directory backend: it names the file as the object by a rename, and a crash must never leave a
+   * named but torn object). The spool then flushes each file as it closes it, and nothing opens it
+   * again to do so; a backend that copies the bytes elsewhere (S3) spares the spool that flush.
+   */
+  readonly takesFlushedFiles: boolean;
+  /**
    * Stores the finished local file at `path` (`size` bytes) as `key`. The file is the caller's
    * spool file: the storage may move it (the directory backend renames it, without copying), so the
    * caller removes `path` afterwards whether it is still there or not.

@@ -45,6 +45,7 @@ const MAX_ATTEMPTS = 3;
  */
 export class S3Storage implements ObjectStorage {
   readonly kind = 's3';
+  readonly takesFlushedFiles = false;
   readonly #client: S3Client;
   readonly #settings: S3Settings;
   readonly #totalMs: number;
