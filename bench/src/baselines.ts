@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { ApiError, type Context, createCaller, type Principal } from '@lfk/api';
+import { callProcedure, type Context, INVALID_API_KEY, type Principal, toWireError } from '@lfk/api';
 import type { LfkServer } from '@lfk/server';
 import pg from 'pg';
 
@@ -7,8 +7,8 @@ import pg from 'pg';
  * What the benchmark compares against, registered on the same server it measures and never part
  * of lfk itself:
  * - `GET /bench/forms/:form_id` reads a form through the same procedure as `GET /v1/forms/:form_id`,
- *   for a key principal given up front: everything but authentication.
- * - `GET /bench/unauthorized` answers the 401 of a bad key and does nothing else.
+ *   called the same way (`callProcedure`), for a key principal given up front: everything but authentication.
+ * - `GET /bench/unauthorized` answers the 401 of a bad key, in lfk's bytes, and does nothing else.
  */
 export function registerBaselines(server: LfkServer, principal: () => Principal): void {
   const { app, services } = server;
@@ -29,10 +29,11 @@ export function registerBaselines(server: LfkServer, principal: () => Principal)
       upload: null,
       clientGone: () => new AbortController().signal,
     };
-    return reply.send(await createCaller(ctx).forms.get({ form_id: request.params.form_id }));
+    return reply.send(await callProcedure(ctx, 'forms.get', { form_id: request.params.form_id }));
   });
-  app.get('/bench/unauthorized', async () => {
-    throw new ApiError('invalid_api_key');
+  app.get('/bench/unauthorized', (request, reply) => {
+    const { status, body } = toWireError(INVALID_API_KEY, String(request.id));
+    return reply.code(status).send(body);
   });
 }
 

@@ -122,7 +122,7 @@ export class ApiKeyRepository extends BaseRepository<IApiKey> {
   async findByHash(keyHash: string): Promise<StoredKey | null> {
     const rows = await this.em.execute<
       {
-        id: string;
+        id: string | null;
         workspace_id: string;
         revoked_at: Date | string | null;
         revoked_reason: ApiKeyRevokedReason | null;
@@ -130,9 +130,13 @@ export class ApiKeyRepository extends BaseRepository<IApiKey> {
         rolled_to: string | null;
         allowed_ips: string[] | null;
       }[]
-    >('select id, workspace_id, revoked_at, revoked_reason, expires_at, rolled_to, allowed_ips from api_keys where key_hash = ?', [keyHash]);
+    >(
+      'select k.id, k.workspace_id, k.revoked_at, k.revoked_reason, k.expires_at, k.rolled_to, k.allowed_ips ' +
+        'from (select ?::text as key_hash) asked left join api_keys k on k.key_hash = asked.key_hash',
+      [keyHash],
+    );
     const row = rows[0];
-    if (!row) return null;
+    if (!row || row.id === null) return null;
     return {
       id: row.id,
       workspaceId: row.workspace_id,
