@@ -109,7 +109,11 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   const { timeoutMs, ...worker } = options.webhooks ?? {};
   const config = {
     ...envConfig,
-    ...(database.url ? { databaseUrl: database.url } : { databaseUrl: undefined, dataDir: env.LFK_DATA_DIR ?? 'memory://' }),
+    // Files and the spool are each server's own on either database (a temporary folder, gone at close):
+    // on PostgreSQL they used to land in ./.lfk/data, shared by every suite running at once, whose
+    // counts of stored objects and spool files then saw each other's uploads.
+    databaseUrl: database.url ?? undefined,
+    dataDir: env.LFK_DATA_DIR ?? 'memory://',
     // The API alone, unless a test asks for the dashboard (`config: { dashboardDir }`).
     dashboardDir: undefined,
     outbox: { ...envConfig.outbox, ...options.outbox },
