@@ -30,14 +30,17 @@ function focusOn(element: HTMLElement) {
 }
 
 /**
- * Gives the focus back to what opened a dialog, unless something has it already (the platform
- * gave it back, or another dialog took it). An opener gone (a row deleted) or disabled (nothing
+ * Gives the focus back to what opened a dialog, unless something else has it already (another
+ * dialog took it). An opener gone (a row deleted) or disabled (nothing
  * left to delete, or running its request again after "Confirm it's you") hands it to the page's
  * heading; one that is enabled again while the focus still waits there gets it.
  */
 function giveFocusBack(opener: HTMLElement) {
   requestAnimationFrame(() => {
-    if (document.activeElement !== document.body && document.activeElement !== null) return;
+    const active = document.activeElement;
+    // The platform may have given it back to the opener already (as `<dialog>` does on close): the
+    // opener is still watched below, as the answer may remove it a moment later.
+    if (active !== document.body && active !== null && active !== opener) return;
     const heading = document.querySelector<HTMLElement>('main h1');
     if (!opener.isConnected) {
       if (heading) focusOn(heading);
