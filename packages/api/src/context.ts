@@ -71,7 +71,8 @@ export interface BrowserAnswer {
 
 const NO_BROWSER: BrowserAnswer = { allowOrigin() {}, redirectTo() {}, formFound() {} };
 
-export interface RequestFacts extends CredentialsOnRequest {
+/** What a request's context takes besides its checked credentials (which carry the rest: its address, origin, User-Agent). */
+export interface RequestFacts {
   requestId: string;
   /** The `Idempotency-Key` header, when sent. */
   idempotencyKey: string | undefined;
@@ -113,6 +114,8 @@ export interface Context {
  */
 export interface CheckedCredentials {
   auth: Authentication;
+  /** What was checked: the context takes the caller's address, origin and User-Agent from here. */
+  credentials: CredentialsOnRequest;
   /** The request's EntityManager, forked on first use: a key verified from the cache never asks for one. */
   em: () => EntityManager;
 }
@@ -123,7 +126,7 @@ export async function checkCredentials(services: Services, request: CredentialsO
     em ??= services.db.fork();
     return em;
   };
-  return { auth: await authenticate(lazyEm, request, services, services.now()), em: lazyEm };
+  return { auth: await authenticate(lazyEm, request, services, services.now()), credentials: request, em: lazyEm };
 }
 
 /**
@@ -132,7 +135,7 @@ export async function checkCredentials(services: Services, request: CredentialsO
  */
 export function contextOf(
   services: Services,
-  request: Pick<RequestFacts, 'requestId' | 'ip' | 'userAgent' | 'origin' | 'idempotencyKey' | 'clientGone'>,
+  request: RequestFacts,
   checked: CheckedCredentials,
   cookies: SessionCookieWriter,
   headers: ResponseHeaders,
@@ -144,9 +147,9 @@ export function contextOf(
     services,
     auth: checked.auth,
     requestId: request.requestId,
-    ip: request.ip,
-    userAgent: request.userAgent,
-    origin: request.origin,
+    ip: checked.credentials.ip,
+    userAgent: checked.credentials.userAgent,
+    origin: checked.credentials.origin,
     idempotencyKey: request.idempotencyKey,
     cookies,
     headers,
@@ -154,17 +157,6 @@ export function contextOf(
     upload,
     clientGone: request.clientGone ?? (() => STAYS),
   };
-}
-
-async function createContext(
-  services: Services,
-  request: RequestFacts,
-  cookies: SessionCookieWriter,
-  headers: ResponseHeaders,
-  browser: BrowserAnswer = NO_BROWSER,
-  upload: UploadSource | null = null,
-): Promise<Context> {
-  return contextOf(services, request, await checkCredentials(services, request), cookies, headers, browser, upload);
 }
 
 const NO_COOKIES: SessionCookieWriter = { set() {}, clear() {} };
@@ -183,21 +175,15 @@ export interface CallerFacts {
  * server-side work. The bearer is authenticated exactly as a request's would be; no cookie, no
  * origin, no browser to answer.
  */
-export function callerContext(services: Services, facts: CallerFacts = {}): Promise<Context> {
-  return createContext(
-    services,
-    {
-      requestId: facts.requestId ?? 'req_caller',
-      method: 'POST',
-      authorization: facts.bearer === undefined ? undefined : `Bearer ${facts.bearer}`,
-      sessionCookie: undefined,
-      origin: undefined,
-      secFetchSite: undefined,
-      isOwnOrigin: () => false,
-      ip: facts.ip ?? '127.0.0.1',
-      idempotencyKey: facts.idempotencyKey,
-    },
-    NO_COOKIES,
-    NO_HEADERS,
-  );
+export async function callerContext(services: Services, facts: CallerFacts = {}): Promise<Context> {
+  const checked = await checkCredentials(services, {
+    method: 'POST',
+    authorization: facts.bearer === undefined ? undefined : `Bearer ${facts.bearer}`,
+    sessionCookie: undefined,
+    origin: undefined,
+    secFetchSite: undefined,
+    isOwnOrigin: () => false,
+    ip: facts.ip ?? '127.0.0.1',
+  });
+  return contextOf(services, { requestId: facts.requestId ?? 'req_caller', idempotencyKey: facts.idempotencyKey }, checked, NO_COOKIES, NO_HEADERS);
 }

@@ -37,18 +37,19 @@ const shapes = new Map<string, RegExp>(ID_PREFIXES.map((p) => [p, new RegExp(`^$
 
 let lastTime = -1;
 const lastRandom = new Uint8Array(10);
-/** Random bytes fetched a thousand ids at a time: one call to the system's generator costs more than making the id. */
-const POOL_BYTES = 10 * 1024;
-let pool = new Uint8Array(0);
+/** Random bytes are fetched this many at a time: one call to the system's generator costs more than making an id. */
+const POOL_BYTES = 16 * 1024;
+let pool = Buffer.alloc(0);
 let taken = 0;
 
-function freshRandom(): void {
-  if (taken + 10 > pool.length) {
+/** `n` fresh random bytes, cut from a pool (ids here, request ids in the server): a view, to read at once. */
+export function randomBytesFromPool(n: number): Buffer {
+  if (taken + n > pool.length) {
     pool = randomBytes(POOL_BYTES);
     taken = 0;
   }
-  lastRandom.set(pool.subarray(taken, taken + 10));
-  taken += 10;
+  taken += n;
+  return pool.subarray(taken - n, taken);
 }
 
 function encodeTime(ms: number): string {
@@ -91,7 +92,7 @@ export function newId(prefix: IdPrefix): string {
   const now = Date.now();
   if (now > lastTime) {
     lastTime = now;
-    freshRandom();
+    lastRandom.set(randomBytesFromPool(10));
   } else {
     incrementRandom();
   }

@@ -73,24 +73,21 @@ export interface RequestContexts {
 export function requestContexts(services: Services, publicUrl: string, isOwnOrigin: OwnOriginCheck): RequestContexts {
   const secure = publicUrl.startsWith('https:');
   const cookieOptions = { path: '/', httpOnly: true, sameSite: 'lax', secure } as const;
-  const userAgentOf = (request: FastifyRequest) => {
+  const check = (request: FastifyRequest) => {
     const userAgent = header(request, 'user-agent');
-    return userAgent === undefined ? undefined : cutToLength(userAgent, TEXT_LIMITS.userAgent);
-  };
-  // Stored as sent (sessions, key uses, device sign-ins), and the client writes both (the address
-  // through X-Forwarded-For, behind a proxy it may reach): cut once, here, to fit.
-  const ipOf = (request: FastifyRequest) => cutToLength(request.ip, TEXT_LIMITS.ipAddress);
-  const check = (request: FastifyRequest) =>
-    checkCredentials(services, {
+    return checkCredentials(services, {
       method: request.method,
       authorization: header(request, 'authorization'),
       sessionCookie: sessionCookieOf(request),
       origin: header(request, 'origin'),
       secFetchSite: header(request, 'sec-fetch-site'),
       isOwnOrigin: (origin) => isOwnOrigin(origin, request),
-      ip: ipOf(request),
-      userAgent: userAgentOf(request),
+      // Stored as sent (sessions, key uses, device sign-ins), and the client writes both (the
+      // address through X-Forwarded-For, behind a proxy it may reach): cut once, here, to fit.
+      ip: cutToLength(request.ip, TEXT_LIMITS.ipAddress),
+      userAgent: userAgent === undefined ? undefined : cutToLength(userAgent, TEXT_LIMITS.userAgent),
     });
+  };
   const build: RequestContexts['build'] = (request, reply, checked, browser, upload = null) => {
     const cookies: SessionCookieWriter = {
       set(token, expiresAt) {
@@ -109,9 +106,6 @@ export function requestContexts(services: Services, publicUrl: string, isOwnOrig
     };
     const facts = {
       requestId: String(request.id),
-      ip: ipOf(request),
-      userAgent: userAgentOf(request),
-      origin: header(request, 'origin'),
       idempotencyKey: header(request, 'idempotency-key'),
       clientGone: () => clientGoneSignal(request, reply),
     };

@@ -1,20 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { redactSecrets } from '@lfk/api';
+import { randomBytesFromPool } from '@lfk/db';
 
-const ID_BYTES = 12;
-const POOL_BYTES = ID_BYTES * 1024;
-let pool = Buffer.alloc(0);
-let offset = 0;
-
-/** `req_` and 24 random hex digits, cut from a pool: one call for random bytes per 1024 requests. */
+/** `req_` and 24 random hex digits, cut from the random pool lfk's ids use (`randomBytesFromPool`). */
 export function newRequestId(): string {
-  if (offset + ID_BYTES > pool.length) {
-    pool = randomBytes(POOL_BYTES);
-    offset = 0;
-  }
-  const id = pool.toString('hex', offset, offset + ID_BYTES);
-  offset += ID_BYTES;
-  return `req_${id}`;
+  return `req_${randomBytesFromPool(12).toString('hex')}`;
 }
 
 /**
