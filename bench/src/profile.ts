@@ -5,7 +5,9 @@
  * 17's uploads) against a server whose CPU is profiled while the load runs (after a warm-up), then
  * where its CPU time went per request: by package, native work counted for the JavaScript that
  * called it, and by function; the statements it sent and, on PostgreSQL, the database's CPU.
- * The profile itself stays in the printed directory for Chrome's DevTools.
+ * The profile itself stays in the printed directory for Chrome's DevTools. With
+ * `BENCH_PROFILE_SERVER=bound` (and BENCH_DATABASE_URL) the same load is profiled on scenario 8's
+ * hand-written lower bound instead, on the database lfk seeded: where the bound's time goes.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +15,7 @@ import { join } from 'node:path';
 import { generateApiKey } from '@lfk/api';
 import { breakdown, type CpuProfile } from './cpu-profile.ts';
 import { drive, type Load } from './load.ts';
-import { postgresCpuClock, serverEnv, startBenchServer } from './processes.ts';
+import { postgresCpuClock, serverEnv, startBenchServer, startLowerBound } from './processes.ts';
 import { browserSubmission, keyedSubmission } from './scenarios/lower-bound.ts';
 import { AT_ONCE, FILE_BYTES, multipartBody, sendBatch, UPLOAD_LIMITS, uploadTarget } from './scenarios/uploads.ts';
 import { seed, withBadChecksum } from './seed.ts';
@@ -26,8 +28,11 @@ const profilePath = join(dir, `${kind}.cpuprofile`);
 const uploading = kind === 'upload';
 const dataDir = uploading ? mkdtempSync(join(tmpdir(), 'lfk-profile-data-')) : 'memory://';
 const server = await startBenchServer({ ...serverEnv(databaseUrl ? { databaseUrl } : { dataDir }), ...(uploading ? UPLOAD_LIMITS : {}) });
-const url = server.url;
 const seeded = await seed(server, 1);
+const profiledBound = process.env.BENCH_PROFILE_SERVER === 'bound';
+if (profiledBound && (!databaseUrl || uploading)) throw new Error("BENCH_PROFILE_SERVER=bound profiles scenario 8's loads, on BENCH_DATABASE_URL");
+const profiled = profiledBound ? await startLowerBound(databaseUrl!) : server;
+const url = profiled.url;
 const valid = { authorization: `Bearer ${seeded.keys[0]!.key}` };
 const read = (authorization: string, expect: number): Load => ({ path: `/v1/forms/${seeded.formId}`, headers: { authorization }, expect });
 const loads: Record<string, Load> = {
@@ -48,11 +53,13 @@ const load = loads[kind];
 if (!load && !uploading) throw new Error(`usage: npm run bench:profile [${[...Object.keys(loads), 'upload'].join('|')}]`);
 const settings = { durationS: Number(process.env.BENCH_DURATION ?? 8), connections: Number(process.env.BENCH_CONNECTIONS ?? 10), rounds: 1 };
 if (load) await drive(url, load, { ...settings, durationS: 2 });
-const queriesBefore = await server.queries();
+const queriesBefore = profiledBound ? 0 : await server.queries();
 const databaseClock = databaseUrl ? postgresCpuClock() : null;
-const measured = await server.profile(profilePath, () => (load ? driven(load) : uploaded()));
+const measured = await profiled.profile(profilePath, () => (load ? driven(load) : uploaded()));
 const databaseSeconds = databaseClock?.() ?? 0;
-const statements = (await server.queries()) - queriesBefore;
+// The bound counts no statements; by its code, one per request.
+const statements = profiledBound ? null : (await server.queries()) - queriesBefore;
+if (profiledBound) await profiled.stop();
 await server.stop();
 if (uploading) rmSync(dataDir, { recursive: true, force: true });
 
@@ -77,8 +84,9 @@ const lines = (rows: [string, number][], n: number) =>
     .map(([name, micros]) => `${micros.toFixed(1).padStart(7)} µs ${((micros / found.busyMicros) * 100).toFixed(1).padStart(5)}%  ${name}`)
     .join('\n');
 process.stdout.write(
-  `${kind}: ${measured.summary}; ${requests} requests profiled\n` +
-    `busy ${found.busyMicros.toFixed(1)} µs per request (sampled), ${(statements / requests).toFixed(2)} statements per request` +
+  `${profiledBound ? 'the lower bound, ' : ''}${kind}: ${measured.summary}; ${requests} requests profiled\n` +
+    `busy ${found.busyMicros.toFixed(1)} µs per request (sampled)` +
+    (statements === null ? '' : `, ${(statements / requests).toFixed(2)} statements per request`) +
     (databaseUrl ? `, PostgreSQL CPU ${((databaseSeconds * 1e6) / requests).toFixed(1)} µs per request` : '') +
     `\nprofile: ${profilePath}\n\nby stage (per request, share of the busy time)\n${lines(found.byStage, 12)}` +
     `\n\nby package\n${lines(found.byPackage, 20)}\n\nby function\n${lines(found.byFunction, 25)}\n`,

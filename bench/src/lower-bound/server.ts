@@ -14,7 +14,8 @@ import { validateSubmission } from '@lfk/api';
 import { type IForm, newId, type StoredField } from '@lfk/db';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import pg from 'pg';
-import type { FromServer } from '../protocol.ts';
+import { answerProfiling } from '../profiler.ts';
+import type { FromServer, ToServer } from '../protocol.ts';
 
 const TTL_MS = 30_000;
 /** Its outbox rows are due never: lfk's sender, on the same database, must not spend its CPU on them. */
@@ -220,4 +221,5 @@ process.on('SIGTERM', () => {
     .then(() => pool.end())
     .then(() => process.exit(0));
 });
+process.on('message', (message: ToServer) => answerProfiling(message, (answer) => process.send!(answer)));
 process.send!({ type: 'ready', url } satisfies FromServer);
