@@ -157,14 +157,15 @@ const HOW_TO_READ = `## How to read it
   just before), three times; the row gives the worst, target < 50 MiB above idle. Most of what the
   peak holds is garbage V8 has not collected yet (the chunks read from the sockets), so it varies
   from one time to the next. The notes give the baseline's under the same load, measured alike.
-- 18. Where a keyed submission's time goes, on each engine (a note): scenario 8's keyed load
-  against lfk with V8's CPU profiler on, after a warm-up: the server's CPU per request from /proc,
-  the statements it sends, PostgreSQL's CPU, and the main thread's busy time by stage (socket
-  writes; HTTP and body parsing; tRPC; zod; the ORM; the database driver; PGlite's WebAssembly;
-  lfk's own code; garbage collection; the rest). The profiler samples by the wall clock, so a
-  socket write that hands the CPU to PostgreSQL's process on a busy 2-core machine counts the wait
-  too: the busy time can exceed the CPU time. \`npm run bench:profile keyed\` gives the same by
-  package and by function.
+- 18. Where each of scenario 8's loads spends its time, on each engine (notes): the load against
+  lfk with V8's CPU profiler on, after a warm-up, and on PostgreSQL against the lower bound too:
+  each server's CPU per request from /proc, the statements lfk sends, PostgreSQL's CPU, and the
+  main thread's busy time by stage, lfk's beside the bound's (socket writes; HTTP and body parsing;
+  tRPC; zod; the ORM; the database driver; PGlite's WebAssembly; lfk's own code; garbage
+  collection; the rest). The profiler samples by the wall clock, so a socket write that hands the
+  CPU to PostgreSQL's process on a busy 2-core machine counts the wait too: the busy time can
+  exceed the CPU time. \`npm run bench:profile valid|malformed|unknown|keyed|browser\` gives the
+  same by package and by function (\`BENCH_PROFILE_SERVER=bound\`: the lower bound's).
 - 19. A webhook recover beside other work, two replicas on PostgreSQL: 10,000 real submissions
   (BENCH_WEBHOOK_DRAIN) written to a form in the minute before, its endpoint to a fast receiver on
   127.0.0.1, and \`POST …/recover\` for the last two minutes; meanwhile server-side submissions at

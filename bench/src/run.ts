@@ -17,7 +17,7 @@ import { webhookDrain, webhookDrainWithKill, webhookFairness, webhookLatency, we
 import { exportScenario } from './scenarios/export.ts';
 import { passwordResetTiming } from './scenarios/password-reset-timing.ts';
 import { uploads } from './scenarios/uploads.ts';
-import { submissionProfile } from './scenarios/submission-profile.ts';
+import { whereTimeGoes } from './scenarios/where-time-goes.ts';
 import { type Seed, seed } from './seed.ts';
 
 const settings: LoadSettings = {
@@ -67,15 +67,17 @@ async function withServer<T>(start: () => Promise<BenchServer>, body: (server: B
   }
 }
 
-/** Scenarios 8 and 18 on PostgreSQL: lfk (`a`) against the lower bound, then where a submission's time goes. */
+/** Scenarios 8 and 18 on PostgreSQL: lfk (`a`) against the lower bound, then where each one's time goes. */
 async function lowerBoundAndProfile(a: BenchServer, seeded: Seed, url: string): Promise<void> {
   say('lower bound');
   await withServer(
     () => startLowerBound(url),
-    async (bound) => rows.push(...(await lowerBound(a, bound, seeded, settings, notes))),
+    async (bound) => {
+      rows.push(...(await lowerBound(a, bound, seeded, settings, notes)));
+      say('where the time goes');
+      await whereTimeGoes(a, bound, seeded, 'PostgreSQL', settings, notes);
+    },
   );
-  say('where a submission’s time goes');
-  await submissionProfile(a, seeded, 'PostgreSQL', settings, notes);
 }
 
 /**
@@ -173,8 +175,8 @@ try {
       rows.push(...(await exportScenario(server, seeded, 'PGlite', notes)));
       say('password reset timing');
       rows.push(...(await passwordResetTiming(server, seeded, 'PGlite', notes)));
-      say('where a submission’s time goes');
-      await submissionProfile(server, seeded, 'PGlite', settings, notes);
+      say('where the time goes');
+      await whereTimeGoes(server, null, seeded, 'PGlite', settings, notes);
       return seeded;
     });
     say('start-up');
