@@ -53,11 +53,13 @@ function described(who: string, run: Profiled): string {
 
 /** The main thread's busy time by stage, lfk's then (when there is one) the bound's, in lfk's order. */
 function stages(ours: Profiled, theirs: Profiled | null): string {
-  const boundStage = new Map(theirs?.found.byStage ?? []);
-  const busy = `The main thread's busy time (sampled), µs per request${theirs ? ', lfk / the lower bound' : ''}: ${cell(ours.found.busyMicros, theirs?.found.busyMicros)}`;
-  const names = [...ours.found.byStage.map(([name]) => name), ...[...boundStage.keys()].filter((name) => !ours.found.byStage.some(([n]) => n === name))];
   const oursByName = new Map(ours.found.byStage);
-  return `${busy}, by stage: ${names.map((name) => `${name} ${cell(oursByName.get(name) ?? 0, theirs ? (boundStage.get(name) ?? 0) : undefined)}`).join('; ')}`;
+  const boundByName = new Map(theirs?.found.byStage ?? []);
+  const names = [...new Set([...oursByName.keys(), ...boundByName.keys()])];
+  const who = theirs ? ', lfk / the lower bound' : '';
+  const busy = `The main thread's busy time (sampled), µs per request${who}: ${cell(ours.found.busyMicros, theirs?.found.busyMicros)}`;
+  const byStage = names.map((name) => `${name} ${cell(oursByName.get(name) ?? 0, theirs ? (boundByName.get(name) ?? 0) : undefined)}`);
+  return `${busy}, by stage: ${byStage.join('; ')}`;
 }
 
 const cell = (ours: number, theirs: number | undefined) => (theirs === undefined ? ours.toFixed(0) : `${ours.toFixed(0)} / ${theirs.toFixed(0)}`);

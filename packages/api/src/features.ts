@@ -15,6 +15,7 @@ import { keysFeature } from './features/keys/feature.ts';
 import { membersFeature } from './features/members/feature.ts';
 import { passwordResetsFeature } from './features/password-resets/feature.ts';
 import { projectsFeature } from './features/projects/feature.ts';
+import { publicFormsFeature } from './features/public-forms/feature.ts';
 import { secretScanningFeature } from './features/secret-scanning/feature.ts';
 import { twoFactorFeature } from './features/two-factor/feature.ts';
 import { webhooksFeature } from './features/webhooks/feature.ts';
@@ -40,6 +41,7 @@ export const FEATURES = [
   formsFeature,
   inboxFeature,
   filesFeature,
+  publicFormsFeature,
   webhooksFeature,
   emailVerificationFeature,
   autoRepliesFeature,

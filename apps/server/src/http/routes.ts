@@ -11,6 +11,7 @@ import { registerHealth } from './health.ts';
 import { buildOpenApi } from './openapi/document.ts';
 import { ownOriginCheck } from './own-origin.ts';
 import { registerPasswordResetPage } from './password-reset-page.ts';
+import { registerPublicForms } from './public-forms.ts';
 import { requestContexts } from './request-context.ts';
 import { registerRestBridge } from './rest-bridge.ts';
 import { registerSecretScanning } from './secret-scanning.ts';
@@ -31,6 +32,7 @@ export async function registerRoutes(app: FastifyInstance, config: Config, servi
   await registerSubmissions(app, services, contextFor, config.timeouts.requestMs);
   registerSubmissionExport(app, contextFor);
   registerFiles(app, contextFor);
+  registerPublicForms(app, contextFor);
   await registerEmailVerification(app, contextFor);
   await registerAutoReplyStops(app, contextFor);
   await registerPasswordResetPage(app, contextFor, `${config.publicUrl}/sign-in`);
