@@ -233,11 +233,15 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** `npm start`'s own command (after the dashboard build), in a process of its own. */
-export function spawnMainServer(env: Record<string, string>): ChildProcess {
+/**
+ * `npm start`'s own command (after the dashboard build), in a process of its own (start.sh execs
+ * Node, so the child's pid is the server's). Its output is dropped, or written to the file
+ * descriptor `output`.
+ */
+export function spawnMainServer(env: Record<string, string>, output: 'ignore' | number = 'ignore'): ChildProcess {
   return spawn('sh', [join(REPO, 'apps/server/bin/start.sh')], {
     env: { ...env, PATH: `${dirname(process.execPath)}:${env.PATH ?? ''}` },
-    stdio: 'ignore',
+    stdio: ['ignore', output, output],
   });
 }
 
