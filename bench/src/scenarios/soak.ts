@@ -411,7 +411,11 @@ export async function soak(databaseUrl: string, settings: SoakSettings, notes: s
         answer.then(
           ({ status, text }) => {
             const expected = kind === 'read' ? 200 : 201;
-            if (status !== expected) return record(false, String(status));
+            // The error's code says whose failure it was (the database's, the file store's).
+            if (status !== expected) {
+              const code = /"code":"([a-z_]+)"/.exec(text)?.[1];
+              return record(false, code ? `${status} ${code}` : String(status));
+            }
             if (kind !== 'read') {
               const id = /"id":"(sub_[^"]+)"/.exec(text)?.[1];
               if (!id) return record(false, 'no id');
