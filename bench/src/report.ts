@@ -268,6 +268,9 @@ export function writtenRows(path: string): WrittenRow[] {
 
 const scenarioNumber = (scenario: string) => scenario.split(' · ')[0]!;
 
+/** The scenarios a page's "Partial run" line says its run wrote. */
+const partialScenarios = (line: string) => /, scenarios? ([\d and]+) only /.exec(line)?.[1]?.split(' and ') ?? [];
+
 /**
  * A run of some scenarios only (\`BENCH_ONLY\`): their rows and notes on the page replace those of
  * the same scenarios and engines, the others stay; the head says which run wrote what. New rows
@@ -319,12 +322,14 @@ export function mergeReport(path: string, report: Report): void {
     .split('\n')
     .filter((line) => line.startsWith('- ') && !numbers.has(/^- Scenario (\d+)\b/.exec(line)?.[1] ?? ''))
     .map((line) => line.slice(2));
+  const scenariosWords = `scenario${numbers.size === 1 ? '' : 's'} ${[...numbers].join(' and ')}`;
   const partial =
-    `- **Partial run:** \`${report.command}\` on ${report.startedAt.toISOString()}, scenarios ${[...numbers].join(' and ')} only ` +
+    `- **Partial run:** \`${report.command}\` on ${report.startedAt.toISOString()}, ${scenariosWords} only ` +
     `(settings: ${report.settings}; load: ${loadWords(report)}). Their rows and notes replace the earlier run's; the rest is from the run above.`;
   const headLines = text
     .slice(0, text.indexOf('\n| scenario |'))
     .split('\n')
-    .filter((line) => line.startsWith('- **') && !line.startsWith('- **Partial run:**'));
+    // An earlier partial run's line stays while some of its scenarios are not this run's: their rows are still its own.
+    .filter((line) => line.startsWith('- **') && (!line.startsWith('- **Partial run:**') || partialScenarios(line).some((n) => !numbers.has(n))));
   writeFileSync(path, page([...headLines, partial], tableText, [...keptNotes, ...report.notes]));
 }
