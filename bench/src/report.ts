@@ -174,10 +174,39 @@ const HOW_TO_READ = `## How to read it
   one's arrival (target ≥ 1,000/s), and that other endpoint's 201 → receipt while the recover's
   events flow (target p99 ≤ 250 ms). It runs before scenario 11, whose half-failing receiver leaves
   thousands of retries due for minutes.
+- 20. Issue 52's soak, last in a run on PostgreSQL: two replicas started as \`npm start\` starts them there
+  (apps/server/bin/start.sh with apps/server/postgres.node-flags, after the dashboard build) on
+  BENCH_DATABASE_URL's database, files on the test world's s3rver (\`startS3Server\`, as scenario 17),
+  four forms each with a webhook endpoint to a receiver on 127.0.0.1 answering 204. An open-loop
+  load of 200 requests a second (BENCH_SOAK_RATE) for 300 s (BENCH_SOAK_SECONDS, which scenario 16
+  also reads), each to the next replica in the rotation: half \`GET /v1/forms/{id}\` with a key, half
+  keyed submissions, one in five of those multipart with an 8 KiB file (stored on S3). At a third
+  of the run replica B is killed (SIGKILL), taken out of the rotation, started again and put back
+  once \`/readyz\` answers, as a load balancer's health check would; at half, PostgreSQL itself is
+  restarted (\`pg_ctlcluster <version> <cluster> restart\`, fast mode: only when the benchmark runs as
+  root on the database's machine, else the note says it was not). Failed requests are counted by
+  when they failed (at the kill, at the restart, otherwise); latency runs from each request's due
+  time. Every process's RSS (/proc/PID/status VmRSS) every second: after its warm-up (30 s from its
+  own start, so the restarted B's from its restart) and at the end of the load, each the median of
+  5 s of samples, target end ÷ warm-up ≤ 1.20; and the least-squares slope over the second half of
+  that window, target ≤ 2 MiB/min. At 200 requests a second that is about 170 bytes kept per
+  request, less than one small object held per request (a Map entry and its key string), so a
+  per-request leak shows; it is also about the smallest slope a window of one to two minutes
+  resolves, as the young generation moves RSS by several MiB from one second to the next. A slope
+  under it over 5 minutes can still be a leak over days: the live heap says more
+  (BENCH_SOAK_NODE_OPTIONS with \`--heapsnapshot-signal=SIGUSR2\`, then \`kill -USR2\` at two moments;
+  taking a snapshot grows RSS by the native memory it needs, so not in a measured run). Every acknowledged submission's event
+  must reach the receiver (within 90 s of the load's end: a killed replica's held deliveries wait
+  out their 60 s lock). BENCH_SOAK_METRICS=1 serves \`/metrics\` on the replicas and adds their V8
+  heap to the note; BENCH_SOAK_NODE_OPTIONS gives them NODE_OPTIONS: both to find a growth, neither
+  as \`npm start\` runs. Another run on the same database at the same time shares the webhook queue:
+  its servers (another LFK_SECRET_KEY) take some of this run's deliveries and cannot open their
+  secrets (the note counts them), and the restart cuts its connections too (the note counts those).
 - \`BENCH_ONLY=uploads npm run bench\` runs scenario 4 (on the embedded database) and 17 alone,
-  \`BENCH_ONLY=lower-bound\` (with BENCH_DATABASE_URL) scenarios 8 and 18 on PostgreSQL, and
-  \`BENCH_ONLY=webhooks\` (with BENCH_DATABASE_URL) scenarios 10 to 12, 15, 16 and 19; each replaces
-  those rows and notes on this page, keeping the rest from the run before.
+  \`BENCH_ONLY=lower-bound\` (with BENCH_DATABASE_URL) scenarios 8 and 18 on PostgreSQL,
+  \`BENCH_ONLY=webhooks\` (with BENCH_DATABASE_URL) scenarios 10 to 12, 15, 16 and 19, and
+  \`BENCH_ONLY=soak\` (with BENCH_DATABASE_URL) scenario 20; each replaces those rows and notes on
+  this page, keeping the rest from the run before.
 - Run it with BENCH_DATABASE_URL on a database of its own: the benchmark leaves its rows (and
   thousands of queued emails) behind.
 `;
@@ -240,6 +269,9 @@ export function writtenRows(path: string): WrittenRow[] {
 
 const scenarioNumber = (scenario: string) => scenario.split(' · ')[0]!;
 
+/** The scenarios a page's "Partial run" line says its run wrote. */
+const partialScenarios = (line: string) => /, scenarios? ([\d and]+) only /.exec(line)?.[1]?.split(' and ') ?? [];
+
 /**
  * A run of some scenarios only (\`BENCH_ONLY\`): their rows and notes on the page replace those of
  * the same scenarios and engines, the others stay; the head says which run wrote what. New rows
@@ -291,12 +323,14 @@ export function mergeReport(path: string, report: Report): void {
     .split('\n')
     .filter((line) => line.startsWith('- ') && !numbers.has(/^- Scenario (\d+)\b/.exec(line)?.[1] ?? ''))
     .map((line) => line.slice(2));
+  const scenariosWords = `scenario${numbers.size === 1 ? '' : 's'} ${[...numbers].join(' and ')}`;
   const partial =
-    `- **Partial run:** \`${report.command}\` on ${report.startedAt.toISOString()}, scenarios ${[...numbers].join(' and ')} only ` +
+    `- **Partial run:** \`${report.command}\` on ${report.startedAt.toISOString()}, ${scenariosWords} only ` +
     `(settings: ${report.settings}; load: ${loadWords(report)}). Their rows and notes replace the earlier run's; the rest is from the run above.`;
   const headLines = text
     .slice(0, text.indexOf('\n| scenario |'))
     .split('\n')
-    .filter((line) => line.startsWith('- **') && !line.startsWith('- **Partial run:**'));
+    // An earlier partial run's line stays while some of its scenarios are not this run's: their rows are still its own.
+    .filter((line) => line.startsWith('- **') && (!line.startsWith('- **Partial run:**') || partialScenarios(line).some((n) => !numbers.has(n))));
   writeFileSync(path, page([...headLines, partial], tableText, [...keptNotes, ...report.notes]));
 }

@@ -16,6 +16,7 @@ import { startup } from './scenarios/startup.ts';
 import { webhookDrain, webhookDrainWithKill, webhookFairness, webhookLatency, webhookRecover, webhookSoak } from './scenarios/webhooks.ts';
 import { exportScenario } from './scenarios/export.ts';
 import { passwordResetTiming } from './scenarios/password-reset-timing.ts';
+import { soak } from './scenarios/soak.ts';
 import { uploads } from './scenarios/uploads.ts';
 import { whereTimeGoes } from './scenarios/where-time-goes.ts';
 import { type Seed, seed } from './seed.ts';
@@ -37,19 +38,32 @@ const FAIRNESS_RATE = Number(process.env.BENCH_FAIRNESS_RATE ?? 20);
 const FAIRNESS_SECONDS = Number(process.env.BENCH_FAIRNESS_SECONDS ?? 30);
 /** Scenario 16: how long the soak with webhooks runs after its warm-up (at BENCH_WEBHOOK_RATE). */
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 120);
+/**
+ * Scenario 20: the two-replica soak's requests a second and length, warm-up included (BENCH_SOAK_SECONDS
+ * shortens it too); BENCH_SOAK_METRICS=1 reads each replica's heap from /metrics, BENCH_SOAK_NODE_OPTIONS
+ * gives the replicas NODE_OPTIONS: both to find a growth, not as `npm start` runs.
+ */
+const replicaSoak = {
+  rate: Number(process.env.BENCH_SOAK_RATE ?? 200),
+  seconds: Number(process.env.BENCH_SOAK_SECONDS ?? 300),
+  metrics: process.env.BENCH_SOAK_METRICS === '1',
+  ...(process.env.BENCH_SOAK_NODE_OPTIONS ? { nodeOptions: process.env.BENCH_SOAK_NODE_OPTIONS } : {}),
+};
 /** Scenario 17: files a measured run, and turns of baseline and lfk. */
 const uploadSettings = { files: Number(process.env.BENCH_UPLOADS ?? 32), rounds: Number(process.env.BENCH_UPLOAD_ROUNDS ?? 3) };
 /**
  * `uploads`: scenarios 4 (embedded) and 17 alone; `lower-bound`: scenarios 8 and 18 alone (PostgreSQL);
  * `embedded`: scenarios 1 to 4 on both engines, 6 on the embedded one, and 9 (the embedded database
- * against PostgreSQL); `webhooks`: scenarios 10 to 12, 15, 16 and 19 (PostgreSQL); their rows merged into
- * the page. Unset: every scenario.
+ * against PostgreSQL); `webhooks`: scenarios 10 to 12, 15, 16 and 19 (PostgreSQL); `soak`: scenario 20
+ * (PostgreSQL); their rows merged into the page. Unset: every scenario.
  */
 const only = process.env.BENCH_ONLY || undefined;
-if (only !== undefined && !['uploads', 'lower-bound', 'embedded', 'webhooks'].includes(only)) {
-  throw new Error(`BENCH_ONLY takes "uploads", "lower-bound", "embedded" or "webhooks", not "${only}"`);
+if (only !== undefined && !['uploads', 'lower-bound', 'embedded', 'webhooks', 'soak'].includes(only)) {
+  throw new Error(`BENCH_ONLY takes "uploads", "lower-bound", "embedded", "webhooks" or "soak", not "${only}"`);
 }
-if ((only === 'lower-bound' || only === 'embedded' || only === 'webhooks') && !databaseUrl) throw new Error(`BENCH_ONLY=${only} needs BENCH_DATABASE_URL`);
+if ((only === 'lower-bound' || only === 'embedded' || only === 'webhooks' || only === 'soak') && !databaseUrl) {
+  throw new Error(`BENCH_ONLY=${only} needs BENCH_DATABASE_URL`);
+}
 const REPORT = join(REPO, 'docs/benchmarks.md');
 const startedAt = new Date();
 const loadAtStart = loadavg()[0]!;
@@ -151,6 +165,9 @@ try {
         await webhookScenarios(a, await seed(a, 9), databaseUrl!);
       },
     );
+  } else if (only === 'soak') {
+    say('soak: two replicas');
+    rows.push(...(await soak(databaseUrl!, replicaSoak, notes, say)));
   } else if (only === 'uploads') {
     say('a submission without files');
     await withServer(
@@ -203,8 +220,11 @@ try {
           });
         },
       );
+      // Last: it starts replicas of its own, and restarts PostgreSQL.
+      say('soak: two replicas');
+      rows.push(...(await soak(databaseUrl, replicaSoak, notes, say)));
     } else {
-      notes.push('Scenarios 5, 8 to 12, 15, 16 and 19 need PostgreSQL: set BENCH_DATABASE_URL to run them (and scenarios 1–4 and 6 there too).');
+      notes.push('Scenarios 5, 8 to 12, 15, 16, 19 and 20 need PostgreSQL: set BENCH_DATABASE_URL to run them (and scenarios 1–4 and 6 there too).');
     }
     rows.push(...embeddedAgainstPostgres(rows));
   }
