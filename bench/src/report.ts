@@ -174,7 +174,7 @@ const HOW_TO_READ = `## How to read it
   one's arrival (target ≥ 1,000/s), and that other endpoint's 201 → receipt while the recover's
   events flow (target p99 ≤ 250 ms). It runs before scenario 11, whose half-failing receiver leaves
   thousands of retries due for minutes.
-- 20. Issue 52's soak, last in a run on PostgreSQL: two replicas started as \`npm start\` starts them there
+- 21. Issue 52's soak, last in a run on PostgreSQL: two replicas started as \`npm start\` starts them there
   (apps/server/bin/start.sh with apps/server/postgres.node-flags, after the dashboard build) on
   BENCH_DATABASE_URL's database, files on the test world's s3rver (\`startS3Server\`, as scenario 17),
   four forms each with a webhook endpoint to a receiver on 127.0.0.1 answering 204. An open-loop
@@ -205,7 +205,7 @@ const HOW_TO_READ = `## How to read it
 - \`BENCH_ONLY=uploads npm run bench\` runs scenario 4 (on the embedded database) and 17 alone,
   \`BENCH_ONLY=lower-bound\` (with BENCH_DATABASE_URL) scenarios 8 and 18 on PostgreSQL,
   \`BENCH_ONLY=webhooks\` (with BENCH_DATABASE_URL) scenarios 10 to 12, 15, 16 and 19, and
-  \`BENCH_ONLY=soak\` (with BENCH_DATABASE_URL) scenario 20; each replaces those rows and notes on
+  \`BENCH_ONLY=soak\` (with BENCH_DATABASE_URL) scenario 21; each replaces those rows and notes on
   this page, keeping the rest from the run before.
 - Run it with BENCH_DATABASE_URL on a database of its own: the benchmark leaves its rows (and
   thousands of queued emails) behind.

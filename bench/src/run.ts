@@ -39,7 +39,7 @@ const FAIRNESS_SECONDS = Number(process.env.BENCH_FAIRNESS_SECONDS ?? 30);
 /** Scenario 16: how long the soak with webhooks runs after its warm-up (at BENCH_WEBHOOK_RATE). */
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 120);
 /**
- * Scenario 20: the two-replica soak's requests a second and length, warm-up included (BENCH_SOAK_SECONDS
+ * Scenario 21: the two-replica soak's requests a second and length, warm-up included (BENCH_SOAK_SECONDS
  * shortens it too); BENCH_SOAK_METRICS=1 reads each replica's heap from /metrics, BENCH_SOAK_NODE_OPTIONS
  * gives the replicas NODE_OPTIONS: both to find a growth, not as `npm start` runs.
  */
@@ -54,7 +54,7 @@ const uploadSettings = { files: Number(process.env.BENCH_UPLOADS ?? 32), rounds:
 /**
  * `uploads`: scenarios 4 (embedded) and 17 alone; `lower-bound`: scenarios 8 and 18 alone (PostgreSQL);
  * `embedded`: scenarios 1 to 4 on both engines, 6 on the embedded one, and 9 (the embedded database
- * against PostgreSQL); `webhooks`: scenarios 10 to 12, 15, 16 and 19 (PostgreSQL); `soak`: scenario 20
+ * against PostgreSQL); `webhooks`: scenarios 10 to 12, 15, 16 and 19 (PostgreSQL); `soak`: scenario 21
  * (PostgreSQL); their rows merged into the page. Unset: every scenario.
  */
 const only = process.env.BENCH_ONLY || undefined;

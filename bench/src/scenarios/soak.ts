@@ -188,7 +188,7 @@ export interface SoakSettings {
 }
 
 /**
- * Scenario 20: issue 52's soak. Two replicas started as `npm start` starts them on PostgreSQL
+ * Scenario 21: issue 52's soak. Two replicas started as `npm start` starts them on PostgreSQL
  * (apps/server/bin/start.sh, with postgres.node-flags), on one database, files on an s3rver, every
  * form with a webhook to a receiver on 127.0.0.1. An open-loop load of `rate` requests a second,
  * alternating between the replicas in rotation, for `seconds`: half read a form with a key, half
@@ -477,7 +477,7 @@ export async function soak(databaseUrl: string, settings: SoakSettings, notes: s
     const rows: Row[] = [];
     const name = `${rate}/s for ${seconds} s`;
     rows.push({
-      scenario: `20 · soak, two replicas on PostgreSQL, ${name}, files on S3, webhooks, a kill -9 and a database restart: requests`,
+      scenario: `21 · soak, two replicas on PostgreSQL, ${name}, files on S3, webhooks, a kill -9 and a database restart: requests`,
       engine: 'PostgreSQL',
       requestsPerSecond: outcomes.filter((o) => o.ok).length / loadEnd,
       p50Ms: percentile(all, 50),
@@ -499,14 +499,14 @@ export async function soak(databaseUrl: string, settings: SoakSettings, notes: s
       const peak = Math.max(...life.rss.map((s) => s.bytes));
       const who = `replica ${life.label}`;
       rows.push({
-        scenario: `20 · soak: ${who}, RSS at the end ÷ after its warm-up`,
+        scenario: `21 · soak: ${who}, RSS at the end ÷ after its warm-up`,
         engine: 'PostgreSQL',
         ratio: growth,
         target: `≤ ${GROWTH_TARGET.toFixed(2)}`,
         met: growth <= GROWTH_TARGET,
       });
       rows.push({
-        scenario: `20 · soak: ${who}, RSS slope over the second half (MiB/min)`,
+        scenario: `21 · soak: ${who}, RSS slope over the second half (MiB/min)`,
         engine: 'PostgreSQL',
         ratio: slope,
         target: `≤ ${SLOPE_TARGET_MIB_PER_MIN}`,
@@ -546,7 +546,7 @@ export async function soak(databaseUrl: string, settings: SoakSettings, notes: s
     const json = latencies('json');
     const files = latencies('file');
     notes.push(
-      `Scenario 20: ${outcomes.length} requests at ${rate}/s over ${loadEnd.toFixed(0)} s, alternating between the replicas in rotation: ` +
+      `Scenario 21: ${outcomes.length} requests at ${rate}/s over ${loadEnd.toFixed(0)} s, alternating between the replicas in rotation: ` +
         `${outcomes.filter((o) => o.kind === 'read').length} form reads (p50/p99 ${percentile(reads, 50).toFixed(1)}/${percentile(reads, 99).toFixed(0)} ms), ` +
         `${outcomes.filter((o) => o.kind === 'json').length} JSON submissions (${percentile(json, 50).toFixed(1)}/${percentile(json, 99).toFixed(0)} ms), ` +
         `${outcomes.filter((o) => o.kind === 'file').length} multipart with an 8 KiB file to S3 (${percentile(files, 50).toFixed(1)}/${percentile(files, 99).toFixed(0)} ms); ` +
