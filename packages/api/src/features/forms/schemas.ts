@@ -246,8 +246,8 @@ const formFields = {
         .int()
         .min(DRAFT_TTL_DAYS.min)
         .max(DRAFT_TTL_DAYS.max)
-        .default(DRAFT_TTL_DAYS.default)
-        .describe(`How many days a draft lives after its last save (default ${DRAFT_TTL_DAYS.default}).`),
+        .optional()
+        .describe(`How many days a draft lives after its last save: kept as it was when left out (${DRAFT_TTL_DAYS.default} at first).`),
     })
     .describe("Whether a page may keep a visitor's answers as a draft (`POST /v1/forms/{form_id}/drafts`), so a closed tab loses nothing."),
 };
