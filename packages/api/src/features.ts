@@ -6,6 +6,7 @@ import { auditFeature } from './features/audit/feature.ts';
 import { authFeature } from './features/auth/feature.ts';
 import { autoRepliesFeature } from './features/auto-replies/feature.ts';
 import { deviceSignInFeature } from './features/device-sign-in/feature.ts';
+import { draftsFeature } from './features/drafts/feature.ts';
 import { emailVerificationFeature } from './features/email-verification/feature.ts';
 import { filesFeature } from './features/files/feature.ts';
 import { formsFeature } from './features/forms/feature.ts';
@@ -42,6 +43,7 @@ export const FEATURES = [
   inboxFeature,
   filesFeature,
   publicFormsFeature,
+  draftsFeature,
   webhooksFeature,
   emailVerificationFeature,
   autoRepliesFeature,

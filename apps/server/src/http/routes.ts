@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import { registerApiDocs } from './api-docs.ts';
 import { registerAutoReplyStops } from './auto-reply-stops.ts';
+import { registerBrowserRoutes } from './browser-routes.ts';
 import { isDashboardBuilt, registerDashboard } from './dashboard.ts';
 import { registerEmailVerification } from './email-verification.ts';
 import { registerFiles } from './files.ts';
@@ -33,6 +34,7 @@ export async function registerRoutes(app: FastifyInstance, config: Config, servi
   registerSubmissionExport(app, contextFor);
   registerFiles(app, contextFor);
   registerPublicForms(app, contextFor);
+  registerBrowserRoutes(app, services, contextFor);
   await registerEmailVerification(app, contextFor);
   await registerAutoReplyStops(app, contextFor);
   await registerPasswordResetPage(app, contextFor, `${config.publicUrl}/sign-in`);

@@ -123,6 +123,15 @@ function parametersOf({ route, input }: Converted): unknown[] {
     description: PATH_PARAMETERS[name],
     schema: { type: 'string' },
   }));
+  if (route.transport === 'submission') {
+    parameters.push({
+      name: 'Lfk-Draft',
+      in: 'header',
+      required: false,
+      schema: { type: 'string' },
+      description: "The draft this submission completes (its `lfp_…` resume token): deleted with the submission's commit.",
+    });
+  }
   if (route.transport === 'public_form') {
     parameters.push({
       name: 'If-None-Match',
@@ -286,7 +295,7 @@ function preflightOperation(shared: SharedResponses): Record<string, unknown> {
           ...REQUEST_ID,
           'Access-Control-Allow-Origin': allow('The origin, echoed.'),
           'Access-Control-Allow-Methods': allow('`POST`.'),
-          'Access-Control-Allow-Headers': allow('`content-type, idempotency-key`.'),
+          'Access-Control-Allow-Headers': allow('`content-type, idempotency-key, lfk-draft`.'),
           'Access-Control-Max-Age': allow('`600`: seconds a browser may keep this answer.'),
         },
       },

@@ -58,6 +58,7 @@ export const TAG_OF_ROUTER: Record<string, Tag> = {
   submissions: 'Submissions',
   files: 'Files',
   publicForms: 'Form pages',
+  drafts: 'Form pages',
   webhooks: 'Webhooks',
   emailVerifications: 'Email verification',
   autoReplyStops: 'Auto-replies',
@@ -81,6 +82,7 @@ export const PATH_PARAMETERS: Record<string, string> = {
   token:
     'The token of the emailed link (a verification `lfv_…`, a password reset `lfr_…`, an invitation `lfi_…`, an auto-reply stop `lfu_…`), ' +
     'or of a signed file link as a webhook payload or an export gave it.',
+  resume_token: 'The `lfp_…` token a draft was started with, which the page keeps.',
   user_code: 'The code the device shows (`BCDF-GHJK`); case, spaces and dashes do not matter.',
 };
 

@@ -11,6 +11,7 @@ export const publicField = z
     required: z.boolean(),
     max_length: z.int().optional().describe('The most characters a value may have (text, textarea, email, url).'),
     options: z.array(z.string()).optional().describe('A select field: the choices it offers, and takes.'),
+    private: z.boolean().optional().describe('True for a field never kept in a draft (a password, a card number): a page does not save it.'),
     accept: z.array(z.string()).optional().describe('A file field: the types it takes (judged by the bytes); any type when left out.'),
     max_size: z.int().optional().describe("A file field: the most bytes one file may have, this server's limit included."),
     multiple: z.boolean().optional().describe('A file field: whether it takes several files.'),

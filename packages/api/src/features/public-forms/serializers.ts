@@ -13,6 +13,7 @@ function publicFieldOf(field: StoredField, files: ReturnType<typeof fileRulesOf>
   const maxLength = (FIELD_MAX_LENGTH as Partial<Record<FieldType, number>>)[field.type as FieldType];
   if (maxLength !== undefined) described.max_length = maxLength;
   if (field.options) described.options = field.options;
+  if (field.private) described.private = true;
   const file = files.get(field.name);
   if (file) {
     if (file.accept) described.accept = [...file.accept];
@@ -34,6 +35,6 @@ export function publicFormOf(form: FormReading, intake: IntakeSettings, now: Dat
     fields: form.schema.map((field) => publicFieldOf(field, files)),
     honeypot_field: form.honeypot ?? null,
     captcha: form.captchaProvider && form.captchaSiteKey ? { provider: form.captchaProvider, site_key: form.captchaSiteKey } : null,
-    drafts: false,
+    drafts: form.drafts?.enabled === true,
   };
 }
