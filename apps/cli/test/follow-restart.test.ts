@@ -25,9 +25,10 @@ describe('submissions list --follow, through a server restart', () => {
       await until('the loss to be said', () => followed.stderr().includes(`Lost ${hop.url.replace(/\/$/, '')}`));
       const meanwhile = await submit('while the server was away');
       await hop.up();
-      await until('the submission made meanwhile', () => followed.ids().length === 2);
+      // stdout and stderr are two pipes: what the CLI wrote to each may reach the test in either order.
+      const back = `Back in touch with ${hop.url.replace(/\/$/, '')}; watching again.`;
+      await until('the submission made meanwhile, and the return said', () => followed.ids().length === 2 && followed.stderr().includes(back));
       expect(followed.ids()).toEqual([before, meanwhile]);
-      expect(followed.stderr()).toContain(`Back in touch with ${hop.url.replace(/\/$/, '')}; watching again.`);
       expect(followed.stderr().match(/Lost /g)).toHaveLength(1);
       expect(followed.exited()).toBeNull();
     } finally {

@@ -30,8 +30,8 @@ export function registerPublicForms(app: FastifyInstance, contextFor: ContextFor
       const body = JSON.stringify(await callProcedure(ctx, route.procedure, request.params));
       const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
       reply.header('etag', etag);
-      const known = header(request, 'if-none-match');
-      if (known !== undefined && known.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) return reply.code(304).send();
+      const known = header(request, 'if-none-match')?.split(',') ?? [];
+      if (known.some((tag) => tag.trim().replace(/^W\//, '') === etag)) return reply.code(304).send();
       return reply.code(200).type('application/json; charset=utf-8').send(body);
     } catch (error) {
       // A refusal is not to be kept: the form may exist, or open, a moment later.
