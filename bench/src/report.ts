@@ -184,7 +184,9 @@ const HOW_TO_READ = `## How to read it
   of its folder (fsynced as it closes) while hashed (sha256) and its first 4,100 bytes kept, sniffed
   by \`file-type\` against the field's \`accept\`, renamed to a random key, the folder fsynced once,
   then the submission and its file row in one statement on lfk's database); lfk on PostgreSQL; and
-  lfk on its embedded database (both with their data directory on the same disk). After a warm-up of
+  lfk on its embedded database (both with their data directory on the same disk). The raw ceiling
+  and the lower bound run with the Node flags lfk on PostgreSQL has (apps/server/postgres.node-flags:
+  the bound spent about 30 % more CPU per upload without them). After a warm-up of
   each, they take turns (the order turned by one each turn), BENCH_BOUND_UPLOADS uploads (256) a
   batch, BENCH_UPLOAD_ROUNDS turns (3); each ratio is the median of the turns'. Targets (issue 52's): lfk ≥ 0.85 of the lower bound and
   ≥ 0.50 of the raw ceiling, lfk on the embedded database ≥ 0.80 of lfk on PostgreSQL. The notes give
