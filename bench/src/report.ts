@@ -186,11 +186,12 @@ const HOW_TO_READ = `## How to read it
   then the submission and its file row in one statement on lfk's database); lfk on PostgreSQL; and
   lfk on its embedded database (both with their data directory on the same disk). The raw ceiling
   and the lower bound run with the Node flags lfk on PostgreSQL has (apps/server/postgres.node-flags:
-  the bound spent about 30 % more CPU per upload without them). After a warm-up of
-  each, they take turns (the order turned by one each turn), BENCH_BOUND_UPLOADS uploads (256) a
-  batch, BENCH_UPLOAD_ROUNDS turns (3); each ratio is the median of the turns'. Targets (issue 52's): lfk ≥ 0.85 of the lower bound and
-  ≥ 0.50 of the raw ceiling, lfk on the embedded database ≥ 0.80 of lfk on PostgreSQL. The notes give
-  each server's CPU per upload and PostgreSQL's, and the load average as each load began.
+  the bound spent about 30 % more CPU per upload without them). After a warm-up of each, they take
+  turns (the order turned by one each turn), BENCH_BOUND_UPLOADS uploads (256) a batch,
+  BENCH_UPLOAD_ROUNDS turns (3); each ratio is the median of the turns'. Targets (issue 52's): lfk
+  ≥ 0.85 of the lower bound and ≥ 0.50 of the raw ceiling, lfk on the embedded database ≥ 0.80 of
+  lfk on PostgreSQL. The notes give each server's CPU per upload and PostgreSQL's (every \`postgres\`
+  process on the machine), and the load average as each load began.
 - \`BENCH_ONLY=uploads npm run bench\` runs scenario 4 (on the embedded database) and 17 alone,
   \`BENCH_ONLY=lower-bound\` (with BENCH_DATABASE_URL) scenarios 8, 18 and 20 on PostgreSQL,
   \`BENCH_ONLY=upload-bound\` (with BENCH_DATABASE_URL) scenario 20 alone, and
@@ -258,9 +259,16 @@ export function writtenRows(path: string): WrittenRow[] {
 
 const scenarioNumber = (scenario: string) => scenario.split(' · ')[0]!;
 
+/** Whether this run's scenarios are all those an earlier partial run's head line names: its line then says nothing the page still shows. */
+function replaces(partialLine: string, numbers: Set<string>): boolean {
+  const named = /scenarios ([\d ,and]+) only/.exec(partialLine)?.[1]?.split(/ and |, /) ?? [];
+  return named.every((n) => numbers.has(n.trim()));
+}
+
 /**
  * A run of some scenarios only (\`BENCH_ONLY\`): their rows and notes on the page replace those of
- * the same scenarios and engines, the others stay; the head says which run wrote what. New rows
+ * the same scenarios and engines, the others stay; the head says which run wrote what (an earlier
+ * partial run's line stays while some of its scenarios are still its). New rows
  * take the place of the rows they replace, or follow the last row of their engine.
  */
 export function mergeReport(path: string, report: Report): void {
@@ -315,6 +323,6 @@ export function mergeReport(path: string, report: Report): void {
   const headLines = text
     .slice(0, text.indexOf('\n| scenario |'))
     .split('\n')
-    .filter((line) => line.startsWith('- **') && !line.startsWith('- **Partial run:**'));
+    .filter((line) => line.startsWith('- **') && !(line.startsWith('- **Partial run:**') && replaces(line, numbers)));
   writeFileSync(path, page([...headLines, partial], tableText, [...keptNotes, ...report.notes]));
 }

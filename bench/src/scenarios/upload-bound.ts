@@ -142,7 +142,8 @@ export async function uploadBound(databaseUrl: string, settings: UploadBoundSett
           `as they began): CPU per upload ${perUpload('postgres', measured.postgres.cpuSeconds)} ms lfk on PostgreSQL, ` +
           `${perUpload('bound', measured.bound.cpuSeconds)} ms the lower bound, ${perUpload('raw', measured.raw.cpuSeconds)} ms raw, ` +
           `${perUpload('embedded', measured.embedded.cpuSeconds)} ms lfk on PGlite (its database's thread included); PostgreSQL CPU per upload ` +
-          `${perUpload('postgres', measured.postgres.databaseCpuSeconds)} ms with lfk, ${perUpload('bound', measured.bound.databaseCpuSeconds)} ms with the bound.`,
+          `${perUpload('postgres', measured.postgres.databaseCpuSeconds)} ms with lfk, ` +
+          `${perUpload('bound', measured.bound.databaseCpuSeconds)} ms with the bound.`,
       );
     }
   } finally {
