@@ -2,11 +2,10 @@
  * The server under test, in its own process: lfk's `createServer` from the environment, exactly as
  * `npm start` builds it, plus the benchmark's baselines and query counter.
  */
-import { writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
 import { type Principal, RateLimits } from '@lfk/api';
 import { createServer, loadConfig } from '@lfk/server';
 import { countQueries, registerBaselines } from './baselines.ts';
+import { answerProfiling } from './profiler.ts';
 import type { FromServer, ToServer } from './protocol.ts';
 
 const send = (message: FromServer) => process.send!(message);
@@ -16,11 +15,11 @@ const server = await createServer(loadConfig(process.env));
 registerBaselines(server, () => principal);
 const queries = countQueries(server);
 const url = await server.listen();
-const profiler = new Session();
 const benchLimits = server.services.rateLimits;
 const countingLimits = new RateLimits({ ...server.config.rateLimits, key_failures: { capacity: 1_000_000_000, windowMs: 60_000 } }, server.db);
 
 process.on('message', (message: ToServer) => {
+  if (answerProfiling(message, send)) return;
   if (message.type === 'principal') {
     principal = { kind: 'api_key', keyId: message.keyId, workspaceId: message.workspaceId };
   } else if (message.type === 'queries') {
@@ -47,18 +46,6 @@ process.on('message', (message: ToServer) => {
   } else if (message.type === 'collect') {
     (globalThis as { gc?: (options: object) => void }).gc?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
     send({ type: 'collected' });
-  } else if (message.type === 'profile-start') {
-    profiler.connect();
-    profiler
-      .post('Profiler.enable')
-      .then(() => profiler.post('Profiler.start'))
-      .then(() => send({ type: 'profiling' }));
-  } else if (message.type === 'profile-stop') {
-    profiler.post('Profiler.stop').then(({ profile }) => {
-      writeFileSync(message.path, JSON.stringify(profile));
-      profiler.disconnect();
-      send({ type: 'profiled' });
-    });
   } else if (message.type === 'refusals-asked') {
     server.services.rateLimits = message.on ? countingLimits : benchLimits;
     if (message.on) server.services.apiKeyCache.suspend();

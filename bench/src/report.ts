@@ -157,14 +157,15 @@ const HOW_TO_READ = `## How to read it
   just before), three times; the row gives the worst, target < 50 MiB above idle. Most of what the
   peak holds is garbage V8 has not collected yet (the chunks read from the sockets), so it varies
   from one time to the next. The notes give the baseline's under the same load, measured alike.
-- 18. Where a keyed submission's time goes, on each engine (a note): scenario 8's keyed load
-  against lfk with V8's CPU profiler on, after a warm-up: the server's CPU per request from /proc,
-  the statements it sends, PostgreSQL's CPU, and the main thread's busy time by stage (socket
-  writes; HTTP and body parsing; tRPC; zod; the ORM; the database driver; PGlite's WebAssembly;
-  lfk's own code; garbage collection; the rest). The profiler samples by the wall clock, so a
-  socket write that hands the CPU to PostgreSQL's process on a busy 2-core machine counts the wait
-  too: the busy time can exceed the CPU time. \`npm run bench:profile keyed\` gives the same by
-  package and by function.
+- 18. Where each of scenario 8's loads spends its time, on each engine (notes): the load against
+  lfk with V8's CPU profiler on, after a warm-up, and on PostgreSQL against the lower bound too:
+  each server's CPU per request from /proc, the statements lfk sends, PostgreSQL's CPU, and the
+  main thread's busy time by stage, lfk's beside the bound's (socket writes; HTTP and body parsing;
+  tRPC; zod; the ORM; the database driver; PGlite's WebAssembly; lfk's own code; garbage
+  collection; the rest). The profiler samples by the wall clock, so a socket write that hands the
+  CPU to PostgreSQL's process on a busy 2-core machine counts the wait too: the busy time can
+  exceed the CPU time. \`npm run bench:profile valid|malformed|unknown|keyed|browser\` gives the
+  same by package and by function (\`BENCH_PROFILE_SERVER=bound\`: the lower bound's).
 - 19. A webhook recover beside other work, two replicas on PostgreSQL: 10,000 real submissions
   (BENCH_WEBHOOK_DRAIN) written to a form in the minute before, its endpoint to a fast receiver on
   127.0.0.1, and \`POST …/recover\` for the last two minutes; meanwhile server-side submissions at
@@ -192,11 +193,40 @@ const HOW_TO_READ = `## How to read it
   ≥ 0.85 of the lower bound and ≥ 0.50 of the raw ceiling, lfk on the embedded database ≥ 0.80 of
   lfk on PostgreSQL. The notes give each server's CPU per upload and PostgreSQL's (every \`postgres\`
   process on the machine), and the load average as each load began.
+- 21. Issue 52's soak, last in a run on PostgreSQL: two replicas started as \`npm start\` starts them there
+  (apps/server/bin/start.sh with apps/server/postgres.node-flags, after the dashboard build) on
+  BENCH_DATABASE_URL's database, files on the test world's s3rver (\`startS3Server\`, as scenario 17),
+  four forms each with a webhook endpoint to a receiver on 127.0.0.1 answering 204. An open-loop
+  load of 200 requests a second (BENCH_SOAK_RATE) for 300 s (BENCH_SOAK_SECONDS, which scenario 16
+  also reads), each to the next replica in the rotation: half \`GET /v1/forms/{id}\` with a key, half
+  keyed submissions, one in five of those multipart with an 8 KiB file (stored on S3). At a third
+  of the run replica B is killed (SIGKILL), taken out of the rotation, started again and put back
+  once \`/readyz\` answers, as a load balancer's health check would; at half, PostgreSQL itself is
+  restarted (\`pg_ctlcluster <version> <cluster> restart\`, fast mode: only when the benchmark runs as
+  root on the database's machine, else the note says it was not). Failed requests are counted by
+  when they failed (at the kill, at the restart, otherwise); latency runs from each request's due
+  time. Every process's RSS (/proc/PID/status VmRSS) every second: after its warm-up (30 s from its
+  own start, so the restarted B's from its restart) and at the end of the load, each the median of
+  5 s of samples, target end ÷ warm-up ≤ 1.20; and the least-squares slope over the second half of
+  that window, target ≤ 2 MiB/min. At 200 requests a second that is about 170 bytes kept per
+  request, less than one small object held per request (a Map entry and its key string), so a
+  per-request leak shows; it is also about the smallest slope a window of one to two minutes
+  resolves, as the young generation moves RSS by several MiB from one second to the next. A slope
+  under it over 5 minutes can still be a leak over days: the live heap says more
+  (BENCH_SOAK_NODE_OPTIONS with \`--heapsnapshot-signal=SIGUSR2\`, then \`kill -USR2\` at two moments;
+  taking a snapshot grows RSS by the native memory it needs, so not in a measured run). Every acknowledged submission's event
+  must reach the receiver (within 90 s of the load's end: a killed replica's held deliveries wait
+  out their 60 s lock). BENCH_SOAK_METRICS=1 serves \`/metrics\` on the replicas and adds their V8
+  heap to the note; BENCH_SOAK_NODE_OPTIONS gives them NODE_OPTIONS: both to find a growth, neither
+  as \`npm start\` runs. Another run on the same database at the same time shares the webhook queue:
+  its servers (another LFK_SECRET_KEY) take some of this run's deliveries and cannot open their
+  secrets (the note counts them), and the restart cuts its connections too (the note counts those).
 - \`BENCH_ONLY=uploads npm run bench\` runs scenario 4 (on the embedded database) and 17 alone,
   \`BENCH_ONLY=lower-bound\` (with BENCH_DATABASE_URL) scenarios 8, 18 and 20 on PostgreSQL,
-  \`BENCH_ONLY=upload-bound\` (with BENCH_DATABASE_URL) scenario 20 alone, and
-  \`BENCH_ONLY=webhooks\` (with BENCH_DATABASE_URL) scenarios 10 to 12, 15, 16 and 19; each replaces
-  those rows and notes on this page, keeping the rest from the run before.
+  \`BENCH_ONLY=upload-bound\` (with BENCH_DATABASE_URL) scenario 20 alone,
+  \`BENCH_ONLY=webhooks\` (with BENCH_DATABASE_URL) scenarios 10 to 12, 15, 16 and 19, and
+  \`BENCH_ONLY=soak\` (with BENCH_DATABASE_URL) scenario 21; each replaces those rows and notes on
+  this page, keeping the rest from the run before.
 - Run it with BENCH_DATABASE_URL on a database of its own: the benchmark leaves its rows (and
   thousands of queued emails) behind.
 `;
@@ -259,11 +289,8 @@ export function writtenRows(path: string): WrittenRow[] {
 
 const scenarioNumber = (scenario: string) => scenario.split(' · ')[0]!;
 
-/** Whether this run's scenarios are all those an earlier partial run's head line names: its line then says nothing the page still shows. */
-function replaces(partialLine: string, numbers: Set<string>): boolean {
-  const named = /scenarios ([\d ,and]+) only/.exec(partialLine)?.[1]?.split(/ and |, /) ?? [];
-  return named.every((n) => numbers.has(n.trim()));
-}
+/** The scenarios a page's "Partial run" line says its run wrote. */
+const partialScenarios = (line: string) => /, scenarios? ([\d and]+) only /.exec(line)?.[1]?.split(' and ') ?? [];
 
 /**
  * A run of some scenarios only (\`BENCH_ONLY\`): their rows and notes on the page replace those of
@@ -317,12 +344,14 @@ export function mergeReport(path: string, report: Report): void {
     .split('\n')
     .filter((line) => line.startsWith('- ') && !numbers.has(/^- Scenario (\d+)\b/.exec(line)?.[1] ?? ''))
     .map((line) => line.slice(2));
+  const scenariosWords = `scenario${numbers.size === 1 ? '' : 's'} ${[...numbers].join(' and ')}`;
   const partial =
-    `- **Partial run:** \`${report.command}\` on ${report.startedAt.toISOString()}, scenarios ${[...numbers].join(' and ')} only ` +
+    `- **Partial run:** \`${report.command}\` on ${report.startedAt.toISOString()}, ${scenariosWords} only ` +
     `(settings: ${report.settings}; load: ${loadWords(report)}). Their rows and notes replace the earlier run's; the rest is from the run above.`;
   const headLines = text
     .slice(0, text.indexOf('\n| scenario |'))
     .split('\n')
-    .filter((line) => line.startsWith('- **') && !(line.startsWith('- **Partial run:**') && replaces(line, numbers)));
+    // An earlier partial run's line stays while some of its scenarios are not this run's: their rows are still its own.
+    .filter((line) => line.startsWith('- **') && (!line.startsWith('- **Partial run:**') || partialScenarios(line).some((n) => !numbers.has(n))));
   writeFileSync(path, page([...headLines, partial], tableText, [...keptNotes, ...report.notes]));
 }

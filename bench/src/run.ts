@@ -16,9 +16,10 @@ import { startup } from './scenarios/startup.ts';
 import { webhookDrain, webhookDrainWithKill, webhookFairness, webhookLatency, webhookRecover, webhookSoak } from './scenarios/webhooks.ts';
 import { exportScenario } from './scenarios/export.ts';
 import { passwordResetTiming } from './scenarios/password-reset-timing.ts';
+import { soak } from './scenarios/soak.ts';
 import { uploads } from './scenarios/uploads.ts';
 import { uploadBound } from './scenarios/upload-bound.ts';
-import { submissionProfile } from './scenarios/submission-profile.ts';
+import { whereTimeGoes } from './scenarios/where-time-goes.ts';
 import { type Seed, seed } from './seed.ts';
 
 const settings: LoadSettings = {
@@ -38,6 +39,17 @@ const FAIRNESS_RATE = Number(process.env.BENCH_FAIRNESS_RATE ?? 20);
 const FAIRNESS_SECONDS = Number(process.env.BENCH_FAIRNESS_SECONDS ?? 30);
 /** Scenario 16: how long the soak with webhooks runs after its warm-up (at BENCH_WEBHOOK_RATE). */
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 120);
+/**
+ * Scenario 21: the two-replica soak's requests a second and length, warm-up included (BENCH_SOAK_SECONDS
+ * shortens it too); BENCH_SOAK_METRICS=1 reads each replica's heap from /metrics, BENCH_SOAK_NODE_OPTIONS
+ * gives the replicas NODE_OPTIONS: both to find a growth, not as `npm start` runs.
+ */
+const replicaSoak = {
+  rate: Number(process.env.BENCH_SOAK_RATE ?? 200),
+  seconds: Number(process.env.BENCH_SOAK_SECONDS ?? 300),
+  metrics: process.env.BENCH_SOAK_METRICS === '1',
+  ...(process.env.BENCH_SOAK_NODE_OPTIONS ? { nodeOptions: process.env.BENCH_SOAK_NODE_OPTIONS } : {}),
+};
 /** Scenario 17: files a measured run, and turns of baseline and lfk. */
 const uploadSettings = { files: Number(process.env.BENCH_UPLOADS ?? 32), rounds: Number(process.env.BENCH_UPLOAD_ROUNDS ?? 3) };
 /** Scenario 20: 1 MiB uploads in each measured batch, and turns (BENCH_UPLOAD_ROUNDS, as scenario 17's). */
@@ -46,11 +58,11 @@ const boundUploadSettings = { uploads: Number(process.env.BENCH_BOUND_UPLOADS ??
  * `uploads`: scenarios 4 (embedded) and 17 alone; `lower-bound`: scenarios 8, 18 and 20 alone (PostgreSQL);
  * `upload-bound`: scenario 20 alone (PostgreSQL, and lfk on its embedded database beside it);
  * `embedded`: scenarios 1 to 4 on both engines, 6 on the embedded one, and 9 (the embedded database
- * against PostgreSQL); `webhooks`: scenarios 10 to 12, 15, 16 and 19 (PostgreSQL); their rows merged into
- * the page. Unset: every scenario.
+ * against PostgreSQL); `webhooks`: scenarios 10 to 12, 15, 16 and 19 (PostgreSQL); `soak`: scenario 21
+ * (PostgreSQL); their rows merged into the page. Unset: every scenario.
  */
 const only = process.env.BENCH_ONLY || undefined;
-const MODES = ['uploads', 'lower-bound', 'upload-bound', 'embedded', 'webhooks'];
+const MODES = ['uploads', 'lower-bound', 'upload-bound', 'embedded', 'webhooks', 'soak'];
 if (only !== undefined && !MODES.includes(only)) {
   throw new Error(`BENCH_ONLY takes ${MODES.map((mode) => `"${mode}"`).join(', ')}, not "${only}"`);
 }
@@ -73,17 +85,19 @@ async function withServer<T>(start: () => Promise<BenchServer>, body: (server: B
 }
 
 /**
- * Scenarios 8, 18 and 20 on PostgreSQL: lfk (`a`) against the lower bound, where a submission's time
+ * Scenarios 8, 18 and 20 on PostgreSQL: lfk (`a`) against the lower bound, where each one's time
  * goes, then uploads against the upload bound and the raw ceiling (servers of their own).
  */
 async function lowerBoundAndProfile(a: BenchServer, seeded: Seed, url: string): Promise<void> {
   say('lower bound');
   await withServer(
     () => startLowerBound(url),
-    async (bound) => rows.push(...(await lowerBound(a, bound, seeded, settings, notes))),
+    async (bound) => {
+      rows.push(...(await lowerBound(a, bound, seeded, settings, notes)));
+      say('where the time goes');
+      await whereTimeGoes(a, bound, seeded, 'PostgreSQL', settings, notes);
+    },
   );
-  say('where a submission’s time goes');
-  await submissionProfile(a, seeded, 'PostgreSQL', settings, notes);
   rows.push(...(await uploadBound(url, boundUploadSettings, notes, say)));
 }
 
@@ -160,6 +174,9 @@ try {
         await webhookScenarios(a, await seed(a, 9), databaseUrl!);
       },
     );
+  } else if (only === 'soak') {
+    say('soak: two replicas');
+    rows.push(...(await soak(databaseUrl!, replicaSoak, notes, say)));
   } else if (only === 'uploads') {
     say('a submission without files');
     await withServer(
@@ -184,8 +201,8 @@ try {
       rows.push(...(await exportScenario(server, seeded, 'PGlite', notes)));
       say('password reset timing');
       rows.push(...(await passwordResetTiming(server, seeded, 'PGlite', notes)));
-      say('where a submission’s time goes');
-      await submissionProfile(server, seeded, 'PGlite', settings, notes);
+      say('where the time goes');
+      await whereTimeGoes(server, null, seeded, 'PGlite', settings, notes);
       return seeded;
     });
     say('start-up');
@@ -212,8 +229,11 @@ try {
           });
         },
       );
+      // Last: it starts replicas of its own, and restarts PostgreSQL.
+      say('soak: two replicas');
+      rows.push(...(await soak(databaseUrl, replicaSoak, notes, say)));
     } else {
-      notes.push('Scenarios 5, 8 to 12, 15, 16, 19 and 20 need PostgreSQL: set BENCH_DATABASE_URL to run them (and scenarios 1–4 and 6 there too).');
+      notes.push('Scenarios 5, 8 to 12, 15, 16 and 19 to 21 need PostgreSQL: set BENCH_DATABASE_URL to run them (and scenarios 1–4 and 6 there too).');
     }
     rows.push(...embeddedAgainstPostgres(rows));
   }

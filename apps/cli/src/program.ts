@@ -1,29 +1,53 @@
 import { Command, type CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import packageJson from '../package.json' with { type: 'json' };
-import { loginCommand, logoutCommand, passwordCommand, signupCommand, whoamiCommand } from './commands/auth.ts';
-import { sessionsCommand } from './commands/sessions.ts';
-import { auditCommand } from './commands/audit.ts';
-import { completionCommand } from './commands/completion.ts';
-import { formsCommand } from './commands/forms/index.ts';
-import { keysCommand } from './commands/keys.ts';
-import { membersCommand } from './commands/members.ts';
-import { invitationsCommand } from './commands/invitations.ts';
-import { accountCommand } from './commands/account.ts';
 import { examples } from './commands/options.ts';
-import { projectsCommand } from './commands/projects.ts';
-import { submissionsCommand } from './commands/submissions.ts';
-import { webhooksCommand } from './commands/webhooks.ts';
-import { listenCommand } from './commands/listen.ts';
-import { workspacesCommand } from './commands/workspaces.ts';
 import { EXIT_CODES_HELP } from './errors.ts';
 import { io } from './terminal/io.ts';
 
 // Each command group declares itself, options and handlers, in its own file under commands/;
-// this only assembles the tree.
-// Building it loads commander and the command files alone: tRPC and the settings are imported
-// when a command runs (undici only when a proxy is set), so `lfk --help` stays quick.
+// this only assembles the tree. A command line that names one of them loads that file alone (help,
+// completion and mistakes load them all); tRPC and the settings are imported when a command runs
+// (undici only when a proxy is set), so `lfk --help` and `lfk keys list` stay quick.
 
-export function buildProgram() {
+type Load = () => Promise<CommandUnknownOpts>;
+
+/** The top-level commands, in the order help lists them, each built from its own file. */
+const COMMANDS: [name: string, load: Load][] = [
+  ['signup', async () => (await import('./commands/auth.ts')).signupCommand()],
+  ['login', async () => (await import('./commands/auth.ts')).loginCommand()],
+  ['logout', async () => (await import('./commands/auth.ts')).logoutCommand()],
+  ['password', async () => (await import('./commands/auth.ts')).passwordCommand()],
+  ['sessions', async () => (await import('./commands/sessions.ts')).sessionsCommand()],
+  ['account', async () => (await import('./commands/account.ts')).accountCommand()],
+  ['whoami', async () => (await import('./commands/auth.ts')).whoamiCommand()],
+  ['workspaces', async () => (await import('./commands/workspaces.ts')).workspacesCommand()],
+  ['members', async () => (await import('./commands/members.ts')).membersCommand()],
+  ['invitations', async () => (await import('./commands/invitations.ts')).invitationsCommand()],
+  ['projects', async () => (await import('./commands/projects.ts')).projectsCommand()],
+  ['keys', async () => (await import('./commands/keys.ts')).keysCommand()],
+  ['forms', async () => (await import('./commands/forms/index.ts')).formsCommand()],
+  ['submissions', async () => (await import('./commands/submissions.ts')).submissionsCommand()],
+  ['webhooks', async () => (await import('./commands/webhooks.ts')).webhooksCommand()],
+  ['listen', async () => (await import('./commands/listen.ts')).listenCommand()],
+  ['audit', async () => (await import('./commands/audit.ts')).auditCommand()],
+];
+
+/**
+ * The top-level command `argv` names, read as commander will: past the root's own options (and
+ * the value of those that take one). None when it names no command, or one not in the table.
+ */
+function commandNamed(root: CommandUnknownOpts, argv: readonly string[]): Load | undefined {
+  const takesValue = new Set(root.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short]));
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i] as string;
+    if (word === '--') return undefined;
+    if (!word.startsWith('-')) return COMMANDS.find(([name]) => name === word)?.[1];
+    if (takesValue.has(word)) i++;
+  }
+  return undefined;
+}
+
+export async function buildProgram(argv: readonly string[]) {
   const program = new Command('lfk')
     .description('lfk from the terminal: accounts, workspaces, API keys, forms and submissions.')
     .version(packageJson.version, '-V, --version', 'Print the version')
@@ -54,25 +78,10 @@ export function buildProgram() {
       ]),
     )
     .addHelpText('after', EXIT_CODES_HELP);
-  program
-    .addCommand(signupCommand())
-    .addCommand(loginCommand())
-    .addCommand(logoutCommand())
-    .addCommand(passwordCommand())
-    .addCommand(sessionsCommand())
-    .addCommand(accountCommand())
-    .addCommand(whoamiCommand())
-    .addCommand(workspacesCommand())
-    .addCommand(membersCommand())
-    .addCommand(invitationsCommand())
-    .addCommand(projectsCommand())
-    .addCommand(keysCommand())
-    .addCommand(formsCommand())
-    .addCommand(submissionsCommand())
-    .addCommand(webhooksCommand())
-    .addCommand(listenCommand())
-    .addCommand(auditCommand())
-    .addCommand(completionCommand(program));
+  const named = commandNamed(program, argv);
+  for (const command of await Promise.all(named ? [named()] : COMMANDS.map(([, load]) => load()))) program.addCommand(command);
+  // The completion script is made from the whole tree.
+  if (!named) program.addCommand((await import('./commands/completion.ts')).completionCommand(program));
   inheritSettings(program);
   return program;
 }

@@ -46,7 +46,7 @@ export function run(argv: string[], streams?: Io): Promise<number> {
 
 async function runHere(argv: string[]): Promise<number> {
   const { buildProgram } = await import('./program.ts');
-  const program = buildProgram();
+  const program = await buildProgram(argv);
   if (argv.length === 0) {
     program.outputHelp({ error: true });
     return EXIT_USAGE;

@@ -26,6 +26,22 @@ async function submitAs(asKey: { env: Record<string, string> }, formId: string, 
   return res.json.id as string;
 }
 
+describe('lfk forms: drafts', () => {
+  it('keeps drafts for as many days as --drafts says, shows it, and --drafts off stops it', async () => {
+    const { formId, asKey } = await formWithKey('--drafts', '14');
+    const shown = await owner.lfk(['forms', 'get', formId], asKey);
+    expect(shown.stdout).toMatch(/drafts\s+kept 14 days after the last save/);
+    const off = await owner.lfk(['forms', 'update', formId, '--drafts', 'off', '--json'], asKey);
+    expect(off.code, off.stderr).toBe(0);
+    expect(off.json.drafts).toEqual({ enabled: false, ttl_days: 14 });
+    const tooLong = await owner.lfk(['forms', 'update', formId, '--drafts', '31'], asKey);
+    expect(tooLong.code).toBe(1);
+    expect(tooLong.stderr).toContain('drafts.ttl_days');
+    const notANumber = await owner.lfk(['forms', 'update', formId, '--drafts', 'soon'], asKey);
+    expect(notANumber.code).toBe(2);
+  });
+});
+
 describe('lfk forms: spam, closing and retention settings', () => {
   it('sets them at create and update, shows them, and clears them with --no-…', async () => {
     const { formId, asKey } = await formWithKey('--honeypot', '_gotcha', '--retention-days', '90', '--max-submissions', '500');

@@ -27,7 +27,8 @@ import { type IForm, newId, type StoredField } from '@lfk/db';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
 import pg from 'pg';
-import type { FromServer } from '../protocol.ts';
+import { answerProfiling } from '../profiler.ts';
+import type { FromServer, ToServer } from '../protocol.ts';
 
 const TTL_MS = 30_000;
 /** Its outbox rows are due never: lfk's sender, on the same database, must not spend its CPU on them. */
@@ -65,6 +66,7 @@ interface FormRow {
   retention_days: number | null;
   auto_reply: { enabled: boolean; email_field: string; subject: string; text: string } | null;
   auto_replies_skipped: number;
+  drafts: { enabled: boolean; ttl_days: number } | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -73,7 +75,7 @@ interface FormRow {
 const FORM_COLUMNS =
   'id, workspace_id, project_id, name, state, schema, unknown_fields, submission_mode, allowed_origins, refused_origins, notify_emails, ' +
   'notify_fallback, redirect_url, error_redirect_url, honeypot, captcha_provider, captcha_site_key, closed, closes_at, ' +
-  'max_submissions, closed_message, retention_days, auto_reply, auto_replies_skipped, created_at, updated_at';
+  'max_submissions, closed_message, retention_days, auto_reply, auto_replies_skipped, drafts, created_at, updated_at';
 
 /** Where the form's notifications go: its verified addresses, else those kept while new ones are verified. */
 function notified(form: FormRow): string[] {
@@ -112,6 +114,7 @@ const wire = (form: FormRow) => ({
   retention_days: form.retention_days,
   auto_reply: form.auto_reply,
   auto_replies_skipped: form.auto_replies_skipped,
+  drafts: { enabled: form.drafts?.enabled ?? false, ttl_days: form.drafts?.ttl_days ?? 7 },
   created_at: form.created_at.toISOString(),
   updated_at: form.updated_at.toISOString(),
 });
@@ -363,4 +366,5 @@ process.on('SIGTERM', () => {
     .then(() => pool.end())
     .then(() => process.exit(0));
 });
+process.on('message', (message: ToServer) => answerProfiling(message, (answer) => process.send!(answer)));
 process.send!({ type: 'ready', url } satisfies FromServer);

@@ -5,7 +5,7 @@ import type { Row } from '../report.ts';
 import { BROWSER_ORIGIN, type Seed, withBadChecksum } from '../seed.ts';
 import { bearer } from './key-verification.ts';
 
-interface Case {
+export interface Case {
   name: string;
   load: Load;
   /** Least lfk req/s ÷ lower-bound req/s. */
@@ -39,20 +39,26 @@ export const browserSubmission = (seeded: Seed): Load => ({
   expect: 303,
 });
 
+/** Scenario 8's loads, each with its targets against the lower bound (scenario 18 profiles the same). */
+export function scenario8Cases(seeded: Seed): Case[] {
+  const key = seeded.keys[0]!.key;
+  const formPath = `/v1/forms/${seeded.formId}`;
+  return [
+    { name: 'GET /v1/forms/{id}, valid key', load: { path: formPath, headers: bearer(key), expect: 200 }, ratio: 0.7, cpu: 1.6 },
+    { name: 'malformed key → 401', load: { path: formPath, headers: bearer(withBadChecksum(key)), expect: 401 }, ratio: 0.85 },
+    { name: 'unknown key → 401', load: { path: formPath, headers: bearer(generateApiKey().key), expect: 401 }, ratio: 0.85 },
+    // Issue 52 asks a keyed submission for 0.85 of the bound (it was 0.60).
+    { name: 'POST submissions with a key (JSON)', load: keyedSubmission(seeded), ratio: 0.85, databaseCpu: 1.5 },
+    { name: 'POST submissions from a browser (form post → 303)', load: browserSubmission(seeded), ratio: 0.6, databaseCpu: 1.5 },
+  ];
+}
+
 /**
  * Scenario 8, on PostgreSQL: lfk against the hand-written lower bound (lower-bound/server.ts) on
  * the same database, the same loads sent to each in turns.
  */
 export async function lowerBound(lfk: BenchServer, bound: BenchServer, seeded: Seed, settings: LoadSettings, notes: string[]): Promise<Row[]> {
-  const key = seeded.keys[0]!.key;
-  const formPath = `/v1/forms/${seeded.formId}`;
-  const cases: Case[] = [
-    { name: 'GET /v1/forms/{id}, valid key', load: { path: formPath, headers: bearer(key), expect: 200 }, ratio: 0.7, cpu: 1.6 },
-    { name: 'malformed key → 401', load: { path: formPath, headers: bearer(withBadChecksum(key)), expect: 401 }, ratio: 0.85 },
-    { name: 'unknown key → 401', load: { path: formPath, headers: bearer(generateApiKey().key), expect: 401 }, ratio: 0.85 },
-    { name: 'POST submissions with a key (JSON)', load: keyedSubmission(seeded), ratio: 0.6, databaseCpu: 1.5 },
-    { name: 'POST submissions from a browser (form post → 303)', load: browserSubmission(seeded), ratio: 0.6, databaseCpu: 1.5 },
-  ];
+  const cases = scenario8Cases(seeded);
   const rows: Row[] = [];
   for (const c of cases) {
     const side = (server: BenchServer) => ({

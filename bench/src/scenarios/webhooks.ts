@@ -8,7 +8,7 @@ import type { Row } from '../report.ts';
 import type { Seed } from '../seed.ts';
 
 /** A receiver on 127.0.0.1: when each event id first arrived, how many times each arrived, and how to answer. */
-interface Receiver {
+export interface Receiver {
   url: string;
   firstSeen: Map<string, number>;
   arrivals: Map<string, number>;
@@ -18,7 +18,7 @@ interface Receiver {
   close(): Promise<void>;
 }
 
-async function startReceiver(): Promise<Receiver> {
+export async function startReceiver(): Promise<Receiver> {
   const receiver: Receiver = {
     url: '',
     firstSeen: new Map(),
@@ -47,7 +47,7 @@ async function startReceiver(): Promise<Receiver> {
   return receiver;
 }
 
-const eventIdOf = (submissionId: string) => `msg_${submissionId.slice('sub_'.length)}`;
+export const eventIdOf = (submissionId: string) => `msg_${submissionId.slice('sub_'.length)}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until(what: string, check: () => boolean, ms: number): Promise<void> {

@@ -57,6 +57,8 @@ const CATALOGUE = {
   project_not_found: [404, 'No such project.'],
   member_not_found: [404, 'No such member.'],
   submission_not_found: [404, 'No such submission.'],
+  draft_not_found: [404, 'No such draft: it was sent, it expired, or the link is wrong.'],
+  drafts_disabled: [403, 'This form keeps no drafts.'],
   session_not_found: [404, 'No such session of yours, or it has ended.'],
   device_login_not_found: [404, 'No such sign-in request, or it has expired or been used.'],
   webhook_not_found: [404, 'No such webhook endpoint.'],

@@ -6,6 +6,7 @@ import { auditFeature } from './features/audit/feature.ts';
 import { authFeature } from './features/auth/feature.ts';
 import { autoRepliesFeature } from './features/auto-replies/feature.ts';
 import { deviceSignInFeature } from './features/device-sign-in/feature.ts';
+import { draftsFeature } from './features/drafts/feature.ts';
 import { emailVerificationFeature } from './features/email-verification/feature.ts';
 import { filesFeature } from './features/files/feature.ts';
 import { formsFeature } from './features/forms/feature.ts';
@@ -15,6 +16,7 @@ import { keysFeature } from './features/keys/feature.ts';
 import { membersFeature } from './features/members/feature.ts';
 import { passwordResetsFeature } from './features/password-resets/feature.ts';
 import { projectsFeature } from './features/projects/feature.ts';
+import { publicFormsFeature } from './features/public-forms/feature.ts';
 import { secretScanningFeature } from './features/secret-scanning/feature.ts';
 import { twoFactorFeature } from './features/two-factor/feature.ts';
 import { webhooksFeature } from './features/webhooks/feature.ts';
@@ -40,6 +42,8 @@ export const FEATURES = [
   formsFeature,
   inboxFeature,
   filesFeature,
+  publicFormsFeature,
+  draftsFeature,
   webhooksFeature,
   emailVerificationFeature,
   autoRepliesFeature,

@@ -16,9 +16,11 @@ export interface RestMeta {
    * `submission` takes urlencoded HTML form posts and CORS; `html` answers a page;
    * `signed_report` hands the raw body and its signature headers to the procedure (leak reports);
    * `password_reset` answers a reset link's page, and its form post or JSON; `file` streams a
-   * stored file's bytes as an attachment (ranges too).
+   * stored file's bytes as an attachment (ranges too); `public_form` answers pages of other
+   * origins (CORS) and revalidations (`ETag`, 304); `browser` answers the form's pages (CORS, and
+   * its preflight) and JSON like any route.
    */
-  transport?: 'submission' | 'html' | 'signed_report' | 'export' | 'password_reset' | 'file';
+  transport?: 'submission' | 'html' | 'signed_report' | 'export' | 'password_reset' | 'file' | 'public_form' | 'browser';
   /** The most body bytes read, when the procedure holds a tighter limit than the server's 1 MiB. */
   bodyLimit?: number;
   /** The body as documented, when the route's module builds the input from it rather than passing it on. */

@@ -12,6 +12,7 @@ export * from './common-schemas.ts';
 export * from './features/email-verification/schemas.ts';
 export * from './features/forms/schemas.ts';
 export * from './features/inbox/schemas.ts';
+export * from './features/public-forms/schemas.ts';
 export * from './features/workspaces/schemas.ts';
 export * from './features/members/schemas.ts';
 export * from './features/invitations/schemas.ts';

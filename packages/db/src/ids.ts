@@ -28,6 +28,7 @@ export const ID_PREFIXES = [
   'chl',
   'rcv',
   'pkey',
+  'drf',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -10,6 +10,7 @@ export * from './repositories/audit-events.ts';
 export * from './repositories/auth-challenges.ts';
 export * from './repositories/auto-reply-stops.ts';
 export * from './repositories/device-logins.ts';
+export * from './repositories/drafts.ts';
 export * from './repositories/email-verifications.ts';
 export * from './repositories/forms.ts';
 export * from './repositories/form-events.ts';

@@ -15,6 +15,12 @@ export type UnknownFieldPolicy = (typeof UNKNOWN_FIELD_POLICIES)[number];
 export const FIELD_TYPES = ['text', 'textarea', 'email', 'number', 'url', 'tel', 'date', 'checkbox', 'select', 'file'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
+/** How long a draft lives after its last save, in days (a form's `drafts.ttl_days`). */
+export const DRAFT_TTL_DAYS = { default: 7, min: 1, max: 30 } as const;
+
+/** The most characters a submitted value of these field types may have (an email's and a URL's as trimmed). */
+export const FIELD_MAX_LENGTH = { text: 10_000, textarea: 65_536, email: 254, url: 2048 } as const satisfies Partial<Record<FieldType, number>>;
+
 /** The captcha services a form may require of browser submissions, verified server-side. */
 export const CAPTCHA_PROVIDERS = ['turnstile', 'hcaptcha', 'recaptcha'] as const;
 export type CaptchaProvider = (typeof CAPTCHA_PROVIDERS)[number];

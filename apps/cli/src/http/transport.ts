@@ -1,3 +1,4 @@
+import { plainRequest, requestJson } from './json-request.ts';
 import { UnexpectedResponseError } from './unexpected-response.ts';
 import { io } from '../terminal/io.ts';
 
@@ -43,9 +44,13 @@ async function proxiedFetch(deadline: () => number): Promise<Fetch> {
   return ((input, init) => fetch(input as Parameters<typeof fetch>[0], { ...(init as Parameters<typeof fetch>[1]), dispatcher })) as Fetch;
 }
 
-/** A fetch with the command's deadline on every attempt, that accepts JSON answers only. */
+/**
+ * A fetch with the command's deadline on every attempt, that accepts JSON answers only. Without a
+ * proxy, API calls go over node:http (json-request.ts); files, and answers that may be files, take fetch.
+ */
 export function createTransport(options: TransportOptions): Fetch {
-  const base = proxyInUse() ? proxiedFetch(options.deadline) : Promise.resolve(globalThis.fetch);
+  const proxied = proxyInUse();
+  const base = proxied ? proxiedFetch(options.deadline) : undefined;
   const send = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const file = options.expect === 'file';
     const headersDue = new AbortController();
@@ -56,7 +61,10 @@ export function createTransport(options: TransportOptions): Fetch {
     const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
     const done = options.onRequest?.();
     try {
-      const response = await (await base)(input, { ...init, signal });
+      const response =
+        base || file || !plainRequest(input, init)
+          ? await ((await base) ?? globalThis.fetch)(input, { ...init, signal })
+          : await requestJson(input as string | URL, { ...init, signal });
       clearTimeout(timer);
       const contentType = response.headers.get('content-type') ?? '';
       if (file && response.ok) return response;

@@ -30,6 +30,16 @@ describe('usage errors', () => {
     expect(result.stderr).toMatch(/Did you mean keys\?/);
   });
 
+  it('reads the command past the global options and their values, as their parser does', async () => {
+    const listed = await owner.lfk(['--timeout', '5', '--no-headers', 'keys', 'list', '--json']);
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toMatchObject({ data: expect.any(Array) });
+    // `keys` is --workspace's value here, so the command is `list`, which does not exist.
+    const taken = await anon.lfk(['--workspace', 'keys', 'list']);
+    expectFailure(taken, 2, 'unknown_command');
+    expect(firstLine(taken.stderr)).toContain("'list'");
+  });
+
   it('rejects an unknown option', async () => {
     const result = await anon.lfk(['keys', 'list', '--bogus']);
     expectFailure(result, 2, 'unknown_option');

@@ -12,7 +12,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * its path refuses a body with fields, as a strict body refuses an unknown one: a field sent there
  * (a new `notify_email` to a resend) would otherwise be silently ignored.
  */
-function inputOf(route: RestRoute, request: FastifyRequest): unknown {
+export function inputOf(route: RestRoute, request: FastifyRequest): unknown {
   const params = request.params as Record<string, string>;
   let rest: Record<string, unknown> = {};
   if (request.body !== undefined && route.from !== 'query' && !isPlainObject(request.body)) {
@@ -37,7 +37,7 @@ function inputOf(route: RestRoute, request: FastifyRequest): unknown {
 /** Registers every route of the REST table; each one calls its procedure and nothing else. */
 export function registerRestBridge(app: FastifyInstance, contexts: RequestContexts): void {
   for (const route of restRoutes) {
-    // Routes with their own HTTP side (form posts, HTML pages) are registered by their modules.
+    // Routes with their own HTTP side (form posts, HTML pages, pages' calls) are registered by their modules.
     if (route.transport) continue;
     app.route({
       method: route.method,

@@ -164,7 +164,9 @@ export async function registerSubmissions(
         const formId = (request.params as { form_id: string }).form_id;
         // The body is the values, whatever it holds: the procedure's input schema judges its shape.
         const data = (upload ? {} : (request.body ?? {})) as Record<string, unknown>;
-        const created = await callProcedure(ctx, route.procedure, { form_id: formId, data });
+        // The draft this submission completes, if the page kept one: a header, as the body is the values.
+        const draft = header(request, 'lfk-draft');
+        const created = await callProcedure(ctx, route.procedure, { form_id: formId, data, ...(draft !== undefined ? { draft } : {}) });
         if (!htmlPost) return reply.code(201).send(created);
         if (browser.location) return reply.code(303).header('location', browser.location).send();
         const thanks = thankYouPage(backTo(request, browser.origin));
@@ -197,7 +199,7 @@ export async function registerSubmissions(
           .headers({
             ...corsHeaders(origin),
             'access-control-allow-methods': 'POST',
-            'access-control-allow-headers': 'content-type, idempotency-key',
+            'access-control-allow-headers': 'content-type, idempotency-key, lfk-draft',
             'access-control-max-age': '600',
           })
           .send();

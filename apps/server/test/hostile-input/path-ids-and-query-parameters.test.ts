@@ -197,6 +197,7 @@ describe('query parameters', () => {
       [
         'apiKeys.list',
         'auditEvents.list',
+        'drafts.list',
         'forms.list',
         'invitations.list',
         'members.list',

@@ -7,15 +7,15 @@
 const WRITTEN_CHARACTER = /(?:\\|%(?:25)*5[Cc])u00([0-9A-Fa-f]{2})|%(?:25)*([0-9A-Fa-f]{2})|[\s\S]/g;
 
 /**
- * An lfk secret (`lfk_`, `lfs_`, `lfc_`, `lfv_`, `lfd_`, `lfr_`, `lfi_`, `lfm_`, or a webhook signing secret `whsec_`,
+ * An lfk secret (`lfk_`, `lfs_`, `lfc_`, `lfv_`, `lfd_`, `lfr_`, `lfi_`, `lfm_`, `lfp_`, or a webhook signing secret `whsec_`,
  * which is base64), wherever it starts: after a quote, a space, a letter. Every secret has 36 or
  * more characters after its prefix; 16 are enough to tell one (or most of one, cut short) from a
  * name that merely contains a prefix, such as a form field `Alfc_a`.
  */
-const SECRET_SHAPE = /(lfk|lfs|lfc|lfv|lfd|lfr|lfi|lfm)_[0-9A-Za-z]{16,}|(whsec)_[0-9A-Za-z+/=]{16,}/g;
+const SECRET_SHAPE = /(lfk|lfs|lfc|lfv|lfd|lfr|lfi|lfm|lfp)_[0-9A-Za-z]{16,}|(whsec)_[0-9A-Za-z+/=]{16,}/g;
 
 /** Text without an escape or a literal prefix cannot hold a secret: most URLs stop here. */
-const MAY_HOLD_SECRET = /[%\\]|lf[kscvdrim]_|whsec_/;
+const MAY_HOLD_SECRET = /[%\\]|lf[kscvdrimp]_|whsec_/;
 
 /**
  * `text` with every lfk secret replaced by `lfk_[redacted]` (its prefix kept), however it was

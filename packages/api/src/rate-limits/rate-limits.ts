@@ -21,6 +21,8 @@ const RATE_LIMIT_KINDS = {
   key_failures: 'shared',
   /** Taken browser (origin-checked) submissions, per form and client address. */
   browser_submissions: 'process',
+  /** Drafts started and saved by pages, per form and client address. */
+  draft_saves: 'process',
   /** Password reset requests, per IP. */
   password_resets: 'shared',
   /** Password reset emails, per address, whether or not it has an account: past it, a request sends nothing. */
@@ -58,6 +60,8 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   login_failures: { capacity: 10, windowMs: 15 * 60_000 },
   key_failures: { capacity: 20, windowMs: 60_000 },
   browser_submissions: { capacity: 60, windowMs: 60_000 },
+  // A page saves a few seconds after typing stops: one visitor makes a few a minute.
+  draft_saves: { capacity: 30, windowMs: 60_000 },
   password_resets: { capacity: 10, windowMs: 3600_000 },
   password_reset_emails: { capacity: 3, windowMs: 3600_000 },
   invitations: { capacity: 30, windowMs: 3600_000 },

@@ -10,6 +10,7 @@ export const RATE_LIMIT_ENV: Record<RateLimitName, string> = {
   login_failures: 'LFK_RATE_LIMIT_LOGIN_FAILURES',
   key_failures: 'LFK_RATE_LIMIT_KEY_FAILURES',
   browser_submissions: 'LFK_RATE_LIMIT_BROWSER_SUBMISSIONS',
+  draft_saves: 'LFK_RATE_LIMIT_DRAFT_SAVES',
   password_resets: 'LFK_RATE_LIMIT_PASSWORD_RESETS',
   password_reset_emails: 'LFK_RATE_LIMIT_PASSWORD_RESET_EMAILS',
   invitations: 'LFK_RATE_LIMIT_INVITATIONS',

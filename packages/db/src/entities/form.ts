@@ -21,6 +21,12 @@ export interface AutoReply {
   set_by?: string;
 }
 
+/** Whether a page may keep a visitor's answers as a draft, and for how many days after its last save. */
+export interface DraftSettings {
+  enabled: boolean;
+  ttl_days: number;
+}
+
 /** One of a form's notification addresses, and whether it was verified (by its link, or as a member's own). */
 export interface NotifyAddress {
   email: string;
@@ -33,6 +39,8 @@ export interface StoredField {
   required: boolean;
   label?: string;
   options?: string[];
+  /** Never kept in a draft (a password, a card number): the page does not save it, and lfk refuses a draft that holds it. */
+  private?: boolean;
   /** A file field's limits: bytes per file, the types it takes, whether it takes several and how many. */
   max_size?: number;
   accept?: string[];
@@ -95,6 +103,8 @@ export const Form = defineEntity({
     autoReply: p.json<AutoReply>().nullable(),
     /** Auto-replies not sent (the address stopped them, or a limit was reached): the owner's sign that someone tries. */
     autoRepliesSkipped: p.integer().default(0),
+    /** Drafts: a page may keep what a visitor typed (`Draft`); null when never set (off). */
+    drafts: p.json<DraftSettings>().nullable(),
   },
   indexes: [{ properties: ['workspace', 'id'] }],
 });

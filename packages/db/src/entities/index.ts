@@ -5,6 +5,7 @@ import { AuthChallenge } from './auth-challenge.ts';
 import { AutoReplyStop } from './auto-reply-stop.ts';
 import { BaseEntity, UpdatableEntity } from './base.ts';
 import { DeviceLogin } from './device-login.ts';
+import { Draft } from './draft.ts';
 import { EmailVerification } from './email-verification.ts';
 import { Form } from './form.ts';
 import { FormEvent } from './form-event.ts';
@@ -33,6 +34,7 @@ export * from './auth-challenge.ts';
 export * from './auto-reply-stop.ts';
 export * from './base.ts';
 export * from './device-login.ts';
+export * from './draft.ts';
 export * from './email-verification.ts';
 export * from './form.ts';
 export * from './form-event.ts';
@@ -84,4 +86,5 @@ export const entities = [
   AuthChallenge,
   RecoveryCode,
   Passkey,
+  Draft,
 ];

@@ -41,7 +41,8 @@ export const withFormOptions = <Args extends unknown[], Opts extends OptionValue
     .option('--auto-reply-field <field>', 'answer each submission by email, to the address in this email field')
     .option('--auto-reply-subject <text>', "the auto-reply's subject; {field} is replaced by that field's value")
     .option('--auto-reply-text <text|->', "the auto-reply's message, or - to read it from standard input; {field} is replaced by that field's value")
-    .addOption(new Option('--auto-reply <state>', 'turn the auto-reply on or off, keeping its words').choices(['on', 'off'] as const));
+    .addOption(new Option('--auto-reply <state>', 'turn the auto-reply on or off, keeping its words').choices(['on', 'off'] as const))
+    .option('--drafts <days|off>', "keep a visitor's answers as a draft on the form's page, this many days after the last save (1-30); off stops it");
 
 type NoOptions = Record<never, never>;
 type FormFlags = ReturnType<ReturnType<typeof withFormOptions<[], NoOptions, NoOptions>>['opts']>;
@@ -116,7 +117,14 @@ export async function formBody(flags: BodyFlags) {
   if (flags.closedMessage !== undefined) body.closed_message = flags.closedMessage === false ? null : flags.closedMessage;
   const autoReply = await autoReplyBody(flags);
   if (autoReply !== undefined) body.auto_reply = autoReply;
+  if (flags.drafts !== undefined) body.drafts = draftsBody(flags.drafts);
   return body;
+}
+
+/** `--drafts 7` keeps drafts seven days; `--drafts off` turns them off. */
+function draftsBody(value: string): NonNullable<RouterInputs['forms']['update']['drafts']> {
+  if (value === 'off') return { enabled: false };
+  return { enabled: true, ttl_days: wholeNumber('--drafts', value) };
 }
 
 /** `--retention-days` (or `--no-retention-days`): undefined when not given. */

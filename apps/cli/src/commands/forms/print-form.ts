@@ -55,6 +55,7 @@ export function printForm(form: Form, ctx: CommandContext): void {
     ['honeypot', form.spam.honeypot ?? 'none'],
     ['captcha', form.spam.captcha ? `${form.spam.captcha.provider} (site key ${form.spam.captcha.site_key})` : 'none'],
     ['retention', form.retention_days === null ? 'kept until deleted' : `${form.retention_days} days`],
+    ['drafts', form.drafts.enabled ? `kept ${form.drafts.ttl_days} days after the last save` : 'off'],
     [
       'auto-reply',
       form.auto_reply

@@ -85,6 +85,18 @@ function successResponses(route: RestRoute, output: JsonSchema | null): Record<s
       },
     };
   }
+  if (route.transport === 'public_form') {
+    const cached = {
+      ...headers,
+      ETag: { description: 'Names these exact bytes: send it back in `If-None-Match` to be answered 304 while they stay the same', schema: { type: 'string' } },
+      'Cache-Control': { description: '`public, max-age=60`', schema: { type: 'string' } },
+      'Access-Control-Allow-Origin': { description: "The request's `Origin`, when it is one of the form's `allowed_origins`", schema: { type: 'string' } },
+    };
+    return {
+      200: { description: route.summary, headers: cached, content: { 'application/json': { schema: output } } },
+      304: { description: 'The description named by `If-None-Match` is still the form’s: no content', headers: cached },
+    };
+  }
   const answer = output
     ? { description: route.summary, headers, content: { 'application/json': { schema: output } } }
     : { description: `${route.summary}: no content`, headers };
@@ -111,6 +123,24 @@ function parametersOf({ route, input }: Converted): unknown[] {
     description: PATH_PARAMETERS[name],
     schema: { type: 'string' },
   }));
+  if (route.transport === 'submission') {
+    parameters.push({
+      name: 'Lfk-Draft',
+      in: 'header',
+      required: false,
+      schema: { type: 'string' },
+      description: "The draft this submission completes (its `lfp_…` resume token): deleted with the submission's commit.",
+    });
+  }
+  if (route.transport === 'public_form') {
+    parameters.push({
+      name: 'If-None-Match',
+      in: 'header',
+      required: false,
+      schema: { type: 'string' },
+      description: 'The `ETag` of a description the caller holds (a browser sends it by itself when it revalidates): answered 304 while it is current.',
+    });
+  }
   if (route.transport === 'file') {
     parameters.push({
       name: 'Range',
@@ -265,7 +295,7 @@ function preflightOperation(shared: SharedResponses): Record<string, unknown> {
           ...REQUEST_ID,
           'Access-Control-Allow-Origin': allow('The origin, echoed.'),
           'Access-Control-Allow-Methods': allow('`POST`.'),
-          'Access-Control-Allow-Headers': allow('`content-type, idempotency-key`.'),
+          'Access-Control-Allow-Headers': allow('`content-type, idempotency-key, lfk-draft`.'),
           'Access-Control-Max-Age': allow('`600`: seconds a browser may keep this answer.'),
         },
       },

@@ -16,6 +16,10 @@ export const TAGS = [
   { name: 'Forms', description: 'Forms: made with a key, a session or no credentials at all (unclaimed), read and changed with a key or a session.' },
   { name: 'Submissions', description: 'What people and programs send to a form, and reading it back (sessions only).' },
   {
+    name: 'Form pages',
+    description: 'What the page a form lives on reads of it, without credentials: the form described for rendering and checking it (`lfk.js`, `@lfk/react`).',
+  },
+  {
     name: 'Files',
     description:
       "Files sent with submissions: downloaded by members' sessions, or through the signed links webhook payloads and exports carry " +
@@ -53,6 +57,8 @@ export const TAG_OF_ROUTER: Record<string, Tag> = {
   forms: 'Forms',
   submissions: 'Submissions',
   files: 'Files',
+  publicForms: 'Form pages',
+  drafts: 'Form pages',
   webhooks: 'Webhooks',
   emailVerifications: 'Email verification',
   autoReplyStops: 'Auto-replies',
@@ -76,6 +82,7 @@ export const PATH_PARAMETERS: Record<string, string> = {
   token:
     'The token of the emailed link (a verification `lfv_…`, a password reset `lfr_…`, an invitation `lfi_…`, an auto-reply stop `lfu_…`), ' +
     'or of a signed file link as a webhook payload or an export gave it.',
+  resume_token: 'The `lfp_…` token a draft was started with, which the page keeps.',
   user_code: 'The code the device shows (`BCDF-GHJK`); case, spaces and dashes do not matter.',
 };
 

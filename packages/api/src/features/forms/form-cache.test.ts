@@ -37,6 +37,7 @@ function reading(id: string, fields = 1): SubmissionFormReading {
     retentionDays: null,
     autoReply: null,
     autoRepliesSkipped: 0,
+    drafts: null,
     createdAt: new Date('2026-01-01T00:00:00Z'),
     updatedAt: new Date('2026-01-01T00:00:00Z'),
     hasWebhooks: false,

@@ -1,4 +1,5 @@
 import type { IForm } from '@lfk/db';
+import { DRAFT_TTL_DAYS } from '@lfk/vocabulary';
 import type { SecretBox } from '../../credentials/secret-box.ts';
 import { invalidField } from '../../errors.ts';
 import { CAPTCHA_TOKEN_FIELDS } from './captcha.ts';
@@ -18,6 +19,7 @@ export const NO_INBOX_SETTINGS = {
   maxSubmissions: null,
   closedMessage: null,
   retentionDays: null,
+  drafts: null,
 } satisfies Partial<IForm>;
 
 /** The settings a create or update may carry (all optional: what is absent is left as it is). */
@@ -29,6 +31,7 @@ export interface InboxSettingsInput {
   closed_message?: string | null;
   /** At creation only; later through `setRetention`. */
   retention_days?: number | null;
+  drafts?: { enabled: boolean; ttl_days?: number | undefined };
 }
 
 /**
@@ -69,6 +72,9 @@ export function applyInboxSettings(form: IForm, input: InboxSettingsInput, box: 
   if (input.max_submissions !== undefined) form.maxSubmissions = input.max_submissions;
   if (input.closed_message !== undefined) form.closedMessage = input.closed_message;
   if (input.retention_days !== undefined) form.retentionDays = input.retention_days;
+  if (input.drafts !== undefined) {
+    form.drafts = { enabled: input.drafts.enabled, ttl_days: input.drafts.ttl_days ?? form.drafts?.ttl_days ?? DRAFT_TTL_DAYS.default };
+  }
   const closedChanged = input.closed !== undefined && input.closed !== form.closed;
   if (input.closed !== undefined) form.closed = input.closed;
   return { closedChanged };

@@ -1,5 +1,6 @@
 import {
   CAPTCHA_PROVIDERS,
+  DRAFT_TTL_DAYS,
   FIELD_TYPES,
   FILE_FIELD_LIMITS,
   FORM_STATES,
@@ -27,6 +28,7 @@ export const field = z
     required: z.boolean().default(false),
     label: text(200).optional(),
     options: z.array(text(200)).min(1).max(100).optional(),
+    private: z.boolean().optional().describe('Never kept in a draft (a password, a card number): pages do not save it, and lfk refuses a draft that holds it.'),
     max_size: z
       .int()
       .min(1)
@@ -237,6 +239,17 @@ const formFields = {
     .max(RETENTION_DAYS.max, `Must be at most ${RETENTION_DAYS.max}.`)
     .nullable()
     .describe('Submissions older than this many days are deleted; null keeps them.'),
+  drafts: z
+    .strictObject({
+      enabled: z.boolean(),
+      ttl_days: z
+        .int()
+        .min(DRAFT_TTL_DAYS.min)
+        .max(DRAFT_TTL_DAYS.max)
+        .optional()
+        .describe(`How many days a draft lives after its last save: kept as it was when left out (${DRAFT_TTL_DAYS.default} at first).`),
+    })
+    .describe("Whether a page may keep a visitor's answers as a draft (`POST /v1/forms/{form_id}/drafts`), so a closed tab loses nothing."),
 };
 
 /** Where a form's answers lead and go (its project, redirects, notification, auto-reply): optional on create and update alike. */
@@ -260,6 +273,7 @@ const inboxSettings = {
   closes_at: formFields.closes_at.optional(),
   max_submissions: formFields.max_submissions.optional(),
   closed_message: formFields.closed_message.optional(),
+  drafts: formFields.drafts.optional(),
 };
 
 export const formCreateInput = z.strictObject({
@@ -306,6 +320,7 @@ export const form = z
           required: z.boolean(),
           label: z.string().optional(),
           options: z.array(z.string()).optional(),
+          private: z.boolean().optional(),
           max_size: z.int().optional(),
           accept: z.array(z.string()).optional(),
           multiple: z.boolean().optional(),
@@ -350,6 +365,7 @@ export const form = z
     max_submissions: z.int().nullable(),
     closed_message: z.string().nullable(),
     retention_days: z.int().nullable(),
+    drafts: z.object({ enabled: z.boolean(), ttl_days: z.int() }).meta({ id: 'DraftSettings' }),
     created_at: timestamp,
     updated_at: timestamp,
   })

@@ -1,5 +1,6 @@
 import type { FormReading } from '@lfk/db';
 import type { z } from 'zod';
+import { DRAFT_TTL_DAYS } from '@lfk/vocabulary';
 import { iso } from '../../infrastructure/wire.ts';
 import type { form } from './schemas.ts';
 import { notifiedAddresses } from '../email-verification/notify-email.ts';
@@ -20,6 +21,7 @@ export const formToWire = (f: FormReading): z.input<typeof form> => ({
     required: field.required,
     ...(field.label !== undefined ? { label: field.label } : {}),
     ...(field.options !== undefined ? { options: field.options } : {}),
+    ...(field.private !== undefined ? { private: field.private } : {}),
     ...(field.max_size !== undefined ? { max_size: field.max_size } : {}),
     ...(field.accept !== undefined ? { accept: field.accept } : {}),
     ...(field.multiple !== undefined ? { multiple: field.multiple } : {}),
@@ -49,6 +51,7 @@ export const formToWire = (f: FormReading): z.input<typeof form> => ({
   max_submissions: f.maxSubmissions ?? null,
   closed_message: f.closedMessage ?? null,
   retention_days: f.retentionDays ?? null,
+  drafts: { enabled: f.drafts?.enabled ?? false, ttl_days: f.drafts?.ttl_days ?? DRAFT_TTL_DAYS.default },
   created_at: iso(f.createdAt),
   updated_at: iso(f.updatedAt),
 });

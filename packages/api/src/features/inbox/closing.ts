@@ -5,9 +5,12 @@ import { ApiError } from '../../errors.ts';
 /** The form's own words when it has them: a closed form answers with its `closed_message`. */
 const formClosed = (form: FormReading) => new ApiError('form_closed', form.closedMessage ? { message: form.closedMessage } : {});
 
-/** Closed by hand or past its `closes_at`: decided when a submission arrives, so no sweep is needed. */
+/** Not closed by hand nor past its `closes_at`: decided when asked, so no sweep is needed (a cap is counted apart). */
+export const isOpenAt = (form: Pick<FormReading, 'closed' | 'closesAt'>, now: Date): boolean =>
+  !form.closed && (form.closesAt == null || form.closesAt.getTime() > now.getTime());
+
 export function assertOpen(form: FormReading, now: Date): void {
-  if (form.closed || (form.closesAt != null && form.closesAt.getTime() <= now.getTime())) throw formClosed(form);
+  if (!isOpenAt(form, now)) throw formClosed(form);
 }
 
 /**

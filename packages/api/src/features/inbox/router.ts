@@ -141,7 +141,7 @@ export const inboxRouter = router({
       const source = ctx.key ? acceptKey(form, ctx.key) : acceptBrowser(ctx, form);
       assertOpen(form, ctx.services.now());
       // A multipart body is read only now: what the form refuses never stores a byte of it.
-      const body = ctx.upload ? await receiveBody(ctx, form, ctx.upload) : { data: input.data, files: [] };
+      const body = { ...(ctx.upload ? await receiveBody(ctx, form, ctx.upload) : { data: input.data, files: [] }), draft: input.draft };
       try {
         return await takeSubmission(ctx, form, source, input.form_id, body);
       } finally {

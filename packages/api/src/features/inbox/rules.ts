@@ -32,12 +32,21 @@ export function isOriginAllowed(form: FormReading, origin: string): boolean {
 }
 
 /**
+ * Whether a page on `origin` may use the form (submit to it, read its public description); a
+ * browser form notes the origins it turns away, so its owner sees them on its page.
+ */
+export function originGranted(services: Pick<Services, 'refusedOrigins'>, form: FormReading, origin: string | undefined): origin is string {
+  if (origin !== undefined && isOriginAllowed(form, origin)) return true;
+  if (origin !== undefined && form.submissionMode === 'browser') services.refusedOrigins.note(form.id, origin);
+  return false;
+}
+
+/**
  * The origin a browser submission (or its CORS preflight) comes from, if the form takes it;
  * otherwise 403 `origin_not_allowed`, and the origin is noted for the form's page.
  */
 export function admitOrigin(services: Pick<Services, 'refusedOrigins'>, form: FormReading, origin: string | undefined): string {
-  if (origin !== undefined && isOriginAllowed(form, origin)) return origin;
-  if (origin !== undefined && form.submissionMode === 'browser') services.refusedOrigins.note(form.id, origin);
+  if (originGranted(services, form, origin)) return origin;
   throw new ApiError('origin_not_allowed');
 }
 

@@ -17,6 +17,10 @@ export const submissionCreateInput = z.object({
     (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
     'Must be an object of field values.',
   ),
+  draft: z
+    .string()
+    .optional()
+    .describe("The draft this submission completes (its `lfp_…` resume token): deleted with the submission's commit. Over REST, the `Lfk-Draft` header."),
 });
 
 export const createdSubmission = z.object({ id: z.string(), form_id: z.string(), created_at: timestamp }).meta({ id: 'CreatedSubmission' });

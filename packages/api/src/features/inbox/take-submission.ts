@@ -1,6 +1,8 @@
-import { Submission, SubmissionFile, type SubmissionFormReading } from '@lfk/db';
+import { Draft, Submission, SubmissionFile, type SubmissionFormReading } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Context } from '../../context.ts';
+import { sha256 } from '../../credentials/secrets.ts';
+import { isWellFormedResumeToken } from '../../credentials/tokens.ts';
 import { ApiError } from '../../errors.ts';
 import { type IdempotentWrite, runIdempotently, storedReplay } from '../../infrastructure/idempotency.ts';
 import { type OutgoingEmail, storedEmail } from '../../infrastructure/outbox.ts';
@@ -19,6 +21,8 @@ import { type SubmissionValue, validateSubmission } from './validation.ts';
 export interface SubmissionBody {
   data: Record<string, unknown>;
   files: SpooledFile[];
+  /** The resume token of the draft it completes, if any. */
+  draft?: string | undefined;
 }
 
 type Caller = Context & { key: FormKey | null };
@@ -39,6 +43,8 @@ interface Judged {
   verdict: Verdict;
   autoReply: OutgoingEmail | null;
   stored: readonly StoredUpload[];
+  /** The resume token of the draft it completes: the draft goes with its commit. */
+  draft: string | undefined;
 }
 
 /** What a write answered, and what it queued: `sent` is null when the answer is the replay of an earlier request's. */
@@ -73,7 +79,7 @@ export async function takeSubmission(ctx: Caller, form: SubmissionFormReading, s
   // A file field's placeholder names its files: the values hold none of them yet (their ids come with storing).
   const autoReply = verdict.status === 'ok' ? await autoReplyOf(ctx.services, form, { ...values, ...fileNamesByField(body.files) }) : null;
   const stored = await storeUploads(ctx.services, body.files, ctx.services.files.log);
-  const judged = { form, source, values, verdict, autoReply, stored };
+  const judged = { form, source, values, verdict, autoReply, stored, draft: body.draft };
   const { created, sent } = await keepingUploads(ctx, stored, () => writeSubmission(ctx, judged, write, request));
   if (sent?.emailQueued) ctx.services.wakeMailer();
   if (sent?.deliveriesQueued) ctx.services.wakeWebhooks();
@@ -156,6 +162,8 @@ async function recordSubmission(ctx: Caller, em: EntityManager, judged: Judged):
       emailsOf(written).map(storedEmail),
     );
   await em.getRepository(SubmissionFile).record(record.id, stored, record.createdAt);
+  // The draft it completes is sent: gone with this commit (a token that names none changes nothing).
+  if (judged.draft !== undefined && isWellFormedResumeToken(judged.draft)) await em.getRepository(Draft).remove(form.id, sha256(judged.draft));
   const deliveriesQueued = real ? await queueDeliveries(em, form, asSent(record), ctx.services) : false;
   // Last before the commit: the files' objects must still be safe from the orphan sweep.
   keepUploads(stored, ctx.services.now(), ctx.services.files.settings.uploadGraceMs);

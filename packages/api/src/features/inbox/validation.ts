@@ -1,5 +1,5 @@
 import type { StoredField } from '@lfk/db';
-import type { UnknownFieldPolicy } from '@lfk/vocabulary';
+import { FIELD_MAX_LENGTH, type UnknownFieldPolicy } from '@lfk/vocabulary';
 import { z } from 'zod';
 import type { ErrorDetail } from '../../errors.ts';
 import { hasControlCharacters, NO_CONTROL_CHARACTERS } from '../../common-schemas.ts';
@@ -12,7 +12,6 @@ export type Validated =
   /** `aboutFiles`: some detail is about a file field (answered `invalid_submission`, else `validation_failed`). */
   | { ok: false; details: ErrorDetail[]; aboutFiles: boolean };
 
-const TEXT_MAX: Record<string, number> = { text: 10_000, textarea: 65_536 };
 /** A field the form does not name, kept (`unknown_fields: keep`): taken as a textarea's text, under a name of at most 100 characters. */
 const KEPT_FIELD: StoredField = { name: '', type: 'textarea', required: false };
 const KEPT_NAME_MAX = 100;
@@ -86,9 +85,9 @@ function checkValue(field: StoredField, value: unknown): Check {
   const trimmed = value.trim();
   switch (field.type) {
     case 'email':
-      return trimmed.length <= 254 && emailShape.safeParse(trimmed).success ? { value: trimmed } : { error: 'Must be an email address.' };
+      return trimmed.length <= FIELD_MAX_LENGTH.email && emailShape.safeParse(trimmed).success ? { value: trimmed } : { error: 'Must be an email address.' };
     case 'url':
-      return trimmed.length <= 2048 && isHttpUrl(trimmed) ? { value: trimmed } : { error: 'Must be an http or https URL.' };
+      return trimmed.length <= FIELD_MAX_LENGTH.url && isHttpUrl(trimmed) ? { value: trimmed } : { error: 'Must be an http or https URL.' };
     case 'tel':
       return TEL.test(trimmed) && (trimmed.match(/\d/g)?.length ?? 0) >= 3 ? { value: trimmed } : { error: 'Must be a telephone number.' };
     case 'date':
@@ -96,7 +95,7 @@ function checkValue(field: StoredField, value: unknown): Check {
     case 'select':
       return field.options?.includes(value) ? { value } : { error: 'Must be one of the options.' };
     default: {
-      const max = TEXT_MAX[field.type] ?? TEXT_MAX.text!;
+      const max = field.type === 'textarea' ? FIELD_MAX_LENGTH.textarea : FIELD_MAX_LENGTH.text;
       return value.length <= max ? { value } : { error: `Must be at most ${max} characters.` };
     }
   }

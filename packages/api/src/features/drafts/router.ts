@@ -1,0 +1,118 @@
+import { Draft, newId } from '@lfk/db';
+import { listOf } from '../../common-schemas.ts';
+import { isWellFormedResumeToken, generateResumeToken } from '../../credentials/tokens.ts';
+import { sha256 } from '../../credentials/secrets.ts';
+import { ApiError } from '../../errors.ts';
+import { pageWithin } from '../../infrastructure/pagination.ts';
+import { iso } from '../../infrastructure/wire.ts';
+import { rest } from '../../procedure-meta.ts';
+import { type Context } from '../../context.ts';
+import { formMemberProcedure, publicProcedure, router } from '../../trpc.ts';
+import { admitOrigin, browserSubmitter, findSubmissionForm } from '../inbox/rules.ts';
+import { assertKeepsDrafts, draftLifetimeMs, draftValuesOf } from './rules.ts';
+import { draft, draftListInput, draftSaveInput, draftStartInput, draftTokenInput, startedDraft } from './schemas.ts';
+
+const wire = (d: { id: string; data: Record<string, string | boolean>; createdAt: Date; updatedAt: Date; expiresAt: Date }) => ({
+  id: d.id,
+  data: d.data,
+  created_at: iso(d.createdAt),
+  updated_at: iso(d.updatedAt),
+  expires_at: iso(d.expiresAt),
+});
+
+/**
+ * A page's draft requests, as a browser submission is judged: the form, the page's origin (which
+ * may then read the answer), and then whether the form keeps drafts. A request with a key is a server's, and
+ * a server has no page: it has no origin to be granted.
+ */
+async function pageForm(ctx: Context, formId: string) {
+  const form = await findSubmissionForm(ctx.services, ctx.em, formId);
+  // The origin first: a page the form allows may read why it keeps no draft.
+  ctx.browser.allowOrigin(admitOrigin(ctx.services, form, ctx.origin));
+  assertKeepsDrafts(form);
+  return form;
+}
+
+/** A resume token of the wrong shape, another form's, expired or forged: one answer, `404 draft_not_found`. */
+const tokenHashOf = (token: string) => {
+  if (!isWellFormedResumeToken(token)) throw new ApiError('draft_not_found');
+  return sha256(token);
+};
+
+export const draftsRouter = router({
+  start: publicProcedure
+    .meta(
+      rest('POST /v1/forms/:form_id/drafts', 201, "Keep what a visitor has typed so far, from the form's page; the answer's resume token is shown this once", {
+        errors: ['form_not_found', 'drafts_disabled', 'origin_not_allowed', 'validation_failed', 'payload_too_large', 'rate_limited'],
+        transport: 'browser',
+      }),
+    )
+    .input(draftStartInput)
+    .output(startedDraft)
+    .mutation(async ({ ctx, input }) => {
+      const form = await pageForm(ctx, input.form_id);
+      const data = draftValuesOf(form, input.data);
+      await ctx.services.rateLimits.consume('draft_saves', browserSubmitter(form, ctx.ip));
+      const { token, hash } = generateResumeToken();
+      const now = ctx.services.now();
+      const started = await ctx.em.getRepository(Draft).start({
+        id: newId('drf'),
+        formId: form.id,
+        tokenHash: hash,
+        data,
+        origin: ctx.origin!,
+        at: now,
+        expiresAt: new Date(now.getTime() + draftLifetimeMs(form)),
+      });
+      return { ...wire(started), resume_token: token };
+    }),
+
+  get: publicProcedure
+    .meta(
+      rest('GET /v1/forms/:form_id/drafts/:resume_token', 200, "A visitor's draft, for the form's page to fill the form in again", {
+        errors: ['form_not_found', 'drafts_disabled', 'origin_not_allowed', 'draft_not_found'],
+        transport: 'browser',
+      }),
+    )
+    .input(draftTokenInput)
+    .output(draft)
+    .query(async ({ ctx, input }) => {
+      const form = await pageForm(ctx, input.form_id);
+      const found = await ctx.em.getRepository(Draft).findLive(form.id, tokenHashOf(input.resume_token), ctx.services.now());
+      if (!found) throw new ApiError('draft_not_found');
+      return wire(found);
+    }),
+
+  save: publicProcedure
+    .meta(
+      rest('PUT /v1/forms/:form_id/drafts/:resume_token', 200, "Replace a draft's values with what the visitor has typed now; its lifetime starts again", {
+        errors: ['form_not_found', 'drafts_disabled', 'origin_not_allowed', 'draft_not_found', 'validation_failed', 'payload_too_large', 'rate_limited'],
+        transport: 'browser',
+      }),
+    )
+    .input(draftSaveInput)
+    .output(draft)
+    .mutation(async ({ ctx, input }) => {
+      const form = await pageForm(ctx, input.form_id);
+      const hash = tokenHashOf(input.resume_token);
+      const data = draftValuesOf(form, input.data);
+      await ctx.services.rateLimits.consume('draft_saves', browserSubmitter(form, ctx.ip));
+      const now = ctx.services.now();
+      const saved = await ctx.em.getRepository(Draft).save(form.id, hash, data, now, new Date(now.getTime() + draftLifetimeMs(form)));
+      if (!saved) throw new ApiError('draft_not_found');
+      return wire(saved);
+    }),
+
+  list: formMemberProcedure
+    .meta(rest('GET /v1/forms/:form_id/drafts', 200, "A form's drafts, newest first: answers visitors began and have not sent (members' sessions only)"))
+    .input(draftListInput)
+    .output(listOf(draft))
+    .query(({ ctx, input }) =>
+      pageWithin(
+        'drf',
+        input,
+        (before, bounds) => ctx.em.getRepository(Draft).ofForm(ctx.form.id, before, bounds),
+        (row) => wire({ id: row.id, data: row.data, createdAt: row.createdAt, updatedAt: row.updatedAt, expiresAt: row.expiresAt }),
+      ),
+    ),
+});

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { idParam, timestamp } from '../../common-schemas.ts';
+import { listInput } from '../../common-schemas.ts';
+
+/** What a visitor typed, by field name: text as typed (perhaps not valid yet), a checkbox as true or false. */
+export const draftValues = z
+  .record(z.string().max(100), z.union([z.string(), z.boolean()]))
+  .describe("The form's fields the visitor has filled so far, by name: never a file, never a private field.");
+
+export const draftStartInput = z.strictObject({ form_id: idParam, data: draftValues });
+export const draftTokenInput = z.object({ form_id: idParam, resume_token: z.string().describe('The `lfp_…` token the draft was started with.') });
+export const draftSaveInput = z.strictObject({ form_id: idParam, resume_token: z.string(), data: draftValues });
+export const draftListInput = listInput.extend({ form_id: idParam });
+
+export const draft = z
+  .object({
+    id: z.string(),
+    data: z.record(z.string(), z.union([z.string(), z.boolean()])),
+    created_at: timestamp,
+    updated_at: timestamp,
+    expires_at: timestamp.describe('When it is deleted unless saved again; each save starts its lifetime again.'),
+  })
+  .meta({ id: 'Draft' });
+
+/** A new draft: its resume token is shown this once, for the page to keep. */
+export const startedDraft = draft
+  .extend({ resume_token: z.string().describe('`lfp_…`: what the page keeps to read and save the draft again, and to send it as a submission.') })
+  .meta({ id: 'StartedDraft' });
