@@ -87,19 +87,29 @@ export async function startBenchServer(env: Record<string, string>, execArgv: st
   return forkServer(join(import.meta.dirname, 'bench-server.ts'), env, [...flags, ...execArgv]);
 }
 
-/** The hand-written lower bound (lower-bound/server.ts) on lfk's PostgreSQL database. */
-export async function startLowerBound(databaseUrl: string): Promise<BenchServer> {
-  return forkServer(join(import.meta.dirname, 'lower-bound/server.ts'), { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl });
+/**
+ * The hand-written lower bound (lower-bound/server.ts) on lfk's PostgreSQL database; with
+ * `filesDir`, its upload route too (scenario 20), run with the Node flags lfk on PostgreSQL runs
+ * with: streaming uploads, the bound spent about 30 % more CPU per upload without them.
+ */
+export async function startLowerBound(databaseUrl: string, filesDir?: string): Promise<BenchServer> {
+  return forkServer(
+    join(import.meta.dirname, 'lower-bound/server.ts'),
+    { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, ...(filesDir ? { LOWER_BOUND_FILES_DIR: filesDir } : {}) },
+    filesDir ? POSTGRES_NODE_FLAGS : [],
+  );
 }
 
 /**
  * Scenario 17's hand-written upload baseline (upload-baseline/server.ts): files into `root`, or
- * through a spool in `root` into the bucket of `s3` (held in memory instead with `inMemory`).
+ * through a spool in `root` into the bucket of `s3` (held in memory instead with `inMemory`); with
+ * `raw`, scenario 20's raw ceiling (each request's body into a file of `root`, fsynced).
  */
 export async function startUploadBaseline(
   root: string,
   maxFileSize: number,
   s3?: { endpoint: string; bucket: string; accessKeyId: string; secretAccessKey: string; inMemory?: boolean },
+  raw = false,
 ): Promise<BenchServer> {
   return forkServer(
     join(import.meta.dirname, 'upload-baseline/server.ts'),
@@ -107,6 +117,7 @@ export async function startUploadBaseline(
       PATH: process.env.PATH ?? '',
       UPLOAD_BASELINE_ROOT: root,
       UPLOAD_BASELINE_MAX_FILE_SIZE: String(maxFileSize),
+      ...(raw ? { UPLOAD_BASELINE_RAW: 'true' } : {}),
       ...(s3
         ? {
             UPLOAD_BASELINE_S3_ENDPOINT: s3.endpoint,
@@ -117,7 +128,8 @@ export async function startUploadBaseline(
           }
         : {}),
     },
-    ['--expose-gc'],
+    // The raw ceiling with the flags scenario 20's other servers have (they include --expose-gc).
+    raw ? POSTGRES_NODE_FLAGS : ['--expose-gc'],
   );
 }
 

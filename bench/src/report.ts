@@ -174,6 +174,25 @@ const HOW_TO_READ = `## How to read it
   one's arrival (target ≥ 1,000/s), and that other endpoint's 201 → receipt while the recover's
   events flow (target p99 ≤ 250 ms). It runs before scenario 11, whose half-failing receiver leaves
   thousands of retries due for minutes.
+- 20. Uploads against the **upload bound**, on PostgreSQL: one 1 MiB PDF a request
+  (multipart/form-data, with a key, to an \`api_key\` form whose one file field accepts
+  \`application/pdf\` and that notifies nobody), 8 and then 32 connections (undici), each sending one
+  upload at a time; uploads a second, p50/p99 one upload's time. Four servers run at once, each idle
+  but in its turn: the **raw ceiling** (bench/src/upload-baseline/server.ts, raw: node:http writing
+  each request's whole body into a new file, fsynced, before its 201; nothing parsed or checked); the
+  **lower bound** (bench/src/lower-bound/server.ts's upload route: scenario 8's Fastify server, its
+  key and form checks, \`@fastify/multipart\` as lfk uses it, each file part streamed into a new file
+  of its folder (fsynced as it closes) while hashed (sha256) and its first 4,100 bytes kept, sniffed
+  by \`file-type\` against the field's \`accept\`, renamed to a random key, the folder fsynced once,
+  then the submission and its file row in one statement on lfk's database); lfk on PostgreSQL; and
+  lfk on its embedded database (both with their data directory on the same disk). The raw ceiling
+  and the lower bound run with the Node flags lfk on PostgreSQL has (apps/server/postgres.node-flags:
+  the bound spent about 30 % more CPU per upload without them). After a warm-up of each, they take
+  turns (the order turned by one each turn), BENCH_BOUND_UPLOADS uploads (256) a batch,
+  BENCH_UPLOAD_ROUNDS turns (3); each ratio is the median of the turns'. Targets (issue 52's): lfk
+  ≥ 0.85 of the lower bound and ≥ 0.50 of the raw ceiling, lfk on the embedded database ≥ 0.80 of
+  lfk on PostgreSQL. The notes give each server's CPU per upload and PostgreSQL's (every \`postgres\`
+  process on the machine), and the load average as each load began.
 - 21. Issue 52's soak, last in a run on PostgreSQL: two replicas started as \`npm start\` starts them there
   (apps/server/bin/start.sh with apps/server/postgres.node-flags, after the dashboard build) on
   BENCH_DATABASE_URL's database, files on the test world's s3rver (\`startS3Server\`, as scenario 17),
@@ -203,7 +222,8 @@ const HOW_TO_READ = `## How to read it
   its servers (another LFK_SECRET_KEY) take some of this run's deliveries and cannot open their
   secrets (the note counts them), and the restart cuts its connections too (the note counts those).
 - \`BENCH_ONLY=uploads npm run bench\` runs scenario 4 (on the embedded database) and 17 alone,
-  \`BENCH_ONLY=lower-bound\` (with BENCH_DATABASE_URL) scenarios 8 and 18 on PostgreSQL,
+  \`BENCH_ONLY=lower-bound\` (with BENCH_DATABASE_URL) scenarios 8, 18 and 20 on PostgreSQL,
+  \`BENCH_ONLY=upload-bound\` (with BENCH_DATABASE_URL) scenario 20 alone,
   \`BENCH_ONLY=webhooks\` (with BENCH_DATABASE_URL) scenarios 10 to 12, 15, 16 and 19, and
   \`BENCH_ONLY=soak\` (with BENCH_DATABASE_URL) scenario 21; each replaces those rows and notes on
   this page, keeping the rest from the run before.
@@ -274,7 +294,8 @@ const partialScenarios = (line: string) => /, scenarios? ([\d and]+) only /.exec
 
 /**
  * A run of some scenarios only (\`BENCH_ONLY\`): their rows and notes on the page replace those of
- * the same scenarios and engines, the others stay; the head says which run wrote what. New rows
+ * the same scenarios and engines, the others stay; the head says which run wrote what (an earlier
+ * partial run's line stays while some of its scenarios are still its). New rows
  * take the place of the rows they replace, or follow the last row of their engine.
  */
 export function mergeReport(path: string, report: Report): void {

@@ -18,6 +18,7 @@ import { exportScenario } from './scenarios/export.ts';
 import { passwordResetTiming } from './scenarios/password-reset-timing.ts';
 import { soak } from './scenarios/soak.ts';
 import { uploads } from './scenarios/uploads.ts';
+import { uploadBound } from './scenarios/upload-bound.ts';
 import { whereTimeGoes } from './scenarios/where-time-goes.ts';
 import { type Seed, seed } from './seed.ts';
 
@@ -51,19 +52,21 @@ const replicaSoak = {
 };
 /** Scenario 17: files a measured run, and turns of baseline and lfk. */
 const uploadSettings = { files: Number(process.env.BENCH_UPLOADS ?? 32), rounds: Number(process.env.BENCH_UPLOAD_ROUNDS ?? 3) };
+/** Scenario 20: 1 MiB uploads in each measured batch, and turns (BENCH_UPLOAD_ROUNDS, as scenario 17's). */
+const boundUploadSettings = { uploads: Number(process.env.BENCH_BOUND_UPLOADS ?? 256), rounds: uploadSettings.rounds };
 /**
- * `uploads`: scenarios 4 (embedded) and 17 alone; `lower-bound`: scenarios 8 and 18 alone (PostgreSQL);
+ * `uploads`: scenarios 4 (embedded) and 17 alone; `lower-bound`: scenarios 8, 18 and 20 alone (PostgreSQL);
+ * `upload-bound`: scenario 20 alone (PostgreSQL, and lfk on its embedded database beside it);
  * `embedded`: scenarios 1 to 4 on both engines, 6 on the embedded one, and 9 (the embedded database
  * against PostgreSQL); `webhooks`: scenarios 10 to 12, 15, 16 and 19 (PostgreSQL); `soak`: scenario 21
  * (PostgreSQL); their rows merged into the page. Unset: every scenario.
  */
 const only = process.env.BENCH_ONLY || undefined;
-if (only !== undefined && !['uploads', 'lower-bound', 'embedded', 'webhooks', 'soak'].includes(only)) {
-  throw new Error(`BENCH_ONLY takes "uploads", "lower-bound", "embedded", "webhooks" or "soak", not "${only}"`);
+const MODES = ['uploads', 'lower-bound', 'upload-bound', 'embedded', 'webhooks', 'soak'];
+if (only !== undefined && !MODES.includes(only)) {
+  throw new Error(`BENCH_ONLY takes ${MODES.map((mode) => `"${mode}"`).join(', ')}, not "${only}"`);
 }
-if ((only === 'lower-bound' || only === 'embedded' || only === 'webhooks' || only === 'soak') && !databaseUrl) {
-  throw new Error(`BENCH_ONLY=${only} needs BENCH_DATABASE_URL`);
-}
+if (only !== undefined && only !== 'uploads' && !databaseUrl) throw new Error(`BENCH_ONLY=${only} needs BENCH_DATABASE_URL`);
 const REPORT = join(REPO, 'docs/benchmarks.md');
 const startedAt = new Date();
 const loadAtStart = loadavg()[0]!;
@@ -81,7 +84,10 @@ async function withServer<T>(start: () => Promise<BenchServer>, body: (server: B
   }
 }
 
-/** Scenarios 8 and 18 on PostgreSQL: lfk (`a`) against the lower bound, then where each one's time goes. */
+/**
+ * Scenarios 8, 18 and 20 on PostgreSQL: lfk (`a`) against the lower bound, where each one's time
+ * goes, then uploads against the upload bound and the raw ceiling (servers of their own).
+ */
 async function lowerBoundAndProfile(a: BenchServer, seeded: Seed, url: string): Promise<void> {
   say('lower bound');
   await withServer(
@@ -92,6 +98,7 @@ async function lowerBoundAndProfile(a: BenchServer, seeded: Seed, url: string): 
       await whereTimeGoes(a, bound, seeded, 'PostgreSQL', settings, notes);
     },
   );
+  rows.push(...(await uploadBound(url, boundUploadSettings, notes, say)));
 }
 
 /**
@@ -148,6 +155,8 @@ try {
         await lowerBoundAndProfile(a, seeded, databaseUrl!);
       },
     );
+  } else if (only === 'upload-bound') {
+    rows.push(...(await uploadBound(databaseUrl!, boundUploadSettings, notes, say)));
   } else if (only === 'embedded') {
     await onEmbedded(async () => {});
     say('PostgreSQL');
@@ -224,7 +233,7 @@ try {
       say('soak: two replicas');
       rows.push(...(await soak(databaseUrl, replicaSoak, notes, say)));
     } else {
-      notes.push('Scenarios 5, 8 to 12, 15, 16, 19 and 20 need PostgreSQL: set BENCH_DATABASE_URL to run them (and scenarios 1–4 and 6 there too).');
+      notes.push('Scenarios 5, 8 to 12, 15, 16 and 19 to 21 need PostgreSQL: set BENCH_DATABASE_URL to run them (and scenarios 1–4 and 6 there too).');
     }
     rows.push(...embeddedAgainstPostgres(rows));
   }
@@ -258,7 +267,8 @@ process.stdout.write(`\n${table(rows)}\n\n${notes.map((n) => `- ${n}`).join('\n'
   settings:
     `${settings.durationS} s per measured run, ${settings.rounds} rounds per comparison, ${settings.connections} connections ` +
     '(BENCH_DURATION, BENCH_ROUNDS, BENCH_CONNECTIONS); ' +
-    `${uploadSettings.files} uploads a run, ${uploadSettings.rounds} turns (BENCH_UPLOADS, BENCH_UPLOAD_ROUNDS)`,
+    `${uploadSettings.files} uploads a run, ${uploadSettings.rounds} turns (BENCH_UPLOADS, BENCH_UPLOAD_ROUNDS); ` +
+    `${boundUploadSettings.uploads} uploads of 1 MiB a batch (BENCH_BOUND_UPLOADS)`,
   startedAt,
   load: [loadAtStart, loadavg()[0]!],
 });

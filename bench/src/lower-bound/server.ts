@@ -8,11 +8,24 @@
  * notifies. It runs in its own process on the database lfk uses, so the benchmark can put the two
  * side by side. It is never shipped: it checks no rate limit, records no last use, and would miss
  * a revocation or a form change for up to its TTL.
+ *
+ * With LOWER_BOUND_FILES_DIR it also takes uploads (scenario 20), at `/uploads/v1/forms/{id}/submissions`:
+ * the same checks, `@fastify/multipart` (the parser lfk uses), each file part streamed into a new
+ * file of that folder (flushed to disk as it closes, `flush`) while it is hashed (sha256) and its
+ * first bytes kept, sniffed by `file-type` against the field's `accept`, renamed to its key, the
+ * folder fsynced once for the request, then the submission and its files' rows in one statement.
  */
-import { createHash } from 'node:crypto';
-import { validateSubmission } from '@lfk/api';
+import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { finished } from 'node:stream/promises';
+import multipart, { type MultipartFile } from '@fastify/multipart';
+import { syncFolder, validateSubmission } from '@lfk/api';
 import { type IForm, newId, type StoredField } from '@lfk/db';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { fileTypeFromBuffer } from 'file-type';
 import pg from 'pg';
 import { answerProfiling } from '../profiler.ts';
 import type { FromServer, ToServer } from '../protocol.ts';
@@ -215,6 +228,136 @@ app.post<{ Params: { form_id: string }; Body: Record<string, unknown> }>('/v1/fo
   if (form.redirect_url) return reply.code(303).header('location', form.redirect_url).send();
   return reply.code(200).type('text/html; charset=utf-8').send('<!doctype html><title>Thank you</title><p>Your answers were sent.</p>');
 });
+
+/** Scenario 20's uploads: where the files go (unset, no upload route), and the most one file may have. */
+const FILES_DIR = process.env.LOWER_BOUND_FILES_DIR;
+const MAX_FILE_SIZE = 10 * 2 ** 20;
+/** The bytes `file-type` is given, as lfk's intake keeps them. */
+const SNIFF_BYTES = 4100;
+const WRITE_WITH_FILES = {
+  name: 'write-with-files',
+  text:
+    `WITH s AS (${INSERT} RETURNING id, created_at), ` +
+    'f AS (INSERT INTO submission_files (id, submission_id, field, position, name, size, content_type, sha256, status, object_key, created_at) ' +
+    "SELECT u.id, s.id, u.field, u.position, u.name, u.size, u.content_type, u.sha256, 'stored', u.object_key, s.created_at FROM s, " +
+    'unnest($9::varchar[], $10::varchar[], $11::int[], $12::varchar[], $13::int[], $14::varchar[], $15::varchar[], $16::varchar[]) ' +
+    'AS u(id, field, position, name, size, content_type, sha256, object_key)) SELECT created_at FROM s',
+};
+
+interface Received {
+  field: string;
+  name: string;
+  size: number;
+  type: string;
+  sha256: string;
+  key: string;
+}
+
+/** Whether a field's `accept` (exact types and `type/*`; none: any) takes `type`. */
+const accepts = (accept: string[] | undefined, type: string) =>
+  !accept || accept.length === 0 || accept.some((entry) => entry === type || entry === `${type.split('/')[0]}/*`);
+
+/**
+ * One file part into a new file of the folder, flushed to disk as it closes, hashed and its first
+ * bytes kept on the way; sniffed; renamed to its key if its field takes its type, else removed (null).
+ */
+async function receive(part: MultipartFile, field: StoredField): Promise<Received | null> {
+  const key = randomBytes(16).toString('hex');
+  const partial = join(FILES_DIR!, `.${key}.part`);
+  const hash = createHash('sha256');
+  const head: Buffer[] = [];
+  let size = 0;
+  const out = createWriteStream(partial, { flags: 'wx', mode: 0o600, flush: true });
+  try {
+    for await (const chunk of part.file as AsyncIterable<Buffer>) {
+      hash.update(chunk);
+      if (size < SNIFF_BYTES) head.push(chunk);
+      size += chunk.length;
+      if (!out.write(chunk)) await once(out, 'drain');
+    }
+    out.end();
+    await finished(out);
+    const type = (await fileTypeFromBuffer(Buffer.concat(head).subarray(0, SNIFF_BYTES)))?.mime ?? 'application/octet-stream';
+    if (!accepts(field.accept, type)) {
+      await rm(partial, { force: true });
+      return null;
+    }
+    await rename(partial, join(FILES_DIR!, key));
+    return { field: field.name, name: part.filename, size, type, sha256: hash.digest('hex'), key };
+  } catch (error) {
+    out.destroy();
+    await rm(partial, { force: true });
+    throw error;
+  }
+}
+
+if (FILES_DIR) {
+  await mkdir(FILES_DIR, { recursive: true });
+  // A scope of its own, so scenario 8's routes carry none of the multipart plugin's hooks.
+  await app.register(
+    async (scope) => {
+      await scope.register(multipart, { limits: { fileSize: MAX_FILE_SIZE, files: 10, fields: 100, parts: 110 } });
+      scope.post<{ Params: { form_id: string } }>('/v1/forms/:form_id/submissions', async (request, reply) => {
+        const form = await cachedForm(request.params.form_id);
+        if (!form) return refuse(reply, 404, 'form_not_found', 'No such form.');
+        const key = await keyOf(request);
+        if (!key) return refuse(reply, 401, 'invalid_api_key', 'The API key is invalid or has been revoked.');
+        if (form.workspace_id !== key.workspaceId) return refuse(reply, 403, 'forbidden', 'Not this workspace.');
+        if (!isOpen(form)) return refuse(reply, 403, 'form_closed', 'The form is closed.');
+        // Its outbox row would join the statement, as the JSON route's does; the benchmark's upload form notifies nobody.
+        if (notified(form).length > 0) throw new Error('the upload bound takes forms that notify nobody');
+        const values: Record<string, unknown> = {};
+        const files: Received[] = [];
+        for await (const part of request.parts()) {
+          if (part.type === 'field') {
+            values[part.fieldname] = String(part.value);
+            continue;
+          }
+          const field = form.schema.find((f) => f.name === part.fieldname && f.type === 'file');
+          const received = field ? await receive(part, field) : null;
+          if (part.file.truncated) return refuse(reply, 413, 'file_too_large', 'The file is too large.');
+          if (!received) return refuse(reply, field ? 415 : 422, field ? 'file_type_not_accepted' : 'invalid_submission', 'Not a file this form takes.');
+          files.push(received);
+        }
+        // Every rename of this request written down at once, before the row names them.
+        if (files.length > 0) await syncFolder(FILES_DIR);
+        const counts = new Map<string, number>();
+        for (const file of files) counts.set(file.field, (counts.get(file.field) ?? 0) + 1);
+        const validated = validateSubmission({ schema: form.schema, unknownFields: form.unknown_fields }, values, counts);
+        if (!validated.ok) return refuse(reply, 422, 'validation_failed', 'Some values are not valid.');
+        const ids = files.map(() => newId('file'));
+        const data: Record<string, unknown> = { ...validated.values };
+        files.forEach((file, i) => {
+          data[file.field] = [...((data[file.field] as string[] | undefined) ?? []), ids[i]!];
+        });
+        const id = newId('sub');
+        const { rows } = await pool.query<{ created_at: Date }>({
+          ...WRITE_WITH_FILES,
+          values: [
+            id,
+            form.id,
+            JSON.stringify(data),
+            'api_key',
+            key.keyId,
+            'ok',
+            null,
+            new Date(),
+            ids,
+            files.map((f) => f.field),
+            files.map((_, i) => i),
+            files.map((f) => f.name),
+            files.map((f) => f.size),
+            files.map((f) => f.type),
+            files.map((f) => f.sha256),
+            files.map((f) => f.key),
+          ],
+        });
+        return reply.code(201).send({ id, form_id: form.id, created_at: rows[0]!.created_at.toISOString() });
+      });
+    },
+    { prefix: '/uploads' },
+  );
+}
 
 const url = await app.listen({ host: '127.0.0.1', port: 0 });
 process.on('SIGTERM', () => {

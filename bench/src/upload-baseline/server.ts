@@ -12,6 +12,10 @@
  *   part is held whole in memory instead: a reference for what the spool costs, never the target.
  *
  * It checks no key, no form, no limit but the size, hashes nothing, writes no row. Never shipped.
+ *
+ * With UPLOAD_BASELINE_RAW=true it is scenario 20's raw ceiling instead: the request's whole body,
+ * multipart and all, written into a new file of UPLOAD_BASELINE_ROOT and fsynced before the 201;
+ * not parsed, and the folder not fsynced.
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -41,6 +45,8 @@ const s3 = env.UPLOAD_BASELINE_S3_BUCKET
       }),
     }
   : null;
+
+const raw = env.UPLOAD_BASELINE_RAW === 'true';
 
 const newName = () => randomBytes(16).toString('hex');
 
@@ -98,8 +104,13 @@ function receive(request: IncomingMessage): Promise<void> {
   });
 }
 
+/** The raw ceiling: the body into a new file, fsynced (`flush`) as it closes. */
+async function writeRaw(request: IncomingMessage): Promise<void> {
+  await pipeline(request, createWriteStream(join(root, newName()), { flags: 'wx', mode: 0o600, flush: true }));
+}
+
 const server = createServer((request, response) => {
-  receive(request).then(
+  (raw ? writeRaw(request) : receive(request)).then(
     () => {
       response.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ id: newName() }));
     },

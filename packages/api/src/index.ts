@@ -82,4 +82,4 @@ export {
 export type { UploadLimits, UploadPart, UploadSource } from './features/files/upload-source.ts';
 export type { FileAnswer } from './features/files/router.ts';
 export type { FilesSettings } from './features/files/settings.ts';
-export { sweepObjects } from './features/files/object-sweep.ts';
+export { sweepAllOrphans, sweepObjects, sweepOrphans } from './features/files/object-sweep.ts';

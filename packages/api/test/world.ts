@@ -38,13 +38,13 @@ export function testSettings(changes: Partial<ApiSettings> = {}): ApiSettings {
 }
 
 /** The services and tasks as the server builds them, on the shared database, unstarted. */
-export async function testRuntime(settings: ApiSettings = testSettings()) {
+export async function testRuntime(settings: ApiSettings = testSettings(), files?: FileResources) {
   const { db } = await sharedDatabase();
   return createRuntime({
     db,
     settings,
     secretKey: randomBytes(32),
-    files: await testFileResources(),
+    files: files ?? (await testFileResources()),
     log: QUIET_LOG,
     mailLog: QUIET_LOG,
     metrics: NO_METRICS,
@@ -56,16 +56,19 @@ export async function testRuntime(settings: ApiSettings = testSettings()) {
 /**
  * Services as the server builds them, on the shared database, with rate limits off (but those
  * `rateLimits` turns on) and no mailer. `now`: the clock every rule reads (a `testClock()` the test
- * turns); the real time unless given.
+ * turns); the real time unless given. `storage`: files kept there instead of a folder of the worker's.
  */
 export async function testServices({
   now = () => new Date(),
   rateLimits = {},
+  storage,
 }: {
   now?: () => Date;
   rateLimits?: Partial<RateLimitConfig>;
+  storage?: ObjectStorage;
 } = {}): Promise<Services> {
-  return (await testRuntime(testSettings({ now, rateLimits: { ...RATE_LIMITS_OFF, ...rateLimits } }))).services;
+  const files = await testFileResources(storage ? { storage } : {});
+  return (await testRuntime(testSettings({ now, rateLimits: { ...RATE_LIMITS_OFF, ...rateLimits } }), files)).services;
 }
 
 export type Person = SeededAccount;

@@ -111,6 +111,16 @@ export class SubmissionFileRepository extends BaseRepository<ISubmissionFile> {
     return isId('file', fileId) ? this.#stored('f.id = ?', [fileId]) : null;
   }
 
+  /** Those of `objectKeys` that a file row names: what the orphan sweep must leave alone. */
+  async objectKeysNamed(objectKeys: string[]): Promise<Set<string>> {
+    if (objectKeys.length === 0) return new Set();
+    const rows = await this.em.execute<{ object_key: string }[]>(
+      `select object_key from submission_files where object_key in (${objectKeys.map(() => '?').join(', ')})`,
+      objectKeys,
+    );
+    return new Set(rows.map((row) => row.object_key));
+  }
+
   /** How many files these submissions hold and their bytes: what an audit event says of a deletion. */
   totalsOf(submissionIds: string[]): Promise<FileTotals> {
     if (submissionIds.length === 0) return Promise.resolve({ files: 0, bytes: 0 });

@@ -26,6 +26,7 @@ const filesSettings = settingsSlice({
     LFK_MAX_SUBMISSION_SIZE: wholeNumber(1, 4 * FILE_FIELD_LIMITS.maxSize, FILE_FIELD_LIMITS.defaultSubmissionSize),
     LFK_FILE_LINK_TTL: wholeNumber(FILE_LINK_TTL.min, FILE_LINK_TTL.max, FILE_LINK_TTL.default),
     LFK_UPLOAD_SWEEP_INTERVAL: wholeNumber(2, 86_400, 60),
+    LFK_UPLOAD_GRACE: wholeNumber(60, 7 * 86_400, 3_600),
     LFK_S3_ENDPOINT: optionalHttpUrl(),
     LFK_S3_BUCKET: variable(
       z
@@ -71,6 +72,7 @@ const filesSettings = settingsSlice({
       maxSubmissionSize: e.LFK_MAX_SUBMISSION_SIZE,
       linkTtlSeconds: e.LFK_FILE_LINK_TTL,
       uploadSweepMs: e.LFK_UPLOAD_SWEEP_INTERVAL * 1000,
+      uploadGraceMs: e.LFK_UPLOAD_GRACE * 1000,
     },
     /**
      * Where submitted files' bytes are kept: the data directory (its folder is worked out from the

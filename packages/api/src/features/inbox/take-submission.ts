@@ -56,7 +56,8 @@ interface Written {
 /**
  * Judges and keeps a submission the form has admitted: its values and files against the schema,
  * the browser allowance, spam, then its files into storage and, in one transaction, the submission,
- * its files' rows and what it sends. Files stored but not kept are deleted (the sweep is the backstop).
+ * its files' rows and what it sends: one commit. Files stored but not kept are deleted (the orphan
+ * sweep is the backstop).
  */
 export async function takeSubmission(ctx: Caller, form: SubmissionFormReading, source: Source, formId: string, body: SubmissionBody): Promise<Created> {
   const separated = separateSpamFields(form, body.data);
@@ -101,12 +102,19 @@ const requestOf = (formId: string, body: SubmissionBody) =>
   body.files.length === 0 ? { form_id: formId, data: body.data } : { form_id: formId, data: body.data, files: body.files.map((f) => [f.field, f.sha256]) };
 
 /**
- * Runs the write, then deletes the files stored for it unless it kept them: a write refused (the
- * form full) or answered from an earlier request's record keeps none.
+ * Runs the write, then deletes the files stored for it unless it kept them: a write refused in its
+ * transaction (the form full, storing too slow) or answered from an earlier request's record keeps
+ * none. Any other failure (the database gone mid-commit) may have committed: its objects are left
+ * to the orphan sweep, which deletes them only if no file row names them.
  */
 async function keepingUploads(ctx: Caller, stored: readonly StoredUpload[], write: () => Promise<Written>): Promise<Written> {
   const written = await write().catch(async (error: unknown) => {
-    await dropUploads(ctx.services, stored, ctx.services.files.log);
+    if (error instanceof ApiError) await dropUploads(ctx.services, stored, ctx.services.files.log);
+    else if (stored.length > 0)
+      ctx.services.files.log.warn(
+        { err: error },
+        "a submission's files were stored but its write failed; the orphan sweep will delete them unless it committed",
+      );
     throw error;
   });
   if (written.sent === null) await dropUploads(ctx.services, stored, ctx.services.files.log);
@@ -139,7 +147,6 @@ async function recordSubmission(ctx: Caller, em: EntityManager, judged: Judged):
   const real = verdict.status === 'ok';
   // Spam too: a full form answers every post alike, so a bot cannot tell its honeypot apart.
   await assertUnderCap(em, form);
-  await keepUploads(em, stored);
   const values = { ...judged.values, ...fileIdsByField(stored) };
   const asSent = (record: { id: string; createdAt: Date }) => ({
     ...record,
@@ -158,6 +165,8 @@ async function recordSubmission(ctx: Caller, em: EntityManager, judged: Judged):
   // The draft it completes is sent: gone with this commit (a token that names none changes nothing).
   if (judged.draft !== undefined && isWellFormedResumeToken(judged.draft)) await em.getRepository(Draft).remove(form.id, sha256(judged.draft));
   const deliveriesQueued = real ? await queueDeliveries(em, form, asSent(record), ctx.services) : false;
+  // Last before the commit: the files' objects must still be safe from the orphan sweep.
+  keepUploads(stored, ctx.services.now(), ctx.services.files.settings.uploadGraceMs);
   // What emailsOf wrote: a notification to each notified address, and the auto-reply.
   const emailQueued = real && (notifiedAddresses(form).length > 0 || autoReply !== null);
   return { created: { id: record.id, form_id: form.id, created_at: record.createdAt.toISOString() }, sent: { emailQueued, deliveriesQueued } };

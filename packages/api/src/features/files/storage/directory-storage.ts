@@ -151,12 +151,32 @@ export class DirectoryStorage implements ObjectStorage {
     }
   }
 
-  async *list(): AsyncIterable<string> {
-    for (const folder of await entries(this.root)) {
-      if (!folder.isDirectory() || folder.name.length !== 2) continue;
-      for (const file of await entries(join(this.root, folder.name))) {
-        if (file.isFile() && isObjectKey(file.name) && file.name.startsWith(folder.name)) yield file.name;
-      }
+  /** Folder by folder in order, each read and sorted as it is reached: one fan-out folder's names in memory at a time. */
+  async *list(after?: string): AsyncIterable<string> {
+    const folders = (await entries(this.root))
+      .filter((folder) => folder.isDirectory() && folder.name.length === 2 && (after === undefined || folder.name >= after.slice(0, 2)))
+      .map((folder) => folder.name)
+      .sort(bytewise);
+    for (const folder of folders) {
+      const names = (await entries(join(this.root, folder)))
+        .filter((file) => file.isFile() && isObjectKey(file.name) && file.name.startsWith(folder) && (after === undefined || file.name > after))
+        .map((file) => file.name)
+        .sort(bytewise);
+      yield* names;
+    }
+  }
+
+  /**
+   * The object's status change time (ctime): its rename into place sets it (Linux's file systems
+   * do, and the chmod before it does everywhere), where its modification time is when the spool's
+   * last byte was written, which may be long before (a slow body's other parts).
+   */
+  async storedAt(key: string): Promise<Date | null> {
+    try {
+      return (await stat(this.#pathOf(key))).ctime;
+    } catch (error) {
+      if (isCode(error, 'ENOENT')) return null;
+      throw error;
     }
   }
 
@@ -164,6 +184,9 @@ export class DirectoryStorage implements ObjectStorage {
     if (this.#removeOnClose) await rm(this.root, { recursive: true, force: true });
   }
 }
+
+/** Strings in code-unit order (`<`), which for keys of `[a-z0-9]` is S3's bytewise order; not the locale's. */
+const bytewise = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** A folder's entries; none when it is not there (nothing stored yet). */
 async function entries(folder: string): Promise<Dirent[]> {

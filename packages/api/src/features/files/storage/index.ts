@@ -8,7 +8,7 @@ import { S3Storage, type S3Settings } from './s3-storage.ts';
 export type { ByteRange, ObjectStorage } from './object-storage.ts';
 export { DirectoryStorage, syncFolder } from './directory-storage.ts';
 export { S3_TIMEOUTS, type S3Settings, S3Storage } from './s3-storage.ts';
-export { assertObjectKey, isObjectKey } from './object-key.ts';
+export { assertObjectKey, isObjectKey, isUploadKey, newObjectKey } from './object-key.ts';
 
 /**
  * Where files' bytes go (`Config.objectStorage`): a folder (`<LFK_DATA_DIR>/files`; null: a

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -39,9 +39,9 @@ async function bytesOf(stream: Readable | null): Promise<Buffer | null> {
   return Buffer.concat(chunks);
 }
 
-async function keysOf(storage: ObjectStorage): Promise<string[]> {
+async function keysOf(storage: ObjectStorage, after?: string): Promise<string[]> {
   const keys: string[] = [];
-  for await (const key of storage.list()) keys.push(key);
+  for await (const key of storage.list(after)) keys.push(key);
   return keys;
 }
 
@@ -128,12 +128,40 @@ describe.each(backends)('%s storage', (kind, open) => {
     expect(last).not.toContain(keys[0]);
   });
 
+  it('lists keys in order, from after a given key: where a walk stopped', async () => {
+    const keys = [newKey(), newKey(), newKey(), newKey()];
+    for (const key of keys) await storage.putFile(key, await spool(Buffer.from(key)), key.length, 'text/plain');
+    const all = await keysOf(storage);
+    expect(all).toEqual([...all].sort());
+    const sorted = [...keys].sort();
+    const after = await keysOf(storage, sorted[1]);
+    expect(after).toEqual(all.filter((key) => key > sorted[1]!));
+    expect(after).toEqual(expect.arrayContaining(sorted.slice(2)));
+    expect(after).not.toContain(sorted[0]);
+    expect(after).not.toContain(sorted[1]);
+  });
+
+  it('says when an object was stored: at or after its put began, even from a spool file written long before; null for none', async () => {
+    const path = await spool(Buffer.from('old bytes'));
+    const longAgo = new Date(Date.now() - 3 * 3_600_000);
+    await utimes(path, longAgo, longAgo);
+    const key = newKey();
+    // The store's clock: to the second for S3.
+    const began = Math.floor(Date.now() / 1000) * 1000;
+    await storage.putFile(key, path, 9, 'text/plain');
+    const storedAt = await storage.storedAt(key);
+    expect(storedAt!.getTime()).toBeGreaterThanOrEqual(began);
+    expect(storedAt!.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(await storage.storedAt(newKey())).toBeNull();
+  });
+
   it('refuses keys that are not lowercase letters and digits, before touching anything', async () => {
     const path = await spool(Buffer.from('x'));
     for (const bad of ['../escape', 'a/b', 'UPPER', 'with space', 'dot.dot', '', 'a', 'é1', 'x'.repeat(129), 'ab\u0000c']) {
       await expect(storage.putFile(bad, path, 1, 'text/plain'), bad).rejects.toThrow(/not an object key/);
       await expect(storage.read(bad), bad).rejects.toThrow(/not an object key/);
       await expect(storage.delete(bad), bad).rejects.toThrow(/not an object key/);
+      await expect(storage.storedAt(bad), bad).rejects.toThrow(/not an object key/);
     }
     expect((await stat(path)).size).toBe(1);
   });

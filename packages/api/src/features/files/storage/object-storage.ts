@@ -32,8 +32,17 @@ export interface ObjectStorage {
   read(key: string, range?: ByteRange): Promise<Readable | null>;
   /** Deletes `key`; deleting an object that is not there is not an error. */
   delete(key: string): Promise<void>;
-  /** Every key stored, in no particular order (the tests count objects with it). */
-  list(): AsyncIterable<string>;
+  /**
+   * The keys stored, in ascending order (bytewise, as S3 lists them), those after `after` only when
+   * given: a walk can stop anywhere and go on later from the last key it saw (the orphan sweep's
+   * batches). Keys that are not lfk's are left out.
+   */
+  list(after?: string): AsyncIterable<string>;
+  /**
+   * When the object `key` was stored (at or after its `putFile` began, by the store's clock); null
+   * when there is no such object. What the orphan sweep ages an object by.
+   */
+  storedAt(key: string): Promise<Date | null>;
   /** Releases connections and handles. */
   close(): Promise<void>;
 }

@@ -5,12 +5,13 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
+  HeadObjectCommand,
   paginateListObjectsV2,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { assertObjectKey } from './object-key.ts';
+import { assertObjectKey, isObjectKey } from './object-key.ts';
 import type { ByteRange, ObjectStorage } from './object-storage.ts';
 
 /** An S3-compatible bucket (`LFK_S3_*`). */
@@ -133,9 +134,24 @@ export class S3Storage implements ObjectStorage {
     await this.#within((options) => this.#client.send(new DeleteObjectCommand({ Bucket: this.#settings.bucket, Key: key }), options));
   }
 
-  async *list(): AsyncIterable<string> {
-    for await (const page of paginateListObjectsV2({ client: this.#client }, { Bucket: this.#settings.bucket })) {
-      for (const object of page.Contents ?? []) if (object.Key !== undefined) yield object.Key;
+  /** `ListObjectsV2`, page by page (up to 1,000 keys each, from `StartAfter`): a walk that stops early asks for no more pages. */
+  async *list(after?: string): AsyncIterable<string> {
+    const pages = paginateListObjectsV2({ client: this.#client }, { Bucket: this.#settings.bucket, ...(after === undefined ? {} : { StartAfter: after }) });
+    for await (const page of pages) {
+      for (const object of page.Contents ?? []) if (object.Key !== undefined && isObjectKey(object.Key)) yield object.Key;
+    }
+  }
+
+  /** `HeadObject`'s `LastModified`: when the store took the object, by its clock (to the second). */
+  async storedAt(key: string): Promise<Date | null> {
+    assertObjectKey(key);
+    try {
+      const answer = await this.#within((options) => this.#client.send(new HeadObjectCommand({ Bucket: this.#settings.bucket, Key: key }), options));
+      return answer.LastModified ?? null;
+    } catch (error) {
+      // HEAD has no body, so a missing key is the status alone (NotFound), not NoSuchKey.
+      if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404) return null;
+      throw error;
     }
   }
 
