@@ -5,14 +5,38 @@
  * origin stores nothing, and with JavaScript off the form still posts as plain HTML.
  */
 import { createServer, type Server } from 'node:http';
+import { CAPTCHA_SECRET, CAPTCHA_SITE_KEY, type CaptchaProvider, startCaptchaProvider } from '@lfk/server/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeInBrowser, eventually, expectAccessible, focused, see, useDashboard } from './fixtures.ts';
 
 const MIB = 1024 * 1024;
 
+/**
+ * Turnstile as the kit meets it, without the network: each `.cf-turnstile` element gets the hidden
+ * input the real widget adds, with a token the test's captcha provider passes once (`pass-…`).
+ */
+const FAKE_TURNSTILE = `(() => {
+  let n = 0;
+  const fill = (el) => {
+    let input = el.querySelector('input');
+    if (!input) { input = document.createElement('input'); input.type = 'hidden'; input.name = 'cf-turnstile-response'; el.append(input); }
+    input.value = 'pass-' + el.getAttribute('data-sitekey') + '-' + Date.now() + '-' + ++n;
+  };
+  window.turnstile = { render: fill, reset: () => document.querySelectorAll('.cf-turnstile').forEach(fill) };
+  document.querySelectorAll('.cf-turnstile').forEach(fill);
+})();`;
+
 describeInBrowser('the browser kit on an owner’s page', () => {
-  const d = useDashboard();
+  /** The server's siteverify URLs point at a provider started first (hooks run in order). */
+  const captchaEnv: Record<string, string> = {};
+  let captcha: CaptchaProvider;
+  beforeAll(async () => {
+    captcha = await startCaptchaProvider('127.0.0.1');
+    Object.assign(captchaEnv, captcha.env);
+  });
+  afterAll(() => captcha.close());
+  const d = useDashboard(captchaEnv);
   let site: Server;
   /** The site's origin, on the form's list. */
   let siteOrigin: string;
@@ -285,6 +309,43 @@ describeInBrowser('the browser kit on an owner’s page', () => {
     await page.getByLabel('Your email').fill('ada@example.com');
     await page.getByRole('button', { name: 'Send' }).click();
     await see(page.getByText('Thank you: your answers were sent.'));
+    expect(await count(formId)).toBe(1);
+  });
+
+  it('renders the form’s captcha from its description, loading the provider only then, and sends its token', async () => {
+    const formId = await newForm({ spam: { captcha: { provider: 'turnstile', site_key: CAPTCHA_SITE_KEY, secret: CAPTCHA_SECRET } } });
+    const page = await d.newPage();
+    const loaded: string[] = [];
+    await page.route('https://challenges.cloudflare.com/**', (route) => {
+      loaded.push(route.request().url());
+      return route.fulfill({ contentType: 'text/javascript', body: FAKE_TURNSTILE });
+    });
+    await page.goto(`${siteOrigin}${servePage(plainForm(formId))}`);
+    const widget = page.locator('form .cf-turnstile');
+    await eventually(() => widget.getAttribute('data-sitekey')).toBe(CAPTCHA_SITE_KEY);
+    await eventually(() => page.locator('input[name="cf-turnstile-response"]').count()).toBe(1);
+    expect(loaded).toEqual(['https://challenges.cloudflare.com/turnstile/v0/api.js']);
+    // Refused for its phone number: the token was spent, and the widget is reset for the next attempt.
+    await page.getByLabel('Your email').fill('ada@example.com');
+    await page.getByLabel('Phone number').fill('call me');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await see(page.getByRole('status').getByText('Please check your answers.'));
+    await page.getByLabel('Phone number').fill('+44 20 7946 0958');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await see(page.getByText('Thank you: your answers were sent.'));
+    expect(await d.t.sql('select status from submissions where form_id = ?', [formId])).toEqual([{ status: 'ok' }]);
+    expect(captcha.requests.length).toBeGreaterThan(0);
+  });
+
+  it('a script whose integrity hash does not match is not run: the form still posts as plain HTML', async () => {
+    const formId = await newForm();
+    const tampered = scriptTag.replace(/integrity="sha384-[^"]+"/, `integrity="sha384-${Buffer.alloc(48).toString('base64')}"`);
+    const page = await d.newPage();
+    await page.goto(`${siteOrigin}${servePage(plainForm(formId), tampered)}`);
+    expect(await page.evaluate(() => typeof (window as { lfk?: unknown }).lfk)).toBe('undefined');
+    await page.getByLabel('Your email').fill('ada@example.com');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await see(page.getByRole('heading', { name: 'Thank you' }));
     expect(await count(formId)).toBe(1);
   });
 });
