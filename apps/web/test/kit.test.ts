@@ -260,9 +260,18 @@ describeInBrowser('the browser kit on an owner’s page', () => {
     });
     await page.goto(`${otherOrigin}${path}`);
     await eventually(() => consoleErrors.some((text) => text.includes(`${otherOrigin} is not one of the allowed origins of form ${formId}`))).toBe(true);
+    await page.evaluate(() =>
+      document.addEventListener('lfk:error', (event) => {
+        (window as unknown as { refused: unknown }).refused = (event as CustomEvent).detail;
+      }),
+    );
     await page.getByLabel('Your email').fill('ada@example.com');
     await page.getByRole('button', { name: 'Send' }).click();
     await see(page.getByRole('status').getByText('This form cannot be sent from this page.'));
+    await eventually(() => page.evaluate(() => (window as unknown as { refused?: { status: number; error: { code: string } } }).refused)).toMatchObject({
+      status: 0,
+      error: { code: 'origin_not_allowed' },
+    });
     await expectAccessible(page, 'kit-origin-refused');
     expect(await count(formId)).toBe(0);
   });

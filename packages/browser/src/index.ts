@@ -71,7 +71,7 @@ class LfkForm {
     this.feedback = new Feedback(form);
     form.addEventListener('submit', (event) => {
       event.preventDefault();
-      if (!this.request) void this.submit();
+      if (!this.request) void this.submit(event.submitter);
     });
     void this.describe();
   }
@@ -94,9 +94,10 @@ class LfkForm {
     this.warned = true;
   }
 
-  async submit(): Promise<void> {
+  async submit(submitter: HTMLElement | null): Promise<void> {
     const { form, feedback } = this;
-    const data = new FormData(form);
+    // With the button pressed, as a plain post sends it.
+    const data = new FormData(form, submitter);
     if (!fire(form, 'submit', { data }, true)) return;
     const files = [...data.values()].some((value) => typeof value !== 'string' && (value.size > 0 || value.name !== ''));
     const fingerprint = JSON.stringify([...data].map(([name, v]) => [name, typeof v === 'string' ? v : [v.name, v.size, v.lastModified]]));
@@ -156,12 +157,18 @@ class LfkForm {
     // A definite refusal: the next attempt is a new one. A lost or cancelled one may be sent again under its key.
     if (status >= 400 && status < 500) this.attempt = null;
     const error: WireError | null = (body as { error?: WireError } | null)?.error ?? null;
+    // What no answer says: its code for the page's listeners.
+    let code = 'cancelled';
     if (status === -1) feedback.say('Upload cancelled: nothing was sent.');
     else if (status === 0) {
       if (await reachable(this.target)) {
+        code = 'origin_not_allowed';
         this.refusedOrigin();
         feedback.say('This form cannot be sent from this page. Please contact the site’s owner another way.');
-      } else feedback.say('Your answers could not be sent: check your connection, then press the button again.');
+      } else {
+        code = 'network_error';
+        feedback.say('Your answers could not be sent: check your connection, then press the button again.');
+      }
     } else if (error?.code === 'origin_not_allowed') {
       this.refusedOrigin();
       feedback.say('This form cannot be sent from this page. Please contact the site’s owner another way.');
@@ -170,7 +177,7 @@ class LfkForm {
     else feedback.say('Something went wrong on our side: your answers were not sent. Please try again in a moment.');
     fire(form, 'error', {
       status: Math.max(status, 0),
-      error: error ?? { code: status === -1 ? 'cancelled' : 'network_error', message: feedback.status.textContent },
+      error: error ?? { code, message: feedback.status.textContent },
     });
   }
 }
