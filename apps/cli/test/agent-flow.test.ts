@@ -113,6 +113,8 @@ describe('forms create (agent, API key only)', () => {
     expect(result.stdout).toContain(`<form method="post" action="${server.baseUrl}/v1/forms/${id}/submissions">`);
     expect(result.stdout).toContain('<input type="email" name="email" required>');
     expect(result.stdout).toContain('<select name="plan">\n      <option value=""></option>\n      <option>free</option>');
+    // And where the browser kit's tag is, to keep the person on the page.
+    expect(result.stdout).toContain(`put lfk's script before the form: ${server.baseUrl}/v1/kit gives its tag (script_tag)`);
   });
 
   it('prints the call with a key for a form that takes submissions from servers', async () => {

@@ -97,6 +97,9 @@ function parseTrustProxy(value: string | undefined, ctx: z.RefinementCtx): strin
 /** The dashboard's build in this repository, where `npm start` puts it. */
 const REPOSITORY_DASHBOARD_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
+/** The browser kit's build in this repository (`@lfk/browser`), made where `npm start` makes the dashboard's. */
+const REPOSITORY_KIT_DIR = fileURLToPath(new URL('../../../packages/browser/dist', import.meta.url));
+
 /** What the HTTP server and its process read: where it keeps data, its database, its log, its timeouts. */
 const serverSettings = settingsSlice({
   env: {
@@ -191,6 +194,8 @@ const serverSettings = settingsSlice({
      * `/` when it holds a build. Undefined serves the API alone.
      */
     dashboardDir: (e.LFK_DASHBOARD_DIR ?? REPOSITORY_DASHBOARD_DIR) as string | undefined,
+    /** Where the built browser kit is (`packages/browser/dist`), served at `/v1/kit/`; undefined or no build there: those answer 404. */
+    kitDir: REPOSITORY_KIT_DIR as string | undefined,
   }),
 });
 

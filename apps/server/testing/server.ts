@@ -116,6 +116,8 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     dataDir: env.LFK_DATA_DIR ?? 'memory://',
     // The API alone, unless a test asks for the dashboard (`config: { dashboardDir }`).
     dashboardDir: undefined,
+    // No browser kit either, unless a test asks for it (`config: { kitDir }`).
+    kitDir: undefined,
     outbox: { ...envConfig.outbox, ...options.outbox },
     webhookWorker: { ...envConfig.webhookWorker, ...worker },
     webhooks: { ...envConfig.webhooks, ...(timeoutMs ? { timeoutMs } : {}) },

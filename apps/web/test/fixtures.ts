@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
+import { KIT_DIST } from '@lfk/browser/build';
 import { freePort, linkTokenSentTo, PASSWORD, startTestServer, type TestServer, type TestServerOptions } from '@lfk/server/testing';
 import { type Browser, type BrowserContext, type CDPSession, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
@@ -76,14 +77,20 @@ export interface DashboardOptions extends TestServerOptions {
  */
 let sharedBrowser: Promise<Browser> | undefined;
 
-/** The real server, listening on a port, serving the built dashboard, on the worker's emptied database; and the Chromium. */
+/** The real server, listening on a port, serving the built dashboard and browser kit, on the worker's emptied database; and the Chromium. */
 async function startDashboard(env: Record<string, string> = {}, { host = '127.0.0.1', ...options }: DashboardOptions = {}): Promise<Dashboard> {
   const port = await freePort();
   const url = `http://${host}:${port}`;
   // At localhost the public URL is left to the server, as `npm start` leaves it: derived, it names
   // localhost (the passkeys' RP ID). At 127.0.0.1 it is set to say so.
   const publicUrl = host === 'localhost' ? '' : url;
-  const t = await startTestServer({ PORT: String(port), LFK_PUBLIC_URL: publicUrl, ...env }, { ...options, config: { dashboardDir: DASHBOARD_DIST } });
+  const t = await startTestServer(
+    { PORT: String(port), LFK_PUBLIC_URL: publicUrl, ...env },
+    {
+      ...options,
+      config: { dashboardDir: DASHBOARD_DIST, kitDir: KIT_DIST },
+    },
+  );
   await t.server.listen();
   sharedBrowser ??= chromium.launch({ executablePath: CHROMIUM!, args: ['--no-sandbox'] });
   const browser = await sharedBrowser;

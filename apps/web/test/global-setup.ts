@@ -1,3 +1,4 @@
+import { ensureKitBuilt } from '@lfk/browser/build';
 import type { TestProject } from 'vitest/node';
 import { ensureDashboardBuilt } from '../scripts/dashboard-build.ts';
 import { findChromium, INSTALL_HINT } from './chromium.ts';
@@ -10,11 +11,12 @@ declare module 'vitest' {
 }
 
 /**
- * Once per run: the dashboard's build is brought up to date (the tests serve what `npm start`
- * serves) and a Chromium is looked for. Without one the browser tests are skipped, saying so
+ * Once per run: the browser kit's and the dashboard's builds are brought up to date (the tests
+ * serve what `npm start` serves) and a Chromium is looked for. Without one the browser tests are skipped, saying so
  * once; CI sets LFK_REQUIRE_BROWSER=1, which makes a missing browser a failure.
  */
 export default async function setup(project: TestProject) {
+  await ensureKitBuilt((line) => process.stderr.write(`${line}\n`));
   await ensureDashboardBuilt((line) => process.stderr.write(`${line}\n`));
   const chromium = findChromium(process.env);
   if (!chromium) {

@@ -1,8 +1,8 @@
 /**
  * Issue 41 in a real Chromium, from the visitor's side: the two snippets the dashboard hands out,
  * pasted into a page served from another origin. The plain form, refused, lands on lfk's page,
- * which names the field by its label and leads back; the form with script says what is wrong
- * beside the field, then "Thank you", without leaving the page.
+ * which names the field by its label and leads back; the form with lfk's browser kit says what is
+ * wrong beside the field, then "Thank you", without leaving the page.
  */
 import { createServer, type Server } from 'node:http';
 import type { Page } from 'playwright-core';
@@ -70,9 +70,10 @@ describeInBrowser('the pages a visitor meets', () => {
     expect(visitor.url()).toBe(`${siteOrigin}/`);
   });
 
-  it('the form with script shows the problem beside its field, then thanks the visitor in place', async () => {
+  it('the form that stays on the page (the browser kit’s tag) shows the problem beside its field, then thanks the visitor in place', async () => {
     const { page, formId } = await formPage();
-    pasted = await snippetOf(page, 'Form with script');
+    pasted = await snippetOf(page, 'Form that stays on the page');
+    expect(pasted).toMatch(/^<script src="[^"]+\/v1\/kit\/lfk-[^"]+\.js" integrity="sha384-[^"]+" crossorigin="anonymous" defer><\/script>\n<form /);
     const visitor = await d.newPage();
     await visitor.goto(`${siteOrigin}/contact`);
     await visitor.getByLabel('Your email').fill('ada@example.com');

@@ -31,4 +31,12 @@ export {
   type WebhookHeaders,
   WebhookVerificationError,
 } from './webhooks.ts';
-export { curlSubmissionSnippet, fetchFormSnippet, fetchSubmissionSnippet, htmlFormSnippet, type SnippetForm, submissionUrl } from './snippets.ts';
+export {
+  curlSubmissionSnippet,
+  fetchFormSnippet,
+  fetchSubmissionSnippet,
+  htmlFormSnippet,
+  kitFormSnippet,
+  type SnippetForm,
+  submissionUrl,
+} from './snippets.ts';

@@ -115,6 +115,16 @@ export function fetchFormSnippet(form: SnippetForm, baseUrl: string): string {
   return `${html}\n${script}`;
 }
 
+/**
+ * The same form, kept on the page by lfk's browser kit: the kit's tag (`scriptTag`, as `GET /v1/kit`
+ * answers it, pinned by its integrity hash) before the plain HTML form, which still posts without
+ * JavaScript. The kit sends it in place, says each problem beside its field, shows an upload's
+ * progress and the thanks.
+ */
+export function kitFormSnippet(form: SnippetForm, baseUrl: string, scriptTag: string): string {
+  return `${scriptTag}\n${htmlFormSnippet(form, baseUrl)}`;
+}
+
 const hasFiles = (form: SnippetForm) => form.schema.some((f) => f.type === 'file');
 
 /** Extensions of the types a file field most often takes, for an example file's name. */

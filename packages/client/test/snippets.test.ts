@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type Account, useTestServer } from '@lfk/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLfkClient, curlSubmissionSnippet, fetchSubmissionSnippet, htmlFormSnippet, type SnippetForm } from '../src/index.ts';
+import { createLfkClient, curlSubmissionSnippet, fetchSubmissionSnippet, htmlFormSnippet, kitFormSnippet, type SnippetForm } from '../src/index.ts';
 
 const run = promisify(execFile);
 const t = useTestServer();
@@ -111,5 +111,11 @@ describe('a form without files', () => {
     expect(snippet).toContain(`-d '{"email":"ada@example.com","message":"Your message"}'`);
     await run('bash', ['-c', `${snippet} --silent --show-error --fail-with-body`], { cwd: dir, env: env() });
     expect((await latest(form.id)).data).toEqual({ email: 'ada@example.com', message: 'Your message' });
+  });
+
+  it('the form that stays on the page is the browser kit’s tag before the same HTML form', async () => {
+    const form = await createForm(contactSchema);
+    const tag = `<script src="${baseUrl}/v1/kit/lfk-0.1.0-0123456789.js" integrity="sha384-x" crossorigin="anonymous" defer></script>`;
+    expect(kitFormSnippet(form, baseUrl, tag)).toBe(`${tag}\n${htmlFormSnippet(form, baseUrl)}`);
   });
 });

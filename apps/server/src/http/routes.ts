@@ -9,6 +9,7 @@ import { isDashboardBuilt, registerDashboard } from './dashboard.ts';
 import { registerEmailVerification } from './email-verification.ts';
 import { registerFiles } from './files.ts';
 import { registerHealth } from './health.ts';
+import { readKit, registerKit } from './kit.ts';
 import { buildOpenApi } from './openapi/document.ts';
 import { ownOriginCheck } from './own-origin.ts';
 import { registerPasswordResetPage } from './password-reset-page.ts';
@@ -35,6 +36,9 @@ export async function registerRoutes(app: FastifyInstance, config: Config, servi
   registerFiles(app, contextFor);
   registerPublicForms(app, contextFor);
   registerBrowserRoutes(app, services, contextFor);
+  const kit = readKit(config.kitDir);
+  if (!kit && config.kitDir !== undefined) app.log.warn({ dir: config.kitDir }, 'no browser kit build there: /v1/kit/ answers 404 (npm start builds it)');
+  registerKit(app, kit, config.publicUrl);
   await registerEmailVerification(app, contextFor);
   await registerAutoReplyStops(app, contextFor);
   await registerPasswordResetPage(app, contextFor, `${config.publicUrl}/sign-in`);

@@ -25,6 +25,8 @@ function printHowToSubmit(form: Form, ctx: CommandContext, { submissionUrl, html
   );
   ctx.out.line();
   ctx.out.line(htmlFormSnippet(form, base));
+  ctx.out.line();
+  ctx.out.line(`To keep people on the page, put lfk's script before the form: ${base}/v1/kit gives its tag (script_tag), with its integrity hash.`);
 }
 
 export const formsCreateCommand = () =>

@@ -273,6 +273,79 @@ function serverOperations(components: SchemaComponents, shared: SharedResponses)
     '/v1/openapi.json': {
       get: plain('openapi', 'This document', 'The OpenAPI 3.1 description of the API; `/docs` shows it for people.', json('The document', { type: 'object' })),
     },
+    ...kitOperations(codes, shared),
+  };
+}
+
+/** The browser kit (`http/kit.ts`): a script any site may load, the newest or one version for good. */
+function kitOperations(codes: ErrorCode[], shared: SharedResponses): Record<string, Record<string, unknown>> {
+  const header = (description: string) => ({ description, schema: { type: 'string' } });
+  const script = (cacheControl: string) => ({
+    description: 'The script (gzip or Brotli when the browser accepts them)',
+    headers: {
+      ...REQUEST_ID,
+      'Cache-Control': header(cacheControl),
+      ETag: header('The version, quoted: a request with it in `If-None-Match` is answered 304.'),
+      'Access-Control-Allow-Origin': header('`*`: any site may load it and check its `integrity`.'),
+      'Cross-Origin-Resource-Policy': header('`cross-origin`.'),
+      'X-Content-Type-Options': header('`nosniff`.'),
+    },
+    content: { 'text/javascript': { schema: { type: 'string' } } },
+  });
+  const operation = (operationId: string, summary: string, description: string, cacheControl: string, parameters: unknown[] = []) => ({
+    operationId,
+    summary,
+    description,
+    tags: ['Form pages' satisfies Tag],
+    parameters,
+    responses: {
+      200: script(cacheControl),
+      304: { description: 'The page already has this version', headers: REQUEST_ID },
+      ...errorResponses([...codes, 'not_found'], JSON_ONLY, shared),
+    },
+    security: [],
+  });
+  const about =
+    'Makes every form on the page whose `action` is an lfk submission URL (or that says `data-lfk-form`) submit without ' +
+    'leaving the page: errors beside their fields, upload progress, the captcha and honeypot. 404 `not_found` when the ' +
+    'server has no build of it.';
+  const facts = {
+    type: 'object',
+    required: ['version', 'src', 'integrity', 'script_tag'],
+    additionalProperties: false,
+    properties: {
+      version: { type: 'string', description: '`<package version>-<hash of the file>`: a new file is a new version.' },
+      src: { type: 'string', description: 'The versioned script’s URL, on this server’s public URL.' },
+      integrity: { type: 'string', description: 'Its Subresource Integrity hash, `sha384-…`.' },
+      script_tag: { type: 'string', description: 'The HTML script element that loads it with both (`crossorigin="anonymous" defer`).' },
+    },
+  };
+  return {
+    '/v1/kit': {
+      get: {
+        operationId: 'kit.about',
+        summary: 'The browser kit’s version and integrity hash',
+        description: 'What a page needs to load this server’s kit for good: its versioned URL, its `integrity` hash, and the tag with both.',
+        tags: ['Form pages' satisfies Tag],
+        responses: {
+          200: { description: 'The kit this server serves', headers: REQUEST_ID, content: { 'application/json': { schema: facts } } },
+          ...errorResponses([...codes, 'not_found'], JSON_ONLY, shared),
+        },
+        security: [],
+      },
+    },
+    '/v1/kit/lfk.js': {
+      get: operation('kit.latest', 'The browser kit, newest', `${about} Kept 5 minutes; pin a version instead for \`integrity\`.`, '`public, max-age=300`.'),
+    },
+    '/v1/kit/lfk-{version}.js': {
+      get: operation(
+        'kit.version',
+        'The browser kit, one version',
+        `${about} Never changes: load it with its \`integrity\` hash. Any other version than this server's is 404.`,
+        '`public, max-age=31536000, immutable`.',
+        [{ name: 'version', in: 'path', required: true, description: 'The kit version, as `GET /v1/kit` names it.', schema: { type: 'string' } }],
+      ),
+    },
   };
 }
 

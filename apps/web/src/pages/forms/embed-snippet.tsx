@@ -1,4 +1,5 @@
-import { curlSubmissionSnippet, fetchFormSnippet, fetchSubmissionSnippet, htmlFormSnippet } from '@lfk/client';
+import { curlSubmissionSnippet, fetchFormSnippet, fetchSubmissionSnippet, htmlFormSnippet, kitFormSnippet } from '@lfk/client';
+import { useQuery } from '@tanstack/react-query';
 import type { Form } from './form-values.ts';
 import { CopyButton } from '../../components/copy-button.tsx';
 
@@ -15,9 +16,26 @@ function Snippet({ title, code }: { title: string; code: string }) {
   );
 }
 
+/**
+ * The browser kit's tag as this server names it (`GET /v1/kit`, with its integrity hash): undefined
+ * while asked, null when the server has no build of the kit.
+ */
+function useKitScriptTag(): string | null | undefined {
+  const kit = useQuery({
+    queryKey: ['browser-kit'],
+    queryFn: async () => {
+      const res = await fetch('/v1/kit', { headers: { accept: 'application/json' } });
+      return res.ok ? ((await res.json()) as { script_tag: string }).script_tag : null;
+    },
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  return kit.isError ? null : kit.data;
+}
+
 /** How to send this form submissions: the HTML form for browsers, or the server-side call for `api_key` mode. */
 export function EmbedSnippet({ form }: { form: Form }) {
   const origin = window.location.origin;
+  const kitTag = useKitScriptTag();
   if (form.submission_mode === 'api_key') {
     return (
       <section className="embed" aria-labelledby="embed-title">
@@ -43,11 +61,24 @@ export function EmbedSnippet({ form }: { form: Form }) {
         <p className="alert alert-warning">No origin is allowed yet, so no browser can submit: add your site's origin in the settings.</p>
       )}
       <Snippet title="HTML form" code={htmlFormSnippet(form, origin)} />
-      <p>
-        Or keep the person on your page: this version sends the form with a few lines of script, says “Thank you” in place, and shows each problem beside its
-        field. A refused plain post shows lfk’s page, with a way back; set an error redirect URL to send people to a page of yours instead.
-      </p>
-      <Snippet title="Form with script" code={fetchFormSnippet(form, origin)} />
+      {kitTag ? (
+        <>
+          <p>
+            Or keep the person on your page: the same form with lfk’s script, pinned by its integrity hash. It sends the form without leaving the page, shows
+            each problem beside its field and an upload’s progress, and says “Thank you” in place; without JavaScript the form still posts as above. A refused
+            plain post shows lfk’s page, with a way back; set an error redirect URL to send people to a page of yours instead.
+          </p>
+          <Snippet title="Form that stays on the page" code={kitFormSnippet(form, origin, kitTag)} />
+        </>
+      ) : kitTag === null ? (
+        <>
+          <p>
+            Or keep the person on your page: this version sends the form with a few lines of script, says “Thank you” in place, and shows each problem beside
+            its field. A refused plain post shows lfk’s page, with a way back; set an error redirect URL to send people to a page of yours instead.
+          </p>
+          <Snippet title="Form with script" code={fetchFormSnippet(form, origin)} />
+        </>
+      ) : null}
     </section>
   );
 }

@@ -1,0 +1,200 @@
+/**
+ * `@lfk/browser`: makes every lfk form on the page submit without leaving it. A form is lfk's when
+ * its `action` is an lfk submission URL (`…/v1/forms/form_…/submissions`) or it says
+ * `data-lfk-form="form_…"`. The form keeps working without this script: it posts as plain HTML and
+ * lfk answers with its pages. Events on the form: `lfk:submit` (cancelable), `lfk:progress`,
+ * `lfk:success` (cancelable: the page shows the success itself), `lfk:error`.
+ */
+import { Feedback } from './feedback.ts';
+import { addSpamControls, resetCaptcha, submitButtons } from './spam-controls.ts';
+import { descriptionUrl, newKey, type PublicForm, submissionsUrl, type Target, targetOf, type WireError } from './wire.ts';
+
+/** The server this script was loaded from (the path before `/v1/kit/`): where `data-lfk-form` forms go without `data-lfk-url`. */
+const scriptSrc = (document.currentScript as HTMLScriptElement | null)?.src;
+const scriptBase = scriptSrc ? scriptSrc.replace(/\/v1\/kit\/[^/]*$/, '') : null;
+
+const enhanced = new WeakSet<HTMLFormElement>();
+
+interface Answer {
+  /** The HTTP status; 0 when no answer could be read (network, or a refused CORS grant), -1 when cancelled. */
+  status: number;
+  body: unknown;
+  retryAfter: string | null;
+}
+
+/** One attempt: its values' fingerprint and its `Idempotency-Key`, kept while the same values are sent again. */
+interface Attempt {
+  fingerprint: string;
+  key: string;
+}
+
+const fire = (form: HTMLFormElement, name: string, detail: unknown, cancelable = false) =>
+  form.dispatchEvent(new CustomEvent(`lfk:${name}`, { bubbles: true, cancelable, detail }));
+
+/** Whether lfk's server can be reached at all from here: a script cannot read an answer without a CORS grant, but can tell that one came. */
+const reachable = (target: Target) =>
+  fetch(descriptionUrl(target), { mode: 'no-cors', cache: 'no-store' }).then(
+    () => true,
+    () => false,
+  );
+
+function notAllowedHere(target: Target): void {
+  console.error(
+    `lfk: ${location.origin} is not one of the allowed origins of form ${target.id}, so lfk refuses what this page sends. ` +
+      'Add it to the form’s allowed origins (dashboard: the form’s settings; CLI: lfk forms update --origin).',
+  );
+}
+
+/** The values as the JSON body lfk reads: a name sent more than once becomes a list, as in a plain post. */
+function jsonOf(data: FormData): string {
+  const values: Record<string, string | string[]> = {};
+  for (const [name, value] of data) {
+    if (typeof value !== 'string') continue;
+    const seen = values[name];
+    values[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+  }
+  return JSON.stringify(values);
+}
+
+class LfkForm {
+  readonly form: HTMLFormElement;
+  readonly target: Target;
+  readonly feedback: Feedback;
+  description: PublicForm | null = null;
+  attempt: Attempt | null = null;
+  request: XMLHttpRequest | null = null;
+  warned = false;
+
+  constructor(form: HTMLFormElement, target: Target) {
+    this.form = form;
+    this.target = target;
+    this.feedback = new Feedback(form);
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      if (!this.request) void this.submit(event.submitter);
+    });
+    void this.describe();
+  }
+
+  async describe(): Promise<void> {
+    try {
+      const res = await fetch(descriptionUrl(this.target), { headers: { accept: 'application/json' } });
+      if (!res.ok) return;
+      const description = (await res.json()) as PublicForm;
+      this.description = description;
+      addSpamControls(this.form, description);
+      if (!description.open) this.feedback.say(description.closed_message || 'This form is closed.');
+    } catch {
+      if (await reachable(this.target)) this.refusedOrigin();
+    }
+  }
+
+  refusedOrigin(): void {
+    if (!this.warned) notAllowedHere(this.target);
+    this.warned = true;
+  }
+
+  async submit(submitter: HTMLElement | null): Promise<void> {
+    const { form, feedback } = this;
+    // With the button pressed, as a plain post sends it.
+    const data = new FormData(form, submitter);
+    if (!fire(form, 'submit', { data }, true)) return;
+    const files = [...data.values()].some((value) => typeof value !== 'string' && (value.size > 0 || value.name !== ''));
+    const fingerprint = JSON.stringify([...data].map(([name, v]) => [name, typeof v === 'string' ? v : [v.name, v.size, v.lastModified]]));
+    if (this.attempt?.fingerprint !== fingerprint) this.attempt = { fingerprint, key: newKey() };
+    feedback.clear();
+    feedback.say('Sending…');
+    const buttons = submitButtons(form).filter((b) => !b.disabled);
+    for (const button of buttons) button.disabled = true;
+    const answer = await this.send(files ? data : jsonOf(data), this.attempt.key);
+    for (const button of buttons) button.disabled = false;
+    feedback.hideProgress();
+    this.answered(answer);
+  }
+
+  send(body: FormData | string, key: string): Promise<Answer> {
+    return new Promise((resolve) => {
+      const xhr = new XMLHttpRequest();
+      this.request = xhr;
+      const done = (status: number) => {
+        this.request = null;
+        let parsed: unknown = null;
+        try {
+          parsed = JSON.parse(xhr.responseText);
+        } catch {}
+        resolve({ status, body: parsed, retryAfter: status > 0 ? xhr.getResponseHeader('retry-after') : null });
+      };
+      xhr.open('POST', submissionsUrl(this.target));
+      xhr.setRequestHeader('accept', 'application/json');
+      xhr.setRequestHeader('idempotency-key', key);
+      if (typeof body === 'string') xhr.setRequestHeader('content-type', 'application/json');
+      else {
+        // Files: their progress, and a way to stop (fetch cannot report an upload's progress).
+        this.feedback.showProgress(() => xhr.abort());
+        xhr.upload.onprogress = (event) => {
+          const percent = this.feedback.progress(event.loaded, event.total);
+          fire(this.form, 'progress', { loaded: event.loaded, total: event.total, percent });
+        };
+      }
+      xhr.onload = () => done(xhr.status);
+      xhr.onerror = () => done(0);
+      xhr.onabort = () => done(-1);
+      xhr.send(body);
+    });
+  }
+
+  async answered({ status, body, retryAfter }: Answer): Promise<void> {
+    const { form, feedback } = this;
+    if (status >= 200 && status < 300) {
+      this.attempt = null;
+      if (!fire(form, 'success', { submission: body }, true)) return;
+      const redirect = form.getAttribute('data-lfk-redirect');
+      if (redirect) location.assign(redirect);
+      else feedback.succeed();
+      return;
+    }
+    resetCaptcha(this.description);
+    // A definite refusal: the next attempt is a new one. A lost or cancelled one may be sent again under its key.
+    if (status >= 400 && status < 500) this.attempt = null;
+    const error: WireError | null = (body as { error?: WireError } | null)?.error ?? null;
+    // What no answer says: its code for the page's listeners.
+    let code = 'cancelled';
+    if (status === -1) feedback.say('Upload cancelled: nothing was sent.');
+    else if (status === 0) {
+      if (await reachable(this.target)) {
+        code = 'origin_not_allowed';
+        this.refusedOrigin();
+        feedback.say('This form cannot be sent from this page. Please contact the site’s owner another way.');
+      } else {
+        code = 'network_error';
+        feedback.say('Your answers could not be sent: check your connection, then press the button again.');
+      }
+    } else if (error?.code === 'origin_not_allowed') {
+      this.refusedOrigin();
+      feedback.say('This form cannot be sent from this page. Please contact the site’s owner another way.');
+    } else if (status === 429) feedback.say(`Too many attempts: please try again${retryAfter ? ` in ${retryAfter} seconds` : ' later'}.`);
+    else if (error && status < 500) feedback.showErrors(error, this.description);
+    else feedback.say('Something went wrong on our side: your answers were not sent. Please try again in a moment.');
+    fire(form, 'error', {
+      status: Math.max(status, 0),
+      error: error ?? { code, message: feedback.status.textContent },
+    });
+  }
+}
+
+/** Makes `form` an lfk form sent in place. Returns false when it is not an lfk form (or already is). */
+function enhance(form: HTMLFormElement): boolean {
+  const target = enhanced.has(form) ? null : targetOf(form, scriptBase);
+  if (!target) return false;
+  enhanced.add(form);
+  new LfkForm(form, target);
+  return true;
+}
+
+const enhanceAll = () => {
+  for (const form of document.querySelectorAll('form')) enhance(form);
+};
+
+(window as unknown as { lfk: unknown }).lfk = { enhance };
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', enhanceAll);
+else enhanceAll();
