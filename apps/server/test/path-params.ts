@@ -18,6 +18,7 @@ export const UNKNOWN_IDS: Readonly<Record<string, string>> = {
   file_id: 'file_00000000000000000000000000',
   passkey_id: 'pkey_00000000000000000000000000',
   token: `lfi_${'0'.repeat(43)}`,
+  resume_token: `lfp_${'0'.repeat(43)}`,
   user_code: 'BCDF-GHJK',
 };
 

@@ -545,24 +545,28 @@ export async function soak(databaseUrl: string, settings: SoakSettings, notes: s
     const reads = latencies('read');
     const json = latencies('json');
     const files = latencies('file');
+    const count = (kind: string) => outcomes.filter((o) => o.kind === kind).length;
+    const p = (values: number[]) => `${percentile(values, 50).toFixed(1)}/${percentile(values, 99).toFixed(0)} ms`;
     notes.push(
       `Scenario 21: ${outcomes.length} requests at ${rate}/s over ${loadEnd.toFixed(0)} s, alternating between the replicas in rotation: ` +
-        `${outcomes.filter((o) => o.kind === 'read').length} form reads (p50/p99 ${percentile(reads, 50).toFixed(1)}/${percentile(reads, 99).toFixed(0)} ms), ` +
-        `${outcomes.filter((o) => o.kind === 'json').length} JSON submissions (${percentile(json, 50).toFixed(1)}/${percentile(json, 99).toFixed(0)} ms), ` +
-        `${outcomes.filter((o) => o.kind === 'file').length} multipart with an 8 KiB file to S3 (${percentile(files, 50).toFixed(1)}/${percentile(files, 99).toFixed(0)} ms); ` +
-        `latency from each request's due time (open loop). Replica B was killed (SIGKILL) at ${events.kill?.at.toFixed(0)} s and answered /readyz again at ` +
+        `${count('read')} form reads (p50/p99 ${p(reads)}), ${count('json')} JSON submissions (${p(json)}), ` +
+        `${count('file')} multipart with an 8 KiB file to S3 (${p(files)}); latency from each request's due time (open loop). ` +
+        `Replica B was killed (SIGKILL) at ${events.kill?.at.toFixed(0)} s and answered /readyz again at ` +
         `${events.kill?.back?.toFixed(0)} s, out of the rotation meanwhile. ${restartWords} Failed: ${atKill.length} at the kill (${reasons(atKill)}), ` +
         `${atRestart.length} at the restart (${reasons(atRestart)}), ${otherwise.length} otherwise (${reasons(otherwise)}). ` +
-        `Webhook events: ${acknowledged.size - lostEvents} of ${acknowledged.size} acknowledged submissions received ${DELIVERY_GRACE_MS / 1000} s after the load at most, ` +
+        `Webhook events: ${acknowledged.size - lostEvents} of ${acknowledged.size} acknowledged submissions received ` +
+        `${DELIVERY_GRACE_MS / 1000} s after the load at most, ` +
         `${twice} more than once (in flight at the kill or the restart)` +
         (Number(foreign!.deliveries) > 0
           ? `; ${foreign!.deliveries} deliveries were attempted by a server of another run on this database (their secret did not open under its ` +
             `LFK_SECRET_KEY), ${foreign!.pending} of them still waiting for a retry. `
           : '. ') +
-        `RSS (/proc VmRSS, each process from its own start; a point is the median of ${SETTLE_S} 1-s samples, warm-up ${warmUp} s): ${measured.join('; ')}. ` +
+        `RSS (/proc VmRSS, each process from its own start; a point is the median of ${SETTLE_S} 1-s samples, warm-up ${warmUp} s): ` +
+        `${measured.join('; ')}. ` +
         `B before the kill: ${(before.rss[0]!.bytes / MIB).toFixed(0)} → ${(before.rss.at(-1)!.bytes / MIB).toFixed(0)} MiB. ` +
         `Every 30 s (s, MiB): ${lives.map((l) => `${l.label}: ${series(l)}`).join('; ')}.${heapWords} ` +
-        `1-minute load average ${loadAtStart[0]!.toFixed(2)} at the start, ${loadAtEnd[0]!.toFixed(2)} at the end (5-minute ${loadAtEnd[1]!.toFixed(2)}), 2 cores.`,
+        `1-minute load average ${loadAtStart[0]!.toFixed(2)} at the start, ${loadAtEnd[0]!.toFixed(2)} at the end ` +
+        `(5-minute ${loadAtEnd[1]!.toFixed(2)}), 2 cores.`,
     );
     succeeded = true;
     keepLog = failed.length > 0;

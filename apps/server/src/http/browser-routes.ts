@@ -5,7 +5,7 @@ import { type ContextForRequest, header } from './request-context.ts';
 import { inputOf } from './rest-bridge.ts';
 
 /** What a page's request may send besides the simple headers, and what it may read of the answer. */
-const ALLOWED_HEADERS = 'content-type';
+export const PAGE_ALLOWED_HEADERS = 'content-type';
 const EXPOSED_HEADERS = 'x-request-id, retry-after';
 
 /** The procedure's CORS grant, said as headers at once, so a refusal after it is readable by the page too. */
@@ -49,7 +49,7 @@ export function registerBrowserRoutes(app: FastifyInstance, services: Services, 
             'access-control-allow-origin': origin,
             vary: 'Origin',
             'access-control-allow-methods': methods.join(', '),
-            'access-control-allow-headers': ALLOWED_HEADERS,
+            'access-control-allow-headers': PAGE_ALLOWED_HEADERS,
             'access-control-max-age': '600',
           })
           .send();

@@ -1,5 +1,6 @@
 import { ERROR_CODES, type ErrorCode, type RestRoute, restRoutes } from '@lfk/api';
 import { health, readiness } from '../health.ts';
+import { PAGE_ALLOWED_HEADERS } from '../browser-routes.ts';
 import { ANY_REQUEST, BEFORE_ROUTING, descriptionOf, errorsOf, PATH_PARAMETERS, securityOf, TAG_OF_ROUTER, TAGS, type Tag } from './operations.ts';
 import { type ErrorMedia, errorResponses, headerRef, SharedResponses, sharedComponents } from './responses.ts';
 import { type JsonSchema, SchemaComponents } from './schemas.ts';
@@ -350,25 +351,36 @@ function kitOperations(codes: ErrorCode[], shared: SharedResponses): Record<stri
 }
 
 /** CORS preflight of submissions (`http/submissions.ts`): granted to the form's own origins only. */
-function preflightOperation(shared: SharedResponses): Record<string, unknown> {
+/**
+ * A CORS preflight lfk answers itself (`http/submissions.ts`, `http/browser-routes.ts`): granted to
+ * the form's own origins only, for the methods and headers of the routes on its path.
+ */
+function preflightOperation(
+  shared: SharedResponses,
+  { operationId, tag, path, methods, headers }: { operationId: string; tag: Tag; path: string; methods: string; headers: string },
+): Record<string, unknown> {
   const allow = (description: string) => ({ description, required: true, schema: { type: 'string' } });
+  const pathParameters = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    description: PATH_PARAMETERS[name!],
+    schema: { type: 'string' },
+  }));
   return {
-    operationId: 'submissions.preflight',
-    summary: "CORS preflight of a browser's submission",
+    operationId,
+    summary: `CORS preflight of a page's ${methods} to this path`,
     description: "Answered for the form's `allowed_origins` only; any other origin gets 403 and no CORS headers.",
-    tags: ['Submissions' satisfies Tag],
-    parameters: [
-      { name: 'form_id', in: 'path', required: true, description: PATH_PARAMETERS.form_id, schema: { type: 'string' } },
-      { name: 'Origin', in: 'header', required: true, description: 'The page asking.', schema: { type: 'string' } },
-    ],
+    tags: [tag],
+    parameters: [...pathParameters, { name: 'Origin', in: 'header', required: true, description: 'The page asking.', schema: { type: 'string' } }],
     responses: {
       204: {
-        description: 'The origin may post to the form',
+        description: 'The origin may send these requests to the form',
         headers: {
           ...REQUEST_ID,
           'Access-Control-Allow-Origin': allow('The origin, echoed.'),
-          'Access-Control-Allow-Methods': allow('`POST`.'),
-          'Access-Control-Allow-Headers': allow('`content-type, idempotency-key, lfk-draft`.'),
+          'Access-Control-Allow-Methods': allow(`\`${methods}\`.`),
+          'Access-Control-Allow-Headers': allow(`\`${headers}\`.`),
           'Access-Control-Max-Age': allow('`600`: seconds a browser may keep this answer.'),
         },
       },
@@ -395,7 +407,26 @@ export function buildOpenApi(publicUrl: string): Record<string, unknown> {
     paths[path] ??= {};
     paths[path][one.route.method.toLowerCase()] = operationOf(one, shared);
   }
-  paths['/v1/forms/{form_id}/submissions']!.options = preflightOperation(shared);
+  paths['/v1/forms/{form_id}/submissions']!.options = preflightOperation(shared, {
+    operationId: 'submissions.preflight',
+    tag: 'Submissions',
+    path: '/v1/forms/{form_id}/submissions',
+    methods: 'POST',
+    headers: 'content-type, idempotency-key, lfk-draft',
+  });
+  // The routes pages call (`transport: 'browser'`), one preflight per path.
+  const pageRoutes = restRoutes.filter((route) => route.transport === 'browser');
+  for (const path of new Set(pageRoutes.map((route) => route.path))) {
+    const onPath = pageRoutes.filter((route) => route.path === path);
+    const documented = path.replace(/:(\w+)/g, '{$1}');
+    paths[documented]!.options = preflightOperation(shared, {
+      operationId: `${onPath[0]!.procedure}.preflight`,
+      tag: TAG_OF_ROUTER[onPath[0]!.procedure.split('.')[0]!]!,
+      path: documented,
+      methods: onPath.map((route) => route.method).join(', '),
+      headers: PAGE_ALLOWED_HEADERS,
+    });
+  }
   return {
     openapi: '3.1.0',
     info: {

@@ -6,7 +6,7 @@ import { ApiError } from '../../errors.ts';
 import { pageWithin } from '../../infrastructure/pagination.ts';
 import { iso } from '../../infrastructure/wire.ts';
 import { rest } from '../../procedure-meta.ts';
-import { type Context } from '../../context.ts';
+import type { Context } from '../../context.ts';
 import { formMemberProcedure, publicProcedure, router } from '../../trpc.ts';
 import { admitOrigin, browserSubmitter, findSubmissionForm } from '../inbox/rules.ts';
 import { assertKeepsDrafts, draftLifetimeMs, draftValuesOf } from './rules.ts';
