@@ -5,6 +5,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { ApiError } from '@lfk/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from './errors.ts';
+import { alreadyHas } from './etags.ts';
 import { header } from './request-context.ts';
 
 /** The browser kit as this server serves it: `@lfk/browser`'s build, read once at start. */
@@ -62,12 +63,7 @@ function sendKit(kit: Kit, request: FastifyRequest, reply: FastifyReply, cacheCo
     etag,
     vary: 'Accept-Encoding',
   });
-  if (
-    header(request, 'if-none-match')
-      ?.split(',')
-      .some((tag) => tag.trim().replace(/^W\//, '') === etag)
-  )
-    return reply.code(304).send();
+  if (alreadyHas(request, etag)) return reply.code(304).send();
   const accepted = header(request, 'accept-encoding') ?? '';
   if (/\bbr\b/.test(accepted)) return reply.header('content-encoding', 'br').send(kit.brotli);
   if (/\bgzip\b/.test(accepted)) return reply.header('content-encoding', 'gzip').send(kit.gzip);

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { type BrowserAnswer, callProcedure, restRoutes } from '@lfk/api';
 import type { FastifyInstance } from 'fastify';
 import { sendError } from './errors.ts';
-import { type ContextForRequest, header } from './request-context.ts';
+import { alreadyHas } from './etags.ts';
+import type { ContextForRequest } from './request-context.ts';
 
 /**
  * How long a page (or a cache between) may use a description without asking again: short, since a
@@ -30,8 +31,7 @@ export function registerPublicForms(app: FastifyInstance, contextFor: ContextFor
       const body = JSON.stringify(await callProcedure(ctx, route.procedure, request.params));
       const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
       reply.header('etag', etag);
-      const known = header(request, 'if-none-match')?.split(',') ?? [];
-      if (known.some((tag) => tag.trim().replace(/^W\//, '') === etag)) return reply.code(304).send();
+      if (alreadyHas(request, etag)) return reply.code(304).send();
       return reply.code(200).type('application/json; charset=utf-8').send(body);
     } catch (error) {
       // A refusal is not to be kept: the form may exist, or open, a moment later.

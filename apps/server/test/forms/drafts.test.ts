@@ -71,6 +71,27 @@ describe('a draft kept for the page', () => {
     expect(await t.count('drafts where form_id = ?', [form.id])).toBe(0);
   });
 
+  it('refuses hostile bodies with the documented 4xx, keeping nothing', async () => {
+    const form = await draftsForm();
+    const url = `/v1/forms/${form.id}/drafts`;
+    const raw = (body: string) => t.request('POST', url, { headers: { origin: ORIGIN, 'content-type': 'application/json' }, raw: body });
+    for (const bad of ['a\u0000b', 'x\ud800', 'tab\there\u0007']) {
+      const res = await fromPage('POST', url, { data: { name: bad } });
+      expectError(res, 422, 'validation_failed');
+      expect(res.json.error.details[0].path).toBe('data.name');
+    }
+    // Escaped in the JSON text, a lone surrogate still reaches the check.
+    expectError(await raw('{"data":{"name":"x\\ud800"}}'), 422, 'validation_failed');
+    for (const data of [[], 'text', null, 7, { name: { nested: true } }, { name: ['a', 'b'] }]) {
+      expectError(await fromPage('POST', url, { data }), 400, 'invalid_request');
+    }
+    expectError(await fromPage('POST', url, { data: {}, resume_token: 'lfp_x' }), 400, 'invalid_request');
+    expectError(await fromPage('POST', url, {}), 400, 'invalid_request');
+    expectError(await raw('{"data":'), 400, 'invalid_json');
+    expectError(await raw(JSON.stringify({ data: { name: 'x'.repeat(2_000_000) } })), 413, 'payload_too_large');
+    expect(await t.count('drafts where form_id = ?', [form.id])).toBe(0);
+  });
+
   it('answers one 404 for a token of another form, a forged one, a malformed one and an expired one', async () => {
     const form = await draftsForm();
     const other = await draftsForm();

@@ -95,4 +95,5 @@ export const FAKE_REGISTRATION = {
 // The submission route takes form posts and validates against each form's own schema: its
 // hostile input has its own section (apps/server/test/hostile-input/).
 // A roll succeeds once per key (then 409), and has no text field: its hostile bodies are in apps/server/test/keys/roll.test.ts.
+// A page's routes (`browser`: drafts) carry a visitor's values, as submissions do: theirs are in apps/server/test/forms/drafts.test.ts.
 export const bodyRoutes = restRoutes.filter((r) => r.from === 'body' && !r.transport && r.procedure !== 'apiKeys.roll');

@@ -2,6 +2,7 @@ import type { FormReading, SubmissionFormReading } from '@lfk/db';
 import { FIELD_MAX_LENGTH, type FieldType } from '@lfk/vocabulary';
 import { ApiError, type ErrorDetail } from '../../errors.ts';
 import { SUBMISSION_MAX_BYTES } from '../inbox/schemas.ts';
+import { textProblem } from '../inbox/validation.ts';
 
 /** The most characters any kept value may have: the longest a field takes (a textarea's). */
 const MAX_TEXT = FIELD_MAX_LENGTH.textarea;
@@ -35,7 +36,12 @@ export function draftValuesOf(form: FormReading, data: Record<string, string | b
     else if (typeof value === 'boolean' && field.type !== 'checkbox') details.push({ path, message: 'Must be text.' });
     else if (typeof value === 'string' && value.length > ((FIELD_MAX_LENGTH as Partial<Record<FieldType, number>>)[field.type as FieldType] ?? MAX_TEXT)) {
       details.push({ path, message: 'Longer than this field takes.' });
-    } else kept[name] = value;
+    } else {
+      // Text as a submission takes it: whole characters, no control characters (but a textarea's layout).
+      const problem = typeof value === 'string' ? textProblem(field, value) : null;
+      if (problem) details.push({ path, message: problem });
+      else kept[name] = value;
+    }
   }
   if (details.length > 0) throw new ApiError('validation_failed', { message: 'The draft holds values it may not keep.', details });
   if (Buffer.byteLength(JSON.stringify(kept)) > SUBMISSION_MAX_BYTES) throw new ApiError('payload_too_large');

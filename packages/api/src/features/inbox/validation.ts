@@ -37,7 +37,7 @@ const CONTROL_BUT_LAYOUT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f
  * Whether a string value may be stored for its field: well-formed unicode; one line (no control
  * character or line break) for every single-line type; a textarea also takes tab, CR and LF.
  */
-function textProblem(field: StoredField, value: string): string | null {
+export function textProblem(field: Pick<StoredField, 'type'>, value: string): string | null {
   if (!value.isWellFormed()) return 'Must not contain unpaired surrogates.';
   if (field.type === 'textarea') {
     return CONTROL_BUT_LAYOUT.test(value) ? 'Must not contain control characters other than tab and line breaks.' : null;
