@@ -115,6 +115,21 @@ interface Converted {
   output: JsonSchema | null;
 }
 
+const OPTIONAL_HEADER: Partial<Record<NonNullable<RestRoute['transport']>, { name: string; description: string }>> = {
+  submission: {
+    name: 'Lfk-Draft',
+    description: "The draft this submission completes (its `lfp_…` resume token): deleted with the submission's commit.",
+  },
+  public_form: {
+    name: 'If-None-Match',
+    description: 'The `ETag` of a description the caller holds (a browser sends it by itself when it revalidates): answered 304 while it is current.',
+  },
+  file: {
+    name: 'Range',
+    description: 'One byte range (`bytes=0-1023`, `bytes=-500`): answered 206 with those bytes; several, or a malformed one, get the whole file.',
+  },
+};
+
 function parametersOf({ route, input }: Converted): unknown[] {
   const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
   const parameters: unknown[] = pathParams.map((name) => ({
@@ -124,33 +139,10 @@ function parametersOf({ route, input }: Converted): unknown[] {
     description: PATH_PARAMETERS[name],
     schema: { type: 'string' },
   }));
-  if (route.transport === 'submission') {
-    parameters.push({
-      name: 'Lfk-Draft',
-      in: 'header',
-      required: false,
-      schema: { type: 'string' },
-      description: "The draft this submission completes (its `lfp_…` resume token): deleted with the submission's commit.",
-    });
-  }
-  if (route.transport === 'public_form') {
-    parameters.push({
-      name: 'If-None-Match',
-      in: 'header',
-      required: false,
-      schema: { type: 'string' },
-      description: 'The `ETag` of a description the caller holds (a browser sends it by itself when it revalidates): answered 304 while it is current.',
-    });
-  }
-  if (route.transport === 'file') {
-    parameters.push({
-      name: 'Range',
-      in: 'header',
-      required: false,
-      schema: { type: 'string' },
-      description: 'One byte range (`bytes=0-1023`, `bytes=-500`): answered 206 with those bytes; several, or a malformed one, get the whole file.',
-    });
-  } else if (input && route.from === 'query') {
+  // The one optional request header each of these routes reads.
+  const optional = route.transport ? OPTIONAL_HEADER[route.transport] : undefined;
+  if (optional) parameters.push({ ...optional, in: 'header', required: false, schema: { type: 'string' } });
+  if (route.transport !== 'file' && input && route.from === 'query') {
     const properties = (input.properties ?? {}) as Record<string, JsonSchema>;
     for (const [name, { description, ...schema }] of Object.entries(properties)) {
       if (!pathParams.includes(name)) parameters.push({ name, in: 'query', required: false, description, schema });
