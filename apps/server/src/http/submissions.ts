@@ -32,6 +32,9 @@ function isHtmlFormPost(request: FastifyRequest): boolean {
 
 const corsHeaders = (origin: string) => ({ 'access-control-allow-origin': origin, vary: 'Origin' });
 
+/** What a page's submission may send besides the simple headers (its preflight grants these). */
+export const SUBMISSION_ALLOWED_HEADERS = 'content-type, idempotency-key, lfk-draft';
+
 /** The answer's headers a page may read besides the simple ones: to quote, and to know a replay. */
 const EXPOSED_HEADERS = 'x-request-id, idempotent-replayed, retry-after';
 
@@ -199,7 +202,7 @@ export async function registerSubmissions(
           .headers({
             ...corsHeaders(origin),
             'access-control-allow-methods': 'POST',
-            'access-control-allow-headers': 'content-type, idempotency-key, lfk-draft',
+            'access-control-allow-headers': SUBMISSION_ALLOWED_HEADERS,
             'access-control-max-age': '600',
           })
           .send();

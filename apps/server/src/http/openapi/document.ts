@@ -1,6 +1,7 @@
 import { ERROR_CODES, type ErrorCode, type RestRoute, restRoutes } from '@lfk/api';
 import { health, readiness } from '../health.ts';
 import { PAGE_ALLOWED_HEADERS } from '../browser-routes.ts';
+import { SUBMISSION_ALLOWED_HEADERS } from '../submissions.ts';
 import { ANY_REQUEST, BEFORE_ROUTING, descriptionOf, errorsOf, PATH_PARAMETERS, securityOf, TAG_OF_ROUTER, TAGS, type Tag } from './operations.ts';
 import { type ErrorMedia, errorResponses, headerRef, SharedResponses, sharedComponents } from './responses.ts';
 import { type JsonSchema, SchemaComponents } from './schemas.ts';
@@ -404,7 +405,7 @@ export function buildOpenApi(publicUrl: string): Record<string, unknown> {
     tag: 'Submissions',
     path: '/v1/forms/{form_id}/submissions',
     methods: 'POST',
-    headers: 'content-type, idempotency-key, lfk-draft',
+    headers: SUBMISSION_ALLOWED_HEADERS,
   });
   // The routes pages call (`transport: 'browser'`), one preflight per path.
   const pageRoutes = restRoutes.filter((route) => route.transport === 'browser');
