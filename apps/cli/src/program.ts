@@ -27,6 +27,7 @@ const COMMANDS: [name: string, load: Load][] = [
   ['keys', async () => (await import('./commands/keys.ts')).keysCommand()],
   ['forms', async () => (await import('./commands/forms/index.ts')).formsCommand()],
   ['submissions', async () => (await import('./commands/submissions.ts')).submissionsCommand()],
+  ['drafts', async () => (await import('./commands/drafts.ts')).draftsCommand()],
   ['webhooks', async () => (await import('./commands/webhooks.ts')).webhooksCommand()],
   ['listen', async () => (await import('./commands/listen.ts')).listenCommand()],
   ['audit', async () => (await import('./commands/audit.ts')).auditCommand()],

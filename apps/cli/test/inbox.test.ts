@@ -1,5 +1,5 @@
-// lfk submissions delete|export|spam|not-spam, the list's filters, and lfk forms close|reopen|delete
-// with the spam, closing and retention flags, against the real server.
+// lfk submissions delete|export|spam|not-spam, the list's filters, lfk forms close|reopen|delete
+// with the spam, closing, retention and drafts flags, and lfk drafts list|delete, against the real server.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,6 +39,39 @@ describe('lfk forms: drafts', () => {
     expect(tooLong.stderr).toContain('drafts.ttl_days');
     const notANumber = await owner.lfk(['forms', 'update', formId, '--drafts', 'soon'], asKey);
     expect(notANumber.code).toBe(2);
+  });
+});
+
+describe('lfk drafts', () => {
+  it("lists a form's drafts (counted on lfk forms list) and deletes them by id", async () => {
+    const page = 'https://shop.example';
+    const form = await owner.lfk(['forms', 'create', '--name', 'Drafted', '--origin', page, '--field', 'name:text', '--drafts', '7', '--json']);
+    expect(form.code, form.stderr).toBe(0);
+    const formId = form.json.id as string;
+    const ids: string[] = [];
+    for (const name of ['Ada', 'Grace']) {
+      const res = await fetch(`${server.baseUrl}/v1/forms/${formId}/drafts`, {
+        method: 'POST',
+        headers: { origin: page, 'content-type': 'application/json' },
+        body: JSON.stringify({ data: { name } }),
+      });
+      expect(res.status).toBe(201);
+      ids.push(((await res.json()) as { id: string }).id);
+    }
+    const listed = await owner.lfk(['drafts', 'list', formId]);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/name=Grace[\s\S]*name=Ada/);
+    const json = await owner.lfk(['drafts', 'list', formId, '--all', '--json']);
+    expect(json.json.data.map((d: { id: string }) => d.id)).toEqual([ids[1], ids[0]]);
+    const forms = await owner.lfk(['forms', 'list', '--json']);
+    expect(forms.json.data.find((f: { id: string }) => f.id === formId).draft_count).toBe(2);
+
+    const deleted = await owner.lfk(['drafts', 'delete', formId, ids[0]!]);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stdout).toContain(`Deleted 1 draft of ${formId}.`);
+    expect((await owner.lfk(['drafts', 'list', formId, '--json'])).json.data.map((d: { id: string }) => d.id)).toEqual([ids[1]]);
+    const empty = await owner.lfk(['drafts', 'delete', formId, ids[0]!]);
+    expect(empty.stdout).toContain(`Deleted 0 drafts of ${formId}.`);
   });
 });
 

@@ -128,6 +128,7 @@ const claimFormRoute = workspacePage('forms/claim', () => import('./pages/forms/
 const formRoute = workspacePage('forms/$formId', () => import('./pages/forms/form-page.tsx'), 'FormPage');
 const inboxRoute = workspacePage('forms/$formId/submissions', () => import('./pages/inbox/inbox-page.tsx'), 'InboxPage');
 const submissionRoute = workspacePage('forms/$formId/submissions/$submissionId', () => import('./pages/inbox/submission-page.tsx'), 'SubmissionPage');
+const draftsRoute = workspacePage('forms/$formId/drafts', () => import('./pages/drafts/drafts-page.tsx'), 'DraftsPage');
 const webhooksRoute = workspacePage('forms/$formId/webhooks', () => import('./pages/webhooks/webhooks-page.tsx'), 'WebhooksPage');
 const membersRoute = workspacePage('members', () => import('./pages/members/members-page.tsx'), 'MembersPage');
 const settingsRoute = workspacePage('settings', () => import('./pages/settings/workspace-settings-page.tsx'), 'WorkspaceSettingsPage');
@@ -162,6 +163,7 @@ const routeTree = rootRoute.addChildren([
     formRoute,
     inboxRoute,
     submissionRoute,
+    draftsRoute,
     webhooksRoute,
     membersRoute,
     auditRoute,

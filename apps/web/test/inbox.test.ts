@@ -173,7 +173,7 @@ describeInBrowser('the inbox', () => {
     const workspaceId = workspaceOf(page);
     const form = await createContactForm(d.t, { token: await sessionOf(page), workspaceId });
     await page.goto(`/w/${workspaceId}/forms/${form.id}`);
-    await see(page.getByRole('heading', { level: 2, name: 'Spam, closing and retention' }));
+    await see(page.getByRole('heading', { level: 2, name: 'Spam, closing, retention and drafts' }));
 
     await page.getByLabel('Honeypot field').fill('_gotcha');
     await page.getByLabel('Captcha').selectOption('turnstile');

@@ -346,6 +346,63 @@ describeInBrowser('the browser kit on an owner’s page', () => {
     expect(captcha.requests.length).toBeGreaterThan(0);
   });
 
+  it('keeps a draft as the visitor types (never a private field), puts it back after a reload, and the submission takes it', async () => {
+    const formId = await newForm({
+      drafts: { enabled: true, ttl_days: 7 },
+      schema: [
+        { name: 'email', type: 'email', required: true, label: 'Your email' },
+        { name: 'message', type: 'textarea', label: 'Message' },
+        { name: 'newsletter', type: 'checkbox', label: 'Send me news' },
+        { name: 'card', type: 'text', label: 'Card number', private: true },
+      ],
+    });
+    const form =
+      `<form method="post" action="${d.url}/v1/forms/${formId}/submissions">` +
+      '<label>Your email <input name="email" type="email" required></label>' +
+      '<label>Message <textarea name="message"></textarea></label>' +
+      '<label><input name="newsletter" type="checkbox"> Send me news</label>' +
+      '<label>Card number <input name="card"></label><button>Send</button></form>';
+    const path = servePage(form);
+    const drafts = async () => {
+      const listed = await d.t.request('GET', `/v1/forms/${formId}/drafts`, { token });
+      expect(listed.status, listed.body).toBe(200);
+      return (listed.json.data as { data: Record<string, unknown> }[]).map((draft) => draft.data);
+    };
+    const page = await visit(siteOrigin, path);
+    await page.getByLabel('Your email').fill('ada@example.com');
+    await page.getByLabel('Message').fill('Half a thought');
+    await page.getByLabel('Send me news').check();
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await eventually(drafts).toEqual([{ email: 'ada@example.com', message: 'Half a thought', newsletter: true }]);
+
+    // The tab is closed and opened again: the answers are back, the card number is not.
+    await page.addInitScript(() => addEventListener('lfk:restore', (e) => Object.assign(window, { restored: (e as CustomEvent).detail.data })));
+    await page.reload();
+    await eventually(() => page.getByLabel('Message').inputValue()).toBe('Half a thought');
+    expect(await page.evaluate(() => (window as { restored?: unknown }).restored)).toEqual({
+      email: 'ada@example.com',
+      message: 'Half a thought',
+      newsletter: true,
+    });
+    expect(await page.getByLabel('Your email').inputValue()).toBe('ada@example.com');
+    expect(await page.getByLabel('Send me news').isChecked()).toBe(true);
+    expect(await page.getByLabel('Card number').inputValue()).toBe('');
+
+    // Saved again as the visitor goes on: one draft, the newest values.
+    await page.getByLabel('Message').fill('A whole thought');
+    await eventually(drafts).toEqual([{ email: 'ada@example.com', message: 'A whole thought', newsletter: true }]);
+
+    await page.getByRole('button', { name: 'Send' }).click();
+    await see(page.getByRole('status').getByText('Thank you: your answers were sent.'));
+    expect(await count(formId)).toBe(1);
+    expect(await drafts()).toEqual([]);
+    expect(await page.evaluate((id) => localStorage.getItem(`lfk:draft:${id}`), formId)).toBeNull();
+    // Opened again after sending: a blank form.
+    await page.reload();
+    await eventually(() => page.evaluate(() => typeof (window as { lfk?: unknown }).lfk)).toBe('object');
+    expect(await page.getByLabel('Message').inputValue()).toBe('');
+  });
+
   it('a script whose integrity hash does not match is not run: the form still posts as plain HTML', async () => {
     const formId = await newForm();
     const tampered = scriptTag.replace(/integrity="sha384-[^"]+"/, `integrity="sha384-${Buffer.alloc(48).toString('base64')}"`);

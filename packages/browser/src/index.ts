@@ -3,8 +3,10 @@
  * its `action` is an lfk submission URL (`…/v1/forms/form_…/submissions`) or it says
  * `data-lfk-form="form_…"`. The form keeps working without this script: it posts as plain HTML and
  * lfk answers with its pages. Events on the form: `lfk:submit` (cancelable), `lfk:progress`,
- * `lfk:success` (cancelable: the page shows the success itself), `lfk:error`.
+ * `lfk:success` (cancelable: the page shows the success itself), `lfk:error`, and `lfk:restore` when
+ * a draft's answers were put back.
  */
+import { Drafts } from './drafts.ts';
 import { Feedback } from './feedback.ts';
 import { addSpamControls, resetCaptcha, submitButtons } from './spam-controls.ts';
 import { descriptionUrl, newKey, type PublicForm, submissionsUrl, type Target, targetOf, type WireError } from './wire.ts';
@@ -61,6 +63,7 @@ class LfkForm {
   readonly target: Target;
   readonly feedback: Feedback;
   description: PublicForm | null = null;
+  drafts: Drafts | null = null;
   attempt: Attempt | null = null;
   request: XMLHttpRequest | null = null;
   warned = false;
@@ -84,6 +87,11 @@ class LfkForm {
       this.description = description;
       addSpamControls(this.form, description);
       if (!description.open) this.feedback.say(description.closed_message || 'This form is closed.');
+      else if (description.drafts) {
+        this.drafts = new Drafts(this.form, this.target, description);
+        const restored = await this.drafts.restore();
+        if (restored) fire(this.form, 'restore', { data: restored });
+      }
     } catch {
       if (await reachable(this.target)) this.refusedOrigin();
     }
@@ -106,13 +114,13 @@ class LfkForm {
     feedback.say('Sending…');
     const buttons = submitButtons(form).filter((b) => !b.disabled);
     for (const button of buttons) button.disabled = true;
-    const answer = await this.send(files ? data : jsonOf(data), this.attempt.key);
+    const answer = await this.send(files ? data : jsonOf(data), this.attempt.key, this.drafts?.token ?? null);
     for (const button of buttons) button.disabled = false;
     feedback.hideProgress();
     this.answered(answer);
   }
 
-  send(body: FormData | string, key: string): Promise<Answer> {
+  send(body: FormData | string, key: string, draft: string | null): Promise<Answer> {
     return new Promise((resolve) => {
       const xhr = new XMLHttpRequest();
       this.request = xhr;
@@ -127,6 +135,7 @@ class LfkForm {
       xhr.open('POST', submissionsUrl(this.target));
       xhr.setRequestHeader('accept', 'application/json');
       xhr.setRequestHeader('idempotency-key', key);
+      if (draft) xhr.setRequestHeader('lfk-draft', draft);
       if (typeof body === 'string') xhr.setRequestHeader('content-type', 'application/json');
       else {
         // Files: their progress, and a way to stop (fetch cannot report an upload's progress).
@@ -147,6 +156,7 @@ class LfkForm {
     const { form, feedback } = this;
     if (status >= 200 && status < 300) {
       this.attempt = null;
+      this.drafts?.sent();
       if (!fire(form, 'success', { submission: body }, true)) return;
       const redirect = form.getAttribute('data-lfk-redirect');
       if (redirect) location.assign(redirect);

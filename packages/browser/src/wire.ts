@@ -14,9 +14,10 @@ export interface PublicForm {
   id: string;
   open: boolean;
   closed_message: string | null;
-  fields: { name: string; label: string | null }[];
+  fields: { name: string; type: string; label: string | null; private?: boolean }[];
   honeypot_field: string | null;
   captcha: { provider: CaptchaProvider; site_key: string } | null;
+  drafts: boolean;
 }
 
 /** Where a form is sent: lfk's base URL (no trailing slash) and the form's id. */
@@ -27,6 +28,7 @@ export interface Target {
 
 export const submissionsUrl = (t: Target) => `${t.base}/v1/forms/${t.id}/submissions`;
 export const descriptionUrl = (t: Target) => `${t.base}/v1/forms/${t.id}/public`;
+export const draftsUrl = (t: Target) => `${t.base}/v1/forms/${t.id}/drafts`;
 
 /** `…/v1/forms/form_…/submissions`: a form whose action is this is lfk's. */
 const SUBMISSIONS = /^(.*)\/v1\/forms\/(form_\w+)\/submissions\/?$/;

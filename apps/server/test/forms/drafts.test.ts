@@ -162,6 +162,33 @@ describe('a draft kept for the page', () => {
     expect(submissions.json.data).toEqual([]);
   });
 
+  it("are counted on the workspace's forms list, and deleted by the form's members: their tokens find nothing after", async () => {
+    const form = await draftsForm();
+    const kept = await fromPage('POST', `/v1/forms/${form.id}/drafts`, { data: { name: 'Kept' } });
+    const gone = await fromPage('POST', `/v1/forms/${form.id}/drafts`, { data: { name: 'Gone' } });
+    const counted = async () => {
+      const forms = await t.request('GET', `/v1/workspaces/${owner.owner.workspaceId}/forms?limit=100`, { token: owner.owner.token });
+      return forms.json.data.find((f: { id: string }) => f.id === form.id).draft_count;
+    };
+    expect(await counted()).toBe(2);
+    const other = await draftsForm();
+    const path = `/v1/forms/${form.id}/drafts/delete`;
+    // An id of another form's draft counts nothing there.
+    const elsewhere = await fromPage('POST', `/v1/forms/${other.id}/drafts`, { data: { name: 'Elsewhere' } });
+    const deleted = await t.request('POST', path, { token: owner.owner.token, body: { ids: [gone.json.id, elsewhere.json.id, 'drf_unknown'] } });
+    expect(deleted.status, deleted.body).toBe(200);
+    expect(deleted.json).toEqual({ deleted: 1 });
+    expectError(await fromPage('GET', `/v1/forms/${form.id}/drafts/${gone.json.resume_token}`), 404, 'draft_not_found');
+    expect((await fromPage('GET', `/v1/forms/${form.id}/drafts/${kept.json.resume_token}`)).status).toBe(200);
+    expect((await fromPage('GET', `/v1/forms/${other.id}/drafts/${elsewhere.json.resume_token}`)).status).toBe(200);
+    expect(await counted()).toBe(1);
+    // A key is no member's session; more than 100 ids, or none, is refused whole.
+    expectError(await t.request('POST', path, { token: owner.key, body: { ids: [kept.json.id] } }), 403, 'session_required');
+    expectError(await t.request('POST', path, { token: owner.owner.token, body: { ids: Array(101).fill(kept.json.id) } }), 400, 'invalid_request');
+    expectError(await t.request('POST', path, { token: owner.owner.token, body: { ids: [] } }), 400, 'invalid_request');
+    expect(await t.count('drafts where form_id = ?', [form.id])).toBe(1);
+  });
+
   it('shows in the form and its public description, with the fields a page must not save', async () => {
     const form = await draftsForm({ drafts: { enabled: true, ttl_days: 30 } });
     expect((await t.request('GET', `/v1/forms/${form.id}`, { token: owner.key })).json.drafts).toEqual({ enabled: true, ttl_days: 30 });

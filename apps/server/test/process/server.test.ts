@@ -45,8 +45,8 @@ describe('health, docs and the wire format', () => {
     // routes, which the server answers itself (not /metrics, an operator's route).
     const operations = Object.values(paths).flatMap((ops) => Object.keys(ops as object));
     expect(operations).toHaveLength(restRoutes.length + 4 + 2 + 3);
-    expect(restRoutes).toHaveLength(100);
-    expect(Object.keys(paths)).toHaveLength(78 + 3 + 3);
+    expect(restRoutes).toHaveLength(101);
+    expect(Object.keys(paths)).toHaveLength(78 + 4 + 3);
   });
 
   it('echoes a sane x-request-id and replaces anything else', async () => {

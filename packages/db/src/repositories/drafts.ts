@@ -70,6 +70,25 @@ export class DraftRepository extends BaseRepository<IDraft> {
     return rows.length > 0;
   }
 
+  /** Deletes the form's drafts with these ids (members discarding them): how many there were. */
+  async deleteInForm(formId: string, ids: string[]): Promise<number> {
+    const rows = await this.em.execute<unknown[]>(`delete from drafts where form_id = ? and id in (${ids.map(() => '?').join(', ')}) returning id`, [
+      formId,
+      ...ids,
+    ]);
+    return rows.length;
+  }
+
+  /** How many live drafts each form has (a form with none is left out). */
+  async countsOf(formIds: string[], now: Date): Promise<Map<string, number>> {
+    if (formIds.length === 0) return new Map();
+    const rows = await this.em.execute<{ form_id: string; n: number | string }[]>(
+      `select form_id, count(*) as n from drafts where expires_at > ? and form_id in (${formIds.map(() => '?').join(', ')}) group by form_id`,
+      [now, ...formIds],
+    );
+    return new Map(rows.map((r) => [r.form_id, Number(r.n)]));
+  }
+
   /** Deletes up to `limit` drafts whose lifetime has ended: how many. */
   async sweepExpired(now: Date, limit = 500): Promise<number> {
     const rows = await this.em.execute<unknown[]>(

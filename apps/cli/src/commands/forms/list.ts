@@ -11,6 +11,7 @@ export const formsListCommand = () =>
       { header: 'FIELDS', value: (f) => String(f.schema.length), optional: true },
       { header: 'SUBMISSIONS', value: (f) => String(f.submission_count) },
       { header: 'LAST', value: (f) => f.last_submission_at ?? '', time: true, optional: true },
+      { header: 'DRAFTS', value: (f) => (f.drafts.enabled ? String(f.draft_count) : ''), optional: true },
       {
         header: 'NOTIFY',
         value: (f) => f.notify_emails.map((address) => `${address}${f.verified_notify_emails.includes(address) ? '' : ' (unverified)'}`).join(', '),

@@ -71,6 +71,11 @@ function LoadedForm({ form, workspaceId, role }: { form: Form; workspaceId: stri
           <Link className="button" to="/w/$workspaceId/forms/$formId/submissions" params={{ workspaceId, formId: form.id }}>
             Submissions
           </Link>
+          {form.drafts.enabled && (
+            <Link className="button secondary" to="/w/$workspaceId/forms/$formId/drafts" params={{ workspaceId, formId: form.id }}>
+              Drafts
+            </Link>
+          )}
           <Link className="button secondary" to="/w/$workspaceId/forms/$formId/webhooks" params={{ workspaceId, formId: form.id }}>
             Webhooks
           </Link>

@@ -72,6 +72,17 @@ function columns(workspaceId: string): Column<Form>[] {
         </Link>
       ),
     },
+    {
+      label: 'Drafts',
+      cell: (form) =>
+        form.drafts.enabled || form.draft_count > 0 ? (
+          <Link to="/w/$workspaceId/forms/$formId/drafts" params={params(form)} aria-label={`${form.draft_count} drafts of ${form.name}`}>
+            {form.draft_count}
+          </Link>
+        ) : (
+          <span className="muted">Off</span>
+        ),
+    },
     { label: 'Last submission', cell: (form) => (form.last_submission_at ? <Time iso={form.last_submission_at} /> : <span className="muted">None yet</span>) },
     {
       label: 'Submissions from',

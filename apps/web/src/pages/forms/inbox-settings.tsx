@@ -1,5 +1,5 @@
 import type { RouterInputs } from '@lfk/client';
-import { CAPTCHA_PROVIDERS, type CaptchaProvider, RETENTION_DAYS, SPAM_RETENTION_DAYS } from '@lfk/vocabulary';
+import { CAPTCHA_PROVIDERS, type CaptchaProvider, DRAFT_TTL_DAYS, RETENTION_DAYS, SPAM_RETENTION_DAYS } from '@lfk/vocabulary';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -22,6 +22,7 @@ interface InboxValues {
   max_submissions: string;
   closed_message: string;
   retention_days: string;
+  drafts: { enabled: boolean; ttl_days: string };
 }
 
 const FIELDS = [
@@ -35,6 +36,9 @@ const FIELDS = [
   'max_submissions',
   'closed_message',
   'retention_days',
+  'drafts',
+  'drafts.enabled',
+  'drafts.ttl_days',
 ];
 
 function valuesOf(form: Form): InboxValues {
@@ -48,6 +52,7 @@ function valuesOf(form: Form): InboxValues {
     max_submissions: form.max_submissions === null ? '' : String(form.max_submissions),
     closed_message: form.closed_message ?? '',
     retention_days: form.retention_days === null ? '' : String(form.retention_days),
+    drafts: { enabled: form.drafts.enabled, ttl_days: String(form.drafts.ttl_days) },
   };
 }
 
@@ -80,6 +85,10 @@ function changes(form: Form, values: InboxValues): Update {
   if (max !== form.max_submissions) update.max_submissions = max;
   const message = values.closed_message.trim() || null;
   if (message !== form.closed_message) update.closed_message = message;
+  const draftDays = numberOrNull(values.drafts.ttl_days);
+  if (values.drafts.enabled !== form.drafts.enabled || draftDays !== form.drafts.ttl_days) {
+    update.drafts = { enabled: values.drafts.enabled, ...(draftDays === null ? {} : { ttl_days: draftDays }) };
+  }
   return update;
 }
 
@@ -89,7 +98,7 @@ function retentionChange(form: Form, values: InboxValues): { retention_days: num
   return retention === form.retention_days ? null : { retention_days: retention };
 }
 
-/** A form's spam defences, when it stops taking submissions, and how long it keeps them. */
+/** A form's spam defences, when it stops taking submissions, how long it keeps them, and whether its page keeps drafts. */
 export function InboxSettings({ form }: { form: Form }) {
   const id = useId();
   const queryClient = useQueryClient();
@@ -127,7 +136,7 @@ export function InboxSettings({ form }: { form: Form }) {
   };
   return (
     <section aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>Spam, closing and retention</h2>
+      <h2 id={`${id}-title`}>Spam, closing, retention and drafts</h2>
       <SubmitForm className="form-editor" onSubmit={editor.handleSubmit(submit)} problem={problem} submitLabel="Save spam and closing" pending={save.isPending}>
         <fieldset>
           <legend>Spam</legend>
@@ -204,6 +213,25 @@ export function InboxSettings({ form }: { form: Form }) {
               `Optional, ${RETENTION_DAYS.min} to ${RETENTION_DAYS.max}: older submissions are deleted. Blank keeps them until you delete them. ` +
               `Spam is deleted after ${SPAM_RETENTION_DAYS} days.`
             }
+          />
+        </fieldset>
+        <fieldset>
+          <legend>Drafts</legend>
+          <div className="field checkbox">
+            <input id={`${id}-drafts`} type="checkbox" aria-describedby={`${id}-drafts-hint`} {...editor.register('drafts.enabled')} />
+            <label htmlFor={`${id}-drafts`}>Keep drafts</label>
+          </div>
+          <p id={`${id}-drafts-hint`} className="hint">
+            With the browser kit on your page, what a visitor types is kept as they go and put back when they come back, so a closed tab loses nothing. Never a
+            file, never a private field.
+          </p>
+          <ErrorText id={`${id}-drafts-error`} message={errorAt(errors, 'drafts.enabled') ?? errorAt(errors, 'drafts')} />
+          <TextField
+            form={editor}
+            name="drafts.ttl_days"
+            label="Keep a draft for (days)"
+            inputMode="numeric"
+            hint={`${DRAFT_TTL_DAYS.min} to ${DRAFT_TTL_DAYS.max} days after its last save, never longer than the form keeps submissions.`}
           />
         </fieldset>
       </SubmitForm>

@@ -48,4 +48,10 @@ export const accessCases: AccessCase[] = [
     success: (res) => expect(res.json).toEqual({ data: [], next_cursor: null }),
     expect: workspaceMember(200, '404 form_not_found'),
   },
+  {
+    route: 'POST /v1/forms/:form_id/drafts/delete',
+    prepare: async (w) => ({ params: { form_id: await draftForm(w) }, body: { ids: ['drf_unknown'] } }),
+    success: (res) => expect(res.json).toEqual({ deleted: 0 }),
+    expect: workspaceMember(200, '404 form_not_found'),
+  },
 ];

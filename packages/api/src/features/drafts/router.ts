@@ -10,7 +10,7 @@ import type { Context } from '../../context.ts';
 import { formMemberProcedure, publicProcedure, router } from '../../trpc.ts';
 import { admitOrigin, browserSubmitter, findSubmissionForm } from '../inbox/rules.ts';
 import { assertKeepsDrafts, draftLifetimeMs, draftValuesOf } from './rules.ts';
-import { draft, draftListInput, draftSaveInput, draftStartInput, draftTokenInput, startedDraft } from './schemas.ts';
+import { draft, draftListInput, draftSaveInput, draftStartInput, draftsDeleted, draftsDeleteInput, draftTokenInput, startedDraft } from './schemas.ts';
 
 const wire = (d: { id: string; data: Record<string, string | boolean>; createdAt: Date; updatedAt: Date; expiresAt: Date }) => ({
   id: d.id,
@@ -115,4 +115,10 @@ export const draftsRouter = router({
         (row) => wire({ id: row.id, data: row.data, createdAt: row.createdAt, updatedAt: row.updatedAt, expiresAt: row.expiresAt }),
       ),
     ),
+
+  delete: formMemberProcedure
+    .meta(rest('POST /v1/forms/:form_id/drafts/delete', 200, "Delete drafts by id, up to 100 (members' sessions only): their resume tokens find nothing after"))
+    .input(draftsDeleteInput)
+    .output(draftsDeleted)
+    .mutation(async ({ ctx, input }) => ({ deleted: await ctx.em.getRepository(Draft).deleteInForm(ctx.form.id, input.ids) })),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idParam, timestamp } from '../../common-schemas.ts';
 import { listInput } from '../../common-schemas.ts';
+import { MAX_IDS } from '../inbox/schemas.ts';
 
 /** What a visitor typed, by field name: text as typed (perhaps not valid yet), a checkbox as true or false. */
 export const draftValues = z
@@ -11,6 +12,13 @@ export const draftStartInput = z.strictObject({ form_id: idParam, data: draftVal
 export const draftTokenInput = z.object({ form_id: idParam, resume_token: z.string().describe('The `lfp_…` token the draft was started with.') });
 export const draftSaveInput = z.strictObject({ form_id: idParam, resume_token: z.string(), data: draftValues });
 export const draftListInput = listInput.extend({ form_id: idParam });
+export const draftsDeleteInput = z.strictObject({
+  form_id: idParam,
+  ids: z.array(idParam.max(100)).min(1).max(MAX_IDS, `At most ${MAX_IDS} ids at once.`).describe(`Up to ${MAX_IDS} draft ids.`),
+});
+export const draftsDeleted = z
+  .object({ deleted: z.int().describe('How many drafts were deleted (an id of none, or of another form, counts nothing).') })
+  .meta({ id: 'DraftsDeleted' });
 
 export const draft = z
   .object({

@@ -1,4 +1,4 @@
-import { ApiKey, AuditEvent, Form, type IForm, isId, newId, Project, Submission, Workspace } from '@lfk/db';
+import { ApiKey, AuditEvent, Draft, Form, type IForm, isId, newId, Project, Submission, Workspace } from '@lfk/db';
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Context, Services } from '../../context.ts';
 import { sha256 } from '../../credentials/secrets.ts';
@@ -387,7 +387,13 @@ export const formsRouter = router({
     }),
 
   list: memberProcedure
-    .meta(rest('GET /v1/workspaces/:workspace_id/forms', 200, "The workspace's forms, newest first, each with its submission count and last submission time"))
+    .meta(
+      rest(
+        'GET /v1/workspaces/:workspace_id/forms',
+        200,
+        "The workspace's forms, newest first, each with its submission and draft counts and last submission time",
+      ),
+    )
     .input(formListInput)
     .output(listOf(formListItem, 'FormList'))
     .query(async ({ ctx, input }) => {
@@ -397,12 +403,19 @@ export const formsRouter = router({
         (before, bounds) => ctx.em.getRepository(Form).newestOfWorkspace(ctx.workspaceId, before, bounds),
         formToWire,
       );
-      const stats = await ctx.em.getRepository(Submission).statsOf(page.data.map((f) => f.id));
+      const ids = page.data.map((f) => f.id);
+      const stats = await ctx.em.getRepository(Submission).statsOf(ids);
+      const drafts = await ctx.em.getRepository(Draft).countsOf(ids, ctx.services.now());
       return {
         ...page,
         data: page.data.map((f) => {
           const counted = stats.get(f.id);
-          return { ...f, submission_count: counted?.count ?? 0, last_submission_at: counted?.lastAt ? iso(counted.lastAt) : null };
+          return {
+            ...f,
+            submission_count: counted?.count ?? 0,
+            last_submission_at: counted?.lastAt ? iso(counted.lastAt) : null,
+            draft_count: drafts.get(f.id) ?? 0,
+          };
         }),
       };
     }),

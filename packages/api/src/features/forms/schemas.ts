@@ -244,8 +244,8 @@ const formFields = {
       enabled: z.boolean(),
       ttl_days: z
         .int()
-        .min(DRAFT_TTL_DAYS.min)
-        .max(DRAFT_TTL_DAYS.max)
+        .min(DRAFT_TTL_DAYS.min, `Must be at least ${DRAFT_TTL_DAYS.min}.`)
+        .max(DRAFT_TTL_DAYS.max, `Must be at most ${DRAFT_TTL_DAYS.max}.`)
         .optional()
         .describe(`How many days a draft lives after its last save: kept as it was when left out (${DRAFT_TTL_DAYS.default} at first).`),
     })
@@ -381,7 +381,13 @@ export type CreatedForm = z.input<typeof createdForm>;
 export const formListInput = workspaceScoped.extend(listInput.shape);
 
 /** A form in its workspace's list: with how many submissions it holds (spam not counted) and when the last came. */
-export const formListItem = form.extend({ submission_count: z.int(), last_submission_at: timestamp.nullable() }).meta({ id: 'FormListItem' });
+export const formListItem = form
+  .extend({
+    submission_count: z.int(),
+    last_submission_at: timestamp.nullable(),
+    draft_count: z.int().describe('Live drafts: answers visitors began and have not sent (0 when the form keeps none).'),
+  })
+  .meta({ id: 'FormListItem' });
 
 export const formClaimInput = z.strictObject({
   form_id: idParam,

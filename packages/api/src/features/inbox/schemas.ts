@@ -60,7 +60,7 @@ const submissionFilters = {
 export const submissionListInput = z.object({ form_id: idParam, ...listInput.shape, ...submissionFilters });
 export const submissionGetInput = z.object({ form_id: idParam, submission_id: idParam });
 
-const MAX_IDS = 100;
+export const MAX_IDS = 100;
 
 export const submissionsDeleteInput = z
   .strictObject({
