@@ -31,9 +31,14 @@ describe('lfk forms: drafts', () => {
     const { formId, asKey } = await formWithKey('--drafts', '14');
     const shown = await owner.lfk(['forms', 'get', formId], asKey);
     expect(shown.stdout).toMatch(/drafts\s+kept 14 days after the last save/);
+    const linked = await owner.lfk(['forms', 'update', formId, '--draft-email-link', 'on', '--json'], asKey);
+    expect(linked.json.drafts).toEqual({ enabled: true, ttl_days: 14, email_link: true });
+    expect((await owner.lfk(['forms', 'get', formId], asKey)).stdout).toMatch(
+      /drafts\s+kept 14 days after the last save, a link to finish later emailed on request/,
+    );
     const off = await owner.lfk(['forms', 'update', formId, '--drafts', 'off', '--json'], asKey);
     expect(off.code, off.stderr).toBe(0);
-    expect(off.json.drafts).toEqual({ enabled: false, ttl_days: 14 });
+    expect(off.json.drafts).toEqual({ enabled: false, ttl_days: 14, email_link: true });
     const tooLong = await owner.lfk(['forms', 'update', formId, '--drafts', '31'], asKey);
     expect(tooLong.code).toBe(1);
     expect(tooLong.stderr).toContain('drafts.ttl_days');

@@ -24,9 +24,10 @@ describeInBrowser('drafts', () => {
     await page.getByRole('button', { name: 'Save spam and closing' }).click();
     await see(page.getByText('Must be at most 30.'));
     await page.getByLabel('Keep a draft for (days)').fill('14');
+    await page.getByLabel('Offer a link by email to finish later').check();
     await page.getByRole('button', { name: 'Save spam and closing' }).click();
     await see(page.getByText('Spam and closing settings saved.'));
-    expect((await d.t.request('GET', `/v1/forms/${form.id}`, { token })).json.drafts).toEqual({ enabled: true, ttl_days: 14 });
+    expect((await d.t.request('GET', `/v1/forms/${form.id}`, { token })).json.drafts).toEqual({ enabled: true, ttl_days: 14, email_link: true });
 
     // Two visitors begin on the form's page.
     for (const name of ['Ada Lovelace', 'Grace Hopper']) {

@@ -5,7 +5,7 @@
  * origin stores nothing, and with JavaScript off the form still posts as plain HTML.
  */
 import { createServer, type Server } from 'node:http';
-import { CAPTCHA_SECRET, CAPTCHA_SITE_KEY, type CaptchaProvider, startCaptchaProvider } from '@lfk/server/testing';
+import { CAPTCHA_SECRET, CAPTCHA_SITE_KEY, type CaptchaProvider, emailsSentTo, startCaptchaProvider, until } from '@lfk/server/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeInBrowser, eventually, expectAccessible, focused, see, useDashboard } from './fixtures.ts';
@@ -401,6 +401,47 @@ describeInBrowser('the browser kit on an owner’s page', () => {
     await page.reload();
     await eventually(() => page.evaluate(() => typeof (window as { lfk?: unknown }).lfk)).toBe('object');
     expect(await page.getByLabel('Message').inputValue()).toBe('');
+  });
+
+  it('emails a link to finish later; the link opens the page on another device with the answers back', async () => {
+    const formId = await newForm({
+      drafts: { enabled: true, email_link: true },
+      schema: [
+        { name: 'email', type: 'email', required: true, label: 'Your email' },
+        { name: 'message', type: 'textarea', label: 'Message' },
+      ],
+    });
+    const path = servePage(
+      `<form method="post" action="${d.url}/v1/forms/${formId}/submissions">` +
+        '<label>Your email <input name="email" type="email" required></label>' +
+        '<label>Message <textarea name="message"></textarea></label><button>Send</button></form>',
+    );
+    const page = await visit(siteOrigin, `${path}?step=2`);
+    const to = `later-${formId.slice(-8)}@example.com`;
+    await page.getByLabel('Your email').fill(to);
+    await page.getByLabel('Message').fill('To be finished on my phone');
+    await page.getByText('Finish later').click();
+    // The address typed in the form is offered.
+    expect(await page.getByLabel('Send the link to').inputValue()).toBe(to);
+    await expectAccessible(page, 'kit-finish-later');
+    await page.getByRole('button', { name: 'Email me a link' }).click();
+    await see(page.getByRole('status').getByText(`We emailed ${to} a link to finish later, on this or another device.`));
+    const email = await until('the draft link', () => emailsSentTo(d.t, to, 'draft_link')[0]);
+    const link = new RegExp(`${siteOrigin}${path}\\?step=2#lfk-draft=${formId}:lfp_\\w+`).exec(email.text)?.[0];
+    expect(link, email.text).toBeDefined();
+
+    // Another device: a browser that has never seen the page follows the link.
+    const phone = await d.newPage();
+    await phone.goto(link!);
+    await eventually(() => phone.getByLabel('Message').inputValue()).toBe('To be finished on my phone');
+    expect(await phone.getByLabel('Your email').inputValue()).toBe(to);
+    // The token leaves the address bar (and the history), and this browser keeps the draft.
+    expect(phone.url()).toBe(`${siteOrigin}${path}?step=2`);
+    expect(await phone.evaluate((id) => localStorage.getItem(`lfk:draft:${id}`), formId)).toMatch(/^lfp_/);
+    await phone.getByRole('button', { name: 'Send' }).click();
+    await see(phone.getByRole('status').getByText('Thank you: your answers were sent.'));
+    expect(await count(formId)).toBe(1);
+    expect(await d.t.count('drafts where form_id = ?', [formId])).toBe(0);
   });
 
   it('a script whose integrity hash does not match is not run: the form still posts as plain HTML', async () => {

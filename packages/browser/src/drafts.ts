@@ -2,7 +2,9 @@
  * Drafts (a form whose description says `drafts: true`): what the visitor types is kept on lfk as
  * they go, under a resume token this browser keeps (localStorage), and put back when the page is
  * opened again. Never a file, never a field the form marks private. The submission names the draft
- * (`Lfk-Draft`), and lfk deletes it with the submission's commit.
+ * (`Lfk-Draft`), and lfk deletes it with the submission's commit. Where the form offers it, the
+ * visitor may ask for a link by email (`#lfk-draft=<form>:<token>` on this page) to finish on
+ * another device.
  */
 import { type PublicForm, type Target, draftsUrl } from './wire.ts';
 
@@ -39,12 +41,20 @@ export class Drafts {
   #sent = '';
   /** Sent: no more saves, whatever the page does next. */
   #done = false;
+  /** The token where this page may not keep one in localStorage. */
+  #memo: string | null = null;
 
   constructor(form: HTMLFormElement, target: Target, description: PublicForm) {
     this.#form = form;
     this.#target = target;
     this.#fields = description.fields.filter((field) => field.type !== 'file' && !field.private);
     this.#key = `lfk:draft:${target.id}`;
+    // Opened from the emailed link: the draft is this browser's now, and the token leaves the address bar.
+    const link = /[#&]lfk-draft=(form_\w+):(lfp_\w+)/.exec(location.hash);
+    if (link?.[1] === target.id) {
+      this.#keep(link[2]!);
+      history.replaceState(history.state, '', location.href.split('#')[0]);
+    }
     const schedule = () => this.#schedule();
     form.addEventListener('input', schedule);
     form.addEventListener('change', schedule);
@@ -55,7 +65,34 @@ export class Drafts {
 
   /** The resume token this browser keeps for the form, if any. */
   get token(): string | null {
-    return storage()?.getItem(this.#key) ?? null;
+    return storage()?.getItem(this.#key) ?? this.#memo;
+  }
+
+  #keep(token: string | null): void {
+    this.#memo = token;
+    try {
+      if (token) storage()?.setItem(this.#key, token);
+      else storage()?.removeItem(this.#key);
+    } catch {}
+  }
+
+  /** Saves what is typed now (after a save under way), and resolves once lfk has it. */
+  async saveNow(): Promise<void> {
+    await this.#saving;
+    this.#flush(false);
+    await this.#saving;
+  }
+
+  /** Asks lfk to email `address` a link to this page with the draft: the answer's status (0: none came, -1: nothing typed to keep). */
+  async emailLink(address: string): Promise<number> {
+    await this.saveNow();
+    const token = this.token;
+    if (!token) return -1;
+    const res = await call(`${draftsUrl(this.#target)}/${encodeURIComponent(token)}/email`, 'POST', {
+      email: address,
+      page_url: location.href.split('#')[0],
+    }).catch(() => null);
+    return res?.status ?? 0;
   }
 
   /** Puts back the answers of the draft this browser keeps; a draft lfk no longer has is forgotten. Resolves to what was put back. */
@@ -63,7 +100,7 @@ export class Drafts {
     const token = this.token;
     if (!token) return null;
     const res = await call(`${draftsUrl(this.#target)}/${encodeURIComponent(token)}`, 'GET').catch(() => null);
-    if (res?.status === 404) storage()?.removeItem(this.#key);
+    if (res?.status === 404) this.#keep(null);
     if (!res?.ok) return null;
     const { data } = (await res.json()) as { data: Record<string, string | boolean> };
     for (const field of this.#fields) {
@@ -78,7 +115,7 @@ export class Drafts {
   sent(): void {
     this.#done = true;
     clearTimeout(this.#timer);
-    storage()?.removeItem(this.#key);
+    this.#keep(null);
   }
 
   #fill(name: string, value: string | boolean): void {
@@ -140,10 +177,10 @@ export class Drafts {
     if (this.#done || !res) return;
     if (res.ok) {
       this.#sent = text;
-      if (!token) storage()?.setItem(this.#key, ((await res.json()) as { resume_token: string }).resume_token);
+      if (!token) this.#keep(((await res.json()) as { resume_token: string }).resume_token);
     } else if (res.status === 404 && token) {
       // Expired or deleted by the owner: the next keystroke starts a new one.
-      storage()?.removeItem(this.#key);
+      this.#keep(null);
     } else if (res.status === 429) {
       const wait = Number(res.headers.get('retry-after'));
       this.#lastSave = Date.now() + (Number.isFinite(wait) ? wait * 1000 : 60_000);

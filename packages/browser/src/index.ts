@@ -6,6 +6,7 @@
  * `lfk:success` (cancelable: the page shows the success itself), `lfk:error`, and `lfk:restore` when
  * a draft's answers were put back.
  */
+import { offerLink } from './continue-later.ts';
 import { Drafts } from './drafts.ts';
 import { Feedback } from './feedback.ts';
 import { addSpamControls, resetCaptcha, submitButtons } from './spam-controls.ts';
@@ -89,6 +90,7 @@ class LfkForm {
       if (!description.open) this.feedback.say(description.closed_message || 'This form is closed.');
       else if (description.drafts) {
         this.drafts = new Drafts(this.form, this.target, description);
+        if (description.draft_email_link) offerLink(this.form, this.drafts, description, (message) => this.feedback.say(message));
         const restored = await this.drafts.restore();
         if (restored) fire(this.form, 'restore', { data: restored });
       }

@@ -18,6 +18,7 @@ export interface PublicForm {
   honeypot_field: string | null;
   captcha: { provider: CaptchaProvider; site_key: string } | null;
   drafts: boolean;
+  draft_email_link: boolean;
 }
 
 /** Where a form is sent: lfk's base URL (no trailing slash) and the form's id. */

@@ -31,6 +31,8 @@ const PUBLIC_URL = 'http://lfk.test';
 const DAY = 86_400_000;
 const github = reporterKeys();
 const LEAK_URL = 'https://github.com/octocat/hello/blob/abc123/config.js';
+/** The owner's page a draft's link opens again (followed in Chromium: apps/web/test/kit.test.ts). */
+const DRAFT_PAGE = `${ORIGIN}/apply`;
 
 // A stand-in for the built dashboard: the server's routes for the app's page are what is tested.
 const dashboardDir = mkdtempSync(join(tmpdir(), 'lfk-dashboard-'));
@@ -126,6 +128,17 @@ const SENDS: Record<EmailKind, () => Promise<string>> = {
     expect((await t.request('POST', `/v1/forms/${form.json.id}/submissions`, { token: key, body: { email: to } })).status).toBe(201);
     return to;
   },
+  async draft_link() {
+    const { key } = await t.signupWithKey();
+    const body = { name: 'Later', schema: [{ name: 'name', type: 'text' }], allowed_origins: [ORIGIN], drafts: { enabled: true, email_link: true } };
+    const form = await t.request('POST', '/v1/forms', { token: key, body });
+    const page = { origin: ORIGIN };
+    const draft = await t.request('POST', `/v1/forms/${form.json.id}/drafts`, { headers: page, body: { data: { name: 'Ada' } } });
+    const to = address('later');
+    const url = `/v1/forms/${form.json.id}/drafts/${draft.json.resume_token}/email`;
+    expect((await t.request('POST', url, { headers: page, body: { email: to, page_url: DRAFT_PAGE } })).status).toBe(202);
+    return to;
+  },
   async api_key_leaked() {
     const { owner, key } = await t.signupWithKey();
     const body = JSON.stringify([{ token: key, type: 'lfk_api_key', url: LEAK_URL, source: 'content' }]);
@@ -177,8 +190,8 @@ describe('every kind of email', () => {
     });
     for (const url of linksOf(email!)) {
       if (!url.startsWith(`${PUBLIC_URL}/`)) {
-        // The only links elsewhere are what lfk was told (where a key was found).
-        expect(url, kind).toBe(LEAK_URL);
+        // The only links elsewhere are what lfk was told: where a key was found, the page a draft was begun on.
+        expect(url, kind).toMatch(kind === 'draft_link' ? new RegExp(`^${DRAFT_PAGE}#lfk-draft=form_\\w+:lfp_\\w+$`) : new RegExp(`^${LEAK_URL}$`));
         continue;
       }
       const path = url.slice(PUBLIC_URL.length);

@@ -5,6 +5,7 @@
  */
 import { Draft } from '@lfk/db';
 import { createForm, expectError, ORIGIN, startTestServer, type TestServer } from '@lfk/server/testing';
+import { emailsSentTo, until } from '@lfk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex, t, useWorld } from './fixtures.ts';
 
@@ -90,6 +91,29 @@ describe('a draft kept for the page', () => {
     expectError(await raw('{"data":'), 400, 'invalid_json');
     expectError(await raw(JSON.stringify({ data: { name: 'x'.repeat(2_000_000) } })), 413, 'payload_too_large');
     expect(await t.count('drafts where form_id = ?', [form.id])).toBe(0);
+  });
+
+  it("refuses hostile bodies asking for a draft's link with the documented 4xx, sending nothing", async () => {
+    const form = await draftsForm({ drafts: { enabled: true, email_link: true } });
+    const started = await fromPage('POST', `/v1/forms/${form.id}/drafts`, { data: { name: 'Ada' } });
+    const url = `/v1/forms/${form.id}/drafts/${started.json.resume_token}/email`;
+    const good = { email: 'ada@example.com', page_url: `${ORIGIN}/apply` };
+    for (const body of [
+      { ...good, email: 'ada\u0000@example.com' },
+      { ...good, email: `${'a'.repeat(300)}@example.com` },
+      { ...good, page_url: `${ORIGIN}/\u0007` },
+      { ...good, page_url: `${ORIGIN}/${'x'.repeat(3000)}` },
+      { ...good, page_url: 'javascript:alert(1)' },
+      { ...good, extra: true },
+      { email: good.email },
+      { ...good, email: ['ada@example.com'] },
+    ]) {
+      expectError(await fromPage('POST', url, body), 400, 'invalid_request');
+    }
+    const raw = (text: string) => t.request('POST', url, { headers: { origin: ORIGIN, 'content-type': 'application/json' }, raw: text });
+    expectError(await raw('{"email":'), 400, 'invalid_json');
+    expectError(await raw(JSON.stringify({ ...good, page_url: `${ORIGIN}/${'x'.repeat(2_000_000)}` })), 413, 'payload_too_large');
+    expect(await t.count('outbox_emails where kind = \'draft_link\' and "to" = ?', [good.email])).toBe(0);
   });
 
   it('answers one 404 for a token of another form, a forged one, a malformed one and an expired one', async () => {
@@ -189,9 +213,58 @@ describe('a draft kept for the page', () => {
     expect(await t.count('drafts where form_id = ?', [form.id])).toBe(1);
   });
 
+  it('emails a link to finish later where the form offers it: the page asking, the token after #, sealed in the outbox', async () => {
+    const form = await draftsForm({ drafts: { enabled: true, email_link: true } });
+    const started = await fromPage('POST', `/v1/forms/${form.id}/drafts`, { data: { name: 'Ada' } });
+    const token: string = started.json.resume_token;
+    const to = `later-${sha256Hex(token).slice(0, 8)}@example.com`;
+    const path = `/v1/forms/${form.id}/drafts/${token}/email`;
+    const sent = await fromPage('POST', path, { email: to, page_url: `${ORIGIN}/apply?step=2#top` });
+    expect(sent.status, sent.body).toBe(202);
+    expect(sent.json).toEqual({ expires_at: started.json.expires_at });
+    expect(sent.headers['access-control-allow-origin']).toBe(ORIGIN);
+    const email = await until('the draft link', () => emailsSentTo(t, to, 'draft_link')[0]);
+    expect(email.subject).toBe('Finish your answers to "Application"');
+    expect(email.text).toContain(`${ORIGIN}/apply?step=2#lfk-draft=${form.id}:${token}`);
+    // The token is in the outbox only sealed; nowhere in the logs but the email printed for this test.
+    const [row] = await t.sql<{ stored: string }>('select row_to_json(o)::text as stored from outbox_emails o where kind = \'draft_link\' and "to" = ?', [to]);
+    expect(row!.stored).not.toContain(token.slice(4));
+
+    // Another origin's page, a forged token, a form that does not offer it: refused, nothing sent.
+    const elsewhere = await fromPage('POST', path, { email: to, page_url: 'https://evil.example/apply' });
+    expectError(elsewhere, 400, 'invalid_request');
+    expect(elsewhere.json.error.details).toEqual([{ path: 'page_url', message: "Must be a page of the request's origin." }]);
+    expectError(await fromPage('POST', path, { email: 'not an address', page_url: `${ORIGIN}/apply` }), 400, 'invalid_request');
+    expectError(
+      await fromPage('POST', `/v1/forms/${form.id}/drafts/lfp_${'A'.repeat(43)}/email`, { email: to, page_url: `${ORIGIN}/` }),
+      404,
+      'draft_not_found',
+    );
+    const quiet = await draftsForm();
+    const quietDraft = await fromPage('POST', `/v1/forms/${quiet.id}/drafts`, { data: { name: 'Ada' } });
+    const refused = await fromPage('POST', `/v1/forms/${quiet.id}/drafts/${quietDraft.json.resume_token}/email`, { email: to, page_url: `${ORIGIN}/` });
+    expectError(refused, 403, 'drafts_disabled');
+    expect(await t.count('outbox_emails where kind = \'draft_link\' and "to" = ?', [to])).toBe(1);
+  });
+
+  it('a draft link goes within the auto-replies’ limits: an address that stopped the workspace’s mail gets none, and the page cannot tell', async () => {
+    const form = await draftsForm({ drafts: { enabled: true, email_link: true } });
+    const started = await fromPage('POST', `/v1/forms/${form.id}/drafts`, { data: { name: 'Grace' } });
+    const to = `stopped-${sha256Hex(started.json.resume_token).slice(0, 8)}@example.com`;
+    const path = `/v1/forms/${form.id}/drafts/${started.json.resume_token}/email`;
+    expect((await fromPage('POST', path, { email: to, page_url: `${ORIGIN}/apply` })).status).toBe(202);
+    const email = await until('the draft link', () => emailsSentTo(t, to, 'draft_link')[0]);
+    const stop = /http:\/\/[^/\s]+(\/v1\/auto-reply-stops\/\S+)/.exec(email.text)![1]!;
+    const stopped = await t.request('POST', stop, { raw: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(stopped.status).toBe(200);
+    const again = await fromPage('POST', path, { email: to, page_url: `${ORIGIN}/apply` });
+    expect(again.status).toBe(202);
+    expect(await t.count('outbox_emails where kind = \'draft_link\' and "to" = ?', [to])).toBe(1);
+  });
+
   it('shows in the form and its public description, with the fields a page must not save', async () => {
     const form = await draftsForm({ drafts: { enabled: true, ttl_days: 30 } });
-    expect((await t.request('GET', `/v1/forms/${form.id}`, { token: owner.key })).json.drafts).toEqual({ enabled: true, ttl_days: 30 });
+    expect((await t.request('GET', `/v1/forms/${form.id}`, { token: owner.key })).json.drafts).toEqual({ enabled: true, ttl_days: 30, email_link: false });
     const described = (await t.request('GET', `/v1/forms/${form.id}/public`)).json;
     expect(described.drafts).toBe(true);
     expect(described.fields.find((f: { name: string }) => f.name === 'card')).toMatchObject({ private: true });

@@ -65,6 +65,7 @@ describe('a form described for its page', () => {
       honeypot_field: '_gotcha',
       captcha: { provider: 'turnstile', site_key: CAPTCHA_SITE_KEY },
       drafts: false,
+      draft_email_link: false,
     });
     expect(res.body).not.toContain(CAPTCHA_SECRET);
     expect(res.body).not.toContain('owner@example.com');

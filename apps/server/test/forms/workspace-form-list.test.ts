@@ -47,11 +47,12 @@ describe('GET /v1/workspaces/{ws}/forms', () => {
       expect(all.json.data.map((f: { id: string }) => f.id)).toEqual(newestFirst);
       expect(all.json.next_cursor).toBeNull();
       for (const f of all.json.data) expect(f).toMatchObject({ state: 'claimed', workspace_id: owner.workspaceId });
-      // The list's item is the form as GET answers it, with its submission count and last time.
+      // The list's item is the form as GET answers it, with its submission count and last time, and its drafts' count.
       expect(all.json.data.find((f: { id: string }) => f.id === ids[0])).toEqual({
         ...(await t.request('GET', `/v1/forms/${ids[0]}`, { token: key })).json,
         submission_count: 0,
         last_submission_at: null,
+        draft_count: 0,
       });
     }
 

@@ -103,7 +103,7 @@ const NAMES_NOTHING: Record<string, string> = { workspace_id: 'workspace_not_fou
 
 /** Routes whose body is not a fixed shape of fields: submissions follow each form's schema, leak reports are signed. */
 // A visitor's values have sections of their own: submissions' here, drafts' in test/forms/drafts.test.ts.
-const OWN_SECTION = new Set<RestRoute['procedure']>(['submissions.create', 'secretScanning.report', 'drafts.start', 'drafts.save']);
+const OWN_SECTION = new Set<RestRoute['procedure']>(['submissions.create', 'secretScanning.report', 'drafts.start', 'drafts.save', 'drafts.email']);
 
 const bodyRoutes = restRoutes.filter((r) => r.from === 'body' && !OWN_SECTION.has(r.procedure));
 const cases = bodyRoutes.flatMap((route) => {

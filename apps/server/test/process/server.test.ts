@@ -41,12 +41,12 @@ describe('health, docs and the wire format', () => {
     expect(submissions.get.operationId).toBe('submissions.list');
     expect(paths['/v1/email-verifications/{token}'].get.responses['200'].content['text/html']).toBeDefined();
     // Every route of the table is documented; and /healthz, /readyz, the document itself, the CORS
-    // preflights of submissions and of the two paths pages keep drafts at, and the browser kit's three
+    // preflights of submissions and of the three paths pages keep drafts at, and the browser kit's three
     // routes, which the server answers itself (not /metrics, an operator's route).
     const operations = Object.values(paths).flatMap((ops) => Object.keys(ops as object));
-    expect(operations).toHaveLength(restRoutes.length + 4 + 2 + 3);
-    expect(restRoutes).toHaveLength(101);
-    expect(Object.keys(paths)).toHaveLength(78 + 4 + 3);
+    expect(operations).toHaveLength(restRoutes.length + 4 + 3 + 3);
+    expect(restRoutes).toHaveLength(102);
+    expect(Object.keys(paths)).toHaveLength(78 + 5 + 3);
   });
 
   it('echoes a sane x-request-id and replaces anything else', async () => {

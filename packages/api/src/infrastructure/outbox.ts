@@ -22,6 +22,7 @@ export const EMAIL_KINDS = {
   verification: 'named',
   invitation: 'named',
   auto_reply: 'named',
+  draft_link: 'named',
   account_verification: 'named',
   password_reset: 'asked',
   password_changed: 'asked',

@@ -35,6 +35,7 @@ import { hostileCases as inboxHostile } from '../features/inbox/inbox.hostile-ca
 import { accessCases as filesAccess } from '../features/files/files.access-cases.ts';
 import { accessCases as publicFormsAccess } from '../features/public-forms/public-forms.access-cases.ts';
 import { accessCases as draftsAccess } from '../features/drafts/drafts.access-cases.ts';
+import { hostileCases as draftsHostile } from '../features/drafts/drafts.hostile-cases.ts';
 import { accessCases as webhooksAccess } from '../features/webhooks/webhooks.access-cases.ts';
 import { hostileCases as webhooksHostile } from '../features/webhooks/webhooks.hostile-cases.ts';
 import { accessCases as emailVerificationAccess } from '../features/email-verification/email-verification.access-cases.ts';
@@ -65,7 +66,7 @@ export const FEATURE_CASES: FeatureCases[] = [
   { folder: 'inbox', access: inboxAccess, hostile: inboxHostile },
   { folder: 'files', access: filesAccess },
   { folder: 'public-forms', access: publicFormsAccess },
-  { folder: 'drafts', access: draftsAccess },
+  { folder: 'drafts', access: draftsAccess, hostile: draftsHostile },
   { folder: 'webhooks', access: webhooksAccess, hostile: webhooksHostile },
   { folder: 'email-verification', access: emailVerificationAccess },
   { folder: 'auto-replies', access: autoRepliesAccess },

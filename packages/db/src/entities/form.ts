@@ -25,6 +25,8 @@ export interface AutoReply {
 export interface DraftSettings {
   enabled: boolean;
   ttl_days: number;
+  /** Whether the page may email a visitor a link to finish later (absent in settings saved before it: no). */
+  email_link?: boolean;
 }
 
 /** One of a form's notification addresses, and whether it was verified (by its link, or as a member's own). */

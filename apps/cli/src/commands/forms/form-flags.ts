@@ -42,7 +42,10 @@ export const withFormOptions = <Args extends unknown[], Opts extends OptionValue
     .option('--auto-reply-subject <text>', "the auto-reply's subject; {field} is replaced by that field's value")
     .option('--auto-reply-text <text|->', "the auto-reply's message, or - to read it from standard input; {field} is replaced by that field's value")
     .addOption(new Option('--auto-reply <state>', 'turn the auto-reply on or off, keeping its words').choices(['on', 'off'] as const))
-    .option('--drafts <days|off>', "keep a visitor's answers as a draft on the form's page, this many days after the last save (1-30); off stops it");
+    .option('--drafts <days|off>', "keep a visitor's answers as a draft on the form's page, this many days after the last save (1-30); off stops it")
+    .addOption(
+      new Option('--draft-email-link <state>', 'let the page email a visitor a link to finish their draft later (on or off)').choices(['on', 'off'] as const),
+    );
 
 type NoOptions = Record<never, never>;
 type FormFlags = ReturnType<ReturnType<typeof withFormOptions<[], NoOptions, NoOptions>>['opts']>;
@@ -117,7 +120,12 @@ export async function formBody(flags: BodyFlags) {
   if (flags.closedMessage !== undefined) body.closed_message = flags.closedMessage === false ? null : flags.closedMessage;
   const autoReply = await autoReplyBody(flags);
   if (autoReply !== undefined) body.auto_reply = autoReply;
-  if (flags.drafts !== undefined) body.drafts = draftsBody(flags.drafts);
+  if (flags.drafts !== undefined || flags.draftEmailLink !== undefined) {
+    body.drafts = {
+      ...(flags.drafts !== undefined ? draftsBody(flags.drafts) : {}),
+      ...(flags.draftEmailLink !== undefined ? { email_link: flags.draftEmailLink === 'on' } : {}),
+    };
+  }
   return body;
 }
 

@@ -55,7 +55,12 @@ export function printForm(form: Form, ctx: CommandContext): void {
     ['honeypot', form.spam.honeypot ?? 'none'],
     ['captcha', form.spam.captcha ? `${form.spam.captcha.provider} (site key ${form.spam.captcha.site_key})` : 'none'],
     ['retention', form.retention_days === null ? 'kept until deleted' : `${form.retention_days} days`],
-    ['drafts', form.drafts.enabled ? `kept ${form.drafts.ttl_days} days after the last save` : 'off'],
+    [
+      'drafts',
+      form.drafts.enabled
+        ? `kept ${form.drafts.ttl_days} days after the last save${form.drafts.email_link ? ', a link to finish later emailed on request' : ''}`
+        : 'off',
+    ],
     [
       'auto-reply',
       form.auto_reply

@@ -22,7 +22,7 @@ interface InboxValues {
   max_submissions: string;
   closed_message: string;
   retention_days: string;
-  drafts: { enabled: boolean; ttl_days: string };
+  drafts: { enabled: boolean; ttl_days: string; email_link: boolean };
 }
 
 const FIELDS = [
@@ -39,6 +39,7 @@ const FIELDS = [
   'drafts',
   'drafts.enabled',
   'drafts.ttl_days',
+  'drafts.email_link',
 ];
 
 function valuesOf(form: Form): InboxValues {
@@ -52,7 +53,7 @@ function valuesOf(form: Form): InboxValues {
     max_submissions: form.max_submissions === null ? '' : String(form.max_submissions),
     closed_message: form.closed_message ?? '',
     retention_days: form.retention_days === null ? '' : String(form.retention_days),
-    drafts: { enabled: form.drafts.enabled, ttl_days: String(form.drafts.ttl_days) },
+    drafts: { enabled: form.drafts.enabled, ttl_days: String(form.drafts.ttl_days), email_link: form.drafts.email_link },
   };
 }
 
@@ -86,8 +87,9 @@ function changes(form: Form, values: InboxValues): Update {
   const message = values.closed_message.trim() || null;
   if (message !== form.closed_message) update.closed_message = message;
   const draftDays = numberOrNull(values.drafts.ttl_days);
-  if (values.drafts.enabled !== form.drafts.enabled || draftDays !== form.drafts.ttl_days) {
-    update.drafts = { enabled: values.drafts.enabled, ...(draftDays === null ? {} : { ttl_days: draftDays }) };
+  const { enabled, email_link: emailLink } = values.drafts;
+  if (enabled !== form.drafts.enabled || draftDays !== form.drafts.ttl_days || emailLink !== form.drafts.email_link) {
+    update.drafts = { enabled, email_link: emailLink, ...(draftDays === null ? {} : { ttl_days: draftDays }) };
   }
   return update;
 }
@@ -233,6 +235,14 @@ export function InboxSettings({ form }: { form: Form }) {
             inputMode="numeric"
             hint={`${DRAFT_TTL_DAYS.min} to ${DRAFT_TTL_DAYS.max} days after its last save, never longer than the form keeps submissions.`}
           />
+          <div className="field checkbox">
+            <input id={`${id}-draft-link`} type="checkbox" aria-describedby={`${id}-draft-link-hint`} {...editor.register('drafts.email_link')} />
+            <label htmlFor={`${id}-draft-link`}>Offer a link by email to finish later</label>
+          </div>
+          <p id={`${id}-draft-link-hint`} className="hint">
+            The kit adds “Finish later” to the form: the visitor gets a link to this page with their answers, for this or another device. Within the
+            auto-replies’ limits per address.
+          </p>
         </fieldset>
       </SubmitForm>
       <p role="status">{saved ? 'Spam and closing settings saved.' : ''}</p>

@@ -10,13 +10,14 @@ import { stopToken, stopUrl } from './stop-links.ts';
 type Sending = Pick<Services, 'db' | 'rateLimits' | 'formCache' | 'metrics' | 'secretBox' | 'publicUrl'>;
 
 /**
- * Why this auto-reply must not go, or the allowance it spent of the address's unasked mail: the
- * address stopped the workspace's, or it has had its share of auto-replies across lfk, or the form,
- * its workspace or the account that set it has had its share, or the address has had its share of
- * mail it did not ask for (`allowsUnasked`). Each allowance is counted only once the one before it
- * allows: a reply refused for its address spends nothing of the form's.
+ * Why mail a form sends to an address a visitor typed (an auto-reply, a draft's link) must not go,
+ * or the allowance it spent of the address's unasked mail: the address stopped the workspace's, or
+ * it has had its share of such mail across lfk, or the form, its workspace or the account that set
+ * the auto-reply has had its share, or the address has had its share of mail it did not ask for
+ * (`allowsUnasked`). Each allowance is counted only once the one before it allows: mail refused for
+ * its address spends nothing of the form's.
  */
-async function skipReason(
+export async function visitorMailVerdict(
   services: Sending,
   form: SubmissionFormReading,
   workspaceId: string,
@@ -47,7 +48,7 @@ export async function autoReplyOf(services: Sending, form: SubmissionFormReading
   if (!settings || !workspaceId || typeof given !== 'string') return null;
   // The email field's check made it one address on one line; it is compared by its lower case.
   const address = given.toLowerCase();
-  const verdict = await skipReason(services, form, workspaceId, address);
+  const verdict = await visitorMailVerdict(services, form, workspaceId, address);
   if ('skipped' in verdict) {
     await services.db.fork().getRepository(Form).countSkippedAutoReply(form.id);
     // The count is part of the form as read, and the database's triggers leave it out: this copy is stale now.

@@ -43,6 +43,15 @@ export const accessCases: AccessCase[] = [
     expect: PAGES_ONLY,
   },
   {
+    route: 'POST /v1/forms/:form_id/drafts/:resume_token/email',
+    prepare: async (w) => ({
+      params: { form_id: await draftForm(w), resume_token: TOKEN },
+      body: { email: 'ada@example.com', page_url: 'https://example.com/' },
+    }),
+    success: () => {},
+    expect: PAGES_ONLY,
+  },
+  {
     route: 'GET /v1/forms/:form_id/drafts',
     prepare: async (w) => ({ params: { form_id: await draftForm(w) } }),
     success: (res) => expect(res.json).toEqual({ data: [], next_cursor: null }),

@@ -2,7 +2,7 @@ import { Draft, newId } from '@lfk/db';
 import { listOf } from '../../common-schemas.ts';
 import { isWellFormedResumeToken, generateResumeToken } from '../../credentials/tokens.ts';
 import { sha256 } from '../../credentials/secrets.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, invalidField } from '../../errors.ts';
 import { pageWithin } from '../../infrastructure/pagination.ts';
 import { iso } from '../../infrastructure/wire.ts';
 import { rest } from '../../procedure-meta.ts';
@@ -10,7 +10,19 @@ import type { Context } from '../../context.ts';
 import { formMemberProcedure, publicProcedure, router } from '../../trpc.ts';
 import { admitOrigin, browserSubmitter, findSubmissionForm } from '../inbox/rules.ts';
 import { assertKeepsDrafts, draftLifetimeMs, draftValuesOf } from './rules.ts';
-import { draft, draftListInput, draftSaveInput, draftStartInput, draftsDeleted, draftsDeleteInput, draftTokenInput, startedDraft } from './schemas.ts';
+import { sendDraftLink } from './draft-link-sending.ts';
+import {
+  draft,
+  draftEmailInput,
+  draftLinkSent,
+  draftListInput,
+  draftSaveInput,
+  draftStartInput,
+  draftsDeleted,
+  draftsDeleteInput,
+  draftTokenInput,
+  startedDraft,
+} from './schemas.ts';
 
 const wire = (d: { id: string; data: Record<string, string | boolean>; createdAt: Date; updatedAt: Date; expiresAt: Date }) => ({
   id: d.id,
@@ -101,6 +113,34 @@ export const draftsRouter = router({
       const saved = await ctx.em.getRepository(Draft).save(form.id, hash, data, now, new Date(now.getTime() + draftLifetimeMs(form)));
       if (!saved) throw new ApiError('draft_not_found');
       return wire(saved);
+    }),
+
+  email: publicProcedure
+    .meta(
+      rest(
+        'POST /v1/forms/:form_id/drafts/:resume_token/email',
+        202,
+        "Email the visitor a link that opens the form's page with their draft, to finish later (a form whose drafts offer it)",
+        {
+          errors: ['form_not_found', 'drafts_disabled', 'origin_not_allowed', 'draft_not_found', 'invalid_request', 'rate_limited'],
+          transport: 'browser',
+        },
+      ),
+    )
+    .input(draftEmailInput)
+    .output(draftLinkSent)
+    .mutation(async ({ ctx, input }) => {
+      const form = await pageForm(ctx, input.form_id);
+      if (!form.drafts?.email_link) throw new ApiError('drafts_disabled', { message: 'This form does not email links to its drafts.' });
+      // The link opens the page that asked for it, nowhere else.
+      if (new URL(input.page_url).origin !== ctx.origin) {
+        throw invalidField('page_url', "Must be a page of the request's origin.");
+      }
+      const found = await ctx.em.getRepository(Draft).findLive(form.id, tokenHashOf(input.resume_token), ctx.services.now());
+      if (!found) throw new ApiError('draft_not_found');
+      await ctx.services.rateLimits.consume('draft_saves', browserSubmitter(form, ctx.ip));
+      await sendDraftLink(ctx.services, ctx.em, form, { to: input.email, pageUrl: input.page_url, token: input.resume_token, expiresAt: found.expiresAt });
+      return { expires_at: iso(found.expiresAt) };
     }),
 
   list: formMemberProcedure

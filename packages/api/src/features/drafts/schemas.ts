@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { idParam, timestamp } from '../../common-schemas.ts';
+import { email, idParam, timestamp } from '../../common-schemas.ts';
+import { httpUrl } from '../forms/schemas.ts';
 import { listInput } from '../../common-schemas.ts';
 import { MAX_IDS } from '../inbox/schemas.ts';
 
@@ -12,6 +13,15 @@ export const draftStartInput = z.strictObject({ form_id: idParam, data: draftVal
 export const draftTokenInput = z.object({ form_id: idParam, resume_token: z.string().describe('The `lfp_…` token the draft was started with.') });
 export const draftSaveInput = z.strictObject({ form_id: idParam, resume_token: z.string(), data: draftValues });
 export const draftListInput = listInput.extend({ form_id: idParam });
+export const draftEmailInput = z.strictObject({
+  form_id: idParam,
+  resume_token: z.string(),
+  email: email.describe('Where the visitor wants the link.'),
+  page_url: httpUrl.describe("The page the link opens again: the one asking, on the request's origin (the draft's token is added after `#`)."),
+});
+export const draftLinkSent = z
+  .object({ expires_at: timestamp.describe('Until when the link finds the draft, unless it is saved again.') })
+  .meta({ id: 'DraftLinkSent' });
 export const draftsDeleteInput = z.strictObject({
   form_id: idParam,
   ids: z.array(idParam.max(100)).min(1).max(MAX_IDS, `At most ${MAX_IDS} ids at once.`).describe(`Up to ${MAX_IDS} draft ids.`),

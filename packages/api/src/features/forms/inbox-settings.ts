@@ -31,7 +31,7 @@ export interface InboxSettingsInput {
   closed_message?: string | null;
   /** At creation only; later through `setRetention`. */
   retention_days?: number | null;
-  drafts?: { enabled: boolean; ttl_days?: number | undefined };
+  drafts?: { enabled?: boolean | undefined; ttl_days?: number | undefined; email_link?: boolean | undefined };
 }
 
 /**
@@ -73,7 +73,11 @@ export function applyInboxSettings(form: IForm, input: InboxSettingsInput, box: 
   if (input.closed_message !== undefined) form.closedMessage = input.closed_message;
   if (input.retention_days !== undefined) form.retentionDays = input.retention_days;
   if (input.drafts !== undefined) {
-    form.drafts = { enabled: input.drafts.enabled, ttl_days: input.drafts.ttl_days ?? form.drafts?.ttl_days ?? DRAFT_TTL_DAYS.default };
+    form.drafts = {
+      enabled: input.drafts.enabled ?? form.drafts?.enabled ?? false,
+      ttl_days: input.drafts.ttl_days ?? form.drafts?.ttl_days ?? DRAFT_TTL_DAYS.default,
+      email_link: input.drafts.email_link ?? form.drafts?.email_link ?? false,
+    };
   }
   const closedChanged = input.closed !== undefined && input.closed !== form.closed;
   if (input.closed !== undefined) form.closed = input.closed;

@@ -241,13 +241,19 @@ const formFields = {
     .describe('Submissions older than this many days are deleted; null keeps them.'),
   drafts: z
     .strictObject({
-      enabled: z.boolean(),
+      enabled: z.boolean().optional().describe('Kept as it was when left out (off at first).'),
       ttl_days: z
         .int()
         .min(DRAFT_TTL_DAYS.min, `Must be at least ${DRAFT_TTL_DAYS.min}.`)
         .max(DRAFT_TTL_DAYS.max, `Must be at most ${DRAFT_TTL_DAYS.max}.`)
         .optional()
         .describe(`How many days a draft lives after its last save: kept as it was when left out (${DRAFT_TTL_DAYS.default} at first).`),
+      email_link: z
+        .boolean()
+        .optional()
+        .describe(
+          'Whether the page may email a visitor a link to finish later (`POST …/drafts/{resume_token}/email`): kept as it was when left out (off at first).',
+        ),
     })
     .describe("Whether a page may keep a visitor's answers as a draft (`POST /v1/forms/{form_id}/drafts`), so a closed tab loses nothing."),
 };
@@ -365,7 +371,7 @@ export const form = z
     max_submissions: z.int().nullable(),
     closed_message: z.string().nullable(),
     retention_days: z.int().nullable(),
-    drafts: z.object({ enabled: z.boolean(), ttl_days: z.int() }).meta({ id: 'DraftSettings' }),
+    drafts: z.object({ enabled: z.boolean(), ttl_days: z.int(), email_link: z.boolean() }).meta({ id: 'DraftSettings' }),
     created_at: timestamp,
     updated_at: timestamp,
   })

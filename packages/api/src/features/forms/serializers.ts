@@ -51,7 +51,7 @@ export const formToWire = (f: FormReading): z.input<typeof form> => ({
   max_submissions: f.maxSubmissions ?? null,
   closed_message: f.closedMessage ?? null,
   retention_days: f.retentionDays ?? null,
-  drafts: { enabled: f.drafts?.enabled ?? false, ttl_days: f.drafts?.ttl_days ?? DRAFT_TTL_DAYS.default },
+  drafts: { enabled: f.drafts?.enabled ?? false, ttl_days: f.drafts?.ttl_days ?? DRAFT_TTL_DAYS.default, email_link: f.drafts?.email_link ?? false },
   created_at: iso(f.createdAt),
   updated_at: iso(f.updatedAt),
 });

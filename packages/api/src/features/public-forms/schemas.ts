@@ -36,5 +36,6 @@ export const publicForm = z
       .nullable()
       .describe('The widget to render, with its public site key.'),
     drafts: z.boolean().describe("Whether the page may save a visitor's answers as a draft to finish later."),
+    draft_email_link: z.boolean().describe('Whether the page may offer to email the visitor a link to finish their draft later.'),
   })
   .meta({ id: 'PublicForm' });

@@ -36,5 +36,6 @@ export function publicFormOf(form: FormReading, intake: IntakeSettings, now: Dat
     honeypot_field: form.honeypot ?? null,
     captcha: form.captchaProvider && form.captchaSiteKey ? { provider: form.captchaProvider, site_key: form.captchaSiteKey } : null,
     drafts: form.drafts?.enabled === true,
+    draft_email_link: form.drafts?.enabled === true && form.drafts.email_link === true,
   };
 }
