@@ -59,7 +59,7 @@ export async function bundleKit(): Promise<string> {
     platform: 'browser',
     logLevel: 'warn',
     write: false,
-    transform: { target: 'es2020' },
+    transform: { target: 'es2022' },
     output: { format: 'iife', minify: true },
   });
   return result.output[0].code;

@@ -10,26 +10,14 @@ import { offerLink } from './continue-later.ts';
 import { Drafts } from './drafts.ts';
 import { Feedback } from './feedback.ts';
 import { addSpamControls, resetCaptcha, submitButtons } from './spam-controls.ts';
-import { descriptionUrl, newKey, type PublicForm, submissionsUrl, type Target, targetOf, type WireError } from './wire.ts';
+import { type Answer, Attempts, hasFile, type Sending, send } from './submission.ts';
+import { descriptionUrl, type PublicForm, submissionsUrl, type Target, targetOf, type WireError } from './wire.ts';
 
 /** The server this script was loaded from (the path before `/v1/kit/`): where `data-lfk-form` forms go without `data-lfk-url`. */
 const scriptSrc = (document.currentScript as HTMLScriptElement | null)?.src;
 const scriptBase = scriptSrc ? scriptSrc.replace(/\/v1\/kit\/[^/]*$/, '') : null;
 
 const enhanced = new WeakSet<HTMLFormElement>();
-
-interface Answer {
-  /** The HTTP status; 0 when no answer could be read (network, or a refused CORS grant), -1 when cancelled. */
-  status: number;
-  body: unknown;
-  retryAfter: string | null;
-}
-
-/** One attempt: its values' fingerprint and its `Idempotency-Key`, kept while the same values are sent again. */
-interface Attempt {
-  fingerprint: string;
-  key: string;
-}
 
 const fire = (form: HTMLFormElement, name: string, detail: unknown, cancelable = false) =>
   form.dispatchEvent(new CustomEvent(`lfk:${name}`, { bubbles: true, cancelable, detail }));
@@ -48,25 +36,14 @@ function notAllowedHere(target: Target): void {
   );
 }
 
-/** The values as the JSON body lfk reads: a name sent more than once becomes a list, as in a plain post. */
-function jsonOf(data: FormData): string {
-  const values: Record<string, string | string[]> = {};
-  for (const [name, value] of data) {
-    if (typeof value !== 'string') continue;
-    const seen = values[name];
-    values[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
-  }
-  return JSON.stringify(values);
-}
-
 class LfkForm {
   readonly form: HTMLFormElement;
   readonly target: Target;
   readonly feedback: Feedback;
   description: PublicForm | null = null;
   drafts: Drafts | null = null;
-  attempt: Attempt | null = null;
-  request: XMLHttpRequest | null = null;
+  readonly attempts = new Attempts();
+  sending: Sending | null = null;
   warned = false;
 
   constructor(form: HTMLFormElement, target: Target) {
@@ -75,7 +52,7 @@ class LfkForm {
     this.feedback = new Feedback(form);
     form.addEventListener('submit', (event) => {
       event.preventDefault();
-      if (!this.request) void this.submit(event.submitter);
+      if (!this.sending) void this.submit(event.submitter);
     });
     void this.describe();
   }
@@ -109,55 +86,28 @@ class LfkForm {
     // With the button pressed, as a plain post sends it.
     const data = new FormData(form, submitter);
     if (!fire(form, 'submit', { data }, true)) return;
-    const files = [...data.values()].some((value) => typeof value !== 'string' && (value.size > 0 || value.name !== ''));
-    const fingerprint = JSON.stringify([...data].map(([name, v]) => [name, typeof v === 'string' ? v : [v.name, v.size, v.lastModified]]));
-    if (this.attempt?.fingerprint !== fingerprint) this.attempt = { fingerprint, key: newKey() };
     feedback.clear();
     feedback.say('Sending…');
     const buttons = submitButtons(form).filter((b) => !b.disabled);
     for (const button of buttons) button.disabled = true;
-    const answer = await this.send(files ? data : jsonOf(data), this.attempt.key, this.drafts?.token ?? null);
+    // Files: their progress, and a way to stop.
+    const sending = send(submissionsUrl(this.target), data, this.attempts.keyFor(data), this.drafts?.token ?? null, (loaded, total) => {
+      const percent = feedback.progress(loaded, total);
+      fire(form, 'progress', { loaded, total, percent });
+    });
+    this.sending = sending;
+    if (hasFile(data)) feedback.showProgress(sending.cancel);
+    const answer = await sending.answer;
+    this.sending = null;
     for (const button of buttons) button.disabled = false;
     feedback.hideProgress();
+    this.attempts.settle(answer.status);
     this.answered(answer);
-  }
-
-  send(body: FormData | string, key: string, draft: string | null): Promise<Answer> {
-    return new Promise((resolve) => {
-      const xhr = new XMLHttpRequest();
-      this.request = xhr;
-      const done = (status: number) => {
-        this.request = null;
-        let parsed: unknown = null;
-        try {
-          parsed = JSON.parse(xhr.responseText);
-        } catch {}
-        resolve({ status, body: parsed, retryAfter: status > 0 ? xhr.getResponseHeader('retry-after') : null });
-      };
-      xhr.open('POST', submissionsUrl(this.target));
-      xhr.setRequestHeader('accept', 'application/json');
-      xhr.setRequestHeader('idempotency-key', key);
-      if (draft) xhr.setRequestHeader('lfk-draft', draft);
-      if (typeof body === 'string') xhr.setRequestHeader('content-type', 'application/json');
-      else {
-        // Files: their progress, and a way to stop (fetch cannot report an upload's progress).
-        this.feedback.showProgress(() => xhr.abort());
-        xhr.upload.onprogress = (event) => {
-          const percent = this.feedback.progress(event.loaded, event.total);
-          fire(this.form, 'progress', { loaded: event.loaded, total: event.total, percent });
-        };
-      }
-      xhr.onload = () => done(xhr.status);
-      xhr.onerror = () => done(0);
-      xhr.onabort = () => done(-1);
-      xhr.send(body);
-    });
   }
 
   async answered({ status, body, retryAfter }: Answer): Promise<void> {
     const { form, feedback } = this;
     if (status >= 200 && status < 300) {
-      this.attempt = null;
       this.drafts?.sent();
       if (!fire(form, 'success', { submission: body }, true)) return;
       const redirect = form.getAttribute('data-lfk-redirect');
@@ -166,8 +116,6 @@ class LfkForm {
       return;
     }
     resetCaptcha(this.description);
-    // A definite refusal: the next attempt is a new one. A lost or cancelled one may be sent again under its key.
-    if (status >= 400 && status < 500) this.attempt = null;
     const error: WireError | null = (body as { error?: WireError } | null)?.error ?? null;
     // What no answer says: its code for the page's listeners.
     let code = 'cancelled';
