@@ -1,11 +1,13 @@
 /**
- * lfk as someone outside this repository gets it. Packs `@lfk/client` and
+ * lfk as someone outside this repository gets it. Packs `@lfk/client`, `@lfk/react` and
  * the CLI, starts a real server (embedded database in a temporary folder, an ephemeral port), then
  *  - installs the client's tarball into a fresh project in a temporary folder, type-checks a small
  *    program under a strict NodeNext tsconfig and runs it: sign up, key create, form create (with
  *    an Idempotency-Key), a submission with a file and its download, revoke, and the 401 caught by its code;
  *  - installs the CLI's tarball with `npm install -g --prefix` and runs `lfk --help` and the same flow
- *    (the file sent with `submissions create --file` and read back with `submissions download`).
+ *    (the file sent with `submissions create --file` and read back with `submissions download`);
+ *  - installs `@lfk/react`'s tarball beside the client's, with React, type-checks a TSX program
+ *    and runs it: a form's description read and the form rendered to HTML on the server.
  * Nothing waits on a clock: the server is awaited on its ready line and `/readyz`.
  * Run with `npm run test:consumers` (npm scripts run on the repository's Node).
  */
@@ -271,6 +273,77 @@ async function checkClient(tarball: string, server: RunningServer, work: string)
   process.stdout.write(program.stdout);
 }
 
+/**
+ * A React app's server code: the form's description read where the page is rendered, the whole form
+ * rendered to HTML with `<LfkForm>` and with the hook and the helpers; `@ts-expect-error`s prove
+ * the types are lfk's, not `any`.
+ */
+const REACT_PROGRAM = `import { fetchPublicForm, LfkError, LfkField, LfkForm, type PublicForm, useLfkForm } from '@lfk/react';
+import { renderToString } from 'react-dom/server';
+
+const baseUrl = process.env.LFK_BASE_URL!;
+const formId = process.env.LFK_FORM_ID!;
+const check = (ok: boolean, what: string) => { if (!ok) throw new Error(\`react consumer: \${what}\`); };
+
+const description: PublicForm | null = await fetchPublicForm(baseUrl, formId);
+check(description?.fields[0]?.name === 'email', 'the description names the fields');
+const whole = renderToString(<LfkForm formId={formId} baseUrl={baseUrl} description={description} submitLabel="Send it" />);
+const posts = whole.includes(\`action="\${baseUrl}/v1/forms/\${formId}/submissions"\`) && whole.includes('name="email"');
+check(posts, 'the form renders on the server, a form that posts');
+check(whole.includes('Send it'), 'with its own button');
+
+function Custom() {
+  const form = useLfkForm(formId, { baseUrl, description });
+  return (
+    <form ref={form.formRef} action={form.action} method="post" onSubmit={form.handleSubmit}>
+      <LfkField form={form} name="email" label="Email" />
+      <LfkError form={form} name="email" />
+      <button disabled={form.submitting}>Send</button>
+    </form>
+  );
+}
+check(renderToString(<Custom />).includes('<label'), 'the hook and the helpers render too');
+console.log(\`react: \${formId} rendered on the server (\${whole.length} characters)\`);
+
+// Never called: the type checker must refuse these.
+export function refusedByTheTypes() {
+  // @ts-expect-error: a form needs its id
+  const noId = <LfkForm baseUrl={baseUrl} />;
+  // @ts-expect-error: a description's fields have names, not numbers
+  const name: number = description!.fields[0]!.name;
+  return [noId, name];
+}
+`;
+
+async function checkReact(tarball: string, clientTarball: string, server: RunningServer, work: string): Promise<void> {
+  const project = join(work, 'react-consumer');
+  await mkdir(join(project, 'src'), { recursive: true });
+  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'react-consumer', private: true, type: 'module' }, null, 2));
+  const tsconfig = { ...CONSUMER_TSCONFIG, compilerOptions: { ...CONSUMER_TSCONFIG.compilerOptions, jsx: 'react-jsx', lib: ['es2023', 'dom'] } };
+  await writeFile(join(project, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
+  await writeFile(join(project, 'src/main.tsx'), REACT_PROGRAM);
+  const fromRepo = ['typescript', '@types/node', 'react', 'react-dom', '@types/react', '@types/react-dom'].map((name) => join(REPO, 'node_modules', name));
+  await run('npm', ['install', '--no-audit', '--no-fund', tarball, clientTarball, ...fromRepo], { cwd: project });
+  const installed = JSON.parse(await readFile(join(project, 'node_modules/@lfk/react/package.json'), 'utf8'));
+  assert(installed.dependencies === undefined, `@lfk/react has dependencies of its own: ${JSON.stringify(installed.dependencies)}`);
+  const tsc = join(project, 'node_modules/.bin/tsc');
+  const checked = await run(tsc, ['-p', project], { cwd: project, check: false });
+  assert(checked.code === 0, `the React program does not type-check:\n${checked.stdout}${checked.stderr}`);
+  // A browser form (no credentials: an unclaimed one) for the page to describe.
+  const created = await fetch(`${server.baseUrl}/v1/forms`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Contact', schema: [{ name: 'email', type: 'email', required: true }], notify_email: `react-${process.pid}@example.com` }),
+  });
+  assert(created.status === 201, `creating a form answered ${created.status}`);
+  const form = (await created.json()) as { id: string };
+  const program = await run(process.execPath, [join(project, 'out/main.js')], {
+    cwd: project,
+    env: { ...OUTSIDE_ENV, LFK_BASE_URL: server.baseUrl, LFK_FORM_ID: form.id },
+  });
+  process.stdout.write(program.stdout);
+}
+
 async function checkCli(tarball: string, server: RunningServer, work: string): Promise<void> {
   const baseUrl = server.baseUrl;
   const prefix = join(work, 'global');
@@ -319,11 +392,12 @@ async function checkCli(tarball: string, server: RunningServer, work: string): P
 const work = await mkdtemp(join(tmpdir(), 'lfk-consumers-'));
 let server: RunningServer | undefined;
 try {
-  console.log(`== packing @lfk/client and @lfk/cli (in ${work})`);
+  console.log(`== packing @lfk/client, @lfk/cli and @lfk/react (in ${work})`);
   const tarballs = join(work, 'tarballs');
   await mkdir(tarballs);
   const clientTarball = await pack('packages/client', tarballs);
   const cliTarball = await pack('apps/cli', tarballs);
+  const reactTarball = await pack('packages/react', tarballs);
   console.log('== starting the server');
   await mkdir(join(work, 'no-dashboard'));
   server = await startServer(join(work, 'data'), join(work, 'no-dashboard'));
@@ -331,6 +405,8 @@ try {
   await checkClient(clientTarball, server, work);
   console.log('== the CLI, installed from its tarball with npm install -g');
   await checkCli(cliTarball, server, work);
+  console.log('== @lfk/react, installed from its tarball beside the client, rendering on the server');
+  await checkReact(reactTarball, clientTarball, server, work);
   console.log('== consumers ok');
 } finally {
   await server?.stop();

@@ -115,6 +115,9 @@ describe('forms create (agent, API key only)', () => {
     expect(result.stdout).toContain('<select name="plan">\n      <option value=""></option>\n      <option>free</option>');
     // And where the browser kit's tag is, to keep the person on the page.
     expect(result.stdout).toContain(`put lfk's script before the form: ${server.baseUrl}/v1/kit gives its tag (script_tag)`);
+    // And the same form in a React app.
+    expect(result.stdout).toContain(`In a React app, with @lfk/react:\n\nimport { fetchPublicForm, LfkForm } from '@lfk/react';`);
+    expect(result.stdout).toContain(`const FORM_ID = '${id}';`);
   });
 
   it('prints the call with a key for a form that takes submissions from servers', async () => {
@@ -407,11 +410,11 @@ describe('reading (owner session vs agent key)', () => {
     const human = await owner.lfk(['forms', 'list']);
     expect(human.code).toBe(0);
     // Through a pipe: the column names, then one tab-separated line per form.
-    expect(human.stdout.split('\n')[0]).toBe('ID\tNAME\tMODE\tFIELDS\tSUBMISSIONS\tLAST\tNOTIFY\tCREATED');
+    expect(human.stdout.split('\n')[0]).toBe('ID\tNAME\tMODE\tFIELDS\tSUBMISSIONS\tLAST\tDRAFTS\tNOTIFY\tCREATED');
     expect((await owner.lfk(['forms', 'list', '--no-headers'])).stdout).not.toContain('NOTIFY');
-    // ID, name, mode, fields, submissions, last submission, notify, created.
+    // ID, name, mode, fields, submissions, last submission, drafts (none kept: blank), notify, created.
     expect(human.stdout).toMatch(
-      new RegExp(`^${contactForm.id}\\tContact us\\tapi_key\\t3\\t2\\t\\d{4}-[^\\t]+\\tteam@example\\.com \\(unverified\\)\\t\\d{4}-`, 'm'),
+      new RegExp(`^${contactForm.id}\\tContact us\\tapi_key\\t3\\t2\\t\\d{4}-[^\\t]+\\t\\tteam@example\\.com \\(unverified\\)\\t\\d{4}-`, 'm'),
     );
     expect(human.stdout).toMatch(new RegExp(`^${typedForm.id}\\tTyped\\tapi_key\\t3\\t1\\t`, 'm'));
   });

@@ -3,6 +3,7 @@
  * error linked by `aria-describedby`), a summary in a polite live region, upload progress with a
  * way to cancel, and the success in place of the form.
  */
+import { CHECK_ANSWERS, fieldOf, SENT } from './outcome.ts';
 import type { PublicForm, WireError } from './wire.ts';
 
 let counter = 0;
@@ -71,7 +72,7 @@ export class Feedback {
     const byField = new Map<HTMLElement, string[]>();
     const elsewhere: string[] = [];
     for (const detail of error.details ?? []) {
-      const name = detail.path.split('.')[0]!;
+      const name = fieldOf(detail.path);
       const field = name ? fieldElement(this.form, name) : null;
       if (field && !(field instanceof HTMLInputElement && field.type === 'hidden')) byField.set(field, [...(byField.get(field) ?? []), detail.message]);
       else {
@@ -93,7 +94,7 @@ export class Feedback {
       if (group) group.append(message);
       else (field.closest('label') ?? field).after(message);
     }
-    this.say(byField.size > 0 ? 'Please check your answers.' : error.message, elsewhere);
+    this.say(byField.size > 0 ? CHECK_ANSWERS : error.message, elsewhere);
     byField.keys().next().value?.focus();
   }
 
@@ -146,7 +147,7 @@ export class Feedback {
     let done = this.form.querySelector<HTMLElement>('[data-lfk-success]');
     if (done) done.hidden = false;
     else {
-      done = make('p', 'Thank you: your answers were sent.');
+      done = make('p', SENT);
       done.setAttribute('role', 'status');
     }
     if (!done.hasAttribute('tabindex')) done.tabIndex = -1;

@@ -10,8 +10,9 @@ import { offerLink } from './continue-later.ts';
 import { Drafts } from './drafts.ts';
 import { Feedback } from './feedback.ts';
 import { addSpamControls, resetCaptcha, submitButtons } from './spam-controls.ts';
+import { answersAt, errorIn, failureSentence } from './outcome.ts';
 import { type Answer, Attempts, hasFile, type Sending, send } from './submission.ts';
-import { descriptionUrl, type PublicForm, submissionsUrl, type Target, targetOf, type WireError } from './wire.ts';
+import { descriptionUrl, type PublicForm, submissionsUrl, type Target, targetOf } from './wire.ts';
 
 /** The server this script was loaded from (the path before `/v1/kit/`): where `data-lfk-form` forms go without `data-lfk-url`. */
 const scriptSrc = (document.currentScript as HTMLScriptElement | null)?.src;
@@ -22,12 +23,7 @@ const enhanced = new WeakSet<HTMLFormElement>();
 const fire = (form: HTMLFormElement, name: string, detail: unknown, cancelable = false) =>
   form.dispatchEvent(new CustomEvent(`lfk:${name}`, { bubbles: true, cancelable, detail }));
 
-/** Whether lfk's server can be reached at all from here: a script cannot read an answer without a CORS grant, but can tell that one came. */
-const reachable = (target: Target) =>
-  fetch(descriptionUrl(target), { mode: 'no-cors', cache: 'no-store' }).then(
-    () => true,
-    () => false,
-  );
+const reachable = (target: Target) => answersAt(descriptionUrl(target));
 
 function notAllowedHere(target: Target): void {
   console.error(
@@ -105,8 +101,9 @@ class LfkForm {
     this.answered(answer);
   }
 
-  async answered({ status, body, retryAfter }: Answer): Promise<void> {
+  async answered(answer: Answer): Promise<void> {
     const { form, feedback } = this;
+    const { status, body } = answer;
     if (status >= 200 && status < 300) {
       this.drafts?.sent();
       if (!fire(form, 'success', { submission: body }, true)) return;
@@ -116,25 +113,14 @@ class LfkForm {
       return;
     }
     resetCaptcha(this.description);
-    const error: WireError | null = (body as { error?: WireError } | null)?.error ?? null;
+    const error = errorIn(answer);
+    const refusedHere = answer.status === 0 && (await reachable(this.target));
+    if (refusedHere || error?.code === 'origin_not_allowed') this.refusedOrigin();
+    const sentence = failureSentence(answer, refusedHere);
+    if (sentence) feedback.say(sentence);
+    else feedback.showErrors(error!, this.description);
     // What no answer says: its code for the page's listeners.
-    let code = 'cancelled';
-    if (status === -1) feedback.say('Upload cancelled: nothing was sent.');
-    else if (status === 0) {
-      if (await reachable(this.target)) {
-        code = 'origin_not_allowed';
-        this.refusedOrigin();
-        feedback.say('This form cannot be sent from this page. Please contact the site’s owner another way.');
-      } else {
-        code = 'network_error';
-        feedback.say('Your answers could not be sent: check your connection, then press the button again.');
-      }
-    } else if (error?.code === 'origin_not_allowed') {
-      this.refusedOrigin();
-      feedback.say('This form cannot be sent from this page. Please contact the site’s owner another way.');
-    } else if (status === 429) feedback.say(`Too many attempts: please try again${retryAfter ? ` in ${retryAfter} seconds` : ' later'}.`);
-    else if (error && status < 500) feedback.showErrors(error, this.description);
-    else feedback.say('Something went wrong on our side: your answers were not sent. Please try again in a moment.');
+    const code = status === -1 ? 'cancelled' : status > 0 ? 'server_error' : refusedHere ? 'origin_not_allowed' : 'network_error';
     fire(form, 'error', {
       status: Math.max(status, 0),
       error: error ?? { code, message: feedback.status.textContent },

@@ -6,7 +6,7 @@
 import type { CaptchaProvider, PublicForm } from './wire.ts';
 
 /** Each provider's widget class (its script renders every element with it), script, and global. */
-const PROVIDERS: Record<CaptchaProvider, [string, string, string]> = {
+export const PROVIDERS: Record<CaptchaProvider, [string, string, string]> = {
   turnstile: ['cf-turnstile', 'https://challenges.cloudflare.com/turnstile/v0/api.js', 'turnstile'],
   hcaptcha: ['h-captcha', 'https://js.hcaptcha.com/1/api.js', 'hcaptcha'],
   recaptcha: ['g-recaptcha', 'https://www.google.com/recaptcha/api.js', 'grecaptcha'],
@@ -41,7 +41,7 @@ function addHoneypot(form: HTMLFormElement, name: string): void {
 }
 
 function addCaptcha(form: HTMLFormElement, provider: CaptchaProvider, siteKey: string): void {
-  const [className, src] = PROVIDERS[provider];
+  const className = PROVIDERS[provider][0];
   if (!form.querySelector(`.${className}`)) {
     const widget = document.createElement('div');
     widget.className = className;
@@ -56,12 +56,17 @@ function addCaptcha(form: HTMLFormElement, provider: CaptchaProvider, siteKey: s
     // A provider already loaded renders what it found at its load; a widget added later is rendered here.
     captchaGlobal(provider)?.render?.(widget, { sitekey: siteKey });
   }
-  if (!document.querySelector(`script[src^="${src}"]`)) {
-    const script = document.createElement('script');
-    script.src = src;
-    script.async = true;
-    document.head.append(script);
-  }
+  loadCaptchaScript(provider);
+}
+
+/** The provider's script, added to the page once: it renders every widget of its class. */
+export function loadCaptchaScript(provider: CaptchaProvider): void {
+  const src = PROVIDERS[provider][1];
+  if (document.querySelector(`script[src^="${src}"]`)) return;
+  const script = document.createElement('script');
+  script.src = src;
+  script.async = true;
+  document.head.append(script);
 }
 
 /** Puts the form's honeypot and captcha on the page, as its description names them. */

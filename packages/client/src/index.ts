@@ -37,6 +37,7 @@ export {
   fetchSubmissionSnippet,
   htmlFormSnippet,
   kitFormSnippet,
+  reactFormSnippet,
   type SnippetForm,
   submissionUrl,
 } from './snippets.ts';

@@ -125,6 +125,25 @@ export function kitFormSnippet(form: SnippetForm, baseUrl: string, scriptTag: st
   return `${scriptTag}\n${htmlFormSnippet(form, baseUrl)}`;
 }
 
+/**
+ * The same form in a React app, with `@lfk/react`: `<LfkForm>` draws it from its public description
+ * (read on the server, the first HTML is a form that posts) and sends it in place.
+ */
+export function reactFormSnippet(form: Pick<SnippetForm, 'id'>, baseUrl: string): string {
+  return [
+    "import { fetchPublicForm, LfkForm } from '@lfk/react';",
+    '',
+    `const LFK = '${baseUrl}';`,
+    `const FORM_ID = '${form.id}';`,
+    '',
+    '// Where the page is rendered (a server component, a loader), so the first HTML is the whole form:',
+    '// const description = await fetchPublicForm(LFK, FORM_ID);',
+    'export function ContactForm({ description }) {',
+    '  return <LfkForm formId={FORM_ID} baseUrl={LFK} description={description} success={<p>Thank you: we will be in touch.</p>} />;',
+    '}',
+  ].join('\n');
+}
+
 const hasFiles = (form: SnippetForm) => form.schema.some((f) => f.type === 'file');
 
 /** Extensions of the types a file field most often takes, for an example file's name. */

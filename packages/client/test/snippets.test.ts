@@ -10,7 +10,15 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type Account, useTestServer } from '@lfk/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLfkClient, curlSubmissionSnippet, fetchSubmissionSnippet, htmlFormSnippet, kitFormSnippet, type SnippetForm } from '../src/index.ts';
+import {
+  createLfkClient,
+  curlSubmissionSnippet,
+  fetchSubmissionSnippet,
+  htmlFormSnippet,
+  kitFormSnippet,
+  reactFormSnippet,
+  type SnippetForm,
+} from '../src/index.ts';
 
 const run = promisify(execFile);
 const t = useTestServer();
@@ -117,5 +125,12 @@ describe('a form without files', () => {
     const form = await createForm(contactSchema);
     const tag = `<script src="${baseUrl}/v1/kit/lfk-0.1.0-0123456789.js" integrity="sha384-x" crossorigin="anonymous" defer></script>`;
     expect(kitFormSnippet(form, baseUrl, tag)).toBe(`${tag}\n${htmlFormSnippet(form, baseUrl)}`);
+  });
+
+  it('the React snippet names the form and the server (it is rendered for real in apps/web/test/react.test.ts)', async () => {
+    const form = await createForm(contactSchema);
+    const snippet = reactFormSnippet(form, baseUrl);
+    expect(snippet).toContain(`const LFK = '${baseUrl}';\nconst FORM_ID = '${form.id}';`);
+    expect(snippet).toContain('<LfkForm formId={FORM_ID} baseUrl={LFK} description={description}');
   });
 });

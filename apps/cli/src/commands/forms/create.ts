@@ -5,10 +5,10 @@ import { action } from '../run-command.ts';
 import { formBody, retentionOf, withFormOptions } from './form-flags.ts';
 import { type Form, printForm } from './print-form.ts';
 
-type Snippets = Pick<typeof import('@lfk/client'), 'submissionUrl' | 'htmlFormSnippet' | 'curlSubmissionSnippet'>;
+type Snippets = Pick<typeof import('@lfk/client'), 'submissionUrl' | 'htmlFormSnippet' | 'curlSubmissionSnippet' | 'reactFormSnippet'>;
 
 /** Where submissions go, and what to paste to send them: the HTML form for a site, or the call with a key. */
-function printHowToSubmit(form: Form, ctx: CommandContext, { submissionUrl, htmlFormSnippet, curlSubmissionSnippet }: Snippets): void {
+function printHowToSubmit(form: Form, ctx: CommandContext, { submissionUrl, htmlFormSnippet, curlSubmissionSnippet, reactFormSnippet }: Snippets): void {
   const base = ctx.settings.baseUrl;
   ctx.out.line();
   ctx.out.line(`Submissions: POST ${submissionUrl(form, base)}`);
@@ -27,6 +27,9 @@ function printHowToSubmit(form: Form, ctx: CommandContext, { submissionUrl, html
   ctx.out.line(htmlFormSnippet(form, base));
   ctx.out.line();
   ctx.out.line(`To keep people on the page, put lfk's script before the form: ${base}/v1/kit gives its tag (script_tag), with its integrity hash.`);
+  ctx.out.line('In a React app, with @lfk/react:');
+  ctx.out.line();
+  ctx.out.line(reactFormSnippet(form, base));
 }
 
 export const formsCreateCommand = () =>

@@ -1,4 +1,4 @@
-import { curlSubmissionSnippet, fetchFormSnippet, fetchSubmissionSnippet, htmlFormSnippet, kitFormSnippet } from '@lfk/client';
+import { curlSubmissionSnippet, fetchFormSnippet, fetchSubmissionSnippet, htmlFormSnippet, kitFormSnippet, reactFormSnippet } from '@lfk/client';
 import { useQuery } from '@tanstack/react-query';
 import type { Form } from './form-values.ts';
 import { CopyButton } from '../../components/copy-button.tsx';
@@ -79,6 +79,11 @@ export function EmbedSnippet({ form }: { form: Form }) {
           <Snippet title="Form with script" code={fetchFormSnippet(form, origin)} />
         </>
       ) : null}
+      <p>
+        In a React app, <code>@lfk/react</code> draws the same form from its description and sends it in place; read the description where the page is rendered
+        and the first HTML is already a form that posts.
+      </p>
+      <Snippet title="React" code={reactFormSnippet(form, origin)} />
     </section>
   );
 }
