@@ -1,13 +1,14 @@
 /**
- * lfk as someone outside this repository gets it. Packs `@lfk/client`, `@lfk/react` and
- * the CLI, starts a real server (embedded database in a temporary folder, an ephemeral port), then
+ * lfk as someone outside this repository gets it. Packs `@lfk/client`, `@lfk/react`, the kit
+ * (`@lfk/browser`) and the CLI, starts a real server (embedded database in a temporary folder, an ephemeral port), then
  *  - installs the client's tarball into a fresh project in a temporary folder, type-checks a small
  *    program under a strict NodeNext tsconfig and runs it: sign up, key create, form create (with
  *    an Idempotency-Key), a submission with a file and its download, revoke, and the 401 caught by its code;
  *  - installs the CLI's tarball with `npm install -g --prefix` and runs `lfk --help` and the same flow
  *    (the file sent with `submissions create --file` and read back with `submissions download`);
  *  - installs `@lfk/react`'s tarball beside the client's, with React, type-checks a TSX program
- *    and runs it: a form's description read and the form rendered to HTML on the server.
+ *    and runs it: a form's description read and the form rendered to HTML on the server;
+ *  - installs the kit's tarball: one file, the script the server serves.
  * Nothing waits on a clock: the server is awaited on its ready line and `/readyz`.
  * Run with `npm run test:consumers` (npm scripts run on the repository's Node).
  */
@@ -344,6 +345,20 @@ async function checkReact(tarball: string, clientTarball: string, server: Runnin
   process.stdout.write(program.stdout);
 }
 
+/** The browser kit from its tarball: one file, no dependencies, the very script the server serves at `/v1/kit/lfk.js`. */
+async function checkKit(tarball: string, server: RunningServer, work: string): Promise<void> {
+  const project = join(work, 'kit-consumer');
+  await mkdir(project, { recursive: true });
+  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'kit-consumer', private: true, type: 'module' }, null, 2));
+  await run('npm', ['install', '--no-audit', '--no-fund', tarball], { cwd: project });
+  const installed = JSON.parse(await readFile(join(project, 'node_modules/@lfk/browser/package.json'), 'utf8'));
+  assert(installed.dependencies === undefined, `@lfk/browser has dependencies: ${JSON.stringify(installed.dependencies)}`);
+  const script = await readFile(join(project, 'node_modules/@lfk/browser/dist/lfk.js'), 'utf8');
+  const served = await fetch(`${server.baseUrl}/v1/kit/lfk.js`);
+  assert(served.status === 200 && (await served.text()) === script, 'the installed kit is the one the server serves');
+  console.log(`kit: @lfk/browser installed, ${script.length} bytes, the same as /v1/kit/lfk.js`);
+}
+
 async function checkCli(tarball: string, server: RunningServer, work: string): Promise<void> {
   const baseUrl = server.baseUrl;
   const prefix = join(work, 'global');
@@ -392,12 +407,13 @@ async function checkCli(tarball: string, server: RunningServer, work: string): P
 const work = await mkdtemp(join(tmpdir(), 'lfk-consumers-'));
 let server: RunningServer | undefined;
 try {
-  console.log(`== packing @lfk/client, @lfk/cli and @lfk/react (in ${work})`);
+  console.log(`== packing @lfk/client, @lfk/cli, @lfk/react and @lfk/browser (in ${work})`);
   const tarballs = join(work, 'tarballs');
   await mkdir(tarballs);
   const clientTarball = await pack('packages/client', tarballs);
   const cliTarball = await pack('apps/cli', tarballs);
   const reactTarball = await pack('packages/react', tarballs);
+  const kitTarball = await pack('packages/browser', tarballs);
   console.log('== starting the server');
   await mkdir(join(work, 'no-dashboard'));
   server = await startServer(join(work, 'data'), join(work, 'no-dashboard'));
@@ -407,6 +423,8 @@ try {
   await checkCli(cliTarball, server, work);
   console.log('== @lfk/react, installed from its tarball beside the client, rendering on the server');
   await checkReact(reactTarball, clientTarball, server, work);
+  console.log('== @lfk/browser, the kit as npm installs it');
+  await checkKit(kitTarball, server, work);
   console.log('== consumers ok');
 } finally {
   await server?.stop();

@@ -1,4 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { KIT_DIST } from '@lfk/browser/build';
@@ -261,4 +262,55 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   if (process.env.LFK_SCREENSHOTS !== '1') return;
   await mkdir(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** An owner's site, on an origin of its own: the visitor's side of the kit and of `@lfk/react`. */
+export interface Site {
+  /** `http://127.0.0.1:<port>`: the origin forms allow. */
+  origin: string;
+  /** The same site at `http://localhost:<port>`: an origin no form allows. */
+  otherOrigin: string;
+  close(): Promise<void>;
+}
+
+/** Starts a site on a free port of 127.0.0.1; `handle` answers each request. */
+export async function startSite(handle: (request: IncomingMessage, response: ServerResponse) => void): Promise<Site> {
+  const server = createServer(handle);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    otherOrigin: `http://localhost:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * The contact form those tests put on a site, made through the API in `who`'s workspace and
+ * allowing `origin`: "Your email" (required) and "Phone number" (lfk checks it, the browser does
+ * not), with "Attachment" when `withFile`; `more` is added to (or replaces) the body. Its id.
+ */
+export async function createSiteForm(
+  t: TestServer,
+  who: { token: string; workspaceId: string },
+  origin: string,
+  { withFile = true, more = {} }: { withFile?: boolean; more?: Record<string, unknown> } = {},
+): Promise<string> {
+  const created = await t.request('POST', '/v1/forms', {
+    token: who.token,
+    body: {
+      name: 'Contact',
+      workspace_id: who.workspaceId,
+      allowed_origins: [origin],
+      schema: [
+        { name: 'email', type: 'email', required: true, label: 'Your email' },
+        { name: 'phone', type: 'tel', label: 'Phone number' },
+        ...(withFile ? [{ name: 'attachment', type: 'file', label: 'Attachment' }] : []),
+      ],
+      ...more,
+    },
+  });
+  expect(created.status, created.body).toBe(201);
+  return created.json.id as string;
 }

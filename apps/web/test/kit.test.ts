@@ -4,11 +4,10 @@
  * its integrity hash, and its form is sent without leaving the page. The same page on another
  * origin stores nothing, and with JavaScript off the form still posts as plain HTML.
  */
-import { createServer, type Server } from 'node:http';
 import { CAPTCHA_SECRET, CAPTCHA_SITE_KEY, type CaptchaProvider, emailsSentTo, startCaptchaProvider, until } from '@lfk/server/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeInBrowser, eventually, expectAccessible, focused, see, useDashboard } from './fixtures.ts';
+import { createSiteForm, describeInBrowser, eventually, expectAccessible, focused, type Site, see, startSite, useDashboard } from './fixtures.ts';
 
 const MIB = 1024 * 1024;
 
@@ -37,7 +36,7 @@ describeInBrowser('the browser kit on an owner’s page', () => {
   });
   afterAll(() => captcha.close());
   const d = useDashboard(captchaEnv);
-  let site: Server;
+  let site: Site;
   /** The site's origin, on the form's list. */
   let siteOrigin: string;
   /** The same site at another name: an origin the form does not allow. */
@@ -49,42 +48,21 @@ describeInBrowser('the browser kit on an owner’s page', () => {
   let workspaceId: string;
 
   beforeAll(async () => {
-    site = createServer((request, response) => {
+    site = await startSite((request, response) => {
       const page = pages.get(new URL(request.url ?? '/', 'http://site').pathname);
       if (page === undefined) return void response.writeHead(404).end();
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
     });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    const address = site.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
-    siteOrigin = `http://127.0.0.1:${port}`;
-    otherOrigin = `http://localhost:${port}`;
+    ({ origin: siteOrigin, otherOrigin } = site);
     const kit = await fetch(`${d.url}/v1/kit`);
     expect(kit.status).toBe(200);
     scriptTag = ((await kit.json()) as { script_tag: string }).script_tag;
     ({ token, workspaceId } = await d.t.signup());
   });
-  afterAll(() => new Promise<void>((resolve) => site.close(() => resolve())));
+  afterAll(() => site.close());
 
   /** A form on the site's origin, made through the API. */
-  async function newForm(more: Record<string, unknown> = {}): Promise<string> {
-    const created = await d.t.request('POST', '/v1/forms', {
-      token,
-      body: {
-        name: 'Contact',
-        workspace_id: workspaceId,
-        allowed_origins: [siteOrigin],
-        schema: [
-          { name: 'email', type: 'email', required: true, label: 'Your email' },
-          { name: 'phone', type: 'tel', label: 'Phone number' },
-          { name: 'attachment', type: 'file', label: 'Attachment' },
-        ],
-        ...more,
-      },
-    });
-    expect(created.status, created.body).toBe(201);
-    return created.json.id as string;
-  }
+  const newForm = (more: Record<string, unknown> = {}) => createSiteForm(d.t, { token, workspaceId }, siteOrigin, { more });
 
   let served = 0;
   /** Serves the owner's page holding `form` (and the kit's tag), returns its path. */

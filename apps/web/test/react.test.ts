@@ -4,7 +4,6 @@
  * HTML is a form that posts; then React hydrates it with no mismatch, and the form is sent in
  * place, each refused field's message beside its input.
  */
-import { createServer, type Server } from 'node:http';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,11 +14,11 @@ import { renderToString } from 'react-dom/server';
 import { build } from 'rolldown';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { App, type AppProps } from './react-site/app.tsx';
-import { describeInBrowser, eventually, expectAccessible, focused, see, useDashboard } from './fixtures.ts';
+import { createSiteForm, describeInBrowser, eventually, expectAccessible, focused, type Site, see, startSite, useDashboard } from './fixtures.ts';
 
 describeInBrowser('@lfk/react on an owner’s page', () => {
   const d = useDashboard();
-  let site: Server;
+  let site: Site;
   let siteOrigin: string;
   let bundleDir: string;
   let bundle: string;
@@ -37,42 +36,23 @@ describeInBrowser('@lfk/react on an owner’s page', () => {
       output: { file: join(bundleDir, 'app.js'), format: 'esm' },
     });
     bundle = await readFile(join(bundleDir, 'app.js'), 'utf8');
-    site = createServer((request, response) => {
+    site = await startSite((request, response) => {
       if (request.url === '/app.js') return void response.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
       if (request.url !== '/contact') return void response.writeHead(404).end();
       // Rendered here, on the server, as a framework would.
       const html = renderToString(createElement(App, props));
-      response
-        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-        .end(
-          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Contact us</title></head><body><div id="root">${html}</div>` +
-            `<script type="application/json" id="props">${JSON.stringify(props).replace(/</g, '\\u003c')}</script>` +
-            '<script type="module" src="/app.js"></script></body></html>',
-        );
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Contact us</title></head><body><div id="root">${html}</div>` +
+          `<script type="application/json" id="props">${JSON.stringify(props).replace(/</g, '\\u003c')}</script>` +
+          '<script type="module" src="/app.js"></script></body></html>',
+      );
     });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    const address = site.address();
-    siteOrigin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    const { token, workspaceId } = await d.t.signup();
-    const created = await d.t.request('POST', '/v1/forms', {
-      token,
-      body: {
-        name: 'Contact',
-        workspace_id: workspaceId,
-        allowed_origins: [siteOrigin],
-        schema: [
-          { name: 'email', type: 'email', required: true, label: 'Your email' },
-          { name: 'phone', type: 'tel', label: 'Phone number' },
-          { name: 'attachment', type: 'file', label: 'Attachment' },
-        ],
-      },
-    });
-    expect(created.status, created.body).toBe(201);
-    const formId = created.json.id as string;
+    siteOrigin = site.origin;
+    const formId = await createSiteForm(d.t, await d.t.signup(), siteOrigin);
     props = { baseUrl: d.url, formId, description: await fetchPublicForm(d.url, formId) };
   });
   afterAll(async () => {
-    await new Promise<void>((resolve) => site.close(() => resolve()));
+    await site.close();
     await rm(bundleDir, { recursive: true, force: true });
   });
 

@@ -4,50 +4,34 @@
  * which names the field by its label and leads back; the form with lfk's browser kit says what is
  * wrong beside the field, then "Thank you", without leaving the page.
  */
-import { createServer, type Server } from 'node:http';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeInBrowser, expectAccessible, see, sessionOf, useDashboard } from './fixtures.ts';
+import { createSiteForm, describeInBrowser, expectAccessible, type Site, see, sessionOf, startSite, useDashboard, workspaceOf } from './fixtures.ts';
 
 describeInBrowser('the pages a visitor meets', () => {
   const d = useDashboard();
-  let site: Server;
+  let site: Site;
   let siteOrigin: string;
   /** The page the site serves: whatever the test last pasted in. */
   let pasted = '';
 
   beforeAll(async () => {
-    site = createServer((_request, response) =>
+    site = await startSite((_request, response) =>
       response
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
         .end(`<!doctype html><html lang="en"><head><title>Contact us</title></head><body><main><h1>Contact us</h1>${pasted}</main></body></html>`),
     );
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    const address = site.address();
-    siteOrigin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    siteOrigin = site.origin;
   });
-  afterAll(() => new Promise<void>((resolve) => site.close(() => resolve())));
+  afterAll(() => site.close());
 
   /** A form on the site's origin, made in the dashboard's workspace, and its page open there. */
   async function formPage(): Promise<{ page: Page; formId: string }> {
     const { page } = await d.ownerPage();
-    const workspaceId = /\/w\/(ws_[0-9A-Za-z]+)/.exec(page.url())![1]!;
-    const token = await sessionOf(page);
-    const created = await d.t.request('POST', '/v1/forms', {
-      token,
-      body: {
-        name: 'Contact',
-        workspace_id: workspaceId,
-        allowed_origins: [siteOrigin],
-        schema: [
-          { name: 'email', type: 'email', required: true, label: 'Your email' },
-          { name: 'phone', type: 'tel', label: 'Phone number' },
-        ],
-      },
-    });
-    expect(created.status, created.body).toBe(201);
-    await page.goto(`/w/${workspaceId}/forms/${created.json.id}`);
-    return { page, formId: created.json.id };
+    const workspaceId = workspaceOf(page);
+    const formId = await createSiteForm(d.t, { token: await sessionOf(page), workspaceId }, siteOrigin, { withFile: false });
+    await page.goto(`/w/${workspaceId}/forms/${formId}`);
+    return { page, formId };
   }
 
   const snippetOf = async (page: Page, title: string) => (await page.getByRole('figure').filter({ hasText: title }).locator('code').textContent())!;
