@@ -316,15 +316,22 @@ export function refusedByTheTypes() {
 }
 `;
 
-async function checkReact(tarball: string, clientTarball: string, server: RunningServer, work: string): Promise<void> {
-  const project = join(work, 'react-consumer');
+/**
+ * `react`: the repository's React 19 (installed from its node_modules), or `18`: React 18 and its
+ * types from the registry, the oldest the package's peer range takes.
+ */
+async function checkReact(tarball: string, clientTarball: string, server: RunningServer, work: string, react: 'repository' | '18'): Promise<void> {
+  const project = join(work, `react-consumer-${react}`);
   await mkdir(join(project, 'src'), { recursive: true });
   await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'react-consumer', private: true, type: 'module' }, null, 2));
   const tsconfig = { ...CONSUMER_TSCONFIG, compilerOptions: { ...CONSUMER_TSCONFIG.compilerOptions, jsx: 'react-jsx', lib: ['es2023', 'dom'] } };
   await writeFile(join(project, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
   await writeFile(join(project, 'src/main.tsx'), REACT_PROGRAM);
-  const fromRepo = ['typescript', '@types/node', 'react', 'react-dom', '@types/react', '@types/react-dom'].map((name) => join(REPO, 'node_modules', name));
-  await run('npm', ['install', '--no-audit', '--no-fund', tarball, clientTarball, ...fromRepo], { cwd: project });
+  const reactPackages = ['react', 'react-dom', '@types/react', '@types/react-dom'];
+  const fromRepo = ['typescript', '@types/node', ...(react === 'repository' ? reactPackages : [])].map((name) => join(REPO, 'node_modules', name));
+  const fromRegistry = react === '18' ? ['react@18.3.1', 'react-dom@18.3.1', '@types/react@18', '@types/react-dom@18'] : [];
+  await run('npm', ['install', '--no-audit', '--no-fund', tarball, clientTarball, ...fromRepo, ...fromRegistry], { cwd: project });
+  const version = JSON.parse(await readFile(join(project, 'node_modules/react/package.json'), 'utf8')).version as string;
   const installed = JSON.parse(await readFile(join(project, 'node_modules/@lfk/react/package.json'), 'utf8'));
   assert(installed.dependencies === undefined, `@lfk/react has dependencies of its own: ${JSON.stringify(installed.dependencies)}`);
   const tsc = join(project, 'node_modules/.bin/tsc');
@@ -334,7 +341,7 @@ async function checkReact(tarball: string, clientTarball: string, server: Runnin
   const created = await fetch(`${server.baseUrl}/v1/forms`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Contact', schema: [{ name: 'email', type: 'email', required: true }], notify_email: `react-${process.pid}@example.com` }),
+    body: JSON.stringify({ name: 'Contact', schema: [{ name: 'email', type: 'email', required: true }], notify_email: `react-${react}-${process.pid}@example.com` }),
   });
   assert(created.status === 201, `creating a form answered ${created.status}`);
   const form = (await created.json()) as { id: string };
@@ -342,7 +349,7 @@ async function checkReact(tarball: string, clientTarball: string, server: Runnin
     cwd: project,
     env: { ...OUTSIDE_ENV, LFK_BASE_URL: server.baseUrl, LFK_FORM_ID: form.id },
   });
-  process.stdout.write(program.stdout);
+  process.stdout.write(program.stdout.replace('react:', `react ${version}:`));
 }
 
 /** The browser kit from its tarball: one file, no dependencies, the very script the server serves at `/v1/kit/lfk.js`. */
@@ -422,7 +429,8 @@ try {
   console.log('== the CLI, installed from its tarball with npm install -g');
   await checkCli(cliTarball, server, work);
   console.log('== @lfk/react, installed from its tarball beside the client, rendering on the server');
-  await checkReact(reactTarball, clientTarball, server, work);
+  await checkReact(reactTarball, clientTarball, server, work, 'repository');
+  await checkReact(reactTarball, clientTarball, server, work, '18');
   console.log('== @lfk/browser, the kit as npm installs it');
   await checkKit(kitTarball, server, work);
   console.log('== consumers ok');
