@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 // The arrows between the workspace's packages point one way: apps (server, web, cli, bench) use
@@ -48,7 +49,11 @@ function workspaces(): Workspace[] {
     ];
     for (const file of files) {
       const text = readFileSync(file, 'utf8');
-      const specifiers = [...text.matchAll(/(?:from|import\(?)\s*'(@lfk\/[^'/]+)(?:\/[^']*)?'/g)].map((m) => m[1]!);
+      // What the file imports, as the compiler reads it: not text that only looks like an import (a snippet in a string).
+      const specifiers = ts
+        .preProcessFile(text, true, true)
+        .importedFiles.map((imported) => /^@lfk\/[^/]+/.exec(imported.fileName)?.[0])
+        .filter((name): name is string => name !== undefined);
       imports.set(
         relative(REPO, file),
         [...new Set(specifiers)].filter((name) => names.has(name)),
