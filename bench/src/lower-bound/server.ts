@@ -15,7 +15,7 @@
  * first bytes kept, sniffed by `file-type` against the field's `accept`, renamed to its key, the
  * folder fsynced once for the request, then the submission and its files' rows in one statement.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, hash as digest, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
@@ -141,7 +141,7 @@ function refuse(reply: FastifyReply, status: number, code: string, message: stri
 async function keyOf(request: FastifyRequest): Promise<{ workspaceId: string; keyId: string } | null> {
   const match = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '');
   if (!match) return null;
-  const hash = createHash('sha256').update(match[1]!).digest('hex');
+  const hash = digest('sha256', match[1]!, 'hex');
   const now = Date.now();
   const cached = keys.get(hash);
   if (cached && cached.until > now) return cached.workspaceId === null ? null : cached;

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { type BrowserAnswer, callProcedure, restRoutes } from '@lfk/api';
 import type { FastifyInstance } from 'fastify';
 import { sendError } from './errors.ts';
@@ -29,7 +29,7 @@ export function registerPublicForms(app: FastifyInstance, contextFor: ContextFor
     try {
       const ctx = await contextFor(request, reply, browser);
       const body = JSON.stringify(await callProcedure(ctx, route.procedure, request.params));
-      const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+      const etag = `"${hash('sha256', body, 'base64url').slice(0, 22)}"`;
       reply.header('etag', etag);
       if (alreadyHas(request, etag)) return reply.code(304).send();
       return reply.code(200).type('application/json; charset=utf-8').send(body);
