@@ -341,7 +341,11 @@ async function checkReact(tarball: string, clientTarball: string, server: Runnin
   const created = await fetch(`${server.baseUrl}/v1/forms`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Contact', schema: [{ name: 'email', type: 'email', required: true }], notify_email: `react-${react}-${process.pid}@example.com` }),
+    body: JSON.stringify({
+      name: 'Contact',
+      schema: [{ name: 'email', type: 'email', required: true }],
+      notify_email: `react-${react}-${process.pid}@example.com`,
+    }),
   });
   assert(created.status === 201, `creating a form answered ${created.status}`);
   const form = (await created.json()) as { id: string };
