@@ -3,7 +3,7 @@ import { answersAt, CHECK_ANSWERS, errorIn, failureSentence, fieldOf } from '@lf
 import { loadCaptchaScript, resetCaptcha } from '@lfk/browser/spam-controls';
 import { Attempts, hasFile, type Sending, send } from '@lfk/browser/submission';
 import { descriptionUrl, submissionsUrl, type PublicForm as WirePublicForm } from '@lfk/browser/wire';
-import type { FormEvent, RefObject } from 'react';
+import type { FormEvent } from 'react';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { LfkCreatedSubmission, LfkProgress, PublicForm } from './types.ts';
 
@@ -43,8 +43,8 @@ export interface LfkFormApi extends LfkFormState {
   /** The element id of a field's input, and of its error (for `aria-describedby`): stable from server to browser. */
   inputId: (name: string) => string;
   errorId: (name: string) => string;
-  /** Give it to the `<form>` (`<LfkForm>` does): focus goes to the first wrong field, and drafts are kept. */
-  formRef: RefObject<HTMLFormElement | null>;
+  /** Give it to the `<form>` as its `ref` (`<LfkForm>` does): focus goes to the first wrong field, and drafts are kept. A callback ref: React 18's and 19's types both take it. */
+  formRef: (form: HTMLFormElement | null) => void;
 }
 
 const IDLE = { submitting: false, succeeded: false, submission: null, errors: {}, message: null, progress: null };
@@ -66,7 +66,10 @@ export function useLfkForm(formId: string, options: LfkFormOptions): LfkFormApi 
   const attempts = useRef(new Attempts());
   const sending = useRef<Sending | null>(null);
   const drafts = useRef<Drafts | null>(null);
-  const formRef = useRef<HTMLFormElement | null>(null);
+  const formElement = useRef<HTMLFormElement | null>(null);
+  const formRef = useCallback((form: HTMLFormElement | null) => {
+    formElement.current = form;
+  }, []);
   const uid = useId();
   const success = useRef(onSuccess);
   success.current = onSuccess;
@@ -90,15 +93,15 @@ export function useLfkForm(formId: string, options: LfkFormOptions): LfkFormApi 
     if (!description) return;
     if (description.captcha) loadCaptchaScript(description.captcha.provider);
     if (!description.open) setState((s) => ({ ...s, message: description.closed_message || 'This form is closed.' }));
-    else if (description.drafts && formRef.current && !drafts.current) {
-      drafts.current = new Drafts(formRef.current, target, description as WirePublicForm);
+    else if (description.drafts && formElement.current && !drafts.current) {
+      drafts.current = new Drafts(formElement.current, target, description as WirePublicForm);
       void drafts.current.restore();
     }
   }, [description, target]);
 
   // After a refusal, the first wrong field is where the visitor goes.
   useEffect(() => {
-    if (Object.keys(state.errors).length > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+    if (Object.keys(state.errors).length > 0) formElement.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }, [state.errors]);
 
   const handleSubmit = useCallback(
