@@ -43,7 +43,10 @@ export interface LfkFormApi extends LfkFormState {
   /** The element id of a field's input, and of its error (for `aria-describedby`): stable from server to browser. */
   inputId: (name: string) => string;
   errorId: (name: string) => string;
-  /** Give it to the `<form>` as its `ref` (`<LfkForm>` does): focus goes to the first wrong field, and drafts are kept. A callback ref: React 18's and 19's types both take it. */
+  /**
+   * Give it to the `<form>` as its `ref` (`<LfkForm>` does): focus goes to the first wrong field,
+   * and drafts are kept. A callback ref, which React 18's types take as well as 19's.
+   */
   formRef: (form: HTMLFormElement | null) => void;
 }
 
