@@ -41,11 +41,13 @@ describeInBrowser('@lfk/react on an owner’s page', () => {
       if (request.url !== '/contact') return void response.writeHead(404).end();
       // Rendered here, on the server, as a framework would.
       const html = renderToString(createElement(App, props));
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
-        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Contact us</title></head><body><div id="root">${html}</div>` +
-          `<script type="application/json" id="props">${JSON.stringify(props).replace(/</g, '\\u003c')}</script>` +
-          '<script type="module" src="/app.js"></script></body></html>',
-      );
+      response
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(
+          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Contact us</title></head><body><div id="root">${html}</div>` +
+            `<script type="application/json" id="props">${JSON.stringify(props).replace(/</g, '\\u003c')}</script>` +
+            '<script type="module" src="/app.js"></script></body></html>',
+        );
     });
     siteOrigin = site.origin;
     const formId = await createSiteForm(d.t, await d.t.signup(), siteOrigin);
