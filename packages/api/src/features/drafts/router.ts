@@ -51,6 +51,13 @@ const tokenHashOf = (token: string) => {
   return sha256(token);
 };
 
+/** The form's live draft with this resume token, or `404 draft_not_found`. */
+async function liveDraft(ctx: Context, formId: string, token: string) {
+  const found = await ctx.em.getRepository(Draft).findLive(formId, tokenHashOf(token), ctx.services.now());
+  if (!found) throw new ApiError('draft_not_found');
+  return found;
+}
+
 export const draftsRouter = router({
   start: publicProcedure
     .meta(
@@ -90,9 +97,7 @@ export const draftsRouter = router({
     .output(draft)
     .query(async ({ ctx, input }) => {
       const form = await pageForm(ctx, input.form_id);
-      const found = await ctx.em.getRepository(Draft).findLive(form.id, tokenHashOf(input.resume_token), ctx.services.now());
-      if (!found) throw new ApiError('draft_not_found');
-      return wire(found);
+      return wire(await liveDraft(ctx, form.id, input.resume_token));
     }),
 
   save: publicProcedure
@@ -136,8 +141,7 @@ export const draftsRouter = router({
       if (new URL(input.page_url).origin !== ctx.origin) {
         throw invalidField('page_url', "Must be a page of the request's origin.");
       }
-      const found = await ctx.em.getRepository(Draft).findLive(form.id, tokenHashOf(input.resume_token), ctx.services.now());
-      if (!found) throw new ApiError('draft_not_found');
+      const found = await liveDraft(ctx, form.id, input.resume_token);
       await ctx.services.rateLimits.consume('draft_saves', browserSubmitter(form, ctx.ip));
       await sendDraftLink(ctx.services, ctx.em, form, { to: input.email, pageUrl: input.page_url, token: input.resume_token, expiresAt: found.expiresAt });
       return { expires_at: iso(found.expiresAt) };
