@@ -3,7 +3,7 @@
  * error linked by `aria-describedby`), a summary in a polite live region, upload progress with a
  * way to cancel, and the success in place of the form.
  */
-import { CHECK_ANSWERS, fieldOf, SENT } from './outcome.ts';
+import { CHECK_ANSWERS, fieldOf, percentOf, progressWords, SENT } from './outcome.ts';
 import type { PublicForm, WireError } from './wire.ts';
 
 let counter = 0;
@@ -124,10 +124,10 @@ export class Feedback {
   }
 
   progress(loaded: number, total: number): number {
-    const percent = total > 0 ? Math.floor((loaded / total) * 100) : 0;
+    const percent = percentOf(loaded, total);
     if (this.#progress) {
       this.#progress.bar.value = percent;
-      this.#progress.text.textContent = `${percent}% (${megabytes(loaded)} of ${megabytes(total)} MB)`;
+      this.#progress.text.textContent = progressWords(loaded, total);
     }
     return percent;
   }
@@ -155,5 +155,3 @@ export class Feedback {
     done.focus();
   }
 }
-
-const megabytes = (bytes: number) => (bytes / 1048576).toFixed(1);

@@ -5,6 +5,12 @@ import type { WireError } from './wire.ts';
 export const CHECK_ANSWERS = 'Please check your answers.';
 export const SENT = 'Thank you: your answers were sent.';
 
+/** An upload's progress in whole percent. */
+export const percentOf = (loaded: number, total: number) => (total > 0 ? Math.floor((loaded / total) * 100) : 0);
+const megabytes = (bytes: number) => (bytes / 1048576).toFixed(1);
+/** The same as the visitor reads it beside the bar: `42% (4.2 of 10.0 MB)`. */
+export const progressWords = (loaded: number, total: number) => `${percentOf(loaded, total)}% (${megabytes(loaded)} of ${megabytes(total)} MB)`;
+
 /** lfk's error in an answer, if it holds one. */
 export const errorIn = (answer: Answer): WireError | null => (answer.body as { error?: WireError } | null)?.error ?? null;
 

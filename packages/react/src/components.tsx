@@ -1,5 +1,5 @@
 import { PROVIDERS } from '@lfk/browser/spam-controls';
-import { SENT } from '@lfk/browser/outcome';
+import { progressWords, SENT } from '@lfk/browser/outcome';
 import { type ComponentPropsWithoutRef, createContext, type ReactNode, useContext, useEffect, useRef } from 'react';
 import type { LfkFormApi, LfkFormOptions } from './use-lfk-form.ts';
 import { useLfkForm } from './use-lfk-form.ts';
@@ -152,9 +152,7 @@ export function LfkForm({ formId, baseUrl, description, onSuccess, success, subm
         {form.progress && (
           <div className="lfk-progress">
             <progress max={100} value={form.progress.percent} aria-label="Upload progress" />
-            <span>
-              {form.progress.percent}% ({megabytes(form.progress.loaded)} of {megabytes(form.progress.total)} MB)
-            </span>
+            <span>{progressWords(form.progress.loaded, form.progress.total)}</span>
             <button type="button" onClick={form.cancel}>
               Cancel upload
             </button>
@@ -172,5 +170,3 @@ export function LfkForm({ formId, baseUrl, description, onSuccess, success, subm
     </LfkFormContext.Provider>
   );
 }
-
-const megabytes = (bytes: number) => (bytes / 1048576).toFixed(1);

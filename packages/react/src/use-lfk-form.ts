@@ -1,5 +1,5 @@
 import { Drafts } from '@lfk/browser/drafts';
-import { answersAt, CHECK_ANSWERS, errorIn, failureSentence, fieldOf } from '@lfk/browser/outcome';
+import { answersAt, CHECK_ANSWERS, errorIn, failureSentence, fieldOf, percentOf } from '@lfk/browser/outcome';
 import { loadCaptchaScript, resetCaptcha } from '@lfk/browser/spam-controls';
 import { Attempts, hasFile, type Sending, send } from '@lfk/browser/submission';
 import { descriptionUrl, submissionsUrl, type PublicForm as WirePublicForm } from '@lfk/browser/wire';
@@ -116,7 +116,7 @@ export function useLfkForm(formId: string, options: LfkFormOptions): LfkFormApi 
       const files = hasFile(data);
       setState({ ...IDLE, submitting: true, progress: files ? { loaded: 0, total: 0, percent: 0 } : null });
       const request = send(submissionsUrl(target), data, attempts.current.keyFor(data), drafts.current?.token ?? null, (loaded, total) =>
-        setState((s) => ({ ...s, progress: { loaded, total, percent: total > 0 ? Math.floor((loaded / total) * 100) : 0 } })),
+        setState((s) => ({ ...s, progress: { loaded, total, percent: percentOf(loaded, total) } })),
       );
       sending.current = request;
       void request.answer.then(async (answer) => {
