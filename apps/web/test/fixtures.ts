@@ -314,3 +314,24 @@ export async function createSiteForm(
   expect(created.status, created.body).toBe(201);
   return created.json.id as string;
 }
+
+/**
+ * On a page holding `createSiteForm`'s form (sent in place by the kit or `@lfk/react`): a valid
+ * address and a telephone number the browser takes and lfk refuses, sent; the refusal is beside
+ * the phone field (`aria-invalid`, the message linked by `aria-describedby`, focus there), and the
+ * address is not marked. Answers the phone field's locator.
+ */
+export async function sendRefusedPhone(page: Page, phoneLabel: string): Promise<Locator> {
+  await page.getByLabel('Your email').fill('ada@example.com');
+  // The browser does not check a telephone number: lfk does.
+  await page.getByLabel(phoneLabel).fill('call me');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await see(page.getByRole('status').getByText('Please check your answers.'));
+  const phone = page.getByLabel(phoneLabel);
+  expect(await phone.getAttribute('aria-invalid')).toBe('true');
+  const describedBy = (await phone.getAttribute('aria-describedby'))!;
+  expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe('Must be a telephone number.');
+  expect(await focused(phone)).toBe(true);
+  expect(await page.getByLabel('Your email').getAttribute('aria-invalid')).toBeNull();
+  return phone;
+}

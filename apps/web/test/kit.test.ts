@@ -7,7 +7,18 @@
 import { CAPTCHA_SECRET, CAPTCHA_SITE_KEY, type CaptchaProvider, emailsSentTo, startCaptchaProvider, until } from '@lfk/server/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createSiteForm, describeInBrowser, eventually, expectAccessible, focused, type Site, see, startSite, useDashboard } from './fixtures.ts';
+import {
+  createSiteForm,
+  describeInBrowser,
+  eventually,
+  expectAccessible,
+  focused,
+  type Site,
+  see,
+  sendRefusedPhone,
+  startSite,
+  useDashboard,
+} from './fixtures.ts';
 
 const MIB = 1024 * 1024;
 
@@ -112,17 +123,7 @@ describeInBrowser('the browser kit on an owner’s page', () => {
     const formId = await newForm();
     const path = servePage(plainForm(formId));
     const page = await visit(siteOrigin, path);
-    await page.getByLabel('Your email').fill('ada@example.com');
-    // The browser does not check a telephone number: lfk does.
-    await page.getByLabel('Phone number').fill('call me');
-    await page.getByRole('button', { name: 'Send' }).click();
-    await see(page.getByRole('status').getByText('Please check your answers.'));
-    const phone = page.getByLabel('Phone number');
-    expect(await phone.getAttribute('aria-invalid')).toBe('true');
-    const describedBy = (await phone.getAttribute('aria-describedby'))!;
-    expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe('Must be a telephone number.');
-    expect(await focused(phone)).toBe(true);
-    expect(await page.getByLabel('Your email').getAttribute('aria-invalid')).toBeNull();
+    const phone = await sendRefusedPhone(page, 'Phone number');
     await expectAccessible(page, 'kit-errors');
 
     // Sent again as it was: one message still, not two.

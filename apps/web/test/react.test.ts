@@ -14,7 +14,18 @@ import { renderToString } from 'react-dom/server';
 import { build } from 'rolldown';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { App, type AppProps } from './react-site/app.tsx';
-import { createSiteForm, describeInBrowser, eventually, expectAccessible, focused, type Site, see, startSite, useDashboard } from './fixtures.ts';
+import {
+  createSiteForm,
+  describeInBrowser,
+  eventually,
+  expectAccessible,
+  focused,
+  type Site,
+  see,
+  sendRefusedPhone,
+  startSite,
+  useDashboard,
+} from './fixtures.ts';
 
 describeInBrowser('@lfk/react on an owner’s page', () => {
   const d = useDashboard();
@@ -79,17 +90,7 @@ describeInBrowser('@lfk/react on an owner’s page', () => {
     page.on('pageerror', (error) => problems.push(error.message));
     await page.goto(`${siteOrigin}/contact`);
     await eventually(() => page.evaluate(() => (window as { hydrated?: boolean }).hydrated === true)).toBe(true);
-    await page.getByLabel('Your email').fill('ada@example.com');
-    // The browser does not check a telephone number: lfk does.
-    await page.getByLabel('Your phone').fill('call me');
-    await page.getByRole('button', { name: 'Send' }).click();
-    await see(page.getByRole('status').getByText('Please check your answers.'));
-    const phone = page.getByLabel('Your phone');
-    expect(await phone.getAttribute('aria-invalid')).toBe('true');
-    const describedBy = (await phone.getAttribute('aria-describedby'))!;
-    expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe('Must be a telephone number.');
-    expect(await focused(phone)).toBe(true);
-    expect(await page.getByLabel('Your email').getAttribute('aria-invalid')).toBeNull();
+    const phone = await sendRefusedPhone(page, 'Your phone');
     await expectAccessible(page, 'react-errors');
     expect(await count()).toBe(0);
 
