@@ -2,7 +2,7 @@ import { MAX_ACTIVE_KEYS, MAX_PASSKEYS, MAX_PENDING_INVITATIONS, MAX_WEBHOOKS_PE
 import { DeadlockException, ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
-import { databaseFailureOf } from '@lfk/db';
+import { type DatabaseFailure, databaseFailureOf } from '@lfk/db';
 import { ZodError } from 'zod';
 import { redactSecrets } from './credentials/redact.ts';
 
@@ -245,15 +245,22 @@ function fromConstraintViolation(error: unknown): ApiError | null {
 /** Seconds a client is asked to wait while the database is away (a probe looks every second). */
 export const DATABASE_RETRY_AFTER_S = 5;
 
+/** What a client reads of each failure; an unreachable database keeps the code's own message. */
+const FAILURE_MESSAGES: Record<DatabaseFailure, string | undefined> = {
+  unreachable: undefined,
+  timed_out: 'The database took too long to answer. Retry shortly.',
+  busy: 'Every database connection of this server was in use for too long. Retry shortly.',
+};
+
 /**
- * The database down, hung or too slow to answer: a 503 to retry, not a fault of lfk's. Nothing
+ * The database down, hung, too slow to answer, or this process out of connections: a 503 to retry, not a fault of lfk's. Nothing
  * acknowledged is lost; a write whose commit went unanswered may or may not have been kept, which
  * is what an Idempotency-Key on the retry is for.
  */
 function fromDatabaseFailure(error: unknown): ApiError | null {
   const failure = databaseFailureOf(error);
   if (failure === null) return null;
-  const message = failure === 'timed_out' ? 'The database took too long to answer. Retry shortly.' : undefined;
+  const message = FAILURE_MESSAGES[failure];
   return new ApiError('service_unavailable', { ...(message ? { message } : {}), headers: { 'retry-after': String(DATABASE_RETRY_AFTER_S) } });
 }
 

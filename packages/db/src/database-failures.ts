@@ -3,10 +3,12 @@ import pg from 'pg';
 
 /**
  * How a failed query says the database, not the query, was at fault: `unreachable` (stopped,
- * refusing connections, dropping them, or not answering in time) or `timed_out` (a statement ran
- * past `statement_timeout`: the database is up but too slow or too locked to answer now).
+ * refusing connections, dropping them, or not answering in time), `timed_out` (a statement ran
+ * past `statement_timeout`: the database is up but too slow or too locked to answer now) or
+ * `busy` (every connection of this process's pool was in use past the connect timeout: the
+ * database may be fine, this process has more requests than connections).
  */
-export type DatabaseFailure = 'unreachable' | 'timed_out';
+export type DatabaseFailure = 'unreachable' | 'timed_out' | 'busy';
 
 /** Socket errors of a connection that could not be made or was lost. */
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -18,14 +20,14 @@ const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPI
 const UNREACHABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
 const STATEMENT_TIMEOUT = '57014';
 
-/** What `pg` and `pg-pool` say, with no code, of a connection that ended or never came. */
-const UNREACHABLE_MESSAGES = [
-  /^Connection terminated/,
-  /^timeout exceeded when trying to connect/,
-  /^Query read timeout/,
-  /is not queryable/,
-  /^Client has encountered a connection error/,
-];
+/**
+ * What `pg` and `pg-pool` say, with no code, of a connection that ended or never came. A new
+ * connection PostgreSQL did not take in time ends as "Connection terminated due to connection
+ * timeout"; pg-pool's "timeout exceeded when trying to connect" is a request that waited for a
+ * pooled connection while all were in use (`busy`).
+ */
+const POOL_EXHAUSTED = /^timeout exceeded when trying to connect/;
+const UNREACHABLE_MESSAGES = [/^Connection terminated/, /^Query read timeout/, /is not queryable/, /^Client has encountered a connection error/];
 
 /** Marks an error that came out of the database's pool or one of its connections (`tagFailures`). */
 const FROM_THE_DATABASE = Symbol('lfk.fromTheDatabase');
@@ -52,7 +54,9 @@ function failureOf({ code, message }: { code?: unknown; message?: unknown }): Da
     if (SOCKET_CODES.has(code) || UNREACHABLE_STATES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return 'unreachable';
     if (code === STATEMENT_TIMEOUT) return 'timed_out';
   }
-  return typeof message === 'string' && UNREACHABLE_MESSAGES.some((pattern) => pattern.test(message)) ? 'unreachable' : null;
+  if (typeof message !== 'string') return null;
+  if (POOL_EXHAUSTED.test(message)) return 'busy';
+  return UNREACHABLE_MESSAGES.some((pattern) => pattern.test(message)) ? 'unreachable' : null;
 }
 
 type Callback = (error: Error | undefined, ...rest: unknown[]) => void;

@@ -4,7 +4,9 @@ import { type AddressInfo, connect as dial, createServer, type Server, type Sock
  * A TCP hop in front of a server (PostgreSQL, or lfk itself), which a test can break the ways a
  * server goes away: `down()` drops every connection and refuses new ones (stopped, restarting, its
  * process killed); `hang()` keeps every connection open but carries nothing, old or new (a process
- * stopped with SIGSTOP, a network partition); `up()` forwards again.
+ * stopped with SIGSTOP, a network partition); `up()` forwards again; `cutWhenReused()` drops each
+ * open connection as soon as the client sends on it again (a kept-alive socket the server closed
+ * while it sat idle, found dead by the next request written to it).
  */
 export interface TcpHop {
   /** The target's URL with its host and port replaced by the hop's. */
@@ -12,6 +14,7 @@ export interface TcpHop {
   down(): Promise<void>;
   hang(): Promise<void>;
   up(): Promise<void>;
+  cutWhenReused(): void;
   close(): Promise<void>;
 }
 
@@ -23,11 +26,12 @@ export async function startTcpHop(targetUrl: string): Promise<TcpHop> {
   const target = new URL(targetUrl);
   const targetPort = Number(target.port || DEFAULT_PORTS[target.protocol]);
   let state: State = 'up';
-  const pairs = new Set<{ client: Socket; upstream: Socket | null }>();
+  type Pair = { client: Socket; upstream: Socket | null; cutWhenReused?: boolean };
+  const pairs = new Set<Pair>();
   let listener: Server | null = null;
 
   const accept = (client: Socket) => {
-    const pair: { client: Socket; upstream: Socket | null } = { client, upstream: null };
+    const pair: Pair = { client, upstream: null };
     pairs.add(pair);
     client.on('error', () => {});
     client.on('close', () => {
@@ -39,6 +43,12 @@ export async function startTcpHop(targetUrl: string): Promise<TcpHop> {
     pair.upstream = upstream;
     upstream.on('error', () => client.destroy());
     upstream.on('close', () => client.destroy());
+    // Before the pipe's own listener, so the chunk that finds a cut connection is never forwarded.
+    client.on('data', () => {
+      if (!pair.cutWhenReused) return;
+      upstream.destroy();
+      client.destroy();
+    });
     client.pipe(upstream);
     upstream.pipe(client);
   };
@@ -93,6 +103,9 @@ export async function startTcpHop(targetUrl: string): Promise<TcpHop> {
       state = 'up';
       // Connections held while hung are dropped, as a partition that heals leaves them half-read.
       dropAll();
+    },
+    cutWhenReused() {
+      for (const pair of pairs) pair.cutWhenReused = true;
     },
     async close() {
       state = 'down';

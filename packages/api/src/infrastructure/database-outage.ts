@@ -4,6 +4,8 @@ import type { BackgroundTask } from './background-task.ts';
 
 /** While the database is away, it is asked this often whether it is back. */
 const PROBE_EVERY_MS = 1000;
+/** A full pool is said in the log at most this often. */
+const BUSY_LOG_EVERY_MS = 60_000;
 
 /** What `/readyz` and the metrics say of an outage in progress. */
 export interface OutageState {
@@ -25,6 +27,8 @@ export class DatabaseOutage implements BackgroundTask {
   #state: OutageState | null = null;
   #probe: NodeJS.Timeout | undefined;
   #stopped = false;
+  /** Requests that found the pool full since the last line said so, and when that line was written. */
+  #busy = { count: 0, loggedAt: Number.NEGATIVE_INFINITY };
 
   constructor(db: Database, log: Log) {
     this.#db = db;
@@ -42,6 +46,10 @@ export class DatabaseOutage implements BackgroundTask {
   note(error: unknown): boolean {
     const failure = databaseFailureOf(error);
     if (failure === null) return false;
+    if (failure === 'busy') {
+      this.#noteBusy();
+      return true;
+    }
     if (failure === 'timed_out') {
       // The database answers, slowly: no outage to begin or end, but a line a person can act on.
       this.#log.warn({ reason: messageOf(error) }, 'a database statement ran past its statement timeout; answered 503');
@@ -55,6 +63,22 @@ export class DatabaseOutage implements BackgroundTask {
     this.#log.error({ reason: messageOf(error) }, 'database unreachable: requests that need it answer 503 service_unavailable until it is back');
     this.#scheduleProbe();
     return true;
+  }
+
+  /**
+   * A full pool is load, not an outage: the database answers, so nothing begins or ends and no
+   * probe runs; a line at most once a minute says how many requests it turned away, as every one
+   * of them would flood the log exactly when the process is busiest.
+   */
+  #noteBusy(): void {
+    this.#busy.count++;
+    const now = Date.now();
+    if (now - this.#busy.loggedAt < BUSY_LOG_EVERY_MS) return;
+    this.#log.warn(
+      { requests: this.#busy.count },
+      `every database connection was in use past the connect timeout: ${this.#busy.count} requests answered 503 since the last such line`,
+    );
+    this.#busy = { count: 0, loggedAt: now };
   }
 
   /** `log`, but a line about a database failure is counted towards the outage instead of written. */

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { type S3Server, startS3Server } from '@lfk/testing';
+import { type S3Server, startS3Server, startTcpHop } from '@lfk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DirectoryStorage, type ObjectStorage, objectStorageFrom, S3Storage } from './index.ts';
 
@@ -314,6 +314,27 @@ describe('a misconfigured bucket fails at opening, saying what to fix', () => {
       await expect(storage.check()).rejects.toThrow(/cannot be used: access denied \(403\)/);
     } finally {
       await storage.close();
+    }
+  });
+});
+
+describe('an S3 put on a kept-alive connection the store has dropped', () => {
+  it('is sent again from the spool file: stored whole, on the first call', async () => {
+    const hop = await startTcpHop(s3.endpoint);
+    const storage = new S3Storage({ ...s3Settings(), endpoint: hop.url.replace(/\/$/, '') });
+    try {
+      const first = randomBytes(64 * 1024);
+      const firstKey = newKey();
+      await storage.putFile(firstKey, await spool(first), first.length, 'application/octet-stream');
+      // The connection the first put left open dies the moment the next request is written to it.
+      hop.cutWhenReused();
+      const bytes = randomBytes(256 * 1024);
+      const key = newKey();
+      await storage.putFile(key, await spool(bytes), bytes.length, 'application/octet-stream');
+      expect((await bytesOf(await storage.read(key)))?.equals(bytes)).toBe(true);
+    } finally {
+      await storage.close();
+      await hop.close();
     }
   });
 });

@@ -1,6 +1,6 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -11,6 +11,7 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
+import { isServerError, isThrottlingError, isTransientError } from '@smithy/core/retry';
 import { assertObjectKey, isObjectKey } from './object-key.ts';
 import type { ByteRange, ObjectStorage } from './object-storage.ts';
 
@@ -36,8 +37,24 @@ export interface S3Settings {
 
 /** Without the server's deadlines: to connect, and for one call (half lfk's 60 s idle timeout, which carries the request). */
 export const S3_TIMEOUTS = { connectMs: 5_000, totalMs: 30_000 } as const;
-/** Attempts of each request the SDK may retry (5xx, throttling, a dropped connection): not uploads, whose body stream it cannot replay. */
+/** Attempts of each request (5xx, throttling, a dropped connection): the SDK's, and lfk's own for uploads. */
 const MAX_ATTEMPTS = 3;
+/** An upload's second attempt waits this long, its third twice as long. */
+const RETRY_BASE_MS = 100;
+
+/**
+ * An upload worth sending again: what the SDK would retry (from its own classification), but not a
+ * store that stopped answering: the request's deadline holds one attempt, and a hung store would
+ * hold three.
+ */
+const worthSendingAgain = (error: unknown): boolean => {
+  if (!(error instanceof Error)) return false;
+  // The SDK names a dropped connection (ECONNRESET) a TimeoutError too; its own deadlines have no code.
+  const code = (error as { code?: unknown }).code;
+  if ((error.name === 'TimeoutError' && code === undefined) || code === 'ETIMEDOUT') return false;
+  const sdkError = error as Parameters<typeof isTransientError>[0];
+  return isTransientError(sdkError) || isThrottlingError(sdkError) || isServerError(sdkError);
+};
 
 /**
  * Objects in a bucket, through the official AWS SDK. Objects are private (no ACL is ever sent; the
@@ -99,15 +116,27 @@ export class S3Storage implements ObjectStorage {
 
   async putFile(key: string, path: string, size: number, contentType: string): Promise<void> {
     assertObjectKey(key);
-    const found = await stat(path);
-    if (found.size !== size) throw new Error(`the file to store as ${key} has ${found.size} bytes, not ${size}`);
-    const body = createReadStream(path);
+    // One handle for every attempt: the file cannot go from under a retry (the caller removes it once this returns).
+    const file = await open(path);
     try {
-      // Bounded by socket idleness, not in all: a large file to a slow store is legitimate while its
-      // bytes move, and an upload is tried once (its stream cannot be replayed), so no retry adds up.
-      await this.#client.send(new PutObjectCommand({ Bucket: this.#settings.bucket, Key: key, Body: body, ContentLength: size, ContentType: contentType }));
+      const found = await file.stat();
+      if (found.size !== size) throw new Error(`the file to store as ${key} has ${found.size} bytes, not ${size}`);
+      // The SDK retries no call whose body is a stream (it cannot replay one); lfk can, from the
+      // spool file: a put written to a kept-alive connection the store had closed, or answered 5xx.
+      for (let attempt = 1; ; attempt++) {
+        // Not destroyed after an attempt: that would close the handle the next one reads (closed below).
+        const body = file.createReadStream({ start: 0, autoClose: false });
+        try {
+          // Bounded by socket idleness, not in all: a large file to a slow store is legitimate while its bytes move.
+          await this.#client.send(new PutObjectCommand({ Bucket: this.#settings.bucket, Key: key, Body: body, ContentLength: size, ContentType: contentType }));
+          return;
+        } catch (error) {
+          if (attempt >= MAX_ATTEMPTS || !worthSendingAgain(error)) throw error;
+        }
+        await sleep(RETRY_BASE_MS * 2 ** (attempt - 1));
+      }
     } finally {
-      body.destroy();
+      await file.close();
     }
   }
 
