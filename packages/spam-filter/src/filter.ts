@@ -1,0 +1,57 @@
+import { baseModel } from './base-model.ts';
+import { featuresOf } from './features.ts';
+import type { FieldShape } from './message.ts';
+import { messageOf } from './message.ts';
+import { learn, type OwnWeights, scoreOf } from './model.ts';
+import { reasonsFor, type SpamReasonEntry } from './reasons.ts';
+
+/** What a workspace has taught the filter: its own weights, and the scripts of what it kept. */
+export interface WorkspaceLearning {
+  weights: OwnWeights;
+  scripts: readonly string[];
+}
+
+export const NOTHING_LEARNED: WorkspaceLearning = { weights: new Map(), scripts: [] };
+
+export interface ContentVerdict {
+  /** 0–1, three decimals. */
+  score: number;
+  reasons: SpamReasonEntry[];
+}
+
+/** The shipped model's threshold: where a form's filter starts. */
+export const defaultThreshold = () => baseModel().stored.threshold;
+
+/** Scores a submission's values, as its form's fields say how to read them, with what its workspace learned. */
+export function judgeContent(
+  fields: readonly FieldShape[],
+  values: Readonly<Record<string, unknown>>,
+  learned: WorkspaceLearning = NOTHING_LEARNED,
+): ContentVerdict {
+  const { tokens, signals } = featuresOf(messageOf(fields, values));
+  const { model } = baseModel();
+  const { score, contributions } = scoreOf(model, tokens, learned.weights);
+  return { score: Math.round(score * 1000) / 1000, reasons: reasonsFor(signals, contributions, learned.scripts, model.common) };
+}
+
+/** Scripts a workspace remembers having kept submissions in. */
+const MAX_SCRIPTS = 12;
+
+/**
+ * A member's mark ("spam", or "not spam" and a release from spam) taught to the workspace's own
+ * learning: a copy, the one given is left as it was. A kept submission's script becomes one the
+ * workspace expects.
+ */
+export function learnFromMark(
+  fields: readonly FieldShape[],
+  values: Readonly<Record<string, unknown>>,
+  learned: WorkspaceLearning,
+  spam: boolean,
+): WorkspaceLearning {
+  const { tokens, signals } = featuresOf(messageOf(fields, values));
+  const weights = new Map(learned.weights);
+  learn(baseModel().model, weights, tokens, spam);
+  const script = signals.mainScript;
+  const scripts = !spam && script !== null && !learned.scripts.includes(script) ? [...learned.scripts, script].slice(-MAX_SCRIPTS) : learned.scripts;
+  return { weights, scripts };
+}
