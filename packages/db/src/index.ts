@@ -26,6 +26,7 @@ export * from './repositories/projects.ts';
 export * from './repositories/rate-limit-buckets.ts';
 export * from './repositories/recovery-codes.ts';
 export * from './repositories/sessions.ts';
+export * from './repositories/spam-learnings.ts';
 export * from './repositories/submissions.ts';
 export * from './repositories/submission-files.ts';
 export * from './repositories/object-deletions.ts';

@@ -4,4 +4,4 @@ export { featuresOf } from './features.ts';
 export { type ContentVerdict, defaultThreshold, judgeContent, learnFromMark, NOTHING_LEARNED, type WorkspaceLearning } from './filter.ts';
 export { type FieldShape, type Message, messageOf } from './message.ts';
 export { LEARNING, type LearningLimits, learn, type OwnWeights, scoreOf } from './model.ts';
-export { SPAM_REASON_CODES, type SpamReasonCode, type SpamReasonEntry } from './reasons.ts';
+export type { SpamReasonEntry } from './reasons.ts';

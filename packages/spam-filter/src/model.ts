@@ -68,15 +68,17 @@ export interface LearningLimits {
 export const LEARNING: LearningLimits = { rate: 2, steps: 8, confident: 0.9, maxWeights: 20_000, maxWeight: 6 };
 
 /**
- * One mark: gradient steps on the workspace's own weights (never the base's) towards `spam`, until
- * the model agrees with the mark confidently or the steps run out; then the weights are bounded.
+ * One mark: gradient steps on the workspace's own weights (never the base's) towards `spam`, one at
+ * least, until the model agrees with the mark confidently or the steps run out; then the weights
+ * are bounded.
  */
 export function learn(base: BaseModel, own: OwnWeights, tokens: readonly string[], spam: boolean, limits: LearningLimits = LEARNING): void {
   const target = spam ? 1 : 0;
   const scale = scaleOf(tokens);
   for (let step = 0; step < limits.steps; step++) {
     const { score } = scoreOf(base, tokens, own);
-    if (spam ? score >= limits.confident : score <= 1 - limits.confident) break;
+    // Every mark takes one step at least: a mark on what the model already leans towards still counts.
+    if (step > 0 && (spam ? score >= limits.confident : score <= 1 - limits.confident)) break;
     const gradient = (score - target) * scale;
     for (const token of tokens) {
       if (base.common.has(token)) continue;

@@ -1,21 +1,10 @@
+import type { ContentSignal } from '@lfk/vocabulary';
 import type { Signals } from './features.ts';
 import type { Contribution } from './model.ts';
 
 /** Why a submission scored as it did: DESIGN §19's `spam_reasons`. */
-export const SPAM_REASON_CODES = [
-  'many_links',
-  'link_shortener',
-  'disposable_sender',
-  'mixed_scripts',
-  'unexpected_script',
-  'html',
-  'marked_words',
-  'spammy_words',
-] as const;
-export type SpamReasonCode = (typeof SPAM_REASON_CODES)[number];
-
 export interface SpamReasonEntry {
-  code: SpamReasonCode;
+  code: ContentSignal;
   message: string;
 }
 

@@ -22,6 +22,12 @@ export interface AutoReply {
 }
 
 /** Whether a page may keep a visitor's answers as a draft, and for how many days after its last save. */
+/** The content filter (`@lfk/spam-filter`) on a form: on by default, at the shipped model's threshold when `threshold` is null. */
+export interface SpamFilterSettings {
+  enabled: boolean;
+  threshold: number | null;
+}
+
 export interface DraftSettings {
   enabled: boolean;
   ttl_days: number;
@@ -107,6 +113,8 @@ export const Form = defineEntity({
     autoRepliesSkipped: p.integer().default(0),
     /** Drafts: a page may keep what a visitor typed (`Draft`); null when never set (off). */
     drafts: p.json<DraftSettings>().nullable(),
+    /** The content filter; null when never set (on, at the shipped threshold). */
+    spamFilter: p.json<SpamFilterSettings>().nullable(),
   },
   indexes: [{ properties: ['workspace', 'id'] }],
 });

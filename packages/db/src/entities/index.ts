@@ -20,6 +20,7 @@ import { RateLimitBucket } from './rate-limit-bucket.ts';
 import { RecoveryCode } from './recovery-code.ts';
 import { Session } from './session.ts';
 import { ObjectDeletion } from './object-deletion.ts';
+import { SpamLearning } from './spam-learning.ts';
 import { Submission } from './submission.ts';
 import { SubmissionFile } from './submission-file.ts';
 import { User } from './user.ts';
@@ -49,6 +50,7 @@ export * from './rate-limit-bucket.ts';
 export * from './recovery-code.ts';
 export * from './session.ts';
 export * from './object-deletion.ts';
+export * from './spam-learning.ts';
 export * from './submission.ts';
 export * from './submission-file.ts';
 export * from './user.ts';
@@ -72,6 +74,7 @@ export const entities = [
   AuditEvent,
   Submission,
   SubmissionFile,
+  SpamLearning,
   ObjectDeletion,
   EmailVerification,
   OutboxEmail,

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { SPAM_REASONS, SUBMISSION_SOURCES, SUBMISSION_STATUSES } from '@lfk/vocabulary';
+import { type ContentSignal, SPAM_REASONS, SUBMISSION_SOURCES, SUBMISSION_STATUSES } from '@lfk/vocabulary';
 import { SubmissionRepository } from '../repositories/submissions.ts';
 import { BaseEntity } from './base.ts';
 import { Form } from './form.ts';
@@ -21,6 +21,9 @@ export const Submission = defineEntity({
     apiKeyId: p.string().length(40).nullable(),
     status: p.enum(SUBMISSION_STATUSES).default('ok'),
     spamReason: p.enum(SPAM_REASONS).nullable(),
+    /** The content filter's score (0–1) and what it read; null when the form's filter was off. */
+    spamScore: p.float().nullable(),
+    spamReasons: p.json<{ code: ContentSignal; message: string }[]>().nullable(),
     /**
      * Its place in the form's stream of events (`GET …/events`, `lfk listen`): the id of the
      * transaction that wrote it, or that released it from spam. A reader takes only what is below

@@ -32,6 +32,7 @@ import { Migration20261129010000 } from './Migration20261129010000.ts';
 import { Migration20261207010000 } from './Migration20261207010000.ts';
 import { Migration20261207020000 } from './Migration20261207020000.ts';
 import { Migration20261207171503 } from './Migration20261207171503.ts';
+import { Migration20261207231829 } from './Migration20261207231829.ts';
 
 /** Applied in this order on PGlite and PostgreSQL alike; `name` is what the migrations table records. */
 export const migrationsList: MigrationObject[] = [
@@ -68,4 +69,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261207010000', class: Migration20261207010000 },
   { name: 'Migration20261207020000', class: Migration20261207020000 },
   { name: 'Migration20261207171503', class: Migration20261207171503 },
+  { name: 'Migration20261207231829', class: Migration20261207231829 },
 ];

@@ -1,4 +1,4 @@
-import type { AutoReply, DraftSettings, IForm, NotifyAddress, RefusedOrigin, StoredField } from '../entities/form.ts';
+import type { AutoReply, DraftSettings, IForm, NotifyAddress, RefusedOrigin, SpamFilterSettings, StoredField } from '../entities/form.ts';
 import { PreparedStatement, runPrepared } from '../prepared-statements.ts';
 import { BaseRepository, type Bounded, type ReadBounds } from './base-repository.ts';
 
@@ -32,6 +32,7 @@ export type FormReading = Pick<
   | 'autoReply'
   | 'autoRepliesSkipped'
   | 'drafts'
+  | 'spamFilter'
   | 'createdAt'
   | 'updatedAt'
 > & { workspace?: { id: string } | null; project?: { id: string } | null };
@@ -69,6 +70,7 @@ interface FormRow {
   auto_reply: AutoReply | string | null;
   auto_replies_skipped: number;
   drafts: DraftSettings | string | null;
+  spam_filter: SpamFilterSettings | string | null;
   created_at: Date | string;
   updated_at: Date | string;
   has_webhooks?: boolean;
@@ -82,7 +84,7 @@ const COLUMNS =
   'id, workspace_id, project_id, name, state, schema, unknown_fields, submission_mode, allowed_origins, notify_emails, ' +
   'notify_fallback, refused_origins, redirect_url, error_redirect_url, honeypot, captcha_provider, captcha_site_key, captcha_secret_sealed, ' +
   'closed, closes_at, ' +
-  'max_submissions, closed_message, retention_days, auto_reply, auto_replies_skipped, drafts, created_at, updated_at';
+  'max_submissions, closed_message, retention_days, auto_reply, auto_replies_skipped, drafts, spam_filter, created_at, updated_at';
 const READ_CLAIMED = new PreparedStatement('lfk_read_claimed_form', `select ${COLUMNS} from forms where id = $1 and state = 'claimed'`);
 const READ_FOR_SUBMISSION = new PreparedStatement(
   'lfk_read_submission_form',
@@ -216,6 +218,7 @@ function readingOf(row: FormRow): FormReading {
     autoReply: row.auto_reply === null ? null : json(row.auto_reply),
     autoRepliesSkipped: row.auto_replies_skipped,
     drafts: row.drafts === null ? null : json(row.drafts),
+    spamFilter: row.spam_filter === null ? null : json(row.spam_filter),
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };

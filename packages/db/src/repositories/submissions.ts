@@ -1,5 +1,5 @@
 import { BaseRepository, type Bounded, boundedRead, type ReadBounds } from './base-repository.ts';
-import type { SpamReason, SubmissionSource, SubmissionStatus } from '@lfk/vocabulary';
+import type { ContentSignal, SpamReason, SubmissionSource, SubmissionStatus } from '@lfk/vocabulary';
 import type { ISubmission } from '../entities/submission.ts';
 import { isId, newId } from '../ids.ts';
 import { INSERT_OUTBOX_EMAIL, type NewEmail, outboxEmailRow } from './outbox-email-rows.ts';
@@ -7,13 +7,14 @@ import { PreparedStatement, runPrepared } from '../prepared-statements.ts';
 import { GroupCommit, groupCommitOf } from '../group-commit.ts';
 import type { EntityManager } from '@mikro-orm/sql';
 
-const INSERT_SUBMISSION_COLUMNS = 'insert into submissions (id, form_id, data, source, api_key_id, status, spam_reason, created_at)';
-const INSERT_SUBMISSION = `${INSERT_SUBMISSION_COLUMNS} values ($1, $2, $3, $4, $5, $6, $7, $8)`;
+const INSERT_SUBMISSION_COLUMNS =
+  'insert into submissions (id, form_id, data, source, api_key_id, status, spam_reason, spam_score, spam_reasons, created_at)';
+const INSERT_SUBMISSION = `${INSERT_SUBMISSION_COLUMNS} values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`;
 const WRITE_SUBMISSION = new PreparedStatement('lfk_write_submission', INSERT_SUBMISSION);
 const WRITE_NOTIFYING_SUBMISSION = new PreparedStatement(
   'lfk_write_notifying_submission',
   `with submission as (${INSERT_SUBMISSION} returning id) ` +
-    `${INSERT_OUTBOX_EMAIL} select $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22 from submission`,
+    `${INSERT_OUTBOX_EMAIL} select $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24 from submission`,
 );
 
 export interface NewSubmission {
@@ -25,6 +26,15 @@ export interface NewSubmission {
   apiKeyId: string | null;
   status: SubmissionStatus;
   spamReason: SpamReason | null;
+  /** The content filter's score and reasons; null when the form's filter is off. */
+  spamScore: number | null;
+  spamReasons: SpamReasonEntry[] | null;
+}
+
+/** What the content filter read in a submission: a signal's code, and its sentence. */
+export interface SpamReasonEntry {
+  code: ContentSignal;
+  message: string;
 }
 
 /** A submission's row (`INSERT_SUBMISSION`'s values) and those of the emails it sends. */
@@ -77,6 +87,8 @@ export interface SubmissionReading {
   source: SubmissionSource;
   status: SubmissionStatus;
   spamReason?: SpamReason | null;
+  spamScore?: number | null;
+  spamReasons?: SpamReasonEntry[] | null;
   createdAt: Date;
 }
 
@@ -93,10 +105,12 @@ interface SubmissionRow {
   source: SubmissionSource;
   status: SubmissionStatus;
   spam_reason: SpamReason | null;
+  spam_score: number | null;
+  spam_reasons: SpamReasonEntry[] | string | null;
   created_at: Date | string;
 }
 
-const COLUMNS = 'id, form_id, data, source, status, spam_reason, created_at';
+const COLUMNS = 'id, form_id, data, source, status, spam_reason, spam_score, spam_reasons, created_at';
 /** The same, of the table named `t` (a bounded read's). */
 const COLUMNS_OF_T = COLUMNS.split(', ')
   .map((column) => `t.${column}`)
@@ -126,6 +140,8 @@ const readingOf = (row: SubmissionRow): SubmissionReading => ({
   source: row.source,
   status: row.status,
   spamReason: row.spam_reason,
+  spamScore: row.spam_score,
+  spamReasons: typeof row.spam_reasons === 'string' ? (JSON.parse(row.spam_reasons) as SpamReasonEntry[]) : row.spam_reasons,
   createdAt: new Date(row.created_at),
 });
 
@@ -367,6 +383,8 @@ export class SubmissionRepository extends BaseRepository<ISubmission> {
       submission.apiKeyId,
       submission.status,
       submission.spamReason,
+      submission.spamScore,
+      submission.spamReasons === null ? null : JSON.stringify(submission.spamReasons),
       now,
     ];
     // Due by the wall clock, which the sender polls by, as every queued email is.

@@ -38,6 +38,7 @@ function reading(id: string, fields = 1): SubmissionFormReading {
     autoReply: null,
     autoRepliesSkipped: 0,
     drafts: null,
+    spamFilter: null,
     createdAt: new Date('2026-01-01T00:00:00Z'),
     updatedAt: new Date('2026-01-01T00:00:00Z'),
     hasWebhooks: false,

@@ -1,4 +1,5 @@
 import type { IForm } from '@lfk/db';
+import { defaultThreshold } from '@lfk/spam-filter';
 import { DRAFT_TTL_DAYS } from '@lfk/vocabulary';
 import type { SecretBox } from '../../credentials/secret-box.ts';
 import { invalidField } from '../../errors.ts';
@@ -20,7 +21,14 @@ export const NO_INBOX_SETTINGS = {
   closedMessage: null,
   retentionDays: null,
   drafts: null,
+  spamFilter: null,
 } satisfies Partial<IForm>;
+
+/** A form's content filter as it applies: on, at the shipped model's threshold, unless the form says otherwise. */
+export const spamFilterOf = (form: Pick<IForm, 'spamFilter'>) => ({
+  enabled: form.spamFilter?.enabled ?? true,
+  threshold: form.spamFilter?.threshold ?? defaultThreshold(),
+});
 
 /** The settings a create or update may carry (all optional: what is absent is left as it is). */
 export interface InboxSettingsInput {
@@ -32,6 +40,7 @@ export interface InboxSettingsInput {
   /** At creation only; later through `setRetention`. */
   retention_days?: number | null;
   drafts?: { enabled?: boolean | undefined; ttl_days?: number | undefined; email_link?: boolean | undefined };
+  spam_filter?: { enabled?: boolean | undefined; threshold?: number | null | undefined };
 }
 
 /**
@@ -77,6 +86,12 @@ export function applyInboxSettings(form: IForm, input: InboxSettingsInput, box: 
       enabled: input.drafts.enabled ?? form.drafts?.enabled ?? false,
       ttl_days: input.drafts.ttl_days ?? form.drafts?.ttl_days ?? DRAFT_TTL_DAYS.default,
       email_link: input.drafts.email_link ?? form.drafts?.email_link ?? false,
+    };
+  }
+  if (input.spam_filter !== undefined) {
+    form.spamFilter = {
+      enabled: input.spam_filter.enabled ?? form.spamFilter?.enabled ?? true,
+      threshold: input.spam_filter.threshold !== undefined ? input.spam_filter.threshold : (form.spamFilter?.threshold ?? null),
     };
   }
   const closedChanged = input.closed !== undefined && input.closed !== form.closed;

@@ -256,6 +256,21 @@ const formFields = {
         ),
     })
     .describe("Whether a page may keep a visitor's answers as a draft (`POST /v1/forms/{form_id}/drafts`), so a closed tab loses nothing."),
+  spam_filter: z
+    .strictObject({
+      enabled: z.boolean().optional().describe('Kept as it was when left out (on at first).'),
+      threshold: z
+        .number()
+        .min(0.01, 'Must be at least 0.01.')
+        .max(0.99, 'Must be at most 0.99.')
+        .nullable()
+        .optional()
+        .describe("Above this score a submission goes to spam; null: the shipped model's own threshold. Kept as it was when left out."),
+    })
+    .describe(
+      'The content filter: reads each submission (its words, links, sender and script), scores it 0–1 and sends what scores above the ' +
+        "threshold to spam, with its reasons. It learns from the workspace's marks.",
+    ),
 };
 
 /** Where a form's answers lead and go (its project, redirects, notification, auto-reply): optional on create and update alike. */
@@ -280,6 +295,7 @@ const inboxSettings = {
   max_submissions: formFields.max_submissions.optional(),
   closed_message: formFields.closed_message.optional(),
   drafts: formFields.drafts.optional(),
+  spam_filter: formFields.spam_filter.optional(),
 };
 
 export const formCreateInput = z.strictObject({
@@ -372,6 +388,9 @@ export const form = z
     closed_message: z.string().nullable(),
     retention_days: z.int().nullable(),
     drafts: z.object({ enabled: z.boolean(), ttl_days: z.int(), email_link: z.boolean() }).meta({ id: 'DraftSettings' }),
+    spam_filter: z
+      .object({ enabled: z.boolean(), threshold: z.number().describe('The threshold in force: the form’s own, or the shipped one.') })
+      .meta({ id: 'SpamFilterSettings' }),
     created_at: timestamp,
     updated_at: timestamp,
   })

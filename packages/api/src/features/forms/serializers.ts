@@ -2,6 +2,7 @@ import type { FormReading } from '@lfk/db';
 import type { z } from 'zod';
 import { DRAFT_TTL_DAYS } from '@lfk/vocabulary';
 import { iso } from '../../infrastructure/wire.ts';
+import { spamFilterOf } from './inbox-settings.ts';
 import type { form } from './schemas.ts';
 import { notifiedAddresses } from '../email-verification/notify-email.ts';
 
@@ -52,6 +53,7 @@ export const formToWire = (f: FormReading): z.input<typeof form> => ({
   closed_message: f.closedMessage ?? null,
   retention_days: f.retentionDays ?? null,
   drafts: { enabled: f.drafts?.enabled ?? false, ttl_days: f.drafts?.ttl_days ?? DRAFT_TTL_DAYS.default, email_link: f.drafts?.email_link ?? false },
+  spam_filter: spamFilterOf(f),
   created_at: iso(f.createdAt),
   updated_at: iso(f.updatedAt),
 });

@@ -272,7 +272,7 @@ export const inboxRouter = router({
       rest(
         'POST /v1/forms/:form_id/submissions/:submission_id/spam',
         200,
-        "Mark a submission as spam: its email and webhook deliveries not yet sent are cancelled (members' sessions only)",
+        "Mark a submission as spam: its email and webhook deliveries not yet sent are cancelled, and the workspace's content filter learns from it (members' sessions only)",
         { errors: ['submission_not_found'] },
       ),
     )
@@ -285,6 +285,8 @@ export const inboxRouter = router({
         const submissions = em.getRepository(Submission);
         await submissions.setStatus(found.id, 'spam', 'marked');
         await submissions.cancelPendingSends(found.id);
+        // What the member saw as spam teaches the workspace's filter (a mark over the hour's allowance only marks).
+        await ctx.services.spamLearnings.teach(em, ctx.form.workspace!.id, ctx.form.schema, found.data as Record<string, unknown>, true);
         auditSubmission(em, ctx.form.workspace!.id, ctx.actor, 'submission.marked_spam', ctx.form.id, found.id);
         return submissionWithFiles(em, { ...found, status: 'spam', spamReason: 'marked' });
       }),
@@ -296,7 +298,7 @@ export const inboxRouter = router({
         'POST /v1/forms/:form_id/submissions/:submission_id/not-spam',
         200,
         'Mark a submission as not spam: the email and webhook deliveries held back from it are sent now, ' +
-          "and endpoints subscribed to `submission.released` are told (members' sessions only)",
+          "endpoints subscribed to `submission.released` are told, and the workspace's content filter learns from it (members' sessions only)",
         { errors: ['submission_not_found'] },
       ),
     )
@@ -309,6 +311,7 @@ export const inboxRouter = router({
         if (found.status === 'ok') return submissionWithFiles(em, found);
         const submissions = em.getRepository(Submission);
         await submissions.setStatus(found.id, 'ok', null);
+        await ctx.services.spamLearnings.teach(em, ctx.form.workspace!.id, ctx.form.schema, found.data as Record<string, unknown>, false);
         // What spam held back: all of it when caught on arrival; what marking it cancelled when a
         // member marked it. What it sent before, it does not send again.
         const form = await readSubmissionForm(em, ctx.form.id);

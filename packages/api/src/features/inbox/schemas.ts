@@ -1,4 +1,4 @@
-import { EXPORT_FORMATS, SPAM_REASONS, SUBMISSION_SOURCES, SUBMISSION_STATUSES } from '@lfk/vocabulary';
+import { CONTENT_SIGNALS, EXPORT_FORMATS, SPAM_REASONS, SUBMISSION_SOURCES, SUBMISSION_STATUSES } from '@lfk/vocabulary';
 import { z } from 'zod';
 import { hasControlCharacters, idParam, listInput, NO_CONTROL_CHARACTERS, storedSubmissionValues, timeInput, timestamp } from '../../common-schemas.ts';
 import { submissionFile } from '../files/schemas.ts';
@@ -27,6 +27,13 @@ export const createdSubmission = z.object({ id: z.string(), form_id: z.string(),
 
 export const submissionStatus = z.enum(SUBMISSION_STATUSES).meta({ id: 'SubmissionStatus' });
 
+export const spamReasonEntry = z
+  .object({
+    code: z.enum(CONTENT_SIGNALS),
+    message: z.string().describe('The reason, as a sentence a person reads.'),
+  })
+  .meta({ id: 'SpamReason' });
+
 export const submission = z
   .object({
     id: z.string(),
@@ -38,7 +45,19 @@ export const submission = z
     spam_reason: z
       .enum(SPAM_REASONS)
       .nullable()
-      .describe('Why it is spam: its honeypot was filled in, the captcha provider could not be reached, or a member marked it.'),
+      .describe(
+        'Why it is spam: its honeypot was filled in, the captcha provider could not be reached, the content filter scored it above the ' +
+          "form's threshold (`content`), or a member marked it.",
+      ),
+    spam_score: z
+      .number()
+      .min(0)
+      .max(1)
+      .nullable()
+      .describe("The content filter's score, 0 (a person) to 1 (spam); null when the form's filter was off, or a trap caught it first."),
+    spam_reasons: z
+      .array(spamReasonEntry)
+      .describe('What the content filter read in it that pointed to spam, each with a sentence; empty when nothing did or it was not read.'),
     created_at: timestamp,
   })
   .meta({ id: 'Submission' });

@@ -14,6 +14,8 @@ export const submissionToWire = (s: SubmissionReading, files: readonly FileReadi
   source: s.source,
   status: s.status,
   spam_reason: s.spamReason ?? null,
+  spam_score: s.spamScore ?? null,
+  spam_reasons: s.spamReasons ?? [],
   created_at: iso(s.createdAt),
 });
 

@@ -1,5 +1,6 @@
 import type { ConcurrencyLimit } from '../../infrastructure/concurrency-limit.ts';
 import type { RefusedOrigins } from './refused-origins.ts';
+import type { SpamLearnings } from './spam-learnings.ts';
 
 /** The services the inbox feature adds (built by its feature.ts). */
 export interface InboxServices {
@@ -7,4 +8,6 @@ export interface InboxServices {
   refusedOrigins: RefusedOrigins;
   /** Exports streaming now in this process, at most `LFK_EXPORTS_PER_PERSON` per person (`exportLimit`). */
   exports: ConcurrencyLimit;
+  /** What each workspace's marks taught the content filter. */
+  spamLearnings: SpamLearnings;
 }

@@ -1,17 +1,24 @@
-import type { SubmissionFormReading } from '@lfk/db';
+import type { SpamReasonEntry, SubmissionFormReading } from '@lfk/db';
+import { judgeContent } from '@lfk/spam-filter';
 import type { SpamReason, SubmissionStatus } from '@lfk/vocabulary';
 import type { Context } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { CAPTCHA_TOKEN_FIELDS, CAPTCHA_TOKEN_MAX } from '../forms/captcha.ts';
-import { captchaSecretContext } from '../forms/inbox-settings.ts';
+import { captchaSecretContext, spamFilterOf } from '../forms/inbox-settings.ts';
 
 /** What a submission is stored as. */
 export interface Verdict {
   status: SubmissionStatus;
   spamReason: SpamReason | null;
+  /** The content filter's score and reasons; null when the form's filter is off, or a trap decided first. */
+  spamScore: number | null;
+  spamReasons: SpamReasonEntry[] | null;
 }
 
-const REAL: Verdict = { status: 'ok', spamReason: null };
+/** What the traps (honeypot, captcha) decided. */
+type TrapVerdict = { status: 'ok'; spamReason: null } | { status: 'spam'; spamReason: SpamReason };
+const PASSED: TrapVerdict = { status: 'ok', spamReason: null };
+const UNSCORED = { spamScore: null, spamReasons: null };
 
 /** A submission's values, and what it carried for the spam checks (not stored, not validated as fields). */
 export interface SeparatedValues {
@@ -43,11 +50,30 @@ export function separateSpamFields(form: SubmissionFormReading, data: Record<str
  * Decides whether a submission is spam. A filled honeypot is. A browser submission to a form with
  * a captcha needs a token the provider accepts: none, or one refused, is `captcha_failed` (nothing
  * is stored); a provider that cannot be asked keeps the submission, as spam, `captcha_unverified`.
- * Submissions with a key skip the captcha: a server has no widget to solve.
+ * Submissions with a key skip the captcha: a server has no widget to solve. What passes the traps
+ * is read by the content filter (unless the form turned it off): above the form's threshold it is
+ * spam, `content`. Its score and reasons are kept either way.
  */
-export async function judge(ctx: Context, form: SubmissionFormReading, source: 'browser' | 'api_key', sent: SeparatedValues): Promise<Verdict> {
-  if (sent.honeypotFilled) return { status: 'spam', spamReason: 'honeypot' };
-  if (source !== 'browser' || !form.captchaProvider || !form.captchaSecretSealed || !form.captchaSiteKey) return REAL;
+export async function judge(
+  ctx: Context,
+  form: SubmissionFormReading,
+  source: 'browser' | 'api_key',
+  sent: SeparatedValues,
+  values: Readonly<Record<string, unknown>>,
+): Promise<Verdict> {
+  if (sent.honeypotFilled) return { status: 'spam', spamReason: 'honeypot', ...UNSCORED };
+  const trapped = await captchaVerdict(ctx, form, source, sent);
+  const filter = spamFilterOf(form);
+  if (!filter.enabled) return { ...trapped, ...UNSCORED };
+  const learned = form.workspace ? await ctx.services.spamLearnings.of(form.workspace.id) : undefined;
+  const content = judgeContent(form.schema, values, learned);
+  const scored = { spamScore: content.score, spamReasons: content.reasons };
+  if (trapped.status === 'spam') return { ...trapped, ...scored };
+  return content.score > filter.threshold ? { status: 'spam', spamReason: 'content', ...scored } : { ...PASSED, ...scored };
+}
+
+async function captchaVerdict(ctx: Context, form: SubmissionFormReading, source: 'browser' | 'api_key', sent: SeparatedValues): Promise<TrapVerdict> {
+  if (source !== 'browser' || !form.captchaProvider || !form.captchaSecretSealed || !form.captchaSiteKey) return PASSED;
   const token = sent.captchaToken;
   if (typeof token !== 'string' || token.trim() === '') {
     throw new ApiError('captcha_failed', { message: 'The captcha was not completed: complete it and send the form again.' });
@@ -62,5 +88,5 @@ export async function judge(ctx: Context, form: SubmissionFormReading, source: '
     origin: ctx.origin,
   });
   if (verdict.outcome === 'refused') throw new ApiError('captcha_failed');
-  return verdict.outcome === 'passed' ? REAL : { status: 'spam', spamReason: 'captcha_unverified' };
+  return verdict.outcome === 'passed' ? PASSED : { status: 'spam', spamReason: 'captcha_unverified' };
 }

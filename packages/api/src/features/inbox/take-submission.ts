@@ -74,7 +74,7 @@ export async function takeSubmission(ctx: Caller, form: SubmissionFormReading, s
     if (replayed) return replayed;
   }
   // Spam is answered exactly as a real submission is: whoever sent it learns nothing.
-  const verdict = await judge(ctx, form, source, separated);
+  const verdict = await judge(ctx, form, source, separated, values);
   // Never for spam (a failed captcha is spam, or refused); decided before the write, which it joins.
   // A file field's placeholder names its files: the values hold none of them yet (their ids come with storing).
   const autoReply = verdict.status === 'ok' ? await autoReplyOf(ctx.services, form, { ...values, ...fileNamesByField(body.files) }) : null;
