@@ -2,7 +2,7 @@ import { createLfkClient } from '@lfk/client';
 import { percentile, timedRequest } from '../load.ts';
 import type { BenchServer } from '../processes.ts';
 import type { Row } from '../report.ts';
-import type { Seed } from '../seed.ts';
+import { PASSWORD, type Seed } from '../seed.ts';
 
 const ROUNDS = 50;
 
@@ -20,6 +20,8 @@ async function statementsFor(b: BenchServer, probe: string, headers: Record<stri
  */
 export async function revocationPropagation(a: BenchServer, b: BenchServer, seeded: Seed, notes: string[]): Promise<Row> {
   const owner = createLfkClient({ baseUrl: a.url, sessionToken: seeded.sessionToken });
+  // Revoking a key needs a recent sign-in, and the session was made when the run began, long before.
+  await owner.auth.reauthenticate.mutate({ password: PASSWORD });
   const probe = `${b.url}/v1/forms/${seeded.formId}`;
   const delays: number[] = [];
   let polls = 0;

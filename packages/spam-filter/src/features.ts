@@ -117,14 +117,9 @@ export function featuresOf(message: Message): Features {
   for (const answer of message.short) read(answer, 's:');
   for (const answer of message.long) read(answer, '');
 
-  if (message.sender !== null) {
-    const domain = message.sender.split('@')[1] ?? '';
-    signals.disposableSender = !MailChecker.isValid(message.sender);
-    if (domain) {
-      always(`fd:${domain}`);
-      always(`ft:${domain.split('.').at(-1)}`);
-    }
-  }
+  // The sender's domain itself is no token: in the corpus ham came from mailing lists and spam from
+  // `.com`, which would make every gmail.com visitor suspect. Only a disposable domain says something.
+  if (message.sender !== null) signals.disposableSender = !MailChecker.isValid(message.sender);
   const scripts = readScripts(letters);
   signals.mainScript = scripts.main;
   signals.mixedWords = scripts.mixedWords;

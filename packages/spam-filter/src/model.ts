@@ -21,7 +21,12 @@ export type OwnWeights = Map<string, number>;
 
 const EMPTY: ReadonlyMap<string, number> = new Map();
 
-const scaleOf = (tokens: readonly string[]) => 1 / Math.sqrt(Math.max(tokens.length, 1));
+/**
+ * 1/√n, but as if a message had at least `FEW` tokens: a three-word message is little evidence, and
+ * its words should move it from the bias as little as three words of a longer one would.
+ */
+const FEW = 10;
+const scaleOf = (tokens: readonly string[]) => 1 / Math.sqrt(Math.max(tokens.length, FEW));
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
 /** What each token added to the logit, the base's and the workspace's parts apart. */
@@ -110,7 +115,7 @@ export interface TrainingOptions {
   seed: number;
 }
 
-export const TRAINING: TrainingOptions = { epochs: 10, rate: 2, l2: 1e-4, minMessages: 2, seed: 42 };
+export const TRAINING: TrainingOptions = { epochs: 10, rate: 4, l2: 1e-4, minMessages: 2, seed: 42 };
 
 /**
  * Stochastic gradient descent on the log loss, the rate falling by epoch, in a seeded order. The

@@ -13,7 +13,7 @@ const QUOTED = 3;
 /** What a word must have added to the logit (scaled) to be quoted. */
 const WEIGHS = 0.02;
 
-const isWord = (token: string) => !token.startsWith('__') && !/^(url|fd|ft):/.test(token);
+const isWord = (token: string) => !token.startsWith('__') && !token.startsWith('url:');
 const wordOf = (token: string) => token.replace(/^s:/, '');
 const quoted = (words: string[]) => words.map((w) => `“${w}”`).join(', ');
 

@@ -74,7 +74,18 @@ describe('api_key-mode forms', () => {
     // The optional checkbox left out is stored unticked.
     const stored = { ...valid, agree: false };
     expect(list.json.data).toEqual([
-      { id: res.json.id, form_id: formId, data: stored, files: [], source: 'api_key', status: 'ok', spam_reason: null, created_at: res.json.created_at },
+      {
+        id: res.json.id,
+        form_id: formId,
+        data: stored,
+        files: [],
+        source: 'api_key',
+        status: 'ok',
+        spam_reason: null,
+        spam_score: expect.any(Number),
+        spam_reasons: expect.any(Array),
+        created_at: res.json.created_at,
+      },
     ]);
     expect(await storedRows(formId)).toEqual([{ id: res.json.id, data: stored, source: 'api_key', api_key_id: ownerKey.id }]);
   });

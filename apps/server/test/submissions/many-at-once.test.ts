@@ -33,7 +33,7 @@ describe(`many submissions at once (${ENGINE})`, () => {
       t.server.db
         .fork()
         .getRepository(Submission)
-        .writeNow({ formId, data: { n: i }, source: 'browser', apiKeyId: null, status: 'ok', spamReason: null }, now, (record) =>
+        .writeNow({ formId, data: { n: i }, source: 'browser', apiKeyId: null, status: 'ok', spamReason: null, spamScore: null, spamReasons: null }, now, (record) =>
           subjects(i).map((subject) => ({ kind: 'submission', to: 'owner@example.com', subject, body: `submission ${record.id}` })),
         );
     const missing = newId('form');

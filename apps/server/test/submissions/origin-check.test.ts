@@ -30,6 +30,9 @@ describe('browser-mode submissions and the Origin check', () => {
           source: 'browser',
           status: 'ok',
           spam_reason: null,
+          // Scored by the content filter, and let through: a number, and what (if anything) it noticed.
+          spam_score: expect.any(Number),
+          spam_reasons: expect.any(Array),
           files: [],
           created_at: fromForm.json.created_at,
         },
@@ -40,6 +43,9 @@ describe('browser-mode submissions and the Origin check', () => {
           source: 'browser',
           status: 'ok',
           spam_reason: null,
+          // Scored by the content filter, and let through: a number, and what (if anything) it noticed.
+          spam_score: expect.any(Number),
+          spam_reasons: expect.any(Array),
           files: [],
           created_at: fromJson.json.created_at,
         },
