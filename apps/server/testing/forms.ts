@@ -15,6 +15,7 @@ export interface CreatedForm {
   notifications_to: string | null;
   claim_token?: string;
   schema: unknown[];
+  spam_filter: { enabled: boolean; threshold: number };
 }
 
 /** `POST /v1/forms` with `body`, as `token` (a session or a key) or anonymously; throws unless 201. */

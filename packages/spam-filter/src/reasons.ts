@@ -8,6 +8,8 @@ export interface SpamReasonEntry {
   message: string;
 }
 
+const TRICK = 'a trick to slip past word filters';
+
 /** Words quoted in a reason: the three that weighed most. */
 const QUOTED = 3;
 /** What a word must have added to the logit (scaled) to be quoted. */
@@ -55,7 +57,7 @@ export function reasonsFor(
   if (signals.mixedWords > 0) {
     reasons.push({
       code: 'mixed_scripts',
-      message: `${signals.mixedWords === 1 ? 'A word mixes' : `${signals.mixedWords} words mix`} letters of different scripts, a trick to slip past word filters.`,
+      message: `${signals.mixedWords === 1 ? 'A word mixes' : `${signals.mixedWords} words mix`} letters of different scripts, ${TRICK}.`,
     });
   }
   if (signals.mainScript !== null && signals.mainScript !== 'Latin' && !knownScripts.includes(signals.mainScript)) {

@@ -33,8 +33,10 @@ describe(`many submissions at once (${ENGINE})`, () => {
       t.server.db
         .fork()
         .getRepository(Submission)
-        .writeNow({ formId, data: { n: i }, source: 'browser', apiKeyId: null, status: 'ok', spamReason: null, spamScore: null, spamReasons: null }, now, (record) =>
-          subjects(i).map((subject) => ({ kind: 'submission', to: 'owner@example.com', subject, body: `submission ${record.id}` })),
+        .writeNow(
+          { formId, data: { n: i }, source: 'browser', apiKeyId: null, status: 'ok', spamReason: null, spamScore: null, spamReasons: null },
+          now,
+          (record) => subjects(i).map((subject) => ({ kind: 'submission', to: 'owner@example.com', subject, body: `submission ${record.id}` })),
         );
     const missing = newId('form');
     const outcomes = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => write(i === 17 ? missing : form.id, i)));

@@ -7,8 +7,7 @@ import { PreparedStatement, runPrepared } from '../prepared-statements.ts';
 import { GroupCommit, groupCommitOf } from '../group-commit.ts';
 import type { EntityManager } from '@mikro-orm/sql';
 
-const INSERT_SUBMISSION_COLUMNS =
-  'insert into submissions (id, form_id, data, source, api_key_id, status, spam_reason, spam_score, spam_reasons, created_at)';
+const INSERT_SUBMISSION_COLUMNS = 'insert into submissions (id, form_id, data, source, api_key_id, status, spam_reason, spam_score, spam_reasons, created_at)';
 const INSERT_SUBMISSION = `${INSERT_SUBMISSION_COLUMNS} values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`;
 const WRITE_SUBMISSION = new PreparedStatement('lfk_write_submission', INSERT_SUBMISSION);
 const WRITE_NOTIFYING_SUBMISSION = new PreparedStatement(

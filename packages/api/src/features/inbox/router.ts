@@ -272,7 +272,8 @@ export const inboxRouter = router({
       rest(
         'POST /v1/forms/:form_id/submissions/:submission_id/spam',
         200,
-        "Mark a submission as spam: its email and webhook deliveries not yet sent are cancelled, and the workspace's content filter learns from it (members' sessions only)",
+        'Mark a submission as spam: its email and webhook deliveries not yet sent are cancelled, ' +
+          "and the workspace's content filter learns from it (members' sessions only)",
         { errors: ['submission_not_found'] },
       ),
     )

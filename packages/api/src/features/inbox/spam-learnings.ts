@@ -40,7 +40,13 @@ export class SpamLearnings {
    * Teaches a mark in `em`'s transaction, the workspace's row locked, so concurrent marks teach one
    * after the other. Answers whether it taught (false past the hour's allowance).
    */
-  async teach(em: EntityManager, workspaceId: string, fields: readonly FieldShape[], values: Readonly<Record<string, unknown>>, spam: boolean): Promise<boolean> {
+  async teach(
+    em: EntityManager,
+    workspaceId: string,
+    fields: readonly FieldShape[],
+    values: Readonly<Record<string, unknown>>,
+    spam: boolean,
+  ): Promise<boolean> {
     const now = this.#now();
     const learnings = em.getRepository(SpamLearning);
     await learnings.lock(workspaceId, now);
