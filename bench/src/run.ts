@@ -10,6 +10,7 @@ import { type BenchServer, REPO, serverEnv, startBenchServer, startLowerBound } 
 import { mergeReport, type Row, table, writeReport, writtenRows } from './report.ts';
 import { keyVerification, NOTIFYING_SUBMISSIONS, QUIET_SUBMISSIONS, submissionsWithoutFiles } from './scenarios/key-verification.ts';
 import { lowerBound } from './scenarios/lower-bound.ts';
+import { contentFilter } from './scenarios/content-filter.ts';
 import { memory } from './scenarios/memory.ts';
 import { revocationPropagation } from './scenarios/revocation-propagation.ts';
 import { startup } from './scenarios/startup.ts';
@@ -59,14 +60,15 @@ const boundUploadSettings = { uploads: Number(process.env.BENCH_BOUND_UPLOADS ??
  * `upload-bound`: scenario 20 alone (PostgreSQL, and lfk on its embedded database beside it);
  * `embedded`: scenarios 1 to 4 on both engines, 6 on the embedded one, and 9 (the embedded database
  * against PostgreSQL); `webhooks`: scenarios 10 to 12, 15, 16 and 19 (PostgreSQL); `soak`: scenario 21
- * (PostgreSQL); their rows merged into the page. Unset: every scenario.
+ * (PostgreSQL); `spam`: scenarios 22 and 23 (the content filter, embedded); their rows merged into
+ * the page. Unset: every scenario.
  */
 const only = process.env.BENCH_ONLY || undefined;
-const MODES = ['uploads', 'lower-bound', 'upload-bound', 'embedded', 'webhooks', 'soak'];
+const MODES = ['uploads', 'lower-bound', 'upload-bound', 'embedded', 'webhooks', 'soak', 'spam'];
 if (only !== undefined && !MODES.includes(only)) {
   throw new Error(`BENCH_ONLY takes ${MODES.map((mode) => `"${mode}"`).join(', ')}, not "${only}"`);
 }
-if (only !== undefined && only !== 'uploads' && !databaseUrl) throw new Error(`BENCH_ONLY=${only} needs BENCH_DATABASE_URL`);
+if (only !== undefined && only !== 'uploads' && only !== 'spam' && !databaseUrl) throw new Error(`BENCH_ONLY=${only} needs BENCH_DATABASE_URL`);
 const REPORT = join(REPO, 'docs/benchmarks.md');
 const startedAt = new Date();
 const loadAtStart = loadavg()[0]!;
@@ -157,6 +159,13 @@ try {
     );
   } else if (only === 'upload-bound') {
     rows.push(...(await uploadBound(databaseUrl!, boundUploadSettings, notes, say)));
+  } else if (only === 'spam') {
+    await withServer(
+      () => startBenchServer(serverEnv({ dataDir })),
+      async (server) => {
+        rows.push(...(await contentFilter(server, await seed(server, 1), settings, notes)));
+      },
+    );
   } else if (only === 'embedded') {
     await onEmbedded(async () => {});
     say('PostgreSQL');
@@ -203,6 +212,8 @@ try {
       rows.push(...(await passwordResetTiming(server, seeded, 'PGlite', notes)));
       say('where the time goes');
       await whereTimeGoes(server, null, seeded, 'PGlite', settings, notes);
+      say('content filter');
+      rows.push(...(await contentFilter(server, seeded, settings, notes)));
       return seeded;
     });
     say('start-up');

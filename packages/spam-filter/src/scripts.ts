@@ -11,6 +11,9 @@ const PATTERNS = SCRIPTS.map((script) => [script, new RegExp(`\\p{Script=${scrip
 const LETTER = /\p{L}/u;
 
 function scriptOf(char: string): Script | null {
+  // ASCII, most of what forms receive, without a regular expression.
+  const code = char.charCodeAt(0);
+  if (code < 0x80) return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) ? 'Latin' : null;
   if (!LETTER.test(char)) return null;
   for (const [script, pattern] of PATTERNS) if (pattern.test(char)) return script;
   return 'Other';
