@@ -47,6 +47,30 @@ describe('lfk forms: drafts', () => {
   });
 });
 
+describe('lfk forms: the content filter', () => {
+  it('--spam-filter and --spam-threshold set it, forms get says it, and submissions get shows the score and its reasons', async () => {
+    const { formId, asKey } = await formWithKey('--spam-threshold', '0.01');
+    expect((await owner.lfk(['forms', 'get', formId], asKey)).stdout).toMatch(/spam filter\s+on: above 0\.01 goes to spam/);
+    const id = await submitAs(asKey, formId, 'name=BEST OFFER', 'note=CLICK HERE for FREE money!!! https://bit.ly/a http://b.example/c http://d.example/e');
+    const shown = await owner.lfk(['submissions', 'get', formId, id]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/status\s+spam \(content\)/);
+    expect(shown.stdout).toMatch(/spam score\s+[01]\.\d\d/);
+    expect(shown.stdout).toMatch(/link_shortener\s+It links through a link shortener \(bit\.ly\)/);
+    const listed = await owner.lfk(['submissions', 'list', formId, '--status', 'spam', '--json']);
+    expect(listed.json.data[0].spam_reasons.map((r: { code: string }) => r.code)).toContain('many_links');
+
+    const off = await owner.lfk(['forms', 'update', formId, '--spam-filter', 'off', '--spam-threshold', 'default', '--json'], asKey);
+    expect(off.code, off.stderr).toBe(0);
+    expect(off.json.spam_filter).toEqual({ enabled: false, threshold: expect.any(Number) });
+    expect(off.json.spam_filter.threshold).toBeGreaterThan(0.01);
+    const unscored = await submitAs(asKey, formId, 'name=Ada');
+    expect((await owner.lfk(['submissions', 'get', formId, unscored])).stdout).toMatch(/spam score\s+not scored/);
+    const bad = await owner.lfk(['forms', 'update', formId, '--spam-threshold', 'high'], asKey);
+    expect(bad.code).toBe(2);
+  });
+});
+
 describe('lfk drafts', () => {
   it("lists a form's drafts (counted on lfk forms list) and deletes them by id", async () => {
     const page = 'https://shop.example';

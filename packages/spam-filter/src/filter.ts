@@ -19,6 +19,9 @@ export interface ContentVerdict {
   reasons: SpamReasonEntry[];
 }
 
+/** A common word the shipped model weighs at least this much towards spam is still worth quoting. */
+const STRONG = 1;
+
 /** The shipped model's threshold: where a form's filter starts. */
 export const defaultThreshold = () => baseModel().stored.threshold;
 
@@ -31,7 +34,8 @@ export function judgeContent(
   const { tokens, signals } = featuresOf(messageOf(fields, values));
   const { model } = baseModel();
   const { score, contributions } = scoreOf(model, tokens, learned.weights);
-  return { score: Math.round(score * 1000) / 1000, reasons: reasonsFor(signals, contributions, learned.scripts, model.common) };
+  const telling = (token: string) => !model.common.has(token) || (model.weights.get(token) ?? 0) >= STRONG;
+  return { score: Math.round(score * 1000) / 1000, reasons: reasonsFor(signals, contributions, learned.scripts, telling) };
 }
 
 /** Scripts a workspace remembers having kept submissions in. */

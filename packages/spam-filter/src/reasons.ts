@@ -38,7 +38,8 @@ export function reasonsFor(
   signals: Signals,
   contributions: readonly Contribution[],
   knownScripts: readonly string[],
-  common: ReadonlySet<string>,
+  /** Whether quoting a word says something: not "the" or "your", unless the model finds it strongly spammy ("free"). */
+  telling: (token: string) => boolean,
 ): SpamReasonEntry[] {
   const pushed = new Set(contributions.filter((c) => c.base + c.own > 0).map((c) => c.token));
   const reasons: SpamReasonEntry[] = [];
@@ -66,10 +67,10 @@ export function reasonsFor(
   if (signals.html && pushed.has('__html')) {
     reasons.push({ code: 'html', message: 'It contains HTML markup, which a person typing in a form does not send.' });
   }
-  const telling = contributions.filter((c) => !common.has(c.token));
-  const marked = heaviest(telling, (c) => c.own);
+  const quotable = contributions.filter((c) => telling(c.token));
+  const marked = heaviest(quotable, (c) => c.own);
   if (marked.length > 0) reasons.push({ code: 'marked_words', message: `Words this workspace has marked as spam before: ${quoted(marked)}.` });
-  const spammy = heaviest(telling, (c) => c.base);
+  const spammy = heaviest(quotable, (c) => c.base);
   if (spammy.length > 0) reasons.push({ code: 'spammy_words', message: `Words common in spam: ${quoted(spammy)}.` });
   return reasons;
 }

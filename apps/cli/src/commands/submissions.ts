@@ -77,6 +77,8 @@ const columns: Column<Submission>[] = [
   { header: 'CREATED', value: (s) => s.created_at, time: true },
   { header: 'SOURCE', value: (s) => s.source, optional: true },
   { header: 'SPAM', value: (s) => s.spam_reason ?? '', optional: true },
+  // The content filter's score: how near spam it read, kept or not.
+  { header: 'SCORE', value: (s) => (s.spam_score === null ? '' : s.spam_score.toFixed(2)), optional: true },
   { header: 'DATA', value: (s) => preview(s), shrink: true },
 ];
 
@@ -174,8 +176,11 @@ const submissionsGetCommand = () =>
             ['form', submission.form_id],
             ['source', submission.source],
             ['status', submission.status === 'spam' ? `spam (${submission.spam_reason})` : 'ok'],
+            ['spam score', submission.spam_score === null ? 'not scored' : submission.spam_score.toFixed(2)],
             ['received', submission.created_at],
           ]);
+          // What the content filter read, a sentence each: why it is (or nearly is) spam.
+          for (const reason of submission.spam_reasons) out.line(`  ${out.style.dim(reason.code)}  ${reason.message}`);
           out.line();
           // Each value whole, on lines of its own: a textarea's line breaks are kept, indented.
           for (const [name, value] of Object.entries(submission.data)) {
@@ -240,8 +245,8 @@ const markCommand = (name: 'spam' | 'not-spam') =>
   new Command(name)
     .description(
       name === 'spam'
-        ? 'Mark a submission as spam: its email and webhook deliveries not yet sent are cancelled (needs a session)'
-        : 'Mark a submission as not spam: what spam held back (its email, its webhooks) is sent now (needs a session)',
+        ? "Mark a submission as spam: its email and webhook deliveries not yet sent are cancelled; the workspace's filter learns (needs a session)"
+        : "Mark a submission as not spam: what spam held back (its email, its webhooks) is sent now; the workspace's filter learns (needs a session)",
     )
     .argument('<form_id>', 'the form')
     .argument('<submission_id>', 'the submission')

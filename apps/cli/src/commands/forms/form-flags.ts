@@ -45,7 +45,14 @@ export const withFormOptions = <Args extends unknown[], Opts extends OptionValue
     .option('--drafts <days|off>', "keep a visitor's answers as a draft on the form's page, this many days after the last save (1-30); off stops it")
     .addOption(
       new Option('--draft-email-link <state>', 'let the page email a visitor a link to finish their draft later (on or off)').choices(['on', 'off'] as const),
-    );
+    )
+    .addOption(
+      new Option('--spam-filter <state>', 'read each submission and send what scores above the threshold to spam (on by default)').choices([
+        'on',
+        'off',
+      ] as const),
+    )
+    .option('--spam-threshold <score|default>', "the content filter's threshold, 0.01-0.99 (lower catches more); default: the shipped one");
 
 type NoOptions = Record<never, never>;
 type FormFlags = ReturnType<ReturnType<typeof withFormOptions<[], NoOptions, NoOptions>>['opts']>;
@@ -126,7 +133,21 @@ export async function formBody(flags: BodyFlags) {
       ...(flags.draftEmailLink !== undefined ? { email_link: flags.draftEmailLink === 'on' } : {}),
     };
   }
+  if (flags.spamFilter !== undefined || flags.spamThreshold !== undefined) {
+    body.spam_filter = {
+      ...(flags.spamFilter !== undefined ? { enabled: flags.spamFilter === 'on' } : {}),
+      ...(flags.spamThreshold !== undefined ? { threshold: thresholdOf(flags.spamThreshold) } : {}),
+    };
+  }
   return body;
+}
+
+/** `--spam-threshold 0.7`; `default` goes back to the shipped model's. The server judges the range. */
+function thresholdOf(value: string): number | null {
+  if (value === 'default') return null;
+  if (!/^(0(\.\d{1,4})?|1(\.0{1,4})?|\.\d{1,4})$/.test(value))
+    throw usageError('invalid_number', '--spam-threshold must be a number from 0.01 to 0.99, or default.');
+  return Number(value);
 }
 
 /** `--drafts 7` keeps drafts seven days; `--drafts off` turns them off. */

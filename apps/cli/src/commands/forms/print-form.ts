@@ -54,6 +54,7 @@ export function printForm(form: Form, ctx: CommandContext): void {
     ...(form.closed_message ? [['closed message', form.closed_message] as RecordEntry] : []),
     ['honeypot', form.spam.honeypot ?? 'none'],
     ['captcha', form.spam.captcha ? `${form.spam.captcha.provider} (site key ${form.spam.captcha.site_key})` : 'none'],
+    ['spam filter', form.spam_filter.enabled ? `on: above ${form.spam_filter.threshold} goes to spam` : 'off'],
     ['retention', form.retention_days === null ? 'kept until deleted' : `${form.retention_days} days`],
     [
       'drafts',
