@@ -217,4 +217,41 @@ describeInBrowser('the inbox', () => {
     await see(page.getByRole('heading', { level: 1, name: 'Forms' }));
     expect(await d.t.count('forms where id = ?', [form.id])).toBe(0);
   });
+
+  it('the content filter: its score and reasons on a caught submission, read as a named list; its setting on the form', async () => {
+    const { page } = await d.ownerPage();
+    const workspaceId = workspaceOf(page);
+    const token = await sessionOf(page);
+    const form = await createContactForm(d.t, { token, workspaceId });
+    const pitch = {
+      name: 'BEST OFFER',
+      email: 'promo@mailinator.com',
+      message: 'CLICK HERE for FREE money!!! https://bit.ly/abc http://pills.example/buy http://win.example/prize act now!!!',
+    };
+    const caught = await submit(d.t, form.id, pitch, { origin: ORIGIN });
+    expect(caught.status).toBe(201);
+
+    await page.goto(`/w/${workspaceId}/forms/${form.id}/submissions/${caught.json.id}`);
+    await see(page.getByText('Its content reads as spam'));
+    const reasons = page.getByRole('list', { name: 'What the spam filter noticed' });
+    await see(reasons.getByRole('listitem').filter({ hasText: 'It links through a link shortener (bit.ly), which hides where a link goes.' }));
+    await see(reasons.getByRole('listitem').filter({ hasText: 'It has 3 links.' }));
+    await see(page.getByText(/Spam score \d\.\d\d of 1/));
+    await expectAccessible(page, 'submission-spam-reasons');
+
+    await page.goto(`/w/${workspaceId}/forms/${form.id}`);
+    await page.getByLabel('Read each submission for spam').uncheck();
+    await page.getByRole('button', { name: 'Save spam and closing' }).click();
+    await see(page.getByText('Spam and closing settings saved.'));
+    const shipped = (await d.t.request('GET', `/v1/forms/${form.id}`, { token })).json.spam_filter.threshold;
+    expect((await d.t.request('GET', `/v1/forms/${form.id}`, { token })).json.spam_filter).toEqual({ enabled: false, threshold: shipped });
+    await page.getByLabel('Read each submission for spam').check();
+    await page.getByLabel('Spam above this score').fill('2');
+    await page.getByRole('button', { name: 'Save spam and closing' }).click();
+    await see(page.getByText('Must be at most 0.99.'));
+    await page.getByLabel('Spam above this score').fill('0.8');
+    await page.getByRole('button', { name: 'Save spam and closing' }).click();
+    await see(page.getByText('Spam and closing settings saved.'));
+    expect((await d.t.request('GET', `/v1/forms/${form.id}`, { token })).json.spam_filter).toEqual({ enabled: true, threshold: 0.8 });
+  });
 });

@@ -115,7 +115,7 @@ export interface TrainingOptions {
   seed: number;
 }
 
-export const TRAINING: TrainingOptions = { epochs: 10, rate: 4, l2: 1e-4, minMessages: 2, seed: 42 };
+export const TRAINING: TrainingOptions = { epochs: 10, rate: 4, l2: 0.004, minMessages: 2, seed: 42 };
 
 /**
  * Stochastic gradient descent on the log loss, the rate falling by epoch, in a seeded order. The

@@ -43,6 +43,19 @@ describe('the content filter', () => {
     expect(spam.reasons.find((r) => r.code === 'many_links')!.message).toBe('It has 3 links.');
   });
 
+  it('lets ordinary form messages through at the default threshold: short, polite, commercial too', () => {
+    // Not SpamAssassin's mail: what forms receive. Short messages have little evidence either way.
+    for (const values of [
+      { name: 'Ada Lovelace', email: 'ada@example.com', message: 'A quote for 40 seats, please.' },
+      { name: 'Bob', email: 'bob@gmail.com', message: 'Please call me back about my order, thanks' },
+      { name: 'Ada', email: 'ada@example.org', message: 'Loves 100% cotton' },
+      { name: 'Sam', email: 'sam@gmail.com', message: 'Hi, I would like to book a table for 4 on Friday at 7pm. Thank you!' },
+      { name: 'Grace Hopper', email: 'grace@example.com', message: 'Do you support COBOL?' },
+    ]) {
+      expect(judgeContent(CONTACT, values).score, values.message).toBeLessThan(defaultThreshold());
+    }
+  });
+
   it('reads only the form’s own text fields, by type: a choice or an unknown name teaches it nothing', () => {
     expect(messageOf(CONTACT, { email: ' Ada@Example.org ', name: 'Ada', message: 'hello', plan: 'viagra', extra: 'casino' })).toEqual({
       sender: 'ada@example.org',

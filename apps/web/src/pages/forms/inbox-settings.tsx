@@ -23,6 +23,8 @@ interface InboxValues {
   closed_message: string;
   retention_days: string;
   drafts: { enabled: boolean; ttl_days: string; email_link: boolean };
+  /** The threshold as typed; blank is the shipped one. */
+  spam_filter: { enabled: boolean; threshold: string };
 }
 
 const FIELDS = [
@@ -40,6 +42,9 @@ const FIELDS = [
   'drafts.enabled',
   'drafts.ttl_days',
   'drafts.email_link',
+  'spam_filter',
+  'spam_filter.enabled',
+  'spam_filter.threshold',
 ];
 
 function valuesOf(form: Form): InboxValues {
@@ -54,6 +59,7 @@ function valuesOf(form: Form): InboxValues {
     closed_message: form.closed_message ?? '',
     retention_days: form.retention_days === null ? '' : String(form.retention_days),
     drafts: { enabled: form.drafts.enabled, ttl_days: String(form.drafts.ttl_days), email_link: form.drafts.email_link },
+    spam_filter: { enabled: form.spam_filter.enabled, threshold: String(form.spam_filter.threshold) },
   };
 }
 
@@ -90,6 +96,11 @@ function changes(form: Form, values: InboxValues): Update {
   const { enabled, email_link: emailLink } = values.drafts;
   if (enabled !== form.drafts.enabled || draftDays !== form.drafts.ttl_days || emailLink !== form.drafts.email_link) {
     update.drafts = { enabled, email_link: emailLink, ...(draftDays === null ? {} : { ttl_days: draftDays }) };
+  }
+  const threshold = numberOrNull(values.spam_filter.threshold);
+  if (values.spam_filter.enabled !== form.spam_filter.enabled || threshold !== form.spam_filter.threshold) {
+    // The threshold only when changed: one left alone follows lfk's own as it improves.
+    update.spam_filter = { enabled: values.spam_filter.enabled, ...(threshold !== form.spam_filter.threshold ? { threshold } : {}) };
   }
   return update;
 }
@@ -162,6 +173,22 @@ export function InboxSettings({ form }: { form: Form }) {
             </select>
             <ErrorText id={`${id}-provider-error`} message={errorAt(errors, 'spam.captcha.provider')} />
           </div>
+          <div className="field checkbox">
+            <input id={`${id}-filter`} type="checkbox" aria-describedby={`${id}-filter-hint`} {...editor.register('spam_filter.enabled')} />
+            <label htmlFor={`${id}-filter`}>Read each submission for spam</label>
+          </div>
+          <p id={`${id}-filter-hint`} className="hint">
+            lfk scores what was written (its words, links, sender and script) from 0 to 1, and sends what scores above the threshold to spam, with its reasons.
+            Marking a submission as spam, or not spam, teaches this workspace’s filter.
+          </p>
+          <ErrorText id={`${id}-filter-error`} message={errorAt(errors, 'spam_filter.enabled') ?? errorAt(errors, 'spam_filter')} />
+          <TextField
+            form={editor}
+            name="spam_filter.threshold"
+            label="Spam above this score"
+            inputMode="decimal"
+            hint="0.01 to 0.99: lower catches more, and risks more real submissions. Blank goes back to lfk’s own."
+          />
           {provider !== '' && (
             <>
               <TextField form={editor} name="spam.captcha.site_key" label="Site key" autoComplete="off" hint="Public: it goes in your page." />

@@ -13,6 +13,7 @@ import { EmbedSnippet } from '../forms/embed-snippet.tsx';
 import { useExport } from './use-export.tsx';
 import { FormsBreadcrumb } from '../forms/forms-subpage.tsx';
 import type { Form } from '../forms/form-values.ts';
+import { SpamVerdict } from './spam-verdict.tsx';
 import { SubmissionValues, valueText } from './submission-values.tsx';
 
 const PAGE_SIZE = 25;
@@ -326,6 +327,7 @@ function SubmissionTable({ form, status, q, range, shown, pages }: TableProps) {
                           <tr className="submission-detail">
                             <td colSpan={shown.length + 4}>
                               <SubmissionValues form={form} submission={submission} />
+                              <SpamVerdict form={form} submission={submission} />
                             </td>
                           </tr>
                         )}

@@ -7,6 +7,7 @@ import { Time } from '../../components/time.tsx';
 import { usePageTitle } from '../../layout/page-title.ts';
 import { useWorkspace } from '../../layout/workspace-context.tsx';
 import { FormsBreadcrumb } from '../forms/forms-subpage.tsx';
+import { SpamVerdict } from './spam-verdict.tsx';
 import { SubmissionValues } from './submission-values.tsx';
 
 /** One submission, opened: where a chat message's or an email's link leads. */
@@ -30,6 +31,7 @@ export function SubmissionPage() {
                   {loaded.status === 'spam' && <> · spam{loaded.spam_reason ? `: ${SPAM_REASON_WORDS[loaded.spam_reason]}` : ''}</>}
                 </p>
                 <SubmissionValues form={loadedForm} submission={loaded} />
+                <SpamVerdict form={loadedForm} submission={loaded} />
                 <p>
                   <Link to="/w/$workspaceId/forms/$formId/submissions" params={{ workspaceId: workspace.id, formId }}>
                     All submissions to {loadedForm.name}
