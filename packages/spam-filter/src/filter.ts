@@ -1,7 +1,6 @@
 import { baseModel } from './base-model.ts';
 import { featuresOf } from './features.ts';
-import type { FieldShape } from './message.ts';
-import { messageOf } from './message.ts';
+import { type FieldShape, type Message, messageOf } from './message.ts';
 import { learn, type OwnWeights, scoreOf } from './model.ts';
 import { reasonsFor, type SpamReasonEntry } from './reasons.ts';
 
@@ -31,7 +30,12 @@ export function judgeContent(
   values: Readonly<Record<string, unknown>>,
   learned: WorkspaceLearning = NOTHING_LEARNED,
 ): ContentVerdict {
-  const { tokens, signals } = featuresOf(messageOf(fields, values));
+  return judgeMessage(messageOf(fields, values), learned);
+}
+
+/** `judgeContent` of a message already read from a submission. */
+export function judgeMessage(message: Message, learned: WorkspaceLearning = NOTHING_LEARNED): ContentVerdict {
+  const { tokens, signals } = featuresOf(message);
   const { model } = baseModel();
   const { score, contributions } = scoreOf(model, tokens, learned.weights);
   const telling = (token: string) => !model.common.has(token) || (model.weights.get(token) ?? 0) >= STRONG;

@@ -16,3 +16,4 @@ export { type Answer, type Received, type Receiver, startReceiver } from './rece
 export { until } from './wait.ts';
 export { CAPTCHA_SECRET, CAPTCHA_SITE_KEY, type CaptchaProvider, type Siteverify, startCaptchaProvider } from './captcha-provider.ts';
 export { type Clamd, clamdInstalled, describeWithClamd, EICAR, EICAR_SIGNATURE, startClamd } from './clamd.ts';
+export { describeWithRspamd, GTUBE, type Rspamd, rspamdInstalled, startRspamd } from './rspamd.ts';

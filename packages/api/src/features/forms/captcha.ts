@@ -1,5 +1,6 @@
 import type { CaptchaProvider } from '@lfk/vocabulary';
 import type { Agent } from 'undici';
+import { boundedText } from '../../infrastructure/bounded-text.ts';
 import type { Log } from '../../log.ts';
 
 /** Where each provider's siteverify API is, unless the server is told otherwise (`LFK_*_VERIFY_URL`). */
@@ -122,19 +123,4 @@ export class CaptchaVerifier {
     this.#log.warn({ provider, reason }, 'captcha could not be verified; the submission is kept as spam (captcha_unverified)');
     return { outcome: 'unverified', reason };
   }
-}
-
-async function boundedText(body: AsyncIterable<Buffer> & { destroy(): void }, limit: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body) {
-      size += chunk.length;
-      if (size > limit) throw new Error(`answered more than ${limit} bytes`);
-      chunks.push(chunk);
-    }
-  } finally {
-    body.destroy();
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -1,3 +1,4 @@
+import { messageOf } from '@lfk/spam-filter';
 import {
   AuditEvent,
   type DeletedSubmission,
@@ -279,8 +280,9 @@ export const inboxRouter = router({
     )
     .input(submissionGetInput)
     .output(submission)
-    .mutation(async ({ ctx, input }) =>
-      ctx.em.transactional(async (em) => {
+    .mutation(async ({ ctx, input }) => {
+      let taught: Record<string, unknown> | null = null;
+      const answer = await ctx.em.transactional(async (em) => {
         const found = await lockSubmission(em, ctx.form.id, input.submission_id);
         if (found.status === 'spam') return submissionWithFiles(em, found);
         const submissions = em.getRepository(Submission);
@@ -288,10 +290,14 @@ export const inboxRouter = router({
         await submissions.cancelPendingSends(found.id);
         // What the member saw as spam teaches the workspace's filter (a mark over the hour's allowance only marks).
         await ctx.services.spamLearnings.teach(em, ctx.form.workspace!.id, ctx.form.schema, found.data as Record<string, unknown>, true);
+        taught = found.data as Record<string, unknown>;
         auditSubmission(em, ctx.form.workspace!.id, ctx.actor, 'submission.marked_spam', ctx.form.id, found.id);
         return submissionWithFiles(em, { ...found, status: 'spam', spamReason: 'marked' });
-      }),
-    ),
+      });
+      // Once the mark is kept: rspamd is told, and waited for by nobody.
+      if (taught && ctx.services.rspamd) void ctx.services.rspamd.learn(messageOf(ctx.form.schema, taught), true);
+      return answer;
+    }),
 
   markNotSpam: formMemberProcedure
     .meta(
@@ -307,12 +313,14 @@ export const inboxRouter = router({
     .output(submission)
     .mutation(async ({ ctx, input }) => {
       let fannedOut = { emailQueued: false, deliveriesQueued: false };
+      let taught: Record<string, unknown> | null = null;
       const answer = await ctx.em.transactional(async (em) => {
         const found = await lockSubmission(em, ctx.form.id, input.submission_id);
         if (found.status === 'ok') return submissionWithFiles(em, found);
         const submissions = em.getRepository(Submission);
         await submissions.setStatus(found.id, 'ok', null);
         await ctx.services.spamLearnings.teach(em, ctx.form.workspace!.id, ctx.form.schema, found.data as Record<string, unknown>, false);
+        taught = found.data as Record<string, unknown>;
         // What spam held back: all of it when caught on arrival; what marking it cancelled when a
         // member marked it. What it sent before, it does not send again.
         const form = await readSubmissionForm(em, ctx.form.id);
@@ -326,6 +334,7 @@ export const inboxRouter = router({
       });
       if (fannedOut.emailQueued) ctx.services.wakeMailer();
       if (fannedOut.deliveriesQueued) ctx.services.wakeWebhooks();
+      if (taught && ctx.services.rspamd) void ctx.services.rspamd.learn(messageOf(ctx.form.schema, taught), false);
       return answer;
     }),
 

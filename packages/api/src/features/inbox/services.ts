@@ -1,5 +1,6 @@
 import type { ConcurrencyLimit } from '../../infrastructure/concurrency-limit.ts';
 import type { RefusedOrigins } from './refused-origins.ts';
+import type { Rspamd } from './rspamd.ts';
 import type { SpamLearnings } from './spam-learnings.ts';
 
 /** The services the inbox feature adds (built by its feature.ts). */
@@ -10,4 +11,6 @@ export interface InboxServices {
   exports: ConcurrencyLimit;
   /** What each workspace's marks taught the content filter. */
   spamLearnings: SpamLearnings;
+  /** rspamd, when `LFK_RSPAMD_URL` is set. */
+  rspamd: Rspamd | null;
 }

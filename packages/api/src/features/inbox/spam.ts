@@ -1,10 +1,11 @@
 import type { SpamReasonEntry, SubmissionFormReading } from '@lfk/db';
-import { judgeContent } from '@lfk/spam-filter';
+import { type ContentVerdict, judgeMessage, messageOf } from '@lfk/spam-filter';
 import type { SpamReason, SubmissionStatus } from '@lfk/vocabulary';
 import type { Context } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { CAPTCHA_TOKEN_FIELDS, CAPTCHA_TOKEN_MAX } from '../forms/captcha.ts';
 import { captchaSecretContext, spamFilterOf } from '../forms/inbox-settings.ts';
+import type { RspamdVerdict } from './rspamd.ts';
 
 /** What a submission is stored as. */
 export interface Verdict {
@@ -65,8 +66,12 @@ export async function judge(
   const trapped = await captchaVerdict(ctx, form, source, sent);
   const filter = spamFilterOf(form);
   if (!filter.enabled) return { ...trapped, ...UNSCORED };
-  const learned = form.workspace ? await ctx.services.spamLearnings.of(form.workspace.id) : undefined;
-  const content = judgeContent(form.schema, values, learned);
+  const message = messageOf(form.schema, values);
+  const [learned, engine] = await Promise.all([
+    form.workspace ? ctx.services.spamLearnings.of(form.workspace.id) : undefined,
+    ctx.services.rspamd?.check(message, ctx.ip) ?? null,
+  ]);
+  const content = withRspamd(judgeMessage(message, learned), engine);
   const scored = { spamScore: content.score, spamReasons: content.reasons };
   if (trapped.status === 'spam') return { ...trapped, ...scored };
   return content.score > filter.threshold ? { status: 'spam', spamReason: 'content', ...scored } : { ...PASSED, ...scored };
@@ -89,4 +94,22 @@ async function captchaVerdict(ctx: Context, form: SubmissionFormReading, source:
   });
   if (verdict.outcome === 'refused') throw new ApiError('captcha_failed');
   return verdict.outcome === 'passed' ? PASSED : { status: 'spam', spamReason: 'captcha_unverified' };
+}
+
+/**
+ * rspamd's verdict folded into the filter's: its score as a share of its own spam score (capped at
+ * 1), and the higher of the two kept. rspamd can only add suspicion; a reason says what it saw.
+ */
+function withRspamd(verdict: ContentVerdict, engine: RspamdVerdict | null): ContentVerdict {
+  if (engine === null || engine.requiredScore <= 0) return verdict;
+  const share = Math.round(Math.min(1, Math.max(0, engine.score / engine.requiredScore)) * 1000) / 1000;
+  if (share <= verdict.score) return verdict;
+  const symbols = engine.symbols.slice(0, 3).join(', ');
+  const reason = {
+    code: 'rspamd' as const,
+    message:
+      `rspamd scored it ${engine.score.toFixed(1)} (spam from ${engine.requiredScore.toFixed(1)}; its action: ${engine.action})` +
+      `${symbols ? `: ${symbols}` : ''}.`,
+  };
+  return { score: share, reasons: [...verdict.reasons, reason] };
 }
