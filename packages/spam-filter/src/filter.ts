@@ -33,13 +33,29 @@ export function judgeContent(
   return judgeMessage(messageOf(fields, values), learned);
 }
 
+/** A message sent to this many forms or more in a day is sprayed, whatever its words. */
+export const SPRAYED_FORMS = 3;
+/** What that adds to the logit: a rule beside the model (no corpus of form submissions teaches it), enough to double the odds twice over. */
+const SPRAYED_LOGIT = 1.5;
+
+/** What lfk saw of the message beyond its words: the distinct forms it came to in the last day. */
+export interface Sightings {
+  forms: number;
+}
+
 /** `judgeContent` of a message already read from a submission. */
-export function judgeMessage(message: Message, learned: WorkspaceLearning = NOTHING_LEARNED): ContentVerdict {
+export function judgeMessage(message: Message, learned: WorkspaceLearning = NOTHING_LEARNED, sightings: Sightings = { forms: 1 }): ContentVerdict {
   const { tokens, signals } = featuresOf(message);
   const { model } = baseModel();
-  const { score, contributions } = scoreOf(model, tokens, learned.weights);
+  const scored = scoreOf(model, tokens, learned.weights);
   const telling = (token: string) => !model.common.has(token) || (model.weights.get(token) ?? 0) >= STRONG;
-  return { score: Math.round(score * 1000) / 1000, reasons: reasonsFor(signals, contributions, learned.scripts, telling) };
+  const reasons = reasonsFor(signals, scored.contributions, learned.scripts, telling);
+  let score = scored.score;
+  if (sightings.forms >= SPRAYED_FORMS) {
+    score = 1 / (1 + Math.exp(-(Math.log(score / (1 - score)) + SPRAYED_LOGIT)));
+    reasons.push({ code: 'seen_across_forms', message: `The same message came to ${sightings.forms} forms on this server in the last day.` });
+  }
+  return { score: Math.round(score * 1000) / 1000, reasons };
 }
 
 /** Scripts a workspace remembers having kept submissions in. */

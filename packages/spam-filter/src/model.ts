@@ -57,6 +57,13 @@ export function scoreOf(base: BaseModel, tokens: readonly string[], own: Readonl
   return { score: sigmoid(logit), contributions };
 }
 
+/**
+ * What a workspace may learn: not the common words, and not what a message lacks (`__links:0`,
+ * no capitals, no exclamation marks): a few marked messages without links would otherwise teach
+ * that every message without links is spam.
+ */
+const learnable = (base: BaseModel, token: string) => !base.common.has(token) && !(token.startsWith('__') && token.endsWith(':0'));
+
 /** How a workspace's marks teach its own weights. */
 export interface LearningLimits {
   /** Step size of one update. */
@@ -86,7 +93,7 @@ export function learn(base: BaseModel, own: OwnWeights, tokens: readonly string[
     if (step > 0 && (spam ? score >= limits.confident : score <= 1 - limits.confident)) break;
     const gradient = (score - target) * scale;
     for (const token of tokens) {
-      if (base.common.has(token)) continue;
+      if (!learnable(base, token)) continue;
       const next = (own.get(token) ?? 0) - limits.rate * gradient;
       own.set(token, Math.max(-limits.maxWeight, Math.min(limits.maxWeight, next)));
     }

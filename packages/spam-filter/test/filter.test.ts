@@ -4,10 +4,12 @@ import {
   defaultThreshold,
   featuresOf,
   judgeContent,
+  judgeMessage,
   LEARNING,
   learnFromMark,
   messageOf,
   NOTHING_LEARNED,
+  SPRAYED_FORMS,
   type WorkspaceLearning,
 } from '../src/index.ts';
 
@@ -54,6 +56,15 @@ describe('the content filter', () => {
     ]) {
       expect(judgeContent(CONTACT, values).score, values.message).toBeLessThan(defaultThreshold());
     }
+  });
+
+  it('a message seen at SPRAYED_FORMS forms scores higher and says how many, below that nothing changes', () => {
+    const message = messageOf(CONTACT, { email: 'ada@example.org', message: 'Hello, is the Thursday workshop still open for two more people?' });
+    const once = judgeMessage(message);
+    expect(judgeMessage(message, NOTHING_LEARNED, { forms: SPRAYED_FORMS - 1 })).toEqual(once);
+    const sprayed = judgeMessage(message, NOTHING_LEARNED, { forms: 7 });
+    expect(sprayed.score).toBeGreaterThan(once.score);
+    expect(sprayed.reasons.at(-1)).toEqual({ code: 'seen_across_forms', message: 'The same message came to 7 forms on this server in the last day.' });
   });
 
   it('reads only the form’s own text fields, by type: a choice or an unknown name teaches it nothing', () => {

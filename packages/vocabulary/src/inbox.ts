@@ -22,7 +22,7 @@ export const SPAM_REASON_WORDS: Readonly<Record<SpamReason, string>> = {
  * What the content filter noticed in a submission (DESIGN §19's `spam_reasons`, each with a
  * sentence): many links, a link shortener, a disposable sender address, words mixing scripts, a
  * script the workspace never kept a submission in, HTML markup, words the workspace marked as spam
- * before, words common in spam; and rspamd's verdict, where one is asked (`LFK_RSPAMD_URL`).
+ * before, words common in spam, the same message sent to many forms; and rspamd's verdict, where one is asked (`LFK_RSPAMD_URL`).
  */
 export const CONTENT_SIGNALS = [
   'many_links',
@@ -33,6 +33,7 @@ export const CONTENT_SIGNALS = [
   'html',
   'marked_words',
   'spammy_words',
+  'seen_across_forms',
   'rspamd',
 ] as const;
 export type ContentSignal = (typeof CONTENT_SIGNALS)[number];

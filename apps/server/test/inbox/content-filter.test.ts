@@ -83,6 +83,30 @@ describe('the content filter', () => {
     expect(reset.json.spam_filter).toEqual({ enabled: true, threshold: off.spam_filter.threshold });
   });
 
+  it('a message sprayed at many forms says so, and scores higher, without naming any form', async () => {
+    const other = await t.signupWithKey();
+    const forms = [await createContactForm(t, owner), await createContactForm(t, other.owner), await createContactForm(t, owner)];
+    const keys = [key, other.key, key];
+    const sprayed = { ...QUESTION, message: 'Hello, is the Thursday workshop still open? I would like to bring a colleague along, thanks.' };
+    const scored = [];
+    for (const [i, form] of forms.entries()) {
+      const sent = await submit(t, form.id, sprayed, { token: keys[i]! });
+      scored.push(await submission(form.id, sent.json.id, i === 1 ? other.owner : owner));
+    }
+    const codes = (s: { spam_reasons: { code: string }[] }) => s.spam_reasons.map((r) => r.code);
+    expect(codes(scored[0])).not.toContain('seen_across_forms');
+    expect(codes(scored[1])).not.toContain('seen_across_forms');
+    expect(scored[2].spam_reasons.find((r: { code: string }) => r.code === 'seen_across_forms').message).toBe(
+      'The same message came to 3 forms on this server in the last day.',
+    );
+    expect(scored[2].spam_score).toBeGreaterThan(scored[0].spam_score);
+    // The same form again is no new form.
+    const again = await submit(t, forms[2]!.id, sprayed, { token: key });
+    expect((await submission(forms[2]!.id, again.json.id)).spam_reasons.find((r: { code: string }) => r.code === 'seen_across_forms').message).toContain(
+      'came to 3 forms',
+    );
+  });
+
   it('refuses a threshold out of range, naming the field', async () => {
     const res = await t.request('POST', '/v1/forms', {
       token: key,
@@ -126,5 +150,30 @@ describe("a workspace's marks", () => {
     expect(released.json).toMatchObject({ status: 'ok', spam_reason: null });
     const again = await submit(t, form.id, { ...QUESTION, name: 'Ada L.' }, { token: key });
     expect((await submission(form.id, again.json.id)).spam_score).toBeLessThan(caught.spam_score);
+  });
+
+  it('teach at most LFK_SPAM_MARKS_PER_HOUR an hour: past it a mark still marks, and teaches nothing', async () => {
+    const limited = await startTestServer({ LFK_SPAM_MARKS_PER_HOUR: '2' });
+    try {
+      const { owner: someone, key: theirKey } = await limited.signupWithKey();
+      const form = await createContactForm(limited, someone);
+      const taught = () => limited.count('spam_learnings where workspace_id = ? and marks = ?', [someone.workspaceId, 2]);
+      // Unlike each other, so each is kept on arrival (a mark on what is spam already changes nothing).
+      const sent3 = [
+        { name: 'Ann', email: 'ann@example.org', message: 'Is parking available near the venue on Saturday?' },
+        { name: 'Bo', email: 'bo@example.net', message: 'My invoice number is missing from the receipt.' },
+        { name: 'Cy', email: 'cy@example.com', message: 'Do you deliver to Norway?' },
+      ];
+      for (const values of sent3) {
+        const sent = await submit(limited, form.id, values, { token: theirKey });
+        expect((await limited.request('GET', `/v1/forms/${form.id}/submissions/${sent.json.id}`, { token: someone.token })).json.status).toBe('ok');
+        const marked = await limited.request('POST', `/v1/forms/${form.id}/submissions/${sent.json.id}/spam`, { token: someone.token });
+        expect(marked.json).toMatchObject({ status: 'spam', spam_reason: 'marked' });
+      }
+      expect(await taught()).toBe(1);
+      expect(await limited.count('submissions where form_id = ? and status = ?', [form.id, 'spam'])).toBe(3);
+    } finally {
+      await limited.close();
+    }
   });
 });

@@ -6,6 +6,7 @@ import { DEFAULT_EXPORTS_PER_PERSON, exportLimit } from './export.ts';
 import { RefusedOrigins } from './refused-origins.ts';
 import { inboxRouter } from './router.ts';
 import { Rspamd } from './rspamd.ts';
+import { MessageSightings } from './sightings.ts';
 import { SpamLearnings } from './spam-learnings.ts';
 import { retentionSweep } from './tasks.ts';
 
@@ -38,6 +39,7 @@ export const inboxFeature = defineFeature({
     refusedOrigins: new RefusedOrigins(services.db, services.background, services.formCache, services.now),
     exports: exportLimit(settings.exportsPerPerson),
     spamLearnings: new SpamLearnings(services.db, services.now, settings.spamMarksPerHour),
+    messageSightings: new MessageSightings(),
     rspamd: settings.rspamd ? new Rspamd(settings.rspamd, log) : null,
   }),
   tasks: ({ services, log }, settings) => [

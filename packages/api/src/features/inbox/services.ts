@@ -1,6 +1,7 @@
 import type { ConcurrencyLimit } from '../../infrastructure/concurrency-limit.ts';
 import type { RefusedOrigins } from './refused-origins.ts';
 import type { Rspamd } from './rspamd.ts';
+import type { MessageSightings } from './sightings.ts';
 import type { SpamLearnings } from './spam-learnings.ts';
 
 /** The services the inbox feature adds (built by its feature.ts). */
@@ -11,6 +12,8 @@ export interface InboxServices {
   exports: ConcurrencyLimit;
   /** What each workspace's marks taught the content filter. */
   spamLearnings: SpamLearnings;
+  /** The forms each message came to in the last day, on this process. */
+  messageSightings: MessageSightings;
   /** rspamd, when `LFK_RSPAMD_URL` is set. */
   rspamd: Rspamd | null;
 }

@@ -71,7 +71,8 @@ export async function judge(
     form.workspace ? ctx.services.spamLearnings.of(form.workspace.id) : undefined,
     ctx.services.rspamd?.check(message, ctx.ip) ?? null,
   ]);
-  const content = withRspamd(judgeMessage(message, learned), engine);
+  const sightings = { forms: ctx.services.messageSightings.note(form.id, message) };
+  const content = withRspamd(judgeMessage(message, learned, sightings), engine);
   const scored = { spamScore: content.score, spamReasons: content.reasons };
   if (trapped.status === 'spam') return { ...trapped, ...scored };
   return content.score > filter.threshold ? { status: 'spam', spamReason: 'content', ...scored } : { ...PASSED, ...scored };
