@@ -5,9 +5,9 @@ import { BoundedTtlMap } from '../../bounded-ttl-map.ts';
 
 /** A workspace's learning is read again after this long: a mark on one replica reaches the others' verdicts within it. */
 const CACHED_FOR_MS = 10_000;
-/** Workspaces whose learning a process keeps at once; their weights weigh what they hold. */
+/** Workspaces whose learning a process keeps at once, and their weights in all (about 100 bytes each: 20 MB). */
 const CACHED_WORKSPACES = 1000;
-const CACHED_WEIGHTS = 2_000_000;
+const CACHED_WEIGHTS = 200_000;
 
 /**
  * Each workspace's learning (`@lfk/spam-filter`): read for its submissions' verdicts, from a
