@@ -56,8 +56,9 @@ const SHORTENERS = new Set([
 // Soft hyphens, zero-width and direction marks, fillers; the combining grapheme joiner apart (it joins what precedes it).
 const INVISIBLE = /[\u00ad\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]|\u034f/g;
 const URL = /\bhttps?:\/\/[^\s<>"'()[\]{}]+|\bwww\.[^\s<>"'()[\]{}]+/gi;
-const TAG = /<\/?[a-z][^>]*>/gi;
-const LOOKS_HTML = /<(?:html|body|head|font|br|p|div|span|table|td|a|img|b|center)\b[^>]*>/i;
+// Bounded inside a tag: `[^>]*` against 20,000 characters of `<a<a<a…` without a `>` is quadratic.
+const TAG = /<\/?[a-z][^<>]{0,500}>/gi;
+const LOOKS_HTML = /<(?:html|body|head|font|br|p|div|span|table|td|a|img|b|center)\b[^<>]{0,500}>/i;
 const ENTITY = /&(?:nbsp|amp|lt|gt|quot|#\d{1,6});/gi;
 const WORD = /[\p{L}\p{N}$€£¥][\p{L}\p{N}\p{M}'$€£¥.-]*[\p{L}\p{N}\p{M}$]|[\p{L}\p{N}$€£¥]/gu;
 
@@ -108,7 +109,8 @@ export function featuresOf(message: Message): Features {
     const words = text.replace(URL, ' ');
     capitalWords += words.match(/\b[A-Z]{4,}\b/g)?.length ?? 0;
     exclamations += words.match(/!/g)?.length ?? 0;
-    letters += `${words} `;
+    // What readScripts reads (its first 4,000 letters), not every answer whole.
+    if (letters.length < 4000) letters += `${words.slice(0, 4000)} `;
     for (const word of words.toLowerCase().match(WORD) ?? []) {
       if (word.length < 2 || word.length > MAX_WORD) continue;
       add(prefix + word);

@@ -111,6 +111,10 @@ describe('the content filter', () => {
     const distinct = featuresOf(messageOf(CONTACT, { message: Array.from({ length: 10_000 }, (_, i) => `w${i.toString(36)}x`).join(' ') }));
     expect(distinct.tokens.length).toBeLessThanOrEqual(2000 + 10);
     expect(distinct.tokens).toContain('__links:0');
+    // Tags that never close, and links that never end: read in one pass each.
+    const unclosed = featuresOf(messageOf(CONTACT, { message: '<a'.repeat(10_000) }));
+    expect(unclosed.signals.html).toBe(false);
+    expect(featuresOf(messageOf(CONTACT, { message: `http://${'x'.repeat(19_990)}` })).signals.links).toBe(1);
     const everyScript = 'Hello Привет Γειά مرحبا שלום 你好 こんにちは カタカナ 안녕하세요 नमस्ते สวัสดี ሰላም';
     const verdict = judgeContent(CONTACT, { message: everyScript.repeat(500) });
     expect(verdict.score).toBeGreaterThanOrEqual(0);
