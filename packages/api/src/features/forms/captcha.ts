@@ -1,6 +1,6 @@
 import type { CaptchaProvider } from '@lfk/vocabulary';
-import type { Agent } from 'undici';
 import { boundedText } from '../../infrastructure/bounded-text.ts';
+import { LazyAgent } from '../../infrastructure/lazy-agent.ts';
 import type { Log } from '../../log.ts';
 
 /** Where each provider's siteverify API is, unless the server is told otherwise (`LFK_*_VERIFY_URL`). */
@@ -65,18 +65,12 @@ export interface CaptchaSettings {
 export class CaptchaVerifier {
   readonly #settings: CaptchaSettings;
   readonly #log: Log;
-  #agent: Promise<Agent> | undefined;
+  readonly #pool: LazyAgent;
 
   constructor(settings: CaptchaSettings, log: Log) {
     this.#settings = settings;
     this.#log = log;
-  }
-
-  /** The connection pool, made by the first check: undici (about 100 modules) is not loaded at start. */
-  #pool(): Promise<Agent> {
-    const timeoutMs = this.#settings.timeoutMs;
-    this.#agent ??= import('undici').then(({ Agent }) => new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }));
-    return this.#agent;
+    this.#pool = new LazyAgent(settings.timeoutMs);
   }
 
   async verify(check: CaptchaCheck): Promise<CaptchaVerdict> {
@@ -85,7 +79,7 @@ export class CaptchaVerifier {
     if (check.provider === 'hcaptcha') form.set('sitekey', check.siteKey);
     let answer: SiteverifyAnswer;
     try {
-      const [{ request }, agent] = await Promise.all([import('undici'), this.#pool()]);
+      const { request, agent } = await this.#pool.ready();
       const response = await request(this.#settings.verifyUrls[check.provider], {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
@@ -115,7 +109,7 @@ export class CaptchaVerifier {
   }
 
   async close(): Promise<void> {
-    await (await this.#agent)?.close();
+    await this.#pool.close();
   }
 
   #unverified(provider: CaptchaProvider, reason: string): CaptchaVerdict {

@@ -1,6 +1,6 @@
 import type { Message } from '@lfk/spam-filter';
-import type { Agent } from 'undici';
 import { boundedText } from '../../infrastructure/bounded-text.ts';
+import { LazyAgent } from '../../infrastructure/lazy-agent.ts';
 import type { Log } from '../../log.ts';
 
 /** What rspamd's `/checkv2` answers, as far as lfk reads it. */
@@ -46,23 +46,18 @@ export function mailOf(message: Message): string {
 export class Rspamd {
   readonly #settings: RspamdSettings;
   readonly #log: Log;
-  #agent: Promise<Agent> | undefined;
+  readonly #pool: LazyAgent;
   /** Since when it has failed; null while it answers. */
   #downSince: number | null = null;
 
   constructor(settings: RspamdSettings, log: Log) {
     this.#settings = settings;
     this.#log = log;
-  }
-
-  #pool(): Promise<Agent> {
-    const timeoutMs = this.#settings.timeoutMs;
-    this.#agent ??= import('undici').then(({ Agent }) => new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }));
-    return this.#agent;
+    this.#pool = new LazyAgent(settings.timeoutMs);
   }
 
   async #post(path: string, mail: string, ip?: string): Promise<{ status: number; text: string }> {
-    const [{ request }, agent] = await Promise.all([import('undici'), this.#pool()]);
+    const { request, agent } = await this.#pool.ready();
     const response = await request(new URL(path, this.#settings.url), {
       method: 'POST',
       headers: {
@@ -125,6 +120,6 @@ export class Rspamd {
   }
 
   async close(): Promise<void> {
-    await (await this.#agent)?.close();
+    await this.#pool.close();
   }
 }
