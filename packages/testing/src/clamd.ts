@@ -1,10 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe } from 'vitest';
+import { spawnDaemon } from './daemon.ts';
 import { freePort } from './ports.ts';
 
 /** Debian's ClamAV daemon (`apt-get install clamav-daemon`). */
@@ -48,7 +48,6 @@ export function describeWithClamd(name: string, body: () => void): void {
 
 /** Limits, never verdicts: clamd loads its one-signature database in about a second on a quiet machine. */
 const START_LIMIT_MS = 60_000;
-const STOP_LIMIT_MS = 30_000;
 
 /**
  * Starts Debian's clamd in a folder of its own, listening on a free 127.0.0.1 port and on a unix
@@ -76,53 +75,18 @@ export async function startClamd(options: { streamMaxLength?: string } = {}): Pr
   ];
   await writeFile(join(dir, 'clamd.conf'), `${config.join('\n')}\n`);
 
-  const child = spawn(CLAMD, ['--config-file', join(dir, 'clamd.conf')], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const keep = (data: Buffer) => {
-    output = (output + data.toString()).slice(-4000);
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const exited = new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.once('error', (error) => {
-      output += error.message;
-      resolve();
-    });
-  });
-  // A test worker that dies leaves no clamd behind.
-  const killOnExit = () => child.kill('SIGKILL');
-  process.once('exit', killOnExit);
-
+  const clamd = spawnDaemon(CLAMD, ['--config-file', join(dir, 'clamd.conf')]);
   const close = async () => {
-    process.off('exit', killOnExit);
-    await stop(child, exited);
+    await clamd.stop();
     await rm(dir, { recursive: true, force: true });
   };
-
-  const started = Date.now();
-  let gone = false;
-  void exited.then(() => {
-    gone = true;
+  await clamd.untilReady('clamd', () => answersPing(port), {
+    limitMs: START_LIMIT_MS,
+    everyMs: 100,
+    notReady: `no PONG within ${START_LIMIT_MS} ms`,
+    giveUp: close,
   });
-  while (!(await answersPing(port))) {
-    if (gone || Date.now() - started > START_LIMIT_MS) {
-      await close();
-      throw new Error(
-        `clamd did not start (${gone ? `exited with ${child.exitCode ?? child.signalCode}` : `no PONG within ${START_LIMIT_MS} ms`}):\n${output}`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
   return { url: `tcp://127.0.0.1:${port}`, socketPath, close };
-}
-
-async function stop(child: ChildProcess, exited: Promise<void>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  const killer = setTimeout(() => child.kill('SIGKILL'), STOP_LIMIT_MS);
-  await exited;
-  clearTimeout(killer);
 }
 
 /** One PING over TCP: true on PONG, false on anything else (not listening yet, closed). */

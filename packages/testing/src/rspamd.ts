@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { chown, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe } from 'vitest';
+import { spawnDaemon } from './daemon.ts';
 import { freePort } from './ports.ts';
 
 /** Debian's rspamd (`apt-get install rspamd`), and the Redis its Bayes learns into (`redis-server`). */
@@ -42,7 +42,6 @@ export function describeWithRspamd(name: string, body: () => void): void {
 
 /** Limits, never verdicts: rspamd compiles its rules and TLD list in about ten seconds on a quiet machine. */
 const START_LIMIT_MS = 120_000;
-const STOP_LIMIT_MS = 30_000;
 
 /** Modules that ask the network (DNS lists, SPF, DKIM keys), or keep state in Redis the tests do not read. */
 const OFF = ['rbl', 'spf', 'dkim', 'dmarc', 'asn', 'surbl', 'url_redirector', 'phishing', 'fuzzy_check', 'dkim_signing', 'arc'];
@@ -94,65 +93,25 @@ export async function startRspamd(): Promise<Rspamd> {
   if (account) await chownAll(dir, account);
   const args = ['-f', '-c', '/etc/rspamd/rspamd.conf', ...vars, ...(account ? ['-u', '_rspamd', '-g', '_rspamd'] : [])];
   // Redis first, in memory only (no dump, no append-only file): rspamd connects to it lazily.
-  const redis = spawn(REDIS, ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
-  const redisExited = new Promise<void>((resolve) => {
-    redis.once('exit', () => resolve());
-    redis.once('error', () => resolve());
-  });
-  const child = spawn(RSPAMD, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const keep = (data: Buffer) => {
-    output = (output + data.toString()).slice(-4000);
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const exited = new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.once('error', (error) => {
-      output += error.message;
-      resolve();
-    });
-  });
-  const killOnExit = () => {
-    child.kill('SIGKILL');
-    redis.kill('SIGKILL');
-  };
-  process.once('exit', killOnExit);
+  const redis = spawnDaemon(REDIS, ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir]);
+  const rspamd = spawnDaemon(RSPAMD, args);
   const close = async () => {
-    process.off('exit', killOnExit);
-    await stop(child, exited);
-    await stop(redis, redisExited);
+    await rspamd.stop();
+    await redis.stop();
     await rm(dir, { recursive: true, force: true });
   };
-
   const url = `http://127.0.0.1:${controller}`;
-  const started = Date.now();
-  let gone = false;
-  void exited.then(() => {
-    gone = true;
+  await rspamd.untilReady('rspamd', () => answersPing(url), {
+    limitMs: START_LIMIT_MS,
+    everyMs: 200,
+    notReady: `no pong within ${START_LIMIT_MS} ms`,
+    giveUp: close,
   });
-  while (!(await answersPing(url))) {
-    if (gone || Date.now() - started > START_LIMIT_MS) {
-      await close();
-      throw new Error(
-        `rspamd did not start (${gone ? `exited with ${child.exitCode ?? child.signalCode}` : `no pong within ${START_LIMIT_MS} ms`}):\n${output}`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
   const learned = async () => {
     const stat = (await (await fetch(`${url}/stat`)).json()) as { learned: number };
     return stat.learned;
   };
   return { url, learned, close };
-}
-
-async function stop(child: ChildProcess, exited: Promise<void>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  const killer = setTimeout(() => child.kill('SIGKILL'), STOP_LIMIT_MS);
-  await exited;
-  clearTimeout(killer);
 }
 
 async function answersPing(url: string): Promise<boolean> {
